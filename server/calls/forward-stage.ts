@@ -1,0 +1,24 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { UpstreamManager } from '../upstream/manager.js';
+import { UpstreamError } from '../upstream/errors.js';
+import type { PowerDefinition } from '../powers/types.js';
+import { errorMessage } from '../log.js';
+import { errorResult } from './results.js';
+import type { Stage } from './pipeline.js';
+
+/** The upstream stage: forwards the call to the power's server and returns its result unchanged. */
+export function forwardStage(manager: UpstreamManager, lookup: (power: string) => PowerDefinition | undefined): Stage {
+  return async (context) => {
+    const power = lookup(context.power);
+    if (!power) return errorResult(`Power '${context.power}' is no longer configured; call resolve_intent to find another.`);
+    try {
+      return await manager.connection(power).callTool(context.tool, context.args, { signal: context.signal });
+    } catch (error) {
+      if (error instanceof UpstreamError) return errorResult(error.message, { code: error.code, power: error.power });
+      if (error instanceof McpError) {
+        return errorResult(`'${context.power}:${context.tool}' answered with an error: ${error.message}`, { code: error.code });
+      }
+      return errorResult(`Call to '${context.power}:${context.tool}' failed: ${errorMessage(error)}`);
+    }
+  };
+}

@@ -1,0 +1,33 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** Everything a stage may need to know about one call to a power's tool. */
+export interface CallContext {
+  power: string;
+  tool: string;
+  /** The name the agent used (`<power>__<tool>` or a gateway call tool). */
+  calledAs: string;
+  args: Record<string, unknown>;
+  sessionId: string;
+  startedAt: number;
+  signal?: AbortSignal;
+}
+
+export type Next = () => Promise<CallToolResult>;
+export type Stage = (context: CallContext, next: Next) => Promise<CallToolResult>;
+
+/**
+ * The call pipeline: stages run in order, each may act before and after the rest of the chain
+ * (validate -> hints -> upstream call -> summarize -> record). The last stage answers the call.
+ */
+export class CallPipeline {
+  constructor(private readonly stages: Stage[]) {}
+
+  run(context: CallContext): Promise<CallToolResult> {
+    const step = (index: number): Promise<CallToolResult> => {
+      const stage = this.stages[index];
+      if (!stage) return Promise.reject(new Error(`call pipeline ended without an answer for ${context.calledAs}`));
+      return stage(context, () => step(index + 1));
+    };
+    return step(0);
+  }
+}

@@ -1,0 +1,14 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+/** A tool result the agent reads: JSON text for any client, the same object as structured content. */
+export function jsonResult(payload: Record<string, unknown>, isError = false): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(payload, null, 2) }],
+    structuredContent: payload,
+    ...(isError ? { isError: true } : {}),
+  };
+}
+
+export function errorResult(message: string, details: Record<string, unknown> = {}): CallToolResult {
+  return jsonResult({ error: message, ...details }, true);
+}

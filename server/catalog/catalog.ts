@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Store, WriteOp } from '../store/store.js';
+import { shortHash, valueHash } from '../util/hash.js';
+
+export interface CatalogTool {
+  power: string;
+  name: string;
+  description?: string;
+  inputSchema: Tool['inputSchema'];
+  annotations?: Tool['annotations'];
+  hash: string;
+  firstSeen: number;
+  lastSeen: number;
+}
+
+export interface CatalogChange {
+  tool: string;
+  kind: 'added' | 'changed' | 'removed';
+}
+
+interface ToolRow {
+  power: string;
+  tool: string;
+  description: string | null;
+  input_schema: string;
+  annotations: string | null;
+  hash: string;
+  first_seen: number;
+  last_seen: number;
+}
+
+/**
+ * Every power's tools as last seen, kept in the store so the resolver can rank powers that are not
+ * running. Each tool carries a hash of what the agent sees of it, so a changed description or
+ * schema is detected and recorded in `catalog_changes`.
+ */
+export class Catalog {
+  private generation = 0;
+
+  constructor(private readonly store: Store) {}
+
+  /** Bumps on every change: a cheap key for caches built on the catalog. */
+  get version(): number {
+    return this.generation;
+  }
+
+  record(power: string, tools: Tool[], now = Date.now()): CatalogChange[] {
+    const before = new Map(this.rows(power).map((row) => [row.tool, row]));
+    const ops: WriteOp[] = [];
+    const changes: CatalogChange[] = [];
+    for (const tool of tools) {
+      const hash = toolHash(tool);
+      const previous = before.get(tool.name);
+      before.delete(tool.name);
+      if (previous?.hash !== hash) {
+        const kind = previous ? 'changed' : 'added';
+        changes.push({ tool: tool.name, kind });
+        ops.push(changeOp(power, tool.name, kind, previous?.hash ?? null, hash, now));
+      }
+      ops.push({
+        op: 'upsert',
+        table: 'catalog_tools',
+        row: {
+          power,
+          tool: tool.name,
+          description: tool.description ?? null,
+          input_schema: JSON.stringify(tool.inputSchema),
+          annotations: tool.annotations ? JSON.stringify(tool.annotations) : null,
+          hash,
+          first_seen: previous?.first_seen ?? now,
+          last_seen: now,
+        },
+      });
+    }
+    for (const gone of before.values()) {
+      changes.push({ tool: gone.tool, kind: 'removed' });
+      ops.push(changeOp(power, gone.tool, 'removed', gone.hash, null, now));
+      ops.push({ op: 'delete', table: 'catalog_tools', where: { power, tool: gone.tool } });
+    }
+    const toolsHash = shortHash(tools.map(toolHash).sort().join(','));
+    ops.push({ op: 'upsert', table: 'catalog_powers', row: { power, tools_hash: toolsHash, tool_count: tools.length, refreshed_at: now } });
+    this.store.writeMany(ops);
+    if (changes.length > 0) this.generation += 1;
+    return changes;
+  }
+
+  tools(power: string): CatalogTool[] {
+    return this.rows(power).map(fromRow);
+  }
+
+  /** Every cached tool, grouped by power. */
+  all(): Map<string, CatalogTool[]> {
+    const grouped = new Map<string, CatalogTool[]>();
+    for (const row of this.store.query<ToolRow>('SELECT * FROM catalog_tools ORDER BY power, tool')) {
+      const list = grouped.get(row.power) ?? [];
+      list.push(fromRow(row));
+      grouped.set(row.power, list);
+    }
+    return grouped;
+  }
+
+  /** When the power's tools were last listed, or undefined if never. */
+  refreshedAt(power: string): number | undefined {
+    const [row] = this.store.query<{ refreshed_at: number }>('SELECT refreshed_at FROM catalog_powers WHERE power = ?', [power]);
+    return row?.refreshed_at;
+  }
+
+  changes(power: string): Array<CatalogChange & { at: number }> {
+    return this.store.query<CatalogChange & { at: number }>(
+      'SELECT tool, kind, at FROM catalog_changes WHERE power = ? ORDER BY at, id',
+      [power],
+    );
+  }
+
+  private rows(power: string): ToolRow[] {
+    return this.store.query<ToolRow>('SELECT * FROM catalog_tools WHERE power = ? ORDER BY tool', [power]);
+  }
+}
+
+export function toolHash(tool: Tool): string {
+  return valueHash({ description: tool.description ?? '', inputSchema: tool.inputSchema, annotations: tool.annotations ?? null });
+}
+
+function changeOp(power: string, tool: string, kind: CatalogChange['kind'], oldHash: string | null, newHash: string | null, at: number): WriteOp {
+  return {
+    op: 'insert',
+    table: 'catalog_changes',
+    row: { id: randomUUID(), power, tool, kind, old_hash: oldHash, new_hash: newHash, at },
+  };
+}
+
+function fromRow(row: ToolRow): CatalogTool {
+  return {
+    power: row.power,
+    name: row.tool,
+    description: row.description ?? undefined,
+    inputSchema: JSON.parse(row.input_schema) as Tool['inputSchema'],
+    annotations: row.annotations ? (JSON.parse(row.annotations) as Tool['annotations']) : undefined,
+    hash: row.hash,
+    firstSeen: row.first_seen,
+    lastSeen: row.last_seen,
+  };
+}

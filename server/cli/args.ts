@@ -1,0 +1,85 @@
+import { parseArgs } from 'node:util';
+
+export interface CliArgs {
+  command: string[];
+  stdio: boolean;
+  http: boolean;
+  port?: number;
+  json: boolean;
+  demo: boolean;
+  spells?: string[];
+  workspace?: string;
+  imports: boolean;
+  callTimeoutMs?: number;
+  limit: number;
+  help: boolean;
+  version: boolean;
+}
+
+export class UsageError extends Error {}
+
+export function parseCliArgs(argv: string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        stdio: { type: 'boolean', default: false },
+        http: { type: 'boolean', default: false },
+        port: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        demo: { type: 'boolean', default: false },
+        spells: { type: 'string', multiple: true },
+        workspace: { type: 'string' },
+        'no-imports': { type: 'boolean', default: false },
+        'call-timeout': { type: 'string' },
+        limit: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  return {
+    command: positionals,
+    stdio: values.stdio,
+    http: values.http,
+    port: values.port === undefined ? undefined : positiveInt('--port', values.port, true),
+    json: values.json,
+    demo: values.demo,
+    spells: values.spells,
+    workspace: values.workspace,
+    imports: !values['no-imports'],
+    callTimeoutMs: values['call-timeout'] === undefined ? undefined : positiveInt('--call-timeout', values['call-timeout']),
+    limit: values.limit === undefined ? 50 : positiveInt('--limit', values.limit),
+    help: values.help,
+    version: values.version,
+  };
+}
+
+function positiveInt(flag: string, text: string, allowZero = false): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new UsageError(`${flag} needs a whole number, got '${text}'.`);
+  return value;
+}
+
+export const USAGE = `grimoire: one MCP gateway in front of all your MCP servers ("powers").
+
+Usage:
+  grimoire serve --stdio [options]          serve MCP over stdio (Claude Desktop, the MCP Inspector, scripts)
+  grimoire serve --http [--port N] [options] serve Streamable HTTP on 127.0.0.1; prints {"url","token"} as JSON
+  grimoire powers list [--json] [options]   list the configured powers and any problems with them
+  grimoire resolve "<query>" [--json] [options]  rank powers for a request without activating any
+  grimoire events [--json] [--limit N]      the event log: power starts, stops and crashes
+
+Options:
+  --demo               add the bundled demo powers (filesystem, memory, everything)
+  --spells DIR         read spell files from DIR instead of $GRIMOIRE_HOME (repeatable)
+  --workspace DIR      also read DIR/.grimoire/ spells and DIR/.vscode/mcp.json
+  --no-imports         do not import VS Code mcp.json or Claude Desktop configs
+  --call-timeout MS    fail a tool call that takes longer (default 60000)
+
+Environment: GRIMOIRE_HOME (default ~/.grimoire), GRIMOIRE_DATA (default $GRIMOIRE_HOME/data), GRIMOIRE_LOG (debug|info|warn|error).`;

@@ -1,0 +1,29 @@
+import { createRuntime, type RuntimeOptions } from '../runtime.js';
+import type { CliArgs } from './args.js';
+
+interface EventRow {
+  at: number;
+  kind: string;
+  power: string | null;
+  detail: string | null;
+}
+
+/** The gateway's event log (power starts, stops, crashes), newest last; safe while a gateway runs. */
+export async function listEvents(args: CliArgs, options: RuntimeOptions): Promise<number> {
+  const runtime = await createRuntime({ ...options, demo: false, imports: false });
+  try {
+    const rows = runtime.store
+      .query<EventRow>('SELECT at, kind, power, detail FROM events ORDER BY at DESC, id LIMIT ?', [args.limit])
+      .reverse();
+    if (args.json) {
+      process.stdout.write(JSON.stringify({ events: rows }, null, 2) + '\n');
+    } else {
+      for (const row of rows) {
+        process.stdout.write(`${new Date(row.at).toISOString()}  ${row.kind.padEnd(16)} ${(row.power ?? '').padEnd(20)} ${row.detail ?? ''}\n`);
+      }
+    }
+    return 0;
+  } finally {
+    await runtime.close();
+  }
+}

@@ -1,0 +1,98 @@
+import * as fs from 'node:fs';
+import { z } from 'zod';
+
+/**
+ * Gateway settings. The keys mirror the VS Code `grimoire.*` settings; the headless gateway reads
+ * them from `$GRIMOIRE_HOME/settings.json` and command-line flags.
+ */
+export const settingsSchema = z.object({
+  resolve: z
+    .object({
+      activateThreshold: z.number().min(0).max(1).default(0.85),
+      multipleThreshold: z.number().min(0).max(1).default(0.5),
+      weakThreshold: z.number().min(0).max(1).default(0.3),
+    })
+    .prefault({}),
+  upstream: z
+    .object({
+      callTimeoutMs: z.number().int().positive().default(60_000),
+      startTimeoutMs: z.number().int().positive().default(30_000),
+      idle: z
+        .object({
+          mode: z.enum(['minutes', 'turns', 'never']).default('minutes'),
+          minutes: z.number().positive().default(10),
+          turns: z.number().int().positive().default(5),
+        })
+        .prefault({}),
+      restart: z
+        .object({
+          maxAttempts: z.number().int().min(0).default(5),
+          baseDelayMs: z.number().int().positive().default(1000),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+  imports: z
+    .object({
+      vscode: z.boolean().default(true),
+      claudeDesktop: z.boolean().default(true),
+    })
+    .prefault({}),
+  discovery: z
+    .object({
+      enabled: z.boolean().default(true),
+    })
+    .prefault({}),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+export function defaultSettings(): Settings {
+  return settingsSchema.parse({});
+}
+
+export interface SettingsResult {
+  settings: Settings;
+  problems: string[];
+}
+
+/** Reads a settings file; a missing file gives the defaults, a bad one gives the defaults and says why. */
+export function loadSettingsFile(file: string): SettingsResult {
+  let raw: string;
+  try {
+    raw = fs.readFileSync(file, 'utf8');
+  } catch {
+    return { settings: defaultSettings(), problems: [] };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    return {
+      settings: defaultSettings(),
+      problems: [`${file}: not valid JSON (${(error as Error).message}); using default settings. Fix the JSON syntax.`],
+    };
+  }
+  const parsed = settingsSchema.safeParse(json);
+  if (parsed.success) return { settings: parsed.data, problems: [] };
+  const problems = parsed.error.issues.map(
+    (issue) => `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}; using default settings until it is fixed.`,
+  );
+  return { settings: defaultSettings(), problems };
+}
+
+/** Deep-merges plain overrides (from command-line flags) onto settings and validates the result. */
+export function withOverrides(settings: Settings, overrides: Record<string, unknown>): Settings {
+  return settingsSchema.parse(mergeDeep(settings, overrides));
+}
+
+function mergeDeep(base: unknown, patch: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(patch)) return patch === undefined ? base : patch;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch)) out[key] = mergeDeep(base[key], value);
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,124 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { errorResult, jsonResult } from '../calls/results.js';
+import { UpstreamError } from '../upstream/errors.js';
+import { errorMessage } from '../log.js';
+import type { PowerScore } from '../resolve/types.js';
+import type { Gateway } from './gateway.js';
+import { describeArgsError, powerNameArgs, resolveIntentArgs } from './gateway-tools.js';
+import { describePower } from './power-documents.js';
+import type { ExposedTool } from './exposure.js';
+import { UnknownPowerError } from './unknown-power.js';
+
+/** Answers a call to one of the gateway's own tools, or returns undefined for any other name. */
+export async function handleGatewayTool(gateway: Gateway, name: string, args: Record<string, unknown>): Promise<CallToolResult | undefined> {
+  switch (name) {
+    case 'resolve_intent': {
+      const parsed = resolveIntentArgs.safeParse(args);
+      if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
+      return resolveIntent(gateway, parsed.data.query);
+    }
+    case 'activate_power': {
+      const parsed = powerNameArgs.safeParse(args);
+      if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
+      return activatePower(gateway, parsed.data.name);
+    }
+    case 'deactivate_power': {
+      const parsed = powerNameArgs.safeParse(args);
+      if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
+      return guarded(async () => {
+        await gateway.deactivate(parsed.data.name);
+        return jsonResult({ status: 'deactivated', power: parsed.data.name, message: `'${parsed.data.name}' is stopped and its tools are gone from your list.` });
+      });
+    }
+    default:
+      return undefined;
+  }
+}
+
+async function resolveIntent(gateway: Gateway, query: string): Promise<CallToolResult> {
+  const outcome = gateway.resolve(query);
+  const summary = (score: PowerScore) => {
+    const power = gateway.power(score.name);
+    const words = power ? describePower(power, gateway.toolsOf(score.name)) : { description: '', keywords: [] };
+    return {
+      name: score.name,
+      confidence: score.confidence,
+      match_type: score.matchType,
+      description: words.description,
+      keywords: words.keywords,
+    };
+  };
+  switch (outcome.tier) {
+    case 'activated': {
+      const best = outcome.candidates[0];
+      return guarded(async () => {
+        const tools = await gateway.activate(best.name);
+        return jsonResult({
+          status: 'activated',
+          query,
+          power: summary(best),
+          tools: toolSummaries(tools),
+          message:
+            `Activated '${best.name}' (confidence ${best.confidence}). Its ${tools.length} tools are now in your tool list ` +
+            `as '${best.name}__<tool>'; call them directly. Call deactivate_power when you are done.`,
+        });
+      });
+    }
+    case 'multiple_matches':
+      return jsonResult({
+        status: 'multiple_matches',
+        query,
+        matches: outcome.candidates.map(summary),
+        message: 'Several powers could serve this. Call activate_power with the name that fits best, or ask the user which one they mean.',
+      });
+    case 'weak_matches':
+      return jsonResult({
+        status: 'weak_matches',
+        query,
+        matches: outcome.candidates.map(summary),
+        message:
+          'Only weak matches. If one of these fits, call activate_power with its name; otherwise rephrase the request with more specific words ' +
+          '(the kind of data, the service, the action).',
+      });
+    case 'not_found':
+      return jsonResult({
+        status: 'not_found',
+        query,
+        powers: gateway.powers().map((power) => ({ name: power.name, description: describePower(power, gateway.toolsOf(power.name)).description })),
+        message:
+          'No power matches this request. The configured powers are listed: activate one by name if it fits, or tell the user ' +
+          'that no configured MCP server provides this (they can add one as a spell file).',
+      });
+  }
+}
+
+async function activatePower(gateway: Gateway, name: string): Promise<CallToolResult> {
+  return guarded(async () => {
+    const tools = await gateway.activate(name);
+    return jsonResult({
+      status: 'activated',
+      power: name,
+      tools: toolSummaries(tools),
+      message: `Activated '${name}'. Its ${tools.length} tools are now in your tool list as '${name}__<tool>'; call them directly.`,
+    });
+  });
+}
+
+function toolSummaries(tools: ExposedTool[]): Array<{ name: string; description: string }> {
+  return tools.map((tool) => ({ name: tool.definition.name, description: firstLine(tool.definition.description ?? '') }));
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+async function guarded(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof UnknownPowerError) return errorResult(error.message, { known_powers: error.known });
+    if (error instanceof UpstreamError) return errorResult(error.message, { code: error.code, power: error.power });
+    return errorResult(errorMessage(error));
+  }
+}

@@ -1,0 +1,63 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+/** The gateway's own MCP tools. Their names are a stable contract (DESIGN.md). */
+
+export const resolveIntentArgs = z.object({
+  query: z.string().min(1, 'query must not be empty: describe what you want to do, e.g. "read a file from my project"'),
+});
+export const powerNameArgs = z.object({
+  name: z.string().min(1, 'name must not be empty: give a power name from resolve_intent'),
+});
+
+export const GATEWAY_TOOLS: Tool[] = [
+  {
+    name: 'resolve_intent',
+    title: 'Resolve intent to a power',
+    description:
+      'Say what you want to do in plain words; Grimoire finds the power (MCP server) for it. ' +
+      'At high confidence it activates the power and returns its tools; otherwise it returns the best matches ' +
+      'to choose from with activate_power. Call this first whenever you need a capability you do not see in your tools.',
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'What you want to do, e.g. "read a file from my project".' } },
+      required: ['query'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: 'activate_power',
+    title: 'Activate a power',
+    description: "Start a power by name and expose its tools as '<power>__<tool>', each with the power's guidance.",
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string', description: 'The power name, as returned by resolve_intent.' } },
+      required: ['name'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: 'deactivate_power',
+    title: 'Deactivate a power',
+    description: 'Stop a power and remove its tools from your tool list when you are done with it.',
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string', description: 'The power name.' } },
+      required: ['name'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+];
+
+export function isGatewayTool(name: string): boolean {
+  return GATEWAY_TOOLS.some((tool) => tool.name === name);
+}
+
+/** A zod failure as one sentence naming the argument and what it needs. */
+export function describeArgsError(tool: string, error: z.ZodError): string {
+  const parts = error.issues.map((issue) => {
+    const field = issue.path.join('.') || 'arguments';
+    return `${field}: ${issue.message}`;
+  });
+  return `Invalid arguments for ${tool}: ${parts.join('; ')}.`;
+}

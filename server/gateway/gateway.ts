@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Settings } from '../config/settings.js';
+import { Catalog, type CatalogTool } from '../catalog/catalog.js';
+import { Discovery } from '../catalog/discovery.js';
+import { CallPipeline } from '../calls/pipeline.js';
+import { forwardStage } from '../calls/forward-stage.js';
+import { errorResult } from '../calls/results.js';
+import type { PowerRegistry, RegistryChange } from '../powers/registry.js';
+import type { PowerDefinition } from '../powers/types.js';
+import { LexicalResolver } from '../resolve/lexical-resolver.js';
+import { decideTier, type TierDecision } from '../resolve/tiers.js';
+import type { PowerScore, Resolver } from '../resolve/types.js';
+import type { Store } from '../store/store.js';
+import type { StateChange } from '../upstream/connection.js';
+import { UpstreamManager } from '../upstream/manager.js';
+import { errorMessage, logger } from '../log.js';
+import { exposeTool, type ExposedTool } from './exposure.js';
+import { GATEWAY_TOOLS } from './gateway-tools.js';
+import { handleGatewayTool } from './gateway-tool-handlers.js';
+import { powerDocument } from './power-documents.js';
+import { UnknownPowerError } from './unknown-power.js';
+
+const log = logger('gateway');
+
+export interface GatewayOptions {
+  registry: PowerRegistry;
+  store: Store;
+  settings: Settings;
+}
+
+export interface ResolveOutcome extends TierDecision {
+  query: string;
+  ranked: PowerScore[];
+}
+
+export interface CallerContext {
+  sessionId: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * The gateway's core, shared by every MCP session over stdio and HTTP: the powers, which of them
+ * are active (their tools exposed), the resolver, and the call pipeline.
+ * Emits 'toolsChanged' whenever the tool list an agent sees changes, and 'powerState' (StateChange)
+ * when a power's server starts, stops or crashes.
+ */
+export class Gateway extends EventEmitter {
+  readonly manager: UpstreamManager;
+  readonly catalog: Catalog;
+  readonly discovery: Discovery;
+  private readonly resolver: Resolver = new LexicalResolver();
+  private readonly active = new Set<string>();
+  private readonly knownTools = new Map<string, Tool[]>();
+  private exposed = new Map<string, ExposedTool>();
+  private readonly pipeline: CallPipeline;
+  private resolveCache = new Map<string, PowerScore[]>();
+
+  constructor(private readonly options: GatewayOptions) {
+    super();
+    const upstream = options.settings.upstream;
+    this.manager = new UpstreamManager({
+      callTimeoutMs: upstream.callTimeoutMs,
+      startTimeoutMs: upstream.startTimeoutMs,
+      restart: upstream.restart,
+      idle: upstream.idle,
+    });
+    this.catalog = new Catalog(options.store);
+    this.discovery = new Discovery((power) => this.discover(power));
+    this.pipeline = new CallPipeline([forwardStage(this.manager, (name) => this.power(name))]);
+    for (const [power, tools] of this.catalog.all()) this.knownTools.set(power, tools.map(toTool));
+    this.reindex();
+    options.registry.on('change', (change: RegistryChange) => void this.onRegistryChange(change));
+    this.manager.on('toolsChanged', (power: string) => void this.refreshTools(power).catch(() => undefined));
+    this.manager.on('state', (change: StateChange) => this.onPowerState(change));
+  }
+
+  /** Keeps every state change of a power in the event log and passes it on ('powerState'). */
+  private onPowerState(change: StateChange): void {
+    if (change.state === 'stopping') return;
+    try {
+      this.options.store.write({
+        op: 'insert',
+        table: 'events',
+        row: { id: randomUUID(), at: Date.now(), kind: `power.${change.state}`, power: change.power, detail: change.detail ?? null },
+      });
+    } catch (error) {
+      log.warn(`could not record the state of '${change.power}': ${errorMessage(error)}`);
+    }
+    this.emit('powerState', change);
+  }
+
+  get settings(): Settings {
+    return this.options.settings;
+  }
+
+  /** Starts learning the tools of powers the catalog has never seen. */
+  discoverUnknownPowers(): void {
+    if (!this.options.settings.discovery.enabled) return;
+    for (const power of this.powers()) {
+      if (power.problems.length === 0 && this.catalog.refreshedAt(power.name) === undefined) this.discovery.enqueue(power);
+    }
+  }
+
+  powers(): PowerDefinition[] {
+    return this.options.registry.snapshot().powers;
+  }
+
+  power(name: string): PowerDefinition | undefined {
+    return this.powers().find((power) => power.name === name);
+  }
+
+  isActive(name: string): boolean {
+    return this.active.has(name);
+  }
+
+  toolsOf(name: string): Tool[] {
+    return this.knownTools.get(name) ?? [];
+  }
+
+  listTools(): Tool[] {
+    return [...GATEWAY_TOOLS, ...[...this.exposed.values()].map((exposed) => exposed.definition)];
+  }
+
+  rank(query: string): PowerScore[] {
+    const key = query.trim().toLowerCase().replace(/\s+/g, ' ');
+    let ranked = this.resolveCache.get(key);
+    if (!ranked) {
+      ranked = this.resolver.rank(key);
+      if (this.resolveCache.size > 500) this.resolveCache.clear();
+      this.resolveCache.set(key, ranked);
+    }
+    return ranked;
+  }
+
+  resolve(query: string): ResolveOutcome {
+    const ranked = this.rank(query);
+    return { query, ranked, ...decideTier(ranked, this.options.settings.resolve) };
+  }
+
+  /** Starts a power, learns its tools and exposes them. Throws with a message the agent can act on. */
+  async activate(name: string): Promise<ExposedTool[]> {
+    const power = this.power(name);
+    if (!power) throw new UnknownPowerError(name, this.powers().map((p) => p.name));
+    const connection = this.manager.connection(power);
+    if (this.active.has(name) && connection.state === 'active' && this.knownTools.has(name)) return this.exposedOf(name);
+    connection.resetRestarts();
+    this.active.add(name);
+    try {
+      await this.refreshTools(name);
+    } catch (error) {
+      this.active.delete(name);
+      throw error;
+    }
+    return this.exposedOf(name);
+  }
+
+  private exposedOf(name: string): ExposedTool[] {
+    return [...this.exposed.values()].filter((tool) => tool.power === name);
+  }
+
+  async deactivate(name: string): Promise<void> {
+    if (!this.power(name)) throw new UnknownPowerError(name, this.powers().map((p) => p.name));
+    const wasActive = this.active.delete(name);
+    if (wasActive) this.updateExposure();
+    await this.manager.get(name)?.stop('deactivated');
+  }
+
+  /** Answers a tools/call from any session: a gateway tool or an active power's tool. */
+  async callTool(name: string, args: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
+    const gatewayAnswer = await handleGatewayTool(this, name, args);
+    if (gatewayAnswer) {
+      this.manager.noteTurn();
+      return gatewayAnswer;
+    }
+    const exposed = this.exposed.get(name);
+    if (!exposed) return errorResult(unknownToolMessage(name, [...this.active]));
+    this.manager.noteTurn(exposed.power);
+    return this.pipeline.run({
+      power: exposed.power,
+      tool: exposed.tool,
+      calledAs: name,
+      args,
+      sessionId: caller.sessionId,
+      startedAt: Date.now(),
+      signal: caller.signal,
+    });
+  }
+
+  async shutdown(): Promise<void> {
+    await this.manager.shutdown();
+  }
+
+  private async refreshTools(name: string): Promise<void> {
+    const power = this.power(name);
+    if (!power) return;
+    const tools = await this.manager.connection(power).listTools();
+    const changes = this.catalog.record(name, tools);
+    this.knownTools.set(name, tools);
+    if (changes.length > 0) log.info(`'${name}': ${changes.length} tool change(s) recorded in the catalog`);
+    this.reindex();
+    if (this.active.has(name)) this.updateExposure();
+  }
+
+  private async discover(power: PowerDefinition): Promise<void> {
+    const connection = this.manager.connection(power);
+    const wasRunning = connection.state === 'active';
+    await this.refreshTools(power.name);
+    if (!wasRunning && !this.active.has(power.name) && connection.inFlight === 0) await connection.stop('tools discovered');
+  }
+
+  private async onRegistryChange(change: RegistryChange): Promise<void> {
+    for (const removed of change.removed) this.active.delete(removed.name);
+    try {
+      await this.manager.sync(change.snapshot.powers);
+    } catch (error) {
+      log.warn(`reload: ${errorMessage(error)}`);
+    }
+    this.reindex();
+    this.updateExposure();
+    for (const added of change.added) if (this.options.settings.discovery.enabled && added.problems.length === 0) this.discovery.enqueue(added);
+  }
+
+  private reindex(): void {
+    this.resolver.index(this.powers().map((power) => powerDocument(power, this.toolsOf(power.name))));
+    this.resolveCache = new Map();
+  }
+
+  /** Recomputes the exposed tools and tells every session when the list changed. */
+  private updateExposure(): void {
+    const next = new Map<string, ExposedTool>();
+    for (const name of this.active) {
+      const power = this.power(name);
+      if (!power) continue;
+      for (const tool of this.toolsOf(name)) {
+        const exposed = exposeTool(power, tool);
+        next.set(exposed.definition.name, exposed);
+      }
+    }
+    const before = JSON.stringify([...this.exposed.values()].map((e) => e.definition));
+    this.exposed = next;
+    if (JSON.stringify([...next.values()].map((e) => e.definition)) !== before) this.emit('toolsChanged');
+  }
+}
+
+function toTool(tool: CatalogTool): Tool {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
+}
+
+function unknownToolMessage(name: string, active: string[]): string {
+  if (name === 'call_tool') {
+    return "Tool 'call_tool' was not found: call a power's tool directly by its '<power>__<tool>' name after activating the power.";
+  }
+  const activeText = active.length ? `Active powers: ${active.join(', ')}.` : 'No power is active.';
+  return `Tool '${name}' is not available. ${activeText} Call resolve_intent to find and activate the power you need.`;
+}

@@ -1,0 +1,101 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage, logger } from '../log.js';
+import type { Gateway } from './gateway.js';
+import { checkRequest } from './http-guard.js';
+import { createMcpSession } from './mcp-session.js';
+
+const log = logger('http');
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export interface HttpEndpoint {
+  url: string;
+  token: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Streamable HTTP on 127.0.0.1 only, one MCP session per client, every request authenticated. */
+export async function serveHttp(gateway: Gateway, options: { port?: number; token?: string } = {}): Promise<HttpEndpoint> {
+  const token = options.token ?? randomBytes(32).toString('base64url');
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let port = 0;
+
+  const httpServer = createServer((request, response) => {
+    handle(request, response).catch((error) => {
+      log.warn(`request failed: ${errorMessage(error)}`);
+      if (!response.headersSent) sendError(response, 500, `Internal error: ${errorMessage(error)}`);
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const verdict = checkRequest(request, port, token);
+    if (verdict) {
+      if (verdict.status === 401) response.setHeader('WWW-Authenticate', 'Bearer realm="grimoire"');
+      return sendError(response, verdict.status, verdict.message);
+    }
+    if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return sendError(response, 404, 'Not found: the MCP endpoint is /mcp.');
+    const sessionId = request.headers['mcp-session-id'];
+    const body = request.method === 'POST' ? await readJson(request) : undefined;
+    if (typeof sessionId === 'string') {
+      const transport = sessions.get(sessionId);
+      if (!transport) return sendError(response, 404, `Session '${sessionId}' is unknown or closed: initialize a new session.`);
+      return transport.handleRequest(request, response, body);
+    }
+    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+      return sendError(response, 400, 'No session: send an initialize request first, then the mcp-session-id header with every request.');
+    }
+    const id = randomUUID();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      onsessioninitialized: (sid) => void sessions.set(sid, transport),
+    });
+    transport.onclose = () => sessions.delete(id);
+    await createMcpSession(gateway, id).connect(transport);
+    await transport.handleRequest(request, response, body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (httpServer.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    token,
+    port,
+    async close() {
+      await Promise.allSettled([...sessions.values()].map((transport) => transport.close()));
+      await new Promise<void>((resolve) => {
+        httpServer.close(() => resolve());
+        httpServer.closeAllConnections();
+      });
+    },
+  };
+}
+
+async function readJson(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new Error(`request body over ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function sendError(response: ServerResponse, status: number, message: string): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}

@@ -1,0 +1,12 @@
+export class UnknownPowerError extends Error {
+  constructor(
+    readonly requested: string,
+    readonly known: string[],
+  ) {
+    super(
+      `Unknown power '${requested}'. Known powers: ${known.length ? known.join(', ') : '(none configured)'}. ` +
+        'Use one of these names, or call resolve_intent to find the right one.',
+    );
+    this.name = 'UnknownPowerError';
+  }
+}

@@ -1,0 +1,66 @@
+/** `${VAR}` / `${VAR:-default}` expansion over the string fields of a server spec. */
+import { registerSecret } from '../log.js';
+import type { ServerSpec } from './types.js';
+
+export type Vars = Record<string, string | undefined>;
+
+/** Applies `fn` to every expandable string of a server spec; `where` is the dotted field path. */
+export function mapServerStrings(server: ServerSpec, fn: (value: string, where: string) => string): ServerSpec {
+  const mapValues = (record: Record<string, string>, prefix: string) =>
+    Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v, `${prefix}.${k}`)]));
+  if (server.transport === 'stdio') {
+    return {
+      transport: 'stdio',
+      command: fn(server.command, 'server.command'),
+      args: server.args.map((arg, i) => fn(arg, `server.args.${i}`)),
+      env: mapValues(server.env, 'server.env'),
+      ...(server.cwd !== undefined ? { cwd: fn(server.cwd, 'server.cwd') } : {}),
+    };
+  }
+  return { transport: server.transport, url: fn(server.url, 'server.url'), headers: mapValues(server.headers, 'server.headers') };
+}
+
+/** Env and header values usually hold tokens: they are masked in every log line from now on. */
+export function registerServerSecrets(server: ServerSpec): void {
+  const values = server.transport === 'stdio' ? server.env : server.headers;
+  for (const value of Object.values(values)) registerSecret(value);
+}
+
+/** Collects unset variables by name, with every field that used them, in first-seen order. */
+export class MissingVars {
+  private readonly uses = new Map<string, string[]>();
+
+  add(name: string, where: string): void {
+    const list = this.uses.get(name) ?? [];
+    if (!list.includes(where)) list.push(where);
+    this.uses.set(name, list);
+  }
+
+  problems(describe: (name: string, where: string) => string): string[] {
+    return [...this.uses].map(([name, where]) => describe(name, where.join(', ')));
+  }
+}
+
+const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+export function expandText(text: string, vars: Vars, onMissing: (name: string) => void): string {
+  return text.replace(VAR, (_match, name: string, fallback: string | undefined) => {
+    const value = vars[name];
+    if (fallback !== undefined) return value ? value : fallback;
+    if (value === undefined) {
+      onMissing(name);
+      return '';
+    }
+    return value;
+  });
+}
+
+export function expandServer(server: ServerSpec, vars: Vars): { server: ServerSpec; problems: string[] } {
+  const missing = new MissingVars();
+  const expanded = mapServerStrings(server, (value, where) => expandText(value, vars, (name) => missing.add(name, where)));
+  registerServerSecrets(expanded);
+  const problems = missing.problems(
+    (name, where) => `environment variable ${name} is not set (used in ${where}): set it in the environment or in the spell`,
+  );
+  return { server: expanded, problems };
+}

@@ -1,0 +1,123 @@
+/** What the VS Code and Claude Desktop importers share: reading the file, naming, building the power. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { errorMessage } from '../log.js';
+import { registerServerSecrets } from './expand-vars.js';
+import { withHashes } from './hash.js';
+import { parseJsonc } from './jsonc.js';
+import type { LoadIssue, PowerDefinition, PowerSourceKind, ServerSpec } from './types.js';
+
+export interface ImportResult {
+  powers: PowerDefinition[];
+  issues: LoadIssue[];
+}
+
+export type ImportKind = Extract<PowerSourceKind, 'vscode-mcp' | 'claude-desktop'>;
+
+/** A missing file gives `undefined` and no issue: most users have only some of these tools. */
+export function readConfig(file: string, issues: LoadIssue[]): Record<string, unknown> | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    issues.push({ file, field: '', message: `cannot read the file: ${errorMessage(error)}`, fix: 'check the file permissions' });
+    return undefined;
+  }
+  let data: unknown;
+  try {
+    data = parseJsonc(text);
+  } catch (error) {
+    issues.push({ file, field: '', message: `invalid JSON at ${errorMessage(error)}`, fix: 'fix the JSON at that position in the file' });
+    return undefined;
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    issues.push({ file, field: '', message: 'the file is not a JSON object', fix: 'the file must hold one JSON object { ... }' });
+    return undefined;
+  }
+  return data as Record<string, unknown>;
+}
+
+export function normalizeName(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Keeps the string entries of a JSON object (numbers become strings; other values are reported). */
+export function stringRecord(value: unknown, field: string, file: string, issues: LoadIssue[]): Record<string, string> {
+  if (value === undefined || value === null) return {};
+  if (!isRecord(value)) {
+    issues.push({ file, field, message: `${field} must be an object of strings`, fix: `write ${field} as { "NAME": "value" }` });
+    return {};
+  }
+  const out: Record<string, string> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v === 'string') out[key] = v;
+    else if (typeof v === 'number' || typeof v === 'boolean') out[key] = String(v);
+    else if (v !== null) issues.push({ file, field: `${field}.${key}`, message: `${field}.${key} must be a string`, fix: 'write the value in quotes' });
+  }
+  return out;
+}
+
+export function stringList(value: unknown, field: string, file: string, issues: LoadIssue[]): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    issues.push({ file, field, message: `${field} must be an array of strings`, fix: `write ${field} as [ "arg1", "arg2" ]` });
+    return [];
+  }
+  return value.map(String);
+}
+
+/** Builds imported powers in file order, normalising names; the first of two equal names wins. */
+export class ImportCollector {
+  readonly result: ImportResult = { powers: [], issues: [] };
+  private readonly firstKey = new Map<string, string>();
+
+  constructor(
+    private readonly kind: ImportKind,
+    private readonly file: string,
+  ) {}
+
+  /** `key` is the server's key in the config file; returns the power name, or undefined if it was dropped. */
+  name(key: string, field: string): string | undefined {
+    const name = normalizeName(key);
+    if (!name) {
+      this.issue(field, `server name "${key}" has no letters or digits`, 'rename it in the config file, e.g. "my-server"');
+      return undefined;
+    }
+    const earlier = this.firstKey.get(name);
+    if (earlier !== undefined) {
+      this.issue(field, `server "${key}" is ignored: its name becomes "${name}", the same as server "${earlier}"`, `rename one of them so their names differ after lowercasing and replacing other characters with "-"`);
+      return undefined;
+    }
+    this.firstKey.set(name, key);
+    return name;
+  }
+
+  issue(field: string, message: string, fix: string): void {
+    this.result.issues.push({ file: this.file, field, message, fix });
+  }
+
+  add(name: string, server: ServerSpec, problems: string[]): void {
+    registerServerSecrets(server);
+    this.result.powers.push(
+      withHashes({
+        name,
+        version: '0.0.0',
+        description: `Imported from ${this.file}`,
+        keywords: [],
+        steering: '',
+        server,
+        source: { kind: this.kind, file: path.resolve(this.file), readOnly: true },
+        derivedFromTools: true,
+        problems,
+      }),
+    );
+  }
+}

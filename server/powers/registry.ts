@@ -1,0 +1,181 @@
+/** All powers from every source in one registry, reloaded when a spell folder or imported config changes. */
+import { EventEmitter } from 'node:events';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { errorMessage, logger } from '../log.js';
+import { importClaudeDesktop } from './import-claude.js';
+import type { ImportKind, ImportResult } from './import-common.js';
+import { importVscodeMcp } from './import-vscode.js';
+import { isSpellFileName, loadSpellFile, type SpellLoadContext } from './spell-loader.js';
+import type { SpellExtensions } from './spell-schema.js';
+import type { LoadIssue, PowerDefinition, RegistrySnapshot } from './types.js';
+import { PathWatcher, type PathWatcherOptions } from './watcher.js';
+
+const log = logger('powers');
+
+export interface PowerRegistryOptions {
+  spellDirs: string[];
+  importFiles: { kind: ImportKind; file: string }[];
+  extraSpellDirs?: { dir: string; kind: 'demo'; vars: Record<string, string> }[];
+  env: Record<string, string | undefined>;
+  workspaceFolder?: string;
+}
+
+export interface RegistryChange {
+  added: PowerDefinition[];
+  removed: PowerDefinition[];
+  changed: { before: PowerDefinition; after: PowerDefinition }[];
+  snapshot: RegistrySnapshot;
+}
+
+export interface RegistryWatchOptions extends PathWatcherOptions {
+  debounceMs?: number;
+}
+
+type Events = {
+  /** Powers were added, removed or changed (by definitionHash). */
+  change: [RegistryChange];
+  /** The list of load issues changed. */
+  issues: [RegistrySnapshot];
+};
+
+export class PowerRegistry extends EventEmitter<Events> {
+  private current: RegistrySnapshot = { powers: [], issues: [] };
+  private extras = new Map<string, SpellExtensions>();
+  private loaded = false;
+  private watcher?: PathWatcher;
+  private timer?: NodeJS.Timeout;
+  private debounceMs = 150;
+
+  constructor(private readonly options: PowerRegistryOptions) {
+    super();
+  }
+
+  load(): RegistrySnapshot {
+    const powers = new Map<string, PowerDefinition>();
+    const extras = new Map<string, SpellExtensions>();
+    const issues: LoadIssue[] = [];
+    const accept = (power: PowerDefinition, extensions?: SpellExtensions) => {
+      const first = powers.get(power.name);
+      if (first) {
+        issues.push({
+          file: power.source.file,
+          field: 'name',
+          message: `power "${power.name}" in ${power.source.file} is ignored: ${first.source.file} already defines it`,
+          fix: 'rename one of them (name: in a spell, the server key in an imported config)',
+        });
+        return;
+      }
+      powers.set(power.name, power);
+      if (extensions) extras.set(power.name, extensions);
+    };
+    for (const dir of this.options.spellDirs) this.loadDir(dir, { env: this.options.env, kind: 'spell' }, accept, issues);
+    for (const extra of this.options.extraSpellDirs ?? []) this.loadDir(extra.dir, { env: this.options.env, vars: extra.vars, kind: extra.kind }, accept, issues);
+    for (const { kind, file } of this.options.importFiles) {
+      const result = this.importFile(kind, file);
+      issues.push(...result.issues);
+      for (const power of result.powers) accept(power);
+    }
+    this.current = { powers: [...powers.values()], issues };
+    this.extras = extras;
+    this.loaded = true;
+    log.debug(`loaded ${powers.size} powers, ${issues.length} issues`);
+    return this.current;
+  }
+
+  snapshot(): RegistrySnapshot {
+    return this.current;
+  }
+
+  get(name: string): PowerDefinition | undefined {
+    return this.current.powers.find((p) => p.name === name);
+  }
+
+  /** A spell's hints / annotations / when, which PowerDefinition does not carry. */
+  extensions(name: string): SpellExtensions | undefined {
+    return this.extras.get(name);
+  }
+
+  watch(options: RegistryWatchOptions = {}): void {
+    if (this.watcher) return;
+    this.debounceMs = options.debounceMs ?? 150;
+    const targets = [
+      ...this.options.spellDirs.map((p) => ({ path: p, kind: 'dir' as const })),
+      ...(this.options.extraSpellDirs ?? []).map((e) => ({ path: e.dir, kind: 'dir' as const })),
+      ...this.options.importFiles.map((i) => ({ path: i.file, kind: 'file' as const })),
+    ];
+    this.watcher = new PathWatcher(targets, () => this.schedule(), options);
+    this.watcher.arm();
+    // Armed before reading, so that nothing written in between goes unseen.
+    if (this.loaded) this.schedule();
+    else this.load();
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  private schedule(): void {
+    if (!this.watcher) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.reload(), this.debounceMs);
+  }
+
+  private reload(): void {
+    const watcher = this.watcher;
+    if (!watcher) return;
+    try {
+      watcher.arm();
+      const before = this.current;
+      const after = this.load();
+      // A folder that appeared while loading is now watched; read again so nothing written meanwhile is missed.
+      if (watcher.arm()) this.schedule();
+      const change = diff(before, after);
+      if (change.added.length || change.removed.length || change.changed.length) {
+        log.info(`powers changed: +${change.added.length} -${change.removed.length} ~${change.changed.length}`);
+        this.emit('change', change);
+      }
+      if (JSON.stringify(before.issues) !== JSON.stringify(after.issues)) this.emit('issues', after);
+    } catch (error) {
+      log.error(`reloading powers failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private loadDir(dir: string, ctx: SpellLoadContext, accept: (p: PowerDefinition, e?: SpellExtensions) => void, issues: LoadIssue[]): void {
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir).filter(isSpellFileName).sort();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        issues.push({ file: dir, field: '', message: `cannot read the spell folder: ${errorMessage(error)}`, fix: 'check that it is a readable folder' });
+      }
+      return;
+    }
+    for (const name of names) {
+      const result = loadSpellFile(path.join(dir, name), ctx);
+      issues.push(...result.issues);
+      if (result.power) accept(result.power, result.extensions);
+    }
+  }
+
+  private importFile(kind: ImportKind, file: string): ImportResult {
+    if (kind === 'claude-desktop') return importClaudeDesktop(file);
+    return importVscodeMcp(file, { env: this.options.env, workspaceFolder: this.options.workspaceFolder });
+  }
+}
+
+export function diff(before: RegistrySnapshot, after: RegistrySnapshot): RegistryChange {
+  const old = new Map(before.powers.map((p) => [p.name, p]));
+  const now = new Map(after.powers.map((p) => [p.name, p]));
+  return {
+    added: after.powers.filter((p) => !old.has(p.name)),
+    removed: before.powers.filter((p) => !now.has(p.name)),
+    changed: after.powers
+      .filter((p) => old.has(p.name) && old.get(p.name)!.definitionHash !== p.definitionHash)
+      .map((after) => ({ before: old.get(after.name)!, after })),
+    snapshot: after,
+  };
+}

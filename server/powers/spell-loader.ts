@@ -1,0 +1,158 @@
+/** Reads one spell file into a PowerDefinition, turning every problem into a LoadIssue with a fix. */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { errorMessage } from '../log.js';
+import { expandServer, type Vars } from './expand-vars.js';
+import { withHashes } from './hash.js';
+import { serverKeys, spellKeys, spellSchema, splitMessage, type SpellExtensions, type SpellFile } from './spell-schema.js';
+import type { LoadIssue, PowerDefinition, ServerSpec } from './types.js';
+
+export interface SpellLoadContext {
+  env: Vars;
+  /** Extra variables for `${VAR}` expansion; they win over `env`. */
+  vars?: Record<string, string>;
+  kind?: 'spell' | 'demo';
+}
+
+export interface SpellLoadResult {
+  power?: PowerDefinition;
+  /** hints / annotations / when: validated here, not part of PowerDefinition. */
+  extensions?: SpellExtensions;
+  issues: LoadIssue[];
+}
+
+export const SPELL_SUFFIXES = ['.spell.yaml', '.spell.yml'];
+
+export function isSpellFileName(name: string): boolean {
+  return SPELL_SUFFIXES.some((suffix) => name.endsWith(suffix) && name.length > suffix.length);
+}
+
+export function loadSpellFile(file: string, ctx: SpellLoadContext): SpellLoadResult {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    return { issues: [{ file, field: '', message: `cannot read the file: ${errorMessage(error)}`, fix: 'check that the file exists and is readable' }] };
+  }
+  return parseSpell(text, file, ctx);
+}
+
+/** Also usable on an unsaved editor buffer: `file` only names the source. */
+export function parseSpell(text: string, file: string, ctx: SpellLoadContext): SpellLoadResult {
+  const issue = (field: string, message: string, fix: string): LoadIssue => ({ file, field, message, fix });
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
+  if (doc.errors.length > 0) {
+    return {
+      issues: doc.errors.slice(0, 3).map((error) => {
+        const pos = lineCounter.linePos(error.pos[0]);
+        const at = `line ${pos.line}, column ${pos.col}`;
+        return issue('', `YAML syntax error at ${at}: ${error.message}`, `fix the YAML at ${at}: check the indentation, a missing ":" or an unclosed quote`);
+      }),
+    };
+  }
+  const data: unknown = doc.toJS();
+  if (data === null || data === undefined) {
+    return { issues: [issue('', 'the file is empty', 'write a spell: name, version, description, keywords and server')] };
+  }
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    return { issues: [issue('', 'the file is not a YAML mapping', 'write the spell as key: value lines (name:, version:, ...)')] };
+  }
+  const parsed = spellSchema.safeParse(data);
+  if (!parsed.success) return { issues: firstPerField(parsed.error.issues.map((iss) => zodIssue(iss, issue))) };
+  const spell = parsed.data;
+  const issues = [...unknownKeys(spell, issue), ...fileNameIssues(file, spell.name, issue)];
+  const { server, problems } = expandServer(serverSpec(spell), { ...ctx.env, ...ctx.vars });
+  if (problems.length === 0) problems.push(...urlProblems(server));
+  const kind = ctx.kind ?? 'spell';
+  const extensions: SpellExtensions = {};
+  if (spell.hints) extensions.hints = spell.hints;
+  if (spell.annotations) extensions.annotations = spell.annotations;
+  if (spell.when) extensions.when = spell.when;
+  const power = withHashes(
+    {
+      name: spell.name,
+      version: spell.version,
+      description: spell.description,
+      keywords: spell.keywords,
+      steering: spell.steering ?? '',
+      server,
+      source: { kind, file: path.resolve(file), readOnly: kind === 'demo' },
+      derivedFromTools: false,
+      problems,
+    },
+    extensions,
+  );
+  return { power, extensions, issues };
+}
+
+type MakeIssue = (field: string, message: string, fix: string) => LoadIssue;
+
+function zodIssue(iss: z.core.$ZodIssue, issue: MakeIssue): LoadIssue {
+  const { message, fix } = splitMessage(iss.message);
+  return issue(iss.path.map(String).join('.'), message, fix);
+}
+
+/** zod also runs a field's checks after its type check failed; the first issue is the useful one. */
+function firstPerField(issues: LoadIssue[]): LoadIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => !seen.has(i.field) && !!seen.add(i.field));
+}
+
+function serverSpec(spell: SpellFile): ServerSpec {
+  const s = spell.server;
+  if (s.transport === 'stdio') {
+    return { transport: 'stdio', command: s.command, args: s.args, env: s.env, ...(s.cwd !== undefined ? { cwd: s.cwd } : {}) };
+  }
+  return { transport: s.transport, url: s.url, headers: s.headers };
+}
+
+function unknownKeys(spell: SpellFile, issue: MakeIssue): LoadIssue[] {
+  const known = spell.server.transport === 'stdio' ? serverKeys.stdio : serverKeys.remote;
+  const found: LoadIssue[] = [];
+  for (const key of Object.keys(spell)) {
+    if (!spellKeys.includes(key)) found.push(unknownKey(key, key, spellKeys, issue));
+  }
+  for (const key of Object.keys(spell.server)) {
+    if (key === 'auth') {
+      found.push(issue('server.auth', 'server.auth is not supported and is ignored', 'send the credential as a header instead, e.g. headers: { Authorization: "Bearer ${API_TOKEN}" }'));
+    } else if (!(known as readonly string[]).includes(key)) {
+      found.push(unknownKey(`server.${key}`, key, known, issue));
+    }
+  }
+  return found;
+}
+
+function unknownKey(field: string, key: string, known: readonly string[], issue: MakeIssue): LoadIssue {
+  const near = known.find((candidate) => editDistance(candidate, key) <= 2);
+  return near
+    ? issue(field, `unknown key "${key}" is ignored (did you mean "${near}"?)`, `rename it to "${near}"`)
+    : issue(field, `unknown key "${key}" is ignored`, `remove it; the known keys here are: ${known.join(', ')}`);
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}
+
+function fileNameIssues(file: string, name: string, issue: MakeIssue): LoadIssue[] {
+  const base = path.basename(file);
+  const suffix = SPELL_SUFFIXES.find((s) => base.endsWith(s));
+  const stem = suffix ? base.slice(0, -suffix.length) : base;
+  if (suffix && stem === name) return [];
+  return [issue('name', `the file is named ${base} but the spell's name is "${name}"`, `rename the file to ${name}.spell.yaml, or set name: to match the file`)];
+}
+
+function urlProblems(server: ServerSpec): string[] {
+  if (server.transport === 'stdio' || URL.canParse(server.url)) return [];
+  return [`server.url "${server.url}" is not a valid URL: write a full address such as https://example.com/mcp`];
+}

@@ -1,0 +1,60 @@
+/** The shapes every part of the gateway shares for a power (one MCP server the user has configured). */
+
+export type StdioServerSpec = {
+  transport: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+};
+
+export type RemoteServerSpec = {
+  transport: 'http' | 'sse';
+  url: string;
+  headers: Record<string, string>;
+};
+
+export type ServerSpec = StdioServerSpec | RemoteServerSpec;
+
+export type PowerSourceKind = 'spell' | 'demo' | 'vscode-mcp' | 'claude-desktop';
+
+export interface PowerSource {
+  kind: PowerSourceKind;
+  /** Absolute path of the file the power was read from. */
+  file: string;
+  /** Imported powers belong to another tool's config: Grimoire never writes them. */
+  readOnly: boolean;
+}
+
+export interface PowerDefinition {
+  name: string;
+  version: string;
+  description: string;
+  keywords: string[];
+  steering: string;
+  /** Server spec with `${VAR}` already expanded. Values may hold secrets: never log them. */
+  server: ServerSpec;
+  source: PowerSource;
+  /** True for imported powers: description and keywords are derived from the tools once known. */
+  derivedFromTools: boolean;
+  /** Reasons the power cannot start as configured (an unset variable, ...). Empty when it can. */
+  problems: string[];
+  /** Hash of `server` only: a change means the running child must be restarted. */
+  serverHash: string;
+  /** Hash of the whole definition: a change of anything the agent sees. */
+  definitionHash: string;
+}
+
+/** One problem found while loading a power source. Never fatal for the other sources. */
+export interface LoadIssue {
+  file: string;
+  /** Dotted path of the offending field, or '' for the whole file. */
+  field: string;
+  message: string;
+  fix: string;
+}
+
+export interface RegistrySnapshot {
+  powers: PowerDefinition[];
+  issues: LoadIssue[];
+}

@@ -1,0 +1,41 @@
+/** The resolver's contract: the gateway hands it power documents and asks it to rank a query. */
+
+export interface ToolDocument {
+  name: string;
+  description?: string;
+}
+
+export interface PowerDocument {
+  name: string;
+  description: string;
+  keywords: string[];
+  tools: ToolDocument[];
+}
+
+export type MatchType = 'name' | 'keyword' | 'description' | 'tool';
+
+export interface PowerScore {
+  name: string;
+  /** Raw relevance, comparable only within one query. */
+  score: number;
+  /** 0..1: how sure the resolver is that this power is what the query asks for. */
+  confidence: number;
+  /** The field that contributed most to the score. */
+  matchType: MatchType;
+  matchedTerms: string[];
+}
+
+export interface Resolver {
+  /** Replaces the indexed documents. */
+  index(documents: PowerDocument[]): void;
+  /** Every indexed power, best first. */
+  rank(query: string): PowerScore[];
+}
+
+export type Tier = 'activated' | 'multiple_matches' | 'weak_matches' | 'not_found';
+
+export interface TierThresholds {
+  activateThreshold: number;
+  multipleThreshold: number;
+  weakThreshold: number;
+}

@@ -1,0 +1,82 @@
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { prepareDemo } from './config/demo.js';
+import { resolvePaths, type GrimoirePaths } from './config/paths.js';
+import { loadSettingsFile, withOverrides, type Settings } from './config/settings.js';
+import { Gateway } from './gateway/gateway.js';
+import { defaultImportLocations } from './powers/import-locations.js';
+import { PowerRegistry } from './powers/registry.js';
+import { Store } from './store/store.js';
+import { logger } from './log.js';
+
+const log = logger('runtime');
+
+export interface RuntimeOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Add the bundled demo powers. */
+  demo?: boolean;
+  /** Spell folders to use instead of `$GRIMOIRE_HOME`. */
+  spellDirs?: string[];
+  workspaceFolder?: string;
+  /** Read VS Code's and Claude Desktop's configs (subject to the settings too). */
+  imports?: boolean;
+  settingsOverrides?: Record<string, unknown>;
+  /** Reload powers when their files change. */
+  watch?: boolean;
+}
+
+export interface Runtime {
+  gateway: Gateway;
+  registry: PowerRegistry;
+  store: Store;
+  settings: Settings;
+  paths: GrimoirePaths;
+  close(): Promise<void>;
+}
+
+/** Wires the parts of a gateway together: settings, store, powers, upstream, resolver. */
+export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
+  const env = options.env ?? process.env;
+  const paths = resolvePaths(env, options.workspaceFolder);
+  const loaded = loadSettingsFile(path.join(paths.home, 'settings.json'));
+  for (const problem of loaded.problems) log.warn(problem);
+  const settings = withOverrides(loaded.settings, options.settingsOverrides ?? {});
+  const store = await Store.open({ dataDir: paths.data });
+
+  const spellDirs = options.spellDirs ?? [paths.home];
+  if (paths.workspaceSpells) spellDirs.push(paths.workspaceSpells);
+  const importFiles =
+    options.imports === false
+      ? []
+      : defaultImportLocations(os.homedir(), process.platform, env, options.workspaceFolder).filter(
+          (location) => (location.kind === 'vscode-mcp' ? settings.imports.vscode : settings.imports.claudeDesktop),
+        );
+  const registry = new PowerRegistry({
+    spellDirs,
+    importFiles,
+    extraSpellDirs: options.demo ? [{ kind: 'demo', ...prepareDemo(paths.data) }] : [],
+    env,
+    workspaceFolder: options.workspaceFolder,
+  });
+  const snapshot = registry.load();
+  for (const issue of snapshot.issues) log.warn(`${issue.file}${issue.field ? ` (${issue.field})` : ''}: ${issue.message} Fix: ${issue.fix}`);
+  log.info(`${snapshot.powers.length} power(s): ${snapshot.powers.map((p) => p.name).join(', ') || 'none'}`);
+  if (options.watch) registry.watch();
+
+  const gateway = new Gateway({ registry, store, settings });
+  let closed = false;
+  return {
+    gateway,
+    registry,
+    store,
+    settings,
+    paths,
+    async close() {
+      if (closed) return;
+      closed = true;
+      registry.close();
+      await gateway.shutdown();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Schema of the store: versioned migrations and, next to them, the key of every table that
+ * logical write ops may touch (upsert / insert / delete are resolved against these keys).
+ */
+import type { Database } from 'sql.js';
+
+export interface Migration {
+  version: number;
+  sql: string;
+}
+
+/** Ordered; never edit a released entry, append a new version instead. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+      CREATE TABLE journal_watermarks (journal TEXT PRIMARY KEY, offset INTEGER);
+      CREATE TABLE catalog_tools (
+        power TEXT, tool TEXT, description TEXT, input_schema TEXT, annotations TEXT, hash TEXT,
+        first_seen INTEGER, last_seen INTEGER, PRIMARY KEY (power, tool)
+      );
+      CREATE TABLE catalog_powers (power TEXT PRIMARY KEY, tools_hash TEXT, tool_count INTEGER, refreshed_at INTEGER);
+      CREATE TABLE catalog_changes (
+        id TEXT PRIMARY KEY, power TEXT, tool TEXT, kind TEXT, old_hash TEXT, new_hash TEXT, at INTEGER
+      );
+      CREATE TABLE events (id TEXT PRIMARY KEY, at INTEGER, kind TEXT, power TEXT, detail TEXT);
+    `,
+  },
+];
+
+/**
+ * Tables writable through logical ops, with their key columns (the primary key; upsert conflicts
+ * on it, insert is INSERT OR IGNORE on it). `meta` and `journal_watermarks` are store-internal.
+ */
+export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
+  catalog_tools: ['power', 'tool'],
+  catalog_powers: ['power'],
+  catalog_changes: ['id'],
+  events: ['id'],
+};
+
+export const SCHEMA_VERSION_KEY = 'schema_version';
+
+export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): number {
+  return migrations.reduce((max, m) => Math.max(max, m.version), 0);
+}
+
+/** The schema version recorded in `meta`, 0 for an empty database. */
+export function schemaVersion(db: Database): number {
+  const hasMeta = db.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+  if (hasMeta.length === 0) return 0;
+  const rows = db.exec('SELECT value FROM meta WHERE key = ?', [SCHEMA_VERSION_KEY]);
+  const value = rows[0]?.values[0]?.[0];
+  return value === undefined || value === null ? 0 : Number(value);
+}
+
+/**
+ * Applies the pending migrations in version order, each in its own transaction together with the
+ * version bump. Returns the versions applied (empty when the schema is current).
+ */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  const current = schemaVersion(db);
+  const pending = [...migrations].sort((a, b) => a.version - b.version).filter((m) => m.version > current);
+  const applied: number[] = [];
+  for (const migration of pending) {
+    db.exec('BEGIN');
+    try {
+      db.exec(migration.sql);
+      db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)');
+      db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [
+        SCHEMA_VERSION_KEY,
+        String(migration.version),
+      ]);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw new Error(`store migration ${migration.version} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    applied.push(migration.version);
+  }
+  return applied;
+}

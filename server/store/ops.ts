@@ -1,0 +1,82 @@
+/**
+ * Logical write ops: validation against the schema and idempotent application to a database.
+ * upsert = insert, or update the given columns on a key conflict; insert = INSERT OR IGNORE on
+ * the key; delete = delete the rows matching every `where` column (null-safe equality).
+ */
+import type { Database } from 'sql.js';
+import { TABLE_KEYS } from './migrations.js';
+
+export type SqlValue = string | number | null;
+export type Row = Record<string, SqlValue>;
+export type WriteOp =
+  | { op: 'upsert' | 'insert'; table: string; row: Row }
+  | { op: 'delete'; table: string; where: Row };
+
+const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** Column names per table, read once from PRAGMA table_info after migrations. */
+export class Schema {
+  private readonly columns = new Map<string, Set<string>>();
+
+  constructor(db: Database) {
+    for (const table of Object.keys(TABLE_KEYS)) {
+      const info = db.exec(`PRAGMA table_info(${quote(table)})`);
+      const names = (info[0]?.values ?? []).map((r) => String(r[1]));
+      this.columns.set(table, new Set(names));
+    }
+  }
+
+  /** Throws an Error naming the offending table / column / value. */
+  validate(op: WriteOp): void {
+    if (op === null || typeof op !== 'object') throw new Error('store: write op must be an object');
+    const keys = Object.prototype.hasOwnProperty.call(TABLE_KEYS, op.table) ? TABLE_KEYS[op.table] : undefined;
+    const columns = this.columns.get(op.table);
+    if (!keys || !columns || columns.size === 0) throw new Error(`store: unknown table "${op.table}"`);
+    let values: Row;
+    if (op.op === 'upsert' || op.op === 'insert') values = op.row;
+    else if (op.op === 'delete') values = op.where;
+    else throw new Error(`store: unknown op "${(op as { op: unknown }).op}" on table "${op.table}"`);
+    if (values === null || typeof values !== 'object' || Array.isArray(values)) {
+      throw new Error(`store: ${op.op} on "${op.table}" needs ${op.op === 'delete' ? 'where' : 'row'} object`);
+    }
+    const names = Object.keys(values);
+    if (names.length === 0) throw new Error(`store: ${op.op} on "${op.table}" with no columns`);
+    for (const name of names) {
+      if (!columns.has(name)) throw new Error(`store: unknown column "${name}" in table "${op.table}"`);
+      const value = values[name];
+      const ok = value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+      if (!ok) throw new Error(`store: column "${op.table}.${name}" must be a string, finite number or null`);
+    }
+    if (op.op !== 'delete') {
+      for (const key of keys) {
+        if (!(key in values) || values[key] === null) {
+          throw new Error(`store: ${op.op} on "${op.table}" is missing key column "${key}"`);
+        }
+      }
+    }
+  }
+}
+
+/** Applies one (already validated) op. Idempotent for a given database state. */
+export function applyOp(db: Database, op: WriteOp): void {
+  const keys = TABLE_KEYS[op.table];
+  if (!keys) throw new Error(`store: unknown table "${op.table}"`);
+  const table = quote(op.table);
+  if (op.op === 'delete') {
+    const names = Object.keys(op.where);
+    const where = names.map((n) => `${quote(n)} IS ?`).join(' AND ');
+    db.run(`DELETE FROM ${table} WHERE ${where}`, names.map((n) => op.where[n] ?? null));
+    return;
+  }
+  const names = Object.keys(op.row);
+  const params = names.map((n) => op.row[n] ?? null);
+  const cols = names.map(quote).join(', ');
+  const marks = names.map(() => '?').join(', ');
+  if (op.op === 'insert') {
+    db.run(`INSERT OR IGNORE INTO ${table} (${cols}) VALUES (${marks})`, params);
+    return;
+  }
+  const updates = names.filter((n) => !keys.includes(n)).map((n) => `${quote(n)} = excluded.${quote(n)}`);
+  const conflict = `ON CONFLICT (${keys.map(quote).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
+  db.run(`INSERT INTO ${table} (${cols}) VALUES (${marks}) ${conflict}`, params);
+}

@@ -1,0 +1,376 @@
+/**
+ * The persistent store: sql.js in memory, made durable and shareable between processes by
+ * per-process journals of logical ops (merged on read) and a snapshot that compaction rewrites
+ * under `compact.lock`. See server/store/README.md for the protocol and its guarantees.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import initSqlJs from 'sql.js';
+import type { Database, SqlJsStatic } from 'sql.js';
+import { errorMessage, logger } from '../log.js';
+import { JournalWriter, journalOwner, listJournals, parseEntry, readJournal, type ParsedEntry } from './journal.js';
+import { releaseLock, stillHeld, tryAcquireLock } from './lock.js';
+import { migrate } from './migrations.js';
+import { applyOp, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
+import { isAlive } from './pids.js';
+import { moveCorrupt, readSnapshot, removeStaleTemps, snapshotIdentity, writeSnapshot } from './snapshot.js';
+
+export type { Row, SqlValue, WriteOp } from './ops.js';
+
+export interface StoreOptions {
+  dataDir: string;
+  /** fdatasync every journal append (default true). The snapshot is always fsync'ed. */
+  fsync?: boolean;
+  /** Try to compact after this many written ops (default 500; 0 disables). */
+  compactEvery?: number;
+}
+
+const log = logger('store');
+const SNAPSHOT = 'grimoire.sqlite';
+const JOURNALS = 'journals';
+const LOCK = 'compact.lock';
+const OPEN_LOCK_WAIT_MS = 5_000;
+
+let sqlJs: Promise<SqlJsStatic> | undefined;
+const loadSqlJs = (): Promise<SqlJsStatic> =>
+  (sqlJs ??= initSqlJs().catch((error: unknown) => {
+    sqlJs = undefined; // let the next open try again
+    throw error;
+  }));
+
+/** Paths of journals whose Store closed in this process: the owner pid lives on, the file won't grow. */
+const closedJournals = new Set<string>();
+
+const byStamp = (a: ParsedEntry, b: ParsedEntry): number =>
+  a.ts - b.ts || (a.journal < b.journal ? -1 : a.journal > b.journal ? 1 : 0) || a.seq - b.seq;
+
+const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
+
+export class Store {
+  readonly dataDir: string;
+  private readonly snapshotPath: string;
+  private readonly journalDir: string;
+  private readonly lockPath: string;
+  private readonly compactEvery: number;
+  private writer: JournalWriter;
+  private db: Database;
+  private schema: Schema;
+  /** Bytes of each journal folded into `db`. */
+  private applied = new Map<string, number>();
+  /** Identity of the snapshot file `db` was built from (null: none). */
+  private snapshotId: string | null = null;
+  /** Set when a corrupt snapshot could not be moved aside at load: compaction moves it first. */
+  private corruptSnapshot = false;
+  private writesSinceCompact = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly SQL: SqlJsStatic,
+    options: StoreOptions,
+  ) {
+    this.dataDir = path.resolve(options.dataDir);
+    this.snapshotPath = path.join(this.dataDir, SNAPSHOT);
+    this.journalDir = path.join(this.dataDir, JOURNALS);
+    this.lockPath = path.join(this.dataDir, LOCK);
+    this.compactEvery = Math.max(0, options.compactEvery ?? 500);
+    fs.mkdirSync(this.journalDir, { recursive: true });
+    this.writer = new JournalWriter(this.journalDir, options.fsync ?? true);
+    this.db = new SQL.Database();
+    migrate(this.db);
+    this.schema = new Schema(this.db);
+  }
+
+  static async open(options: StoreOptions): Promise<Store> {
+    const store = new Store(await loadSqlJs(), options);
+    try {
+      const deadline = Date.now() + OPEN_LOCK_WAIT_MS;
+      while (!store.reload(Date.now() >= deadline)) await new Promise((r) => setTimeout(r, 50));
+    } catch (error) {
+      store.writer.close();
+      fs.rmSync(store.writer.path, { force: true });
+      store.db.close();
+      throw error;
+    }
+    return store;
+  }
+
+  write(op: WriteOp): void {
+    this.writeMany([op]);
+  }
+
+  /** One journal line for all ops: they commit (and survive a crash) together. */
+  writeMany(ops: WriteOp[]): void {
+    this.assertOpen();
+    if (!Array.isArray(ops)) throw new Error('store: writeMany needs an array of ops');
+    if (ops.length === 0) return;
+    for (const op of ops) this.schema.validate(op);
+    // Fold in what others committed first, so this process applies ops in stamp order.
+    this.refresh();
+    if (this.writer.broken) this.rotateJournal();
+    const entry = this.writer.append(ops);
+    this.applied.set(this.writer.name, this.writer.size);
+    this.applyEntries(this.db, this.schema, [entry]);
+    this.writesSinceCompact += ops.length;
+    if (this.compactEvery > 0 && this.writesSinceCompact >= this.compactEvery) {
+      this.writesSinceCompact = 0;
+      try {
+        this.compact();
+      } catch (error) {
+        log.warn(`compaction failed: ${errorMessage(error)}`);
+      }
+    }
+  }
+
+  /** Read-only SQL over everything committed so far; a statement that changes rows throws (and is rolled back). */
+  query<T = Row>(sql: string, params: SqlValue[] = []): T[] {
+    this.assertOpen();
+    this.refresh();
+    const rows: T[] = [];
+    const changes = (): number => Number(this.db.exec('SELECT total_changes()')[0]?.values[0]?.[0] ?? 0);
+    this.db.exec('SAVEPOINT grimoire_query');
+    try {
+      const before = changes();
+      const statement = this.db.prepare(sql);
+      try {
+        statement.bind(params);
+        while (statement.step()) rows.push(statement.getAsObject() as unknown as T);
+      } finally {
+        statement.free();
+      }
+      if (changes() !== before) throw new Error('store: query() is read-only; change data with write()');
+    } finally {
+      this.db.exec('ROLLBACK TO grimoire_query; RELEASE grimoire_query');
+    }
+    return rows;
+  }
+
+  /**
+   * Folds every journal into a new snapshot and deletes the journals of gone owners. Returns false
+   * (doing nothing) when another live process holds the lock.
+   */
+  compact(): boolean {
+    if (this.closed) throw new Error('store: closed');
+    const lock = tryAcquireLock(this.lockPath);
+    if (!lock) return false;
+    try {
+      removeStaleTemps(this.snapshotPath);
+      this.refresh();
+      const names = listJournals(this.journalDir);
+      const gone = names.filter((name) => this.ownerGone(name));
+      for (const name of gone) this.foldTail(name);
+      this.db.exec('BEGIN');
+      this.db.exec('DELETE FROM journal_watermarks');
+      for (const name of names) {
+        const offset = this.applied.get(name);
+        if (offset !== undefined) this.db.run('INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?)', [name, offset]);
+      }
+      this.db.exec('COMMIT');
+      let expected = this.snapshotId;
+      if (this.corruptSnapshot && expected !== null) {
+        const aside = moveCorrupt(this.snapshotPath, expected);
+        if (aside) log.warn(`moved corrupt snapshot aside to ${path.basename(aside)}`);
+        expected = aside ? null : expected;
+      }
+      if (!stillHeld(lock)) return false;
+      const identity = writeSnapshot(this.snapshotPath, this.db.export(), expected);
+      if (identity === null) {
+        log.warn('snapshot was replaced during compaction; keeping journals');
+        return false;
+      }
+      this.snapshotId = identity;
+      this.corruptSnapshot = false;
+      for (const name of gone) this.removeIfFolded(name);
+      return true;
+    } finally {
+      releaseLock(lock);
+    }
+  }
+
+  /** Compacts if the lock is free, then closes the journal and the database. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.writer.close();
+      closedJournals.add(this.writer.path);
+      this.compact();
+    } catch (error) {
+      log.warn(`compaction on close failed: ${errorMessage(error)}`);
+    } finally {
+      this.closed = true;
+      this.db.close();
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('store: closed');
+  }
+
+  private ownerGone(name: string): boolean {
+    if (name === this.writer.name) return !this.writer.isOpen;
+    if (closedJournals.has(path.join(this.journalDir, name))) return true;
+    const pid = journalOwner(name);
+    return pid !== null && pid !== process.pid && !isAlive(pid);
+  }
+
+  /** A gone owner's unterminated last line will never complete: apply it if whole, else skip it. */
+  private foldTail(name: string): void {
+    const from = this.applied.get(name) ?? 0;
+    let chunk;
+    try {
+      chunk = readJournal(this.journalDir, name, from);
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    const entries = [...chunk.entries];
+    if (chunk.tail.length > 0) {
+      const entry = parseEntry(chunk.tail.toString('utf8'), name, 'unterminated last line');
+      if (entry) entries.push(entry);
+    }
+    this.applyEntries(this.db, this.schema, entries);
+    this.applied.set(name, chunk.end + chunk.tail.length);
+  }
+
+  private removeIfFolded(name: string): void {
+    const file = path.join(this.journalDir, name);
+    try {
+      if (fs.statSync(file).size > (this.applied.get(name) ?? 0)) return;
+      fs.rmSync(file, { force: true });
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+    this.applied.delete(name);
+    closedJournals.delete(file);
+  }
+
+  private rotateJournal(): void {
+    this.writer.close();
+    closedJournals.add(this.writer.path);
+    this.writer = new JournalWriter(this.journalDir, this.writer.fsync);
+  }
+
+  /**
+   * Applies the journal bytes other processes committed since the last look. If a journal this
+   * Store knew vanished, or the snapshot was replaced (another process compacted, possibly deleting
+   * journals this Store never saw), rebuilds from the new snapshot instead.
+   */
+  private refresh(): void {
+    const names = listJournals(this.journalDir);
+    const present = new Set(names);
+    let stale = [...this.applied.keys()].some((name) => !present.has(name));
+    const entries: ParsedEntry[] = [];
+    const ends = new Map<string, number>();
+    for (const name of stale ? [] : names) {
+      if (name === this.writer.name) continue;
+      try {
+        const chunk = readJournal(this.journalDir, name, this.applied.get(name) ?? 0);
+        entries.push(...chunk.entries);
+        ends.set(name, chunk.end);
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+        stale = true;
+        break;
+      }
+    }
+    if (stale || snapshotIdentity(this.snapshotPath) !== this.snapshotId) {
+      this.reload(true);
+      return;
+    }
+    this.applyEntries(this.db, this.schema, entries);
+    for (const [name, end] of ends) this.applied.set(name, end);
+  }
+
+  /**
+   * Builds the database from the snapshot plus every journal beyond its watermark, and swaps it in.
+   * A corrupt snapshot is moved aside under the lock; returns false when that lock is busy and
+   * `giveUp` is false (the caller waits and retries), otherwise rebuilds from the journals alone.
+   */
+  private reload(giveUp: boolean): boolean {
+    for (let attempt = 0; ; attempt++) {
+      const snapshot = readSnapshot(this.snapshotPath);
+      let db: Database | null = null;
+      let corrupt = false;
+      if (snapshot.bytes && snapshot.bytes.length > 0) {
+        try {
+          db = new this.SQL.Database(snapshot.bytes);
+          const check = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
+          if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
+        } catch (error) {
+          db?.close();
+          db = null;
+          corrupt = true;
+          log.warn(`snapshot ${this.snapshotPath} is unreadable (${errorMessage(error)}); rebuilding from journals`);
+        }
+      }
+      let corruptKept = false;
+      if (corrupt && snapshot.identity) {
+        const lock = tryAcquireLock(this.lockPath);
+        if (lock) {
+          try {
+            const aside = moveCorrupt(this.snapshotPath, snapshot.identity);
+            if (!aside) continue; // replaced meanwhile: read the new one
+            log.warn(`moved corrupt snapshot aside to ${path.basename(aside)}`);
+          } finally {
+            releaseLock(lock);
+          }
+        } else if (!giveUp) {
+          return false;
+        } else {
+          corruptKept = true;
+        }
+      }
+      db ??= new this.SQL.Database();
+      migrate(db); // a failing migration is a bug, not corruption: let it throw
+      const schema = new Schema(db);
+      const watermarks = new Map<string, number>();
+      for (const [journal, offset] of db.exec('SELECT journal, offset FROM journal_watermarks')[0]?.values ?? []) {
+        watermarks.set(String(journal), Number(offset));
+      }
+      const applied = new Map<string, number>();
+      const entries: ParsedEntry[] = [];
+      for (const name of listJournals(this.journalDir)) {
+        try {
+          const chunk = readJournal(this.journalDir, name, watermarks.get(name) ?? 0);
+          entries.push(...chunk.entries);
+          applied.set(name, chunk.end);
+        } catch (error) {
+          if (!isMissing(error)) throw error; // gone: folded into a newer snapshot, caught below
+        }
+      }
+      // The file this state corresponds to: none once a corrupt one was moved aside.
+      const expected = corrupt && !corruptKept ? null : snapshot.identity;
+      if (snapshotIdentity(this.snapshotPath) !== expected && attempt < 20) {
+        db.close();
+        continue;
+      }
+      this.applyEntries(db, schema, entries);
+      this.db.close();
+      this.db = db;
+      this.schema = schema;
+      this.applied = applied;
+      this.snapshotId = expected;
+      this.corruptSnapshot = corruptKept;
+      return true;
+    }
+  }
+
+  private applyEntries(db: Database, schema: Schema, entries: ParsedEntry[]): void {
+    if (entries.length === 0) return;
+    entries.sort(byStamp);
+    db.exec('BEGIN');
+    try {
+      for (const entry of entries) {
+        for (const op of entry.ops) {
+          try {
+            schema.validate(op);
+            applyOp(db, op);
+          } catch (error) {
+            log.warn(`skipping op of ${entry.id}: ${errorMessage(error)}`);
+          }
+        }
+      }
+    } finally {
+      db.exec('COMMIT');
+    }
+  }
+}

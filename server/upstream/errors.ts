@@ -1,0 +1,20 @@
+/** Errors from a power's server, each with a message that says what happened and what to do. */
+
+export type UpstreamErrorCode =
+  | 'not_startable'
+  | 'start_failed'
+  | 'timeout'
+  | 'crashed'
+  | 'stopped'
+  | 'call_failed';
+
+export class UpstreamError extends Error {
+  constructor(
+    readonly code: UpstreamErrorCode,
+    readonly power: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+}

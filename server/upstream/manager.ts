@@ -1,0 +1,108 @@
+import { EventEmitter } from 'node:events';
+import type { PowerDefinition } from '../powers/types.js';
+import { errorMessage, logger } from '../log.js';
+import { PowerConnection, type ConnectionOptions, type PowerState, type StateChange } from './connection.js';
+
+export interface IdlePolicy {
+  mode: 'minutes' | 'turns' | 'never';
+  minutes: number;
+  turns: number;
+}
+
+export interface ManagerOptions extends ConnectionOptions {
+  idle: IdlePolicy;
+}
+
+export interface PowerStatus {
+  name: string;
+  state: PowerState;
+  inFlight: number;
+  lastError?: string;
+}
+
+const log = logger('upstream');
+
+/**
+ * Every power's connection. Stops idle servers (their tools stay exposed: the next call starts the
+ * server again), and stops every server when the gateway shuts down.
+ * Re-emits 'state' (StateChange) and 'toolsChanged' (power name).
+ */
+export class UpstreamManager extends EventEmitter {
+  private readonly connections = new Map<string, PowerConnection>();
+  private readonly turnsIdle = new Map<string, number>();
+  private readonly idleTimer: NodeJS.Timeout;
+
+  constructor(private readonly options: ManagerOptions) {
+    super();
+    this.idleTimer = setInterval(() => this.stopIdleByTime(), 15_000);
+    this.idleTimer.unref();
+  }
+
+  /** The connection for a power, created on first use. */
+  connection(power: PowerDefinition): PowerConnection {
+    let connection = this.connections.get(power.name);
+    if (!connection) {
+      connection = new PowerConnection(power, this.options);
+      connection.on('state', (change: StateChange) => this.emit('state', change));
+      connection.on('toolsChanged', () => this.emit('toolsChanged', power.name));
+      this.connections.set(power.name, connection);
+    }
+    return connection;
+  }
+
+  get(name: string): PowerConnection | undefined {
+    return this.connections.get(name);
+  }
+
+  /** Applies a reload: changed powers restart after their calls finish, removed ones stop. */
+  async sync(powers: PowerDefinition[]): Promise<void> {
+    const byName = new Map(powers.map((power) => [power.name, power]));
+    const work: Promise<void>[] = [];
+    for (const [name, connection] of this.connections) {
+      const next = byName.get(name);
+      if (!next) {
+        this.connections.delete(name);
+        work.push(connection.stop('power removed'));
+      } else if (next.definitionHash !== connection.power.definitionHash) {
+        work.push(connection.updateDefinition(next));
+      }
+    }
+    const results = await Promise.allSettled(work);
+    for (const result of results) if (result.status === 'rejected') log.warn(`reload: ${errorMessage(result.reason)}`);
+  }
+
+  /** One agent turn passed; `used` names the power it used, if any. */
+  noteTurn(used?: string): void {
+    if (used) this.turnsIdle.set(used, 0);
+    if (this.options.idle.mode !== 'turns') return;
+    for (const connection of this.connections.values()) {
+      if (connection.name === used || connection.state !== 'active') continue;
+      const turns = (this.turnsIdle.get(connection.name) ?? 0) + 1;
+      this.turnsIdle.set(connection.name, turns);
+      if (turns >= this.options.idle.turns && connection.inFlight === 0) {
+        this.turnsIdle.set(connection.name, 0);
+        void connection.stop(`idle for ${turns} turns`);
+      }
+    }
+  }
+
+  private stopIdleByTime(): void {
+    if (this.options.idle.mode !== 'minutes') return;
+    const limit = this.options.idle.minutes * 60_000;
+    for (const connection of this.connections.values()) {
+      const idleFor = Date.now() - connection.lastUsedAt;
+      if (connection.state === 'active' && connection.inFlight === 0 && idleFor >= limit) {
+        void connection.stop(`idle for ${Math.round(idleFor / 60_000)} minutes`);
+      }
+    }
+  }
+
+  statuses(): PowerStatus[] {
+    return [...this.connections.values()].map((c) => ({ name: c.name, state: c.state, inFlight: c.inFlight, lastError: c.lastError }));
+  }
+
+  async shutdown(): Promise<void> {
+    clearInterval(this.idleTimer);
+    await Promise.allSettled([...this.connections.values()].map((connection) => connection.stop('gateway shutting down', false)));
+  }
+}

@@ -1,0 +1,78 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import { connectHttp, gatewayEnv, payload, startHttpGateway, textOf, waitFor, type HttpGatewayProcess } from '../helpers/gateway-process.js';
+import { tempDir } from '../helpers/temp.js';
+
+let home: { dir: string; cleanup: () => void };
+let gateway: HttpGatewayProcess;
+
+before(async () => {
+  home = tempDir();
+  gateway = await startHttpGateway(['--demo', '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
+});
+
+after(async () => {
+  await gateway.stop();
+  home.cleanup();
+});
+
+function rawPost(headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const url = new URL(gateway.url);
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: '127.0.0.1', port: url.port, path: url.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+test('prints a loopback URL and a token', () => {
+  assert.match(gateway.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  assert.ok(gateway.token.length >= 32);
+});
+
+test('refuses a request without the token, or with a wrong one (401)', async () => {
+  const none = await rawPost({});
+  assert.equal(none.status, 401);
+  assert.match(none.body, /bearer token/i);
+  const wrong = await rawPost({ authorization: 'Bearer not-the-token' });
+  assert.equal(wrong.status, 401);
+});
+
+test('refuses a foreign Host or Origin (DNS rebinding) with 403, accepts a missing Origin', async () => {
+  const auth = { authorization: `Bearer ${gateway.token}` };
+  const host = await rawPost({ ...auth, host: 'evil.example:80' });
+  assert.equal(host.status, 403);
+  assert.match(host.body, /Host 'evil\.example:80' is not allowed/);
+  const origin = await rawPost({ ...auth, origin: 'http://evil.example' });
+  assert.equal(origin.status, 403);
+  const ok = await rawPost(auth);
+  assert.equal(ok.status, 200, ok.body);
+});
+
+test('a real client resolves, sees list_changed, calls a real tool; a second client is told too', async () => {
+  const first = await connectHttp(gateway.url, gateway.token);
+  const second = await connectHttp(gateway.url, gateway.token);
+  try {
+    const resolved = payload(await first.client.callTool({ name: 'resolve_intent', arguments: { query: 'run the echo test' } }));
+    assert.equal(resolved.status, 'activated', JSON.stringify(resolved));
+    assert.equal(resolved.power.name, 'everything');
+    await waitFor(() => first.listChanged.count > 0 && second.listChanged.count > 0, 5000, 'list_changed on both sessions');
+    const { tools } = await second.client.listTools();
+    assert.ok(tools.some((t) => t.name === 'everything__echo'));
+    const echoed = await second.client.callTool({ name: 'everything__echo', arguments: { message: 'over http' } });
+    assert.match(textOf(echoed), /over http/);
+  } finally {
+    await first.client.close();
+    await second.client.close();
+  }
+});

@@ -1,0 +1,93 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { connectStdio, gatewayEnv, payload, textOf, waitFor } from '../helpers/gateway-process.js';
+import { tempDir } from '../helpers/temp.js';
+
+/** The demo powers as real children, driven by the SDK client over stdio. */
+let home: { dir: string; cleanup: () => void };
+let session: Awaited<ReturnType<typeof connectStdio>>;
+
+before(async () => {
+  home = tempDir();
+  session = await connectStdio(['--demo', '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
+});
+
+after(async () => {
+  await session.client.close();
+  home.cleanup();
+});
+
+test('before activation the agent sees only the gateway tools', async () => {
+  const { tools } = await session.client.listTools();
+  assert.deepEqual(tools.map((t) => t.name).sort(), ['activate_power', 'deactivate_power', 'resolve_intent']);
+});
+
+test('resolve -> activated -> steering-bearing tools -> real call -> deactivate with list_changed', async () => {
+  const changesBefore = session.listChanged.count;
+  const resolved = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'read a file from my project' } }));
+  assert.equal(resolved.status, 'activated', JSON.stringify(resolved));
+  assert.equal(resolved.power.name, 'filesystem');
+  assert.ok(resolved.power.confidence >= 0.85);
+  assert.ok(resolved.tools.some((t: { name: string }) => t.name === 'filesystem__read_text_file'));
+  await waitFor(() => session.listChanged.count > changesBefore, 5000, 'list_changed after activation');
+
+  const { tools } = await session.client.listTools();
+  const readTool = tools.find((t) => t.name === 'filesystem__read_text_file');
+  assert.ok(readTool, 'read_text_file is exposed');
+  assert.match(readTool.description ?? '', /## Guidance from the 'filesystem' power/);
+  assert.match(readTool.description ?? '', /list_allowed_directories/);
+  assert.equal(readTool.annotations?.readOnlyHint, true, 'annotations pass through');
+
+  const allowed = textOf(await session.client.callTool({ name: 'filesystem__list_allowed_directories', arguments: {} }));
+  const projectDir = allowed.split('\n').find((line) => line.includes('demo-project'))?.trim();
+  assert.ok(projectDir, `allowed directories: ${allowed}`);
+  const file = await session.client.callTool({ name: 'filesystem__read_text_file', arguments: { path: path.join(projectDir, 'README.md') } });
+  assert.notEqual(file.isError, true);
+  assert.match(textOf(file), /# Demo project/);
+
+  const before = session.listChanged.count;
+  const off = payload(await session.client.callTool({ name: 'deactivate_power', arguments: { name: 'filesystem' } }));
+  assert.equal(off.status, 'deactivated');
+  await waitFor(() => session.listChanged.count > before, 5000, 'list_changed after deactivation');
+  const after = await session.client.listTools();
+  assert.ok(!after.tools.some((t) => t.name.startsWith('filesystem__')));
+});
+
+test('activate_power with an unknown name lists the known powers', async () => {
+  const result = await session.client.callTool({ name: 'activate_power', arguments: { name: 'github' } });
+  assert.equal(result.isError, true);
+  const body = payload(result);
+  assert.match(body.error, /Unknown power 'github'/);
+  assert.deepEqual([...body.known_powers].sort(), ['everything', 'filesystem', 'memory']);
+});
+
+test('wrong argument types get a message naming the argument', async () => {
+  const result = await session.client.callTool({ name: 'resolve_intent', arguments: { query: 42 } });
+  assert.equal(result.isError, true);
+  assert.match(payload(result).error, /Invalid arguments for resolve_intent: query:/);
+});
+
+test('a request no power serves is not_found and lists every power', async () => {
+  const body = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'book a flight to Lisbon' } }));
+  assert.equal(body.status, 'not_found', JSON.stringify(body));
+  assert.equal(body.powers.length, 3);
+});
+
+test('the old generic call_tool is not found and says what to do instead', async () => {
+  const result = await session.client.callTool({ name: 'call_tool', arguments: {} });
+  assert.equal(result.isError, true);
+  assert.match(textOf(result), /call_tool/);
+});
+
+test('memory power: a write then a read through the gateway reach the real server', async () => {
+  const activated = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'memory' } }));
+  assert.equal(activated.status, 'activated');
+  const created = await session.client.callTool({
+    name: 'memory__create_entities',
+    arguments: { entities: [{ name: 'Grimoire Test', entityType: 'project', observations: ['written through the gateway'] }] },
+  });
+  assert.notEqual(created.isError, true, textOf(created));
+  const found = await session.client.callTool({ name: 'memory__search_nodes', arguments: { query: 'Grimoire Test' } });
+  assert.match(textOf(found), /written through the gateway/);
+});

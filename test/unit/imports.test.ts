@@ -1,0 +1,214 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { redact } from '../../server/log.js';
+import { deriveFromTools } from '../../server/powers/derive.js';
+import { importClaudeDesktop } from '../../server/powers/import-claude.js';
+import { normalizeName } from '../../server/powers/import-common.js';
+import { defaultImportLocations } from '../../server/powers/import-locations.js';
+import { importVscodeMcp } from '../../server/powers/import-vscode.js';
+import { parseJsonc } from '../../server/powers/jsonc.js';
+import { PowerRegistry } from '../../server/powers/registry.js';
+import type { PowerDefinition } from '../../server/powers/types.js';
+
+let root: string;
+before(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-imports-'));
+});
+after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function write(name: string, text: string): string {
+  const file = path.join(root, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+const VSCODE = `// user MCP servers
+{
+  "inputs": [{ "type": "promptString", "id": "api-key", "password": true }],
+  "servers": {
+    /* a local one */
+    "My Files": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem", "\${workspaceFolder}/src", "\${userHome}//notes"], // trailing comma next
+      "env": { "TOKEN": "\${env:FS_TOKEN}", "LEVEL": 3, },
+    },
+    "remote": { "type": "http", "url": "https://mcp.example.com/mcp", "headers": { "Authorization": "Bearer \${input:api-key}" } },
+    "events": { "type": "sse", "url": "https://events.example.com/sse" },
+    "broken": { "type": "stdio" },
+  },
+}
+`;
+
+describe('JSONC', () => {
+  test('comments and trailing commas are ignored, strings are kept', () => {
+    assert.deepEqual(parseJsonc('{ "a": "http://x//y /* no */", // c\n "b": [1, 2,], /* x */ }'), { a: 'http://x//y /* no */', b: [1, 2] });
+  });
+  test('a syntax error names the line and column', () => {
+    assert.throws(() => parseJsonc('{\n  "a": 1\n  "b": 2\n}'), /line 3, column 3/);
+  });
+});
+
+describe('VS Code mcp.json', () => {
+  test('stdio, http and sse entries with variables', () => {
+    const file = write('Code/User/mcp.json', VSCODE);
+    const { powers, issues } = importVscodeMcp(file, { env: { FS_TOKEN: 'fs-token-secret' }, workspaceFolder: '/ws', home: '/home/u' });
+    assert.deepEqual(powers.map((p) => p.name), ['my-files', 'remote', 'events']);
+    const [files, remote, events] = powers;
+    assert.deepEqual(files.server, {
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '/ws/src', '/home/u//notes'],
+      env: { TOKEN: 'fs-token-secret', LEVEL: '3' },
+    });
+    assert.deepEqual(files.problems, []);
+    assert.equal(files.description, `Imported from ${file}`);
+    assert.deepEqual(files.keywords, []);
+    assert.equal(files.derivedFromTools, true);
+    assert.deepEqual(files.source, { kind: 'vscode-mcp', file, readOnly: true });
+    assert.deepEqual(remote.server, { transport: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ' } });
+    assert.equal(remote.problems.length, 1);
+    assert.match(remote.problems[0], /\$\{input:api-key\}.*servers\.remote\.headers\.Authorization.*environment variable.*spell/);
+    assert.deepEqual(events.server, { transport: 'sse', url: 'https://events.example.com/sse', headers: {} });
+    assert.equal(issues.length, 1);
+    assert.equal(issues[0].field, 'servers.broken.command');
+    assert.equal(redact('fs-token-secret'), '***');
+  });
+
+  test('an unset ${env:X} and a missing workspace folder are problems', () => {
+    const file = write('plain/mcp.json', '{"servers": {"a": {"command": "x", "args": ["${workspaceFolder}"], "env": {"K": "${env:NOPE_NOT_SET}"}}}}');
+    const [power] = importVscodeMcp(file, { env: {} }).powers;
+    assert.equal(power.problems.length, 2);
+    assert.match(power.problems.join('\n'), /NOPE_NOT_SET is not set \(used in servers\.a\.env\.K\)/);
+    assert.match(power.problems.join('\n'), /\$\{workspaceFolder\} has no value/);
+  });
+
+  test('a workspace .vscode/mcp.json knows its folder; envFile is read', () => {
+    write('proj/.env', '# comment\nexport A=1\nB="two words"\n');
+    const file = write('proj/.vscode/mcp.json', '{"servers": {"a": {"command": "${workspaceFolder}/bin", "envFile": "${workspaceFolder}/.env", "env": {"B": "override"}}}}');
+    const [power] = importVscodeMcp(file, { env: {} }).powers;
+    assert.deepEqual(power.server, { transport: 'stdio', command: path.join(root, 'proj') + '/bin', args: [], env: { A: '1', B: 'override' } });
+    assert.deepEqual(power.problems, []);
+  });
+
+  test('a missing file is skipped silently, a malformed one is an issue', () => {
+    assert.deepEqual(importVscodeMcp(path.join(root, 'none.json'), { env: {} }), { powers: [], issues: [] });
+    const bad = importVscodeMcp(write('bad/mcp.json', '{ "servers": { "a": } }'), { env: {} });
+    assert.equal(bad.powers.length, 0);
+    assert.equal(bad.issues.length, 1);
+    assert.match(bad.issues[0].message, /invalid JSON at line 1, column/);
+    const wrongShape = importVscodeMcp(write('shape/mcp.json', '{ "servers": [] }'), { env: {} });
+    assert.equal(wrongShape.issues[0].field, 'servers');
+  });
+});
+
+describe('Claude Desktop config', () => {
+  test('stdio and url entries, no expansion', () => {
+    const file = write(
+      'Claude/claude_desktop_config.json',
+      JSON.stringify({
+        mcpServers: {
+          memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE: '${HOME}/m.json' } },
+          'Remote.API': { url: 'https://api.example.com/mcp', headers: { 'X-Key': 'k-98765' } },
+          nothing: {},
+        },
+        globalShortcut: 'Ctrl+Space',
+      }),
+    );
+    const { powers, issues } = importClaudeDesktop(file);
+    assert.deepEqual(powers.map((p) => p.name), ['memory', 'remote-api']);
+    assert.deepEqual(powers[0].server, { transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE: '${HOME}/m.json' } });
+    assert.deepEqual(powers[1].server, { transport: 'http', url: 'https://api.example.com/mcp', headers: { 'X-Key': 'k-98765' } });
+    assert.equal(powers[1].source.kind, 'claude-desktop');
+    assert.equal(powers[1].source.readOnly, true);
+    assert.equal(issues.length, 1);
+    assert.equal(issues[0].field, 'mcpServers.nothing');
+  });
+});
+
+describe('names', () => {
+  test('normalisation', () => {
+    assert.equal(normalizeName('My Files'), 'my-files');
+    assert.equal(normalizeName('  GitHub__Enterprise!! '), 'github-enterprise');
+    assert.equal(normalizeName('a.b/c'), 'a-b-c');
+    assert.equal(normalizeName('***'), '');
+  });
+
+  test('a clash within a file: the first wins, the second is an issue', () => {
+    const file = write('clash/claude.json', JSON.stringify({ mcpServers: { 'Git Hub': { command: 'a' }, 'git-hub': { command: 'b' }, '!!!': { command: 'c' } } }));
+    const { powers, issues } = importClaudeDesktop(file);
+    assert.deepEqual(powers.map((p) => [p.name, p.server.transport === 'stdio' && p.server.command]), [['git-hub', 'a']]);
+    assert.equal(issues.length, 2);
+    assert.match(issues[0].message, /"git-hub" is ignored.*"Git Hub"/);
+    assert.match(issues[1].message, /no letters or digits/);
+  });
+
+  test('in a registry, spells win over imports and the clash names both files', () => {
+    const spells = path.join(root, 'reg-spells');
+    fs.mkdirSync(spells);
+    fs.writeFileSync(path.join(spells, 'memory.spell.yaml'), 'name: memory\nversion: "1"\ndescription: d\nkeywords: [a, b, c]\nserver:\n  command: node\n');
+    const claude = write('reg/claude.json', JSON.stringify({ mcpServers: { memory: { command: 'npx' }, other: { command: 'npx' } } }));
+    const vscode = write('reg/mcp.json', JSON.stringify({ servers: { other: { command: 'uvx' }, third: { url: 'https://x.example/mcp' } } }));
+    const registry = new PowerRegistry({
+      spellDirs: [spells],
+      importFiles: [
+        { kind: 'claude-desktop', file: claude },
+        { kind: 'vscode-mcp', file: vscode },
+        { kind: 'vscode-mcp', file: path.join(root, 'absent.json') },
+      ],
+      env: {},
+    });
+    const snapshot = registry.load();
+    assert.deepEqual(snapshot.powers.map((p) => [p.name, p.source.kind]), [['memory', 'spell'], ['other', 'claude-desktop'], ['third', 'vscode-mcp']]);
+    assert.equal(snapshot.issues.length, 2);
+    assert.ok(snapshot.issues[0].message.includes(claude) && snapshot.issues[0].message.includes(path.join(spells, 'memory.spell.yaml')));
+    assert.ok(snapshot.issues[1].message.includes(vscode) && snapshot.issues[1].message.includes(claude));
+  });
+});
+
+describe('default import locations', () => {
+  test('per platform', () => {
+    assert.deepEqual(defaultImportLocations('/home/u', 'linux', {}), [
+      { kind: 'vscode-mcp', file: '/home/u/.config/Code/User/mcp.json' },
+      { kind: 'claude-desktop', file: '/home/u/.config/Claude/claude_desktop_config.json' },
+    ]);
+    assert.equal(defaultImportLocations('/Users/u', 'darwin', {})[1].file, '/Users/u/Library/Application Support/Claude/claude_desktop_config.json');
+    assert.equal(defaultImportLocations('C:\\Users\\u', 'win32', { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' })[0].file, 'C:\\Users\\u\\AppData\\Roaming\\Code\\User\\mcp.json');
+    assert.equal(defaultImportLocations('/home/u', 'linux', {}, '/ws')[0].file, '/ws/.vscode/mcp.json');
+  });
+});
+
+describe('derived description and keywords', () => {
+  const power = { name: 'my-files', description: 'Imported from x' } as PowerDefinition;
+  const tools = [
+    { name: 'read_file', description: 'Read the complete contents of a file from the file system. Handles encodings.' },
+    { name: 'write_file', description: 'Create a new file or overwrite an existing file.' },
+    { name: 'listDirectory', description: 'List the entries of a directory.' },
+    { name: 'search-files', description: 'Search files by pattern.' },
+  ];
+
+  test('description lists the tools and the first sentence', () => {
+    const { description } = deriveFromTools(power, tools);
+    assert.equal(description, 'Tools: read_file, write_file, listDirectory, search-files — Read the complete contents of a file from the file system.');
+  });
+
+  test('keywords: frequent informative words, no stop words, 3 to 20, deterministic', () => {
+    const { keywords } = deriveFromTools(power, tools);
+    assert.equal(keywords[0], 'file');
+    for (const w of ['read', 'write', 'directory', 'search', 'files']) assert.ok(keywords.includes(w), w);
+    for (const w of ['the', 'a', 'of', 'list', 'new']) assert.ok(!keywords.includes(w), w);
+    assert.ok(keywords.length >= 3 && keywords.length <= 20);
+    assert.deepEqual(deriveFromTools(power, [...tools]).keywords, keywords);
+  });
+
+  test('many tools cap the list; few words are topped up to 3', () => {
+    const many = Array.from({ length: 30 }, (_, i) => ({ name: `tool_${String.fromCharCode(97 + (i % 26))}word${i}` }));
+    const result = deriveFromTools(power, many);
+    assert.match(result.description, /and 22 more$/);
+    assert.equal(result.keywords.length, 20);
+    assert.deepEqual(deriveFromTools(power, [{ name: 'ping' }]).keywords, ['ping', 'files', 'my-files']);
+  });
+});

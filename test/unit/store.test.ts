@@ -1,0 +1,309 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import initSqlJs from 'sql.js';
+import { setLogSink } from '../../server/log.js';
+import { latestVersion, migrate, MIGRATIONS, schemaVersion, TABLE_KEYS } from '../../server/store/migrations.js';
+import { Store, type WriteOp } from '../../server/store/store.js';
+
+type Ctx = { after(fn: () => void): void };
+
+const cleanups = new WeakMap<Ctx, { stores: Store[]; dirs: string[] }>();
+
+/** Per test: Stores opened with open() are closed first, then temp dirs are removed. */
+function cleanup(t: Ctx): { stores: Store[]; dirs: string[] } {
+  let entry = cleanups.get(t);
+  if (!entry) {
+    const created = { stores: [] as Store[], dirs: [] as string[] };
+    t.after(() => {
+      for (const store of created.stores) store.close();
+      for (const dir of created.dirs) fs.rmSync(dir, { recursive: true, force: true });
+    });
+    cleanups.set(t, created);
+    entry = created;
+  }
+  return entry;
+}
+
+function tempDir(t: Ctx): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-store-'));
+  cleanup(t).dirs.push(dir);
+  return dir;
+}
+
+async function open(t: Ctx, dataDir: string, compactEvery?: number): Promise<Store> {
+  const store = await Store.open({ dataDir, fsync: false, compactEvery });
+  cleanup(t).stores.push(store);
+  return store;
+}
+
+/** Captures log lines for the test's duration. */
+function captureLog(t: Ctx): string[] {
+  const lines: string[] = [];
+  setLogSink((line) => lines.push(line));
+  t.after(() => setLogSink((line) => process.stderr.write(line + '\n')));
+  return lines;
+}
+
+const event = (id: string, detail: string | null = null): WriteOp => ({
+  op: 'insert',
+  table: 'events',
+  row: { id, at: 1, kind: 'test', power: 'p', detail },
+});
+const count = (store: Store, table = 'events') => store.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)[0]!.n;
+const journalDir = (dataDir: string) => path.join(dataDir, 'journals');
+const journals = (dataDir: string) => fs.readdirSync(journalDir(dataDir)).sort();
+const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid!;
+const line = (journal: string, seq: number, ops: WriteOp[]) =>
+  JSON.stringify({ id: `${journal.replace(/\.jsonl$/, '')}:${seq}`, ts: Date.now(), ops }) + '\n';
+
+test('migrations are applied once, in order, and the version is recorded', async (t) => {
+  const SQL = await initSqlJs();
+  const db = new SQL.Database();
+  t.after(() => db.close());
+  assert.equal(schemaVersion(db), 0);
+  assert.deepEqual(migrate(db), [1]);
+  assert.equal(schemaVersion(db), latestVersion());
+  assert.deepEqual(migrate(db), [], 'nothing pending the second time');
+  // A later version applies alone; its CREATE TABLE would throw if it ran twice.
+  const next = [...MIGRATIONS, { version: 2, sql: 'CREATE TABLE extra (x TEXT)' }];
+  assert.deepEqual(migrate(db, next), [2]);
+  assert.deepEqual(migrate(db, next), []);
+  assert.equal(schemaVersion(db), 2);
+
+  const dataDir = tempDir(t);
+  const store = await Store.open({ dataDir, fsync: false });
+  const version = () => store.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'");
+  assert.deepEqual(version(), [{ value: String(latestVersion()) }]);
+  // Every table of the key map exists and its primary key is the declared key.
+  for (const [table, keys] of Object.entries(TABLE_KEYS)) {
+    const pk = store
+      .query<{ name: string; pk: number }>(`PRAGMA table_info(${table})`)
+      .filter((c) => c.pk > 0)
+      .sort((a, b) => a.pk - b.pk)
+      .map((c) => c.name);
+    assert.deepEqual(pk, keys, table);
+  }
+  store.close();
+  const reopened = await open(t, dataDir);
+  assert.deepEqual(reopened.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'"), [
+    { value: String(latestVersion()) },
+  ]);
+});
+
+test('write and query: upsert merges columns, insert ignores an existing key, delete by where', async (t) => {
+  const store = await open(t, tempDir(t));
+  store.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'fs', tools_hash: 'h1', tool_count: 3, refreshed_at: 10 } });
+  store.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'fs', tool_count: 4 } });
+  assert.deepEqual(store.query('SELECT * FROM catalog_powers'), [{ power: 'fs', tools_hash: 'h1', tool_count: 4, refreshed_at: 10 }]);
+
+  store.write(event('e1', 'first'));
+  store.write(event('e1', 'second'));
+  assert.deepEqual(store.query('SELECT detail FROM events WHERE id = ?', ['e1']), [{ detail: 'first' }]);
+
+  store.writeMany([
+    { op: 'upsert', table: 'catalog_tools', row: { power: 'fs', tool: 'read', hash: 'a' } },
+    { op: 'upsert', table: 'catalog_tools', row: { power: 'fs', tool: 'write', hash: 'b' } },
+    { op: 'upsert', table: 'catalog_tools', row: { power: 'git', tool: 'log', hash: 'c' } },
+  ]);
+  store.write({ op: 'delete', table: 'catalog_tools', where: { power: 'fs' } });
+  assert.deepEqual(store.query('SELECT power, tool FROM catalog_tools'), [{ power: 'git', tool: 'log' }]);
+  assert.throws(() => store.query('DELETE FROM events'), /read-only/);
+  assert.equal(count(store), 1, 'a write through query() is rolled back');
+});
+
+test('a second Store on the same data dir sees committed writes on its next query', async (t) => {
+  const dataDir = tempDir(t);
+  const a = await open(t, dataDir);
+  const b = await open(t, dataDir);
+  a.write(event('from-a'));
+  b.write(event('from-b'));
+  assert.equal(count(a), 2);
+  assert.equal(count(b), 2);
+  assert.equal(journals(dataDir).length, 2, 'one journal per open Store');
+});
+
+test('replaying journals over a state that already holds them is harmless', async (t) => {
+  const dataDir = tempDir(t);
+  const a = await open(t, dataDir);
+  a.write(event('e1', 'first'));
+  a.write({ op: 'upsert', table: 'events', row: { id: 'e1', detail: 'second' } });
+  a.write(event('e2'));
+  a.write({ op: 'delete', table: 'events', where: { id: 'e2' } });
+  a.write(event('e1', 'ignored'));
+  a.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'p', tool_count: 1 } });
+  a.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'p', tool_count: 2 } });
+  const extra: Store[] = [];
+  const state = () => [a, ...extra].map((s) => s.query('SELECT * FROM events ORDER BY id').concat(s.query('SELECT * FROM catalog_powers')));
+  const expected = state()[0];
+  assert.deepEqual(expected, [
+    { id: 'e1', at: 1, kind: 'test', power: 'p', detail: 'second' },
+    { power: 'p', tools_hash: null, tool_count: 2, refreshed_at: null },
+  ]);
+  assert.equal(a.compact(), true);
+
+  // Snapshot with the data but watermarks cleared: the next open replays a's whole journal on top.
+  const SQL = await initSqlJs();
+  const file = path.join(dataDir, 'grimoire.sqlite');
+  const db = new SQL.Database(fs.readFileSync(file));
+  assert.deepEqual(db.exec('SELECT count(*) FROM journal_watermarks')[0]!.values, [[1]]);
+  db.exec('DELETE FROM journal_watermarks');
+  fs.writeFileSync(file, db.export());
+  db.close();
+  // And a second copy of the journal, every line twice.
+  const own = journals(dataDir)[0]!;
+  const text = fs.readFileSync(path.join(journalDir(dataDir), own), 'utf8');
+  fs.writeFileSync(path.join(journalDir(dataDir), `${process.pid}-copy.jsonl`), text + text);
+
+  extra.push(await open(t, dataDir));
+  for (const s of state()) assert.deepEqual(s, expected);
+});
+
+test('a torn last line is ignored until completed; invalid complete lines are skipped', async (t) => {
+  const logs = captureLog(t);
+  const dataDir = tempDir(t);
+  const store = await open(t, dataDir);
+  const name = `${process.pid}-torn.jsonl`;
+  const file = path.join(journalDir(dataDir), name);
+  const full = line(name, 1, [event('torn')]);
+  fs.writeFileSync(file, full.slice(0, 25));
+  assert.equal(count(store), 0, 'half a line is not applied');
+  fs.appendFileSync(file, full.slice(25, -1));
+  assert.equal(count(store), 0, 'a line without its newline is not applied');
+  fs.appendFileSync(file, '\n');
+  assert.deepEqual(store.query('SELECT id FROM events'), [{ id: 'torn' }]);
+
+  fs.appendFileSync(file, '{"id": garbage\n' + line(name, 2, [event('after')]));
+  assert.deepEqual(store.query('SELECT id FROM events ORDER BY id'), [{ id: 'after' }, { id: 'torn' }]);
+  assert.ok(logs.some((l) => l.includes('warn') && l.includes('invalid journal line')), logs.join('\n'));
+});
+
+test('a dead writer\'s journal: a whole unterminated last line is folded, a torn one skipped, the file removed', async (t) => {
+  const logs = captureLog(t);
+  const dataDir = tempDir(t);
+  const pid = deadPid();
+  const whole = `${pid}-whole.jsonl`;
+  const torn = `${pid}-torn.jsonl`;
+  fs.mkdirSync(journalDir(dataDir), { recursive: true });
+  fs.writeFileSync(path.join(journalDir(dataDir), whole), line(whole, 1, [event('w1')]) + line(whole, 2, [event('w2')]).trimEnd());
+  fs.writeFileSync(path.join(journalDir(dataDir), torn), line(torn, 1, [event('t1')]) + line(torn, 2, [event('t2')]).slice(0, 30));
+  const store = await open(t, dataDir);
+  assert.deepEqual(store.query('SELECT id FROM events ORDER BY id'), [{ id: 't1' }, { id: 'w1' }]);
+  assert.equal(store.compact(), true);
+  assert.deepEqual(store.query('SELECT id FROM events ORDER BY id'), [{ id: 't1' }, { id: 'w1' }, { id: 'w2' }]);
+  assert.equal(journals(dataDir).length, 1, 'only the open Store\'s own journal is left');
+  assert.ok(logs.some((l) => l.includes('unterminated last line')), logs.join('\n'));
+  store.close();
+  const reopened = await open(t, dataDir);
+  assert.equal(count(reopened), 3);
+});
+
+test('unknown table or column throws, naming it, before anything is appended', async (t) => {
+  const dataDir = tempDir(t);
+  const store = await open(t, dataDir);
+  const size = () => fs.statSync(path.join(journalDir(dataDir), journals(dataDir)[0]!)).size;
+  store.write(event('ok'));
+  const before = size();
+  assert.throws(() => store.write({ op: 'upsert', table: 'nope', row: { id: 'x' } }), /unknown table "nope"/);
+  assert.throws(() => store.write({ op: 'insert', table: 'events', row: { id: 'x', colour: 'red' } }), /unknown column "colour"/);
+  assert.throws(() => store.write({ op: 'delete', table: 'events', where: { nope: 1 } }), /unknown column "nope"/);
+  assert.throws(() => store.write({ op: 'upsert', table: 'catalog_tools', row: { power: 'p' } }), /key column "tool"/);
+  assert.throws(() => store.writeMany([event('good'), { op: 'insert', table: 'events', row: { id: 'y', bad: 1 } }]), /"bad"/);
+  assert.equal(size(), before, 'the journal did not grow');
+  assert.deepEqual(store.query('SELECT id FROM events'), [{ id: 'ok' }]);
+});
+
+test('a corrupt snapshot is moved aside with a warning and the data rebuilt from journals', async (t) => {
+  const logs = captureLog(t);
+  const dataDir = tempDir(t);
+  const writer = await open(t, dataDir);
+  for (let i = 0; i < 5; i++) writer.write(event(`e${i}`));
+  assert.equal(writer.compact(), true);
+  fs.writeFileSync(path.join(dataDir, 'grimoire.sqlite'), 'this is not an sqlite database, '.repeat(50));
+
+  const store = await open(t, dataDir);
+  assert.equal(count(store), 5);
+  assert.equal(fs.readdirSync(dataDir).filter((n) => n.startsWith('grimoire.sqlite.corrupt-')).length, 1);
+  assert.ok(logs.some((l) => l.includes('warn') && l.includes('[store]') && l.includes('unreadable')), logs.join('\n'));
+
+  writer.close();
+  store.close();
+  assert.ok(fs.existsSync(path.join(dataDir, 'grimoire.sqlite')), 'a fresh snapshot was written');
+  const reopened = await open(t, dataDir);
+  assert.equal(count(reopened), 5);
+});
+
+test('compaction folds journals into the snapshot; closed journals are removed; a reopen sees everything', async (t) => {
+  const dataDir = tempDir(t);
+  const a = await open(t, dataDir);
+  for (let i = 0; i < 10; i++) a.write(event(`a${i}`));
+  assert.equal(a.compact(), true);
+  assert.ok(fs.existsSync(path.join(dataDir, 'grimoire.sqlite')));
+  assert.equal(journals(dataDir).length, 1, 'an open Store keeps its journal');
+
+  const b = await open(t, dataDir);
+  for (let i = 0; i < 5; i++) b.write(event(`b${i}`));
+  b.close();
+  assert.equal(journals(dataDir).length, 1, 'b compacted on close and removed its journal');
+  a.write(event('a-late'));
+  assert.equal(count(a), 16, 'a sees b\'s records although b\'s journal is gone');
+  a.close();
+  assert.deepEqual(journals(dataDir), []);
+
+  const c = await open(t, dataDir);
+  assert.equal(count(c), 16);
+  const marks = c.query<{ offset: number }>('SELECT offset FROM journal_watermarks');
+  assert.ok(marks.length > 0 && marks.every((m) => m.offset > 0), 'watermarks recorded in the snapshot');
+});
+
+test('compactEvery compacts opportunistically while writing', async (t) => {
+  const dataDir = tempDir(t);
+  const store = await open(t, dataDir, 10);
+  const snapshot = path.join(dataDir, 'grimoire.sqlite');
+  for (let i = 0; i < 9; i++) store.write(event(`e${i}`));
+  assert.equal(fs.existsSync(snapshot), false);
+  store.write(event('e9'));
+  assert.equal(fs.existsSync(snapshot), true);
+});
+
+test('the compaction lock: a live holder wins; a dead, old or unreadable-and-old lock is broken', async (t) => {
+  const logs = captureLog(t);
+  const dataDir = tempDir(t);
+  const store = await open(t, dataDir);
+  store.write(event('e'));
+  const lock = path.join(dataDir, 'compact.lock');
+  const holder = (pid: number, age: number) => JSON.stringify({ pid, ts: Date.now() - age, token: 'someone-else' });
+
+  fs.writeFileSync(lock, holder(process.pid, 0));
+  assert.equal(store.compact(), false, 'held by a live process');
+  assert.equal(fs.readFileSync(lock, 'utf8').includes('someone-else'), true, 'left in place');
+
+  fs.writeFileSync(lock, holder(process.pid, 31_000));
+  assert.equal(store.compact(), true, 'older than 30 s');
+  assert.equal(fs.existsSync(lock), false, 'released after compaction');
+
+  fs.writeFileSync(lock, holder(deadPid(), 0));
+  assert.equal(store.compact(), true, 'holder is dead');
+
+  fs.writeFileSync(lock, '');
+  assert.equal(store.compact(), false, 'a fresh empty lock is being written by its holder');
+  const old = (Date.now() - 60_000) / 1000;
+  fs.utimesSync(lock, old, old);
+  assert.equal(store.compact(), true, 'an empty lock older than 30 s is stale');
+  assert.equal(logs.filter((l) => l.includes('broke stale compaction lock')).length, 3);
+});
+
+test('close is idempotent and the Store refuses use afterwards', async (t) => {
+  const dataDir = tempDir(t);
+  const store = await Store.open({ dataDir, fsync: false });
+  store.write(event('e'));
+  store.close();
+  store.close();
+  assert.throws(() => store.write(event('f')), /closed/);
+  assert.throws(() => store.query('SELECT 1'), /closed/);
+  const reopened = await open(t, dataDir);
+  assert.equal(count(reopened), 1);
+});
