@@ -6,7 +6,7 @@ export async function resolveQuery(query: string, args: CliArgs, options: Runtim
   const runtime = await createRuntime(options);
   try {
     const started = performance.now();
-    const outcome = runtime.gateway.resolve(query);
+    const outcome = await runtime.gateway.resolve(query);
     const ms = Math.round((performance.now() - started) * 1000) / 1000;
     const ranked = outcome.ranked.map((score) => ({
       name: score.name,

@@ -36,7 +36,7 @@ export async function handleGatewayTool(gateway: Gateway, name: string, args: Re
 }
 
 async function resolveIntent(gateway: Gateway, query: string): Promise<CallToolResult> {
-  const outcome = gateway.resolve(query);
+  const outcome = await gateway.resolve(query);
   const summary = (score: PowerScore) => {
     const power = gateway.power(score.name);
     const words = power ? describePower(power, gateway.toolsOf(score.name)) : { description: '', keywords: [] };

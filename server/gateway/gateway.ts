@@ -123,19 +123,19 @@ export class Gateway extends EventEmitter {
     return [...GATEWAY_TOOLS, ...[...this.exposed.values()].map((exposed) => exposed.definition)];
   }
 
-  rank(query: string): PowerScore[] {
+  async rank(query: string): Promise<PowerScore[]> {
     const key = query.trim().toLowerCase().replace(/\s+/g, ' ');
     let ranked = this.resolveCache.get(key);
     if (!ranked) {
-      ranked = this.resolver.rank(key);
+      ranked = await this.resolver.rank(key);
       if (this.resolveCache.size > 500) this.resolveCache.clear();
       this.resolveCache.set(key, ranked);
     }
     return ranked;
   }
 
-  resolve(query: string): ResolveOutcome {
-    const ranked = this.rank(query);
+  async resolve(query: string): Promise<ResolveOutcome> {
+    const ranked = await this.rank(query);
     return { query, ranked, ...decideTier(ranked, this.options.settings.resolve) };
   }
 

@@ -35,7 +35,11 @@ export class LexicalResolver implements Resolver {
     this.averageLength = this.powers.length ? total / this.powers.length : 1;
   }
 
-  rank(query: string): PowerScore[] {
+  async rank(query: string): Promise<PowerScore[]> {
+    return this.rankNow(query);
+  }
+
+  rankNow(query: string): PowerScore[] {
     const queryTerms = [...new Set(terms(query))];
     const totalIdf = queryTerms.reduce((sum, term) => sum + this.idf(term), 0);
     const scored = this.powers.map((power) => this.score(power, queryTerms, totalIdf));

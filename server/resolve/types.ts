@@ -28,8 +28,8 @@ export interface PowerScore {
 export interface Resolver {
   /** Replaces the indexed documents. */
   index(documents: PowerDocument[]): void;
-  /** Every indexed power, best first. */
-  rank(query: string): PowerScore[];
+  /** Every indexed power, best first. Async: a semantic resolver embeds the query first. */
+  rank(query: string): Promise<PowerScore[]>;
 }
 
 export type Tier = 'activated' | 'multiple_matches' | 'weak_matches' | 'not_found';

@@ -40,10 +40,10 @@ async function main(): Promise<void> {
     for (const query of QUERIES) {
       const unique = `${query} ${round}`;
       let started = performance.now();
-      runtime.gateway.resolve(unique);
+      await runtime.gateway.resolve(unique);
       uncached.push(performance.now() - started);
       started = performance.now();
-      runtime.gateway.resolve(unique);
+      await runtime.gateway.resolve(unique);
       cached.push(performance.now() - started);
     }
   }

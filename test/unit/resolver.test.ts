@@ -45,33 +45,33 @@ test('words split identifiers and prose; stemming joins inflections', () => {
 test('Chinese text is indexed without breaking', () => {
   const r = new LexicalResolver();
   r.index([...powers, { name: 'weather-cn', description: '查询城市天气预报', keywords: ['天气', '预报', 'weather'], tools: [] }]);
-  const ranked = r.rank('明天北京天气怎么样');
+  const ranked = r.rankNow('明天北京天气怎么样');
   assert.equal(ranked[0].name, 'weather-cn');
   assert.ok(ranked[0].confidence > 0);
 });
 
 test('an explicit request activates the right power', () => {
-  const [best] = resolver().rank('read a file from my project');
+  const [best] = resolver().rankNow('read a file from my project');
   assert.equal(best.name, 'filesystem');
   assert.ok(best.confidence >= 0.85, `confidence ${best.confidence}`);
-  assert.equal(decideTier(resolver().rank('read a file from my project'), thresholds).tier, 'activated');
+  assert.equal(decideTier(resolver().rankNow('read a file from my project'), thresholds).tier, 'activated');
 });
 
 test('one shared common word is never enough to auto-activate', () => {
-  const ranked = resolver().rank('delete the old backups from the s3 bucket');
+  const ranked = resolver().rankNow('delete the old backups from the s3 bucket');
   assert.equal(ranked[0].name, 'memory', 'delete matches memory tools');
   assert.ok(ranked[0].confidence < 0.5, `confidence ${ranked[0].confidence}`);
   assert.notEqual(decideTier(ranked, thresholds).tier, 'activated');
 });
 
 test('nothing in common is not_found with zero confidence', () => {
-  const ranked = resolver().rank('book a flight to Lisbon');
+  const ranked = resolver().rankNow('book a flight to Lisbon');
   assert.ok(ranked.every((p) => p.confidence === 0));
   assert.equal(decideTier(ranked, thresholds).tier, 'not_found');
 });
 
 test('match type names the field that matched most; camelCase tool names match', () => {
-  const [best] = resolver().rank('create pull request');
+  const [best] = resolver().rankNow('create pull request');
   assert.equal(best.name, 'github');
   assert.ok(['tool', 'keyword'].includes(best.matchType));
   assert.deepEqual(best.matchedTerms.sort(), ['create', 'pull', 'request'].sort());
