@@ -11,6 +11,15 @@ export const settingsSchema = z.object({
       activateThreshold: z.number().min(0).max(1).default(0.85),
       multipleThreshold: z.number().min(0).max(1).default(0.5),
       weakThreshold: z.number().min(0).max(1).default(0.3),
+      semantic: z
+        .object({
+          enabled: z.boolean().default(true),
+          /** A Hugging Face model id, or a folder holding config.json, tokenizer.json and onnx/model.onnx. */
+          model: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
+          /** False keeps the gateway offline: only models already cached or on disk are used. */
+          allowRemoteModels: z.boolean().default(true),
+        })
+        .prefault({}),
     })
     .prefault({}),
   upstream: z

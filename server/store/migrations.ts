@@ -27,6 +27,26 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE events (id TEXT PRIMARY KEY, at INTEGER, kind TEXT, power TEXT, detail TEXT);
     `,
   },
+  {
+    version: 2,
+    sql: `
+      CREATE TABLE activity (
+        id TEXT PRIMARY KEY, at INTEGER, session TEXT, power TEXT, tool TEXT, variant TEXT,
+        operation_type TEXT, data_sensitivity TEXT, reason TEXT, decision TEXT, decision_reason TEXT,
+        status TEXT, error TEXT, latency_ms INTEGER, result_bytes INTEGER
+      );
+      CREATE INDEX activity_power_tool ON activity (power, tool, at);
+      CREATE INDEX activity_at ON activity (at);
+      CREATE TABLE activity_ratings (activity_id TEXT PRIMARY KEY, rating INTEGER, at INTEGER);
+      CREATE TABLE recommendations (
+        id TEXT PRIMARY KEY, at INTEGER, session TEXT, source TEXT, query TEXT, candidates TEXT,
+        used TEXT, used_rank INTEGER, used_at INTEGER
+      );
+      CREATE INDEX recommendations_session ON recommendations (session, at);
+      CREATE TABLE embeddings (key TEXT PRIMARY KEY, model TEXT, dim INTEGER, vector TEXT, at INTEGER);
+      CREATE TABLE ranking_weights (id TEXT PRIMARY KEY, weights TEXT, at INTEGER, samples INTEGER, mrr_before REAL, mrr_after REAL);
+    `,
+  },
 ];
 
 /**
@@ -38,6 +58,11 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   catalog_powers: ['power'],
   catalog_changes: ['id'],
   events: ['id'],
+  activity: ['id'],
+  activity_ratings: ['activity_id'],
+  recommendations: ['id'],
+  embeddings: ['key'],
+  ranking_weights: ['id'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';
