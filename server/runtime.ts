@@ -15,6 +15,8 @@ export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** Add the bundled demo powers. */
   demo?: boolean;
+  /** Folder holding the demo powers' npm servers (default: this package's node_modules). */
+  demoModules?: string;
   /** Spell folders to use instead of `$GRIMOIRE_HOME`. */
   spellDirs?: string[];
   workspaceFolder?: string;
@@ -40,7 +42,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const paths = resolvePaths(env, options.workspaceFolder);
   const loaded = loadSettingsFile(path.join(paths.home, 'settings.json'));
   for (const problem of loaded.problems) log.warn(problem);
-  const settings = withOverrides(loaded.settings, options.settingsOverrides ?? {});
+  const offline = env.GRIMOIRE_OFFLINE === '1' ? { resolve: { semantic: { allowRemoteModels: false } } } : {};
+  const settings = withOverrides(withOverrides(loaded.settings, offline), options.settingsOverrides ?? {});
   const store = await Store.open({ dataDir: paths.data });
 
   const spellDirs = options.spellDirs ?? [paths.home];
@@ -54,7 +57,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const registry = new PowerRegistry({
     spellDirs,
     importFiles,
-    extraSpellDirs: options.demo ? [{ kind: 'demo', ...prepareDemo(paths.data) }] : [],
+    extraSpellDirs: options.demo ? [{ kind: 'demo', ...demoSpells(paths.data, options.demoModules) }] : [],
     env,
     workspaceFolder: options.workspaceFolder,
   });
@@ -79,4 +82,10 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       store.close();
     },
   };
+}
+
+function demoSpells(dataDir: string, modules: string | undefined): ReturnType<typeof prepareDemo> {
+  const demo = prepareDemo(dataDir);
+  if (modules) demo.vars.GRIMOIRE_DEMO_MODULES = modules;
+  return demo;
 }

@@ -12,6 +12,14 @@ export interface CliArgs {
   imports: boolean;
   callTimeoutMs?: number;
   limit: number;
+  servers?: string;
+  tools?: string;
+  queries?: string;
+  level: 'server' | 'tool';
+  queryField: 'query' | 'task_description';
+  semantic: 'on' | 'off';
+  benchmarks?: string;
+  write: boolean;
   help: boolean;
   version: boolean;
 }
@@ -35,6 +43,14 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'no-imports': { type: 'boolean', default: false },
         'call-timeout': { type: 'string' },
         limit: { type: 'string' },
+        servers: { type: 'string' },
+        tools: { type: 'string' },
+        queries: { type: 'string' },
+        level: { type: 'string', default: 'server' },
+        'query-field': { type: 'string', default: 'query' },
+        semantic: { type: 'string', default: 'off' },
+        benchmarks: { type: 'string' },
+        write: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -55,9 +71,22 @@ export function parseCliArgs(argv: string[]): CliArgs {
     imports: !values['no-imports'],
     callTimeoutMs: values['call-timeout'] === undefined ? undefined : positiveInt('--call-timeout', values['call-timeout']),
     limit: values.limit === undefined ? 50 : positiveInt('--limit', values.limit),
+    servers: values.servers,
+    tools: values.tools,
+    queries: values.queries,
+    level: oneOf('--level', values.level, ['server', 'tool'] as const),
+    queryField: oneOf('--query-field', values['query-field'], ['query', 'task_description'] as const),
+    semantic: oneOf('--semantic', values.semantic, ['on', 'off'] as const),
+    benchmarks: values.benchmarks,
+    write: values.write,
     help: values.help,
     version: values.version,
   };
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got '${value}'.`);
+  return value as T;
 }
 
 function positiveInt(flag: string, text: string, allowZero = false): number {
@@ -74,6 +103,10 @@ Usage:
   grimoire powers list [--json] [options]   list the configured powers and any problems with them
   grimoire resolve "<query>" [--json] [options]  rank powers for a request without activating any
   grimoire events [--json] [--limit N]      the event log: power starts, stops and crashes
+  grimoire bench --servers F [--tools F] --queries F [--level server|tool]
+                 [--query-field query|task_description] [--semantic off|on] [--json]
+                                            the resolver over a routing data set; prints metrics as JSON
+  grimoire calibrate --benchmarks DIR [--write]  fit the confidence model on the development sets
 
 Options:
   --demo               add the bundled demo powers (filesystem, memory, everything)

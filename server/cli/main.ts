@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { errorMessage } from '../log.js';
 import { parseCliArgs, UsageError, USAGE, type CliArgs } from './args.js';
+import { bench } from './bench-command.js';
+import { calibrateCommand } from './calibrate-command.js';
 import { listEvents } from './events-command.js';
 import { listPowers } from './powers-command.js';
 import { resolveQuery } from './resolve-command.js';
@@ -32,6 +34,10 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'events':
       return listEvents(args, runtime);
+    case 'bench':
+      return bench(args);
+    case 'calibrate':
+      return calibrateCommand(args);
     default:
       throw new UsageError(`unknown command '${command}'.`);
   }

@@ -56,6 +56,7 @@ async function resolveIntent(gateway: Gateway, query: string): Promise<CallToolR
         return jsonResult({
           status: 'activated',
           query,
+          resolver: gateway.resolverStatus(),
           power: summary(best),
           tools: toolSummaries(tools),
           message:
@@ -68,6 +69,7 @@ async function resolveIntent(gateway: Gateway, query: string): Promise<CallToolR
       return jsonResult({
         status: 'multiple_matches',
         query,
+        resolver: gateway.resolverStatus(),
         matches: outcome.candidates.map(summary),
         message: 'Several powers could serve this. Call activate_power with the name that fits best, or ask the user which one they mean.',
       });
@@ -75,6 +77,7 @@ async function resolveIntent(gateway: Gateway, query: string): Promise<CallToolR
       return jsonResult({
         status: 'weak_matches',
         query,
+        resolver: gateway.resolverStatus(),
         matches: outcome.candidates.map(summary),
         message:
           'Only weak matches. If one of these fits, call activate_power with its name; otherwise rephrase the request with more specific words ' +
@@ -84,6 +87,7 @@ async function resolveIntent(gateway: Gateway, query: string): Promise<CallToolR
       return jsonResult({
         status: 'not_found',
         query,
+        resolver: gateway.resolverStatus(),
         powers: gateway.powers().map((power) => ({ name: power.name, description: describePower(power, gateway.toolsOf(power.name)).description })),
         message:
           'No power matches this request. The configured powers are listed: activate one by name if it fits, or tell the user ' +

@@ -9,9 +9,10 @@ import { forwardStage } from '../calls/forward-stage.js';
 import { errorResult } from '../calls/results.js';
 import type { PowerRegistry, RegistryChange } from '../powers/registry.js';
 import type { PowerDefinition } from '../powers/types.js';
-import { LexicalResolver } from '../resolve/lexical-resolver.js';
+import { createResolver } from '../resolve/create-resolver.js';
+import type { HybridResolver, ResolverStatus } from '../resolve/hybrid-resolver.js';
 import { decideTier, type TierDecision } from '../resolve/tiers.js';
-import type { PowerScore, Resolver } from '../resolve/types.js';
+import type { PowerScore } from '../resolve/types.js';
 import type { Store } from '../store/store.js';
 import type { StateChange } from '../upstream/connection.js';
 import { UpstreamManager } from '../upstream/manager.js';
@@ -50,7 +51,7 @@ export class Gateway extends EventEmitter {
   readonly manager: UpstreamManager;
   readonly catalog: Catalog;
   readonly discovery: Discovery;
-  private readonly resolver: Resolver = new LexicalResolver();
+  private readonly resolver: HybridResolver;
   private readonly active = new Set<string>();
   private readonly knownTools = new Map<string, Tool[]>();
   private exposed = new Map<string, ExposedTool>();
@@ -67,6 +68,9 @@ export class Gateway extends EventEmitter {
       idle: upstream.idle,
     });
     this.catalog = new Catalog(options.store);
+    const { resolver, embedder } = createResolver(options.settings.resolve, options.store, options.store.dataDir);
+    this.resolver = resolver;
+    embedder.warmUp();
     this.discovery = new Discovery((power) => this.discover(power));
     this.pipeline = new CallPipeline([forwardStage(this.manager, (name) => this.power(name))]);
     for (const [power, tools] of this.catalog.all()) this.knownTools.set(power, tools.map(toTool));
@@ -123,11 +127,17 @@ export class Gateway extends EventEmitter {
     return [...GATEWAY_TOOLS, ...[...this.exposed.values()].map((exposed) => exposed.definition)];
   }
 
+  /** Lexical-only or hybrid, and why. */
+  resolverStatus(): ResolverStatus {
+    return this.resolver.status();
+  }
+
   async rank(query: string): Promise<PowerScore[]> {
-    const key = query.trim().toLowerCase().replace(/\s+/g, ' ');
+    const normalized = query.trim().toLowerCase().replace(/\s+/g, ' ');
+    const key = `${this.resolver.status().mode}\u0000${normalized}`;
     let ranked = this.resolveCache.get(key);
     if (!ranked) {
-      ranked = await this.resolver.rank(key);
+      ranked = await this.resolver.rank(normalized);
       if (this.resolveCache.size > 500) this.resolveCache.clear();
       this.resolveCache.set(key, ranked);
     }

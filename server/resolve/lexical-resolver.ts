@@ -1,118 +1,128 @@
+import { Bm25fIndex, type FieldSpec, type TermMatch, type WeightedTerm } from './bm25f.js';
+import { domainTagTerms } from './domain-tags.js';
+import { bigrams, queryTerms } from './query-terms.js';
 import { terms } from './text.js';
-import type { MatchType, PowerDocument, PowerScore, Resolver } from './types.js';
+import type { MatchType, PowerDocument } from './types.js';
 
-const K1 = 1.2;
-const B = 0.75;
+const POWER_FIELDS: Record<string, FieldSpec> = {
+  name: { weight: 3, b: 0.3 },
+  keywords: { weight: 2.5, b: 0.3 },
+  description: { weight: 0.5, b: 0.75 },
+  toolNames: { weight: 1.5, b: 0.5 },
+  toolDescriptions: { weight: 0.8, b: 0.75 },
+  parameters: { weight: 0.3, b: 0.5 },
+  domains: { weight: 1, b: 0.5 },
+  phrases: { weight: 1, b: 0.5 },
+};
 
-/** How much a term found in each field counts, relative to the power's description. */
-const FIELD_WEIGHTS: Record<MatchType, number> = { name: 3, keyword: 2, tool: 1.5, description: 1 };
+const TOOL_FIELDS: Record<string, FieldSpec> = {
+  name: { weight: 3, b: 0.3 },
+  description: { weight: 1.5, b: 0.75 },
+  parameters: { weight: 0.5, b: 0.5 },
+  power: { weight: 0.6, b: 0.75 },
+  domains: { weight: 1, b: 0.5 },
+};
 
-interface IndexedPower {
+const FIELD_MATCH_TYPE: Record<string, MatchType> = {
+  name: 'name',
+  keywords: 'keyword',
+  description: 'description',
+  toolNames: 'tool',
+  toolDescriptions: 'tool',
+  parameters: 'tool',
+  power: 'description',
+  domains: 'description',
+};
+
+const tuning = process.env.GRIMOIRE_TUNE ? (JSON.parse(process.env.GRIMOIRE_TUNE) as Record<string, Record<string, FieldSpec>>) : {};
+const { k1: _k1, ...fieldTuning } = tuning;
+Object.assign(POWER_FIELDS, fieldTuning.power ?? {});
+Object.assign(TOOL_FIELDS, fieldTuning.tool ?? {});
+
+/** One document's lexical match, before fusion and calibration. */
+export interface LexicalCandidate {
   name: string;
-  /** Weighted term frequency over all fields. */
-  tf: Map<string, number>;
-  /** The field that gave each term most of its weight. */
-  bestField: Map<string, MatchType>;
-  length: number;
+  /** Raw BM25F score, comparable only within one query. */
+  score: number;
+  /** The score over the best score this query could reach (0..1). */
+  normalized: number;
+  /** IDF-weighted share of the query's subject words that this document matched (0..1). */
+  coverage: number;
+  matchType: MatchType;
+  matchedTerms: string[];
 }
 
 /**
- * The first resolver: BM25 over each power's name, keywords, description and tools, with field
- * weights. Confidence combines how much of the query the power covers (IDF-weighted, so rare and
- * unknown words count most) with how clearly it leads the next power: one shared common word is
- * never enough to auto-activate.
+ * Lexical relevance: BM25F over each power's fields (name, keywords, description, tool names,
+ * tool descriptions, parameter names) and, for tool ranking, over each tool's own fields.
  */
-export class LexicalResolver implements Resolver {
-  private powers: IndexedPower[] = [];
-  private df = new Map<string, number>();
-  private averageLength = 1;
+export class LexicalResolver {
+  private readonly powers = new Bm25fIndex(POWER_FIELDS, (tuning.k1 as unknown as number) ?? 2);
+  private readonly tools = new Bm25fIndex(TOOL_FIELDS);
 
   index(documents: PowerDocument[]): void {
-    this.powers = documents.map(indexPower);
-    this.df = new Map();
-    for (const power of this.powers) for (const term of power.tf.keys()) this.df.set(term, (this.df.get(term) ?? 0) + 1);
-    const total = this.powers.reduce((sum, power) => sum + power.length, 0);
-    this.averageLength = this.powers.length ? total / this.powers.length : 1;
+    this.powers.build(
+      documents.map((doc) => {
+        const fields = {
+          name: terms(doc.name),
+          keywords: doc.keywords.flatMap(terms),
+          description: terms(doc.description),
+          toolNames: doc.tools.flatMap((tool) => terms(tool.name)),
+          toolDescriptions: doc.tools.flatMap((tool) => terms(tool.description ?? '')),
+          parameters: doc.tools.flatMap((tool) => (tool.parameters ?? []).flatMap(terms)),
+        };
+        const own = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames, ...fields.toolDescriptions];
+        const phrases = [fields.name, fields.keywords, fields.description, fields.toolNames, fields.toolDescriptions].flatMap(bigrams);
+        return { id: doc.name, fields: { ...fields, domains: domainTagTerms(own), phrases } };
+      }),
+    );
+    this.tools.build(
+      documents.flatMap((doc) => {
+        const power = [...terms(doc.name), ...doc.keywords.flatMap(terms), ...terms(doc.description)];
+        return doc.tools.map((tool) => {
+          const name = terms(tool.name);
+          const description = terms(tool.description ?? '');
+          return {
+            id: tool.id ?? `${doc.name}:${tool.name}`,
+            fields: { name, description, parameters: (tool.parameters ?? []).flatMap(terms), power, domains: domainTagTerms([...name, ...description, ...power]) },
+          };
+        });
+      }),
+    );
   }
 
-  async rank(query: string): Promise<PowerScore[]> {
-    return this.rankNow(query);
+  /** Every power, best first. */
+  rankPowers(query: string): LexicalCandidate[] {
+    return rankIndex(this.powers, queryTerms(query));
   }
 
-  rankNow(query: string): PowerScore[] {
-    const queryTerms = [...new Set(terms(query))];
-    const totalIdf = queryTerms.reduce((sum, term) => sum + this.idf(term), 0);
-    const scored = this.powers.map((power) => this.score(power, queryTerms, totalIdf));
-    scored.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
-    return withConfidence(scored);
-  }
-
-  private idf(term: string): number {
-    const n = this.powers.length;
-    const df = this.df.get(term) ?? 0;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  }
-
-  private score(power: IndexedPower, queryTerms: string[], totalIdf: number): ScoredPower {
-    let score = 0;
-    let coveredIdf = 0;
-    const fieldScores = new Map<MatchType, number>();
-    const matched: string[] = [];
-    for (const term of queryTerms) {
-      const tf = power.tf.get(term);
-      if (!tf) continue;
-      const idf = this.idf(term);
-      const termScore = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * power.length) / this.averageLength));
-      score += termScore;
-      coveredIdf += idf;
-      matched.push(term);
-      const field = power.bestField.get(term) ?? 'description';
-      fieldScores.set(field, (fieldScores.get(field) ?? 0) + termScore);
-    }
-    const matchType = [...fieldScores.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'description';
-    return { name: power.name, score, coverage: totalIdf > 0 ? coveredIdf / totalIdf : 0, matchType, matchedTerms: matched };
+  /** Every tool, best first, named by its id. */
+  rankTools(query: string): LexicalCandidate[] {
+    return rankIndex(this.tools, queryTerms(query));
   }
 }
 
-interface ScoredPower extends Omit<PowerScore, 'confidence'> {
-  coverage: number;
-}
-
-function withConfidence(scored: ScoredPower[]): PowerScore[] {
-  const top = scored[0]?.score ?? 0;
-  const second = scored[1]?.score ?? 0;
-  const lead = top > 0 ? (top - second) / top : 0;
-  return scored.map(({ coverage, ...power }, index) => {
-    if (power.score <= 0) return { ...power, confidence: 0 };
-    const relative = power.score / top;
-    const separation = index === 0 ? lead : 0;
-    const confidence = coverage * relative * (0.6 + 0.4 * separation);
-    return { ...power, confidence: Math.round(confidence * 1000) / 1000 };
+function rankIndex(index: Bm25fIndex, query: WeightedTerm[]): LexicalCandidate[] {
+  const subject = query.filter((t) => t.weight >= 1);
+  const subjectIdf = subject.reduce((sum, t) => sum + index.idf(t.term), 0);
+  const reachable = query.reduce((sum, t) => sum + t.weight * index.idf(t.term), 0);
+  const scored = index.score(query).map(({ id, score, matches }) => {
+    const covered = matches.filter((m) => subject.some((t) => t.term === m.term)).reduce((s, m) => s + index.idf(m.term), 0);
+    return {
+      name: id,
+      score,
+      normalized: reachable > 0 ? score / reachable : 0,
+      coverage: subjectIdf > 0 ? covered / subjectIdf : 0,
+      matchType: dominantField(matches),
+      matchedTerms: matches.map((m) => m.term),
+    };
   });
+  return scored.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
 }
 
-function indexPower(document: PowerDocument): IndexedPower {
-  const tf = new Map<string, number>();
-  const bestField = new Map<string, MatchType>();
-  const fieldWeight = new Map<string, number>();
-  let length = 0;
-  const add = (text: string, field: MatchType) => {
-    const weight = FIELD_WEIGHTS[field];
-    for (const term of terms(text)) {
-      tf.set(term, (tf.get(term) ?? 0) + weight);
-      length += weight;
-      if (weight > (fieldWeight.get(term) ?? 0)) {
-        fieldWeight.set(term, weight);
-        bestField.set(term, field);
-      }
-    }
-  };
-  add(document.name, 'name');
-  for (const keyword of document.keywords) add(keyword, 'keyword');
-  add(document.description, 'description');
-  for (const tool of document.tools) {
-    add(tool.name, 'tool');
-    if (tool.description) add(tool.description, 'description');
-  }
-  return { name: document.name, tf, bestField, length: Math.max(1, length) };
+function dominantField(matches: TermMatch[]): MatchType {
+  const byField = new Map<string, number>();
+  for (const match of matches) byField.set(match.field, (byField.get(match.field) ?? 0) + match.score);
+  const best = [...byField.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return best ? FIELD_MATCH_TYPE[best] : 'description';
 }

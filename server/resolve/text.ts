@@ -1,11 +1,21 @@
-/** Text to search terms: camelCase and snake_case split, stop words dropped, light stemming. */
+/** Text to search terms: camelCase and snake_case split, stop words dropped, Porter stemming. */
+import { porterStem } from './porter-stemmer.js';
 
+/** English function words and conversational filler: they say nothing about which tool is wanted. */
 const STOP_WORDS = new Set(
   (
-    'a an and are as at be been but by can could do does for from get had has have how i if in into is it its ' +
-    'me my of on or our please should so some than that the their them then there these this to up us use using ' +
-    'want was we what when where which who will with would you your need help let lets make sure also just via ' +
-    'all any each other new one'
+    'a about above after again against all also am an and any are as at be because been before being below between ' +
+    'both but by can cannot could did do does doing down during each either else even ever every few for from ' +
+    'further had has have having he her here hers herself him himself his how however i if in into is it its itself ' +
+    'just least less let lets like likely may me might mine more most much must my myself neither no nor not of off ' +
+    'often on once only or other others otherwise our ours ourselves out over own per perhaps please quite rather ' +
+    'really same she should since so some such than that the their theirs them themselves then there these they ' +
+    'this those though through thus to too under until up upon us very via was we were what whatever when whenever ' +
+    'where whether which while who whom whose why will with within without would yet you your yours yourself ' +
+    'yourselves hey hi hello thanks thank okay ok im ive id ill youre youve dont doesnt cant wont isnt arent ' +
+    'want wants wanted need needs needed help helps trying try tried able kind sort lot lots bit little thing things ' +
+    'stuff something anything everything someone anyone somebody anybody way ways actually basically honestly ' +
+    'maybe sure also still already again etc'
   ).split(' '),
 );
 
@@ -34,24 +44,13 @@ function cjkTerms(token: string): string[] {
   return terms;
 }
 
-/** Strips common English inflections so "files", "reading" and "read" meet. */
-export function stem(word: string): string {
-  if (word.length <= 3 || !/^[a-z]+$/.test(word)) return word;
-  if (word.endsWith('ies') && word.length > 4) return word.slice(0, -3) + 'y';
-  if (word.endsWith('sses')) return word.slice(0, -2);
-  if (word.endsWith('ing') && word.length > 5) return trimDouble(word.slice(0, -3));
-  if (word.endsWith('ed') && word.length > 4) return trimDouble(word.slice(0, -2));
-  if (word.endsWith('es') && /(x|ch|sh|ss)es$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
-  return word;
-}
-
-function trimDouble(word: string): string {
-  return /([b-df-hj-np-tv-z])\1$/.test(word) && !/(ll|ss|zz)$/.test(word) ? word.slice(0, -1) : word;
-}
-
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
+}
+
+/** Joins inflections and derivations of a word ("files", "filing" -> "file"). */
+export function stem(word: string): string {
+  return /^[a-z]+$/.test(word) ? porterStem(word) : word;
 }
 
 /** The search terms of a text: words, stop words removed, stemmed. */

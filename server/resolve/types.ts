@@ -3,6 +3,10 @@
 export interface ToolDocument {
   name: string;
   description?: string;
+  /** Names of the tool's input parameters. */
+  parameters?: string[];
+  /** How tool rankings name this tool; `<power>:<tool>` when not given. */
+  id?: string;
 }
 
 export interface PowerDocument {
@@ -23,6 +27,8 @@ export interface PowerScore {
   /** The field that contributed most to the score. */
   matchType: MatchType;
   matchedTerms: string[];
+  /** Cosine similarity of query and power embeddings, when a model is loaded. */
+  semantic?: number;
 }
 
 export interface Resolver {
@@ -30,6 +36,8 @@ export interface Resolver {
   index(documents: PowerDocument[]): void;
   /** Every indexed power, best first. Async: a semantic resolver embeds the query first. */
   rank(query: string): Promise<PowerScore[]>;
+  /** Every indexed tool, best first, named by `tool_id` (`<power>:<tool>` unless the catalog says otherwise). */
+  rankTools?(query: string): Promise<PowerScore[]>;
 }
 
 export type Tier = 'activated' | 'multiple_matches' | 'weak_matches' | 'not_found';

@@ -18,6 +18,8 @@ export function gatewayEnv(paths: GatewayEnv, extra: Record<string, string> = {}
     GRIMOIRE_HOME: paths.home,
     GRIMOIRE_DATA: paths.data,
     GRIMOIRE_LOG: process.env.GRIMOIRE_TEST_LOG ?? 'warn',
+    // Tests never reach the network: no model download is attempted.
+    GRIMOIRE_OFFLINE: '1',
     ...extra,
   };
 }

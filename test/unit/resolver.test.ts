@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { Bm25fIndex } from '../../server/resolve/bm25f.js';
+import { rankingShape, spreadConfidence, topProbability } from '../../server/resolve/calibration.js';
+import { DEFAULT_CALIBRATIONS } from '../../server/resolve/default-calibration.js';
+import { domainTags } from '../../server/resolve/domain-tags.js';
+import { HybridResolver } from '../../server/resolve/hybrid-resolver.js';
 import { LexicalResolver } from '../../server/resolve/lexical-resolver.js';
+import { porterStem } from '../../server/resolve/porter-stemmer.js';
+import { analyzeQuery } from '../../server/resolve/query-terms.js';
 import { stem, terms, words } from '../../server/resolve/text.js';
 import { decideTier } from '../../server/resolve/tiers.js';
 import type { PowerDocument, PowerScore } from '../../server/resolve/types.js';
@@ -12,7 +19,7 @@ const powers: PowerDocument[] = [
     name: 'filesystem',
     description: "Read, write, edit, move and search files and directories in the user's project folder.",
     keywords: ['file', 'folder', 'directory', 'read', 'write', 'project'],
-    tools: [{ name: 'read_text_file', description: 'Read the complete contents of a file' }, { name: 'list_directory' }],
+    tools: [{ name: 'read_text_file', description: 'Read the complete contents of a file', parameters: ['path'] }, { name: 'list_directory' }],
   },
   {
     name: 'memory',
@@ -26,55 +33,124 @@ const powers: PowerDocument[] = [
     keywords: ['github', 'issue', 'pull request', 'repository'],
     tools: [{ name: 'createPullRequest' }, { name: 'list_issues' }],
   },
+  {
+    name: 'weather',
+    description: 'Meteorological forecasts for any city.',
+    keywords: ['forecast', 'meteorology', 'climate'],
+    tools: [{ name: 'get_forecast', description: 'Forecast for a location' }],
+  },
 ];
 
-function resolver(): LexicalResolver {
-  const r = new LexicalResolver();
-  r.index(powers);
-  return r;
+async function ranked(query: string, docs = powers): Promise<PowerScore[]> {
+  const resolver = new HybridResolver(DEFAULT_CALIBRATIONS);
+  resolver.index(docs);
+  return resolver.rank(query);
 }
 
-test('words split identifiers and prose; stemming joins inflections', () => {
+test('words split identifiers and prose; Porter stemming joins inflections and derivations', () => {
   assert.deepEqual(words('readTextFile list_issues get-env'), ['read', 'text', 'file', 'list', 'issues', 'get', 'env']);
-  assert.equal(stem('files'), 'file');
-  assert.equal(stem('reading'), 'read');
-  assert.equal(stem('entities'), 'entity');
+  assert.equal(stem('files'), stem('file'));
+  assert.equal(stem('reading'), stem('read'));
+  assert.equal(porterStem('calculation'), porterStem('calculate'));
+  assert.equal(porterStem('relational'), 'relat');
   assert.deepEqual(terms('Please read the files'), ['read', 'file']);
 });
 
-test('Chinese text is indexed without breaking', () => {
-  const r = new LexicalResolver();
-  r.index([...powers, { name: 'weather-cn', description: '查询城市天气预报', keywords: ['天气', '预报', 'weather'], tools: [] }]);
-  const ranked = r.rankNow('明天北京天气怎么样');
-  assert.equal(ranked[0].name, 'weather-cn');
-  assert.ok(ranked[0].confidence > 0);
+test('query analysis: subject words count fully, request words and verbs less, domains are tagged', () => {
+  const analysis = analyzeQuery('Please provide detailed information on the rain forecast for tomorrow');
+  const weight = (t: string) => analysis.terms.find((w) => w.term === stem(t))?.weight;
+  assert.equal(weight('rain'), 1);
+  assert.ok((weight('provide') ?? 1) < 0.5, 'generic request words weigh little');
+  assert.ok(analysis.domains.includes('#weather'));
+  assert.ok(analyzeQuery('delete the old entries').actions.includes(stem('delete')));
 });
 
-test('an explicit request activates the right power', () => {
-  const [best] = resolver().rankNow('read a file from my project');
-  assert.equal(best.name, 'filesystem');
-  assert.ok(best.confidence >= 0.85, `confidence ${best.confidence}`);
-  assert.equal(decideTier(resolver().rankNow('read a file from my project'), thresholds).tier, 'activated');
+test('domain tags let a query meet a power that uses other words for the same domain', async () => {
+  assert.ok(domainTags(terms('will it rain on Saturday')).has('#weather'));
+  const [best] = await ranked('will it rain on Saturday');
+  assert.equal(best.name, 'weather', 'no shared word, same domain');
 });
 
-test('one shared common word is never enough to auto-activate', () => {
-  const ranked = resolver().rankNow('delete the old backups from the s3 bucket');
-  assert.equal(ranked[0].name, 'memory', 'delete matches memory tools');
-  assert.ok(ranked[0].confidence < 0.5, `confidence ${ranked[0].confidence}`);
-  assert.notEqual(decideTier(ranked, thresholds).tier, 'activated');
+test('BM25F: a field weight changes the ranking; length normalisation favours the focused document', () => {
+  const fields = { title: { weight: 3, b: 0.5 }, body: { weight: 1, b: 0.75 } };
+  const scores = (docs: Array<{ id: string; fields: Record<string, string[]> }>) => {
+    const index = new Bm25fIndex(fields);
+    index.build(docs);
+    return Object.fromEntries(index.score([{ term: 'report', weight: 1 }]).map((r) => [r.id, r.score]));
+  };
+  const byField = scores([
+    { id: 'title', fields: { title: ['report'], body: ['other'] } },
+    { id: 'body', fields: { title: ['other'], body: ['report'] } },
+  ]);
+  assert.ok(byField.title > byField.body, 'title weighs more than body');
+  const byLength = scores([
+    { id: 'short', fields: { title: ['x'], body: ['report', 'one'] } },
+    { id: 'long', fields: { title: ['y'], body: ['report', ...Array(40).fill('padding')] } },
+  ]);
+  assert.ok(byLength.short > byLength.long, 'a short body beats a long one');
 });
 
-test('nothing in common is not_found with zero confidence', () => {
-  const ranked = resolver().rankNow('book a flight to Lisbon');
-  assert.ok(ranked.every((p) => p.confidence === 0));
-  assert.equal(decideTier(ranked, thresholds).tier, 'not_found');
+test('Chinese text is indexed without breaking', async () => {
+  const docs = [...powers, { name: 'weather-cn', description: '查询城市天气预报', keywords: ['天气', '预报', 'weather'], tools: [] }];
+  const [best] = await ranked('明天北京天气怎么样', docs);
+  assert.equal(best.name, 'weather-cn');
+  assert.ok(best.confidence > 0);
 });
 
-test('match type names the field that matched most; camelCase tool names match', () => {
-  const [best] = resolver().rankNow('create pull request');
+test('an explicit request activates the right power', async () => {
+  const result = await ranked('read a file from my project');
+  assert.equal(result[0].name, 'filesystem');
+  assert.ok(result[0].confidence >= 0.85, `confidence ${result[0].confidence}`);
+  assert.equal(decideTier(result, thresholds).tier, 'activated');
+});
+
+test('one shared common word is never enough to auto-activate', async () => {
+  const result = await ranked('purge the stale backups from the s3 bucket and delete old snapshots');
+  assert.notEqual(decideTier(result, thresholds).tier, 'activated', JSON.stringify(result.slice(0, 2)));
+});
+
+test('nothing in common is not_found with zero confidence', async () => {
+  const result = await ranked('book a flight to Lisbon');
+  assert.ok(result.every((p) => p.confidence === 0));
+  assert.equal(decideTier(result, thresholds).tier, 'not_found');
+});
+
+test('match type and matched terms explain the match; camelCase tool names match', () => {
+  const resolver = new LexicalResolver();
+  resolver.index(powers);
+  const [best] = resolver.rankPowers('open a pull request');
   assert.equal(best.name, 'github');
-  assert.ok(['tool', 'keyword'].includes(best.matchType));
-  assert.deepEqual(best.matchedTerms.sort(), ['create', 'pull', 'request'].sort());
+  assert.ok(best.matchedTerms.includes('pull') && best.matchedTerms.includes('request'));
+  assert.ok(best.coverage > 0.5 && best.normalized > 0 && best.normalized <= 1);
+});
+
+test('tool ranking finds the tool, named <power>:<tool>', () => {
+  const resolver = new LexicalResolver();
+  resolver.index(powers);
+  assert.equal(resolver.rankTools('read the entire knowledge graph')[0].name, 'memory:read_graph');
+});
+
+test('calibration: a clear lead is confident, a near tie is not; features only raise confidence', () => {
+  const model = DEFAULT_CALIBRATIONS.lexical;
+  const clear = rankingShape({ score: 10, normalized: 0.6, coverage: 1 }, { score: 1 })!;
+  const tie = rankingShape({ score: 10, normalized: 0.6, coverage: 1 }, { score: 9.5 })!;
+  assert.ok(topProbability(clear, model) >= 0.85);
+  assert.ok(topProbability(tie, model) < 0.5);
+  for (const key of ['lead', 'strength', 'coverage', 'semantic', 'semanticLead'] as const) assert.ok(model[key] >= 0, key);
+  assert.equal(rankingShape({ score: 0, normalized: 0, coverage: 0 }, undefined), undefined);
+});
+
+test('the rest of the confidence is shared below the top', () => {
+  const spread = spreadConfidence([10, 5, 5, 0], 0.6);
+  assert.equal(spread[0], 0.6);
+  assert.ok(Math.abs(spread[1] - 0.2) < 1e-9 && Math.abs(spread[2] - 0.2) < 1e-9);
+  assert.equal(spread[3], 0);
+});
+
+test('status says lexical-only when no model is configured', () => {
+  const resolver = new HybridResolver(DEFAULT_CALIBRATIONS);
+  resolver.index(powers);
+  assert.equal(resolver.status().mode, 'lexical-only');
 });
 
 test('tiers follow the thresholds', () => {

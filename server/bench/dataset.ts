@@ -1,0 +1,53 @@
+import * as fs from 'node:fs';
+import type { PowerDocument } from '../resolve/types.js';
+
+/** The routing benchmark format of ../shared/benchmarks (see its README). */
+export interface BenchServer {
+  server: string;
+  description: string;
+  keywords?: string[];
+}
+
+export interface BenchTool {
+  tool_id: string;
+  server: string;
+  name: string;
+  description?: string;
+  inputSchema?: { properties?: Record<string, unknown> };
+}
+
+export interface BenchQuery {
+  qid: string;
+  query: string;
+  task_description?: string;
+  gt_servers?: string[];
+  gt_tool_ids?: string[];
+}
+
+export function readJsonl<T>(file: string): T[] {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const rows: T[] = [];
+  lines.forEach((line, index) => {
+    if (!line.trim()) return;
+    try {
+      rows.push(JSON.parse(line) as T);
+    } catch (error) {
+      throw new Error(`${file}:${index + 1}: not valid JSON (${(error as Error).message})`);
+    }
+  });
+  return rows;
+}
+
+/** One power document per server, carrying its tools, exactly as the gateway indexes real powers. */
+export function benchPowers(servers: BenchServer[], tools: BenchTool[]): PowerDocument[] {
+  const byServer = new Map<string, PowerDocument>();
+  for (const server of servers) {
+    byServer.set(server.server, { name: server.server, description: server.description, keywords: server.keywords ?? [], tools: [] });
+  }
+  for (const tool of tools) {
+    const power = byServer.get(tool.server);
+    if (!power) throw new Error(`tool '${tool.tool_id}' names server '${tool.server}', which servers.jsonl does not have`);
+    power.tools.push({ id: tool.tool_id, name: tool.name, description: tool.description, parameters: Object.keys(tool.inputSchema?.properties ?? {}) });
+  }
+  return [...byServer.values()];
+}

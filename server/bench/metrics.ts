@@ -1,0 +1,57 @@
+/** Ranking metrics for one query, given the rank (0-based) of every ground-truth hit. */
+
+export interface QueryOutcome {
+  /** 0-based rank of the first relevant result, or undefined when none is ranked. */
+  firstRelevant?: number;
+  /** 0-based ranks of all relevant results that were ranked. */
+  relevantRanks: number[];
+  relevantCount: number;
+  tier: string;
+  /** The tier auto-activated and its top-1 was relevant. */
+  activatedCorrect: boolean;
+  ms: number;
+}
+
+export interface BenchSummary {
+  n: number;
+  hit_at_1: number;
+  hit_at_3: number;
+  mrr: number;
+  ndcg_at_5: number;
+  recall_at_5: number;
+  tiers: Record<'activated' | 'multiple_matches' | 'weak_matches' | 'not_found', number>;
+  activated_precision: number | null;
+  p50_ms: number;
+  p95_ms: number;
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+export function summarize(outcomes: QueryOutcome[]): BenchSummary {
+  const n = outcomes.length;
+  const mean = (f: (o: QueryOutcome) => number) => (n ? round(outcomes.reduce((s, o) => s + f(o), 0) / n) : 0);
+  const tiers = { activated: 0, multiple_matches: 0, weak_matches: 0, not_found: 0 };
+  for (const o of outcomes) tiers[o.tier as keyof typeof tiers] += 1;
+  const activated = outcomes.filter((o) => o.tier === 'activated');
+  const times = outcomes.map((o) => o.ms).sort((a, b) => a - b);
+  const pct = (q: number) => (times.length ? round(times[Math.min(times.length - 1, Math.floor(q * times.length))]) : 0);
+  return {
+    n,
+    hit_at_1: mean((o) => (o.firstRelevant === 0 ? 1 : 0)),
+    hit_at_3: mean((o) => (o.firstRelevant !== undefined && o.firstRelevant < 3 ? 1 : 0)),
+    mrr: mean((o) => (o.firstRelevant === undefined ? 0 : 1 / (o.firstRelevant + 1))),
+    ndcg_at_5: mean(ndcgAt5),
+    recall_at_5: mean((o) => (o.relevantCount ? o.relevantRanks.filter((r) => r < 5).length / o.relevantCount : 0)),
+    tiers,
+    activated_precision: activated.length ? round(activated.filter((o) => o.activatedCorrect).length / activated.length) : null,
+    p50_ms: pct(0.5),
+    p95_ms: pct(0.95),
+  };
+}
+
+function ndcgAt5(o: QueryOutcome): number {
+  const dcg = o.relevantRanks.filter((r) => r < 5).reduce((s, r) => s + 1 / Math.log2(r + 2), 0);
+  let ideal = 0;
+  for (let i = 0; i < Math.min(5, o.relevantCount); i += 1) ideal += 1 / Math.log2(i + 2);
+  return ideal ? dcg / ideal : 0;
+}

@@ -1,0 +1,45 @@
+import { decideTier } from '../resolve/tiers.js';
+import type { PowerDocument, Resolver, TierThresholds } from '../resolve/types.js';
+import type { BenchQuery } from './dataset.js';
+import { summarize, type BenchSummary, type QueryOutcome } from './metrics.js';
+
+export interface BenchRun {
+  resolver: Resolver;
+  powers: PowerDocument[];
+  queries: BenchQuery[];
+  level: 'server' | 'tool';
+  queryField: 'query' | 'task_description';
+  thresholds: TierThresholds;
+  /** The caller already indexed `powers` (and waited for their embeddings). */
+  indexed?: boolean;
+}
+
+/** Ranks every query and scores the ranking against its ground truth. */
+export async function runBench(run: BenchRun): Promise<{ summary: BenchSummary; outcomes: QueryOutcome[] }> {
+  if (!run.indexed) run.resolver.index(run.powers);
+  const outcomes: QueryOutcome[] = [];
+  for (const query of run.queries) {
+    const text = run.queryField === 'task_description' ? (query.task_description ?? query.query) : query.query;
+    const relevant = new Set(run.level === 'server' ? (query.gt_servers ?? []) : (query.gt_tool_ids ?? []));
+    if (relevant.size === 0) throw new Error(`query ${query.qid} has no ground truth for level '${run.level}'`);
+    const started = performance.now();
+    const ranked = run.level === 'server' ? await run.resolver.rank(text) : await rankTools(run.resolver, text);
+    const ms = performance.now() - started;
+    const decision = decideTier(ranked, run.thresholds);
+    const relevantRanks = ranked.flatMap((r, index) => (relevant.has(r.name) ? [index] : []));
+    outcomes.push({
+      firstRelevant: relevantRanks[0],
+      relevantRanks,
+      relevantCount: relevant.size,
+      tier: decision.tier,
+      activatedCorrect: decision.tier === 'activated' && relevant.has(ranked[0].name),
+      ms,
+    });
+  }
+  return { summary: summarize(outcomes), outcomes };
+}
+
+async function rankTools(resolver: Resolver, text: string) {
+  if (!resolver.rankTools) throw new Error('this resolver does not rank tools');
+  return resolver.rankTools(text);
+}

@@ -1,0 +1,106 @@
+/**
+ * Confidence that means what it says: the probability that the top-ranked candidate is the one
+ * wanted, from a logistic model over how the ranking looks (the top's lead over the next, how much
+ * of the query it covers, how strong its match is; with a model loaded, the semantic similarity
+ * and its lead too). Fitted on the development sets by `grimoire calibrate`, with "negatives"
+ * (the same queries with the right power removed) so that a query no power serves is not
+ * auto-activated because of its best near-miss.
+ */
+
+export interface RankingShape {
+  /** ln(top score / runner-up score), within 0..3: how clearly the top leads. */
+  lead: number;
+  /** The top's score over the best score the query could reach (0..1). */
+  strength: number;
+  /** IDF-weighted share of the query's subject words the top matched (0..1). */
+  coverage: number;
+  /** Cosine similarity of query and top candidate, when a model is loaded. */
+  semantic?: number;
+  /** The top's cosine minus the best other cosine, when a model is loaded. */
+  semanticLead?: number;
+}
+
+export interface CalibrationModel {
+  bias: number;
+  lead: number;
+  strength: number;
+  coverage: number;
+  semantic: number;
+  semanticLead: number;
+  /** How the model was fitted: data, command, figures. */
+  fitted?: Record<string, unknown>;
+}
+
+const FEATURES = ['lead', 'strength', 'coverage', 'semantic', 'semanticLead'] as const;
+const MAX_LEAD = 3;
+/** The share of the reachable score that stands in for the runner-up when nothing else matched. */
+const BACKGROUND = Number(process.env.GRIMOIRE_BG ?? 0.1);
+
+/** The shape of a ranking, from its two best candidates. */
+export function rankingShape(
+  top: { score: number; normalized: number; coverage: number; semantic?: number } | undefined,
+  second: { score: number } | undefined,
+  secondSemantic?: number,
+): RankingShape | undefined {
+  if (!top || top.score <= 0) return undefined;
+  // The runner-up is at least a background score: a top that matched one word of a long query
+  // leads nobody, however alone it is.
+  const reachable = top.score / Math.max(top.normalized, 1e-9);
+  const rival = Math.max(second?.score ?? 0, BACKGROUND * reachable);
+  const lead = Math.min(MAX_LEAD, Math.max(0, Math.log(top.score / rival)));
+  const shape: RankingShape = { lead, strength: top.normalized, coverage: top.coverage };
+  if (top.semantic !== undefined) {
+    shape.semantic = top.semantic;
+    shape.semanticLead = top.semantic - (secondSemantic ?? 0);
+  }
+  return shape;
+}
+
+export function topProbability(shape: RankingShape, model: CalibrationModel): number {
+  let z = model.bias;
+  for (const feature of FEATURES) z += model[feature] * (shape[feature] ?? 0);
+  return 1 / (1 + Math.exp(-z));
+}
+
+export interface TrainingExample {
+  shape: RankingShape;
+  /** The top candidate is a right one. */
+  correct: boolean;
+  /** How much this example counts (to balance data sets of different sizes). */
+  weight: number;
+}
+
+/**
+ * Weighted logistic regression by gradient descent with a small L2 penalty. Feature weights are
+ * kept non-negative, so every factor can only raise confidence (and explain itself that way).
+ * Deterministic.
+ */
+export function fitCalibration(examples: TrainingExample[], options: { useSemantic: boolean; iterations?: number; rate?: number }): CalibrationModel {
+  const model: CalibrationModel = { bias: 0, lead: 0, strength: 0, coverage: 0, semantic: 0, semanticLead: 0 };
+  const used = FEATURES.filter((f) => options.useSemantic || (f !== 'semantic' && f !== 'semanticLead'));
+  const iterations = options.iterations ?? 4000;
+  const rate = options.rate ?? 1;
+  const l2 = 1e-4;
+  const total = examples.reduce((sum, e) => sum + e.weight, 0) || 1;
+  for (let step = 0; step < iterations; step += 1) {
+    const grad: Record<string, number> = { bias: 0 };
+    for (const example of examples) {
+      const error = (topProbability(example.shape, model) - (example.correct ? 1 : 0)) * example.weight;
+      grad.bias += error;
+      for (const feature of used) grad[feature] = (grad[feature] ?? 0) + error * (example.shape[feature] ?? 0);
+    }
+    model.bias -= (rate * grad.bias) / total;
+    for (const feature of used) model[feature] = Math.max(0, model[feature] - rate * (grad[feature] / total + l2 * model[feature]));
+  }
+  return model;
+}
+
+/**
+ * Confidence for every ranked candidate: the top gets its calibrated probability; the rest share
+ * what is left in proportion to their squared scores, never above the top.
+ */
+export function spreadConfidence(scores: number[], top: number): number[] {
+  const rest = scores.slice(1).map((s) => Math.max(0, s) ** 2);
+  const sum = rest.reduce((a, b) => a + b, 0);
+  return [top, ...rest.map((r) => (sum > 0 ? Math.min(top, ((1 - top) * r) / sum) : 0))];
+}

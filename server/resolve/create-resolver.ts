@@ -1,0 +1,23 @@
+import * as path from 'node:path';
+import type { Settings } from '../config/settings.js';
+import type { Store } from '../store/store.js';
+import { DEFAULT_CALIBRATIONS } from './default-calibration.js';
+import { HybridResolver } from './hybrid-resolver.js';
+import { Embedder } from './semantic/embedder.js';
+import { EmbeddingCache } from './semantic/embedding-cache.js';
+
+/** The resolver as the gateway runs it: lexical always, semantic when the model loads. */
+export function createResolver(settings: Settings['resolve'], store: Store, dataDir: string): { resolver: HybridResolver; embedder: Embedder } {
+  const embedder = new Embedder({
+    enabled: settings.semantic.enabled,
+    model: settings.semantic.model,
+    allowRemoteModels: settings.semantic.allowRemoteModels,
+    cacheDir: path.join(dataDir, 'models'),
+  });
+  const describe = () => {
+    const status = embedder.status();
+    return status.state === 'ready' ? `model ${status.model}` : (status.detail ?? `model ${status.model} is ${status.state}`);
+  };
+  const resolver = new HybridResolver(DEFAULT_CALIBRATIONS, settings.semantic.enabled ? new EmbeddingCache(store, embedder) : undefined, describe);
+  return { resolver, embedder };
+}

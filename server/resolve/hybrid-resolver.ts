@@ -1,0 +1,125 @@
+import { rankingShape, spreadConfidence, topProbability, type CalibrationModel } from './calibration.js';
+import { LexicalResolver, type LexicalCandidate } from './lexical-resolver.js';
+import type { EmbeddingCache } from './semantic/embedding-cache.js';
+import { cosine } from './semantic/vector.js';
+import type { PowerDocument, PowerScore, Resolver } from './types.js';
+
+/** Reciprocal-rank fusion constant (Cormack et al., 2009): 60 is the customary value. */
+const RRF_K = 60;
+
+export interface Calibrations {
+  /** Fitted on the development sets without a model. */
+  lexical: CalibrationModel;
+  /** Used while embeddings are available. */
+  hybrid: CalibrationModel;
+}
+
+export interface ResolverStatus {
+  mode: 'hybrid' | 'lexical-only';
+  detail: string;
+}
+
+/**
+ * Lexical BM25F and, when a sentence-embedding model is available, semantic similarity, fused
+ * into one calibrated confidence per power (and per tool). Without a model it ranks lexically and
+ * says so in its status; nothing waits for the model.
+ */
+export class HybridResolver implements Resolver {
+  private readonly lexical = new LexicalResolver();
+  private documents: PowerDocument[] = [];
+  private powerVectors = new Map<string, Float32Array>();
+  private toolVectors = new Map<string, Float32Array>();
+  private embedding?: Promise<void>;
+
+  constructor(
+    private readonly calibrations: Calibrations,
+    private readonly semantic?: EmbeddingCache,
+    private readonly describeSemantic: () => string = () => 'no embedding model configured',
+  ) {}
+
+  index(documents: PowerDocument[]): void {
+    this.documents = documents;
+    this.lexical.index(documents);
+    this.embedding = this.semantic ? this.embedDocuments(documents) : undefined;
+  }
+
+  /** Resolves once the documents' vectors are computed (or known to be unavailable). */
+  async ready(): Promise<void> {
+    await this.embedding;
+  }
+
+  status(): ResolverStatus {
+    if (this.powerVectors.size > 0) return { mode: 'hybrid', detail: `lexical BM25F + semantic (${this.describeSemantic()})` };
+    return { mode: 'lexical-only', detail: `lexical BM25F only: ${this.describeSemantic()}` };
+  }
+
+  async rank(query: string): Promise<PowerScore[]> {
+    return this.fuse(this.lexical.rankPowers(query), await this.similarities(query, this.powerVectors));
+  }
+
+  async rankTools(query: string): Promise<PowerScore[]> {
+    return this.fuse(this.lexical.rankTools(query), await this.similarities(query, this.toolVectors));
+  }
+
+  private async similarities(query: string, vectors: Map<string, Float32Array>): Promise<Map<string, number> | undefined> {
+    if (!this.semantic || vectors.size === 0) return undefined;
+    const queryVector = await this.semantic.queryVector(query);
+    if (!queryVector) return undefined;
+    const scores = new Map<string, number>();
+    for (const [name, vector] of vectors) scores.set(name, cosine(queryVector, vector));
+    return scores;
+  }
+
+  /**
+   * Orders by lexical score, or with a model by reciprocal-rank fusion of the lexical and semantic
+   * rankings; then gives the top its calibrated probability of being right.
+   */
+  private fuse(lexical: LexicalCandidate[], semantic: Map<string, number> | undefined): PowerScore[] {
+    const ordered = semantic ? reciprocalRankFusion(lexical, semantic) : lexical;
+    const [top, ...rest] = ordered;
+    const bestOtherLexical = rest.reduce<LexicalCandidate | undefined>((best, c) => (!best || c.score > best.score ? c : best), undefined);
+    const bestOtherSemantic = semantic ? Math.max(0, ...rest.map((c) => semantic.get(c.name) ?? 0)) : undefined;
+    const shape = rankingShape(top && { ...top, semantic: semantic?.get(top.name) }, bestOtherLexical, bestOtherSemantic);
+    const topConfidence = shape ? topProbability(shape, semantic ? this.calibrations.hybrid : this.calibrations.lexical) : 0;
+    const confidence = spreadConfidence(ordered.map((c) => c.score), topConfidence);
+    return ordered.map((c, i) => ({
+      name: c.name,
+      score: c.score,
+      confidence: c.score > 0 || (semantic?.get(c.name) ?? 0) > 0 ? round(confidence[i]) : 0,
+      matchType: c.matchType,
+      matchedTerms: c.matchedTerms,
+      ...(semantic ? { semantic: round(semantic.get(c.name) ?? 0) } : {}),
+    }));
+  }
+
+  private async embedDocuments(documents: PowerDocument[]): Promise<void> {
+    const powers = documents.map((doc) => ({ key: doc.name, text: powerText(doc) }));
+    const tools = documents.flatMap((doc) => doc.tools.map((tool) => ({ key: tool.id ?? `${doc.name}:${tool.name}`, text: `${tool.name}: ${tool.description ?? ''}` })));
+    const vectors = await this.semantic!.vectorsFor([...powers, ...tools].map((entry) => entry.text));
+    if (!vectors || this.documents !== documents) return;
+    const toMap = (entries: Array<{ key: string }>, offset: number) =>
+      new Map(entries.flatMap((entry, i) => (vectors[offset + i] ? [[entry.key, vectors[offset + i]!] as const] : [])));
+    this.powerVectors = toMap(powers, 0);
+    this.toolVectors = toMap(tools, powers.length);
+  }
+}
+
+/** The text a power is embedded by: what it is, then what its tools do. */
+export function powerText(doc: PowerDocument): string {
+  const tools = doc.tools.map((tool) => `${tool.name}: ${tool.description ?? ''}`.trim()).join('; ');
+  return [`${doc.name}: ${doc.description}`, doc.keywords.length ? `Keywords: ${doc.keywords.join(', ')}` : '', tools ? `Tools: ${tools}` : '']
+    .filter(Boolean)
+    .join('\n');
+}
+
+function reciprocalRankFusion(lexical: LexicalCandidate[], semantic: Map<string, number>): LexicalCandidate[] {
+  const semanticRank = new Map([...semantic.entries()].sort((a, b) => b[1] - a[1]).map(([name], i) => [name, i]));
+  const fused = (c: LexicalCandidate, lexicalRank: number) =>
+    (c.score > 0 ? 1 / (RRF_K + lexicalRank) : 0) + 1 / (RRF_K + (semanticRank.get(c.name) ?? semantic.size));
+  return lexical
+    .map((c, i) => ({ c, f: fused(c, i) }))
+    .sort((a, b) => b.f - a.f || b.c.score - a.c.score)
+    .map(({ c }) => c);
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;

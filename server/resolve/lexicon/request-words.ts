@@ -1,0 +1,25 @@
+/**
+ * Words that shape a request without naming what it is about. They still count, but much less
+ * than the subject words: "provide detailed information about migraines" is about migraines.
+ */
+export const GENERIC_REQUEST_WORDS =
+  'provide providing information info detail details detailed specific specifically particular certain various ' +
+  'several different comprehensive complete full overall general including include includes related regarding ' +
+  'appropriate suitable relevant useful good great best better new latest recent current possible potential ' +
+  'available assist assistance support guidance advice ensure make made making give giving tell telling know ' +
+  'knowing understand understanding explain share show showing look looking seek seeking interested curious ' +
+  'wondering recommend recommendation recommendations suggest suggestion suggestions option options idea ideas ' +
+  'important quick quickly easy easily simple exactly whole real sometime today tomorrow soon please request';
+
+/** What a request wants done; the recommendation design's action verbs, grouped by intent. */
+export const ACTION_VERBS: Record<string, string> = {
+  find: 'find search look lookup locate query discover browse explore',
+  read: 'read get fetch retrieve open view display list show load inspect',
+  create: 'create add make new generate build compose draft insert register',
+  update: 'update edit modify change rename move set patch replace fix',
+  delete: 'delete remove drop erase clear purge destroy uninstall',
+  write: 'write save store upload record log post publish send',
+  analyze: 'analyze analyse analysis compare evaluate assess review summarize measure check calculate',
+  test: 'test verify validate debug diagnose',
+  run: 'run execute start launch trigger deploy',
+};

@@ -1,0 +1,62 @@
+/**
+ * Loads a transformers.js feature-extraction pipeline, from a Hugging Face model id (downloaded
+ * into `cacheDir`, or found there) or from a local model folder (never remote).
+ */
+import * as path from 'node:path';
+import type { FeatureExtractionPipeline } from '@huggingface/transformers';
+
+export type Transformers = typeof import('@huggingface/transformers');
+
+export interface ModelSource {
+  /** A Hugging Face model id, or an absolute folder path. */
+  model: string;
+  allowRemoteModels: boolean;
+  cacheDir: string;
+}
+
+/** Weights file onnx/model.onnx; other dtypes would pick model_quantized.onnx, model_fp16.onnx... */
+export const DTYPE = 'fp32';
+
+export const isLocalModel = (model: string): boolean => path.isAbsolute(model);
+
+/**
+ * The package is ESM-only at heart; this file compiles to CommonJS, where TypeScript (module
+ * nodenext) keeps `import()` as a real dynamic import, so Node loads the ESM build lazily here.
+ */
+export const importTransformers = (): Promise<Transformers> => import('@huggingface/transformers');
+
+let previous: Promise<unknown> = Promise.resolve();
+
+/**
+ * transformers.js reads its process-wide `env` all through a load (some internal look-ups take no
+ * per-call options), so loads run one at a time, each after setting every knob it depends on.
+ */
+export function loadExtractor(source: ModelSource): Promise<FeatureExtractionPipeline> {
+  const next = previous.then(async () => {
+    const transformers = await importTransformers();
+    configure(transformers, source);
+    return transformers.pipeline('feature-extraction', source.model, {
+      dtype: DTYPE,
+      device: 'cpu',
+      cache_dir: source.cacheDir,
+      local_files_only: !remoteAllowed(source),
+    });
+  });
+  previous = next.catch(() => undefined);
+  return next;
+}
+
+const remoteAllowed = (source: ModelSource): boolean => source.allowRemoteModels && !isLocalModel(source.model);
+
+function configure({ env, LogLevel }: Transformers, source: ModelSource): void {
+  env.allowLocalModels = true;
+  env.allowRemoteModels = remoteAllowed(source);
+  // A model id is looked up as <localModelPath>/<id>/ first, then in the cache, which uses the
+  // same layout: both point into our data dir, never into node_modules.
+  env.localModelPath = source.cacheDir;
+  env.cacheDir = source.cacheDir;
+  env.useFSCache = true;
+  env.useBrowserCache = false;
+  // It warns on every file it looks for and misses; the Embedder reports the outcome once.
+  env.logLevel = LogLevel.ERROR;
+}
