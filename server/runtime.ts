@@ -66,7 +66,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   log.info(`${snapshot.powers.length} power(s): ${snapshot.powers.map((p) => p.name).join(', ') || 'none'}`);
   if (options.watch) registry.watch();
 
-  const gateway = new Gateway({ registry, store, settings });
+  const gateway = new Gateway({ registry, store, settings, workspaceFolder: options.workspaceFolder });
   let closed = false;
   return {
     gateway,

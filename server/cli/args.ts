@@ -20,6 +20,7 @@ export interface CliArgs {
   semantic: 'on' | 'off';
   benchmarks?: string;
   write: boolean;
+  tune: boolean;
   help: boolean;
   version: boolean;
 }
@@ -51,6 +52,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         semantic: { type: 'string', default: 'off' },
         benchmarks: { type: 'string' },
         write: { type: 'boolean', default: false },
+        tune: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -79,6 +81,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     semantic: oneOf('--semantic', values.semantic, ['on', 'off'] as const),
     benchmarks: values.benchmarks,
     write: values.write,
+    tune: values.tune,
     help: values.help,
     version: values.version,
   };
@@ -107,6 +110,9 @@ Usage:
                  [--query-field query|task_description] [--semantic off|on] [--json]
                                             the resolver over a routing data set; prints metrics as JSON
   grimoire calibrate --benchmarks DIR [--write]  fit the confidence model on the development sets
+  grimoire stats [--json] [--tune]          recommendation quality (MRR, precision@k) from history; --tune refits the ranking weights
+  grimoire activity list [--json] [--limit N]   the calls the agent made, newest first
+  grimoire activity rate <id> up|down|clear     rate a call: ratings feed the ranking
 
 Options:
   --demo               add the bundled demo powers (filesystem, memory, everything)

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 import { errorMessage } from '../log.js';
 import { parseCliArgs, UsageError, USAGE, type CliArgs } from './args.js';
+import { activity } from './activity-command.js';
 import { bench } from './bench-command.js';
 import { calibrateCommand } from './calibrate-command.js';
 import { listEvents } from './events-command.js';
 import { listPowers } from './powers-command.js';
 import { resolveQuery } from './resolve-command.js';
 import { serve } from './serve-command.js';
+import { stats } from './stats-command.js';
 import type { RuntimeOptions } from '../runtime.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -38,6 +40,10 @@ async function main(argv: string[]): Promise<number> {
       return bench(args);
     case 'calibrate':
       return calibrateCommand(args);
+    case 'stats':
+      return stats(args, runtime);
+    case 'activity':
+      return activity(sub, rest, args, runtime);
     default:
       throw new UsageError(`unknown command '${command}'.`);
   }

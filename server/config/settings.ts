@@ -52,6 +52,24 @@ export const settingsSchema = z.object({
       enabled: z.boolean().default(true),
     })
     .prefault({}),
+  powers: z
+    .object({
+      /** Powers never offered or activated. */
+      disabled: z.array(z.string()).default([]),
+    })
+    .prefault({}),
+  tools: z
+    .object({
+      /** Tools never offered or exposed, as `power:tool`. */
+      blocked: z.array(z.string()).default([]),
+    })
+    .prefault({}),
+  ranking: z
+    .object({
+      /** Re-rank close candidates by success, popularity, latency and rating from the activity log. */
+      learn: z.boolean().default(true),
+    })
+    .prefault({}),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -2,25 +2,26 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorResult, jsonResult } from '../calls/results.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { errorMessage } from '../log.js';
-import type { PowerScore } from '../resolve/types.js';
 import type { Gateway } from './gateway.js';
 import { describeArgsError, powerNameArgs, resolveIntentArgs } from './gateway-tools.js';
 import { describePower } from './power-documents.js';
+import { explainCandidate } from './explain.js';
+import type { ResolvedCandidate, ResolveOptions } from './resolution.js';
 import type { ExposedTool } from './exposure.js';
 import { UnknownPowerError } from './unknown-power.js';
 
 /** Answers a call to one of the gateway's own tools, or returns undefined for any other name. */
-export async function handleGatewayTool(gateway: Gateway, name: string, args: Record<string, unknown>): Promise<CallToolResult | undefined> {
+export async function handleGatewayTool(gateway: Gateway, name: string, args: Record<string, unknown>, sessionId: string): Promise<CallToolResult | undefined> {
   switch (name) {
     case 'resolve_intent': {
       const parsed = resolveIntentArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
-      return resolveIntent(gateway, parsed.data.query);
+      return resolveIntent(gateway, parsed.data.query, { sessionId, explain: parsed.data.explain });
     }
     case 'activate_power': {
       const parsed = powerNameArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
-      return activatePower(gateway, parsed.data.name);
+      return activatePower(gateway, parsed.data.name, sessionId);
     }
     case 'deactivate_power': {
       const parsed = powerNameArgs.safeParse(args);
@@ -35,9 +36,9 @@ export async function handleGatewayTool(gateway: Gateway, name: string, args: Re
   }
 }
 
-async function resolveIntent(gateway: Gateway, query: string): Promise<CallToolResult> {
-  const outcome = await gateway.resolve(query);
-  const summary = (score: PowerScore) => {
+async function resolveIntent(gateway: Gateway, query: string, options: ResolveOptions): Promise<CallToolResult> {
+  const outcome = await gateway.resolve(query, options);
+  const summary = (score: ResolvedCandidate) => {
     const power = gateway.power(score.name);
     const words = power ? describePower(power, gateway.toolsOf(score.name)) : { description: '', keywords: [] };
     return {
@@ -46,13 +47,15 @@ async function resolveIntent(gateway: Gateway, query: string): Promise<CallToolR
       match_type: score.matchType,
       description: words.description,
       keywords: words.keywords,
+      ...(score.flags.length ? { flags: score.flags } : {}),
+      ...(options.explain ? { explain: explainCandidate(score) } : {}),
     };
   };
   switch (outcome.tier) {
     case 'activated': {
       const best = outcome.candidates[0];
       return guarded(async () => {
-        const tools = await gateway.activate(best.name);
+        const tools = await gateway.activate(best.name, options.sessionId);
         return jsonResult({
           status: 'activated',
           query,
@@ -96,9 +99,9 @@ async function resolveIntent(gateway: Gateway, query: string): Promise<CallToolR
   }
 }
 
-async function activatePower(gateway: Gateway, name: string): Promise<CallToolResult> {
+async function activatePower(gateway: Gateway, name: string, sessionId: string): Promise<CallToolResult> {
   return guarded(async () => {
-    const tools = await gateway.activate(name);
+    const tools = await gateway.activate(name, sessionId);
     return jsonResult({
       status: 'activated',
       power: name,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 
 export const resolveIntentArgs = z.object({
   query: z.string().min(1, 'query must not be empty: describe what you want to do, e.g. "read a file from my project"'),
+  explain: z.boolean().optional(),
 });
 export const powerNameArgs = z.object({
   name: z.string().min(1, 'name must not be empty: give a power name from resolve_intent'),
@@ -20,7 +21,10 @@ export const GATEWAY_TOOLS: Tool[] = [
       'to choose from with activate_power. Call this first whenever you need a capability you do not see in your tools.',
     inputSchema: {
       type: 'object',
-      properties: { query: { type: 'string', description: 'What you want to do, e.g. "read a file from my project".' } },
+      properties: {
+        query: { type: 'string', description: 'What you want to do, e.g. "read a file from my project".' },
+        explain: { type: 'boolean', description: "Also return each candidate's factor contributions (why this power)." },
+      },
       required: ['query'],
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

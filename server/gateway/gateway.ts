@@ -5,13 +5,16 @@ import type { Settings } from '../config/settings.js';
 import { Catalog, type CatalogTool } from '../catalog/catalog.js';
 import { Discovery } from '../catalog/discovery.js';
 import { CallPipeline } from '../calls/pipeline.js';
+import { ActivityLog } from '../activity/activity-log.js';
 import { forwardStage } from '../calls/forward-stage.js';
+import { recordStage } from '../calls/record-stage.js';
 import { errorResult } from '../calls/results.js';
 import type { PowerRegistry, RegistryChange } from '../powers/registry.js';
 import type { PowerDefinition } from '../powers/types.js';
 import { createResolver } from '../resolve/create-resolver.js';
 import type { HybridResolver, ResolverStatus } from '../resolve/hybrid-resolver.js';
-import { decideTier, type TierDecision } from '../resolve/tiers.js';
+import { RecommendationLog } from '../ranking/recommendations.js';
+import { UsageStats } from '../ranking/usage-stats.js';
 import type { PowerScore } from '../resolve/types.js';
 import type { Store } from '../store/store.js';
 import type { StateChange } from '../upstream/connection.js';
@@ -21,6 +24,7 @@ import { exposeTool, type ExposedTool } from './exposure.js';
 import { GATEWAY_TOOLS } from './gateway-tools.js';
 import { handleGatewayTool } from './gateway-tool-handlers.js';
 import { powerDocument } from './power-documents.js';
+import { Resolution, type ResolveOptions, type ResolveOutcome } from './resolution.js';
 import { UnknownPowerError } from './unknown-power.js';
 
 const log = logger('gateway');
@@ -29,12 +33,10 @@ export interface GatewayOptions {
   registry: PowerRegistry;
   store: Store;
   settings: Settings;
+  workspaceFolder?: string;
 }
 
-export interface ResolveOutcome extends TierDecision {
-  query: string;
-  ranked: PowerScore[];
-}
+export type { ResolveOutcome } from './resolution.js';
 
 export interface CallerContext {
   sessionId: string;
@@ -51,6 +53,9 @@ export class Gateway extends EventEmitter {
   readonly manager: UpstreamManager;
   readonly catalog: Catalog;
   readonly discovery: Discovery;
+  readonly activity: ActivityLog;
+  readonly recommendations: RecommendationLog;
+  private readonly resolution: Resolution;
   private readonly resolver: HybridResolver;
   private readonly active = new Set<string>();
   private readonly knownTools = new Map<string, Tool[]>();
@@ -72,7 +77,19 @@ export class Gateway extends EventEmitter {
     this.resolver = resolver;
     embedder.warmUp();
     this.discovery = new Discovery((power) => this.discover(power));
-    this.pipeline = new CallPipeline([forwardStage(this.manager, (name) => this.power(name))]);
+    this.activity = new ActivityLog(options.store);
+    this.recommendations = new RecommendationLog(options.store);
+    this.resolution = new Resolution({
+      rank: (query) => this.rank(query),
+      powers: () => this.powers(),
+      extensions: (name) => options.registry.extensions(name),
+      settings: options.settings,
+      store: options.store,
+      usage: new UsageStats(options.store, () => this.activity.version),
+      recommendations: this.recommendations,
+      workspaceFolder: options.workspaceFolder,
+    });
+    this.pipeline = new CallPipeline([recordStage(this.activity), forwardStage(this.manager, (name) => this.power(name))]);
     for (const [power, tools] of this.catalog.all()) this.knownTools.set(power, tools.map(toTool));
     this.reindex();
     options.registry.on('change', (change: RegistryChange) => void this.onRegistryChange(change));
@@ -144,15 +161,18 @@ export class Gateway extends EventEmitter {
     return ranked;
   }
 
-  async resolve(query: string): Promise<ResolveOutcome> {
-    const ranked = await this.rank(query);
-    return { query, ranked, ...decideTier(ranked, this.options.settings.resolve) };
+  async resolve(query: string, options: ResolveOptions = {}): Promise<ResolveOutcome> {
+    return this.resolution.resolve(query, options);
   }
 
   /** Starts a power, learns its tools and exposes them. Throws with a message the agent can act on. */
-  async activate(name: string): Promise<ExposedTool[]> {
+  async activate(name: string, sessionId?: string): Promise<ExposedTool[]> {
     const power = this.power(name);
     if (!power) throw new UnknownPowerError(name, this.powers().map((p) => p.name));
+    if (this.options.settings.powers.disabled.includes(name)) {
+      throw new UnknownPowerError(name, this.powers().map((p) => p.name).filter((n) => !this.options.settings.powers.disabled.includes(n)), 'is disabled in settings (powers.disabled)');
+    }
+    if (sessionId) this.recommendations.markUsed(sessionId, name);
     const connection = this.manager.connection(power);
     if (this.active.has(name) && connection.state === 'active' && this.knownTools.has(name)) return this.exposedOf(name);
     connection.resetRestarts();
@@ -179,7 +199,7 @@ export class Gateway extends EventEmitter {
 
   /** Answers a tools/call from any session: a gateway tool or an active power's tool. */
   async callTool(name: string, args: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
-    const gatewayAnswer = await handleGatewayTool(this, name, args);
+    const gatewayAnswer = await handleGatewayTool(this, name, args, caller.sessionId);
     if (gatewayAnswer) {
       this.manager.noteTurn();
       return gatewayAnswer;
@@ -187,6 +207,7 @@ export class Gateway extends EventEmitter {
     const exposed = this.exposed.get(name);
     if (!exposed) return errorResult(unknownToolMessage(name, [...this.active]));
     this.manager.noteTurn(exposed.power);
+    this.recommendations.markUsed(caller.sessionId, `${exposed.power}:${exposed.tool}`);
     return this.pipeline.run({
       power: exposed.power,
       tool: exposed.tool,

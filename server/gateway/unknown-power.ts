@@ -2,9 +2,10 @@ export class UnknownPowerError extends Error {
   constructor(
     readonly requested: string,
     readonly known: string[],
+    why?: string,
   ) {
     super(
-      `Unknown power '${requested}'. Known powers: ${known.length ? known.join(', ') : '(none configured)'}. ` +
+      `${why ? `Power '${requested}' ${why}` : `Unknown power '${requested}'`}. Known powers: ${known.length ? known.join(', ') : '(none configured)'}. ` +
         'Use one of these names, or call resolve_intent to find the right one.',
     );
     this.name = 'UnknownPowerError';

@@ -22,15 +22,18 @@ export interface TermMatch {
   field: string;
 }
 
-interface IndexedDoc {
-  id: string;
-  fields: Map<string, { tf: Map<string, number>; length: number }>;
-  terms: Set<string>;
+interface Posting {
+  doc: number;
+  /** The term's field-weighted, length-normalised frequency in the document. */
+  pseudoTf: number;
+  /** The field that contributed most of it. */
+  field: string;
 }
 
 export class Bm25fIndex {
-  private docs: IndexedDoc[] = [];
-  private df = new Map<string, number>();
+  private ids: string[] = [];
+  /** term -> the documents that contain it, with the term's pseudo-frequency there. */
+  private postings = new Map<string, Posting[]>();
   private avgLength = new Map<string, number>();
 
   constructor(
@@ -40,68 +43,79 @@ export class Bm25fIndex {
 
   /** Replaces the index. `docs` maps each field name to the terms of that field. */
   build(docs: Array<{ id: string; fields: Record<string, string[]> }>): void {
-    this.docs = docs.map(({ id, fields }) => {
-      const indexed = new Map<string, { tf: Map<string, number>; length: number }>();
-      const terms = new Set<string>();
-      for (const [field, fieldTerms] of Object.entries(fields)) {
-        const tf = new Map<string, number>();
-        for (const term of fieldTerms) {
-          tf.set(term, (tf.get(term) ?? 0) + 1);
-          terms.add(term);
-        }
-        indexed.set(field, { tf, length: fieldTerms.length });
-      }
-      return { id, fields: indexed, terms };
-    });
-    this.df = new Map();
-    for (const doc of this.docs) for (const term of doc.terms) this.df.set(term, (this.df.get(term) ?? 0) + 1);
+    this.ids = docs.map((doc) => doc.id);
     this.avgLength = new Map();
     for (const field of Object.keys(this.fields)) {
-      const total = this.docs.reduce((sum, doc) => sum + (doc.fields.get(field)?.length ?? 0), 0);
-      this.avgLength.set(field, Math.max(1, total / Math.max(1, this.docs.length)));
+      const total = docs.reduce((sum, doc) => sum + (doc.fields[field]?.length ?? 0), 0);
+      this.avgLength.set(field, Math.max(1, total / Math.max(1, docs.length)));
     }
+    this.postings = new Map();
+    docs.forEach((doc, index) => {
+      const perTerm = new Map<string, { pseudoTf: number; field: string; best: number }>();
+      for (const [field, spec] of Object.entries(this.fields)) {
+        const fieldTerms = doc.fields[field] ?? [];
+        if (fieldTerms.length === 0) continue;
+        const norm = 1 - spec.b + (spec.b * fieldTerms.length) / (this.avgLength.get(field) ?? 1);
+        const tf = new Map<string, number>();
+        for (const term of fieldTerms) tf.set(term, (tf.get(term) ?? 0) + 1);
+        for (const [term, count] of tf) {
+          const part = (spec.weight * count) / norm;
+          const entry = perTerm.get(term) ?? { pseudoTf: 0, field, best: 0 };
+          entry.pseudoTf += part;
+          if (part > entry.best) {
+            entry.best = part;
+            entry.field = field;
+          }
+          perTerm.set(term, entry);
+        }
+      }
+      for (const [term, { pseudoTf, field }] of perTerm) {
+        if (pseudoTf <= 0) continue;
+        const list = this.postings.get(term);
+        const posting = { doc: index, pseudoTf, field };
+        if (list) list.push(posting);
+        else this.postings.set(term, [posting]);
+      }
+    });
   }
 
   get size(): number {
-    return this.docs.length;
+    return this.ids.length;
   }
 
   idf(term: string): number {
-    const n = this.docs.length;
-    const df = this.df.get(term) ?? 0;
+    const n = this.ids.length;
+    const df = this.documentFrequency(term);
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
   documentFrequency(term: string): number {
-    return this.df.get(term) ?? 0;
+    return this.postings.get(term)?.length ?? 0;
   }
 
-  /** Scores every document; `matches` explains which terms matched where. */
+  /** The documents that share a term with the query, scored; `matches` explains where each term matched. */
   score(query: WeightedTerm[]): Array<{ id: string; score: number; matches: TermMatch[] }> {
-    return this.docs.map((doc) => {
-      let score = 0;
-      const matches: TermMatch[] = [];
-      for (const { term, weight } of query) {
-        if (!doc.terms.has(term)) continue;
-        let pseudoTf = 0;
-        let bestField = '';
-        let bestPart = 0;
-        for (const [field, spec] of Object.entries(this.fields)) {
-          const entry = doc.fields.get(field);
-          const tf = entry?.tf.get(term);
-          if (!entry || !tf) continue;
-          const part = (spec.weight * tf) / (1 - spec.b + (spec.b * entry.length) / (this.avgLength.get(field) ?? 1));
-          pseudoTf += part;
-          if (part > bestPart) {
-            bestPart = part;
-            bestField = field;
-          }
+    const results = new Map<number, { id: string; score: number; matches: TermMatch[] }>();
+    for (const { term, weight } of query) {
+      const postings = this.postings.get(term);
+      if (!postings) continue;
+      const idf = this.idf(term);
+      for (const { doc, pseudoTf, field } of postings) {
+        const termScore = weight * idf * (pseudoTf / (this.k1 + pseudoTf));
+        let result = results.get(doc);
+        if (!result) {
+          result = { id: this.ids[doc], score: 0, matches: [] };
+          results.set(doc, result);
         }
-        const termScore = weight * this.idf(term) * (pseudoTf / (this.k1 + pseudoTf));
-        score += termScore;
-        matches.push({ term, score: termScore, field: bestField });
+        result.score += termScore;
+        result.matches.push({ term, score: termScore, field });
       }
-      return { id: doc.id, score, matches };
-    });
+    }
+    return [...results.values()];
+  }
+
+  /** Every document id, in index order. */
+  allIds(): readonly string[] {
+    return this.ids;
   }
 }

@@ -34,7 +34,7 @@ export interface CalibrationModel {
 const FEATURES = ['lead', 'strength', 'coverage', 'semantic', 'semanticLead'] as const;
 const MAX_LEAD = 3;
 /** The share of the reachable score that stands in for the runner-up when nothing else matched. */
-const BACKGROUND = Number(process.env.GRIMOIRE_BG ?? 0.1);
+const BACKGROUND = 0.1;
 
 /** The shape of a ranking, from its two best candidates. */
 export function rankingShape(

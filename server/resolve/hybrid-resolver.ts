@@ -88,6 +88,8 @@ export class HybridResolver implements Resolver {
       confidence: c.score > 0 || (semantic?.get(c.name) ?? 0) > 0 ? round(confidence[i]) : 0,
       matchType: c.matchType,
       matchedTerms: c.matchedTerms,
+      normalized: round(c.normalized),
+      coverage: round(c.coverage),
       ...(semantic ? { semantic: round(semantic.get(c.name) ?? 0) } : {}),
     }));
   }

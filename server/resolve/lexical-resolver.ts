@@ -34,10 +34,11 @@ const FIELD_MATCH_TYPE: Record<string, MatchType> = {
   domains: 'description',
 };
 
-const tuning = process.env.GRIMOIRE_TUNE ? (JSON.parse(process.env.GRIMOIRE_TUNE) as Record<string, Record<string, FieldSpec>>) : {};
-const { k1: _k1, ...fieldTuning } = tuning;
-Object.assign(POWER_FIELDS, fieldTuning.power ?? {});
-Object.assign(TOOL_FIELDS, fieldTuning.tool ?? {});
+/**
+ * BM25's saturation. Higher than the textbook 1.2 because BM25F's pseudo-frequency already
+ * carries the field weights (a title hit counts 3).
+ */
+const K1 = 2;
 
 /** One document's lexical match, before fusion and calibration. */
 export interface LexicalCandidate {
@@ -57,57 +58,76 @@ export interface LexicalCandidate {
  * tool descriptions, parameter names) and, for tool ranking, over each tool's own fields.
  */
 export class LexicalResolver {
-  private readonly powers = new Bm25fIndex(POWER_FIELDS, (tuning.k1 as unknown as number) ?? 2);
-  private readonly tools = new Bm25fIndex(TOOL_FIELDS);
+  private readonly powers = new Bm25fIndex(POWER_FIELDS, K1);
+  private readonly tools = new Bm25fIndex(TOOL_FIELDS, K1);
+
+  /** Analysed documents by content: a re-index analyses only the powers whose text changed. */
+  private analysed = new Map<string, AnalysedPower>();
 
   index(documents: PowerDocument[]): void {
-    this.powers.build(
-      documents.map((doc) => {
-        const fields = {
-          name: terms(doc.name),
-          keywords: doc.keywords.flatMap(terms),
-          description: terms(doc.description),
-          toolNames: doc.tools.flatMap((tool) => terms(tool.name)),
-          toolDescriptions: doc.tools.flatMap((tool) => terms(tool.description ?? '')),
-          parameters: doc.tools.flatMap((tool) => (tool.parameters ?? []).flatMap(terms)),
-        };
-        const own = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames, ...fields.toolDescriptions];
-        const phrases = [fields.name, fields.keywords, fields.description, fields.toolNames, fields.toolDescriptions].flatMap(bigrams);
-        return { id: doc.name, fields: { ...fields, domains: domainTagTerms(own), phrases } };
-      }),
-    );
-    this.tools.build(
-      documents.flatMap((doc) => {
-        const power = [...terms(doc.name), ...doc.keywords.flatMap(terms), ...terms(doc.description)];
-        return doc.tools.map((tool) => {
-          const name = terms(tool.name);
-          const description = terms(tool.description ?? '');
-          return {
-            id: tool.id ?? `${doc.name}:${tool.name}`,
-            fields: { name, description, parameters: (tool.parameters ?? []).flatMap(terms), power, domains: domainTagTerms([...name, ...description, ...power]) },
-          };
-        });
-      }),
-    );
+    const next = new Map<string, AnalysedPower>();
+    const analysed = documents.map((doc) => {
+      const key = JSON.stringify(doc);
+      const entry = this.analysed.get(key) ?? next.get(key) ?? analysePower(doc);
+      next.set(key, entry);
+      return entry;
+    });
+    this.analysed = next;
+    this.powers.build(analysed.map((entry) => entry.power));
+    this.tools.build(analysed.flatMap((entry) => entry.tools));
   }
 
-  /** Every power, best first. */
+  /** Every power, best first (those that matched nothing last, in index order). */
   rankPowers(query: string): LexicalCandidate[] {
-    return rankIndex(this.powers, queryTerms(query));
+    const matched = rankIndex(this.powers, queryTerms(query));
+    const seen = new Set(matched.map((c) => c.name));
+    const unmatched = this.powers.allIds().filter((id) => !seen.has(id));
+    return [...matched, ...unmatched.map((name) => ({ name, score: 0, normalized: 0, coverage: 0, matchType: 'description' as const, matchedTerms: [] }))];
   }
 
-  /** Every tool, best first, named by its id. */
+  /** The tools that matched the query, best first, named by their ids. */
   rankTools(query: string): LexicalCandidate[] {
     return rankIndex(this.tools, queryTerms(query));
   }
 }
 
+interface AnalysedPower {
+  power: { id: string; fields: Record<string, string[]> };
+  tools: Array<{ id: string; fields: Record<string, string[]> }>;
+}
+
+function analysePower(doc: PowerDocument): AnalysedPower {
+  const fields = {
+    name: terms(doc.name),
+    keywords: doc.keywords.flatMap(terms),
+    description: terms(doc.description),
+    toolNames: doc.tools.flatMap((tool) => terms(tool.name)),
+    toolDescriptions: doc.tools.flatMap((tool) => terms(tool.description ?? '')),
+    parameters: doc.tools.flatMap((tool) => (tool.parameters ?? []).flatMap(terms)),
+  };
+  const own = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames, ...fields.toolDescriptions];
+  const phrases = [fields.name, fields.keywords, fields.description, fields.toolNames, fields.toolDescriptions].flatMap(bigrams);
+  const powerContext = [...fields.name, ...fields.keywords, ...fields.description];
+  return {
+    power: { id: doc.name, fields: { ...fields, domains: domainTagTerms(own), phrases } },
+    tools: doc.tools.map((tool) => {
+      const name = terms(tool.name);
+      const description = terms(tool.description ?? '');
+      return {
+        id: tool.id ?? `${doc.name}:${tool.name}`,
+        fields: { name, description, parameters: (tool.parameters ?? []).flatMap(terms), power: powerContext, domains: domainTagTerms([...name, ...description, ...powerContext]) },
+      };
+    }),
+  };
+}
+
 function rankIndex(index: Bm25fIndex, query: WeightedTerm[]): LexicalCandidate[] {
   const subject = query.filter((t) => t.weight >= 1);
   const subjectIdf = subject.reduce((sum, t) => sum + index.idf(t.term), 0);
+  const subjectTerms = new Set(subject.map((t) => t.term));
   const reachable = query.reduce((sum, t) => sum + t.weight * index.idf(t.term), 0);
   const scored = index.score(query).map(({ id, score, matches }) => {
-    const covered = matches.filter((m) => subject.some((t) => t.term === m.term)).reduce((s, m) => s + index.idf(m.term), 0);
+    const covered = matches.filter((m) => subjectTerms.has(m.term)).reduce((s, m) => s + index.idf(m.term), 0);
     return {
       name: id,
       score,

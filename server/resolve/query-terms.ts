@@ -6,8 +6,8 @@ import { stem, terms } from './text.js';
 const GENERIC = new Set(GENERIC_REQUEST_WORDS.split(' ').map(stem));
 const ACTIONS = new Set(Object.values(ACTION_VERBS).flatMap((words) => words.split(' ').map(stem)));
 
-const tuning = process.env.GRIMOIRE_QTUNE ? (JSON.parse(process.env.GRIMOIRE_QTUNE) as Record<string, number>) : {};
-export const QUERY_WEIGHTS = { generic: 0.25, action: 0.6, domain: 0.7, phrase: 0.5, ...tuning };
+/** Weights of the query's terms by kind, relative to a subject word (1). */
+export const QUERY_WEIGHTS = { generic: 0.25, action: 0.6, domain: 0.7, phrase: 0.5 };
 
 export interface QueryAnalysis {
   terms: WeightedTerm[];

@@ -1,12 +1,12 @@
 import type { PowerScore, Tier, TierThresholds } from './types.js';
 
-export interface TierDecision {
+export interface TierDecision<T extends PowerScore = PowerScore> {
   tier: Tier;
   /** The powers to show for this tier: the top one, the top 3, the top 5, or none. */
-  candidates: PowerScore[];
+  candidates: T[];
 }
 
-export function decideTier(ranked: PowerScore[], thresholds: TierThresholds): TierDecision {
+export function decideTier<T extends PowerScore>(ranked: T[], thresholds: TierThresholds): TierDecision<T> {
   const best = ranked[0]?.confidence ?? 0;
   if (best >= thresholds.activateThreshold) return { tier: 'activated', candidates: ranked.slice(0, 1) };
   if (best >= thresholds.multipleThreshold) {

@@ -29,6 +29,10 @@ export interface PowerScore {
   matchedTerms: string[];
   /** Cosine similarity of query and power embeddings, when a model is loaded. */
   semantic?: number;
+  /** The lexical score over the best the query could reach (0..1). */
+  normalized?: number;
+  /** IDF-weighted share of the query's subject words matched (0..1). */
+  coverage?: number;
 }
 
 export interface Resolver {

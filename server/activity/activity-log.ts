@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../store/store.js';
+
+/** One call the agent made through the gateway, as the activity log keeps it. */
+export interface ActivityEntry {
+  id: string;
+  at: number;
+  session: string;
+  power: string;
+  tool: string;
+  /** 'direct' for a `<power>__<tool>` call; read / write / destructive for the intent-declared calls. */
+  variant: string;
+  operationType?: string;
+  dataSensitivity?: string;
+  reason?: string;
+  decision: 'allowed' | 'warned' | 'rejected';
+  decisionReason?: string;
+  status: 'ok' | 'error' | 'rejected';
+  error?: string;
+  latencyMs: number;
+  resultBytes: number;
+}
+
+export interface ActivityRow {
+  id: string;
+  at: number;
+  session: string;
+  power: string;
+  tool: string;
+  variant: string;
+  operation_type: string | null;
+  data_sensitivity: string | null;
+  reason: string | null;
+  decision: string;
+  decision_reason: string | null;
+  status: string;
+  error: string | null;
+  latency_ms: number;
+  result_bytes: number;
+  rating: number | null;
+}
+
+/** The activity log in the store: every call, its outcome and the user's rating of it. */
+export class ActivityLog {
+  private generation = 0;
+
+  constructor(private readonly store: Store) {}
+
+  /** Bumps on every write by this process: a cheap key for caches built on the log. */
+  get version(): number {
+    return this.generation;
+  }
+
+  record(entry: Omit<ActivityEntry, 'id' | 'at'> & { at?: number }): ActivityEntry {
+    const full: ActivityEntry = { id: randomUUID(), at: entry.at ?? Date.now(), ...entry };
+    this.store.write({
+      op: 'insert',
+      table: 'activity',
+      row: {
+        id: full.id,
+        at: full.at,
+        session: full.session,
+        power: full.power,
+        tool: full.tool,
+        variant: full.variant,
+        operation_type: full.operationType ?? null,
+        data_sensitivity: full.dataSensitivity ?? null,
+        reason: full.reason ?? null,
+        decision: full.decision,
+        decision_reason: full.decisionReason ?? null,
+        status: full.status,
+        error: full.error ?? null,
+        latency_ms: Math.round(full.latencyMs),
+        result_bytes: full.resultBytes,
+      },
+    });
+    this.generation += 1;
+    return full;
+  }
+
+  /** Thumbs up (+1) or down (-1) on a call; 0 takes the rating back. */
+  rate(activityId: string, rating: -1 | 0 | 1): void {
+    const [exists] = this.store.query<{ id: string }>('SELECT id FROM activity WHERE id = ?', [activityId]);
+    if (!exists) throw new Error(`No activity '${activityId}': rate a call listed by 'grimoire activity list' or the Activity view.`);
+    this.store.write({ op: 'upsert', table: 'activity_ratings', row: { activity_id: activityId, rating, at: Date.now() } });
+    this.generation += 1;
+  }
+
+  recent(limit = 50): ActivityRow[] {
+    return this.store.query<ActivityRow>(
+      `SELECT a.*, r.rating AS rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id ORDER BY a.at DESC, a.id LIMIT ?`,
+      [limit],
+    );
+  }
+}

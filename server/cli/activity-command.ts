@@ -1,0 +1,30 @@
+import { ActivityLog } from '../activity/activity-log.js';
+import { createRuntime, type RuntimeOptions } from '../runtime.js';
+import { UsageError, type CliArgs } from './args.js';
+
+/** `grimoire activity list [--json] [--limit N]` and `grimoire activity rate <id> up|down|clear`. */
+export async function activity(sub: string | undefined, rest: string[], args: CliArgs, options: RuntimeOptions): Promise<number> {
+  const runtime = await createRuntime({ ...options, demo: false, imports: false });
+  try {
+    const log = new ActivityLog(runtime.store);
+    if (sub === 'list') {
+      const rows = log.recent(args.limit);
+      if (args.json) process.stdout.write(JSON.stringify({ activity: rows }, null, 2) + '\n');
+      else for (const r of rows) process.stdout.write(`${new Date(r.at).toISOString()}  ${r.id.slice(0, 8)}  ${`${r.power}:${r.tool}`.padEnd(36)} ${r.status.padEnd(8)} ${String(r.latency_ms).padStart(6)} ms${r.rating ? `  rated ${r.rating > 0 ? 'up' : 'down'}` : ''}\n`);
+      return 0;
+    }
+    if (sub === 'rate') {
+      const [prefix, verdict] = rest;
+      const rating = verdict === 'up' ? 1 : verdict === 'down' ? -1 : verdict === 'clear' ? 0 : undefined;
+      if (!prefix || rating === undefined) throw new UsageError('usage: grimoire activity rate <id> up|down|clear');
+      const matches = runtime.store.query<{ id: string }>('SELECT id FROM activity WHERE id LIKE ?', [`${prefix}%`]);
+      if (matches.length !== 1) throw new UsageError(`'${prefix}' matches ${matches.length} activity rows: give more of the id.`);
+      log.rate(matches[0].id, rating);
+      process.stdout.write(`rated ${matches[0].id} ${verdict}\n`);
+      return 0;
+    }
+    throw new UsageError(`unknown subcommand 'activity ${sub ?? ''}': use 'grimoire activity list' or 'grimoire activity rate <id> up|down'.`);
+  } finally {
+    await runtime.close();
+  }
+}

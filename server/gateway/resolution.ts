@@ -1,0 +1,93 @@
+import type { Settings } from '../config/settings.js';
+import type { SpellExtensions } from '../powers/spell-schema.js';
+import type { PowerDefinition } from '../powers/types.js';
+import { availabilityFlags } from '../ranking/availability.js';
+import { rerank, type FactorExplanation } from '../ranking/learned-ranking.js';
+import type { RecommendationLog } from '../ranking/recommendations.js';
+import { NEUTRAL, type UsageStats } from '../ranking/usage-stats.js';
+import { currentWeights } from '../ranking/weights-store.js';
+import { decideTier } from '../resolve/tiers.js';
+import type { PowerScore, Tier } from '../resolve/types.js';
+import type { Store } from '../store/store.js';
+
+export interface ResolveOptions {
+  /** The MCP session asking: its next use of a candidate is credited to this answer. */
+  sessionId?: string;
+  /** Attach each candidate's factor contributions ("why this power"). */
+  explain?: boolean;
+}
+
+export interface ResolvedCandidate extends PowerScore {
+  /** Reasons the power may not work here (missing command, unset variable, unmet `when`). */
+  flags: string[];
+  explanation?: FactorExplanation;
+}
+
+export interface ResolveOutcome {
+  query: string;
+  tier: Tier;
+  candidates: ResolvedCandidate[];
+  ranked: ResolvedCandidate[];
+}
+
+export interface ResolutionDeps {
+  rank: (query: string) => Promise<PowerScore[]>;
+  powers: () => PowerDefinition[];
+  extensions: (name: string) => SpellExtensions | undefined;
+  settings: Settings;
+  store: Store;
+  usage: UsageStats;
+  recommendations: RecommendationLog;
+  workspaceFolder?: string;
+}
+
+/**
+ * From a query to an answer: relevance from the resolver, disabled powers left out, close
+ * candidates re-ranked by what the activity log has learned, availability flagged, the tier
+ * decided (a flagged power is never auto-activated), and the answer remembered so the agent's
+ * choice can be credited to it.
+ */
+export class Resolution {
+  private readonly flagCache = new Map<string, string[]>();
+
+  constructor(private readonly deps: ResolutionDeps) {}
+
+  async resolve(query: string, options: ResolveOptions = {}): Promise<ResolveOutcome> {
+    const { settings } = this.deps;
+    const disabled = new Set(settings.powers.disabled);
+    const byName = new Map(this.deps.powers().map((p) => [p.name, p]));
+    const relevant = (await this.deps.rank(query)).filter((c) => !disabled.has(c.name) && byName.has(c.name));
+    const top = relevant[0]?.score ?? 0;
+    const withRelevance = relevant.map((c) => ({ ...c, relevance: top > 0 ? c.score / top : 0 }));
+    const usage = settings.ranking.learn ? this.deps.usage.forPowers() : new Map();
+    const reranked = rerank(withRelevance, (name) => usage.get(name), currentWeights(this.deps.store));
+    const ranked: ResolvedCandidate[] = reranked.map(({ relevance: _relevance, explanation, ...candidate }) => ({
+      ...candidate,
+      flags: this.flags(byName.get(candidate.name)!),
+      ...(options.explain ? { explanation } : {}),
+    }));
+    let { tier, candidates } = decideTier(ranked, settings.resolve);
+    if (tier === 'activated' && candidates[0].flags.length > 0) {
+      tier = 'multiple_matches';
+      candidates = ranked.slice(0, 3);
+    }
+    if (options.sessionId && ranked.length > 0) {
+      this.deps.recommendations.record({
+        session: options.sessionId,
+        source: 'resolve_intent',
+        query,
+        candidates: reranked.slice(0, 5).map((c) => ({ name: c.name, relevance: c.relevance, factors: usage.get(c.name) ?? NEUTRAL })),
+      });
+    }
+    return { query, tier, candidates, ranked };
+  }
+
+  private flags(power: PowerDefinition): string[] {
+    let flags = this.flagCache.get(power.definitionHash);
+    if (!flags) {
+      flags = availabilityFlags(power, this.deps.extensions(power.name), { workspaceFolder: this.deps.workspaceFolder });
+      this.flagCache.set(power.definitionHash, flags);
+    }
+    return flags;
+  }
+}

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../store/store.js';
+import type { UsageFactors } from './usage-stats.js';
+
+/** What was recommended, as stored: enough to re-rank it later under other weights. */
+export interface RecommendedCandidate {
+  name: string;
+  relevance: number;
+  factors: UsageFactors;
+}
+
+export interface Recommendation {
+  id: string;
+  at: number;
+  session: string;
+  source: 'resolve_intent' | 'retrieve_tools';
+  query: string;
+  candidates: RecommendedCandidate[];
+  used?: string;
+  usedRank?: number;
+}
+
+interface Row {
+  id: string;
+  at: number;
+  session: string;
+  source: string;
+  query: string;
+  candidates: string;
+  used: string | null;
+  used_rank: number | null;
+  used_at: number | null;
+}
+
+/** How long after a recommendation the agent's use of a candidate still counts as following it. */
+const FOLLOW_WINDOW_MS = 30 * 60 * 1000;
+const KEPT = 5;
+
+/**
+ * Which recommendation the agent actually used: every resolve_intent / retrieve_tools answer is
+ * kept with its top candidates; the session's next activation of, or call to, one of them marks
+ * it used at that rank.
+ */
+export class RecommendationLog {
+  constructor(private readonly store: Store) {}
+
+  record(entry: Omit<Recommendation, 'id' | 'at' | 'used' | 'usedRank'>, at = Date.now()): string {
+    const id = randomUUID();
+    this.store.write({
+      op: 'insert',
+      table: 'recommendations',
+      row: { id, at, session: entry.session, source: entry.source, query: entry.query, candidates: JSON.stringify(entry.candidates.slice(0, KEPT)), used: null, used_rank: null, used_at: null },
+    });
+    return id;
+  }
+
+  /** The agent used `name` (a power, or `power:tool`) in this session: credit the latest open recommendation naming it. */
+  markUsed(session: string, name: string, now = Date.now()): Recommendation | undefined {
+    const open = this.store.query<Row>('SELECT * FROM recommendations WHERE session = ? AND used IS NULL AND at >= ? ORDER BY at DESC LIMIT 20', [session, now - FOLLOW_WINDOW_MS]);
+    for (const row of open) {
+      const candidates = JSON.parse(row.candidates) as RecommendedCandidate[];
+      const rank = candidates.findIndex((c) => c.name === name || name.startsWith(`${c.name}:`));
+      if (rank < 0) continue;
+      this.store.write({ op: 'upsert', table: 'recommendations', row: { ...row, used: name, used_rank: rank, used_at: now } });
+      return fromRow({ ...row, used: name, used_rank: rank });
+    }
+    return undefined;
+  }
+
+  all(source?: Recommendation['source']): Recommendation[] {
+    const rows = source
+      ? this.store.query<Row>('SELECT * FROM recommendations WHERE source = ? ORDER BY at', [source])
+      : this.store.query<Row>('SELECT * FROM recommendations ORDER BY at');
+    return rows.map(fromRow);
+  }
+}
+
+function fromRow(row: Row): Recommendation {
+  return {
+    id: row.id,
+    at: row.at,
+    session: row.session,
+    source: row.source as Recommendation['source'],
+    query: row.query,
+    candidates: JSON.parse(row.candidates) as RecommendedCandidate[],
+    used: row.used ?? undefined,
+    usedRank: row.used_rank ?? undefined,
+  };
+}
