@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../store/store.js';
+import type { Store, WriteOp } from '../store/store.js';
+import { activitySql, type ActivityFilter } from './activity-query.js';
 
 /** One call the agent made through the gateway, as the activity log keeps it. */
 export interface ActivityEntry {
@@ -87,9 +88,31 @@ export class ActivityLog {
   }
 
   recent(limit = 50): ActivityRow[] {
-    return this.store.query<ActivityRow>(
-      `SELECT a.*, r.rating AS rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id ORDER BY a.at DESC, a.id LIMIT ?`,
-      [limit],
-    );
+    return this.query({ limit });
+  }
+
+  /** Rows matching the filter, newest first. */
+  query(filter: ActivityFilter): ActivityRow[] {
+    const { sql, params } = activitySql(filter);
+    return this.store.query<ActivityRow>(sql, params);
+  }
+
+  /** Retention: drops rows older than `maxAgeDays`, then the oldest beyond `maxEntries`. Returns how many. */
+  prune(maxAgeDays: number, maxEntries: number, now = Date.now()): number {
+    const old = this.store.query<{ id: string }>('SELECT id FROM activity WHERE at < ?', [now - maxAgeDays * 24 * 3600 * 1000]);
+    const excess = this.store.query<{ id: string }>('SELECT id FROM activity WHERE at >= ? ORDER BY at DESC, id LIMIT -1 OFFSET ?', [
+      now - maxAgeDays * 24 * 3600 * 1000,
+      maxEntries,
+    ]);
+    const ids = [...old, ...excess].map((row) => row.id);
+    for (let i = 0; i < ids.length; i += 500) {
+      const ops = ids.slice(i, i + 500).flatMap((id): WriteOp[] => [
+        { op: 'delete', table: 'activity', where: { id } },
+        { op: 'delete', table: 'activity_ratings', where: { activity_id: id } },
+      ]);
+      this.store.writeMany(ops);
+    }
+    if (ids.length) this.generation += 1;
+    return ids.length;
   }
 }

@@ -1,4 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { EffectiveAnnotations } from './annotations.js';
+import type { Intent, OperationType } from './intent.js';
+import type { Validation } from './intent-validation.js';
 
 /** Everything a stage may need to know about one call to a power's tool. */
 export interface CallContext {
@@ -10,6 +13,12 @@ export interface CallContext {
   sessionId: string;
   startedAt: number;
   signal?: AbortSignal;
+  /** 'direct' for `<power>__<tool>`; the declared variant for call_tool_read / _write / _destructive. */
+  variant: 'direct' | OperationType;
+  intent?: Intent;
+  annotations: EffectiveAnnotations;
+  /** Set by the validation stage. */
+  validation?: Validation;
 }
 
 export type Next = () => Promise<CallToolResult>;

@@ -5,8 +5,14 @@ import type { Stage } from './pipeline.js';
 
 const log = logger('activity');
 
-/** The last stage before the upstream call: every call lands in the activity log with its outcome. */
-export function recordStage(activity: ActivityLog): Stage {
+const PRUNE_EVERY = 200;
+
+/**
+ * The first stage: every call, rejected ones included, lands in the activity log with its intent,
+ * the validation decision and its outcome; retention is applied every PRUNE_EVERY calls.
+ */
+export function recordStage(activity: ActivityLog, retention: () => { retentionDays: number; maxEntries: number }): Stage {
+  let calls = 0;
   return async (context, next) => {
     let result: CallToolResult | undefined;
     try {
@@ -18,13 +24,22 @@ export function recordStage(activity: ActivityLog): Stage {
           session: context.sessionId,
           power: context.power,
           tool: context.tool,
-          variant: 'direct',
-          decision: 'allowed',
-          status: result && !result.isError ? 'ok' : 'error',
-          error: result?.isError ? firstText(result) : result ? undefined : 'the call threw',
+          variant: context.variant,
+          operationType: context.intent?.operation_type,
+          dataSensitivity: context.intent?.data_sensitivity,
+          reason: context.intent?.reason,
+          decision: context.validation?.decision ?? 'allowed',
+          decisionReason: context.validation?.message,
+          status: context.validation?.decision === 'rejected' ? 'rejected' : result && !result.isError ? 'ok' : 'error',
+          error: context.validation?.decision === 'rejected' ? undefined : result?.isError ? firstText(result) : result ? undefined : 'the call threw',
           latencyMs: Date.now() - context.startedAt,
           resultBytes: result ? Buffer.byteLength(JSON.stringify(result.content ?? [])) : 0,
         });
+        calls += 1;
+        if (calls % PRUNE_EVERY === 0) {
+          const { retentionDays, maxEntries } = retention();
+          activity.prune(retentionDays, maxEntries);
+        }
       } catch (error) {
         log.warn(`could not record a call to ${context.power}:${context.tool}: ${errorMessage(error)}`);
       }

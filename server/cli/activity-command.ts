@@ -1,16 +1,20 @@
 import { ActivityLog } from '../activity/activity-log.js';
+import { parseActivityFilter } from '../activity/activity-query.js';
 import { createRuntime, type RuntimeOptions } from '../runtime.js';
 import { UsageError, type CliArgs } from './args.js';
 
-/** `grimoire activity list [--json] [--limit N]` and `grimoire activity rate <id> up|down|clear`. */
+/** `grimoire activity list [filters] [--json] [--limit N]` and `grimoire activity rate <id> up|down|clear`. */
 export async function activity(sub: string | undefined, rest: string[], args: CliArgs, options: RuntimeOptions): Promise<number> {
   const runtime = await createRuntime({ ...options, demo: false, imports: false });
   try {
     const log = new ActivityLog(runtime.store);
     if (sub === 'list') {
-      const rows = log.recent(args.limit);
+      const rows = log.query({
+        ...parseActivityFilter({ intent_type: args.intentType, status: args.status, power: args.power, tool: args.tool, since: args.since, until: args.until }),
+        limit: args.limit,
+      });
       if (args.json) process.stdout.write(JSON.stringify({ activity: rows }, null, 2) + '\n');
-      else for (const r of rows) process.stdout.write(`${new Date(r.at).toISOString()}  ${r.id.slice(0, 8)}  ${`${r.power}:${r.tool}`.padEnd(36)} ${r.status.padEnd(8)} ${String(r.latency_ms).padStart(6)} ms${r.rating ? `  rated ${r.rating > 0 ? 'up' : 'down'}` : ''}\n`);
+      else for (const r of rows) process.stdout.write(`${new Date(r.at).toISOString()}  ${r.id.slice(0, 8)}  ${`${r.power}:${r.tool}`.padEnd(36)} ${(r.operation_type ?? r.variant).padEnd(11)} ${r.status.padEnd(8)} ${String(r.latency_ms).padStart(6)} ms${r.rating ? `  rated ${r.rating > 0 ? 'up' : 'down'}` : ''}\n`);
       return 0;
     }
     if (sub === 'rate') {

@@ -21,6 +21,15 @@ export interface CliArgs {
   benchmarks?: string;
   write: boolean;
   tune: boolean;
+  intentType?: string;
+  status?: string;
+  power?: string;
+  tool?: string;
+  since?: string;
+  until?: string;
+  argsJson?: string;
+  reason?: string;
+  sensitivity?: string;
   help: boolean;
   version: boolean;
 }
@@ -53,6 +62,15 @@ export function parseCliArgs(argv: string[]): CliArgs {
         benchmarks: { type: 'string' },
         write: { type: 'boolean', default: false },
         tune: { type: 'boolean', default: false },
+        'intent-type': { type: 'string' },
+        status: { type: 'string' },
+        power: { type: 'string' },
+        tool: { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        args: { type: 'string' },
+        reason: { type: 'string' },
+        sensitivity: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -82,6 +100,15 @@ export function parseCliArgs(argv: string[]): CliArgs {
     benchmarks: values.benchmarks,
     write: values.write,
     tune: values.tune,
+    intentType: values['intent-type'],
+    status: values.status,
+    power: values.power,
+    tool: values.tool,
+    since: values.since,
+    until: values.until,
+    argsJson: values.args,
+    reason: values.reason,
+    sensitivity: values.sensitivity,
     help: values.help,
     version: values.version,
   };
@@ -111,7 +138,10 @@ Usage:
                                             the resolver over a routing data set; prints metrics as JSON
   grimoire calibrate --benchmarks DIR [--write]  fit the confidence model on the development sets
   grimoire stats [--json] [--tune]          recommendation quality (MRR, precision@k) from history; --tune refits the ranking weights
-  grimoire activity list [--json] [--limit N]   the calls the agent made, newest first
+  grimoire activity list [--intent-type T] [--status S] [--power P] [--tool X] [--since D] [--until D] [--json] [--limit N]
+                                            the calls the agent made, newest first
+  grimoire call tool-read|tool-write|tool-destructive <power:tool> --args '<json>' [--reason TEXT] [--sensitivity LEVEL]
+                                            call a tool with a declared intent, validated and logged like an agent's call
   grimoire activity rate <id> up|down|clear     rate a call: ratings feed the ranking
 
 Options:

@@ -3,6 +3,7 @@ import { errorMessage } from '../log.js';
 import { parseCliArgs, UsageError, USAGE, type CliArgs } from './args.js';
 import { activity } from './activity-command.js';
 import { bench } from './bench-command.js';
+import { callCommand } from './call-command.js';
 import { calibrateCommand } from './calibrate-command.js';
 import { listEvents } from './events-command.js';
 import { listPowers } from './powers-command.js';
@@ -44,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
       return stats(args, runtime);
     case 'activity':
       return activity(sub, rest, args, runtime);
+    case 'call':
+      return callCommand(sub, rest[0], args, runtime);
     default:
       throw new UsageError(`unknown command '${command}'.`);
   }

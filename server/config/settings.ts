@@ -64,6 +64,26 @@ export const settingsSchema = z.object({
       blocked: z.array(z.string()).default([]),
     })
     .prefault({}),
+  intentDeclaration: z
+    .object({
+      /** Reject (rather than warn about) calls whose variant the tool's annotations contradict. */
+      strictServerValidation: z.boolean().default(true),
+      /** Guess annotations from a tool's name when its server gives none. */
+      inferAnnotations: z.boolean().default(true),
+    })
+    .prefault({}),
+  activity: z
+    .object({
+      retentionDays: z.number().positive().default(30),
+      maxEntries: z.number().int().positive().default(10_000),
+    })
+    .prefault({}),
+  retrieve: z
+    .object({
+      /** retrieve_tools never answers with more than this many bytes of JSON. */
+      maxResultBytes: z.number().int().min(2000).default(12_000),
+    })
+    .prefault({}),
   ranking: z
     .object({
       /** Re-rank close candidates by success, popularity, latency and rating from the activity log. */

@@ -3,7 +3,8 @@ import { errorResult, jsonResult } from '../calls/results.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { errorMessage } from '../log.js';
 import type { Gateway } from './gateway.js';
-import { describeArgsError, powerNameArgs, resolveIntentArgs } from './gateway-tools.js';
+import { describeArgsError, powerNameArgs, resolveIntentArgs, retrieveToolsArgs } from './gateway-tools.js';
+import { retrieveTools } from './retrieve-tools.js';
 import { describePower } from './power-documents.js';
 import { explainCandidate } from './explain.js';
 import type { ResolvedCandidate, ResolveOptions } from './resolution.js';
@@ -17,6 +18,11 @@ export async function handleGatewayTool(gateway: Gateway, name: string, args: Re
       const parsed = resolveIntentArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
       return resolveIntent(gateway, parsed.data.query, { sessionId, explain: parsed.data.explain });
+    }
+    case 'retrieve_tools': {
+      const parsed = retrieveToolsArgs.safeParse(args);
+      if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
+      return retrieveTools(gateway, parsed.data, sessionId);
     }
     case 'activate_power': {
       const parsed = powerNameArgs.safeParse(args);

@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { intentCallTool, RETRIEVE_TOOLS } from './call-tool-definitions.js';
 
 /** The gateway's own MCP tools. Their names are a stable contract (DESIGN.md). */
 
@@ -7,6 +8,13 @@ export const resolveIntentArgs = z.object({
   query: z.string().min(1, 'query must not be empty: describe what you want to do, e.g. "read a file from my project"'),
   explain: z.boolean().optional(),
 });
+export const retrieveToolsArgs = z.object({
+  query: z.string().min(1, 'query must not be empty: describe the task, e.g. "search my notes"'),
+  limit: z.number().int().min(1).max(50).default(10),
+  detail: z.enum(['full', 'compact']).default('full'),
+  explain: z.boolean().optional(),
+});
+
 export const powerNameArgs = z.object({
   name: z.string().min(1, 'name must not be empty: give a power name from resolve_intent'),
 });
@@ -51,11 +59,11 @@ export const GATEWAY_TOOLS: Tool[] = [
     },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
+  RETRIEVE_TOOLS,
+  intentCallTool('read'),
+  intentCallTool('write'),
+  intentCallTool('destructive'),
 ];
-
-export function isGatewayTool(name: string): boolean {
-  return GATEWAY_TOOLS.some((tool) => tool.name === name);
-}
 
 /** A zod failure as one sentence naming the argument and what it needs. */
 export function describeArgsError(tool: string, error: z.ZodError): string {

@@ -4,7 +4,10 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Settings } from '../config/settings.js';
 import { Catalog, type CatalogTool } from '../catalog/catalog.js';
 import { Discovery } from '../catalog/discovery.js';
-import { CallPipeline } from '../calls/pipeline.js';
+import { CallPipeline, type CallContext } from '../calls/pipeline.js';
+import { effectiveAnnotations, type EffectiveAnnotations } from '../calls/annotations.js';
+import { variantOf } from '../calls/intent.js';
+import { validateStage } from '../calls/validate-stage.js';
 import { ActivityLog } from '../activity/activity-log.js';
 import { forwardStage } from '../calls/forward-stage.js';
 import { recordStage } from '../calls/record-stage.js';
@@ -23,6 +26,7 @@ import { errorMessage, logger } from '../log.js';
 import { exposeTool, type ExposedTool } from './exposure.js';
 import { GATEWAY_TOOLS } from './gateway-tools.js';
 import { handleGatewayTool } from './gateway-tool-handlers.js';
+import { handleIntentCall } from './intent-calls.js';
 import { powerDocument } from './power-documents.js';
 import { Resolution, type ResolveOptions, type ResolveOutcome } from './resolution.js';
 import { UnknownPowerError } from './unknown-power.js';
@@ -55,6 +59,7 @@ export class Gateway extends EventEmitter {
   readonly discovery: Discovery;
   readonly activity: ActivityLog;
   readonly recommendations: RecommendationLog;
+  readonly usage: UsageStats;
   private readonly resolution: Resolution;
   private readonly resolver: HybridResolver;
   private readonly active = new Set<string>();
@@ -79,17 +84,23 @@ export class Gateway extends EventEmitter {
     this.discovery = new Discovery((power) => this.discover(power));
     this.activity = new ActivityLog(options.store);
     this.recommendations = new RecommendationLog(options.store);
+    this.usage = new UsageStats(options.store, () => this.activity.version);
+    this.activity.prune(options.settings.activity.retentionDays, options.settings.activity.maxEntries);
     this.resolution = new Resolution({
       rank: (query) => this.rank(query),
       powers: () => this.powers(),
       extensions: (name) => options.registry.extensions(name),
       settings: options.settings,
       store: options.store,
-      usage: new UsageStats(options.store, () => this.activity.version),
+      usage: this.usage,
       recommendations: this.recommendations,
       workspaceFolder: options.workspaceFolder,
     });
-    this.pipeline = new CallPipeline([recordStage(this.activity), forwardStage(this.manager, (name) => this.power(name))]);
+    this.pipeline = new CallPipeline([
+      recordStage(this.activity, () => this.options.settings.activity),
+      validateStage(() => this.options.settings.intentDeclaration.strictServerValidation),
+      forwardStage(this.manager, (name) => this.power(name)),
+    ]);
     for (const [power, tools] of this.catalog.all()) this.knownTools.set(power, tools.map(toTool));
     this.reindex();
     options.registry.on('change', (change: RegistryChange) => void this.onRegistryChange(change));
@@ -114,6 +125,10 @@ export class Gateway extends EventEmitter {
 
   get settings(): Settings {
     return this.options.settings;
+  }
+
+  get store(): Store {
+    return this.options.store;
   }
 
   /** Starts learning the tools of powers the catalog has never seen. */
@@ -142,6 +157,11 @@ export class Gateway extends EventEmitter {
 
   listTools(): Tool[] {
     return [...GATEWAY_TOOLS, ...[...this.exposed.values()].map((exposed) => exposed.definition)];
+  }
+
+  /** Tools across all powers for a query, best first, named `power:tool`. */
+  rankTools(query: string): Promise<PowerScore[]> {
+    return this.resolver.rankTools(query);
   }
 
   /** Lexical-only or hybrid, and why. */
@@ -197,26 +217,38 @@ export class Gateway extends EventEmitter {
     await this.manager.get(name)?.stop('deactivated');
   }
 
-  /** Answers a tools/call from any session: a gateway tool or an active power's tool. */
+  /** Answers a tools/call from any session: a gateway tool, an intent-declared call, or an active power's tool. */
   async callTool(name: string, args: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
     const gatewayAnswer = await handleGatewayTool(this, name, args, caller.sessionId);
     if (gatewayAnswer) {
       this.manager.noteTurn();
       return gatewayAnswer;
     }
+    const variant = variantOf(name);
+    if (variant) return handleIntentCall(this, variant, args, caller);
     const exposed = this.exposed.get(name);
     if (!exposed) return errorResult(unknownToolMessage(name, [...this.active]));
-    this.manager.noteTurn(exposed.power);
-    this.recommendations.markUsed(caller.sessionId, `${exposed.power}:${exposed.tool}`);
-    return this.pipeline.run({
-      power: exposed.power,
-      tool: exposed.tool,
-      calledAs: name,
-      args,
-      sessionId: caller.sessionId,
-      startedAt: Date.now(),
-      signal: caller.signal,
-    });
+    const tool = this.toolsOf(exposed.power).find((t) => t.name === exposed.tool);
+    return this.runCall({ power: exposed.power, tool: exposed.tool, calledAs: name, args, variant: 'direct', annotations: this.annotationsOf(exposed.power, tool ?? { name: exposed.tool }) }, caller);
+  }
+
+  /** Runs one call to a power's tool through the pipeline (validate -> record -> upstream). */
+  runCall(call: Pick<CallContext, 'power' | 'tool' | 'calledAs' | 'args' | 'variant' | 'intent' | 'annotations'>, caller: CallerContext): Promise<CallToolResult> {
+    this.manager.noteTurn(call.power);
+    this.recommendations.markUsed(caller.sessionId, `${call.power}:${call.tool}`);
+    return this.pipeline.run({ ...call, sessionId: caller.sessionId, startedAt: Date.now(), signal: caller.signal });
+  }
+
+  /** The annotations validation trusts for a tool: the spell's, else the server's, else inferred. */
+  annotationsOf(power: string, tool: Pick<Tool, 'name' | 'description' | 'annotations'>): EffectiveAnnotations {
+    const override = this.options.registry.extensions(power)?.annotations?.[tool.name];
+    return effectiveAnnotations(tool, override, this.options.settings.intentDeclaration.inferAnnotations);
+  }
+
+  /** A power's tools, listing them first (which starts the power) when the catalog has never seen them. */
+  async ensureTools(name: string): Promise<Tool[]> {
+    if (!this.knownTools.has(name)) await this.refreshTools(name);
+    return this.toolsOf(name);
   }
 
   async shutdown(): Promise<void> {
@@ -265,7 +297,7 @@ export class Gateway extends EventEmitter {
       const power = this.power(name);
       if (!power) continue;
       for (const tool of this.toolsOf(name)) {
-        const exposed = exposeTool(power, tool);
+        const exposed = exposeTool(power, tool, this.annotationsOf(name, tool));
         next.set(exposed.definition.name, exposed);
       }
     }
@@ -281,7 +313,7 @@ function toTool(tool: CatalogTool): Tool {
 
 function unknownToolMessage(name: string, active: string[]): string {
   if (name === 'call_tool') {
-    return "Tool 'call_tool' was not found: call a power's tool directly by its '<power>__<tool>' name after activating the power.";
+    return "Tool 'call_tool' was not found: use call_tool_read, call_tool_write or call_tool_destructive (declaring the intent), or call an active power's tool directly as '<power>__<tool>'.";
   }
   const activeText = active.length ? `Active powers: ${active.join(', ')}.` : 'No power is active.';
   return `Tool '${name}' is not available. ${activeText} Call resolve_intent to find and activate the power you need.`;

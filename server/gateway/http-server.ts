@@ -7,6 +7,7 @@ import { errorMessage, logger } from '../log.js';
 import type { Gateway } from './gateway.js';
 import { checkRequest } from './http-guard.js';
 import { createMcpSession } from './mcp-session.js';
+import { handleRestApi } from './rest-api.js';
 
 const log = logger('http');
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -37,6 +38,7 @@ export async function serveHttp(gateway: Gateway, options: { port?: number; toke
       if (verdict.status === 401) response.setHeader('WWW-Authenticate', 'Bearer realm="grimoire"');
       return sendError(response, verdict.status, verdict.message);
     }
+    if (handleRestApi(gateway, request, response)) return;
     if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return sendError(response, 404, 'Not found: the MCP endpoint is /mcp.');
     const sessionId = request.headers['mcp-session-id'];
     const body = request.method === 'POST' ? await readJson(request) : undefined;

@@ -31,3 +31,15 @@ server:
   args: ${JSON.stringify([fixtureServer('unstable-server'), ...extraArgs])}
 `;
 }
+
+/** A spell for the annotated test server; `extra` is appended (e.g. an annotations override). */
+export function annotatedSpell(extra = ''): string {
+  return `name: annotated
+version: 1.0.0
+description: A test server whose tools cover every annotation case.
+keywords: [annotations, matrix, test]
+server:
+  command: ${JSON.stringify(process.execPath)}
+  args: [${JSON.stringify(fixtureServer('annotated-server'))}]
+${extra}`;
+}

@@ -1,9 +1,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { connectHttp, gatewayEnv, payload, startHttpGateway, textOf, waitFor, type HttpGatewayProcess } from '../helpers/gateway-process.js';
-import { tempDir } from '../helpers/temp.js';
+import { cliPath, tempDir } from '../helpers/temp.js';
 
 let home: { dir: string; cleanup: () => void };
 let gateway: HttpGatewayProcess;
@@ -75,4 +76,27 @@ test('a real client resolves, sees list_changed, calls a real tool; a second cli
     await first.client.close();
     await second.client.close();
   }
+});
+
+test('REST: /api/v1/activity needs the token and filters the same records as the CLI', async () => {
+  const client = await connectHttp(gateway.url, gateway.token);
+  try {
+    await client.client.callTool({ name: 'call_tool_read', arguments: { name: 'everything:echo', args: { message: 'rest' }, intent: { operation_type: 'read' } } });
+    await client.client.callTool({ name: 'call_tool_write', arguments: { name: 'everything:echo', args: { message: 'warned' }, intent: { operation_type: 'write' } } });
+  } finally {
+    await client.client.close();
+  }
+  const api = new URL('/api/v1/activity?intent_type=read&power=everything&limit=50', gateway.url);
+  const refused = await fetch(api);
+  assert.equal(refused.status, 401);
+  const response = await fetch(api, { headers: { Authorization: `Bearer ${gateway.token}` } });
+  assert.equal(response.status, 200);
+  const rest = ((await response.json()) as { activity: Array<{ id: string; operation_type: string }> }).activity;
+  assert.ok(rest.length >= 1 && rest.every((row) => row.operation_type === 'read'));
+  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
+  const cli = JSON.parse(execFileSync(process.execPath, [cliPath, 'activity', 'list', '--json', '--intent-type', 'read', '--power', 'everything', '--limit', '50'], { env, encoding: 'utf8' })).activity;
+  assert.deepEqual(cli.map((r: { id: string }) => r.id), rest.map((r) => r.id));
+  const bad = await fetch(new URL('/api/v1/activity?since=yesterday-ish', gateway.url), { headers: { Authorization: `Bearer ${gateway.token}` } });
+  assert.equal(bad.status, 400);
+  assert.match(((await bad.json()) as { error: string }).error, /since must be a number/);
 });

@@ -20,7 +20,15 @@ after(async () => {
 
 test('before activation the agent sees only the gateway tools', async () => {
   const { tools } = await session.client.listTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), ['activate_power', 'deactivate_power', 'resolve_intent']);
+  assert.deepEqual(tools.map((t) => t.name).sort(), [
+    'activate_power',
+    'call_tool_destructive',
+    'call_tool_read',
+    'call_tool_write',
+    'deactivate_power',
+    'resolve_intent',
+    'retrieve_tools',
+  ]);
 });
 
 test('resolve -> activated -> steering-bearing tools -> real call -> deactivate with list_changed', async () => {

@@ -1,0 +1,51 @@
+import type { EffectiveAnnotations } from './annotations.js';
+import { variantTool, type Intent, type OperationType } from './intent.js';
+
+export type Decision = 'allowed' | 'warned' | 'rejected';
+
+export interface Validation {
+  decision: Decision;
+  /** Why, for the agent and the activity log; empty when simply allowed. */
+  message?: string;
+}
+
+const whose: Record<EffectiveAnnotations['source'], string> = {
+  server: 'by its server',
+  spell: 'by its spell file',
+  inferred: 'by Grimoire from its name (inferred; no annotation was given)',
+  none: '',
+};
+
+/**
+ * The intent-declaration matrix: the variant and the declared intent must agree, then the tool's
+ * annotations must allow the variant. With strict server validation off, the annotation checks
+ * warn instead of rejecting; a missing or mismatched intent is always rejected.
+ */
+export function validateIntent(variant: OperationType, intent: Intent | undefined, tool: string, annotations: EffectiveAnnotations, strict: boolean): Validation {
+  const declared = intent?.operation_type;
+  if (!declared) {
+    return {
+      decision: 'rejected',
+      message: `${variantTool(variant)} needs intent.operation_type: declare '${variant}' (with an optional reason and data_sensitivity) to call '${tool}'.`,
+    };
+  }
+  if (declared !== variant) {
+    return {
+      decision: 'rejected',
+      message: `${variantTool(variant)} was called with intent '${declared}': the variant and the intent must agree; use ${variantTool(declared)} for a ${declared} operation.`,
+    };
+  }
+  const by = whose[annotations.source];
+  const annotationCheck = (message: string): Validation => (strict ? { decision: 'rejected', message } : { decision: 'warned', message: `${message} (allowed: strict server validation is off)` });
+  if (variant === 'read') {
+    if (annotations.destructiveHint === true && annotations.readOnlyHint !== true) return annotationCheck(`Tool '${tool}' is marked destructive ${by}; use call_tool_destructive.`);
+    if (annotations.readOnlyHint === false) return annotationCheck(`Tool '${tool}' is marked as not read-only ${by} (it writes); use call_tool_write.`);
+    return { decision: 'allowed' };
+  }
+  if (variant === 'write') {
+    if (annotations.readOnlyHint === true) return { decision: 'warned', message: `Tool '${tool}' is marked read-only ${by}; call_tool_read would do. Allowed.` };
+    if (annotations.destructiveHint === true) return annotationCheck(`Tool '${tool}' is marked destructive ${by}; use call_tool_destructive.`);
+    return { decision: 'allowed' };
+  }
+  return { decision: 'allowed' };
+}

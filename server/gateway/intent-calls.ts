@@ -1,0 +1,40 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { intentCallArgs, variantTool, type OperationType } from '../calls/intent.js';
+import { errorResult } from '../calls/results.js';
+import { UpstreamError } from '../upstream/errors.js';
+import { errorMessage } from '../log.js';
+import type { CallerContext, Gateway } from './gateway.js';
+import { describeArgsError } from './gateway-tools.js';
+import { splitQualifiedName } from './tool-names.js';
+
+/**
+ * call_tool_read / call_tool_write / call_tool_destructive: find the tool (starting its power if
+ * it is not running), then run the call through the pipeline, whose first stage checks the
+ * declared intent against the tool's annotations.
+ */
+export async function handleIntentCall(gateway: Gateway, variant: OperationType, rawArgs: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
+  const calledAs = variantTool(variant);
+  const parsed = intentCallArgs.safeParse(rawArgs);
+  if (!parsed.success) return errorResult(describeArgsError(calledAs, parsed.error));
+  const { name, args, intent } = parsed.data;
+  const target = splitQualifiedName(name);
+  if (!target) return errorResult(`'${name}' does not name a tool: write '<power>:<tool>', e.g. 'filesystem:read_text_file'. retrieve_tools finds tools by what they do.`);
+  const power = gateway.power(target.power);
+  if (!power) {
+    return errorResult(`Unknown power '${target.power}'. Known powers: ${gateway.powers().map((p) => p.name).join(', ') || '(none)'}.`, { known_powers: gateway.powers().map((p) => p.name) });
+  }
+  const settings = gateway.settings;
+  if (settings.powers.disabled.includes(power.name)) return errorResult(`Power '${power.name}' is disabled in settings (powers.disabled).`);
+  if (settings.tools.blocked.includes(`${power.name}:${target.tool}`)) return errorResult(`Tool '${power.name}:${target.tool}' is blocked in settings (tools.blocked).`);
+  let tools;
+  try {
+    tools = await gateway.ensureTools(power.name);
+  } catch (error) {
+    return errorResult(error instanceof UpstreamError ? error.message : `Could not list the tools of '${power.name}': ${errorMessage(error)}`);
+  }
+  const tool = tools.find((t) => t.name === target.tool);
+  if (!tool) {
+    return errorResult(`Power '${power.name}' has no tool '${target.tool}'. Its tools: ${tools.map((t) => t.name).join(', ')}.`, { tools: tools.map((t) => t.name) });
+  }
+  return gateway.runCall({ power: power.name, tool: tool.name, calledAs, args, variant, intent, annotations: gateway.annotationsOf(power.name, tool) }, caller);
+}

@@ -1,0 +1,101 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { callWith } from '../calls/annotations.js';
+import { jsonResult } from '../calls/results.js';
+import { rerank } from '../ranking/learned-ranking.js';
+import { NEUTRAL } from '../ranking/usage-stats.js';
+import { currentWeights } from '../ranking/weights-store.js';
+import type { Gateway } from './gateway.js';
+
+export interface RetrieveRequest {
+  query: string;
+  limit: number;
+  detail: 'full' | 'compact';
+  explain?: boolean;
+}
+
+const DESCRIPTION_CHARS = 400;
+
+export const USAGE_INSTRUCTIONS =
+  "Call a tool with the variant in its call_with, e.g. call_tool_read({ name: '<power>:<tool>', args: { ... }, " +
+  "intent: { operation_type: 'read', reason: '...' } }). The operation_type must match the variant. A power that is " +
+  'not running starts on the first call. Annotations marked inferred were guessed by Grimoire from the tool name.';
+
+/** Tools across all powers for a task, best first, with how to call each, within a size cap. */
+export async function retrieveTools(gateway: Gateway, request: RetrieveRequest, sessionId: string): Promise<CallToolResult> {
+  const settings = gateway.settings;
+  const disabled = new Set(settings.powers.disabled);
+  const blocked = new Set(settings.tools.blocked);
+  const matched = (await gateway.rankTools(request.query)).filter((c) => {
+    const [power] = c.name.split(':');
+    return !disabled.has(power) && !blocked.has(c.name) && gateway.power(power);
+  });
+  const top = matched[0]?.score ?? 0;
+  const usage = settings.ranking.learn ? gateway.usage.forTools() : new Map();
+  const ranked = rerank(
+    matched.map((c) => ({ ...c, relevance: top > 0 ? c.score / top : 0 })),
+    (name) => usage.get(name),
+    currentWeights(gateway.store),
+  ).slice(0, request.limit);
+  if (ranked.length > 0) {
+    gateway.recommendations.record({
+      session: sessionId,
+      source: 'retrieve_tools',
+      query: request.query,
+      candidates: ranked.map((c) => ({ name: c.name, relevance: c.relevance, factors: usage.get(c.name) ?? NEUTRAL })),
+    });
+  }
+  const entries = ranked.flatMap((candidate) => {
+    const [power, ...rest] = candidate.name.split(':');
+    const toolName = rest.join(':');
+    const tool = gateway.toolsOf(power).find((t) => t.name === toolName);
+    if (!tool) return [];
+    const { source, inferred, ...hints } = gateway.annotationsOf(power, tool);
+    return [
+      {
+        name: `${power}:${tool.name}`,
+        power,
+        description: truncate(tool.description ?? '', DESCRIPTION_CHARS),
+        score: round(candidate.relevance),
+        annotations: { ...hints, source, ...(inferred ? { inferred: true } : {}) },
+        call_with: callWith({ ...hints, source }),
+        full: tool.inputSchema,
+        compact: compactSchema(tool),
+        ...(request.explain ? { explain: { matched_terms: candidate.matchedTerms, ...candidate.explanation } } : {}),
+      },
+    ];
+  });
+  return jsonResult(fitToCap(entries, request, settings.retrieve.maxResultBytes));
+}
+
+type Entry = Record<string, unknown> & { full: unknown; compact: unknown };
+
+/** Full schemas when they fit, compact ones when not, then fewer tools: never over the cap. */
+function fitToCap(entries: Entry[], request: RetrieveRequest, maxBytes: number): Record<string, unknown> {
+  const shape = (list: Entry[], detail: 'full' | 'compact') => ({
+    query: request.query,
+    tools: list.map(({ full, compact, ...rest }) => ({ ...rest, inputSchema: detail === 'full' ? full : compact })),
+    detail,
+    usage_instructions: USAGE_INSTRUCTIONS,
+    ...(list.length < entries.length ? { truncated: true, omitted: entries.length - list.length, note: 'Output was capped: ask for fewer tools or use detail: "compact".' } : {}),
+    ...(entries.length === 0 ? { message: 'No tool matches this request. Rephrase it, or call resolve_intent to see the powers.' } : {}),
+  });
+  const fits = (value: unknown) => Buffer.byteLength(JSON.stringify(value)) <= maxBytes;
+  if (request.detail === 'full' && fits(shape(entries, 'full'))) return shape(entries, 'full');
+  for (let count = entries.length; count >= 0; count -= 1) {
+    const candidate = shape(entries.slice(0, count), 'compact');
+    if (fits(candidate)) return candidate;
+  }
+  return shape([], 'compact');
+}
+
+/** Parameter names with their types, `?` marking the optional ones. */
+export function compactSchema(tool: Tool): Record<string, string> {
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: string | string[] }>;
+  const required = new Set(tool.inputSchema.required ?? []);
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => [`${name}${required.has(name) ? '' : '?'}`, Array.isArray(schema.type) ? schema.type.join('|') : (schema.type ?? 'any')]),
+  );
+}
+
+const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+const round = (x: number) => Math.round(x * 1000) / 1000;

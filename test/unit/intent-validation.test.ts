@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { callWith, effectiveAnnotations, inferAnnotations } from '../../server/calls/annotations.js';
+import { validateIntent } from '../../server/calls/intent-validation.js';
+import { variantOf } from '../../server/calls/intent.js';
+
+const server = (annotations: object) => effectiveAnnotations({ name: 'x', annotations }, undefined, true);
+
+test('inference from names, then descriptions; nothing when neither says', () => {
+  assert.deepEqual(inferAnnotations('delete_repo', ''), { readOnlyHint: false, destructiveHint: true });
+  assert.deepEqual(inferAnnotations('createIssue', ''), { readOnlyHint: false, destructiveHint: false });
+  assert.deepEqual(inferAnnotations('list-files', ''), { readOnlyHint: true });
+  assert.deepEqual(inferAnnotations('frobnicate', 'Removes stale entries'), { readOnlyHint: false, destructiveHint: true });
+  assert.equal(inferAnnotations('frobnicate', 'Twiddle the knobs'), undefined);
+});
+
+test('precedence: spell over server over inferred; inference can be switched off', () => {
+  const tool = { name: 'delete_x', annotations: { readOnlyHint: true } };
+  assert.equal(effectiveAnnotations(tool, undefined, true).source, 'server');
+  assert.equal(effectiveAnnotations(tool, { destructiveHint: true }, true).source, 'spell');
+  assert.equal(effectiveAnnotations(tool, { destructiveHint: true }, true).destructiveHint, true);
+  const bare = { name: 'delete_x' };
+  assert.deepEqual(effectiveAnnotations(bare, undefined, true), { readOnlyHint: false, destructiveHint: true, source: 'inferred', inferred: true });
+  assert.deepEqual(effectiveAnnotations(bare, undefined, false), { source: 'none' });
+});
+
+test('call_with follows destructive, then read-only, else write', () => {
+  assert.equal(callWith(server({ destructiveHint: true })), 'call_tool_destructive');
+  assert.equal(callWith(server({ readOnlyHint: true })), 'call_tool_read');
+  assert.equal(callWith(server({ readOnlyHint: false })), 'call_tool_write');
+  assert.equal(callWith({ source: 'none' }), 'call_tool_write');
+});
+
+test('the matrix, with strict off turning annotation rejects into warnings but never a mismatch', () => {
+  const read = (annotations: object, strict = true) => validateIntent('read', { operation_type: 'read' }, 'p:t', server(annotations), strict).decision;
+  assert.equal(read({ destructiveHint: true }), 'rejected');
+  assert.equal(read({ readOnlyHint: true }), 'allowed');
+  assert.equal(read({ readOnlyHint: false }), 'rejected');
+  assert.equal(read({ destructiveHint: true }, false), 'warned');
+  assert.equal(validateIntent('read', { operation_type: 'write' }, 'p:t', server({}), false).decision, 'rejected');
+  assert.equal(validateIntent('write', undefined, 'p:t', server({}), false).decision, 'rejected');
+  assert.equal(validateIntent('write', { operation_type: 'write' }, 'p:t', server({ readOnlyHint: true }), true).decision, 'warned');
+  assert.equal(validateIntent('destructive', { operation_type: 'destructive' }, 'p:t', server({ readOnlyHint: true }), true).decision, 'allowed');
+  assert.match(validateIntent('read', { operation_type: 'read' }, 'github:delete_repo', server({ destructiveHint: true }), true).message!, /Tool 'github:delete_repo' is marked destructive by its server; use call_tool_destructive/);
+});
+
+test('variant names', () => {
+  assert.equal(variantOf('call_tool_read'), 'read');
+  assert.equal(variantOf('call_tool_destructive'), 'destructive');
+  assert.equal(variantOf('call_tool'), undefined);
+});
