@@ -47,6 +47,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE ranking_weights (id TEXT PRIMARY KEY, weights TEXT, at INTEGER, samples INTEGER, mrr_before REAL, mrr_after REAL);
     `,
   },
+  {
+    version: 3,
+    sql: `
+      CREATE TABLE hint_events (
+        id TEXT PRIMARY KEY, at INTEGER, session TEXT, power TEXT, tool TEXT, kind TEXT, hint TEXT,
+        source TEXT, suggested TEXT, outcome TEXT, resolved_at INTEGER
+      );
+      CREATE INDEX hint_events_session ON hint_events (session, at);
+    `,
+  },
 ];
 
 /**
@@ -63,6 +73,7 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   recommendations: ['id'],
   embeddings: ['key'],
   ranking_weights: ['id'],
+  hint_events: ['id'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';
