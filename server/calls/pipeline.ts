@@ -1,7 +1,10 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EffectiveAnnotations } from './annotations.js';
 import type { Intent, OperationType } from './intent.js';
 import type { Validation } from './intent-validation.js';
+
+/** Asks the connected MCP client's own model for a completion (MCP sampling). */
+export type SampleFn = (params: CreateMessageRequest['params'], options?: { timeoutMs?: number }) => Promise<CreateMessageResult>;
 
 /** Everything a stage may need to know about one call to a power's tool. */
 export interface CallContext {
@@ -19,6 +22,8 @@ export interface CallContext {
   annotations: EffectiveAnnotations;
   /** Set by the validation stage. */
   validation?: Validation;
+  /** Present when the calling client declared the sampling capability. */
+  sample?: SampleFn;
 }
 
 export type Next = () => Promise<CallToolResult>;

@@ -4,7 +4,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Settings } from '../config/settings.js';
 import { Catalog, type CatalogTool } from '../catalog/catalog.js';
 import { Discovery } from '../catalog/discovery.js';
-import { CallPipeline, type CallContext } from '../calls/pipeline.js';
+import { CallPipeline, type CallContext, type SampleFn } from '../calls/pipeline.js';
 import { effectiveAnnotations, type EffectiveAnnotations } from '../calls/annotations.js';
 import { variantOf } from '../calls/intent.js';
 import { validateStage } from '../calls/validate-stage.js';
@@ -45,6 +45,8 @@ export type { ResolveOutcome } from './resolution.js';
 export interface CallerContext {
   sessionId: string;
   signal?: AbortSignal;
+  /** The client's own model, when it declared the sampling capability. */
+  sample?: SampleFn;
 }
 
 /**
@@ -236,7 +238,7 @@ export class Gateway extends EventEmitter {
   runCall(call: Pick<CallContext, 'power' | 'tool' | 'calledAs' | 'args' | 'variant' | 'intent' | 'annotations'>, caller: CallerContext): Promise<CallToolResult> {
     this.manager.noteTurn(call.power);
     this.recommendations.markUsed(caller.sessionId, `${call.power}:${call.tool}`);
-    return this.pipeline.run({ ...call, sessionId: caller.sessionId, startedAt: Date.now(), signal: caller.signal });
+    return this.pipeline.run({ ...call, sessionId: caller.sessionId, startedAt: Date.now(), signal: caller.signal, sample: caller.sample });
   }
 
   /** The annotations validation trusts for a tool: the spell's, else the server's, else inferred. */

@@ -3,6 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../log.js';
 import type { StateChange } from '../upstream/connection.js';
+import type { SampleFn } from '../calls/pipeline.js';
 import type { Gateway } from './gateway.js';
 
 const log = logger('session');
@@ -24,7 +25,10 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: gateway.listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    return gateway.callTool(request.params.name, args, { sessionId, signal: extra.signal });
+    const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling
+      ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
+      : undefined;
+    return gateway.callTool(request.params.name, args, { sessionId, signal: extra.signal, sample });
   });
   const onToolsChanged = () => {
     server.sendToolListChanged().catch((error) => log.debug(`list_changed not sent to ${sessionId}: ${errorMessage(error)}`));
