@@ -16,10 +16,13 @@ export interface ActivityEntry {
   reason?: string;
   decision: 'allowed' | 'warned' | 'rejected';
   decisionReason?: string;
-  status: 'ok' | 'error' | 'rejected';
+  /** 'suggested': a prerequisite was suggested instead, and the tool was not called. */
+  status: 'ok' | 'error' | 'rejected' | 'suggested';
   error?: string;
   latencyMs: number;
   resultBytes: number;
+  /** The spell marks this tool `audit: true`. */
+  audit?: boolean;
 }
 
 export interface ActivityRow {
@@ -38,6 +41,7 @@ export interface ActivityRow {
   error: string | null;
   latency_ms: number;
   result_bytes: number;
+  audit: number | null;
   rating: number | null;
 }
 
@@ -73,6 +77,7 @@ export class ActivityLog {
         error: full.error ?? null,
         latency_ms: Math.round(full.latencyMs),
         result_bytes: full.resultBytes,
+        audit: full.audit ? 1 : null,
       },
     });
     this.generation += 1;

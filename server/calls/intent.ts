@@ -17,6 +17,8 @@ export const intentCallArgs = z.object({
   name: z.string().min(1, "name the tool as '<power>:<tool>' (or '<power>__<tool>')"),
   args: z.record(z.string(), z.unknown()).default({}),
   intent: intentSchema.optional(),
+  /** Run the call even though a prerequisite was suggested. */
+  proceed: z.boolean().optional(),
 });
 
 /** The call variant a gateway tool name stands for, or undefined for any other name. */

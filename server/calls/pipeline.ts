@@ -24,6 +24,12 @@ export interface CallContext {
   validation?: Validation;
   /** Present when the calling client declared the sampling capability. */
   sample?: SampleFn;
+  /** The agent chose to run the call although a prerequisite was suggested. */
+  proceed?: boolean;
+  /** Set by the hints stage for tools a spell marks `audit: true`. */
+  audit?: boolean;
+  /** Set by the hints stage when it answered with a suggestion instead of calling the tool. */
+  suggested?: boolean;
 }
 
 export type Next = () => Promise<CallToolResult>;

@@ -30,10 +30,11 @@ export function recordStage(activity: ActivityLog, retention: () => { retentionD
           reason: context.intent?.reason,
           decision: context.validation?.decision ?? 'allowed',
           decisionReason: context.validation?.message,
-          status: context.validation?.decision === 'rejected' ? 'rejected' : result && !result.isError ? 'ok' : 'error',
-          error: context.validation?.decision === 'rejected' ? undefined : result?.isError ? firstText(result) : result ? undefined : 'the call threw',
+          status: context.validation?.decision === 'rejected' ? 'rejected' : context.suggested ? 'suggested' : result && !result.isError ? 'ok' : 'error',
+          error: context.validation?.decision === 'rejected' || context.suggested ? undefined : result?.isError ? firstText(result) : result ? undefined : 'the call threw',
           latencyMs: Date.now() - context.startedAt,
           resultBytes: result ? Buffer.byteLength(JSON.stringify(result.content ?? [])) : 0,
+          audit: context.audit,
         });
         calls += 1;
         if (calls % PRUNE_EVERY === 0) {

@@ -140,6 +140,7 @@ Usage:
   grimoire stats [--json] [--tune]          recommendation quality (MRR, precision@k) from history; --tune refits the ranking weights
   grimoire activity list [--intent-type T] [--status S] [--power P] [--tool X] [--since D] [--until D] [--json] [--limit N]
                                             the calls the agent made, newest first
+  grimoire hints [--power P] [--json]      the hint network: prerequisites, next actions (declared and learned), follow rates
   grimoire call tool-read|tool-write|tool-destructive <power:tool> --args '<json>' [--reason TEXT] [--sensitivity LEVEL]
                                             call a tool with a declared intent, validated and logged like an agent's call
   grimoire activity rate <id> up|down|clear     rate a call: ratings feed the ranking

@@ -4,6 +4,7 @@ import { parseCliArgs, UsageError, USAGE, type CliArgs } from './args.js';
 import { activity } from './activity-command.js';
 import { bench } from './bench-command.js';
 import { callCommand } from './call-command.js';
+import { hintsCommand } from './hints-command.js';
 import { calibrateCommand } from './calibrate-command.js';
 import { listEvents } from './events-command.js';
 import { listPowers } from './powers-command.js';
@@ -47,6 +48,8 @@ async function main(argv: string[]): Promise<number> {
       return activity(sub, rest, args, runtime);
     case 'call':
       return callCommand(sub, rest[0], args, runtime);
+    case 'hints':
+      return hintsCommand(args, runtime);
     default:
       throw new UsageError(`unknown command '${command}'.`);
   }

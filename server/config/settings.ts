@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { z } from 'zod';
+import { intelSettingsSchema } from '../intel/intel-settings.js';
 
 /**
  * Gateway settings. The keys mirror the VS Code `grimoire.*` settings; the headless gateway reads
@@ -84,12 +85,22 @@ export const settingsSchema = z.object({
       maxResultBytes: z.number().int().min(2000).default(12_000),
     })
     .prefault({}),
+  hints: z
+    .object({
+      /** Offer next actions learned from the activity log when a tool declares none. */
+      learn: z.boolean().default(true),
+      /** A learned transition is offered only after this many observations. */
+      minSupport: z.number().int().min(1).default(3),
+    })
+    .prefault({}),
   ranking: z
     .object({
       /** Re-rank close candidates by success, popularity, latency and rating from the activity log. */
       learn: z.boolean().default(true),
     })
     .prefault({}),
+  /** Summaries of large results, artifacts, the result cache and search (server/intel). */
+  intel: intelSettingsSchema,
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -29,6 +29,7 @@ export function intentCallTool(variant: OperationType): Tool {
           },
           required: ['operation_type'],
         },
+        proceed: { type: 'boolean', description: 'Run the call even though Grimoire suggested a prerequisite first.' },
       },
       required: ['name', 'intent'],
     },

@@ -8,6 +8,12 @@ import { CallPipeline, type CallContext, type SampleFn } from '../calls/pipeline
 import { effectiveAnnotations, type EffectiveAnnotations } from '../calls/annotations.js';
 import { variantOf } from '../calls/intent.js';
 import { validateStage } from '../calls/validate-stage.js';
+import { unknownHintTools } from '../hints/declared-hints.js';
+import { HintEvents } from '../hints/hint-events.js';
+import { hintNetwork, type HintNetwork } from '../hints/hint-network.js';
+import { hintsStage } from '../hints/hints-stage.js';
+import { LearnedTransitions } from '../hints/learned-transitions.js';
+import { SessionContexts } from '../hints/session-context.js';
 import { ActivityLog } from '../activity/activity-log.js';
 import { forwardStage } from '../calls/forward-stage.js';
 import { recordStage } from '../calls/record-stage.js';
@@ -62,6 +68,7 @@ export class Gateway extends EventEmitter {
   readonly activity: ActivityLog;
   readonly recommendations: RecommendationLog;
   readonly usage: UsageStats;
+  readonly hints: { sessions: SessionContexts; events: HintEvents; transitions: LearnedTransitions };
   private readonly resolution: Resolution;
   private readonly resolver: HybridResolver;
   private readonly active = new Set<string>();
@@ -88,6 +95,11 @@ export class Gateway extends EventEmitter {
     this.recommendations = new RecommendationLog(options.store);
     this.usage = new UsageStats(options.store, () => this.activity.version);
     this.activity.prune(options.settings.activity.retentionDays, options.settings.activity.maxEntries);
+    this.hints = {
+      sessions: new SessionContexts(),
+      events: new HintEvents(options.store),
+      transitions: new LearnedTransitions(options.store, () => this.activity.version),
+    };
     this.resolution = new Resolution({
       rank: (query) => this.rank(query),
       powers: () => this.powers(),
@@ -101,6 +113,14 @@ export class Gateway extends EventEmitter {
     this.pipeline = new CallPipeline([
       recordStage(this.activity, () => this.options.settings.activity),
       validateStage(() => this.options.settings.intentDeclaration.strictServerValidation),
+      hintsStage({
+        sessions: this.hints.sessions,
+        events: this.hints.events,
+        transitions: this.hints.transitions,
+        extensions: (power) => options.registry.extensions(power),
+        tool: (power, tool) => this.toolsOf(power).find((t) => t.name === tool),
+        settings: () => this.options.settings.hints,
+      }),
       forwardStage(this.manager, (name) => this.power(name)),
     ]);
     for (const [power, tools] of this.catalog.all()) this.knownTools.set(power, tools.map(toTool));
@@ -159,6 +179,20 @@ export class Gateway extends EventEmitter {
 
   listTools(): Tool[] {
     return [...GATEWAY_TOOLS, ...[...this.exposed.values()].map((exposed) => exposed.definition)];
+  }
+
+  /** The hint network of the given powers (default: the active ones), with learned edges and follow rates. */
+  hintNetwork(powers: string[] = [...this.active]): HintNetwork {
+    const calls = new Map(
+      this.options.store.query<{ key: string; n: number }>("SELECT power || ':' || tool AS key, COUNT(*) AS n FROM activity GROUP BY power, tool").map((r) => [r.key, r.n]),
+    );
+    return hintNetwork(
+      powers.flatMap((name) => (this.power(name) ? [{ name, tools: this.toolsOf(name).map((t) => t.name), extensions: this.options.registry.extensions(name) }] : [])),
+      this.hints.transitions.all(),
+      calls,
+      this.hints.events.followRates(),
+      this.options.settings.hints.minSupport,
+    );
   }
 
   /** Tools across all powers for a query, best first, named `power:tool`. */
@@ -235,7 +269,7 @@ export class Gateway extends EventEmitter {
   }
 
   /** Runs one call to a power's tool through the pipeline (validate -> record -> upstream). */
-  runCall(call: Pick<CallContext, 'power' | 'tool' | 'calledAs' | 'args' | 'variant' | 'intent' | 'annotations'>, caller: CallerContext): Promise<CallToolResult> {
+  runCall(call: Pick<CallContext, 'power' | 'tool' | 'calledAs' | 'args' | 'variant' | 'intent' | 'annotations' | 'proceed'>, caller: CallerContext): Promise<CallToolResult> {
     this.manager.noteTurn(call.power);
     this.recommendations.markUsed(caller.sessionId, `${call.power}:${call.tool}`);
     return this.pipeline.run({ ...call, sessionId: caller.sessionId, startedAt: Date.now(), signal: caller.signal, sample: caller.sample });
@@ -264,6 +298,7 @@ export class Gateway extends EventEmitter {
     const changes = this.catalog.record(name, tools);
     this.knownTools.set(name, tools);
     if (changes.length > 0) log.info(`'${name}': ${changes.length} tool change(s) recorded in the catalog`);
+    for (const problem of unknownHintTools(name, this.options.registry.extensions(name), tools.map((t) => t.name))) log.warn(`${power.source.file}: ${problem}`);
     this.reindex();
     if (this.active.has(name)) this.updateExposure();
   }

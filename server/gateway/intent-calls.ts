@@ -16,7 +16,7 @@ export async function handleIntentCall(gateway: Gateway, variant: OperationType,
   const calledAs = variantTool(variant);
   const parsed = intentCallArgs.safeParse(rawArgs);
   if (!parsed.success) return errorResult(describeArgsError(calledAs, parsed.error));
-  const { name, args, intent } = parsed.data;
+  const { name, args, intent, proceed } = parsed.data;
   const target = splitQualifiedName(name);
   if (!target) return errorResult(`'${name}' does not name a tool: write '<power>:<tool>', e.g. 'filesystem:read_text_file'. retrieve_tools finds tools by what they do.`);
   const power = gateway.power(target.power);
@@ -36,5 +36,5 @@ export async function handleIntentCall(gateway: Gateway, variant: OperationType,
   if (!tool) {
     return errorResult(`Power '${power.name}' has no tool '${target.tool}'. Its tools: ${tools.map((t) => t.name).join(', ')}.`, { tools: tools.map((t) => t.name) });
   }
-  return gateway.runCall({ power: power.name, tool: tool.name, calledAs, args, variant, intent, annotations: gateway.annotationsOf(power.name, tool) }, caller);
+  return gateway.runCall({ power: power.name, tool: tool.name, calledAs, args, variant, intent, proceed, annotations: gateway.annotationsOf(power.name, tool) }, caller);
 }

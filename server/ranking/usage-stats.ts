@@ -50,7 +50,7 @@ export class UsageStats {
     const key = `${this.logVersion()}:${Math.floor(now / 60_000)}`;
     if (this.cache?.key === key) return this.cache;
     const rows = this.store.query<Row>(
-      "SELECT a.power, a.tool, a.status, a.latency_ms, a.at, r.rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id WHERE a.status != 'rejected'",
+      "SELECT a.power, a.tool, a.status, a.latency_ms, a.at, r.rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id WHERE a.status IN ('ok', 'error')",
     );
     const group = (keyOf: (row: Row) => string) => {
       const groups = new Map<string, Row[]>();

@@ -55,6 +55,26 @@ export const MIGRATIONS: readonly Migration[] = [
         source TEXT, suggested TEXT, outcome TEXT, resolved_at INTEGER
       );
       CREATE INDEX hint_events_session ON hint_events (session, at);
+      ALTER TABLE activity ADD COLUMN audit INTEGER;
+    `,
+  },
+  {
+    version: 4,
+    sql: `
+      CREATE TABLE intel_artifacts (
+        id TEXT PRIMARY KEY, at INTEGER, expires_at INTEGER, power TEXT, tool TEXT, args_hash TEXT, args TEXT,
+        read_only INTEGER, summary TEXT, summarizer TEXT, raw_bytes INTEGER, raw_chars INTEGER, file TEXT,
+        fingerprint TEXT, search_text TEXT
+      );
+      CREATE INDEX intel_artifacts_call ON intel_artifacts (power, tool, args_hash, at);
+      CREATE INDEX intel_artifacts_at ON intel_artifacts (at);
+      CREATE TABLE intel_calls (
+        id TEXT PRIMARY KEY, at INTEGER, power TEXT, tool TEXT, artifact_id TEXT, summarizer TEXT, cache TEXT,
+        stored INTEGER, raw_bytes INTEGER, raw_tokens INTEGER, delivered_tokens INTEGER
+      );
+      CREATE INDEX intel_calls_at ON intel_calls (at);
+      CREATE INDEX intel_calls_artifact ON intel_calls (artifact_id);
+      CREATE TABLE intel_power_writes (power TEXT PRIMARY KEY, at INTEGER);
     `,
   },
 ];
@@ -74,6 +94,9 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   embeddings: ['key'],
   ranking_weights: ['id'],
   hint_events: ['id'],
+  intel_artifacts: ['id'],
+  intel_calls: ['id'],
+  intel_power_writes: ['power'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';

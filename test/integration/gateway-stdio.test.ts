@@ -91,6 +91,7 @@ test('the old generic call_tool is not found and says what to do instead', async
 test('memory power: a write then a read through the gateway reach the real server', async () => {
   const activated = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'memory' } }));
   assert.equal(activated.status, 'activated');
+  await session.client.callTool({ name: 'memory__search_nodes', arguments: { query: 'Grimoire Test' } });
   const created = await session.client.callTool({
     name: 'memory__create_entities',
     arguments: { entities: [{ name: 'Grimoire Test', entityType: 'project', observations: ['written through the gateway'] }] },

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { Store } from '../store/store.js';
+
+export type HintKind = 'prerequisite' | 'next_action' | 'error_hint';
+export type HintSource = 'declared' | 'learned';
+export type HintOutcome = 'followed' | 'ignored' | 'proceeded';
+
+interface Pending {
+  id: string;
+  at: number;
+  power: string;
+  tool: string;
+  kind: HintKind;
+  hint: string;
+  source: HintSource;
+  suggested: string[];
+  /** For error hints: the failed call, so a blind retry counts as ignoring the hint. */
+  failedCall?: string;
+}
+
+export interface FollowRate {
+  power: string;
+  tool: string;
+  kind: HintKind;
+  hint: string;
+  source: HintSource;
+  shown: number;
+  followed: number;
+  ignored: number;
+  proceeded: number;
+  /** followed / (followed + ignored + proceeded), null until one was resolved. */
+  rate: number | null;
+}
+
+/**
+ * Every hint shown, and what the agent did next in that session: followed it (called a suggested
+ * tool), ignored it, or proceeded past a prerequisite. Pending hints wait in memory for the
+ * session's next call; each is stored when shown and again when resolved.
+ */
+export class HintEvents {
+  private readonly pending = new Map<string, Pending[]>();
+
+  constructor(private readonly store: Store) {}
+
+  fired(session: string, entry: Omit<Pending, 'id' | 'at'>, at = Date.now()): void {
+    const event: Pending = { id: randomUUID(), at, ...entry };
+    this.write(session, event, null, null);
+    const list = this.pending.get(session) ?? [];
+    list.push(event);
+    this.pending.set(session, list);
+  }
+
+  /** The session's next call: `tool` as `power:tool`, `call` identifies tool and arguments. */
+  resolve(session: string, tool: string, call: string, now = Date.now()): void {
+    const list = this.pending.get(session);
+    if (!list?.length) return;
+    this.pending.delete(session);
+    for (const event of list) this.write(session, event, outcomeOf(event, tool, call), now);
+  }
+
+  followRates(): FollowRate[] {
+    const rows = this.store.query<Omit<FollowRate, 'rate'>>(
+      `SELECT power, tool, kind, hint, source, COUNT(*) AS shown,
+              SUM(CASE WHEN outcome = 'followed' THEN 1 ELSE 0 END) AS followed,
+              SUM(CASE WHEN outcome = 'ignored' THEN 1 ELSE 0 END) AS ignored,
+              SUM(CASE WHEN outcome = 'proceeded' THEN 1 ELSE 0 END) AS proceeded
+       FROM hint_events GROUP BY power, tool, kind, hint, source ORDER BY shown DESC`,
+    );
+    return rows.map((row) => {
+      const resolved = row.followed + row.ignored + row.proceeded;
+      return { ...row, rate: resolved ? Math.round((row.followed / resolved) * 1000) / 1000 : null };
+    });
+  }
+
+  recent(limit = 50): Array<{ at: number; session: string; power: string; tool: string; kind: string; hint: string; source: string; suggested: string[]; outcome: string | null }> {
+    return this.store
+      .query<{ at: number; session: string; power: string; tool: string; kind: string; hint: string; source: string; suggested: string; outcome: string | null }>(
+        'SELECT at, session, power, tool, kind, hint, source, suggested, outcome FROM hint_events ORDER BY at DESC, id LIMIT ?',
+        [limit],
+      )
+      .map((row) => ({ ...row, suggested: JSON.parse(row.suggested) as string[] }));
+  }
+
+  private write(session: string, event: Pending, outcome: HintOutcome | null, resolvedAt: number | null): void {
+    this.store.write({
+      op: 'upsert',
+      table: 'hint_events',
+      row: {
+        id: event.id,
+        at: event.at,
+        session,
+        power: event.power,
+        tool: event.tool,
+        kind: event.kind,
+        hint: event.hint,
+        source: event.source,
+        suggested: JSON.stringify(event.suggested),
+        outcome,
+        resolved_at: resolvedAt,
+      },
+    });
+  }
+}
+
+function outcomeOf(event: Pending, tool: string, call: string): HintOutcome {
+  switch (event.kind) {
+    case 'prerequisite':
+      if (event.suggested.includes(tool)) return 'followed';
+      return tool === `${event.power}:${event.tool}` ? 'proceeded' : 'ignored';
+    case 'next_action':
+      return event.suggested.includes(tool) ? 'followed' : 'ignored';
+    case 'error_hint':
+      return call === event.failedCall ? 'ignored' : 'followed';
+  }
+}
