@@ -7,8 +7,8 @@ import type { CliArgs } from './args.js';
 
 /**
  * `grimoire stats [--json] [--tune]`: how well recommendations served the agent (MRR and
- * precision@k of the candidate it used), call counts, the ranking weights; --tune refits the
- * weights on that history and saves them.
+ * precision@k of the candidate it used), call counts, the ranking weights, the tokens summaries and
+ * lazy activation saved (`tokens`, server/intel); --tune refits the weights on that history and saves them.
  */
 export async function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
   const runtime = await createRuntime({ ...options, demo: false, imports: false });
@@ -28,6 +28,7 @@ export async function stats(args: CliArgs, options: RuntimeOptions): Promise<num
       calls: Object.fromEntries(calls.map((row) => [row.status, row.n])),
       activity_rows: calls.reduce((sum, row) => sum + row.n, 0),
       weights: tuning?.tuned ? tuning.weights : weights,
+      tokens: await runtime.gateway.intel.tokenReport(),
       ...(tuning ? { tuning: { tuned: tuning.tuned, samples: tuning.samples, mrr_before: round(tuning.mrrBefore), mrr_after: round(tuning.mrrAfter), ...(tuning.reason ? { reason: tuning.reason } : {}) } } : {}),
     };
     process.stdout.write(JSON.stringify(report, null, args.json ? 0 : 2) + '\n');

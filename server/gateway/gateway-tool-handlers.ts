@@ -10,6 +10,7 @@ import { explainCandidate } from './explain.js';
 import type { ResolvedCandidate, ResolveOptions } from './resolution.js';
 import type { ExposedTool } from './exposure.js';
 import { UnknownPowerError } from './unknown-power.js';
+import { handleIntelTool } from '../intel/tools/intel-tool-handlers.js';
 
 /** Answers a call to one of the gateway's own tools, or returns undefined for any other name. */
 export async function handleGatewayTool(gateway: Gateway, name: string, args: Record<string, unknown>, sessionId: string): Promise<CallToolResult | undefined> {
@@ -38,7 +39,7 @@ export async function handleGatewayTool(gateway: Gateway, name: string, args: Re
       });
     }
     default:
-      return undefined;
+      return handleIntelTool(gateway.intel, name, args);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { intentCallTool, RETRIEVE_TOOLS } from './call-tool-definitions.js';
+import { INTEL_TOOLS } from '../intel/tools/intel-tools.js';
 
 /** The gateway's own MCP tools. Their names are a stable contract (DESIGN.md). */
 
@@ -63,6 +64,7 @@ export const GATEWAY_TOOLS: Tool[] = [
   intentCallTool('read'),
   intentCallTool('write'),
   intentCallTool('destructive'),
+  ...INTEL_TOOLS,
 ];
 
 /** A zod failure as one sentence naming the argument and what it needs. */

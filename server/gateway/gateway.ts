@@ -36,6 +36,8 @@ import { handleIntentCall } from './intent-calls.js';
 import { powerDocument } from './power-documents.js';
 import { Resolution, type ResolveOptions, type ResolveOutcome } from './resolution.js';
 import { UnknownPowerError } from './unknown-power.js';
+import { Intel } from '../intel/intel.js';
+import { summarizeStage } from '../intel/summarize-stage.js';
 
 const log = logger('gateway');
 
@@ -69,6 +71,8 @@ export class Gateway extends EventEmitter {
   readonly recommendations: RecommendationLog;
   readonly usage: UsageStats;
   readonly hints: { sessions: SessionContexts; events: HintEvents; transitions: LearnedTransitions };
+  /** Summaries, artifacts, the result cache, search and token accounting (server/intel). */
+  readonly intel: Intel;
   private readonly resolution: Resolution;
   private readonly resolver: HybridResolver;
   private readonly active = new Set<string>();
@@ -87,9 +91,15 @@ export class Gateway extends EventEmitter {
       idle: upstream.idle,
     });
     this.catalog = new Catalog(options.store);
-    const { resolver, embedder } = createResolver(options.settings.resolve, options.store, options.store.dataDir);
+    const { resolver, embedder, embeddings } = createResolver(options.settings.resolve, options.store, options.store.dataDir);
     this.resolver = resolver;
     embedder.warmUp();
+    this.intel = new Intel({
+      store: options.store,
+      settings: () => this.options.settings.intel,
+      embeddings,
+      toolLists: () => ({ gateway: this.listTools(), powers: [...this.knownTools].map(([power, tools]) => ({ power, tools })) }),
+    });
     this.discovery = new Discovery((power) => this.discover(power));
     this.activity = new ActivityLog(options.store);
     this.recommendations = new RecommendationLog(options.store);
@@ -121,6 +131,7 @@ export class Gateway extends EventEmitter {
         tool: (power, tool) => this.toolsOf(power).find((t) => t.name === tool),
         settings: () => this.options.settings.hints,
       }),
+      summarizeStage(this.intel, (power, tool) => this.toolsOf(power).find((t) => t.name === tool)),
       forwardStage(this.manager, (name) => this.power(name)),
     ]);
     for (const [power, tools] of this.catalog.all()) this.knownTools.set(power, tools.map(toTool));
@@ -289,6 +300,7 @@ export class Gateway extends EventEmitter {
 
   async shutdown(): Promise<void> {
     await this.manager.shutdown();
+    await this.intel.close();
   }
 
   private async refreshTools(name: string): Promise<void> {

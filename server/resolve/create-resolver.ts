@@ -7,7 +7,11 @@ import { Embedder } from './semantic/embedder.js';
 import { EmbeddingCache } from './semantic/embedding-cache.js';
 
 /** The resolver as the gateway runs it: lexical always, semantic when the model loads. */
-export function createResolver(settings: Settings['resolve'], store: Store, dataDir: string): { resolver: HybridResolver; embedder: Embedder } {
+export function createResolver(
+  settings: Settings['resolve'],
+  store: Store,
+  dataDir: string,
+): { resolver: HybridResolver; embedder: Embedder; /** Shared with other users of embeddings (server/intel); absent when semantic matching is off. */ embeddings?: EmbeddingCache } {
   const embedder = new Embedder({
     enabled: settings.semantic.enabled,
     model: settings.semantic.model,
@@ -18,6 +22,7 @@ export function createResolver(settings: Settings['resolve'], store: Store, data
     const status = embedder.status();
     return status.state === 'ready' ? `model ${status.model}` : (status.detail ?? `model ${status.model} is ${status.state}`);
   };
-  const resolver = new HybridResolver(DEFAULT_CALIBRATIONS, settings.semantic.enabled ? new EmbeddingCache(store, embedder) : undefined, describe);
-  return { resolver, embedder };
+  const embeddings = settings.semantic.enabled ? new EmbeddingCache(store, embedder) : undefined;
+  const resolver = new HybridResolver(DEFAULT_CALIBRATIONS, embeddings, describe);
+  return { resolver, embedder, embeddings };
 }

@@ -64,7 +64,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE intel_artifacts (
         id TEXT PRIMARY KEY, at INTEGER, expires_at INTEGER, power TEXT, tool TEXT, args_hash TEXT, args TEXT,
         read_only INTEGER, summary TEXT, summarizer TEXT, raw_bytes INTEGER, raw_chars INTEGER, file TEXT,
-        fingerprint TEXT, search_text TEXT
+        fingerprint TEXT, search_text TEXT, structured TEXT
       );
       CREATE INDEX intel_artifacts_call ON intel_artifacts (power, tool, args_hash, at);
       CREATE INDEX intel_artifacts_at ON intel_artifacts (at);

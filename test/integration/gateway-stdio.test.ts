@@ -26,8 +26,11 @@ test('before activation the agent sees only the gateway tools', async () => {
     'call_tool_read',
     'call_tool_write',
     'deactivate_power',
+    'get_artifact_context',
+    'read_artifact',
     'resolve_intent',
     'retrieve_tools',
+    'semantic_search',
   ]);
 });
 

@@ -7,7 +7,7 @@ import { defaultSettings, loadSettingsFile, withOverrides } from '../../server/c
 import { backoffDelay } from '../../server/upstream/backoff.js';
 import { tempDir } from '../helpers/temp.js';
 
-const context: CallContext = { power: 'p', tool: 't', calledAs: 'p__t', args: {}, sessionId: 's', startedAt: 0 };
+const context: CallContext = { power: 'p', tool: 't', calledAs: 'p__t', args: {}, sessionId: 's', startedAt: 0, variant: 'direct', annotations: { source: 'none' } };
 
 test('pipeline stages run in order around the next stage', async () => {
   const trace: string[] = [];

@@ -1,0 +1,197 @@
+/** The palette commands (category "Grimoire") and the Powers tree's inline actions. */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import * as protocol from '../server/rpc/protocol.js';
+import type { Dashboard } from './dashboard.js';
+import type { GatewayClient } from './gateway-client.js';
+import { powerPicks, resolveTitle, scorePick, type PickModel } from './picks.js';
+import type { PowerNode } from './powers-tree.js';
+import { describeEntry, mcpEntries, SPELL_NAME, spellFileName, spellFromMcpEntry, spellName, templateSpell, type McpEntry } from './spell-template.js';
+import { toolCountText } from './tree-items.js';
+
+/** `grimoire.newSpellFile` arguments, for callers that already know (the palette asks instead). */
+export interface NewSpellOptions {
+  from?: 'template' | { file: string; key: string };
+  name?: string;
+  folder?: string;
+}
+
+type PowerArgument = string | PowerNode | undefined;
+
+export function registerCommands(gateway: GatewayClient, dashboard: Dashboard): vscode.Disposable[] {
+  const commands: Record<string, (...args: never[]) => unknown> = {
+    'grimoire.activatePower': (arg: PowerArgument) => activate(gateway, arg),
+    'grimoire.deactivatePower': (arg: PowerArgument) => deactivate(gateway, arg),
+    'grimoire.resolveIntent': (query?: string) => resolveIntent(gateway, query),
+    'grimoire.openDashboard': () => dashboard.show(),
+    'grimoire.reloadPowers': () => reload(gateway),
+    'grimoire.newSpellFile': (options?: NewSpellOptions) => newSpellFile(gateway, options ?? {}),
+    'grimoire.openSpellFile': (arg: PowerArgument) => openSpellFile(gateway, arg),
+    'grimoire.restartGateway': () => gateway.restart(),
+    'grimoire.showOutput': () => gateway.channel.show(true),
+  };
+  return Object.entries(commands).map(([id, run]) => vscode.commands.registerCommand(id, run));
+}
+
+function nameOf(arg: PowerArgument): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg && arg.kind !== 'issue') return arg.power.name;
+  return undefined;
+}
+
+async function pickPower(items: PickModel[], placeHolder: string): Promise<string | undefined> {
+  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true });
+  return picked?.name;
+}
+
+async function activate(gateway: GatewayClient, arg: PowerArgument): Promise<protocol.PowerInfo | undefined> {
+  const name = nameOf(arg) ?? (await pickPower(powerPicks(gateway.powers, 'activate'), 'Activate a power: its tools join the agent\'s list'));
+  if (!name) return undefined;
+  try {
+    const info = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `Grimoire: activating ${name}` },
+      () => gateway.request(protocol.activatePower, { name }),
+    );
+    void vscode.window.showInformationMessage(`Grimoire: '${name}' is active; its ${toolCountText(info.tools.length)} are in the agent's list.`);
+    return info;
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+async function deactivate(gateway: GatewayClient, arg: PowerArgument): Promise<protocol.PowerInfo | undefined> {
+  let name = nameOf(arg);
+  if (!name) {
+    const picks = powerPicks(gateway.powers, 'deactivate');
+    if (picks.length === 0) {
+      void vscode.window.showInformationMessage('Grimoire: no power is active.');
+      return undefined;
+    }
+    name = await pickPower(picks, 'Deactivate a power: its server stops and its tools leave the list');
+  }
+  if (!name) return undefined;
+  try {
+    return await gateway.request(protocol.deactivatePower, { name });
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+async function resolveIntent(gateway: GatewayClient, given?: string): Promise<protocol.ResolveResult | undefined> {
+  const query =
+    given ??
+    (await vscode.window.showInputBox({
+      title: 'Grimoire: Resolve Intent',
+      prompt: 'Describe what you want to do; every power is scored and the tier shown.',
+      placeHolder: 'e.g. read a file from my project',
+      validateInput: (value) => (value.trim() ? undefined : 'Type a request.'),
+    }));
+  if (!query?.trim()) return undefined;
+  let result: protocol.ResolveResult;
+  try {
+    result = await gateway.request(protocol.resolveIntent, { query });
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
+    return undefined;
+  }
+  gateway.channel.info(`resolve "${query}": ${result.tier} (${result.scores.map((s) => `${s.name} ${s.confidence}`).join(', ')})`);
+  const picked = await vscode.window.showQuickPick(
+    result.scores.map((score) => scorePick(score, result.candidates)),
+    { title: resolveTitle(result), placeHolder: 'Pick a power to activate it' },
+  );
+  if (picked) await activate(gateway, picked.name);
+  return result;
+}
+
+async function reload(gateway: GatewayClient): Promise<protocol.PowersPayload | undefined> {
+  try {
+    const payload = await gateway.request(protocol.reloadPowers, null);
+    const problems = payload.issues.length ? `, ${payload.issues.length} problem(s): see the Powers view` : '';
+    void vscode.window.showInformationMessage(`Grimoire: ${payload.powers.length} power(s) loaded${problems}.`);
+    return payload;
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+async function openSpellFile(gateway: GatewayClient, arg: PowerArgument): Promise<vscode.TextEditor | undefined> {
+  const name =
+    nameOf(arg) ??
+    (await pickPower(
+      gateway.powers.map((power) => ({ name: power.name, label: power.name, description: power.source.kind, detail: power.source.file })),
+      'Open the file a power comes from',
+    ));
+  const power = name ? gateway.power(name) : undefined;
+  if (!power) return undefined;
+  return vscode.window.showTextDocument(vscode.Uri.file(power.source.file), { preview: false });
+}
+
+/** The mcp.json servers a spell can be made from: the workspace's and those of every imported config. */
+function knownMcpEntries(gateway: GatewayClient): McpEntry[] {
+  const files = new Set<string>();
+  for (const folder of vscode.workspace.workspaceFolders ?? []) files.add(path.join(folder.uri.fsPath, '.vscode', 'mcp.json'));
+  for (const power of gateway.powers) if (power.source.kind === 'vscode-mcp' || power.source.kind === 'claude-desktop') files.add(power.source.file);
+  return [...files].flatMap((file) => {
+    try {
+      return mcpEntries(file, fs.readFileSync(file, 'utf8'));
+    } catch {
+      return [];
+    }
+  });
+}
+
+function spellFolder(options: NewSpellOptions): string {
+  if (options.folder) return options.folder;
+  const workspace = vscode.workspace.workspaceFolders?.[0];
+  if (workspace) return path.join(workspace.uri.fsPath, '.grimoire');
+  return process.env.GRIMOIRE_HOME || path.join(os.homedir(), '.grimoire');
+}
+
+async function newSpellFile(gateway: GatewayClient, options: NewSpellOptions): Promise<vscode.TextEditor | undefined> {
+  let from = options.from;
+  if (!from) {
+    const entries = knownMcpEntries(gateway);
+    const picked = await vscode.window.showQuickPick(
+      [
+        { label: '$(new-file) From a template', from: 'template' as const },
+        ...entries.map((entry) => ({ label: `$(json) From ${describeEntry(entry)}`, detail: entry.file, from: { file: entry.file, key: entry.key } })),
+      ],
+      { placeHolder: 'Start a spell file from a template or from a server you already have' },
+    );
+    from = picked?.from;
+  }
+  if (!from) return undefined;
+  const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  let name = options.name;
+  let text: string;
+  if (from === 'template') {
+    name ??= await vscode.window.showInputBox({
+      title: 'Grimoire: New Spell File',
+      prompt: 'The power name (lowercase letters, digits and "-")',
+      value: 'my-power',
+      validateInput: (value) => (SPELL_NAME.test(value) ? undefined : 'Use lowercase letters, digits and "-" only.'),
+    });
+    if (!name) return undefined;
+    text = templateSpell(name);
+  } else {
+    const source = from;
+    const entry = knownMcpEntries(gateway).find((candidate) => candidate.file === source.file && candidate.key === source.key);
+    if (!entry) throw new Error(`No server "${source.key}" in ${source.file}.`);
+    name ??= spellName(entry.key);
+    text = spellFromMcpEntry(entry, { workspaceFolder, toolNames: gateway.power(name)?.tools.map((tool) => tool.name) });
+  }
+  if (!SPELL_NAME.test(name)) throw new Error(`'${name}' is not a power name: use lowercase letters, digits and "-".`);
+  const file = path.join(spellFolder(options), spellFileName(name));
+  if (fs.existsSync(file)) {
+    void vscode.window.showWarningMessage(`Grimoire: ${file} already exists; opened it instead.`);
+  } else {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  }
+  return vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
+}

@@ -1,0 +1,72 @@
+/**
+ * Grimoire's extension host side. Activation only registers things and starts the gateway process
+ * without waiting for it; the timings below are logged and returned to callers (the extension tests).
+ */
+import { performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import { registerCommands } from './commands.js';
+import { Dashboard } from './dashboard.js';
+import { EmptyListProvider } from './empty-view.js';
+import { GatewayClient } from './gateway-client.js';
+import { GatewayMcpProvider, MCP_PROVIDER_ID } from './mcp-provider.js';
+import { PowersTreeProvider } from './powers-tree.js';
+import { createStatusBar } from './status-bar.js';
+import { Timings, type TimingsSnapshot } from './timings.js';
+
+/** What activate() returns: measurements, for the extension tests and anyone curious. */
+export interface GrimoireApi {
+  timings(): TimingsSnapshot;
+  /** Times onDidChangeMcpServerDefinitions fired (the gateway came back on a new endpoint). */
+  mcpDefinitionChanges(): number;
+}
+
+/** Set by the bundle's first line (client/packaging/bundle.ts); absent when not bundled. */
+declare const __grimoireLoadStart: number | undefined;
+
+let gateway: GatewayClient | undefined;
+
+export function activate(context: vscode.ExtensionContext): GrimoireApi {
+  const timings = new Timings(performance.now());
+  if (typeof __grimoireLoadStart === 'number') timings.setLoadStart(__grimoireLoadStart);
+  const channel = vscode.window.createOutputChannel('Grimoire', { log: true });
+  gateway = new GatewayClient(context, channel);
+  const client = gateway;
+  const dashboard = new Dashboard(context, client);
+  const powersTree = new PowersTreeProvider(client);
+  const version = String(context.extension.packageJSON.version ?? '0.0.0');
+  const mcpProvider = new GatewayMcpProvider(client, version);
+  context.subscriptions.push(
+    channel,
+    client,
+    dashboard,
+    powersTree,
+    mcpProvider,
+    vscode.window.createTreeView('grimoire.powers', { treeDataProvider: powersTree, showCollapseAll: true }),
+    vscode.window.createTreeView('grimoire.activity', { treeDataProvider: new EmptyListProvider() }),
+    vscode.window.createTreeView('grimoire.hints', { treeDataProvider: new EmptyListProvider() }),
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpProvider),
+    createStatusBar(client),
+    ...registerCommands(client, dashboard),
+  );
+
+  const ready = client.onDidChangeStatus((status) => {
+    if (status.health === 'ready' && timings.mark('gatewayReady', performance.now())) {
+      channel.info(timings.describe());
+      ready.dispose();
+    }
+  });
+  context.subscriptions.push(ready);
+  client.start().then(
+    () => timings.mark('serverInitialized', performance.now()),
+    (error: Error) => channel.error(`the gateway process did not start: ${error.message}`),
+  );
+  timings.mark('activated', performance.now());
+  const { loadMs, activatedMs } = timings.snapshot();
+  channel.info(`activated in ${activatedMs} ms${loadMs !== undefined ? ` (code loaded in ${loadMs} ms)` : ''}`);
+  return { timings: () => timings.snapshot(), mcpDefinitionChanges: () => mcpProvider.changeCount };
+}
+
+export async function deactivate(): Promise<void> {
+  await gateway?.stop();
+  gateway = undefined;
+}

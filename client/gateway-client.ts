@@ -1,0 +1,141 @@
+/**
+ * The gateway process, started and stopped by vscode-languageclient over node IPC, and the last state
+ * it pushed (status, powers). Requests and notifications are typed by server/rpc/protocol.ts.
+ */
+import * as readline from 'node:readline';
+import * as vscode from 'vscode';
+import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import * as protocol from '../server/rpc/protocol.js';
+import type { Endpoint, GatewayStatus, LoadIssueInfo, PowerInfo, PowersPayload, PowerStateChange } from '../server/rpc/protocol.js';
+import { parseServerLogLine, redactingChannel } from './log.js';
+import { readClientSettings } from './settings.js';
+
+export const INITIAL_STATUS: GatewayStatus = { health: 'starting', endpointVersion: 0, powers: 0, activePowers: 0, crashedPowers: 0, issues: 0 };
+
+export function currentSettings(): protocol.ClientSettings {
+  const config = vscode.workspace.getConfiguration('grimoire');
+  return readClientSettings({
+    value: (key) => config.get(key),
+    explicit: (key) => {
+      const inspected = config.inspect(key);
+      return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+    },
+  });
+}
+
+export class GatewayClient implements vscode.Disposable {
+  private readonly client: LanguageClient;
+  private readonly secrets = new Set<string>();
+  private readonly disposables: vscode.Disposable[] = [];
+  status: GatewayStatus = INITIAL_STATUS;
+  powers: PowerInfo[] = [];
+  issues: LoadIssueInfo[] = [];
+  private readonly statusEmitter = new vscode.EventEmitter<GatewayStatus>();
+  private readonly powersEmitter = new vscode.EventEmitter<PowerInfo[]>();
+  readonly onDidChangeStatus = this.statusEmitter.event;
+  readonly onDidChangePowers = this.powersEmitter.event;
+
+  constructor(context: vscode.ExtensionContext, readonly channel: vscode.LogOutputChannel) {
+    const module = context.asAbsolutePath('dist/server/process/main.js');
+    const args = ['--demo-servers', context.asAbsolutePath('dist/demo-servers')];
+    const serverOptions: ServerOptions = {
+      run: { module, args, transport: TransportKind.ipc },
+      debug: { module, args, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    };
+    const redacted = redactingChannel(channel, () => this.secrets);
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [],
+      outputChannel: redacted,
+      traceOutputChannel: redacted,
+      // An untrusted workspace's spells and mcp.json name programs to run: they are read once trusted.
+      initializationOptions: (): protocol.InitializationOptions => ({
+        settings: currentSettings(),
+        workspaceFolder: vscode.workspace.isTrusted ? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath : undefined,
+      }),
+      stdioOptions: {
+        stdout: (input, out) => readline.createInterface({ input, crlfDelay: Infinity }).on('line', (line) => out.info(line)),
+        stderr: (input, out) =>
+          readline.createInterface({ input, crlfDelay: Infinity }).on('line', (line) => {
+            const { level, text } = parseServerLogLine(line);
+            out[level](text);
+          }),
+      },
+    };
+    this.client = new LanguageClient('grimoire', 'Grimoire Gateway', serverOptions, clientOptions);
+    this.disposables.push(
+      this.client.onNotification(protocol.statusChanged.method, (status: GatewayStatus) => this.setStatus(status)),
+      this.client.onNotification(protocol.powersChanged.method, (payload: PowersPayload) => this.setPowers(payload)),
+      // The views redraw from the powers list that follows; a crash is worth a line in the log.
+      this.client.onNotification(protocol.powerStateChanged.method, (change: PowerStateChange) => {
+        const line = `power '${change.power}' ${change.state}${change.detail ? `: ${change.detail}` : ''}`;
+        if (change.state === 'crashed') this.channel.warn(line);
+        else this.channel.debug(line);
+      }),
+      this.client.onDidChangeState((event) => {
+        if (event.newState === State.Running) void this.refresh();
+        if (event.newState === State.Stopped) this.setStatus({ ...this.status, health: 'restarting' });
+      }),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (!event.affectsConfiguration('grimoire') || !this.client.isRunning()) return;
+        const params: protocol.ConfigurationChange = { settings: currentSettings() };
+        void this.client.sendNotification('workspace/didChangeConfiguration', params);
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.restart()),
+      this.statusEmitter,
+      this.powersEmitter,
+    );
+  }
+
+  /** Starts the process and resolves once it has answered `initialize`. */
+  async start(): Promise<void> {
+    await this.client.start();
+  }
+
+  async stop(): Promise<void> {
+    if (this.client.needsStop()) await this.client.stop();
+  }
+
+  async restart(): Promise<void> {
+    await this.client.restart();
+  }
+
+  request<P, R>(type: protocol.RequestType<P, R>, params: P, token?: vscode.CancellationToken): Promise<R> {
+    return this.client.sendRequest<R>(type.method, params, token);
+  }
+
+  /** The MCP endpoint, once served. Its token is masked in every log line from now on. */
+  async endpoint(token?: vscode.CancellationToken): Promise<Endpoint> {
+    const endpoint = await this.request(protocol.getEndpoint, null, token);
+    this.secrets.add(endpoint.token);
+    return endpoint;
+  }
+
+  power(name: string): PowerInfo | undefined {
+    return this.powers.find((power) => power.name === name);
+  }
+
+  /** Asks for everything again, after a (re)start: notifications sent before we listened are not lost. */
+  async refresh(): Promise<void> {
+    try {
+      this.setStatus(await this.request(protocol.getStatus, null));
+      this.setPowers(await this.request(protocol.listPowers, null));
+    } catch (error) {
+      this.channel.warn(`could not read the gateway's state: ${(error as Error).message}`);
+    }
+  }
+
+  private setStatus(status: GatewayStatus): void {
+    this.status = status;
+    this.statusEmitter.fire(status);
+  }
+
+  private setPowers(payload: PowersPayload): void {
+    this.powers = payload.powers;
+    this.issues = payload.issues;
+    this.powersEmitter.fire(payload.powers);
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Builds everything the extension runs into dist/ (what the .vsix ships):
+ *   dist/client/extension.js        extension host side (vscode external)
+ *   dist/server/process/main.js     the gateway process, with child-guard.js and sql-wasm.wasm beside it
+ *   dist/webview/dashboard.{js,css} the dashboard, for the browser
+ *   dist/demo-servers/...           the demo powers' npm servers, one file each
+ *   dist/spell.schema.json          the spell schema (JSON Schema draft 7), from the zod definition
+ * Usage: node out/client/packaging/bundle.js
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { z } from 'zod';
+import { spellSchema } from '../../server/powers/spell-schema.js';
+
+export const root = path.resolve(__dirname, '..', '..', '..');
+const dist = path.join(root, 'dist');
+const serverDir = path.join(dist, 'server', 'process');
+
+/** Loaded lazily by the semantic resolver when present; never needed to start. */
+const LAZY_NATIVE = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp'];
+const DEMO_SERVERS = ['server-everything', 'server-filesystem', 'server-memory'];
+
+const common: esbuild.BuildOptions = { bundle: true, minify: true, sourcemap: true, logLevel: 'warning', legalComments: 'none' };
+
+async function buildClient(): Promise<void> {
+  await esbuild.build({
+    ...common,
+    entryPoints: [path.join(root, 'client', 'extension.ts')],
+    outfile: path.join(dist, 'client', 'extension.js'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    // The extension reports how long its code took to load (client/extension.ts).
+    banner: { js: 'var __grimoireLoadStart = require("node:perf_hooks").performance.now();' },
+  });
+}
+
+async function buildServer(): Promise<void> {
+  // server/config/paths.ts finds the package root three folders above its own file: the bundle
+  // keeps that depth (dist/server/process/) so the demo spells under server/demo/ are found.
+  if (path.resolve(serverDir, '..', '..', '..') !== root) throw new Error('the server bundle must sit three folders below the package root');
+  await esbuild.build({
+    ...common,
+    entryPoints: {
+      main: path.join(root, 'server', 'extension-main.ts'),
+      'child-guard': path.join(root, 'server', 'upstream', 'child-guard.ts'),
+    },
+    outdir: serverDir,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: LAZY_NATIVE,
+  });
+  fs.copyFileSync(path.join(root, 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'), path.join(serverDir, 'sql-wasm.wasm'));
+}
+
+/** The dashboard for the browser; `outdir` defaults to dist/webview (the browser test builds its own). */
+export async function buildWebview(outdir = path.join(dist, 'webview')): Promise<void> {
+  await esbuild.build({
+    ...common,
+    entryPoints: { dashboard: path.join(root, 'webview', 'main.mts') },
+    outdir,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+  });
+  await esbuild.build({
+    ...common,
+    entryPoints: { dashboard: path.join(root, 'webview', 'dashboard.css') },
+    outdir,
+  });
+}
+
+/** Each demo server as one ESM file at the path its spell names under ${GRIMOIRE_DEMO_MODULES}. */
+async function buildDemoServers(): Promise<void> {
+  const out = path.join(dist, 'demo-servers');
+  fs.writeFileSync(path.join(out, 'package.json'), JSON.stringify({ type: 'module', private: true }) + '\n');
+  for (const name of DEMO_SERVERS) {
+    const source = path.join(root, 'node_modules', '@modelcontextprotocol', name);
+    const target = path.join(out, '@modelcontextprotocol', name);
+    await esbuild.build({
+      ...common,
+      sourcemap: false,
+      entryPoints: [path.join(source, 'dist', 'index.js')],
+      outfile: path.join(target, 'dist', 'index.js'),
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      banner: { js: "import { createRequire as __grimoireRequire } from 'node:module'; const require = __grimoireRequire(import.meta.url);" },
+    });
+    // server-everything reads its instructions and resources from <package>/docs next to dist/.
+    const docs = path.join(source, 'dist', 'docs');
+    if (fs.existsSync(docs)) fs.cpSync(docs, path.join(target, 'docs'), { recursive: true });
+  }
+}
+
+/** The YAML extension validates with JSON Schema draft 7, so the editor's copy targets it. */
+export function editorSpellSchema(): Record<string, unknown> {
+  return z.toJSONSchema(spellSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+}
+
+function writeSchema(): void {
+  fs.writeFileSync(path.join(dist, 'spell.schema.json'), JSON.stringify(editorSpellSchema(), null, 2) + '\n');
+}
+
+function sizeOf(dir: string): number {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).reduce((sum, entry) => (entry.isFile() ? sum + fs.statSync(path.join(entry.parentPath, entry.name)).size : sum), 0);
+}
+
+export async function bundle(): Promise<void> {
+  const started = Date.now();
+  fs.rmSync(dist, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dist, 'demo-servers'), { recursive: true });
+  await Promise.all([buildClient(), buildServer(), buildWebview(), buildDemoServers()]);
+  writeSchema();
+  const kb = (dir: string) => `${Math.round(sizeOf(path.join(dist, dir)) / 1024)} KB`;
+  console.log(`bundled in ${Date.now() - started} ms: client ${kb('client')}, server ${kb('server')}, webview ${kb('webview')}, demo servers ${kb('demo-servers')} (with source maps)`);
+}
+
+if (require.main === module) {
+  bundle().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

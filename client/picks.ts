@@ -1,0 +1,45 @@
+/** Quick pick entries for the power and resolve commands. No `vscode` import. */
+import type { PowerInfo, PowerScoreInfo, ResolveResult, Tier } from '../server/rpc/protocol.js';
+import { powerStateText, toolCountText } from './tree-items.js';
+
+export interface PickModel {
+  name: string;
+  label: string;
+  description: string;
+  detail: string;
+}
+
+/** Powers to activate (not active ones first) or to deactivate (active ones only). */
+export function powerPicks(powers: PowerInfo[], purpose: 'activate' | 'deactivate'): PickModel[] {
+  const chosen = purpose === 'deactivate' ? powers.filter((power) => power.active) : [...powers].sort((a, b) => Number(a.active) - Number(b.active) || a.name.localeCompare(b.name));
+  return chosen.map((power) => ({
+    name: power.name,
+    label: power.name,
+    description: `${powerStateText(power)} · ${toolCountText(power.tools.length)}`,
+    detail: power.problems.length ? `${power.description} (${power.problems[0]})` : power.description,
+  }));
+}
+
+export const TIER_TEXT: Record<Tier, string> = {
+  activated: 'activated: one power is a clear match',
+  multiple_matches: 'multiple matches: pick one',
+  weak_matches: 'weak matches only',
+  not_found: 'no power matches',
+};
+
+export function percent(confidence: number): string {
+  return `${Math.round(confidence * 100)}%`;
+}
+
+export function scorePick(score: PowerScoreInfo, candidates: string[]): PickModel {
+  return {
+    name: score.name,
+    label: score.name,
+    description: `${percent(score.confidence)} · ${score.band.replace('_', ' ')}${candidates.includes(score.name) ? ' · offered' : ''}`,
+    detail: score.matchedTerms.length ? `matched ${score.matchType}: ${score.matchedTerms.join(', ')}` : 'no matching words',
+  };
+}
+
+export function resolveTitle(result: ResolveResult): string {
+  return `"${result.query}": ${TIER_TEXT[result.tier]}`;
+}

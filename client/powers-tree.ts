@@ -1,0 +1,57 @@
+/** The sidebar's Powers tree: powers, their tools, and configuration problems; refreshed by gateway notifications. */
+import * as vscode from 'vscode';
+import type { LoadIssueInfo, PowerInfo, ToolInfo } from '../server/rpc/protocol.js';
+import type { GatewayClient } from './gateway-client.js';
+import { issueItem, powerItem, toolItem, type ItemModel } from './tree-items.js';
+
+export type PowerNode =
+  | { kind: 'power'; power: PowerInfo }
+  | { kind: 'tool'; power: PowerInfo; tool: ToolInfo }
+  | { kind: 'issue'; issue: LoadIssueInfo };
+
+export class PowersTreeProvider implements vscode.TreeDataProvider<PowerNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(private readonly gateway: GatewayClient) {
+    this.subscriptions = [gateway.onDidChangePowers(() => this.changed.fire()), this.changed];
+  }
+
+  getChildren(node?: PowerNode): PowerNode[] {
+    if (!node) {
+      return [
+        ...this.gateway.powers.map((power): PowerNode => ({ kind: 'power', power })),
+        ...this.gateway.issues.map((issue): PowerNode => ({ kind: 'issue', issue })),
+      ];
+    }
+    if (node.kind === 'power') return node.power.tools.map((tool): PowerNode => ({ kind: 'tool', power: node.power, tool }));
+    return [];
+  }
+
+  getTreeItem(node: PowerNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'power':
+        return toTreeItem(powerItem(node.power));
+      case 'tool':
+        return toTreeItem(toolItem(node.power, node.tool));
+      case 'issue':
+        return toTreeItem(issueItem(node.issue), { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(node.issue.file)] });
+    }
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+}
+
+function toTreeItem(model: ItemModel, command?: vscode.Command): vscode.TreeItem {
+  const item = new vscode.TreeItem(model.label, model.collapsible ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = model.id;
+  item.description = model.description;
+  item.tooltip = model.tooltip;
+  item.contextValue = model.contextValue;
+  item.iconPath = new vscode.ThemeIcon(model.icon.id, model.icon.color ? new vscode.ThemeColor(model.icon.color) : undefined);
+  if (command) item.command = command;
+  return item;
+}

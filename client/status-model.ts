@@ -1,0 +1,31 @@
+/** The status bar item's text and tooltip. No `vscode` import. */
+import type { GatewayStatus } from '../server/rpc/protocol.js';
+
+export interface StatusBarModel {
+  text: string;
+  tooltip: string;
+  error: boolean;
+  warning: boolean;
+}
+
+export function statusBarModel(status: GatewayStatus): StatusBarModel {
+  const powers = `${status.powers} power${status.powers === 1 ? '' : 's'}, ${status.activePowers} active`;
+  switch (status.health) {
+    case 'starting':
+      return { text: '$(loading~spin) Grimoire', tooltip: 'Grimoire gateway: starting', error: false, warning: false };
+    case 'restarting':
+      return { text: '$(loading~spin) Grimoire', tooltip: 'Grimoire gateway: restarting', error: false, warning: false };
+    case 'failed':
+      return { text: '$(error) Grimoire', tooltip: `Grimoire gateway: ${status.message ?? 'failed'}\nClick to open the dashboard`, error: true, warning: false };
+    case 'ready': {
+      const crashed = status.crashedPowers > 0 ? `, ${status.crashedPowers} crashed` : '';
+      const issues = status.issues > 0 ? `\n${status.issues} configuration problem${status.issues === 1 ? '' : 's'}` : '';
+      return {
+        text: `$(${status.crashedPowers > 0 ? 'warning' : 'sparkle'}) Grimoire ${status.activePowers}/${status.powers}`,
+        tooltip: `Grimoire gateway: ready at ${status.url ?? '?'}\n${powers}${crashed}${issues}\nClick to open the dashboard`,
+        error: false,
+        warning: status.crashedPowers > 0,
+      };
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/** What the Powers tree shows, built from protocol payloads. No `vscode` import: powers-tree.ts makes TreeItems of it. */
+import * as path from 'node:path';
+import type { LoadIssueInfo, PowerInfo, ToolInfo } from '../server/rpc/protocol.js';
+
+export interface IconModel {
+  id: string;
+  color?: string;
+}
+
+export interface ItemModel {
+  id: string;
+  label: string;
+  description: string;
+  tooltip: string;
+  contextValue: string;
+  icon: IconModel;
+  collapsible: boolean;
+}
+
+const SOURCE_LABEL: Record<PowerInfo['source']['kind'], string> = {
+  spell: 'spell',
+  demo: 'demo',
+  'vscode-mcp': 'mcp.json',
+  'claude-desktop': 'Claude Desktop',
+};
+
+export function powerStateText(power: PowerInfo): string {
+  if (power.problems.length > 0 && power.state !== 'active') return 'cannot start';
+  if (power.active && power.state === 'stopped') return 'activated (idle)';
+  return power.active && power.state === 'active' ? 'active' : power.state;
+}
+
+export function powerIcon(power: PowerInfo): IconModel {
+  if (power.state === 'crashed') return { id: 'error', color: 'errorForeground' };
+  if (power.problems.length > 0 && power.state !== 'active') return { id: 'warning', color: 'problemsWarningIcon.foreground' };
+  if (power.state === 'starting' || power.state === 'stopping') return { id: 'loading~spin' };
+  if (power.state === 'active') return { id: 'pass-filled', color: 'testing.iconPassed' };
+  return power.active ? { id: 'circle-large-filled' } : { id: 'circle-large-outline' };
+}
+
+export function toolCountText(count: number): string {
+  return count === 1 ? '1 tool' : `${count} tools`;
+}
+
+export function powerItem(power: PowerInfo): ItemModel {
+  const lines = [
+    `${power.name} ${power.version}: ${power.description}`,
+    `State: ${powerStateText(power)}`,
+    `Source: ${SOURCE_LABEL[power.source.kind]} (${power.source.file})${power.source.readOnly ? ', read-only' : ''}`,
+    ...power.problems.map((problem) => `Problem: ${problem}`),
+    ...(power.lastError ? [`Last error: ${power.lastError}`] : []),
+  ];
+  return {
+    id: `power:${power.name}`,
+    label: power.name,
+    description: `${powerStateText(power)} · ${toolCountText(power.tools.length)} · ${SOURCE_LABEL[power.source.kind]}`,
+    tooltip: lines.join('\n'),
+    contextValue: `grimoire.power.${power.active ? 'active' : 'inactive'}`,
+    icon: powerIcon(power),
+    collapsible: power.tools.length > 0,
+  };
+}
+
+export function annotationTags(tool: ToolInfo): string[] {
+  const a = tool.annotations;
+  const tags: string[] = [];
+  if (a.readOnlyHint) tags.push('read-only');
+  if (a.destructiveHint) tags.push('destructive');
+  if (a.idempotentHint) tags.push('idempotent');
+  if (a.openWorldHint) tags.push('open-world');
+  return tags;
+}
+
+export function toolItem(power: PowerInfo, tool: ToolInfo): ItemModel {
+  const tags = annotationTags(tool);
+  return {
+    id: `tool:${power.name}:${tool.name}`,
+    label: tool.name,
+    description: tags.join(', '),
+    tooltip: [tool.title ?? tool.name, tool.description, tags.length ? `Annotations: ${tags.join(', ')}` : 'No annotations'].filter(Boolean).join('\n\n'),
+    contextValue: 'grimoire.tool',
+    icon: tool.annotations.destructiveHint ? { id: 'warning' } : tool.annotations.readOnlyHint ? { id: 'eye' } : { id: 'tools' },
+    collapsible: false,
+  };
+}
+
+export function issueItem(issue: LoadIssueInfo): ItemModel {
+  return {
+    id: `issue:${issue.file}:${issue.field}:${issue.message}`,
+    label: path.basename(issue.file),
+    description: issue.message,
+    tooltip: `${issue.file}${issue.field ? ` (${issue.field})` : ''}\n${issue.message}\nFix: ${issue.fix}`,
+    contextValue: 'grimoire.issue',
+    icon: { id: 'warning', color: 'problemsWarningIcon.foreground' },
+    collapsible: false,
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Token accounting: for every summarized (or cache-served) result, the tokens of the raw result
+ * and of what the agent got instead, one `intel_calls` row each. Counting runs off the call path
+ * (the tokenizer is slow to build and large texts take milliseconds); `flush` waits for it.
+ */
+import { randomUUID } from 'node:crypto';
+import { errorMessage, logger } from '../../log.js';
+import type { Store } from '../../store/store.js';
+import type { Tokenizer } from '../tokens/tokenizer.js';
+
+const log = logger('intel');
+const TABLE = 'intel_calls';
+
+/** hit: served from the cache; miss: a read-only call summarized anew; similar: wording reused; none: not cacheable. */
+export type CacheOutcome = 'hit' | 'miss' | 'similar' | 'none';
+
+export interface LedgerEntry {
+  at: number;
+  power: string;
+  tool: string;
+  artifactId?: string;
+  summarizer: string;
+  cache: CacheOutcome;
+  stored: boolean;
+  rawBytes: number;
+  /** Counted here, unless known (a cache hit reuses the first call's count). */
+  raw?: string;
+  rawTokens?: number;
+  delivered: string;
+}
+
+export class TokenLedger {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly tokenizer: Tokenizer,
+  ) {}
+
+  /** Counts and records in the background; never throws. */
+  record(entry: LedgerEntry): void {
+    // After the answer is on its way: counting a large result takes milliseconds even in the worker's absence.
+    const work = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.write(entry))
+      .catch((error) => log.warn(`token accounting failed for ${entry.power}:${entry.tool}: ${errorMessage(error)}`));
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+  }
+
+  /** Waits until every recorded entry is counted and written. */
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** The raw token count recorded for an artifact's first call, once counted. */
+  rawTokensOf(artifactId: string): number | undefined {
+    const row = this.store.query<{ raw_tokens: number | null }>(`SELECT raw_tokens FROM ${TABLE} WHERE artifact_id = ? AND cache != 'hit' AND raw_tokens IS NOT NULL LIMIT 1`, [artifactId])[0];
+    return row?.raw_tokens ?? undefined;
+  }
+
+  prune(retentionDays: number, now = Date.now()): void {
+    const cutoff = now - retentionDays * 86_400_000;
+    const old = this.store.query<{ id: string }>(`SELECT id FROM ${TABLE} WHERE at < ? LIMIT 5000`, [cutoff]);
+    if (old.length) this.store.writeMany(old.map((row) => ({ op: 'delete' as const, table: TABLE, where: { id: row.id } })));
+  }
+
+  private async write(entry: LedgerEntry): Promise<void> {
+    const texts = entry.rawTokens === undefined ? [entry.raw ?? '', entry.delivered] : [entry.delivered];
+    const counts = await this.tokenizer.count(texts);
+    const rawTokens = entry.rawTokens ?? counts[0]!;
+    const deliveredTokens = counts[counts.length - 1]!;
+    this.store.write({
+      op: 'insert',
+      table: TABLE,
+      row: {
+        id: randomUUID(),
+        at: entry.at,
+        power: entry.power,
+        tool: entry.tool,
+        artifact_id: entry.artifactId ?? null,
+        summarizer: entry.summarizer,
+        cache: entry.cache,
+        stored: entry.stored ? 1 : 0,
+        raw_bytes: entry.rawBytes,
+        raw_tokens: rawTokens,
+        delivered_tokens: deliveredTokens,
+      },
+    });
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * Full raw results kept for a while: one row in `intel_artifacts` (what the call was, its summary)
+ * and one file `<dataDir>/artifacts/<id>.txt` (the raw text). Rows expire after the TTL; the files
+ * together stay under a size cap, the oldest evicted first. A failed write (disk full, read-only
+ * folder) never fails the call: `save` says why nothing was stored.
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { errorMessage, logger } from '../../log.js';
+import type { Store } from '../../store/store.js';
+import type { IntelSettings } from '../intel-settings.js';
+import type { Summary } from '../summary.js';
+
+const log = logger('intel');
+const TABLE = 'intel_artifacts';
+/** Files without a row (a crash between file and row) are removed after this long. */
+const ORPHAN_GRACE_MS = 10 * 60_000;
+
+export interface ArtifactRecord {
+  id: string;
+  at: number;
+  expiresAt: number;
+  power: string;
+  tool: string;
+  argsHash: string;
+  args: string;
+  readOnly: boolean;
+  summary: Summary;
+  summarizer: string;
+  rawBytes: number;
+  rawChars: number;
+  /** Short text embedded to find similar results (the head of the raw text). */
+  fingerprint: string;
+  /** What search matches: the call and its summary. */
+  searchText: string;
+  /** For tools with an output schema: the structured content a summary of this result carries (see structured-content.ts). */
+  structured?: unknown;
+}
+
+export type SaveOutcome = { stored: true } | { stored: false; reason: string };
+
+/** The file operations the store needs; tests swap them to simulate a full disk. */
+export interface ArtifactFiles {
+  write(file: string, text: string): void;
+  read(file: string): string;
+  remove(file: string): void;
+  list(dir: string): string[];
+  mtime(file: string): number;
+}
+
+export const nodeFiles: ArtifactFiles = {
+  write(file, text) {
+    // Raw results can hold anything a tool returned: readable by the user only.
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const temp = `${file}.${process.pid}.tmp`;
+    try {
+      fs.writeFileSync(temp, text, { mode: 0o600 });
+      fs.renameSync(temp, file);
+    } catch (error) {
+      fs.rmSync(temp, { force: true });
+      throw error;
+    }
+  },
+  read: (file) => fs.readFileSync(file, 'utf8'),
+  remove: (file) => fs.rmSync(file, { force: true }),
+  list: (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []),
+  mtime: (file) => fs.statSync(file).mtimeMs,
+};
+
+type Row = {
+  id: string;
+  at: number;
+  expires_at: number;
+  power: string;
+  tool: string;
+  args_hash: string;
+  args: string;
+  read_only: number;
+  summary: string;
+  summarizer: string;
+  raw_bytes: number;
+  raw_chars: number;
+  file: string;
+  fingerprint: string;
+  search_text: string;
+  structured: string | null;
+};
+
+export function newArtifactId(): string {
+  return `art_${randomBytes(6).toString('hex')}`;
+}
+
+export class ArtifactStore {
+  readonly dir: string;
+
+  constructor(
+    private readonly store: Store,
+    private readonly settings: () => IntelSettings['artifacts'],
+    private readonly now: () => number = Date.now,
+    private readonly files: ArtifactFiles = nodeFiles,
+  ) {
+    this.dir = path.join(store.dataDir, 'artifacts');
+  }
+
+  get ttlMs(): number {
+    return this.settings().ttlMinutes * 60_000;
+  }
+
+  /** Stores the raw text under the record's id, making room first; says why when it cannot. */
+  save(record: Omit<ArtifactRecord, 'expiresAt'>, raw: string): SaveOutcome {
+    const cap = this.settings().maxBytes;
+    if (record.rawBytes > cap) return { stored: false, reason: `it is larger than the artifact store's cap (${cap} bytes)` };
+    try {
+      this.sweep({ orphans: false });
+      this.evictFor(record.rawBytes, cap);
+    } catch (error) {
+      log.warn(`artifact eviction failed: ${errorMessage(error)}`);
+    }
+    const file = `${record.id}.txt`;
+    try {
+      this.files.write(path.join(this.dir, file), raw);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      log.warn(`could not store artifact ${record.id}: ${errorMessage(error)}`);
+      return { stored: false, reason: code === 'ENOSPC' ? 'the disk is full' : `the file could not be written (${code ?? errorMessage(error)})` };
+    }
+    try {
+      this.store.write({ op: 'upsert', table: TABLE, row: toRow({ ...record, expiresAt: record.at + this.ttlMs }, file) });
+    } catch (error) {
+      this.removeFile(file);
+      log.warn(`could not record artifact ${record.id}: ${errorMessage(error)}`);
+      return { stored: false, reason: `the store could not record it (${errorMessage(error)})` };
+    }
+    return { stored: true };
+  }
+
+  /** The record, expired or not; undefined when it never existed or was evicted. */
+  get(id: string): (ArtifactRecord & { expired: boolean }) | undefined {
+    const row = this.store.query<Row>(`SELECT * FROM ${TABLE} WHERE id = ?`, [id])[0];
+    if (!row) return undefined;
+    const record = fromRow(row);
+    return record ? { ...record, expired: record.expiresAt <= this.now() } : undefined;
+  }
+
+  /** The raw text of a live artifact; undefined when its file is gone. */
+  readRaw(id: string): string | undefined {
+    const row = this.store.query<{ file: string }>(`SELECT file FROM ${TABLE} WHERE id = ?`, [id])[0];
+    if (!row) return undefined;
+    try {
+      return this.files.read(path.join(this.dir, row.file));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The newest live artifact of the same call (power, tool, canonical args) made after `since`. */
+  findExact(power: string, tool: string, argsHash: string, since: number): ArtifactRecord | undefined {
+    const rows = this.store.query<Row>(
+      `SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND args_hash = ? AND expires_at > ? AND at > ? ORDER BY at DESC LIMIT 1`,
+      [power, tool, argsHash, this.now(), since],
+    );
+    return rows.map(fromRow).find((r) => r !== undefined);
+  }
+
+  /** Live artifacts, newest first; of one tool when given. */
+  live(limit: number, of?: { power: string; tool: string }): ArtifactRecord[] {
+    const rows = of
+      ? this.store.query<Row>(`SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND expires_at > ? ORDER BY at DESC LIMIT ?`, [of.power, of.tool, this.now(), limit])
+      : this.store.query<Row>(`SELECT * FROM ${TABLE} WHERE expires_at > ? ORDER BY at DESC LIMIT ?`, [this.now(), limit]);
+    return rows.map(fromRow).filter((r): r is ArtifactRecord => r !== undefined);
+  }
+
+  /** True when a live artifact of a read-only call to this power exists (a write must then invalidate it). */
+  hasLiveReads(power: string): boolean {
+    return this.store.query(`SELECT 1 FROM ${TABLE} WHERE power = ? AND read_only = 1 AND expires_at > ? LIMIT 1`, [power, this.now()]).length > 0;
+  }
+
+  usage(): { count: number; bytes: number } {
+    const row = this.store.query<{ n: number; bytes: number | null }>(`SELECT COUNT(*) AS n, SUM(raw_bytes) AS bytes FROM ${TABLE}`)[0];
+    return { count: row?.n ?? 0, bytes: row?.bytes ?? 0 };
+  }
+
+  /** Removes expired artifacts, and (unless told not to) files no row names; returns how many artifacts went. */
+  sweep(options: { orphans?: boolean } = {}): number {
+    const expired = this.store.query<{ id: string; file: string }>(`SELECT id, file FROM ${TABLE} WHERE expires_at <= ?`, [this.now()]);
+    this.remove(expired);
+    if (options.orphans !== false) this.removeOrphans();
+    return expired.length;
+  }
+
+  private evictFor(bytes: number, cap: number): void {
+    let { bytes: used } = this.usage();
+    if (used + bytes <= cap) return;
+    const victims: Array<{ id: string; file: string }> = [];
+    for (const row of this.store.query<{ id: string; file: string; raw_bytes: number }>(`SELECT id, file, raw_bytes FROM ${TABLE} ORDER BY at ASC`)) {
+      if (used + bytes <= cap) break;
+      victims.push(row);
+      used -= row.raw_bytes;
+    }
+    if (victims.length) log.info(`evicting ${victims.length} artifact(s) to stay under ${cap} bytes`);
+    this.remove(victims);
+  }
+
+  private remove(rows: Array<{ id: string; file: string }>): void {
+    if (rows.length === 0) return;
+    this.store.writeMany(rows.map((row) => ({ op: 'delete' as const, table: TABLE, where: { id: row.id } })));
+    for (const row of rows) this.removeFile(row.file);
+  }
+
+  private removeOrphans(): void {
+    let names: string[];
+    try {
+      names = this.files.list(this.dir).filter((name) => name.endsWith('.txt'));
+    } catch {
+      return;
+    }
+    if (names.length === 0) return;
+    const known = new Set(this.store.query<{ file: string }>(`SELECT file FROM ${TABLE}`).map((r) => r.file));
+    for (const name of names) {
+      if (known.has(name)) continue;
+      try {
+        if (this.now() - this.files.mtime(path.join(this.dir, name)) > ORPHAN_GRACE_MS) this.removeFile(name);
+      } catch {
+        // gone already
+      }
+    }
+  }
+
+  private removeFile(file: string): void {
+    try {
+      this.files.remove(path.join(this.dir, file));
+    } catch (error) {
+      log.debug(`could not remove ${file}: ${errorMessage(error)}`);
+    }
+  }
+}
+
+function toRow(record: ArtifactRecord, file: string): Row {
+  return {
+    id: record.id,
+    at: record.at,
+    expires_at: record.expiresAt,
+    power: record.power,
+    tool: record.tool,
+    args_hash: record.argsHash,
+    args: record.args,
+    read_only: record.readOnly ? 1 : 0,
+    summary: JSON.stringify(record.summary),
+    summarizer: record.summarizer,
+    raw_bytes: record.rawBytes,
+    raw_chars: record.rawChars,
+    file,
+    fingerprint: record.fingerprint,
+    search_text: record.searchText,
+    structured: record.structured === undefined ? null : JSON.stringify(record.structured),
+  };
+}
+
+function fromRow(row: Row): ArtifactRecord | undefined {
+  let summary: Summary;
+  let structured: unknown;
+  try {
+    summary = JSON.parse(row.summary) as Summary;
+    structured = row.structured ? (JSON.parse(row.structured) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+  return {
+    id: row.id,
+    at: row.at,
+    expiresAt: row.expires_at,
+    power: row.power,
+    tool: row.tool,
+    argsHash: row.args_hash,
+    args: row.args,
+    readOnly: row.read_only === 1,
+    summary,
+    summarizer: row.summarizer,
+    rawBytes: row.raw_bytes,
+    rawChars: row.raw_chars,
+    fingerprint: row.fingerprint,
+    searchText: row.search_text,
+    ...(structured !== undefined ? { structured } : {}),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The result cache. Exact: the same power, tool and canonical arguments (sorted-key JSON) of a
+ * read-only tool, within the TTL and after the power's last non-read-only call, reuses the stored
+ * summary without calling the server. Similar: an earlier result of the same tool whose text
+ * embeds within the similarity threshold lends its summary wording (never skipping a call).
+ */
+import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
+import { cosine } from '../../resolve/semantic/vector.js';
+import type { Store } from '../../store/store.js';
+import { shortHash, stableJson } from '../../util/hash.js';
+import type { ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';
+
+const WRITES = 'intel_power_writes';
+const SIMILAR_CANDIDATES = 30;
+/** Characters of a result that are embedded to compare results. */
+export const FINGERPRINT_CHARS = 1_500;
+
+export function canonicalArgs(args: Record<string, unknown>): string {
+  return stableJson(args);
+}
+
+export function argsHash(args: Record<string, unknown>): string {
+  return shortHash(canonicalArgs(args), 32);
+}
+
+export function fingerprintOf(power: string, tool: string, raw: string): string {
+  return `${power} ${tool}\n${raw.slice(0, FINGERPRINT_CHARS)}`;
+}
+
+export class ResultCache {
+  private readonly writes = new Map<string, number>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly artifacts: ArtifactStore,
+    private readonly embeddings: EmbeddingCache | undefined,
+  ) {}
+
+  /** The live summary of an identical earlier call made after the power's last write. */
+  exact(power: string, tool: string, args: Record<string, unknown>): ArtifactRecord | undefined {
+    return this.artifacts.findExact(power, tool, argsHash(args), this.lastWrite(power));
+  }
+
+  /** A non-read-only call may change what read-only ones return: earlier cached results of the power stop counting. */
+  noteWrite(power: string, at: number): void {
+    if (at <= (this.writes.get(power) ?? 0)) return;
+    this.writes.set(power, at);
+    if (!this.artifacts.hasLiveReads(power)) return;
+    this.store.write({ op: 'upsert', table: WRITES, row: { power, at } });
+  }
+
+  lastWrite(power: string): number {
+    const stored = this.store.query<{ at: number }>(`SELECT at FROM ${WRITES} WHERE power = ?`, [power])[0]?.at ?? 0;
+    return Math.max(stored, this.writes.get(power) ?? 0);
+  }
+
+  /** The most similar live earlier result of the same tool above the threshold; undefined without a model. */
+  async similar(power: string, tool: string, fingerprint: string, threshold: number): Promise<{ record: ArtifactRecord; similarity: number } | undefined> {
+    if (!this.embeddings) return undefined;
+    const candidates = this.artifacts.live(SIMILAR_CANDIDATES, { power, tool }).filter((c) => c.fingerprint);
+    if (candidates.length === 0) return undefined;
+    const vectors = await this.embeddings.vectorsFor([fingerprint, ...candidates.map((c) => c.fingerprint)]);
+    const mine = vectors?.[0];
+    if (!vectors || !mine) return undefined;
+    let best: { record: ArtifactRecord; similarity: number } | undefined;
+    candidates.forEach((record, i) => {
+      const vector = vectors[i + 1];
+      if (!vector) return;
+      const similarity = cosine(mine, vector);
+      if (similarity > threshold && (!best || similarity > best.similarity)) best = { record, similarity };
+    });
+    return best;
+  }
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** The summarizers, by the names settings use. */
+export const SUMMARIZER_NAMES = ['sampling', 'vscodeLm', 'local'] as const;
+export type SummarizerName = (typeof SUMMARIZER_NAMES)[number];
+
+const modelSummarizer = (timeoutMs: number) =>
+  z
+    .object({
+      enabled: z.boolean().default(true),
+      /** A reply later than this falls back to the next summarizer. */
+      timeoutMs: z.number().int().positive().default(timeoutMs),
+    })
+    .prefault({});
+
+/**
+ * The `intel` section of the settings (`grimoire.intel.*`): summaries of large results, their
+ * artifacts, the result cache and search.
+ */
+export const intelSettingsSchema = z
+  .object({
+    /** Off: every result reaches the agent unchanged and nothing is stored. */
+    enabled: z.boolean().default(true),
+    /** Results with at least this many bytes of text are summarized. */
+    summaryThresholdBytes: z.number().int().min(256).default(2048),
+    summarizers: z
+      .object({
+        /** Tried in this order; a failing or unavailable one falls back to the next, the last to the raw result. */
+        order: z.array(z.enum(SUMMARIZER_NAMES)).min(1).default(['sampling', 'vscodeLm', 'local']),
+        /** The MCP client's own model (sampling/createMessage), when the client declares sampling. */
+        sampling: modelSummarizer(20_000),
+        /** VS Code's Language Model API, asked through the extension. */
+        vscodeLm: modelSummarizer(20_000),
+        /** The offline, deterministic summarizer. */
+        local: z.object({ enabled: z.boolean().default(true) }).prefault({}),
+      })
+      .prefault({}),
+    /** Powers whose results are never summarized, stored or cached. */
+    disabledPowers: z.array(z.string()).default([]),
+    artifacts: z
+      .object({
+        /** How long a full result is kept (and a summary reused) after the call. */
+        ttlMinutes: z.number().positive().default(180),
+        /** Total size of stored results; the oldest are evicted first. */
+        maxBytes: z.number().int().min(1024).default(256 * 1024 * 1024),
+      })
+      .prefault({}),
+    cache: z
+      .object({
+        /** Reuse the summary of an identical earlier call to a read-only tool instead of calling it again. */
+        enabled: z.boolean().default(true),
+        /** Cosine above which an earlier result's summary is reused instead of asking a model again. */
+        similarity: z.number().min(0).max(1).default(0.9),
+      })
+      .prefault({}),
+    /** Token accounting rows older than this are dropped. */
+    statsRetentionDays: z.number().positive().default(90),
+  })
+  .prefault({});
+
+export type IntelSettings = z.infer<typeof intelSettingsSchema>;

@@ -1,0 +1,274 @@
+/**
+ * The intelligence layer's facade: summaries of large results (summarizer chain), artifacts,
+ * the result cache, search and token accounting. The gateway owns one; its pipeline runs
+ * `summarizeStage`, its gateway tools call `readArtifact` / `artifactContext` / `search`, the
+ * JSON-RPC layer sets the VS Code language model with `setLanguageModel`, and stats and the
+ * dashboard read `tokenReport()`. Nothing here ever fails a call: on any error the raw result goes on.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallContext } from '../calls/pipeline.js';
+import { errorMessage, logger } from '../log.js';
+import type { EmbeddingCache } from '../resolve/semantic/embedding-cache.js';
+import type { Store } from '../store/store.js';
+import { TokenLedger, type CacheOutcome } from './accounting/token-ledger.js';
+import { tokenReport, type TokenReport, type ToolLists } from './accounting/token-report.js';
+import { ArtifactStore, newArtifactId, type ArtifactFiles } from './artifacts/artifact-store.js';
+import { argsHash, canonicalArgs, fingerprintOf, ResultCache } from './cache/result-cache.js';
+import type { IntelSettings } from './intel-settings.js';
+import { summarizeLocally } from './local/local-summarizer.js';
+import { renderSummary } from './render.js';
+import { byteLength, hasBinary, rawTextOf } from './result-content.js';
+import { searchArtifacts, searchTextOf, type SearchOutcome } from './search/artifact-search.js';
+import { structuredTemplate } from './structured-content.js';
+import { firstAvailable, runChain } from './summarizers/chain.js';
+import type { LanguageModelFn } from './summarizers/language-model-summarizer.js';
+import type { Attempt, Summary, SummaryBody } from './summary.js';
+import { WorkerTokenizer, type Tokenizer } from './tokens/tokenizer.js';
+
+export type { LanguageModelFn } from './summarizers/language-model-summarizer.js';
+
+const log = logger('intel');
+const PRUNE_EVERY = 200;
+const ARGS_CHARS = 2_000;
+
+export interface IntelOptions {
+  store: Store;
+  settings: () => IntelSettings;
+  /** Shared with the resolver; absent when semantic matching is off (search is then lexical). */
+  embeddings?: EmbeddingCache;
+  /** The gateway's tool list and every known power's tools, for the tools/list savings. */
+  toolLists?: () => ToolLists;
+  tokenizer?: Tokenizer;
+  now?: () => number;
+  files?: ArtifactFiles;
+}
+
+export class Intel {
+  readonly artifacts: ArtifactStore;
+  readonly cache: ResultCache;
+  readonly ledger: TokenLedger;
+  readonly tokenizer: Tokenizer;
+  private languageModel: LanguageModelFn | undefined;
+  readonly now: () => number;
+  private recorded = 0;
+
+  constructor(private readonly options: IntelOptions) {
+    this.now = options.now ?? Date.now;
+    this.tokenizer = options.tokenizer ?? new WorkerTokenizer();
+    this.artifacts = new ArtifactStore(options.store, () => options.settings().artifacts, this.now, options.files);
+    this.cache = new ResultCache(options.store, this.artifacts, options.embeddings);
+    this.ledger = new TokenLedger(options.store, this.tokenizer);
+    try {
+      this.artifacts.sweep();
+      this.ledger.prune(options.settings().statsRetentionDays, this.now());
+    } catch (error) {
+      log.warn(`artifact sweep failed: ${errorMessage(error)}`);
+    }
+  }
+
+  get settings(): IntelSettings {
+    return this.options.settings();
+  }
+
+  /**
+   * The VS Code language model, asked through the extension (set by the JSON-RPC layer); undefined
+   * makes that summarizer "not available". The function rejects on refused consent or rate limits.
+   */
+  setLanguageModel(model: LanguageModelFn | undefined): void {
+    this.languageModel = model;
+  }
+
+  hasLanguageModel(): boolean {
+    return this.languageModel !== undefined;
+  }
+
+  /** Summaries, artifacts and the cache apply to this power's results. */
+  enabledFor(power: string): boolean {
+    const settings = this.settings;
+    return settings.enabled && !settings.disabledPowers.includes(power);
+  }
+
+  /** A cache hit for an identical earlier read-only call, or undefined (then the call goes on). */
+  serveFromCache(context: CallContext, tool: Tool | undefined): CallToolResult | undefined {
+    const settings = this.settings;
+    if (!this.enabledFor(context.power) || !settings.cache.enabled || context.annotations.readOnlyHint !== true) return undefined;
+    try {
+      const record = this.cache.exact(context.power, context.tool, context.args);
+      if (!record) return undefined;
+      const summary: Summary = { ...record.summary, metadata: { ...record.summary.metadata, cached: true } };
+      const rendered = renderSummary(summary, {
+        original: {},
+        outputSchema: tool?.outputSchema,
+        structuredTemplate: record.structured,
+        ttlMinutes: settings.artifacts.ttlMinutes,
+        attempts: [{ summarizer: record.summary.metadata.summarizer, outcome: 'used', detail: `cached ${record.id}` }],
+        cachedAgeMs: this.now() - record.at,
+      });
+      if (!rendered) return undefined;
+      const rawTokens = this.ledger.rawTokensOf(record.id);
+      this.ledger.record({
+        at: this.now(),
+        power: context.power,
+        tool: context.tool,
+        artifactId: record.id,
+        summarizer: record.summarizer,
+        cache: 'hit',
+        stored: true,
+        rawBytes: record.rawBytes,
+        ...(rawTokens === undefined ? { raw: this.artifacts.readRaw(record.id) ?? '' } : { rawTokens }),
+        delivered: textOf(rendered),
+      });
+      this.afterRecord();
+      return rendered;
+    } catch (error) {
+      log.warn(`cache lookup failed for ${context.power}:${context.tool}: ${errorMessage(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Marks a non-read-only call: cached results of the power made before it are not reused. */
+  noteWrite(power: string, at: number): void {
+    if (!this.enabledFor(power)) return;
+    try {
+      this.cache.noteWrite(power, at);
+    } catch (error) {
+      log.warn(`could not note a write to '${power}': ${errorMessage(error)}`);
+    }
+  }
+
+  /** The result the agent gets: the raw one when small, binary, an error or off; a summary otherwise. */
+  async process(context: CallContext, result: CallToolResult, tool: Tool | undefined): Promise<CallToolResult> {
+    const settings = this.settings;
+    if (!this.enabledFor(context.power) || result.isError || hasBinary(result)) return result;
+    const raw = rawTextOf(result);
+    const rawBytes = byteLength(raw);
+    if (rawBytes < settings.summaryThresholdBytes) return result;
+    try {
+      return (await this.summarize(context, result, tool, raw, rawBytes)) ?? result;
+    } catch (error) {
+      log.warn(`summarizing ${context.power}:${context.tool} failed: ${errorMessage(error)}; passing the raw result`);
+      return result;
+    }
+  }
+
+  private async summarize(context: CallContext, result: CallToolResult, tool: Tool | undefined, raw: string, rawBytes: number): Promise<CallToolResult | undefined> {
+    const settings = this.settings;
+    const readOnly = context.annotations.readOnlyHint === true;
+    const request = { power: context.power, tool: context.tool, args: context.args, raw, sample: context.sample, signal: context.signal };
+    const chainOptions = { settings: settings.summarizers, languageModel: this.languageModel };
+    const fingerprint = fingerprintOf(context.power, context.tool, raw);
+
+    let body: SummaryBody | undefined;
+    let summarizer: Summary['metadata']['summarizer'] | undefined;
+    let attempts: Attempt[] = [];
+    let reusedFrom: string | undefined;
+    const first = firstAvailable(request, chainOptions);
+    if (settings.cache.enabled && first !== undefined && first !== 'local') {
+      const similar = await this.cache.similar(context.power, context.tool, fingerprint, settings.cache.similarity).catch(() => undefined);
+      if (similar) {
+        const { identifiers } = summarizeLocally({ text: raw, tool: context.tool, args: context.args });
+        const earlier = similar.record.summary;
+        body = { keyFindings: earlier.keyFindings, actionableInsights: earlier.actionableInsights, ...(identifiers ? { identifiers } : {}) };
+        summarizer = 'similar';
+        reusedFrom = similar.record.id;
+        attempts = [{ summarizer: 'similar', outcome: 'used', detail: `${similar.record.id} (cosine ${similar.similarity.toFixed(3)})` }];
+      }
+    }
+    if (!body) {
+      const chain = await runChain(request, chainOptions);
+      if (!chain.outcome) {
+        log.info(`no summarizer produced a summary for ${context.power}:${context.tool}; passing the raw result`);
+        return undefined;
+      }
+      ({ body, summarizer, attempts } = chain.outcome);
+    }
+
+    const id = newArtifactId();
+    const summary: Summary = {
+      keyFindings: body.keyFindings,
+      actionableInsights: body.actionableInsights,
+      ...(body.identifiers ? { identifiers: body.identifiers } : {}),
+      metadata: {
+        power: context.power,
+        tool: context.tool,
+        timestamp: new Date(context.startedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        artifactId: id,
+        summarizer: summarizer!,
+        rawBytes,
+        ...(reusedFrom ? { reusedFrom } : {}),
+      },
+    };
+    const template = tool?.outputSchema ? structuredTemplate(result.structuredContent) : undefined;
+    const renderOptions = { original: result, outputSchema: tool?.outputSchema, structuredTemplate: template, ttlMinutes: settings.artifacts.ttlMinutes, attempts };
+    // Render once before storing: a summary the tool's output schema cannot carry is not worth storing.
+    if (!renderSummary(summary, renderOptions)) {
+      log.info(`${context.power}:${context.tool}: a summary does not fit the tool's output schema; passing the raw result`);
+      return undefined;
+    }
+    const canonical = canonicalArgs(context.args);
+    const saved = this.artifacts.save(
+      {
+        id,
+        at: context.startedAt,
+        power: context.power,
+        tool: context.tool,
+        argsHash: argsHash(context.args),
+        args: canonical.slice(0, ARGS_CHARS),
+        readOnly,
+        summary,
+        summarizer: summarizer!,
+        rawBytes,
+        rawChars: raw.length,
+        fingerprint,
+        searchText: searchTextOf(context.power, context.tool, canonical, summary.keyFindings, summary.actionableInsights),
+        ...(template !== undefined ? { structured: template } : {}),
+      },
+      raw,
+    );
+    if (!saved.stored) delete summary.metadata.artifactId;
+    const rendered = renderSummary(summary, { ...renderOptions, ...(saved.stored ? {} : { notStored: saved.reason }) })!;
+    const cache: CacheOutcome = summarizer === 'similar' ? 'similar' : readOnly && settings.cache.enabled ? 'miss' : 'none';
+    this.ledger.record({ at: this.now(), power: context.power, tool: context.tool, artifactId: saved.stored ? id : undefined, summarizer: summarizer!, cache, stored: saved.stored, rawBytes, raw, delivered: textOf(rendered) });
+    this.afterRecord();
+    return rendered;
+  }
+
+  /** Searches the live artifacts (semantic when the model is ready, lexical otherwise). */
+  async search(query: string, limit: number): Promise<SearchOutcome> {
+    return searchArtifacts(this.artifacts.live(1_000), query, limit, this.options.embeddings);
+  }
+
+  /** Token savings so far (waits for pending counts first). */
+  async tokenReport(): Promise<TokenReport> {
+    await this.ledger.flush();
+    const settings = this.settings;
+    const usage = this.artifacts.usage();
+    const lists = this.options.toolLists?.() ?? { gateway: [], powers: [] };
+    return tokenReport(this.options.store, this.tokenizer, lists, { count: usage.count, bytes: usage.bytes, max_bytes: settings.artifacts.maxBytes, ttl_minutes: settings.artifacts.ttlMinutes });
+  }
+
+  /** Waits for background token accounting. */
+  flush(): Promise<void> {
+    return this.ledger.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.ledger.flush().catch(() => undefined);
+    await this.tokenizer.close();
+  }
+
+  private afterRecord(): void {
+    this.recorded++;
+    if (this.recorded % PRUNE_EVERY !== 0) return;
+    try {
+      this.ledger.prune(this.settings.statsRetentionDays, this.now());
+      this.artifacts.sweep();
+    } catch (error) {
+      log.warn(`intel pruning failed: ${errorMessage(error)}`);
+    }
+  }
+}
+
+function textOf(result: CallToolResult): string {
+  return (result.content ?? []).map((item) => (item.type === 'text' ? item.text : '')).join('\n');
+}

@@ -1,0 +1,62 @@
+/** Logs: levels, time span, the distinct error messages (numbers masked) with counts, the ids on error lines. */
+import { clip, plural, topCounts } from './format.js';
+import type { Findings } from './findings.js';
+import { textIdentifiers } from './text-ids.js';
+
+const LEVEL = /\b(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|PANIC)\b/;
+const TIME = /^\[?(\d{4}-\d{2}-\d{2}[T ][\d:.,]+(?:Z|[+-]\d{2}:?\d{2})?|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?|\w{3}\s+\d+\s+\d{2}:\d{2}:\d{2})/;
+
+export function isLog(lines: string[]): boolean {
+  const sample = lines.filter((l) => l.trim()).slice(0, 200);
+  if (sample.length < 5) return false;
+  const hits = sample.filter((l) => TIME.test(l.trim()) || LEVEL.test(l.slice(0, 40))).length;
+  return hits >= sample.length * 0.5;
+}
+
+export function summarizeLog(lines: string[], out: Findings): void {
+  const nonEmpty = lines.filter((l) => l.trim());
+  const levels = new Map<string, number>();
+  const problems = new Map<string, { count: number; first: number; line: string }>();
+  let firstTime: string | undefined;
+  let lastTime: string | undefined;
+  const errorLines: string[] = [];
+  nonEmpty.forEach((line, index) => {
+    const time = TIME.exec(line.trim())?.[1];
+    if (time) {
+      firstTime ??= time;
+      lastTime = time;
+    }
+    const level = LEVEL.exec(line.slice(0, 60))?.[1];
+    if (!level) return;
+    const normal = normalLevel(level);
+    levels.set(normal, (levels.get(normal) ?? 0) + 1);
+    if (normal === 'ERROR' || normal === 'FATAL' || normal === 'WARN') {
+      const message = line.slice(line.indexOf(level) + level.length).replace(/^[\]:\s-]+/, '');
+      const template = `${normal} ${message.replace(/\b[0-9a-f]{8,}\b|\d+/gi, '#').slice(0, 120)}`;
+      const entry = problems.get(template);
+      if (entry) entry.count++;
+      else problems.set(template, { count: 1, first: index + 1, line: message });
+      if (normal !== 'WARN') errorLines.push(line);
+    }
+  });
+  out.finding(`Log of ${plural(nonEmpty.length, 'line')}${firstTime ? ` from ${firstTime} to ${lastTime}` : ''}; levels: ${topCounts(levels, 6) || 'none marked'}.`);
+  const ranked = [...problems.entries()].sort((a, b) => severity(b[0]) - severity(a[0]) || b[1].count - a[1].count || a[1].first - b[1].first);
+  if (ranked.length > 0) {
+    out.finding(`${plural(ranked.length, 'distinct problem')}: ${ranked.slice(0, 3).map(([t, e]) => `${t.split(' ')[0]} ×${e.count} (first at line ${e.first}): ${clip(e.line, 90)}`).join(' | ')}.`);
+    const [template, first] = ranked[0]!;
+    out.insight(`Look at the ${template.split(' ')[0]} first seen at line ${first.first} (${first.count}×): ${clip(first.line, 120)}.`);
+  } else out.finding('No warnings or errors.');
+  const last = nonEmpty.slice(-2).map((l) => clip(l, 120));
+  out.finding(`Last lines: ${last.join(' | ')}`);
+  const ids = textIdentifiers(errorLines.join('\n'), ['uuids', 'hashes', 'codes', 'paths', 'urls', 'issues']);
+  for (const [kind, values] of ids) out.identifiers(`${kind} on error lines`, values, 1);
+}
+
+function normalLevel(level: string): string {
+  if (level === 'WARNING') return 'WARN';
+  if (level === 'ERR') return 'ERROR';
+  if (level === 'CRITICAL' || level === 'PANIC') return 'FATAL';
+  return level;
+}
+
+const severity = (template: string) => (template.startsWith('FATAL') ? 3 : template.startsWith('ERROR') ? 2 : 1);

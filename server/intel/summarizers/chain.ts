@@ -1,0 +1,94 @@
+/**
+ * The summarizer chain: the configured summarizers in order, each skipped when disabled or not
+ * available, each failure (refusal, rate limit, timeout, bad JSON) falling through to the next.
+ * Undefined when none produced a summary: the caller then passes the raw result on.
+ * The local summarizer's identifiers are attached to a model's summary too.
+ */
+import { errorMessage, logger } from '../../log.js';
+import type { IntelSettings, SummarizerName } from '../intel-settings.js';
+import { summarizeLocally } from '../local/local-summarizer.js';
+import type { Attempt, SummaryBody } from '../summary.js';
+import { languageModelSummary, type LanguageModelFn } from './language-model-summarizer.js';
+import { samplingSummary } from './sampling-summarizer.js';
+import type { SummarizeRequest } from './types.js';
+
+const log = logger('intel');
+
+export interface ChainOutcome {
+  body: SummaryBody;
+  summarizer: SummarizerName;
+  attempts: Attempt[];
+}
+
+export interface ChainOptions {
+  settings: IntelSettings['summarizers'];
+  languageModel?: LanguageModelFn;
+}
+
+export async function runChain(request: SummarizeRequest, options: ChainOptions): Promise<{ outcome?: ChainOutcome; attempts: Attempt[] }> {
+  const attempts: Attempt[] = [];
+  let local: ReturnType<typeof summarizeLocally> | undefined;
+  const localSummary = () => (local ??= summarizeLocally({ text: request.raw, tool: request.tool, args: request.args }));
+  for (const name of [...new Set(options.settings.order)]) {
+    if (!options.settings[name].enabled) {
+      attempts.push({ summarizer: name, outcome: 'disabled' });
+      continue;
+    }
+    const run = runnerFor(name, request, options, localSummary);
+    if (!run) {
+      attempts.push({ summarizer: name, outcome: 'not available' });
+      continue;
+    }
+    const started = performance.now();
+    try {
+      const body = await run();
+      const ms = Math.round(performance.now() - started);
+      attempts.push({ summarizer: name, outcome: 'used', ms });
+      const identifiers = name === 'local' ? body.identifiers : safeIdentifiers(localSummary);
+      return { outcome: { body: { ...body, ...(identifiers ? { identifiers } : {}) }, summarizer: name, attempts }, attempts };
+    } catch (error) {
+      const detail = errorMessage(error);
+      attempts.push({ summarizer: name, outcome: 'failed', detail, ms: Math.round(performance.now() - started) });
+      log.info(`summarizer '${name}' failed for ${request.power}:${request.tool}: ${detail}; trying the next`);
+    }
+  }
+  return { attempts };
+}
+
+/** The first summarizer that would be tried: similar-result reuse only saves a model round trip. */
+export function firstAvailable(request: Pick<SummarizeRequest, 'sample'>, options: ChainOptions): SummarizerName | undefined {
+  for (const name of options.settings.order) {
+    if (!options.settings[name].enabled) continue;
+    if (name === 'sampling' && !request.sample) continue;
+    if (name === 'vscodeLm' && !options.languageModel) continue;
+    return name;
+  }
+  return undefined;
+}
+
+function runnerFor(name: SummarizerName, request: SummarizeRequest, options: ChainOptions, local: () => SummaryBody): (() => Promise<SummaryBody>) | undefined {
+  switch (name) {
+    case 'sampling': {
+      const sample = request.sample;
+      return sample ? () => samplingSummary(sample, request, options.settings.sampling.timeoutMs) : undefined;
+    }
+    case 'vscodeLm': {
+      const model = options.languageModel;
+      return model ? () => languageModelSummary(model, request, options.settings.vscodeLm.timeoutMs) : undefined;
+    }
+    case 'local':
+      return async () => {
+        const { kind: _kind, ...body } = local() as ReturnType<typeof summarizeLocally>;
+        return body;
+      };
+  }
+}
+
+function safeIdentifiers(local: () => SummaryBody): SummaryBody['identifiers'] {
+  try {
+    return local().identifiers;
+  } catch (error) {
+    log.warn(`identifiers could not be extracted: ${errorMessage(error)}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,76 @@
+/** Answers read_artifact, get_artifact_context and semantic_search; undefined for any other tool. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { errorResult, jsonResult } from '../../calls/results.js';
+import { describeArgsError } from '../../gateway/gateway-tools.js';
+import { errorMessage } from '../../log.js';
+import type { Intel } from '../intel.js';
+import { artifactContext } from './artifact-context.js';
+import { ageOf, lookUpArtifact } from './artifact-lookup.js';
+import { artifactContextArgs, readArtifactArgs, semanticSearchArgs } from './intel-tools.js';
+
+export async function handleIntelTool(intel: Intel, name: string, args: Record<string, unknown>, now = intel.now()): Promise<CallToolResult | undefined> {
+  try {
+    switch (name) {
+      case 'read_artifact': {
+        const parsed = readArtifactArgs.safeParse(args);
+        if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
+        return readArtifact(intel, parsed.data.id, parsed.data.offset, parsed.data.limit);
+      }
+      case 'get_artifact_context': {
+        const parsed = artifactContextArgs.safeParse(args);
+        if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
+        return await artifactContext(intel.artifacts, intel.tokenizer, parsed.data.ids, parsed.data.maxTokens, now);
+      }
+      case 'semantic_search': {
+        const parsed = semanticSearchArgs.safeParse(args);
+        if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
+        return await semanticSearch(intel, parsed.data.query, parsed.data.limit, now);
+      }
+      default:
+        return undefined;
+    }
+  } catch (error) {
+    return errorResult(`${name} failed: ${errorMessage(error)}`);
+  }
+}
+
+function readArtifact(intel: Intel, id: string, offset: number, limit: number): CallToolResult {
+  const found = lookUpArtifact(intel.artifacts, id);
+  if (!found.ok) return errorResult(found.problem, { id });
+  const { record, raw } = found;
+  const start = Math.min(offset, raw.length);
+  const end = Math.min(raw.length, start + limit);
+  const next = end < raw.length ? end : null;
+  const where = `${record.power}:${record.tool}, characters ${start}-${end} of ${raw.length}`;
+  const header = next === null ? `Stored result ${id} (${where}); this is the end.` : `Stored result ${id} (${where}); continue with read_artifact({"id":"${id}","offset":${next}}).`;
+  return {
+    content: [
+      { type: 'text', text: header },
+      { type: 'text', text: raw.slice(start, end) },
+    ],
+    structuredContent: { id, power: record.power, tool: record.tool, offset: start, limit, returned_chars: end - start, total_chars: raw.length, next_offset: next },
+  };
+}
+
+async function semanticSearch(intel: Intel, query: string, limit: number, now: number): Promise<CallToolResult> {
+  const { mode, hits } = await intel.search(query, limit);
+  return jsonResult({
+    query,
+    mode,
+    results: hits.map(({ record, relevance }) => ({
+      id: record.id,
+      power: record.power,
+      tool: record.tool,
+      args: record.args.length > 300 ? `${record.args.slice(0, 300)}…` : record.args,
+      relevance,
+      age: ageOf(now - record.at),
+      age_seconds: Math.round((now - record.at) / 1000),
+      expires_in_minutes: Math.max(0, Math.round((record.expiresAt - now) / 60_000)),
+      summary: { keyFindings: record.summary.keyFindings, actionableInsights: record.summary.actionableInsights },
+    })),
+    message:
+      hits.length > 0
+        ? 'Read a result with read_artifact({"id": ...}) or several with get_artifact_context({"ids": [...], "maxTokens": ...}).'
+        : `No stored result matches (${mode} search over results kept for ${intel.settings.artifacts.ttlMinutes} min). Call the tool you need instead.`,
+  });
+}

@@ -1,0 +1,95 @@
+/** The protocol's payloads, built from the gateway's public API. */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Gateway, ResolveOutcome } from '../gateway/gateway.js';
+import { describePower } from '../gateway/power-documents.js';
+import type { PowerDefinition, RegistrySnapshot } from '../powers/types.js';
+import type { TierThresholds } from '../resolve/types.js';
+import type { GatewayHealth, GatewayStatus, PowerInfo, PowersPayload, ResolveResult, Tier, ToolInfo } from './protocol.js';
+
+export function powersPayload(gateway: Gateway, snapshot: RegistrySnapshot): PowersPayload {
+  return {
+    powers: snapshot.powers.map((power) => powerInfo(gateway, power)),
+    issues: snapshot.issues.map(({ file, field, message, fix }) => ({ file, field, message, fix })),
+  };
+}
+
+export function powerInfo(gateway: Gateway, power: PowerDefinition): PowerInfo {
+  const status = gateway.manager.statuses().find((s) => s.name === power.name);
+  const tools = gateway.toolsOf(power.name);
+  const words = describePower(power, tools);
+  return {
+    name: power.name,
+    version: power.version,
+    description: words.description,
+    keywords: words.keywords,
+    source: { kind: power.source.kind, file: power.source.file, readOnly: power.source.readOnly },
+    state: status?.state ?? 'stopped',
+    active: gateway.isActive(power.name),
+    tools: tools.map(toolInfo),
+    problems: [...power.problems],
+    ...(status?.lastError ? { lastError: status.lastError } : {}),
+  };
+}
+
+function toolInfo(tool: Tool): ToolInfo {
+  const a = tool.annotations ?? {};
+  return {
+    name: tool.name,
+    ...(tool.title ? { title: tool.title } : {}),
+    description: tool.description ?? '',
+    annotations: {
+      ...(a.readOnlyHint !== undefined ? { readOnlyHint: a.readOnlyHint } : {}),
+      ...(a.destructiveHint !== undefined ? { destructiveHint: a.destructiveHint } : {}),
+      ...(a.idempotentHint !== undefined ? { idempotentHint: a.idempotentHint } : {}),
+      ...(a.openWorldHint !== undefined ? { openWorldHint: a.openWorldHint } : {}),
+    },
+  };
+}
+
+export interface StatusInput {
+  health: GatewayHealth;
+  message?: string;
+  url?: string;
+  endpointVersion: number;
+}
+
+export function gatewayStatus(input: StatusInput, gateway: Gateway | undefined, snapshot: RegistrySnapshot | undefined): GatewayStatus {
+  const powers = snapshot?.powers ?? [];
+  const crashed = new Set((gateway?.manager.statuses() ?? []).filter((s) => s.state === 'crashed').map((s) => s.name));
+  return {
+    health: input.health,
+    ...(input.message ? { message: input.message } : {}),
+    ...(input.url ? { url: input.url } : {}),
+    endpointVersion: input.endpointVersion,
+    powers: powers.length,
+    activePowers: gateway ? powers.filter((power) => gateway.isActive(power.name)).length : 0,
+    crashedPowers: powers.filter((power) => crashed.has(power.name)).length,
+    issues: snapshot?.issues.length ?? 0,
+  };
+}
+
+/** The tier a single confidence falls in, by the same thresholds as the whole query's tier. */
+export function bandOf(confidence: number, thresholds: TierThresholds): Tier {
+  if (confidence >= thresholds.activateThreshold) return 'activated';
+  if (confidence >= thresholds.multipleThreshold) return 'multiple_matches';
+  if (confidence >= thresholds.weakThreshold) return 'weak_matches';
+  return 'not_found';
+}
+
+export function resolveResult(outcome: ResolveOutcome, thresholds: TierThresholds, elapsedMs: number): ResolveResult {
+  return {
+    query: outcome.query,
+    tier: outcome.tier,
+    candidates: outcome.candidates.map((candidate) => candidate.name),
+    scores: outcome.ranked.map((score) => ({
+      name: score.name,
+      confidence: score.confidence,
+      score: score.score,
+      matchType: score.matchType,
+      matchedTerms: [...score.matchedTerms],
+      band: bandOf(score.confidence, thresholds),
+    })),
+    thresholds: { activateThreshold: thresholds.activateThreshold, multipleThreshold: thresholds.multipleThreshold, weakThreshold: thresholds.weakThreshold },
+    elapsedMs: Math.round(elapsedMs * 1000) / 1000,
+  };
+}

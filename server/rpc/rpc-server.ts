@@ -1,0 +1,258 @@
+/**
+ * The gateway behind the extension: one runtime and its MCP HTTP endpoint, driven over JSON-RPC
+ * (vscode-languageserver, no text-document features). Settings come from the client; gateway events
+ * are pushed to it as notifications. Start, reconfigure and stop run one at a time.
+ */
+import { performance } from 'node:perf_hooks';
+import { ResponseError, type Connection } from 'vscode-languageserver/node';
+import { serveHttp, type HttpEndpoint } from '../gateway/http-server.js';
+import { createRuntime, type Runtime } from '../runtime.js';
+import { errorMessage, logger, registerSecret } from '../log.js';
+import type { StateChange } from '../upstream/connection.js';
+import { gatewayConfig, onlyThresholdsDiffer, parseClientSettings, parseInitializationOptions, type GatewayConfig } from './client-settings.js';
+import { Deferred } from './deferred.js';
+import { gatewayStatus, powerInfo, powersPayload, resolveResult } from './payloads.js';
+import {
+  activatePower,
+  deactivatePower,
+  GATEWAY_ERROR,
+  getEndpoint,
+  getStatus,
+  listPowers,
+  powersChanged,
+  powerStateChanged,
+  reloadPowers,
+  resolveIntent,
+  statusChanged,
+  type Endpoint,
+  type GatewayHealth,
+  type GatewayStatus,
+  type InitializationOptions,
+  type NotificationType,
+  type PowerInfo,
+  type RequestType,
+} from './protocol.js';
+
+const log = logger('rpc');
+const PUSH_DEBOUNCE_MS = 50;
+/** The registry reads its sources again this long after its watchers are re-armed. */
+const RELOAD_SETTLE_MS = 300;
+
+export interface GatewayRpcOptions {
+  env: NodeJS.ProcessEnv;
+  /** Where the demo powers' servers are, when not in this package's node_modules (the .vsix). */
+  demoModules?: string;
+  version: string;
+}
+
+export class GatewayRpc {
+  private init: InitializationOptions = parseInitializationOptions(undefined).options;
+  private config?: GatewayConfig;
+  private runtime?: Runtime;
+  private endpoint?: HttpEndpoint;
+  private endpointVersion = 0;
+  private health: GatewayHealth = 'starting';
+  private failure?: string;
+  private runtimeReady = new Deferred<Runtime>();
+  private endpointReady = new Deferred<Endpoint>();
+  private queue: Promise<void> = Promise.resolve();
+  private pushTimer?: NodeJS.Timeout;
+  private unsubscribe: () => void = () => undefined;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly options: GatewayRpcOptions,
+  ) {}
+
+  listen(): void {
+    const connection = this.connection;
+    connection.onInitialize((params) => {
+      const { options, problems } = parseInitializationOptions(params.initializationOptions);
+      this.init = options;
+      for (const problem of problems) log.warn(problem);
+      return { capabilities: {}, serverInfo: { name: 'grimoire', version: this.options.version } };
+    });
+    connection.onInitialized(() => this.enqueue(() => this.start()));
+    connection.onDidChangeConfiguration((params) => {
+      const { settings, problems } = parseClientSettings(params.settings);
+      for (const problem of problems) log.warn(`configuration change ignored: ${problem}`);
+      if (settings) this.enqueue(() => this.reconfigure({ ...this.init, settings }));
+    });
+    this.handle(getStatus, () => this.status());
+    this.handle(listPowers, async () => {
+      const runtime = await this.runtimeReady.promise;
+      return powersPayload(runtime.gateway, runtime.registry.snapshot());
+    });
+    this.handle(activatePower, async ({ name }) => {
+      const runtime = await this.runtimeReady.promise;
+      await runtime.gateway.activate(name);
+      return this.powerInfoOf(runtime, name);
+    });
+    this.handle(deactivatePower, async ({ name }) => {
+      const runtime = await this.runtimeReady.promise;
+      await runtime.gateway.deactivate(name);
+      return this.powerInfoOf(runtime, name);
+    });
+    this.handle(resolveIntent, async ({ query }) => {
+      if (typeof query !== 'string' || !query.trim()) throw new Error('The query is empty: describe what you want to do.');
+      const runtime = await this.runtimeReady.promise;
+      const started = performance.now();
+      const outcome = await runtime.gateway.resolve(query);
+      return resolveResult(outcome, runtime.gateway.settings.resolve, performance.now() - started);
+    });
+    this.handle(reloadPowers, async () => {
+      const runtime = await this.runtimeReady.promise;
+      // Re-arming the watchers makes the registry read every source again and report what changed.
+      runtime.registry.close();
+      runtime.registry.watch();
+      await new Promise((resolve) => setTimeout(resolve, RELOAD_SETTLE_MS));
+      return powersPayload(runtime.gateway, runtime.registry.snapshot());
+    });
+    this.handle(getEndpoint, () => this.endpointReady.promise);
+    connection.onShutdown(() => this.enqueue(() => this.stopRuntime()));
+    connection.listen();
+  }
+
+  status(): GatewayStatus {
+    return gatewayStatus(
+      { health: this.health, message: this.failure, url: this.endpoint?.url, endpointVersion: this.endpointVersion },
+      this.runtime?.gateway,
+      this.runtime?.registry.snapshot(),
+    );
+  }
+
+  private handle<P, R>(type: RequestType<P, R>, handler: (params: P) => R | Promise<R>): void {
+    this.connection.onRequest(type.method, async (params: P): Promise<unknown> => {
+      try {
+        return await handler(params);
+      } catch (error) {
+        throw new ResponseError(GATEWAY_ERROR, errorMessage(error));
+      }
+    });
+  }
+
+  private notify<P>(type: NotificationType<P>, params: P): void {
+    this.connection.sendNotification(type.method, params).catch((error) => log.debug(`${type.method} not sent: ${errorMessage(error)}`));
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    this.queue = this.queue.then(work).catch((error) => log.error(errorMessage(error)));
+    return this.queue;
+  }
+
+  private powerInfoOf(runtime: Runtime, name: string): PowerInfo {
+    const power = runtime.registry.get(name);
+    if (!power) throw new Error(`Power '${name}' is gone: the powers were reloaded meanwhile.`);
+    return powerInfo(runtime.gateway, power);
+  }
+
+  private async start(): Promise<void> {
+    const started = performance.now();
+    const config = gatewayConfig(this.init, this.options.env, this.options.demoModules);
+    this.reportProblems(config);
+    this.config = config;
+    let runtime: Runtime | undefined;
+    try {
+      runtime = await createRuntime(config.runtime);
+      const endpoint = await serveHttp(runtime.gateway);
+      registerSecret(endpoint.token);
+      this.runtime = runtime;
+      this.endpoint = endpoint;
+      this.endpointVersion += 1;
+      this.health = 'ready';
+      this.failure = undefined;
+      this.subscribe(runtime);
+      this.runtimeReady.resolve(runtime);
+      this.endpointReady.resolve({ url: endpoint.url, token: endpoint.token, version: this.endpointVersion });
+      log.info(`serving MCP on ${endpoint.url}; ready in ${Math.round(performance.now() - started)} ms`);
+      runtime.gateway.discoverUnknownPowers();
+    } catch (error) {
+      await runtime?.close().catch(() => undefined);
+      this.health = 'failed';
+      this.failure = `The gateway did not start: ${errorMessage(error)}`;
+      log.error(this.failure);
+      this.runtimeReady.reject(new Error(this.failure));
+      this.endpointReady.reject(new Error(this.failure));
+    }
+    this.pushNow();
+  }
+
+  private async reconfigure(next: InitializationOptions): Promise<void> {
+    const config = gatewayConfig(next, this.options.env, this.options.demoModules);
+    this.init = next;
+    const previous = this.config;
+    if (previous && JSON.stringify({ ...previous, runtime: { ...previous.runtime, env: undefined } }) === JSON.stringify({ ...config, runtime: { ...config.runtime, env: undefined } })) return;
+    this.reportProblems(config);
+    const runtime = this.runtime;
+    if (runtime && previous && onlyThresholdsDiffer(previous, config)) {
+      // The gateway reads its thresholds from this settings object at every resolve.
+      Object.assign(runtime.settings.resolve, config.settings.resolve);
+      this.config = config;
+      log.info('resolve thresholds changed; applied without a restart');
+      this.pushNow();
+      return;
+    }
+    const wasActive = runtime ? runtime.gateway.powers().filter((power) => runtime.gateway.isActive(power.name)).map((power) => power.name) : [];
+    log.info('settings changed; restarting the gateway');
+    this.health = 'restarting';
+    this.runtimeReady = new Deferred<Runtime>();
+    this.endpointReady = new Deferred<Endpoint>();
+    this.pushNow();
+    await this.stopRuntime();
+    await this.start();
+    const restarted = this.runtime as Runtime | undefined;
+    if (!restarted) return;
+    for (const name of wasActive) {
+      if (restarted.registry.get(name)) void restarted.gateway.activate(name).catch((error) => log.warn(`'${name}' not activated again: ${errorMessage(error)}`));
+    }
+  }
+
+  private reportProblems(config: GatewayConfig): void {
+    for (const problem of config.problems) {
+      log.warn(problem);
+      void this.connection.window.showWarningMessage(`Grimoire: ${problem}`);
+    }
+  }
+
+  private async stopRuntime(): Promise<void> {
+    clearTimeout(this.pushTimer);
+    this.unsubscribe();
+    this.unsubscribe = () => undefined;
+    const endpoint = this.endpoint;
+    const runtime = this.runtime;
+    this.endpoint = undefined;
+    this.runtime = undefined;
+    await endpoint?.close().catch((error) => log.warn(errorMessage(error)));
+    await runtime?.close().catch((error) => log.warn(errorMessage(error)));
+  }
+
+  private subscribe(runtime: Runtime): void {
+    const onState = (change: StateChange) => {
+      this.notify(powerStateChanged, { power: change.power, state: change.state, ...(change.detail ? { detail: change.detail } : {}) });
+      this.schedulePush();
+    };
+    const onChange = () => this.schedulePush();
+    runtime.gateway.on('powerState', onState);
+    runtime.gateway.on('toolsChanged', onChange);
+    runtime.registry.on('change', onChange);
+    runtime.registry.on('issues', onChange);
+    this.unsubscribe = () => {
+      runtime.gateway.off('powerState', onState);
+      runtime.gateway.off('toolsChanged', onChange);
+      runtime.registry.off('change', onChange);
+      runtime.registry.off('issues', onChange);
+    };
+  }
+
+  private schedulePush(): void {
+    clearTimeout(this.pushTimer);
+    this.pushTimer = setTimeout(() => this.pushNow(), PUSH_DEBOUNCE_MS);
+  }
+
+  private pushNow(): void {
+    clearTimeout(this.pushTimer);
+    const runtime = this.runtime;
+    if (runtime) this.notify(powersChanged, powersPayload(runtime.gateway, runtime.registry.snapshot()));
+    this.notify(statusChanged, this.status());
+  }
+}

@@ -1,0 +1,335 @@
+/**
+ * Runs the extension tests in a real VS Code: packs the .vsix, installs it with VS Code's own server
+ * (from code-server, see setup.ts), opens the workbench in headless Chromium with Playwright and lets
+ * VS Code's test runner load test/extension/suite into the extension host. The suite asks this harness
+ * for screenshots and for what only the rendered page shows (harness-client.ts).
+ * Output (screenshots, logs, timings) goes to out/test-output/vscode/.
+ * Usage: node out/test/extension/harness/run.js   (after setup.js)
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { HARNESS_PREFIX, type DashboardAnswer, type GrammarAnswer, type HarnessRequest, type SnapshotAnswer } from '../suite/harness-client.js';
+import { tokenizeSpell } from './grammar.js';
+import { paths, repoRoot } from './paths.js';
+
+const RUN_TIMEOUT_MS = 10 * 60_000;
+const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const dirs = {
+  home: path.join(paths.run, 'home'),
+  grimoireHome: path.join(paths.run, 'grimoire-home'),
+  serverData: path.join(paths.run, 'server-data'),
+  /**
+   * Outside the repository, as in a user's profile: Node must not find the repository's node_modules
+   * above the installed extension (the .vsix has to run without them), so it is removed after the run.
+   */
+  installed: path.join(os.tmpdir(), `grimoire-vsix-test-${process.pid}`),
+  noExtensions: path.join(paths.run, 'no-extensions'),
+  workspace: path.join(paths.run, 'workspace'),
+  harness: path.join(paths.run, 'harness'),
+  browserProfile: path.join(paths.run, 'chromium-profile'),
+};
+
+function log(message: string): void {
+  console.log(`[harness] ${message}`);
+}
+
+function writeJson(file: string, value: unknown): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
+}
+
+function prepare(): void {
+  fs.rmSync(paths.run, { recursive: true, force: true });
+  fs.rmSync(paths.output, { recursive: true, force: true });
+  for (const dir of [...Object.values(dirs), paths.output]) fs.mkdirSync(dir, { recursive: true });
+  writeJson(path.join(dirs.workspace, '.vscode', 'settings.json'), {
+    'grimoire.demoPowers': true,
+    'grimoire.imports.vscode': false,
+    'grimoire.imports.claudeDesktop': false,
+  });
+  fs.writeFileSync(path.join(dirs.workspace, 'README.md'), '# A workspace for the Grimoire extension tests\n');
+  // Nothing may reach for the network: no update or gallery checks.
+  writeJson(path.join(dirs.serverData, 'data', 'Machine', 'settings.json'), {
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'update.mode': 'none',
+    'telemetry.telemetryLevel': 'off',
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'chat.mcp.autostart': 'never',
+    'git.openRepositoryInParentFolders': 'never',
+  });
+}
+
+function packageVsix(): string {
+  const vsix = path.join(paths.run, 'grimoire.vsix');
+  const result = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'client', 'packaging', 'package.js'), '--out', vsix], { cwd: repoRoot, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`npm run package failed:\n${result.stdout}\n${result.stderr}`);
+  const summary = result.stdout.trim().split('\n').at(-1) ?? '';
+  log(`packed ${summary}`);
+  fs.writeFileSync(path.join(paths.output, 'package.txt'), summary + '\n');
+  return vsix;
+}
+
+/** An mcp.json server in the workspace, for "New Spell File..." from an existing entry (not imported: imports are off). */
+function writeWorkspaceMcpJson(extensionPath: string): void {
+  const memoryServer = path.join(extensionPath, 'dist', 'demo-servers', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+  writeJson(path.join(dirs.workspace, '.vscode', 'mcp.json'), {
+    servers: { 'Team Notes': { type: 'stdio', command: paths.node, args: [memoryServer], env: { MEMORY_FILE_PATH: '${workspaceFolder}/team-notes.jsonl' } } },
+  });
+}
+
+function serverEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PATH: `${path.dirname(paths.node)}${path.delimiter}${process.env.PATH ?? ''}`,
+    HOME: dirs.home,
+    XDG_CONFIG_HOME: path.join(dirs.home, '.config'),
+    XDG_DATA_HOME: path.join(dirs.home, '.local', 'share'),
+    XDG_CACHE_HOME: path.join(dirs.home, '.cache'),
+    TMPDIR: paths.tmp,
+    GRIMOIRE_HOME: dirs.grimoireHome,
+    GRIMOIRE_HARNESS_DIR: dirs.harness,
+    VSCODE_CLI: undefined,
+  };
+}
+
+/** Installs the .vsix the way a user would, with VS Code's own installer; returns the installed folder. */
+function installVsix(vsix: string): string {
+  const result = spawnSync(paths.node, [paths.serverMain, '--install-extension', vsix, '--extensions-dir', dirs.installed, '--server-data-dir', dirs.serverData, '--accept-server-license-terms'], {
+    env: serverEnv(),
+    encoding: 'utf8',
+  });
+  const installed = fs.readdirSync(dirs.installed).find((name) => name.startsWith('grimoire.grimoire-'));
+  if (result.status !== 0 || !installed) throw new Error(`installing the .vsix failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  log(`installed ${installed}: ${result.stdout.trim().split('\n').at(-1)}`);
+  return path.join(dirs.installed, installed);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function httpOk(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    http.get(url, (response) => {
+      response.resume();
+      resolve((response.statusCode ?? 500) < 400);
+    }).on('error', () => resolve(false));
+  });
+}
+
+async function startVsCodeServer(port: number): Promise<ChildProcess> {
+  const logFile = fs.openSync(path.join(paths.output, 'vscode-server.log'), 'w');
+  const server = spawn(
+    paths.node,
+    [
+      paths.serverMain,
+      '--host', '127.0.0.1',
+      '--port', String(port),
+      '--without-connection-token',
+      '--accept-server-license-terms',
+      '--enable-smoke-test-driver',
+      '--disable-workspace-trust',
+      '--server-data-dir', dirs.serverData,
+      '--extensions-dir', dirs.noExtensions,
+    ],
+    { env: serverEnv(), stdio: ['ignore', logFile, logFile], detached: true },
+  );
+  const deadline = Date.now() + 60_000;
+  while (!(await httpOk(`http://127.0.0.1:${port}/`))) {
+    if (server.exitCode !== null) throw new Error(`VS Code's server exited with ${server.exitCode}: see out/test-output/vscode/vscode-server.log`);
+    if (Date.now() > deadline) throw new Error("VS Code's server did not answer within 60 s");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return server;
+}
+
+/** The webview frame that holds the dashboard page. */
+async function dashboardFrame(page: Page): Promise<Frame> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      const found = await frame.$('[data-testid="query"]').catch(() => null);
+      if (found) return frame;
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error('no dashboard webview on the page');
+}
+
+async function rowsOf(frame: Frame, attribute: string): Promise<Array<{ name: string; text: string }>> {
+  return frame.$$eval(`[${attribute}]`, (rows, attr) => rows.map((row) => ({ name: row.getAttribute(attr) ?? '', text: (row.textContent ?? '').replace(/\s+/g, ' ').trim() })), attribute);
+}
+
+class Harness {
+  private queue: Promise<void> = Promise.resolve();
+  readonly timings: unknown[] = [];
+
+  constructor(
+    private readonly page: Page,
+    private readonly extensionPath: string,
+  ) {}
+
+  onLog(type: string, args: unknown[]): void {
+    const line = args.map((arg) => (typeof arg === 'string' ? arg : JSON.stringify(arg))).join(' ');
+    fs.appendFileSync(path.join(paths.output, 'extension-host.log'), `${type} ${line}\n`);
+    if (line.startsWith('[grimoire-timings] ')) this.timings.push(JSON.parse(line.slice('[grimoire-timings] '.length)));
+    if (line.startsWith(HARNESS_PREFIX)) {
+      const request = JSON.parse(line.slice(HARNESS_PREFIX.length)) as HarnessRequest & { id: string };
+      this.queue = this.queue.then(() => this.answer(request));
+      return;
+    }
+    if (/^(ok|not ok|#|1\.\.)/.test(line) || type === 'error') console.log(line);
+  }
+
+  private async answer(request: HarnessRequest & { id: string }): Promise<void> {
+    let answer: unknown;
+    try {
+      switch (request.action) {
+        case 'snapshot':
+          answer = await this.snapshot(request.name);
+          break;
+        case 'dashboard':
+          answer = await this.dashboard(request.name, request.query, request.activate);
+          break;
+        case 'grammar':
+          answer = { lines: await tokenizeSpell(paths.vscode, this.extensionPath, request.file) } satisfies GrammarAnswer;
+          break;
+      }
+    } catch (error) {
+      answer = { error: (error as Error).message };
+    }
+    writeJson(path.join(dirs.harness, `${request.id}.json`), answer);
+  }
+
+  private async screenshot(name: string): Promise<string> {
+    const file = path.join(paths.output, `${name}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  private async snapshot(name: string): Promise<SnapshotAnswer> {
+    await this.page.waitForTimeout(500);
+    const pane = this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: /^\s*Powers/i }) });
+    // The tree renders only the rows in view: collapse everything to read every power, then open one for the picture.
+    for (const expanded of await pane.locator('.monaco-list-row[aria-expanded="true"]').all()) await expanded.click();
+    await this.page.waitForTimeout(300);
+    const powersRows = await pane.locator('.monaco-list-row').evaluateAll((rows) =>
+      rows.map((row) => [row.querySelector('.label-name')?.textContent, row.querySelector('.label-description')?.textContent].filter(Boolean).join(' ').trim()),
+    );
+    const statusBar = await this.page.locator('.statusbar-item').evaluateAll((items) => items.map((item) => (item.getAttribute('aria-label') ?? item.textContent ?? '').trim()).filter(Boolean));
+    const filesystem = pane.locator('.monaco-list-row[aria-expanded="false"]', { hasText: 'filesystem' }).first();
+    if (await filesystem.count()) await filesystem.click();
+    await this.page.waitForTimeout(300);
+    return { screenshot: await this.screenshot(name), powersRows, statusBar };
+  }
+
+  private async dashboard(name: string, query?: string, activate?: string): Promise<DashboardAnswer> {
+    const frame = await dashboardFrame(this.page);
+    if (query) {
+      await frame.locator('[data-testid="query"] input').fill(query);
+      await frame.locator('[data-testid="resolve"]').click();
+      await frame.locator('[data-testid="tier"]', { hasText: query }).waitFor({ timeout: 20_000 });
+    } else {
+      await frame.locator('[data-testid="tier"]').waitFor({ timeout: 20_000 });
+    }
+    const before = await this.screenshot(name);
+    if (activate) {
+      await frame.locator(`[data-score="${activate}"] vscode-button`).click();
+      await frame.locator(`[data-score="${activate}"] .actions`, { hasText: 'active' }).waitFor({ timeout: 30_000 });
+      await this.screenshot(`${name}-activated`);
+    }
+    return {
+      screenshot: before,
+      query: await frame.locator('[data-testid="query"] input').inputValue(),
+      tier: ((await frame.locator('[data-testid="tier"]').textContent()) ?? '').replace(/\s+/g, ' ').trim(),
+      scores: await rowsOf(frame, 'data-score'),
+      powers: await rowsOf(frame, 'data-power'),
+    };
+  }
+}
+
+/** The Grimoire output channel must show the endpoint and never its token. */
+function checkOutputChannel(): string[] {
+  const logs = path.join(dirs.serverData, 'data', 'logs');
+  const files = fs.existsSync(logs) ? (fs.readdirSync(logs, { recursive: true }) as string[]).filter((file) => /Grimoire\.log$/.test(file)) : [];
+  const problems: string[] = [];
+  if (files.length === 0) return ['no Grimoire output channel log was written'];
+  const text = files.map((file) => fs.readFileSync(path.join(logs, file), 'utf8')).join('\n');
+  fs.writeFileSync(path.join(paths.output, 'grimoire-output.log'), text);
+  if (!/MCP endpoint for VS Code: http:\/\/127\.0\.0\.1:\d+\/mcp/.test(text)) problems.push('the output channel does not show the MCP endpoint');
+  if (!/gateway ready/.test(text)) problems.push('the output channel does not show the gateway timings');
+  if (/Bearer\s+(?!\*\*\*)[A-Za-z0-9_-]{16,}/.test(text) || /"token"\s*:\s*"(?!\*\*\*)[^"]{16,}"/.test(text)) problems.push('the output channel shows a bearer token');
+  return problems;
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  if (!fs.existsSync(paths.serverMain) || !fs.existsSync(paths.node)) throw new Error('run the setup first: node out/test/extension/harness/setup.js');
+  prepare();
+  const extensionPath = installVsix(packageVsix());
+  writeWorkspaceMcpJson(extensionPath);
+  const port = await freePort();
+  const server = await startVsCodeServer(port);
+  let browser: BrowserContext | undefined;
+  try {
+    browser = await chromium.launchPersistentContext(dirs.browserProfile, { executablePath: paths.chromium, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1440, height: 900 } });
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    const harness = new Harness(page, extensionPath);
+    let finish: (code: number) => void = () => undefined;
+    const exited = new Promise<number>((resolve) => (finish = resolve));
+    await page.exposeFunction('codeAutomationLog', (type: string, args: unknown[]) => harness.onLog(type, args));
+    await page.exposeFunction('codeAutomationExit', (code: number) => finish(code));
+    const payload = [
+      ['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${port}${extensionPath}`],
+      ['extensionTestsPath', `vscode-remote://127.0.0.1:${port}${paths.suite}`],
+    ];
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    const timeout = new Promise<number>((resolve) => setTimeout(() => resolve(-1), RUN_TIMEOUT_MS).unref());
+    const code = await Promise.race([exited, timeout]);
+    if (code === -1) {
+      await page.screenshot({ path: path.join(paths.output, 'timeout.png') }).catch(() => undefined);
+      log(`the tests did not finish within ${RUN_TIMEOUT_MS / 60_000} minutes`);
+    }
+    const problems = checkOutputChannel();
+    for (const problem of problems) log(`FAIL: ${problem}`);
+    const seconds = Math.round((Date.now() - started) / 100) / 10;
+    writeJson(path.join(paths.output, 'result.json'), { exitCode: code, outputChannelProblems: problems, timings: harness.timings, wallSeconds: seconds });
+    log(`VS Code test runner exit code ${code}; ${seconds} s; screenshots and logs in ${path.relative(repoRoot, paths.output)}/`);
+    return code === 0 && problems.length === 0 ? 0 : 1;
+  } finally {
+    await browser?.close().catch(() => undefined);
+    fs.rmSync(dirs.installed, { recursive: true, force: true });
+    if (server.pid) {
+      try {
+        process.kill(-server.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`[harness] ${(error as Error).stack ?? String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,53 @@
+/**
+ * Asks the Playwright harness that drives the browser (test/extension/harness/run.ts) for what the
+ * extension host cannot do itself: screenshots, reading the rendered workbench, using the webview.
+ * Requests go out as log lines; answers come back as files in $GRIMOIRE_HARNESS_DIR.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { waitFor } from './runner.js';
+
+export const HARNESS_PREFIX = '[grimoire-harness]';
+
+export type HarnessRequest =
+  | { action: 'snapshot'; name: string }
+  | { action: 'dashboard'; name: string; query?: string; activate?: string }
+  | { action: 'grammar'; file: string };
+
+export interface SnapshotAnswer {
+  screenshot: string;
+  /** Text of every row of the Powers tree. */
+  powersRows: string[];
+  statusBar: string[];
+}
+
+export interface DashboardAnswer {
+  screenshot: string;
+  query: string;
+  tier: string;
+  scores: Array<{ name: string; text: string }>;
+  powers: Array<{ name: string; text: string }>;
+}
+
+/** The file tokenized by VS Code's TextMate engine with the extension's grammar: the scopes on each line. */
+export interface GrammarAnswer {
+  lines: Array<{ text: string; scopes: string[] }>;
+}
+
+let next = 0;
+
+export function harnessAvailable(): boolean {
+  return Boolean(process.env.GRIMOIRE_HARNESS_DIR);
+}
+
+export async function askHarness<T>(request: HarnessRequest, timeoutMs = 30_000): Promise<T> {
+  const dir = process.env.GRIMOIRE_HARNESS_DIR;
+  if (!dir) throw new Error('no Playwright harness: run these tests with `npm run test:extension`');
+  const id = `${process.pid}-${++next}`;
+  console.log(`${HARNESS_PREFIX} ${JSON.stringify({ id, ...request })}`);
+  const file = path.join(dir, `${id}.json`);
+  const text = await waitFor(() => fs.existsSync(file) && fs.readFileSync(file, 'utf8'), timeoutMs, `the harness to answer ${request.action}`);
+  const answer = JSON.parse(text) as T & { error?: string };
+  if (answer.error) throw new Error(`harness: ${answer.error}`);
+  return answer;
+}

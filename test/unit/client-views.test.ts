@@ -1,0 +1,134 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EndpointTracker, authorizationHeaders } from '../../client/endpoint-tracker.js';
+import { powerPicks, resolveTitle, scorePick } from '../../client/picks.js';
+import { statusBarModel } from '../../client/status-model.js';
+import { Timings } from '../../client/timings.js';
+import { annotationTags, issueItem, powerItem, toolItem } from '../../client/tree-items.js';
+import type { GatewayStatus, PowerInfo, ResolveResult } from '../../server/rpc/protocol.js';
+
+function power(overrides: Partial<PowerInfo> = {}): PowerInfo {
+  return {
+    name: 'memory',
+    version: '1.0.0',
+    description: 'A knowledge graph.',
+    keywords: ['memory', 'graph', 'facts'],
+    source: { kind: 'demo', file: '/ext/server/demo/powers/memory.spell.yaml', readOnly: true },
+    state: 'stopped',
+    active: false,
+    tools: [
+      { name: 'read_graph', description: 'Read it all.', annotations: { readOnlyHint: true } },
+      { name: 'delete_entities', description: 'Delete.', annotations: { destructiveHint: true, idempotentHint: true } },
+    ],
+    problems: [],
+    ...overrides,
+  };
+}
+
+const ready: GatewayStatus = { health: 'ready', url: 'http://127.0.0.1:4000/mcp', endpointVersion: 1, powers: 3, activePowers: 1, crashedPowers: 0, issues: 0 };
+
+test('a power item shows its state, tool count and source, and offers the matching inline action', () => {
+  const stopped = powerItem(power());
+  assert.equal(stopped.label, 'memory');
+  assert.equal(stopped.description, 'stopped · 2 tools · demo');
+  assert.equal(stopped.contextValue, 'grimoire.power.inactive');
+  assert.equal(stopped.icon.id, 'circle-large-outline');
+  assert.equal(stopped.collapsible, true);
+  assert.match(stopped.tooltip, /Source: demo \(\/ext\/server\/demo\/powers\/memory\.spell\.yaml\), read-only/);
+
+  const active = powerItem(power({ state: 'active', active: true }));
+  assert.equal(active.contextValue, 'grimoire.power.active');
+  assert.equal(active.icon.id, 'pass-filled');
+  assert.match(active.description, /^active/);
+
+  assert.match(powerItem(power({ state: 'stopped', active: true })).description, /^activated \(idle\)/);
+  assert.equal(powerItem(power({ state: 'starting' })).icon.id, 'loading~spin');
+  const crashed = powerItem(power({ state: 'crashed', lastError: 'crashed: exit 1' }));
+  assert.equal(crashed.icon.id, 'error');
+  assert.match(crashed.tooltip, /Last error: crashed: exit 1/);
+  const broken = powerItem(power({ problems: ['GITHUB_TOKEN is not set'], tools: [] }));
+  assert.match(broken.description, /^cannot start · 0 tools/);
+  assert.equal(broken.icon.id, 'warning');
+  assert.equal(broken.collapsible, false);
+  assert.equal(powerItem(power({ source: { kind: 'vscode-mcp', file: '/w/.vscode/mcp.json', readOnly: true } })).description, 'stopped · 2 tools · mcp.json');
+});
+
+test('tool items carry their annotations', () => {
+  const p = power();
+  assert.deepEqual(annotationTags(p.tools[1]), ['destructive', 'idempotent']);
+  const item = toolItem(p, p.tools[0]);
+  assert.equal(item.id, 'tool:memory:read_graph');
+  assert.equal(item.description, 'read-only');
+  assert.equal(item.icon.id, 'eye');
+  assert.equal(toolItem(p, p.tools[1]).icon.id, 'warning');
+  assert.match(toolItem(p, { name: 'x', description: '', annotations: {} }).tooltip, /No annotations/);
+});
+
+test('a load problem shows its file, message and fix', () => {
+  const item = issueItem({ file: '/home/me/.grimoire/bad.spell.yaml', field: 'keywords', message: 'keywords has 1 entry', fix: 'list 3 to 20 words' });
+  assert.equal(item.label, 'bad.spell.yaml');
+  assert.equal(item.description, 'keywords has 1 entry');
+  assert.match(item.tooltip, /\(keywords\)[\s\S]*Fix: list 3 to 20 words/);
+});
+
+test('activate offers inactive powers first; deactivate only active ones', () => {
+  const powers = [power({ name: 'zeta' }), power({ name: 'alpha', active: true, state: 'active' }), power({ name: 'beta' })];
+  assert.deepEqual(powerPicks(powers, 'activate').map((pick) => pick.name), ['beta', 'zeta', 'alpha']);
+  assert.deepEqual(powerPicks(powers, 'deactivate').map((pick) => pick.name), ['alpha']);
+  assert.match(powerPicks([power({ problems: ['X is not set'] })], 'activate')[0].detail, /X is not set/);
+});
+
+test('resolve picks show confidence, band and which powers the tier offers', () => {
+  const result: ResolveResult = {
+    query: 'remember this',
+    tier: 'multiple_matches',
+    candidates: ['memory'],
+    scores: [
+      { name: 'memory', confidence: 0.62, score: 3.1, matchType: 'keyword', matchedTerms: ['remember'], band: 'multiple_matches' },
+      { name: 'filesystem', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], band: 'not_found' },
+    ],
+    thresholds: { activateThreshold: 0.85, multipleThreshold: 0.5, weakThreshold: 0.3 },
+    elapsedMs: 0.2,
+  };
+  assert.equal(scorePick(result.scores[0], result.candidates).description, '62% · multiple matches · offered');
+  assert.equal(scorePick(result.scores[0], result.candidates).detail, 'matched keyword: remember');
+  assert.equal(scorePick(result.scores[1], result.candidates).detail, 'no matching words');
+  assert.equal(resolveTitle(result), '"remember this": multiple matches: pick one');
+});
+
+test('the status bar shows active/total, health and problems', () => {
+  assert.deepEqual(statusBarModel(ready), { text: '$(sparkle) Grimoire 1/3', tooltip: 'Grimoire gateway: ready at http://127.0.0.1:4000/mcp\n3 powers, 1 active\nClick to open the dashboard', error: false, warning: false });
+  const crashed = statusBarModel({ ...ready, crashedPowers: 1, issues: 2 });
+  assert.equal(crashed.text, '$(warning) Grimoire 1/3');
+  assert.equal(crashed.warning, true);
+  assert.match(crashed.tooltip, /1 crashed[\s\S]*2 configuration problems/);
+  const failed = statusBarModel({ ...ready, health: 'failed', message: 'port in use' });
+  assert.equal(failed.error, true);
+  assert.match(failed.tooltip, /port in use/);
+  assert.equal(statusBarModel({ ...ready, health: 'starting' }).text, '$(loading~spin) Grimoire');
+});
+
+test('the endpoint is re-provided only when its address or token changes', () => {
+  const tracker = new EndpointTracker();
+  assert.equal(tracker.isStale({ ...ready, health: 'starting' }), false);
+  assert.equal(tracker.isStale(ready), true);
+  assert.equal(tracker.update({ url: 'http://127.0.0.1:4000/mcp', token: 'a', version: 1 }), true);
+  assert.equal(tracker.isStale(ready), false);
+  assert.equal(tracker.update({ url: 'http://127.0.0.1:4000/mcp', token: 'a', version: 1 }), false);
+  assert.equal(tracker.isStale({ ...ready, endpointVersion: 2 }), true);
+  assert.equal(tracker.isStale({ ...ready, url: 'http://127.0.0.1:4001/mcp' }), true, 'a restarted process counts versions from 1 again');
+  assert.equal(tracker.update({ url: 'http://127.0.0.1:4001/mcp', token: 'b', version: 2 }), true);
+  assert.deepEqual(authorizationHeaders(tracker.endpoint!), { Authorization: 'Bearer b' });
+});
+
+test('timings record each milestone once, in ms after activation', () => {
+  const timings = new Timings(1000);
+  assert.equal(timings.mark('activated', 1012.34), true);
+  assert.equal(timings.mark('activated', 2000), false);
+  timings.mark('gatewayReady', 1800);
+  assert.deepEqual(timings.snapshot(), { activatedMs: 12.3, gatewayReadyMs: 800 });
+  assert.match(timings.describe(), /^after activation: activate\(\) 12\.3 ms.*initialized \? ms.*ready \(MCP endpoint serving\) 800 ms/);
+  timings.setLoadStart(900);
+  assert.equal(timings.snapshot().loadMs, 100);
+  assert.match(timings.describe(), /^code loaded in 100 ms; after activation/);
+});

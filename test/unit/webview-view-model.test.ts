@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { GatewayStatus, PowerInfo, ResolveResult } from '../../server/rpc/protocol.js';
+import { healthText, powerRows, scoreRows, tierSummary } from '../../webview/view-model.js';
+
+function power(name: string, overrides: Partial<PowerInfo> = {}): PowerInfo {
+  return {
+    name,
+    version: '1.0.0',
+    description: `${name} things`,
+    keywords: [],
+    source: { kind: 'spell', file: `/s/${name}.spell.yaml`, readOnly: false },
+    state: 'stopped',
+    active: false,
+    tools: [{ name: 't', description: '', annotations: {} }],
+    problems: [],
+    ...overrides,
+  };
+}
+
+const result: ResolveResult = {
+  query: 'read a file',
+  tier: 'activated',
+  candidates: ['filesystem'],
+  scores: [
+    { name: 'filesystem', confidence: 0.914, score: 4, matchType: 'keyword', matchedTerms: ['read', 'file'], band: 'activated' },
+    { name: 'memory', confidence: 0.31, score: 1, matchType: 'description', matchedTerms: ['read'], band: 'weak_matches' },
+    { name: 'everything', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], band: 'not_found' },
+  ],
+  thresholds: { activateThreshold: 0.85, multipleThreshold: 0.5, weakThreshold: 0.3 },
+  elapsedMs: 0.42,
+};
+
+test('power rows: state text, tone, and the action the button takes', () => {
+  const rows = powerRows([
+    power('a', { state: 'active', active: true }),
+    power('b', { state: 'crashed' }),
+    power('c', { problems: ['X is not set'] }),
+    power('d', { active: true }),
+    power('e', { state: 'starting', source: { kind: 'claude-desktop', file: '/c.json', readOnly: true } }),
+  ]);
+  assert.deepEqual(
+    rows.map((row) => [row.name, row.state, row.tone, row.action]),
+    [
+      ['a', 'active', 'ok', 'deactivate'],
+      ['b', 'crashed', 'error', 'activate'],
+      ['c', 'cannot start', 'warn', 'activate'],
+      ['d', 'activated (idle)', 'idle', 'deactivate'],
+      ['e', 'starting', 'busy', 'activate'],
+    ],
+  );
+  assert.equal(rows[4].source, 'Claude Desktop');
+});
+
+test('score rows: every power with its percentage, band and whether the tier offers it', () => {
+  const rows = scoreRows(result, [power('memory', { active: true })]);
+  assert.deepEqual(
+    rows.map((row) => [row.name, row.percent, row.confidenceText, row.bandText, row.offered, row.active]),
+    [
+      ['filesystem', 91, '0.91', 'Activated', true, false],
+      ['memory', 31, '0.31', 'Weak matches', false, true],
+      ['everything', 0, '0.00', 'Not found', false, false],
+    ],
+  );
+  assert.equal(rows[0].matched, 'keyword: read, file');
+  assert.equal(rows[2].matched, '');
+});
+
+test('the tier summary names the tier, the thresholds and the time', () => {
+  const summary = tierSummary(result);
+  assert.equal(summary.label, 'Activated');
+  assert.match(summary.text, /activate ≥ 0\.85, multiple ≥ 0\.5, weak ≥ 0\.3; ranked in 0\.42 ms/);
+  assert.equal(tierSummary({ ...result, tier: 'not_found' }).label, 'Not found');
+});
+
+test('health: ready with counts, failed with the reason', () => {
+  const status: GatewayStatus = { health: 'ready', url: 'http://127.0.0.1:9/mcp', endpointVersion: 1, powers: 3, activePowers: 1, crashedPowers: 1, issues: 1 };
+  assert.deepEqual(healthText(status), { label: 'Ready', tone: 'ok', detail: 'http://127.0.0.1:9/mcp · 3 powers, 1 active, 1 crashed · 1 configuration problem(s)' });
+  assert.deepEqual(healthText({ ...status, health: 'failed', message: 'boom' }), { label: 'Failed', tone: 'error', detail: 'boom' });
+  assert.equal(healthText({ ...status, health: 'restarting' }).tone, 'busy');
+});

@@ -1,0 +1,99 @@
+/** What the dashboard shows, computed from protocol payloads. No DOM: unit-tested under Node. */
+import type { GatewayStatus, PowerInfo, ResolveResult, Tier } from '../server/rpc/protocol.js';
+
+export interface PowerRow {
+  name: string;
+  description: string;
+  state: string;
+  /** CSS modifier for the state dot. */
+  tone: 'ok' | 'busy' | 'error' | 'idle' | 'warn';
+  tools: number;
+  source: string;
+  active: boolean;
+  action: 'activate' | 'deactivate';
+}
+
+export interface ScoreRow {
+  name: string;
+  percent: number;
+  confidenceText: string;
+  band: Tier;
+  bandText: string;
+  matched: string;
+  offered: boolean;
+  active: boolean;
+}
+
+export const TIER_LABEL: Record<Tier, string> = {
+  activated: 'Activated',
+  multiple_matches: 'Multiple matches',
+  weak_matches: 'Weak matches',
+  not_found: 'Not found',
+};
+
+const TIER_EXPLAINED: Record<Tier, string> = {
+  activated: 'one power is a clear match: an agent gets it activated with its tools',
+  multiple_matches: 'several powers could serve: an agent is asked to pick one',
+  weak_matches: 'only weak matches: an agent is told to rephrase or pick',
+  not_found: 'no power matches: an agent is shown every power',
+};
+
+const SOURCE: Record<PowerInfo['source']['kind'], string> = { spell: 'spell', demo: 'demo', 'vscode-mcp': 'mcp.json', 'claude-desktop': 'Claude Desktop' };
+
+export function powerRows(powers: PowerInfo[]): PowerRow[] {
+  return powers.map((power) => {
+    const cannotStart = power.problems.length > 0 && power.state !== 'active';
+    const state = cannotStart ? 'cannot start' : power.active && power.state === 'stopped' ? 'activated (idle)' : power.state;
+    const tone: PowerRow['tone'] =
+      power.state === 'crashed' ? 'error' : cannotStart ? 'warn' : power.state === 'active' ? 'ok' : power.state === 'starting' || power.state === 'stopping' ? 'busy' : 'idle';
+    return {
+      name: power.name,
+      description: power.description,
+      state,
+      tone,
+      tools: power.tools.length,
+      source: SOURCE[power.source.kind],
+      active: power.active,
+      action: power.active ? 'deactivate' : 'activate',
+    };
+  });
+}
+
+export function scoreRows(result: ResolveResult, powers: PowerInfo[]): ScoreRow[] {
+  const active = new Set(powers.filter((power) => power.active).map((power) => power.name));
+  return result.scores.map((score) => ({
+    name: score.name,
+    percent: Math.round(score.confidence * 100),
+    confidenceText: score.confidence.toFixed(2),
+    band: score.band,
+    bandText: TIER_LABEL[score.band],
+    matched: score.matchedTerms.length ? `${score.matchType}: ${score.matchedTerms.join(', ')}` : '',
+    offered: result.candidates.includes(score.name),
+    active: active.has(score.name),
+  }));
+}
+
+export function tierSummary(result: ResolveResult): { label: string; text: string } {
+  const t = result.thresholds;
+  return {
+    label: TIER_LABEL[result.tier],
+    text: `${TIER_EXPLAINED[result.tier]}. Thresholds: activate ≥ ${t.activateThreshold}, multiple ≥ ${t.multipleThreshold}, weak ≥ ${t.weakThreshold}; ranked in ${result.elapsedMs} ms.`,
+  };
+}
+
+export function healthText(status: GatewayStatus): { label: string; tone: 'ok' | 'busy' | 'error'; detail: string } {
+  switch (status.health) {
+    case 'ready':
+      return {
+        label: 'Ready',
+        tone: 'ok',
+        detail: `${status.url ?? ''} · ${status.powers} powers, ${status.activePowers} active${status.crashedPowers ? `, ${status.crashedPowers} crashed` : ''}${status.issues ? ` · ${status.issues} configuration problem(s)` : ''}`,
+      };
+    case 'failed':
+      return { label: 'Failed', tone: 'error', detail: status.message ?? 'The gateway did not start.' };
+    case 'restarting':
+      return { label: 'Restarting', tone: 'busy', detail: 'Settings changed: the gateway is starting again.' };
+    case 'starting':
+      return { label: 'Starting', tone: 'busy', detail: 'The gateway is starting.' };
+  }
+}
