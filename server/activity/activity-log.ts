@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { Store, WriteOp } from '../store/store.js';
 import { activitySql, type ActivityFilter } from './activity-query.js';
 
@@ -45,11 +46,16 @@ export interface ActivityRow {
   rating: number | null;
 }
 
-/** The activity log in the store: every call, its outcome and the user's rating of it. */
-export class ActivityLog {
+/**
+ * The activity log in the store: every call, its outcome and the user's rating of it.
+ * Emits 'recorded' (ActivityEntry) and 'rated' ({ activityId, rating }) for live views.
+ */
+export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated: [{ activityId: string; rating: -1 | 0 | 1 }] }> {
   private generation = 0;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    super();
+  }
 
   /** Bumps on every write by this process: a cheap key for caches built on the log. */
   get version(): number {
@@ -81,6 +87,7 @@ export class ActivityLog {
       },
     });
     this.generation += 1;
+    this.emit('recorded', full);
     return full;
   }
 
@@ -90,6 +97,7 @@ export class ActivityLog {
     if (!exists) throw new Error(`No activity '${activityId}': rate a call listed by 'grimoire activity list' or the Activity view.`);
     this.store.write({ op: 'upsert', table: 'activity_ratings', row: { activity_id: activityId, rating, at: Date.now() } });
     this.generation += 1;
+    this.emit('rated', { activityId, rating });
   }
 
   recent(limit = 50): ActivityRow[] {

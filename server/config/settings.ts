@@ -85,6 +85,14 @@ export const settingsSchema = z.object({
       maxResultBytes: z.number().int().min(2000).default(12_000),
     })
     .prefault({}),
+  exposure: z
+    .object({
+      /** 'direct': an active power's tools join the agent's tool list; 'call-tools': they are reached through call_tool_*. */
+      mode: z.enum(['direct', 'call-tools']).default('direct'),
+      /** At most this many power tools in the list (VS Code allows 128 tools per request in all). */
+      maxTools: z.number().int().min(1).default(100),
+    })
+    .prefault({}),
   hints: z
     .object({
       /** Offer next actions learned from the activity log when a tool declares none. */

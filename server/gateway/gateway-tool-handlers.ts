@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorResult, jsonResult } from '../calls/results.js';
+import { callWith } from '../calls/annotations.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { errorMessage } from '../log.js';
 import type { Gateway } from './gateway.js';
@@ -62,16 +63,13 @@ async function resolveIntent(gateway: Gateway, query: string, options: ResolveOp
     case 'activated': {
       const best = outcome.candidates[0];
       return guarded(async () => {
-        const tools = await gateway.activate(best.name, options.sessionId);
+        const exposed = await gateway.activate(best.name, options.sessionId);
         return jsonResult({
           status: 'activated',
           query,
           resolver: gateway.resolverStatus(),
           power: summary(best),
-          tools: toolSummaries(tools),
-          message:
-            `Activated '${best.name}' (confidence ${best.confidence}). Its ${tools.length} tools are now in your tool list ` +
-            `as '${best.name}__<tool>'; call them directly. Call deactivate_power when you are done.`,
+          ...activation(gateway, best.name, exposed, `Activated '${best.name}' (confidence ${best.confidence}).`),
         });
       });
     }
@@ -108,18 +106,32 @@ async function resolveIntent(gateway: Gateway, query: string, options: ResolveOp
 
 async function activatePower(gateway: Gateway, name: string, sessionId: string): Promise<CallToolResult> {
   return guarded(async () => {
-    const tools = await gateway.activate(name, sessionId);
-    return jsonResult({
-      status: 'activated',
-      power: name,
-      tools: toolSummaries(tools),
-      message: `Activated '${name}'. Its ${tools.length} tools are now in your tool list as '${name}__<tool>'; call them directly.`,
-    });
+    const exposed = await gateway.activate(name, sessionId);
+    return jsonResult({ status: 'activated', power: name, ...activation(gateway, name, exposed, `Activated '${name}'.`) });
   });
 }
 
-function toolSummaries(tools: ExposedTool[]): Array<{ name: string; description: string }> {
-  return tools.map((tool) => ({ name: tool.definition.name, description: firstLine(tool.definition.description ?? '') }));
+/**
+ * What an activation gives the agent: the tools now in its list, and, for tools not exposed
+ * (exposure mode 'call-tools', the exposure cap, or blocked), how to call them instead.
+ */
+function activation(gateway: Gateway, power: string, exposed: ExposedTool[], opening: string): Record<string, unknown> {
+  const shown = new Set(exposed.map((tool) => tool.tool));
+  const blocked = new Set(gateway.settings.tools.blocked);
+  const hidden = gateway.toolsOf(power).filter((tool) => !shown.has(tool.name) && !blocked.has(`${power}:${tool.name}`));
+  const callable = hidden.map((tool) => {
+    const { source, inferred, ...hints } = gateway.annotationsOf(power, tool);
+    return { name: `${power}:${tool.name}`, description: firstLine(tool.description ?? ''), call_with: callWith({ ...hints, source, ...(inferred ? { inferred } : {}) }) };
+  });
+  const parts = [opening];
+  if (exposed.length) parts.push(`Its ${exposed.length} tools are now in your tool list as '${power}__<tool>'; call them directly.`);
+  if (callable.length) parts.push(`${callable.length} tools are not in your list: call them with the variant in their call_with, e.g. ${callable[0].call_with}({ name: '${callable[0].name}', args: {...}, intent: {...} }).`);
+  parts.push('Call deactivate_power when you are done.');
+  return {
+    tools: exposed.map((tool) => ({ name: tool.definition.name, description: firstLine(tool.definition.description ?? '') })),
+    ...(callable.length ? { call_with_tools: callable } : {}),
+    message: parts.join(' '),
+  };
 }
 
 function firstLine(text: string): string {

@@ -340,12 +340,20 @@ export class Gateway extends EventEmitter {
   }
 
   /** Recomputes the exposed tools and tells every session when the list changed. */
+  /**
+   * Exposure: in 'direct' mode the active powers' tools join the agent's list, in activation order,
+   * up to the cap (editors cap the tools per request); in 'call-tools' mode none do and the agent
+   * reaches them through call_tool_*. Blocked tools are never exposed.
+   */
   private updateExposure(): void {
     const next = new Map<string, ExposedTool>();
-    for (const name of this.active) {
+    const { mode, maxTools } = this.options.settings.exposure;
+    const blocked = new Set(this.options.settings.tools.blocked);
+    for (const name of mode === 'direct' ? this.active : []) {
       const power = this.power(name);
       if (!power) continue;
       for (const tool of this.toolsOf(name)) {
+        if (next.size >= maxTools || blocked.has(`${name}:${tool.name}`)) continue;
         const exposed = exposeTool(power, tool, this.annotationsOf(name, tool));
         next.set(exposed.definition.name, exposed);
       }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { Store } from '../store/store.js';
 
 export type HintKind = 'prerequisite' | 'next_action' | 'error_hint';
@@ -35,12 +36,26 @@ export interface FollowRate {
 /**
  * Every hint shown, and what the agent did next in that session: followed it (called a suggested
  * tool), ignored it, or proceeded past a prerequisite. Pending hints wait in memory for the
- * session's next call; each is stored when shown and again when resolved.
+ * session's next call; each is stored when shown and again when resolved, and announced
+ * ('changed') both times.
  */
-export class HintEvents {
+export interface HintEventSummary {
+  session: string;
+  power: string;
+  tool: string;
+  kind: HintKind;
+  hint: string;
+  source: HintSource;
+  suggested: string[];
+  outcome: HintOutcome | null;
+}
+
+export class HintEvents extends EventEmitter<{ changed: [HintEventSummary] }> {
   private readonly pending = new Map<string, Pending[]>();
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    super();
+  }
 
   fired(session: string, entry: Omit<Pending, 'id' | 'at'>, at = Date.now()): void {
     const event: Pending = { id: randomUUID(), at, ...entry };
@@ -99,6 +114,8 @@ export class HintEvents {
         resolved_at: resolvedAt,
       },
     });
+    const { power, tool, kind, hint, source, suggested } = event;
+    this.emit('changed', { session, power, tool, kind, hint, source, suggested, outcome });
   }
 }
 

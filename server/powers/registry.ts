@@ -124,6 +124,15 @@ export class PowerRegistry extends EventEmitter<Events> {
     this.timer = setTimeout(() => this.reload(), this.debounceMs);
   }
 
+  /**
+   * Reads every source again now (the Reload Powers command), emits 'change' / 'issues' when
+   * something differs, and returns the change.
+   */
+  reloadNow(): RegistryChange {
+    clearTimeout(this.timer);
+    return this.apply(this.current, this.load());
+  }
+
   private reload(): void {
     const watcher = this.watcher;
     if (!watcher) return;
@@ -133,15 +142,20 @@ export class PowerRegistry extends EventEmitter<Events> {
       const after = this.load();
       // A folder that appeared while loading is now watched; read again so nothing written meanwhile is missed.
       if (watcher.arm()) this.schedule();
-      const change = diff(before, after);
-      if (change.added.length || change.removed.length || change.changed.length) {
-        log.info(`powers changed: +${change.added.length} -${change.removed.length} ~${change.changed.length}`);
-        this.emit('change', change);
-      }
-      if (JSON.stringify(before.issues) !== JSON.stringify(after.issues)) this.emit('issues', after);
+      this.apply(before, after);
     } catch (error) {
       log.error(`reloading powers failed: ${errorMessage(error)}`);
     }
+  }
+
+  private apply(before: RegistrySnapshot, after: RegistrySnapshot): RegistryChange {
+    const change = diff(before, after);
+    if (change.added.length || change.removed.length || change.changed.length) {
+      log.info(`powers changed: +${change.added.length} -${change.removed.length} ~${change.changed.length}`);
+      this.emit('change', change);
+    }
+    if (JSON.stringify(before.issues) !== JSON.stringify(after.issues)) this.emit('issues', after);
+    return change;
   }
 
   private loadDir(dir: string, ctx: SpellLoadContext, accept: (p: PowerDefinition, e?: SpellExtensions) => void, issues: LoadIssue[]): void {

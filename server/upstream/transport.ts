@@ -13,6 +13,14 @@ export interface CreatedTransport {
   stderr?: NodeJS.ReadableStream;
 }
 
+/**
+ * Inside VS Code the gateway runs on Electron's binary with ELECTRON_RUN_AS_NODE=1; the guard
+ * (and a demo server started with the same binary) needs it too, or Electron starts as an app.
+ */
+function electronAsNode(): Record<string, string> {
+  return process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
+}
+
 /** One SDK client transport for a power's server spec. Stdio servers run under the child guard. */
 export function createTransport(spec: ServerSpec): CreatedTransport {
   switch (spec.transport) {
@@ -20,7 +28,7 @@ export function createTransport(spec: ServerSpec): CreatedTransport {
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: [guardScript, spec.command, ...spec.args],
-        env: { ...getDefaultEnvironment(), ...spec.env },
+        env: { ...getDefaultEnvironment(), ...electronAsNode(), ...spec.env },
         cwd: spec.cwd,
         stderr: 'pipe',
       });

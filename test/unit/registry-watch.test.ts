@@ -159,3 +159,21 @@ test('close() stops watching', async () => {
   assert.deepEqual(await quiet(registry), []);
   assert.equal(registry.get('after'), undefined);
 });
+
+test('reloadNow reads the folders at once and reports what changed', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-reload-'));
+  try {
+    const registry = new PowerRegistry({ spellDirs: [dir], importFiles: [], env: {} });
+    registry.load();
+    let emitted = 0;
+    registry.on('change', () => (emitted += 1));
+    fs.writeFileSync(path.join(dir, 'late.spell.yaml'), 'name: late\nversion: 1.0.0\ndescription: Added later.\nkeywords: [a, b, c]\nserver:\n  command: node\n');
+    const change = registry.reloadNow();
+    assert.deepEqual(change.added.map((p) => p.name), ['late']);
+    assert.equal(emitted, 1);
+    assert.equal(registry.reloadNow().added.length, 0, 'nothing new the second time');
+    assert.equal(emitted, 1);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
