@@ -239,7 +239,7 @@ export class Gateway extends EventEmitter {
     if (this.options.settings.powers.disabled.includes(name)) {
       throw new UnknownPowerError(name, this.powers().map((p) => p.name).filter((n) => !this.options.settings.powers.disabled.includes(n)), 'is disabled in settings (powers.disabled)');
     }
-    if (sessionId) this.recommendations.markUsed(sessionId, name);
+    if (sessionId) setImmediate(() => this.recommendations.markUsed(sessionId, name));
     const connection = this.manager.connection(power);
     if (this.active.has(name) && connection.state === 'active' && this.knownTools.has(name)) return this.exposedOf(name);
     connection.resetRestarts();
@@ -282,7 +282,7 @@ export class Gateway extends EventEmitter {
   /** Runs one call to a power's tool through the pipeline (validate -> record -> upstream). */
   runCall(call: Pick<CallContext, 'power' | 'tool' | 'calledAs' | 'args' | 'variant' | 'intent' | 'annotations' | 'proceed'>, caller: CallerContext): Promise<CallToolResult> {
     this.manager.noteTurn(call.power);
-    this.recommendations.markUsed(caller.sessionId, `${call.power}:${call.tool}`);
+    setImmediate(() => this.recommendations.markUsed(caller.sessionId, `${call.power}:${call.tool}`));
     return this.pipeline.run({ ...call, sessionId: caller.sessionId, startedAt: Date.now(), signal: caller.signal, sample: caller.sample });
   }
 

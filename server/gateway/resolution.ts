@@ -72,12 +72,14 @@ export class Resolution {
       candidates = ranked.slice(0, 3);
     }
     if (options.sessionId && ranked.length > 0) {
-      this.deps.recommendations.record({
+      const entry = {
         session: options.sessionId,
-        source: 'resolve_intent',
+        source: 'resolve_intent' as const,
         query,
         candidates: reranked.slice(0, 5).map((c) => ({ name: c.name, relevance: c.relevance, factors: usage.get(c.name) ?? NEUTRAL })),
-      });
+      };
+      // Kept after the answer is on its way: a durable write costs an fsync the agent need not wait for.
+      setImmediate(() => this.deps.recommendations.record(entry));
     }
     return { query, tier, candidates, ranked };
   }
