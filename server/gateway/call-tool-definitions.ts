@@ -2,9 +2,9 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { OPERATION_TYPES, SENSITIVITY, variantTool, type OperationType } from '../calls/intent.js';
 
 const WHAT: Record<OperationType, string> = {
-  read: 'Call a tool that only reads (the editor may approve these without asking).',
-  write: 'Call a tool that creates or changes something, but destroys nothing.',
-  destructive: 'Call a tool that deletes, overwrites or otherwise destroys something (the editor asks the user first).',
+  read: 'Call a tool that only reads.',
+  write: 'Call a tool that creates or changes, destroying nothing.',
+  destructive: 'Call a tool that deletes or overwrites (the user is asked first).',
 };
 
 /** call_tool_read / call_tool_write / call_tool_destructive, with annotations that match their names. */
@@ -12,24 +12,22 @@ export function intentCallTool(variant: OperationType): Tool {
   return {
     name: variantTool(variant),
     title: `Call a tool (${variant})`,
-    description:
-      `${WHAT[variant]} Name any power's tool as '<power>:<tool>' (retrieve_tools lists them with the variant to use); ` +
-      `its power starts if it is not running. Declare intent.operation_type '${variant}': Grimoire checks it against the tool's annotations.`,
+    description: `${WHAT[variant]} name: '<power>:<tool>' (retrieve_tools gives call_with); the power starts if needed. intent.operation_type must be '${variant}' and fit the tool's annotations.`,
     inputSchema: {
       type: 'object',
       properties: {
-        name: { type: 'string', description: "The tool, as '<power>:<tool>' (or '<power>__<tool>')." },
-        args: { type: 'object', description: "The tool's own arguments.", additionalProperties: true },
+        name: { type: 'string' },
+        args: { type: 'object', additionalProperties: true },
         intent: {
           type: 'object',
           properties: {
-            operation_type: { type: 'string', enum: [...OPERATION_TYPES], description: `Must be '${variant}' for this variant.` },
+            operation_type: { type: 'string', enum: [...OPERATION_TYPES] },
             data_sensitivity: { type: 'string', enum: [...SENSITIVITY] },
-            reason: { type: 'string', maxLength: 1000, description: 'Why the call is needed, for the activity log.' },
+            reason: { type: 'string', maxLength: 1000 },
           },
           required: ['operation_type'],
         },
-        proceed: { type: 'boolean', description: 'Run the call even though Grimoire suggested a prerequisite first.' },
+        proceed: { type: 'boolean', description: 'Run it although a prerequisite was suggested.' },
       },
       required: ['name', 'intent'],
     },
