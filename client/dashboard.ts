@@ -1,12 +1,14 @@
 /**
- * The dashboard panel: the gateway's state and the resolve playground (webview/). The webview keeps its
- * state across hide and reload (setState + the serializer); the last query is also kept in the
- * workspace state, so a closed panel opens again where it was.
+ * The dashboard panel (webview/): the gateway's state, the resolve playground with "why this power",
+ * the activity log with filters and ratings, recommendation quality, the hint network graph and the
+ * token savings, all kept live by the gateway's notifications. The webview keeps its state across
+ * hide and reload (setState + the serializer); the query and filters are also kept in the workspace
+ * state, so a closed panel opens again where it was.
  */
 import * as vscode from 'vscode';
-import * as protocol from '../server/rpc/protocol.js';
 import type { DashboardRequest, DashboardState, DashboardUpdate } from '../server/rpc/protocol.js';
 import { dashboardHtml } from './dashboard-html.js';
+import { handleDashboardRequest, postHints, postInsights, type DashboardContext } from './dashboard-requests.js';
 import type { GatewayClient } from './gateway-client.js';
 
 export const DASHBOARD_VIEW_TYPE = 'grimoire.dashboard';
@@ -16,6 +18,7 @@ export class Dashboard implements vscode.Disposable {
   private panel?: vscode.WebviewPanel;
   private panelSubscriptions: vscode.Disposable[] = [];
   private readonly registration: vscode.Disposable;
+  private readonly requests: DashboardContext;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -27,6 +30,12 @@ export class Dashboard implements vscode.Disposable {
         this.attach(panel);
       },
     });
+    this.requests = {
+      gateway,
+      post: (update) => this.post(update),
+      state: () => this.context.workspaceState.get<DashboardState>(STATE_KEY) ?? { query: '' },
+      saveState: (patch) => this.saveState({ ...this.requests.state(), ...patch }),
+    };
   }
 
   get isOpen(): boolean {
@@ -53,44 +62,24 @@ export class Dashboard implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(this.context.extensionUri, 'client', 'media', 'grimoire.svg');
     const asset = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview', file)).toString();
     webview.html = dashboardHtml({ cspSource: webview.cspSource, scriptUri: asset('dashboard.js'), styleUri: asset('dashboard.css') });
-    const pushGateway = () => this.post({ type: 'gateway', status: this.gateway.status, powers: this.gateway.powers });
+    const gateway = this.gateway;
+    const pushGateway = () => this.post({ type: 'gateway', status: gateway.status, powers: gateway.powers });
     this.panelSubscriptions = [
-      webview.onDidReceiveMessage((message: DashboardRequest) => void this.handle(message)),
-      this.gateway.onDidChangeStatus(pushGateway),
-      this.gateway.onDidChangePowers(pushGateway),
+      webview.onDidReceiveMessage((message: DashboardRequest) => void handleDashboardRequest(this.requests, message)),
+      gateway.onDidChangeStatus(pushGateway),
+      gateway.onDidChangePowers(pushGateway),
+      gateway.onDidConnect(() => void postInsights(this.requests, true)),
+      gateway.onDidRecordActivity((entry) => this.post({ type: 'activityRecorded', entry })),
+      gateway.onDidRateActivity((rated) => this.post({ type: 'activityRated', rated })),
+      gateway.onDidChangeRecommendationStats((stats) => this.post({ type: 'recommendations', stats })),
+      gateway.onDidChangeTokenReport((report) => this.post({ type: 'tokens', report })),
+      gateway.onDidChangeHints(() => void postHints(this.requests).catch(() => undefined)),
       panel.onDidDispose(() => {
         for (const subscription of this.panelSubscriptions) subscription.dispose();
         this.panelSubscriptions = [];
         this.panel = undefined;
       }),
     ];
-  }
-
-  private async handle(message: DashboardRequest): Promise<void> {
-    switch (message.type) {
-      case 'ready':
-        this.post({ type: 'restore', state: this.context.workspaceState.get<DashboardState>(STATE_KEY) ?? { query: '' } });
-        this.post({ type: 'gateway', status: this.gateway.status, powers: this.gateway.powers });
-        return;
-      case 'resolve':
-        try {
-          const result = await this.gateway.request(protocol.resolveIntent, { query: message.query });
-          await this.saveState({ query: message.query, result });
-          this.post({ type: 'resolved', result });
-        } catch (error) {
-          this.post({ type: 'failed', action: 'resolve', message: (error as Error).message });
-        }
-        return;
-      case 'activate':
-      case 'deactivate':
-        try {
-          const type = message.type === 'activate' ? protocol.activatePower : protocol.deactivatePower;
-          await this.gateway.request(type, { name: message.name });
-        } catch (error) {
-          this.post({ type: 'failed', action: message.type, message: (error as Error).message });
-        }
-        return;
-    }
   }
 
   private post(update: DashboardUpdate): void {

@@ -4,10 +4,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
+import type { ActivityFilterInfo, ActivityInfo } from '../server/rpc/protocol.js';
+import { registerActivityCommands } from './activity-commands.js';
+import { ActivityView } from './activity-view.js';
 import { registerCommands } from './commands.js';
 import { Dashboard } from './dashboard.js';
-import { EmptyListProvider } from './empty-view.js';
 import { GatewayClient } from './gateway-client.js';
+import { HintsView } from './hints-view.js';
+import { LanguageModelLender } from './language-model.js';
 import { GatewayMcpProvider, MCP_PROVIDER_ID } from './mcp-provider.js';
 import { PowersTreeProvider } from './powers-tree.js';
 import { createStatusBar } from './status-bar.js';
@@ -18,6 +22,8 @@ export interface GrimoireApi {
   timings(): TimingsSnapshot;
   /** Times onDidChangeMcpServerDefinitions fired (the gateway came back on a new endpoint). */
   mcpDefinitionChanges(): number;
+  /** The calls the Activity view lists now (newest first) and its filter. */
+  activity(): { entries: readonly ActivityInfo[]; filter: ActivityFilterInfo };
 }
 
 /** Set by the bundle's first line (client/packaging/bundle.ts); absent when not bundled. */
@@ -35,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
   const powersTree = new PowersTreeProvider(client);
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   const mcpProvider = new GatewayMcpProvider(client, version);
+  const activityView = new ActivityView(client, context.workspaceState);
   context.subscriptions.push(
     channel,
     client,
@@ -42,11 +49,13 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     powersTree,
     mcpProvider,
     vscode.window.createTreeView('grimoire.powers', { treeDataProvider: powersTree, showCollapseAll: true }),
-    vscode.window.createTreeView('grimoire.activity', { treeDataProvider: new EmptyListProvider() }),
-    vscode.window.createTreeView('grimoire.hints', { treeDataProvider: new EmptyListProvider() }),
+    activityView,
+    new HintsView(client),
+    new LanguageModelLender(context, client),
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpProvider),
     createStatusBar(client),
     ...registerCommands(client, dashboard),
+    ...registerActivityCommands(client, activityView),
   );
 
   const ready = client.onDidChangeStatus((status) => {
@@ -63,7 +72,11 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
   timings.mark('activated', performance.now());
   const { loadMs, activatedMs } = timings.snapshot();
   channel.info(`activated in ${activatedMs} ms${loadMs !== undefined ? ` (code loaded in ${loadMs} ms)` : ''}`);
-  return { timings: () => timings.snapshot(), mcpDefinitionChanges: () => mcpProvider.changeCount };
+  return {
+    timings: () => timings.snapshot(),
+    mcpDefinitionChanges: () => mcpProvider.changeCount,
+    activity: () => ({ entries: activityView.entries, filter: activityView.filter }),
+  };
 }
 
 export async function deactivate(): Promise<void> {

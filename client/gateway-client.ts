@@ -6,7 +6,19 @@ import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import * as protocol from '../server/rpc/protocol.js';
-import type { Endpoint, GatewayStatus, LoadIssueInfo, PowerInfo, PowersPayload, PowerStateChange } from '../server/rpc/protocol.js';
+import type {
+  ActivityInfo,
+  ActivityRated,
+  Endpoint,
+  GatewayStatus,
+  HintsPayload,
+  LoadIssueInfo,
+  PowerInfo,
+  PowersPayload,
+  PowerStateChange,
+  RecommendationStats,
+  TokenReportInfo,
+} from '../server/rpc/protocol.js';
 import { parseServerLogLine, redactingChannel } from './log.js';
 import { readClientSettings } from './settings.js';
 
@@ -30,10 +42,28 @@ export class GatewayClient implements vscode.Disposable {
   status: GatewayStatus = INITIAL_STATUS;
   powers: PowerInfo[] = [];
   issues: LoadIssueInfo[] = [];
+  /** The active powers' hint network and recent hints, as last pushed. */
+  hints: HintsPayload | undefined;
+  recommendationStats: RecommendationStats | undefined;
+  tokenReport: TokenReportInfo | undefined;
   private readonly statusEmitter = new vscode.EventEmitter<GatewayStatus>();
   private readonly powersEmitter = new vscode.EventEmitter<PowerInfo[]>();
+  private readonly activityEmitter = new vscode.EventEmitter<ActivityInfo>();
+  private readonly ratedEmitter = new vscode.EventEmitter<ActivityRated>();
+  private readonly hintsEmitter = new vscode.EventEmitter<HintsPayload>();
+  private readonly statsEmitter = new vscode.EventEmitter<RecommendationStats>();
+  private readonly tokensEmitter = new vscode.EventEmitter<TokenReportInfo>();
+  private readonly connectedEmitter = new vscode.EventEmitter<void>();
   readonly onDidChangeStatus = this.statusEmitter.event;
   readonly onDidChangePowers = this.powersEmitter.event;
+  /** Each call through the gateway, as soon as it is recorded. */
+  readonly onDidRecordActivity = this.activityEmitter.event;
+  readonly onDidRateActivity = this.ratedEmitter.event;
+  readonly onDidChangeHints = this.hintsEmitter.event;
+  readonly onDidChangeRecommendationStats = this.statsEmitter.event;
+  readonly onDidChangeTokenReport = this.tokensEmitter.event;
+  /** The gateway process (re)started and its state was read again: lists kept elsewhere should be asked for again. */
+  readonly onDidConnect = this.connectedEmitter.event;
 
   constructor(context: vscode.ExtensionContext, readonly channel: vscode.LogOutputChannel) {
     const module = context.asAbsolutePath('dist/server/process/main.js');
@@ -71,6 +101,11 @@ export class GatewayClient implements vscode.Disposable {
         if (change.state === 'crashed') this.channel.warn(line);
         else this.channel.debug(line);
       }),
+      this.client.onNotification(protocol.activityRecorded.method, (entry: ActivityInfo) => this.activityEmitter.fire(entry)),
+      this.client.onNotification(protocol.activityRated.method, (rated: ActivityRated) => this.ratedEmitter.fire(rated)),
+      this.client.onNotification(protocol.hintsChanged.method, (payload: HintsPayload) => this.setHints(payload)),
+      this.client.onNotification(protocol.recommendationStatsChanged.method, (stats: RecommendationStats) => this.setRecommendationStats(stats)),
+      this.client.onNotification(protocol.tokenReportChanged.method, (report: TokenReportInfo) => this.setTokenReport(report)),
       this.client.onDidChangeState((event) => {
         if (event.newState === State.Running) void this.refresh();
         if (event.newState === State.Stopped) this.setStatus({ ...this.status, health: 'restarting' });
@@ -83,6 +118,12 @@ export class GatewayClient implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.restart()),
       this.statusEmitter,
       this.powersEmitter,
+      this.activityEmitter,
+      this.ratedEmitter,
+      this.hintsEmitter,
+      this.statsEmitter,
+      this.tokensEmitter,
+      this.connectedEmitter,
     );
   }
 
@@ -103,6 +144,20 @@ export class GatewayClient implements vscode.Disposable {
     return this.client.sendRequest<R>(type.method, params, token);
   }
 
+  notify<P>(type: protocol.NotificationType<P>, params: P): void {
+    if (this.client.isRunning()) void this.client.sendNotification(type.method, params);
+  }
+
+  /** Answers a request the gateway sends to the extension (one handler per method). */
+  onRequest<P, R>(type: protocol.RequestType<P, R>, handler: (params: P, token: vscode.CancellationToken) => Promise<R>): vscode.Disposable {
+    return this.client.onRequest(type.method, (params: P, token: vscode.CancellationToken) => handler(params, token) as Promise<unknown>);
+  }
+
+  /** Thumbs up (1), down (-1) or none (0) on a call; the ranking learns from it. */
+  rate(id: string, rating: protocol.ActivityRating): Promise<ActivityRated> {
+    return this.request(protocol.rateActivity, { id, rating });
+  }
+
   /** The MCP endpoint, once served. Its token is masked in every log line from now on. */
   async endpoint(token?: vscode.CancellationToken): Promise<Endpoint> {
     const endpoint = await this.request(protocol.getEndpoint, null, token);
@@ -119,9 +174,33 @@ export class GatewayClient implements vscode.Disposable {
     try {
       this.setStatus(await this.request(protocol.getStatus, null));
       this.setPowers(await this.request(protocol.listPowers, null));
+      const [hints, stats, tokens] = await Promise.all([
+        this.request(protocol.getHints, { scope: 'active' }),
+        this.request(protocol.getRecommendationStats, null),
+        this.request(protocol.getTokenReport, null),
+      ]);
+      this.setHints(hints);
+      this.setRecommendationStats(stats);
+      this.setTokenReport(tokens);
+      this.connectedEmitter.fire();
     } catch (error) {
       this.channel.warn(`could not read the gateway's state: ${(error as Error).message}`);
     }
+  }
+
+  private setHints(payload: HintsPayload): void {
+    this.hints = payload;
+    this.hintsEmitter.fire(payload);
+  }
+
+  private setRecommendationStats(stats: RecommendationStats): void {
+    this.recommendationStats = stats;
+    this.statsEmitter.fire(stats);
+  }
+
+  private setTokenReport(report: TokenReportInfo): void {
+    this.tokenReport = report;
+    this.tokensEmitter.fire(report);
   }
 
   private setStatus(status: GatewayStatus): void {

@@ -2,7 +2,8 @@
 import * as vscode from 'vscode';
 import type { LoadIssueInfo, PowerInfo, ToolInfo } from '../server/rpc/protocol.js';
 import type { GatewayClient } from './gateway-client.js';
-import { issueItem, powerItem, toolItem, type ItemModel } from './tree-items.js';
+import { toTreeItem } from './tree-item.js';
+import { issueItem, powerItem, toolItem } from './tree-items.js';
 
 export type PowerNode =
   | { kind: 'power'; power: PowerInfo }
@@ -43,15 +44,4 @@ export class PowersTreeProvider implements vscode.TreeDataProvider<PowerNode>, v
   dispose(): void {
     for (const subscription of this.subscriptions) subscription.dispose();
   }
-}
-
-function toTreeItem(model: ItemModel, command?: vscode.Command): vscode.TreeItem {
-  const item = new vscode.TreeItem(model.label, model.collapsible ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-  item.id = model.id;
-  item.description = model.description;
-  item.tooltip = model.tooltip;
-  item.contextValue = model.contextValue;
-  item.iconPath = new vscode.ThemeIcon(model.icon.id, model.icon.color ? new vscode.ThemeColor(model.icon.color) : undefined);
-  if (command) item.command = command;
-  return item;
 }

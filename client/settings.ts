@@ -15,7 +15,10 @@ export const GATEWAY_SETTING_KEYS = [
   'discovery.enabled',
 ] as const;
 
-export const EXTENSION_SETTING_KEYS = ['demoPowers', 'spellFolders'] as const;
+/** Lend VS Code's language model to the gateway's summarizer (client/language-model.ts). */
+export const LANGUAGE_MODEL_SETTING = 'summaries.languageModel';
+
+export const EXTENSION_SETTING_KEYS = ['demoPowers', 'spellFolders', LANGUAGE_MODEL_SETTING] as const;
 
 export interface SettingsSource {
   /** The effective value (the default when unset). */

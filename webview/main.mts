@@ -1,91 +1,48 @@
 /**
  * The Grimoire dashboard (runs in the webview). Everything it knows comes from the extension by
  * postMessage (protocol.ts: DashboardUpdate); everything it does is a DashboardRequest back.
- * Text from the gateway is set with textContent only.
+ * Text from the gateway is set with textContent only; SVG is built element by element.
  */
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import type { DashboardRequest, DashboardState, DashboardUpdate, GatewayStatus, PowerInfo, ResolveResult } from '../server/rpc/protocol.js';
-import { healthText, powerRows, scoreRows, tierSummary } from './view-model.js';
-
-interface VsCodeApi {
-  postMessage(message: DashboardRequest): void;
-  getState(): DashboardState | undefined;
-  setState(state: DashboardState): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
+import { withRating, withRecorded } from '../server/rpc/activity-shared.js';
+import type { ActivityFilterInfo, ActivityInfo, DashboardState, DashboardUpdate, GatewayStatus, HintsPayload, PowerInfo, RecommendationStats, TokenReportInfo } from '../server/rpc/protocol.js';
+import { ActivitySection } from './activity-section.js';
+import { button, el } from './dom.js';
+import { hintsSection } from './hints-section.js';
+import { resultView } from './playground-section.js';
+import { powersSection } from './powers-section.js';
+import { qualitySection } from './quality-section.js';
+import { tuneMessage } from './quality-model.js';
+import { tokensSection } from './tokens-section.js';
+import { healthText } from './view-model.js';
+import { savedState, saveState, send } from './vscode-api.js';
 
 interface TextFieldElement extends HTMLElement {
   value: string;
 }
 
-const vscode = acquireVsCodeApi();
-
 let status: GatewayStatus | undefined;
 let powers: PowerInfo[] = [];
-let state: DashboardState = vscode.getState() ?? { query: '' };
-let restored = vscode.getState() !== undefined;
+let state: DashboardState = savedState() ?? { query: '' };
+let restored = savedState() !== undefined;
 let error = '';
+let activity: ActivityInfo[] = [];
+let stats: RecommendationStats | undefined;
+let tuned = '';
+let hints: HintsPayload | undefined;
+let tokens: TokenReportInfo | undefined;
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes?: Record<string, string>, ...children: Array<Node | string>): HTMLElementTagNameMap[K];
-function el(tag: string, attributes?: Record<string, string>, ...children: Array<Node | string>): HTMLElement;
-function el(tag: string, attributes: Record<string, string> = {}, ...children: Array<Node | string>): HTMLElement {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
-  for (const child of children) node.append(child);
-  return node;
-}
-
-function button(label: string, onClick: () => void, secondary = false, testId?: string): HTMLElement {
-  const node = el('vscode-button', testId ? { 'data-testid': testId } : {}, label);
-  if (secondary) node.setAttribute('secondary', '');
-  node.addEventListener('click', onClick);
-  return node;
-}
-
-function send(message: DashboardRequest): void {
-  vscode.postMessage(message);
+function keep(patch: Partial<DashboardState>): void {
+  state = { ...state, ...patch };
+  saveState(state);
 }
 
 function header(): HTMLElement {
   if (!status) return el('header', { class: 'header' }, el('h1', {}, 'Grimoire'), el('span', { class: 'muted' }, 'Waiting for the gateway...'));
   const health = healthText(status);
-  return el(
-    'header',
-    { class: 'header' },
-    el('h1', {}, 'Grimoire'),
-    el('span', { class: `health tone-${health.tone}`, 'data-testid': 'health' }, health.label),
-    el('span', { class: 'muted' }, health.detail),
-  );
-}
-
-function powersSection(): HTMLElement {
-  const rows = powerRows(powers);
-  const body = rows.length
-    ? el(
-        'table',
-        { class: 'grid', 'data-testid': 'powers' },
-        el('thead', {}, el('tr', {}, el('th', {}, 'Power'), el('th', {}, 'State'), el('th', {}, 'Tools'), el('th', {}, 'Source'), el('th', {}, ''))),
-        el(
-          'tbody',
-          {},
-          ...rows.map((row) =>
-            el(
-              'tr',
-              { 'data-power': row.name },
-              el('td', {}, el('strong', {}, row.name), el('div', { class: 'muted small' }, row.description)),
-              el('td', { class: 'state' }, el('span', { class: `dot tone-${row.tone}` }), row.state),
-              el('td', { class: 'number' }, String(row.tools)),
-              el('td', {}, row.source),
-              el('td', { class: 'actions' }, button(row.action === 'activate' ? 'Activate' : 'Deactivate', () => send({ type: row.action, name: row.name }), row.action === 'deactivate')),
-            ),
-          ),
-        ),
-      )
-    : el('p', { class: 'muted' }, 'No powers yet: add a spell file (Grimoire: New Spell File...) or turn on grimoire.demoPowers.');
-  return el('section', {}, el('h2', {}, 'Powers'), body);
+  return el('header', { class: 'header' }, el('h1', {}, 'Grimoire'), el('span', { class: `health tone-${health.tone}`, 'data-testid': 'health' }, health.label), el('span', { class: 'muted' }, health.detail));
 }
 
 const field = el('vscode-textfield', { placeholder: 'What do you want to do? e.g. read a file from my project', 'data-testid': 'query' }) as TextFieldElement;
@@ -97,49 +54,24 @@ field.addEventListener('keydown', (event) => {
 function resolve(): void {
   const query = field.value.trim();
   if (!query) return;
-  state = { ...state, query };
-  vscode.setState(state);
+  keep({ query });
   send({ type: 'resolve', query });
 }
 
-function resultView(result: ResolveResult): Node[] {
-  const summary = tierSummary(result);
-  const rows = scoreRows(result, powers);
-  return [
-    el('div', { class: `tier tier-${result.tier}`, 'data-testid': 'tier' }, el('vscode-badge', {}, summary.label), el('span', {}, ` "${result.query}": ${summary.text}`)),
-    el(
-      'table',
-      { class: 'grid', 'data-testid': 'scores' },
-      el('thead', {}, el('tr', {}, el('th', {}, 'Power'), el('th', {}, 'Confidence'), el('th', {}, 'Tier'), el('th', {}, 'Matched'), el('th', {}, ''))),
-      el(
-        'tbody',
-        {},
-        ...rows.map((row) => {
-          const fill = el('div', { class: `fill band-${row.band}` });
-          fill.style.width = `${row.percent}%`;
-          return el(
-            'tr',
-            { 'data-score': row.name, class: row.offered ? 'offered' : '' },
-            el('td', {}, el('strong', {}, row.name)),
-            el('td', { class: 'confidence' }, el('div', { class: 'bar' }, fill), el('span', { class: 'number' }, row.confidenceText)),
-            el('td', {}, row.bandText),
-            el('td', { class: 'muted small' }, row.matched),
-            el('td', { class: 'actions' }, row.active ? el('span', { class: 'muted' }, 'active') : button('Activate', () => send({ type: 'activate', name: row.name }), !row.offered)),
-          );
-        }),
-      ),
-    ),
-  ];
+function setFilter(filter: ActivityFilterInfo): void {
+  const clean = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined && value !== '')) as ActivityFilterInfo;
+  keep({ activityFilter: clean });
+  send({ type: 'activityFilter', filter: clean });
 }
 
-function later(title: string, text: string): HTMLElement {
-  return el('section', { class: 'later' }, el('h2', {}, title), el('p', { class: 'muted' }, text));
-}
-
-// The query field lives outside what re-renders, so typing survives every update from the gateway.
+// The query field and the filters live outside what re-renders, so typing and focus survive every update.
 const headerSlot = el('div');
 const powersSlot = el('div');
 const resultSlot = el('div', { 'aria-live': 'polite' });
+const activitySection = new ActivitySection(setFilter);
+const qualitySlot = el('div');
+const hintsSlot = el('div');
+const tokensSlot = el('div');
 const app = document.getElementById('app')!;
 app.removeAttribute('aria-busy');
 app.replaceChildren(
@@ -147,29 +79,34 @@ app.replaceChildren(
   powersSlot,
   el(
     'section',
-    {},
+    { 'data-testid': 'playground' },
     el('h2', {}, 'Resolve playground'),
-    el('p', { class: 'muted small' }, 'Scores every power for a request the way resolve_intent does, without activating anything.'),
-    el('div', { class: 'query' }, field, button('Resolve', resolve, false, 'resolve')),
+    el('p', { class: 'muted small' }, "Scores every power for a request the way resolve_intent does, without activating anything; open 'why' for each factor's contribution."),
+    el('div', { class: 'query' }, field, button('Resolve', resolve, { testId: 'resolve' })),
     resultSlot,
   ),
-  el(
-    'div',
-    { class: 'columns' },
-    later('Activity', 'Tool calls through the gateway will be listed here.'),
-    later('Hints', 'Prerequisites and next steps learned from calls will appear here.'),
-    later('Token savings', 'How many tool-schema tokens the gateway kept out of each request will be shown here.'),
-  ),
+  activitySection.element,
+  hintsSlot,
+  tokensSlot,
+  qualitySlot,
 );
 
-function render(): void {
+function renderGateway(): void {
   headerSlot.replaceChildren(header());
-  powersSlot.replaceChildren(powersSection());
+  powersSlot.replaceChildren(powersSection(powers));
+}
+
+function renderResult(): void {
   const parts: Node[] = [];
   if (error) parts.push(el('p', { class: 'error', role: 'alert' }, error));
-  if (state.result) parts.push(...resultView(state.result));
+  if (state.result) parts.push(...resultView(state.result, powers));
   resultSlot.replaceChildren(...parts);
 }
+
+const renderActivity = () => activitySection.render(activity, state.activityFilter ?? {}, powers.map((power) => power.name));
+const renderQuality = () => qualitySlot.replaceChildren(qualitySection(stats, tuned));
+const renderHints = () => hintsSlot.replaceChildren(hintsSection(hints, state.hintsScope ?? 'active'));
+const renderTokens = () => tokensSlot.replaceChildren(tokensSection(tokens));
 
 window.addEventListener('message', (event: MessageEvent<DashboardUpdate>) => {
   const update = event.data;
@@ -177,26 +114,67 @@ window.addEventListener('message', (event: MessageEvent<DashboardUpdate>) => {
     case 'gateway':
       status = update.status;
       powers = update.powers;
-      break;
+      renderGateway();
+      renderResult();
+      renderActivity();
+      return;
     case 'restore':
       if (!restored) {
         state = update.state;
         field.value = state.query;
-        vscode.setState(state);
+        saveState(state);
       }
       restored = true;
-      break;
+      renderResult();
+      // The page asks for what depends on what it restored.
+      send({ type: 'activityFilter', filter: state.activityFilter ?? {} });
+      send({ type: 'hintsScope', scope: state.hintsScope ?? 'active' });
+      return;
     case 'resolved':
       error = '';
-      state = { query: update.result.query, result: update.result };
-      vscode.setState(state);
-      break;
+      keep({ query: update.result.query, result: update.result });
+      renderResult();
+      return;
+    case 'activity':
+      activity = update.page.entries;
+      renderActivity();
+      return;
+    case 'activityRecorded':
+      activity = withRecorded(activity, update.entry, state.activityFilter ?? {});
+      renderActivity();
+      return;
+    case 'activityRated':
+      activity = withRating(activity, update.rated.id, update.rated.rating);
+      renderActivity();
+      return;
+    case 'recommendations':
+      stats = update.stats;
+      renderQuality();
+      return;
+    case 'tuned':
+      tuned = tuneMessage(update.result);
+      renderQuality();
+      return;
+    case 'hints':
+      hints = update.payload;
+      if (hints.scope !== (state.hintsScope ?? 'active')) keep({ hintsScope: hints.scope });
+      renderHints();
+      return;
+    case 'tokens':
+      tokens = update.report;
+      renderTokens();
+      return;
     case 'failed':
       error = `${update.action} failed: ${update.message}`;
-      break;
+      renderResult();
+      return;
   }
-  render();
 });
 
-render();
+renderGateway();
+renderResult();
+renderActivity();
+renderQuality();
+renderHints();
+renderTokens();
 send({ type: 'ready' });

@@ -4,7 +4,9 @@ import type { Gateway, ResolveOutcome } from '../gateway/gateway.js';
 import { describePower } from '../gateway/power-documents.js';
 import type { PowerDefinition, RegistrySnapshot } from '../powers/types.js';
 import type { TierThresholds } from '../resolve/types.js';
+import type { ResolverStatus } from '../resolve/hybrid-resolver.js';
 import type { GatewayHealth, GatewayStatus, PowerInfo, PowersPayload, ResolveResult, Tier, ToolInfo } from './protocol.js';
+import { scoreExplanation } from './ranking-payloads.js';
 
 export function powersPayload(gateway: Gateway, snapshot: RegistrySnapshot): PowersPayload {
   return {
@@ -76,20 +78,26 @@ export function bandOf(confidence: number, thresholds: TierThresholds): Tier {
   return 'not_found';
 }
 
-export function resolveResult(outcome: ResolveOutcome, thresholds: TierThresholds, elapsedMs: number): ResolveResult {
+export function resolveResult(outcome: ResolveOutcome, thresholds: TierThresholds, elapsedMs: number, resolver?: ResolverStatus): ResolveResult {
   return {
     query: outcome.query,
     tier: outcome.tier,
     candidates: outcome.candidates.map((candidate) => candidate.name),
-    scores: outcome.ranked.map((score) => ({
-      name: score.name,
-      confidence: score.confidence,
-      score: score.score,
-      matchType: score.matchType,
-      matchedTerms: [...score.matchedTerms],
-      band: bandOf(score.confidence, thresholds),
-    })),
+    scores: outcome.ranked.map((score) => {
+      const explanation = scoreExplanation(score);
+      return {
+        name: score.name,
+        confidence: score.confidence,
+        score: score.score,
+        matchType: score.matchType,
+        matchedTerms: [...score.matchedTerms],
+        band: bandOf(score.confidence, thresholds),
+        flags: [...score.flags],
+        ...(explanation ? { explanation } : {}),
+      };
+    }),
     thresholds: { activateThreshold: thresholds.activateThreshold, multipleThreshold: thresholds.multipleThreshold, weakThreshold: thresholds.weakThreshold },
     elapsedMs: Math.round(elapsedMs * 1000) / 1000,
+    ...(resolver ? { resolver: { mode: resolver.mode, detail: resolver.detail } } : {}),
   };
 }

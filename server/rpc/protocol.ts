@@ -141,6 +141,38 @@ export interface PowerStateChange {
 
 export interface ResolveParams {
   query: string;
+  /** Attach each power's factor contributions ("why this power"). */
+  explain?: boolean;
+}
+
+/** The ranking's factors (each weighted; the weights sum to 1). */
+export interface RankingWeightsInfo {
+  relevance: number;
+  success: number;
+  popularity: number;
+  performance: number;
+  rating: number;
+}
+
+/** "Why this power": what matched, and what history added. */
+export interface ScoreExplanation {
+  /** Raw lexical relevance (BM25F). */
+  lexicalScore: number;
+  /** The lexical score over the best the query could reach (0..1). */
+  strength?: number;
+  /** IDF-weighted share of the query's subject words matched (0..1). */
+  coverage?: number;
+  /** Cosine similarity of query and power embeddings, when a model is loaded. */
+  semantic?: number;
+  /** Relevance relative to the most relevant power (0..1). */
+  relativeRelevance: number;
+  /** The learned factors, 0..1 each (0.5: no history). */
+  factors: Omit<RankingWeightsInfo, 'relevance'> & { calls: number };
+  /** Each factor's weighted share of the final score. */
+  contributions: RankingWeightsInfo;
+  finalScore: number;
+  /** History moved this power among candidates of close relevance. */
+  movedByHistory: boolean;
 }
 
 export interface PowerScoreInfo {
@@ -153,6 +185,15 @@ export interface PowerScoreInfo {
   matchedTerms: string[];
   /** The tier this power's confidence alone falls in. */
   band: Tier;
+  /** Why the power may not work here (missing command, unset variable, unmet `when`); never auto-activated then. */
+  flags: string[];
+  /** With `explain: true`. */
+  explanation?: ScoreExplanation;
+}
+
+export interface ResolverStatusInfo {
+  mode: 'hybrid' | 'lexical-only';
+  detail: string;
 }
 
 export interface ResolveResult {
@@ -164,10 +205,237 @@ export interface ResolveResult {
   scores: PowerScoreInfo[];
   thresholds: { activateThreshold: number; multipleThreshold: number; weakThreshold: number };
   elapsedMs: number;
+  /** Lexical-only or hybrid, and why. */
+  resolver?: ResolverStatusInfo;
 }
 
 export interface PowerParams {
   name: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Activity: every call through the gateway (issue 5), rated by the user (issue 3).
+
+export type IntentType = 'read' | 'write' | 'destructive';
+export type ActivityStatus = 'ok' | 'error' | 'rejected' | 'suggested';
+export type ActivityDecision = 'allowed' | 'warned' | 'rejected';
+/** Thumbs up (1), down (-1), none (0). */
+export type ActivityRating = -1 | 0 | 1;
+
+export const INTENT_TYPES: readonly IntentType[] = ['read', 'write', 'destructive'];
+export const ACTIVITY_STATUSES: readonly ActivityStatus[] = ['ok', 'error', 'rejected', 'suggested'];
+
+/** Every field narrows; none set: every call. */
+export interface ActivityFilterInfo {
+  intentType?: IntentType;
+  status?: ActivityStatus;
+  power?: string;
+  tool?: string;
+  /** Epoch ms, inclusive. */
+  since?: number;
+  /** Epoch ms, exclusive. */
+  until?: number;
+  /** Default 50, at most 1000. */
+  limit?: number;
+}
+
+export interface ActivityInfo {
+  id: string;
+  /** Epoch ms. */
+  at: number;
+  session: string;
+  power: string;
+  tool: string;
+  /** 'direct' (`<power>__<tool>`), or the intent-declared variant: read / write / destructive. */
+  variant: string;
+  operationType?: string;
+  dataSensitivity?: string;
+  reason?: string;
+  decision: ActivityDecision;
+  decisionReason?: string;
+  /** 'suggested': a prerequisite was suggested instead, and the tool was not called. */
+  status: ActivityStatus;
+  error?: string;
+  latencyMs: number;
+  resultBytes: number;
+  /** The spell marks this tool `audit: true`. */
+  audit: boolean;
+  rating: ActivityRating;
+}
+
+export interface ActivityPage {
+  filter: ActivityFilterInfo;
+  /** Newest first. */
+  entries: ActivityInfo[];
+}
+
+export interface RateActivityParams {
+  id: string;
+  rating: ActivityRating;
+}
+
+export interface ActivityRated {
+  id: string;
+  rating: ActivityRating;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recommendation quality (issue 3): MRR and precision@k of what the agent used, the weights.
+
+export interface RecommendationMetricsInfo {
+  recommendations: number;
+  /** Recommendations the agent followed (used one of the candidates). */
+  followed: number;
+  mrr: number | null;
+  precisionAt1: number | null;
+  precisionAt3: number | null;
+}
+
+export interface RecommendationStats {
+  all: RecommendationMetricsInfo;
+  resolveIntent: RecommendationMetricsInfo;
+  retrieveTools: RecommendationMetricsInfo;
+  /** The weights in use (tuned, or the defaults). */
+  weights: RankingWeightsInfo;
+  defaultWeights: RankingWeightsInfo;
+  /** Followed recommendations tuning needs. */
+  minSamples: number;
+  /** Learned factors re-rank close candidates (setting `ranking.learn`). */
+  learning: boolean;
+}
+
+export interface TuneWeightsResult {
+  tuned: boolean;
+  samples: number;
+  mrrBefore: number;
+  mrrAfter: number;
+  weights: RankingWeightsInfo;
+  /** Why nothing changed. */
+  reason?: string;
+  stats: RecommendationStats;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hints (issue 6): the hint network and the hints fired.
+
+export type HintKind = 'prerequisite' | 'next_action' | 'error_hint';
+export type HintSource = 'declared' | 'learned';
+export type HintOutcome = 'followed' | 'ignored' | 'proceeded';
+
+/** A tool, `power:tool`. */
+export interface HintNodeInfo {
+  id: string;
+  power: string;
+  tool: string;
+  /** Calls in the activity log. */
+  calls: number;
+}
+
+export interface HintEdgeInfo {
+  /** Prerequisite edges run from the prerequisite to the tool; next actions from the tool to the next one. */
+  from: string;
+  to: string;
+  kind: 'prerequisite' | 'next_action';
+  source: HintSource;
+  /** How often agents actually went from `from` to `to`. */
+  weight: number;
+  followRate: number | null;
+}
+
+export interface HintFollowRateInfo {
+  power: string;
+  tool: string;
+  kind: HintKind;
+  hint: string;
+  source: HintSource;
+  shown: number;
+  followed: number;
+  ignored: number;
+  proceeded: number;
+  /** followed / resolved; null until one was resolved. */
+  rate: number | null;
+}
+
+export interface HintEventInfo {
+  at: number;
+  session: string;
+  power: string;
+  tool: string;
+  kind: HintKind;
+  /** The missing prerequisites, the suggested tools, or the error hint's key. */
+  hint: string;
+  source: HintSource;
+  suggested: string[];
+  /** null while the session has not made its next call. */
+  outcome: HintOutcome | null;
+}
+
+export interface HintsParams {
+  /** 'active' (default): the active powers' network; 'all': every power's. */
+  scope?: 'active' | 'all';
+  /** Recent hints to return (default 30). */
+  recent?: number;
+}
+
+export interface HintsPayload {
+  scope: 'active' | 'all';
+  powers: string[];
+  nodes: HintNodeInfo[];
+  edges: HintEdgeInfo[];
+  followRates: HintFollowRateInfo[];
+  /** Newest first. */
+  recent: HintEventInfo[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token savings (issue 7): summaries and lazy activation.
+
+export interface TokenTotals {
+  results: number;
+  rawTokens: number;
+  deliveredTokens: number;
+  savedTokens: number;
+  /** 1 - delivered / raw; 0 when nothing was summarized. */
+  reduction: number;
+}
+
+export interface TokenReportInfo {
+  tokenizer: string;
+  summarized: TokenTotals;
+  /** Per UTC day (YYYY-MM-DD), oldest first. */
+  byDay: Array<TokenTotals & { day: string }>;
+  /** Most saved first. */
+  byPower: Array<TokenTotals & { power: string }>;
+  bySummarizer: Record<string, number>;
+  cache: { hits: number; misses: number; similar: number; hitRate: number };
+  notStored: number;
+  artifacts: { count: number; bytes: number; maxBytes: number; ttlMinutes: number };
+  /** The gateway's tool list as the agent sees it vs every known power's tools listed directly. */
+  toolsList: {
+    gateway: { tools: number; tokens: number };
+    allPowers: { powers: number; tools: number; tokens: number };
+    savedTokens: number;
+    reduction: number;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// VS Code's language model, lent to the gateway's summarizer (issue 7).
+
+/** Client -> server: whether a VS Code language model can be asked (changes as models come and go). */
+export interface LanguageModelAvailability {
+  available: boolean;
+  /** The models' names, for the log. */
+  models: string[];
+}
+
+export interface LanguageModelParams {
+  prompt: string;
+}
+
+export interface LanguageModelReply {
+  text: string;
+  model: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -182,12 +450,38 @@ export const resolveIntent = request<ResolveParams, ResolveResult>('grimoire/res
 export const reloadPowers = request<null, PowersPayload>('grimoire/reload');
 /** Waits until the MCP endpoint is served. */
 export const getEndpoint = request<null, Endpoint>('grimoire/endpoint');
+export const listActivity = request<ActivityFilterInfo, ActivityPage>('grimoire/activity');
+/** Rating feeds the ranking's rating factor. */
+export const rateActivity = request<RateActivityParams, ActivityRated>('grimoire/rateActivity');
+export const getRecommendationStats = request<null, RecommendationStats>('grimoire/recommendationStats');
+/** Refits the ranking weights on the followed recommendations and saves them when they improve MRR. */
+export const tuneWeights = request<null, TuneWeightsResult>('grimoire/tuneWeights');
+export const getHints = request<HintsParams, HintsPayload>('grimoire/hints');
+export const getTokenReport = request<null, TokenReportInfo>('grimoire/tokenReport');
+
+// Client -> server notifications.
+
+export const languageModelAvailability = notification<LanguageModelAvailability>('grimoire/languageModelAvailability');
+
+// Server -> client requests.
+
+/** One prompt to VS Code's language model; rejected when none is available or the user refused consent. */
+export const languageModelRequest = request<LanguageModelParams, LanguageModelReply>('grimoire/languageModel');
 
 // Server -> client notifications, pushed from gateway events.
 
 export const statusChanged = notification<GatewayStatus>('grimoire/statusChanged');
 export const powersChanged = notification<PowersPayload>('grimoire/powersChanged');
 export const powerStateChanged = notification<PowerStateChange>('grimoire/powerStateChanged');
+/** Each call, as soon as it is recorded (rating 0). */
+export const activityRecorded = notification<ActivityInfo>('grimoire/activityRecorded');
+export const activityRated = notification<ActivityRated>('grimoire/activityRated');
+/** The active powers' hint network and recent hints, after a hint fired or resolved, a call or an activation. */
+export const hintsChanged = notification<HintsPayload>('grimoire/hintsChanged');
+/** After calls (debounced): MRR, precision@k and weights. */
+export const recommendationStatsChanged = notification<RecommendationStats>('grimoire/recommendationStatsChanged');
+/** After calls and tool list changes (debounced). */
+export const tokenReportChanged = notification<TokenReportInfo>('grimoire/tokenReportChanged');
 
 /** The JSON-RPC error code of a request the gateway refused (unknown power, failed start, ...). */
 export const GATEWAY_ERROR = -32001;
@@ -199,16 +493,32 @@ export const GATEWAY_ERROR = -32001;
 export interface DashboardState {
   query: string;
   result?: ResolveResult;
+  activityFilter?: ActivityFilterInfo;
+  hintsScope?: 'active' | 'all';
 }
+
+export type DashboardAction = 'resolve' | 'activate' | 'deactivate' | 'activity' | 'rate' | 'tune' | 'hints' | 'tokens';
 
 export type DashboardRequest =
   | { type: 'ready' }
   | { type: 'resolve'; query: string }
   | { type: 'activate'; name: string }
-  | { type: 'deactivate'; name: string };
+  | { type: 'deactivate'; name: string }
+  /** Show the calls matching this filter (and keep it). */
+  | { type: 'activityFilter'; filter: ActivityFilterInfo }
+  | { type: 'rate'; id: string; rating: ActivityRating }
+  | { type: 'tune' }
+  | { type: 'hintsScope'; scope: 'active' | 'all' };
 
 export type DashboardUpdate =
   | { type: 'gateway'; status: GatewayStatus; powers: PowerInfo[] }
   | { type: 'restore'; state: DashboardState }
   | { type: 'resolved'; result: ResolveResult }
-  | { type: 'failed'; action: 'resolve' | 'activate' | 'deactivate'; message: string };
+  | { type: 'activity'; page: ActivityPage }
+  | { type: 'activityRecorded'; entry: ActivityInfo }
+  | { type: 'activityRated'; rated: ActivityRated }
+  | { type: 'recommendations'; stats: RecommendationStats }
+  | { type: 'tuned'; result: TuneWeightsResult }
+  | { type: 'hints'; payload: HintsPayload }
+  | { type: 'tokens'; report: TokenReportInfo }
+  | { type: 'failed'; action: DashboardAction; message: string };

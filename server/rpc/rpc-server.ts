@@ -11,19 +11,30 @@ import { errorMessage, logger, registerSecret } from '../log.js';
 import type { StateChange } from '../upstream/connection.js';
 import { gatewayConfig, onlyThresholdsDiffer, parseClientSettings, parseInitializationOptions, type GatewayConfig } from './client-settings.js';
 import { Deferred } from './deferred.js';
+import { gatewayActivity, gatewayHints, gatewayRate, gatewayRecommendationStats, gatewayTokenReport, gatewayTune } from './insight-requests.js';
+import { languageModelVia, parseAvailability } from './language-model-bridge.js';
+import { publishLiveUpdates } from './live-updates.js';
 import { gatewayStatus, powerInfo, powersPayload, resolveResult } from './payloads.js';
 import {
   activatePower,
   deactivatePower,
   GATEWAY_ERROR,
   getEndpoint,
+  getHints,
+  getRecommendationStats,
   getStatus,
+  getTokenReport,
+  languageModelAvailability,
+  listActivity,
   listPowers,
   powersChanged,
   powerStateChanged,
+  rateActivity,
   reloadPowers,
   resolveIntent,
   statusChanged,
+  tuneWeights,
+  type LanguageModelAvailability,
   type Endpoint,
   type GatewayHealth,
   type GatewayStatus,
@@ -58,6 +69,7 @@ export class GatewayRpc {
   private queue: Promise<void> = Promise.resolve();
   private pushTimer?: NodeJS.Timeout;
   private unsubscribe: () => void = () => undefined;
+  private languageModel: LanguageModelAvailability = { available: false, models: [] };
 
   constructor(
     private readonly connection: Connection,
@@ -93,12 +105,24 @@ export class GatewayRpc {
       await runtime.gateway.deactivate(name);
       return this.powerInfoOf(runtime, name);
     });
-    this.handle(resolveIntent, async ({ query }) => {
+    this.handle(resolveIntent, async ({ query, explain }) => {
       if (typeof query !== 'string' || !query.trim()) throw new Error('The query is empty: describe what you want to do.');
       const runtime = await this.runtimeReady.promise;
       const started = performance.now();
-      const outcome = await runtime.gateway.resolve(query);
-      return resolveResult(outcome, runtime.gateway.settings.resolve, performance.now() - started);
+      const outcome = await runtime.gateway.resolve(query, { explain: explain === true });
+      return resolveResult(outcome, runtime.gateway.settings.resolve, performance.now() - started, runtime.gateway.resolverStatus());
+    });
+    this.handle(listActivity, async (params) => gatewayActivity((await this.runtimeReady.promise).gateway, params));
+    this.handle(rateActivity, async (params) => gatewayRate((await this.runtimeReady.promise).gateway, params));
+    this.handle(getRecommendationStats, async () => gatewayRecommendationStats((await this.runtimeReady.promise).gateway));
+    this.handle(tuneWeights, async () => gatewayTune((await this.runtimeReady.promise).gateway));
+    this.handle(getHints, async (params) => gatewayHints((await this.runtimeReady.promise).gateway, params));
+    this.handle(getTokenReport, async () => gatewayTokenReport((await this.runtimeReady.promise).gateway));
+    connection.onNotification(languageModelAvailability.method, (params: unknown) => {
+      const next = parseAvailability(params);
+      if (next.available !== this.languageModel.available) log.info(next.available ? `VS Code language models available for summaries: ${next.models.join(', ')}` : 'no VS Code language model for summaries');
+      this.languageModel = next;
+      if (this.runtime) this.lendLanguageModel(this.runtime);
     });
     this.handle(reloadPowers, async () => {
       const runtime = await this.runtimeReady.promise;
@@ -138,6 +162,10 @@ export class GatewayRpc {
   private enqueue(work: () => Promise<void>): Promise<void> {
     this.queue = this.queue.then(work).catch((error) => log.error(errorMessage(error)));
     return this.queue;
+  }
+
+  private lendLanguageModel(runtime: Runtime): void {
+    runtime.gateway.intel.setLanguageModel(this.languageModel.available ? languageModelVia(this.connection) : undefined);
   }
 
   private powerInfoOf(runtime: Runtime, name: string): PowerInfo {
@@ -236,7 +264,11 @@ export class GatewayRpc {
     runtime.gateway.on('toolsChanged', onChange);
     runtime.registry.on('change', onChange);
     runtime.registry.on('issues', onChange);
+    this.lendLanguageModel(runtime);
+    const stopLiveUpdates = publishLiveUpdates(runtime.gateway, (type, params) => this.notify(type, params));
     this.unsubscribe = () => {
+      stopLiveUpdates();
+      runtime.gateway.intel.setLanguageModel(undefined);
       runtime.gateway.off('powerState', onState);
       runtime.gateway.off('toolsChanged', onChange);
       runtime.registry.off('change', onChange);

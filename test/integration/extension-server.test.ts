@@ -7,10 +7,25 @@ import assert from 'node:assert/strict';
 import { fork, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { connectHttp, gatewayEnv, isAlive, waitFor } from '../helpers/gateway-process.js';
+import { connectHttp, gatewayEnv, isAlive, payload, textOf, waitFor } from '../helpers/gateway-process.js';
 import { repoRoot, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
 import * as protocol from '../../server/rpc/protocol.js';
-import type { ClientSettings, Endpoint, GatewayStatus, PowerInfo, PowersPayload, PowerStateChange, ResolveResult } from '../../server/rpc/protocol.js';
+import type {
+  ActivityInfo,
+  ActivityPage,
+  ActivityRated,
+  ClientSettings,
+  Endpoint,
+  GatewayStatus,
+  HintsPayload,
+  PowerInfo,
+  PowersPayload,
+  PowerStateChange,
+  RecommendationStats,
+  ResolveResult,
+  TokenReportInfo,
+  TuneWeightsResult,
+} from '../../server/rpc/protocol.js';
 
 const entry = path.join(repoRoot, 'out', 'server', 'extension-main.js');
 
@@ -29,6 +44,8 @@ class IpcPeer {
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error & { code?: number }) => void }>();
   readonly notifications: Array<{ method: string; params: unknown }> = [];
   readonly stderr: string[] = [];
+  /** Answers to requests from the server, by method (others get null). */
+  readonly handlers = new Map<string, (params: unknown) => unknown>();
 
   constructor(readonly child: ChildProcess) {
     child.on('message', (message: Message) => {
@@ -40,7 +57,8 @@ class IpcPeer {
       } else if (message.method && message.id !== undefined) {
         // A request from the server (window/showMessageRequest, ...): answer it.
         this.notifications.push({ method: message.method, params: message.params });
-        child.send({ jsonrpc: '2.0', id: message.id, result: null });
+        const handler = this.handlers.get(message.method);
+        child.send({ jsonrpc: '2.0', id: message.id, result: handler ? handler(message.params) : null });
       } else if (message.method) {
         this.notifications.push({ method: message.method, params: message.params });
       }
@@ -179,6 +197,152 @@ test('reload picks up a new spell file', async () => {
   writeSpell(path.join(home.dir, 'extra'), 'weather', `name: weather\nversion: 1.0.0\ndescription: Forecasts.\nkeywords: [weather, forecast, rain]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n`);
   const payload = await peer.request<null, PowersPayload>(protocol.reloadPowers, null);
   assert.ok(payload.powers.some((power) => power.name === 'weather'));
+});
+
+async function mcpClient() {
+  const endpoint = await peer.request<null, Endpoint>(protocol.getEndpoint, null);
+  return (await connectHttp(endpoint.url, endpoint.token)).client;
+}
+
+const activity = (filter: protocol.ActivityFilterInfo) => peer.request<protocol.ActivityFilterInfo, ActivityPage>(protocol.listActivity, filter);
+const gatewayError = (pattern: RegExp) => (error: Error & { code?: number }) => error.code === protocol.GATEWAY_ERROR && pattern.test(error.message);
+
+test('resolve with explain gives every power its factor contributions ("why this power"), its flags and the resolver mode', async () => {
+  const result = await peer.request<protocol.ResolveParams, ResolveResult>(protocol.resolveIntent, { query: 'remember facts in the knowledge graph', explain: true });
+  assert.equal(result.resolver?.mode, 'lexical-only', 'offline tests rank lexically and say so');
+  for (const score of result.scores) {
+    assert.ok(Array.isArray(score.flags));
+    const e = score.explanation!;
+    assert.ok(e, `${score.name} is explained`);
+    const sum = Object.values(e.contributions).reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum - e.finalScore) < 0.01, `${score.name}: contributions ${sum} add up to ${e.finalScore}`);
+    assert.ok(e.relativeRelevance >= 0 && e.relativeRelevance <= 1);
+  }
+  assert.equal(result.scores[0].explanation!.relativeRelevance, 1);
+  const plain = await peer.request<protocol.ResolveParams, ResolveResult>(protocol.resolveIntent, { query: 'remember facts in the knowledge graph' });
+  assert.ok(plain.scores.every((score) => score.explanation === undefined), 'no explanation unless asked');
+});
+
+test('each call through MCP is pushed as activityRecorded at once; the activity request filters; a rating is stored and pushed', async () => {
+  const client = await mcpClient();
+  const before = peer.received(protocol.activityRecorded).length;
+  const read = await client.callTool({ name: 'call_tool_read', arguments: { name: 'memory:read_graph', args: {}, intent: { operation_type: 'read', reason: 'look at the graph' } } });
+  assert.ok(!read.isError, textOf(read));
+  const refused = await client.callTool({ name: 'call_tool_read', arguments: { name: 'memory:create_entities', args: { entities: [] }, intent: { operation_type: 'read' } } });
+  assert.equal(refused.isError, true);
+  await waitFor(() => peer.received(protocol.activityRecorded).length >= before + 2, 5000, 'two activityRecorded notifications');
+  const [ok, rejected] = peer.received<ActivityInfo>(protocol.activityRecorded).slice(before);
+  assert.deepEqual([ok.tool, ok.status, ok.variant, ok.operationType, ok.reason, ok.rating, ok.audit], ['read_graph', 'ok', 'read', 'read', 'look at the graph', 0, false]);
+  assert.deepEqual([rejected.tool, rejected.status, rejected.decision], ['create_entities', 'rejected', 'rejected']);
+  assert.match(rejected.decisionReason ?? '', /call_tool_write/);
+
+  const all = await activity({});
+  assert.deepEqual(all.entries.slice(0, 2).map((e) => e.id), [rejected.id, ok.id], 'newest first');
+  assert.deepEqual(all.entries[1], ok, 'the pushed entry and the listed row agree');
+  assert.deepEqual((await activity({ status: 'rejected' })).entries.map((e) => e.id), [rejected.id]);
+  assert.deepEqual((await activity({ intentType: 'read', power: 'memory', status: 'ok' })).entries.map((e) => e.id), [ok.id]);
+  assert.deepEqual((await activity({ power: 'nobody' })).entries, []);
+  assert.equal((await activity({ limit: 1 })).entries.length, 1);
+  await assert.rejects(activity({ status: 'bogus' as never }), gatewayError(/status must be one of ok, error, rejected, suggested/));
+
+  const rated = await peer.request<protocol.RateActivityParams, ActivityRated>(protocol.rateActivity, { id: ok.id, rating: 1 });
+  assert.deepEqual(rated, { id: ok.id, rating: 1 });
+  await waitFor(() => peer.received<ActivityRated>(protocol.activityRated).some((r) => r.id === ok.id && r.rating === 1), 5000, 'an activityRated notification');
+  assert.equal((await activity({ status: 'ok' })).entries.find((e) => e.id === ok.id)?.rating, 1);
+  await assert.rejects(peer.request(protocol.rateActivity, { id: ok.id, rating: 5 }), gatewayError(/rating must be 1/));
+  await assert.rejects(peer.request(protocol.rateActivity, { id: 'no-such-call', rating: 1 }), gatewayError(/No activity 'no-such-call'/));
+  await client.close();
+});
+
+test("hints: the active powers' network, and a prerequisite suggestion and its follow-up pushed live with follow rates", async () => {
+  await peer.request(protocol.activatePower, { name: 'memory' });
+  const network = await peer.request<protocol.HintsParams, HintsPayload>(protocol.getHints, { scope: 'active' });
+  assert.deepEqual(network.powers, ['memory']);
+  const prerequisite = network.edges.find((e) => e.from === 'memory:search_nodes' && e.to === 'memory:create_entities');
+  assert.deepEqual(prerequisite && [prerequisite.kind, prerequisite.source], ['prerequisite', 'declared']);
+  assert.ok(network.edges.some((e) => e.from === 'memory:create_entities' && e.to === 'memory:create_relations' && e.kind === 'next_action'));
+
+  const client = await mcpClient();
+  const pushes = peer.received(protocol.hintsChanged).length;
+  const suggested = await client.callTool({ name: 'memory__create_entities', arguments: { entities: [{ name: 'Ada Lovelace', entityType: 'person', observations: ['wrote the first program'] }] } });
+  assert.equal(payload(suggested).status, 'PREREQUISITE_SUGGESTED');
+  await waitFor(() => peer.received<HintsPayload>(protocol.hintsChanged).slice(pushes).some((h) => h.recent[0]?.kind === 'prerequisite' && h.recent[0].outcome === null), 5000, 'a hintsChanged push with the suggestion');
+  const fired = peer.last<HintsPayload>(protocol.hintsChanged)!.recent[0];
+  assert.deepEqual([fired.power, fired.tool, fired.suggested, fired.source], ['memory', 'create_entities', ['memory:search_nodes'], 'declared']);
+
+  await client.callTool({ name: 'memory__search_nodes', arguments: { query: 'Ada' } });
+  await waitFor(
+    () => peer.last<HintsPayload>(protocol.hintsChanged)?.recent.some((h) => h.kind === 'prerequisite' && h.tool === 'create_entities' && h.outcome === 'followed') === true,
+    5000,
+    'the suggestion pushed again as followed',
+  );
+  const rate = peer.last<HintsPayload>(protocol.hintsChanged)!.followRates.find((r) => r.tool === 'create_entities' && r.kind === 'prerequisite');
+  assert.deepEqual(rate && [rate.shown, rate.followed, rate.rate], [1, 1, 1]);
+
+  const after = await peer.request<protocol.HintsParams, HintsPayload>(protocol.getHints, {});
+  assert.equal(after.nodes.find((n) => n.id === 'memory:search_nodes')?.calls, 1, 'nodes count the calls in the log');
+  assert.equal(after.edges.find((e) => e.from === 'memory:search_nodes' && e.to === 'memory:create_entities')?.followRate, 1);
+  const all = await peer.request<protocol.HintsParams, HintsPayload>(protocol.getHints, { scope: 'all', recent: 1 });
+  assert.deepEqual(all.powers.sort(), ['everything', 'filesystem', 'memory', 'unstable', 'weather']);
+  assert.equal(all.recent.length, 1);
+  await assert.rejects(peer.request(protocol.getHints, { scope: 'everything' as never }), gatewayError(/scope must be 'active' or 'all'/));
+  await client.close();
+});
+
+test('recommendation quality: the agent following resolve_intent is counted and pushed; tuning waits for enough history', async () => {
+  const client = await mcpClient();
+  await client.callTool({ name: 'resolve_intent', arguments: { query: 'run the unstable echo test server' } });
+  await client.callTool({ name: 'activate_power', arguments: { name: 'unstable' } });
+  await waitFor(() => (peer.last<RecommendationStats>(protocol.recommendationStatsChanged)?.resolveIntent.followed ?? 0) >= 1, 5000, 'a recommendationStatsChanged push with a followed recommendation');
+  const stats = await peer.request<null, RecommendationStats>(protocol.getRecommendationStats, null);
+  assert.ok(stats.resolveIntent.recommendations >= 1 && stats.resolveIntent.followed >= 1);
+  assert.ok(stats.resolveIntent.mrr! > 0 && stats.resolveIntent.mrr! <= 1);
+  assert.equal(stats.minSamples, 20);
+  assert.equal(stats.learning, true);
+  assert.ok(Math.abs(Object.values(stats.weights).reduce((a, b) => a + b, 0) - 1) < 1e-9, 'the weights sum to 1');
+  assert.deepEqual(stats.defaultWeights, { relevance: 0.35, success: 0.25, popularity: 0.15, performance: 0.15, rating: 0.1 });
+  const tuned = await peer.request<null, TuneWeightsResult>(protocol.tuneWeights, null);
+  assert.equal(tuned.tuned, false);
+  assert.match(tuned.reason ?? '', /needs 20 followed recommendations/);
+  assert.deepEqual(tuned.weights, stats.weights, 'unchanged');
+  await client.close();
+});
+
+test("the VS Code language model the client lends summarizes a large result; the token report counts it and is pushed", async () => {
+  const prompts: string[] = [];
+  peer.handlers.set(protocol.languageModelRequest.method, (params) => {
+    prompts.push((params as protocol.LanguageModelParams).prompt);
+    return { text: JSON.stringify({ keyFindings: ['scripted finding one', 'scripted finding two', 'scripted finding three'], actionableInsights: [] }), model: 'test/scripted' };
+  });
+  peer.notify(protocol.languageModelAvailability.method, { available: true, models: ['test/scripted'] });
+  const client = await mcpClient();
+  const before = peer.received(protocol.tokenReportChanged).length;
+  const big = await client.callTool({ name: 'call_tool_read', arguments: { name: 'unstable:echo', args: { text: 'lorem ipsum dolor '.repeat(200) }, intent: { operation_type: 'read' } } });
+  assert.match(textOf(big), /scripted finding one/, 'the agent got the summary');
+  assert.equal((big._meta?.['grimoire/summary'] as { summarizer?: string } | undefined)?.summarizer, 'vscodeLm');
+  assert.equal(prompts.length, 1);
+  assert.match(prompts[0], /unstable:echo/);
+  await waitFor(() => peer.received<TokenReportInfo>(protocol.tokenReportChanged).slice(before).some((r) => r.summarized.results >= 1), 10_000, 'a tokenReportChanged push');
+
+  peer.notify(protocol.languageModelAvailability.method, { available: false, models: [] });
+  await waitFor(async () => {
+    const local = await client.callTool({ name: 'call_tool_read', arguments: { name: 'unstable:echo', args: { text: `sit amet ${Date.now()} `.repeat(200) }, intent: { operation_type: 'read' } } });
+    return (local._meta?.['grimoire/summary'] as { summarizer?: string } | undefined)?.summarizer === 'local';
+  }, 5000, 'the local summarizer once no model is lent');
+  assert.equal(prompts.length, 1, 'no prompt once the model is withdrawn');
+
+  const report = await peer.request<null, TokenReportInfo>(protocol.getTokenReport, null);
+  assert.equal(report.tokenizer, 'o200k_base');
+  assert.ok(report.summarized.results >= 2 && report.summarized.savedTokens > 0, JSON.stringify(report.summarized));
+  assert.ok((report.bySummarizer.vscodeLm ?? 0) >= 1 && (report.bySummarizer.local ?? 0) >= 1, JSON.stringify(report.bySummarizer));
+  assert.equal(report.byPower[0].power, 'unstable');
+  assert.equal(report.byDay.at(-1)!.day, new Date().toISOString().slice(0, 10));
+  const listed = (await client.listTools()).tools.length;
+  assert.equal(report.toolsList.gateway.tools, listed, "the gateway's tools/list as the agent sees it");
+  assert.equal(report.toolsList.savedTokens, Math.max(0, report.toolsList.allPowers.tokens - report.toolsList.gateway.tokens));
+  await client.close();
+  await peer.request(protocol.deactivatePower, { name: 'memory' });
+  await peer.request(protocol.deactivatePower, { name: 'unstable' });
 });
 
 test('changed thresholds apply without a restart; an out-of-range value is refused with a warning', async () => {

@@ -84,8 +84,8 @@ test('resolve picks show confidence, band and which powers the tier offers', () 
     tier: 'multiple_matches',
     candidates: ['memory'],
     scores: [
-      { name: 'memory', confidence: 0.62, score: 3.1, matchType: 'keyword', matchedTerms: ['remember'], band: 'multiple_matches' },
-      { name: 'filesystem', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], band: 'not_found' },
+      { name: 'memory', confidence: 0.62, score: 3.1, matchType: 'keyword', matchedTerms: ['remember'], band: 'multiple_matches', flags: [] },
+      { name: 'filesystem', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], band: 'not_found', flags: [] },
     ],
     thresholds: { activateThreshold: 0.85, multipleThreshold: 0.5, weakThreshold: 0.3 },
     elapsedMs: 0.2,

@@ -23,9 +23,9 @@ const result: ResolveResult = {
   tier: 'activated',
   candidates: ['filesystem'],
   scores: [
-    { name: 'filesystem', confidence: 0.914, score: 4, matchType: 'keyword', matchedTerms: ['read', 'file'], band: 'activated' },
-    { name: 'memory', confidence: 0.31, score: 1, matchType: 'description', matchedTerms: ['read'], band: 'weak_matches' },
-    { name: 'everything', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], band: 'not_found' },
+    { name: 'filesystem', confidence: 0.914, score: 4, matchType: 'keyword', matchedTerms: ['read', 'file'], band: 'activated', flags: [] },
+    { name: 'memory', confidence: 0.31, score: 1, matchType: 'description', matchedTerms: ['read'], band: 'weak_matches', flags: [] },
+    { name: 'everything', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], band: 'not_found', flags: [] },
   ],
   thresholds: { activateThreshold: 0.85, multipleThreshold: 0.5, weakThreshold: 0.3 },
   elapsedMs: 0.42,

@@ -1,44 +1,15 @@
 /**
- * The dashboard page itself in headless Chromium (Debian's, installed by harness/setup.js): the real
- * bundle and the page the extension serves (same CSP), with a stand-in for the webview API that
- * records what the page posts. Covers what is awkward to reach through VS Code: CSP violations,
- * escaping, errors, state restore, typing while updates arrive.
+ * The dashboard page itself in headless Chromium (dashboard-page.ts): the gateway, the playground and
+ * its "why this power", state restore. Covers what is awkward to reach through VS Code: CSP violations,
+ * escaping, errors, typing while updates arrive.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import * as path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { dashboardHtml } from '../../../client/dashboard-html.js';
-import { buildWebview } from '../../../client/packaging/bundle.js';
-import type { DashboardRequest, DashboardState, DashboardUpdate, GatewayStatus, PowerInfo, ResolveResult } from '../../../server/rpc/protocol.js';
-import { base, paths } from '../harness/paths.js';
+import type { Page } from 'playwright-core';
+import type { DashboardState, GatewayStatus, PowerInfo, ResolveResult } from '../../../server/rpc/protocol.js';
+import { dashboardHarness, posted, screenshotPath, send, violations, type DashboardHarness } from './dashboard-page.js';
 
-const assets = path.join(base, 'browser-test');
-let server: http.Server;
-let origin = '';
-let browser: Browser;
-
-/** Stand-in for acquireVsCodeApi, plus a CSP violation log; runs before the page's own script. */
-function fakeVsCodeApi(initialState: DashboardState | undefined): string {
-  return `
-    window.__posted = []; window.__state = ${JSON.stringify(initialState ?? null)}; window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
-    window.acquireVsCodeApi = () => ({
-      postMessage: (message) => window.__posted.push(message),
-      getState: () => window.__state ?? undefined,
-      setState: (state) => { window.__state = state; },
-    });
-    const theme = { '--vscode-foreground': '#cccccc', '--vscode-editor-background': '#1f1f1f', '--vscode-descriptionForeground': '#9d9d9d',
-      '--vscode-font-family': 'sans-serif', '--vscode-font-size': '13px', '--vscode-button-background': '#0078d4', '--vscode-button-foreground': '#ffffff',
-      '--vscode-input-background': '#313131', '--vscode-input-foreground': '#cccccc', '--vscode-panel-border': '#2b2b2b', '--vscode-focusBorder': '#0078d4',
-      '--vscode-testing-iconPassed': '#73c991', '--vscode-charts-blue': '#3794ff', '--vscode-charts-yellow': '#cca700', '--vscode-errorForeground': '#f85149',
-      '--vscode-badge-background': '#616161', '--vscode-badge-foreground': '#f8f8f8', '--vscode-list-hoverBackground': '#2a2d2e' };
-    document.addEventListener('DOMContentLoaded', () => { for (const [k, v] of Object.entries(theme)) document.documentElement.style.setProperty(k, v); });
-  `;
-}
+let harness: DashboardHarness;
 
 function powerInfo(name: string, overrides: Partial<PowerInfo> = {}): PowerInfo {
   return {
@@ -62,47 +33,40 @@ const result: ResolveResult = {
   tier: 'multiple_matches',
   candidates: ['memory', 'everything'],
   scores: [
-    { name: 'memory', confidence: 0.71, score: 3, matchType: 'keyword', matchedTerms: ['remember', 'fact'], band: 'multiple_matches' },
-    { name: 'everything', confidence: 0.52, score: 2, matchType: 'description', matchedTerms: ['fact'], band: 'multiple_matches' },
-    { name: 'filesystem', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], band: 'not_found' },
+    {
+      name: 'memory',
+      confidence: 0.71,
+      score: 3,
+      matchType: 'keyword',
+      matchedTerms: ['remember', 'fact'],
+      band: 'multiple_matches',
+      flags: [],
+      explanation: {
+        lexicalScore: 3,
+        strength: 0.8,
+        coverage: 0.67,
+        relativeRelevance: 1,
+        factors: { success: 0.9, popularity: 0.4, performance: 0.8, rating: 0.75, calls: 12 },
+        contributions: { relevance: 0.35, success: 0.225, popularity: 0.06, performance: 0.12, rating: 0.075 },
+        finalScore: 0.83,
+        movedByHistory: true,
+      },
+    },
+    { name: 'everything', confidence: 0.52, score: 2, matchType: 'description', matchedTerms: ['fact'], band: 'multiple_matches', flags: ["command 'npx' was not found on PATH: install it"] },
+    { name: 'filesystem', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], band: 'not_found', flags: [] },
   ],
   thresholds: { activateThreshold: 0.85, multipleThreshold: 0.5, weakThreshold: 0.3 },
   elapsedMs: 0.3,
 };
 
-async function openDashboard(initialState?: DashboardState): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
-  await page.addInitScript(fakeVsCodeApi(initialState));
-  await page.goto(`${origin}/index.html`);
-  await page.locator('[data-testid="query"]').waitFor();
-  return page;
-}
-
-const posted = (page: Page) => page.evaluate<DashboardRequest[]>('window.__posted');
-const send = (page: Page, update: DashboardUpdate) => page.evaluate(`window.postMessage(${JSON.stringify(update)}, '*')`);
+const openDashboard = (initialState?: DashboardState): Promise<Page> => harness.open(initialState);
 
 before(async () => {
-  await buildWebview(assets);
-  const html = dashboardHtml({ cspSource: 'http://127.0.0.1:*', scriptUri: '/dashboard.js', styleUri: '/dashboard.css' });
-  server = http.createServer((request, response) => {
-    const name = (request.url ?? '/').split('?')[0];
-    if (name === '/index.html') return void response.writeHead(200, { 'content-type': 'text/html' }).end(html);
-    const file = path.join(assets, path.basename(name));
-    if (!fs.existsSync(file)) return void response.writeHead(404).end();
-    response.writeHead(200, { 'content-type': name.endsWith('.css') ? 'text/css' : 'text/javascript' }).end(fs.readFileSync(file));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: paths.chromium,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  harness = await dashboardHarness('basics');
 });
 
 after(async () => {
-  await browser?.close();
-  server?.close();
+  await harness?.close();
 });
 
 test('the page asks for its state, renders the gateway and breaks no CSP rule', async () => {
@@ -112,7 +76,7 @@ test('the page asks for its state, renders the gateway and breaks no CSP rule', 
   await page.locator('[data-power="memory"]').waitFor();
   assert.equal(await page.locator('[data-testid="health"]').textContent(), 'Ready');
   assert.match((await page.locator('[data-power="filesystem"]').textContent()) ?? '', /active.*1.*demo.*Deactivate/s);
-  assert.deepEqual(await page.evaluate('window.__violations'), []);
+  assert.deepEqual(await violations(page), []);
   assert.equal(await page.locator('vscode-button').first().evaluate((button) => button.shadowRoot !== null), true, 'the vscode-elements components are defined');
   await page.close();
 });
@@ -142,8 +106,28 @@ test('the playground sends the query, shows every score with its tier, and activ
   await page.locator('[data-score="memory"] vscode-button').click();
   assert.deepEqual((await posted(page)).at(-1), { type: 'activate', name: 'memory' });
   assert.deepEqual(await page.evaluate('window.__state'), { query: 'remember facts', result });
-  fs.mkdirSync(paths.browserOutput, { recursive: true });
-  await page.screenshot({ path: path.join(paths.browserOutput, 'dashboard.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('dashboard.png'), fullPage: true });
+  await page.close();
+});
+
+test("'why this power' shows each factor's contribution, what matched and what history did; flags are shown", async () => {
+  const page = await openDashboard();
+  await send(page, { type: 'gateway', status, powers });
+  await send(page, { type: 'resolved', result });
+  const why = page.locator('[data-why="memory"]');
+  await why.locator('summary').click();
+  assert.equal(await why.evaluate((node) => node.hasAttribute('open')), true);
+  assert.match((await why.locator('summary').textContent()) ?? '', /final 0\.83/);
+  const widths = await why.locator('.segment').evaluateAll((segments) => segments.map((s) => s.getAttribute('style')));
+  assert.deepEqual(widths, ['width: 42.2%;', 'width: 27.1%;', 'width: 7.2%;', 'width: 14.5%;', 'width: 9%;']);
+  const text = (await why.textContent()) ?? '';
+  assert.match(text, /relevance 0\.35.*success rate 0\.225/s);
+  assert.match(text, /matched keyword: remember, fact · lexical score 3 · strength 80% · coverage 67% · no semantic score/);
+  assert.match(text, /12 calls · success 90%.*moved by history/);
+  assert.equal(await page.locator('[data-why="filesystem"]').count(), 0, 'no explanation, no why');
+  assert.match((await page.locator('[data-flag="everything"]').textContent()) ?? '', /npx' was not found on PATH/);
+  await page.locator('[data-testid="playground"]').screenshot({ path: screenshotPath('dashboard-why.png') });
+  assert.deepEqual(await violations(page), []);
   await page.close();
 });
 
@@ -154,6 +138,17 @@ test('an update from the gateway does not disturb what is being typed; a failure
   await send(page, { type: 'failed', action: 'activate', message: "Power 'memory' failed to start" });
   assert.equal(await page.locator('[data-testid="query"] input').inputValue(), 'half a quer');
   assert.equal(await page.locator('[role="alert"]').textContent(), "activate failed: Power 'memory' failed to start");
+  await page.close();
+});
+
+test('once its state is restored, the page asks for its activity with its filter and the hints of its scope', async () => {
+  const page = await openDashboard({ query: '', activityFilter: { status: 'error' }, hintsScope: 'all' });
+  await send(page, { type: 'restore', state: { query: 'older' } });
+  await page.waitForFunction('window.__posted.length >= 3');
+  assert.deepEqual((await posted(page)).slice(1), [
+    { type: 'activityFilter', filter: { status: 'error' } },
+    { type: 'hintsScope', scope: 'all' },
+  ]);
   await page.close();
 });
 

@@ -14,6 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { HARNESS_PREFIX, type DashboardAnswer, type GrammarAnswer, type HarnessRequest, type SnapshotAnswer } from '../suite/harness-client.js';
+import { dashboardSections, readPane } from './views.js';
 import { tokenizeSpell } from './grammar.js';
 import { paths, repoRoot } from './paths.js';
 
@@ -209,6 +210,12 @@ class Harness {
         case 'grammar':
           answer = { lines: await tokenizeSpell(paths.vscode, this.extensionPath, request.file) } satisfies GrammarAnswer;
           break;
+        case 'pane':
+          answer = await readPane(this.page, request, (name) => this.screenshot(name));
+          break;
+        case 'dashboardSections':
+          answer = await dashboardSections(this.page, await dashboardFrame(this.page), request.name, paths.output);
+          break;
       }
     } catch (error) {
       answer = { error: (error as Error).message };
@@ -225,6 +232,12 @@ class Harness {
   private async snapshot(name: string): Promise<SnapshotAnswer> {
     await this.page.waitForTimeout(500);
     const pane = this.page.locator('.pane', { has: this.page.locator('.pane-header', { hasText: /^\s*Powers/i }) });
+    const header = pane.locator('.pane-header').first();
+    if ((await header.count()) && (await header.getAttribute('aria-expanded')) === 'false') {
+      // On the twistie: the header's middle holds the view's actions.
+      await header.click({ position: { x: 12, y: 10 } });
+      await this.page.waitForTimeout(300);
+    }
     // The tree renders only the rows in view: collapse everything to read every power, then open one for the picture.
     for (const expanded of await pane.locator('.monaco-list-row[aria-expanded="true"]').all()) await expanded.click();
     await this.page.waitForTimeout(300);

@@ -12,7 +12,11 @@ export const HARNESS_PREFIX = '[grimoire-harness]';
 export type HarnessRequest =
   | { action: 'snapshot'; name: string }
   | { action: 'dashboard'; name: string; query?: string; activate?: string }
-  | { action: 'grammar'; file: string };
+  | { action: 'grammar'; file: string }
+  /** Reads a sidebar view (opening it, every row expanded when asked), optionally clicks an inline action on the first row matching `row`, and takes a picture. */
+  | { action: 'pane'; name: string; pane: 'Activity' | 'Hints'; expandAll?: boolean; click?: { row: string; label: string } }
+  /** Scrolls the dashboard to its activity, hint graph and token sections and reads them. */
+  | { action: 'dashboardSections'; name: string };
 
 export interface SnapshotAnswer {
   screenshot: string;
@@ -27,6 +31,33 @@ export interface DashboardAnswer {
   tier: string;
   scores: Array<{ name: string; text: string }>;
   powers: Array<{ name: string; text: string }>;
+}
+
+export interface PaneRow {
+  label: string;
+  description: string;
+  level: number;
+  /** Icon class (codicon-...), when it has one. */
+  icon: string;
+}
+
+export interface PaneAnswer {
+  screenshot: string;
+  /** The view's title area (its description shows the Activity filter). */
+  header: string;
+  rows: PaneRow[];
+  /** The view's welcome text, when it shows instead of rows. */
+  welcome: string;
+}
+
+export interface DashboardSectionsAnswer {
+  screenshots: string[];
+  activityRows: string[];
+  graphNodes: string[];
+  graphEdges: number;
+  chartBars: number;
+  chartLine: string;
+  toolsListSavings: string;
 }
 
 /** The file tokenized by VS Code's TextMate engine with the extension's grammar: the scopes on each line. */

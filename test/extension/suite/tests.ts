@@ -1,6 +1,6 @@
 /**
  * Grimoire in a real VS Code: activation, the MCP server VS Code starts from the provider, the gateway
- * tools in vscode.lm, every command, the Powers tree and the dashboard as rendered.
+ * tools in vscode.lm, every command, the Powers, Activity and Hints views and the dashboard as rendered.
  * The workspace turns on grimoire.demoPowers (filesystem, memory, everything).
  */
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GrimoireApi } from '../../../client/extension.js';
-import { askHarness, harnessAvailable, type DashboardAnswer, type GrammarAnswer, type SnapshotAnswer } from './harness-client.js';
+import { askHarness, harnessAvailable, type DashboardAnswer, type DashboardSectionsAnswer, type GrammarAnswer, type PaneAnswer, type SnapshotAnswer } from './harness-client.js';
 import { test, waitFor } from './runner.js';
 
 const EXTENSION_ID = 'grimoire.grimoire';
@@ -174,6 +174,113 @@ test('spell files open in the spell language with the schema wired for the YAML 
   assert.deepEqual(lines.filter((line) => line.scopes.some((scope) => scope.startsWith('invalid'))).map((line) => line.text), []);
 });
 
+/** Reads a sidebar view through the harness until `ready` says it shows what is expected. */
+async function pane(request: Omit<Extract<Parameters<typeof askHarness>[0], { action: 'pane' }>, 'action'>, ready: (answer: PaneAnswer) => boolean, what: string): Promise<PaneAnswer> {
+  let last: PaneAnswer | undefined;
+  try {
+    return await waitFor(async () => {
+      last = await fromHarness<PaneAnswer>({ action: 'pane', ...request }, 60_000);
+      return ready(last) && last;
+    }, 45_000, what);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the view showed: ${JSON.stringify(last?.rows ?? last?.welcome)}`);
+  }
+}
+
+const rowText = (row: { label: string; description: string }) => `${row.label} ${row.description}`;
+
+test('the Activity view lists a call made through vscode.lm.invokeTool as it happens; a thumb in the row rates it', async () => {
+  const api = await grimoire();
+  await waitFor(() => api.timings().gatewayReadyMs !== undefined, 60_000, 'the gateway to be ready');
+  await startMcpServer();
+  await vscode.commands.executeCommand('grimoire.clearActivityFilter');
+  const answer = await invoke('call_tool_read', { name: 'filesystem:list_allowed_directories', args: {}, intent: { operation_type: 'read', reason: 'where may I look' } });
+  assert.match(answer, /Allowed directories/i);
+  const entry = await waitFor(() => api.activity().entries.find((e) => e.tool === 'list_allowed_directories'), 10_000, 'the call in the Activity view');
+  assert.deepEqual([entry.power, entry.variant, entry.operationType, entry.status, entry.decision, entry.reason], ['filesystem', 'read', 'read', 'ok', 'allowed', 'where may I look']);
+  await vscode.commands.executeCommand('workbench.view.extension.grimoire');
+  await vscode.commands.executeCommand('grimoire.activity.focus');
+  if (!harnessAvailable()) return;
+  const shown = await pane({ name: 'activity-view', pane: 'Activity' }, (a) => a.rows.some((row) => row.label === 'list_allowed_directories'), 'the call in the rendered Activity view');
+  const row = shown.rows.find((r) => r.label === 'list_allowed_directories')!;
+  assert.match(row.description, /^filesystem · read · ok · \d+ ms$/);
+  assert.equal(row.icon, 'codicon-pass');
+  const rated = await pane(
+    { name: 'activity-view-rated', pane: 'Activity', click: { row: 'list_allowed_directories', label: 'Thumbs Up' } },
+    (a) => a.rows.some((r) => r.label === 'list_allowed_directories' && /rated up$/.test(r.description)),
+    'the row rated up after its thumb was clicked',
+  );
+  assert.ok(rated.rows.length >= 1);
+  await waitFor(() => api.activity().entries.find((e) => e.id === entry.id)?.rating === 1, 5000, 'the rating stored');
+});
+
+test('the Activity view filters by status and intent; a rejected call joins the filtered list live', async () => {
+  const api = await grimoire();
+  const filter = await vscode.commands.executeCommand<{ status?: string }>('grimoire.filterActivityByStatus', 'rejected');
+  assert.deepEqual(filter, { status: 'rejected' });
+  await vscode.commands.executeCommand('grimoire.filterActivityByIntent', 'read');
+  assert.deepEqual(api.activity().filter, { status: 'rejected', intentType: 'read' });
+  const before = api.activity().entries.length;
+  const refused = await invoke('call_tool_read', { name: 'memory:create_entities', args: { entities: [] }, intent: { operation_type: 'read' } });
+  assert.match(refused, /call_tool_write/);
+  await waitFor(() => api.activity().entries.length === before + 1, 10_000, 'the rejected call in the filtered view');
+  assert.ok(api.activity().entries.every((e) => e.status === 'rejected' && e.operationType === 'read'));
+  if (harnessAvailable()) {
+    const shown = await pane({ name: 'activity-view-filtered', pane: 'Activity' }, (a) => a.rows.some((r) => r.label === 'create_entities'), 'the rejected call in the rendered view');
+    assert.match(shown.header, /intent: read · status: rejected/, shown.header);
+    assert.equal(shown.rows.find((r) => r.label === 'create_entities')!.icon, 'codicon-circle-slash');
+  }
+  await assert.rejects(Promise.resolve(vscode.commands.executeCommand('grimoire.filterActivityByStatus', 'fine')), /'fine' is not a status/);
+  await vscode.commands.executeCommand('grimoire.clearActivityFilter');
+  await waitFor(() => api.activity().entries.some((e) => e.status === 'ok'), 10_000, 'every call again');
+});
+
+test("the Hints view shows the active powers' hint network and the hints just given", async () => {
+  await startMcpServer();
+  await vscode.commands.executeCommand('grimoire.deactivatePower', 'filesystem');
+  await vscode.commands.executeCommand('grimoire.activatePower', 'memory');
+  // VS Code keeps listing tools it dropped (see above): wait until the editor takes the call again.
+  const suggestion = await waitFor(
+    () => invoke('memory__create_entities', { entities: [{ name: 'Grimoire', entityType: 'project', observations: ['an MCP gateway'] }] }).catch((error: Error) => (/not (found|contributed)|a tool ending in/i.test(error.message) ? undefined : Promise.reject(error))),
+    20_000,
+    'memory__create_entities to be callable',
+  );
+  assert.match(suggestion, /PREREQUISITE_SUGGESTED/);
+  await invoke('memory__search_nodes', { query: 'Grimoire' });
+  await vscode.commands.executeCommand('grimoire.hints.focus');
+  if (!harnessAvailable()) return;
+  const shown = await pane(
+    { name: 'hints-view', pane: 'Hints', expandAll: true },
+    (a) => a.rows.some((r) => r.label === 'needs search_nodes') && a.rows.some((r) => r.label === 'create_entities: search_nodes first' && / followed /.test(r.description)),
+    'the network and the followed suggestion in the rendered Hints view',
+  );
+  const labels = shown.rows.map(rowText);
+  assert.ok(labels.some((l) => /^Hint network memory · \d+ hints$/.test(l)), labels.join(' | '));
+  assert.ok(labels.some((l) => /^then create_relations next action · declared · used \d+× · /.test(l)), labels.join(' | '));
+  assert.ok(labels.some((l) => /^needs search_nodes prerequisite · declared · used \d+× · followed \d+%$/.test(l)), labels.join(' | '));
+  assert.ok(labels.some((l) => /^Recent hints \d+ fired$/.test(l)), labels.join(' | '));
+});
+
+test('the dashboard shows the activity, draws the hint network and charts the tokens saved', async () => {
+  // A large result, summarized before VS Code gets it: the token chart has a day to show.
+  const started = Date.now();
+  const summarized = await invoke('call_tool_read', { name: 'everything:echo', args: { message: 'The quick brown fox jumps over the lazy dog. '.repeat(120) }, intent: { operation_type: 'read' } });
+  console.log(`[grimoire-timings] ${JSON.stringify({ summarizedCallMs: Date.now() - started })}`);
+  assert.match(summarized, /keyFindings/, summarized.slice(0, 300));
+  assert.ok(summarized.length < 2000, `the agent got ${summarized.length} characters instead of 5400`);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await vscode.commands.executeCommand('grimoire.openDashboard');
+  if (!harnessAvailable()) return;
+  const sections = await fromHarness<DashboardSectionsAnswer>({ action: 'dashboardSections', name: 'dashboard' }, 60_000);
+  assert.ok(sections.activityRows.some((row) => /list_allowed_directories.*filesystem.*read.*ok/.test(row)), sections.activityRows.join(' | '));
+  assert.ok(sections.graphNodes.includes('memory:search_nodes') && sections.graphNodes.includes('memory:create_entities'), sections.graphNodes.join(', '));
+  assert.ok(sections.graphEdges >= 3, `${sections.graphEdges} edges`);
+  assert.equal(sections.chartLine.split(/[ML]/).filter(Boolean).length, 14, 'two weeks of running total');
+  assert.equal(sections.chartBars, 1, 'one day with tokens saved');
+  assert.match(sections.toolsListSavings, /Every power's tools listed directly \(\d+ tools, 3 powers\)/);
+  await vscode.commands.executeCommand('grimoire.deactivatePower', 'memory');
+});
+
 test('every contributed command runs without error', async () => {
   const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
   const contributed = (extension.packageJSON.contributes.commands as ContributedCommand[]).map((c) => c.command);
@@ -211,6 +318,21 @@ test('every contributed command runs without error', async () => {
   await run('grimoire.showOutput');
 
   const api = await grimoire();
+  await vscode.commands.executeCommand('grimoire.clearActivityFilter');
+  assert.deepEqual(await run('grimoire.filterActivityByIntent', 'write'), { intentType: 'write' });
+  assert.equal(await dismiss('grimoire.filterActivityByStatus'), undefined, 'the picker, dismissed');
+  assert.deepEqual(await run('grimoire.filterActivityByPower', 'filesystem'), { intentType: 'write', power: 'filesystem' });
+  assert.deepEqual(await run('grimoire.clearActivityFilter'), {});
+  const call = await waitFor(() => api.activity().entries[0], 10_000, 'a call in the Activity view');
+  const rate = async (command: string, rating: number) => {
+    assert.deepEqual(await run(command, call.id), { id: call.id, rating });
+    await waitFor(() => api.activity().entries.find((e) => e.id === call.id)?.rating === rating, 5000, `rating ${rating} after ${command}`);
+  };
+  await rate('grimoire.rateActivityDown', -1);
+  await rate('grimoire.unrateActivityDown', 0);
+  await rate('grimoire.rateActivityUp', 1);
+  await rate('grimoire.unrateActivityUp', 0);
+
   const changes = api.mcpDefinitionChanges();
   await run('grimoire.restartGateway');
   await waitFor(() => api.mcpDefinitionChanges() === changes + 1, 30_000, 'onDidChangeMcpServerDefinitions after the restart');

@@ -1,0 +1,110 @@
+/**
+ * The sidebar's Activity view: the last calls through the gateway, newest first, kept live by the
+ * gateway's notifications, narrowed by a filter (intent type, status, power) kept in the workspace state.
+ */
+import * as vscode from 'vscode';
+import { ACTIVITY_LIMIT, filterText, isFiltered, withRating, withRecorded } from '../server/rpc/activity-shared.js';
+import * as protocol from '../server/rpc/protocol.js';
+import type { ActivityFilterInfo, ActivityInfo } from '../server/rpc/protocol.js';
+import { activityItem } from './activity-items.js';
+import type { GatewayClient } from './gateway-client.js';
+import { toTreeItem } from './tree-item.js';
+
+export const ACTIVITY_VIEW_ID = 'grimoire.activity';
+const FILTER_KEY = 'grimoire.activity.filter';
+const FILTERED_CONTEXT = 'grimoire.activityFiltered';
+
+export type ActivityNode = { kind: 'call'; entry: ActivityInfo } | { kind: 'no-match' };
+
+export class ActivityView implements vscode.TreeDataProvider<ActivityNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscriptions: vscode.Disposable[];
+  private readonly view: vscode.TreeView<ActivityNode>;
+  private filterValue: ActivityFilterInfo;
+  entries: ActivityInfo[] = [];
+  private loading = Promise.resolve();
+
+  constructor(
+    private readonly gateway: GatewayClient,
+    private readonly state: vscode.Memento,
+  ) {
+    this.filterValue = state.get<ActivityFilterInfo>(FILTER_KEY) ?? {};
+    this.view = vscode.window.createTreeView(ACTIVITY_VIEW_ID, { treeDataProvider: this });
+    this.subscriptions = [
+      this.view,
+      this.changed,
+      gateway.onDidConnect(() => void this.load()),
+      gateway.onDidRecordActivity((entry) => this.update(withRecorded(this.entries, entry, this.filterValue, ACTIVITY_LIMIT))),
+      gateway.onDidRateActivity(({ id, rating }) => this.update(withRating(this.entries, id, rating))),
+    ];
+    this.showFilter();
+  }
+
+  get filter(): ActivityFilterInfo {
+    return this.filterValue;
+  }
+
+  /** Replaces the filter and reads the matching calls again. */
+  async setFilter(filter: ActivityFilterInfo): Promise<ActivityFilterInfo> {
+    this.filterValue = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined && value !== '')) as ActivityFilterInfo;
+    await this.state.update(FILTER_KEY, this.filterValue);
+    this.showFilter();
+    await this.load();
+    return this.filterValue;
+  }
+
+  /** Reads the last calls matching the filter from the gateway; resolves once the view has them. */
+  load(): Promise<void> {
+    const filter = this.filterValue;
+    this.loading = this.loading.then(async () => {
+      try {
+        const page = await this.gateway.request(protocol.listActivity, { ...filter, limit: ACTIVITY_LIMIT });
+        if (filter === this.filterValue) this.update(page.entries);
+      } catch (error) {
+        this.gateway.channel.warn(`could not read the activity log: ${(error as Error).message}`);
+      }
+    });
+    return this.loading;
+  }
+
+  private update(entries: ActivityInfo[]): void {
+    if (entries === this.entries) return;
+    this.entries = entries;
+    this.changed.fire();
+  }
+
+  private showFilter(): void {
+    const text = filterText(this.filterValue);
+    this.view.description = text || undefined;
+    void vscode.commands.executeCommand('setContext', FILTERED_CONTEXT, isFiltered(this.filterValue));
+  }
+
+  getChildren(node?: ActivityNode): ActivityNode[] {
+    if (node) return [];
+    if (this.entries.length === 0) return isFiltered(this.filterValue) ? [{ kind: 'no-match' }] : [];
+    return this.entries.map((entry): ActivityNode => ({ kind: 'call', entry }));
+  }
+
+  getTreeItem(node: ActivityNode): vscode.TreeItem {
+    if (node.kind === 'no-match') {
+      return toTreeItem(
+        {
+          id: 'activity:no-match',
+          label: 'No calls match the filter',
+          description: filterText(this.filterValue),
+          tooltip: 'Click to show every call.',
+          contextValue: 'grimoire.activity.noMatch',
+          icon: { id: 'filter' },
+          collapsible: false,
+        },
+        { command: 'grimoire.clearActivityFilter', title: 'Clear Filter' },
+      );
+    }
+    return toTreeItem(activityItem(node.entry));
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+}

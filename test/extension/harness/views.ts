@@ -1,0 +1,102 @@
+/** What the harness reads from the rendered workbench for the Activity and Hints views and the dashboard's insight sections. */
+import * as path from 'node:path';
+import type { Frame, Locator, Page } from 'playwright-core';
+import type { DashboardSectionsAnswer, PaneAnswer, PaneRow } from '../suite/harness-client.js';
+
+function paneOf(page: Page, title: string): Locator {
+  return page.locator('.pane', { has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${title}`, 'i') }) });
+}
+
+async function rowsOf(pane: Locator): Promise<PaneRow[]> {
+  return pane.locator('.monaco-list-row').evaluateAll((rows) =>
+    rows.map((row) => ({
+      label: (row.querySelector('.label-name')?.textContent ?? '').trim(),
+      description: (row.querySelector('.label-description')?.textContent ?? '').trim(),
+      level: Number(row.getAttribute('aria-level') ?? '1'),
+      icon: [...(row.querySelector('.custom-view-tree-node-item-icon')?.classList ?? [])].find((name) => name.startsWith('codicon-')) ?? '',
+    })),
+  );
+}
+
+type PaneRequest = { name: string; pane: string; expandAll?: boolean; click?: { row: string; label: string } };
+
+export async function readPane(page: Page, request: PaneRequest, screenshot: (name: string) => Promise<string>): Promise<PaneAnswer> {
+  try {
+    return await read(page, request, screenshot);
+  } catch (error) {
+    await screenshot(`${request.name}-failed`).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Drags the side bar's edge so that rows show their descriptions in the pictures. */
+async function widenSideBar(page: Page, width = 560): Promise<void> {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || box.width >= width - 20) return;
+  const edge = box.x + box.width;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(edge + 1, y);
+  await page.mouse.down();
+  await page.mouse.move(edge + 1 + (width - box.width), y, { steps: 8 });
+  await page.mouse.up();
+  await page.waitForTimeout(300);
+}
+
+async function read(page: Page, request: PaneRequest, screenshot: (name: string) => Promise<string>): Promise<PaneAnswer> {
+  await widenSideBar(page);
+  const pane = paneOf(page, request.pane);
+  const header = pane.locator('.pane-header').first();
+  await header.waitFor({ timeout: 10_000 });
+  // The view gets the whole side bar: the tree renders only the rows in sight.
+  const others = page.locator('.part.sidebar .pane-header', { hasNotText: new RegExp(`^\\s*${request.pane}`, 'i') }).and(page.locator('[aria-expanded="true"]'));
+  for (let round = 0; round < 5 && (await others.count()) > 0; round += 1) await others.first().click({ timeout: 5000, position: { x: 12, y: 10 } });
+  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click({ timeout: 5000, position: { x: 12, y: 10 } });
+  await page.waitForTimeout(400);
+  if (request.expandAll) {
+    for (let round = 0; round < 20; round += 1) {
+      const collapsed = pane.locator('.monaco-list-row[aria-expanded="false"]');
+      if ((await collapsed.count()) === 0) break;
+      await collapsed.first().locator('.monaco-tl-twistie').click({ timeout: 5000 });
+      await page.waitForTimeout(150);
+    }
+  }
+  if (request.click) {
+    const row = pane.locator('.monaco-list-row', { hasText: request.click.row }).first();
+    await row.hover();
+    await row.locator(`.action-label[aria-label^="${request.click.label}"]`).click({ timeout: 10_000 });
+    await page.waitForTimeout(600);
+  }
+  // After a click the pointer stays on the row, so the picture shows its inline actions; else it
+  // rests on the view's title, which shows the view's own actions (filter, dashboard).
+  if (!request.click) await header.hover({ position: { x: 40, y: 10 } });
+  await page.waitForTimeout(200);
+  return {
+    screenshot: await screenshot(request.name),
+    header: ((await header.textContent()) ?? '').replace(/\s+/g, ' ').trim(),
+    rows: await rowsOf(pane),
+    welcome: (await pane.locator('.welcome-view-content').count()) ? ((await pane.locator('.welcome-view-content').first().textContent()) ?? '').replace(/\s+/g, ' ').trim() : '',
+  };
+}
+
+export async function dashboardSections(page: Page, frame: Frame, name: string, output: string): Promise<DashboardSectionsAnswer> {
+  await frame.locator('[data-testid="hint-graph"] [data-node]').first().waitFor({ timeout: 20_000 });
+  await frame.locator('[data-testid="token-chart"] .saved-bar').first().waitFor({ timeout: 20_000 });
+  const screenshots: string[] = [];
+  for (const section of ['activity-section', 'hints-section', 'tokens-section']) {
+    // Sections are redrawn as updates arrive: scroll the one there now.
+    await frame.locator(`[data-testid="${section}"]`).evaluate((node) => node.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(300);
+    const file = path.join(output, `${name}-${section.replace('-section', '')}.png`);
+    await page.screenshot({ path: file });
+    screenshots.push(file);
+  }
+  return {
+    screenshots,
+    activityRows: await frame.locator('[data-activity]').evaluateAll((rows) => rows.map((row) => (row.textContent ?? '').replace(/\s+/g, ' ').trim())),
+    graphNodes: await frame.locator('[data-testid="hint-graph"] [data-node]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-node') ?? '')),
+    graphEdges: await frame.locator('[data-testid="hint-graph"] [data-edge]').count(),
+    chartBars: await frame.locator('[data-testid="token-chart"] .saved-bar').count(),
+    chartLine: (await frame.locator('[data-testid="total-line"]').getAttribute('d')) ?? '',
+    toolsListSavings: ((await frame.locator('[data-testid="tools-list-savings"]').textContent()) ?? '').replace(/\s+/g, ' ').trim(),
+  };
+}

@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import type { ActivityEntry } from '../../server/activity/activity-log.js';
+import type { Gateway } from '../../server/gateway/gateway.js';
+import { HINTS_DEBOUNCE_MS, publishLiveUpdates, STATS_DEBOUNCE_MS } from '../../server/rpc/live-updates.js';
+import * as protocol from '../../server/rpc/protocol.js';
+
+/** A gateway with the emitters and reads live updates use, counting the reads. */
+function fakeGateway() {
+  const reads = { network: 0, stats: 0, tokens: 0 };
+  const gateway = Object.assign(new EventEmitter(), {
+    activity: new EventEmitter(),
+    hints: {
+      events: Object.assign(new EventEmitter(), { followRates: () => [], recent: () => [] }),
+    },
+    powers: () => [{ name: 'memory' }],
+    isActive: () => true,
+    hintNetwork: (powers: string[]) => {
+      reads.network += 1;
+      return { nodes: powers.map((p) => ({ id: `${p}:a`, power: p, tool: 'a', calls: 1 })), edges: [] };
+    },
+    recommendations: { all: () => ((reads.stats += 1), []) },
+    store: { query: () => [] },
+    settings: { ranking: { learn: true } },
+    intel: {
+      tokenReport: async () => {
+        reads.tokens += 1;
+        const totals = { results: 0, raw_tokens: 0, delivered_tokens: 0, saved_tokens: 0, reduction: 0 };
+        return {
+          tokenizer: 't',
+          summarized: totals,
+          by_day: [],
+          by_power: [],
+          by_summarizer: {},
+          cache: { hits: 0, misses: 0, similar: 0, hit_rate: 0 },
+          not_stored: 0,
+          artifacts: { count: 0, bytes: 0, max_bytes: 1, ttl_minutes: 1 },
+          tools_list: { gateway: { tools: 1, tokens: 1 }, all_powers: { powers: 1, tools: 1, tokens: 1 }, saved_tokens: 0, reduction: 0 },
+        };
+      },
+    },
+  });
+  return { gateway: gateway as unknown as Gateway, emitter: gateway, reads };
+}
+
+const entry: ActivityEntry = { id: 'c1', at: 1, session: 's', power: 'memory', tool: 'a', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 3, resultBytes: 9 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('calls and ratings go out at once; hints, stats and tokens once per burst, debounced; nothing after unsubscribing', async () => {
+  const { gateway, emitter, reads } = fakeGateway();
+  const sent: Array<{ method: string; params: unknown }> = [];
+  const stop = publishLiveUpdates(gateway, (type, params) => sent.push({ method: type.method, params }));
+  const methods = () => sent.map((s) => s.method);
+
+  emitter.activity.emit('recorded', entry);
+  emitter.activity.emit('recorded', { ...entry, id: 'c2' });
+  emitter.activity.emit('rated', { activityId: 'c1', rating: 1 });
+  emitter.hints.events.emit('changed', {});
+  assert.deepEqual(methods(), [protocol.activityRecorded.method, protocol.activityRecorded.method, protocol.activityRated.method]);
+  assert.deepEqual(sent[2].params, { id: 'c1', rating: 1 });
+  assert.equal((sent[0].params as protocol.ActivityInfo).rating, 0);
+
+  await sleep(HINTS_DEBOUNCE_MS + 100);
+  assert.equal(methods().filter((m) => m === protocol.hintsChanged.method).length, 1, 'one hints push for the burst');
+  const hints = sent.find((s) => s.method === protocol.hintsChanged.method)!.params as protocol.HintsPayload;
+  assert.deepEqual([hints.scope, hints.powers, hints.nodes.length], ['active', ['memory'], 1]);
+  assert.equal(reads.tokens, 0, 'tokens wait longer');
+
+  await sleep(STATS_DEBOUNCE_MS);
+  assert.deepEqual([reads.stats, reads.tokens], [1, 1]);
+  assert.ok(methods().includes(protocol.recommendationStatsChanged.method) && methods().includes(protocol.tokenReportChanged.method));
+
+  emitter.emit('toolsChanged');
+  stop();
+  const count = sent.length;
+  emitter.activity.emit('recorded', entry);
+  await sleep(HINTS_DEBOUNCE_MS + 100);
+  assert.equal(sent.length, count, 'unsubscribed: nothing more, pending pushes cancelled');
+  assert.equal(reads.network, 1);
+});

@@ -1,0 +1,32 @@
+/** The powers table: state, tools, source, activate / deactivate. */
+import type { PowerInfo } from '../server/rpc/protocol.js';
+import { button, el, section } from './dom.js';
+import { powerRows } from './view-model.js';
+import { send } from './vscode-api.js';
+
+export function powersSection(powers: PowerInfo[]): HTMLElement {
+  const rows = powerRows(powers);
+  const body = rows.length
+    ? el(
+        'table',
+        { class: 'grid', 'data-testid': 'powers' },
+        el('thead', {}, el('tr', {}, el('th', {}, 'Power'), el('th', {}, 'State'), el('th', {}, 'Tools'), el('th', {}, 'Source'), el('th', {}, ''))),
+        el(
+          'tbody',
+          {},
+          ...rows.map((row) =>
+            el(
+              'tr',
+              { 'data-power': row.name },
+              el('td', {}, el('strong', {}, row.name), el('div', { class: 'muted small' }, row.description)),
+              el('td', { class: 'state' }, el('span', { class: `dot tone-${row.tone}` }), row.state),
+              el('td', { class: 'number' }, String(row.tools)),
+              el('td', {}, row.source),
+              el('td', { class: 'actions' }, button(row.action === 'activate' ? 'Activate' : 'Deactivate', () => send({ type: row.action, name: row.name }), { secondary: row.action === 'deactivate' })),
+            ),
+          ),
+        ),
+      )
+    : el('p', { class: 'muted' }, 'No powers yet: add a spell file (Grimoire: New Spell File...) or turn on grimoire.demoPowers.');
+  return section('Powers', 'powers-section', body);
+}
