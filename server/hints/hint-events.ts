@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/store.js';
+import type { HintEventInfo, HintFollowRateInfo, HintKind, HintOutcome, HintSource } from '../rpc/protocol.js';
 
-export type HintKind = 'prerequisite' | 'next_action' | 'error_hint';
-export type HintSource = 'declared' | 'learned';
-export type HintOutcome = 'followed' | 'ignored' | 'proceeded';
+export type { HintKind, HintOutcome, HintSource };
 
 interface Pending {
   id: string;
@@ -19,19 +18,10 @@ interface Pending {
   failedCall?: string;
 }
 
-export interface FollowRate {
-  power: string;
-  tool: string;
-  kind: HintKind;
-  hint: string;
-  source: HintSource;
-  shown: number;
-  followed: number;
-  ignored: number;
-  proceeded: number;
-  /** followed / (followed + ignored + proceeded), null until one was resolved. */
-  rate: number | null;
-}
+export type FollowRate = HintFollowRateInfo;
+
+/** A hint shown or resolved, as announced to live views. */
+export type HintEventSummary = Omit<HintEventInfo, 'at'>;
 
 /**
  * Every hint shown, and what the agent did next in that session: followed it (called a suggested
@@ -39,17 +29,6 @@ export interface FollowRate {
  * session's next call; each is stored when shown and again when resolved, and announced
  * ('changed') both times.
  */
-export interface HintEventSummary {
-  session: string;
-  power: string;
-  tool: string;
-  kind: HintKind;
-  hint: string;
-  source: HintSource;
-  suggested: string[];
-  outcome: HintOutcome | null;
-}
-
 export class HintEvents extends EventEmitter<{ changed: [HintEventSummary] }> {
   private readonly pending = new Map<string, Pending[]>();
 
@@ -87,9 +66,9 @@ export class HintEvents extends EventEmitter<{ changed: [HintEventSummary] }> {
     });
   }
 
-  recent(limit = 50): Array<{ at: number; session: string; power: string; tool: string; kind: string; hint: string; source: string; suggested: string[]; outcome: string | null }> {
+  recent(limit = 50): HintEventInfo[] {
     return this.store
-      .query<{ at: number; session: string; power: string; tool: string; kind: string; hint: string; source: string; suggested: string; outcome: string | null }>(
+      .query<Omit<HintEventInfo, 'suggested'> & { suggested: string }>(
         'SELECT at, session, power, tool, kind, hint, source, suggested, outcome FROM hint_events ORDER BY at DESC, id LIMIT ?',
         [limit],
       )

@@ -1,6 +1,5 @@
 /** The hint network and the hints fired, as the protocol carries them. */
 import type { Gateway } from '../gateway/gateway.js';
-import type { HintKind, HintOutcome, HintSource } from '../hints/hint-events.js';
 import type { HintsParams, HintsPayload } from './protocol.js';
 
 export const RECENT_HINTS = 30;
@@ -28,17 +27,7 @@ export function hintsPayload(gateway: Gateway, params: Required<HintsParams>): H
     edges: network.edges.map(({ from, to, kind, source, weight, followRate }) => ({ from, to, kind, source, weight, followRate })),
     followRates: gateway.hints.events.followRates(),
     recent: params.recent
-      ? gateway.hints.events.recent(params.recent).map((event) => ({
-          at: event.at,
-          session: event.session,
-          power: event.power,
-          tool: event.tool,
-          kind: event.kind as HintKind,
-          hint: event.hint,
-          source: event.source as HintSource,
-          suggested: event.suggested,
-          outcome: event.outcome as HintOutcome | null,
-        }))
+      ? gateway.hints.events.recent(params.recent)
       : [],
   };
 }
