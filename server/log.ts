@@ -1,11 +1,11 @@
 /** Logging to stderr (stdout belongs to the MCP stdio transport and to the CLI's JSON output). */
+import { maskSecrets, registerSecretValue } from './util/secrets.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 let threshold: LogLevel = (process.env.GRIMOIRE_LOG as LogLevel) in order ? (process.env.GRIMOIRE_LOG as LogLevel) : 'info';
-const secrets = new Set<string>();
 type Sink = (line: string) => void;
 let sink: Sink = (line) => process.stderr.write(line + '\n');
 
@@ -17,16 +17,12 @@ export function setLogSink(next: Sink): void {
   sink = next;
 }
 
-/** Values registered here (spell env and header values) are masked in every log line. */
+/** A value masked wherever text leaves the gateway from now on (server/util/secrets.ts). */
 export function registerSecret(value: string): void {
-  if (value.length >= 4) secrets.add(value);
+  registerSecretValue(value);
 }
 
-export function redact(text: string): string {
-  let out = text;
-  for (const secret of secrets) out = out.split(secret).join('***');
-  return out;
-}
+export const redact = maskSecrets;
 
 function write(level: LogLevel, scope: string, message: string): void {
   if (order[level] < order[threshold]) return;

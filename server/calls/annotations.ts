@@ -58,9 +58,17 @@ function classify(words: string[]): Pick<ToolAnnotations, 'readOnlyHint' | 'dest
   return undefined;
 }
 
-/** The call variant that fits a tool: destructive, read, or else write. */
+/** Read-only as declared by the tool's server or a spell override (never inferred). */
+export function declaresReadOnly(annotations: EffectiveAnnotations): boolean {
+  return annotations.readOnlyHint === true && (annotations.source === 'server' || annotations.source === 'spell');
+}
+
+/**
+ * The call variant that fits a tool: destructive when marked so (inference counts: it only ever
+ * asks for more care), read only when read-only is declared, else write.
+ */
 export function callWith(annotations: EffectiveAnnotations): 'call_tool_destructive' | 'call_tool_read' | 'call_tool_write' {
   if (annotations.destructiveHint === true && annotations.readOnlyHint !== true) return 'call_tool_destructive';
-  if (annotations.readOnlyHint === true) return 'call_tool_read';
+  if (declaresReadOnly(annotations)) return 'call_tool_read';
   return 'call_tool_write';
 }

@@ -1,4 +1,4 @@
-import type { EffectiveAnnotations } from './annotations.js';
+import { declaresReadOnly, type EffectiveAnnotations } from './annotations.js';
 import { variantTool, type Intent, type OperationType } from './intent.js';
 
 export type Decision = 'allowed' | 'warned' | 'rejected';
@@ -18,8 +18,10 @@ const whose: Record<EffectiveAnnotations['source'], string> = {
 
 /**
  * The intent-declaration matrix: the variant and the declared intent must agree, then the tool's
- * annotations must allow the variant. With strict server validation off, the annotation checks
- * warn instead of rejecting; a missing or mismatched intent is always rejected.
+ * annotations must allow the variant. The read variant reaches only tools whose read-only status is
+ * declared (by the server or a spell override); inferred annotations are advice, never permission.
+ * With strict server validation off, the annotation checks warn instead of rejecting; a missing or
+ * mismatched intent is always rejected.
  */
 export function validateIntent(variant: OperationType, intent: Intent | undefined, tool: string, annotations: EffectiveAnnotations, strict: boolean): Validation {
   const declared = intent?.operation_type;
@@ -40,10 +42,14 @@ export function validateIntent(variant: OperationType, intent: Intent | undefine
   if (variant === 'read') {
     if (annotations.destructiveHint === true && annotations.readOnlyHint !== true) return annotationCheck(`Tool '${tool}' is marked destructive ${by}; use call_tool_destructive.`);
     if (annotations.readOnlyHint === false) return annotationCheck(`Tool '${tool}' is marked as not read-only ${by} (it writes); use call_tool_write.`);
-    return { decision: 'allowed' };
+    if (declaresReadOnly(annotations)) return { decision: 'allowed' };
+    return annotationCheck(
+      `'${tool}' does not declare itself read-only; call it with call_tool_write, or mark it read-only in a spell override` +
+        (annotations.inferred ? ' (its name only suggests a read, which is not a declaration)' : ''),
+    );
   }
   if (variant === 'write') {
-    if (annotations.readOnlyHint === true) return { decision: 'warned', message: `Tool '${tool}' is marked read-only ${by}; call_tool_read would do. Allowed.` };
+    if (declaresReadOnly(annotations)) return { decision: 'warned', message: `Tool '${tool}' is marked read-only ${by}; call_tool_read would do. Allowed.` };
     if (annotations.destructiveHint === true) return annotationCheck(`Tool '${tool}' is marked destructive ${by}; use call_tool_destructive.`);
     return { decision: 'allowed' };
   }

@@ -28,6 +28,8 @@ export interface CallContext {
   proceed?: boolean;
   /** Set by the hints stage for tools a spell marks `audit: true`. */
   audit?: boolean;
+  /** Set when the tool's spell opts in to answering identical calls from the cache (`cache: { ttlSeconds }`). */
+  cacheTtlSeconds?: number;
   /** Set by the hints stage when it answered with a suggestion instead of calling the tool. */
   suggested?: boolean;
 }

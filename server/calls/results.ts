@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { maskDeep, maskSecrets } from '../util/secrets.js';
 
 /** A tool result the agent reads: JSON text for any client, the same object as structured content. */
 export function jsonResult(payload: Record<string, unknown>, isError = false): CallToolResult {
@@ -9,6 +10,7 @@ export function jsonResult(payload: Record<string, unknown>, isError = false): C
   };
 }
 
+/** An error the agent reads; secrets in the message and details are masked. */
 export function errorResult(message: string, details: Record<string, unknown> = {}): CallToolResult {
-  return jsonResult({ error: message, ...details }, true);
+  return jsonResult({ error: maskSecrets(message), ...maskDeep(details) }, true);
 }

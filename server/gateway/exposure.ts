@@ -14,13 +14,15 @@ export const INFERRED_META = 'grimoire/annotationsInferred';
 /**
  * The tool as the agent sees it: prefixed name, the power's steering appended, the annotations
  * validation uses (a spell's override, the server's, or inferred, which is said in the
- * description and in `_meta`).
+ * description and in `_meta`; an inferred read-only hint is not announced).
  */
 export function exposeTool(power: PowerDefinition, tool: Tool, annotations: EffectiveAnnotations): ExposedTool {
   const steering = power.steering.trim();
   const inferredNote = annotations.inferred ? '\n\n(Grimoire inferred this tool\'s annotations from its name: its server gives none.)' : '';
   const description = `${tool.description ?? ''}${inferredNote}${steering ? `\n\n## Guidance from the '${power.name}' power\n${steering}` : ''}`.trim();
   const { source: _source, inferred, ...hints } = annotations;
+  // An inferred read is advice, never permission: the editor must not auto-approve on a guess.
+  if (inferred && hints.readOnlyHint === true) delete hints.readOnlyHint;
   return {
     power: power.name,
     tool: tool.name,

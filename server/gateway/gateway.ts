@@ -283,7 +283,8 @@ export class Gateway extends EventEmitter {
   runCall(call: Pick<CallContext, 'power' | 'tool' | 'calledAs' | 'args' | 'variant' | 'intent' | 'annotations' | 'proceed'>, caller: CallerContext): Promise<CallToolResult> {
     this.manager.noteTurn(call.power);
     setImmediate(() => this.recommendations.markUsed(caller.sessionId, `${call.power}:${call.tool}`));
-    return this.pipeline.run({ ...call, sessionId: caller.sessionId, startedAt: Date.now(), signal: caller.signal, sample: caller.sample });
+    const cacheTtlSeconds = this.options.registry.extensions(call.power)?.cache?.[call.tool]?.ttlSeconds;
+    return this.pipeline.run({ ...call, cacheTtlSeconds, sessionId: caller.sessionId, startedAt: Date.now(), signal: caller.signal, sample: caller.sample });
   }
 
   /** The annotations validation trusts for a tool: the spell's, else the server's, else inferred. */

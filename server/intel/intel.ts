@@ -50,10 +50,13 @@ export class Intel {
   readonly tokenizer: Tokenizer;
   private languageModel: LanguageModelFn | undefined;
   readonly now: () => number;
+  /** Results stored by an earlier gateway process are never served in place of a call. */
+  private readonly startedAt: number;
   private recorded = 0;
 
   constructor(private readonly options: IntelOptions) {
     this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
     this.tokenizer = options.tokenizer ?? new WorkerTokenizer();
     this.artifacts = new ArtifactStore(options.store, () => options.settings().artifacts, this.now, options.files);
     this.cache = new ResultCache(options.store, this.artifacts, options.embeddings);
@@ -88,12 +91,16 @@ export class Intel {
     return settings.enabled && !settings.disabledPowers.includes(power);
   }
 
-  /** A cache hit for an identical earlier read-only call, or undefined (then the call goes on). */
+  /**
+   * A cache hit for an identical earlier call, only for a tool whose spell opts in with
+   * `cache: { ttlSeconds }` (then within that many seconds, in this process), or undefined (the call goes on).
+   */
   serveFromCache(context: CallContext, tool: Tool | undefined): CallToolResult | undefined {
     const settings = this.settings;
-    if (!this.enabledFor(context.power) || !settings.cache.enabled || context.annotations.readOnlyHint !== true) return undefined;
+    const ttlSeconds = context.cacheTtlSeconds;
+    if (ttlSeconds === undefined || !this.enabledFor(context.power) || !settings.cache.enabled) return undefined;
     try {
-      const record = this.cache.exact(context.power, context.tool, context.args);
+      const record = this.cache.exact(context.power, context.tool, context.args, Math.max(this.startedAt - 1, this.now() - ttlSeconds * 1000));
       if (!record) return undefined;
       const summary: Summary = { ...record.summary, metadata: { ...record.summary.metadata, cached: true } };
       const rendered = renderSummary(summary, {
@@ -162,7 +169,15 @@ export class Intel {
     let summarizer: Summary['metadata']['summarizer'] | undefined;
     let attempts: Attempt[] = [];
     let reusedFrom: string | undefined;
-    const first = firstAvailable(request, chainOptions);
+    const contentKey = this.cache.contentKey(context.power, context.tool, raw);
+    const same = settings.cache.enabled ? this.cache.sameResult(contentKey) : undefined;
+    if (same) {
+      body = same.body;
+      summarizer = same.summarizer;
+      reusedFrom = same.artifactId;
+      attempts = [{ summarizer: same.summarizer, outcome: 'used', detail: `identical result, summary of ${same.artifactId} reused` }];
+    }
+    const first = body ? undefined : firstAvailable(request, chainOptions);
     if (settings.cache.enabled && first !== undefined && first !== 'local') {
       const similar = await this.cache.similar(context.power, context.tool, fingerprint, settings.cache.similarity).catch(() => undefined);
       if (similar) {
@@ -226,6 +241,7 @@ export class Intel {
       raw,
     );
     if (!saved.stored) delete summary.metadata.artifactId;
+    else if (settings.cache.enabled) this.cache.rememberResult(contentKey, { body, summarizer: summarizer!, artifactId: id });
     const rendered = renderSummary(summary, { ...renderOptions, ...(saved.stored ? {} : { notStored: saved.reason }) })!;
     const cache: CacheOutcome = summarizer === 'similar' ? 'similar' : readOnly && settings.cache.enabled ? 'miss' : 'none';
     this.ledger.record({ at: this.now(), power: context.power, tool: context.tool, artifactId: saved.stored ? id : undefined, summarizer: summarizer!, cache, stored: saved.stored, rawBytes, raw, delivered: textOf(rendered) });

@@ -63,7 +63,7 @@ function howToGetTheRest(summary: Summary, options: RenderOptions): string {
   const kept = options.ttlMinutes % 60 === 0 ? `${options.ttlMinutes / 60} h` : `${options.ttlMinutes} min`;
   const access = `read_artifact({"id":"${id}"}) pages it, get_artifact_context({"ids":["${id}"]}) adds excerpts`;
   if (options.cachedAgeMs !== undefined) {
-    return `From Grimoire's cache: this read-only call ran ${age(options.cachedAgeMs)} ago and was not sent again. Full ${size} result ${id}: ${access}.`;
+    return `From Grimoire's cache (its spell sets cache.ttlSeconds for this tool): this call ran ${age(options.cachedAgeMs)} ago and was not sent again. Full ${size} result ${id}: ${access}.`;
   }
   return `Summary by Grimoire; the full ${size} result is kept ${kept} as ${id}: ${access}.`;
 }

@@ -1,7 +1,7 @@
 /**
- * The summarize stage, just before the upstream call: an identical earlier call to a read-only tool
- * is answered from the cache (the server is not called); a non-read-only call marks the power
- * written (its cached results stop counting); a large result is replaced by its summary.
+ * The summarize stage, just before the upstream call: an identical earlier call is answered from the
+ * cache only for a tool its spell opts in with `cache: { ttlSeconds }`; a non-read-only call marks the
+ * power written (its cached results stop counting); a large result is replaced by its summary.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Stage } from '../calls/pipeline.js';

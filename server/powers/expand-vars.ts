@@ -1,5 +1,5 @@
 /** `${VAR}` / `${VAR:-default}` expansion over the string fields of a server spec. */
-import { registerSecret } from '../log.js';
+import { registerSecretEntries } from '../util/secrets.js';
 import type { ServerSpec } from './types.js';
 
 export type Vars = Record<string, string | undefined>;
@@ -20,10 +20,9 @@ export function mapServerStrings(server: ServerSpec, fn: (value: string, where: 
   return { transport: server.transport, url: fn(server.url, 'server.url'), headers: mapValues(server.headers, 'server.headers') };
 }
 
-/** Env and header values usually hold tokens: they are masked in every log line from now on. */
+/** Values of env keys and headers that name a secret (API_KEY, Authorization, ...) are masked wherever text leaves from now on. */
 export function registerServerSecrets(server: ServerSpec): void {
-  const values = server.transport === 'stdio' ? server.env : server.headers;
-  for (const value of Object.values(values)) registerSecret(value);
+  registerSecretEntries(server.transport === 'stdio' ? server.env : server.headers);
 }
 
 /** Collects unset variables by name, with every field that used them, in first-seen order. */

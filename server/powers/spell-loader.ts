@@ -18,7 +18,7 @@ export interface SpellLoadContext {
 
 export interface SpellLoadResult {
   power?: PowerDefinition;
-  /** hints / annotations / when: validated here, not part of PowerDefinition. */
+  /** hints / annotations / cache / when: validated here, not part of PowerDefinition. */
   extensions?: SpellExtensions;
   issues: LoadIssue[];
 }
@@ -70,6 +70,7 @@ export function parseSpell(text: string, file: string, ctx: SpellLoadContext): S
   const extensions: SpellExtensions = {};
   if (spell.hints) extensions.hints = spell.hints;
   if (spell.annotations) extensions.annotations = spell.annotations;
+  if (spell.cache) extensions.cache = spell.cache;
   if (spell.when) extensions.when = spell.when;
   const power = withHashes(
     {

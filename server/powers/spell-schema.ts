@@ -111,6 +111,17 @@ const toolAnnotations = mapping(
   'write the tool name, then readOnlyHint / destructiveHint / idempotentHint / openWorldHint: true|false under it',
 );
 
+const toolCache = mapping(
+  'each cache entry',
+  {
+    ttlSeconds: z
+      .number({ error: (iss) => say(`ttlSeconds must be a number, got ${kind(iss.input)}`, 'write ttlSeconds: 60') })
+      .int(say('ttlSeconds must be a whole number', 'write ttlSeconds: 60'))
+      .positive(say('ttlSeconds must be above 0', 'write ttlSeconds: 60, or remove the entry to always call the server')),
+  },
+  'write the tool name, then ttlSeconds: N under it',
+);
+
 const NAME_FIX = 'use lowercase letters, digits and "-" only, e.g. name: github-issues';
 const KEYWORDS_FIX = 'list 3 to 20 words a user might say when they need this power';
 
@@ -143,6 +154,10 @@ export const spellSchema = z
       .record(z.string(), toolAnnotations, { error: (iss) => say(`annotations must be a mapping of tool names, got ${kind(iss.input)}`, 'write annotations: then one tool name per line with its overrides under it') })
       .optional()
       .describe('Per-tool overrides of the MCP tool annotations.'),
+    cache: z
+      .record(z.string(), toolCache, { error: (iss) => say(`cache must be a mapping of tool names, got ${kind(iss.input)}`, 'write cache: then one tool name per line with ttlSeconds: N under it') })
+      .optional()
+      .describe('Per-tool opt-in to answer identical calls from the result cache for ttlSeconds (by default every call reaches the server).'),
     when: mapping('when', { workspace_contains: stringList('when.workspace_contains', 'list file names or globs, e.g. [package.json]').optional() }, 'write when: with workspace_contains: [file, ...] under it')
       .optional()
       .describe('Workspace conditions under which the power is offered.'),
@@ -152,7 +167,7 @@ export const spellSchema = z
 export const spellKeys = Object.keys(spellSchema.shape);
 
 export type SpellFile = z.output<typeof spellSchema>;
-export type SpellExtensions = Pick<SpellFile, 'hints' | 'annotations' | 'when'>;
+export type SpellExtensions = Pick<SpellFile, 'hints' | 'annotations' | 'cache' | 'when'>;
 
 /** JSON Schema (draft 2020-12) of the spell file as written, for editor validation. */
 export function spellJsonSchema(): Record<string, unknown> {

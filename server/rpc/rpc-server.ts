@@ -9,6 +9,7 @@ import { serveHttp, type HttpEndpoint } from '../gateway/http-server.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { errorMessage, logger, registerSecret } from '../log.js';
 import type { StateChange } from '../upstream/connection.js';
+import { maskDeep, maskSecrets } from '../util/secrets.js';
 import { gatewayConfig, onlyThresholdsDiffer, parseClientSettings, parseInitializationOptions, type GatewayConfig } from './client-settings.js';
 import { Deferred } from './deferred.js';
 import { gatewayActivity, gatewayHints, gatewayRate, gatewayRecommendationStats, gatewayTokenReport, gatewayTune } from './insight-requests.js';
@@ -148,15 +149,17 @@ export class GatewayRpc {
   private handle<P, R>(type: RequestType<P, R>, handler: (params: P) => R | Promise<R>): void {
     this.connection.onRequest(type.method, async (params: P): Promise<unknown> => {
       try {
-        return await handler(params);
+        const result = await handler(params);
+        // The endpoint's token is the one secret the extension is meant to get.
+        return type.method === getEndpoint.method ? result : maskDeep(result);
       } catch (error) {
-        throw new ResponseError(GATEWAY_ERROR, errorMessage(error));
+        throw new ResponseError(GATEWAY_ERROR, maskSecrets(errorMessage(error)));
       }
     });
   }
 
   private notify<P>(type: NotificationType<P>, params: P): void {
-    this.connection.sendNotification(type.method, params).catch((error) => log.debug(`${type.method} not sent: ${errorMessage(error)}`));
+    this.connection.sendNotification(type.method, maskDeep(params)).catch((error) => log.debug(`${type.method} not sent: ${errorMessage(error)}`));
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {

@@ -12,6 +12,7 @@ import { JournalWriter, journalOwner, listJournals, parseEntry, readJournal, typ
 import { releaseLock, stillHeld, tryAcquireLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { applyOp, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
+import { maskedOp } from './masked-op.js';
 import { isAlive } from './pids.js';
 import { moveCorrupt, readSnapshot, removeStaleTemps, snapshotIdentity, writeSnapshot } from './snapshot.js';
 
@@ -104,6 +105,7 @@ export class Store {
     if (!Array.isArray(ops)) throw new Error('store: writeMany needs an array of ops');
     if (ops.length === 0) return;
     for (const op of ops) this.schema.validate(op);
+    ops = ops.map(maskedOp);
     // Fold in what others committed first, so this process applies ops in stamp order.
     this.refresh();
     if (this.writer.broken) this.rotateJournal();

@@ -1,4 +1,6 @@
-/** Keeps the last lines a child wrote to stderr, to explain a crash or a failed start. */
+import { maskSecrets } from '../util/secrets.js';
+
+/** Keeps the last lines a child wrote to stderr, to explain a crash or a failed start (secrets masked). */
 export class StderrTail {
   private lines: string[] = [];
   private partial = '';
@@ -23,10 +25,11 @@ export class StderrTail {
   summary(): string | undefined {
     const exit = [...this.lines].reverse().find((line) => line.startsWith('grimoire child-guard:'));
     const last = this.lines[this.lines.length - 1];
-    return (exit ?? last)?.replace(/^grimoire child-guard: /, '');
+    const line = (exit ?? last)?.replace(/^grimoire child-guard: /, '');
+    return line === undefined ? undefined : maskSecrets(line);
   }
 
   text(): string {
-    return this.lines.join('\n');
+    return maskSecrets(this.lines.join('\n'));
   }
 }

@@ -31,7 +31,7 @@ async function call(variant: string, tool: string, intent: Record<string, unknow
 const rows: Array<[string, string, string, Record<string, unknown> | undefined, 'allow' | 'warn' | 'reject', RegExp?]> = [
   ['read | read | destructiveHint=true -> reject', 'read', 'annotated:wipe_all', undefined, 'reject', /marked destructive by its server; use call_tool_destructive/],
   ['read | read | readOnlyHint=true -> allow', 'read', 'annotated:peek', undefined, 'allow'],
-  ['read | read | none -> allow', 'read', 'annotated:frobnicate', undefined, 'allow'],
+  ['read | read | none (strict) -> reject: read-only is not declared', 'read', 'annotated:frobnicate', undefined, 'reject', /'annotated:frobnicate' does not declare itself read-only; call it with call_tool_write, or mark it read-only in a spell override/],
   ['read | read | readOnlyHint=false explicit -> reject', 'read', 'annotated:scribble', undefined, 'reject', /not read-only by its server .*use call_tool_write/],
   ['read | write -> reject (mismatch)', 'read', 'annotated:peek', { operation_type: 'write' }, 'reject', /intent 'write'.*use call_tool_write/],
   ['read | destructive -> reject (mismatch)', 'read', 'annotated:peek', { operation_type: 'destructive' }, 'reject', /use call_tool_destructive/],
@@ -66,7 +66,7 @@ test('inferred annotations: a destructive-sounding name is treated as destructiv
   assert.equal(purge.annotations.inferred, true);
   assert.equal(purge.call_with, 'call_tool_destructive');
   const list = found.tools.find((t: { name: string }) => t.name === 'annotated:list_things');
-  if (list) assert.equal(list.call_with, 'call_tool_read');
+  if (list) assert.equal(list.call_with, 'call_tool_write', 'an inferred read is advice: call_with stays write');
   await session.client.callTool({ name: 'activate_power', arguments: { name: 'annotated' } });
   const exposed = (await session.client.listTools()).tools.find((t) => t.name === 'annotated__purge_cache')!;
   assert.equal(exposed.annotations?.destructiveHint, true);

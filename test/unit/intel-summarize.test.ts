@@ -120,7 +120,7 @@ test('VS Code LM hook: unset is not available; set, it is used; when it refuses,
       prompts.push(prompt);
       return '{"keyFindings":["one","two","three"],"actionableInsights":["next"]}';
     });
-    result = await run(context(h, { args: { i: 2 } }), textResult(bigText(3000)));
+    result = await run(context(h, { args: { i: 2 } }), textResult(`${bigText(3000)}\nsecond result`));
     assert.equal(metaOf(result).summarizer, 'vscodeLm');
     assert.deepEqual(summaryOf(result).keyFindings, ['one', 'two', 'three']);
     assert.match(prompts[0]!, /Reply with one JSON object/);
@@ -128,7 +128,7 @@ test('VS Code LM hook: unset is not available; set, it is used; when it refuses,
     h.intel.setLanguageModel(async () => {
       throw new Error('The user did not consent to the language model request');
     });
-    result = await run(context(h, { args: { i: 3 } }), textResult(bigText(3000)));
+    result = await run(context(h, { args: { i: 3 } }), textResult(`${bigText(3000)}\nthird result`));
     assert.equal(metaOf(result).summarizer, 'local');
     assert.match(metaOf(result).attempts[0].detail, /did not consent/);
   } finally {

@@ -49,3 +49,23 @@ test('variant names', () => {
   assert.equal(variantOf('call_tool_destructive'), 'destructive');
   assert.equal(variantOf('call_tool'), undefined);
 });
+
+test('strict read: only a declared read-only reaches call_tool_read; inferred or missing is refused with how to proceed', () => {
+  const read = { operation_type: 'read' as const };
+  const inferredRead = effectiveAnnotations({ name: 'query', description: 'Execute a raw SQL query' }, undefined, true);
+  assert.equal(inferredRead.source, 'inferred');
+  assert.equal(inferredRead.readOnlyHint, true, 'the name suggests a read');
+  const refused = validateIntent('read', read, 'sqlite:query', inferredRead, true);
+  assert.equal(refused.decision, 'rejected');
+  assert.match(refused.message!, /^'sqlite:query' does not declare itself read-only; call it with call_tool_write, or mark it read-only in a spell override/);
+  assert.equal(callWith(inferredRead), 'call_tool_write', 'inference is advice: call_with stays write');
+  assert.equal(validateIntent('write', { operation_type: 'write' }, 'sqlite:query', inferredRead, true).decision, 'allowed');
+  const none = effectiveAnnotations({ name: 'frobnicate' }, undefined, true);
+  assert.equal(validateIntent('read', read, 'x:frobnicate', none, true).decision, 'rejected');
+  assert.equal(validateIntent('read', read, 'x:frobnicate', none, false).decision, 'warned', 'non-strict keeps the old behaviour, with a warning');
+  assert.equal(validateIntent('read', read, 'x:peek', server({ readOnlyHint: true }), true).decision, 'allowed');
+  const spell = effectiveAnnotations({ name: 'query' }, { readOnlyHint: true }, true);
+  assert.equal(validateIntent('read', read, 'sqlite:query', spell, true).decision, 'allowed', 'a spell override declares it');
+  assert.equal(callWith(spell), 'call_tool_read');
+  assert.equal(callWith(effectiveAnnotations({ name: 'purge' }, undefined, true)), 'call_tool_destructive', 'inferred destructive asks for more care');
+});

@@ -1,17 +1,28 @@
 /**
- * The result cache. Exact: the same power, tool and canonical arguments (sorted-key JSON) of a
- * read-only tool, within the TTL and after the power's last non-read-only call, reuses the stored
- * summary without calling the server. Similar: an earlier result of the same tool whose text
- * embeds within the similarity threshold lends its summary wording (never skipping a call).
+ * The result cache. By default it never skips a call: an identical result (same power, tool and
+ * content hash) reuses its earlier summary instead of summarizing again. Exact: only for a tool a
+ * spell marks `cache: { ttlSeconds: N }`, the same canonical arguments (sorted-key JSON) within N
+ * seconds, made by this gateway process after the power's last non-read-only call, reuse the stored
+ * summary without calling the server. Similar: an earlier result of the same tool whose text embeds
+ * within the similarity threshold lends its summary wording (never skipping a call).
  */
 import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
 import { cosine } from '../../resolve/semantic/vector.js';
 import type { Store } from '../../store/store.js';
 import { shortHash, stableJson } from '../../util/hash.js';
 import type { ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';
+import type { Summary, SummaryBody } from '../summary.js';
 
 const WRITES = 'intel_power_writes';
 const SIMILAR_CANDIDATES = 30;
+const SAME_RESULTS = 500;
+
+/** A summary already made for a result with the same content. */
+export interface SameResult {
+  body: SummaryBody;
+  summarizer: Summary['metadata']['summarizer'];
+  artifactId: string;
+}
 /** Characters of a result that are embedded to compare results. */
 export const FINGERPRINT_CHARS = 1_500;
 
@@ -29,6 +40,7 @@ export function fingerprintOf(power: string, tool: string, raw: string): string 
 
 export class ResultCache {
   private readonly writes = new Map<string, number>();
+  private readonly sameResults = new Map<string, SameResult>();
 
   constructor(
     private readonly store: Store,
@@ -36,9 +48,25 @@ export class ResultCache {
     private readonly embeddings: EmbeddingCache | undefined,
   ) {}
 
-  /** The live summary of an identical earlier call made after the power's last write. */
-  exact(power: string, tool: string, args: Record<string, unknown>): ArtifactRecord | undefined {
-    return this.artifacts.findExact(power, tool, argsHash(args), this.lastWrite(power));
+  /** The live summary of an identical earlier call made after `notBefore` and the power's last write. */
+  exact(power: string, tool: string, args: Record<string, unknown>, notBefore: number): ArtifactRecord | undefined {
+    return this.artifacts.findExact(power, tool, argsHash(args), Math.max(notBefore, this.lastWrite(power)));
+  }
+
+  /** The key of a result's content: what makes two results identical. */
+  contentKey(power: string, tool: string, raw: string): string {
+    return shortHash(`${power}\u0000${tool}\u0000${raw}`, 32);
+  }
+
+  /** The summary made earlier (in this process) for an identical result, if any. */
+  sameResult(key: string): SameResult | undefined {
+    return this.sameResults.get(key);
+  }
+
+  rememberResult(key: string, same: SameResult): void {
+    this.sameResults.delete(key);
+    this.sameResults.set(key, same);
+    if (this.sameResults.size > SAME_RESULTS) this.sameResults.delete(this.sameResults.keys().next().value!);
   }
 
   /** A non-read-only call may change what read-only ones return: earlier cached results of the power stop counting. */

@@ -1,0 +1,68 @@
+/**
+ * Masking by meaning, applied wherever text leaves the gateway (log, MCP error messages, events,
+ * activity, JSON-RPC payloads, store writes): values of env keys and headers that name a secret,
+ * `NAME=value` / `NAME: value` pairs whose NAME names a secret, bearer tokens and private keys.
+ * A value's length alone never makes it a secret.
+ */
+
+export const MASK = '***';
+
+const SECRET_WORDS = new Set([
+  'key', 'apikey', 'token', 'secret', 'password', 'passwd', 'pwd', 'passphrase', 'auth', 'oauth', 'authorization',
+  'credential', 'credentials', 'cookie', 'cookies', 'bearer', 'pat', 'privatekey', 'accesskey',
+]);
+const SECRET_ENDINGS = ['token', 'secret', 'password', 'passwd', 'apikey', 'credential', 'credentials', 'cookie', 'privatekey', 'accesskey'];
+
+const registered = new Set<string>();
+
+/** True for names like API_KEY, githubToken, x-api-key, Authorization, Set-Cookie, DB_PASSWORD. */
+export function isSecretName(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  return words.some((word) => SECRET_WORDS.has(word) || /^auth(?!or)/.test(word) || SECRET_ENDINGS.some((end) => word.endsWith(end)));
+}
+
+/** A value that must be masked wherever it appears from now on (a secret-named env or header value, the endpoint token). */
+export function registerSecretValue(value: string): void {
+  if (value.trim().length >= 3) registered.add(value);
+}
+
+/** Registers the values of the secret-named entries of an env or header map. */
+export function registerSecretEntries(entries: Record<string, string>): void {
+  for (const [name, value] of Object.entries(entries)) if (isSecretName(name)) registerSecretValue(value);
+}
+
+const PRIVATE_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g;
+const BEARER = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{6,}/g;
+/** NAME=value, NAME: value, "NAME": "value" (the name up to 64 characters, the value up to the next separator). */
+const PAIR = /([A-Za-z_][A-Za-z0-9_.-]{0,63})(["']?[ \t]*[:=][ \t]*["']?)([^\s"',;&{}[\]()<>]+)/g;
+/** Common token shapes that carry their own meaning: GitHub, Slack, OpenAI, AWS, JWT. */
+const TOKEN_SHAPES = /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})\b/g;
+
+export function maskSecrets(text: string): string {
+  if (!text) return text;
+  let out = text;
+  for (const value of registered) if (out.includes(value)) out = out.split(value).join(MASK);
+  out = out.replace(PRIVATE_KEY, `${MASK}private key${MASK}`);
+  out = out.replace(BEARER, (_match, scheme: string, space: string) => `${scheme}${space}${MASK}`);
+  out = out.replace(TOKEN_SHAPES, MASK);
+  out = out.replace(PAIR, (match, name: string, separator: string, value: string) => (isSecretName(name) && value !== MASK ? `${name}${separator}${MASK}` : match));
+  return out;
+}
+
+/** Masks every string inside a JSON-like value (objects, arrays). */
+export function maskDeep<T>(value: T): T {
+  return maskValue(value, 0) as T;
+}
+
+function maskValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return maskSecrets(value);
+  if (depth > 20 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => maskValue(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) out[key] = maskValue(item, depth + 1);
+  return out;
+}
