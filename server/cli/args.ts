@@ -144,6 +144,9 @@ Usage:
   grimoire call tool-read|tool-write|tool-destructive <power:tool> --args '<json>' [--reason TEXT] [--sensitivity LEVEL]
                                             call a tool with a declared intent, validated and logged like an agent's call
   grimoire activity rate <id> up|down|clear     rate a call: ratings feed the ranking
+  grimoire tools changes [--power P] [--json]  tools held for review: changed since approved, or new (with the diff)
+  grimoire tools approve <power:tool> | --power P  approve the new version; the tool is exposed again
+  grimoire tools reject <power:tool>          keep it blocked
 
 Options:
   --demo               add the bundled demo powers (filesystem, memory, everything)

@@ -11,6 +11,7 @@ import { listPowers } from './powers-command.js';
 import { resolveQuery } from './resolve-command.js';
 import { serve } from './serve-command.js';
 import { stats } from './stats-command.js';
+import { toolsCommand } from './tools-command.js';
 import type { RuntimeOptions } from '../runtime.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -50,6 +51,8 @@ async function main(argv: string[]): Promise<number> {
       return callCommand(sub, rest[0], args, runtime);
     case 'hints':
       return hintsCommand(args, runtime);
+    case 'tools':
+      return toolsCommand(sub, rest[0], args);
     default:
       throw new UsageError(`unknown command '${command}'.`);
   }

@@ -107,6 +107,23 @@ export const settingsSchema = z.object({
       learn: z.boolean().default(true),
     })
     .prefault({}),
+  sessions: z
+    .object({
+      /** An MCP session over HTTP that sends nothing for this long is closed and its state freed. */
+      idleMinutes: z.number().positive().default(30),
+      /** At most this many MCP sessions over HTTP at once; past it, a new one is refused with a clear error. */
+      maxConcurrent: z.number().int().min(1).default(64),
+    })
+    .prefault({}),
+  trust: z
+    .object({
+      /**
+       * A tool that appears in a power already seen: 'quarantine' (held for review) or 'allow'. Unset:
+       * quarantine for powers from the workspace, allow for the user's own folders and the demos.
+       */
+      newTools: z.enum(['quarantine', 'allow']).optional(),
+    })
+    .prefault({}),
   /** Summaries of large results, artifacts, the result cache and search (server/intel). */
   intel: intelSettingsSchema,
 });

@@ -35,8 +35,8 @@ export async function handleGatewayTool(gateway: Gateway, name: string, args: Re
       const parsed = powerNameArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
       return guarded(async () => {
-        await gateway.deactivate(parsed.data.name);
-        return jsonResult({ status: 'deactivated', power: parsed.data.name, message: `'${parsed.data.name}' is stopped and its tools are gone from your list.` });
+        await gateway.deactivate(parsed.data.name, sessionId);
+        return jsonResult({ status: 'deactivated', power: parsed.data.name, message: `'${parsed.data.name}' is deactivated in this session: its tools are gone from your list.` });
       });
     }
     default:
@@ -118,7 +118,8 @@ async function activatePower(gateway: Gateway, name: string, sessionId: string):
 function activation(gateway: Gateway, power: string, exposed: ExposedTool[], opening: string): Record<string, unknown> {
   const shown = new Set(exposed.map((tool) => tool.tool));
   const blocked = new Set(gateway.settings.tools.blocked);
-  const hidden = gateway.toolsOf(power).filter((tool) => !shown.has(tool.name) && !blocked.has(`${power}:${tool.name}`));
+  const held = gateway.trust.quarantinedOf(power);
+  const hidden = gateway.usableTools(power).filter((tool) => !shown.has(tool.name) && !blocked.has(`${power}:${tool.name}`));
   const callable = hidden.map((tool) => {
     const { source, inferred, ...hints } = gateway.annotationsOf(power, tool);
     return { name: `${power}:${tool.name}`, description: firstLine(tool.description ?? ''), call_with: callWith({ ...hints, source, ...(inferred ? { inferred } : {}) }) };
@@ -126,10 +127,12 @@ function activation(gateway: Gateway, power: string, exposed: ExposedTool[], ope
   const parts = [opening];
   if (exposed.length) parts.push(`Its ${exposed.length} tools are now in your tool list as '${power}__<tool>'; call them directly.`);
   if (callable.length) parts.push(`${callable.length} tools are not in your list: call them with the variant in their call_with, e.g. ${callable[0].call_with}({ name: '${callable[0].name}', args: {...}, intent: {...} }).`);
+  if (held.length) parts.push(`${held.length} tools changed since the user approved them and await their review, so they cannot be called: ${held.map((t) => `${power}:${t}`).join(', ')}.`);
   parts.push('Call deactivate_power when you are done.');
   return {
     tools: exposed.map((tool) => ({ name: tool.definition.name, description: firstLine(tool.definition.description ?? '') })),
     ...(callable.length ? { call_with_tools: callable } : {}),
+    ...(held.length ? { awaiting_review: held.map((t) => `${power}:${t}`) } : {}),
     message: parts.join(' '),
   };
 }

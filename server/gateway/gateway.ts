@@ -38,6 +38,11 @@ import { Resolution, type ResolveOptions, type ResolveOutcome } from './resoluti
 import { UnknownPowerError } from './unknown-power.js';
 import { Intel } from '../intel/intel.js';
 import { summarizeStage } from '../intel/summarize-stage.js';
+import { newToolsPolicy } from '../trust/quarantine-policy.js';
+import type { Review } from '../trust/pins.js';
+import { ToolTrust } from '../trust/tool-trust.js';
+import { maskSecrets } from '../util/secrets.js';
+import { SessionRegistry, type SessionHandle, type SessionState } from './session-registry.js';
 
 const log = logger('gateway');
 
@@ -58,10 +63,11 @@ export interface CallerContext {
 }
 
 /**
- * The gateway's core, shared by every MCP session over stdio and HTTP: the powers, which of them
- * are active (their tools exposed), the resolver, and the call pipeline.
- * Emits 'toolsChanged' whenever the tool list an agent sees changes, and 'powerState' (StateChange)
- * when a power's server starts, stops or crashes.
+ * The gateway's core, shared by every MCP session over stdio and HTTP: the powers, the resolver,
+ * the call pipeline and the children (one per power, shared). Which powers are active, and so which
+ * tools are listed, is each session's own (`sessions`); the window's (no session id) apply to all.
+ * Emits 'toolsChanged' whenever some tool list changed, 'powerState' (StateChange) when a power's
+ * server starts, stops or crashes, and 'toolsQuarantined' (Review[]) when tools are held for review.
  */
 export class Gateway extends EventEmitter {
   readonly manager: UpstreamManager;
@@ -75,9 +81,12 @@ export class Gateway extends EventEmitter {
   readonly intel: Intel;
   private readonly resolution: Resolution;
   private readonly resolver: HybridResolver;
-  private readonly active = new Set<string>();
+  /** Each MCP session's active powers and tool list. */
+  readonly sessions: SessionRegistry;
+  /** Pinned tools and the quarantine of changed ones. */
+  readonly trust: ToolTrust;
   private readonly knownTools = new Map<string, Tool[]>();
-  private exposed = new Map<string, ExposedTool>();
+  private readonly listing = new Map<string, Promise<void>>();
   private readonly pipeline: CallPipeline;
   private resolveCache = new Map<string, PowerScore[]>();
 
@@ -91,6 +100,10 @@ export class Gateway extends EventEmitter {
       idle: upstream.idle,
     });
     this.catalog = new Catalog(options.store);
+    this.sessions = new SessionRegistry(() => this.options.settings.sessions);
+    this.trust = new ToolTrust(options.store);
+    this.trust.on('change', () => this.updateExposure());
+    this.trust.on('quarantined', (reviews) => this.onQuarantined(reviews));
     const { resolver, embedder, embeddings } = createResolver(options.settings.resolve, options.store, options.store.dataDir);
     this.resolver = resolver;
     embedder.warmUp();
@@ -141,9 +154,36 @@ export class Gateway extends EventEmitter {
     this.manager.on('state', (change: StateChange) => this.onPowerState(change));
   }
 
+  private onQuarantined(reviews: Review[]): void {
+    const names = reviews.map((r) => `${r.power}:${r.tool}`).join(', ');
+    log.warn(`held for review (changed or new since approved): ${names}; see 'grimoire tools changes'`);
+    const powers = new Set(reviews.map((r) => r.power));
+    for (const state of this.sessions.all()) {
+      if ([...powers].some((power) => state.active.has(power))) state.handle?.log(`Tools held for the user's review (they changed since approved): ${names}`);
+    }
+    this.emit('toolsQuarantined', reviews);
+  }
+
+  /** Registers an MCP session (stdio: one; HTTP: one per client). Throws SessionLimitError past the cap. */
+  openSession(id: string, handle: SessionHandle, expires: boolean): SessionState {
+    const state = this.sessions.open(id, handle, expires);
+    this.updateExposure();
+    return state;
+  }
+
+  /** Frees a session's state; its powers' children are left to the idle rule. */
+  closeSession(id: string): void {
+    this.sessions.close(id);
+  }
+
   /** Keeps every state change of a power in the event log and passes it on ('powerState'). */
   private onPowerState(change: StateChange): void {
     if (change.state === 'stopping') return;
+    // A (re)started server may offer other tools than before: list them again, pins decide.
+    if (change.state === 'active' && this.knownTools.has(change.power)) void this.refreshTools(change.power).catch((error) => log.warn(`'${change.power}': tools not listed again: ${errorMessage(error)}`));
+    if (change.state === 'crashed') {
+      for (const state of this.sessions.all()) if (state.active.has(change.power)) state.handle?.log(maskSecrets(`Power '${change.power}' ${change.detail ?? 'crashed'}`));
+    }
     try {
       this.options.store.write({
         op: 'insert',
@@ -180,20 +220,28 @@ export class Gateway extends EventEmitter {
     return this.powers().find((power) => power.name === name);
   }
 
-  isActive(name: string): boolean {
-    return this.active.has(name);
+  /** Active in the session; without one, active anywhere (the window or any session). */
+  isActive(name: string, sessionId?: string): boolean {
+    return sessionId ? this.sessions.state(sessionId).active.has(name) : this.sessions.users(name) > 0;
   }
 
   toolsOf(name: string): Tool[] {
     return this.knownTools.get(name) ?? [];
   }
 
-  listTools(): Tool[] {
-    return [...GATEWAY_TOOLS, ...[...this.exposed.values()].map((exposed) => exposed.definition)];
+  /** The power's tools that are not held for review. */
+  usableTools(name: string): Tool[] {
+    return this.toolsOf(name).filter((tool) => !this.trust.isQuarantined(name, tool.name));
+  }
+
+  /** The tool list of a session (the window's without one). */
+  listTools(sessionId?: string): Tool[] {
+    const state = sessionId ? this.sessions.state(sessionId) : this.sessions.window;
+    return [...GATEWAY_TOOLS, ...[...state.exposed.values()].map((exposed) => exposed.definition)];
   }
 
   /** The hint network of the given powers (default: the active ones), with learned edges and follow rates. */
-  hintNetwork(powers: string[] = [...this.active]): HintNetwork {
+  hintNetwork(powers: string[] = [...this.sessions.activeAnywhere()]): HintNetwork {
     const calls = new Map(
       this.options.store.query<{ key: string; n: number }>("SELECT power || ':' || tool AS key, COUNT(*) AS n FROM activity GROUP BY power, tool").map((r) => [r.key, r.n]),
     );
@@ -232,7 +280,10 @@ export class Gateway extends EventEmitter {
     return this.resolution.resolve(query, options);
   }
 
-  /** Starts a power, learns its tools and exposes them. Throws with a message the agent can act on. */
+  /**
+   * Starts a power, learns its tools and exposes them in the session (without one: in the window,
+   * every current session and the new ones). Throws with a message the agent can act on.
+   */
   async activate(name: string, sessionId?: string): Promise<ExposedTool[]> {
     const power = this.power(name);
     if (!power) throw new UnknownPowerError(name, this.powers().map((p) => p.name));
@@ -241,27 +292,37 @@ export class Gateway extends EventEmitter {
     }
     if (sessionId) setImmediate(() => this.recommendations.markUsed(sessionId, name));
     const connection = this.manager.connection(power);
-    if (this.active.has(name) && connection.state === 'active' && this.knownTools.has(name)) return this.exposedOf(name);
+    const targets = this.targets(sessionId);
+    if (targets.every((state) => state.active.has(name)) && connection.state === 'active' && this.knownTools.has(name)) return this.exposedOf(name, sessionId);
     connection.resetRestarts();
-    this.active.add(name);
+    const added = targets.filter((state) => !state.active.has(name));
+    for (const state of added) state.active.add(name);
     try {
       await this.refreshTools(name);
     } catch (error) {
-      this.active.delete(name);
+      for (const state of added) state.active.delete(name);
       throw error;
     }
-    return this.exposedOf(name);
+    this.updateExposure();
+    return this.exposedOf(name, sessionId);
   }
 
-  private exposedOf(name: string): ExposedTool[] {
-    return [...this.exposed.values()].filter((tool) => tool.power === name);
+  private targets(sessionId: string | undefined): SessionState[] {
+    return sessionId ? [this.sessions.state(sessionId)] : this.sessions.all();
   }
 
-  async deactivate(name: string): Promise<void> {
+  private exposedOf(name: string, sessionId?: string): ExposedTool[] {
+    const state = sessionId ? this.sessions.state(sessionId) : this.sessions.window;
+    return [...state.exposed.values()].filter((tool) => tool.power === name);
+  }
+
+  /** Removes a power from the session (without one: from the window and every session); the child stops when no one uses it. */
+  async deactivate(name: string, sessionId?: string): Promise<void> {
     if (!this.power(name)) throw new UnknownPowerError(name, this.powers().map((p) => p.name));
-    const wasActive = this.active.delete(name);
-    if (wasActive) this.updateExposure();
-    await this.manager.get(name)?.stop('deactivated');
+    let removed = false;
+    for (const state of this.targets(sessionId)) removed = state.active.delete(name) || removed;
+    if (removed) this.updateExposure();
+    if (this.sessions.users(name) === 0) await this.manager.get(name)?.stop('deactivated');
   }
 
   /** Answers a tools/call from any session: a gateway tool, an intent-declared call, or an active power's tool. */
@@ -273,8 +334,9 @@ export class Gateway extends EventEmitter {
     }
     const variant = variantOf(name);
     if (variant) return handleIntentCall(this, variant, args, caller);
-    const exposed = this.exposed.get(name);
-    if (!exposed) return errorResult(unknownToolMessage(name, [...this.active]));
+    const state = this.sessions.state(caller.sessionId);
+    const exposed = state.exposed.get(name);
+    if (!exposed) return errorResult(unknownToolMessage(name, [...state.active]));
     const tool = this.toolsOf(exposed.power).find((t) => t.name === exposed.tool);
     return this.runCall({ power: exposed.power, tool: exposed.tool, calledAs: name, args, variant: 'direct', annotations: this.annotationsOf(exposed.power, tool ?? { name: exposed.tool }) }, caller);
   }
@@ -300,31 +362,43 @@ export class Gateway extends EventEmitter {
   }
 
   async shutdown(): Promise<void> {
+    this.sessions.dispose();
+    this.trust.close();
     await this.manager.shutdown();
     await this.intel.close();
   }
 
-  private async refreshTools(name: string): Promise<void> {
+  /** Lists a power's tools (one listing at a time per power), checks them against the pins and updates every list. */
+  private refreshTools(name: string): Promise<void> {
+    const pending = this.listing.get(name);
+    if (pending) return pending;
+    const work = this.listAndCheck(name).finally(() => this.listing.delete(name));
+    this.listing.set(name, work);
+    return work;
+  }
+
+  private async listAndCheck(name: string): Promise<void> {
     const power = this.power(name);
     if (!power) return;
     const tools = await this.manager.connection(power).listTools();
     const changes = this.catalog.record(name, tools);
     this.knownTools.set(name, tools);
     if (changes.length > 0) log.info(`'${name}': ${changes.length} tool change(s) recorded in the catalog`);
+    this.trust.check(name, tools, newToolsPolicy(power, this.options.settings.trust.newTools, this.options.workspaceFolder));
     for (const problem of unknownHintTools(name, this.options.registry.extensions(name), tools.map((t) => t.name))) log.warn(`${power.source.file}: ${problem}`);
     this.reindex();
-    if (this.active.has(name)) this.updateExposure();
+    this.updateExposure();
   }
 
   private async discover(power: PowerDefinition): Promise<void> {
     const connection = this.manager.connection(power);
     const wasRunning = connection.state === 'active';
     await this.refreshTools(power.name);
-    if (!wasRunning && !this.active.has(power.name) && connection.inFlight === 0) await connection.stop('tools discovered');
+    if (!wasRunning && this.sessions.users(power.name) === 0 && connection.inFlight === 0) await connection.stop('tools discovered');
   }
 
   private async onRegistryChange(change: RegistryChange): Promise<void> {
-    for (const removed of change.removed) this.active.delete(removed.name);
+    for (const removed of change.removed) for (const state of this.sessions.all()) state.active.delete(removed.name);
     try {
       await this.manager.sync(change.snapshot.powers);
     } catch (error) {
@@ -340,29 +414,43 @@ export class Gateway extends EventEmitter {
     this.resolveCache = new Map();
   }
 
-  /** Recomputes the exposed tools and tells every session when the list changed. */
+  /** Recomputes every session's tool list and tells each session whose list changed. */
+  private updateExposure(): void {
+    let changed = false;
+    for (const state of this.sessions.all()) {
+      const next = this.exposureFor(state.active);
+      if (sameDefinitions(next, state.exposed)) continue;
+      state.exposed = next;
+      changed = true;
+      state.handle?.toolsChanged();
+    }
+    if (changed) this.emit('toolsChanged');
+  }
+
   /**
    * Exposure: in 'direct' mode the active powers' tools join the agent's list, in activation order,
    * up to the cap (editors cap the tools per request); in 'call-tools' mode none do and the agent
-   * reaches them through call_tool_*. Blocked tools are never exposed.
+   * reaches them through call_tool_*. Blocked tools and tools held for review are never exposed.
    */
-  private updateExposure(): void {
+  private exposureFor(active: Set<string>): Map<string, ExposedTool> {
     const next = new Map<string, ExposedTool>();
     const { mode, maxTools } = this.options.settings.exposure;
     const blocked = new Set(this.options.settings.tools.blocked);
-    for (const name of mode === 'direct' ? this.active : []) {
+    for (const name of mode === 'direct' ? active : []) {
       const power = this.power(name);
       if (!power) continue;
-      for (const tool of this.toolsOf(name)) {
+      for (const tool of this.usableTools(name)) {
         if (next.size >= maxTools || blocked.has(`${name}:${tool.name}`)) continue;
         const exposed = exposeTool(power, tool, this.annotationsOf(name, tool));
         next.set(exposed.definition.name, exposed);
       }
     }
-    const before = JSON.stringify([...this.exposed.values()].map((e) => e.definition));
-    this.exposed = next;
-    if (JSON.stringify([...next.values()].map((e) => e.definition)) !== before) this.emit('toolsChanged');
+    return next;
   }
+}
+
+function sameDefinitions(a: Map<string, ExposedTool>, b: Map<string, ExposedTool>): boolean {
+  return JSON.stringify([...a.values()].map((e) => e.definition)) === JSON.stringify([...b.values()].map((e) => e.definition));
 }
 
 function toTool(tool: CatalogTool): Tool {

@@ -8,6 +8,8 @@ import type { Gateway } from './gateway.js';
 import { checkRequest } from './http-guard.js';
 import { createMcpSession } from './mcp-session.js';
 import { handleRestApi } from './rest-api.js';
+import { SessionLimitError } from './session-registry.js';
+import { maskSecrets } from '../util/secrets.js';
 
 const log = logger('http');
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -45,10 +47,17 @@ export async function serveHttp(gateway: Gateway, options: { port?: number; toke
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
       if (!transport) return sendError(response, 404, `Session '${sessionId}' is unknown or closed: initialize a new session.`);
+      gateway.sessions.touch(sessionId);
       return transport.handleRequest(request, response, body);
     }
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
       return sendError(response, 400, 'No session: send an initialize request first, then the mcp-session-id header with every request.');
+    }
+    try {
+      gateway.sessions.assertRoom();
+    } catch (error) {
+      if (error instanceof SessionLimitError) return sendError(response, 503, error.message);
+      throw error;
     }
     const id = randomUUID();
     const transport = new StreamableHTTPServerTransport({
@@ -56,7 +65,7 @@ export async function serveHttp(gateway: Gateway, options: { port?: number; toke
       onsessioninitialized: (sid) => void sessions.set(sid, transport),
     });
     transport.onclose = () => sessions.delete(id);
-    await createMcpSession(gateway, id).connect(transport);
+    await createMcpSession(gateway, id, true).connect(transport);
     await transport.handleRequest(request, response, body);
   }
 
@@ -99,5 +108,5 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 
 function sendError(response: ServerResponse, status: number, message: string): void {
   response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: maskSecrets(message) }, id: null }));
 }

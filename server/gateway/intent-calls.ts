@@ -6,6 +6,7 @@ import { errorMessage } from '../log.js';
 import type { CallerContext, Gateway } from './gateway.js';
 import { describeArgsError } from './gateway-tools.js';
 import { splitQualifiedName } from './tool-names.js';
+import { awaitingReview } from './quarantine-messages.js';
 
 /**
  * call_tool_read / call_tool_write / call_tool_destructive: find the tool (starting its power if
@@ -36,5 +37,6 @@ export async function handleIntentCall(gateway: Gateway, variant: OperationType,
   if (!tool) {
     return errorResult(`Power '${power.name}' has no tool '${target.tool}'. Its tools: ${tools.map((t) => t.name).join(', ')}.`, { tools: tools.map((t) => t.name) });
   }
+  if (gateway.trust.isQuarantined(power.name, tool.name)) return errorResult(awaitingReview(`${power.name}:${tool.name}`), { code: 'awaiting_review', tool: `${power.name}:${tool.name}` });
   return gateway.runCall({ power: power.name, tool: tool.name, calledAs, args, variant, intent, proceed, annotations: gateway.annotationsOf(power.name, tool) }, caller);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../log.js';
-import type { StateChange } from '../upstream/connection.js';
+import { maskSecrets } from '../util/secrets.js';
 import type { SampleFn } from '../calls/pipeline.js';
 import type { Gateway } from './gateway.js';
 
@@ -15,35 +15,39 @@ export const GATEWAY_INSTRUCTIONS =
 
 /**
  * One MCP server per client connection (the SDK binds a server to one transport); all of them
- * share the gateway. Each learns of tool list changes and tells its client.
+ * share the gateway, each with its own active powers and tool list (the gateway's session registry
+ * tells it when its list changed: no per-session listeners on the gateway).
+ * `expires`: closed after the idle timeout (HTTP sessions). Throws SessionLimitError past the cap.
  */
-export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID()): Server {
+export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false): Server {
   const server = new Server(
     { name: 'grimoire', version: '0.1.0', title: 'Grimoire MCP gateway' },
     { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: GATEWAY_INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: gateway.listTools() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    gateway.sessions.touch(sessionId);
+    return { tools: gateway.listTools(sessionId) };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    gateway.sessions.touch(sessionId);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling
       ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
       : undefined;
     return gateway.callTool(request.params.name, args, { sessionId, signal: extra.signal, sample });
   });
-  const onToolsChanged = () => {
-    server.sendToolListChanged().catch((error) => log.debug(`list_changed not sent to ${sessionId}: ${errorMessage(error)}`));
-  };
-  const onPowerState = (change: StateChange) => {
-    if (change.state !== 'crashed') return;
-    server
-      .sendLoggingMessage({ level: 'warning', logger: 'grimoire', data: `Power '${change.power}' ${change.detail ?? 'crashed'}` })
-      .catch((error) => log.debug(`log message not sent to ${sessionId}: ${errorMessage(error)}`));
-  };
-  gateway.on('toolsChanged', onToolsChanged);
-  gateway.on('powerState', onPowerState);
-  server.onclose = () => {
-    gateway.off('toolsChanged', onToolsChanged);
-    gateway.off('powerState', onPowerState);
-  };
+  gateway.openSession(
+    sessionId,
+    {
+      toolsChanged: () => server.sendToolListChanged().catch((error) => log.debug(`list_changed not sent to ${sessionId}: ${errorMessage(error)}`)),
+      log: (message) =>
+        server
+          .sendLoggingMessage({ level: 'warning', logger: 'grimoire', data: maskSecrets(message) })
+          .catch((error) => log.debug(`log message not sent to ${sessionId}: ${errorMessage(error)}`)),
+      close: () => server.close(),
+    },
+    expires,
+  );
+  server.onclose = () => gateway.closeSession(sessionId);
   return server;
 }

@@ -5,6 +5,7 @@ import { rerank } from '../ranking/learned-ranking.js';
 import { NEUTRAL } from '../ranking/usage-stats.js';
 import { currentWeights } from '../ranking/weights-store.js';
 import type { Gateway } from './gateway.js';
+import { AWAITING_REVIEW_NOTE } from './quarantine-messages.js';
 
 export interface RetrieveRequest {
   query: string;
@@ -18,7 +19,8 @@ const DESCRIPTION_CHARS = 400;
 export const USAGE_INSTRUCTIONS =
   "Call a tool with the variant in its call_with, e.g. call_tool_read({ name: '<power>:<tool>', args: { ... }, " +
   "intent: { operation_type: 'read', reason: '...' } }). The operation_type must match the variant. A power that is " +
-  'not running starts on the first call. Annotations marked inferred were guessed by Grimoire from the tool name.';
+  'not running starts on the first call. Annotations marked inferred were guessed by Grimoire from the tool name: advice only, ' +
+  "call_tool_read needs a declared read-only. A tool with status 'awaiting_review' cannot be called until the user approves it.";
 
 /** Tools across all powers for a task, best first, with how to call each, within a size cap. */
 export async function retrieveTools(gateway: Gateway, request: RetrieveRequest, sessionId: string): Promise<CallToolResult> {
@@ -50,6 +52,7 @@ export async function retrieveTools(gateway: Gateway, request: RetrieveRequest, 
     const tool = gateway.toolsOf(power).find((t) => t.name === toolName);
     if (!tool) return [];
     const { source, inferred, ...hints } = gateway.annotationsOf(power, tool);
+    const held = gateway.trust.isQuarantined(power, tool.name);
     return [
       {
         name: `${power}:${tool.name}`,
@@ -57,7 +60,7 @@ export async function retrieveTools(gateway: Gateway, request: RetrieveRequest, 
         description: truncate(tool.description ?? '', DESCRIPTION_CHARS),
         score: round(candidate.relevance),
         annotations: { ...hints, source, ...(inferred ? { inferred: true } : {}) },
-        call_with: callWith({ ...hints, source }),
+        ...(held ? { status: 'awaiting_review', note: AWAITING_REVIEW_NOTE } : { call_with: callWith({ ...hints, source }) }),
         full: tool.inputSchema,
         compact: compactSchema(tool),
         ...(request.explain ? { explain: { matched_terms: candidate.matchedTerms, ...candidate.explanation } } : {}),

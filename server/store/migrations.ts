@@ -77,6 +77,22 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE intel_power_writes (power TEXT PRIMARY KEY, at INTEGER);
     `,
   },
+  {
+    version: 5,
+    sql: `
+      CREATE TABLE trust_powers (power TEXT PRIMARY KEY, first_seen INTEGER);
+      CREATE TABLE tool_pins (
+        power TEXT, tool TEXT, hash TEXT, description TEXT, input_schema TEXT, annotations TEXT, approved_at INTEGER,
+        PRIMARY KEY (power, tool)
+      );
+      CREATE TABLE tool_reviews (
+        power TEXT, tool TEXT, kind TEXT, status TEXT, old_hash TEXT, new_hash TEXT,
+        old_description TEXT, new_description TEXT, old_schema TEXT, new_schema TEXT, old_annotations TEXT, new_annotations TEXT,
+        diff TEXT, suspicious TEXT, seen_at INTEGER, decided_at INTEGER,
+        PRIMARY KEY (power, tool)
+      );
+    `,
+  },
 ];
 
 /**
@@ -97,6 +113,9 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   intel_artifacts: ['id'],
   intel_calls: ['id'],
   intel_power_writes: ['power'],
+  trust_powers: ['power'],
+  tool_pins: ['power', 'tool'],
+  tool_reviews: ['power', 'tool'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';

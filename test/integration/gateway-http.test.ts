@@ -60,18 +60,21 @@ test('refuses a foreign Host or Origin (DNS rebinding) with 403, accepts a missi
   assert.equal(ok.status, 200, ok.body);
 });
 
-test('a real client resolves, sees list_changed, calls a real tool; a second client is told too', async () => {
+test('a real client resolves, sees list_changed, calls a real tool; a second session keeps its own list', async () => {
   const first = await connectHttp(gateway.url, gateway.token);
   const second = await connectHttp(gateway.url, gateway.token);
   try {
     const resolved = payload(await first.client.callTool({ name: 'resolve_intent', arguments: { query: 'run the echo test' } }));
     assert.equal(resolved.status, 'activated', JSON.stringify(resolved));
     assert.equal(resolved.power.name, 'everything');
-    await waitFor(() => first.listChanged.count > 0 && second.listChanged.count > 0, 5000, 'list_changed on both sessions');
-    const { tools } = await second.client.listTools();
-    assert.ok(tools.some((t) => t.name === 'everything__echo'));
-    const echoed = await second.client.callTool({ name: 'everything__echo', arguments: { message: 'over http' } });
+    await waitFor(() => first.listChanged.count > 0, 5000, 'list_changed on the first session');
+    assert.ok((await first.client.listTools()).tools.some((t) => t.name === 'everything__echo'));
+    const echoed = await first.client.callTool({ name: 'everything__echo', arguments: { message: 'over http' } });
     assert.match(textOf(echoed), /over http/);
+    assert.equal(second.listChanged.count, 0, 'the other session was not told: its list did not change');
+    assert.ok(!(await second.client.listTools()).tools.some((t) => t.name === 'everything__echo'), "the other session's list is its own");
+    const notThere = await second.client.callTool({ name: 'everything__echo', arguments: { message: 'x' } });
+    assert.equal(notThere.isError, true);
   } finally {
     await first.client.close();
     await second.client.close();

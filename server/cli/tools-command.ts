@@ -1,0 +1,78 @@
+import { resolvePaths } from '../config/paths.js';
+import { Store } from '../store/store.js';
+import { describeDiff } from '../trust/diff.js';
+import type { Review } from '../trust/pins.js';
+import { ToolTrust } from '../trust/tool-trust.js';
+import { UsageError, type CliArgs } from './args.js';
+
+const USAGE = "usage: grimoire tools changes [--power P] [--json] | grimoire tools approve <power:tool> | --power P | grimoire tools reject <power:tool>";
+
+/**
+ * `grimoire tools changes|approve|reject`: the tools held for review (changed since approved, or new),
+ * and the user's decision. Works on the store directly, so a running gateway picks it up within seconds.
+ */
+export async function toolsCommand(sub: string | undefined, target: string | undefined, args: CliArgs): Promise<number> {
+  const store = await Store.open({ dataDir: resolvePaths(process.env).data });
+  const trust = new ToolTrust(store);
+  try {
+    switch (sub) {
+      case 'changes': {
+        const reviews = trust.changes(args.power);
+        if (args.json) process.stdout.write(JSON.stringify({ changes: reviews }, null, 2) + '\n');
+        else if (reviews.length === 0) process.stdout.write(`No tool awaits review${args.power ? ` in '${args.power}'` : ''}.\n`);
+        else for (const review of reviews) process.stdout.write(describeReview(review));
+        return 0;
+      }
+      case 'approve': {
+        const { power, tool } = parseTarget(target, args.power, true);
+        const approved = trust.approve(power, tool);
+        if (approved.length === 0) {
+          process.stderr.write(`grimoire: nothing awaits review for '${tool ? `${power}:${tool}` : power}'. See 'grimoire tools changes'.\n`);
+          return 1;
+        }
+        for (const review of approved) process.stdout.write(`approved ${review.power}:${review.tool}\n`);
+        return 0;
+      }
+      case 'reject': {
+        const { power, tool } = parseTarget(target, undefined, false);
+        const rejected = trust.reject(power, tool!);
+        if (!rejected) {
+          process.stderr.write(`grimoire: '${power}:${tool}' does not await review. See 'grimoire tools changes'.\n`);
+          return 1;
+        }
+        process.stdout.write(`kept blocked ${power}:${tool} (approve it later with 'grimoire tools approve ${power}:${tool}')\n`);
+        return 0;
+      }
+      default:
+        throw new UsageError(USAGE);
+    }
+  } finally {
+    trust.close();
+    store.close();
+  }
+}
+
+function parseTarget(target: string | undefined, powerFlag: string | undefined, allowPower: boolean): { power: string; tool?: string } {
+  if (target) {
+    const at = target.indexOf(':');
+    if (at <= 0 || at === target.length - 1) throw new UsageError(`'${target}' does not name a tool: write <power>:<tool>.\n${USAGE}`);
+    return { power: target.slice(0, at), tool: target.slice(at + 1) };
+  }
+  if (allowPower && powerFlag) return { power: powerFlag };
+  throw new UsageError(USAGE);
+}
+
+function describeReview(review: Review): string {
+  const lines = [
+    `${review.power}:${review.tool}  ${review.kind === 'added' ? 'new tool' : 'changed'}  ${review.status === 'rejected' ? 'kept blocked' : 'awaiting review'}  (seen ${new Date(review.seenAt).toISOString()})`,
+    ...describeDiff(review.diff).map((line) => `  ${line}`),
+  ];
+  if (review.diff.description) {
+    if (review.kind === 'changed') lines.push(`  old description: ${oneLine(review.diff.description.old)}`);
+    lines.push(`  new description: ${oneLine(review.diff.description.new)}`);
+  }
+  for (const flag of review.suspicious) lines.push(`  SUSPICIOUS (${flag.kind}): "${flag.excerpt}"`);
+  return lines.join('\n') + '\n\n';
+}
+
+const oneLine = (text: string) => JSON.stringify(text.length > 400 ? `${text.slice(0, 399)}…` : text);

@@ -1,0 +1,139 @@
+import { EventEmitter } from 'node:events';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { toolHash } from '../catalog/catalog.js';
+import type { Store, WriteOp } from '../store/store.js';
+import { toolDiff } from './diff.js';
+import { dropReviewOp, PinStore, pinOp, reviewOp, seenOp, unpinOp, type Review } from './pins.js';
+import type { NewToolsPolicy } from './quarantine-policy.js';
+import { suspiciousFlags } from './suspicious-text.js';
+
+const POLL_MS = 2_000;
+
+type Events = {
+  /** The set of quarantined tools changed (here, or in another process sharing the store). */
+  change: [];
+  /** Tools were newly put in quarantine by `check`. */
+  quarantined: [Review[]];
+};
+
+/**
+ * Rug-pull protection. The first time a power's tools are seen they are pinned (description, input
+ * schema, annotations, by hash); a later change of a pinned tool, or a new tool where the policy says
+ * so, puts that tool in quarantine until the user approves the new version. Removed tools lose
+ * their pin. Approvals from another process (the CLI) are picked up by polling the store.
+ */
+export class ToolTrust extends EventEmitter<Events> {
+  private readonly pins: PinStore;
+  private held = new Map<string, { status: string; newHash: string }>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(store: Store, private readonly now: () => number = Date.now) {
+    super();
+    this.pins = new PinStore(store);
+    this.held = this.pins.quarantined();
+    this.timer = setInterval(() => this.poll(), POLL_MS);
+    this.timer.unref();
+  }
+
+  /** Tools held for review, as `power:tool`. */
+  isQuarantined(power: string, tool: string): boolean {
+    return this.held.has(`${power}:${tool}`);
+  }
+
+  quarantinedOf(power: string): string[] {
+    const prefix = `${power}:`;
+    return [...this.held.keys()].filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length));
+  }
+
+  /** Compares a fresh tool list with the pins; returns the reviews it opened. */
+  check(power: string, tools: Tool[], policy: NewToolsPolicy): Review[] {
+    const at = this.now();
+    const ops: WriteOp[] = [];
+    if (!this.pins.seen(power)) {
+      ops.push(seenOp(power, at), ...tools.map((tool) => pinOp(power, tool, at)));
+      this.pins.write(ops);
+      return [];
+    }
+    const pins = this.pins.pins(power);
+    const reviews = new Map(this.pins.reviews(power).map((review) => [review.tool, review]));
+    const opened: Review[] = [];
+    const present = new Set<string>();
+    for (const tool of tools) {
+      present.add(tool.name);
+      const hash = toolHash(tool);
+      const pin = pins.get(tool.name);
+      const review = reviews.get(tool.name);
+      if (pin?.hash === hash) {
+        if (review) ops.push(dropReviewOp(power, tool.name));
+        continue;
+      }
+      if (review?.newHash === hash) continue;
+      if (!pin && policy === 'allow') {
+        ops.push(pinOp(power, tool, at, hash));
+        continue;
+      }
+      const next: Review = {
+        power,
+        tool: tool.name,
+        kind: pin ? 'changed' : 'added',
+        status: 'pending',
+        ...(pin ? { oldHash: pin.hash, old: pin.definition } : {}),
+        newHash: hash,
+        new: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations },
+        diff: toolDiff(pin?.definition, tool),
+        suspicious: suspiciousFlags(tool.description),
+        seenAt: at,
+      };
+      ops.push(reviewOp(next));
+      opened.push(next);
+    }
+    for (const name of pins.keys()) if (!present.has(name)) ops.push(unpinOp(power, name));
+    for (const name of reviews.keys()) if (!present.has(name)) ops.push(dropReviewOp(power, name));
+    this.pins.write(ops);
+    this.poll();
+    if (opened.length > 0) this.emit('quarantined', opened);
+    return opened;
+  }
+
+  /** Every tool awaiting review (or rejected), of one power or all. */
+  changes(power?: string): Review[] {
+    return this.pins.reviews(power);
+  }
+
+  /** Pins the reviewed version of a tool (or of every held tool of the power); returns what was approved. */
+  approve(power: string, tool?: string): Review[] {
+    const targets = this.pins.reviews(power).filter((review) => tool === undefined || review.tool === tool);
+    const at = this.now();
+    this.pins.write(targets.flatMap((review) => [pinOp(power, review.new, at, review.newHash), dropReviewOp(power, review.tool)]));
+    this.poll();
+    return targets;
+  }
+
+  /** Keeps a tool blocked: its review stays, marked rejected. */
+  reject(power: string, tool: string): Review | undefined {
+    const review = this.pins.reviews(power).find((r) => r.tool === tool);
+    if (!review) return undefined;
+    const rejected: Review = { ...review, status: 'rejected', decidedAt: this.now() };
+    this.pins.write([reviewOp(rejected)]);
+    this.poll();
+    return rejected;
+  }
+
+  /** Re-reads the quarantine set; emits 'change' when it differs. */
+  poll(): void {
+    let next;
+    try {
+      next = this.pins.quarantined();
+    } catch {
+      return;
+    }
+    const key = (map: Map<string, { status: string; newHash: string }>) => JSON.stringify([...map].sort(([a], [b]) => a.localeCompare(b)));
+    if (key(next) === key(this.held)) return;
+    this.held = next;
+    this.emit('change');
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+}
