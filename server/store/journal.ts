@@ -1,8 +1,8 @@
 /**
  * Per-process append-only journals: `journals/<pid>-<random>.jsonl`, one JSON entry per line
  * `{"id":"<journal>:<seq>","ts":<ms>,"ops":[WriteOp...]}`. An entry is committed once its whole
- * line (ending in \n) has been written (and fdatasync'ed unless fsync is off). Readers only apply
- * complete lines; an incomplete tail is left for later.
+ * line (ending in \n) has been written; `sync` / `syncNow` make what was written survive power
+ * loss (the Store groups them). Readers only apply complete lines; an incomplete tail is left for later.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -128,7 +128,7 @@ export class JournalWriter {
     return this.fd !== null;
   }
 
-  /** Appends one entry holding `ops`; returns it once committed. */
+  /** Appends one entry holding `ops`; returns it once committed (written, not yet synced). */
   append(ops: WriteOp[]): ParsedEntry {
     if (this.fd === null || this.broken) throw new Error(`store: journal ${this.name} is not writable`);
     const seq = this.seq + 1;
@@ -138,7 +138,6 @@ export class JournalWriter {
     try {
       let written = 0;
       while (written < bytes.length) written += fs.writeSync(this.fd, bytes, written, bytes.length - written);
-      if (this.fsync) fs.fdatasyncSync(this.fd);
     } catch (error) {
       // Leave no torn line for the next append to glue onto.
       try {
@@ -153,6 +152,16 @@ export class JournalWriter {
     this.lastTs = ts;
     this.size += bytes.length;
     return { ...entry, journal: this.name, seq };
+  }
+
+  /** fdatasync off the event loop; `done` gets the error, if any. */
+  sync(done: (error: Error | null) => void): void {
+    if (this.fd === null) return done(new Error(`store: journal ${this.name} is closed`));
+    fs.fdatasync(this.fd, done);
+  }
+
+  syncNow(): void {
+    if (this.fd !== null) fs.fdatasyncSync(this.fd);
   }
 
   close(): void {

@@ -1,13 +1,16 @@
 /**
  * The persistent store: sql.js in memory, made durable and shareable between processes by
- * per-process journals of logical ops (merged on read) and a snapshot that compaction rewrites
- * under `compact.lock`. See server/store/README.md for the protocol and its guarantees.
+ * per-process journals of logical ops (merged on read), a change counter that tells when to read
+ * them, group commit for power-loss durability, and a snapshot that compaction rewrites under
+ * `compact.lock`. See server/store/README.md for the protocol and its guarantees.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import initSqlJs from 'sql.js';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { errorMessage, logger } from '../log.js';
+import { ChangeCounter } from './change-counter.js';
+import { GroupCommit } from './group-commit.js';
 import { JournalWriter, journalOwner, listJournals, parseEntry, readJournal, type ParsedEntry } from './journal.js';
 import { releaseLock, stillHeld, tryAcquireLock } from './lock.js';
 import { migrate } from './migrations.js';
@@ -15,15 +18,19 @@ import { applyOp, Schema, type Row, type SqlValue, type WriteOp } from './ops.js
 import { maskedOp } from './masked-op.js';
 import { isAlive } from './pids.js';
 import { moveCorrupt, readSnapshot, removeStaleTemps, snapshotIdentity, writeSnapshot } from './snapshot.js';
+import type { Store as StoreContract } from './store-interface.js';
 
 export type { Row, SqlValue, WriteOp } from './ops.js';
+export type Store = StoreContract;
 
 export interface StoreOptions {
   dataDir: string;
-  /** fdatasync every journal append (default true). The snapshot is always fsync'ed. */
+  /** fdatasync the journal (grouped: see group-commit.ts; default true). The snapshot is always fsync'ed. */
   fsync?: boolean;
   /** Try to compact after this many written ops (default 500; 0 disables). */
   compactEvery?: number;
+  /** List the journals at least this often even when the change counter did not move (default 1000 ms): writers of older versions do not move it. */
+  listEveryMs?: number;
 }
 
 const log = logger('store');
@@ -47,7 +54,7 @@ const byStamp = (a: ParsedEntry, b: ParsedEntry): number =>
 
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 
-export class Store {
+export class SqlJsStore implements StoreContract {
   readonly dataDir: string;
   private readonly snapshotPath: string;
   private readonly journalDir: string;
@@ -63,7 +70,12 @@ export class Store {
   /** Set when a corrupt snapshot could not be moved aside at load: compaction moves it first. */
   private corruptSnapshot = false;
   private writesSinceCompact = 0;
+  private compactQueued = false;
   private closed = false;
+  private readonly changes: ChangeCounter;
+  private readonly commits: GroupCommit;
+  private lastFullLook = 0;
+  private readonly listEveryMs: number;
 
   private constructor(
     private readonly SQL: SqlJsStatic,
@@ -74,20 +86,24 @@ export class Store {
     this.journalDir = path.join(this.dataDir, JOURNALS);
     this.lockPath = path.join(this.dataDir, LOCK);
     this.compactEvery = Math.max(0, options.compactEvery ?? 500);
+    this.listEveryMs = options.listEveryMs ?? 1_000;
     fs.mkdirSync(this.journalDir, { recursive: true });
     this.writer = new JournalWriter(this.journalDir, options.fsync ?? true);
+    this.changes = new ChangeCounter(this.dataDir);
+    this.commits = new GroupCommit(() => this.writer, options.fsync ?? true);
     this.db = new SQL.Database();
     migrate(this.db);
     this.schema = new Schema(this.db);
   }
 
-  static async open(options: StoreOptions): Promise<Store> {
-    const store = new Store(await loadSqlJs(), options);
+  static async open(options: StoreOptions): Promise<SqlJsStore> {
+    const store = new SqlJsStore(await loadSqlJs(), options);
     try {
       const deadline = Date.now() + OPEN_LOCK_WAIT_MS;
       while (!store.reload(Date.now() >= deadline)) await new Promise((r) => setTimeout(r, 50));
     } catch (error) {
       store.writer.close();
+      store.changes.close();
       fs.rmSync(store.writer.path, { force: true });
       store.db.close();
       throw error;
@@ -112,15 +128,35 @@ export class Store {
     const entry = this.writer.append(ops);
     this.applied.set(this.writer.name, this.writer.size);
     this.applyEntries(this.db, this.schema, [entry]);
+    this.commits.noteWrite();
+    this.changes.bump();
     this.writesSinceCompact += ops.length;
-    if (this.compactEvery > 0 && this.writesSinceCompact >= this.compactEvery) {
+    if (this.compactEvery > 0 && this.writesSinceCompact >= this.compactEvery) this.queueCompaction();
+  }
+
+  durable(): Promise<void> {
+    return this.commits.durable();
+  }
+
+  /** fdatasync calls the group commit made so far (for benchmarks and tests). */
+  get journalSyncs(): number {
+    return this.commits.syncs;
+  }
+
+  /** Compaction is slow (the whole database is written): run it after the current work, not inside a write. */
+  private queueCompaction(): void {
+    if (this.compactQueued) return;
+    this.compactQueued = true;
+    setImmediate(() => {
+      this.compactQueued = false;
+      if (this.closed) return;
       this.writesSinceCompact = 0;
       try {
         this.compact();
       } catch (error) {
         log.warn(`compaction failed: ${errorMessage(error)}`);
       }
-    }
+    });
   }
 
   /** Read-only SQL over everything committed so far; a statement that changes rows throws (and is rolled back). */
@@ -156,7 +192,7 @@ export class Store {
     if (!lock) return false;
     try {
       removeStaleTemps(this.snapshotPath);
-      this.refresh();
+      this.refresh(true);
       const names = listJournals(this.journalDir);
       const gone = names.filter((name) => this.ownerGone(name));
       for (const name of gone) this.foldTail(name);
@@ -182,6 +218,8 @@ export class Store {
       this.snapshotId = identity;
       this.corruptSnapshot = false;
       for (const name of gone) this.removeIfFolded(name);
+      this.changes.rotateIfLarge();
+      this.changes.bump();
       return true;
     } finally {
       releaseLock(lock);
@@ -192,6 +230,7 @@ export class Store {
   close(): void {
     if (this.closed) return;
     try {
+      this.commits.close();
       this.writer.close();
       closedJournals.add(this.writer.path);
       this.compact();
@@ -199,6 +238,7 @@ export class Store {
       log.warn(`compaction on close failed: ${errorMessage(error)}`);
     } finally {
       this.closed = true;
+      this.changes.close();
       this.db.close();
     }
   }
@@ -246,17 +286,27 @@ export class Store {
   }
 
   private rotateJournal(): void {
+    try {
+      this.commits.flushNow();
+    } catch (error) {
+      log.warn(`could not sync journal ${this.writer.name} before leaving it: ${errorMessage(error)}`);
+    }
     this.writer.close();
     closedJournals.add(this.writer.path);
     this.writer = new JournalWriter(this.journalDir, this.writer.fsync);
   }
 
   /**
-   * Applies the journal bytes other processes committed since the last look. If a journal this
-   * Store knew vanished, or the snapshot was replaced (another process compacted, possibly deleting
-   * journals this Store never saw), rebuilds from the new snapshot instead.
+   * Applies the journal bytes other processes committed since the last look, when the change
+   * counter moved (or `force`, or a while passed). If a journal this Store knew vanished, or the
+   * snapshot was replaced (another process compacted, possibly deleting journals this Store never
+   * saw), rebuilds from the new snapshot instead.
    */
-  private refresh(): void {
+  private refresh(force = false): void {
+    const now = Date.now();
+    if (!force && !this.changes.moved() && now - this.lastFullLook < this.listEveryMs) return;
+    const counter = this.changes.current();
+    this.lastFullLook = now;
     const names = listJournals(this.journalDir);
     const present = new Set(names);
     let stale = [...this.applied.keys()].some((name) => !present.has(name));
@@ -280,6 +330,7 @@ export class Store {
     }
     this.applyEntries(this.db, this.schema, entries);
     for (const [name, end] of ends) this.applied.set(name, end);
+    this.changes.markSeen(counter);
   }
 
   /**
@@ -289,6 +340,7 @@ export class Store {
    */
   private reload(giveUp: boolean): boolean {
     for (let attempt = 0; ; attempt++) {
+      const counter = this.changes.current();
       const snapshot = readSnapshot(this.snapshotPath);
       let db: Database | null = null;
       let corrupt = false;
@@ -352,6 +404,8 @@ export class Store {
       this.applied = applied;
       this.snapshotId = expected;
       this.corruptSnapshot = corruptKept;
+      this.changes.markSeen(counter);
+      this.lastFullLook = Date.now();
       return true;
     }
   }
@@ -376,3 +430,8 @@ export class Store {
     }
   }
 }
+
+/** Opens the store of a data dir (sql.js with journals; see server/store/README.md). */
+export const Store = {
+  open: (options: StoreOptions): Promise<SqlJsStore> => SqlJsStore.open(options),
+};

@@ -7,17 +7,18 @@ import * as path from 'node:path';
 import initSqlJs from 'sql.js';
 import { setLogSink } from '../../server/log.js';
 import { latestVersion, migrate, MIGRATIONS, schemaVersion, TABLE_KEYS } from '../../server/store/migrations.js';
-import { Store, type WriteOp } from '../../server/store/store.js';
+import { CHANGES_FILE } from '../../server/store/change-counter.js';
+import { Store, type SqlJsStore, type WriteOp } from '../../server/store/store.js';
 
 type Ctx = { after(fn: () => void): void };
 
-const cleanups = new WeakMap<Ctx, { stores: Store[]; dirs: string[] }>();
+const cleanups = new WeakMap<Ctx, { stores: SqlJsStore[]; dirs: string[] }>();
 
 /** Per test: Stores opened with open() are closed first, then temp dirs are removed. */
-function cleanup(t: Ctx): { stores: Store[]; dirs: string[] } {
+function cleanup(t: Ctx): { stores: SqlJsStore[]; dirs: string[] } {
   let entry = cleanups.get(t);
   if (!entry) {
-    const created = { stores: [] as Store[], dirs: [] as string[] };
+    const created = { stores: [] as SqlJsStore[], dirs: [] as string[] };
     t.after(() => {
       for (const store of created.stores) store.close();
       for (const dir of created.dirs) fs.rmSync(dir, { recursive: true, force: true });
@@ -34,7 +35,7 @@ function tempDir(t: Ctx): string {
   return dir;
 }
 
-async function open(t: Ctx, dataDir: string, compactEvery?: number): Promise<Store> {
+async function open(t: Ctx, dataDir: string, compactEvery?: number): Promise<SqlJsStore> {
   const store = await Store.open({ dataDir, fsync: false, compactEvery });
   cleanup(t).stores.push(store);
   return store;
@@ -56,6 +57,8 @@ const event = (id: string, detail: string | null = null): WriteOp => ({
 const count = (store: Store, table = 'events') => store.query<{ n: number }>(`SELECT count(*) AS n FROM ${table}`)[0]!.n;
 const journalDir = (dataDir: string) => path.join(dataDir, 'journals');
 const journals = (dataDir: string) => fs.readdirSync(journalDir(dataDir)).sort();
+/** What a Store does after it appends: moves the data dir's change counter. */
+const announce = (dataDir: string) => fs.appendFileSync(path.join(dataDir, CHANGES_FILE), '.');
 const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid!;
 const line = (journal: string, seq: number, ops: WriteOp[]) =>
   JSON.stringify({ id: `${journal.replace(/\.jsonl$/, '')}:${seq}`, ts: Date.now(), ops }) + '\n';
@@ -137,7 +140,7 @@ test('replaying journals over a state that already holds them is harmless', asyn
   a.write(event('e1', 'ignored'));
   a.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'p', tool_count: 1 } });
   a.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'p', tool_count: 2 } });
-  const extra: Store[] = [];
+  const extra: SqlJsStore[] = [];
   const state = () => [a, ...extra].map((s) => s.query('SELECT * FROM events ORDER BY id').concat(s.query('SELECT * FROM catalog_powers')));
   const expected = state()[0];
   assert.deepEqual(expected, [
@@ -171,13 +174,17 @@ test('a torn last line is ignored until completed; invalid complete lines are sk
   const file = path.join(journalDir(dataDir), name);
   const full = line(name, 1, [event('torn')]);
   fs.writeFileSync(file, full.slice(0, 25));
+  announce(dataDir);
   assert.equal(count(store), 0, 'half a line is not applied');
   fs.appendFileSync(file, full.slice(25, -1));
+  announce(dataDir);
   assert.equal(count(store), 0, 'a line without its newline is not applied');
   fs.appendFileSync(file, '\n');
+  announce(dataDir);
   assert.deepEqual(store.query('SELECT id FROM events'), [{ id: 'torn' }]);
 
   fs.appendFileSync(file, '{"id": garbage\n' + line(name, 2, [event('after')]));
+  announce(dataDir);
   assert.deepEqual(store.query('SELECT id FROM events ORDER BY id'), [{ id: 'after' }, { id: 'torn' }]);
   assert.ok(logs.some((l) => l.includes('warn') && l.includes('invalid journal line')), logs.join('\n'));
 });
@@ -265,9 +272,49 @@ test('compactEvery compacts opportunistically while writing', async (t) => {
   const store = await open(t, dataDir, 10);
   const snapshot = path.join(dataDir, 'grimoire.sqlite');
   for (let i = 0; i < 9; i++) store.write(event(`e${i}`));
+  await new Promise((resolve) => setImmediate(resolve));
   assert.equal(fs.existsSync(snapshot), false);
   store.write(event('e9'));
-  assert.equal(fs.existsSync(snapshot), true);
+  assert.equal(fs.existsSync(snapshot), false, 'not inside the write itself');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(fs.existsSync(snapshot), true, 'right after it');
+});
+
+test('journals are read when the change counter moved, and listed at least every second regardless', async (t) => {
+  const dataDir = tempDir(t);
+  const store = await Store.open({ dataDir, fsync: false, listEveryMs: 60_000 });
+  cleanup(t).stores.push(store);
+  const name = `${process.pid}-quiet.jsonl`;
+  fs.writeFileSync(path.join(journalDir(dataDir), name), line(name, 1, [event('quiet')]));
+  assert.equal(count(store), 0, 'a line nobody announced is not looked for on every query');
+  announce(dataDir);
+  assert.equal(count(store), 1, 'announced: read on the next query');
+
+  const polling = await Store.open({ dataDir, fsync: false, listEveryMs: 200 });
+  cleanup(t).stores.push(polling);
+  assert.equal(count(polling), 1);
+  fs.appendFileSync(path.join(journalDir(dataDir), name), line(name, 2, [event('older-writer')]));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(count(polling), 2, 'a writer that does not announce (an older version) is seen after listEveryMs');
+  assert.equal(count(store), 1, 'and not before');
+});
+
+test('group commit: writes are visible and crash-safe at once, synced in batches; durable() waits for the sync', async (t) => {
+  const dataDir = tempDir(t);
+  const store = await Store.open({ dataDir });
+  cleanup(t).stores.push(store);
+  const other = await open(t, dataDir);
+  for (let i = 0; i < 100; i++) {
+    store.write(event(`g${i}`));
+    assert.equal(count(other), i + 1, 'another Store sees each write as soon as it returns');
+  }
+  const own = path.join(journalDir(dataDir), journals(dataDir).find((n) => n.startsWith(`${process.pid}-`) && fs.readFileSync(path.join(journalDir(dataDir), n), 'utf8').includes('g99'))!);
+  assert.equal(fs.readFileSync(own, 'utf8').trimEnd().split('\n').length, 100, 'every write is in the journal file before durable()');
+  await store.durable();
+  const syncs = store.journalSyncs;
+  assert.ok(syncs >= 1 && syncs < 100, `100 writes took ${syncs} fdatasync calls`);
+  await store.durable();
+  assert.equal(store.journalSyncs, syncs, 'nothing new to sync: durable() resolves without a sync');
 });
 
 test('the compaction lock: a live holder wins; a dead, old or unreadable-and-old lock is broken', async (t) => {

@@ -1,0 +1,30 @@
+/**
+ * What the rest of the server may ask of a store, whatever keeps the data (sql.js with journals
+ * today, PostgreSQL for a team later). Writes are logical ops (server/store/ops.ts); queries are
+ * read-only SQL over everything committed.
+ */
+import type { Row, SqlValue, WriteOp } from './ops.js';
+
+export type { Row, SqlValue, WriteOp } from './ops.js';
+
+export interface Store {
+  /** A local folder for files that belong with the data (artifacts, models). */
+  readonly dataDir: string;
+  /**
+   * Commits one op: when it returns, every query (of any process on the data dir) sees it and a
+   * killed process does not lose it. Surviving power loss is acknowledged by `durable()`.
+   * Throws, before committing anything, on an unknown table or column or a missing key.
+   */
+  write(op: WriteOp): void;
+  /** Like `write`, for several ops that commit (and survive a crash) together. */
+  writeMany(ops: WriteOp[]): void;
+  /**
+   * Resolves once every write made before the call is on stable storage (group commit: one
+   * flush covers every write since the last); rejects if that flush failed.
+   */
+  durable(): Promise<void>;
+  /** Read-only SQL over everything committed so far; a statement that changes rows throws. */
+  query<T = Row>(sql: string, params?: SqlValue[]): T[];
+  /** Flushes, releases the files; idempotent. Using the store afterwards throws. */
+  close(): void;
+}

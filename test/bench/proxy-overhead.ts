@@ -1,0 +1,200 @@
+/**
+ * The gateway's own cost on a tool call: the same `echo` of server-everything called directly and
+ * through the gateway, in one run, over stdio and Streamable HTTP, one at a time and 20 at a time.
+ * Prints p50 / p95 / calls per second per row and the overhead (difference and ratio) as JSON.
+ * Run: npm run bench:proxy   (BENCH_CALLS=N calls per row, default 400; GRIMOIRE_BENCH_CLI=path
+ * to another build's out/server/cli/main.js to measure that build instead, e.g. main's;
+ * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { gatewayEnv } from '../helpers/gateway-process.js';
+import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 400);
+const WARMUP = 50;
+const everything = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const cli = process.env.GRIMOIRE_BENCH_CLI ? path.resolve(process.env.GRIMOIRE_BENCH_CLI) : cliPath;
+
+interface Target {
+  name: string;
+  client: Client;
+  /** The tool that echoes: `echo` directly, `everything__echo` through the gateway. */
+  tool: string;
+  close(): Promise<void>;
+}
+
+interface Row {
+  target: string;
+  concurrency: number;
+  calls: number;
+  p50_ms: number;
+  p95_ms: number;
+  calls_per_s: number;
+}
+
+const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+async function measure(target: Target, concurrency: number, calls: number): Promise<Row> {
+  const call = (i: number) => target.client.callTool({ name: target.tool, arguments: { message: `bench ${i}` } });
+  for (let i = 0; i < WARMUP; i += 1) await call(i);
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < calls) {
+        const i = next++;
+        const t0 = performance.now();
+        const result = await call(i);
+        latencies.push(performance.now() - t0);
+        if (result.isError) throw new Error(`${target.name}: echo failed: ${JSON.stringify(result.content)}`);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { target: target.name, concurrency, calls, p50_ms: round(quantile(latencies, 0.5)), p95_ms: round(quantile(latencies, 0.95)), calls_per_s: Math.round(calls / seconds) };
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** Waits for a line on the child's stream that matches, failing if the child exits first. */
+function waitForLine(child: ChildProcess, stream: NodeJS.ReadableStream, match: (line: string) => boolean): Promise<string> {
+  const lines = readline.createInterface({ input: stream });
+  return new Promise((resolve, reject) => {
+    lines.on('line', (line) => {
+      if (match(line)) resolve(line);
+    });
+    child.once('exit', (code) => reject(new Error(`${child.spawnargs.join(' ')} exited (${code}) before it was ready`)));
+  });
+}
+
+async function directStdio(): Promise<Target> {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
+  return { name: 'direct stdio', client, tool: 'echo', close: () => client.close() };
+}
+
+async function directHttp(): Promise<Target> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [everything, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  await waitForLine(child, child.stderr!, (line) => line.includes('listening'));
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+  return {
+    name: 'direct http',
+    client,
+    tool: 'echo',
+    close: async () => {
+      await client.close();
+      await stopChild(child);
+    },
+  };
+}
+
+async function activateEverything(client: Client): Promise<void> {
+  const result = await client.callTool({ name: 'activate_power', arguments: { name: 'everything' } });
+  if (result.isError) throw new Error(`activate_power everything failed: ${JSON.stringify(result.content)}`);
+}
+
+async function gatewayStdio(env: Record<string, string>): Promise<Target> {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--stdio', '--demo', '--no-imports'], env, stderr: 'ignore' }));
+  await activateEverything(client);
+  return { name: 'gateway stdio', client, tool: 'everything__echo', close: () => client.close() };
+}
+
+async function gatewayHttp(env: Record<string, string>): Promise<Target> {
+  const child = spawn(process.execPath, [cli, 'serve', '--http', '--demo', '--no-imports'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const line = await waitForLine(child, child.stdout!, (text) => text.startsWith('{'));
+  const { url, token } = JSON.parse(line) as { url: string; token: string };
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await activateEverything(client);
+  return {
+    name: 'gateway http',
+    client,
+    tool: 'everything__echo',
+    close: async () => {
+      await client.close();
+      await stopChild(child);
+    },
+  };
+}
+
+function overhead(rows: Row[], gateway: string, direct: string, concurrency: number) {
+  const g = rows.find((r) => r.target === gateway && r.concurrency === concurrency);
+  const d = rows.find((r) => r.target === direct && r.concurrency === concurrency);
+  if (!g || !d) return undefined;
+  return {
+    gateway,
+    against: direct,
+    concurrency,
+    added_p50_ms: round(g.p50_ms - d.p50_ms),
+    added_p95_ms: round(g.p95_ms - d.p95_ms),
+    p50_ratio: round(g.p50_ms / d.p50_ms, 2),
+    throughput_ratio: round(g.calls_per_s / d.calls_per_s, 2),
+  };
+}
+
+async function main(): Promise<void> {
+  const home = tempDir('grimoire-bench-');
+  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
+  const rows: Row[] = [];
+  const makers: Array<[string, () => Promise<Target>]> = [
+    ['direct stdio', directStdio],
+    ['gateway stdio', () => gatewayStdio(env)],
+    ['direct http', directHttp],
+    ['gateway http', () => gatewayHttp(env)],
+  ];
+  const only = process.env.BENCH_TARGETS?.split(',').map((name) => name.trim());
+  const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,20').split(',').map(Number);
+  try {
+    for (const [name, make] of makers) {
+      if (only && !only.includes(name)) continue;
+      const target = await make();
+      try {
+        for (const concurrency of concurrencies) rows.push(await measure(target, concurrency, CALLS));
+      } finally {
+        await target.close();
+      }
+    }
+  } finally {
+    home.cleanup();
+  }
+  const comparisons = [1, 20].flatMap((c) => [
+    overhead(rows, 'gateway stdio', 'direct stdio', c),
+    overhead(rows, 'gateway http', 'direct http', c),
+    overhead(rows, 'gateway http', 'direct stdio', c),
+  ]);
+  process.stdout.write(JSON.stringify({ cli, calls_per_row: CALLS, rows, overhead: comparisons.filter(Boolean) }, null, 2) + '\n');
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:proxy failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
