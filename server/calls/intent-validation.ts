@@ -45,7 +45,7 @@ export function validateIntent(variant: OperationType, intent: Intent | undefine
     if (declaresReadOnly(annotations)) return { decision: 'allowed' };
     return annotationCheck(
       `'${tool}' does not declare itself read-only; call it with call_tool_write, or mark it read-only in a spell override` +
-        (annotations.inferred ? ' (its name only suggests a read, which is not a declaration)' : ''),
+        (annotations.inferred ? ' (its name only suggests a read, which is not a declaration).' : '.'),
     );
   }
   if (variant === 'write') {
