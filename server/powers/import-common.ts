@@ -1,7 +1,6 @@
 /** What the VS Code and Claude Desktop importers share: reading the file, naming, building the power. */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { errorMessage } from '../log.js';
+import { readTextFile, type FileLimits } from '../util/safe-read.js';
 import { registerServerSecrets } from './expand-vars.js';
 import { withHashes } from './hash.js';
 import { parseJsonc } from './jsonc.js';
@@ -15,20 +14,17 @@ export interface ImportResult {
 export type ImportKind = Extract<PowerSourceKind, 'vscode-mcp' | 'claude-desktop'>;
 
 /** A missing file gives `undefined` and no issue: most users have only some of these tools. */
-export function readConfig(file: string, issues: LoadIssue[]): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    issues.push({ file, field: '', message: `cannot read the file: ${errorMessage(error)}`, fix: 'check the file permissions' });
+export function readConfig(file: string, issues: LoadIssue[], limits?: FileLimits): Record<string, unknown> | undefined {
+  const read = readTextFile(file, limits);
+  if (!read.ok) {
+    if (read.reason !== 'missing') issues.push({ file, field: '', message: read.message, fix: read.fix });
     return undefined;
   }
   let data: unknown;
   try {
-    data = parseJsonc(text);
+    data = parseJsonc(read.text);
   } catch (error) {
-    issues.push({ file, field: '', message: `invalid JSON at ${errorMessage(error)}`, fix: 'fix the JSON at that position in the file' });
+    issues.push({ file, field: '', message: `invalid JSON at ${(error as Error).message}`, fix: 'fix the JSON at that position in the file' });
     return undefined;
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
