@@ -13,7 +13,7 @@ export const limitsSettingsSchema = z
     /** One MCP message on stdio, or one HTTP request body, larger than this is answered with an error. */
     requestBytes: z.number().int().min(64 * 1024).default(4 * 1024 * 1024),
     /** resolve_intent and retrieve_tools refuse a longer query. */
-    queryChars: z.number().int().min(100).default(4000),
+    queryChars: z.number().int().min(100).default(8000),
   })
   .prefault({});
 

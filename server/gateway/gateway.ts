@@ -36,6 +36,7 @@ import { handleIntentCall } from './intent-calls.js';
 import { powerDocument } from './power-documents.js';
 import { Resolution, type ResolveOptions, type ResolveOutcome } from './resolution.js';
 import { UnknownPowerError } from './unknown-power.js';
+import { preview } from '../util/preview.js';
 import { Intel } from '../intel/intel.js';
 import { summarizeStage } from '../intel/summarize-stage.js';
 
@@ -373,5 +374,5 @@ function unknownToolMessage(name: string, active: string[]): string {
     return "Tool 'call_tool' was not found: use call_tool_read, call_tool_write or call_tool_destructive (declaring the intent), or call an active power's tool directly as '<power>__<tool>'.";
   }
   const activeText = active.length ? `Active powers: ${active.join(', ')}.` : 'No power is active.';
-  return `Tool '${name}' is not available. ${activeText} Call resolve_intent to find and activate the power you need.`;
+  return `Tool '${preview(name)}' is not available. ${activeText} Call resolve_intent to find and activate the power you need.`;
 }
