@@ -37,6 +37,7 @@ import { powerDocument } from './power-documents.js';
 import { Resolution, type ResolveOptions, type ResolveOutcome } from './resolution.js';
 import { UnknownPowerError } from './unknown-power.js';
 import { preview } from '../util/preview.js';
+import { DeferredWork } from '../util/deferred-work.js';
 import { Intel } from '../intel/intel.js';
 import { summarizeStage } from '../intel/summarize-stage.js';
 
@@ -81,6 +82,7 @@ export class Gateway extends EventEmitter {
   private exposed = new Map<string, ExposedTool>();
   private readonly pipeline: CallPipeline;
   private resolveCache = new Map<string, PowerScore[]>();
+  private readonly deferred = new DeferredWork((error) => log.warn(`a deferred write failed: ${errorMessage(error)}`));
 
   constructor(private readonly options: GatewayOptions) {
     super();
@@ -120,6 +122,7 @@ export class Gateway extends EventEmitter {
       usage: this.usage,
       recommendations: this.recommendations,
       workspaceFolder: options.workspaceFolder,
+      later: (work) => this.deferred.later(work),
     });
     this.pipeline = new CallPipeline([
       recordStage(this.activity, () => this.options.settings.activity),
@@ -240,7 +243,7 @@ export class Gateway extends EventEmitter {
     if (this.options.settings.powers.disabled.includes(name)) {
       throw new UnknownPowerError(name, this.powers().map((p) => p.name).filter((n) => !this.options.settings.powers.disabled.includes(n)), 'is disabled in settings (powers.disabled)');
     }
-    if (sessionId) setImmediate(() => this.recommendations.markUsed(sessionId, name));
+    if (sessionId) this.deferred.later(() => this.recommendations.markUsed(sessionId, name));
     const connection = this.manager.connection(power);
     if (this.active.has(name) && connection.state === 'active' && this.knownTools.has(name)) return this.exposedOf(name);
     connection.resetRestarts();
@@ -283,7 +286,7 @@ export class Gateway extends EventEmitter {
   /** Runs one call to a power's tool through the pipeline (validate -> record -> upstream). */
   runCall(call: Pick<CallContext, 'power' | 'tool' | 'calledAs' | 'args' | 'variant' | 'intent' | 'annotations' | 'proceed'>, caller: CallerContext): Promise<CallToolResult> {
     this.manager.noteTurn(call.power);
-    setImmediate(() => this.recommendations.markUsed(caller.sessionId, `${call.power}:${call.tool}`));
+    this.deferred.later(() => this.recommendations.markUsed(caller.sessionId, `${call.power}:${call.tool}`));
     return this.pipeline.run({ ...call, sessionId: caller.sessionId, startedAt: Date.now(), signal: caller.signal, sample: caller.sample });
   }
 
@@ -300,6 +303,7 @@ export class Gateway extends EventEmitter {
   }
 
   async shutdown(): Promise<void> {
+    this.deferred.flush();
     await this.manager.shutdown();
     await this.intel.close();
   }
