@@ -6,7 +6,7 @@ import { errorMessage, logger } from '../log.js';
 import { importClaudeDesktop } from './import-claude.js';
 import type { ImportKind, ImportResult } from './import-common.js';
 import { importVscodeMcp } from './import-vscode.js';
-import { describeChange, formatIssue } from './issue-text.js';
+import { brokenPowers, describeChange, formatIssue } from './issue-text.js';
 import { isSpellFileName, loadSpellFile, type SpellLoadContext } from './spell-loader.js';
 import type { FileLimits } from '../util/safe-read.js';
 import type { SpellExtensions } from './spell-schema.js';
@@ -157,8 +157,9 @@ export class PowerRegistry extends EventEmitter<Events> {
     const change = diff(before, after);
     const known = new Set(before.issues.map((issue) => JSON.stringify(issue)));
     for (const issue of after.issues) if (!known.has(JSON.stringify(issue))) log.warn(formatIssue(issue));
+    for (const line of brokenPowers(change.removed, after.issues)) log.warn(line);
     if (change.added.length || change.removed.length || change.changed.length) {
-      log.info(`powers changed: ${describeChange(change, after.issues)}`);
+      log.info(`powers changed: ${describeChange(change)}`);
       this.emit('change', change);
     }
     if (JSON.stringify(before.issues) !== JSON.stringify(after.issues)) this.emit('issues', after);
