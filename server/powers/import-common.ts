@@ -1,9 +1,11 @@
 /** What the VS Code and Claude Desktop importers share: reading the file, naming, building the power. */
 import * as path from 'node:path';
+import { preview } from '../util/preview.js';
 import { readTextFile, type FileLimits } from '../util/safe-read.js';
 import { registerServerSecrets } from './expand-vars.js';
 import { withHashes } from './hash.js';
 import { parseJsonc } from './jsonc.js';
+import { NAME_MAX } from './spell-schema.js';
 import type { LoadIssue, PowerDefinition, PowerSourceKind, ServerSpec } from './types.js';
 
 export interface ImportResult {
@@ -84,7 +86,11 @@ export class ImportCollector {
   name(key: string, field: string): string | undefined {
     const name = normalizeName(key);
     if (!name) {
-      this.issue(field, `server name "${key}" has no letters or digits`, 'rename it in the config file, e.g. "my-server"');
+      this.issue(field, `server name "${preview(key)}" has no letters or digits`, 'rename it in the config file, e.g. "my-server"');
+      return undefined;
+    }
+    if (name.length > NAME_MAX) {
+      this.issue(field, `server name "${preview(key, 40)}" is longer than ${NAME_MAX} characters`, 'rename it in the config file to a short name, e.g. "my-server"');
       return undefined;
     }
     const earlier = this.firstKey.get(name);

@@ -117,7 +117,7 @@ const toolAnnotations = mapping(
 );
 
 const NAME_FIX = 'use lowercase letters, digits and "-" only, e.g. name: github-issues';
-const NAME_MAX = 64;
+export const NAME_MAX = 64;
 const DESCRIPTION_MAX = 2000;
 const KEYWORD_MAX = 64;
 const KEYWORDS_FIX = 'list 3 to 20 words a user might say when they need this power';
