@@ -5,6 +5,7 @@ import { resolvePaths, type GrimoirePaths } from './config/paths.js';
 import { loadSettingsFile, withOverrides, type Settings } from './config/settings.js';
 import { Gateway } from './gateway/gateway.js';
 import { defaultImportLocations } from './powers/import-locations.js';
+import { formatIssue } from './powers/issue-text.js';
 import { PowerRegistry } from './powers/registry.js';
 import { Store } from './store/store.js';
 import { logger } from './log.js';
@@ -60,9 +61,10 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     extraSpellDirs: options.demo ? [{ kind: 'demo', ...demoSpells(paths.data, options.demoModules) }] : [],
     env,
     workspaceFolder: options.workspaceFolder,
+    limits: settings.limits,
   });
   const snapshot = registry.load();
-  for (const issue of snapshot.issues) log.warn(`${issue.file}${issue.field ? ` (${issue.field})` : ''}: ${issue.message} Fix: ${issue.fix}`);
+  for (const issue of snapshot.issues) log.warn(formatIssue(issue));
   log.info(`${snapshot.powers.length} power(s): ${snapshot.powers.map((p) => p.name).join(', ') || 'none'}`);
   if (options.watch) registry.watch();
 

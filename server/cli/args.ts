@@ -30,6 +30,7 @@ export interface CliArgs {
   argsJson?: string;
   reason?: string;
   sensitivity?: string;
+  proceed: boolean;
   help: boolean;
   version: boolean;
 }
@@ -71,6 +72,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         args: { type: 'string' },
         reason: { type: 'string' },
         sensitivity: { type: 'string' },
+        proceed: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -109,6 +111,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     argsJson: values.args,
     reason: values.reason,
     sensitivity: values.sensitivity,
+    proceed: values.proceed,
     help: values.help,
     version: values.version,
   };
@@ -141,8 +144,9 @@ Usage:
   grimoire activity list [--intent-type T] [--status S] [--power P] [--tool X] [--since D] [--until D] [--json] [--limit N]
                                             the calls the agent made, newest first
   grimoire hints [--power P] [--json]      the hint network: prerequisites, next actions (declared and learned), follow rates
-  grimoire call tool-read|tool-write|tool-destructive <power:tool> --args '<json>' [--reason TEXT] [--sensitivity LEVEL]
-                                            call a tool with a declared intent, validated and logged like an agent's call
+  grimoire call tool-read|tool-write|tool-destructive <power:tool> --args '<json>' [--reason TEXT] [--sensitivity LEVEL] [--proceed]
+                                            call a tool with a declared intent, validated and logged like an agent's call;
+                                            --proceed runs it although a prerequisite it declares has not run
   grimoire activity rate <id> up|down|clear     rate a call: ratings feed the ranking
   grimoire tools changes [--power P] [--json]  tools held for review: changed since approved, or new (with the diff)
   grimoire tools approve <power:tool> | --power P  approve the new version; the tool is exposed again

@@ -1,5 +1,6 @@
 import { createRuntime, type RuntimeOptions } from '../runtime.js';
 import { describePower } from '../gateway/power-documents.js';
+import { formatIssue } from '../powers/issue-text.js';
 import type { CliArgs } from './args.js';
 
 export async function listPowers(args: CliArgs, options: RuntimeOptions): Promise<number> {
@@ -25,7 +26,7 @@ export async function listPowers(args: CliArgs, options: RuntimeOptions): Promis
         process.stdout.write(`${row.name.padEnd(20)} ${row.source.padEnd(14)} ${String(row.tools).padStart(3)} tools  ${row.description}\n`);
         for (const problem of row.problems) process.stdout.write(`${''.padEnd(20)} ! ${problem}\n`);
       }
-      for (const issue of issues) process.stdout.write(`issue: ${issue.file}${issue.field ? ` (${issue.field})` : ''}: ${issue.message} Fix: ${issue.fix}\n`);
+      for (const issue of issues) process.stdout.write(`issue: ${formatIssue(issue)}\n`);
       if (rows.length === 0) process.stdout.write('No powers configured. Add a *.spell.yaml to ~/.grimoire, or try --demo.\n');
     }
     return 0;

@@ -1,5 +1,5 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { serveHttp } from '../gateway/http-server.js';
+import { BoundedStdioServerTransport } from '../gateway/stdio-transport.js';
 import { createMcpSession } from '../gateway/mcp-session.js';
 import { createRuntime, type RuntimeOptions } from '../runtime.js';
 import { errorMessage, logger } from '../log.js';
@@ -26,10 +26,12 @@ export async function serve(args: CliArgs, options: RuntimeOptions): Promise<num
   }
 
   if (args.stdio) {
-    const transport = new StdioServerTransport();
+    const transport = new BoundedStdioServerTransport(runtime.settings.limits.requestBytes);
     const session = createMcpSession(runtime.gateway, 'stdio');
     await session.connect(transport);
-    process.stdin.once('end', () => void stop('stdin closed').then(() => process.exit(0)));
+    const ended = () => void stop('stdin closed').then(() => process.exit(0));
+    process.stdin.once('end', ended);
+    process.stdin.once('close', ended);
     closeEndpoint = () => session.close();
     log.info('serving MCP on stdio');
   } else {

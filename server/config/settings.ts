@@ -1,6 +1,7 @@
-import * as fs from 'node:fs';
 import { z } from 'zod';
 import { intelSettingsSchema } from '../intel/intel-settings.js';
+import { readTextFile } from '../util/safe-read.js';
+import { limitsSettingsSchema } from './limits-settings.js';
 
 /**
  * Gateway settings. The keys mirror the VS Code `grimoire.*` settings; the headless gateway reads
@@ -126,6 +127,8 @@ export const settingsSchema = z.object({
     .prefault({}),
   /** Summaries of large results, artifacts, the result cache and search (server/intel). */
   intel: intelSettingsSchema,
+  /** Sizes and times the gateway accepts from files and clients. */
+  limits: limitsSettingsSchema,
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -141,15 +144,14 @@ export interface SettingsResult {
 
 /** Reads a settings file; a missing file gives the defaults, a bad one gives the defaults and says why. */
 export function loadSettingsFile(file: string): SettingsResult {
-  let raw: string;
-  try {
-    raw = fs.readFileSync(file, 'utf8');
-  } catch {
-    return { settings: defaultSettings(), problems: [] };
+  const read = readTextFile(file);
+  if (!read.ok) {
+    if (read.reason === 'missing') return { settings: defaultSettings(), problems: [] };
+    return { settings: defaultSettings(), problems: [`${file}: ${read.message}; using default settings. Fix: ${read.fix}.`] };
   }
   let json: unknown;
   try {
-    json = JSON.parse(raw);
+    json = JSON.parse(read.text);
   } catch (error) {
     return {
       settings: defaultSettings(),

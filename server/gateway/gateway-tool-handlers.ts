@@ -11,6 +11,7 @@ import { explainCandidate } from './explain.js';
 import type { ResolvedCandidate, ResolveOptions } from './resolution.js';
 import type { ExposedTool } from './exposure.js';
 import { UnknownPowerError } from './unknown-power.js';
+import { echoedQuery, queryTooLong } from './query-limit.js';
 import { handleIntelTool } from '../intel/tools/intel-tool-handlers.js';
 
 /** Answers a call to one of the gateway's own tools, or returns undefined for any other name. */
@@ -19,12 +20,14 @@ export async function handleGatewayTool(gateway: Gateway, name: string, args: Re
     case 'resolve_intent': {
       const parsed = resolveIntentArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
+      const tooLong = queryTooLong(name, parsed.data.query, gateway.settings.limits.queryChars);
+      if (tooLong) return tooLong;
       return resolveIntent(gateway, parsed.data.query, { sessionId, explain: parsed.data.explain });
     }
     case 'retrieve_tools': {
       const parsed = retrieveToolsArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
-      return retrieveTools(gateway, parsed.data, sessionId);
+      return queryTooLong(name, parsed.data.query, gateway.settings.limits.queryChars) ?? retrieveTools(gateway, parsed.data, sessionId);
     }
     case 'activate_power': {
       const parsed = powerNameArgs.safeParse(args);
@@ -44,8 +47,9 @@ export async function handleGatewayTool(gateway: Gateway, name: string, args: Re
   }
 }
 
-async function resolveIntent(gateway: Gateway, query: string, options: ResolveOptions): Promise<CallToolResult> {
-  const outcome = await gateway.resolve(query, options);
+async function resolveIntent(gateway: Gateway, fullQuery: string, options: ResolveOptions): Promise<CallToolResult> {
+  const outcome = await gateway.resolve(fullQuery, options);
+  const query = echoedQuery(fullQuery);
   const summary = (score: ResolvedCandidate) => {
     const power = gateway.power(score.name);
     const words = power ? describePower(power, gateway.toolsOf(score.name)) : { description: '', keywords: [] };

@@ -36,6 +36,8 @@ import { handleIntentCall } from './intent-calls.js';
 import { powerDocument } from './power-documents.js';
 import { Resolution, type ResolveOptions, type ResolveOutcome } from './resolution.js';
 import { UnknownPowerError } from './unknown-power.js';
+import { preview } from '../util/preview.js';
+import { DeferredWork } from '../util/deferred-work.js';
 import { Intel } from '../intel/intel.js';
 import { summarizeStage } from '../intel/summarize-stage.js';
 import { newToolsPolicy } from '../trust/quarantine-policy.js';
@@ -89,6 +91,7 @@ export class Gateway extends EventEmitter {
   private readonly listing = new Map<string, Promise<void>>();
   private readonly pipeline: CallPipeline;
   private resolveCache = new Map<string, PowerScore[]>();
+  private readonly deferred = new DeferredWork((error) => log.warn(`a deferred write failed: ${errorMessage(error)}`));
 
   constructor(private readonly options: GatewayOptions) {
     super();
@@ -132,6 +135,7 @@ export class Gateway extends EventEmitter {
       usage: this.usage,
       recommendations: this.recommendations,
       workspaceFolder: options.workspaceFolder,
+      later: (work) => this.deferred.later(work),
     });
     this.pipeline = new CallPipeline([
       recordStage(this.activity, () => this.options.settings.activity),
@@ -290,7 +294,7 @@ export class Gateway extends EventEmitter {
     if (this.options.settings.powers.disabled.includes(name)) {
       throw new UnknownPowerError(name, this.powers().map((p) => p.name).filter((n) => !this.options.settings.powers.disabled.includes(n)), 'is disabled in settings (powers.disabled)');
     }
-    if (sessionId) setImmediate(() => this.recommendations.markUsed(sessionId, name));
+    if (sessionId) this.deferred.later(() => this.recommendations.markUsed(sessionId, name));
     const connection = this.manager.connection(power);
     const targets = this.targets(sessionId);
     if (targets.every((state) => state.active.has(name)) && connection.state === 'active' && this.knownTools.has(name)) return this.exposedOf(name, sessionId);
@@ -344,7 +348,7 @@ export class Gateway extends EventEmitter {
   /** Runs one call to a power's tool through the pipeline (validate -> record -> upstream). */
   runCall(call: Pick<CallContext, 'power' | 'tool' | 'calledAs' | 'args' | 'variant' | 'intent' | 'annotations' | 'proceed'>, caller: CallerContext): Promise<CallToolResult> {
     this.manager.noteTurn(call.power);
-    setImmediate(() => this.recommendations.markUsed(caller.sessionId, `${call.power}:${call.tool}`));
+    this.deferred.later(() => this.recommendations.markUsed(caller.sessionId, `${call.power}:${call.tool}`));
     const cacheTtlSeconds = this.options.registry.extensions(call.power)?.cache?.[call.tool]?.ttlSeconds;
     return this.pipeline.run({ ...call, cacheTtlSeconds, sessionId: caller.sessionId, startedAt: Date.now(), signal: caller.signal, sample: caller.sample });
   }
@@ -362,6 +366,7 @@ export class Gateway extends EventEmitter {
   }
 
   async shutdown(): Promise<void> {
+    this.deferred.flush();
     this.sessions.dispose();
     this.trust.close();
     await this.manager.shutdown();
@@ -462,5 +467,5 @@ function unknownToolMessage(name: string, active: string[]): string {
     return "Tool 'call_tool' was not found: use call_tool_read, call_tool_write or call_tool_destructive (declaring the intent), or call an active power's tool directly as '<power>__<tool>'.";
   }
   const activeText = active.length ? `Active powers: ${active.join(', ')}.` : 'No power is active.';
-  return `Tool '${name}' is not available. ${activeText} Call resolve_intent to find and activate the power you need.`;
+  return `Tool '${preview(name)}' is not available. ${activeText} Call resolve_intent to find and activate the power you need.`;
 }

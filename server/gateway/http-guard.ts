@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { preview } from '../util/preview.js';
 
 export interface GuardVerdict {
   status: 401 | 403;
@@ -15,11 +16,11 @@ export function checkRequest(request: IncomingMessage, port: number, token: stri
   const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const host = request.headers.host ?? '';
   if (!allowedHosts.has(host.toLowerCase())) {
-    return { status: 403, message: `Host '${host}' is not allowed: connect to http://127.0.0.1:${port}/mcp.` };
+    return { status: 403, message: `Host '${preview(host, 64)}' is not allowed: connect to http://127.0.0.1:${port}/mcp.` };
   }
   const origin = request.headers.origin;
   if (origin !== undefined && !isLoopbackOrigin(origin, port)) {
-    return { status: 403, message: `Origin '${origin}' is not allowed: the gateway only serves local clients.` };
+    return { status: 403, message: `Origin '${preview(origin, 64)}' is not allowed: the gateway only serves local clients.` };
   }
   const header = request.headers.authorization ?? '';
   const match = /^Bearer\s+(.+)$/i.exec(header);

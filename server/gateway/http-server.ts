@@ -2,9 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../log.js';
+import { byteSize, preview } from '../util/preview.js';
 import type { Gateway } from './gateway.js';
+import { readJsonBody } from './http-body.js';
 import { checkRequest } from './http-guard.js';
 import { createMcpSession } from './mcp-session.js';
 import { handleRestApi } from './rest-api.js';
@@ -12,7 +14,6 @@ import { SessionLimitError } from './session-registry.js';
 import { maskSecrets } from '../util/secrets.js';
 
 const log = logger('http');
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface HttpEndpoint {
   url: string;
@@ -30,7 +31,7 @@ export async function serveHttp(gateway: Gateway, options: { port?: number; toke
   const httpServer = createServer((request, response) => {
     handle(request, response).catch((error) => {
       log.warn(`request failed: ${errorMessage(error)}`);
-      if (!response.headersSent) sendError(response, 500, `Internal error: ${errorMessage(error)}`);
+      if (!response.headersSent) sendError(response, 500, `Internal error: ${preview(errorMessage(error), 200)}`);
     });
   });
 
@@ -43,10 +44,22 @@ export async function serveHttp(gateway: Gateway, options: { port?: number; toke
     if (handleRestApi(gateway, request, response)) return;
     if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return sendError(response, 404, 'Not found: the MCP endpoint is /mcp.');
     const sessionId = request.headers['mcp-session-id'];
-    const body = request.method === 'POST' ? await readJson(request) : undefined;
+    let body: unknown;
+    if (request.method === 'POST') {
+      const limit = gateway.settings.limits.requestBytes;
+      const read = await readJsonBody(request, limit);
+      if (read.kind === 'too-large') {
+        if (!read.drained) response.setHeader('connection', 'close');
+        const size = read.drained || read.declared ? byteSize(read.bytes) : `over ${byteSize(read.bytes)}`;
+        log.warn(`refused a request body of ${size} (limit ${byteSize(limit)})`);
+        return sendError(response, 413, `Request too large: the body is ${size}; the limit is ${byteSize(limit)} (setting limits.requestBytes).`, ErrorCode.InvalidRequest);
+      }
+      if (read.kind === 'invalid-json') return sendError(response, 400, `Parse error: the body is not valid JSON (${read.reason}).`, ErrorCode.ParseError);
+      body = read.value;
+    }
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
-      if (!transport) return sendError(response, 404, `Session '${sessionId}' is unknown or closed: initialize a new session.`);
+      if (!transport) return sendError(response, 404, `Session '${preview(sessionId, 64)}' is unknown or closed: initialize a new session.`);
       gateway.sessions.touch(sessionId);
       return transport.handleRequest(request, response, body);
     }
@@ -89,24 +102,8 @@ export async function serveHttp(gateway: Gateway, options: { port?: number; toke
   };
 }
 
-async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error(`request body over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function sendError(response: ServerResponse, status: number, message: string): void {
+/** -32000: the code the SDK's own transport uses for errors outside JSON-RPC's reserved range. */
+function sendError(response: ServerResponse, status: number, message: string, code: number = -32000): void {
   response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: maskSecrets(message) }, id: null }));
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message: maskSecrets(message) }, id: null }));
 }

@@ -7,6 +7,7 @@ import type { CallerContext, Gateway } from './gateway.js';
 import { describeArgsError } from './gateway-tools.js';
 import { splitQualifiedName } from './tool-names.js';
 import { awaitingReview } from './quarantine-messages.js';
+import { preview } from '../util/preview.js';
 
 /**
  * call_tool_read / call_tool_write / call_tool_destructive: find the tool (starting its power if
@@ -19,14 +20,14 @@ export async function handleIntentCall(gateway: Gateway, variant: OperationType,
   if (!parsed.success) return errorResult(describeArgsError(calledAs, parsed.error));
   const { name, args, intent, proceed } = parsed.data;
   const target = splitQualifiedName(name);
-  if (!target) return errorResult(`'${name}' does not name a tool: write '<power>:<tool>', e.g. 'filesystem:read_text_file'. retrieve_tools finds tools by what they do.`);
+  if (!target) return errorResult(`'${preview(name)}' does not name a tool: write '<power>:<tool>', e.g. 'filesystem:read_text_file'. retrieve_tools finds tools by what they do.`);
   const power = gateway.power(target.power);
   if (!power) {
-    return errorResult(`Unknown power '${target.power}'. Known powers: ${gateway.powers().map((p) => p.name).join(', ') || '(none)'}.`, { known_powers: gateway.powers().map((p) => p.name) });
+    return errorResult(`Unknown power '${preview(target.power)}'. Known powers: ${gateway.powers().map((p) => p.name).join(', ') || '(none)'}.`, { known_powers: gateway.powers().map((p) => p.name) });
   }
   const settings = gateway.settings;
   if (settings.powers.disabled.includes(power.name)) return errorResult(`Power '${power.name}' is disabled in settings (powers.disabled).`);
-  if (settings.tools.blocked.includes(`${power.name}:${target.tool}`)) return errorResult(`Tool '${power.name}:${target.tool}' is blocked in settings (tools.blocked).`);
+  if (settings.tools.blocked.includes(`${power.name}:${target.tool}`)) return errorResult(`Tool '${power.name}:${preview(target.tool)}' is blocked in settings (tools.blocked).`);
   let tools;
   try {
     tools = await gateway.ensureTools(power.name);
@@ -35,7 +36,7 @@ export async function handleIntentCall(gateway: Gateway, variant: OperationType,
   }
   const tool = tools.find((t) => t.name === target.tool);
   if (!tool) {
-    return errorResult(`Power '${power.name}' has no tool '${target.tool}'. Its tools: ${tools.map((t) => t.name).join(', ')}.`, { tools: tools.map((t) => t.name) });
+    return errorResult(`Power '${power.name}' has no tool '${preview(target.tool)}'. Its tools: ${tools.map((t) => t.name).join(', ')}.`, { tools: tools.map((t) => t.name) });
   }
   if (gateway.trust.isQuarantined(power.name, tool.name)) return errorResult(awaitingReview(`${power.name}:${tool.name}`), { code: 'awaiting_review', tool: `${power.name}:${tool.name}` });
   return gateway.runCall({ power: power.name, tool: tool.name, calledAs, args, variant, intent, proceed, annotations: gateway.annotationsOf(power.name, tool) }, caller);

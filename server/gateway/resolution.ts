@@ -39,6 +39,8 @@ export interface ResolutionDeps {
   usage: UsageStats;
   recommendations: RecommendationLog;
   workspaceFolder?: string;
+  /** Runs work after the answer is on its way (and before the store closes). */
+  later: (work: () => void) => void;
 }
 
 /**
@@ -79,7 +81,7 @@ export class Resolution {
         candidates: reranked.slice(0, 5).map((c) => ({ name: c.name, relevance: c.relevance, factors: usage.get(c.name) ?? NEUTRAL })),
       };
       // Kept after the answer is on its way: a durable write costs an fsync the agent need not wait for.
-      setImmediate(() => this.deps.recommendations.record(entry));
+      this.deps.later(() => this.deps.recommendations.record(entry));
     }
     return { query, tier, candidates, ranked };
   }

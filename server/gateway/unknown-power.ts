@@ -1,3 +1,5 @@
+import { preview } from '../util/preview.js';
+
 export class UnknownPowerError extends Error {
   constructor(
     readonly requested: string,
@@ -5,7 +7,7 @@ export class UnknownPowerError extends Error {
     why?: string,
   ) {
     super(
-      `${why ? `Power '${requested}' ${why}` : `Unknown power '${requested}'`}. Known powers: ${known.length ? known.join(', ') : '(none configured)'}. ` +
+      `${why ? `Power '${preview(requested)}' ${why}` : `Unknown power '${preview(requested)}'`}. Known powers: ${known.length ? known.join(', ') : '(none configured)'}. ` +
         'Use one of these names, or call resolve_intent to find the right one.',
     );
     this.name = 'UnknownPowerError';

@@ -11,6 +11,8 @@ const MAX_NAMES = 8;
 const MAX_KEYWORDS = 20;
 const MIN_KEYWORDS = 3;
 const NAME_WEIGHT = 2;
+/** A server's tool description can be any length; the sentence borrowed from it cannot. */
+const SENTENCE_CHARS = 300;
 
 const STOP_WORDS = new Set(
   (
@@ -30,7 +32,8 @@ export function words(text: string): string[] {
 function firstSentence(text: string): string {
   const line = text.trim().split(/\n/)[0].trim();
   const end = line.search(/[.!?](\s|$)/);
-  return end < 0 ? line : line.slice(0, end + 1);
+  const sentence = end < 0 ? line : line.slice(0, end + 1);
+  return sentence.length > SENTENCE_CHARS ? `${sentence.slice(0, SENTENCE_CHARS - 1)}…` : sentence;
 }
 
 export function deriveFromTools(power: PowerDefinition, tools: ToolSummary[]): { description: string; keywords: string[] } {

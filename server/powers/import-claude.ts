@@ -1,12 +1,13 @@
 /** Imports the servers of Claude Desktop's `claude_desktop_config.json` as read-only powers. */
 import { ImportCollector, isRecord, readConfig, stringList, stringRecord, type ImportResult } from './import-common.js';
 import type { ServerSpec } from './types.js';
+import type { FileLimits } from '../util/safe-read.js';
 
 /** Claude Desktop passes values through as written: no variable expansion. */
-export function importClaudeDesktop(file: string): ImportResult {
+export function importClaudeDesktop(file: string, limits?: FileLimits): ImportResult {
   const collector = new ImportCollector('claude-desktop', file);
   const { issues } = collector.result;
-  const config = readConfig(file, issues);
+  const config = readConfig(file, issues, limits);
   if (!config || config.mcpServers === undefined) return collector.result;
   if (!isRecord(config.mcpServers)) {
     collector.issue('mcpServers', '"mcpServers" must be an object of named servers', 'write "mcpServers": { "name": { "command": ... } }');

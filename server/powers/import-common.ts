@@ -1,10 +1,11 @@
 /** What the VS Code and Claude Desktop importers share: reading the file, naming, building the power. */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { errorMessage } from '../log.js';
+import { preview } from '../util/preview.js';
+import { readTextFile, type FileLimits } from '../util/safe-read.js';
 import { registerServerSecrets } from './expand-vars.js';
 import { withHashes } from './hash.js';
 import { parseJsonc } from './jsonc.js';
+import { NAME_MAX } from './spell-schema.js';
 import type { LoadIssue, PowerDefinition, PowerSourceKind, ServerSpec } from './types.js';
 
 export interface ImportResult {
@@ -15,20 +16,17 @@ export interface ImportResult {
 export type ImportKind = Extract<PowerSourceKind, 'vscode-mcp' | 'claude-desktop'>;
 
 /** A missing file gives `undefined` and no issue: most users have only some of these tools. */
-export function readConfig(file: string, issues: LoadIssue[]): Record<string, unknown> | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    issues.push({ file, field: '', message: `cannot read the file: ${errorMessage(error)}`, fix: 'check the file permissions' });
+export function readConfig(file: string, issues: LoadIssue[], limits?: FileLimits): Record<string, unknown> | undefined {
+  const read = readTextFile(file, limits);
+  if (!read.ok) {
+    if (read.reason !== 'missing') issues.push({ file, field: '', message: read.message, fix: read.fix });
     return undefined;
   }
   let data: unknown;
   try {
-    data = parseJsonc(text);
+    data = parseJsonc(read.text);
   } catch (error) {
-    issues.push({ file, field: '', message: `invalid JSON at ${errorMessage(error)}`, fix: 'fix the JSON at that position in the file' });
+    issues.push({ file, field: '', message: `invalid JSON at ${(error as Error).message}`, fix: 'fix the JSON at that position in the file' });
     return undefined;
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
@@ -88,7 +86,11 @@ export class ImportCollector {
   name(key: string, field: string): string | undefined {
     const name = normalizeName(key);
     if (!name) {
-      this.issue(field, `server name "${key}" has no letters or digits`, 'rename it in the config file, e.g. "my-server"');
+      this.issue(field, `server name "${preview(key)}" has no letters or digits`, 'rename it in the config file, e.g. "my-server"');
+      return undefined;
+    }
+    if (name.length > NAME_MAX) {
+      this.issue(field, `server name "${preview(key, 40)}" is longer than ${NAME_MAX} characters`, 'rename it in the config file to a short name, e.g. "my-server"');
       return undefined;
     }
     const earlier = this.firstKey.get(name);

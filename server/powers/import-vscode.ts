@@ -1,8 +1,7 @@
 /** Imports the servers of a VS Code `mcp.json` (user or workspace) as read-only powers. */
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { errorMessage } from '../log.js';
+import { readTextFile, type FileLimits } from '../util/safe-read.js';
 import { mapServerStrings, MissingVars, type Vars } from './expand-vars.js';
 import { ImportCollector, isRecord, readConfig, stringList, stringRecord, type ImportResult } from './import-common.js';
 import type { LoadIssue, ServerSpec } from './types.js';
@@ -13,12 +12,14 @@ export interface VscodeImportContext {
   workspaceFolder?: string;
   /** For `${userHome}`; default os.homedir(). */
   home?: string;
+  /** Size and time limits for reading the config and its envFile. */
+  limits?: FileLimits;
 }
 
 export function importVscodeMcp(file: string, ctx: VscodeImportContext): ImportResult {
   const collector = new ImportCollector('vscode-mcp', file);
   const { issues } = collector.result;
-  const config = readConfig(file, issues);
+  const config = readConfig(file, issues, ctx.limits);
   if (!config || config.servers === undefined) return collector.result;
   if (!isRecord(config.servers)) {
     collector.issue('servers', '"servers" must be an object of named servers', 'write "servers": { "name": { "command": ... } }');
@@ -43,7 +44,7 @@ export function importVscodeMcp(file: string, ctx: VscodeImportContext): ImportR
     const problems = [...missing.problems(describeMissing), ...other];
     if (server.transport === 'stdio' && typeof entry.envFile === 'string') {
       const envFile = resolveVariables(entry.envFile, `${field}.envFile`, { ...ctx, workspaceFolder }, missing, problems);
-      server.env = { ...readEnvFile(path.resolve(workspaceFolder ?? path.dirname(file), envFile), `${field}.envFile`, problems), ...server.env };
+      server.env = { ...readEnvFile(path.resolve(workspaceFolder ?? path.dirname(file), envFile), `${field}.envFile`, problems, ctx.limits), ...server.env };
     }
     collector.add(name, server, [...new Set(problems)]);
   }
@@ -116,16 +117,14 @@ function resolveVariables(value: string, where: string, ctx: VscodeImportContext
   });
 }
 
-function readEnvFile(file: string, where: string, problems: string[]): Record<string, string> {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    problems.push(`cannot read the envFile ${file} (used in ${where}): ${errorMessage(error)}: create it or remove "envFile"`);
+function readEnvFile(file: string, where: string, problems: string[], limits?: FileLimits): Record<string, string> {
+  const read = readTextFile(file, limits);
+  if (!read.ok) {
+    problems.push(`cannot read the envFile ${file} (used in ${where}): ${read.message}: ${read.reason === 'missing' ? 'create it or remove "envFile"' : read.fix}`);
     return {};
   }
   const env: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of read.text.split(/\r?\n/)) {
     const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*?)\s*$/.exec(line);
     if (!m) continue;
     const quoted = /^(['"])(.*)\1$/.exec(m[2]);

@@ -6,7 +6,9 @@ import { errorMessage, logger } from '../log.js';
 import { importClaudeDesktop } from './import-claude.js';
 import type { ImportKind, ImportResult } from './import-common.js';
 import { importVscodeMcp } from './import-vscode.js';
+import { brokenPowers, describeChange, formatIssue } from './issue-text.js';
 import { isSpellFileName, loadSpellFile, type SpellLoadContext } from './spell-loader.js';
+import type { FileLimits } from '../util/safe-read.js';
 import type { SpellExtensions } from './spell-schema.js';
 import type { LoadIssue, PowerDefinition, RegistrySnapshot } from './types.js';
 import { PathWatcher, type PathWatcherOptions } from './watcher.js';
@@ -19,6 +21,8 @@ export interface PowerRegistryOptions {
   extraSpellDirs?: { dir: string; kind: 'demo'; vars: Record<string, string> }[];
   env: Record<string, string | undefined>;
   workspaceFolder?: string;
+  /** Size and time limits for every file read (default: the settings' defaults). */
+  limits?: FileLimits;
 }
 
 export interface RegistryChange {
@@ -69,8 +73,9 @@ export class PowerRegistry extends EventEmitter<Events> {
       powers.set(power.name, power);
       if (extensions) extras.set(power.name, extensions);
     };
-    for (const dir of this.options.spellDirs) this.loadDir(dir, { env: this.options.env, kind: 'spell' }, accept, issues);
-    for (const extra of this.options.extraSpellDirs ?? []) this.loadDir(extra.dir, { env: this.options.env, vars: extra.vars, kind: extra.kind }, accept, issues);
+    const { env, limits } = this.options;
+    for (const dir of this.options.spellDirs) this.loadDir(dir, { env, limits, kind: 'spell' }, accept, issues);
+    for (const extra of this.options.extraSpellDirs ?? []) this.loadDir(extra.dir, { env, limits, vars: extra.vars, kind: extra.kind }, accept, issues);
     for (const { kind, file } of this.options.importFiles) {
       const result = this.importFile(kind, file);
       issues.push(...result.issues);
@@ -150,8 +155,11 @@ export class PowerRegistry extends EventEmitter<Events> {
 
   private apply(before: RegistrySnapshot, after: RegistrySnapshot): RegistryChange {
     const change = diff(before, after);
+    const known = new Set(before.issues.map((issue) => JSON.stringify(issue)));
+    for (const issue of after.issues) if (!known.has(JSON.stringify(issue))) log.warn(formatIssue(issue));
+    for (const line of brokenPowers(change.removed, after.issues)) log.warn(line);
     if (change.added.length || change.removed.length || change.changed.length) {
-      log.info(`powers changed: +${change.added.length} -${change.removed.length} ~${change.changed.length}`);
+      log.info(`powers changed: ${describeChange(change)}`);
       this.emit('change', change);
     }
     if (JSON.stringify(before.issues) !== JSON.stringify(after.issues)) this.emit('issues', after);
@@ -176,8 +184,8 @@ export class PowerRegistry extends EventEmitter<Events> {
   }
 
   private importFile(kind: ImportKind, file: string): ImportResult {
-    if (kind === 'claude-desktop') return importClaudeDesktop(file);
-    return importVscodeMcp(file, { env: this.options.env, workspaceFolder: this.options.workspaceFolder });
+    if (kind === 'claude-desktop') return importClaudeDesktop(file, this.options.limits);
+    return importVscodeMcp(file, { env: this.options.env, workspaceFolder: this.options.workspaceFolder, limits: this.options.limits });
   }
 }
 

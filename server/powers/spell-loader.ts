@@ -1,19 +1,20 @@
 /** Reads one spell file into a PowerDefinition, turning every problem into a LoadIssue with a fix. */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { errorMessage } from '../log.js';
+import { readTextFile, type FileLimits } from '../util/safe-read.js';
 import { expandServer, type Vars } from './expand-vars.js';
 import { withHashes } from './hash.js';
 import { serverKeys, spellKeys, spellSchema, splitMessage, type SpellExtensions, type SpellFile } from './spell-schema.js';
 import type { LoadIssue, PowerDefinition, ServerSpec } from './types.js';
+import { readYaml } from './yaml-limits.js';
 
 export interface SpellLoadContext {
   env: Vars;
   /** Extra variables for `${VAR}` expansion; they win over `env`. */
   vars?: Record<string, string>;
   kind?: 'spell' | 'demo';
+  /** Size and time limits for reading the file (default: the settings' defaults). */
+  limits?: FileLimits;
 }
 
 export interface SpellLoadResult {
@@ -30,30 +31,17 @@ export function isSpellFileName(name: string): boolean {
 }
 
 export function loadSpellFile(file: string, ctx: SpellLoadContext): SpellLoadResult {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    return { issues: [{ file, field: '', message: `cannot read the file: ${errorMessage(error)}`, fix: 'check that the file exists and is readable' }] };
-  }
-  return parseSpell(text, file, ctx);
+  const read = readTextFile(file, ctx.limits);
+  if (!read.ok) return { issues: [{ file, field: '', message: read.message, fix: read.fix }] };
+  return parseSpell(read.text, file, ctx);
 }
 
 /** Also usable on an unsaved editor buffer: `file` only names the source. */
 export function parseSpell(text: string, file: string, ctx: SpellLoadContext): SpellLoadResult {
-  const issue = (field: string, message: string, fix: string): LoadIssue => ({ file, field, message, fix });
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { prettyErrors: false, lineCounter });
-  if (doc.errors.length > 0) {
-    return {
-      issues: doc.errors.slice(0, 3).map((error) => {
-        const pos = lineCounter.linePos(error.pos[0]);
-        const at = `line ${pos.line}, column ${pos.col}`;
-        return issue('', `YAML syntax error at ${at}: ${error.message}`, `fix the YAML at ${at}: check the indentation, a missing ":" or an unclosed quote`);
-      }),
-    };
-  }
-  const data: unknown = doc.toJS();
+  const yaml = readYaml(text);
+  if (!yaml.ok) return { issues: yaml.problems.map(({ line, column, message, fix }) => ({ file, field: '', line, column, message, fix })) };
+  const issue = (field: string, message: string, fix: string): LoadIssue => ({ file, field, ...yaml.positionOf(field ? field.split('.') : []), message, fix });
+  const data = yaml.data;
   if (data === null || data === undefined) {
     return { issues: [issue('', 'the file is empty', 'write a spell: name, version, description, keywords and server')] };
   }

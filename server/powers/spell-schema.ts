@@ -1,5 +1,6 @@
 /** The spell file format (`<name>.spell.yaml`): the one definition the loader, the docs and the editor's validation share. */
 import { z } from 'zod';
+import { preview } from '../util/preview.js';
 
 const FIX = ' Fix: ';
 
@@ -19,6 +20,10 @@ function kind(input: unknown): string {
   if (Array.isArray(input)) return 'a list';
   if (typeof input === 'object') return 'a mapping';
   return `a ${typeof input}`;
+}
+
+function chars(input: unknown): string {
+  return `${String(input).length.toLocaleString('en-US')} characters`;
 }
 
 function count(input: unknown): string {
@@ -123,24 +128,34 @@ const toolCache = mapping(
 );
 
 const NAME_FIX = 'use lowercase letters, digits and "-" only, e.g. name: github-issues';
+export const NAME_MAX = 64;
+const DESCRIPTION_MAX = 2000;
+const KEYWORD_MAX = 64;
 const KEYWORDS_FIX = 'list 3 to 20 words a user might say when they need this power';
 
 export const spellSchema = z
   .looseObject({
     name: text('name', NAME_FIX)
-      .regex(/^[a-z0-9-]+$/, { error: (iss) => say(`name ${JSON.stringify(iss.input)} has characters other than a-z, 0-9 and "-"`, NAME_FIX) })
-      .describe('Power name: lowercase letters, digits and "-". The file should be <name>.spell.yaml.'),
+      .max(NAME_MAX, { error: (iss) => say(`name has ${(iss.input as string).length} characters; the limit is ${NAME_MAX}`, 'choose a shorter name, e.g. name: github-issues') })
+      .regex(/^[a-z0-9-]+$/, { error: (iss) => say(`name ${JSON.stringify(preview(iss.input as string))} has characters other than a-z, 0-9 and "-"`, NAME_FIX) })
+      .describe(`Power name: lowercase letters, digits and "-", at most ${NAME_MAX} characters. The file should be <name>.spell.yaml.`),
     version: text('version', 'add a version, e.g. version: 1.0.0').describe('Version of the spell, e.g. 1.0.0.'),
     description: text('description', 'say in one sentence what the power does')
       .min(1, say('description is empty', 'say in one sentence what the power does'))
-      .describe('One sentence on what the power does; intent resolution matches against it.'),
+      .max(DESCRIPTION_MAX, { error: (iss) => say(`description has ${chars(iss.input)}; the limit is ${DESCRIPTION_MAX}`, 'say in a sentence or two what the power does; put guidance in steering') })
+      .describe(`One or two sentences on what the power does; intent resolution matches against it. At most ${DESCRIPTION_MAX} characters.`),
     keywords: z
-      .array(text('every keyword', 'write each keyword as a word'), {
-        error: (iss) => say(iss.input === undefined ? 'keywords is missing' : `keywords must be a list, got ${kind(iss.input)}`, KEYWORDS_FIX),
-      })
+      .array(
+        text('every keyword', 'write each keyword as a word').max(KEYWORD_MAX, {
+          error: (iss) => say(`a keyword has ${chars(iss.input)}; the limit is ${KEYWORD_MAX}`, 'write each keyword as a word or a short phrase'),
+        }),
+        {
+          error: (iss) => say(iss.input === undefined ? 'keywords is missing' : `keywords must be a list, got ${kind(iss.input)}`, KEYWORDS_FIX),
+        },
+      )
       .min(3, { error: (iss) => say(`keywords has ${count(iss.input)}; at least 3 are needed`, KEYWORDS_FIX) })
       .max(20, { error: (iss) => say(`keywords has ${count(iss.input)}; at most 20 are allowed`, 'keep the 20 most specific keywords') })
-      .describe('3 to 20 words a user might say when they need this power.'),
+      .describe(`3 to 20 words a user might say when they need this power, each at most ${KEYWORD_MAX} characters.`),
     steering: text('steering', 'write the guidance as a YAML block: steering: |')
       .max(5000, { error: (iss) => say(`steering has ${(iss.input as string).length} characters; the limit is 5000`, 'keep the essential guidance and move reference material elsewhere') })
       .optional()

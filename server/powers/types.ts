@@ -50,6 +50,9 @@ export interface LoadIssue {
   file: string;
   /** Dotted path of the offending field, or '' for the whole file. */
   field: string;
+  /** 1-based position of the problem in the file, when it has one. */
+  line?: number;
+  column?: number;
   message: string;
   fix: string;
 }

@@ -11,7 +11,7 @@ import { scoreExplanation } from './ranking-payloads.js';
 export function powersPayload(gateway: Gateway, snapshot: RegistrySnapshot): PowersPayload {
   return {
     powers: snapshot.powers.map((power) => powerInfo(gateway, power)),
-    issues: snapshot.issues.map(({ file, field, message, fix }) => ({ file, field, message, fix })),
+    issues: snapshot.issues.map(({ file, field, line, column, message, fix }) => ({ file, field, line, column, message, fix })),
   };
 }
 

@@ -100,6 +100,9 @@ export interface PowerInfo {
 export interface LoadIssueInfo {
   file: string;
   field: string;
+  /** 1-based, when the problem has a position in the file. */
+  line?: number;
+  column?: number;
   message: string;
   fix: string;
 }

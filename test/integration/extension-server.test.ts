@@ -199,6 +199,21 @@ test('reload picks up a new spell file', async () => {
   assert.ok(payload.powers.some((power) => power.name === 'weather'));
 });
 
+test('a bad spell added while serving reaches the Powers tree as a problem with its file and line, and the other powers stay', async () => {
+  const file = writeSpell(path.join(home.dir, 'extra'), 'storm', `name: storm\nversion: 1.0.0\ndescription: ${'w'.repeat(3000)}\nkeywords: [storm, wind, rain]\nserver:\n  command: node\n`);
+  try {
+    await waitFor(() => !!peer.last(protocol.powersChanged)?.issues.some((issue) => issue.file === file), 8000, 'a powers notification with the problem');
+    const issue = peer.last(protocol.powersChanged)!.issues.find((i) => i.file === file)!;
+    assert.equal(issue.field, 'description');
+    assert.equal(issue.line, 3);
+    assert.match(issue.message, /description has 3,000 characters; the limit is 2000/);
+    const names = peer.last(protocol.powersChanged)!.powers.map((power) => power.name);
+    assert.ok(!names.includes('storm') && names.includes('weather') && names.includes('memory'), names.join(', '));
+  } finally {
+    fs.rmSync(file);
+  }
+});
+
 async function mcpClient() {
   const endpoint = await peer.request<null, Endpoint>(protocol.getEndpoint, null);
   return (await connectHttp(endpoint.url, endpoint.token)).client;
