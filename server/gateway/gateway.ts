@@ -89,6 +89,7 @@ export class Gateway extends EventEmitter {
       startTimeoutMs: upstream.startTimeoutMs,
       restart: upstream.restart,
       idle: upstream.idle,
+      maxMessageBytes: Math.round(upstream.maxResultMB * 1024 * 1024),
     });
     this.catalog = new Catalog(options.store);
     const { resolver, embedder, embeddings } = createResolver(options.settings.resolve, options.store, options.store.dataDir);
