@@ -5,41 +5,12 @@
  *   npm run bench:footprint                       this checkout
  *   node out/test/bench/footprint.js --root DIR   another built checkout (e.g. the old guard on main)
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connectStdio, gatewayEnv, payload } from '../helpers/gateway-process.js';
+import { processTree, type ProcessInfo } from '../helpers/process-tree.js';
 import { repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
 
-interface Proc {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  rssKb: number;
-  command: string;
-}
-
-function readProc(pid: number): Proc | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
-    return { pid, ppid: Number(fields[1]), pgid: Number(fields[2]), rssKb, command };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The process and every descendant (by parent pid). */
-function tree(root: number): Proc[] {
-  const all = fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map((name) => readProc(Number(name))).filter((p): p is Proc => !!p);
-  const found = all.filter((p) => p.pid === root);
-  for (let i = 0; i < found.length; i++) for (const p of all) if (p.ppid === found[i].pid) found.push(p);
-  return found;
-}
-
-function role(p: Proc, gatewayPid: number): string {
+function role(p: ProcessInfo, gatewayPid: number): string {
   if (p.pid === gatewayPid) return 'gateway';
   if (p.command.includes('child-guard')) return 'guard (one per power)';
   if (p.command.includes('server-memory')) return 'server-memory';
@@ -84,7 +55,7 @@ async function measure(root: string, powers: number): Promise<void> {
       if (result.status !== 'activated') throw new Error(`mem${i}: ${JSON.stringify(result)}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const procs = tree(session.pid!);
+    const procs = processTree(session.pid!);
     const byRole = new Map<string, { count: number; rssKb: number }>();
     for (const p of procs) {
       const r = byRole.get(role(p, session.pid!)) ?? { count: 0, rssKb: 0 };

@@ -2,7 +2,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { CutLine } from './bounded-lines.js';
 
 /** The JSON-RPC error code a too-large answer gets (server-defined range); `data.reason` says which case. */
-export const RESULT_TOO_LARGE_CODE = -32001;
+export const RESULT_TOO_LARGE_CODE = -32010;
 
 export interface TooLargeData {
   reason: 'result_too_large';
