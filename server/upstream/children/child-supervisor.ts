@@ -59,7 +59,11 @@ export class ChildSupervisor {
     } else if (signalGroup(pid, 'SIGTERM')) {
       const deadline = Date.now() + graceMs;
       while (Date.now() < deadline && signalGroup(pid, 0)) await sleep(50);
-      signalGroup(pid, 'SIGKILL');
+      if (signalGroup(pid, 'SIGKILL')) {
+        // SIGKILL is not instant: wait (briefly) until the group is really gone.
+        const killedBy = Date.now() + 1000;
+        while (Date.now() < killedBy && signalGroup(pid, 0)) await sleep(20);
+      }
     }
     this.release(pid);
   }
