@@ -34,8 +34,8 @@ async function withGroups<T>(count: number, work: (groups: number[]) => Promise<
 }
 
 const supervisors: Array<[string, () => ChildProcess]> = [
-  ['the /bin/sh supervisor', () => spawn('/bin/sh', ['-c', POSIX_SUPERVISOR_SCRIPT, 'test-supervisor', '5'], { stdio: ['pipe', 'ignore', 'ignore'], detached: true })],
-  ['the Node supervisor (Windows)', () => spawn(process.execPath, [path.join(repoRoot, 'out', 'server', 'upstream', 'children', 'child-supervisor-node.js'), '500'], { stdio: ['pipe', 'ignore', 'ignore'] })],
+  ['the /bin/sh supervisor', () => spawn('/bin/sh', ['-c', POSIX_SUPERVISOR_SCRIPT, 'test-supervisor', '5'], { stdio: ['pipe', 'pipe', 'ignore'], detached: true })],
+  ['the Node supervisor (Windows)', () => spawn(process.execPath, [path.join(repoRoot, 'out', 'server', 'upstream', 'children', 'child-supervisor-node.js'), '500'], { stdio: ['pipe', 'pipe', 'ignore'] })],
 ];
 
 for (const [name, start] of supervisors) {
@@ -43,8 +43,10 @@ for (const [name, start] of supervisors) {
     test(`${name}: when ${ending}, every group it holds ends, SIGTERM-proof ones too; released ones are left alone`, { skip: posixOnly }, async () => {
       await withGroups(3, async ([held, alsoHeld, released]) => {
         const supervisor = start();
+        await new Promise((resolve) => supervisor.stdout!.once('data', resolve));
         supervisor.stdin!.write(`+${held}\n+${released}\n+${alsoHeld}\n-${released}\n`);
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // The lines are read before the pipe's end; a signal needs them read first.
+        if (ending === 'it gets SIGTERM') await new Promise((resolve) => setTimeout(resolve, 500));
         if (ending === 'its pipe closes') supervisor.stdin!.end();
         else supervisor.kill('SIGTERM');
         await waitFor(() => groupMembers(held).length === 0 && groupMembers(alsoHeld).length === 0, 5000, 'the held groups to end');

@@ -3,22 +3,14 @@
  * supervisor-script.ts, one per gateway. On Windows a process tree is ended with `taskkill /T /F`
  * (Node has no Job Object API without a native addon); elsewhere it signals process groups.
  *
- * Usage: node child-supervisor-node.js <grace ms>
+ * Usage: node child-supervisor-node.js <grace ms>; prints "ready" once its handlers are set.
  */
 import { spawnSync } from 'node:child_process';
 import * as readline from 'node:readline';
+import { signalGroup } from './process-group.js';
 
 const graceMs = Number(process.argv[2] ?? 2000);
 const groups = new Set<number>();
-
-function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let stopping = false;
 function stop(): void {
@@ -50,3 +42,4 @@ process.stdin.on('error', stop);
 process.on('SIGTERM', stop);
 process.on('SIGHUP', stop);
 process.on('SIGINT', () => undefined);
+process.stdout.write('ready\n');

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { errorMessage, logger } from '../../log.js';
+import { signalGroup } from './process-group.js';
 import { POSIX_SUPERVISOR_SCRIPT } from './supervisor-script.js';
 
 const log = logger('supervisor');
@@ -9,16 +10,6 @@ const isWindows = () => process.platform === 'win32';
 /** Inside VS Code the gateway runs on Electron's binary: a Node child of it needs this to start as Node. */
 export function electronAsNode(): Record<string, string> {
   return process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
-}
-
-/** Signals a whole process group; false when no process is left in it. */
-function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

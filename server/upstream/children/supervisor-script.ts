@@ -5,7 +5,7 @@
  * to the grace period for them to go, then SIGKILLs whatever is left. SIGINT is ignored: a Ctrl-C
  * in a terminal reaches the gateway, whose exit closes the pipe.
  *
- * Arguments: $1 = grace period in tenths of a second.
+ * Arguments: $1 = grace period in tenths of a second. Prints "ready" once its traps are set.
  */
 export const POSIX_SUPERVISOR_SCRIPT = `
 ticks="$1"
@@ -21,6 +21,7 @@ stop() {
 }
 trap stop TERM HUP
 trap '' INT PIPE
+echo ready
 while IFS= read -r line; do
   case "$line" in
     +*) groups="$groups \${line#+}" ;;
