@@ -1,7 +1,7 @@
 /**
  * Builds everything the extension runs into dist/ (what the .vsix ships):
  *   dist/client/extension.js        extension host side (vscode external)
- *   dist/server/process/main.js     the gateway process, with child-guard.js, token-worker.js and sql-wasm.wasm beside it
+ *   dist/server/process/main.js     the gateway process, with child-supervisor-node.js (Windows), token-worker.js and sql-wasm.wasm beside it
  *   dist/webview/dashboard.{js,css} the dashboard, for the browser
  *   dist/demo-servers/...           the demo powers' npm servers, one file each
  *   dist/spell.schema.json          the spell schema (JSON Schema draft 7), from the zod definition
@@ -45,7 +45,7 @@ async function buildServer(): Promise<void> {
     ...common,
     entryPoints: {
       main: path.join(root, 'server', 'extension-main.ts'),
-      'child-guard': path.join(root, 'server', 'upstream', 'child-guard.ts'),
+      'child-supervisor-node': path.join(root, 'server', 'upstream', 'children', 'child-supervisor-node.ts'),
       // Loaded as a worker from beside the tokenizer module, which the bundle puts here.
       'token-worker': path.join(root, 'server', 'intel', 'tokens', 'token-worker.ts'),
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { intelSettingsSchema } from '../intel/intel-settings.js';
 import { readTextFile } from '../util/safe-read.js';
 import { limitsSettingsSchema } from './limits-settings.js';
@@ -28,6 +29,8 @@ export const settingsSchema = z.object({
     .object({
       callTimeoutMs: z.number().int().positive().default(60_000),
       startTimeoutMs: z.number().int().positive().default(30_000),
+      /** The largest message a stdio power may send, in MB (the SDK's default); a larger answer fails that call only. */
+      maxResultMB: z.number().positive().max(1024).default(STDIO_DEFAULT_MAX_BUFFER_SIZE / 1024 / 1024),
       idle: z
         .object({
           mode: z.enum(['minutes', 'turns', 'never']).default('minutes'),

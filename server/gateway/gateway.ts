@@ -101,6 +101,7 @@ export class Gateway extends EventEmitter {
       startTimeoutMs: upstream.startTimeoutMs,
       restart: upstream.restart,
       idle: upstream.idle,
+      maxMessageBytes: Math.round(upstream.maxResultMB * 1024 * 1024),
     });
     this.catalog = new Catalog(options.store);
     this.sessions = new SessionRegistry(() => this.options.settings.sessions);

@@ -50,8 +50,6 @@ export interface ResolutionDeps {
  * choice can be credited to it.
  */
 export class Resolution {
-  private readonly flagCache = new Map<string, string[]>();
-
   constructor(private readonly deps: ResolutionDeps) {}
 
   async resolve(query: string, options: ResolveOptions = {}): Promise<ResolveOutcome> {
@@ -86,12 +84,8 @@ export class Resolution {
     return { query, tier, candidates, ranked };
   }
 
+  /** Checked on every resolve (availability.ts keeps it cheap): an installed command shows without a restart. */
   private flags(power: PowerDefinition): string[] {
-    let flags = this.flagCache.get(power.definitionHash);
-    if (!flags) {
-      flags = availabilityFlags(power, this.deps.extensions(power.name), { workspaceFolder: this.deps.workspaceFolder });
-      this.flagCache.set(power.definitionHash, flags);
-    }
-    return flags;
+    return availabilityFlags(power, this.deps.extensions(power.name), { workspaceFolder: this.deps.workspaceFolder });
   }
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PowerDefinition } from '../powers/types.js';
 import type { SpellExtensions } from '../powers/spell-schema.js';
+import { findCommand, lookupFor, type CommandLookup } from '../upstream/command-lookup.js';
 
 /**
  * Why a power may not be usable here: missing dependencies (a command not on PATH, an unset
@@ -11,11 +12,12 @@ import type { SpellExtensions } from '../powers/spell-schema.js';
 export function availabilityFlags(
   power: PowerDefinition,
   extensions: SpellExtensions | undefined,
-  context: { workspaceFolder?: string; pathEnv?: string },
+  context: { workspaceFolder?: string; lookup?: CommandLookup },
 ): string[] {
   const flags = [...power.problems];
-  if (power.server.transport === 'stdio' && !commandExists(power.server.command, context.pathEnv ?? process.env.PATH ?? '')) {
-    flags.push(`command '${power.server.command}' was not found on PATH: install it, or give its full path in ${power.source.file}`);
+  const server = power.server;
+  if (server.transport === 'stdio' && !commandExists(server.command, context.lookup ?? lookupFor(server.env, server.cwd))) {
+    flags.push(`command '${server.command}' was not found on PATH: install it, or give its full path in ${power.source.file}`);
   }
   for (const pattern of extensions?.when?.workspace_contains ?? []) {
     if (!context.workspaceFolder) {
@@ -27,24 +29,36 @@ export function availabilityFlags(
   return flags;
 }
 
-const commandCache = new Map<string, boolean>();
+const CHECK_AGAIN_MS = 1000;
+const commandCache = new Map<string, { found: boolean; stamp: string; checkedAt: number }>();
 
-export function commandExists(command: string, pathEnv: string): boolean {
-  const key = `${command}\u0000${pathEnv}`;
-  let found = commandCache.get(key);
-  if (found === undefined) {
-    found = path.isAbsolute(command) || command.includes('/') ? isExecutable(command) : pathEnv.split(path.delimiter).some((dir) => dir && isExecutable(path.join(dir, command)));
-    commandCache.set(key, found);
+/**
+ * Whether a command can be found, with the platform's rules (PATHEXT on Windows: see
+ * command-lookup.ts). A result is kept only while PATH and PATHEXT are the same and the PATH
+ * folders and the found file are unchanged (checked at most once a second), so installing a
+ * missing command, or removing one, shows without a restart.
+ */
+export function commandExists(command: string, lookup: CommandLookup = lookupFor()): boolean {
+  const key = [lookup.platform, command, lookup.pathEnv, lookup.pathExt ?? '', lookup.cwd ?? ''].join('\u0000');
+  const cached = commandCache.get(key);
+  const now = Date.now();
+  if (cached && now - cached.checkedAt < CHECK_AGAIN_MS) return cached.found;
+  const found = findCommand(command, lookup);
+  const stamp = [found ?? '', ...[found, ...lookup.pathEnv.split(lookup.platform === 'win32' ? ';' : ':')].map(modified)].join('|');
+  if (cached && cached.stamp === stamp) {
+    cached.checkedAt = now;
+    return cached.found;
   }
-  return found;
+  commandCache.set(key, { found: found !== undefined, stamp, checkedAt: now });
+  return found !== undefined;
 }
 
-function isExecutable(file: string): boolean {
+function modified(file: string | undefined): string {
+  if (!file) return '';
   try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
+    return String(fs.statSync(file).mtimeMs);
   } catch {
-    return false;
+    return '-';
   }
 }
 

@@ -4,10 +4,11 @@ import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelco
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PowerDefinition } from '../powers/types.js';
 import { errorMessage, logger } from '../log.js';
-import { backoffDelay } from './backoff.js';
+import { RESULT_TOO_LARGE_CODE, megabytes, type TooLargeData } from './children/oversize-message.js';
 import { UpstreamError } from './errors.js';
+import { RestartPolicy } from './restart-policy.js';
 import { StderrTail } from './stderr-tail.js';
-import { createTransport } from './transport.js';
+import { createTransport, type CreatedTransport } from './transport.js';
 
 export type PowerState = 'stopped' | 'starting' | 'active' | 'crashed' | 'stopping';
 
@@ -15,6 +16,8 @@ export interface ConnectionOptions {
   callTimeoutMs: number;
   startTimeoutMs: number;
   restart: { maxAttempts: number; baseDelayMs: number };
+  /** The largest message a stdio server may send; a larger answer fails that call only. */
+  maxMessageBytes: number;
 }
 
 export interface CallOptions {
@@ -30,7 +33,8 @@ export interface StateChange {
 
 /**
  * One power's MCP client and the life of its server: start, calls with timeouts, crash detection
- * with restarts on backoff, and a stop that lets calls in flight finish first.
+ * with restarts on backoff (for calls too: a call never relaunches a failing server early), and a
+ * stop that lets calls in flight finish first.
  * Emits 'state' (StateChange) and 'toolsChanged' (the server said its tool list changed).
  */
 export class PowerConnection extends EventEmitter {
@@ -39,11 +43,12 @@ export class PowerConnection extends EventEmitter {
   private currentState: PowerState = 'stopped';
   private inFlightCalls = 0;
   private drainWaiters: Array<() => void> = [];
-  private restartAttempts = 0;
+  private readonly restarts: RestartPolicy;
   private restartTimer?: NodeJS.Timeout;
   private stableTimer?: NodeJS.Timeout;
   private closingOnPurpose = false;
   private stderr = new StderrTail();
+  private exitOf: CreatedTransport['exit'] = () => undefined;
   private readonly log;
   lastError?: string;
   lastUsedAt = 0;
@@ -54,6 +59,7 @@ export class PowerConnection extends EventEmitter {
   ) {
     super();
     this.log = logger(`power:${definition.name}`);
+    this.restarts = new RestartPolicy(options.restart);
   }
 
   get name(): string {
@@ -83,11 +89,28 @@ export class PowerConnection extends EventEmitter {
     }
   }
 
-  async start(): Promise<void> {
+  /** Starts the server, unless it is backing off after a failure (`scheduled`: the backoff's own timer). */
+  async start(options: { scheduled?: boolean } = {}): Promise<void> {
     if (this.currentState === 'active') return;
     if (this.starting) return this.starting;
     if (this.definition.problems.length > 0) {
       throw new UpstreamError('not_startable', this.name, `Power '${this.name}' cannot start: ${this.definition.problems.join('; ')}`);
+    }
+    const gate = this.restarts.gate();
+    if (!gate.open && !options.scheduled) {
+      throw gate.gaveUp
+        ? new UpstreamError(
+            'gave_up',
+            this.name,
+            `Power '${this.name}' is down (${this.lastError ?? 'it failed'}) and Grimoire stopped restarting it after ${gate.attempts} attempts. ` +
+              `Fix its server in ${this.definition.source.file}, then activate the power again.`,
+          )
+        : new UpstreamError(
+            'backing_off',
+            this.name,
+            `Power '${this.name}' is down (${this.lastError ?? 'it failed'}). Grimoire starts it again in ${Math.ceil(gate.retryInMs / 1000)} s ` +
+              `(attempt ${gate.attempt + 1} of ${gate.maxAttempts + 1}); call again after that.`,
+          );
     }
     clearTimeout(this.restartTimer);
     this.starting = this.connect().finally(() => (this.starting = undefined));
@@ -97,7 +120,8 @@ export class PowerConnection extends EventEmitter {
   private async connect(): Promise<void> {
     this.setState('starting');
     this.stderr = new StderrTail();
-    const { transport, stderr } = createTransport(this.definition.server);
+    const { transport, stderr, exit } = createTransport(this.definition.server, { maxMessageBytes: this.options.maxMessageBytes });
+    this.exitOf = exit;
     this.stderr.attach(stderr, (line) => this.log.debug(`stderr: ${line}`));
     const client = new Client({ name: 'grimoire-gateway', version: '0.1.0' });
     client.onclose = () => this.onClosed(client);
@@ -108,13 +132,14 @@ export class PowerConnection extends EventEmitter {
       this.closingOnPurpose = true;
       await client.close().catch(() => undefined);
       this.closingOnPurpose = false;
-      const why = this.stderr.summary() ?? errorMessage(error);
+      const why = this.endReason() ?? errorMessage(error);
       this.lastError = `failed to start: ${why}`;
       this.setState('crashed', this.lastError);
+      const retry = this.scheduleRestart();
       throw new UpstreamError(
         'start_failed',
         this.name,
-        `Power '${this.name}' failed to start: ${why}. Check its server command in ${this.definition.source.file}.`,
+        `Power '${this.name}' failed to start: ${why}. Check its server command in ${this.definition.source.file}. ${retry}`,
       );
     }
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
@@ -125,8 +150,16 @@ export class PowerConnection extends EventEmitter {
     this.lastUsedAt = Date.now();
     this.setState('active');
     clearTimeout(this.stableTimer);
-    this.stableTimer = setTimeout(() => (this.restartAttempts = 0), 60_000);
+    this.stableTimer = setTimeout(() => this.restarts.recovered(), 60_000);
     this.stableTimer.unref();
+  }
+
+  /** How the server ended: its exit and its last stderr line, as far as they are known. */
+  private endReason(): string | undefined {
+    const exit = this.exitOf();
+    const how = exit ? `server exited (code ${exit.code ?? 'none'}${exit.signal ? `, signal ${exit.signal}` : ''})` : undefined;
+    const last = this.stderr.summary();
+    return how && last ? `${how}: ${last}` : (how ?? last);
   }
 
   private onClosed(client: Client): void {
@@ -134,35 +167,35 @@ export class PowerConnection extends EventEmitter {
     this.client = undefined;
     clearTimeout(this.stableTimer);
     if (this.closingOnPurpose) return;
-    const why = this.stderr.summary() ?? 'the connection closed';
+    const why = this.endReason() ?? 'the connection closed';
     this.lastError = `crashed: ${why}`;
     this.log.warn(`server ${this.lastError}`);
     this.setState('crashed', this.lastError);
     this.scheduleRestart();
   }
 
-  private scheduleRestart(): void {
-    const { maxAttempts, baseDelayMs } = this.options.restart;
-    if (this.restartAttempts >= maxAttempts) {
+  /** Counts a crash or failed start against the backoff and schedules the next try; says when, for messages. */
+  private scheduleRestart(): string {
+    clearTimeout(this.restartTimer);
+    const { maxAttempts } = this.options.restart;
+    const delay = this.restarts.failed();
+    if (delay === undefined) {
       this.log.error(`gave up after ${maxAttempts} restarts; activate the power again once its server is fixed`);
       this.emit('state', { power: this.name, state: 'crashed', detail: `${this.lastError}; gave up after ${maxAttempts} restarts` });
-      return;
+      return `Grimoire stopped restarting it after ${maxAttempts} attempts: fix it, then activate the power again.`;
     }
-    this.restartAttempts += 1;
-    const delay = backoffDelay(this.restartAttempts, baseDelayMs);
-    this.log.info(`restarting in ${delay} ms (attempt ${this.restartAttempts} of ${maxAttempts})`);
+    this.log.info(`restarting in ${delay} ms`);
     this.restartTimer = setTimeout(() => {
-      this.start().catch((error) => {
-        this.log.warn(`restart failed: ${errorMessage(error)}`);
-        this.scheduleRestart();
-      });
+      // A failed start schedules the next try itself.
+      this.start({ scheduled: true }).catch((error) => this.log.warn(`restart failed: ${errorMessage(error)}`));
     }, delay);
     this.restartTimer.unref();
+    return `Grimoire tries again in ${Math.ceil(delay / 1000)} s.`;
   }
 
-  /** Lets the user try again after the restarts gave up (an explicit activation does this). */
+  /** Lets the user try again after the restarts gave up (an explicit activation does this); a backoff in progress stays. */
   resetRestarts(): void {
-    this.restartAttempts = 0;
+    this.restarts.liftGiveUp();
   }
 
   async listTools(): Promise<Tool[]> {
@@ -203,6 +236,15 @@ export class PowerConnection extends EventEmitter {
         this.name,
         `Power '${this.name}' did not answer '${tool}' within ${Math.round(timeoutMs / 1000)} s, so the call was cancelled. ` +
           `The power keeps serving other calls. Retry with smaller input, or raise upstream.callTimeoutMs if the tool is just slow.`,
+      );
+    }
+    if (error instanceof McpError && error.code === RESULT_TOO_LARGE_CODE && (error.data as TooLargeData | undefined)?.reason === 'result_too_large') {
+      const data = error.data as TooLargeData;
+      return new UpstreamError(
+        'result_too_large',
+        this.name,
+        `Power '${this.name}' answered '${tool}' with a result too large (${megabytes(data.bytes)}, limit ${megabytes(data.limitBytes)}). ` +
+          `The power is still running and keeps its state. Ask for less (a filter, a smaller page), or raise upstream.maxResultMB.`,
       );
     }
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {

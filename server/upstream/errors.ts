@@ -3,8 +3,11 @@
 export type UpstreamErrorCode =
   | 'not_startable'
   | 'start_failed'
+  | 'backing_off'
+  | 'gave_up'
   | 'timeout'
   | 'crashed'
+  | 'result_too_large'
   | 'stopped'
   | 'call_failed';
 

@@ -1,35 +1,52 @@
 import { maskSecrets } from '../util/secrets.js';
+import { BoundedLines } from './children/bounded-lines.js';
 
-/** Keeps the last lines a child wrote to stderr, to explain a crash or a failed start (secrets masked). */
+/** The longest stderr line kept; a longer one is cut and the rest of it dropped as it streams past. */
+export const STDERR_LINE_BYTES = 2048;
+
+/**
+ * Keeps the last lines a child wrote to stderr, to explain a crash or a failed start (secrets masked). Reads in
+ * bounded chunks: a child writing megabytes without a newline costs time linear in the bytes and
+ * a few KB of memory.
+ */
 export class StderrTail {
-  private lines: string[] = [];
-  private partial = '';
+  private kept: string[] = [];
+  private splitter?: BoundedLines;
 
   constructor(private readonly max = 20) {}
 
   attach(stream: NodeJS.ReadableStream | undefined, onLine?: (line: string) => void): void {
-    stream?.on('data', (chunk: Buffer | string) => {
-      const text = this.partial + chunk.toString();
-      const parts = text.split('\n');
-      this.partial = parts.pop() ?? '';
-      for (const line of parts) {
-        if (!line.trim()) continue;
-        this.lines.push(line);
-        if (this.lines.length > this.max) this.lines.shift();
-        onLine?.(line);
-      }
-    });
+    if (!stream) return;
+    const add = (line: string) => {
+      if (!line.trim()) return;
+      this.kept.push(line);
+      if (this.kept.length > this.max) this.kept.shift();
+      onLine?.(line);
+    };
+    const splitter = new BoundedLines(
+      STDERR_LINE_BYTES,
+      (line) => add(line.toString('utf8').replace(/\r$/, '')),
+      (cut) => add(`${cut.head.toString('utf8')}... (line cut: ${cut.bytes} bytes)`),
+    );
+    this.splitter = splitter;
+    stream.on('data', (chunk: Buffer | string) => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    stream.on('end', () => splitter.end());
   }
 
-  /** The guard's own exit report, when there is one, else the last line. */
+  /** The last lines, oldest first; a line still being written counts as the last. */
+  lines(): string[] {
+    const pending = this.splitter?.pending().toString('utf8').trim();
+    return pending ? [...this.kept, pending].slice(-this.max) : [...this.kept];
+  }
+
+  /** The last line, if any. */
   summary(): string | undefined {
-    const exit = [...this.lines].reverse().find((line) => line.startsWith('grimoire child-guard:'));
-    const last = this.lines[this.lines.length - 1];
-    const line = (exit ?? last)?.replace(/^grimoire child-guard: /, '');
-    return line === undefined ? undefined : maskSecrets(line);
+    const lines = this.lines();
+    const last = lines[lines.length - 1];
+    return last === undefined ? undefined : maskSecrets(last);
   }
 
   text(): string {
-    return maskSecrets(this.lines.join('\n'));
+    return maskSecrets(this.lines().join('\n'));
   }
 }

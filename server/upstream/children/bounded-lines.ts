@@ -1,0 +1,86 @@
+/** A line that went over the bound: only its start and end were kept, and its full size counted. */
+export interface CutLine {
+  bytes: number;
+  head: Buffer;
+  tail: Buffer;
+}
+
+const KEEP_BYTES = 4096;
+
+/**
+ * Splits a byte stream into lines without ever holding more than `maxLineBytes` of one line: a
+ * longer line is cut, its middle dropped as it streams past, and reported by size with its first
+ * and last few KB. Cost is linear in the bytes read, whatever their shape.
+ */
+export class BoundedLines {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private cut?: CutLine;
+
+  constructor(
+    private readonly maxLineBytes: number,
+    private readonly onLine: (line: Buffer) => void,
+    private readonly onCut: (line: CutLine) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(0x0a, start);
+      const end = newline === -1 ? chunk.length : newline;
+      this.take(chunk.subarray(start, end));
+      if (newline === -1) return;
+      this.finishLine();
+      start = newline + 1;
+    }
+  }
+
+  /** Ends the stream: a last line without a newline is delivered too. */
+  end(): void {
+    if (this.size > 0 || this.cut) this.finishLine();
+  }
+
+  /** What the unfinished line holds so far (its start, when it is being cut). */
+  pending(): Buffer {
+    if (this.cut) return this.cut.head;
+    return Buffer.concat(this.parts).subarray(0, KEEP_BYTES);
+  }
+
+  private take(piece: Buffer): void {
+    if (piece.length === 0) return;
+    if (this.cut) {
+      this.cut.bytes += piece.length;
+      this.cut.tail = keepEnd(this.cut.tail, piece);
+      return;
+    }
+    if (this.size + piece.length <= this.maxLineBytes) {
+      this.parts.push(piece);
+      this.size += piece.length;
+      return;
+    }
+    const keep = Math.min(KEEP_BYTES, this.maxLineBytes);
+    const head = Buffer.concat([...this.parts, piece]).subarray(0, keep);
+    this.cut = { bytes: this.size + piece.length, head: Buffer.from(head), tail: keepEnd(Buffer.alloc(0), Buffer.concat([...this.parts.slice(-2), piece])) };
+    this.parts = [];
+    this.size = 0;
+  }
+
+  private finishLine(): void {
+    if (this.cut) {
+      const cut = this.cut;
+      this.cut = undefined;
+      this.onCut(cut);
+      return;
+    }
+    const line = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size);
+    this.parts = [];
+    this.size = 0;
+    this.onLine(line);
+  }
+}
+
+function keepEnd(kept: Buffer, more: Buffer): Buffer {
+  if (more.length >= KEEP_BYTES) return Buffer.from(more.subarray(more.length - KEEP_BYTES));
+  const joined = Buffer.concat([kept, more]);
+  return Buffer.from(joined.subarray(Math.max(0, joined.length - KEEP_BYTES)));
+}
