@@ -36,6 +36,7 @@ import { handleIntentCall } from './intent-calls.js';
 import { powerDocument } from './power-documents.js';
 import { Resolution, type ResolveOptions, type ResolveOutcome } from './resolution.js';
 import { UnknownPowerError } from './unknown-power.js';
+import { SteeringLog } from './steering.js';
 import { Intel } from '../intel/intel.js';
 import { summarizeStage } from '../intel/summarize-stage.js';
 
@@ -73,6 +74,8 @@ export class Gateway extends EventEmitter {
   readonly hints: { sessions: SessionContexts; events: HintEvents; transitions: LearnedTransitions };
   /** Summaries, artifacts, the result cache, search and token accounting (server/intel). */
   readonly intel: Intel;
+  /** Which powers' guidance each session has been given (steering comes once, not with every tool). */
+  readonly steering = new SteeringLog();
   private readonly resolution: Resolution;
   private readonly resolver: HybridResolver;
   private readonly active = new Set<string>();
@@ -354,7 +357,7 @@ export class Gateway extends EventEmitter {
       if (!power) continue;
       for (const tool of this.toolsOf(name)) {
         if (next.size >= maxTools || blocked.has(`${name}:${tool.name}`)) continue;
-        const exposed = exposeTool(power, tool, this.annotationsOf(name, tool));
+        const exposed = exposeTool(power, tool, this.annotationsOf(name, tool), this.options.registry.extensions(name));
         next.set(exposed.definition.name, exposed);
       }
     }

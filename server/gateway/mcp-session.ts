@@ -11,7 +11,7 @@ const log = logger('session');
 export const GATEWAY_INSTRUCTIONS =
   'Grimoire is a gateway to many MCP servers ("powers"). You see only a few tools at first. ' +
   'When you need a capability you do not have, call resolve_intent with what you want to do; the matching ' +
-  "power is activated and its tools appear in your list as '<power>__<tool>', each with the power's guidance.";
+  "power is activated, its tools appear in your list as '<power>__<tool>' and the answer gives the power's guidance.";
 
 /**
  * One MCP server per client connection (the SDK binds a server to one transport); all of them
