@@ -5,6 +5,7 @@ import { errorMessage, logger } from '../log.js';
 import type { StateChange } from '../upstream/connection.js';
 import type { SampleFn } from '../calls/pipeline.js';
 import type { Gateway } from './gateway.js';
+import { samplingAllowed } from '../intel/summarizers/sampling-gate.js';
 
 const log = logger('session');
 
@@ -25,7 +26,7 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: gateway.listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling
+    const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.settings.intel.summarizers)
       ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
       : undefined;
     return gateway.callTool(request.params.name, args, { sessionId, signal: extra.signal, sample });

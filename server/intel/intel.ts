@@ -17,6 +17,7 @@ import { argsHash, canonicalArgs, fingerprintOf, ResultCache } from './cache/res
 import type { IntelSettings } from './intel-settings.js';
 import { summarizeLocally } from './local/local-summarizer.js';
 import { renderSummary } from './render.js';
+import { decide, isReadRequest } from './summary-policy.js';
 import { byteLength, hasBinary, rawTextOf } from './result-content.js';
 import { searchArtifacts, searchTextOf, type SearchOutcome } from './search/artifact-search.js';
 import { structuredTemplate } from './structured-content.js';
@@ -142,8 +143,12 @@ export class Intel {
     if (!this.enabledFor(context.power) || result.isError || hasBinary(result)) return result;
     const raw = rawTextOf(result);
     const rawBytes = byteLength(raw);
-    if (rawBytes < settings.summaryThresholdBytes) return result;
+    const readRequest = isReadRequest(context.tool, context.args);
+    // A token is at least one byte: below the limit in bytes, it is below it in tokens.
+    if (rawBytes < (readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens)) return result;
     try {
+      const [tokens] = await this.tokenizer.count([raw]);
+      if (!decide(settings, readRequest, tokens!).summarize) return result;
       return (await this.summarize(context, result, tool, raw, rawBytes)) ?? result;
     } catch (error) {
       log.warn(`summarizing ${context.power}:${context.tool} failed: ${errorMessage(error)}; passing the raw result`);

@@ -45,6 +45,7 @@ export interface GatewaySettingsPatch {
   upstream?: { callTimeoutMs?: number; idle?: { mode?: IdleMode; minutes?: number; turns?: number } };
   imports?: { vscode?: boolean; claudeDesktop?: boolean };
   discovery?: { enabled?: boolean };
+  intel?: { readWholeTokens?: number; summarizers?: { timeBudgetMs?: number; samplingInVsCode?: boolean } };
 }
 
 export interface InitializationOptions {
