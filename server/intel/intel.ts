@@ -20,6 +20,7 @@ import { renderSummary } from './render.js';
 import { decide, isReadRequest } from './summary-policy.js';
 import { byteLength, hasBinary, rawTextOf } from './result-content.js';
 import { searchArtifacts, searchTextOf, type SearchOutcome } from './search/artifact-search.js';
+import { searchPassages, type PassageSearchOutcome } from './search/passage-search.js';
 import { structuredTemplate } from './structured-content.js';
 import { firstAvailable, runChain } from './summarizers/chain.js';
 import type { LanguageModelFn } from './summarizers/language-model-summarizer.js';
@@ -65,6 +66,11 @@ export class Intel {
     } catch (error) {
       log.warn(`artifact sweep failed: ${errorMessage(error)}`);
     }
+  }
+
+  /** Embeddings shared with the resolver; undefined when semantic matching is off. */
+  get embeddings(): EmbeddingCache | undefined {
+    return this.options.embeddings;
   }
 
   get settings(): IntelSettings {
@@ -241,6 +247,11 @@ export class Intel {
   /** Searches the live artifacts (semantic when the model is ready, lexical otherwise). */
   async search(query: string, limit: number): Promise<SearchOutcome> {
     return searchArtifacts(this.artifacts.live(1_000), query, limit, this.options.embeddings);
+  }
+
+  /** The passages of the live artifacts that best answer a query, each with its artifact and range. */
+  async searchPassages(query: string, limit: number): Promise<PassageSearchOutcome> {
+    return searchPassages(this.artifacts, query, limit, this.options.embeddings);
   }
 
   /** Token savings so far (waits for pending counts first). */
