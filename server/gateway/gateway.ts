@@ -271,6 +271,7 @@ export class Gateway extends EventEmitter {
   async callTool(name: string, args: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
     const gatewayAnswer = await handleGatewayTool(this, name, args, caller.sessionId);
     if (gatewayAnswer) {
+      this.intel.reads.answered(caller.sessionId, gatewayAnswer);
       this.manager.noteTurn();
       return gatewayAnswer;
     }

@@ -23,7 +23,11 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     { name: 'grimoire', version: '0.1.0', title: 'Grimoire MCP gateway' },
     { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: GATEWAY_INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: gateway.listTools() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const tools = gateway.listTools();
+    gateway.intel.reads.listed(sessionId, tools);
+    return { tools };
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.settings.intel.summarizers)

@@ -11,6 +11,7 @@ import { errorMessage, logger } from '../log.js';
 import type { EmbeddingCache } from '../resolve/semantic/embedding-cache.js';
 import type { Store } from '../store/store.js';
 import { TokenLedger, type CacheOutcome } from './accounting/token-ledger.js';
+import { SessionReadLedger } from './accounting/session-reads.js';
 import { tokenReport, type TokenReport, type ToolLists } from './accounting/token-report.js';
 import { ArtifactStore, newArtifactId, type ArtifactFiles } from './artifacts/artifact-store.js';
 import { argsHash, canonicalArgs, fingerprintOf, ResultCache } from './cache/result-cache.js';
@@ -49,6 +50,8 @@ export class Intel {
   readonly artifacts: ArtifactStore;
   readonly cache: ResultCache;
   readonly ledger: TokenLedger;
+  /** What each session's agent read through the gateway (tools lists, answers, results). */
+  readonly reads: SessionReadLedger;
   readonly tokenizer: Tokenizer;
   private languageModel: LanguageModelFn | undefined;
   readonly now: () => number;
@@ -60,6 +63,7 @@ export class Intel {
     this.artifacts = new ArtifactStore(options.store, () => options.settings().artifacts, this.now, options.files);
     this.cache = new ResultCache(options.store, this.artifacts, options.embeddings);
     this.ledger = new TokenLedger(options.store, this.tokenizer);
+    this.reads = new SessionReadLedger(this.tokenizer, this.now);
     try {
       this.artifacts.sweep();
       this.ledger.prune(options.settings().statsRetentionDays, this.now());
@@ -143,8 +147,14 @@ export class Intel {
     }
   }
 
-  /** The result the agent gets: the raw one when small, binary, an error or off; a summary otherwise. */
+  /** The result the agent gets: the raw one when small, binary, an error, asked to read or off; a summary otherwise. */
   async process(context: CallContext, result: CallToolResult, tool: Tool | undefined): Promise<CallToolResult> {
+    const delivered = await this.deliver(context, result, tool);
+    this.reads.delivered(context.sessionId, result, delivered);
+    return delivered;
+  }
+
+  private async deliver(context: CallContext, result: CallToolResult, tool: Tool | undefined): Promise<CallToolResult> {
     const settings = this.settings;
     if (!this.enabledFor(context.power) || result.isError || hasBinary(result)) return result;
     const raw = rawTextOf(result);
@@ -257,10 +267,11 @@ export class Intel {
   /** Token savings so far (waits for pending counts first). */
   async tokenReport(): Promise<TokenReport> {
     await this.ledger.flush();
+    const sessions = await this.reads.all();
     const settings = this.settings;
     const usage = this.artifacts.usage();
     const lists = this.options.toolLists?.() ?? { gateway: [], powers: [] };
-    return tokenReport(this.options.store, this.tokenizer, lists, { count: usage.count, bytes: usage.bytes, max_bytes: settings.artifacts.maxBytes, ttl_minutes: settings.artifacts.ttlMinutes });
+    return tokenReport(this.options.store, this.tokenizer, lists, { count: usage.count, bytes: usage.bytes, max_bytes: settings.artifacts.maxBytes, ttl_minutes: settings.artifacts.ttlMinutes }, sessions);
   }
 
   /** Waits for background token accounting. */
