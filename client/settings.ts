@@ -13,6 +13,9 @@ export const GATEWAY_SETTING_KEYS = [
   'imports.vscode',
   'imports.claudeDesktop',
   'discovery.enabled',
+  'intel.readWholeTokens',
+  'intel.summarizers.timeBudgetMs',
+  'intel.summarizers.samplingInVsCode',
 ] as const;
 
 /** Lend VS Code's language model to the gateway's summarizer (client/language-model.ts). */

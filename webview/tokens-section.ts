@@ -3,6 +3,7 @@ import type { TokenReportInfo } from '../server/rpc/protocol.js';
 import { bar, el, section, svg, svgTitle } from './dom.js';
 import { formatBytes, formatPercent, formatTokens } from './format.js';
 import { tokenChart, utcDay } from './token-chart.js';
+import { readBars, sessionReadRows, type ReadBar } from './session-reads.js';
 
 function chart(report: TokenReportInfo, now: number): SVGElement {
   const c = tokenChart(report.byDay, { today: utcDay(now) });
@@ -49,9 +50,39 @@ function byPower(report: TokenReportInfo): HTMLElement {
   );
 }
 
+function barRow(b: ReadBar, label: string): HTMLElement {
+  return el('tr', {}, el('td', {}, label), el('td', { class: 'meter' }, bar(b.percent, b.className)), el('td', { class: 'number' }, formatTokens(b.tokens)));
+}
+
+/** Per session: what the agent read through Grimoire against direct exposure of the same powers. */
+function sessionReads(report: TokenReportInfo): HTMLElement {
+  const rows = sessionReadRows(report.sessions).slice(0, 8);
+  if (rows.length === 0) return el('p', { class: 'muted small', 'data-testid': 'session-reads' }, 'No agent session yet.');
+  const t = report.sessions.totals;
+  const verdict = t.savedTokens >= 0 ? `${formatTokens(t.savedTokens)} tokens (${formatPercent(t.reduction)}) fewer than direct exposure` : `${formatTokens(-t.savedTokens)} tokens more than direct exposure`;
+  return el(
+    'div',
+    { 'data-testid': 'session-reads' },
+    el(
+      'table',
+      { class: 'grid' },
+      el(
+        'tbody',
+        {},
+        ...rows.flatMap((row) => [
+          el('tr', { 'data-session': row.session, title: row.detail }, el('td', { colspan: '3' }, el('strong', {}, `Session ${row.session.slice(0, 8)}`), el('span', { class: 'muted small' }, row.savedTokens >= 0 ? ` · ${formatTokens(row.savedTokens)} fewer` : ` · ${formatTokens(-row.savedTokens)} more`))),
+          barRow(row.gateway, row.gateway.label),
+          barRow(row.direct, row.direct.label),
+        ]),
+      ),
+    ),
+    el('p', { class: 'small' }, `In all, the agents read ${verdict}.`),
+  );
+}
+
 function toolsList(report: TokenReportInfo): HTMLElement {
   const t = report.toolsList;
-  const max = Math.max(1, t.allPowers.tokens, t.gateway.tokens);
+  const bars = readBars(t.gateway.tokens, t.allPowers.tokens);
   return el(
     'div',
     { 'data-testid': 'tools-list-savings' },
@@ -61,11 +92,11 @@ function toolsList(report: TokenReportInfo): HTMLElement {
       el(
         'tbody',
         {},
-        el('tr', {}, el('td', {}, `Every power's tools listed directly (${t.allPowers.tools} tools, ${t.allPowers.powers} powers)`), el('td', { class: 'meter' }, bar((t.allPowers.tokens / max) * 100, 'direct')), el('td', { class: 'number' }, formatTokens(t.allPowers.tokens))),
-        el('tr', {}, el('td', {}, `Grimoire's list now (${t.gateway.tools} tools)`), el('td', { class: 'meter' }, bar((t.gateway.tokens / max) * 100, 'saved')), el('td', { class: 'number' }, formatTokens(t.gateway.tokens))),
+        barRow(bars.direct, `Every power's tools listed directly (${t.allPowers.tools} tools, ${t.allPowers.powers} powers)`),
+        barRow(bars.gateway, `Grimoire's list now (${t.gateway.tools} tools)`),
       ),
     ),
-    el('p', { class: 'small' }, `${formatTokens(t.savedTokens)} tokens (${formatPercent(t.reduction)}) kept out of every request's tool list by lazy activation.`),
+    el('p', { class: 'small' }, t.gateway.tokens <= t.allPowers.tokens ? `${formatTokens(t.savedTokens)} tokens (${formatPercent(t.reduction)}) fewer in the tool list than listing every power directly.` : `The tool list is ${formatTokens(t.gateway.tokens - t.allPowers.tokens)} tokens longer than listing every power directly.`),
   );
 }
 
@@ -86,7 +117,9 @@ export function tokensSection(report: TokenReportInfo | undefined, now = Date.no
     'Token savings',
     'tokens-section',
     figures,
-    el('h3', {}, 'Saved over time'),
+    el('h3', {}, 'What the agent read, per session'),
+    sessionReads(report),
+    el('h3', {}, 'Saved by summaries over time'),
     el('div', { class: 'chart-box' }, chart(report, now)),
     el('ul', { class: 'legend small' }, el('li', {}, el('span', { class: 'swatch saved' }), 'saved that day (left axis)'), el('li', {}, el('span', { class: 'line total' }), 'running total (right axis)')),
     el('div', { class: 'columns two' }, el('div', {}, el('h3', {}, 'Per power'), byPower(report)), el('div', {}, el('h3', {}, 'Tool list (tools/list)'), toolsList(report))),

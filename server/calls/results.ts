@@ -1,10 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { maskDeep, maskSecrets } from '../util/secrets.js';
 
-/** A tool result the agent reads: JSON text for any client, the same object as structured content. */
+/** A tool result the agent reads: compact JSON text for any client (indentation costs tokens), the same object as structured content. */
 export function jsonResult(payload: Record<string, unknown>, isError = false): CallToolResult {
   return {
-    content: [{ type: 'text', text: JSON.stringify(payload, null, 2) }],
+    content: [{ type: 'text', text: JSON.stringify(payload) }],
     structuredContent: payload,
     ...(isError ? { isError: true } : {}),
   };

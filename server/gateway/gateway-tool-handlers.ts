@@ -11,7 +11,7 @@ import { explainCandidate } from './explain.js';
 import type { ResolvedCandidate, ResolveOptions } from './resolution.js';
 import type { ExposedTool } from './exposure.js';
 import { UnknownPowerError } from './unknown-power.js';
-import { echoedQuery, queryTooLong } from './query-limit.js';
+import { queryTooLong } from './query-limit.js';
 import { handleIntelTool } from '../intel/tools/intel-tool-handlers.js';
 
 /** Answers a call to one of the gateway's own tools, or returns undefined for any other name. */
@@ -47,20 +47,18 @@ export async function handleGatewayTool(gateway: Gateway, name: string, args: Re
   }
 }
 
-async function resolveIntent(gateway: Gateway, fullQuery: string, options: ResolveOptions): Promise<CallToolResult> {
-  const outcome = await gateway.resolve(fullQuery, options);
-  const query = echoedQuery(fullQuery);
+async function resolveIntent(gateway: Gateway, query: string, options: ResolveOptions): Promise<CallToolResult> {
+  const outcome = await gateway.resolve(query, options);
+  const internals = options.explain ? { resolver: gateway.resolverStatus() } : {};
   const summary = (score: ResolvedCandidate) => {
     const power = gateway.power(score.name);
     const words = power ? describePower(power, gateway.toolsOf(score.name)) : { description: '', keywords: [] };
     return {
       name: score.name,
       confidence: score.confidence,
-      match_type: score.matchType,
       description: words.description,
-      keywords: words.keywords,
       ...(score.flags.length ? { flags: score.flags } : {}),
-      ...(options.explain ? { explain: explainCandidate(score) } : {}),
+      ...(options.explain ? { match_type: score.matchType, keywords: words.keywords, explain: explainCandidate(score) } : {}),
     };
   };
   switch (outcome.tier) {
@@ -70,40 +68,32 @@ async function resolveIntent(gateway: Gateway, fullQuery: string, options: Resol
         const exposed = await gateway.activate(best.name, options.sessionId);
         return jsonResult({
           status: 'activated',
-          query,
-          resolver: gateway.resolverStatus(),
-          power: summary(best),
-          ...activation(gateway, best.name, exposed, `Activated '${best.name}' (confidence ${best.confidence}).`),
+          power: { name: best.name, confidence: best.confidence, ...(options.explain ? { match_type: best.matchType, explain: explainCandidate(best) } : {}) },
+          ...internals,
+          ...activation(gateway, best.name, exposed, options.sessionId),
         });
       });
     }
     case 'multiple_matches':
       return jsonResult({
         status: 'multiple_matches',
-        query,
-        resolver: gateway.resolverStatus(),
         matches: outcome.candidates.map(summary),
-        message: 'Several powers could serve this. Call activate_power with the name that fits best, or ask the user which one they mean.',
+        ...internals,
+        message: 'Call activate_power with the name that fits best, or ask the user which one they mean.',
       });
     case 'weak_matches':
       return jsonResult({
         status: 'weak_matches',
-        query,
-        resolver: gateway.resolverStatus(),
         matches: outcome.candidates.map(summary),
-        message:
-          'Only weak matches. If one of these fits, call activate_power with its name; otherwise rephrase the request with more specific words ' +
-          '(the kind of data, the service, the action).',
+        ...internals,
+        message: 'If one of these fits, call activate_power with its name; otherwise call resolve_intent again naming the kind of data, the service or the action.',
       });
     case 'not_found':
       return jsonResult({
         status: 'not_found',
-        query,
-        resolver: gateway.resolverStatus(),
         powers: gateway.powers().map((power) => ({ name: power.name, description: describePower(power, gateway.toolsOf(power.name)).description })),
-        message:
-          'No power matches this request. The configured powers are listed: activate one by name if it fits, or tell the user ' +
-          'that no configured MCP server provides this (they can add one as a spell file).',
+        ...internals,
+        message: 'No power matches: activate a listed one by name if it fits, or tell the user no configured MCP server provides this (they can add one as a spell file).',
       });
   }
 }
@@ -111,15 +101,16 @@ async function resolveIntent(gateway: Gateway, fullQuery: string, options: Resol
 async function activatePower(gateway: Gateway, name: string, sessionId: string): Promise<CallToolResult> {
   return guarded(async () => {
     const exposed = await gateway.activate(name, sessionId);
-    return jsonResult({ status: 'activated', power: name, ...activation(gateway, name, exposed, `Activated '${name}'.`) });
+    return jsonResult({ status: 'activated', power: { name }, ...activation(gateway, name, exposed, sessionId) });
   });
 }
 
 /**
- * What an activation gives the agent: the tools now in its list, and, for tools not exposed
- * (exposure mode 'call-tools', the exposure cap, or blocked), how to call them instead.
+ * What an activation gives the agent, once: the power's guidance (steering), the names of the
+ * tools now in its list with one line each (their schemas come with tools/list), how to call the
+ * tools that are not exposed (exposure mode 'call-tools', the cap), and what to do next.
  */
-function activation(gateway: Gateway, power: string, exposed: ExposedTool[], opening: string): Record<string, unknown> {
+function activation(gateway: Gateway, power: string, exposed: ExposedTool[], sessionId: string | undefined): Record<string, unknown> {
   const shown = new Set(exposed.map((tool) => tool.tool));
   const blocked = new Set(gateway.settings.tools.blocked);
   const held = gateway.trust.quarantinedOf(power);
@@ -128,22 +119,26 @@ function activation(gateway: Gateway, power: string, exposed: ExposedTool[], ope
     const { source, inferred, ...hints } = gateway.annotationsOf(power, tool);
     return { name: `${power}:${tool.name}`, description: firstLine(tool.description ?? ''), call_with: callWith({ ...hints, source, ...(inferred ? { inferred } : {}) }) };
   });
-  const parts = [opening];
-  if (exposed.length) parts.push(`Its ${exposed.length} tools are now in your tool list as '${power}__<tool>'; call them directly.`);
-  if (callable.length) parts.push(`${callable.length} tools are not in your list: call them with the variant in their call_with, e.g. ${callable[0].call_with}({ name: '${callable[0].name}', args: {...}, intent: {...} }).`);
-  if (held.length) parts.push(`${held.length} tools changed since the user approved them and await their review, so they cannot be called: ${held.map((t) => `${power}:${t}`).join(', ')}.`);
-  parts.push('Call deactivate_power when you are done.');
+  const guidance = gateway.power(power)?.steering.trim() ?? '';
+  if (sessionId && guidance) gateway.steering.markGiven(sessionId, power);
+  const next = exposed.length
+    ? `Call its tools from your tool list as '${power}__<tool>'${callable.length ? ` and the others in call_with_tools with the variant named in their call_with` : ''}, following the guidance, then deactivate_power('${power}') when done.`
+    : `Call its tools with the variant named in each call_with (e.g. ${callable[0]?.call_with ?? 'call_tool_read'}({ name: '${callable[0]?.name ?? `${power}:<tool>`}', args: {...}, intent: {...} })), then deactivate_power('${power}') when done.`;
+  const review = held.length ? ` ${held.length} of its tools changed since the user approved them and await their review, so they cannot be called: ${held.map((t) => `${power}:${t}`).join(', ')}.` : '';
   return {
-    tools: exposed.map((tool) => ({ name: tool.definition.name, description: firstLine(tool.definition.description ?? '') })),
+    ...(guidance ? { guidance } : {}),
+    tools: Object.fromEntries(exposed.map((tool) => [tool.definition.name, firstLine(tool.definition.description ?? '')])),
     ...(callable.length ? { call_with_tools: callable } : {}),
     ...(held.length ? { awaiting_review: held.map((t) => `${power}:${t}`) } : {}),
-    message: parts.join(' '),
+    message: next + review,
   };
 }
 
+/** The first sentence or line of a description, at most 120 characters. */
 function firstLine(text: string): string {
-  const line = text.split('\n')[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+  const line = (text.split('\n')[0] ?? '').trim();
+  const sentence = line.match(/^.+?[.!?](?=\s|$)/)?.[0] ?? line;
+  return sentence.length > 120 ? `${sentence.slice(0, 117)}...` : sentence;
 }
 
 async function guarded(work: () => Promise<CallToolResult>): Promise<CallToolResult> {

@@ -41,7 +41,7 @@ export const GATEWAY_TOOLS: Tool[] = [
   {
     name: 'activate_power',
     title: 'Activate a power',
-    description: "Start a power by name and expose its tools as '<power>__<tool>', each with the power's guidance.",
+    description: "Start a power by name: its tools appear as '<power>__<tool>' and the answer gives the power's guidance.",
     inputSchema: {
       type: 'object',
       properties: { name: { type: 'string', description: 'The power name, as returned by resolve_intent.' } },

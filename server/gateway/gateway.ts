@@ -38,6 +38,7 @@ import { Resolution, type ResolveOptions, type ResolveOutcome } from './resoluti
 import { UnknownPowerError } from './unknown-power.js';
 import { preview } from '../util/preview.js';
 import { DeferredWork } from '../util/deferred-work.js';
+import { SteeringLog } from './steering.js';
 import { Intel } from '../intel/intel.js';
 import { summarizeStage } from '../intel/summarize-stage.js';
 import { newToolsPolicy } from '../trust/quarantine-policy.js';
@@ -81,6 +82,8 @@ export class Gateway extends EventEmitter {
   readonly hints: { sessions: SessionContexts; events: HintEvents; transitions: LearnedTransitions };
   /** Summaries, artifacts, the result cache, search and token accounting (server/intel). */
   readonly intel: Intel;
+  /** Which powers' guidance each session has been given (steering comes once, not with every tool). */
+  readonly steering = new SteeringLog();
   private readonly resolution: Resolution;
   private readonly resolver: HybridResolver;
   /** Each MCP session's active powers and tool list. */
@@ -334,6 +337,7 @@ export class Gateway extends EventEmitter {
   async callTool(name: string, args: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
     const gatewayAnswer = await handleGatewayTool(this, name, args, caller.sessionId);
     if (gatewayAnswer) {
+      this.intel.reads.answered(caller.sessionId, gatewayAnswer);
       this.manager.noteTurn();
       return gatewayAnswer;
     }
@@ -447,7 +451,7 @@ export class Gateway extends EventEmitter {
       if (!power) continue;
       for (const tool of this.usableTools(name)) {
         if (next.size >= maxTools || blocked.has(`${name}:${tool.name}`)) continue;
-        const exposed = exposeTool(power, tool, this.annotationsOf(name, tool));
+        const exposed = exposeTool(power, tool, this.annotationsOf(name, tool), this.options.registry.extensions(name));
         next.set(exposed.definition.name, exposed);
       }
     }

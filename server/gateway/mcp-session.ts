@@ -5,13 +5,14 @@ import { errorMessage, logger } from '../log.js';
 import { maskSecrets } from '../util/secrets.js';
 import type { SampleFn } from '../calls/pipeline.js';
 import type { Gateway } from './gateway.js';
+import { samplingAllowed } from '../intel/summarizers/sampling-gate.js';
 
 const log = logger('session');
 
 export const GATEWAY_INSTRUCTIONS =
   'Grimoire is a gateway to many MCP servers ("powers"). You see only a few tools at first. ' +
   'When you need a capability you do not have, call resolve_intent with what you want to do; the matching ' +
-  "power is activated and its tools appear in your list as '<power>__<tool>', each with the power's guidance.";
+  "power is activated, its tools appear in your list as '<power>__<tool>' and the answer gives the power's guidance.";
 
 /**
  * One MCP server per client connection (the SDK binds a server to one transport); all of them
@@ -26,12 +27,14 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     gateway.sessions.touch(sessionId);
-    return { tools: gateway.listTools(sessionId) };
+    const tools = gateway.listTools(sessionId);
+    gateway.intel.reads.listed(sessionId, tools);
+    return { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     gateway.sessions.touch(sessionId);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling
+    const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.settings.intel.summarizers)
       ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
       : undefined;
     return gateway.callTool(request.params.name, args, { sessionId, signal: extra.signal, sample });

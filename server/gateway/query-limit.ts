@@ -11,8 +11,3 @@ export function queryTooLong(tool: string, query: string, limit: number): CallTo
     { code: 'query_too_long' },
   );
 }
-
-/** The query as an answer repeats it: in full when short, else its start. */
-export function echoedQuery(query: string): string {
-  return preview(query, 200);
-}

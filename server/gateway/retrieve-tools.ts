@@ -67,21 +67,44 @@ export async function retrieveTools(gateway: Gateway, request: RetrieveRequest, 
       },
     ];
   });
-  return jsonResult(fitToCap(entries, request, settings.retrieve.maxResultBytes));
+  // Guidance and the usage instructions come once per session, not with every answer.
+  const given = (key: string) => gateway.steering.given(sessionId, key);
+  const once = {
+    usage: !given(USAGE_KEY),
+    guidance: (list: Entry[]) => {
+      const powers = [...new Set(list.map((entry) => entry.power as string))].filter((name) => !given(name));
+      return Object.fromEntries(powers.flatMap((name) => {
+        const text = gateway.power(name)?.steering.trim();
+        return text ? [[name, text]] : [];
+      }));
+    },
+  };
+  const answer = fitToCap(entries, request, settings.retrieve.maxResultBytes, once);
+  if (answer.usage_instructions) gateway.steering.markGiven(sessionId, USAGE_KEY);
+  for (const name of Object.keys((answer.guidance as Record<string, string> | undefined) ?? {})) gateway.steering.markGiven(sessionId, name);
+  return jsonResult(answer);
 }
+
+const USAGE_KEY = '#retrieve_tools usage';
 
 type Entry = Record<string, unknown> & { full: unknown; compact: unknown };
 
 /** Full schemas when they fit, compact ones when not, then fewer tools: never over the cap. */
-function fitToCap(entries: Entry[], request: RetrieveRequest, maxBytes: number): Record<string, unknown> {
-  const shape = (list: Entry[], detail: 'full' | 'compact') => ({
-    query: request.query,
-    tools: list.map(({ full, compact, ...rest }) => ({ ...rest, inputSchema: detail === 'full' ? full : compact })),
-    detail,
-    usage_instructions: USAGE_INSTRUCTIONS,
-    ...(list.length < entries.length ? { truncated: true, omitted: entries.length - list.length, note: 'Output was capped: ask for fewer tools or use detail: "compact".' } : {}),
-    ...(entries.length === 0 ? { message: 'No tool matches this request. Rephrase it, or call resolve_intent to see the powers.' } : {}),
-  });
+function fitToCap(entries: Entry[], request: RetrieveRequest, maxBytes: number, once: { usage: boolean; guidance: (list: Entry[]) => Record<string, string> }): Record<string, unknown> {
+  const shape = (list: Entry[], detail: 'full' | 'compact') => {
+    const guidance = once.guidance(list);
+    return {
+      tools: list.map(({ full, compact, ...rest }) => ({ ...rest, inputSchema: detail === 'full' ? full : compact })),
+      detail,
+      ...(Object.keys(guidance).length ? { guidance } : {}),
+      ...(once.usage && list.length > 0 ? { usage_instructions: USAGE_INSTRUCTIONS } : {}),
+      ...(list.length < entries.length ? { truncated: true, omitted: entries.length - list.length, note: 'Output was capped: ask for fewer tools or use detail: "compact".' } : {}),
+      message:
+        entries.length === 0
+          ? 'No tool matches this request: rephrase it, or call resolve_intent to see the powers.'
+          : 'Call the tool that fits with the variant in its call_with, following its power\'s guidance.',
+    };
+  };
   const fits = (value: unknown) => Buffer.byteLength(JSON.stringify(value)) <= maxBytes;
   if (request.detail === 'full' && fits(shape(entries, 'full'))) return shape(entries, 'full');
   for (let count = entries.length; count >= 0; count -= 1) {

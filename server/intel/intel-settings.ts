@@ -21,12 +21,21 @@ export const intelSettingsSchema = z
   .object({
     /** Off: every result reaches the agent unchanged and nothing is stored. */
     enabled: z.boolean().default(true),
-    /** Results with at least this many bytes of text are summarized. */
-    summaryThresholdBytes: z.number().int().min(256).default(2048),
+    /** Bulk results (listings, logs, tables, JSON collections) of at least this many tokens (o200k_base, about 2 KB) are summarized. */
+    summaryThresholdTokens: z.number().int().min(64).default(512),
+    /** Text the agent asked to read (a file, a page) comes back whole up to this many tokens; longer, it is summarized. */
+    readWholeTokens: z.number().int().min(256).default(8_000),
     summarizers: z
       .object({
+        /**
+         * How long a model summarizer may take, in all, before the local summarizer answers: a
+         * consent dialog or a model picker never holds a call open.
+         */
+        timeBudgetMs: z.number().int().positive().default(3_000),
+        /** MCP sampling under VS Code (where it shows a model picker and a consent dialog per call); elsewhere it is used when the client offers it. */
+        samplingInVsCode: z.boolean().default(false),
         /** Tried in this order; a failing or unavailable one falls back to the next, the last to the raw result. */
-        order: z.array(z.enum(SUMMARIZER_NAMES)).min(1).default(['sampling', 'vscodeLm', 'local']),
+        order: z.array(z.enum(SUMMARIZER_NAMES)).min(1).default(['vscodeLm', 'sampling', 'local']),
         /** The MCP client's own model (sampling/createMessage), when the client declares sampling. */
         sampling: modelSummarizer(20_000),
         /** VS Code's Language Model API, asked through the extension. */

@@ -11,14 +11,17 @@ import { errorMessage, logger } from '../log.js';
 import type { EmbeddingCache } from '../resolve/semantic/embedding-cache.js';
 import type { Store } from '../store/store.js';
 import { TokenLedger, type CacheOutcome } from './accounting/token-ledger.js';
+import { SessionReadLedger } from './accounting/session-reads.js';
 import { tokenReport, type TokenReport, type ToolLists } from './accounting/token-report.js';
 import { ArtifactStore, newArtifactId, type ArtifactFiles } from './artifacts/artifact-store.js';
 import { argsHash, canonicalArgs, fingerprintOf, ResultCache } from './cache/result-cache.js';
 import type { IntelSettings } from './intel-settings.js';
 import { summarizeLocally } from './local/local-summarizer.js';
 import { renderSummary } from './render.js';
+import { decide, isReadRequest } from './summary-policy.js';
 import { byteLength, hasBinary, rawTextOf } from './result-content.js';
 import { searchArtifacts, searchTextOf, type SearchOutcome } from './search/artifact-search.js';
+import { searchPassages, type PassageSearchOutcome } from './search/passage-search.js';
 import { structuredTemplate } from './structured-content.js';
 import { firstAvailable, runChain } from './summarizers/chain.js';
 import type { LanguageModelFn } from './summarizers/language-model-summarizer.js';
@@ -47,6 +50,8 @@ export class Intel {
   readonly artifacts: ArtifactStore;
   readonly cache: ResultCache;
   readonly ledger: TokenLedger;
+  /** What each session's agent read through the gateway (tools lists, answers, results). */
+  readonly reads: SessionReadLedger;
   readonly tokenizer: Tokenizer;
   private languageModel: LanguageModelFn | undefined;
   readonly now: () => number;
@@ -61,12 +66,18 @@ export class Intel {
     this.artifacts = new ArtifactStore(options.store, () => options.settings().artifacts, this.now, options.files);
     this.cache = new ResultCache(options.store, this.artifacts, options.embeddings);
     this.ledger = new TokenLedger(options.store, this.tokenizer);
+    this.reads = new SessionReadLedger(this.tokenizer, this.now);
     try {
       this.artifacts.sweep();
       this.ledger.prune(options.settings().statsRetentionDays, this.now());
     } catch (error) {
       log.warn(`artifact sweep failed: ${errorMessage(error)}`);
     }
+  }
+
+  /** Embeddings shared with the resolver; undefined when semantic matching is off. */
+  get embeddings(): EmbeddingCache | undefined {
+    return this.options.embeddings;
   }
 
   get settings(): IntelSettings {
@@ -143,14 +154,24 @@ export class Intel {
     }
   }
 
-  /** The result the agent gets: the raw one when small, binary, an error or off; a summary otherwise. */
+  /** The result the agent gets: the raw one when small, binary, an error, asked to read or off; a summary otherwise. */
   async process(context: CallContext, result: CallToolResult, tool: Tool | undefined): Promise<CallToolResult> {
+    const delivered = await this.deliver(context, result, tool);
+    this.reads.delivered(context.sessionId, result, delivered);
+    return delivered;
+  }
+
+  private async deliver(context: CallContext, result: CallToolResult, tool: Tool | undefined): Promise<CallToolResult> {
     const settings = this.settings;
     if (!this.enabledFor(context.power) || result.isError || hasBinary(result)) return result;
     const raw = rawTextOf(result);
     const rawBytes = byteLength(raw);
-    if (rawBytes < settings.summaryThresholdBytes) return result;
+    const readRequest = isReadRequest(context.tool, context.args);
+    // A token is at least one byte: below the limit in bytes, it is below it in tokens.
+    if (rawBytes < (readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens)) return result;
     try {
+      const [tokens] = await this.tokenizer.count([raw]);
+      if (!decide(settings, readRequest, tokens!).summarize) return result;
       return (await this.summarize(context, result, tool, raw, rawBytes)) ?? result;
     } catch (error) {
       log.warn(`summarizing ${context.power}:${context.tool} failed: ${errorMessage(error)}; passing the raw result`);
@@ -254,13 +275,19 @@ export class Intel {
     return searchArtifacts(this.artifacts.live(1_000), query, limit, this.options.embeddings);
   }
 
+  /** The passages of the live artifacts that best answer a query, each with its artifact and range. */
+  async searchPassages(query: string, limit: number): Promise<PassageSearchOutcome> {
+    return searchPassages(this.artifacts, query, limit, this.options.embeddings);
+  }
+
   /** Token savings so far (waits for pending counts first). */
   async tokenReport(): Promise<TokenReport> {
     await this.ledger.flush();
+    const sessions = await this.reads.all();
     const settings = this.settings;
     const usage = this.artifacts.usage();
     const lists = this.options.toolLists?.() ?? { gateway: [], powers: [] };
-    return tokenReport(this.options.store, this.tokenizer, lists, { count: usage.count, bytes: usage.bytes, max_bytes: settings.artifacts.maxBytes, ttl_minutes: settings.artifacts.ttlMinutes });
+    return tokenReport(this.options.store, this.tokenizer, lists, { count: usage.count, bytes: usage.bytes, max_bytes: settings.artifacts.maxBytes, ttl_minutes: settings.artifacts.ttlMinutes }, sessions);
   }
 
   /** Waits for background token accounting. */

@@ -24,6 +24,7 @@ const clientSettingsSchema = z.object({
         .optional(),
       imports: z.object({ vscode: optionalBoolean, claudeDesktop: optionalBoolean }).optional(),
       discovery: z.object({ enabled: optionalBoolean }).optional(),
+      intel: z.object({ readWholeTokens: optionalNumber, summarizers: z.object({ timeBudgetMs: optionalNumber, samplingInVsCode: optionalBoolean }).optional() }).optional(),
     })
     .default({}),
 });

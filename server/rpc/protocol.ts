@@ -45,6 +45,7 @@ export interface GatewaySettingsPatch {
   upstream?: { callTimeoutMs?: number; idle?: { mode?: IdleMode; minutes?: number; turns?: number } };
   imports?: { vscode?: boolean; claudeDesktop?: boolean };
   discovery?: { enabled?: boolean };
+  intel?: { readWholeTokens?: number; summarizers?: { timeBudgetMs?: number; samplingInVsCode?: boolean } };
 }
 
 export interface InitializationOptions {
@@ -420,6 +421,24 @@ export interface TokenReportInfo {
     savedTokens: number;
     reduction: number;
   };
+  /**
+   * Per MCP session, newest first: what its agent read through the gateway (tools lists, gateway
+   * answers, results as delivered) against direct exposure of the same powers (every known
+   * power's tools listed once, and the raw results).
+   */
+  sessions: {
+    rows: SessionTokensInfo[];
+    totals: { gatewayTokens: number; directTokens: number; savedTokens: number; reduction: number };
+  };
+}
+
+export interface SessionTokensInfo {
+  session: string;
+  startedAt: number;
+  lastAt: number;
+  gateway: { toolsLists: number; toolsListTokens: number; answers: number; answerTokens: number; results: number; resultTokens: number; tokens: number };
+  direct: { toolsListTokens: number; resultTokens: number; tokens: number };
+  savedTokens: number;
 }
 
 // ---------------------------------------------------------------------------------------------

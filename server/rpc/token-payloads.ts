@@ -22,5 +22,29 @@ export function tokenReportInfo(report: TokenReport): TokenReportInfo {
       savedTokens: report.tools_list.saved_tokens,
       reduction: report.tools_list.reduction,
     },
+    sessions: {
+      rows: report.sessions.rows.map((row) => ({
+        session: row.session,
+        startedAt: row.started_at,
+        lastAt: row.last_at,
+        gateway: {
+          toolsLists: row.gateway.tools_lists,
+          toolsListTokens: row.gateway.tools_list_tokens,
+          answers: row.gateway.answers,
+          answerTokens: row.gateway.answer_tokens,
+          results: row.gateway.results,
+          resultTokens: row.gateway.result_tokens,
+          tokens: row.gateway.tokens,
+        },
+        direct: { toolsListTokens: row.direct.tools_list_tokens, resultTokens: row.direct.result_tokens, tokens: row.direct.tokens },
+        savedTokens: row.saved_tokens,
+      })),
+      totals: {
+        gatewayTokens: report.sessions.totals.gateway_tokens,
+        directTokens: report.sessions.totals.direct_tokens,
+        savedTokens: report.sessions.totals.saved_tokens,
+        reduction: report.sessions.totals.reduction,
+      },
+    },
   };
 }

@@ -1,57 +1,118 @@
 /**
- * What `tools/list` costs the agent, in tokens (o200k_base, js-tiktoken): the gateway before any
- * activation, versus every demo power's tools exposed directly, versus all of them activated
- * through the gateway (steering included). Prints JSON.   Run: npm run bench:tokens
+ * What the agent reads, in tokens (o200k_base, js-tiktoken), through the gateway versus with the
+ * demo powers' servers connected directly:
+ *   1. the gateway's tools/list before any activation;
+ *   2. each demo power activated alone: its exposed tools, and its guidance (given once, in the
+ *      activation answer), against its server's own tools/list; the target is exposed tools <=
+ *      direct tools/list + guidance once;
+ *   3. a scripted task per power (tools/list, resolve_intent, activate_power when not activated,
+ *      tools/list again, one call) against direct exposure of all demo powers (their tools/list and
+ *      the same call's raw result), counted over the model requests the task takes: each request
+ *      carries the current tool list and every answer so far (gateway: 3 requests, direct: 2).
+ * Prints JSON.   Run: npm run bench:tokens
  */
 import * as path from 'node:path';
-import { getEncoding } from 'js-tiktoken';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { connectStdio, gatewayEnv } from '../helpers/gateway-process.js';
-import { repoRoot, tempDir } from '../helpers/temp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { connectStdio, gatewayEnv, payload } from '../helpers/gateway-process.js';
+import { connectDirect, demoServerArgs, tokensOf } from '../helpers/demo-powers-direct.js';
+import { tempDir } from '../helpers/temp.js';
 
-const encoding = getEncoding('o200k_base');
-const tokens = (tools: Tool[]) => encoding.encode(JSON.stringify(tools)).length;
-const modules = path.join(repoRoot, 'node_modules', '@modelcontextprotocol');
+type Power = 'filesystem' | 'memory' | 'everything';
 
-async function directTools(args: string[]): Promise<Tool[]> {
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore' }));
-  const { tools } = await client.listTools();
-  await client.close();
-  return tools;
-}
+const TASKS: Record<Power, { query: string; tool: string; args: Record<string, unknown> }> = {
+  filesystem: { query: 'read a file from my project', tool: 'read_text_file', args: { path: 'README.md' } },
+  memory: { query: 'remember facts in my knowledge graph', tool: 'search_nodes', args: { query: 'Alice' } },
+  everything: { query: 'echo a test message back', tool: 'echo', args: { message: 'hello from the benchmark' } },
+};
+
+/** What the agent reads of a tool result: the text of its content (structured content repeats it). */
+const resultTokens = (result: CallToolResult) => tokensOf((result.content ?? []).map((item) => (item.type === 'text' ? item.text : JSON.stringify(item))).join('\n'));
 
 async function main(): Promise<void> {
   const home = tempDir();
-  const project = path.join(repoRoot, 'server', 'demo', 'project');
-  const direct = {
-    filesystem: await directTools([path.join(modules, 'server-filesystem', 'dist', 'index.js'), project]),
-    memory: await directTools([path.join(modules, 'server-memory', 'dist', 'index.js')]),
-    everything: await directTools([path.join(modules, 'server-everything', 'dist', 'index.js'), 'stdio']),
-  };
-  const allDirect = Object.values(direct).flat();
+  const servers = demoServerArgs(path.join(home.dir, 'direct-memory.jsonl'));
+  const direct = {} as Record<Power, { tools: Tool[]; rawResult: number }>;
+  for (const name of Object.keys(servers) as Power[]) {
+    const client = await connectDirect(servers[name]);
+    const task = TASKS[name];
+    const args = name === 'filesystem' ? { path: path.join(servers.filesystem.args[1]!, 'README.md') } : task.args;
+    const tools = (await client.listTools()).tools;
+    const result = (await client.callTool({ name: task.tool, arguments: args })) as CallToolResult;
+    direct[name] = { tools, rawResult: resultTokens(result) };
+    await client.close();
+  }
+  const allDirect = Object.values(direct).flatMap((d) => d.tools);
 
   const session = await connectStdio(['--demo', '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
-  const before = (await session.client.listTools()).tools;
-  for (const name of Object.keys(direct)) await session.client.callTool({ name: 'activate_power', arguments: { name } });
-  const allActive = (await session.client.listTools()).tools;
-  await session.client.close();
-  home.cleanup();
+  const list = async () => (await session.client.listTools()).tools;
+  const call = async (name: string, args: Record<string, unknown>) => (await session.client.callTool({ name, arguments: args })) as CallToolResult;
+  const before = await list();
+  const perPower: Record<string, unknown> = {};
+  const tasks: Record<string, unknown> = {};
+  try {
+    for (const name of Object.keys(direct) as Power[]) {
+      const activated = await call('activate_power', { name });
+      const guidance = (payload(activated).guidance as string | undefined) ?? '';
+      const exposed = (await list()).filter((tool) => tool.name.startsWith(`${name}__`));
+      const exposedTokens = tokensOf(exposed);
+      const directTokens = tokensOf(direct[name].tools);
+      const guidanceTokens = guidance ? tokensOf(guidance) : 0;
+      perPower[name] = {
+        tools: exposed.length,
+        exposed_tokens: exposedTokens,
+        direct_tokens: directTokens,
+        guidance_once_tokens: guidanceTokens,
+        activation_answer_tokens: resultTokens(activated),
+        within_target: exposedTokens <= directTokens + guidanceTokens,
+      };
+      await call('deactivate_power', { name });
+    }
+    for (const name of Object.keys(direct) as Power[]) {
+      const task = TASKS[name];
+      const steps: Record<string, number> = { tools_list: tokensOf(await list()) };
+      const resolved = await call('resolve_intent', { query: task.query });
+      steps.resolve_intent = resultTokens(resolved);
+      if (payload(resolved).status !== 'activated') steps.activate_power = resultTokens(await call('activate_power', { name }));
+      steps.tools_list_after = tokensOf(await list());
+      const args = name === 'filesystem' ? { path: path.join(servers.filesystem.args[1]!, 'README.md') } : task.args;
+      steps.call = resultTokens(await call(`${name}__${task.tool}`, args));
+      const answers = steps.resolve_intent + (steps.activate_power ?? 0);
+      const directList = tokensOf(allDirect);
+      // Each model request carries the current tool list and the conversation so far.
+      const gatewayTurns = steps.tools_list + (steps.tools_list_after + answers) + (steps.tools_list_after + answers + steps.call);
+      const directTurns = directList + (directList + direct[name].rawResult);
+      tasks[name] = {
+        query: task.query,
+        resolved: payload(resolved).status,
+        gateway_steps: steps,
+        direct_steps: { tools_list: directList, call: direct[name].rawResult },
+        over_the_turns: { gateway_tokens: gatewayTurns, direct_tokens: directTurns, saved: round(1 - gatewayTurns / directTurns) },
+      };
+      await call('deactivate_power', { name });
+    }
+  } finally {
+    await session.client.close();
+    home.cleanup();
+  }
 
   const result = {
     tokenizer: 'o200k_base',
-    gateway_before_activation: { tools: before.length, tokens: tokens(before) },
+    gateway_before_activation: { tools: before.length, tokens: tokensOf(before) },
     demo_powers_direct: {
       tools: allDirect.length,
-      tokens: tokens(allDirect),
-      per_power: Object.fromEntries(Object.entries(direct).map(([name, tools]) => [name, { tools: tools.length, tokens: tokens(tools) }])),
+      tokens: tokensOf(allDirect),
+      per_power: Object.fromEntries(Object.entries(direct).map(([name, d]) => [name, { tools: d.tools.length, tokens: tokensOf(d.tools) }])),
     },
-    gateway_all_demo_powers_active: { tools: allActive.length, tokens: tokens(allActive) },
+    saved_before_activation: round(1 - tokensOf(before) / tokensOf(allDirect)),
+    each_power_activated: perPower,
+    scripted_task_per_power: tasks,
   };
-  const saved = 1 - result.gateway_before_activation.tokens / result.demo_powers_direct.tokens;
-  process.stdout.write(JSON.stringify({ ...result, saved_before_activation: Math.round(saved * 1000) / 1000 }, null, 2) + '\n');
+  process.stdout.write(JSON.stringify(result, null, 2) + '\n');
 }
 
-void main();
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -120,7 +120,9 @@ test('semantic_search finds the stored results (lexically, no model in tests)', 
   const found = payload(await call('semantic_search', { query: 'operations handbook runbook', limit: 3 }));
   assert.equal(found.mode, 'lexical');
   assert.equal(found.results[0].tool, 'read_text_file');
-  assert.ok(found.results[0].summary.keyFindings.length >= 3);
+  assert.equal(typeof found.results[0].start, 'number');
+  assert.ok(found.results[0].end > found.results[0].start);
+  assert.match(found.results[0].passage, /handbook|runbook/i);
 });
 
 test('grimoire stats --json reports the tokens saved, per day and per power, and the tools/list savings', async () => {

@@ -32,8 +32,9 @@ before(async () => {
     for (let v = 60; v > 0; v--) lines.push(`## ${v}.0.0 (${name})`, '', `- Fix the launcher crash on start (#${1000 + v}).`, `- Speed up the resolver by ${v}% (#${2000 + v}).`, '');
     fs.writeFileSync(path.join(project, 'docs', name), lines.join('\n'));
   }
-  // The sampling timeout is a setting: short here, so that the slow script falls back quickly.
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ intel: { summarizers: { sampling: { timeoutMs: 1500 } } } }));
+  // The sampling timeout is a setting: short here, so that the slow script falls back quickly. The
+  // read budget is low so that these small files are summarized (a file read comes back whole up to it).
+  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ intel: { readWholeTokens: 256, summarizers: { sampling: { timeoutMs: 1500 } } } }));
   client = new Client({ name: 'scripted-sampling-client', version: '1.0.0' }, { capabilities: { sampling: {} } });
   client.setRequestHandler(CreateMessageRequestSchema, async (request): Promise<CreateMessageResult> => {
     requests.push(request.params);
@@ -82,9 +83,9 @@ test('a bad-JSON reply from the scripted client falls back to the local summariz
   assert.equal(meta.summarizer, 'local');
   assert.deepEqual(
     meta.attempts.map((a: { summarizer: string; outcome: string }) => `${a.summarizer}:${a.outcome}`),
-    ['sampling:failed', 'vscodeLm:not available', 'local:used'],
+    ['vscodeLm:not available', 'sampling:failed', 'local:used'],
   );
-  assert.match(meta.attempts[0].detail, /no JSON object/);
+  assert.match(meta.attempts[1].detail, /no JSON object/);
   assert.match(summary.keyFindings[0], /Markdown document "Changelog"/);
 });
 
@@ -93,6 +94,6 @@ test('a scripted client slower than the sampling timeout falls back to the local
   const started = Date.now();
   const { meta } = await read('RELEASES.md');
   assert.equal(meta.summarizer, 'local');
-  assert.match(meta.attempts[0].detail, /no reply within 1500 ms/);
+  assert.match(meta.attempts[1].detail, /no reply within 1500 ms/);
   assert.ok(Date.now() - started < 4000, 'the call did not wait for the slow reply');
 });

@@ -36,7 +36,7 @@ test('resolve_intent explains itself, the agent’s choice is credited, and stat
     execFileSync(process.execPath, [cliPath, 'activity', 'rate', row.id.slice(0, 8), 'up'], { env });
     assert.equal(cli('activity', 'list', '--json').activity[0].rating, 1);
 
-    const second = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'zzz qqq' } }));
+    const second = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'zzz qqq', explain: true } }));
     assert.equal(second.resolver.mode, 'hybrid', 'the tiny model loaded through the settings');
   } finally {
     await session.client.close();

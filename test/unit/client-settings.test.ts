@@ -66,6 +66,9 @@ test('every contributed gateway setting reaches the runtime settings when set', 
       'imports.vscode': false,
       'imports.claudeDesktop': false,
       'discovery.enabled': false,
+      'intel.readWholeTokens': 4000,
+      'intel.summarizers.timeBudgetMs': 1500,
+      'intel.summarizers.samplingInVsCode': true,
     };
     assert.deepEqual(Object.keys(explicit).sort(), [...GATEWAY_SETTING_KEYS].sort());
     const client = readClientSettings(source({ demoPowers: false, spellFolders: [] }, explicit));

@@ -81,7 +81,34 @@ test('get_artifact_context stays within the token budget, summaries first, then 
   }
 });
 
-test('semantic_search without a model is lexical: it finds past results by their words, with ids, summaries, relevance and age', async () => {
+test('get_artifact_context with a query answers a question about the middle of a large result, within the budget', async () => {
+  const h = await harness();
+  try {
+    const { run } = stageRunner(h);
+    const orders = Array.from({ length: 2_000 }, (_, i) => ({ id: `ORD-${7000 + i}`, customer: `cus_${(i * 31) % 97}`, total_cents: 1000 + ((i * 173) % 9000), status: 'delivered', carrier: 'parcelpost' }));
+    orders[1_042] = { ...orders[1_042]!, status: 'held at customs', carrier: 'seafreight-express' };
+    const raw = JSON.stringify(orders, null, 1);
+    const id = summaryOf(await run(context(h, { tool: 'list_orders', args: { page: 1 } }), textResult(raw))).metadata.artifactId;
+    const at = raw.indexOf('ORD-8042');
+    assert.ok(at > raw.length * 0.4 && at < raw.length * 0.6, 'the answer is in the middle');
+    for (const maxTokens of [300, 1_500]) {
+      const result = (await handleIntelTool(h.intel, 'get_artifact_context', { ids: [id], maxTokens, query: 'which carrier ships order ORD-8042 and what is its status?' }))!;
+      const text = allText(result);
+      assert.ok(countTokens(text) <= maxTokens, `budget ${maxTokens}: used ${countTokens(text)}`);
+      assert.match(text, /seafreight-express/, `budget ${maxTokens}: the answer is in the context`);
+      assert.match(text, /held at customs/);
+      const meta = result.structuredContent as { passages: Array<{ id: string; start: number; end: number }> };
+      assert.ok(meta.passages.some((p) => p.start <= at && at < p.end), 'its range is given');
+    }
+    const nothing = (await handleIntelTool(h.intel, 'get_artifact_context', { ids: [id], maxTokens: 800, query: 'zebra quokka' }))!;
+    assert.match(allText(nothing), /No passage matches "zebra quokka"/);
+    assert.match(allText(nothing), /Summary: /);
+  } finally {
+    await h.close();
+  }
+});
+
+test('semantic_search without a model is lexical: it finds passages of past results by their words, with the artifact, range, relevance and age', async () => {
   const h = await harness();
   try {
     const { run } = stageRunner(h);
@@ -98,7 +125,9 @@ test('semantic_search without a model is lexical: it finds past results by their
     assert.equal(found.results[0].age, '2 min');
     assert.equal(found.results[0].age_seconds, 120);
     assert.ok(found.results[0].relevance > 0 && found.results[0].relevance <= 1);
-    assert.ok(found.results[0].summary.keyFindings.length >= 3);
+    const raw = h.intel.artifacts.readRaw(podsId)!;
+    assert.equal(raw.slice(found.results[0].start, found.results[0].end).startsWith(found.results[0].passage.replace(/…$/, '')), true, 'the range is where the passage comes from');
+    assert.match(found.results[0].passage, /shop/);
     assert.ok(!found.results.some((r: { power: string }) => r.power === 'billing'), 'no shared words: not returned');
     const none = (await handleIntelTool(h.intel, 'semantic_search', { query: 'automobile', limit: 5 }))!.structuredContent as Record<string, any>;
     assert.deepEqual(none.results, []);

@@ -41,7 +41,8 @@ export const READ_ONLY = { readOnlyHint: true, source: 'server' as const };
 export const WRITES = { readOnlyHint: false, destructiveHint: false, source: 'server' as const };
 
 export function context(h: Harness, overrides: Partial<CallContext> = {}): CallContext {
-  return { power: 'files', tool: 'read', calledAs: 'files__read', args: { path: '/a' }, sessionId: 's1', startedAt: h.clock.now, variant: 'direct', annotations: READ_ONLY, ...overrides };
+  // A listing: bulk output, summarized from the token threshold (a read of one file would come back whole up to its budget).
+  return { power: 'files', tool: 'list', calledAs: 'files__list', args: { path: '/a' }, sessionId: 's1', startedAt: h.clock.now, variant: 'direct', annotations: READ_ONLY, ...overrides };
 }
 
 export const textResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }] });

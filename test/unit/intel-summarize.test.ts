@@ -3,33 +3,43 @@ import assert from 'node:assert/strict';
 import type { CreateMessageResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SampleFn } from '../../server/calls/pipeline.js';
 import { setLogSink } from '../../server/log.js';
+import { headWithin } from '../../server/intel/tokens/tokenizer-core.js';
 import { allText, bigText, context, harness, metaOf, stageRunner, summaryOf, textResult, WRITES } from './intel-helpers.js';
 
 before(() => setLogSink(() => undefined));
 after(() => setLogSink((line) => process.stderr.write(line + '\n')));
 
+/** bigText cut to exactly `tokens` tokens. */
+function textOfTokens(tokens: number): string {
+  return headWithin(bigText(tokens * 8), tokens).text;
+}
+
 const reply = (text: string): CreateMessageResult => ({ model: 'scripted', role: 'assistant', content: { type: 'text', text } });
 
-test('threshold: one byte under passes through unchanged; at and over it the agent gets a summary', async () => {
+test('threshold by tokens (o200k_base): one token under passes through unchanged; at and over it the agent gets a summary', async () => {
   const h = await harness();
   try {
     const { run } = stageRunner(h);
-    const under = textResult('x'.repeat(2047));
-    assert.equal(await run(context(h), under), under, '2047 bytes: the very same result');
-    for (const size of [2048, 2049]) {
-      const result = await run(context(h, { args: { n: size } }), textResult(bigText(size)));
+    const threshold = h.settings.summaryThresholdTokens;
+    const under = textResult(textOfTokens(threshold - 1));
+    assert.equal(await run(context(h), under), under, 'one token under: the very same result');
+    for (const tokens of [threshold, threshold + 1]) {
+      const text = textOfTokens(tokens);
+      const size = Buffer.byteLength(text);
+      const result = await run(context(h, { args: { n: tokens } }), textResult(text));
       const summary = summaryOf(result);
       assert.ok(summary.keyFindings.length >= 3 && summary.keyFindings.length <= 5, JSON.stringify(summary));
       assert.ok(Array.isArray(summary.actionableInsights));
       assert.equal(summary.metadata.power, 'files');
-      assert.equal(summary.metadata.tool, 'read');
+      assert.equal(summary.metadata.tool, 'list');
       assert.match(summary.metadata.timestamp, /^2026-01-15T12:00:00/);
       assert.match(summary.metadata.artifactId, /^art_[0-9a-f]{12}$/);
       assert.equal(metaOf(result).rawBytes, size);
       assert.match(allText(result), new RegExp(`read_artifact\\(\\{"id":"${summary.metadata.artifactId}"\\}\\)`), 'says how to get the rest');
     }
-    // Bytes, not characters: 1024 two-byte characters are at the threshold.
-    assert.ok(summaryOf(await run(context(h, { args: { n: 'utf8' } }), textResult('é'.repeat(1024)))).keyFindings);
+    // Tokens, not bytes: 3 KB of one repeated letter is a few hundred tokens and passes.
+    const dense = textResult('x'.repeat(3_000));
+    assert.equal(await run(context(h, { args: { n: 'dense' } }), dense), dense);
   } finally {
     await h.close();
   }
@@ -56,7 +66,7 @@ test('pass-through: errors, images, audio, blob resources, a power turned off, i
   }
 });
 
-test('sampling (scripted model) is preferred; its findings are used and the local identifiers are attached', async () => {
+test('sampling (scripted model), with no VS Code language model: its findings are used and the local identifiers are attached', async () => {
   const h = await harness();
   try {
     const asked: string[] = [];
@@ -72,7 +82,7 @@ test('sampling (scripted model) is preferred; its findings are used and the loca
     assert.deepEqual(summary.actionableInsights, ['Open item-3 first.']);
     assert.equal(metaOf(result).summarizer, 'sampling');
     assert.ok(summary.identifiers?.paths, 'identifiers come from the local summarizer');
-    assert.match(asked[0]!, /Tool: files:read/);
+    assert.match(asked[0]!, /Tool: files:list/);
     assert.match(asked[0]!, /Record alpha-0/);
   } finally {
     await h.close();
@@ -94,11 +104,12 @@ test('fallbacks: bad JSON, a wrong shape, a timeout and a failing request each f
       const result = await run(context(h, { sample, args: { case: name } }), textResult(bigText(4000, name.replace(/\W/g, ''))));
       const meta = metaOf(result);
       assert.equal(meta.summarizer, 'local', name);
-      assert.equal(meta.attempts[0].summarizer, 'sampling');
-      assert.equal(meta.attempts[0].outcome, 'failed', name);
-      assert.match(meta.attempts[0].detail, detail, name);
-      assert.equal(meta.attempts[1].summarizer, 'vscodeLm');
-      assert.equal(meta.attempts[1].outcome, 'not available', 'no VS Code LM hook: not available');
+      // VS Code's language model comes first; without the extension's hook it is not available.
+      assert.equal(meta.attempts[0].summarizer, 'vscodeLm');
+      assert.equal(meta.attempts[0].outcome, 'not available', 'no VS Code LM hook: not available');
+      assert.equal(meta.attempts[1].summarizer, 'sampling');
+      assert.equal(meta.attempts[1].outcome, 'failed', name);
+      assert.match(meta.attempts[1].detail, detail, name);
       assert.ok(summaryOf(result).keyFindings.length >= 3, name);
       assert.notEqual(result.isError, true, 'never an error to the user');
     }

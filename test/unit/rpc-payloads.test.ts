@@ -149,6 +149,19 @@ test('the token report keeps every figure, in camelCase', () => {
     not_stored: 0,
     artifacts: { count: 2, bytes: 4096, max_bytes: 1 << 20, ttl_minutes: 180 },
     tools_list: { gateway: { tools: 11, tokens: 2000 }, all_powers: { powers: 3, tools: 36, tokens: 9000 }, saved_tokens: 7000, reduction: 0.778 },
+    sessions: {
+      rows: [
+        {
+          session: 's1',
+          started_at: 1,
+          last_at: 2,
+          gateway: { tools_lists: 2, tools_list_tokens: 5000, answers: 1, answer_tokens: 300, results: 1, result_tokens: 100, tokens: 5400 },
+          direct: { tools_list_tokens: 9000, result_tokens: 1000, tokens: 10000 },
+          saved_tokens: 4600,
+        },
+      ],
+      totals: { gateway_tokens: 5400, direct_tokens: 10000, saved_tokens: 4600, reduction: 0.46 },
+    },
   };
   const camel = { results: 2, rawTokens: 1000, deliveredTokens: 100, savedTokens: 900, reduction: 0.9 };
   assert.deepEqual(tokenReportInfo(report), {
@@ -161,6 +174,19 @@ test('the token report keeps every figure, in camelCase', () => {
     notStored: 0,
     artifacts: { count: 2, bytes: 4096, maxBytes: 1 << 20, ttlMinutes: 180 },
     toolsList: { gateway: { tools: 11, tokens: 2000 }, allPowers: { powers: 3, tools: 36, tokens: 9000 }, savedTokens: 7000, reduction: 0.778 },
+    sessions: {
+      rows: [
+        {
+          session: 's1',
+          startedAt: 1,
+          lastAt: 2,
+          gateway: { toolsLists: 2, toolsListTokens: 5000, answers: 1, answerTokens: 300, results: 1, resultTokens: 100, tokens: 5400 },
+          direct: { toolsListTokens: 9000, resultTokens: 1000, tokens: 10000 },
+          savedTokens: 4600,
+        },
+      ],
+      totals: { gatewayTokens: 5400, directTokens: 10000, savedTokens: 4600, reduction: 0.46 },
+    },
   });
 });
 

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatPercent, formatTokens, niceStep } from '../../webview/format.js';
 import { daysBetween, tokenChart } from '../../webview/token-chart.js';
+import { readBars, sessionReadRows } from '../../webview/session-reads.js';
 
 const day = (d: string, saved: number, results = 1) => ({ day: d, results, rawTokens: saved * 2, deliveredTokens: saved, savedTokens: saved, reduction: 0.5 });
 
@@ -40,4 +41,20 @@ test('numbers in words', () => {
   assert.equal(formatTokens(1030), '1.03k');
   assert.deepEqual([formatPercent(0.734), formatPercent(null)], ['73%', '–']);
   assert.deepEqual([niceStep(17000 / 1), niceStep(100), niceStep(0), niceStep(7)], [5000, 25, 1, 2]);
+});
+
+test('what the agent read per session: the smaller number is drawn smaller, and green only when it is the gateway', () => {
+  const fewer = readBars(2_000, 8_000);
+  assert.ok(fewer.gateway.percent < fewer.direct.percent);
+  assert.equal(fewer.direct.percent, 100);
+  assert.equal(fewer.gateway.className, 'saved');
+  const more = readBars(9_840, 6_600);
+  assert.ok(more.gateway.percent > more.direct.percent, 'a larger gateway figure is drawn larger');
+  assert.equal(more.gateway.className, 'over', 'and not green');
+  const rows = sessionReadRows({
+    rows: [{ session: 's', startedAt: 1, lastAt: 2, gateway: { toolsLists: 2, toolsListTokens: 10, answers: 1, answerTokens: 5, results: 1, resultTokens: 5, tokens: 20 }, direct: { toolsListTokens: 30, resultTokens: 50, tokens: 80 }, savedTokens: 60 }],
+    totals: { gatewayTokens: 20, directTokens: 80, savedTokens: 60, reduction: 0.75 },
+  });
+  assert.equal(rows[0]!.gateway.percent, 25);
+  assert.match(rows[0]!.detail, /2 tool lists/);
 });

@@ -7,6 +7,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Store } from '../../store/store.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
+import type { SessionReads } from './session-reads.js';
 
 export interface Totals {
   results: number;
@@ -34,6 +35,24 @@ export interface TokenReport {
     saved_tokens: number;
     reduction: number;
   };
+  /**
+   * Per MCP session (newest first): what its agent read through the gateway (every tools/list
+   * served, every gateway answer, every result as delivered) against direct exposure of the same
+   * powers (every known power's tools listed once, and the raw results).
+   */
+  sessions: {
+    rows: SessionTokens[];
+    totals: { gateway_tokens: number; direct_tokens: number; saved_tokens: number; reduction: number };
+  };
+}
+
+export interface SessionTokens {
+  session: string;
+  started_at: number;
+  last_at: number;
+  gateway: { tools_lists: number; tools_list_tokens: number; answers: number; answer_tokens: number; results: number; result_tokens: number; tokens: number };
+  direct: { tools_list_tokens: number; result_tokens: number; tokens: number };
+  saved_tokens: number;
 }
 
 export interface ToolLists {
@@ -55,6 +74,7 @@ export async function tokenReport(
   tokenizer: Tokenizer,
   lists: ToolLists,
   artifacts: TokenReport['artifacts'],
+  sessions: SessionReads[] = [],
 ): Promise<TokenReport> {
   const total = store.query<Aggregate>(`SELECT ${SUMS} FROM ${TABLE}`)[0] ?? { n: 0, raw: 0, delivered: 0 };
   const days = store.query<Aggregate & { day: string }>(`SELECT date(at / 1000, 'unixepoch') AS day, ${SUMS} FROM ${TABLE} GROUP BY day ORDER BY day`);
@@ -83,7 +103,26 @@ export async function tokenReport(
       saved_tokens: Math.max(0, directTokens! - gatewayTokens!),
       reduction: directTokens! > 0 ? round(Math.max(0, 1 - gatewayTokens! / directTokens!)) : 0,
     },
+    sessions: sessionTokens(sessions, directTokens!),
   };
+}
+
+function sessionTokens(sessions: SessionReads[], directList: number): TokenReport['sessions'] {
+  const rows = sessions.map((s): SessionTokens => {
+    const gateway = s.toolsListTokens + s.answerTokens + s.deliveredTokens;
+    const direct = directList + s.rawTokens;
+    return {
+      session: s.session,
+      started_at: s.startedAt,
+      last_at: s.lastAt,
+      gateway: { tools_lists: s.toolsLists, tools_list_tokens: s.toolsListTokens, answers: s.answers, answer_tokens: s.answerTokens, results: s.results, result_tokens: s.deliveredTokens, tokens: gateway },
+      direct: { tools_list_tokens: directList, result_tokens: s.rawTokens, tokens: direct },
+      saved_tokens: direct - gateway,
+    };
+  });
+  const gateway = rows.reduce((sum, r) => sum + r.gateway.tokens, 0);
+  const direct = rows.reduce((sum, r) => sum + r.direct.tokens, 0);
+  return { rows, totals: { gateway_tokens: gateway, direct_tokens: direct, saved_tokens: direct - gateway, reduction: direct > 0 ? round(1 - gateway / direct) : 0 } };
 }
 
 function totals(row: Aggregate): Totals {

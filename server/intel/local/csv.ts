@@ -81,7 +81,20 @@ export function summarizeTable(lines: string[], delimiter: string, out: Findings
   if (ranges.length > 0) out.finding(ranges.slice(0, 4).join('; ') + '.');
   out.finding(`First rows: ${joinWithin(body.slice(0, 2).map((row) => clip(row.join(', '), 120)), 260, ' · ')}.`);
   const flagged = body.filter((row) => row.some((cell) => isSalientText(cell)));
-  if (flagged.length > 0) out.insight(`${plural(flagged.length, 'row')} mention errors or failures, e.g. ${clip(flagged[0]!.join(', '), 120)}.`);
+  if (flagged.length > 0) {
+    // Every flagged row by its key (the id column, else the first), grouped by the cell that flags it.
+    const keyColumn = Math.max(0, header.findIndex((c) => isIdField(c) || isIdField(c.replace(/\s+/g, '_'))));
+    const groups = new Map<string, string[]>();
+    for (const row of flagged) {
+      const at = row.findIndex((cell) => isSalientText(cell));
+      const condition = row[at]!.length <= 30 ? `${header[at] ?? `column ${at + 1}`}=${row[at]}` : `${header[at] ?? `column ${at + 1}`} mentions a failure`;
+      groups.set(condition, [...(groups.get(condition) ?? []), row[keyColumn] ?? '']);
+    }
+    const sorted = [...groups].sort((a, b) => b[1].length - a[1].length);
+    const kept = sorted.length <= 5 ? sorted : [...sorted.slice(0, 4), ['other flags', sorted.slice(4).flatMap(([, keys]) => keys)] as [string, string[]]];
+    for (const [condition, keys] of kept) out.attention(`${condition} (${keys.length}) by ${header[keyColumn]}`, keys.filter(Boolean));
+    out.insight(`${plural(flagged.length, 'row')} mention errors or failures, all named under identifiers; e.g. ${clip(flagged[0]!.join(', '), 100)}.`);
+  }
   // Without a named id column, the first column is usually the key.
   if (!header.some((c) => isIdField(c) || isIdField(c.replace(/\s+/g, '_')))) out.identifiers(header[0]!, body.map((row) => row[0] ?? '').filter(Boolean), 2);
 }

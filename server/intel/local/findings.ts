@@ -23,7 +23,12 @@ interface IdRequest {
   priority: number;
   order: number;
   render: (maxChars: number) => CompactList;
+  /** Named whole whatever the budget (up to ATTENTION_CHARS): the records a reader must not miss. */
+  whole?: boolean;
 }
+
+/** Characters for one list of records that need attention (about 1,500 tokens). */
+const ATTENTION_CHARS = 6_000;
 
 const MAX_FINDINGS = 5;
 const MAX_INSIGHTS = 3;
@@ -55,6 +60,12 @@ export class Findings {
     this.ids.push({ name, priority, order: this.ids.length, render: (max) => compactValues(values, max) });
   }
 
+  /** Every record matching a notable condition (all failed ids), compactly, kept whatever the budget. */
+  attention(name: string, values: Array<string | number>): void {
+    if (values.length === 0) return;
+    this.ids.push({ name, priority: -1, order: this.ids.length, render: (max) => compactValues(values, Math.min(max, ATTENTION_CHARS)), whole: true });
+  }
+
   /** A fixed text (e.g. a URL template) counting for `count` values. */
   identifierText(name: string, text: string, count: number, priority = 1): void {
     this.ids.push({ name, priority, order: this.ids.length, render: (max) => (text.length <= max ? { text, kept: count, total: count } : { text: '', kept: 0, total: count }) });
@@ -79,6 +90,12 @@ export class Findings {
       const nameCost = estimateTokens(request.name) + 3;
       const cost = estimateTokens(full.text) + nameCost;
       let list = full;
+      if (request.whole) {
+        identifiers[request.name] = full.text;
+        left -= cost;
+        missing += full.total - full.kept;
+        continue;
+      }
       if (cost > left) {
         if (left - nameCost < 12) {
           missing += full.total;

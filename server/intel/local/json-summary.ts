@@ -103,10 +103,16 @@ function describeCollection(collection: Collection, out: Findings, priority: num
   if (distributions.length > 0) out.finding(distributions.slice(0, 3).join('; ') + '.');
   const ranges = rangeFields(sample);
   out.finding(`First: ${joinWithin(objects.slice(0, 3).map(label), 260, ' · ')}.`);
-  const salient = objects.filter(isSalient);
-  if (salient.length > 0) {
+  const flagged = objects.flatMap((item) => {
+    const condition = salientCondition(item);
+    return condition ? [{ item, condition }] : [];
+  });
+  if (flagged.length > 0) {
+    const salient = flagged.map((f) => f.item);
     out.finding(`Needs attention (${salient.length}): ${joinWithin(salient.slice(0, 3).map(label), 240, ' · ')}.`);
-    out.insight(`${plural(salient.length, 'item')} look${salient.length === 1 ? 's' : ''} failed or flagged: start with ${clip(label(salient[0]!), 80)}.`);
+    const groups = groupConditions(flagged);
+    for (const [condition, items] of groups) out.attention(`${condition} (${items.length})`, items.map((item) => primaryIdOf(item, preferred) ?? clip(label(item), 60)));
+    out.insight(`${plural(salient.length, 'item')} look${salient.length === 1 ? 's' : ''} failed or flagged, all named under identifiers ${[...groups.keys()].map((c) => `"${c}"`).join(', ')}.`);
   }
   if (ranges.length > 0) out.finding(ranges.slice(0, 3).join('; ') + '.');
   collectIdentifiers(collection, out, priority);
@@ -258,18 +264,36 @@ function rangeFields(items: Array<Record<string, unknown>>): string[] {
   return out;
 }
 
-function isSalient(item: Record<string, unknown>): boolean {
+/** Why an item needs attention (`status=failed`, `labels: bug`, `error=true`), or undefined. */
+function salientCondition(item: Record<string, unknown>): string | undefined {
   for (const [key, value] of Object.entries(item)) {
     if (typeof value === 'string') {
-      if (CATEGORY_PREFERENCE.test(key) && STATUS_BAD.test(value)) return true;
-      if (LABEL_FIELDS.includes(key) && isSalientText(value)) return true;
-    } else if (typeof value === 'boolean' && /^(error|failed|is_?error|critical|deprecated)$/i.test(key) && value) return true;
+      if (CATEGORY_PREFERENCE.test(key) && STATUS_BAD.test(value)) return `${key}=${value}`;
+      if (LABEL_FIELDS.includes(key) && isSalientText(value)) return `${key} mentions a failure`;
+    } else if (typeof value === 'boolean' && /^(error|failed|is_?error|critical|deprecated)$/i.test(key) && value) return `${key}=true`;
     else if (Array.isArray(value) && /label|tag/i.test(key)) {
-      if (value.some((v) => (typeof v === 'string' ? isSalientText(v) : isPlainObject(v) && typeof v.name === 'string' && /bug|critical|security|regression|blocker/i.test(v.name)))) return true;
+      const hit = value.find((v) => (typeof v === 'string' ? isSalientText(v) : isPlainObject(v) && typeof v.name === 'string' && /bug|critical|security|regression|blocker/i.test(v.name)));
+      if (hit !== undefined) return `${key}: ${clip(typeof hit === 'string' ? hit : String((hit as { name: string }).name), 30)}`;
     }
   }
   // Deeper down, only state-like fields count (status.containerStatuses[].state.waiting.reason).
-  return nestedStates(item, 0).some((text) => isSalientText(text) || STATUS_BAD.test(text));
+  const state = nestedStates(item, 0).find((text) => isSalientText(text) || STATUS_BAD.test(text));
+  return state === undefined ? undefined : `state ${clip(state, 30)}`;
+}
+
+/** Flagged items by condition, largest group first; past five conditions the rest share one group. */
+function groupConditions(flagged: Array<{ item: Record<string, unknown>; condition: string }>): Map<string, Array<Record<string, unknown>>> {
+  const byCondition = new Map<string, Array<Record<string, unknown>>>();
+  for (const { item, condition } of flagged) byCondition.set(condition, [...(byCondition.get(condition) ?? []), item]);
+  const sorted = [...byCondition].sort((a, b) => b[1].length - a[1].length);
+  if (sorted.length <= 5) return new Map(sorted);
+  return new Map([...sorted.slice(0, 4), ['other flags', sorted.slice(4).flatMap(([, items]) => items)]]);
+}
+
+/** The item's primary id value (its preferred, number, key, id ... field), if it has one. */
+function primaryIdOf(item: Record<string, unknown>, preferred?: string): string | number | undefined {
+  const field = (preferred && isIdValue(item[preferred]) ? preferred : undefined) ?? ['number', 'key', 'id', 'sha', 'uuid', 'guid'].find((k) => isIdValue(item[k])) ?? Object.keys(item).find((k) => isIdField(k) && idPriority(k) <= 2 && isIdValue(item[k]));
+  return field ? (item[field] as string | number) : undefined;
 }
 
 function nestedStates(value: unknown, depth: number, out: string[] = []): string[] {

@@ -1,6 +1,7 @@
 /**
  * The summarizer chain: the configured summarizers in order, each skipped when disabled or not
  * available, each failure (refusal, rate limit, timeout, bad JSON) falling through to the next.
+ * The model summarizers share one time budget (`timeBudgetMs`), after which the local one answers.
  * Undefined when none produced a summary: the caller then passes the raw result on.
  * The local summarizer's identifiers are attached to a model's summary too.
  */
@@ -29,12 +30,19 @@ export async function runChain(request: SummarizeRequest, options: ChainOptions)
   const attempts: Attempt[] = [];
   let local: ReturnType<typeof summarizeLocally> | undefined;
   const localSummary = () => (local ??= summarizeLocally({ text: request.raw, tool: request.tool, args: request.args }));
+  // The models share one time budget; once it is spent, the local summarizer answers.
+  const deadline = performance.now() + options.settings.timeBudgetMs;
   for (const name of [...new Set(options.settings.order)]) {
     if (!options.settings[name].enabled) {
       attempts.push({ summarizer: name, outcome: 'disabled' });
       continue;
     }
-    const run = runnerFor(name, request, options, localSummary);
+    const left = Math.floor(deadline - performance.now());
+    if (name !== 'local' && left <= 0) {
+      attempts.push({ summarizer: name, outcome: 'failed', detail: `the ${options.settings.timeBudgetMs} ms time budget is spent` });
+      continue;
+    }
+    const run = runnerFor(name, request, options, localSummary, left);
     if (!run) {
       attempts.push({ summarizer: name, outcome: 'not available' });
       continue;
@@ -66,15 +74,15 @@ export function firstAvailable(request: Pick<SummarizeRequest, 'sample'>, option
   return undefined;
 }
 
-function runnerFor(name: SummarizerName, request: SummarizeRequest, options: ChainOptions, local: () => SummaryBody): (() => Promise<SummaryBody>) | undefined {
+function runnerFor(name: SummarizerName, request: SummarizeRequest, options: ChainOptions, local: () => SummaryBody, budgetLeftMs: number): (() => Promise<SummaryBody>) | undefined {
   switch (name) {
     case 'sampling': {
       const sample = request.sample;
-      return sample ? () => samplingSummary(sample, request, options.settings.sampling.timeoutMs) : undefined;
+      return sample ? () => samplingSummary(sample, request, Math.min(options.settings.sampling.timeoutMs, budgetLeftMs)) : undefined;
     }
     case 'vscodeLm': {
       const model = options.languageModel;
-      return model ? () => languageModelSummary(model, request, options.settings.vscodeLm.timeoutMs) : undefined;
+      return model ? () => languageModelSummary(model, request, Math.min(options.settings.vscodeLm.timeoutMs, budgetLeftMs)) : undefined;
     }
     case 'local':
       return async () => {

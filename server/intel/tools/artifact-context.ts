@@ -21,7 +21,7 @@ const FIT_ROUNDS = 6;
 /** Tokens for an excerpt's heading line. */
 const EXCERPT_OVERHEAD = 30;
 
-export async function artifactContext(artifacts: ArtifactStore, tokenizer: Tokenizer, ids: string[], maxTokens: number, now: number): Promise<CallToolResult> {
+export async function artifactContext(artifacts: ArtifactStore, tokenizer: Tokenizer, ids: string[], maxTokens: number, now: number, note?: string): Promise<CallToolResult> {
   const missing: Array<{ id: string; problem: string }> = [];
   const parts: Part[] = [];
   for (const id of [...new Set(ids)]) {
@@ -42,11 +42,15 @@ export async function artifactContext(artifacts: ArtifactStore, tokenizer: Token
       excerptTokens: 0,
     });
   }
-  const missingText = missing.map((m) => `Not available (${m.id}): ${m.problem}`);
+  const missingText = [...(note ? [note] : []), ...missing.map((m) => `Not available (${m.id}): ${m.problem}`)];
   if (parts.length === 0) return answer(missingText.join('\n'), { max_tokens: maxTokens, used_tokens: 0, artifacts: [], missing }, true);
 
   const rawCounts = await tokenizer.count(parts.map((p) => p.raw));
   parts.forEach((p, i) => (p.rawTokens = rawCounts[i]!));
+  // Summaries take at most half the budget, so that some of the text itself always comes too.
+  const summaryCap = Math.floor(maxTokens / 2 / parts.length);
+  const summaryCounts = await tokenizer.count(parts.map((p) => p.summary));
+  for (const [i, part] of parts.entries()) if (summaryCounts[i]! > summaryCap) part.summary = `${(await tokenizer.head(part.summary, Math.max(20, summaryCap - 4))).text} …`;
 
   // Summaries first, in the order asked; those that do not fit are cut, then left out.
   const fixed = await tokenizer.count([...missingText, ...parts.flatMap((p) => [p.header, p.summary])]);
@@ -86,7 +90,7 @@ export async function artifactContext(artifacts: ArtifactStore, tokenizer: Token
   let used = 0;
   for (let round = 0; round < FIT_ROUNDS; round++) {
     for (const part of included) part.excerpt = part.excerptTokens > 0 ? (await tokenizer.head(part.raw, part.excerptTokens)).text : '';
-    text = render(included, missing);
+    text = render(included, missing, note);
     used = (await tokenizer.count([text]))[0]!;
     if (used <= maxTokens) break;
     // Over by the cost of joins and headers: take it from the largest excerpt.
@@ -113,7 +117,7 @@ export async function artifactContext(artifacts: ArtifactStore, tokenizer: Token
   });
 }
 
-function render(parts: Part[], missing: Array<{ id: string; problem: string }>): string {
+function render(parts: Part[], missing: Array<{ id: string; problem: string }>, note?: string): string {
   const blocks = parts.map((p) => {
     const lines = [p.header, p.summary];
     if (p.excerpt) {
@@ -124,6 +128,7 @@ function render(parts: Part[], missing: Array<{ id: string; problem: string }>):
     return lines.join('\n');
   });
   for (const m of missing) blocks.push(`Not available (${m.id}): ${m.problem}`);
+  if (note) blocks.unshift(note);
   return blocks.join('\n\n');
 }
 

@@ -5,6 +5,7 @@ import { describeArgsError } from '../../gateway/gateway-tools.js';
 import { errorMessage } from '../../log.js';
 import type { Intel } from '../intel.js';
 import { artifactContext } from './artifact-context.js';
+import { passageContext } from './passage-context.js';
 import { ageOf, lookUpArtifact } from './artifact-lookup.js';
 import { artifactContextArgs, readArtifactArgs, semanticSearchArgs } from './intel-tools.js';
 
@@ -19,7 +20,12 @@ export async function handleIntelTool(intel: Intel, name: string, args: Record<s
       case 'get_artifact_context': {
         const parsed = artifactContextArgs.safeParse(args);
         if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
-        return await artifactContext(intel.artifacts, intel.tokenizer, parsed.data.ids, parsed.data.maxTokens, now);
+        const { ids, maxTokens, query } = parsed.data;
+        if (query) {
+          const passages = await passageContext(intel.artifacts, intel.tokenizer, intel.embeddings, { ids, maxTokens, query, now });
+          if (passages) return passages;
+        }
+        return await artifactContext(intel.artifacts, intel.tokenizer, ids, maxTokens, now, query ? `No passage matches "${query}"; the summaries and the start of each text follow.` : undefined);
       }
       case 'semantic_search': {
         const parsed = semanticSearchArgs.safeParse(args);
@@ -53,24 +59,27 @@ function readArtifact(intel: Intel, id: string, offset: number, limit: number): 
 }
 
 async function semanticSearch(intel: Intel, query: string, limit: number, now: number): Promise<CallToolResult> {
-  const { mode, hits } = await intel.search(query, limit);
+  const { mode, hits } = await intel.searchPassages(query, limit);
   return jsonResult({
-    query,
     mode,
-    results: hits.map(({ record, relevance }) => ({
+    results: hits.map(({ record, passage }) => ({
       id: record.id,
       power: record.power,
       tool: record.tool,
-      args: record.args.length > 300 ? `${record.args.slice(0, 300)}…` : record.args,
-      relevance,
+      start: passage.start,
+      end: passage.end,
+      relevance: passage.relevance,
       age: ageOf(now - record.at),
       age_seconds: Math.round((now - record.at) / 1000),
       expires_in_minutes: Math.max(0, Math.round((record.expiresAt - now) / 60_000)),
-      summary: { keyFindings: record.summary.keyFindings, actionableInsights: record.summary.actionableInsights },
+      passage: passage.text.length > PASSAGE_SHOWN ? `${passage.text.slice(0, PASSAGE_SHOWN)}…` : passage.text,
     })),
     message:
       hits.length > 0
-        ? 'Read a result with read_artifact({"id": ...}) or several with get_artifact_context({"ids": [...], "maxTokens": ...}).'
-        : `No stored result matches (${mode} search over results kept for ${intel.settings.artifacts.ttlMinutes} min). Call the tool you need instead.`,
+        ? 'Read on from a passage with read_artifact({"id": ..., "offset": <start>}), or ask get_artifact_context({"ids": [...], "query": ...}) for more passages.'
+        : `No stored result matches (${mode} search over results kept for ${intel.settings.artifacts.ttlMinutes} min): call the tool you need instead.`,
   });
 }
+
+/** Characters of a passage shown in a search result. */
+const PASSAGE_SHOWN = 500;

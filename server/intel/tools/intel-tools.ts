@@ -14,6 +14,7 @@ export const readArtifactArgs = z.object({
 export const artifactContextArgs = z.object({
   ids: z.array(z.string().min(1)).min(1, 'ids must name at least one artifact').max(20),
   maxTokens: z.number().int().min(50).max(100_000).default(4_000),
+  query: z.string().trim().min(1).optional(),
 });
 
 export const semanticSearchArgs = z.object({
@@ -45,13 +46,14 @@ export const INTEL_TOOLS: Tool[] = [
     name: 'get_artifact_context',
     title: 'Assemble stored results within a token budget',
     description:
-      'Put one or more stored tool results into your context within a token budget: each one\'s summary first, then excerpts of its raw text, ' +
-      'all within maxTokens (counted with the o200k_base tokenizer).',
+      'Put stored tool results into your context within maxTokens (o200k_base). With query: the passages most relevant to it, each with its ' +
+      'character range. Without: each summary, then the text from its start.',
     inputSchema: {
       type: 'object',
       properties: {
         ids: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 20, description: 'Artifact ids, most important first.' },
         maxTokens: { type: 'integer', minimum: 50, maximum: 100000, description: 'Token budget for the whole answer (default 4000).' },
+        query: { type: 'string', description: 'What you need from them, e.g. "status of order ORD-7042".' },
       },
       required: ['ids'],
     },
@@ -61,8 +63,8 @@ export const INTEL_TOOLS: Tool[] = [
     name: 'semantic_search',
     title: 'Search earlier tool results',
     description:
-      'Search the results of earlier tool calls that Grimoire kept (large results, for a few hours) by meaning. Returns artifact ids with their ' +
-      'summaries, relevance and age; read one with read_artifact or get_artifact_context instead of calling the tool again.',
+      'Search the results of earlier tool calls that Grimoire kept (large results, for a few hours). Returns the best passages, each with its ' +
+      'artifact id and character range; read on with read_artifact instead of calling the tool again.',
     inputSchema: {
       type: 'object',
       properties: {

@@ -1,0 +1,96 @@
+/**
+ * What each MCP session's agent actually read through the gateway, in tokens: every tools/list it
+ * was served, every answer of a gateway tool (resolve_intent, activate_power, read_artifact ...),
+ * and every power's result as delivered (whole or summarized), next to that result's raw size.
+ * Against it, direct exposure of the same powers: every known power's tools listed once, and the
+ * raw results. Counting runs off the call path. Kept in memory for the last MAX_SESSIONS sessions.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage, logger } from '../../log.js';
+import type { Tokenizer } from '../tokens/tokenizer.js';
+
+const log = logger('intel');
+const MAX_SESSIONS = 50;
+
+export interface SessionReads {
+  session: string;
+  startedAt: number;
+  lastAt: number;
+  toolsLists: number;
+  toolsListTokens: number;
+  answers: number;
+  answerTokens: number;
+  results: number;
+  deliveredTokens: number;
+  rawTokens: number;
+}
+
+/** What the agent reads of a result: the text of its content (structured content repeats it). */
+export function readableText(result: CallToolResult): string {
+  return (result.content ?? []).map((item) => (item.type === 'text' ? item.text : item.type === 'resource_link' ? JSON.stringify(item) : '')).join('\n');
+}
+
+export class SessionReadLedger {
+  private readonly sessions = new Map<string, SessionReads>();
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly tokenizer: Tokenizer,
+    private readonly now: () => number,
+  ) {}
+
+  listed(session: string, tools: Tool[]): void {
+    this.count(session, [JSON.stringify(tools)], (row, [tokens]) => {
+      row.toolsLists++;
+      row.toolsListTokens += tokens!;
+    });
+  }
+
+  answered(session: string, answer: CallToolResult): void {
+    this.count(session, [readableText(answer)], (row, [tokens]) => {
+      row.answers++;
+      row.answerTokens += tokens!;
+    });
+  }
+
+  delivered(session: string, raw: CallToolResult | string, delivered: CallToolResult): void {
+    const rawText = typeof raw === 'string' ? raw : readableText(raw);
+    const deliveredText = readableText(delivered);
+    const texts = rawText === deliveredText ? [rawText] : [rawText, deliveredText];
+    this.count(session, texts, (row, counts) => {
+      row.results++;
+      row.rawTokens += counts[0]!;
+      row.deliveredTokens += counts[counts.length - 1]!;
+    });
+  }
+
+  /** Newest first. */
+  async all(): Promise<SessionReads[]> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    return [...this.sessions.values()].sort((a, b) => b.lastAt - a.lastAt).map((row) => ({ ...row }));
+  }
+
+  private count(session: string, texts: string[], apply: (row: SessionReads, counts: number[]) => void): void {
+    const at = this.now();
+    const work = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.tokenizer.count(texts))
+      .then((counts) => apply(this.row(session, at), counts))
+      .catch((error) => log.warn(`session token accounting failed: ${errorMessage(error)}`));
+    this.pending.add(work);
+    void work.finally(() => this.pending.delete(work));
+  }
+
+  private row(session: string, at: number): SessionReads {
+    let row = this.sessions.get(session);
+    if (!row) {
+      if (this.sessions.size >= MAX_SESSIONS) {
+        const oldest = [...this.sessions.values()].sort((a, b) => a.lastAt - b.lastAt)[0]!;
+        this.sessions.delete(oldest.session);
+      }
+      row = { session, startedAt: at, lastAt: at, toolsLists: 0, toolsListTokens: 0, answers: 0, answerTokens: 0, results: 0, deliveredTokens: 0, rawTokens: 0 };
+      this.sessions.set(session, row);
+    }
+    row.lastAt = Math.max(row.lastAt, at);
+    return row;
+  }
+}
