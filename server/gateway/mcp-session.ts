@@ -5,6 +5,9 @@ import { errorMessage, logger } from '../log.js';
 import type { StateChange } from '../upstream/connection.js';
 import type { SampleFn } from '../calls/pipeline.js';
 import type { Gateway } from './gateway.js';
+import { runInCallScope } from '../upstream/client-features.js';
+import { callScope } from './client-requests-forwarding.js';
+import { PASSTHROUGH_CAPABILITIES, registerPassthrough } from './session-passthrough.js';
 
 const log = logger('session');
 
@@ -20,7 +23,7 @@ export const GATEWAY_INSTRUCTIONS =
 export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID()): Server {
   const server = new Server(
     { name: 'grimoire', version: '0.1.0', title: 'Grimoire MCP gateway' },
-    { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: GATEWAY_INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true }, ...PASSTHROUGH_CAPABILITIES }, instructions: GATEWAY_INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: gateway.listTools() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -28,7 +31,7 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling
       ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
       : undefined;
-    return gateway.callTool(request.params.name, args, { sessionId, signal: extra.signal, sample });
+    return runInCallScope(callScope(sessionId, request, extra), () => gateway.callTool(request.params.name, args, { sessionId, signal: extra.signal, sample }));
   });
   const onToolsChanged = () => {
     server.sendToolListChanged().catch((error) => log.debug(`list_changed not sent to ${sessionId}: ${errorMessage(error)}`));
@@ -41,7 +44,9 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   };
   gateway.on('toolsChanged', onToolsChanged);
   gateway.on('powerState', onPowerState);
+  const undoPassthrough = registerPassthrough(server, gateway, sessionId);
   server.onclose = () => {
+    undoPassthrough();
     gateway.off('toolsChanged', onToolsChanged);
     gateway.off('powerState', onPowerState);
   };
