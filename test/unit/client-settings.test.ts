@@ -65,6 +65,8 @@ test('every contributed gateway setting reaches the runtime settings when set', 
       'upstream.idle.turns': 7,
       'imports.vscode': false,
       'imports.claudeDesktop': false,
+      'imports.cursor': false,
+      'imports.kiro': false,
       'discovery.enabled': false,
     };
     assert.deepEqual(Object.keys(explicit).sort(), [...GATEWAY_SETTING_KEYS].sort());
