@@ -3,11 +3,28 @@
  * and its prompt and resource list changes, when the power is active for the session or the
  * session has a request to it in flight. A change of the session's active powers is a list change too.
  */
+import { EventEmitter } from 'node:events';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../log.js';
 import type { Gateway } from './gateway.js';
 import { activePowersOf, isActiveFor } from './session-powers.js';
+
+const activationEvents = new WeakMap<Gateway, EventEmitter<{ changed: [] }>>();
+
+/** One listener on the gateway, fanned out to every session: a change that may have changed the active powers. */
+function activationChanges(gateway: Gateway): EventEmitter<{ changed: [] }> {
+  let events = activationEvents.get(gateway);
+  if (!events) {
+    const created = new EventEmitter<{ changed: [] }>();
+    created.setMaxListeners(0);
+    gateway.on('toolsChanged', () => created.emit('changed'));
+    gateway.on('powerState', () => created.emit('changed'));
+    activationEvents.set(gateway, created);
+    events = created;
+  }
+  return events;
+}
 
 const log = logger('session');
 
@@ -38,13 +55,11 @@ export function forwardChildNotifications(server: Server, gateway: Gateway, sess
   hub.on('log', onLog);
   hub.on('promptsChanged', onPrompts);
   hub.on('resourcesChanged', onResources);
-  gateway.on('toolsChanged', onActivation);
-  gateway.on('powerState', onActivation);
+  activationChanges(gateway).on('changed', onActivation);
   return () => {
     hub.off('log', onLog);
     hub.off('promptsChanged', onPrompts);
     hub.off('resourcesChanged', onResources);
-    gateway.off('toolsChanged', onActivation);
-    gateway.off('powerState', onActivation);
+    activationChanges(gateway).off('changed', onActivation);
   };
 }

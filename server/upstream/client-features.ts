@@ -75,6 +75,12 @@ const LEVELS: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', '
 const MAX_LINKS = 2000;
 
 export class ClientFeatureHub extends EventEmitter<HubEvents> {
+  constructor() {
+    super();
+    // Every MCP session listens: as many listeners as sessions is the design, not a leak.
+    this.setMaxListeners(0);
+  }
+
   private readonly sessions = new Map<string, SessionPeer>();
   private readonly levels = new Map<string, LoggingLevel>();
   /** Per power, the sessions with a request in flight, oldest first (one entry per request). */
