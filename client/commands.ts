@@ -135,7 +135,7 @@ async function openSpellFile(gateway: GatewayClient, arg: PowerArgument): Promis
 function knownMcpEntries(gateway: GatewayClient): McpEntry[] {
   const files = new Set<string>();
   for (const folder of vscode.workspace.workspaceFolders ?? []) files.add(path.join(folder.uri.fsPath, '.vscode', 'mcp.json'));
-  for (const power of gateway.powers) if (power.source.kind === 'vscode-mcp' || power.source.kind === 'claude-desktop') files.add(power.source.file);
+  for (const power of gateway.powers) if (power.source.readOnly && power.source.kind !== 'demo') files.add(power.source.file);
   return [...files].flatMap((file) => {
     try {
       return mcpEntries(file, fs.readFileSync(file, 'utf8'));

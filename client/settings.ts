@@ -12,6 +12,8 @@ export const GATEWAY_SETTING_KEYS = [
   'upstream.idle.turns',
   'imports.vscode',
   'imports.claudeDesktop',
+  'imports.cursor',
+  'imports.kiro',
   'discovery.enabled',
   'intel.readWholeTokens',
   'intel.summarizers.timeBudgetMs',

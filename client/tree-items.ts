@@ -22,6 +22,8 @@ const SOURCE_LABEL: Record<PowerInfo['source']['kind'], string> = {
   demo: 'demo',
   'vscode-mcp': 'mcp.json',
   'claude-desktop': 'Claude Desktop',
+  'cursor-mcp': 'Cursor',
+  'kiro-power': 'Kiro power',
 };
 
 export function powerStateText(power: PowerInfo): string {

@@ -4,7 +4,7 @@ import { prepareDemo } from './config/demo.js';
 import { resolvePaths, type GrimoirePaths } from './config/paths.js';
 import { loadSettingsFile, withOverrides, type Settings } from './config/settings.js';
 import { Gateway } from './gateway/gateway.js';
-import { defaultImportLocations } from './powers/import-locations.js';
+import { defaultImportLocations, enabledImportLocations } from './powers/import-locations.js';
 import { formatIssue } from './powers/issue-text.js';
 import { PowerRegistry } from './powers/registry.js';
 import { Store } from './store/store.js';
@@ -52,9 +52,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   const importFiles =
     options.imports === false
       ? []
-      : defaultImportLocations(os.homedir(), process.platform, env, options.workspaceFolder).filter(
-          (location) => (location.kind === 'vscode-mcp' ? settings.imports.vscode : settings.imports.claudeDesktop),
-        );
+      : enabledImportLocations(defaultImportLocations(os.homedir(), process.platform, env, options.workspaceFolder), settings.imports);
   const registry = new PowerRegistry({
     spellDirs,
     importFiles,

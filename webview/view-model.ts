@@ -38,7 +38,7 @@ const TIER_EXPLAINED: Record<Tier, string> = {
   not_found: 'no power matches: an agent is shown every power',
 };
 
-const SOURCE: Record<PowerInfo['source']['kind'], string> = { spell: 'spell', demo: 'demo', 'vscode-mcp': 'mcp.json', 'claude-desktop': 'Claude Desktop' };
+const SOURCE: Record<PowerInfo['source']['kind'], string> = { spell: 'spell', demo: 'demo', 'vscode-mcp': 'mcp.json', 'claude-desktop': 'Claude Desktop', 'cursor-mcp': 'Cursor', 'kiro-power': 'Kiro power' };
 
 export function powerRows(powers: PowerInfo[]): PowerRow[] {
   return powers.map((power) => {

@@ -156,7 +156,7 @@ Options:
   --demo               add the bundled demo powers (filesystem, memory, everything)
   --spells DIR         read spell files from DIR instead of $GRIMOIRE_HOME (repeatable)
   --workspace DIR      also read DIR/.grimoire/ spells and DIR/.vscode/mcp.json
-  --no-imports         do not import VS Code mcp.json or Claude Desktop configs
+  --no-imports         do not import VS Code, Claude Desktop, Cursor or Kiro configs
   --call-timeout MS    fail a tool call that takes longer (default 60000)
 
 Environment: GRIMOIRE_HOME (default ~/.grimoire), GRIMOIRE_DATA (default $GRIMOIRE_HOME/data), GRIMOIRE_LOG (debug|info|warn|error).`;

@@ -50,6 +50,8 @@ export const settingsSchema = z.object({
     .object({
       vscode: z.boolean().default(true),
       claudeDesktop: z.boolean().default(true),
+      cursor: z.boolean().default(true),
+      kiro: z.boolean().default(true),
     })
     .prefault({}),
   discovery: z

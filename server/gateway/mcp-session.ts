@@ -6,6 +6,9 @@ import { maskSecrets } from '../util/secrets.js';
 import type { SampleFn } from '../calls/pipeline.js';
 import type { Gateway } from './gateway.js';
 import { samplingAllowed } from '../intel/summarizers/sampling-gate.js';
+import { runInCallScope } from '../upstream/client-features.js';
+import { callScope } from './client-requests-forwarding.js';
+import { PASSTHROUGH_CAPABILITIES, registerPassthrough } from './session-passthrough.js';
 
 const log = logger('session');
 
@@ -23,7 +26,7 @@ export const GATEWAY_INSTRUCTIONS =
 export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false): Server {
   const server = new Server(
     { name: 'grimoire', version: '0.1.0', title: 'Grimoire MCP gateway' },
-    { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: GATEWAY_INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: true }, ...PASSTHROUGH_CAPABILITIES }, instructions: GATEWAY_INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     gateway.sessions.touch(sessionId);
@@ -37,7 +40,7 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.settings.intel.summarizers)
       ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
       : undefined;
-    return gateway.callTool(request.params.name, args, { sessionId, signal: extra.signal, sample });
+    return runInCallScope(callScope(sessionId, request, extra), () => gateway.callTool(request.params.name, args, { sessionId, signal: extra.signal, sample }));
   });
   gateway.openSession(
     sessionId,
@@ -51,6 +54,10 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     },
     expires,
   );
-  server.onclose = () => gateway.closeSession(sessionId);
+  const undoPassthrough = registerPassthrough(server, gateway, sessionId);
+  server.onclose = () => {
+    undoPassthrough();
+    gateway.closeSession(sessionId);
+  };
   return server;
 }

@@ -1,4 +1,4 @@
-/** What the VS Code and Claude Desktop importers share: reading the file, naming, building the power. */
+/** What the importers (VS Code, Claude Desktop, Cursor, Kiro) share: reading the file, naming, building the power. */
 import * as path from 'node:path';
 import { preview } from '../util/preview.js';
 import { readTextFile, type FileLimits } from '../util/safe-read.js';
@@ -13,7 +13,14 @@ export interface ImportResult {
   issues: LoadIssue[];
 }
 
-export type ImportKind = Extract<PowerSourceKind, 'vscode-mcp' | 'claude-desktop'>;
+export type ImportKind = Extract<PowerSourceKind, 'vscode-mcp' | 'claude-desktop' | 'cursor-mcp' | 'kiro-power'>;
+
+/** What a config may say about a power besides its server (a Kiro POWER.md does). */
+export interface PowerWords {
+  description?: string;
+  keywords?: string[];
+  steering?: string;
+}
 
 /** A missing file gives `undefined` and no issue: most users have only some of these tools. */
 export function readConfig(file: string, issues: LoadIssue[], limits?: FileLimits): Record<string, unknown> | undefined {
@@ -106,20 +113,33 @@ export class ImportCollector {
     this.result.issues.push({ file: this.file, field, message, fix });
   }
 
-  add(name: string, server: ServerSpec, problems: string[]): void {
+  /** Without a description of its own, the power's words come from its tools once they are listed. */
+  add(name: string, server: ServerSpec, problems: string[], words: PowerWords = {}): void {
     registerServerSecrets(server);
+    const described = !!words.description?.trim();
     this.result.powers.push(
       withHashes({
         name,
         version: '0.0.0',
-        description: `Imported from ${this.file}`,
-        keywords: [],
-        steering: '',
+        description: described ? words.description!.trim() : `The ${name} MCP server (its tools are not listed yet)`,
+        keywords: words.keywords ?? [],
+        steering: words.steering ?? '',
         server,
         source: { kind: this.kind, file: path.resolve(this.file), readOnly: true },
-        derivedFromTools: true,
+        derivedFromTools: !described,
         problems,
       }),
     );
   }
+}
+
+/**
+ * Two definitions of one server: the same command and arguments (a local server) or the same URL
+ * (a remote one). The same server in two configs is one power, and no warning.
+ */
+export function sameServer(a: ServerSpec, b: ServerSpec): boolean {
+  if (a.transport === 'stdio' || b.transport === 'stdio') {
+    return a.transport === 'stdio' && b.transport === 'stdio' && a.command === b.command && JSON.stringify(a.args) === JSON.stringify(b.args);
+  }
+  return a.url === b.url;
 }

@@ -1,11 +1,27 @@
-/** Where VS Code and Claude Desktop keep their MCP configs on each platform. */
+/** Where VS Code, Claude Desktop, Cursor and Kiro keep their MCP configs on each platform. */
 import * as path from 'node:path';
 import type { ImportKind } from './import-common.js';
 
 export interface ImportLocation {
   kind: ImportKind;
+  /** A config file; for Kiro, the folder that holds the power folders. */
   file: string;
 }
+
+/** The settings' import toggles (`imports.*`). */
+export interface ImportToggles {
+  vscode: boolean;
+  claudeDesktop: boolean;
+  cursor: boolean;
+  kiro: boolean;
+}
+
+const TOGGLE: Record<ImportKind, keyof ImportToggles> = {
+  'vscode-mcp': 'vscode',
+  'claude-desktop': 'claudeDesktop',
+  'cursor-mcp': 'cursor',
+  'kiro-power': 'kiro',
+};
 
 export function defaultImportLocations(
   home: string,
@@ -26,5 +42,14 @@ export function defaultImportLocations(
     { kind: 'vscode-mcp', file: p.join(configRoot, 'Code', 'User', 'mcp.json') },
     { kind: 'claude-desktop', file: p.join(configRoot, 'Claude', 'claude_desktop_config.json') },
   );
+  if (workspaceFolder) locations.push({ kind: 'cursor-mcp', file: p.join(workspaceFolder, '.cursor', 'mcp.json') });
+  locations.push({ kind: 'cursor-mcp', file: p.join(home, '.cursor', 'mcp.json') });
+  if (workspaceFolder) locations.push({ kind: 'kiro-power', file: p.join(workspaceFolder, '.kiro', 'powers') });
+  locations.push({ kind: 'kiro-power', file: p.join(home, '.kiro', 'powers') });
   return locations;
+}
+
+/** The locations whose import the settings leave on. */
+export function enabledImportLocations(locations: ImportLocation[], toggles: ImportToggles): ImportLocation[] {
+  return locations.filter((location) => toggles[TOGGLE[location.kind]]);
 }

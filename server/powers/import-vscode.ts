@@ -79,17 +79,18 @@ function rawServer(key: string, entry: Record<string, unknown>, file: string, is
   return undefined;
 }
 
-function describeMissing(name: string, where: string): string {
+export function describeMissing(name: string, where: string): string {
   return `environment variable ${name} is not set (used in ${where}): set it in the environment or in a spell`;
 }
 
-function inferWorkspace(file: string): string | undefined {
+/** `<folder>/.vscode/mcp.json` (or `.cursor/`) -> `<folder>`. */
+export function inferWorkspace(file: string, configFolder = '.vscode'): string | undefined {
   const dir = path.dirname(path.resolve(file));
-  return path.basename(dir) === '.vscode' ? path.dirname(dir) : undefined;
+  return path.basename(dir) === configFolder ? path.dirname(dir) : undefined;
 }
 
-/** VS Code's own variables; those that need the VS Code UI become problems instead. */
-function resolveVariables(value: string, where: string, ctx: VscodeImportContext, missing: MissingVars, problems: string[]): string {
+/** VS Code's own variables (Cursor reads the same ones); those that need the editor's UI become problems instead. */
+export function resolveVariables(value: string, where: string, ctx: VscodeImportContext, missing: MissingVars, problems: string[]): string {
   return value.replace(/\$\{([^}]+)\}/g, (match, variable: string) => {
     if (variable.startsWith('env:')) {
       const name = variable.slice(4);

@@ -4,14 +4,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage, logger } from '../log.js';
 import { importClaudeDesktop } from './import-claude.js';
-import type { ImportKind, ImportResult } from './import-common.js';
+import { sameServer, type ImportKind, type ImportResult } from './import-common.js';
+import { importCursorMcp } from './import-cursor.js';
+import { importKiroPowers, powerFolders } from './import-kiro.js';
 import { importVscodeMcp } from './import-vscode.js';
 import { brokenPowers, describeChange, formatIssue } from './issue-text.js';
 import { isSpellFileName, loadSpellFile, type SpellLoadContext } from './spell-loader.js';
 import type { FileLimits } from '../util/safe-read.js';
 import type { SpellExtensions } from './spell-schema.js';
 import type { LoadIssue, PowerDefinition, RegistrySnapshot } from './types.js';
-import { PathWatcher, type PathWatcherOptions } from './watcher.js';
+import { PathWatcher, type PathWatcherOptions, type WatchTarget } from './watcher.js';
 
 const log = logger('powers');
 
@@ -48,6 +50,8 @@ export class PowerRegistry extends EventEmitter<Events> {
   private extras = new Map<string, SpellExtensions>();
   private loaded = false;
   private watcher?: PathWatcher;
+  /** Shared with the watcher, refreshed on every reload: Kiro power folders come and go. */
+  private readonly watchTargets: WatchTarget[] = [];
   private timer?: NodeJS.Timeout;
   private debounceMs = 150;
 
@@ -61,6 +65,8 @@ export class PowerRegistry extends EventEmitter<Events> {
     const issues: LoadIssue[] = [];
     const accept = (power: PowerDefinition, extensions?: SpellExtensions) => {
       const first = powers.get(power.name);
+      // The same server in two configs (VS Code's and Claude's, say) is one power: the first one read.
+      if (first && sameServer(first.server, power.server)) return;
       if (first) {
         issues.push({
           file: power.source.file,
@@ -104,12 +110,8 @@ export class PowerRegistry extends EventEmitter<Events> {
   watch(options: RegistryWatchOptions = {}): void {
     if (this.watcher) return;
     this.debounceMs = options.debounceMs ?? 150;
-    const targets = [
-      ...this.options.spellDirs.map((p) => ({ path: p, kind: 'dir' as const })),
-      ...(this.options.extraSpellDirs ?? []).map((e) => ({ path: e.dir, kind: 'dir' as const })),
-      ...this.options.importFiles.map((i) => ({ path: i.file, kind: 'file' as const })),
-    ];
-    this.watcher = new PathWatcher(targets, () => this.schedule(), options);
+    this.refreshWatchTargets();
+    this.watcher = new PathWatcher(this.watchTargets, () => this.schedule(), options);
     this.watcher.arm();
     // Armed before reading, so that nothing written in between goes unseen.
     if (this.loaded) this.schedule();
@@ -142,6 +144,7 @@ export class PowerRegistry extends EventEmitter<Events> {
     const watcher = this.watcher;
     if (!watcher) return;
     try {
+      this.refreshWatchTargets();
       watcher.arm();
       const before = this.current;
       const after = this.load();
@@ -183,9 +186,23 @@ export class PowerRegistry extends EventEmitter<Events> {
     }
   }
 
+  private refreshWatchTargets(): void {
+    const targets: WatchTarget[] = [
+      ...this.options.spellDirs.map((p) => ({ path: p, kind: 'dir' as const })),
+      ...(this.options.extraSpellDirs ?? []).map((e) => ({ path: e.dir, kind: 'dir' as const })),
+      ...this.options.importFiles.flatMap(({ kind, file }): WatchTarget[] =>
+        kind === 'kiro-power' ? [{ path: file, kind: 'dir' }, ...powerFolders(file).map((folder) => ({ path: folder, kind: 'dir' as const }))] : [{ path: file, kind: 'file' }],
+      ),
+    ];
+    this.watchTargets.splice(0, this.watchTargets.length, ...targets);
+  }
+
   private importFile(kind: ImportKind, file: string): ImportResult {
-    if (kind === 'claude-desktop') return importClaudeDesktop(file, this.options.limits);
-    return importVscodeMcp(file, { env: this.options.env, workspaceFolder: this.options.workspaceFolder, limits: this.options.limits });
+    const ctx = { env: this.options.env, workspaceFolder: this.options.workspaceFolder, limits: this.options.limits };
+    if (kind === 'claude-desktop') return importClaudeDesktop(file, 'claude-desktop', this.options.limits);
+    if (kind === 'cursor-mcp') return importCursorMcp(file, ctx);
+    if (kind === 'kiro-power') return importKiroPowers(file, this.options.limits);
+    return importVscodeMcp(file, ctx);
   }
 }
 

@@ -16,7 +16,7 @@ export type RemoteServerSpec = {
 
 export type ServerSpec = StdioServerSpec | RemoteServerSpec;
 
-export type PowerSourceKind = 'spell' | 'demo' | 'vscode-mcp' | 'claude-desktop';
+export type PowerSourceKind = 'spell' | 'demo' | 'vscode-mcp' | 'claude-desktop' | 'cursor-mcp' | 'kiro-power';
 
 export interface PowerSource {
   kind: PowerSourceKind;

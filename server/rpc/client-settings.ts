@@ -22,7 +22,7 @@ const clientSettingsSchema = z.object({
           idle: z.object({ mode: z.enum(['minutes', 'turns', 'never']).optional(), minutes: optionalNumber, turns: optionalNumber }).optional(),
         })
         .optional(),
-      imports: z.object({ vscode: optionalBoolean, claudeDesktop: optionalBoolean }).optional(),
+      imports: z.object({ vscode: optionalBoolean, claudeDesktop: optionalBoolean, cursor: optionalBoolean, kiro: optionalBoolean }).optional(),
       discovery: z.object({ enabled: optionalBoolean }).optional(),
       intel: z.object({ readWholeTokens: optionalNumber, summarizers: z.object({ timeBudgetMs: optionalNumber, samplingInVsCode: optionalBoolean }).optional() }).optional(),
     })

@@ -43,7 +43,7 @@ export interface ClientSettings {
 export interface GatewaySettingsPatch {
   resolve?: { activateThreshold?: number; multipleThreshold?: number; weakThreshold?: number };
   upstream?: { callTimeoutMs?: number; idle?: { mode?: IdleMode; minutes?: number; turns?: number } };
-  imports?: { vscode?: boolean; claudeDesktop?: boolean };
+  imports?: { vscode?: boolean; claudeDesktop?: boolean; cursor?: boolean; kiro?: boolean };
   discovery?: { enabled?: boolean };
   intel?: { readWholeTokens?: number; summarizers?: { timeBudgetMs?: number; samplingInVsCode?: boolean } };
 }
@@ -63,7 +63,7 @@ export interface ConfigurationChange {
 // Payloads.
 
 export type PowerState = 'stopped' | 'starting' | 'active' | 'crashed' | 'stopping';
-export type PowerSourceKind = 'spell' | 'demo' | 'vscode-mcp' | 'claude-desktop';
+export type PowerSourceKind = 'spell' | 'demo' | 'vscode-mcp' | 'claude-desktop' | 'cursor-mcp' | 'kiro-power';
 export type Tier = 'activated' | 'multiple_matches' | 'weak_matches' | 'not_found';
 
 export interface ToolAnnotationsInfo {

@@ -5,6 +5,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PowerDefinition } from '../powers/types.js';
 import { errorMessage, logger } from '../log.js';
 import { RESULT_TOO_LARGE_CODE, megabytes, type TooLargeData } from './children/oversize-message.js';
+import type { ClientFeatureHub } from './client-features.js';
 import { UpstreamError } from './errors.js';
 import { RestartPolicy } from './restart-policy.js';
 import { StderrTail } from './stderr-tail.js';
@@ -56,6 +57,7 @@ export class PowerConnection extends EventEmitter {
   constructor(
     private definition: PowerDefinition,
     private readonly options: ConnectionOptions,
+    private readonly features?: ClientFeatureHub,
   ) {
     super();
     this.log = logger(`power:${definition.name}`);
@@ -123,7 +125,7 @@ export class PowerConnection extends EventEmitter {
     const { transport, stderr, exit } = createTransport(this.definition.server, { maxMessageBytes: this.options.maxMessageBytes });
     this.exitOf = exit;
     this.stderr.attach(stderr, (line) => this.log.debug(`stderr: ${line}`));
-    const client = new Client({ name: 'grimoire-gateway', version: '0.1.0' });
+    const client = this.features?.createClient(this.name) ?? new Client({ name: 'grimoire-gateway', version: '0.1.0' });
     client.onclose = () => this.onClosed(client);
     client.onerror = (error) => this.log.debug(`transport error: ${errorMessage(error)}`);
     try {
@@ -146,6 +148,7 @@ export class PowerConnection extends EventEmitter {
       this.emit('toolsChanged');
     });
     this.client = client;
+    this.features?.connected(this.name, client);
     this.lastError = undefined;
     this.lastUsedAt = Date.now();
     this.setState('active');
@@ -199,34 +202,54 @@ export class PowerConnection extends EventEmitter {
   }
 
   async listTools(): Promise<Tool[]> {
-    const client = await this.ready();
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.callTimeoutMs });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+    return this.request(async (client) => {
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.callTimeoutMs });
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return tools;
+    });
   }
 
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
-    const client = await this.ready();
     const timeoutMs = options.timeoutMs ?? this.options.callTimeoutMs;
+    try {
+      return await this.request(
+        (client) =>
+          client.callTool({ name: tool, arguments: args }, undefined, {
+            timeout: timeoutMs,
+            signal: options.signal,
+            ...this.features?.progressOptions(),
+          }) as Promise<CallToolResult>,
+      );
+    } catch (error) {
+      throw this.explainCallError(error, tool, timeoutMs);
+    }
+  }
+
+  /**
+   * One request to the server (a tool call, a prompt, a resource...). It counts as in flight from
+   * the moment it arrives, so a stop (idle, discovery done) waits for it even while the server starts.
+   */
+  async request<T>(send: (client: Client) => Promise<T>): Promise<T> {
     this.inFlightCalls += 1;
     this.lastUsedAt = Date.now();
     try {
-      return (await client.callTool({ name: tool, arguments: args }, undefined, {
-        timeout: timeoutMs,
-        signal: options.signal,
-      })) as CallToolResult;
-    } catch (error) {
-      throw this.explainCallError(error, tool, timeoutMs);
+      const client = await this.ready();
+      return await (this.features ? this.features.track(this.name, () => send(client)) : send(client));
     } finally {
       this.inFlightCalls -= 1;
       this.lastUsedAt = Date.now();
       if (this.inFlightCalls === 0) this.drainWaiters.splice(0).forEach((resolve) => resolve());
     }
+  }
+
+  /** What the running server declared (prompts, resources, ...); undefined while it is not running. */
+  serverCapabilities(): ReturnType<Client['getServerCapabilities']> {
+    return this.client?.getServerCapabilities();
   }
 
   private explainCallError(error: unknown, tool: string, timeoutMs: number): Error {
@@ -291,8 +314,11 @@ export class PowerConnection extends EventEmitter {
       this.log.warn(`error while stopping: ${errorMessage(error)}`);
     } finally {
       this.closingOnPurpose = false;
-      this.client = undefined;
-      this.setState('stopped', reason);
+      // A request that arrived while closing may already have started a new client: keep it.
+      if (this.client === client || this.client === undefined) {
+        this.client = undefined;
+        this.setState('stopped', reason);
+      }
     }
   }
 

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { PowerDefinition } from '../powers/types.js';
 import { errorMessage, logger } from '../log.js';
+import { ClientFeatureHub } from './client-features.js';
 import { PowerConnection, type ConnectionOptions, type PowerState, type StateChange } from './connection.js';
 
 export interface IdlePolicy {
@@ -29,6 +30,8 @@ const log = logger('upstream');
  */
 export class UpstreamManager extends EventEmitter {
   private readonly connections = new Map<string, PowerConnection>();
+  /** Sampling, elicitation, roots, progress and notifications between the servers and the sessions. */
+  readonly features = new ClientFeatureHub();
   private readonly turnsIdle = new Map<string, number>();
   private readonly idleTimer: NodeJS.Timeout;
 
@@ -36,13 +39,30 @@ export class UpstreamManager extends EventEmitter {
     super();
     this.idleTimer = setInterval(() => this.stopIdleByTime(), 15_000);
     this.idleTimer.unref();
+    this.features.on('sessionAdded', () => this.restartOutdated());
+  }
+
+  /**
+   * A server started before the agent's client connected (discovery at start-up) was told the
+   * gateway cannot sample, elicit or list roots; it restarts once its requests finish, and its tools
+   * are listed again (servers offer some tools only to clients that can).
+   */
+  private restartOutdated(): void {
+    for (const connection of this.connections.values()) {
+      if ((connection.state !== 'active' && connection.state !== 'starting') || !this.features.outdated(connection.name)) continue;
+      void (async () => {
+        await connection.stop("the agent's client supports more than the server was told");
+        await connection.start();
+        this.emit('toolsChanged', connection.name);
+      })().catch((error) => log.warn(`restarting '${connection.name}': ${errorMessage(error)}`));
+    }
   }
 
   /** The connection for a power, created on first use. */
   connection(power: PowerDefinition): PowerConnection {
     let connection = this.connections.get(power.name);
     if (!connection) {
-      connection = new PowerConnection(power, this.options);
+      connection = new PowerConnection(power, this.options, this.features);
       connection.on('state', (change: StateChange) => this.emit('state', change));
       connection.on('toolsChanged', () => this.emit('toolsChanged', power.name));
       this.connections.set(power.name, connection);

@@ -65,7 +65,8 @@ describe('VS Code mcp.json', () => {
       env: { TOKEN: 'fs-token-secret', LEVEL: '3' },
     });
     assert.deepEqual(files.problems, []);
-    assert.equal(files.description, `Imported from ${file}`);
+    assert.equal(files.description, 'The my-files MCP server (its tools are not listed yet)');
+    assert.ok(!files.description.includes(file), 'the description never names the config file');
     assert.deepEqual(files.keywords, []);
     assert.equal(files.derivedFromTools, true);
     assert.deepEqual(files.source, { kind: 'vscode-mcp', file, readOnly: true });
@@ -174,6 +175,8 @@ describe('default import locations', () => {
     assert.deepEqual(defaultImportLocations('/home/u', 'linux', {}), [
       { kind: 'vscode-mcp', file: '/home/u/.config/Code/User/mcp.json' },
       { kind: 'claude-desktop', file: '/home/u/.config/Claude/claude_desktop_config.json' },
+      { kind: 'cursor-mcp', file: '/home/u/.cursor/mcp.json' },
+      { kind: 'kiro-power', file: '/home/u/.kiro/powers' },
     ]);
     assert.equal(defaultImportLocations('/Users/u', 'darwin', {})[1].file, '/Users/u/Library/Application Support/Claude/claude_desktop_config.json');
     assert.equal(defaultImportLocations('C:\\Users\\u', 'win32', { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' })[0].file, 'C:\\Users\\u\\AppData\\Roaming\\Code\\User\\mcp.json');

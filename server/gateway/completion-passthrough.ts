@@ -1,0 +1,35 @@
+/** completion/complete for an active power's prompt argument or resource template, answered by its server. */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CompleteRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { CompleteRequest } from '@modelcontextprotocol/sdk/types.js';
+import { childLists } from './child-lists.js';
+import type { Gateway } from './gateway.js';
+import { findPrompt } from './prompts-passthrough.js';
+import { exposedTemplates } from './resources-passthrough.js';
+
+async function target(gateway: Gateway, sessionId: string, params: CompleteRequest['params']): Promise<{ power: string; params: CompleteRequest['params'] }> {
+  if (params.ref.type === 'ref/prompt') {
+    const prompt = await findPrompt(gateway, sessionId, params.ref.name);
+    return { power: prompt.power, params: { ...params, ref: { ...params.ref, name: prompt.prompt.name } } };
+  }
+  const uri = params.ref.uri;
+  const owners = [...new Set((await exposedTemplates(gateway, sessionId)).filter((t) => t.template.uriTemplate === uri).map((t) => t.power))];
+  if (owners.length !== 1) {
+    throw new McpError(ErrorCode.InvalidParams, owners.length ? `Template '${uri}' is offered by ${owners.join(' and ')}: it cannot be completed unambiguously.` : `Template '${uri}' is not offered by an active power.`);
+  }
+  return { power: owners[0], params };
+}
+
+export function registerCompletion(server: Server, gateway: Gateway, sessionId: string, inScope: <T>(fn: () => Promise<T>) => Promise<T>): void {
+  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+    const found = await target(gateway, sessionId, request.params);
+    const connection = childLists(gateway).connection(found.power);
+    if (!connection) throw new McpError(ErrorCode.InvalidParams, `Power '${found.power}' is no longer configured.`);
+    return inScope(() =>
+      connection.request(async (client) => {
+        if (!client.getServerCapabilities()?.completions) return { completion: { values: [] } };
+        return client.complete(found.params, { signal: extra.signal });
+      }),
+    );
+  });
+}

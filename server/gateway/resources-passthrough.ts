@@ -1,0 +1,212 @@
+/**
+ * The active powers' resources and templates, passed through to their servers. A resource keeps
+ * its server's URI unless two active powers list the same one; then each is listed as
+ * `grimoire://power/<power>/<encoded uri>`. resources/read finds the power of a URI from the lists,
+ * from the tool results that linked to it, or from the templates.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage, logger } from '../log.js';
+import { childLists } from './child-lists.js';
+import type { Gateway } from './gateway.js';
+import { activePowersOf } from './session-powers.js';
+
+const log = logger('passthrough');
+const PREFIX = 'grimoire://power/';
+/** The MCP error for an unknown resource (the spec's -32002). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+export interface ResourceTarget {
+  power: string;
+  /** The URI the power's server knows. */
+  uri: string;
+  /** The URI the agent used. */
+  asked: string;
+}
+
+export function qualifiedUri(power: string, uri: string): string {
+  return `${PREFIX}${encodeURIComponent(power)}/${encodeURIComponent(uri)}`;
+}
+
+function parseQualified(uri: string): { power: string; uri: string } | undefined {
+  if (!uri.startsWith(PREFIX)) return undefined;
+  const [power, rest] = uri.slice(PREFIX.length).split('/', 2);
+  if (!power || rest === undefined) return undefined;
+  try {
+    return { power: decodeURIComponent(power), uri: decodeURIComponent(rest) };
+  } catch {
+    return undefined;
+  }
+}
+
+export async function exposedResources(gateway: Gateway, sessionId: string): Promise<{ power: string; resource: Resource; exposed: Resource }[]> {
+  const lists = childLists(gateway);
+  const perPower = await Promise.all(activePowersOf(gateway, sessionId).map(async (power) => ({ power, resources: await lists.list('resources', power) })));
+  const owners = new Map<string, number>();
+  for (const { resources } of perPower) for (const uri of new Set(resources.map((r) => r.uri))) owners.set(uri, (owners.get(uri) ?? 0) + 1);
+  return perPower.flatMap(({ power, resources }) =>
+    resources.map((resource) => ({
+      power,
+      resource,
+      exposed: {
+        ...resource,
+        uri: (owners.get(resource.uri) ?? 0) > 1 ? qualifiedUri(power, resource.uri) : resource.uri,
+        title: `${power}: ${resource.title ?? resource.name}`,
+      },
+    })),
+  );
+}
+
+export async function exposedTemplates(gateway: Gateway, sessionId: string): Promise<{ power: string; template: ResourceTemplate; exposed: ResourceTemplate }[]> {
+  const lists = childLists(gateway);
+  const perPower = await Promise.all(activePowersOf(gateway, sessionId).map(async (power) => ({ power, templates: await lists.list('templates', power) })));
+  return perPower.flatMap(({ power, templates }) =>
+    templates.map((template) => ({ power, template, exposed: { ...template, title: `${power}: ${template.title ?? template.name}` } })),
+  );
+}
+
+/** The power a URI belongs to, for the session; throws -32002 when none or several could. */
+export async function resolveResource(gateway: Gateway, sessionId: string, asked: string): Promise<ResourceTarget> {
+  const qualified = parseQualified(asked);
+  if (qualified && gateway.power(qualified.power)) return { ...qualified, asked };
+  const listed = [...new Set((await exposedResources(gateway, sessionId)).filter((r) => r.resource.uri === asked).map((r) => r.power))];
+  if (listed.length === 1) return { power: listed[0], uri: asked, asked };
+  if (listed.length > 1) {
+    throw new McpError(RESOURCE_NOT_FOUND, `Resource '${asked}' is offered by ${listed.join(' and ')}: read it as ${listed.map((p) => qualifiedUri(p, asked)).join(' or ')}.`, { uri: asked });
+  }
+  const linked = gateway.manager.features.linkedPower(asked);
+  if (linked && gateway.power(linked)) return { power: linked, uri: asked, asked };
+  const matching = [...new Set((await exposedTemplates(gateway, sessionId)).filter((t) => matches(t.template.uriTemplate, asked)).map((t) => t.power))];
+  if (matching.length === 1) return { power: matching[0], uri: asked, asked };
+  throw new McpError(
+    RESOURCE_NOT_FOUND,
+    matching.length > 1
+      ? `Resource '${asked}' matches templates of ${matching.join(' and ')}: read it as ${matching.map((p) => qualifiedUri(p, asked)).join(' or ')}.`
+      : `Resource '${asked}' was not found: it is not listed by an active power (${activePowersOf(gateway, sessionId).join(', ') || 'none'}), nor linked from a tool result.`,
+    { uri: asked },
+  );
+}
+
+function matches(template: string, uri: string): boolean {
+  try {
+    return new UriTemplate(template).match(uri) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** Who subscribed to what, across sessions: a server is unsubscribed once nobody wants the URI. */
+class Subscriptions {
+  private readonly holders = new Map<string, Set<string>>();
+
+  add(target: ResourceTarget, sessionId: string): boolean {
+    const key = `${target.power}\u0000${target.uri}`;
+    const set = this.holders.get(key) ?? new Set();
+    const first = set.size === 0;
+    set.add(sessionId);
+    this.holders.set(key, set);
+    return first;
+  }
+
+  /** True when the session was the last holder. */
+  remove(power: string, uri: string, sessionId: string): boolean {
+    const key = `${power}\u0000${uri}`;
+    const set = this.holders.get(key);
+    if (!set?.delete(sessionId)) return false;
+    if (set.size > 0) return false;
+    this.holders.delete(key);
+    return true;
+  }
+
+  urisOf(power: string): string[] {
+    return [...this.holders.keys()].filter((key) => key.startsWith(`${power}\u0000`)).map((key) => key.slice(power.length + 1));
+  }
+}
+
+const subscriptionsByGateway = new WeakMap<Gateway, Subscriptions>();
+
+function subscriptions(gateway: Gateway): Subscriptions {
+  let subs = subscriptionsByGateway.get(gateway);
+  if (!subs) {
+    const created = new Subscriptions();
+    subs = created;
+    subscriptionsByGateway.set(gateway, created);
+    // A restarted server forgot its subscriptions: make them again.
+    gateway.manager.features.on('connected', (power) => {
+      const connection = childLists(gateway).connection(power);
+      for (const uri of created.urisOf(power)) {
+        void connection?.request((client) => client.subscribeResource({ uri })).catch((error) => log.debug(`re-subscribe ${uri}: ${errorMessage(error)}`));
+      }
+    });
+  }
+  return subs;
+}
+
+function rewriteContents(result: ReadResourceResult, target: ResourceTarget): ReadResourceResult {
+  if (target.asked === target.uri) return result;
+  return { ...result, contents: result.contents.map((content) => (content.uri === target.uri ? { ...content, uri: target.asked } : content)) };
+}
+
+/** Registers the resource handlers on a session's server; returns what to undo when it closes. */
+export function registerResources(server: Server, gateway: Gateway, sessionId: string, inScope: <T>(fn: () => Promise<T>) => Promise<T>): () => void {
+  const lists = childLists(gateway);
+  const subs = subscriptions(gateway);
+  /** This session's subscriptions: server-side key -> the URI the agent used. */
+  const mine = new Map<string, ResourceTarget>();
+  const connectionOf = (power: string) => {
+    const connection = lists.connection(power);
+    if (!connection) throw new McpError(RESOURCE_NOT_FOUND, `Power '${power}' is no longer configured.`);
+    return connection;
+  };
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: (await exposedResources(gateway, sessionId)).map((r) => r.exposed) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: (await exposedTemplates(gateway, sessionId)).map((t) => t.exposed) }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const target = await resolveResource(gateway, sessionId, request.params.uri);
+    const result = await inScope(() => connectionOf(target.power).request((client) => client.readResource({ ...request.params, uri: target.uri }, { signal: extra.signal })));
+    return rewriteContents(result, target);
+  });
+  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+    const target = await resolveResource(gateway, sessionId, request.params.uri);
+    const connection = connectionOf(target.power);
+    await connection.request(async (client) => {
+      if (!client.getServerCapabilities()?.resources?.subscribe) {
+        throw new McpError(ErrorCode.MethodNotFound, `Power '${target.power}' does not offer resource subscriptions.`);
+      }
+      if (subs.add(target, sessionId)) await client.subscribeResource({ ...request.params, uri: target.uri }, { signal: extra.signal });
+    });
+    mine.set(`${target.power}\u0000${target.uri}`, target);
+    return {};
+  });
+  const unsubscribe = async (target: ResourceTarget) => {
+    mine.delete(`${target.power}\u0000${target.uri}`);
+    if (subs.remove(target.power, target.uri, sessionId)) {
+      await lists.connection(target.power)?.request((client) => client.unsubscribeResource({ uri: target.uri }));
+    }
+  };
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    const target = [...mine.values()].find((t) => t.asked === request.params.uri) ?? (await resolveResource(gateway, sessionId, request.params.uri));
+    await unsubscribe(target);
+    return {};
+  });
+
+  const onUpdated = (power: string, uri: string) => {
+    const target = mine.get(`${power}\u0000${uri}`);
+    if (target) server.sendResourceUpdated({ uri: target.asked }).catch((error) => log.debug(`resources/updated not sent to ${sessionId}: ${errorMessage(error)}`));
+  };
+  gateway.manager.features.on('resourceUpdated', onUpdated);
+  return () => {
+    gateway.manager.features.off('resourceUpdated', onUpdated);
+    for (const target of [...mine.values()]) void unsubscribe(target).catch(() => undefined);
+  };
+}

@@ -1,0 +1,175 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, ElicitRequest, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+import { gatewayEnv, payload, textOf, waitFor } from '../helpers/gateway-process.js';
+import { startRemoteEverything } from '../helpers/remote-everything.js';
+import { cliPath, repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
+
+const everythingEntry = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+function everythingSpell(server: string): string {
+  return `name: everything
+version: 1.0.0
+description: The MCP reference server with every feature.
+keywords: [echo, prompts, resources, sampling]
+${server}`;
+}
+
+/** An agent's client that can sample, elicit and list roots, recording what it was asked. */
+async function agentClient(spells: string, home: string) {
+  const seen = { sampling: [] as CreateMessageRequest['params'][], elicitation: [] as ElicitRequest['params'][], roots: 0, logs: [] as LoggingMessageNotification['params'][], updated: [] as string[], promptsChanged: 0 };
+  const client = new Client({ name: 'passthrough-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } });
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    seen.sampling.push(request.params);
+    return { role: 'assistant', model: 'test-model', content: { type: 'text', text: 'sampled answer 42' } };
+  });
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    seen.elicitation.push(request.params);
+    return { action: 'decline' };
+  });
+  client.setRequestHandler(ListRootsRequestSchema, async () => {
+    seen.roots += 1;
+    return { roots: [{ uri: 'file:///work/project-root', name: 'project-root' }] };
+  });
+  client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void seen.logs.push(n.params));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => void seen.updated.push(n.params.uri));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, async () => void seen.promptsChanged++);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliPath, 'serve', '--stdio', '--spells', spells, '--no-imports'],
+    env: gatewayEnv({ home, data: path.join(home, 'data') }),
+    stderr: 'pipe',
+  });
+  await client.connect(transport);
+  return { client, seen };
+}
+
+for (const childTransport of ['stdio', 'http'] as const) {
+  test(`server-everything over ${childTransport} behind the gateway: prompts, resources, completion, progress, sampling, elicitation, roots, logs`, { timeout: 120_000 }, async (t) => {
+    const remote = childTransport === 'http' ? await startRemoteEverything('streamableHttp') : undefined;
+    const home = tempDir();
+    const spells = path.join(home.dir, 'spells');
+    writeSpell(
+      spells,
+      'everything',
+      everythingSpell(
+        remote
+          ? `server:\n  transport: http\n  url: ${remote.url}\n`
+          : `server:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([everythingEntry, 'stdio'])}\n`,
+      ),
+    );
+    const { client, seen } = await agentClient(spells, home.dir);
+    t.after(async () => {
+      await client.close();
+      remote?.stop();
+      home.cleanup();
+    });
+
+    assert.deepEqual((await client.listPrompts()).prompts, [], 'no power active: no prompts');
+    const activated = payload(await client.callTool({ name: 'activate_power', arguments: { name: 'everything' } }));
+    assert.equal(activated.status, 'activated', JSON.stringify(activated));
+    await waitFor(() => seen.promptsChanged > 0, 5000, 'prompts/list_changed after the activation');
+    // The server registers its sampling, elicitation and roots tools once initialized, then says so.
+    await waitFor(async () => (await client.listTools()).tools.some((tool) => tool.name === 'everything__trigger-sampling-request'), 10_000, 'the conditional tools');
+
+    await t.test('prompts are namespaced, titled with the power, and reach the server', async () => {
+      const { prompts } = await client.listPrompts();
+      const args = prompts.find((p) => p.name === 'everything__args-prompt');
+      assert.ok(args, prompts.map((p) => p.name).join(', '));
+      assert.match(args.title ?? '', /^everything: /);
+      const got = await client.getPrompt({ name: 'everything__args-prompt', arguments: { city: 'Lyon', state: 'Rhone' } });
+      assert.match(JSON.stringify(got.messages), /Lyon/);
+      await assert.rejects(client.getPrompt({ name: 'args-prompt' }), /not available/);
+    });
+
+    await t.test('completion of a prompt argument reaches the server', async () => {
+      const result = await client.complete({ ref: { type: 'ref/prompt', name: 'everything__completable-prompt' }, argument: { name: 'department', value: 'E' } });
+      assert.ok(result.completion.values.includes('Engineering'), JSON.stringify(result));
+    });
+
+    await t.test('resources keep their URIs and are read through the gateway; templates too', async () => {
+      const { resources } = await client.listResources();
+      assert.ok(resources.length > 0);
+      const first = resources[0];
+      assert.ok(!first.uri.startsWith('grimoire://'), first.uri);
+      assert.match(first.title ?? '', /^everything: /);
+      const read = await client.readResource({ uri: first.uri });
+      assert.equal(read.contents[0].uri, first.uri);
+      const { resourceTemplates } = await client.listResourceTemplates();
+      const text = resourceTemplates.find((r) => r.uriTemplate === 'demo://resource/dynamic/text/{resourceId}');
+      assert.ok(text, resourceTemplates.map((r) => r.uriTemplate).join(', '));
+      const dynamic = await client.readResource({ uri: 'demo://resource/dynamic/text/7' });
+      assert.match(JSON.stringify(dynamic.contents), /7/);
+      await assert.rejects(client.readResource({ uri: 'nowhere://nothing' }), /not found/);
+    });
+
+    await t.test('a resource link in a tool result is readable through the gateway', async () => {
+      const result = await client.callTool({ name: 'everything__get-resource-links', arguments: { count: 2 } });
+      const links = (result.content as Array<{ type: string; uri?: string }>).filter((c) => c.type === 'resource_link');
+      assert.ok(links.length > 0, JSON.stringify(result));
+      const read = await client.readResource({ uri: links[0].uri! });
+      assert.equal(read.contents[0].uri, links[0].uri);
+    });
+
+    await t.test('subscribe: the server update reaches the session that subscribed', async () => {
+      const uri = 'demo://resource/dynamic/text/1';
+      await client.subscribeResource({ uri });
+      await client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
+      await waitFor(() => seen.updated.includes(uri), 15_000, 'notifications/resources/updated');
+      await client.callTool({ name: 'everything__toggle-subscriber-updates', arguments: {} });
+      await client.unsubscribeResource({ uri });
+    });
+
+    await t.test('progress of the long-running operation arrives with the agent token', async () => {
+      const progress: number[] = [];
+      const result = await client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }, undefined, {
+        onprogress: (p) => void progress.push(p.progress),
+      });
+      assert.ok(!result.isError, textOf(result));
+      // The SDK drops a progress notification that arrives after its response: the last one may be missing.
+      assert.ok(progress.length >= 2, JSON.stringify(progress));
+      assert.deepEqual(progress, [1, 2, 3].slice(0, progress.length));
+    });
+
+    await t.test('sampling: the server asks, the agent answers, the power is named', async () => {
+      const result = await client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'What is the answer?' } });
+      assert.match(textOf(result), /sampled answer 42/);
+      assert.equal(seen.sampling.length, 1);
+      assert.equal(seen.sampling[0]._meta?.['grimoire/power'], 'everything');
+    });
+
+    await t.test('elicitation: the question reaches the agent with the power name', async () => {
+      const result = await client.callTool({ name: 'everything__trigger-elicitation-request', arguments: {} });
+      assert.equal(seen.elicitation.length, 1, textOf(result));
+      assert.match(seen.elicitation[0].message, /^everything: /);
+      assert.match(textOf(result), /decline/i);
+    });
+
+    await t.test("roots: the server sees the agent's roots", async () => {
+      const result = await client.callTool({ name: 'everything__get-roots-list', arguments: {} });
+      assert.match(textOf(result), /project-root/);
+      assert.ok(seen.roots >= 1);
+    });
+
+    await t.test('logs are forwarded at the level the agent set', async () => {
+      await client.setLoggingLevel('warning');
+      seen.logs.length = 0;
+      await client.callTool({ name: 'everything__toggle-simulated-logging', arguments: {} });
+      await waitFor(() => seen.logs.some((l) => l.logger?.startsWith('everything')), 35_000, 'a forwarded log message (the server logs at a random level every 5 s)');
+      await client.callTool({ name: 'everything__toggle-simulated-logging', arguments: {} });
+      const levels = new Set(seen.logs.filter((l) => l.logger?.startsWith('everything')).map((l) => l.level));
+      for (const low of ['debug', 'info', 'notice']) assert.ok(!levels.has(low as never), [...levels].join(','));
+    });
+  });
+}
