@@ -22,6 +22,8 @@ export interface GrimoireApi {
   timings(): TimingsSnapshot;
   /** Times onDidChangeMcpServerDefinitions fired (the gateway came back on a new endpoint). */
   mcpDefinitionChanges(): number;
+  /** Times VS Code's MCP server was started again after a gateway restart. */
+  mcpRestarts(): number;
   /** The calls the Activity view lists now (newest first) and its filter. */
   activity(): { entries: readonly ActivityInfo[]; filter: ActivityFilterInfo };
 }
@@ -40,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
   const dashboard = new Dashboard(context, client);
   const powersTree = new PowersTreeProvider(client);
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
-  const mcpProvider = new GatewayMcpProvider(client, version);
+  const mcpProvider = new GatewayMcpProvider(client, version, context.extension.id);
   const activityView = new ActivityView(client, context.workspaceState);
   context.subscriptions.push(
     channel,
@@ -75,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
   return {
     timings: () => timings.snapshot(),
     mcpDefinitionChanges: () => mcpProvider.changeCount,
+    mcpRestarts: () => mcpProvider.restartCount,
     activity: () => ({ entries: activityView.entries, filter: activityView.filter }),
   };
 }

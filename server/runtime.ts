@@ -33,6 +33,8 @@ export interface Runtime {
   store: Store;
   settings: Settings;
   paths: GrimoirePaths;
+  /** Spell folders with variables of their own (the bundled demo spells). */
+  extraSpellDirs: Array<{ dir: string; kind: 'demo'; vars: Record<string, string> }>;
   close(): Promise<void>;
 }
 
@@ -54,10 +56,11 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       : defaultImportLocations(os.homedir(), process.platform, env, options.workspaceFolder).filter(
           (location) => (location.kind === 'vscode-mcp' ? settings.imports.vscode : settings.imports.claudeDesktop),
         );
+  const extraSpellDirs: Runtime['extraSpellDirs'] = options.demo ? [{ kind: 'demo', ...demoSpells(paths.data, options.demoModules, options.workspaceFolder) }] : [];
   const registry = new PowerRegistry({
     spellDirs,
     importFiles,
-    extraSpellDirs: options.demo ? [{ kind: 'demo', ...demoSpells(paths.data, options.demoModules) }] : [],
+    extraSpellDirs,
     env,
     workspaceFolder: options.workspaceFolder,
   });
@@ -74,6 +77,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     store,
     settings,
     paths,
+    extraSpellDirs,
     async close() {
       if (closed) return;
       closed = true;
@@ -84,8 +88,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   };
 }
 
-function demoSpells(dataDir: string, modules: string | undefined): ReturnType<typeof prepareDemo> {
-  const demo = prepareDemo(dataDir);
+function demoSpells(dataDir: string, modules: string | undefined, workspaceFolder: string | undefined): ReturnType<typeof prepareDemo> {
+  const demo = prepareDemo(dataDir, workspaceFolder);
   if (modules) demo.vars.GRIMOIRE_DEMO_MODULES = modules;
   return demo;
 }

@@ -51,6 +51,15 @@ export interface InitializationOptions {
   settings: ClientSettings;
   /** The first workspace folder: its `.grimoire/` spells and `.vscode/mcp.json` are read. */
   workspaceFolder?: string;
+  /** What the gateway process before this one (in the same window) had: taken over where possible. */
+  restore?: RestoreOptions;
+}
+
+export interface RestoreOptions {
+  /** Serve MCP at this address with this token again (a new port only if this one is taken). The token is a secret. */
+  endpoint?: { url: string; token: string };
+  /** The powers that were active. */
+  activePowers?: string[];
 }
 
 /** `workspace/didChangeConfiguration` params. */
