@@ -144,6 +144,8 @@ Usage:
   grimoire call tool-read|tool-write|tool-destructive <power:tool> --args '<json>' [--reason TEXT] [--sensitivity LEVEL]
                                             call a tool with a declared intent, validated and logged like an agent's call
   grimoire activity rate <id> up|down|clear     rate a call: ratings feed the ranking
+  grimoire spells check [FILE|DIR]... [--json]  check spell files (default: $GRIMOIRE_HOME and ./.grimoire);
+                                            prints file:line:col: severity: message, exits 1 on errors
 
 Options:
   --demo               add the bundled demo powers (filesystem, memory, everything)

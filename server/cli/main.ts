@@ -10,6 +10,7 @@ import { listEvents } from './events-command.js';
 import { listPowers } from './powers-command.js';
 import { resolveQuery } from './resolve-command.js';
 import { serve } from './serve-command.js';
+import { spellsCommand } from './spells-command.js';
 import { stats } from './stats-command.js';
 import type { RuntimeOptions } from '../runtime.js';
 
@@ -50,6 +51,9 @@ async function main(argv: string[]): Promise<number> {
       return callCommand(sub, rest[0], args, runtime);
     case 'hints':
       return hintsCommand(args, runtime);
+    case 'spells':
+      if (sub !== 'check') throw new UsageError(`unknown subcommand 'spells ${sub ?? ''}': use 'grimoire spells check [FILE|DIR]...'.`);
+      return spellsCommand(rest, args);
     default:
       throw new UsageError(`unknown command '${command}'.`);
   }

@@ -228,8 +228,10 @@ function powerProblems(spell: SpellText, power: PowerDefinition, extensions: Spe
     );
   }
   for (const variable of power.problems) {
-    const at = locate(spell, ['server']);
-    found.push(problem(at.key ?? firstKeyRange(spell), 'warning', 'unset-variable', { field: 'server', message: variable, fix: 'set the variable, or write the value in the spell' }));
+    const field = /\(used in ([\w.-]+)\)/.exec(variable)?.[1] ?? 'server';
+    const at = locate(spell, pathOf(field));
+    const message = variable.replace(/: set it in the environment.*$/, '');
+    found.push(problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'unset-variable', { field, message, fix: 'set the variable in the environment VS Code (or the gateway) starts from, or write the value in the spell' }));
   }
   if (power.server.transport === 'stdio' && power.problems.length === 0 && !commandExists(power.server.command, ctx.pathEnv ?? process.env.PATH ?? '')) {
     const at = locate(spell, ['server', 'command']);
