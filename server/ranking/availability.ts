@@ -27,15 +27,14 @@ export function availabilityFlags(
   return flags;
 }
 
-const commandCache = new Map<string, boolean>();
+const commandCache = new Set<string>();
 
+/** Found commands are remembered; a missing one is looked for again (the user may install it meanwhile). */
 export function commandExists(command: string, pathEnv: string): boolean {
   const key = `${command}\u0000${pathEnv}`;
-  let found = commandCache.get(key);
-  if (found === undefined) {
-    found = path.isAbsolute(command) || command.includes('/') ? isExecutable(command) : pathEnv.split(path.delimiter).some((dir) => dir && isExecutable(path.join(dir, command)));
-    commandCache.set(key, found);
-  }
+  if (commandCache.has(key)) return true;
+  const found = path.isAbsolute(command) || command.includes('/') ? isExecutable(command) : pathEnv.split(path.delimiter).some((dir) => dir && isExecutable(path.join(dir, command)));
+  if (found) commandCache.add(key);
   return found;
 }
 

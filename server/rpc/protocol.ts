@@ -100,8 +100,10 @@ export interface PowerInfo {
   active: boolean;
   /** The tools as last seen (from the catalog when the server has not run yet). */
   tools: ToolInfo[];
-  /** Why it cannot start as configured (an unset variable, ...). */
+  /** Why it cannot start as configured (an unset variable, a command not on PATH, ...). */
   problems: string[];
+  /** Its stdio command is not on PATH (nor an executable file): it is never started until it is. */
+  missingCommand?: string;
   lastError?: string;
 }
 
