@@ -522,7 +522,7 @@ export type DashboardRequest =
   | { type: 'hintsScope'; scope: 'active' | 'all' };
 
 export type DashboardUpdate =
-  | { type: 'gateway'; status: GatewayStatus; powers: PowerInfo[] }
+  | { type: 'gateway'; status: GatewayStatus; powers: PowerInfo[]; /** The problems `status.issues` counts. */ issues?: LoadIssueInfo[] }
   | { type: 'restore'; state: DashboardState }
   | { type: 'resolved'; result: ResolveResult }
   | { type: 'activity'; page: ActivityPage }
