@@ -14,6 +14,7 @@ import { HintsView } from './hints-view.js';
 import { LanguageModelLender } from './language-model.js';
 import { GatewayMcpProvider, MCP_PROVIDER_ID } from './mcp-provider.js';
 import { PowersTreeProvider } from './powers-tree.js';
+import { trackGatewayContext } from './context-keys.js';
 import { createStatusBar } from './status-bar.js';
 import { Timings, type TimingsSnapshot } from './timings.js';
 
@@ -56,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     new LanguageModelLender(context, client),
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpProvider),
     createStatusBar(client),
+    trackGatewayContext(client),
     ...registerCommands(client, dashboard),
     ...registerActivityCommands(client, activityView),
   );

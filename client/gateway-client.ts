@@ -189,8 +189,11 @@ export class GatewayClient implements vscode.Disposable {
   /** Asks for everything again, after a (re)start: notifications sent before we listened are not lost. */
   async refresh(): Promise<void> {
     try {
-      this.setStatus(await this.request(protocol.getStatus, null));
-      this.setPowers(await this.request(protocol.listPowers, null));
+      const status = await this.request(protocol.getStatus, null);
+      const powers = await this.request(protocol.listPowers, null);
+      // Powers first: a ready status with no powers yet would flash the "no powers" welcome.
+      this.setPowers(powers);
+      this.setStatus(status);
       const [hints, stats, tokens] = await Promise.all([
         this.request(protocol.getHints, { scope: 'active' }),
         this.request(protocol.getRecommendationStats, null),

@@ -94,6 +94,7 @@ test('resolve picks show confidence, band and which powers the tier offers', () 
   assert.equal(scorePick(result.scores[0], result.candidates).detail, 'matched keyword: remember');
   assert.equal(scorePick(result.scores[1], result.candidates).detail, 'no matching words');
   assert.equal(resolveTitle(result), '"remember this": multiple matches: pick one');
+  assert.equal(resolveTitle({ ...result, tier: 'activated' }), '"remember this": one clear match (not activated: pick it to activate it)', 'the palette ranks; it never claims an activation');
 });
 
 test('the status bar shows active/total, health and problems', () => {
