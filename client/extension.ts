@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { ActivityFilterInfo, ActivityInfo } from '../server/rpc/protocol.js';
+import type { ActivityFilterInfo, ActivityInfo, PowerInfo } from '../server/rpc/protocol.js';
 import { registerActivityCommands } from './activity-commands.js';
 import { ActivityView } from './activity-view.js';
 import { registerCommands } from './commands.js';
@@ -25,6 +25,8 @@ export interface GrimoireApi {
   mcpDefinitionChanges(): number;
   /** Times VS Code's MCP server was started again after a gateway restart. */
   mcpRestarts(): number;
+  /** The powers as the gateway last pushed them. */
+  powers(): readonly PowerInfo[];
   /** The calls the Activity view lists now (newest first) and its filter. */
   activity(): { entries: readonly ActivityInfo[]; filter: ActivityFilterInfo };
 }
@@ -80,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     timings: () => timings.snapshot(),
     mcpDefinitionChanges: () => mcpProvider.changeCount,
     mcpRestarts: () => mcpProvider.restartCount,
+    powers: () => client.powers,
     activity: () => ({ entries: activityView.entries, filter: activityView.filter }),
   };
 }

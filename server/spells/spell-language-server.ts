@@ -126,6 +126,8 @@ export class SpellLanguageServer {
     if (!document) return;
     const file = fileOfUri(uri);
     const { problems } = checkSpell(document.text, file, this.contextFor(file));
-    void this.connection.sendDiagnostics({ uri, diagnostics: problems.map(toDiagnostic) });
+    // An unsaved buffer has no file name to compare the spell's name with.
+    const shown = uri.startsWith('file:') ? problems : problems.filter((problem) => problem.code !== 'file-name');
+    void this.connection.sendDiagnostics({ uri, diagnostics: shown.map(toDiagnostic) });
   }
 }
