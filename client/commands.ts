@@ -86,7 +86,9 @@ async function deactivate(gateway: GatewayClient, arg: PowerArgument): Promise<p
   }
   if (!name) return undefined;
   try {
-    return await gateway.request(protocol.deactivatePower, { name });
+    const info = await gateway.request(protocol.deactivatePower, { name });
+    void vscode.window.showInformationMessage(`Grimoire: '${name}' is deactivated; its tools left the agent's list.`);
+    return info;
   } catch (error) {
     void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
     return undefined;

@@ -25,6 +25,14 @@ export async function readWelcome(page: Page, name: string, screenshot: (name: s
   return { welcome: text, screenshot: await screenshot(name) };
 }
 
+/** Types into the active editor with the keyboard (an API edit would bypass a read-only editor). */
+export async function typeInEditor(page: Page, name: string, text: string, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string }> {
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });
+  await page.keyboard.type(text);
+  await page.waitForTimeout(300);
+  return { screenshot: await screenshot(name) };
+}
+
 /** The Problems panel's rows (it is opened by the caller's command). */
 export async function readProblems(page: Page, name: string, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string; rows: string[] }> {
   const rows = page.locator('.markers-panel .monaco-list-row');

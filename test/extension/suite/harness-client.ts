@@ -19,6 +19,8 @@ export type HarnessRequest =
   | { action: 'dashboardSections'; name: string }
   /** Reads the Powers view's welcome text at once (no waiting, no clicks) and takes a picture. */
   | { action: 'welcome'; name: string }
+  /** Clicks into the active editor and types, as a user would, then takes a picture. */
+  | { action: 'type'; name: string; text: string }
   /** Opens the Problems panel and reads its rows. */
   | { action: 'problems'; name: string };
 

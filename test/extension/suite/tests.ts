@@ -182,9 +182,12 @@ test('spell files open in the spell language, read-only for a bundled demo spell
   const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
   assert.equal(extension.packageJSON.contributes.yamlValidation, undefined, 'no reliance on the YAML extension');
   await waitFor(() => vscode.window.activeTextEditor?.document === editor.document, 5000, 'the spell in the active editor');
-  const edited = await editor.edit((builder) => builder.insert(new vscode.Position(0, 0), '# edited\n'));
-  assert.equal(edited, false, 'a demo spell cannot be edited');
-  assert.deepEqual(vscode.languages.getDiagnostics(editor.document.uri), [], 'the demo spell checks clean (its variables are the gateway\'s)');
+  await waitFor(() => vscode.languages.getDiagnostics(editor.document.uri).length === 0 && true, 5000, "the demo spell checks clean (its variables are the gateway's)");
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
+  const before = editor.document.getText();
+  await askHarness({ action: 'type', name: 'demo-spell-read-only', text: 'typed ' });
+  assert.equal(editor.document.getText(), before, 'typing does not change a demo spell');
+  assert.equal(editor.document.isDirty, false);
   if (!harnessAvailable()) t.skip(NO_HARNESS);
   await fromHarness<SnapshotAnswer>({ action: 'snapshot', name: 'spell-editor' });
   const { lines } = await askHarness<GrammarAnswer>({ action: 'grammar', file: editor.document.fileName });
@@ -231,7 +234,7 @@ test("a malformed spell's problems are in the Problems panel at their lines, wit
     const found = vscode.languages.getDiagnostics(uri);
     return found.length === 1 && found;
   }, 30_000, 'the diagnostics after the edit');
-  assert.equal(after[0].range.start.line, 6);
+  assert.equal(after[0].range.start.line, 5);
   assert.match(after[0].message, /command "my-mcp-server" was not found on PATH/);
   await editor.document.save();
   try {
@@ -510,7 +513,9 @@ test('a gateway restart keeps the active powers and the MCP endpoint, and VS Cod
   await waitFor(() => api.mcpRestarts() === restarts + 1, 60_000, "VS Code's MCP server started again");
   assert.equal(api.mcpDefinitionChanges(), changes, 'the same URL and token: the definition did not change');
   await waitFor(() => api.powers().find((power) => power.name === 'memory')?.active, 20_000, 'memory active again after the restart');
-  assert.match(await invoke('memory__read_graph', {}), /entities/);
+  // The restarted process activates memory while VS Code connects: its tools come back with list_changed.
+  const graph = await waitFor(() => invoke('memory__read_graph', {}).catch(() => undefined), 20_000, "memory's tools callable after the restart");
+  assert.match(graph, /entities/);
   await vscode.commands.executeCommand('grimoire.activatePower', 'restart-notes');
   await waitFor(() => gatewayTool('restart-notes__read_graph'), 20_000, "a new power's tools in vscode.lm.tools after the restart (list_changed over the new connection)");
   await vscode.commands.executeCommand('grimoire.deactivatePower', 'memory');
