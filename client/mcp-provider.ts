@@ -28,6 +28,8 @@ export class GatewayMcpProvider implements vscode.McpServerDefinitionProvider<vs
   private readonly subscription: vscode.Disposable;
   /** Which gateway process and endpoint version was last handled (`generation:endpointVersion`). */
   private handled?: string;
+  /** The serving VS Code's connection was made to (same key form): nothing to restart for it. */
+  private connectedTo?: string;
   private readonly restarter: McpRestarter;
 
   constructor(
@@ -53,6 +55,7 @@ export class GatewayMcpProvider implements vscode.McpServerDefinitionProvider<vs
   async resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition, token: vscode.CancellationToken): Promise<vscode.McpHttpServerDefinition> {
     const endpoint = await this.gateway.endpoint(token);
     if (this.tracker.update(endpoint)) this.gateway.channel.info(`MCP endpoint for VS Code: ${endpoint.url}`);
+    this.connectedTo = `${this.gateway.generation}:${endpoint.version}`;
     this.restarter.startedByVsCode();
     server.uri = vscode.Uri.parse(endpoint.url);
     server.headers = authorizationHeaders(endpoint);
@@ -64,11 +67,11 @@ export class GatewayMcpProvider implements vscode.McpServerDefinitionProvider<vs
     const key = `${this.gateway.generation}:${status.endpointVersion}`;
     if (key === this.handled) return;
     this.handled = key;
-    void this.serving();
+    void this.serving(key);
   }
 
   /** A gateway process serves (the first, or one after a restart). */
-  private async serving(): Promise<void> {
+  private async serving(key: string): Promise<void> {
     try {
       const endpoint = await this.gateway.endpoint();
       const first = this.tracker.endpoint === undefined;
@@ -79,7 +82,8 @@ export class GatewayMcpProvider implements vscode.McpServerDefinitionProvider<vs
         this.changeCount += 1;
         this.changed.fire();
       }
-      await this.restarter.startAgain(changed);
+      // Unless VS Code already connected to this process (it resolved the definition meanwhile).
+      if (this.connectedTo !== key) await this.restarter.startAgain(changed);
     } catch (error) {
       this.gateway.channel.warn(`no MCP endpoint: ${(error as Error).message}`);
     }

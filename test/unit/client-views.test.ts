@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EndpointTracker, authorizationHeaders } from '../../client/endpoint-tracker.js';
-import { powerPicks, resolveTitle, scorePick } from '../../client/picks.js';
+import { nothingToPickText, powerPicks, resolveTitle, scorePick } from '../../client/picks.js';
 import { statusBarModel } from '../../client/status-model.js';
 import { Timings } from '../../client/timings.js';
 import { annotationTags, issueItem, powerItem, toolItem } from '../../client/tree-items.js';
@@ -50,6 +50,9 @@ test('a power item shows its state, tool count and source, and offers the matchi
   assert.match(broken.description, /^cannot start · 0 tools/);
   assert.equal(broken.icon.id, 'warning');
   assert.equal(broken.collapsible, false);
+  const missing = powerItem(power({ missingCommand: 'my-mcp-server', problems: ["command 'my-mcp-server' was not found on PATH"], tools: [] }));
+  assert.match(missing.description, /^command not found · 0 tools/, 'not "crashed": it was never started');
+  assert.equal(missing.icon.id, 'warning');
   assert.equal(powerItem(power({ source: { kind: 'vscode-mcp', file: '/w/.vscode/mcp.json', readOnly: true } })).description, 'stopped · 2 tools · mcp.json');
 });
 
@@ -129,4 +132,14 @@ test('timings record each milestone once, in ms after activation', () => {
   timings.setLoadStart(900);
   assert.equal(timings.snapshot().loadMs, 100);
   assert.match(timings.describe(), /^code loaded in 100 ms; after activation/);
+});
+
+test('an empty picker says why: starting, failed, no powers, nothing active, all active', () => {
+  const ready: GatewayStatus = { health: 'ready', endpointVersion: 1, powers: 0, activePowers: 0, crashedPowers: 0, issues: 0 };
+  const idle = { name: 'memory', active: false } as PowerInfo;
+  assert.match(nothingToPickText({ ...ready, health: 'starting' }, [], 'activate'), /still starting/);
+  assert.match(nothingToPickText({ ...ready, health: 'failed', message: 'port in use' }, [], 'activate'), /did not start \(port in use\)/);
+  assert.match(nothingToPickText(ready, [], 'open'), /no powers yet.*demo powers/);
+  assert.equal(nothingToPickText(ready, [idle], 'deactivate'), 'no power is active.');
+  assert.equal(nothingToPickText(ready, [{ ...idle, active: true }], 'activate'), 'every power is active already.');
 });
