@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import * as protocol from '../server/rpc/protocol.js';
 import type { Dashboard } from './dashboard.js';
 import type { GatewayClient } from './gateway-client.js';
+import { explainNothingToPick, showActivationFailure } from './next-steps.js';
 import { powerPicks, resolveTitle, scorePick, type PickModel } from './picks.js';
 import type { PowerNode } from './powers-tree.js';
 import { describeEntry, mcpEntries, SPELL_NAME, spellFileName, spellFromMcpEntry, spellName, templateSpell, type McpEntry } from './spell-template.js';
@@ -24,6 +25,9 @@ export function registerCommands(gateway: GatewayClient, dashboard: Dashboard): 
   const commands: Record<string, (...args: never[]) => unknown> = {
     'grimoire.activatePower': (arg: PowerArgument) => activate(gateway, arg),
     'grimoire.deactivatePower': (arg: PowerArgument) => deactivate(gateway, arg),
+    // The tree's inline buttons: named for what they do at once, on the row's power.
+    'grimoire.activateThisPower': (arg: PowerArgument) => (nameOf(arg) ? activate(gateway, arg) : undefined),
+    'grimoire.deactivateThisPower': (arg: PowerArgument) => (nameOf(arg) ? deactivate(gateway, arg) : undefined),
     'grimoire.resolveIntent': (query?: string) => resolveIntent(gateway, query),
     'grimoire.openDashboard': () => dashboard.show(),
     'grimoire.reloadPowers': () => reload(gateway),
@@ -47,17 +51,25 @@ async function pickPower(items: PickModel[], placeHolder: string): Promise<strin
 }
 
 async function activate(gateway: GatewayClient, arg: PowerArgument): Promise<protocol.PowerInfo | undefined> {
-  const name = nameOf(arg) ?? (await pickPower(powerPicks(gateway.powers, 'activate'), 'Activate a power: its tools join the agent\'s list'));
+  let name = nameOf(arg);
+  if (!name) {
+    const picks = powerPicks(gateway.powers, 'activate').filter((pick) => !gateway.power(pick.name)?.active);
+    if (picks.length === 0) {
+      void explainNothingToPick(gateway, 'activate');
+      return undefined;
+    }
+    name = await pickPower(picks, "Activate a power: its tools join the agent's list");
+  }
   if (!name) return undefined;
   try {
     const info = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: `Grimoire: activating ${name}` },
       () => gateway.request(protocol.activatePower, { name }),
     );
-    void vscode.window.showInformationMessage(`Grimoire: '${name}' is active; its ${toolCountText(info.tools.length)} are in the agent's list.`);
+    void vscode.window.showInformationMessage(`Grimoire: '${name}' is active; its ${toolCountText(info.tools.length)} ${info.tools.length === 1 ? 'is' : 'are'} in the agent's list.`);
     return info;
   } catch (error) {
-    void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
+    void showActivationFailure(gateway, name, (error as Error).message, gateway.power(name));
     return undefined;
   }
 }
@@ -67,14 +79,16 @@ async function deactivate(gateway: GatewayClient, arg: PowerArgument): Promise<p
   if (!name) {
     const picks = powerPicks(gateway.powers, 'deactivate');
     if (picks.length === 0) {
-      void vscode.window.showInformationMessage('Grimoire: no power is active.');
+      void explainNothingToPick(gateway, 'deactivate');
       return undefined;
     }
     name = await pickPower(picks, 'Deactivate a power: its server stops and its tools leave the list');
   }
   if (!name) return undefined;
   try {
-    return await gateway.request(protocol.deactivatePower, { name });
+    const info = await gateway.request(protocol.deactivatePower, { name });
+    void vscode.window.showInformationMessage(`Grimoire: '${name}' is deactivated; its tools left the agent's list.`);
+    return info;
   } catch (error) {
     void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
     return undefined;
@@ -91,6 +105,10 @@ async function resolveIntent(gateway: GatewayClient, given?: string): Promise<pr
       validateInput: (value) => (value.trim() ? undefined : 'Type a request.'),
     }));
   if (!query?.trim()) return undefined;
+  if (gateway.status.health === 'ready' && gateway.powers.length === 0) {
+    void explainNothingToPick(gateway, 'resolve');
+    return undefined;
+  }
   let result: protocol.ResolveResult;
   try {
     result = await gateway.request(protocol.resolveIntent, { query });
@@ -101,7 +119,7 @@ async function resolveIntent(gateway: GatewayClient, given?: string): Promise<pr
   gateway.channel.info(`resolve "${query}": ${result.tier} (${result.scores.map((s) => `${s.name} ${s.confidence}`).join(', ')})`);
   const picked = await vscode.window.showQuickPick(
     result.scores.map((score) => scorePick(score, result.candidates)),
-    { title: resolveTitle(result), placeHolder: 'Pick a power to activate it' },
+    { title: resolveTitle(result), placeHolder: 'Nothing was activated: pick a power to activate it' },
   );
   if (picked) await activate(gateway, picked.name);
   return result;
@@ -120,15 +138,26 @@ async function reload(gateway: GatewayClient): Promise<protocol.PowersPayload | 
 }
 
 async function openSpellFile(gateway: GatewayClient, arg: PowerArgument): Promise<vscode.TextEditor | undefined> {
-  const name =
-    nameOf(arg) ??
-    (await pickPower(
+  let name = nameOf(arg);
+  if (!name) {
+    if (gateway.powers.length === 0) {
+      void explainNothingToPick(gateway, 'open');
+      return undefined;
+    }
+    name = await pickPower(
       gateway.powers.map((power) => ({ name: power.name, label: power.name, description: power.source.kind, detail: power.source.file })),
       'Open the file a power comes from',
-    ));
+    );
+  }
   const power = name ? gateway.power(name) : undefined;
   if (!power) return undefined;
-  return vscode.window.showTextDocument(vscode.Uri.file(power.source.file), { preview: false });
+  const editor = await vscode.window.showTextDocument(vscode.Uri.file(power.source.file), { preview: false });
+  if (power.source.kind === 'demo') {
+    // A bundled demo spell belongs to the extension: an edit would be lost with the next update.
+    await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
+    vscode.window.setStatusBarMessage('Grimoire: demo spells open read-only; New Spell File... makes one of your own', 8000);
+  }
+  return editor;
 }
 
 /** The mcp.json servers a spell can be made from: the workspace's and those of every imported config. */

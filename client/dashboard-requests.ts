@@ -50,7 +50,7 @@ export async function handleDashboardRequest(context: DashboardContext, message:
   switch (message.type) {
     case 'ready':
       context.post({ type: 'restore', state: context.state() });
-      context.post({ type: 'gateway', status: gateway.status, powers: gateway.powers });
+      context.post({ type: 'gateway', status: gateway.status, powers: gateway.powers, issues: gateway.issues });
       return postInsights(context, false);
     case 'resolve':
       return attempt(context, 'resolve', async () => {

@@ -63,7 +63,7 @@ export class Dashboard implements vscode.Disposable {
     const asset = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview', file)).toString();
     webview.html = dashboardHtml({ cspSource: webview.cspSource, scriptUri: asset('dashboard.js'), styleUri: asset('dashboard.css') });
     const gateway = this.gateway;
-    const pushGateway = () => this.post({ type: 'gateway', status: gateway.status, powers: gateway.powers });
+    const pushGateway = () => this.post({ type: 'gateway', status: gateway.status, powers: gateway.powers, issues: gateway.issues });
     this.panelSubscriptions = [
       webview.onDidReceiveMessage((message: DashboardRequest) => void handleDashboardRequest(this.requests, message)),
       gateway.onDidChangeStatus(pushGateway),

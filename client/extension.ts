@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { ActivityFilterInfo, ActivityInfo } from '../server/rpc/protocol.js';
+import type { ActivityFilterInfo, ActivityInfo, PowerInfo } from '../server/rpc/protocol.js';
 import { registerActivityCommands } from './activity-commands.js';
 import { ActivityView } from './activity-view.js';
 import { registerCommands } from './commands.js';
@@ -14,6 +14,7 @@ import { HintsView } from './hints-view.js';
 import { LanguageModelLender } from './language-model.js';
 import { GatewayMcpProvider, MCP_PROVIDER_ID } from './mcp-provider.js';
 import { PowersTreeProvider } from './powers-tree.js';
+import { trackGatewayContext } from './context-keys.js';
 import { createStatusBar } from './status-bar.js';
 import { Timings, type TimingsSnapshot } from './timings.js';
 
@@ -22,6 +23,10 @@ export interface GrimoireApi {
   timings(): TimingsSnapshot;
   /** Times onDidChangeMcpServerDefinitions fired (the gateway came back on a new endpoint). */
   mcpDefinitionChanges(): number;
+  /** Times VS Code's MCP server was started again after a gateway restart. */
+  mcpRestarts(): number;
+  /** The powers as the gateway last pushed them. */
+  powers(): readonly PowerInfo[];
   /** The calls the Activity view lists now (newest first) and its filter. */
   activity(): { entries: readonly ActivityInfo[]; filter: ActivityFilterInfo };
 }
@@ -40,7 +45,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
   const dashboard = new Dashboard(context, client);
   const powersTree = new PowersTreeProvider(client);
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
-  const mcpProvider = new GatewayMcpProvider(client, version);
+  const mcpProvider = new GatewayMcpProvider(client, version, context.extension.id);
   const activityView = new ActivityView(client, context.workspaceState);
   context.subscriptions.push(
     channel,
@@ -54,6 +59,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     new LanguageModelLender(context, client),
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, mcpProvider),
     createStatusBar(client),
+    trackGatewayContext(client),
     ...registerCommands(client, dashboard),
     ...registerActivityCommands(client, activityView),
   );
@@ -75,6 +81,8 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
   return {
     timings: () => timings.snapshot(),
     mcpDefinitionChanges: () => mcpProvider.changeCount,
+    mcpRestarts: () => mcpProvider.restartCount,
+    powers: () => client.powers,
     activity: () => ({ entries: activityView.entries, filter: activityView.filter }),
   };
 }

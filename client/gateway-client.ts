@@ -46,6 +46,10 @@ export class GatewayClient implements vscode.Disposable {
   hints: HintsPayload | undefined;
   recommendationStats: RecommendationStats | undefined;
   tokenReport: TokenReportInfo | undefined;
+  /** Grows each time a gateway process starts (a restart, or a crash and its restart). */
+  generation = 0;
+  /** The MCP endpoint last served: a restarted process serves it again. Secret (its token). */
+  private lastEndpoint: Endpoint | undefined;
   private readonly statusEmitter = new vscode.EventEmitter<GatewayStatus>();
   private readonly powersEmitter = new vscode.EventEmitter<PowerInfo[]>();
   private readonly activityEmitter = new vscode.EventEmitter<ActivityInfo>();
@@ -74,13 +78,15 @@ export class GatewayClient implements vscode.Disposable {
     };
     const redacted = redactingChannel(channel, () => this.secrets);
     const clientOptions: LanguageClientOptions = {
-      documentSelector: [],
+      // Spell files get diagnostics, completion, hover and quick fixes from the gateway process.
+      documentSelector: [{ language: 'grimoire-spell' }],
       outputChannel: redacted,
       traceOutputChannel: redacted,
       // An untrusted workspace's spells and mcp.json name programs to run: they are read once trusted.
       initializationOptions: (): protocol.InitializationOptions => ({
         settings: currentSettings(),
         workspaceFolder: vscode.workspace.isTrusted ? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath : undefined,
+        restore: this.restoreOptions(),
       }),
       stdioOptions: {
         stdout: (input, out) => readline.createInterface({ input, crlfDelay: Infinity }).on('line', (line) => out.info(line)),
@@ -107,6 +113,7 @@ export class GatewayClient implements vscode.Disposable {
       this.client.onNotification(protocol.recommendationStatsChanged.method, (stats: RecommendationStats) => this.setRecommendationStats(stats)),
       this.client.onNotification(protocol.tokenReportChanged.method, (report: TokenReportInfo) => this.setTokenReport(report)),
       this.client.onDidChangeState((event) => {
+        if (event.newState === State.Starting) this.generation += 1;
         if (event.newState === State.Running) void this.refresh();
         if (event.newState === State.Stopped) this.setStatus({ ...this.status, health: 'restarting' });
       }),
@@ -125,6 +132,15 @@ export class GatewayClient implements vscode.Disposable {
       this.tokensEmitter,
       this.connectedEmitter,
     );
+  }
+
+  /** What a restarted process takes over: the endpoint and the active powers (none at the first start). */
+  private restoreOptions(): protocol.RestoreOptions | undefined {
+    if (!this.lastEndpoint && this.powers.length === 0) return undefined;
+    return {
+      ...(this.lastEndpoint ? { endpoint: { url: this.lastEndpoint.url, token: this.lastEndpoint.token } } : {}),
+      activePowers: this.powers.filter((power) => power.active).map((power) => power.name),
+    };
   }
 
   /** Starts the process and resolves once it has answered `initialize`. */
@@ -162,6 +178,7 @@ export class GatewayClient implements vscode.Disposable {
   async endpoint(token?: vscode.CancellationToken): Promise<Endpoint> {
     const endpoint = await this.request(protocol.getEndpoint, null, token);
     this.secrets.add(endpoint.token);
+    this.lastEndpoint = endpoint;
     return endpoint;
   }
 
@@ -172,8 +189,11 @@ export class GatewayClient implements vscode.Disposable {
   /** Asks for everything again, after a (re)start: notifications sent before we listened are not lost. */
   async refresh(): Promise<void> {
     try {
-      this.setStatus(await this.request(protocol.getStatus, null));
-      this.setPowers(await this.request(protocol.listPowers, null));
+      const status = await this.request(protocol.getStatus, null);
+      const powers = await this.request(protocol.listPowers, null);
+      // Powers first: a ready status with no powers yet would flash the "no powers" welcome.
+      this.setPowers(powers);
+      this.setStatus(status);
       const [hints, stats, tokens] = await Promise.all([
         this.request(protocol.getHints, { scope: 'active' }),
         this.request(protocol.getRecommendationStats, null),

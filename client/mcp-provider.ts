@@ -1,11 +1,18 @@
 /**
  * The gateway as one MCP server for Copilot agent mode: an HTTP definition on the loopback endpoint with
- * its bearer token. `resolveMcpServerDefinition` waits until the gateway serves; a restart (new port and
- * token) fires `onDidChangeMcpServerDefinitions`.
+ * its bearer token. `resolveMcpServerDefinition` waits until the gateway serves.
+ *
+ * A restarted gateway serves the same URL and token where it can, so the definition rarely changes;
+ * `onDidChangeMcpServerDefinitions` fires only when it does (VS Code 1.101+ then stops a running server
+ * whose definition changed and leaves it stopped until something starts it). Either way VS Code's
+ * connection is to a process that is gone, so once the new process serves, a server VS Code had started
+ * is stopped and started again here (see McpRestarter).
  */
 import * as vscode from 'vscode';
+import type { GatewayStatus } from '../server/rpc/protocol.js';
 import { authorizationHeaders, EndpointTracker } from './endpoint-tracker.js';
 import type { GatewayClient } from './gateway-client.js';
+import { McpRestarter } from './mcp-restarter.js';
 
 export const MCP_PROVIDER_ID = 'grimoire.gateway';
 export const MCP_SERVER_LABEL = 'Grimoire';
@@ -16,17 +23,27 @@ export class GatewayMcpProvider implements vscode.McpServerDefinitionProvider<vs
   private readonly tracker = new EndpointTracker();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
-  /** How often VS Code was told the definition changed (a restarted gateway). */
+  /** How often VS Code was told the definition changed (a restarted gateway on a new address or token). */
   changeCount = 0;
   private readonly subscription: vscode.Disposable;
+  /** Which gateway process and endpoint version was last handled (`generation:endpointVersion`). */
+  private handled?: string;
+  /** The serving VS Code's connection was made to (same key form): nothing to restart for it. */
+  private connectedTo?: string;
+  private readonly restarter: McpRestarter;
 
   constructor(
     private readonly gateway: GatewayClient,
     private readonly version: string,
+    extensionId: string,
   ) {
-    this.subscription = gateway.onDidChangeStatus((status) => {
-      if (this.tracker.isStale(status)) void this.fetchEndpoint();
-    });
+    this.restarter = new McpRestarter(`${extensionId}/${MCP_SERVER_LABEL}`, gateway.channel);
+    this.subscription = gateway.onDidChangeStatus((status) => this.onStatus(status));
+  }
+
+  /** How often VS Code's MCP server was started again after a gateway restart. */
+  get restartCount(): number {
+    return this.restarter.count;
   }
 
   provideMcpServerDefinitions(): vscode.McpHttpServerDefinition[] {
@@ -38,22 +55,35 @@ export class GatewayMcpProvider implements vscode.McpServerDefinitionProvider<vs
   async resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition, token: vscode.CancellationToken): Promise<vscode.McpHttpServerDefinition> {
     const endpoint = await this.gateway.endpoint(token);
     if (this.tracker.update(endpoint)) this.gateway.channel.info(`MCP endpoint for VS Code: ${endpoint.url}`);
+    this.connectedTo = `${this.gateway.generation}:${endpoint.version}`;
+    this.restarter.startedByVsCode();
     server.uri = vscode.Uri.parse(endpoint.url);
     server.headers = authorizationHeaders(endpoint);
     return server;
   }
 
-  private async fetchEndpoint(): Promise<void> {
+  private onStatus(status: GatewayStatus): void {
+    if (status.health !== 'ready') return;
+    const key = `${this.gateway.generation}:${status.endpointVersion}`;
+    if (key === this.handled) return;
+    this.handled = key;
+    void this.serving(key);
+  }
+
+  /** A gateway process serves (the first, or one after a restart). */
+  private async serving(key: string): Promise<void> {
     try {
       const endpoint = await this.gateway.endpoint();
       const first = this.tracker.endpoint === undefined;
-      if (this.tracker.update(endpoint)) {
-        this.gateway.channel.info(`MCP endpoint for VS Code: ${endpoint.url}${first ? '' : ' (new: the MCP server definition changed)'}`);
-        if (!first) {
-          this.changeCount += 1;
-          this.changed.fire();
-        }
+      const changed = this.tracker.update(endpoint);
+      if (first) return;
+      this.gateway.channel.info(`MCP endpoint for VS Code: ${endpoint.url}${changed ? ' (new: the MCP server definition changed)' : ' (the same as before the restart)'}`);
+      if (changed) {
+        this.changeCount += 1;
+        this.changed.fire();
       }
+      // Unless VS Code already connected to this process (it resolved the definition meanwhile).
+      if (this.connectedTo !== key) await this.restarter.startAgain(changed);
     } catch (error) {
       this.gateway.channel.warn(`no MCP endpoint: ${(error as Error).message}`);
     }

@@ -1,5 +1,5 @@
 /** Quick pick entries for the power and resolve commands. No `vscode` import. */
-import type { PowerInfo, PowerScoreInfo, ResolveResult, Tier } from '../server/rpc/protocol.js';
+import type { GatewayStatus, PowerInfo, PowerScoreInfo, ResolveResult, Tier } from '../server/rpc/protocol.js';
 import { powerStateText, toolCountText } from './tree-items.js';
 
 export interface PickModel {
@@ -20,8 +20,21 @@ export function powerPicks(powers: PowerInfo[], purpose: 'activate' | 'deactivat
   }));
 }
 
+export type PickPurpose = 'activate' | 'deactivate' | 'open' | 'resolve';
+
+/** Why a picker would be empty. */
+export function nothingToPickText(status: GatewayStatus, powers: PowerInfo[], purpose: PickPurpose): string {
+  if (status.health === 'starting' || status.health === 'restarting') return 'the gateway is still starting; its powers are listed in a moment.';
+  if (status.health === 'failed') return `the gateway did not start (${status.message ?? 'see the output'}).`;
+  if (powers.length === 0) return 'there are no powers yet. A power is an MCP server: make one from a template or from an mcp.json server you already have, or try the bundled demo powers.';
+  if (purpose === 'deactivate') return 'no power is active.';
+  if (purpose === 'activate') return 'every power is active already.';
+  return 'there is nothing to pick.';
+}
+
+/** The resolve command ranks only: nothing is activated until the user picks a power. */
 export const TIER_TEXT: Record<Tier, string> = {
-  activated: 'activated: one power is a clear match',
+  activated: 'one clear match (not activated: pick it to activate it)',
   multiple_matches: 'multiple matches: pick one',
   weak_matches: 'weak matches only',
   not_found: 'no power matches',

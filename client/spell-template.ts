@@ -1,6 +1,7 @@
 /** Spell file text for "New Spell File...": a template, or a server entry of an mcp.json. No `vscode` import. */
 import * as path from 'node:path';
 import { stripJsonc } from '../server/powers/jsonc.js';
+import { powerNameFrom } from '../server/spells/power-name.js';
 
 export const SPELL_NAME = /^[a-z0-9-]+$/;
 
@@ -26,13 +27,7 @@ export function mcpEntries(file: string, text: string): McpEntry[] {
 }
 
 /** A valid power name from any server key: lowercase, a-z 0-9 and "-". */
-export function spellName(raw: string): string {
-  const name = raw
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return name || 'my-power';
-}
+export const spellName = powerNameFrom;
 
 export function templateSpell(name: string): string {
   return `# A Grimoire power: one MCP server, with the words that let an agent find it.

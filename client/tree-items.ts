@@ -27,6 +27,7 @@ const SOURCE_LABEL: Record<PowerInfo['source']['kind'], string> = {
 };
 
 export function powerStateText(power: PowerInfo): string {
+  if (power.missingCommand && power.state !== 'active') return 'command not found';
   if (power.problems.length > 0 && power.state !== 'active') return 'cannot start';
   if (power.active && power.state === 'stopped') return 'activated (idle)';
   return power.active && power.state === 'active' ? 'active' : power.state;

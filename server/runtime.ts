@@ -34,6 +34,8 @@ export interface Runtime {
   store: Store;
   settings: Settings;
   paths: GrimoirePaths;
+  /** Spell folders with variables of their own (the bundled demo spells). */
+  extraSpellDirs: Array<{ dir: string; kind: 'demo'; vars: Record<string, string> }>;
   close(): Promise<void>;
 }
 
@@ -53,10 +55,11 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     options.imports === false
       ? []
       : enabledImportLocations(defaultImportLocations(os.homedir(), process.platform, env, options.workspaceFolder), settings.imports);
+  const extraSpellDirs: Runtime['extraSpellDirs'] = options.demo ? [{ kind: 'demo', ...demoSpells(paths.data, options.demoModules, options.workspaceFolder) }] : [];
   const registry = new PowerRegistry({
     spellDirs,
     importFiles,
-    extraSpellDirs: options.demo ? [{ kind: 'demo', ...demoSpells(paths.data, options.demoModules) }] : [],
+    extraSpellDirs,
     env,
     workspaceFolder: options.workspaceFolder,
     limits: settings.limits,
@@ -74,6 +77,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     store,
     settings,
     paths,
+    extraSpellDirs,
     async close() {
       if (closed) return;
       closed = true;
@@ -84,8 +88,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   };
 }
 
-function demoSpells(dataDir: string, modules: string | undefined): ReturnType<typeof prepareDemo> {
-  const demo = prepareDemo(dataDir);
+function demoSpells(dataDir: string, modules: string | undefined, workspaceFolder: string | undefined): ReturnType<typeof prepareDemo> {
+  const demo = prepareDemo(dataDir, workspaceFolder);
   if (modules) demo.vars.GRIMOIRE_DEMO_MODULES = modules;
   return demo;
 }

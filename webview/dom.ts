@@ -25,8 +25,9 @@ export function svgTitle(text: string): SVGElement {
   return svg('title', {}, text);
 }
 
-export function button(label: string, onClick: () => void, options: { secondary?: boolean; testId?: string; title?: string } = {}): HTMLElement {
+export function button(label: string, onClick: () => void, options: { secondary?: boolean; testId?: string; title?: string; disabled?: boolean } = {}): HTMLElement {
   const attributes: Record<string, string> = {};
+  if (options.disabled) attributes.disabled = '';
   if (options.testId) attributes['data-testid'] = options.testId;
   if (options.title) attributes.title = options.title;
   const node = el('vscode-button', attributes, label);

@@ -7,7 +7,7 @@ import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import { withRating, withRecorded } from '../server/rpc/activity-shared.js';
-import type { ActivityFilterInfo, ActivityInfo, DashboardState, DashboardUpdate, GatewayStatus, HintsPayload, PowerInfo, RecommendationStats, TokenReportInfo } from '../server/rpc/protocol.js';
+import type { ActivityFilterInfo, ActivityInfo, DashboardState, DashboardUpdate, GatewayStatus, HintsPayload, LoadIssueInfo, PowerInfo, RecommendationStats, TokenReportInfo } from '../server/rpc/protocol.js';
 import { ActivitySection } from './activity-section.js';
 import { button, el } from './dom.js';
 import { hintsSection } from './hints-section.js';
@@ -25,6 +25,7 @@ interface TextFieldElement extends HTMLElement {
 
 let status: GatewayStatus | undefined;
 let powers: PowerInfo[] = [];
+let issues: LoadIssueInfo[] = [];
 let state: DashboardState = savedState() ?? { query: '' };
 let restored = savedState() !== undefined;
 let error = '';
@@ -93,7 +94,7 @@ app.replaceChildren(
 
 function renderGateway(): void {
   headerSlot.replaceChildren(header());
-  powersSlot.replaceChildren(powersSection(powers));
+  powersSlot.replaceChildren(powersSection(powers, issues));
 }
 
 function renderResult(): void {
@@ -114,6 +115,7 @@ window.addEventListener('message', (event: MessageEvent<DashboardUpdate>) => {
     case 'gateway':
       status = update.status;
       powers = update.powers;
+      issues = update.issues ?? [];
       renderGateway();
       renderResult();
       renderActivity();

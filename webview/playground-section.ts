@@ -6,7 +6,8 @@ import { contributionSegments, historyFacts, relevanceFacts } from './quality-mo
 import { scoreRows, tierSummary } from './view-model.js';
 import { send } from './vscode-api.js';
 
-function why(score: PowerScoreInfo): HTMLElement {
+/** "Why this power": its place in the ordering first; the weighted score orders only candidates of close relevance. */
+function why(score: PowerScoreInfo, rank: number): HTMLElement {
   const explanation = score.explanation;
   if (!explanation) return el('span', { class: 'muted small' }, '–');
   const segments = contributionSegments(explanation);
@@ -20,7 +21,8 @@ function why(score: PowerScoreInfo): HTMLElement {
   return el(
     'details',
     { class: 'why', 'data-why': score.name },
-    el('summary', {}, `final ${formatNumber(explanation.finalScore)}`),
+    el('summary', {}, `#${rank} ${explanation.movedByHistory ? 'moved by history' : 'by relevance'}`),
+    el('p', { class: 'small' }, `Weighted score ${formatNumber(explanation.finalScore)}: it orders only powers of close relevance; further apart, relevance decides.`),
     stack,
     el(
       'ul',
@@ -55,7 +57,7 @@ export function resultView(result: ResolveResult, powers: PowerInfo[]): Node[] {
             el('td', { class: 'confidence' }, bar(row.percent, `band-${row.band}`), el('span', { class: 'number' }, row.confidenceText)),
             el('td', {}, row.bandText),
             el('td', { class: 'muted small' }, row.matched),
-            el('td', {}, why(score)),
+            el('td', {}, why(score, result.scores.indexOf(score) + 1)),
             el('td', { class: 'actions' }, row.active ? el('span', { class: 'muted' }, 'active') : button('Activate', () => send({ type: 'activate', name: row.name }), { secondary: !row.offered })),
           );
         }),

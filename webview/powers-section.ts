@@ -1,10 +1,25 @@
 /** The powers table: state, tools, source, activate / deactivate. */
-import type { PowerInfo } from '../server/rpc/protocol.js';
+import type { LoadIssueInfo, PowerInfo } from '../server/rpc/protocol.js';
 import { button, el, section } from './dom.js';
 import { powerRows } from './view-model.js';
 import { send } from './vscode-api.js';
 
-export function powersSection(powers: PowerInfo[]): HTMLElement {
+/** Every configuration problem the header counts, with its file, field and fix. */
+function issuesList(issues: LoadIssueInfo[]): HTMLElement[] {
+  if (issues.length === 0) return [];
+  return [
+    el('h3', {}, `Configuration problems (${issues.length})`),
+    el(
+      'ul',
+      { 'data-testid': 'issues' },
+      ...issues.map((issue) =>
+        el('li', { 'data-issue': issue.file }, el('code', {}, `${issue.file}${issue.field ? ` (${issue.field})` : ''}`), el('div', {}, issue.message), el('div', { class: 'muted small' }, `Fix: ${issue.fix}`)),
+      ),
+    ),
+  ];
+}
+
+export function powersSection(powers: PowerInfo[], issues: LoadIssueInfo[] = []): HTMLElement {
   const rows = powerRows(powers);
   const body = rows.length
     ? el(
@@ -28,5 +43,5 @@ export function powersSection(powers: PowerInfo[]): HTMLElement {
         ),
       )
     : el('p', { class: 'muted' }, 'No powers yet: add a spell file (Grimoire: New Spell File...) or turn on grimoire.demoPowers.');
-  return section('Powers', 'powers-section', body);
+  return section('Powers', 'powers-section', body, ...issuesList(issues));
 }

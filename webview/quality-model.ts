@@ -48,6 +48,11 @@ export function weightBars(stats: RecommendationStats): WeightBar[] {
   }));
 }
 
+/** Tuning can change something only with learning on and enough followed recommendations. */
+export function canTune(stats: RecommendationStats): boolean {
+  return stats.learning && stats.all.followed >= stats.minSamples;
+}
+
 export function tuneReadiness(stats: RecommendationStats): string {
   const samples = stats.all.followed;
   if (!stats.learning) return 'Learned ranking is off (setting ranking.learn): the weights are not used.';

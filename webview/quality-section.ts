@@ -1,7 +1,7 @@
 /** Recommendation quality: MRR and precision@k of what the agent used, the ranking weights, and the tune button. */
 import type { RecommendationStats } from '../server/rpc/protocol.js';
 import { bar, button, el, section } from './dom.js';
-import { metricCards, tuneReadiness, weightBars } from './quality-model.js';
+import { canTune, metricCards, tuneReadiness, weightBars } from './quality-model.js';
 import { send } from './vscode-api.js';
 
 const SOURCES: Array<{ key: 'all' | 'resolveIntent' | 'retrieveTools'; label: string }> = [
@@ -32,6 +32,6 @@ export function qualitySection(stats: RecommendationStats | undefined, message: 
     'quality-section',
     el('p', { class: 'muted small' }, 'How often the agent used what resolve_intent and retrieve_tools recommended, and at which rank.'),
     metrics,
-    el('div', { class: 'columns two' }, el('div', {}, el('h3', {}, 'Ranking weights'), weights), el('div', {}, el('h3', {}, 'Tune'), el('p', { class: 'small' }, tuneReadiness(stats)), button('Tune weights', () => send({ type: 'tune' }), { testId: 'tune', secondary: true }), el('p', { class: 'small', 'data-testid': 'tune-result', role: 'status' }, message))),
+    el('div', { class: 'columns two' }, el('div', {}, el('h3', {}, 'Ranking weights'), weights), el('div', {}, el('h3', {}, 'Tune'), el('p', { class: 'small' }, tuneReadiness(stats)), button('Tune weights', () => send({ type: 'tune' }), { testId: 'tune', secondary: true, disabled: !canTune(stats), title: tuneReadiness(stats) }), el('p', { class: 'small', 'data-testid': 'tune-result', role: 'status' }, message))),
   );
 }

@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import { createVSIX, listFiles, PackageManager } from '@vscode/vsce';
 import { root } from './bundle.js';
 
+export const MARKETPLACE_README = 'docs/marketplace.md';
+
 export function vsixPath(): string {
   const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { name: string; version: string };
   return path.join(root, `${manifest.name}-${manifest.version}.vsix`);
@@ -16,7 +18,8 @@ export function vsixPath(): string {
 async function main(): Promise<void> {
   const at = process.argv.indexOf('--out');
   const packagePath = at >= 0 ? path.resolve(process.argv[at + 1]) : vsixPath();
-  const options = { cwd: root, dependencies: false, allowMissingRepository: true, skipLicense: true } as const;
+  // The Marketplace page is written for users (docs/marketplace.md); README.md is the developer's.
+  const options = { cwd: root, dependencies: false, allowMissingRepository: true, skipLicense: true, readmePath: MARKETPLACE_README, changelogPath: 'CHANGELOG.md' } as const;
   await createVSIX({ ...options, packagePath });
   const files = await listFiles({ cwd: root, packageManager: PackageManager.None });
   const bytes = fs.statSync(packagePath).size;

@@ -1,5 +1,7 @@
 import type { PowerDefinition } from '../powers/types.js';
 import { errorMessage, logger } from '../log.js';
+import { commandExists } from '../ranking/availability.js';
+import { lookupFor } from '../upstream/command-lookup.js';
 
 const log = logger('discovery');
 
@@ -14,6 +16,11 @@ export class Discovery {
   constructor(private readonly discover: (power: PowerDefinition) => Promise<void>) {}
 
   enqueue(power: PowerDefinition): void {
+    // A command that is not installed (a new spell's placeholder) is not run: it would only "crash".
+    if (power.server.transport === 'stdio' && !commandExists(power.server.command, lookupFor(power.server.env, power.server.cwd))) {
+      log.debug(`'${power.name}' not discovered: its command is not on PATH`);
+      return;
+    }
     if (this.queue.some((queued) => queued.name === power.name)) return;
     this.queue.push(power);
     this.running ??= this.drain().finally(() => (this.running = undefined));

@@ -151,6 +151,8 @@ Usage:
   grimoire tools changes [--power P] [--json]  tools held for review: changed since approved, or new (with the diff)
   grimoire tools approve <power:tool> | --power P  approve the new version; the tool is exposed again
   grimoire tools reject <power:tool>          keep it blocked
+  grimoire spells check [FILE|DIR]... [--json]  check spell files (default: $GRIMOIRE_HOME and ./.grimoire);
+                                            prints file:line:col: severity: message, exits 1 on errors
 
 Options:
   --demo               add the bundled demo powers (filesystem, memory, everything)

@@ -10,6 +10,7 @@ import { listEvents } from './events-command.js';
 import { listPowers } from './powers-command.js';
 import { resolveQuery } from './resolve-command.js';
 import { serve } from './serve-command.js';
+import { spellsCommand } from './spells-command.js';
 import { stats } from './stats-command.js';
 import { toolsCommand } from './tools-command.js';
 import type { RuntimeOptions } from '../runtime.js';
@@ -53,6 +54,9 @@ async function main(argv: string[]): Promise<number> {
       return hintsCommand(args, runtime);
     case 'tools':
       return toolsCommand(sub, rest[0], args);
+    case 'spells':
+      if (sub !== 'check') throw new UsageError(`unknown subcommand 'spells ${sub ?? ''}': use 'grimoire spells check [FILE|DIR]...'.`);
+      return spellsCommand(rest, args);
     default:
       throw new UsageError(`unknown command '${command}'.`);
   }

@@ -1,14 +1,22 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { logger } from '../log.js';
 import { demoPaths } from './paths.js';
 
+const log = logger('demo');
+
 /**
- * The bundled demo powers: their spell folder and the variables their spells use. The demo
- * project is copied into the data dir once, so the filesystem power never edits the checkout.
+ * The bundled demo powers: their spell folder and the variables their spells use. The filesystem
+ * power serves the open workspace folder; with none open, a demo project copied into the data dir
+ * once (so it never edits the checkout).
  */
-export function prepareDemo(dataDir: string): { dir: string; vars: Record<string, string> } {
-  const project = path.join(dataDir, 'demo-project');
-  if (!fs.existsSync(project)) fs.cpSync(demoPaths.projectTemplate, project, { recursive: true });
+export function prepareDemo(dataDir: string, workspaceFolder?: string): { dir: string; vars: Record<string, string> } {
+  let project = workspaceFolder;
+  if (!project) {
+    project = path.join(dataDir, 'demo-project');
+    if (!fs.existsSync(project)) fs.cpSync(demoPaths.projectTemplate, project, { recursive: true });
+  }
+  log.info(`the demo filesystem power serves ${workspaceFolder ? 'the workspace folder' : 'a demo project (no workspace folder is open)'}: ${project}`);
   return {
     dir: demoPaths.spells,
     vars: {

@@ -114,14 +114,14 @@ function unknownKeys(spell: SpellFile, issue: MakeIssue): LoadIssue[] {
   return found;
 }
 
-function unknownKey(field: string, key: string, known: readonly string[], issue: MakeIssue): LoadIssue {
+export function unknownKey(field: string, key: string, known: readonly string[], issue: MakeIssue): LoadIssue {
   const near = known.find((candidate) => editDistance(candidate, key) <= 2);
   return near
     ? issue(field, `unknown key "${key}" is ignored (did you mean "${near}"?)`, `rename it to "${near}"`)
     : issue(field, `unknown key "${key}" is ignored`, `remove it; the known keys here are: ${known.join(', ')}`);
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];

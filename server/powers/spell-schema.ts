@@ -61,17 +61,21 @@ function mapping<T extends z.ZodRawShape>(field: string, shape: T, fix: string) 
 }
 
 const stdioServer = z.looseObject({
-  transport: z.literal('stdio').optional().default('stdio'),
-  command: text('server.command', 'add the program that starts the MCP server, e.g. command: npx').min(1, say('server.command is empty', 'add the program that starts the MCP server, e.g. command: npx')),
-  args: stringList('server.args', 'quote each argument').default([]),
-  env: stringMap('server.env', 'GITHUB_TOKEN: ${GITHUB_TOKEN}').default({}),
-  cwd: text('server.cwd', 'give the folder the server starts in').optional(),
+  transport: z.literal('stdio').optional().default('stdio').describe('stdio (the default): Grimoire starts `command` and talks to it over stdin/stdout.'),
+  command: text('server.command', 'add the program that starts the MCP server, e.g. command: npx')
+    .min(1, say('server.command is empty', 'add the program that starts the MCP server, e.g. command: npx'))
+    .describe('The program that starts the MCP server, on PATH or as a full path, e.g. npx, uvx, node. `${VAR}` is expanded.'),
+  args: stringList('server.args', 'quote each argument').default([]).describe('Its arguments, one list entry each, e.g. ["-y", "@modelcontextprotocol/server-memory"].'),
+  env: stringMap('server.env', 'GITHUB_TOKEN: ${GITHUB_TOKEN}').default({}).describe('Environment variables for the server, e.g. GITHUB_TOKEN: ${GITHUB_TOKEN} (read from your environment).'),
+  cwd: text('server.cwd', 'give the folder the server starts in').optional().describe('The folder the server starts in.'),
 });
 
 const remoteServer = z.looseObject({
-  transport: z.enum(['http', 'sse']),
-  url: text('server.url', 'add the endpoint of the MCP server, e.g. url: https://example.com/mcp').min(1, say('server.url is empty', 'add the endpoint of the MCP server, e.g. url: https://example.com/mcp')),
-  headers: stringMap('server.headers', 'Authorization: Bearer ${API_TOKEN}').default({}),
+  transport: z.enum(['http', 'sse']).describe('http (Streamable HTTP) or sse: a remote MCP server at `url`.'),
+  url: text('server.url', 'add the endpoint of the MCP server, e.g. url: https://example.com/mcp')
+    .min(1, say('server.url is empty', 'add the endpoint of the MCP server, e.g. url: https://example.com/mcp'))
+    .describe('The endpoint of the remote MCP server, e.g. https://example.com/mcp.'),
+  headers: stringMap('server.headers', 'Authorization: Bearer ${API_TOKEN}').default({}).describe('HTTP headers sent with every request, e.g. Authorization: Bearer ${API_TOKEN}.'),
 });
 
 export const serverSchema = z
@@ -97,10 +101,10 @@ export const serverKeys = {
 const toolHints = mapping(
   'each hints entry',
   {
-    prerequisites: stringList('prerequisites', 'list tool names that must run first').optional(),
-    next_actions: stringList('next_actions', 'list tool names that usually follow').optional(),
-    error_hints: stringMap('error_hints', '"not found": "check the path with list_directory first"').optional(),
-    audit: flag('audit'),
+    prerequisites: stringList('prerequisites', 'list tool names that must run first').optional().describe('Tools of this power the agent should call first; until they ran in the session, the call is answered with a suggestion.'),
+    next_actions: stringList('next_actions', 'list tool names that usually follow').optional().describe('Tools that usually follow; suggested with the result.'),
+    error_hints: stringMap('error_hints', '"not found": "check the path with list_directory first"').optional().describe('Text found in an error -> advice added to that error for the agent.'),
+    audit: flag('audit').describe('true: every call of this tool is marked for audit in the activity log.'),
   },
   'write the tool name, then prerequisites / next_actions / error_hints / audit under it',
 );
@@ -108,10 +112,10 @@ const toolHints = mapping(
 const toolAnnotations = mapping(
   'each annotations entry',
   {
-    readOnlyHint: flag('readOnlyHint'),
-    destructiveHint: flag('destructiveHint'),
-    idempotentHint: flag('idempotentHint'),
-    openWorldHint: flag('openWorldHint'),
+    readOnlyHint: flag('readOnlyHint').describe('true: the tool only reads (callable with call_tool_read).'),
+    destructiveHint: flag('destructiveHint').describe('true: the tool may delete or overwrite (needs call_tool_destructive).'),
+    idempotentHint: flag('idempotentHint').describe('true: calling it again with the same arguments changes nothing more.'),
+    openWorldHint: flag('openWorldHint').describe('true: the tool reaches outside systems (the web, other services).'),
   },
   'write the tool name, then readOnlyHint / destructiveHint / idempotentHint / openWorldHint: true|false under it',
 );
@@ -173,7 +177,7 @@ export const spellSchema = z
       .record(z.string(), toolCache, { error: (iss) => say(`cache must be a mapping of tool names, got ${kind(iss.input)}`, 'write cache: then one tool name per line with ttlSeconds: N under it') })
       .optional()
       .describe('Per-tool opt-in to answer identical calls from the result cache for ttlSeconds (by default every call reaches the server).'),
-    when: mapping('when', { workspace_contains: stringList('when.workspace_contains', 'list file names or globs, e.g. [package.json]').optional() }, 'write when: with workspace_contains: [file, ...] under it')
+    when: mapping('when', { workspace_contains: stringList('when.workspace_contains', 'list file names or globs, e.g. [package.json]').optional().describe('Offer the power only in a workspace with one of these files (a path or a * glob), e.g. [package.json].') }, 'write when: with workspace_contains: [file, ...] under it')
       .optional()
       .describe('Workspace conditions under which the power is offered.'),
   })

@@ -20,7 +20,10 @@ export function createResolver(
   });
   const describe = () => {
     const status = embedder.status();
-    return status.state === 'ready' ? `model ${status.model}` : (status.detail ?? `model ${status.model} is ${status.state}`);
+    if (status.state === 'ready') return `model ${status.model}`;
+    // What the agent and the dashboard see: the reason itself (paths, package names) stays in the log.
+    if (status.state === 'unavailable') return 'semantic matching unavailable';
+    return status.detail ?? `model ${status.model} is ${status.state}`;
   };
   const embeddings = settings.semantic.enabled ? new EmbeddingCache(store, embedder) : undefined;
   const resolver = new HybridResolver(DEFAULT_CALIBRATIONS, embeddings, describe);

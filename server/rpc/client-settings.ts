@@ -32,6 +32,12 @@ const clientSettingsSchema = z.object({
 const initializationSchema = z.object({
   settings: clientSettingsSchema.default({ demoPowers: false, spellFolders: [], gateway: {} }),
   workspaceFolder: z.string().optional(),
+  restore: z
+    .object({
+      endpoint: z.object({ url: z.string(), token: z.string().min(16) }).optional(),
+      activePowers: z.array(z.string()).optional(),
+    })
+    .optional(),
 });
 
 /** Reads what the client sent; anything malformed falls back to the defaults, with the reason. */

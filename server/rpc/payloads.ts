@@ -7,6 +7,8 @@ import type { TierThresholds } from '../resolve/types.js';
 import type { ResolverStatus } from '../resolve/hybrid-resolver.js';
 import type { GatewayHealth, GatewayStatus, PowerInfo, PowersPayload, ResolveResult, Tier, ToolInfo } from './protocol.js';
 import { scoreExplanation } from './ranking-payloads.js';
+import { commandExists } from '../ranking/availability.js';
+import { lookupFor } from '../upstream/command-lookup.js';
 
 export function powersPayload(gateway: Gateway, snapshot: RegistrySnapshot): PowersPayload {
   return {
@@ -15,10 +17,16 @@ export function powersPayload(gateway: Gateway, snapshot: RegistrySnapshot): Pow
   };
 }
 
+/** The stdio command, when it cannot be found (the power is then never started by discovery). */
+function missingCommand(power: PowerDefinition): string | undefined {
+  return power.server.transport === 'stdio' && power.problems.length === 0 && !commandExists(power.server.command, lookupFor(power.server.env, power.server.cwd)) ? power.server.command : undefined;
+}
+
 export function powerInfo(gateway: Gateway, power: PowerDefinition): PowerInfo {
   const status = gateway.manager.statuses().find((s) => s.name === power.name);
   const tools = gateway.toolsOf(power.name);
   const words = describePower(power, tools);
+  const missing = missingCommand(power);
   return {
     name: power.name,
     version: power.version,
@@ -28,7 +36,8 @@ export function powerInfo(gateway: Gateway, power: PowerDefinition): PowerInfo {
     state: status?.state ?? 'stopped',
     active: gateway.isActive(power.name),
     tools: tools.map(toolInfo),
-    problems: [...power.problems],
+    problems: [...power.problems, ...(missing ? [`command '${missing}' was not found on PATH: install it, or give its full path in ${power.source.file}`] : [])],
+    ...(missing ? { missingCommand: missing } : {}),
     ...(status?.lastError ? { lastError: status.lastError } : {}),
   };
 }

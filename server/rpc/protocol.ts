@@ -52,6 +52,15 @@ export interface InitializationOptions {
   settings: ClientSettings;
   /** The first workspace folder: its `.grimoire/` spells and `.vscode/mcp.json` are read. */
   workspaceFolder?: string;
+  /** What the gateway process before this one (in the same window) had: taken over where possible. */
+  restore?: RestoreOptions;
+}
+
+export interface RestoreOptions {
+  /** Serve MCP at this address with this token again (a new port only if this one is taken). The token is a secret. */
+  endpoint?: { url: string; token: string };
+  /** The powers that were active. */
+  activePowers?: string[];
 }
 
 /** `workspace/didChangeConfiguration` params. */
@@ -92,8 +101,10 @@ export interface PowerInfo {
   active: boolean;
   /** The tools as last seen (from the catalog when the server has not run yet). */
   tools: ToolInfo[];
-  /** Why it cannot start as configured (an unset variable, ...). */
+  /** Why it cannot start as configured (an unset variable, a command not on PATH, ...). */
   problems: string[];
+  /** Its stdio command is not on PATH (nor an executable file): it is never started until it is. */
+  missingCommand?: string;
   lastError?: string;
 }
 
@@ -533,7 +544,7 @@ export type DashboardRequest =
   | { type: 'hintsScope'; scope: 'active' | 'all' };
 
 export type DashboardUpdate =
-  | { type: 'gateway'; status: GatewayStatus; powers: PowerInfo[] }
+  | { type: 'gateway'; status: GatewayStatus; powers: PowerInfo[]; /** The problems `status.issues` counts. */ issues?: LoadIssueInfo[] }
   | { type: 'restore'; state: DashboardState }
   | { type: 'resolved'; result: ResolveResult }
   | { type: 'activity'; page: ActivityPage }

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ResponseError, type Connection } from 'vscode-languageserver/node';
-import { serveHttp, type HttpEndpoint } from '../gateway/http-server.js';
+import type { HttpEndpoint } from '../gateway/http-server.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { errorMessage, logger, registerSecret } from '../log.js';
 import type { StateChange } from '../upstream/connection.js';
@@ -16,6 +16,9 @@ import { gatewayActivity, gatewayHints, gatewayRate, gatewayRecommendationStats,
 import { languageModelVia, parseAvailability } from './language-model-bridge.js';
 import { publishLiveUpdates } from './live-updates.js';
 import { gatewayStatus, powerInfo, powersPayload, resolveResult } from './payloads.js';
+import { serveAgain } from './serve-again.js';
+import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language-server.js';
+import { spellContext } from '../spells/spell-context.js';
 import {
   activatePower,
   deactivatePower,
@@ -71,6 +74,9 @@ export class GatewayRpc {
   private pushTimer?: NodeJS.Timeout;
   private unsubscribe: () => void = () => undefined;
   private languageModel: LanguageModelAvailability = { available: false, models: [] };
+  /** The endpoint to serve again at the next start: the previous process's, then this process's own. */
+  private reuse?: { url: string; token: string };
+  private spells?: SpellLanguageServer;
 
   constructor(
     private readonly connection: Connection,
@@ -82,8 +88,9 @@ export class GatewayRpc {
     connection.onInitialize((params) => {
       const { options, problems } = parseInitializationOptions(params.initializationOptions);
       this.init = options;
+      this.reuse = options.restore?.endpoint;
       for (const problem of problems) log.warn(problem);
-      return { capabilities: {}, serverInfo: { name: 'grimoire', version: this.options.version } };
+      return { capabilities: spellCapabilities, serverInfo: { name: 'grimoire', version: this.options.version } };
     });
     connection.onInitialized(() => this.enqueue(() => this.start()));
     connection.onDidChangeConfiguration((params) => {
@@ -135,6 +142,8 @@ export class GatewayRpc {
     });
     this.handle(getEndpoint, () => this.endpointReady.promise);
     connection.onShutdown(() => this.enqueue(() => this.stopRuntime()));
+    this.spells = new SpellLanguageServer(connection, (file) => spellContext({ runtime: this.runtime, env: this.options.env, extraDirs: this.runtime?.extraSpellDirs }, file));
+    this.spells.listen();
     connection.listen();
   }
 
@@ -185,7 +194,7 @@ export class GatewayRpc {
     let runtime: Runtime | undefined;
     try {
       runtime = await createRuntime(config.runtime);
-      const endpoint = await serveHttp(runtime.gateway);
+      const endpoint = await serveAgain(runtime.gateway, this.reuse);
       registerSecret(endpoint.token);
       this.runtime = runtime;
       this.endpoint = endpoint;
@@ -195,7 +204,10 @@ export class GatewayRpc {
       this.subscribe(runtime);
       this.runtimeReady.resolve(runtime);
       this.endpointReady.resolve({ url: endpoint.url, token: endpoint.token, version: this.endpointVersion });
-      log.info(`serving MCP on ${endpoint.url}; ready in ${Math.round(performance.now() - started)} ms`);
+      log.info(`serving MCP on ${endpoint.url}${this.reuse?.url === endpoint.url ? ' (as before the restart)' : ''}; ready in ${Math.round(performance.now() - started)} ms`);
+      this.reuse = { url: endpoint.url, token: endpoint.token };
+      this.activateAgain(runtime, this.init.restore?.activePowers ?? []);
+      this.init = { ...this.init, restore: undefined };
       runtime.gateway.discoverUnknownPowers();
     } catch (error) {
       await runtime?.close().catch(() => undefined);
@@ -232,10 +244,16 @@ export class GatewayRpc {
     await this.stopRuntime();
     await this.start();
     const restarted = this.runtime as Runtime | undefined;
-    if (!restarted) return;
-    for (const name of wasActive) {
-      if (restarted.registry.get(name)) void restarted.gateway.activate(name).catch((error) => log.warn(`'${name}' not activated again: ${errorMessage(error)}`));
+    if (restarted) this.activateAgain(restarted, wasActive);
+  }
+
+  /** Powers active before a restart, active again (those that still exist). */
+  private activateAgain(runtime: Runtime, names: string[]): void {
+    for (const name of names) {
+      if (runtime.registry.get(name)) void runtime.gateway.activate(name).catch((error) => log.warn(`'${name}' not activated again: ${errorMessage(error)}`));
+      else log.info(`'${name}' was active before the restart and is gone now`);
     }
+    if (names.length) log.info(`active again after the restart: ${names.join(', ')}`);
   }
 
   private reportProblems(config: GatewayConfig): void {
@@ -289,5 +307,6 @@ export class GatewayRpc {
     const runtime = this.runtime;
     if (runtime) this.notify(powersChanged, powersPayload(runtime.gateway, runtime.registry.snapshot()));
     this.notify(statusChanged, this.status());
+    this.spells?.validateAll();
   }
 }

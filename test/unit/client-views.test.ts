@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EndpointTracker, authorizationHeaders } from '../../client/endpoint-tracker.js';
-import { powerPicks, resolveTitle, scorePick } from '../../client/picks.js';
+import { nothingToPickText, powerPicks, resolveTitle, scorePick } from '../../client/picks.js';
 import { statusBarModel } from '../../client/status-model.js';
 import { Timings } from '../../client/timings.js';
 import { annotationTags, issueItem, powerItem, toolItem } from '../../client/tree-items.js';
@@ -50,6 +50,9 @@ test('a power item shows its state, tool count and source, and offers the matchi
   assert.match(broken.description, /^cannot start · 0 tools/);
   assert.equal(broken.icon.id, 'warning');
   assert.equal(broken.collapsible, false);
+  const missing = powerItem(power({ missingCommand: 'my-mcp-server', problems: ["command 'my-mcp-server' was not found on PATH"], tools: [] }));
+  assert.match(missing.description, /^command not found · 0 tools/, 'not "crashed": it was never started');
+  assert.equal(missing.icon.id, 'warning');
   assert.equal(powerItem(power({ source: { kind: 'vscode-mcp', file: '/w/.vscode/mcp.json', readOnly: true } })).description, 'stopped · 2 tools · mcp.json');
 });
 
@@ -94,6 +97,7 @@ test('resolve picks show confidence, band and which powers the tier offers', () 
   assert.equal(scorePick(result.scores[0], result.candidates).detail, 'matched keyword: remember');
   assert.equal(scorePick(result.scores[1], result.candidates).detail, 'no matching words');
   assert.equal(resolveTitle(result), '"remember this": multiple matches: pick one');
+  assert.equal(resolveTitle({ ...result, tier: 'activated' }), '"remember this": one clear match (not activated: pick it to activate it)', 'the palette ranks; it never claims an activation');
 });
 
 test('the status bar shows active/total, health and problems', () => {
@@ -110,14 +114,11 @@ test('the status bar shows active/total, health and problems', () => {
 
 test('the endpoint is re-provided only when its address or token changes', () => {
   const tracker = new EndpointTracker();
-  assert.equal(tracker.isStale({ ...ready, health: 'starting' }), false);
-  assert.equal(tracker.isStale(ready), true);
-  assert.equal(tracker.update({ url: 'http://127.0.0.1:4000/mcp', token: 'a', version: 1 }), true);
-  assert.equal(tracker.isStale(ready), false);
-  assert.equal(tracker.update({ url: 'http://127.0.0.1:4000/mcp', token: 'a', version: 1 }), false);
-  assert.equal(tracker.isStale({ ...ready, endpointVersion: 2 }), true);
-  assert.equal(tracker.isStale({ ...ready, url: 'http://127.0.0.1:4001/mcp' }), true, 'a restarted process counts versions from 1 again');
-  assert.equal(tracker.update({ url: 'http://127.0.0.1:4001/mcp', token: 'b', version: 2 }), true);
+  assert.equal(tracker.update({ url: 'http://127.0.0.1:4000/mcp', token: 'a', version: 1 }), true, 'the first one');
+  assert.equal(tracker.update({ url: 'http://127.0.0.1:4000/mcp', token: 'a', version: 2 }), false, 'served again at the same address with the same token');
+  assert.equal(tracker.update({ url: 'http://127.0.0.1:4000/mcp', token: 'a', version: 1 }), false, 'a restarted process counts versions from 1 again');
+  assert.equal(tracker.update({ url: 'http://127.0.0.1:4001/mcp', token: 'a', version: 1 }), true, 'a new port');
+  assert.equal(tracker.update({ url: 'http://127.0.0.1:4001/mcp', token: 'b', version: 1 }), true, 'a new token');
   assert.deepEqual(authorizationHeaders(tracker.endpoint!), { Authorization: 'Bearer b' });
 });
 
@@ -131,4 +132,14 @@ test('timings record each milestone once, in ms after activation', () => {
   timings.setLoadStart(900);
   assert.equal(timings.snapshot().loadMs, 100);
   assert.match(timings.describe(), /^code loaded in 100 ms; after activation/);
+});
+
+test('an empty picker says why: starting, failed, no powers, nothing active, all active', () => {
+  const ready: GatewayStatus = { health: 'ready', endpointVersion: 1, powers: 0, activePowers: 0, crashedPowers: 0, issues: 0 };
+  const idle = { name: 'memory', active: false } as PowerInfo;
+  assert.match(nothingToPickText({ ...ready, health: 'starting' }, [], 'activate'), /still starting/);
+  assert.match(nothingToPickText({ ...ready, health: 'failed', message: 'port in use' }, [], 'activate'), /did not start \(port in use\)/);
+  assert.match(nothingToPickText(ready, [], 'open'), /no powers yet.*demo powers/);
+  assert.equal(nothingToPickText(ready, [idle], 'deactivate'), 'no power is active.');
+  assert.equal(nothingToPickText(ready, [{ ...idle, active: true }], 'activate'), 'every power is active already.');
 });

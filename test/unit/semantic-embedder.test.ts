@@ -29,6 +29,7 @@ const options = (overrides: Partial<EmbedderOptions> = {}): EmbedderOptions => (
 });
 
 const semanticWarnings = (): string[] => logLines.filter((line) => line.includes('warn') && line.includes('[semantic]'));
+const unavailableNotices = (): string[] => logLines.filter((line) => line.includes('[semantic]') && line.includes('semantic matching unavailable: lexical only'));
 
 test('a local model folder loads offline and gives normalised, meaningful sentence vectors', async (t) => {
   const embedder = new Embedder(options());
@@ -70,8 +71,9 @@ test('vectors do not depend on batching or padding', async () => {
   assert.deepEqual(await embedder.embed([]), []);
 });
 
-test('a model id that is not cached, with remote models disabled, is unavailable: lexical-only, logged once', async () => {
+test('a model id that is not cached, with remote models disabled, is unavailable: lexical-only, said once without a warning', async () => {
   const warningsBefore = semanticWarnings().length;
+  const noticesBefore = unavailableNotices().length;
   const embedder = new Embedder(options({ model: 'Xenova/all-MiniLM-L6-v2' }));
   assert.equal(await embedder.embed(['car']), undefined);
   assert.equal(await embedder.ready(), false);
@@ -82,7 +84,8 @@ test('a model id that is not cached, with remote models disabled, is unavailable
   assert.equal(await embedder.embed(['car']), undefined);
   embedder.warmUp();
   assert.equal(await embedder.ready(), false, 'no second attempt');
-  assert.equal(semanticWarnings().length - warningsBefore, 1, semanticWarnings().join('\n'));
+  assert.equal(semanticWarnings().length - warningsBefore, 0, semanticWarnings().join('\n'));
+  assert.equal(unavailableNotices().length - noticesBefore, 1, 'one short line, the reason at debug level');
 });
 
 test('semantic matching turned off in settings: off, lexical-only, nothing loads', async () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ActivityInfo, RecommendationStats, ScoreExplanation } from '../../server/rpc/protocol.js';
 import { activityRows, powerOptions } from '../../webview/activity-model.js';
-import { contributionSegments, historyFacts, metricCards, relevanceFacts, tuneMessage, tuneReadiness, weightBars } from '../../webview/quality-model.js';
+import { canTune, contributionSegments, historyFacts, metricCards, relevanceFacts, tuneMessage, tuneReadiness, weightBars } from '../../webview/quality-model.js';
 
 const weights = { relevance: 0.35, success: 0.25, popularity: 0.15, performance: 0.15, rating: 0.1 };
 const stats: RecommendationStats = {
@@ -23,6 +23,9 @@ test('recommendation quality in cards, weights against their defaults, and wheth
   assert.equal(tuneReadiness(stats), 'Tuning needs 20 followed recommendations; 8 so far.');
   assert.equal(tuneReadiness({ ...stats, all: { ...stats.all, followed: 25 } }), '25 followed recommendations: enough to tune the weights.');
   assert.match(tuneReadiness({ ...stats, learning: false }), /Learned ranking is off/);
+  assert.equal(canTune(stats), false, '8 of 20');
+  assert.equal(canTune({ ...stats, all: { ...stats.all, followed: 25 } }), true);
+  assert.equal(canTune({ ...stats, all: { ...stats.all, followed: 25 }, learning: false }), false);
   assert.equal(tuneMessage({ tuned: true, samples: 25, mrrBefore: 0.7, mrrAfter: 0.75, weights, stats }), 'Tuned on 25 followed recommendations: MRR 0.7 → 0.75; the new weights are saved.');
   assert.match(tuneMessage({ tuned: true, samples: 25, mrrBefore: 0.7, mrrAfter: 0.7, weights, stats }), /already the best found/);
   assert.equal(tuneMessage({ tuned: false, samples: 2, mrrBefore: 0, mrrAfter: 0, weights, reason: 'needs 20 followed recommendations, has 2', stats }), 'Weights unchanged: needs 20 followed recommendations, has 2.');

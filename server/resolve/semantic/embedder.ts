@@ -102,7 +102,9 @@ export class Embedder {
     this.state = 'unavailable';
     this.detail = `${reason}: ${LEXICAL_ONLY}`;
     this.extractor = undefined;
-    log.warn(this.detail);
+    // The reason may name files and packages: it is for the output channel, not for every start's warnings.
+    log.info('semantic matching unavailable: lexical only (the reason is logged at debug level)');
+    log.debug(this.detail);
   }
 }
 

@@ -104,10 +104,13 @@ test('recommendation quality shows MRR and precision@k per source and the weight
   assert.match((await page.locator('[data-weight="relevance"]').textContent()) ?? '', /relevance\s*40%\s*default 35%/);
   assert.match((await page.locator('[data-weight="success"]').textContent()) ?? '', /25%\s*default$/);
   assert.match((await page.locator('[data-testid="quality-section"]').textContent()) ?? '', /Tuning needs 20 followed recommendations; 9 so far/);
-  await page.locator('[data-testid="tune"]').click();
+  assert.equal(await page.locator('[data-testid="tune"]').getAttribute('disabled'), '', 'Tune is disabled with 9 of 20 samples');
+  const enough = { ...stats, all: { ...stats.all, followed: 25 } };
+  await send(page, { type: 'recommendations', stats: enough });
+  await page.locator('[data-testid="tune"]:not([disabled])').click();
   assert.deepEqual((await posted(page)).at(-1), { type: 'tune' });
-  await send(page, { type: 'tuned', result: { tuned: false, samples: 9, mrrBefore: 0.8, mrrAfter: 0.8, weights: stats.weights, reason: 'needs 20 followed recommendations, has 9', stats } });
-  assert.equal(await page.locator('[data-testid="tune-result"]').textContent(), 'Weights unchanged: needs 20 followed recommendations, has 9.');
+  await send(page, { type: 'tuned', result: { tuned: false, samples: 25, mrrBefore: 0.8, mrrAfter: 0.8, weights: stats.weights, reason: 'no weights improve MRR', stats: enough } });
+  assert.equal(await page.locator('[data-testid="tune-result"]').textContent(), 'Weights unchanged: no weights improve MRR.');
   await page.close();
 });
 

@@ -117,7 +117,8 @@ test("'why this power' shows each factor's contribution, what matched and what h
   const why = page.locator('[data-why="memory"]');
   await why.locator('summary').click();
   assert.equal(await why.evaluate((node) => node.hasAttribute('open')), true);
-  assert.match((await why.locator('summary').textContent()) ?? '', /final 0\.83/);
+  assert.equal((await why.locator('summary').textContent()) ?? '', '#1 moved by history', 'the summary agrees with the ordering');
+  assert.match((await why.textContent()) ?? '', /Weighted score 0\.83: it orders only powers of close relevance/);
   const widths = await why.locator('.segment').evaluateAll((segments) => segments.map((s) => s.getAttribute('style')));
   assert.deepEqual(widths, ['width: 42.2%;', 'width: 27.1%;', 'width: 7.2%;', 'width: 14.5%;', 'width: 9%;']);
   const text = (await why.textContent()) ?? '';

@@ -18,6 +18,30 @@ async function rowsOf(pane: Locator): Promise<PaneRow[]> {
   );
 }
 
+/** The Powers view's welcome text, read at once: the test asks while the gateway is still starting. */
+export async function readWelcome(page: Page, name: string, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string; welcome: string }> {
+  const welcome = paneOf(page, 'Powers').locator('.welcome-view-content');
+  const text = (await welcome.count()) ? ((await welcome.first().textContent()) ?? '').replace(/\s+/g, ' ').trim() : '';
+  return { welcome: text, screenshot: await screenshot(name) };
+}
+
+/** Types into the active editor with the keyboard (an API edit would bypass a read-only editor). */
+export async function typeInEditor(page: Page, name: string, text: string, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string }> {
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });
+  await page.keyboard.type(text);
+  await page.waitForTimeout(300);
+  return { screenshot: await screenshot(name) };
+}
+
+/** The Problems panel's rows (it is opened by the caller's command). */
+export async function readProblems(page: Page, name: string, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string; rows: string[] }> {
+  const rows = page.locator('.markers-panel .monaco-list-row');
+  await rows.first().waitFor({ timeout: 15_000 });
+  await page.waitForTimeout(300);
+  const text = await rows.evaluateAll((items) => items.map((item) => (item.textContent ?? '').replace(/\s+/g, ' ').trim()));
+  return { rows: text, screenshot: await screenshot(name) };
+}
+
 type PaneRequest = { name: string; pane: string; expandAll?: boolean; click?: { row: string; label: string } };
 
 export async function readPane(page: Page, request: PaneRequest, screenshot: (name: string) => Promise<string>): Promise<PaneAnswer> {

@@ -16,7 +16,25 @@ export type HarnessRequest =
   /** Reads a sidebar view (opening it, every row expanded when asked), optionally clicks an inline action on the first row matching `row`, and takes a picture. */
   | { action: 'pane'; name: string; pane: 'Activity' | 'Hints'; expandAll?: boolean; click?: { row: string; label: string } }
   /** Scrolls the dashboard to its activity, hint graph and token sections and reads them. */
-  | { action: 'dashboardSections'; name: string };
+  | { action: 'dashboardSections'; name: string }
+  /** Reads the Powers view's welcome text at once (no waiting, no clicks) and takes a picture. */
+  | { action: 'welcome'; name: string }
+  /** Clicks into the active editor and types, as a user would, then takes a picture. */
+  | { action: 'type'; name: string; text: string }
+  /** Opens the Problems panel and reads its rows. */
+  | { action: 'problems'; name: string };
+
+export interface WelcomeAnswer {
+  screenshot: string;
+  /** '' when the view shows rows instead. */
+  welcome: string;
+}
+
+export interface ProblemsAnswer {
+  screenshot: string;
+  /** Each row's text as rendered (message, source, [Ln, Col]). */
+  rows: string[];
+}
 
 export interface SnapshotAnswer {
   screenshot: string;

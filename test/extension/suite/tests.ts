@@ -8,12 +8,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GrimoireApi } from '../../../client/extension.js';
-import { askHarness, harnessAvailable, type DashboardAnswer, type DashboardSectionsAnswer, type GrammarAnswer, type PaneAnswer, type SnapshotAnswer } from './harness-client.js';
-import { test, waitFor } from './runner.js';
+import { askHarness, harnessAvailable, type DashboardAnswer, type DashboardSectionsAnswer, type GrammarAnswer, type PaneAnswer, type ProblemsAnswer, type SnapshotAnswer, type WelcomeAnswer } from './harness-client.js';
+import { test, waitFor, type TestContext } from './runner.js';
 
 const EXTENSION_ID = 'grimoire.grimoire';
 const SERVER_DEFINITION_ID = `${EXTENSION_ID}/Grimoire`;
 const DEMO_POWERS = ['everything', 'filesystem', 'memory'];
+/** Electron mode (@vscode/test-electron) has no Playwright harness to read the rendered page. */
+const NO_HARNESS = 'the rendered workbench cannot be read without the Playwright harness (Electron mode); the extension-host checks before this point ran';
 
 interface ContributedCommand {
   command: string;
@@ -67,7 +69,26 @@ function workspaceFolder(): string {
   return folder;
 }
 
-test('the extension activates, starts the gateway process and reports its timings', async () => {
+test('the Powers view says the gateway is starting until it answers, then lists the powers', async (t) => {
+  const extension = vscode.extensions.getExtension<GrimoireApi>(EXTENSION_ID)!;
+  if (extension.isActive && extension.exports.timings().gatewayReadyMs !== undefined) t.skip('the gateway was ready before this test could look');
+  // Opening the view activates the extension (onView:grimoire.powers), which starts the gateway.
+  await vscode.commands.executeCommand('workbench.view.extension.grimoire');
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
+  const starting = await askHarness<WelcomeAnswer>({ action: 'welcome', name: 'powers-starting' });
+  const api = await grimoire();
+  if (!starting.welcome && api.timings().gatewayReadyMs !== undefined) t.skip(`the gateway was ready ${api.timings().gatewayReadyMs} ms after activation, before the view was read`);
+  assert.match(starting.welcome, /^Starting the Grimoire gateway/, starting.welcome);
+  assert.doesNotMatch(starting.welcome, /No powers yet|turn on/);
+  await waitFor(() => api.timings().gatewayReadyMs !== undefined, 60_000, 'the gateway to be ready');
+  const ready = await waitFor(async () => {
+    const answer = await askHarness<SnapshotAnswer>({ action: 'snapshot', name: 'powers-ready' });
+    return DEMO_POWERS.every((power) => answer.powersRows.some((row) => row.startsWith(power))) && answer;
+  }, 30_000, 'the demo powers listed');
+  assert.ok(ready.powersRows.length >= DEMO_POWERS.length);
+});
+
+test('the extension activates, starts the gateway process and reports its timings', async (t) => {
   const api = await grimoire();
   const extension = vscode.extensions.getExtension<GrimoireApi>(EXTENSION_ID)!;
   assert.equal(extension.isActive, true);
@@ -80,13 +101,13 @@ test('the extension activates, starts the gateway process and reports its timing
   assert.ok(!contributes.includes('*'), 'never activates on *');
 });
 
-test('VS Code starts the MCP server from the provider and lists the gateway tools as mcp_<label>_<tool>', async () => {
+test('VS Code starts the MCP server from the provider and lists the gateway tools as mcp_<label>_<tool>', async (t) => {
   await startMcpServer();
   assert.match(gatewayTool('resolve_intent')!, /^mcp_grimoire_resolve_intent$/i);
   for (const tool of ['activate_power', 'deactivate_power']) assert.ok(gatewayTool(tool), `${tool} is listed`);
 });
 
-test('resolve_intent through vscode.lm.invokeTool returns a tier', async () => {
+test('resolve_intent through vscode.lm.invokeTool returns a tier', async (t) => {
   await startMcpServer();
   const answer = JSON.parse(await invoke('resolve_intent', { query: 'read a file from my project' })) as { status: string; power?: { name: string } };
   assert.ok(['activated', 'multiple_matches', 'weak_matches', 'not_found'].includes(answer.status), answer.status);
@@ -95,7 +116,7 @@ test('resolve_intent through vscode.lm.invokeTool returns a tier', async () => {
   await waitFor(() => gatewayTool('filesystem__read_text_file'), 20_000, "filesystem's tools after resolve_intent activated it");
 });
 
-test('activating a power adds its tools to vscode.lm.tools (list_changed honoured); deactivating takes them away', async () => {
+test('activating a power adds its tools to vscode.lm.tools (list_changed honoured); deactivating takes them away', async (t) => {
   await startMcpServer();
   assert.equal(gatewayTool('memory__search_nodes'), undefined, 'memory starts inactive');
   await vscode.commands.executeCommand('grimoire.activatePower', 'memory');
@@ -119,10 +140,10 @@ test('activating a power adds its tools to vscode.lm.tools (list_changed honoure
   );
 });
 
-test('the Powers tree shows the demo powers with their state and tool count', async () => {
+test('the Powers tree shows the demo powers with their state and tool count', async (t) => {
   await vscode.commands.executeCommand('workbench.view.extension.grimoire');
   await vscode.commands.executeCommand('grimoire.powers.focus');
-  if (!harnessAvailable()) return;
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
   const snapshot = await waitFor(async () => {
     const answer = await fromHarness<SnapshotAnswer>({ action: 'snapshot', name: 'sidebar' });
     return DEMO_POWERS.every((power) => answer.powersRows.some((row) => row.startsWith(power))) && answer;
@@ -133,10 +154,10 @@ test('the Powers tree shows the demo powers with their state and tool count', as
   assert.ok(snapshot.statusBar.some((text) => /Grimoire/.test(text)), `status bar: ${snapshot.statusBar.join(' | ')}`);
 });
 
-test('the dashboard scores every power for a query and activates one from the playground', async () => {
+test('the dashboard scores every power for a query and activates one from the playground', async (t) => {
   await startMcpServer();
   await vscode.commands.executeCommand('grimoire.openDashboard');
-  if (!harnessAvailable()) return;
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
   const answer = await fromHarness<DashboardAnswer>({ action: 'dashboard', name: 'dashboard', query: 'remember facts in the knowledge graph', activate: 'memory' }, 60_000);
   assert.match(answer.tier, /Activated|Multiple matches/);
   assert.deepEqual(answer.scores.map((score) => score.name).sort(), [...DEMO_POWERS].sort());
@@ -145,24 +166,29 @@ test('the dashboard scores every power for a query and activates one from the pl
   await vscode.commands.executeCommand('grimoire.deactivatePower', 'memory');
 });
 
-test('the dashboard restores its query and result when reopened', async () => {
+test('the dashboard restores its query and result when reopened', async (t) => {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await vscode.commands.executeCommand('grimoire.openDashboard');
-  if (!harnessAvailable()) return;
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
   const answer = await fromHarness<DashboardAnswer>({ action: 'dashboard', name: 'dashboard-reopened' }, 60_000);
   assert.equal(answer.query, 'remember facts in the knowledge graph');
   assert.match(answer.tier, /remember facts in the knowledge graph/);
 });
 
-test('spell files open in the spell language with the schema wired for the YAML extension', async () => {
+test('spell files open in the spell language, read-only for a bundled demo spell', async (t) => {
   const editor = await vscode.commands.executeCommand<vscode.TextEditor>('grimoire.openSpellFile', 'filesystem');
   assert.equal(editor.document.languageId, 'grimoire-spell');
   assert.ok(editor.document.fileName.endsWith('filesystem.spell.yaml'));
   const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
-  const validation = extension.packageJSON.contributes.yamlValidation as Array<{ url: string }>;
-  const schema = JSON.parse(fs.readFileSync(path.join(extension.extensionPath, validation[0].url), 'utf8')) as { properties: Record<string, unknown> };
-  assert.ok(schema.properties.steering && schema.properties.server, 'the schema describes steering and server');
-  if (!harnessAvailable()) return;
+  assert.equal(extension.packageJSON.contributes.yamlValidation, undefined, 'no reliance on the YAML extension');
+  await waitFor(() => vscode.window.activeTextEditor?.document === editor.document, 5000, 'the spell in the active editor');
+  await waitFor(() => vscode.languages.getDiagnostics(editor.document.uri).length === 0 && true, 5000, "the demo spell checks clean (its variables are the gateway's)");
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
+  const before = editor.document.getText();
+  await askHarness({ action: 'type', name: 'demo-spell-read-only', text: 'typed ' });
+  assert.equal(editor.document.getText(), before, 'typing does not change a demo spell');
+  assert.equal(editor.document.isDirty, false);
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
   await fromHarness<SnapshotAnswer>({ action: 'snapshot', name: 'spell-editor' });
   const { lines } = await askHarness<GrammarAnswer>({ action: 'grammar', file: editor.document.fileName });
   const steering = lines.findIndex((line) => line.text.startsWith('steering:'));
@@ -172,6 +198,94 @@ test('spell files open in the spell language with the schema wired for the YAML 
   assert.ok(lines.slice(steering + 1, next).some((line) => line.scopes.some((scope) => scope.startsWith('markup.inline.raw'))), 'inline code is highlighted');
   assert.ok(lines[next].scopes.includes('entity.name.tag.yaml') && !lines[next].scopes.includes('meta.embedded.block.markdown'), `YAML again: ${lines[next].text}`);
   assert.deepEqual(lines.filter((line) => line.scopes.some((scope) => scope.startsWith('invalid'))).map((line) => line.text), []);
+});
+
+const MALFORMED_SPELL = `name: My Power!
+description: Does things.
+keywords: [one]
+colour: blue
+server:
+  command: my-mcp-server
+`;
+
+test("a malformed spell's problems are in the Problems panel at their lines, with the fix", async (t) => {
+  const file = path.join(workspaceFolder(), '.grimoire', 'my-power.spell.yaml');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, MALFORMED_SPELL);
+  const uri = vscode.Uri.file(file);
+  const editor = await vscode.window.showTextDocument(uri, { preview: false });
+  assert.equal(editor.document.languageId, 'grimoire-spell');
+  const diagnostics = await waitFor(() => {
+    const found = vscode.languages.getDiagnostics(uri);
+    return found.length >= 4 && found;
+  }, 30_000, 'diagnostics from the spell language server');
+  const rows = diagnostics.map((d) => [d.range.start.line + 1, d.range.start.character + 1, d.severity, d.source, String(d.code)]);
+  assert.deepEqual(rows, [
+    [1, 1, vscode.DiagnosticSeverity.Error, 'grimoire', 'schema'],
+    [1, 7, vscode.DiagnosticSeverity.Error, 'grimoire', 'schema'],
+    [3, 11, vscode.DiagnosticSeverity.Error, 'grimoire', 'schema'],
+    [4, 1, vscode.DiagnosticSeverity.Warning, 'grimoire', 'unknown-key'],
+  ]);
+  assert.match(diagnostics[2].message, /keywords has 1 entry; at least 3 are needed\. Fix: /);
+
+  // An edit fixes three of them; the last, the command, is reported once the spell loads.
+  await editor.edit((builder) => builder.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), MALFORMED_SPELL.replace('My Power!', 'my-power\nversion: 1.0.0').replace('[one]', '[one, two, three]').replace('colour: blue\n', '')));
+  const after = await waitFor(() => {
+    const found = vscode.languages.getDiagnostics(uri);
+    return found.length === 1 && found;
+  }, 30_000, 'the diagnostics after the edit');
+  assert.equal(after[0].range.start.line, 5);
+  assert.match(after[0].message, /command "my-mcp-server" was not found on PATH/);
+  await editor.document.save();
+  try {
+    const api = await grimoire();
+    const power = await waitFor(() => api.powers().find((p) => p.name === 'my-power'), 20_000, 'my-power loaded from the saved spell');
+    assert.equal(power.missingCommand, 'my-mcp-server');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const later = api.powers().find((p) => p.name === 'my-power')!;
+    assert.equal(later.state, 'stopped', 'never started by discovery, so never "crashed"');
+    await checkProblemsPanel(t, editor, uri);
+  } finally {
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    fs.rmSync(file, { force: true });
+  }
+});
+
+/** The rendered Problems panel shows the malformed spell's problems with their line and column. */
+async function checkProblemsPanel(t: TestContext, editor: vscode.TextEditor, uri: vscode.Uri): Promise<void> {
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
+  await editor.edit((builder) => builder.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), MALFORMED_SPELL));
+  await waitFor(() => vscode.languages.getDiagnostics(uri).length >= 4, 30_000, 'the problems again');
+  await vscode.commands.executeCommand('workbench.actions.view.problems');
+  const problems = await fromHarness<ProblemsAnswer>({ action: 'problems', name: 'problems-panel' });
+  const text = problems.rows.join(' | ');
+  assert.match(text, /keywords has 1 entry.*\[Ln 3, Col 11\]/, text);
+  assert.match(text, /unknown key "colour".*\[Ln 4, Col 1\]/, text);
+}
+
+test('spell files: completion of keys and values, hover with the documentation, a quick fix', async () => {
+  const document = await vscode.workspace.openTextDocument({ language: 'grimoire-spell', content: 'name: My Power!\nserver:\n  transport: \n  \n' });
+  await vscode.window.showTextDocument(document);
+  const keys = await waitFor(async () => {
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(3, 2));
+    return list.items.length > 0 && list;
+  }, 20_000, 'completion items');
+  const labels = keys.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+  for (const key of ['command', 'args', 'env', 'url', 'headers']) assert.ok(labels.includes(key), labels.join(', '));
+  assert.ok(!labels.includes('transport'), 'transport is written already');
+  const values = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', document.uri, new vscode.Position(2, 13));
+  const valueLabels = values.items.map((item) => (typeof item.label === 'string' ? item.label : item.label.label));
+  for (const value of ['stdio', 'http', 'sse']) assert.ok(valueLabels.includes(value), valueLabels.join(', '));
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', document.uri, new vscode.Position(2, 4));
+  const hoverText = hovers.flatMap((hover) => hover.contents.map((part) => (part instanceof vscode.MarkdownString ? part.value : String(part)))).join('\n');
+  assert.match(hoverText, /server\.transport/);
+  assert.match(hoverText, /`stdio`, `http`, `sse`/);
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', document.uri, new vscode.Range(0, 0, 0, 15), vscode.CodeActionKind.QuickFix.value);
+  const rename = actions.find((action) => action.title === 'Change the name to "my-power"');
+  assert.ok(rename?.edit, actions.map((action) => action.title).join(', '));
+  assert.ok(await vscode.workspace.applyEdit(rename.edit));
+  assert.equal(document.lineAt(0).text, 'name: my-power');
+  await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
 });
 
 /** Reads a sidebar view through the harness until `ready` says it shows what is expected. */
@@ -189,7 +303,7 @@ async function pane(request: Omit<Extract<Parameters<typeof askHarness>[0], { ac
 
 const rowText = (row: { label: string; description: string }) => `${row.label} ${row.description}`;
 
-test('the Activity view lists a call made through vscode.lm.invokeTool as it happens; a thumb in the row rates it', async () => {
+test('the Activity view lists a call made through vscode.lm.invokeTool as it happens; a thumb in the row rates it', async (t) => {
   const api = await grimoire();
   await waitFor(() => api.timings().gatewayReadyMs !== undefined, 60_000, 'the gateway to be ready');
   await startMcpServer();
@@ -200,7 +314,7 @@ test('the Activity view lists a call made through vscode.lm.invokeTool as it hap
   assert.deepEqual([entry.power, entry.variant, entry.operationType, entry.status, entry.decision, entry.reason], ['filesystem', 'read', 'read', 'ok', 'allowed', 'where may I look']);
   await vscode.commands.executeCommand('workbench.view.extension.grimoire');
   await vscode.commands.executeCommand('grimoire.activity.focus');
-  if (!harnessAvailable()) return;
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
   const shown = await pane({ name: 'activity-view', pane: 'Activity' }, (a) => a.rows.some((row) => row.label === 'list_allowed_directories'), 'the call in the rendered Activity view');
   const row = shown.rows.find((r) => r.label === 'list_allowed_directories')!;
   assert.match(row.description, /^filesystem · read · ok · \d+ ms$/);
@@ -214,7 +328,7 @@ test('the Activity view lists a call made through vscode.lm.invokeTool as it hap
   await waitFor(() => api.activity().entries.find((e) => e.id === entry.id)?.rating === 1, 5000, 'the rating stored');
 });
 
-test('the Activity view filters by status and intent; a rejected call joins the filtered list live', async () => {
+test('the Activity view filters by status and intent; a rejected call joins the filtered list live', async (t) => {
   const api = await grimoire();
   const filter = await vscode.commands.executeCommand<{ status?: string }>('grimoire.filterActivityByStatus', 'rejected');
   assert.deepEqual(filter, { status: 'rejected' });
@@ -235,7 +349,7 @@ test('the Activity view filters by status and intent; a rejected call joins the 
   await waitFor(() => api.activity().entries.some((e) => e.status === 'ok'), 10_000, 'every call again');
 });
 
-test("the Hints view shows the active powers' hint network and the hints just given", async () => {
+test("the Hints view shows the active powers' hint network and the hints just given", async (t) => {
   await startMcpServer();
   await vscode.commands.executeCommand('grimoire.deactivatePower', 'filesystem');
   await vscode.commands.executeCommand('grimoire.activatePower', 'memory');
@@ -248,7 +362,7 @@ test("the Hints view shows the active powers' hint network and the hints just gi
   assert.match(suggestion, /PREREQUISITE_SUGGESTED/);
   await invoke('memory__search_nodes', { query: 'Grimoire' });
   await vscode.commands.executeCommand('grimoire.hints.focus');
-  if (!harnessAvailable()) return;
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
   const shown = await pane(
     { name: 'hints-view', pane: 'Hints', expandAll: true },
     (a) => a.rows.some((r) => r.label === 'needs search_nodes') && a.rows.some((r) => r.label === 'create_entities: search_nodes first' && / followed /.test(r.description)),
@@ -261,7 +375,7 @@ test("the Hints view shows the active powers' hint network and the hints just gi
   assert.ok(labels.some((l) => /^Recent hints \d+ fired$/.test(l)), labels.join(' | '));
 });
 
-test('the dashboard shows the activity, draws the hint network and charts the tokens saved', async () => {
+test('the dashboard shows the activity, draws the hint network and charts the tokens saved', async (t) => {
   // A large result, summarized before VS Code gets it: the token chart has a day to show.
   const started = Date.now();
   const summarized = await invoke('call_tool_read', { name: 'everything:echo', args: { message: 'The quick brown fox jumps over the lazy dog. '.repeat(120) }, intent: { operation_type: 'read' } });
@@ -270,7 +384,7 @@ test('the dashboard shows the activity, draws the hint network and charts the to
   assert.ok(summarized.length < 2000, `the agent got ${summarized.length} characters instead of 5400`);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   await vscode.commands.executeCommand('grimoire.openDashboard');
-  if (!harnessAvailable()) return;
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
   const sections = await fromHarness<DashboardSectionsAnswer>({ action: 'dashboardSections', name: 'dashboard' }, 60_000);
   assert.ok(sections.activityRows.some((row) => /list_allowed_directories.*filesystem.*read.*ok/.test(row)), sections.activityRows.join(' | '));
   assert.ok(sections.graphNodes.includes('memory:search_nodes') && sections.graphNodes.includes('memory:create_entities'), sections.graphNodes.join(', '));
@@ -281,7 +395,7 @@ test('the dashboard shows the activity, draws the hint network and charts the to
   await vscode.commands.executeCommand('grimoire.deactivatePower', 'memory');
 });
 
-test('every contributed command runs without error', async () => {
+test('every contributed command runs without error', async (t) => {
   const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
   const contributed = (extension.packageJSON.contributes.commands as ContributedCommand[]).map((c) => c.command);
   const ran = new Set<string>();
@@ -333,17 +447,19 @@ test('every contributed command runs without error', async () => {
   await rate('grimoire.rateActivityUp', 1);
   await rate('grimoire.unrateActivityUp', 0);
 
-  const changes = api.mcpDefinitionChanges();
+  const restarts = api.mcpRestarts();
   await run('grimoire.restartGateway');
-  await waitFor(() => api.mcpDefinitionChanges() === changes + 1, 30_000, 'onDidChangeMcpServerDefinitions after the restart');
+  await waitFor(() => api.mcpRestarts() === restarts + 1, 60_000, "VS Code's MCP server started again after the restart");
   await waitFor(() => gatewayAnswers(), 60_000, 'VS Code to reach the restarted gateway');
+  const activatedInline = await run<{ active: boolean }>('grimoire.activateThisPower', 'everything');
+  assert.equal(activatedInline.active, true);
+  await run('grimoire.deactivateThisPower', 'everything');
   assert.deepEqual(contributed.filter((command) => !ran.has(command)), [], 'every contributed command was run');
 });
 
-/** After a restart the provider fires onDidChangeMcpServerDefinitions; VS Code reconnects on the next start. */
+/** The restarted gateway answers VS Code (through the connection the extension started again). */
 async function gatewayAnswers(): Promise<boolean> {
   try {
-    await startMcpServer();
     const answer = JSON.parse(await invoke('resolve_intent', { query: 'remember facts in the knowledge graph' })) as { status: string };
     return answer.status === 'activated';
   } catch {
@@ -351,7 +467,7 @@ async function gatewayAnswers(): Promise<boolean> {
   }
 }
 
-test('a spell made from a workspace mcp.json entry becomes a power that starts and lists its tools', async () => {
+test('a spell made from a workspace mcp.json entry becomes a power that starts and lists its tools', async (t) => {
   await startMcpServer();
   const mcpJson = path.join(workspaceFolder(), '.vscode', 'mcp.json');
   const editor = await vscode.commands.executeCommand<vscode.TextEditor>('grimoire.newSpellFile', { from: { file: mcpJson, key: 'Team Notes' } });
@@ -368,7 +484,7 @@ test('a spell made from a workspace mcp.json entry becomes a power that starts a
   );
   assert.ok(info.tools.length > 0);
   await waitFor(() => gatewayTool('team-notes__read_graph'), 20_000, "team-notes' tools in vscode.lm.tools");
-  if (!harnessAvailable()) return;
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
   await vscode.commands.executeCommand('workbench.view.extension.grimoire');
   await waitFor(
     async () => {
@@ -379,3 +495,28 @@ test('a spell made from a workspace mcp.json entry becomes a power that starts a
     'team-notes in the Powers tree',
   );
 });
+
+test('a gateway restart keeps the active powers and the MCP endpoint, and VS Code\'s MCP server runs again by itself', async () => {
+  const api = await grimoire();
+  await startMcpServer();
+  await vscode.commands.executeCommand('grimoire.activatePower', 'memory');
+  await waitFor(() => api.powers().find((power) => power.name === 'memory')?.active, 20_000, 'memory active');
+  // A power that was never listed in this window: its tools can only reach VS Code through a live connection.
+  const spell = path.join(workspaceFolder(), '.grimoire', 'restart-notes.spell.yaml');
+  const teamNotes = fs.readFileSync(path.join(workspaceFolder(), '.grimoire', 'team-notes.spell.yaml'), 'utf8');
+  fs.writeFileSync(spell, teamNotes.replace(/^name: .*$/m, 'name: restart-notes').replace('team-notes.jsonl', 'restart-notes.jsonl'));
+  await waitFor(() => api.powers().some((power) => power.name === 'restart-notes'), 20_000, 'restart-notes loaded');
+  const changes = api.mcpDefinitionChanges();
+  const restarts = api.mcpRestarts();
+
+  await vscode.commands.executeCommand('grimoire.restartGateway');
+  await waitFor(() => api.mcpRestarts() === restarts + 1, 60_000, "VS Code's MCP server started again");
+  assert.equal(api.mcpDefinitionChanges(), changes, 'the same URL and token: the definition did not change');
+  await waitFor(() => api.powers().find((power) => power.name === 'memory')?.active, 20_000, 'memory active again after the restart');
+  // The restarted process activates memory while VS Code connects: its tools come back with list_changed.
+  const graph = await waitFor(() => invoke('memory__read_graph', {}).catch(() => undefined), 20_000, "memory's tools callable after the restart");
+  assert.match(graph, /entities/);
+  await vscode.commands.executeCommand('grimoire.activatePower', 'restart-notes');
+  await waitFor(() => gatewayTool('restart-notes__read_graph'), 20_000, "a new power's tools in vscode.lm.tools after the restart (list_changed over the new connection)");
+  await vscode.commands.executeCommand('grimoire.deactivatePower', 'memory');
+}, 150_000);
