@@ -2,7 +2,8 @@
  * Hostile files and requests against real gateway processes (stdio and HTTP) next to a good
  * power (the real server-memory): each case changes nothing but itself. For every case: the good
  * power still resolves and answers, the message says what and where, the gateway's memory stays
- * under RSS_BOUND_MB, and nothing waits longer than its test's timeout.
+ * under RSS_BOUND_MB, and nothing waits longer than its test's timeout. The timeouts are bounds
+ * for a loaded CI machine: the whole file takes about 11 s of CPU (user time, `time node --test ...`).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -93,13 +94,13 @@ async function goodPowerAnswers(client: Awaited<ReturnType<typeof connectStdio>>
   assert.match(textOf(graph), /"entities"/);
 }
 
-test('stdio: hostile spells at start and while serving, an 11 MB request, a 100k-char name, a 1 MB query', { timeout: 25_000 }, async () => {
+test('stdio: hostile spells at start and while serving, an 11 MB request, a 100k-char name, a 1 MB query', { timeout: 60_000 }, async () => {
   const session = await connectStdio([], env);
   const { client, stderr } = session;
   const pid = session.pid!;
   const log = () => stderr.join('');
   try {
-    await waitFor(() => EXPECTED_AT_START.every(([, pattern]) => pattern.test(log())), 5000, 'every file at start reported in the log');
+    await waitFor(() => EXPECTED_AT_START.every(([, pattern]) => pattern.test(log())), 20_000, 'every file at start reported in the log');
     await goodPowerAnswers(client);
 
     // An 11 MB message: answered with an error of its own, and the session goes on.
@@ -128,14 +129,14 @@ test('stdio: hostile spells at start and while serving, an 11 MB request, a 100k
     // While serving: a FIFO appears, and a good spell is broken with an alias bomb.
     execFileSync('mkfifo', [spellFile('late')]);
     fs.writeFileSync(spellFile('spare'), aliasBomb('spare'));
-    await waitFor(() => /late\.spell\.yaml: it is a named pipe/.test(log()) && /'spare' is unavailable until spare\.spell\.yaml is fixed/.test(log()), 8000, 'both reported in the log').catch((error) => {
+    await waitFor(() => /late\.spell\.yaml: it is a named pipe/.test(log()) && /'spare' is unavailable until spare\.spell\.yaml is fixed/.test(log()), 20_000, 'both reported in the log').catch((error) => {
       throw new Error(`${error.message}; the log: ${log().slice(-3000)}`);
     });
     assert.match(log(), /spare\.spell\.yaml:11:\d+: YAML aliases expand to more than 100 values/);
     const graph = await client.callTool({ name: 'memory__read_graph', arguments: {} });
     assert.ok(!graph.isError, 'the good power still answers after the reload');
     fs.writeFileSync(path.join(home, 'fresh.spell.yaml'), plainSpell('fresh'));
-    await waitFor(async () => payload(await client.callTool({ name: 'activate_power', arguments: { name: 'nope' } })).known_powers.includes('fresh'), 8000, 'a new good spell is still picked up');
+    await waitFor(async () => payload(await client.callTool({ name: 'activate_power', arguments: { name: 'nope' } })).known_powers.includes('fresh'), 20_000, 'a new good spell is still picked up');
 
     const rss = rssMb(pid);
     assert.ok(rss < RSS_BOUND_MB, `gateway RSS ${rss.toFixed(0)} MB, bound ${RSS_BOUND_MB} MB`);
@@ -147,7 +148,7 @@ test('stdio: hostile spells at start and while serving, an 11 MB request, a 100k
   }
 });
 
-test('stdio: malformed JSON gets -32700 and the session goes on; the end of stdin ends the gateway and its children', { timeout: 20_000 }, async () => {
+test('stdio: malformed JSON gets -32700 and the session goes on; the end of stdin ends the gateway and its children', { timeout: 45_000 }, async () => {
   const child = spawn(process.execPath, [cliPath, 'serve', '--stdio'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
   const answers = new Map<unknown, Record<string, any>>();
   readline.createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -161,7 +162,7 @@ test('stdio: malformed JSON gets -32700 and the session goes on; the end of stdi
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     child.stdin!.write('{"jsonrpc": "2.0", "id": 2, "method": \n');
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'activate_power', arguments: { name: 'memory' } } });
-    await waitFor(() => answers.has(null) && answers.has(3), 10_000, 'the parse error and the activation');
+    await waitFor(() => answers.has(null) && answers.has(3), 30_000, 'the parse error and the activation');
     assert.equal(answers.get(null)!.error.code, -32700);
     assert.match(answers.get(null)!.error.message, /^Parse error: the message is not valid JSON/);
     assert.match(answers.get(3)!.result.content[0].text, /"status": "activated"/);
@@ -171,7 +172,7 @@ test('stdio: malformed JSON gets -32700 and the session goes on; the end of stdi
     child.stdin!.end();
     const exit = await exited;
     assert.deepEqual(exit, { code: 0, signal: null }, 'the gateway exits by itself when its stdin ends');
-    await waitFor(() => tree.every((pid) => !isAlive(pid)), 5000, `its processes ${tree.join(', ')} to end`);
+    await waitFor(() => tree.every((pid) => !isAlive(pid)), 15_000, `its processes ${tree.join(', ')} to end`);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
   }
@@ -204,7 +205,7 @@ function post(url: string, token: string, agent: http.Agent, body: string | Buff
   });
 }
 
-test('HTTP: a body over the limit gets 413 and the same connection serves the next request; malformed JSON gets -32700 with or without a session', { timeout: 20_000 }, async () => {
+test('HTTP: a body over the limit gets 413 and the same connection serves the next request; malformed JSON gets -32700 with or without a session', { timeout: 45_000 }, async () => {
   const gateway = await startHttpGateway([], env);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
@@ -241,11 +242,11 @@ test('HTTP: a body over the limit gets 413 and the same connection serves the ne
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [cliPath, ...args], { env, timeout: 30_000 }, (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }));
+    const child = execFile(process.execPath, [cliPath, ...args], { env, timeout: 75_000 }, (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }));
   });
 }
 
-test('CLI: powers list reports every hostile file; call exits cleanly after a refusal or a hint, and --proceed runs it', { timeout: 40_000 }, async () => {
+test('CLI: powers list reports every hostile file; call exits cleanly after a refusal or a hint, and --proceed runs it', { timeout: 90_000 }, async () => {
   const entity = JSON.stringify({ entities: [{ name: 'Hostile', entityType: 'test', observations: ['made by the CLI'] }] });
   const [list, refused, hinted, proceeded] = await Promise.all([
     cli(['powers', 'list', '--json']),
