@@ -108,7 +108,7 @@ export class PowerConnection extends EventEmitter {
         : new UpstreamError(
             'backing_off',
             this.name,
-            `Power '${this.name}' is down (${this.lastError ?? 'it failed'}). Grimoire starts it again in ${Math.ceil(gate.retryInMs / 1000)} s ` +
+            `Power '${this.name}' is down (${this.lastError ?? 'it failed'}). It can be started again in ${Math.ceil(gate.retryInMs / 1000)} s ` +
               `(attempt ${gate.attempt + 1} of ${gate.maxAttempts + 1}); call again after that.`,
           );
     }
