@@ -82,6 +82,8 @@ export class PowerConnection extends EventEmitter {
   async updateDefinition(next: PowerDefinition): Promise<void> {
     const serverChanged = next.serverHash !== this.definition.serverHash;
     this.definition = next;
+    // A fixed server spec gets a fresh round of attempts at once.
+    if (serverChanged) this.restarts.recovered();
     if (serverChanged && this.currentState === 'active') {
       this.log.info('server configuration changed: restarting once calls in flight finish');
       await this.stop('configuration changed');

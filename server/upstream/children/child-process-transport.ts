@@ -21,8 +21,6 @@ export interface ChildTransportOptions {
   /** How long a stopping child (and then its group) gets after stdin closes and after SIGTERM. */
   graceMs?: number;
   supervisor?: ChildSupervisor;
-  /** Told of a message over the limit that answered no waiting request (it is dropped). */
-  onDropped?: (bytes: number) => void;
 }
 
 type Id = string | number;
@@ -123,7 +121,6 @@ export class ChildProcessTransport implements Transport {
   private receiveTooLarge(cut: CutLine): void {
     const id = cutMessageId(cut, this.waiting);
     if (id === undefined) {
-      this.options.onDropped?.(cut.bytes);
       this.onerror?.(new Error(`dropped a message of ${megabytes(cut.bytes)} from the server (limit ${megabytes(this.options.maxMessageBytes)}) that answered no waiting request`));
       return;
     }
