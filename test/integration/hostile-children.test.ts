@@ -40,8 +40,9 @@ server:
 `;
 }
 
-async function gateway(spells: Record<string, string>) {
+async function gateway(spells: Record<string, string>, settings: object = {}) {
   const home = tempDir();
+  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify(settings));
   const dir = path.join(home.dir, 'spells');
   for (const [name, body] of Object.entries(spells)) writeSpell(dir, name, body);
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
@@ -141,7 +142,7 @@ type ExitMode = 'stdin closed' | 'SIGTERM' | 'SIGINT' | 'SIGKILL';
 
   for (const mode of ['stdin closed', 'SIGTERM', 'SIGINT', 'SIGKILL'] as ExitMode[]) {
     test(`${mode}: a child ignoring SIGTERM and its grandchild end with their group`, async () => {
-      const g = await gateway({ parent: hostileSpell('parent', ['--grandchild', '--ignore-sigterm']) });
+      const g = await gateway({ parent: hostileSpell('parent', ['--grandchild', '--ignore-sigterm']) }, { discovery: { enabled: false } });
       try {
         assert.equal((await g.activate('parent')).status, 'activated');
         const parent = JSON.parse(textOf(await g.call('parent__pid')));
