@@ -5,8 +5,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedLines, type CutLine } from './bounded-lines.js';
-import { ChildSupervisor, childSupervisor } from './child-supervisor.js';
+import { childSupervisor, type ChildSupervisor } from './child-supervisor.js';
 import { cutMessageId, megabytes, tooLargeAnswer } from './oversize-message.js';
+import { platformSpawn } from './platform-spawn.js';
 
 export interface ChildCommand {
   command: string;
@@ -70,9 +71,7 @@ export class ChildProcessTransport implements Transport {
         env: this.spec.env,
         cwd: this.spec.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
-        detached: ChildSupervisor.usesProcessGroups,
-        windowsHide: true,
-        shell: false,
+        ...platformSpawn(this.graceMs).childOptions,
       });
       this.child = child;
       child.once('spawn', () => {
