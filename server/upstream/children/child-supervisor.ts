@@ -18,6 +18,7 @@ export class ChildSupervisor {
   private process?: ChildProcess;
   private readonly groups = new Set<number>();
   private lastStart = 0;
+  private broken = false;
 
   constructor(private readonly graceMs = 2000) {}
 
@@ -61,13 +62,17 @@ export class ChildSupervisor {
     child.unref();
     (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
     child.stdin?.on('error', () => undefined);
-    child.on('error', (error) => log.error(`cannot start the child supervisor: ${errorMessage(error)}; children may outlive a killed gateway`));
+    child.on('error', (error) => {
+      this.broken = true;
+      log.error(`cannot start the child supervisor: ${errorMessage(error)}; children may outlive a killed gateway`);
+    });
     child.on('exit', () => {
-      if (this.process !== child) return;
+      if (this.process !== child || this.broken) return;
       this.process = undefined;
       if (this.groups.size === 0) return;
       log.warn('the child supervisor exited: starting a new one');
-      if (Date.now() - this.lastStart > 1000) this.start();
+      // At most one start a second, should it keep dying.
+      setTimeout(() => this.process ?? this.start(), Math.max(0, this.lastStart + 1000 - Date.now())).unref();
     });
     child.stdin?.write([...this.groups].map((pid) => `+${pid}\n`).join(''));
   }
