@@ -403,8 +403,13 @@ export class Gateway extends EventEmitter {
   private async discover(power: PowerDefinition): Promise<void> {
     const connection = this.manager.connection(power);
     const wasRunning = connection.state === 'active';
-    await this.refreshTools(power.name);
-    if (!wasRunning && this.sessions.users(power.name) === 0 && connection.inFlight === 0) await connection.stop('tools discovered');
+    const stopUnlessWanted = (why: string) => (!wasRunning && this.sessions.users(power.name) === 0 && connection.inFlight === 0 ? connection.stop(why) : undefined);
+    // A failed discovery is not retried in the background for a power no one activated.
+    await this.refreshTools(power.name).catch(async (error) => {
+      await stopUnlessWanted('tools not discovered');
+      throw error;
+    });
+    await stopUnlessWanted('tools discovered');
   }
 
   private async onRegistryChange(change: RegistryChange): Promise<void> {

@@ -84,6 +84,8 @@ export class PowerConnection extends EventEmitter {
   async updateDefinition(next: PowerDefinition): Promise<void> {
     const serverChanged = next.serverHash !== this.definition.serverHash;
     this.definition = next;
+    // A fixed server spec gets a fresh round of attempts at once.
+    if (serverChanged) this.restarts.recovered();
     if (serverChanged && this.currentState === 'active') {
       this.log.info('server configuration changed: restarting once calls in flight finish');
       await this.stop('configuration changed');
@@ -110,7 +112,7 @@ export class PowerConnection extends EventEmitter {
         : new UpstreamError(
             'backing_off',
             this.name,
-            `Power '${this.name}' is down (${this.lastError ?? 'it failed'}). Grimoire starts it again in ${Math.ceil(gate.retryInMs / 1000)} s ` +
+            `Power '${this.name}' is down (${this.lastError ?? 'it failed'}). It can be started again in ${Math.ceil(gate.retryInMs / 1000)} s ` +
               `(attempt ${gate.attempt + 1} of ${gate.maxAttempts + 1}); call again after that.`,
           );
     }

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { ServerSpec } from '../powers/types.js';
 import { ChildProcessTransport } from './children/child-process-transport.js';
-import { electronAsNode } from './children/child-supervisor.js';
+import { electronAsNode } from './children/platform-spawn.js';
 
 export interface CreatedTransport {
   transport: Transport;

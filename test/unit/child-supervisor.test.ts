@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { ChildSupervisor } from '../../server/upstream/children/child-supervisor.js';
 import { POSIX_SUPERVISOR_SCRIPT } from '../../server/upstream/children/supervisor-script.js';
-import { groupMembers } from '../helpers/process-tree.js';
+import { groupMembers, processTree } from '../helpers/process-tree.js';
 import { waitFor } from '../helpers/gateway-process.js';
 import { repoRoot } from '../helpers/temp.js';
 
@@ -66,4 +66,34 @@ test('end(): SIGTERM to the whole group, SIGKILL after the grace period for what
     assert.equal(groupMembers(group).length, 0);
     assert.ok(Date.now() - started >= 250, 'it waited the grace period before SIGKILL');
   });
+});
+
+test('a supervisor killed with SIGKILL is replaced and handed the live groups; they still end when the gateway is killed', { skip: posixOnly }, async () => {
+  const supervisorModule = path.join(repoRoot, 'out', 'server', 'upstream', 'children', 'child-supervisor.js');
+  const gateway = spawn(
+    process.execPath,
+    ['-e', `const { ChildSupervisor } = require(${JSON.stringify(supervisorModule)}); const { spawn } = require('node:child_process');
+const group = spawn('/bin/sh', ['-c', 'trap "" TERM; sleep 30 & sleep 30'], { detached: true, stdio: 'ignore' });
+new ChildSupervisor(300).adopt(group.pid); console.log(group.pid); setInterval(() => {}, 1000);`],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  const group = Number(await new Promise<string>((resolve) => gateway.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
+  const supervisorOf = () => processTree(gateway.pid!).find((p) => p.command.includes('grimoire-child-supervisor') && p.state !== 'Z');
+  try {
+    await waitFor(() => !!supervisorOf(), 5000, 'the supervisor');
+    const first = supervisorOf()!.pid;
+    process.kill(first, 'SIGKILL');
+    await waitFor(() => (supervisorOf()?.pid ?? first) !== first, 5000, 'a new supervisor');
+    assert.ok(groupMembers(group).length >= 2, 'the group lives on meanwhile');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    gateway.kill('SIGKILL');
+    await waitFor(() => groupMembers(group).length === 0, 5000, 'the group to end with the gateway');
+  } finally {
+    gateway.kill('SIGKILL');
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
 });

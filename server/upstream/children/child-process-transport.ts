@@ -5,8 +5,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedLines, type CutLine } from './bounded-lines.js';
-import { ChildSupervisor, childSupervisor } from './child-supervisor.js';
+import { childSupervisor, type ChildSupervisor } from './child-supervisor.js';
 import { cutMessageId, megabytes, tooLargeAnswer } from './oversize-message.js';
+import { platformSpawn } from './platform-spawn.js';
 
 export interface ChildCommand {
   command: string;
@@ -21,8 +22,6 @@ export interface ChildTransportOptions {
   /** How long a stopping child (and then its group) gets after stdin closes and after SIGTERM. */
   graceMs?: number;
   supervisor?: ChildSupervisor;
-  /** Told of a message over the limit that answered no waiting request (it is dropped). */
-  onDropped?: (bytes: number) => void;
 }
 
 type Id = string | number;
@@ -72,9 +71,7 @@ export class ChildProcessTransport implements Transport {
         env: this.spec.env,
         cwd: this.spec.cwd,
         stdio: ['pipe', 'pipe', 'pipe'],
-        detached: ChildSupervisor.usesProcessGroups,
-        windowsHide: true,
-        shell: false,
+        ...platformSpawn(this.graceMs).childOptions,
       });
       this.child = child;
       child.once('spawn', () => {
@@ -123,7 +120,6 @@ export class ChildProcessTransport implements Transport {
   private receiveTooLarge(cut: CutLine): void {
     const id = cutMessageId(cut, this.waiting);
     if (id === undefined) {
-      this.options.onDropped?.(cut.bytes);
       this.onerror?.(new Error(`dropped a message of ${megabytes(cut.bytes)} from the server (limit ${megabytes(this.options.maxMessageBytes)}) that answered no waiting request`));
       return;
     }

@@ -1,16 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
 import { errorMessage, logger } from '../../log.js';
+import { platformSpawn } from './platform-spawn.js';
 import { signalGroup } from './process-group.js';
-import { POSIX_SUPERVISOR_SCRIPT } from './supervisor-script.js';
 
 const log = logger('supervisor');
 const isWindows = () => process.platform === 'win32';
-
-/** Inside VS Code the gateway runs on Electron's binary: a Node child of it needs this to start as Node. */
-export function electronAsNode(): Record<string, string> {
-  return process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -24,13 +18,9 @@ export class ChildSupervisor {
   private process?: ChildProcess;
   private readonly groups = new Set<number>();
   private lastStart = 0;
+  private broken = false;
 
   constructor(private readonly graceMs = 2000) {}
-
-  /** Whether children are started detached, each in a process group of its own. */
-  static get usesProcessGroups(): boolean {
-    return !isWindows();
-  }
 
   /** Puts a just-started child (and all it will start) under the supervisor. */
   adopt(pid: number): void {
@@ -66,22 +56,23 @@ export class ChildSupervisor {
 
   private start(): void {
     this.lastStart = Date.now();
-    const grace = String(this.graceMs);
-    const child = isWindows()
-      ? spawn(process.execPath, [path.join(__dirname, 'child-supervisor-node.js'), grace], { stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, ...electronAsNode() }, windowsHide: true })
-      : // Its own group: a signal to the gateway's group (a terminal's Ctrl-C, `kill -- -pgid`) leaves it to clean up.
-        spawn('/bin/sh', ['-c', POSIX_SUPERVISOR_SCRIPT, 'grimoire-child-supervisor', String(Math.ceil(this.graceMs / 100))], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+    const { command, args, options } = platformSpawn(this.graceMs).supervisor;
+    const child = spawn(command, args, options);
     this.process = child;
     child.unref();
     (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
     child.stdin?.on('error', () => undefined);
-    child.on('error', (error) => log.error(`cannot start the child supervisor: ${errorMessage(error)}; children may outlive a killed gateway`));
+    child.on('error', (error) => {
+      this.broken = true;
+      log.error(`cannot start the child supervisor: ${errorMessage(error)}; children may outlive a killed gateway`);
+    });
     child.on('exit', () => {
-      if (this.process !== child) return;
+      if (this.process !== child || this.broken) return;
       this.process = undefined;
       if (this.groups.size === 0) return;
       log.warn('the child supervisor exited: starting a new one');
-      if (Date.now() - this.lastStart > 1000) this.start();
+      // At most one start a second, should it keep dying.
+      setTimeout(() => this.process ?? this.start(), Math.max(0, this.lastStart + 1000 - Date.now())).unref();
     });
     child.stdin?.write([...this.groups].map((pid) => `+${pid}\n`).join(''));
   }
