@@ -237,11 +237,6 @@ export class PowerConnection extends EventEmitter {
     return this.restartingForFeatures;
   }
 
-  /** What the running server declared (prompts, resources, ...); undefined while it is not running. */
-  serverCapabilities(): ReturnType<Client['getServerCapabilities']> {
-    return this.client?.getServerCapabilities();
-  }
-
   private explainCallError(error: unknown, tool: string, timeoutMs: number): Error {
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return new UpstreamError(
