@@ -9,6 +9,7 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CreateMessageRequest, ElicitRequest, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
@@ -28,7 +29,7 @@ ${server}`;
 
 /** An agent's client that can sample, elicit and list roots, recording what it was asked. */
 async function agentClient(spells: string, home: string) {
-  const seen = { sampling: [] as CreateMessageRequest['params'][], elicitation: [] as ElicitRequest['params'][], roots: 0, logs: [] as LoggingMessageNotification['params'][], updated: [] as string[], promptsChanged: 0 };
+  const seen = { sampling: [] as CreateMessageRequest['params'][], elicitation: [] as ElicitRequest['params'][], roots: 0, logs: [] as LoggingMessageNotification['params'][], updated: [] as string[], promptsChanged: 0, resourcesChanged: 0 };
   const client = new Client({ name: 'passthrough-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } });
   client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
     seen.sampling.push(request.params);
@@ -45,6 +46,7 @@ async function agentClient(spells: string, home: string) {
   client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void seen.logs.push(n.params));
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => void seen.updated.push(n.params.uri));
   client.setNotificationHandler(PromptListChangedNotificationSchema, async () => void seen.promptsChanged++);
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => void seen.resourcesChanged++);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cliPath, 'serve', '--stdio', '--spells', spells, '--no-imports'],
@@ -120,6 +122,18 @@ for (const childTransport of ['stdio', 'http'] as const) {
       assert.ok(links.length > 0, JSON.stringify(result));
       const read = await client.readResource({ uri: links[0].uri! });
       assert.equal(read.contents[0].uri, links[0].uri);
+    });
+
+    await t.test("a resource the server adds: its list_changed reaches the agent and the list shows it", async () => {
+      const before = seen.resourcesChanged;
+      const result = await client.callTool({
+        name: 'everything__gzip-file-as-resource',
+        arguments: { name: 'probe.txt.gz', data: 'data:text/plain;base64,aGVsbG8gZ3JpbW9pcmU=', outputType: 'resourceLink' },
+      });
+      assert.ok(!result.isError, textOf(result));
+      await waitFor(() => seen.resourcesChanged > before, 5000, 'resources/list_changed from the server');
+      const { resources } = await client.listResources();
+      assert.ok(resources.some((r) => r.uri === 'demo://resource/session/probe.txt.gz'), resources.map((r) => r.uri).join(', '));
     });
 
     await t.test('subscribe: the server update reaches the session that subscribed', async () => {
