@@ -111,6 +111,8 @@ for (const childTransport of ['stdio', 'http'] as const) {
       const { resourceTemplates } = await client.listResourceTemplates();
       const text = resourceTemplates.find((r) => r.uriTemplate === 'demo://resource/dynamic/text/{resourceId}');
       assert.ok(text, resourceTemplates.map((r) => r.uriTemplate).join(', '));
+      const completed = await client.complete({ ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '12' } });
+      assert.deepEqual(completed.completion.values, ['12'], 'completion of a template argument reaches the server');
       const dynamic = await client.readResource({ uri: 'demo://resource/dynamic/text/7' });
       assert.match(JSON.stringify(dynamic.contents), /7/);
       await assert.rejects(client.readResource({ uri: 'nowhere://nothing' }), /not found/);
