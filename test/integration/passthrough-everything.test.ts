@@ -189,3 +189,28 @@ for (const childTransport of ['stdio', 'http'] as const) {
     });
   });
 }
+
+test('two active powers with the same resource URIs: each is listed and read under a qualified URI', { timeout: 90_000 }, async (t) => {
+  const home = tempDir();
+  const spells = path.join(home.dir, 'spells');
+  const server = `server:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([everythingEntry, 'stdio'])}\n`;
+  writeSpell(spells, 'alpha', everythingSpell(server).replace('name: everything', 'name: alpha'));
+  writeSpell(spells, 'beta', everythingSpell(server).replace('name: everything', 'name: beta'));
+  const { client } = await agentClient(spells, home.dir);
+  t.after(async () => {
+    await client.close();
+    home.cleanup();
+  });
+  for (const name of ['alpha', 'beta']) assert.equal(payload(await client.callTool({ name: 'activate_power', arguments: { name } })).status, 'activated');
+  const { resources } = await client.listResources();
+  const alphaDoc = resources.find((r) => r.uri.startsWith('grimoire://power/alpha/'));
+  assert.ok(alphaDoc, resources.map((r) => r.uri).join(', '));
+  const childUri = decodeURIComponent(alphaDoc.uri.slice('grimoire://power/alpha/'.length));
+  assert.ok(resources.some((r) => r.uri === `grimoire://power/beta/${encodeURIComponent(childUri)}`), 'the same resource of beta is listed under its own name');
+  assert.ok(!resources.some((r) => r.uri === childUri), 'the shared URI itself is not listed');
+  const read = await client.readResource({ uri: alphaDoc.uri });
+  assert.equal(read.contents[0].uri, alphaDoc.uri);
+  await assert.rejects(client.readResource({ uri: childUri }), /offered by alpha and beta/);
+  const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+  assert.ok(prompts.includes('alpha__simple-prompt') && prompts.includes('beta__simple-prompt'), prompts.join(', '));
+});
