@@ -65,8 +65,8 @@ export class PowerRegistry extends EventEmitter<Events> {
     const issues: LoadIssue[] = [];
     const accept = (power: PowerDefinition, extensions?: SpellExtensions) => {
       const first = powers.get(power.name);
-      // The same server in two configs (VS Code's and Claude's, say) is one power: the first one read.
-      if (first && sameServer(first.server, power.server)) return;
+      // The same server imported again (from Claude's config after VS Code's, say) is one power: the first one read.
+      if (first && power.source.readOnly && sameServer(first.server, power.server)) return;
       if (first) {
         issues.push({
           file: power.source.file,

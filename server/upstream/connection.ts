@@ -48,6 +48,7 @@ export class PowerConnection extends EventEmitter {
   private restartTimer?: NodeJS.Timeout;
   private stableTimer?: NodeJS.Timeout;
   private closingOnPurpose = false;
+  private restartingForFeatures?: Promise<void>;
   private stderr = new StderrTail();
   private exitOf: CreatedTransport['exit'] = () => undefined;
   private readonly log;
@@ -237,6 +238,8 @@ export class PowerConnection extends EventEmitter {
    * the moment it arrives, so a stop (idle, discovery done) waits for it even while the server starts.
    */
   async request<T>(send: (client: Client) => Promise<T>): Promise<T> {
+    if (this.inFlightCalls === 0) await this.restartIfOutdated();
+    else if (this.restartingForFeatures) await this.restartingForFeatures;
     this.inFlightCalls += 1;
     this.lastUsedAt = Date.now();
     try {
@@ -245,13 +248,28 @@ export class PowerConnection extends EventEmitter {
     } finally {
       this.inFlightCalls -= 1;
       this.lastUsedAt = Date.now();
-      if (this.inFlightCalls === 0) this.drainWaiters.splice(0).forEach((resolve) => resolve());
+      if (this.inFlightCalls === 0) {
+        const stopWaiting = this.drainWaiters.length > 0;
+        this.drainWaiters.splice(0).forEach((resolve) => resolve());
+        if (!stopWaiting) this.restartIfOutdated().catch((error) => this.log.warn(`restart failed: ${errorMessage(error)}`));
+      }
     }
   }
 
-  /** What the running server declared (prompts, resources, ...); undefined while it is not running. */
-  serverCapabilities(): ReturnType<Client['getServerCapabilities']> {
-    return this.client?.getServerCapabilities();
+  /**
+   * Restarts a server started before an agent's client that can sample, elicit or list roots
+   * connected (discovery at start-up), once no request is in flight, and says its tools may have
+   * changed: servers offer some tools only to clients that can. See ClientFeatureHub.outdated.
+   */
+  async restartIfOutdated(): Promise<void> {
+    if (this.restartingForFeatures) return this.restartingForFeatures;
+    if (this.currentState !== 'active' || this.inFlightCalls > 0 || !this.features?.outdated(this.name)) return;
+    this.restartingForFeatures = (async () => {
+      await this.stop("the agent's client supports more than the server was told");
+      await this.start();
+      this.emit('toolsChanged');
+    })().finally(() => (this.restartingForFeatures = undefined));
+    return this.restartingForFeatures;
   }
 
   private explainCallError(error: unknown, tool: string, timeoutMs: number): Error {

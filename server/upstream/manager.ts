@@ -42,19 +42,10 @@ export class UpstreamManager extends EventEmitter {
     this.features.on('sessionAdded', () => this.restartOutdated());
   }
 
-  /**
-   * A server started before the agent's client connected (discovery at start-up) was told the
-   * gateway cannot sample, elicit or list roots; it restarts once its requests finish, and its tools
-   * are listed again (servers offer some tools only to clients that can).
-   */
+  /** Idle servers restart now for a session that can do more; busy ones at their next request. */
   private restartOutdated(): void {
     for (const connection of this.connections.values()) {
-      if ((connection.state !== 'active' && connection.state !== 'starting') || !this.features.outdated(connection.name)) continue;
-      void (async () => {
-        await connection.stop("the agent's client supports more than the server was told");
-        await connection.start();
-        this.emit('toolsChanged', connection.name);
-      })().catch((error) => log.warn(`restarting '${connection.name}': ${errorMessage(error)}`));
+      connection.restartIfOutdated().catch((error) => log.warn(`restarting '${connection.name}': ${errorMessage(error)}`));
     }
   }
 

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { after, before } from 'node:test';
 
 /** A fresh temp folder, removed by the returned cleanup. */
 export function tempDir(prefix = 'grimoire-test-'): { dir: string; cleanup: () => void } {
@@ -42,4 +43,22 @@ server:
   command: ${JSON.stringify(process.execPath)}
   args: [${JSON.stringify(fixtureServer('annotated-server'))}]
 ${extra}`;
+}
+
+/** A temp folder made before this file's tests and removed after them, with a writer for files in it. */
+export function scratchFolder(prefix: string): { root(): string; write(name: string, text: string): string } {
+  let root = '';
+  before(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  });
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+  return {
+    root: () => root,
+    write(name, text) {
+      const file = path.join(root, name);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+      return file;
+    },
+  };
 }

@@ -9,6 +9,7 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CreateMessageRequest, ElicitRequest, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
@@ -28,7 +29,7 @@ ${server}`;
 
 /** An agent's client that can sample, elicit and list roots, recording what it was asked. */
 async function agentClient(spells: string, home: string) {
-  const seen = { sampling: [] as CreateMessageRequest['params'][], elicitation: [] as ElicitRequest['params'][], roots: 0, logs: [] as LoggingMessageNotification['params'][], updated: [] as string[], promptsChanged: 0 };
+  const seen = { sampling: [] as CreateMessageRequest['params'][], elicitation: [] as ElicitRequest['params'][], roots: 0, logs: [] as LoggingMessageNotification['params'][], updated: [] as string[], promptsChanged: 0, resourcesChanged: 0 };
   const client = new Client({ name: 'passthrough-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } });
   client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
     seen.sampling.push(request.params);
@@ -45,6 +46,7 @@ async function agentClient(spells: string, home: string) {
   client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => void seen.logs.push(n.params));
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => void seen.updated.push(n.params.uri));
   client.setNotificationHandler(PromptListChangedNotificationSchema, async () => void seen.promptsChanged++);
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => void seen.resourcesChanged++);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cliPath, 'serve', '--stdio', '--spells', spells, '--no-imports'],
@@ -109,6 +111,8 @@ for (const childTransport of ['stdio', 'http'] as const) {
       const { resourceTemplates } = await client.listResourceTemplates();
       const text = resourceTemplates.find((r) => r.uriTemplate === 'demo://resource/dynamic/text/{resourceId}');
       assert.ok(text, resourceTemplates.map((r) => r.uriTemplate).join(', '));
+      const completed = await client.complete({ ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '12' } });
+      assert.deepEqual(completed.completion.values, ['12'], 'completion of a template argument reaches the server');
       const dynamic = await client.readResource({ uri: 'demo://resource/dynamic/text/7' });
       assert.match(JSON.stringify(dynamic.contents), /7/);
       await assert.rejects(client.readResource({ uri: 'nowhere://nothing' }), /not found/);
@@ -120,6 +124,18 @@ for (const childTransport of ['stdio', 'http'] as const) {
       assert.ok(links.length > 0, JSON.stringify(result));
       const read = await client.readResource({ uri: links[0].uri! });
       assert.equal(read.contents[0].uri, links[0].uri);
+    });
+
+    await t.test("a resource the server adds: its list_changed reaches the agent and the list shows it", async () => {
+      const before = seen.resourcesChanged;
+      const result = await client.callTool({
+        name: 'everything__gzip-file-as-resource',
+        arguments: { name: 'probe.txt.gz', data: 'data:text/plain;base64,aGVsbG8gZ3JpbW9pcmU=', outputType: 'resourceLink' },
+      });
+      assert.ok(!result.isError, textOf(result));
+      await waitFor(() => seen.resourcesChanged > before, 5000, 'resources/list_changed from the server');
+      const { resources } = await client.listResources();
+      assert.ok(resources.some((r) => r.uri === 'demo://resource/session/probe.txt.gz'), resources.map((r) => r.uri).join(', '));
     });
 
     await t.test('subscribe: the server update reaches the session that subscribed', async () => {
@@ -173,3 +189,28 @@ for (const childTransport of ['stdio', 'http'] as const) {
     });
   });
 }
+
+test('two active powers with the same resource URIs: each is listed and read under a qualified URI', { timeout: 90_000 }, async (t) => {
+  const home = tempDir();
+  const spells = path.join(home.dir, 'spells');
+  const server = `server:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([everythingEntry, 'stdio'])}\n`;
+  writeSpell(spells, 'alpha', everythingSpell(server).replace('name: everything', 'name: alpha'));
+  writeSpell(spells, 'beta', everythingSpell(server).replace('name: everything', 'name: beta'));
+  const { client } = await agentClient(spells, home.dir);
+  t.after(async () => {
+    await client.close();
+    home.cleanup();
+  });
+  for (const name of ['alpha', 'beta']) assert.equal(payload(await client.callTool({ name: 'activate_power', arguments: { name } })).status, 'activated');
+  const { resources } = await client.listResources();
+  const alphaDoc = resources.find((r) => r.uri.startsWith('grimoire://power/alpha/'));
+  assert.ok(alphaDoc, resources.map((r) => r.uri).join(', '));
+  const childUri = decodeURIComponent(alphaDoc.uri.slice('grimoire://power/alpha/'.length));
+  assert.ok(resources.some((r) => r.uri === `grimoire://power/beta/${encodeURIComponent(childUri)}`), 'the same resource of beta is listed under its own name');
+  assert.ok(!resources.some((r) => r.uri === childUri), 'the shared URI itself is not listed');
+  const read = await client.readResource({ uri: alphaDoc.uri });
+  assert.equal(read.contents[0].uri, alphaDoc.uri);
+  await assert.rejects(client.readResource({ uri: childUri }), /offered by alpha and beta/);
+  const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+  assert.ok(prompts.includes('alpha__simple-prompt') && prompts.includes('beta__simple-prompt'), prompts.join(', '));
+});

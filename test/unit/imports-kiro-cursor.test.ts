@@ -1,30 +1,20 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
+import { scratchFolder } from '../helpers/temp.js';
 import { describePower } from '../../server/gateway/power-documents.js';
 import { importCursorMcp } from '../../server/powers/import-cursor.js';
 import { importKiroPowers } from '../../server/powers/import-kiro.js';
 import { defaultImportLocations, enabledImportLocations } from '../../server/powers/import-locations.js';
 import { PowerRegistry } from '../../server/powers/registry.js';
 
-let root: string;
-before(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-imports-kc-'));
-});
-after(() => fs.rmSync(root, { recursive: true, force: true }));
-
-function write(name: string, text: string): string {
-  const file = path.join(root, name);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-  return file;
-}
+const scratch = scratchFolder('grimoire-imports-kc-');
+const write = scratch.write;
 
 describe('Kiro power folders', () => {
   test('POWER.md front matter gives name, description, keywords; its body is the steering; mcp.json the server', () => {
-    const powers = path.join(root, 'kiro-a', '.kiro', 'powers');
+    const powers = path.join(scratch.root(), 'kiro-a', '.kiro', 'powers');
     write('kiro-a/.kiro/powers/supabase-local/POWER.md', [
       '---',
       'name: "supabase"',
@@ -57,7 +47,7 @@ describe('Kiro power folders', () => {
   });
 
   test('several servers in one power give <power>-<server>; a POWER.md without description takes its words from the tools', () => {
-    const dir = path.join(root, 'kiro-b');
+    const dir = path.join(scratch.root(), 'kiro-b');
     write('kiro-b/aws/POWER.md', 'No front matter at all.');
     write('kiro-b/aws/mcp.json', JSON.stringify({ mcpServers: { docs: { command: 'uvx', args: ['docs'] }, 'iac server': { command: 'uvx', args: ['iac'] } } }));
     const { powers, issues } = importKiroPowers(dir);
@@ -73,12 +63,12 @@ describe('Kiro power folders', () => {
   test('broken YAML and broken JSON are issues of their own file; a missing folder is no issue', () => {
     write('kiro-c/bad/POWER.md', '---\nname: [unclosed\n---\nbody');
     write('kiro-c/bad/mcp.json', '{ "mcpServers": { "x": { "command": "y" } }');
-    const { powers, issues } = importKiroPowers(path.join(root, 'kiro-c'));
+    const { powers, issues } = importKiroPowers(path.join(scratch.root(), 'kiro-c'));
     assert.deepEqual(powers, []);
     assert.equal(issues.length, 2, JSON.stringify(issues));
     assert.ok(issues[0].file.endsWith('POWER.md') && /YAML/.test(issues[0].message));
     assert.ok(issues[1].file.endsWith('mcp.json'));
-    assert.deepEqual(importKiroPowers(path.join(root, 'absent')), { powers: [], issues: [] });
+    assert.deepEqual(importKiroPowers(path.join(scratch.root(), 'absent')), { powers: [], issues: [] });
   });
 });
 
@@ -93,7 +83,7 @@ describe('Cursor mcp.json', () => {
     const { powers, issues } = importCursorMcp(file, { env: { CURSOR_TEST_KEY: 'k1' } });
     assert.deepEqual(issues, []);
     assert.deepEqual(powers.map((p) => [p.name, p.source.kind]), [['files', 'cursor-mcp'], ['api', 'cursor-mcp']]);
-    assert.deepEqual(powers[0].server, { transport: 'stdio', command: 'npx', args: ['-y', 'server-filesystem', `${path.join(root, 'proj')}/docs`], env: { KEY: 'k1' } });
+    assert.deepEqual(powers[0].server, { transport: 'stdio', command: 'npx', args: ['-y', 'server-filesystem', `${path.join(scratch.root(), 'proj')}/docs`], env: { KEY: 'k1' } });
     assert.equal(powers[0].problems.length, 0);
     assert.match(powers[1].problems[0], /MISSING_TOKEN/);
   });
@@ -113,7 +103,7 @@ describe('the same server in several configs', () => {
         { kind: 'vscode-mcp', file: vscode },
         { kind: 'claude-desktop', file: claude },
         { kind: 'cursor-mcp', file: cursor },
-        { kind: 'kiro-power', file: path.join(root, 'dup', 'kiro') },
+        { kind: 'kiro-power', file: path.join(scratch.root(), 'dup', 'kiro') },
       ],
       env: {},
     });
@@ -137,7 +127,7 @@ describe('import toggles', () => {
 
 describe('watching Kiro power folders', () => {
   test('a new power folder and an edit of its POWER.md are picked up', async () => {
-    const dir = path.join(root, 'kiro-watch');
+    const dir = path.join(scratch.root(), 'kiro-watch');
     fs.mkdirSync(dir, { recursive: true });
     const registry = new PowerRegistry({ spellDirs: [], importFiles: [{ kind: 'kiro-power', file: dir }], env: {} });
     const changed = () =>

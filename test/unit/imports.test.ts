@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
+import { scratchFolder } from '../helpers/temp.js';
 import { redact } from '../../server/log.js';
 import { deriveFromTools } from '../../server/powers/derive.js';
 import { importClaudeDesktop } from '../../server/powers/import-claude.js';
@@ -13,18 +13,8 @@ import { parseJsonc } from '../../server/powers/jsonc.js';
 import { PowerRegistry } from '../../server/powers/registry.js';
 import type { PowerDefinition } from '../../server/powers/types.js';
 
-let root: string;
-before(() => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-imports-'));
-});
-after(() => fs.rmSync(root, { recursive: true, force: true }));
-
-function write(name: string, text: string): string {
-  const file = path.join(root, name);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-  return file;
-}
+const scratch = scratchFolder('grimoire-imports-');
+const write = scratch.write;
 
 const VSCODE = `// user MCP servers
 {
@@ -91,12 +81,12 @@ describe('VS Code mcp.json', () => {
     write('proj/.env', '# comment\nexport A=1\nB="two words"\n');
     const file = write('proj/.vscode/mcp.json', '{"servers": {"a": {"command": "${workspaceFolder}/bin", "envFile": "${workspaceFolder}/.env", "env": {"B": "override"}}}}');
     const [power] = importVscodeMcp(file, { env: {} }).powers;
-    assert.deepEqual(power.server, { transport: 'stdio', command: path.join(root, 'proj') + '/bin', args: [], env: { A: '1', B: 'override' } });
+    assert.deepEqual(power.server, { transport: 'stdio', command: path.join(scratch.root(), 'proj') + '/bin', args: [], env: { A: '1', B: 'override' } });
     assert.deepEqual(power.problems, []);
   });
 
   test('a missing file is skipped silently, a malformed one is an issue', () => {
-    assert.deepEqual(importVscodeMcp(path.join(root, 'none.json'), { env: {} }), { powers: [], issues: [] });
+    assert.deepEqual(importVscodeMcp(path.join(scratch.root(), 'none.json'), { env: {} }), { powers: [], issues: [] });
     const bad = importVscodeMcp(write('bad/mcp.json', '{ "servers": { "a": } }'), { env: {} });
     assert.equal(bad.powers.length, 0);
     assert.equal(bad.issues.length, 1);
@@ -148,7 +138,7 @@ describe('names', () => {
   });
 
   test('in a registry, spells win over imports and the clash names both files', () => {
-    const spells = path.join(root, 'reg-spells');
+    const spells = path.join(scratch.root(), 'reg-spells');
     fs.mkdirSync(spells);
     fs.writeFileSync(path.join(spells, 'memory.spell.yaml'), 'name: memory\nversion: "1"\ndescription: d\nkeywords: [a, b, c]\nserver:\n  command: node\n');
     const claude = write('reg/claude.json', JSON.stringify({ mcpServers: { memory: { command: 'npx' }, other: { command: 'npx' } } }));
@@ -158,7 +148,7 @@ describe('names', () => {
       importFiles: [
         { kind: 'claude-desktop', file: claude },
         { kind: 'vscode-mcp', file: vscode },
-        { kind: 'vscode-mcp', file: path.join(root, 'absent.json') },
+        { kind: 'vscode-mcp', file: path.join(scratch.root(), 'absent.json') },
       ],
       env: {},
     });
