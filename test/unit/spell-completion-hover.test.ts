@@ -29,7 +29,7 @@ test('completion offers the keys not yet written, with their documentation', () 
   const { text, position } = cursor('name: x\nversion: 1.0.0\n|\n');
   const items = completeSpell(text, position);
   const labels = items.map((item) => item.label);
-  assert.deepEqual(labels, ['description', 'keywords', 'steering', 'server', 'hints', 'annotations', 'when']);
+  assert.deepEqual(labels, ['description', 'keywords', 'steering', 'server', 'hints', 'annotations', 'cache', 'when']);
   const server = items.find((item) => item.label === 'server')!;
   assert.equal(server.insertText, 'server:\n  ');
   assert.match(server.documentation!, /stdio \(command\) or http \/ sse \(url\)/);
