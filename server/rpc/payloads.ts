@@ -18,6 +18,7 @@ export function powersPayload(gateway: Gateway, snapshot: RegistrySnapshot): Pow
 export function powerInfo(gateway: Gateway, power: PowerDefinition): PowerInfo {
   const status = gateway.manager.statuses().find((s) => s.name === power.name);
   const tools = gateway.toolsOf(power.name);
+  const held = gateway.trust.quarantinedOf(power.name);
   const words = describePower(power, tools);
   return {
     name: power.name,
@@ -30,6 +31,7 @@ export function powerInfo(gateway: Gateway, power: PowerDefinition): PowerInfo {
     tools: tools.map(toolInfo),
     problems: [...power.problems],
     ...(status?.lastError ? { lastError: status.lastError } : {}),
+    ...(held.length ? { awaitingReview: held } : {}),
   };
 }
 
