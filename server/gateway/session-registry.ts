@@ -57,7 +57,7 @@ export class SessionRegistry {
   open(id: string, handle: SessionHandle | undefined, expires: boolean): SessionState {
     const existing = this.sessions.get(id);
     if (existing) return existing;
-    this.assertRoom();
+    if (expires) this.assertRoom();
     const state: SessionState = { id, active: new Set(this.window.active), exposed: new Map(), lastSeen: this.now(), expires, handle };
     this.sessions.set(id, state);
     return state;

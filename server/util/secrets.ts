@@ -49,8 +49,25 @@ export function maskSecrets(text: string): string {
   out = out.replace(PRIVATE_KEY, `${MASK}private key${MASK}`);
   out = out.replace(BEARER, (_match, scheme: string, space: string) => `${scheme}${space}${MASK}`);
   out = out.replace(TOKEN_SHAPES, MASK);
-  out = out.replace(PAIR, (match, name: string, separator: string, value: string) => (isSecretName(name) && value !== MASK ? `${name}${separator}${MASK}` : match));
-  return out;
+  return maskPairs(out);
+}
+
+/** NAME=value pairs; a pair whose NAME is not a secret is skipped past its name only, so `a: B_TOKEN=x` still finds B_TOKEN. */
+function maskPairs(text: string): string {
+  const pattern = new RegExp(PAIR.source, 'g');
+  let out = '';
+  let from = 0;
+  let match: RegExpExecArray | null;
+  while ((match = pattern.exec(text))) {
+    const [whole, name, separator, value] = match;
+    if (isSecretName(name) && value !== MASK && !/^(Bearer|Basic|Token)$/i.test(value)) {
+      out += text.slice(from, match.index) + name + separator + MASK;
+      from = match.index + whole.length;
+    } else {
+      pattern.lastIndex = match.index + name.length + separator.length;
+    }
+  }
+  return out + text.slice(from);
 }
 
 /** Masks every string inside a JSON-like value (objects, arrays). */
