@@ -250,7 +250,7 @@ export class GatewayRpc {
   private reportProblems(config: GatewayConfig): void {
     for (const problem of config.problems) {
       log.warn(problem);
-      void this.connection.window.showWarningMessage(`Grimoire: ${problem}`);
+      void this.connection.window.showWarningMessage(maskSecrets(`Grimoire: ${problem}`));
     }
   }
 
