@@ -43,6 +43,8 @@ import type { Review } from '../trust/pins.js';
 import { ToolTrust } from '../trust/tool-trust.js';
 import { maskSecrets } from '../util/secrets.js';
 import { SessionRegistry, type SessionHandle, type SessionState } from './session-registry.js';
+import { awaitingReview } from './quarantine-messages.js';
+import { splitQualifiedName } from './tool-names.js';
 
 const log = logger('gateway');
 
@@ -336,7 +338,11 @@ export class Gateway extends EventEmitter {
     if (variant) return handleIntentCall(this, variant, args, caller);
     const state = this.sessions.state(caller.sessionId);
     const exposed = state.exposed.get(name);
-    if (!exposed) return errorResult(unknownToolMessage(name, [...state.active]));
+    if (!exposed) {
+      const held = splitQualifiedName(name);
+      if (held && this.trust.isQuarantined(held.power, held.tool)) return errorResult(awaitingReview(`${held.power}:${held.tool}`), { code: 'awaiting_review' });
+      return errorResult(unknownToolMessage(name, [...state.active]));
+    }
     const tool = this.toolsOf(exposed.power).find((t) => t.name === exposed.tool);
     return this.runCall({ power: exposed.power, tool: exposed.tool, calledAs: name, args, variant: 'direct', annotations: this.annotationsOf(exposed.power, tool ?? { name: exposed.tool }) }, caller);
   }
