@@ -159,10 +159,7 @@ export class Gateway extends EventEmitter {
   private onQuarantined(reviews: Review[]): void {
     const names = reviews.map((r) => `${r.power}:${r.tool}`).join(', ');
     log.warn(`held for review (changed or new since approved): ${names}; see 'grimoire tools changes'`);
-    const powers = new Set(reviews.map((r) => r.power));
-    for (const state of this.sessions.all()) {
-      if ([...powers].some((power) => state.active.has(power))) state.handle?.log(`Tools held for the user's review (they changed since approved): ${names}`);
-    }
+    this.sessions.tell(new Set(reviews.map((r) => r.power)), `Tools held for the user's review (they changed since approved): ${names}`);
     this.emit('toolsQuarantined', reviews);
   }
 
@@ -183,9 +180,7 @@ export class Gateway extends EventEmitter {
     if (change.state === 'stopping') return;
     // A (re)started server may offer other tools than before: list them again, pins decide.
     if (change.state === 'active' && this.knownTools.has(change.power)) void this.refreshTools(change.power).catch((error) => log.warn(`'${change.power}': tools not listed again: ${errorMessage(error)}`));
-    if (change.state === 'crashed') {
-      for (const state of this.sessions.all()) if (state.active.has(change.power)) state.handle?.log(maskSecrets(`Power '${change.power}' ${change.detail ?? 'crashed'}`));
-    }
+    if (change.state === 'crashed') this.sessions.tell([change.power], maskSecrets(`Power '${change.power}' ${change.detail ?? 'crashed'}`));
     try {
       this.options.store.write({
         op: 'insert',

@@ -104,6 +104,12 @@ export class SessionRegistry {
     return this.all().filter((state) => state.active.has(power)).length;
   }
 
+  /** Sends a logging message to every session that has one of the powers active. */
+  tell(powers: Iterable<string>, message: string): void {
+    const concerned = [...powers];
+    for (const state of this.sessions.values()) if (concerned.some((power) => state.active.has(power))) state.handle?.log(message);
+  }
+
   /** Powers active anywhere. */
   activeAnywhere(): Set<string> {
     return new Set(this.all().flatMap((state) => [...state.active]));
