@@ -41,7 +41,7 @@ export function registerCommands(gateway: GatewayClient, dashboard: Dashboard): 
 
 function nameOf(arg: PowerArgument): string | undefined {
   if (typeof arg === 'string') return arg;
-  if (arg && arg.kind !== 'issue') return arg.power.name;
+  if (arg && (arg.kind === 'power' || arg.kind === 'tool')) return arg.power.name;
   return undefined;
 }
 

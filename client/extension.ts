@@ -17,6 +17,7 @@ import { PowersTreeProvider } from './powers-tree.js';
 import { trackGatewayContext } from './context-keys.js';
 import { createStatusBar } from './status-bar.js';
 import { Timings, type TimingsSnapshot } from './timings.js';
+import { reviewBadge, ToolReview } from './tool-review.js';
 
 /** What activate() returns: measurements, for the extension tests and anyone curious. */
 export interface GrimoireApi {
@@ -43,7 +44,9 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
   gateway = new GatewayClient(context, channel);
   const client = gateway;
   const dashboard = new Dashboard(context, client);
-  const powersTree = new PowersTreeProvider(client);
+  const toolReview = new ToolReview(client);
+  const powersTree = new PowersTreeProvider(client, toolReview);
+  const powersView = vscode.window.createTreeView('grimoire.powers', { treeDataProvider: powersTree, showCollapseAll: true });
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   const mcpProvider = new GatewayMcpProvider(client, version, context.extension.id);
   const activityView = new ActivityView(client, context.workspaceState);
@@ -53,7 +56,9 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     dashboard,
     powersTree,
     mcpProvider,
-    vscode.window.createTreeView('grimoire.powers', { treeDataProvider: powersTree, showCollapseAll: true }),
+    toolReview,
+    powersView,
+    reviewBadge(powersView, toolReview),
     activityView,
     new HintsView(client),
     new LanguageModelLender(context, client),

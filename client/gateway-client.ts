@@ -164,6 +164,11 @@ export class GatewayClient implements vscode.Disposable {
     if (this.client.isRunning()) void this.client.sendNotification(type.method, params);
   }
 
+  /** Listens to a gateway notification that no view above keeps. */
+  onNotification<P>(type: protocol.NotificationType<P>, handler: (params: P) => void): vscode.Disposable {
+    return this.client.onNotification(type.method, handler);
+  }
+
   /** Answers a request the gateway sends to the extension (one handler per method). */
   onRequest<P, R>(type: protocol.RequestType<P, R>, handler: (params: P, token: vscode.CancellationToken) => Promise<R>): vscode.Disposable {
     return this.client.onRequest(type.method, (params: P, token: vscode.CancellationToken) => handler(params, token) as Promise<unknown>);

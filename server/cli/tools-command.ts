@@ -3,6 +3,7 @@ import { Store } from '../store/store.js';
 import { describeDiff } from '../trust/diff.js';
 import type { Review } from '../trust/pins.js';
 import { ToolTrust } from '../trust/tool-trust.js';
+import { maskDeep } from '../util/secrets.js';
 import { UsageError, type CliArgs } from './args.js';
 
 const USAGE = "usage: grimoire tools changes [--power P] [--json] | grimoire tools approve <power:tool> | --power P | grimoire tools reject <power:tool>";
@@ -17,7 +18,7 @@ export async function toolsCommand(sub: string | undefined, target: string | und
   try {
     switch (sub) {
       case 'changes': {
-        const reviews = trust.changes(args.power);
+        const reviews = maskDeep(trust.changes(args.power));
         if (args.json) process.stdout.write(JSON.stringify({ changes: reviews }, null, 2) + '\n');
         else if (reviews.length === 0) process.stdout.write(`No tool awaits review${args.power ? ` in '${args.power}'` : ''}.\n`);
         else for (const review of reviews) process.stdout.write(describeReview(review));

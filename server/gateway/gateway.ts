@@ -46,6 +46,8 @@ import type { Review } from '../trust/pins.js';
 import { ToolTrust } from '../trust/tool-trust.js';
 import { maskSecrets } from '../util/secrets.js';
 import { SessionRegistry, type SessionHandle, type SessionState } from './session-registry.js';
+import { awaitingReview } from './quarantine-messages.js';
+import { splitQualifiedName } from './tool-names.js';
 
 const log = logger('gateway');
 
@@ -165,10 +167,7 @@ export class Gateway extends EventEmitter {
   private onQuarantined(reviews: Review[]): void {
     const names = reviews.map((r) => `${r.power}:${r.tool}`).join(', ');
     log.warn(`held for review (changed or new since approved): ${names}; see 'grimoire tools changes'`);
-    const powers = new Set(reviews.map((r) => r.power));
-    for (const state of this.sessions.all()) {
-      if ([...powers].some((power) => state.active.has(power))) state.handle?.log(`Tools held for the user's review (they changed since approved): ${names}`);
-    }
+    this.sessions.tell(new Set(reviews.map((r) => r.power)), `Tools held for the user's review (they changed since approved): ${names}`);
     this.emit('toolsQuarantined', reviews);
   }
 
@@ -189,9 +188,7 @@ export class Gateway extends EventEmitter {
     if (change.state === 'stopping') return;
     // A (re)started server may offer other tools than before: list them again, pins decide.
     if (change.state === 'active' && this.knownTools.has(change.power)) void this.refreshTools(change.power).catch((error) => log.warn(`'${change.power}': tools not listed again: ${errorMessage(error)}`));
-    if (change.state === 'crashed') {
-      for (const state of this.sessions.all()) if (state.active.has(change.power)) state.handle?.log(maskSecrets(`Power '${change.power}' ${change.detail ?? 'crashed'}`));
-    }
+    if (change.state === 'crashed') this.sessions.tell([change.power], maskSecrets(`Power '${change.power}' ${change.detail ?? 'crashed'}`));
     try {
       this.options.store.write({
         op: 'insert',
@@ -345,7 +342,11 @@ export class Gateway extends EventEmitter {
     if (variant) return handleIntentCall(this, variant, args, caller);
     const state = this.sessions.state(caller.sessionId);
     const exposed = state.exposed.get(name);
-    if (!exposed) return errorResult(unknownToolMessage(name, [...state.active]));
+    if (!exposed) {
+      const held = splitQualifiedName(name);
+      if (held && this.trust.isQuarantined(held.power, held.tool)) return errorResult(awaitingReview(`${held.power}:${held.tool}`), { code: 'awaiting_review' });
+      return errorResult(unknownToolMessage(name, [...state.active]));
+    }
     const tool = this.toolsOf(exposed.power).find((t) => t.name === exposed.tool);
     return this.runCall({ power: exposed.power, tool: exposed.tool, calledAs: name, args, variant: 'direct', annotations: this.annotationsOf(exposed.power, tool ?? { name: exposed.tool }) }, caller);
   }

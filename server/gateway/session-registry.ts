@@ -57,7 +57,7 @@ export class SessionRegistry {
   open(id: string, handle: SessionHandle | undefined, expires: boolean): SessionState {
     const existing = this.sessions.get(id);
     if (existing) return existing;
-    this.assertRoom();
+    if (expires) this.assertRoom();
     const state: SessionState = { id, active: new Set(this.window.active), exposed: new Map(), lastSeen: this.now(), expires, handle };
     this.sessions.set(id, state);
     return state;
@@ -102,6 +102,12 @@ export class SessionRegistry {
   /** How many states (the window included) have the power active: a child with none is left to the idle rule. */
   users(power: string): number {
     return this.all().filter((state) => state.active.has(power)).length;
+  }
+
+  /** Sends a logging message to every session that has one of the powers active. */
+  tell(powers: Iterable<string>, message: string): void {
+    const concerned = [...powers];
+    for (const state of this.sessions.values()) if (concerned.some((power) => state.active.has(power))) state.handle?.log(message);
   }
 
   /** Powers active anywhere. */

@@ -25,6 +25,7 @@ function missingCommand(power: PowerDefinition): string | undefined {
 export function powerInfo(gateway: Gateway, power: PowerDefinition): PowerInfo {
   const status = gateway.manager.statuses().find((s) => s.name === power.name);
   const tools = gateway.toolsOf(power.name);
+  const held = gateway.trust.quarantinedOf(power.name);
   const words = describePower(power, tools);
   const missing = missingCommand(power);
   return {
@@ -39,6 +40,7 @@ export function powerInfo(gateway: Gateway, power: PowerDefinition): PowerInfo {
     problems: [...power.problems, ...(missing ? [`command '${missing}' was not found on PATH: install it, or give its full path in ${power.source.file}`] : [])],
     ...(missing ? { missingCommand: missing } : {}),
     ...(status?.lastError ? { lastError: status.lastError } : {}),
+    ...(held.length ? { awaitingReview: held } : {}),
   };
 }
 

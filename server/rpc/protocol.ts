@@ -106,6 +106,8 @@ export interface PowerInfo {
   /** Its stdio command is not on PATH (nor an executable file): it is never started until it is. */
   missingCommand?: string;
   lastError?: string;
+  /** Tools held for review (changed since approved, or new): not exposed, not callable. */
+  awaitingReview?: string[];
 }
 
 /** A spell or config that failed to load (the others still load). */
@@ -472,6 +474,53 @@ export interface LanguageModelReply {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Tool review (pinning and quarantine).
+
+/** What changed between the approved version of a tool and the one its server now offers. */
+export interface ToolDiff {
+  description?: { old: string; new: string };
+  schema?: { added: string[]; removed: string[]; changed: string[]; requiredAdded: string[]; requiredRemoved: string[] };
+  annotations?: Array<{ key: string; old: unknown; new: unknown }>;
+}
+
+/** Instruction-like text aimed at the agent, found in a description: a heuristic that informs, never blocks. */
+export interface SuspiciousFlag {
+  kind: 'hidden-instruction' | 'override' | 'credentials' | 'concealment';
+  excerpt: string;
+}
+
+export interface ToolVersionInfo {
+  description?: string;
+  inputSchema: unknown;
+  annotations?: Record<string, unknown>;
+}
+
+export interface ToolReviewInfo {
+  power: string;
+  tool: string;
+  kind: 'changed' | 'added';
+  /** 'rejected': the user chose to keep it blocked. */
+  status: 'pending' | 'rejected';
+  seenAt: number;
+  /** One line per change, e.g. "parameters added: note". */
+  changes: string[];
+  diff: ToolDiff;
+  suspicious: SuspiciousFlag[];
+  old?: ToolVersionInfo;
+  new: ToolVersionInfo;
+}
+
+export interface ToolChangesPayload {
+  reviews: ToolReviewInfo[];
+}
+
+/** A tool (`tool` set) or every held tool of a power. */
+export interface ToolReviewParams {
+  power: string;
+  tool?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Client -> server requests.
 
 export const getStatus = request<null, GatewayStatus>('grimoire/status');
@@ -491,6 +540,12 @@ export const getRecommendationStats = request<null, RecommendationStats>('grimoi
 export const tuneWeights = request<null, TuneWeightsResult>('grimoire/tuneWeights');
 export const getHints = request<HintsParams, HintsPayload>('grimoire/hints');
 export const getTokenReport = request<null, TokenReportInfo>('grimoire/tokenReport');
+/** Every tool awaiting review or kept blocked. */
+export const listToolChanges = request<null, ToolChangesPayload>('grimoire/toolChanges');
+/** Pins the reviewed version: the tool is exposed again. Answers with what still awaits review. */
+export const approveToolChange = request<ToolReviewParams, ToolChangesPayload>('grimoire/approveTool');
+/** Keeps the tool blocked. Answers with what still awaits review. */
+export const rejectToolChange = request<ToolReviewParams, ToolChangesPayload>('grimoire/rejectTool');
 
 // Client -> server notifications.
 
@@ -515,6 +570,8 @@ export const hintsChanged = notification<HintsPayload>('grimoire/hintsChanged');
 export const recommendationStatsChanged = notification<RecommendationStats>('grimoire/recommendationStatsChanged');
 /** After calls and tool list changes (debounced). */
 export const tokenReportChanged = notification<TokenReportInfo>('grimoire/tokenReportChanged');
+/** Tools just put in quarantine (only the new ones). */
+export const toolsQuarantined = notification<ToolChangesPayload>('grimoire/toolsQuarantined');
 
 /** The JSON-RPC error code of a request the gateway refused (unknown power, failed start, ...). */
 export const GATEWAY_ERROR = -32001;

@@ -19,8 +19,14 @@ import { gatewayStatus, powerInfo, powersPayload, resolveResult } from './payloa
 import { serveAgain } from './serve-again.js';
 import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language-server.js';
 import { spellContext } from '../spells/spell-context.js';
+import { approveTool, rejectTool, toolChanges, toolReviewInfo } from './tool-review-requests.js';
+import type { Review } from '../trust/pins.js';
 import {
   activatePower,
+  approveToolChange,
+  listToolChanges,
+  rejectToolChange,
+  toolsQuarantined,
   deactivatePower,
   GATEWAY_ERROR,
   getEndpoint,
@@ -126,6 +132,9 @@ export class GatewayRpc {
     this.handle(tuneWeights, async () => gatewayTune((await this.runtimeReady.promise).gateway));
     this.handle(getHints, async (params) => gatewayHints((await this.runtimeReady.promise).gateway, params));
     this.handle(getTokenReport, async () => gatewayTokenReport((await this.runtimeReady.promise).gateway));
+    this.handle(listToolChanges, async () => toolChanges((await this.runtimeReady.promise).gateway));
+    this.handle(approveToolChange, async (params) => approveTool((await this.runtimeReady.promise).gateway, params));
+    this.handle(rejectToolChange, async (params) => rejectTool((await this.runtimeReady.promise).gateway, params));
     connection.onNotification(languageModelAvailability.method, (params: unknown) => {
       const next = parseAvailability(params);
       if (next.available !== this.languageModel.available) log.info(next.available ? `VS Code language models available for summaries: ${next.models.join(', ')}` : 'no VS Code language model for summaries');
@@ -259,7 +268,7 @@ export class GatewayRpc {
   private reportProblems(config: GatewayConfig): void {
     for (const problem of config.problems) {
       log.warn(problem);
-      void this.connection.window.showWarningMessage(`Grimoire: ${problem}`);
+      void this.connection.window.showWarningMessage(maskSecrets(`Grimoire: ${problem}`));
     }
   }
 
@@ -281,6 +290,12 @@ export class GatewayRpc {
       this.schedulePush();
     };
     const onChange = () => this.schedulePush();
+    const onQuarantined = (reviews: Review[]) => {
+      this.notify(toolsQuarantined, { reviews: reviews.map(toolReviewInfo) });
+      this.schedulePush();
+    };
+    runtime.gateway.on('toolsQuarantined', onQuarantined);
+    runtime.gateway.trust.on('change', onChange);
     runtime.gateway.on('powerState', onState);
     runtime.gateway.on('toolsChanged', onChange);
     runtime.registry.on('change', onChange);
@@ -290,6 +305,8 @@ export class GatewayRpc {
     this.unsubscribe = () => {
       stopLiveUpdates();
       runtime.gateway.intel.setLanguageModel(undefined);
+      runtime.gateway.off('toolsQuarantined', onQuarantined);
+      runtime.gateway.trust.off('change', onChange);
       runtime.gateway.off('powerState', onState);
       runtime.gateway.off('toolsChanged', onChange);
       runtime.registry.off('change', onChange);

@@ -1,19 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolDiff } from '../rpc/protocol.js';
 import { stableJson } from '../util/hash.js';
 
-/** What changed between the approved version of a tool and the one its server now offers. */
-export interface ToolDiff {
-  description?: { old: string; new: string };
-  schema?: {
-    added: string[];
-    removed: string[];
-    /** Parameters whose definition (type, description, ...) changed. */
-    changed: string[];
-    requiredAdded: string[];
-    requiredRemoved: string[];
-  };
-  annotations?: Array<{ key: string; old: unknown; new: unknown }>;
-}
+export type { ToolDiff } from '../rpc/protocol.js';
 
 /** The part of a tool that is pinned: what the agent reads and what validation trusts. */
 export type PinnedTool = Pick<Tool, 'name' | 'description' | 'inputSchema' | 'annotations'>;

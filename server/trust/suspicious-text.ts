@@ -2,12 +2,9 @@
  * Instruction-like text in a tool description, aimed at the agent rather than describing the tool.
  * A heuristic that informs the user in the review, never a block on its own.
  */
+import type { SuspiciousFlag } from '../rpc/protocol.js';
 
-export interface SuspiciousFlag {
-  kind: 'hidden-instruction' | 'override' | 'credentials' | 'concealment';
-  /** What matched, with a little context. */
-  excerpt: string;
-}
+export type { SuspiciousFlag } from '../rpc/protocol.js';
 
 const RULES: Array<{ kind: SuspiciousFlag['kind']; pattern: RegExp }> = [
   { kind: 'hidden-instruction', pattern: /<\s*\/?\s*(important|system|instructions?|secret|hidden|admin|prompt)\b[^>]*>/i },

@@ -38,7 +38,7 @@ export function registerSecretEntries(entries: Record<string, string>): void {
 const PRIVATE_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g;
 const BEARER = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{6,}/g;
 /** NAME=value, NAME: value, "NAME": "value" (the name up to 64 characters, the value up to the next separator). */
-const PAIR = /([A-Za-z_][A-Za-z0-9_.-]{0,63})(["']?[ \t]*[:=][ \t]*["']?)([^\s"',;&{}[\]()<>]+)/g;
+const PAIR = /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,63})(["']?[ \t]*[:=][ \t]*["']?)([^\s"',;&{}[\]()<>]+)/g;
 /** Common token shapes that carry their own meaning: GitHub, Slack, OpenAI, AWS, JWT. */
 const TOKEN_SHAPES = /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})\b/g;
 
@@ -49,8 +49,25 @@ export function maskSecrets(text: string): string {
   out = out.replace(PRIVATE_KEY, `${MASK}private key${MASK}`);
   out = out.replace(BEARER, (_match, scheme: string, space: string) => `${scheme}${space}${MASK}`);
   out = out.replace(TOKEN_SHAPES, MASK);
-  out = out.replace(PAIR, (match, name: string, separator: string, value: string) => (isSecretName(name) && value !== MASK ? `${name}${separator}${MASK}` : match));
-  return out;
+  return maskPairs(out);
+}
+
+/** NAME=value pairs; a pair whose NAME is not a secret is skipped past its name only, so `a: B_TOKEN=x` still finds B_TOKEN. */
+function maskPairs(text: string): string {
+  const pattern = new RegExp(PAIR.source, 'g');
+  let out = '';
+  let from = 0;
+  let match: RegExpExecArray | null;
+  while ((match = pattern.exec(text))) {
+    const [whole, name, separator, value] = match;
+    if (isSecretName(name) && value !== MASK && !/^(Bearer|Basic|Token)$/i.test(value)) {
+      out += text.slice(from, match.index) + name + separator + MASK;
+      from = match.index + whole.length;
+    } else {
+      pattern.lastIndex = match.index + name.length + separator.length;
+    }
+  }
+  return out + text.slice(from);
 }
 
 /** Masks every string inside a JSON-like value (objects, arrays). */

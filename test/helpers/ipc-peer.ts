@@ -57,5 +57,12 @@ export class IpcPeer {
   last<P>(type: protocol.NotificationType<P>): P | undefined {
     return this.received(type).at(-1);
   }
-}
 
+  /** LSP shutdown then exit; waits for the process to end. */
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    await this.request({ method: 'shutdown' }, null).catch(() => undefined);
+    this.notify('exit', null);
+    await new Promise((resolve) => this.child.once('exit', resolve));
+  }
+}

@@ -60,12 +60,7 @@ before(async () => {
 });
 
 after(async () => {
-  const child = peer.child;
-  if (child.exitCode === null) {
-    await peer.request({ method: 'shutdown' }, null).catch(() => undefined);
-    peer.notify('exit', null);
-    await new Promise((resolve) => child.once('exit', resolve));
-  }
+  await peer.stop();
   home.cleanup();
 });
 

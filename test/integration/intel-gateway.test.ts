@@ -76,7 +76,7 @@ test('a large directory tree is summarized; every path is kept or paged from the
   assert.equal(payload(page).next_offset, 400);
 });
 
-test('a large file read is summarized, paged back exactly, assembled within a budget, then cached; a write clears the cache', async () => {
+test('a large file read is summarized, paged back exactly, assembled within a budget; read again it reaches the server (no spell opts in to the cache) and reuses the summary; a changed file is read anew', async () => {
   const file = path.join(project, 'docs', 'handbook.md');
   const content = fs.readFileSync(file, 'utf8');
   const first = await call('filesystem__read_text_file', { path: file });
@@ -103,15 +103,18 @@ test('a large file read is summarized, paged back exactly, assembled within a bu
   assert.match(textOf(context), /Excerpt \(characters 0-\d+/);
 
   const again = await call('filesystem__read_text_file', { path: file });
-  assert.equal(summaryOf(again).metadata.cached, true, 'an identical read is served from the cache');
-  assert.equal(summaryOf(again).metadata.artifactId, id);
+  assert.notEqual(summaryOf(again).metadata.cached, true, 'every call reaches the server by default');
+  assert.notEqual(summaryOf(again).metadata.artifactId, id, 'a fresh result, stored anew');
+  assert.equal(summaryOf(again).metadata.reusedFrom, id, 'the identical result was not summarized again');
+  assert.deepEqual(summaryOf(again).keyFindings, summary.keyFindings);
 
   const changed = `${content}\n## Appendix\n\nAdded after the first read: see https://ops.example.com/appendix.\n`;
   await call('filesystem__list_directory', { path: path.dirname(file) }); // the spell's prerequisite for write_file
   const written = await call('filesystem__write_file', { path: file, content: changed });
   assert.notEqual(written.isError, true, textOf(written));
   const fresh = await call('filesystem__read_text_file', { path: file });
-  assert.notEqual(summaryOf(fresh).metadata.cached, true, 'the write made the cached read stale');
+  assert.notEqual(summaryOf(fresh).metadata.cached, true);
+  assert.equal(summaryOf(fresh).metadata.reusedFrom, undefined, 'new content, a new summary');
   const tail = await call('read_artifact', { id: summaryOf(fresh).metadata.artifactId, offset: changed.length - 200, limit: 500 });
   assert.match(textOf(tail), /Added after the first read/);
 });
@@ -140,9 +143,9 @@ test('grimoire stats --json reports the tokens saved, per day and per power, and
   assert.ok(report.summarized.reduction > 0.8, JSON.stringify(report.summarized));
   assert.equal(report.by_day.length, 1);
   assert.equal(report.by_power[0].power, 'filesystem');
-  assert.equal(report.cache.hits, 1);
+  assert.equal(report.cache.hits, 0, 'no spell opts in to answering from the cache');
   assert.ok(report.cache.misses >= 3);
-  assert.equal(report.artifacts.count, 3, "tree, first read, read after the write (the cache hit stores nothing)");
+  assert.equal(report.artifacts.count, 4, 'tree, first read, the identical read, read after the write');
   assert.ok(report.tools_list.all_powers.tools >= 30, JSON.stringify(report.tools_list));
   assert.ok(report.tools_list.saved_tokens > 0, JSON.stringify(report.tools_list));
 });

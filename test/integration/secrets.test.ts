@@ -37,7 +37,7 @@ server:
   env:
     MODE: alpha
 `);
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ upstream: { startTimeoutMs: 4000, restart: { maxAttempts: 1, baseDelayMs: 100 } } }));
+  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ upstream: { startTimeoutMs: 8000, restart: { maxAttempts: 1, baseDelayMs: 100 } } }));
   env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_LOG: 'debug' });
   session = await connectStdio(['--spells', spells, '--no-imports'], env);
 });
@@ -57,8 +57,8 @@ test('a crash, then a failed start explained by stderr: the secret is masked in 
   await waitFor(async () => {
     const call = await session.client.callTool({ name: 'call_tool_write', arguments: { name: 'alpha:poke', args: {}, intent: { operation_type: 'write' } } });
     results.push(JSON.stringify(call));
-    return call.isError === true && /failed to start/.test(textOf(call));
-  }, 15_000, 'a failed start');
+    return call.isError === true && /failed to start: API_KEY/.test(textOf(call));
+  }, 60_000, 'a failed start explained by the stderr line');
   assert.ok(results.some((r) => r.includes('API_KEY=***')), 'the start failure quotes stderr, masked');
   const everything = [...results, ...session.logMessages].join('\n');
   assert.ok(!everything.includes(SECRET), 'not in any MCP result or logging message');

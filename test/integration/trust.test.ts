@@ -81,6 +81,7 @@ test('first sight pins; a changed description, schema and annotation, and a new 
   assert.equal(payload(viaWrite).code, 'awaiting_review');
   const direct = await session.client.callTool({ name: 'defined__peek', arguments: { note: 'x' } });
   assert.equal(direct.isError, true);
+  assert.equal(payload(direct).code, 'awaiting_review', 'a direct call by its old name says why');
 
   const found = payload(await session.client.callTool({ name: 'retrieve_tools', arguments: { query: 'read the notes peek', limit: 10 } }));
   const peekEntry = found.tools.find((t: { name: string }) => t.name === 'defined:peek');

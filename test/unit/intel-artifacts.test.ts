@@ -45,13 +45,15 @@ test('TTL: an artifact is readable until it expires, then it is gone (row and fi
   const h = await harness({ artifacts: { ttlMinutes: 60 } });
   try {
     const { run, upstream } = stageRunner(h);
-    const id = summaryOf(await run(context(h), textResult(bigText(4000)))).metadata.artifactId as string;
+    // The spell opts in to the cache for longer than the artifacts live: the artifact TTL decides.
+    const optIn = { cacheTtlSeconds: 7200 };
+    const id = summaryOf(await run(context(h, optIn), textResult(bigText(4000)))).metadata.artifactId as string;
     const file = path.join(h.dataDir, 'artifacts', `${id}.txt`);
     assert.ok(fs.existsSync(file));
     h.clock.now += 59 * MINUTE;
     assert.notEqual((await handleIntelTool(h.intel, 'read_artifact', { id }))!.isError, true, 'still readable after 59 min');
-    await run(context(h, { startedAt: h.clock.now }), textResult('unused'));
-    assert.equal(upstream.calls, 1, 'the identical read-only call is served from the cache within the TTL');
+    await run(context(h, { ...optIn, startedAt: h.clock.now }), textResult('unused'));
+    assert.equal(upstream.calls, 1, 'the identical opted-in call is served from the cache within the TTL');
 
     h.clock.now += 2 * MINUTE;
     const expired = (await handleIntelTool(h.intel, 'read_artifact', { id }))!;
@@ -60,7 +62,7 @@ test('TTL: an artifact is readable until it expires, then it is gone (row and fi
     assert.equal(h.intel.artifacts.sweep(), 1, 'the sweep removes the expired artifact');
     assert.equal(fs.existsSync(file), false, 'with its file');
     assert.match(allText((await handleIntelTool(h.intel, 'read_artifact', { id }))!), /No stored result/);
-    await run(context(h, { startedAt: h.clock.now }), textResult(bigText(4000)));
+    await run(context(h, { ...optIn, startedAt: h.clock.now }), textResult(bigText(4000)));
     assert.equal(upstream.calls, 2, 'after the TTL the server is called again');
   } finally {
     await h.close();

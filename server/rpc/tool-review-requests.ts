@@ -1,0 +1,41 @@
+/** The tool review over JSON-RPC: the held tools with their diff, approve and keep-blocked. */
+import type { Gateway } from '../gateway/gateway.js';
+import { describeDiff } from '../trust/diff.js';
+import type { Review } from '../trust/pins.js';
+import type { ToolChangesPayload, ToolReviewInfo, ToolReviewParams } from './protocol.js';
+
+export function toolReviewInfo(review: Review): ToolReviewInfo {
+  const version = (tool: Review['new']) => ({
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    inputSchema: tool.inputSchema,
+    ...(tool.annotations ? { annotations: tool.annotations as Record<string, unknown> } : {}),
+  });
+  return {
+    power: review.power,
+    tool: review.tool,
+    kind: review.kind,
+    status: review.status,
+    seenAt: review.seenAt,
+    changes: describeDiff(review.diff),
+    diff: review.diff,
+    suspicious: review.suspicious,
+    ...(review.old ? { old: version(review.old) } : {}),
+    new: version(review.new),
+  };
+}
+
+export function toolChanges(gateway: Gateway): ToolChangesPayload {
+  return { reviews: gateway.trust.changes().map(toolReviewInfo) };
+}
+
+export function approveTool(gateway: Gateway, params: ToolReviewParams): ToolChangesPayload {
+  if (!params?.power) throw new Error('Name the power (and the tool) to approve.');
+  if (gateway.trust.approve(params.power, params.tool).length === 0) throw new Error(`Nothing awaits review for '${params.tool ? `${params.power}:${params.tool}` : params.power}'.`);
+  return toolChanges(gateway);
+}
+
+export function rejectTool(gateway: Gateway, params: ToolReviewParams): ToolChangesPayload {
+  if (!params?.power || !params.tool) throw new Error('Name the power and the tool to keep blocked.');
+  if (!gateway.trust.reject(params.power, params.tool)) throw new Error(`'${params.power}:${params.tool}' does not await review.`);
+  return toolChanges(gateway);
+}
