@@ -4,6 +4,8 @@ import type { Findings } from './findings.js';
 import { textIdentifiers } from './text-ids.js';
 
 const LEVEL = /\b(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|PANIC)\b/;
+/** Lower-case levels count only as a word of their own near the line's start (`2026-... warn  [scope] ...`). */
+const LOWER_LEVEL = /(?:^|\s)(trace|debug|info|notice|warn|warning|error|err|fatal|critical|panic)(?=\s)/;
 const TIME = /^\[?(\d{4}-\d{2}-\d{2}[T ][\d:.,]+(?:Z|[+-]\d{2}:?\d{2})?|\d{2}:\d{2}:\d{2}(?:[.,]\d+)?|\w{3}\s+\d+\s+\d{2}:\d{2}:\d{2})/;
 
 export function isLog(lines: string[]): boolean {
@@ -26,9 +28,9 @@ export function summarizeLog(lines: string[], out: Findings): void {
       firstTime ??= time;
       lastTime = time;
     }
-    const level = LEVEL.exec(line.slice(0, 60))?.[1];
+    const level = LEVEL.exec(line.slice(0, 60))?.[1] ?? LOWER_LEVEL.exec(line.slice(0, 40))?.[1];
     if (!level) return;
-    const normal = normalLevel(level);
+    const normal = normalLevel(level.toUpperCase());
     levels.set(normal, (levels.get(normal) ?? 0) + 1);
     if (normal === 'ERROR' || normal === 'FATAL' || normal === 'WARN') {
       const message = line.slice(line.indexOf(level) + level.length).replace(/^[\]:\s-]+/, '');
@@ -42,6 +44,11 @@ export function summarizeLog(lines: string[], out: Findings): void {
   out.finding(`Log of ${plural(nonEmpty.length, 'line')}${firstTime ? ` from ${firstTime} to ${lastTime}` : ''}; levels: ${topCounts(levels, 6) || 'none marked'}.`);
   const ranked = [...problems.entries()].sort((a, b) => severity(b[0]) - severity(a[0]) || b[1].count - a[1].count || a[1].first - b[1].first);
   if (ranked.length > 0) {
+    // Every distinct warning and error, by its message: none is left for the reader to find.
+    for (const kind of ['FATAL', 'ERROR', 'WARN']) {
+      const messages = ranked.filter(([template]) => template.startsWith(kind)).map(([, entry]) => `${clip(entry.line, 100)}${entry.count > 1 ? ` (×${entry.count})` : ''}`);
+      if (messages.length > 0) out.attention(`${kind} messages (${messages.length})`, messages);
+    }
     out.finding(`${plural(ranked.length, 'distinct problem')}: ${ranked.slice(0, 3).map(([t, e]) => `${t.split(' ')[0]} ×${e.count} (first at line ${e.first}): ${clip(e.line, 90)}`).join(' | ')}.`);
     const [template, first] = ranked[0]!;
     out.insight(`Look at the ${template.split(' ')[0]} first seen at line ${first.first} (${first.count}×): ${clip(first.line, 120)}.`);
