@@ -36,7 +36,7 @@ export function summarizeJson(root: unknown, out: Findings): void {
   for (const other of collections.slice(1, 4)) {
     if (other.path.startsWith(`${main.path}[`) || childKeyOf(other.items)) continue;
     const objects = other.items.filter(isPlainObject) as Array<Record<string, unknown>>;
-    const distribution = objects.length >= other.items.length / 2 ? categoricalFields(objects.slice(0, SAMPLE))[0] : undefined;
+    const distribution = objects.length >= other.items.length / 2 ? categoricalFields(objects.slice(0, SAMPLE)).slice(0, 2).join('; ') : undefined;
     out.finding(`${other.path}: ${describeKind(other)}${fieldsNote(other)}${distribution ? `; ${distribution}` : ''}.`);
     collectIdentifiers(other, out, 2);
   }
