@@ -12,6 +12,7 @@ import type { ResolvedCandidate, ResolveOptions } from './resolution.js';
 import type { ExposedTool } from './exposure.js';
 import { UnknownPowerError } from './unknown-power.js';
 import { queryTooLong } from './query-limit.js';
+import { SteeringLog } from './steering.js';
 import { handleIntelTool } from '../intel/tools/intel-tool-handlers.js';
 
 /** Answers a call to one of the gateway's own tools, or returns undefined for any other name. */
@@ -119,8 +120,9 @@ function activation(gateway: Gateway, power: string, exposed: ExposedTool[], ses
     const { source, inferred, ...hints } = gateway.annotationsOf(power, tool);
     return { name: `${power}:${tool.name}`, description: firstLine(tool.description ?? ''), call_with: callWith({ ...hints, source, ...(inferred ? { inferred } : {}) }) };
   });
-  const guidance = gateway.power(power)?.steering.trim() ?? '';
-  if (sessionId && guidance) gateway.steering.markGiven(sessionId, power);
+  const definition = gateway.power(power);
+  const guidance = definition?.steering.trim() ?? '';
+  if (sessionId && definition && guidance) gateway.steering.markGiven(sessionId, SteeringLog.guidanceKey(definition));
   const next = exposed.length
     ? `Call its tools from your tool list as '${power}__<tool>'${callable.length ? ` and the others in call_with_tools with the variant named in their call_with` : ''}, following the guidance, then deactivate_power('${power}') when done.`
     : `Call its tools with the variant named in each call_with (e.g. ${callable[0]?.call_with ?? 'call_tool_read'}({ name: '${callable[0]?.name ?? `${power}:<tool>`}', args: {...}, intent: {...} })), then deactivate_power('${power}') when done.`;

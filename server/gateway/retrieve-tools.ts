@@ -6,6 +6,7 @@ import { NEUTRAL } from '../ranking/usage-stats.js';
 import { currentWeights } from '../ranking/weights-store.js';
 import type { Gateway } from './gateway.js';
 import { AWAITING_REVIEW_NOTE } from './quarantine-messages.js';
+import { SteeringLog } from './steering.js';
 
 export interface RetrieveRequest {
   query: string;
@@ -72,16 +73,16 @@ export async function retrieveTools(gateway: Gateway, request: RetrieveRequest, 
   const once = {
     usage: !given(USAGE_KEY),
     guidance: (list: Entry[]) => {
-      const powers = [...new Set(list.map((entry) => entry.power as string))].filter((name) => !given(name));
-      return Object.fromEntries(powers.flatMap((name) => {
-        const text = gateway.power(name)?.steering.trim();
-        return text ? [[name, text]] : [];
-      }));
+      const powers = [...new Set(list.map((entry) => gateway.power(entry.power as string)))].filter((p) => p !== undefined && p.steering.trim() && !given(SteeringLog.guidanceKey(p)));
+      return Object.fromEntries(powers.map((p) => [p!.name, p!.steering.trim()]));
     },
   };
   const answer = fitToCap(entries, request, settings.retrieve.maxResultBytes, once);
   if (answer.usage_instructions) gateway.steering.markGiven(sessionId, USAGE_KEY);
-  for (const name of Object.keys((answer.guidance as Record<string, string> | undefined) ?? {})) gateway.steering.markGiven(sessionId, name);
+  for (const name of Object.keys((answer.guidance as Record<string, string> | undefined) ?? {})) {
+    const power = gateway.power(name);
+    if (power) gateway.steering.markGiven(sessionId, SteeringLog.guidanceKey(power));
+  }
   return jsonResult(answer);
 }
 

@@ -1,9 +1,11 @@
 /**
  * Steering reaches the agent once: with an activation (every activate_power / activated
  * resolve_intent answer carries it), and in retrieve_tools for a power this session has not been
- * told about yet. This remembers, per MCP session, which powers' guidance it has been given.
+ * told about yet. This remembers, per MCP session, which powers' guidance it has been given, as it
+ * read then (an edited steering is new again).
  */
 import type { PowerDefinition } from '../powers/types.js';
+import { shortHash } from '../util/hash.js';
 
 const MAX_SESSIONS = 1_000;
 
@@ -25,15 +27,8 @@ export class SteeringLog {
     return this.sessions.get(sessionId)?.has(key) === true;
   }
 
-  /** The guidance of the powers not yet given to the session (and marks them given). */
-  takeNew(sessionId: string, powers: PowerDefinition[]): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const power of powers) {
-      const text = power.steering.trim();
-      if (!text || this.given(sessionId, power.name)) continue;
-      out[power.name] = text;
-      this.markGiven(sessionId, power.name);
-    }
-    return out;
+  /** The key of a power's guidance as it reads now: an edited steering is new to every session. */
+  static guidanceKey(power: Pick<PowerDefinition, 'name' | 'steering'>): string {
+    return `${power.name}#${shortHash(power.steering.trim(), 8)}`;
   }
 }

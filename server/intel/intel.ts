@@ -17,6 +17,7 @@ import { ArtifactStore, newArtifactId, type ArtifactFiles } from './artifacts/ar
 import { argsHash, canonicalArgs, fingerprintOf, ResultCache } from './cache/result-cache.js';
 import type { IntelSettings } from './intel-settings.js';
 import { summarizeLocally } from './local/local-summarizer.js';
+import { estimateTokens } from './local/estimate.js';
 import { renderSummary } from './render.js';
 import { decide, isReadRequest } from './summary-policy.js';
 import { byteLength, hasBinary, rawTextOf } from './result-content.js';
@@ -170,8 +171,8 @@ export class Intel {
     // A token is at least one byte: below the limit in bytes, it is below it in tokens.
     if (rawBytes < (readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens)) return result;
     try {
-      const [tokens] = await this.tokenizer.count([raw]);
-      if (!decide(settings, readRequest, tokens!).summarize) return result;
+      const tokens = await tokensNear(raw, readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens, this.tokenizer);
+      if (!decide(settings, readRequest, tokens).summarize) return result;
       return (await this.summarize(context, result, tool, raw, rawBytes)) ?? result;
     } catch (error) {
       log.warn(`summarizing ${context.power}:${context.tool} failed: ${errorMessage(error)}; passing the raw result`);
@@ -310,6 +311,17 @@ export class Intel {
       log.warn(`intel pruning failed: ${errorMessage(error)}`);
     }
   }
+}
+
+/**
+ * The result's tokens where it matters: counted exactly when the estimate is within a factor of two
+ * of the limit, the estimate otherwise (far from the limit it decides the same, without counting
+ * a large text on the call path).
+ */
+async function tokensNear(raw: string, limit: number, tokenizer: Tokenizer): Promise<number> {
+  const estimate = estimateTokens(raw);
+  if (estimate > limit * 2 || estimate < limit / 2) return estimate;
+  return (await tokenizer.count([raw]))[0]!;
 }
 
 function textOf(result: CallToolResult): string {

@@ -74,8 +74,11 @@ async function main(): Promise<void> {
       steps.resolve_intent = resultTokens(resolved);
       if (payload(resolved).status !== 'activated') steps.activate_power = resultTokens(await call('activate_power', { name }));
       steps.tools_list_after = tokensOf(await list());
-      const args = name === 'filesystem' ? { path: path.join(servers.filesystem.args[1]!, 'README.md') } : task.args;
-      steps.call = resultTokens(await call(`${name}__${task.tool}`, args));
+      // The demo filesystem power serves its copy of the demo project in the data folder.
+      const args = name === 'filesystem' ? { path: path.join(home.dir, 'data', 'demo-project', 'README.md') } : task.args;
+      const result = await call(`${name}__${task.tool}`, args);
+      if (result.isError) throw new Error(`${name}__${task.tool} failed: ${JSON.stringify(result.content)}`);
+      steps.call = resultTokens(result);
       const answers = steps.resolve_intent + (steps.activate_power ?? 0);
       const directList = tokensOf(allDirect);
       // Each model request carries the current tool list and the conversation so far.

@@ -14,7 +14,7 @@ async function start(settings?: object) {
   return { home, spells, session };
 }
 
-test('spell files are watched: added, changed (steering re-exposed) and removed powers', async () => {
+test('spell files are watched: added, changed (the edited steering comes with the next activation) and removed powers', async () => {
   const { home, spells, session } = await start();
   try {
     const before = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'unstable' } }));
@@ -26,13 +26,14 @@ test('spell files are watched: added, changed (steering re-exposed) and removed 
       return result.status === 'activated';
     }, 10_000, 'the new spell to load');
 
-    const changes = session.listChanged.count;
     writeSpell(spells, 'unstable', unstableSpell().replace('Test guidance for the unstable server.', 'Fresh guidance after an edit.'));
     await waitFor(async () => {
-      const { tools } = await session.client.listTools();
-      return tools.some((t) => t.name === 'unstable__echo' && /Fresh guidance after an edit/.test(t.description ?? ''));
+      const result = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'unstable' } }));
+      return /Fresh guidance after an edit/.test(result.guidance ?? '');
     }, 10_000, 'the edited steering to show');
-    assert.ok(session.listChanged.count > changes, 'list_changed sent for the edit');
+    const { tools } = await session.client.listTools();
+    assert.ok(tools.some((t) => t.name === 'unstable__echo'), 'still exposed');
+    assert.ok(!tools.some((t) => t.name.startsWith('unstable__') && /guidance/i.test(t.description ?? '')), 'steering stays out of the tool descriptions');
 
     fs.rmSync(path.join(spells, 'unstable.spell.yaml'));
     await waitFor(async () => !(await session.client.listTools()).tools.some((t) => t.name.startsWith('unstable__')), 10_000, 'tools of the removed power to go');

@@ -1,5 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { summarizeLocally } from '../../server/intel/local/local-summarizer.js';
+import { repoRoot } from '../helpers/temp.js';
 import { setLogSink } from '../../server/log.js';
 import { expandIdentifiers } from '../../server/intel/local/expand.js';
 import { decide, isReadRequest } from '../../server/intel/summary-policy.js';
@@ -110,4 +114,15 @@ test('MCP sampling is not used under VS Code unless the user turns it on', () =>
   assert.equal(samplingAllowed('Visual Studio Code', settings), false);
   assert.equal(samplingAllowed('Visual Studio Code', { ...settings, samplingInVsCode: true }), true);
   assert.equal(samplingAllowed('mcp-inspector', settings), true);
+});
+
+test("a log without levels (dpkg's, captured) names the subject of every rare event: each package installed or upgraded", () => {
+  const text = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'results', 'captured', 'fs-dpkg-log-tail.log'), 'utf8');
+  const lines = text.split('\n').filter((line) => line.trim());
+  const installed = [...new Set(lines.filter((line) => line.split(' ')[2] === 'install').map((line) => line.split(' ')[3]!))];
+  assert.ok(installed.length > 0, 'the captured log has installs');
+  const summary = summarizeLocally({ text });
+  assert.match(summary.keyFindings.join(' '), /Events: status \d+/);
+  const named = expandIdentifiers(summary.identifiers);
+  for (const pkg of installed) assert.ok(named.has(pkg), `${pkg} named: ${JSON.stringify(summary.identifiers)}`);
 });

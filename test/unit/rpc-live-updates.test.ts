@@ -37,6 +37,7 @@ function fakeGateway() {
           not_stored: 0,
           artifacts: { count: 0, bytes: 0, max_bytes: 1, ttl_minutes: 1 },
           tools_list: { gateway: { tools: 1, tokens: 1 }, all_powers: { powers: 1, tools: 1, tokens: 1 }, saved_tokens: 0, reduction: 0 },
+          sessions: { rows: [], totals: { gateway_tokens: 0, direct_tokens: 0, saved_tokens: 0, reduction: 0 } },
         };
       },
     },

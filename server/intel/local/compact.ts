@@ -21,12 +21,14 @@ interface Part {
 }
 
 const NUMBERED = /^(.*?)(0|[1-9]\d{0,14})(\D*)$/;
+const SPACED_SEPARATOR = ' | ';
 const MIN_GROUP = 3;
 
 export function compactValues(values: Array<string | number>, maxChars: number): CompactList {
   const distinct = [...new Set(values.map(String))];
   if (distinct.length === 0) return { text: '', kept: 0, total: 0 };
-  return fit(parts(distinct), distinct.length, maxChars);
+  // Values with spaces in them ("Alice Smith") are told apart by a bar.
+  return fit(parts(distinct), distinct.length, maxChars, distinct.some((v) => /\s/.test(v)) ? SPACED_SEPARATOR : ' ');
 }
 
 function parts(values: string[]): Part[] {
@@ -126,17 +128,17 @@ function cutAtSeparator(prefix: string): string {
   return '';
 }
 
-function fit(list: Part[], total: number, maxChars: number): CompactList {
+function fit(list: Part[], total: number, maxChars: number, separator: string): CompactList {
   let text = '';
   let kept = 0;
   for (const part of list) {
-    const next = text ? `${text} ${part.text}` : part.text;
+    const next = text ? `${text}${separator}${part.text}` : part.text;
     if (next.length > maxChars) {
       // A braced part that does not fit whole keeps as many members as fit.
       const room = maxChars - text.length - 16;
       const partial = part.group && room > part.group.prefix.length + 8 ? cutGroup(part.group, room) : undefined;
       if (partial) {
-        text = text ? `${text} ${partial.text}` : partial.text;
+        text = text ? `${text}${separator}${partial.text}` : partial.text;
         kept += partial.count;
       }
       break;
@@ -163,7 +165,8 @@ function cutGroup(group: NonNullable<Part['group']>, room: number): { text: stri
 /** The values a compact list names (the inverse of compactValues, for checks). */
 export function expandCompact(text: string): string[] {
   const out: string[] = [];
-  for (const token of text.replace(/…\+\d+ more/g, ' ').split(/ (?![^{]*\})/)) {
+  const spaced = text.includes(SPACED_SEPARATOR);
+  for (const token of text.replace(/…\+\d+ more/g, spaced ? SPACED_SEPARATOR : ' ').split(spaced ? / \| (?![^{]*\})/ : / (?![^{]*\})/)) {
     if (!token) continue;
     const group = /^(.*?)\{(.*)\}(.*)$/.exec(token);
     if (group) {

@@ -16,6 +16,8 @@ export interface Budget {
   bodyTokens: number;
   /** 3 to 5. */
   maxFindings?: number;
+  /** The result's (estimated) tokens, which the budget is a share of. */
+  rawTokens?: number;
 }
 
 interface IdRequest {
@@ -39,6 +41,15 @@ export class Findings {
   private readonly ids: IdRequest[] = [];
 
   constructor(readonly budget: Budget) {}
+
+  /**
+   * For results whose names are the content (listings, directory trees): up to `share` of the
+   * result's tokens for the summary, so that more of the names fit.
+   */
+  widen(share: number): void {
+    const rawTokens = this.budget.rawTokens ?? 0;
+    this.budget.bodyTokens = Math.max(this.budget.bodyTokens, Math.min(2_400, Math.round(share * rawTokens) - 90));
+  }
 
   get count(): number {
     return this.findings.length;

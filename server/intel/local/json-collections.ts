@@ -47,6 +47,8 @@ function flattened(items: unknown[], path: string): Collection[] {
   const out: Collection[] = [];
   const total = weightOf(items);
   for (const key of Object.keys(objects[0]!)) {
+    // A tree's children are its structure, not a wrapper's payload: the tree summarizer walks them with their parents.
+    if (CHILD_KEYS.includes(key)) continue;
     const lists = objects.map((item) => item[key]).filter((v): v is unknown[] => Array.isArray(v) && v.some(isPlainObject));
     if (lists.length < objects.length / 2) continue;
     const flat = lists.flat();

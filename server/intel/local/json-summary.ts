@@ -8,6 +8,7 @@ import type { Findings } from './findings.js';
 import { idPriority, isIdField, isSalientText, LABEL_FIELDS } from './id-fields.js';
 import { childKeyOf, findCollections, isPlainObject, type Collection } from './json-collections.js';
 import { summarizeTree } from './json-tree.js';
+import { NAMES_SHARE } from './names-share.js';
 
 const SAMPLE = 5_000;
 const CATEGORY_PREFERENCE = /^(status|state|type|kind|level|severity|category|conclusion|result|priority|role|method|visibility)$/i;
@@ -27,13 +28,16 @@ export function summarizeJson(root: unknown, out: Findings): void {
   }
   const childKey = childKeyOf(main.items);
   if (childKey) {
+    out.widen(NAMES_SHARE);
     summarizeTree(main.items, childKey, out, main.path === '$' ? '' : ` at ${main.path}`);
   } else {
     describeCollection(main, out, 0);
   }
   for (const other of collections.slice(1, 4)) {
     if (other.path.startsWith(`${main.path}[`) || childKeyOf(other.items)) continue;
-    out.finding(`${other.path}: ${describeKind(other)}${fieldsNote(other)}.`);
+    const objects = other.items.filter(isPlainObject) as Array<Record<string, unknown>>;
+    const distribution = objects.length >= other.items.length / 2 ? categoricalFields(objects.slice(0, SAMPLE)).slice(0, 2).join('; ') : undefined;
+    out.finding(`${other.path}: ${describeKind(other)}${fieldsNote(other)}${distribution ? `; ${distribution}` : ''}.`);
     collectIdentifiers(other, out, 2);
   }
 }

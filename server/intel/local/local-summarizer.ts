@@ -16,6 +16,7 @@ import { isLog, summarizeLog } from './logs.js';
 import { isHtml, isMarkdown, summarizeHtml, summarizeMarkdown } from './markup.js';
 import { rankSentences } from './sentences.js';
 import { textIdentifiers } from './text-ids.js';
+import { NAMES_SHARE } from './names-share.js';
 
 export interface LocalInput {
   text: string;
@@ -35,7 +36,7 @@ export function budgetFor(chars: number, rawTokens: number): Budget & { maxFindi
   if (chars < 5_000) bodyTokens = Math.max(bodyTokens, 300);
   const maxFindings = bodyTokens < 250 ? 3 : bodyTokens < 500 ? 4 : 5;
   const findingChars = Math.max(110, Math.min(280, Math.round(((bodyTokens * 0.5) / maxFindings) * 4)));
-  return { findingChars, bodyTokens, maxFindings };
+  return { findingChars, bodyTokens, maxFindings, rawTokens };
 }
 
 export function summarizeLocally(input: LocalInput): SummaryBody & { kind: TextKind } {
@@ -60,6 +61,7 @@ function summarizeText(text: string, path: string | undefined, out: Findings): T
     return 'html';
   }
   if (isListing(lines)) {
+    out.widen(NAMES_SHARE);
     summarizeListing(lines, out);
     return 'listing';
   }
