@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GrimoireApi } from '../../../client/extension.js';
-import { askHarness, harnessAvailable, type DashboardAnswer, type DashboardSectionsAnswer, type GrammarAnswer, type PaneAnswer, type ProblemsAnswer, type SnapshotAnswer, type WelcomeAnswer } from './harness-client.js';
+import { askHarness, harnessAvailable, type DashboardAnswer, type DashboardSectionsAnswer, type GrammarAnswer, type PaneAnswer, type ProblemsAnswer, type SnapshotAnswer, type TextAnswer, type WelcomeAnswer } from './harness-client.js';
 import { test, waitFor, type TestContext } from './runner.js';
 
 const EXTENSION_ID = 'grimoire.grimoire';
@@ -520,3 +520,23 @@ test('a gateway restart keeps the active powers and the MCP endpoint, and VS Cod
   await waitFor(() => gatewayTool('restart-notes__read_graph'), 20_000, "a new power's tools in vscode.lm.tools after the restart (list_changed over the new connection)");
   await vscode.commands.executeCommand('grimoire.deactivatePower', 'memory');
 }, 150_000);
+
+test('the listing: the details page shows the user README with the icon; the walkthrough has its three steps', async (t) => {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+  assert.equal(extension.packageJSON.icon, 'client/media/icon.png');
+  assert.ok(fs.existsSync(path.join(extension.extensionPath, 'client', 'media', 'icon.png')), 'the icon is in the .vsix');
+  const walkthrough = (extension.packageJSON.contributes.walkthroughs as Array<{ id: string; steps: Array<{ title: string }> }>)[0];
+  assert.equal(walkthrough.steps.length, 3);
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await vscode.commands.executeCommand('extension.open', EXTENSION_ID);
+  const details = await fromHarness<TextAnswer>({ action: 'text', name: 'extension-details', selector: 'body', waitFor: 'one MCP gateway for your agent' });
+  assert.match(details.text, /Grimoire: one MCP gateway for your agent/, details.text.slice(0, 300));
+  assert.doesNotMatch(details.text, /npm ci\s+# install/, 'not the developer README');
+  assert.ok(details.images.some((src) => /icon\.png/.test(src)), details.images.join(', '));
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#${walkthrough.id}`, false);
+  const shown = await fromHarness<TextAnswer>({ action: 'text', name: 'walkthrough', selector: '.gettingStartedContainer', waitFor: walkthrough.steps[0].title });
+  for (const step of walkthrough.steps) assert.ok(shown.text.includes(step.title), `${step.title} in: ${shown.text.slice(0, 300)}`);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+});
