@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { connectHttp, gatewayEnv, payload, startHttpGateway, textOf, waitFor, type HttpGatewayProcess } from '../helpers/gateway-process.js';
@@ -94,7 +95,9 @@ test('REST: /api/v1/activity needs the token and filters the same records as the
   const rest = ((await response.json()) as { activity: Array<{ id: string; operation_type: string }> }).activity;
   assert.ok(rest.length >= 1 && rest.every((row) => row.operation_type === 'read'));
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
-  const cli = JSON.parse(execFileSync(process.execPath, [cliPath, 'activity', 'list', '--json', '--intent-type', 'read', '--power', 'everything', '--limit', '50'], { env, encoding: 'utf8' })).activity;
+  // Not execFileSync: a blocked event loop keeps fetch's idle socket past the server's keep-alive, and the next fetch fails on it.
+  const { stdout } = await promisify(execFile)(process.execPath, [cliPath, 'activity', 'list', '--json', '--intent-type', 'read', '--power', 'everything', '--limit', '50'], { env, encoding: 'utf8' });
+  const cli = JSON.parse(stdout).activity;
   assert.deepEqual(cli.map((r: { id: string }) => r.id), rest.map((r) => r.id));
   const bad = await fetch(new URL('/api/v1/activity?since=yesterday-ish', gateway.url), { headers: { Authorization: `Bearer ${gateway.token}` } });
   assert.equal(bad.status, 400);

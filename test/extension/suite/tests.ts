@@ -529,7 +529,8 @@ test('the listing: the details page shows the user README with the icon; the wal
   assert.equal(walkthrough.steps.length, 3);
   if (!harnessAvailable()) t.skip(NO_HARNESS);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  await vscode.commands.executeCommand('extension.open', EXTENSION_ID);
+  // Offline, VS Code's look-up of a newer version in the gallery fails; the page shows the installed one.
+  await Promise.resolve(vscode.commands.executeCommand('extension.open', EXTENSION_ID)).catch((error: Error) => console.log(`extension.open: ${error.message}`));
   const details = await fromHarness<TextAnswer>({ action: 'text', name: 'extension-details', selector: 'body', waitFor: 'one MCP gateway for your agent' });
   assert.match(details.text, /Grimoire: one MCP gateway for your agent/, details.text.slice(0, 300));
   assert.doesNotMatch(details.text, /npm ci\s+# install/, 'not the developer README');
