@@ -22,6 +22,9 @@ import type {
 import { parseServerLogLine, redactingChannel } from './log.js';
 import { readClientSettings } from './settings.js';
 
+/** How long a gateway process may take to stop its powers and exit. */
+const STOP_TIMEOUT_MS = 10_000;
+
 export const INITIAL_STATUS: GatewayStatus = { health: 'starting', endpointVersion: 0, powers: 0, activePowers: 0, crashedPowers: 0, issues: 0 };
 
 export function currentSettings(): protocol.ClientSettings {
@@ -149,11 +152,21 @@ export class GatewayClient implements vscode.Disposable {
   }
 
   async stop(): Promise<void> {
-    if (this.client.needsStop()) await this.client.stop();
+    if (this.client.needsStop()) await this.client.stop(STOP_TIMEOUT_MS);
   }
 
+  /**
+   * A new gateway process. vscode-languageclient's own restart() gives the old one 2 s to shut down
+   * (it stops every power first) and, past that, throws and starts nothing: here it gets longer, and a
+   * late stop still starts the new one (the old process is ended by the client).
+   */
   async restart(): Promise<void> {
-    await this.client.restart();
+    try {
+      if (this.client.needsStop()) await this.client.stop(STOP_TIMEOUT_MS);
+    } catch (error) {
+      this.channel.warn(`the gateway process did not stop in time (${(error as Error).message}); starting a new one`);
+    }
+    await this.client.start();
   }
 
   request<P, R>(type: protocol.RequestType<P, R>, params: P, token?: vscode.CancellationToken): Promise<R> {

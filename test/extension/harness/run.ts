@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { HARNESS_PREFIX, type DashboardAnswer, type GrammarAnswer, type HarnessRequest, type SnapshotAnswer } from '../suite/harness-client.js';
-import { dashboardSections, readPane, readProblems, readWelcome, typeInEditor } from './views.js';
+import { dashboardSections, readPane, readProblems, readText, readWelcome, typeInEditor } from './views.js';
 import { tokenizeSpell } from './grammar.js';
 import { paths, repoRoot } from './paths.js';
 
@@ -218,6 +218,9 @@ class Harness {
           break;
         case 'welcome':
           answer = await readWelcome(this.page, request.name, (name) => this.screenshot(name));
+          break;
+        case 'text':
+          answer = await readText(this.page, request.name, request.selector, request.waitFor, (name) => this.screenshot(name));
           break;
         case 'type':
           answer = await typeInEditor(this.page, request.name, request.text, (name) => this.screenshot(name));

@@ -25,6 +25,27 @@ export async function readWelcome(page: Page, name: string, screenshot: (name: s
   return { welcome: text, screenshot: await screenshot(name) };
 }
 
+/** The text and image sources of every element matching `selector`, in the page and its webviews, once `waitFor` shows. */
+export async function readText(page: Page, name: string, selector: string, waitFor: string | undefined, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string; text: string; images: string[] }> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    let text = '';
+    const images: string[] = [];
+    for (const frame of page.frames()) {
+      for (const element of await frame.$$(selector).catch(() => [])) {
+        text += ' ' + ((await element.textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ').trim();
+        images.push(...(await element.$$eval('img', (items) => items.map((item) => item.getAttribute('src') ?? '')).catch(() => [])));
+      }
+    }
+    if (text.trim() && (!waitFor || text.includes(waitFor))) return { text: text.trim(), images, screenshot: await screenshot(name) };
+    if (Date.now() > deadline) {
+      await screenshot(`${name}-failed`).catch(() => undefined);
+      throw new Error(`${waitFor ? `"${waitFor}"` : selector} not shown; the page said: ${text.trim().slice(0, 400)}`);
+    }
+    await page.waitForTimeout(250);
+  }
+}
+
 /** Types into the active editor with the keyboard (an API edit would bypass a read-only editor). */
 export async function typeInEditor(page: Page, name: string, text: string, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string }> {
   await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });

@@ -19,6 +19,8 @@ export type HarnessRequest =
   | { action: 'dashboardSections'; name: string }
   /** Reads the Powers view's welcome text at once (no waiting, no clicks) and takes a picture. */
   | { action: 'welcome'; name: string }
+  /** Waits for an element of the workbench and reads its text (and any image sources in it), then takes a picture. */
+  | { action: 'text'; name: string; selector: string; /** Wait for this text somewhere in the page or its webviews. */ waitFor?: string }
   /** Clicks into the active editor and types, as a user would, then takes a picture. */
   | { action: 'type'; name: string; text: string }
   /** Opens the Problems panel and reads its rows. */
@@ -28,6 +30,12 @@ export interface WelcomeAnswer {
   screenshot: string;
   /** '' when the view shows rows instead. */
   welcome: string;
+}
+
+export interface TextAnswer {
+  screenshot: string;
+  text: string;
+  images: string[];
 }
 
 export interface ProblemsAnswer {

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GrimoireApi } from '../../../client/extension.js';
-import { askHarness, harnessAvailable, type DashboardAnswer, type DashboardSectionsAnswer, type GrammarAnswer, type PaneAnswer, type ProblemsAnswer, type SnapshotAnswer, type WelcomeAnswer } from './harness-client.js';
+import { askHarness, harnessAvailable, type DashboardAnswer, type DashboardSectionsAnswer, type GrammarAnswer, type PaneAnswer, type ProblemsAnswer, type SnapshotAnswer, type TextAnswer, type WelcomeAnswer } from './harness-client.js';
 import { test, waitFor, type TestContext } from './runner.js';
 
 const EXTENSION_ID = 'grimoire.grimoire';
@@ -567,4 +567,24 @@ test('a changed tool is held back: the Powers tree shows it for review, the diff
   const remaining = await vscode.commands.executeCommand<unknown[]>('grimoire.approveToolChange', { power: 'reviewed', tool: 'peek' });
   assert.deepEqual(remaining, []);
   await waitFor(async () => !(await refused()), 30_000, 'the approved tool callable from VS Code again');
+});
+
+test('the listing: the .vsix carries the icon, the Marketplace README and the changelog; the walkthrough is listed in Get Started', async (t) => {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+  assert.equal(extension.packageJSON.icon, 'client/media/icon.png');
+  assert.ok(fs.existsSync(path.join(extension.extensionPath, 'client', 'media', 'icon.png')), 'the icon is in the .vsix');
+  // The details page itself cannot be opened here: offline, extension.open fails on its gallery look-up.
+  const readme = fs.readFileSync(path.join(extension.extensionPath, 'readme.md'), 'utf8');
+  assert.match(readme, /^# Grimoire: one MCP gateway for your agent\n/, 'the .vsix carries the Marketplace README');
+  assert.doesNotMatch(readme, /npm ci\s+# install/, 'not the developer README');
+  assert.ok(fs.existsSync(path.join(extension.extensionPath, 'changelog.md')), 'and the changelog');
+  const walkthrough = (extension.packageJSON.contributes.walkthroughs as Array<{ id: string; steps: Array<{ title: string }> }>)[0];
+  assert.equal(walkthrough.steps.length, 3);
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  // Help > Get Started > More...: VS Code's list of every walkthrough.
+  void vscode.commands.executeCommand('welcome.showAllWalkthroughs');
+  const listed = await askHarness<TextAnswer>({ action: 'text', name: 'walkthroughs', selector: '.quick-input-widget', waitFor: 'Get started with Grimoire' });
+  assert.match(listed.text, /Get started with Grimoire/);
+  await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
 });
