@@ -7,9 +7,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import initSqlJs from 'sql.js';
-import type { Database, SqlJsStatic } from 'sql.js';
+import type { SqlJsStatic } from 'sql.js';
 import { errorMessage, logger } from '../log.js';
 import { ChangeCounter } from './change-counter.js';
+import { StoreDatabase } from './database.js';
 import { GroupCommit } from './group-commit.js';
 import { JournalWriter, journalOwner, listJournals, parseEntry, readJournal, type ParsedEntry } from './journal.js';
 import { releaseLock, stillHeld, tryAcquireLock } from './lock.js';
@@ -60,7 +61,7 @@ export class SqlJsStore implements StoreContract {
   private readonly lockPath: string;
   private readonly compactEvery: number;
   private writer: JournalWriter;
-  private db: Database;
+  private db: StoreDatabase;
   private schema: Schema;
   /** Bytes of each journal folded into `db`. */
   private applied = new Map<string, number>();
@@ -90,9 +91,9 @@ export class SqlJsStore implements StoreContract {
     this.writer = new JournalWriter(this.journalDir, options.fsync ?? true);
     this.changes = new ChangeCounter(this.dataDir);
     this.commits = new GroupCommit(() => this.writer, options.fsync ?? true);
-    this.db = new SQL.Database();
-    migrate(this.db);
-    this.schema = new Schema(this.db);
+    this.db = StoreDatabase.create(SQL);
+    this.db.migrating((db) => migrate(db));
+    this.schema = new Schema(this.db.db);
   }
 
   static async open(options: StoreOptions): Promise<SqlJsStore> {
@@ -161,23 +162,7 @@ export class SqlJsStore implements StoreContract {
   query<T = Row>(sql: string, params: SqlValue[] = []): T[] {
     this.assertOpen();
     this.refresh();
-    const rows: T[] = [];
-    const changes = (): number => Number(this.db.exec('SELECT total_changes()')[0]?.values[0]?.[0] ?? 0);
-    this.db.exec('SAVEPOINT grimoire_query');
-    try {
-      const before = changes();
-      const statement = this.db.prepare(sql);
-      try {
-        statement.bind(params);
-        while (statement.step()) rows.push(statement.getAsObject() as unknown as T);
-      } finally {
-        statement.free();
-      }
-      if (changes() !== before) throw new Error('store: query() is read-only; change data with write()');
-    } finally {
-      this.db.exec('ROLLBACK TO grimoire_query; RELEASE grimoire_query');
-    }
-    return rows;
+    return this.db.all<T>(sql, params);
   }
 
   /**
@@ -194,13 +179,13 @@ export class SqlJsStore implements StoreContract {
       const names = listJournals(this.journalDir);
       const gone = names.filter((name) => this.ownerGone(name));
       for (const name of gone) this.foldTail(name);
-      this.db.exec('BEGIN');
-      this.db.exec('DELETE FROM journal_watermarks');
-      for (const name of names) {
-        const offset = this.applied.get(name);
-        if (offset !== undefined) this.db.run('INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?)', [name, offset]);
-      }
-      this.db.exec('COMMIT');
+      this.db.writing(() => {
+        this.db.run('DELETE FROM journal_watermarks', []);
+        for (const name of names) {
+          const offset = this.applied.get(name);
+          if (offset !== undefined) this.db.run('INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?)', [name, offset]);
+        }
+      });
       let expected = this.snapshotId;
       if (this.corruptSnapshot && expected !== null) {
         const aside = moveCorrupt(this.snapshotPath, expected);
@@ -340,12 +325,12 @@ export class SqlJsStore implements StoreContract {
     for (let attempt = 0; ; attempt++) {
       const counter = this.changes.current();
       const snapshot = readSnapshot(this.snapshotPath);
-      let db: Database | null = null;
+      let db: StoreDatabase | null = null;
       let corrupt = false;
       if (snapshot.bytes && snapshot.bytes.length > 0) {
         try {
-          db = new this.SQL.Database(snapshot.bytes);
-          const check = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
+          db = StoreDatabase.create(this.SQL, snapshot.bytes);
+          const check = db.db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
           if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
         } catch (error) {
           db?.close();
@@ -371,11 +356,12 @@ export class SqlJsStore implements StoreContract {
           corruptKept = true;
         }
       }
-      db ??= new this.SQL.Database();
-      migrate(db); // a failing migration is a bug, not corruption: let it throw
-      const schema = new Schema(db);
+      db ??= StoreDatabase.create(this.SQL);
+      const fresh = db;
+      fresh.migrating((raw) => migrate(raw)); // a failing migration is a bug, not corruption: let it throw
+      const schema = new Schema(fresh.db);
       const watermarks = new Map<string, number>();
-      for (const [journal, offset] of db.exec('SELECT journal, offset FROM journal_watermarks')[0]?.values ?? []) {
+      for (const [journal, offset] of fresh.db.exec('SELECT journal, offset FROM journal_watermarks')[0]?.values ?? []) {
         watermarks.set(String(journal), Number(offset));
       }
       const applied = new Map<string, number>();
@@ -408,24 +394,22 @@ export class SqlJsStore implements StoreContract {
     }
   }
 
-  private applyEntries(db: Database, schema: Schema, entries: ParsedEntry[]): void {
+  private applyEntries(target: StoreDatabase, schema: Schema, entries: ParsedEntry[]): void {
     if (entries.length === 0) return;
     entries.sort(byStamp);
-    db.exec('BEGIN');
-    try {
+    const run = (sql: string, params: SqlValue[]) => target.run(sql, params);
+    target.writing(() => {
       for (const entry of entries) {
         for (const op of entry.ops) {
           try {
             schema.validate(op);
-            applyOp(db, op);
+            applyOp(run, op);
           } catch (error) {
             log.warn(`skipping op of ${entry.id}: ${errorMessage(error)}`);
           }
         }
       }
-    } finally {
-      db.exec('COMMIT');
-    }
+    });
   }
 }
 
