@@ -5,6 +5,7 @@ import { errorMessage, logger } from '../log.js';
 import type { StateChange } from '../upstream/connection.js';
 import type { SampleFn } from '../calls/pipeline.js';
 import type { Gateway } from './gateway.js';
+import { VERSION } from '../version.js';
 
 const log = logger('session');
 
@@ -19,7 +20,7 @@ export const GATEWAY_INSTRUCTIONS =
  */
 export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID()): Server {
   const server = new Server(
-    { name: 'grimoire', version: '0.1.0', title: 'Grimoire MCP gateway' },
+    { name: 'grimoire', version: VERSION, title: 'Grimoire MCP gateway' },
     { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: GATEWAY_INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: gateway.listTools() }));

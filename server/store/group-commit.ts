@@ -32,8 +32,8 @@ export class GroupCommit {
   constructor(
     private readonly target: () => Syncable,
     private readonly enabled: boolean,
-    private readonly delayMs = 4,
-    private readonly maxPending = 64,
+    private readonly delayMs = 20,
+    private readonly maxPending = 256,
   ) {}
 
   /** One more write is in the journal, not yet synced. */

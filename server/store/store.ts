@@ -60,9 +60,12 @@ export class SqlJsStore implements StoreContract {
   private readonly journalDir: string;
   private readonly lockPath: string;
   private readonly compactEvery: number;
-  private writer: JournalWriter;
-  private db: StoreDatabase;
-  private schema: Schema;
+  /** Created by the first write: a Store that only reads leaves no file behind. */
+  private writer: JournalWriter | null = null;
+  private readonly fsync: boolean;
+  /** Built by `reload` when the Store opens. */
+  private db!: StoreDatabase;
+  private schema!: Schema;
   /** Bytes of each journal folded into `db`. */
   private applied = new Map<string, number>();
   /** Identity of the snapshot file `db` was built from (null: none). */
@@ -88,12 +91,9 @@ export class SqlJsStore implements StoreContract {
     this.compactEvery = Math.max(0, options.compactEvery ?? 500);
     this.listEveryMs = options.listEveryMs ?? 1_000;
     fs.mkdirSync(this.journalDir, { recursive: true });
-    this.writer = new JournalWriter(this.journalDir, options.fsync ?? true);
+    this.fsync = options.fsync ?? true;
     this.changes = new ChangeCounter(this.dataDir);
-    this.commits = new GroupCommit(() => this.writer, options.fsync ?? true);
-    this.db = StoreDatabase.create(SQL);
-    this.db.migrating((db) => migrate(db));
-    this.schema = new Schema(this.db.db);
+    this.commits = new GroupCommit(() => this.journal(), this.fsync);
   }
 
   static async open(options: StoreOptions): Promise<SqlJsStore> {
@@ -102,10 +102,8 @@ export class SqlJsStore implements StoreContract {
       const deadline = Date.now() + OPEN_LOCK_WAIT_MS;
       while (!store.reload(Date.now() >= deadline)) await new Promise((r) => setTimeout(r, 50));
     } catch (error) {
-      store.writer.close();
       store.changes.close();
-      fs.rmSync(store.writer.path, { force: true });
-      store.db.close();
+      store.db?.close();
       throw error;
     }
     return store;
@@ -123,9 +121,10 @@ export class SqlJsStore implements StoreContract {
     for (const op of ops) this.schema.validate(op);
     // Fold in what others committed first, so this process applies ops in stamp order.
     this.refresh();
-    if (this.writer.broken) this.rotateJournal();
-    const entry = this.writer.append(ops);
-    this.applied.set(this.writer.name, this.writer.size);
+    if (this.writer?.broken) this.rotateJournal();
+    const writer = this.journal();
+    const entry = writer.append(ops);
+    this.applied.set(writer.name, writer.size);
     this.applyEntries(this.db, this.schema, [entry]);
     this.commits.noteWrite();
     this.changes.bump();
@@ -209,14 +208,20 @@ export class SqlJsStore implements StoreContract {
     }
   }
 
-  /** Compacts if the lock is free, then closes the journal and the database. Idempotent. */
+  /**
+   * Closes the journal and the database, compacting first (if the lock is free) when this Store
+   * wrote or a gone process left a journal behind. Idempotent.
+   */
   close(): void {
     if (this.closed) return;
     try {
       this.commits.close();
-      this.writer.close();
-      closedJournals.add(this.writer.path);
-      this.compact();
+      const wrote = this.writer !== null;
+      if (this.writer) {
+        this.writer.close();
+        closedJournals.add(this.writer.path);
+      }
+      if (wrote || listJournals(this.journalDir).some((name) => this.ownerGone(name))) this.compact();
     } catch (error) {
       log.warn(`compaction on close failed: ${errorMessage(error)}`);
     } finally {
@@ -231,7 +236,7 @@ export class SqlJsStore implements StoreContract {
   }
 
   private ownerGone(name: string): boolean {
-    if (name === this.writer.name) return !this.writer.isOpen;
+    if (this.writer && name === this.writer.name) return !this.writer.isOpen;
     if (closedJournals.has(path.join(this.journalDir, name))) return true;
     const pid = journalOwner(name);
     return pid !== null && pid !== process.pid && !isAlive(pid);
@@ -268,15 +273,20 @@ export class SqlJsStore implements StoreContract {
     closedJournals.delete(file);
   }
 
+  private journal(): JournalWriter {
+    return (this.writer ??= new JournalWriter(this.journalDir, this.fsync));
+  }
+
   private rotateJournal(): void {
+    const old = this.journal();
     try {
       this.commits.flushNow();
     } catch (error) {
-      log.warn(`could not sync journal ${this.writer.name} before leaving it: ${errorMessage(error)}`);
+      log.warn(`could not sync journal ${old.name} before leaving it: ${errorMessage(error)}`);
     }
-    this.writer.close();
-    closedJournals.add(this.writer.path);
-    this.writer = new JournalWriter(this.journalDir, this.writer.fsync);
+    old.close();
+    closedJournals.add(old.path);
+    this.writer = new JournalWriter(this.journalDir, this.fsync);
   }
 
   /**
@@ -296,7 +306,7 @@ export class SqlJsStore implements StoreContract {
     const entries: ParsedEntry[] = [];
     const ends = new Map<string, number>();
     for (const name of stale ? [] : names) {
-      if (name === this.writer.name) continue;
+      if (name === this.writer?.name) continue;
       try {
         const chunk = readJournal(this.journalDir, name, this.applied.get(name) ?? 0);
         entries.push(...chunk.entries);
@@ -382,7 +392,7 @@ export class SqlJsStore implements StoreContract {
         continue;
       }
       this.applyEntries(db, schema, entries);
-      this.db.close();
+      this.db?.close();
       this.db = db;
       this.schema = schema;
       this.applied = applied;

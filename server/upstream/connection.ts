@@ -8,6 +8,7 @@ import { backoffDelay } from './backoff.js';
 import { UpstreamError } from './errors.js';
 import { StderrTail } from './stderr-tail.js';
 import { createTransport } from './transport.js';
+import { VERSION } from '../version.js';
 
 export type PowerState = 'stopped' | 'starting' | 'active' | 'crashed' | 'stopping';
 
@@ -99,7 +100,7 @@ export class PowerConnection extends EventEmitter {
     this.stderr = new StderrTail();
     const { transport, stderr } = createTransport(this.definition.server);
     this.stderr.attach(stderr, (line) => this.log.debug(`stderr: ${line}`));
-    const client = new Client({ name: 'grimoire-gateway', version: '0.1.0' });
+    const client = new Client({ name: 'grimoire-gateway', version: VERSION });
     client.onclose = () => this.onClosed(client);
     client.onerror = (error) => this.log.debug(`transport error: ${errorMessage(error)}`);
     try {
