@@ -6,7 +6,9 @@
  * call, from /proc: on a loaded machine that moves far less than the wall-clock figures.
  * Run: npm run bench:proxy   (BENCH_CALLS=N calls per row, default 400; GRIMOIRE_BENCH_CLI=path
  * to another build's out/server/cli/main.js to measure that build instead, e.g. main's;
- * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows).
+ * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows;
+ * BENCH_STRACE=DIR to count the answering process's syscalls over each row's measured calls with
+ * `strace -c -f -p`, one summary file per row in DIR; traced rows run slower).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -65,9 +67,22 @@ function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
+/** strace attached to the process until the returned stop() (SIGINT makes it write its summary). */
+async function attachStrace(pid: number, file: string): Promise<() => Promise<void>> {
+  const strace = spawn('strace', ['-c', '-f', '-p', String(pid), '-o', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  await waitForLine(strace, strace.stderr!, (line) => line.includes('attached'));
+  return () =>
+    new Promise<void>((resolve) => {
+      strace.once('exit', () => resolve());
+      strace.kill('SIGINT');
+    });
+}
+
 async function measure(target: Target, concurrency: number, calls: number): Promise<Row> {
   const call = (i: number) => target.client.callTool({ name: target.tool, arguments: { message: `bench ${i}` } });
   for (let i = 0; i < WARMUP; i += 1) await call(i);
+  const traceDir = process.env.BENCH_STRACE;
+  const stopTrace = traceDir && target.pid ? await attachStrace(target.pid, path.join(traceDir, `${target.name.replace(' ', '-')}-c${concurrency}.txt`)) : undefined;
   const latencies: number[] = [];
   let next = 0;
   const cpuBefore = cpuMs(target.pid);
@@ -85,6 +100,7 @@ async function measure(target: Target, concurrency: number, calls: number): Prom
   );
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = cpuMs(target.pid);
+  await stopTrace?.();
   latencies.sort((a, b) => a - b);
   return {
     target: target.name,
