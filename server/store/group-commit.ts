@@ -85,7 +85,8 @@ export class GroupCommit {
     if (this.timer && delayMs > 0) return;
     this.clearTimer();
     this.timer = setTimeout(() => this.run(), delayMs);
-    this.timer.unref();
+    // Unsynced writes alone do not keep a process alive (its journal bytes survive it); a durable() waiter does.
+    if (this.waiters.length === 0) this.timer.unref();
   }
 
   private run(): void {
