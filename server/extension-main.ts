@@ -4,6 +4,7 @@
  */
 import { createConnection } from 'vscode-languageserver/node';
 import { GatewayRpc } from './rpc/rpc-server.js';
+import { VERSION } from './version.js';
 
 function argument(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -11,4 +12,4 @@ function argument(name: string): string | undefined {
 }
 
 const connection = createConnection();
-new GatewayRpc(connection, { env: process.env, demoModules: argument('--demo-servers'), version: '0.1.0' }).listen();
+new GatewayRpc(connection, { env: process.env, demoModules: argument('--demo-servers'), version: VERSION }).listen();

@@ -1,13 +1,9 @@
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { prepareDemo } from './config/demo.js';
-import { resolvePaths, type GrimoirePaths } from './config/paths.js';
-import { loadSettingsFile, withOverrides, type Settings } from './config/settings.js';
+import type { GrimoirePaths } from './config/paths.js';
+import type { Settings } from './config/settings.js';
 import { Gateway } from './gateway/gateway.js';
-import { defaultImportLocations, enabledImportLocations } from './powers/import-locations.js';
-import { formatIssue } from './powers/issue-text.js';
-import { PowerRegistry } from './powers/registry.js';
-import { Store } from './store/store.js';
+import type { PowerRegistry } from './powers/registry.js';
+import { demoSpellDirs, loadRegistry, openStore, runtimeConfig } from './runtime-parts.js';
+import type { Store } from './store/store.js';
 import { logger } from './log.js';
 
 const log = logger('runtime');
@@ -41,32 +37,13 @@ export interface Runtime {
 
 /** Wires the parts of a gateway together: settings, store, powers, upstream, resolver. */
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
-  const env = options.env ?? process.env;
-  const paths = resolvePaths(env, options.workspaceFolder);
-  const loaded = loadSettingsFile(path.join(paths.home, 'settings.json'));
-  for (const problem of loaded.problems) log.warn(problem);
-  const offline = env.GRIMOIRE_OFFLINE === '1' ? { resolve: { semantic: { allowRemoteModels: false } } } : {};
-  const settings = withOverrides(withOverrides(loaded.settings, offline), options.settingsOverrides ?? {});
-  const store = await Store.open({ dataDir: paths.data });
-
-  const spellDirs = options.spellDirs ?? [paths.home];
-  if (paths.workspaceSpells) spellDirs.push(paths.workspaceSpells);
-  const importFiles =
-    options.imports === false
-      ? []
-      : enabledImportLocations(defaultImportLocations(os.homedir(), process.platform, env, options.workspaceFolder), settings.imports);
-  const extraSpellDirs: Runtime['extraSpellDirs'] = options.demo ? [{ kind: 'demo', ...demoSpells(paths.data, options.demoModules, options.workspaceFolder) }] : [];
-  const registry = new PowerRegistry({
-    spellDirs,
-    importFiles,
-    extraSpellDirs,
-    env,
-    workspaceFolder: options.workspaceFolder,
-    limits: settings.limits,
-  });
-  const snapshot = registry.load();
-  for (const issue of snapshot.issues) log.warn(formatIssue(issue));
-  log.info(`${snapshot.powers.length} power(s): ${snapshot.powers.map((p) => p.name).join(', ') || 'none'}`);
+  const config = runtimeConfig(options);
+  const { paths, settings } = config;
+  const store = await openStore(config);
+  const extraSpellDirs = demoSpellDirs(options, config);
+  const registry = loadRegistry(options, config, 'warn', extraSpellDirs);
+  const snapshot = registry.snapshot();
+  log.debug(`${snapshot.powers.length} power(s): ${snapshot.powers.map((p) => p.name).join(', ') || 'none'}`);
   if (options.watch) registry.watch();
 
   const gateway = new Gateway({ registry, store, settings, workspaceFolder: options.workspaceFolder });
@@ -86,10 +63,4 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       store.close();
     },
   };
-}
-
-function demoSpells(dataDir: string, modules: string | undefined, workspaceFolder: string | undefined): ReturnType<typeof prepareDemo> {
-  const demo = prepareDemo(dataDir, workspaceFolder);
-  if (modules) demo.vars.GRIMOIRE_DEMO_MODULES = modules;
-  return demo;
 }

@@ -14,6 +14,11 @@ export interface CatalogTool {
   lastSeen: number;
 }
 
+/** The tool as an MCP client lists it (what the catalog keeps beside it left out). */
+export function asTool(tool: CatalogTool): Tool {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
+}
+
 export interface CatalogChange {
   tool: string;
   kind: 'added' | 'changed' | 'removed';

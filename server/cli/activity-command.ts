@@ -1,13 +1,13 @@
 import { ActivityLog } from '../activity/activity-log.js';
 import { parseActivityFilter } from '../activity/activity-query.js';
-import { createRuntime, type RuntimeOptions } from '../runtime.js';
+import type { RuntimeOptions } from '../runtime.js';
 import { UsageError, type CliArgs } from './args.js';
+import { withStore } from './store-only.js';
 
 /** `grimoire activity list [filters] [--json] [--limit N]` and `grimoire activity rate <id> up|down|clear`. */
-export async function activity(sub: string | undefined, rest: string[], args: CliArgs, options: RuntimeOptions): Promise<number> {
-  const runtime = await createRuntime({ ...options, demo: false, imports: false });
-  try {
-    const log = new ActivityLog(runtime.store);
+export function activity(sub: string | undefined, rest: string[], args: CliArgs, options: RuntimeOptions): Promise<number> {
+  return withStore(options, (store) => {
+    const log = new ActivityLog(store);
     if (sub === 'list') {
       const rows = log.query({
         ...parseActivityFilter({ intent_type: args.intentType, status: args.status, power: args.power, tool: args.tool, since: args.since, until: args.until }),
@@ -21,14 +21,12 @@ export async function activity(sub: string | undefined, rest: string[], args: Cl
       const [prefix, verdict] = rest;
       const rating = verdict === 'up' ? 1 : verdict === 'down' ? -1 : verdict === 'clear' ? 0 : undefined;
       if (!prefix || rating === undefined) throw new UsageError('usage: grimoire activity rate <id> up|down|clear');
-      const matches = runtime.store.query<{ id: string }>('SELECT id FROM activity WHERE id LIKE ?', [`${prefix}%`]);
+      const matches = store.query<{ id: string }>('SELECT id FROM activity WHERE id LIKE ?', [`${prefix}%`]);
       if (matches.length !== 1) throw new UsageError(`'${prefix}' matches ${matches.length} activity rows: give more of the id.`);
       log.rate(matches[0].id, rating);
       process.stdout.write(`rated ${matches[0].id} ${verdict}\n`);
       return 0;
     }
     throw new UsageError(`unknown subcommand 'activity ${sub ?? ''}': use 'grimoire activity list' or 'grimoire activity rate <id> up|down'.`);
-  } finally {
-    await runtime.close();
-  }
+  });
 }

@@ -1,5 +1,6 @@
-import { createRuntime, type RuntimeOptions } from '../runtime.js';
+import type { RuntimeOptions } from '../runtime.js';
 import type { CliArgs } from './args.js';
+import { withStore } from './store-only.js';
 
 interface EventRow {
   at: number;
@@ -9,12 +10,9 @@ interface EventRow {
 }
 
 /** The gateway's event log (power starts, stops, crashes), newest last; safe while a gateway runs. */
-export async function listEvents(args: CliArgs, options: RuntimeOptions): Promise<number> {
-  const runtime = await createRuntime({ ...options, demo: false, imports: false });
-  try {
-    const rows = runtime.store
-      .query<EventRow>('SELECT at, kind, power, detail FROM events ORDER BY at DESC, id LIMIT ?', [args.limit])
-      .reverse();
+export function listEvents(args: CliArgs, options: RuntimeOptions): Promise<number> {
+  return withStore(options, (store) => {
+    const rows = store.query<EventRow>('SELECT at, kind, power, detail FROM events ORDER BY at DESC, id LIMIT ?', [args.limit]).reverse();
     if (args.json) {
       process.stdout.write(JSON.stringify({ events: rows }, null, 2) + '\n');
     } else {
@@ -23,7 +21,5 @@ export async function listEvents(args: CliArgs, options: RuntimeOptions): Promis
       }
     }
     return 0;
-  } finally {
-    await runtime.close();
-  }
+  });
 }

@@ -1,13 +1,23 @@
-import { createRuntime, type RuntimeOptions } from '../runtime.js';
+import { Catalog } from '../catalog/catalog.js';
+import { HintEvents } from '../hints/hint-events.js';
+import { hintNetworkReport } from '../hints/hint-network-report.js';
+import { LearnedTransitions } from '../hints/learned-transitions.js';
+import type { RuntimeOptions } from '../runtime.js';
+import { loadRegistry, runtimeConfig } from '../runtime-parts.js';
 import type { CliArgs } from './args.js';
+import { withStore } from './store-only.js';
 
 /** `grimoire hints [--json] [--power P]`: the hint network of the powers, follow rates, recent hints. */
-export async function hintsCommand(args: CliArgs, options: RuntimeOptions): Promise<number> {
-  const runtime = await createRuntime({ ...options, imports: options.imports });
-  try {
-    const gateway = runtime.gateway;
-    const powers = args.power ? [args.power] : gateway.powers().map((p) => p.name);
-    const report = { network: gateway.hintNetwork(powers), follow_rates: gateway.hints.events.followRates(), recent: gateway.hints.events.recent(args.limit) };
+export function hintsCommand(args: CliArgs, options: RuntimeOptions): Promise<number> {
+  return withStore(options, (store) => {
+    const config = runtimeConfig(options);
+    const registry = loadRegistry(options, config, 'debug');
+    const catalog = new Catalog(store).all();
+    const names = args.power ? [args.power] : registry.snapshot().powers.map((p) => p.name);
+    const powers = names.flatMap((name) => (registry.get(name) ? [{ name, tools: (catalog.get(name) ?? []).map((t) => t.name), extensions: registry.extensions(name) }] : []));
+    const events = new HintEvents(store);
+    const network = hintNetworkReport(store, powers, { transitions: new LearnedTransitions(store, () => 0), events }, config.settings.hints.minSupport);
+    const report = { network, follow_rates: events.followRates(), recent: events.recent(args.limit) };
     if (args.json) {
       process.stdout.write(JSON.stringify(report, null, 2) + '\n');
     } else {
@@ -16,7 +26,5 @@ export async function hintsCommand(args: CliArgs, options: RuntimeOptions): Prom
       }
     }
     return 0;
-  } finally {
-    await runtime.close();
-  }
+  });
 }

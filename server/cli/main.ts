@@ -1,24 +1,15 @@
 #!/usr/bin/env node
 import { errorMessage } from '../log.js';
+import { VERSION } from '../version.js';
 import { parseCliArgs, UsageError, USAGE, type CliArgs } from './args.js';
-import { activity } from './activity-command.js';
-import { bench } from './bench-command.js';
-import { callCommand } from './call-command.js';
-import { hintsCommand } from './hints-command.js';
-import { calibrateCommand } from './calibrate-command.js';
-import { listEvents } from './events-command.js';
-import { listPowers } from './powers-command.js';
-import { resolveQuery } from './resolve-command.js';
-import { serve } from './serve-command.js';
-import { spellsCommand } from './spells-command.js';
-import { stats } from './stats-command.js';
-import { toolsCommand } from './tools-command.js';
 import type { RuntimeOptions } from '../runtime.js';
+
+// Each command's module is loaded when it runs: a read-only command never loads the gateway.
 
 async function main(argv: string[]): Promise<number> {
   const args = parseCliArgs(argv);
   if (args.version) {
-    process.stdout.write('0.1.0\n');
+    process.stdout.write(`${VERSION}\n`);
     return 0;
   }
   const [command, sub, ...rest] = args.command;
@@ -29,34 +20,34 @@ async function main(argv: string[]): Promise<number> {
   const runtime = runtimeOptions(args);
   switch (command) {
     case 'serve':
-      return serve(args, runtime);
+      return (await import('./serve-command.js')).serve(args, runtime);
     case 'powers':
       if (sub !== 'list') throw new UsageError(`unknown subcommand 'powers ${sub ?? ''}': use 'grimoire powers list'.`);
-      return listPowers(args, runtime);
+      return (await import('./powers-command.js')).listPowers(args, runtime);
     case 'resolve': {
       const query = [sub, ...rest].filter(Boolean).join(' ');
       if (!query) throw new UsageError('resolve needs a query: grimoire resolve "read a file from my project"');
-      return resolveQuery(query, args, runtime);
+      return (await import('./resolve-command.js')).resolveQuery(query, args, runtime);
     }
     case 'events':
-      return listEvents(args, runtime);
+      return (await import('./events-command.js')).listEvents(args, runtime);
     case 'bench':
-      return bench(args);
+      return (await import('./bench-command.js')).bench(args);
     case 'calibrate':
-      return calibrateCommand(args);
+      return (await import('./calibrate-command.js')).calibrateCommand(args);
     case 'stats':
-      return stats(args, runtime);
+      return (await import('./stats-command.js')).stats(args, runtime);
     case 'activity':
-      return activity(sub, rest, args, runtime);
+      return (await import('./activity-command.js')).activity(sub, rest, args, runtime);
     case 'call':
-      return callCommand(sub, rest[0], args, runtime);
+      return (await import('./call-command.js')).callCommand(sub, rest[0], args, runtime);
     case 'hints':
-      return hintsCommand(args, runtime);
+      return (await import('./hints-command.js')).hintsCommand(args, runtime);
     case 'tools':
-      return toolsCommand(sub, rest[0], args);
+      return (await import('./tools-command.js')).toolsCommand(sub, rest[0], args);
     case 'spells':
       if (sub !== 'check') throw new UsageError(`unknown subcommand 'spells ${sub ?? ''}': use 'grimoire spells check [FILE|DIR]...'.`);
-      return spellsCommand(rest, args);
+      return (await import('./spells-command.js')).spellsCommand(rest, args);
     default:
       throw new UsageError(`unknown command '${command}'.`);
   }
@@ -72,17 +63,21 @@ function runtimeOptions(args: CliArgs): RuntimeOptions {
   };
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`grimoire: ${error.message}\n\n${USAGE}\n`);
-      process.exitCode = 2;
-    } else {
-      process.stderr.write(`grimoire: ${errorMessage(error)}\n`);
-      process.exitCode = 1;
-    }
-  },
-);
+/**
+ * A finished command exits once its output is flushed, without waiting for V8 to finish
+ * optimizing sql.js's WebAssembly in the background (that wait took longer than the command).
+ */
+function exitWhenFlushed(code: number): void {
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+main(process.argv.slice(2)).then(exitWhenFlushed, (error) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`grimoire: ${error.message}\n\n${USAGE}\n`);
+    exitWhenFlushed(2);
+  } else {
+    process.stderr.write(`grimoire: ${errorMessage(error)}\n`);
+    exitWhenFlushed(1);
+  }
+});

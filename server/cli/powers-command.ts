@@ -1,14 +1,19 @@
-import { createRuntime, type RuntimeOptions } from '../runtime.js';
+import { Catalog } from '../catalog/catalog.js';
 import { describePower } from '../gateway/power-documents.js';
 import { formatIssue } from '../powers/issue-text.js';
+import type { RuntimeOptions } from '../runtime.js';
+import { loadRegistry, runtimeConfig } from '../runtime-parts.js';
 import type { CliArgs } from './args.js';
+import { withStore } from './store-only.js';
 
-export async function listPowers(args: CliArgs, options: RuntimeOptions): Promise<number> {
-  const runtime = await createRuntime(options);
-  try {
-    const { powers, issues } = runtime.registry.snapshot();
+/** `grimoire powers list [--json]`: the configured powers, their tools as the catalog knows them, and any problems; starts none. */
+export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<number> {
+  return withStore(options, (store) => {
+    const config = runtimeConfig(options);
+    const { powers, issues } = loadRegistry(options, config, 'debug').snapshot();
+    const catalog = new Catalog(store).all();
     const rows = powers.map((power) => {
-      const tools = runtime.gateway.toolsOf(power.name);
+      const tools = catalog.get(power.name) ?? [];
       return {
         name: power.name,
         description: describePower(power, tools).description,
@@ -30,7 +35,5 @@ export async function listPowers(args: CliArgs, options: RuntimeOptions): Promis
       if (rows.length === 0) process.stdout.write('No powers configured. Add a *.spell.yaml to ~/.grimoire, or try --demo.\n');
     }
     return 0;
-  } finally {
-    await runtime.close();
-  }
+  });
 }

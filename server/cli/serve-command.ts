@@ -11,6 +11,8 @@ const log = logger('serve');
 export async function serve(args: CliArgs, options: RuntimeOptions): Promise<number> {
   if (args.stdio === args.http) throw new UsageError('serve needs exactly one of --stdio or --http.');
   const runtime = await createRuntime({ ...options, watch: true });
+  const powers = runtime.registry.snapshot().powers;
+  log.info(`${powers.length} power(s): ${powers.map((p) => p.name).join(', ') || 'none'}`);
   let stopping: Promise<void> | undefined;
   let closeEndpoint: () => Promise<void> = async () => undefined;
   const stop = (why: string) => {

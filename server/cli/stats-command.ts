@@ -1,25 +1,37 @@
+import { Catalog } from '../catalog/catalog.js';
+import { GATEWAY_TOOLS } from '../gateway/gateway-tools.js';
+import { tokenReport } from '../intel/accounting/token-report.js';
+import { ArtifactStore } from '../intel/artifacts/artifact-store.js';
+import { InlineTokenizer } from '../intel/tokens/tokenizer.js';
 import { historyMetrics } from '../ranking/history-metrics.js';
 import { RecommendationLog } from '../ranking/recommendations.js';
 import { tuneWeights } from '../ranking/tune-weights.js';
 import { currentWeights, saveWeights } from '../ranking/weights-store.js';
-import { createRuntime, type RuntimeOptions } from '../runtime.js';
+import type { RuntimeOptions } from '../runtime.js';
+import { runtimeConfig } from '../runtime-parts.js';
 import type { CliArgs } from './args.js';
+import { statsTable, type StatsReport } from './stats-table.js';
+import { withStore } from './store-only.js';
 
 /**
  * `grimoire stats [--json] [--tune]`: how well recommendations served the agent (MRR and
  * precision@k of the candidate it used), call counts, the ranking weights, the tokens summaries and
  * lazy activation saved (`tokens`, server/intel); --tune refits the weights on that history and saves them.
+ * Without --json, a table.
  */
-export async function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
-  const runtime = await createRuntime({ ...options, demo: false, imports: false });
-  try {
-    const recommendations = new RecommendationLog(runtime.store);
-    const history = recommendations.all();
-    const calls = runtime.store.query<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM activity GROUP BY status');
-    const weights = currentWeights(runtime.store);
+export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
+  return withStore(options, async (store) => {
+    const config = runtimeConfig(options);
+    const history = new RecommendationLog(store).all();
+    const calls = store.query<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM activity GROUP BY status');
+    const weights = currentWeights(store);
     const tuning = args.tune ? tuneWeights(history, weights) : undefined;
-    if (tuning?.tuned) saveWeights(runtime.store, tuning);
-    const report = {
+    if (tuning?.tuned) saveWeights(store, tuning);
+    const artifacts = config.settings.intel.artifacts;
+    const usage = new ArtifactStore(store, () => artifacts).usage();
+    const powers = [...new Catalog(store).all()].map(([power, tools]) => ({ power, tools }));
+    const tokens = await tokenReport(store, new InlineTokenizer(), { gateway: GATEWAY_TOOLS, powers }, { count: usage.count, bytes: usage.bytes, max_bytes: artifacts.maxBytes, ttl_minutes: artifacts.ttlMinutes });
+    const report: StatsReport = {
       recommendations: {
         all: historyMetrics(history),
         resolve_intent: historyMetrics(history.filter((r) => r.source === 'resolve_intent')),
@@ -28,14 +40,12 @@ export async function stats(args: CliArgs, options: RuntimeOptions): Promise<num
       calls: Object.fromEntries(calls.map((row) => [row.status, row.n])),
       activity_rows: calls.reduce((sum, row) => sum + row.n, 0),
       weights: tuning?.tuned ? tuning.weights : weights,
-      tokens: await runtime.gateway.intel.tokenReport(),
+      tokens,
       ...(tuning ? { tuning: { tuned: tuning.tuned, samples: tuning.samples, mrr_before: round(tuning.mrrBefore), mrr_after: round(tuning.mrrAfter), ...(tuning.reason ? { reason: tuning.reason } : {}) } } : {}),
     };
-    process.stdout.write(JSON.stringify(report, null, args.json ? 0 : 2) + '\n');
+    process.stdout.write(args.json ? JSON.stringify(report) + '\n' : statsTable(report));
     return 0;
-  } finally {
-    await runtime.close();
-  }
+  });
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

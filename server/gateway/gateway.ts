@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Settings } from '../config/settings.js';
-import { Catalog, type CatalogTool } from '../catalog/catalog.js';
+import { asTool, Catalog } from '../catalog/catalog.js';
 import { Discovery } from '../catalog/discovery.js';
 import { CallPipeline, type CallContext, type SampleFn } from '../calls/pipeline.js';
 import { effectiveAnnotations, type EffectiveAnnotations } from '../calls/annotations.js';
@@ -10,7 +10,8 @@ import { variantOf } from '../calls/intent.js';
 import { validateStage } from '../calls/validate-stage.js';
 import { unknownHintTools } from '../hints/declared-hints.js';
 import { HintEvents } from '../hints/hint-events.js';
-import { hintNetwork, type HintNetwork } from '../hints/hint-network.js';
+import type { HintNetwork } from '../hints/hint-network.js';
+import { hintNetworkReport } from '../hints/hint-network-report.js';
 import { hintsStage } from '../hints/hints-stage.js';
 import { LearnedTransitions } from '../hints/learned-transitions.js';
 import { SessionContexts } from '../hints/session-context.js';
@@ -157,7 +158,7 @@ export class Gateway extends EventEmitter {
       summarizeStage(this.intel, (power, tool) => this.toolsOf(power).find((t) => t.name === tool)),
       forwardStage(this.manager, (name) => this.power(name)),
     ]);
-    for (const [power, tools] of this.catalog.all()) this.knownTools.set(power, tools.map(toTool));
+    for (const [power, tools] of this.catalog.all()) this.knownTools.set(power, tools.map(asTool));
     this.reindex();
     options.registry.on('change', (change: RegistryChange) => void this.onRegistryChange(change));
     this.manager.on('toolsChanged', (power: string) => void this.refreshTools(power).catch(() => undefined));
@@ -247,14 +248,10 @@ export class Gateway extends EventEmitter {
 
   /** The hint network of the given powers (default: the active ones), with learned edges and follow rates. */
   hintNetwork(powers: string[] = [...this.sessions.activeAnywhere()]): HintNetwork {
-    const calls = new Map(
-      this.options.store.query<{ key: string; n: number }>("SELECT power || ':' || tool AS key, COUNT(*) AS n FROM activity GROUP BY power, tool").map((r) => [r.key, r.n]),
-    );
-    return hintNetwork(
+    return hintNetworkReport(
+      this.options.store,
       powers.flatMap((name) => (this.power(name) ? [{ name, tools: this.toolsOf(name).map((t) => t.name), extensions: this.options.registry.extensions(name) }] : [])),
-      this.hints.transitions.all(),
-      calls,
-      this.hints.events.followRates(),
+      this.hints,
       this.options.settings.hints.minSupport,
     );
   }
@@ -467,10 +464,6 @@ export class Gateway extends EventEmitter {
 
 function sameDefinitions(a: Map<string, ExposedTool>, b: Map<string, ExposedTool>): boolean {
   return JSON.stringify([...a.values()].map((e) => e.definition)) === JSON.stringify([...b.values()].map((e) => e.definition));
-}
-
-function toTool(tool: CatalogTool): Tool {
-  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
 }
 
 function unknownToolMessage(name: string, active: string[]): string {

@@ -9,6 +9,7 @@ import { samplingAllowed } from '../intel/summarizers/sampling-gate.js';
 import { runInCallScope } from '../upstream/client-features.js';
 import { callScope } from './client-requests-forwarding.js';
 import { PASSTHROUGH_CAPABILITIES, registerPassthrough } from './session-passthrough.js';
+import { VERSION } from '../version.js';
 
 const log = logger('session');
 
@@ -25,7 +26,7 @@ export const GATEWAY_INSTRUCTIONS =
  */
 export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false): Server {
   const server = new Server(
-    { name: 'grimoire', version: '0.1.0', title: 'Grimoire MCP gateway' },
+    { name: 'grimoire', version: VERSION, title: 'Grimoire MCP gateway' },
     { capabilities: { tools: { listChanged: true }, ...PASSTHROUGH_CAPABILITIES }, instructions: GATEWAY_INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => {

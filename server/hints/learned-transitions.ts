@@ -12,7 +12,11 @@ export interface Transition {
 /** Calls further apart than this are not one sequence. */
 const GAP_MS = 15 * 60 * 1000;
 
+/** Rows of the log are re-read in full this often (other processes' calls, pruning); new ones in between. */
+const FULL_SCAN_MS = 60_000;
+
 interface Row {
+  id: string;
   session: string;
   power: string;
   tool: string;
@@ -20,16 +24,30 @@ interface Row {
   at: number;
 }
 
+interface State {
+  version: number;
+  fullAt: number;
+  /** Highest `at` read, and the ids read at exactly that time (the next read starts there). */
+  watermark: number;
+  atWatermark: Set<string>;
+  /** Each session's latest call. */
+  last: Map<string, Row>;
+  counts: Map<string, { support: number; errors: number }>;
+  transitions: Map<string, Transition[]>;
+}
+
 /**
  * Which tool tends to follow which, across sessions, from the activity log; only calls that
- * reached a server count (not rejected ones, nor ones answered with a suggestion). Recomputed when the log changes.
+ * reached a server count (not rejected ones, nor ones answered with a suggestion). When the log
+ * changes only the new rows are read (by the `at` index); the whole log every FULL_SCAN_MS.
  */
 export class LearnedTransitions {
-  private cache?: { version: number; transitions: Map<string, Transition[]> };
+  private state?: State;
 
   constructor(
     private readonly store: Store,
     private readonly logVersion: () => number,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Transitions from `tool` (`power:tool`) with at least `minSupport`, most supported first. */
@@ -39,29 +57,50 @@ export class LearnedTransitions {
 
   all(): Map<string, Transition[]> {
     const version = this.logVersion();
-    if (this.cache?.version === version) return this.cache.transitions;
-    const rows = this.store.query<Row>("SELECT session, power, tool, status, at FROM activity WHERE status IN ('ok', 'error') ORDER BY session, at, id");
-    const counts = new Map<string, { support: number; errors: number }>();
-    for (let i = 1; i < rows.length; i += 1) {
-      const previous = rows[i - 1];
-      const current = rows[i];
-      if (previous.session !== current.session || previous.status !== 'ok' || current.at - previous.at > GAP_MS) continue;
-      const key = `${previous.power}:${previous.tool}\u0000${current.power}:${current.tool}`;
-      const entry = counts.get(key) ?? { support: 0, errors: 0 };
-      entry.support += 1;
-      if (current.status !== 'ok') entry.errors += 1;
-      counts.set(key, entry);
+    const now = this.now();
+    let state = this.state;
+    if (state && state.version === version && now - state.fullAt < FULL_SCAN_MS) return state.transitions;
+    if (!state || now - state.fullAt >= FULL_SCAN_MS) {
+      state = { version, fullAt: now, watermark: -Infinity, atWatermark: new Set(), last: new Map(), counts: new Map(), transitions: new Map() };
+      this.read(state, this.store.query<Row>("SELECT id, session, power, tool, status, at FROM activity WHERE status IN ('ok', 'error') ORDER BY session, at, id"));
+    } else {
+      const rows = this.store.query<Row>("SELECT id, session, power, tool, status, at FROM activity WHERE at >= ? AND status IN ('ok', 'error') ORDER BY at, id", [state.watermark]);
+      this.read(state, rows.filter((row) => !state!.atWatermark.has(row.id)));
+      state.version = version;
     }
-    const transitions = new Map<string, Transition[]>();
-    for (const [key, { support, errors }] of counts) {
-      const [from, to] = key.split('\u0000');
-      if (from === to) continue;
-      const list = transitions.get(from) ?? [];
-      list.push({ from, to, support, errorRate: errors / support });
-      transitions.set(from, list);
-    }
-    for (const list of transitions.values()) list.sort((a, b) => b.support - a.support || a.to.localeCompare(b.to));
-    this.cache = { version, transitions };
-    return transitions;
+    state.transitions = transitionsOf(state.counts);
+    this.state = state;
+    return state.transitions;
   }
+
+  private read(state: State, rows: Row[]): void {
+    for (const row of rows) {
+      const previous = state.last.get(row.session);
+      state.last.set(row.session, row);
+      if (row.at > state.watermark) {
+        state.watermark = row.at;
+        state.atWatermark = new Set();
+      }
+      if (row.at === state.watermark) state.atWatermark.add(row.id);
+      if (!previous || previous.status !== 'ok' || row.at - previous.at > GAP_MS) continue;
+      const key = `${previous.power}:${previous.tool}\u0000${row.power}:${row.tool}`;
+      const entry = state.counts.get(key) ?? { support: 0, errors: 0 };
+      entry.support += 1;
+      if (row.status !== 'ok') entry.errors += 1;
+      state.counts.set(key, entry);
+    }
+  }
+}
+
+function transitionsOf(counts: Map<string, { support: number; errors: number }>): Map<string, Transition[]> {
+  const transitions = new Map<string, Transition[]>();
+  for (const [key, { support, errors }] of counts) {
+    const [from, to] = key.split('\u0000');
+    if (from === to) continue;
+    const list = transitions.get(from) ?? [];
+    list.push({ from, to, support, errorRate: errors / support });
+    transitions.set(from, list);
+  }
+  for (const list of transitions.values()) list.sort((a, b) => b.support - a.support || a.to.localeCompare(b.to));
+  return transitions;
 }

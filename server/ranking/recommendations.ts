@@ -42,10 +42,17 @@ const KEPT = 5;
  * it used at that rank.
  */
 export class RecommendationLog {
+  /**
+   * Sessions this log recorded a recommendation for. Session ids are made by the process that
+   * serves the session, so a session missing here has nothing to credit: its calls skip the query.
+   */
+  private readonly sessions = new Set<string>();
+
   constructor(private readonly store: Store) {}
 
   record(entry: Omit<Recommendation, 'id' | 'at' | 'used' | 'usedRank'>, at = Date.now()): string {
     const id = randomUUID();
+    this.sessions.add(entry.session);
     this.store.write({
       op: 'insert',
       table: 'recommendations',
@@ -56,6 +63,7 @@ export class RecommendationLog {
 
   /** The agent used `name` (a power, or `power:tool`) in this session: credit the latest open recommendation naming it. */
   markUsed(session: string, name: string, now = Date.now()): Recommendation | undefined {
+    if (!this.sessions.has(session)) return undefined;
     const open = this.store.query<Row>('SELECT * FROM recommendations WHERE session = ? AND used IS NULL AND at >= ? ORDER BY at DESC LIMIT 20', [session, now - FOLLOW_WINDOW_MS]);
     for (const row of open) {
       const candidates = JSON.parse(row.candidates) as RecommendedCandidate[];

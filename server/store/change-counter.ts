@@ -2,7 +2,7 @@
  * `grimoire.changes` (in the data dir): one byte appended by every Store after each commit it makes (a journal line,
  * a compaction). Its (inode, size) is the data dir's change counter: a Store compares it with what
  * it saw last, one stat per query, and lists and reads the journals only when it moved.
- * A file past MAX_BYTES is replaced by an empty one (a new inode, so the move is still seen); a
+ * A file past MAX_BYTES is replaced by a new one-byte file (a new inode, so the move is still seen); a
  * writer whose byte landed in the replaced file writes it again into the new one.
  */
 import * as fs from 'node:fs';
@@ -65,7 +65,7 @@ export class ChangeCounter {
     if (Number(ino) === s.ino && Number(size) + 1 === s.size) this.seen = `${s.ino}:${s.size}`;
   }
 
-  /** Starts a new, empty file once this one is large (caller holds the compaction lock). */
+  /** Starts a new one-byte file once this one is large (caller holds the compaction lock). */
   rotateIfLarge(): void {
     if (fs.fstatSync(this.fd).size < MAX_BYTES) return;
     const temp = `${this.path}.new-${process.pid}`;

@@ -32,8 +32,8 @@ export class GroupCommit {
   constructor(
     private readonly target: () => Syncable,
     private readonly enabled: boolean,
-    private readonly delayMs = 4,
-    private readonly maxPending = 64,
+    private readonly delayMs = 20,
+    private readonly maxPending = 256,
   ) {}
 
   /** One more write is in the journal, not yet synced. */
@@ -85,7 +85,8 @@ export class GroupCommit {
     if (this.timer && delayMs > 0) return;
     this.clearTimer();
     this.timer = setTimeout(() => this.run(), delayMs);
-    this.timer.unref();
+    // Unsynced writes alone do not keep a process alive (its journal bytes survive it); a durable() waiter does.
+    if (this.waiters.length === 0) this.timer.unref();
   }
 
   private run(): void {

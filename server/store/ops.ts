@@ -57,15 +57,18 @@ export class Schema {
   }
 }
 
+/** Runs one statement that changes rows. */
+export type RunSql = (sql: string, params: SqlValue[]) => void;
+
 /** Applies one (already validated) op. Idempotent for a given database state. */
-export function applyOp(db: Database, op: WriteOp): void {
+export function applyOp(run: RunSql, op: WriteOp): void {
   const keys = TABLE_KEYS[op.table];
   if (!keys) throw new Error(`store: unknown table "${op.table}"`);
   const table = quote(op.table);
   if (op.op === 'delete') {
     const names = Object.keys(op.where);
     const where = names.map((n) => `${quote(n)} IS ?`).join(' AND ');
-    db.run(`DELETE FROM ${table} WHERE ${where}`, names.map((n) => op.where[n] ?? null));
+    run(`DELETE FROM ${table} WHERE ${where}`, names.map((n) => op.where[n] ?? null));
     return;
   }
   const names = Object.keys(op.row);
@@ -73,10 +76,10 @@ export function applyOp(db: Database, op: WriteOp): void {
   const cols = names.map(quote).join(', ');
   const marks = names.map(() => '?').join(', ');
   if (op.op === 'insert') {
-    db.run(`INSERT OR IGNORE INTO ${table} (${cols}) VALUES (${marks})`, params);
+    run(`INSERT OR IGNORE INTO ${table} (${cols}) VALUES (${marks})`, params);
     return;
   }
   const updates = names.filter((n) => !keys.includes(n)).map((n) => `${quote(n)} = excluded.${quote(n)}`);
   const conflict = `ON CONFLICT (${keys.map(quote).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
-  db.run(`INSERT INTO ${table} (${cols}) VALUES (${marks}) ${conflict}`, params);
+  run(`INSERT INTO ${table} (${cols}) VALUES (${marks}) ${conflict}`, params);
 }

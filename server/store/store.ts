@@ -7,9 +7,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import initSqlJs from 'sql.js';
-import type { Database, SqlJsStatic } from 'sql.js';
+import type { SqlJsStatic } from 'sql.js';
 import { errorMessage, logger } from '../log.js';
 import { ChangeCounter } from './change-counter.js';
+import { StoreDatabase } from './database.js';
 import { GroupCommit } from './group-commit.js';
 import { JournalWriter, journalOwner, listJournals, parseEntry, readJournal, type ParsedEntry } from './journal.js';
 import { releaseLock, stillHeld, tryAcquireLock } from './lock.js';
@@ -60,9 +61,12 @@ export class SqlJsStore implements StoreContract {
   private readonly journalDir: string;
   private readonly lockPath: string;
   private readonly compactEvery: number;
-  private writer: JournalWriter;
-  private db: Database;
-  private schema: Schema;
+  /** Created by the first write: a Store that only reads leaves no file behind. */
+  private writer: JournalWriter | null = null;
+  private readonly fsync: boolean;
+  /** Built by `reload` when the Store opens. */
+  private db!: StoreDatabase;
+  private schema!: Schema;
   /** Bytes of each journal folded into `db`. */
   private applied = new Map<string, number>();
   /** Identity of the snapshot file `db` was built from (null: none). */
@@ -88,12 +92,9 @@ export class SqlJsStore implements StoreContract {
     this.compactEvery = Math.max(0, options.compactEvery ?? 500);
     this.listEveryMs = options.listEveryMs ?? 1_000;
     fs.mkdirSync(this.journalDir, { recursive: true });
-    this.writer = new JournalWriter(this.journalDir, options.fsync ?? true);
+    this.fsync = options.fsync ?? true;
     this.changes = new ChangeCounter(this.dataDir);
-    this.commits = new GroupCommit(() => this.writer, options.fsync ?? true);
-    this.db = new SQL.Database();
-    migrate(this.db);
-    this.schema = new Schema(this.db);
+    this.commits = new GroupCommit(() => this.journal(), this.fsync);
   }
 
   static async open(options: StoreOptions): Promise<SqlJsStore> {
@@ -102,10 +103,8 @@ export class SqlJsStore implements StoreContract {
       const deadline = Date.now() + OPEN_LOCK_WAIT_MS;
       while (!store.reload(Date.now() >= deadline)) await new Promise((r) => setTimeout(r, 50));
     } catch (error) {
-      store.writer.close();
       store.changes.close();
-      fs.rmSync(store.writer.path, { force: true });
-      store.db.close();
+      store.db?.close();
       throw error;
     }
     return store;
@@ -124,9 +123,10 @@ export class SqlJsStore implements StoreContract {
     ops = ops.map(maskedOp);
     // Fold in what others committed first, so this process applies ops in stamp order.
     this.refresh();
-    if (this.writer.broken) this.rotateJournal();
-    const entry = this.writer.append(ops);
-    this.applied.set(this.writer.name, this.writer.size);
+    if (this.writer?.broken) this.rotateJournal();
+    const writer = this.journal();
+    const entry = writer.append(ops);
+    this.applied.set(writer.name, writer.size);
     this.applyEntries(this.db, this.schema, [entry]);
     this.commits.noteWrite();
     this.changes.bump();
@@ -163,23 +163,7 @@ export class SqlJsStore implements StoreContract {
   query<T = Row>(sql: string, params: SqlValue[] = []): T[] {
     this.assertOpen();
     this.refresh();
-    const rows: T[] = [];
-    const changes = (): number => Number(this.db.exec('SELECT total_changes()')[0]?.values[0]?.[0] ?? 0);
-    this.db.exec('SAVEPOINT grimoire_query');
-    try {
-      const before = changes();
-      const statement = this.db.prepare(sql);
-      try {
-        statement.bind(params);
-        while (statement.step()) rows.push(statement.getAsObject() as unknown as T);
-      } finally {
-        statement.free();
-      }
-      if (changes() !== before) throw new Error('store: query() is read-only; change data with write()');
-    } finally {
-      this.db.exec('ROLLBACK TO grimoire_query; RELEASE grimoire_query');
-    }
-    return rows;
+    return this.db.all<T>(sql, params);
   }
 
   /**
@@ -196,13 +180,13 @@ export class SqlJsStore implements StoreContract {
       const names = listJournals(this.journalDir);
       const gone = names.filter((name) => this.ownerGone(name));
       for (const name of gone) this.foldTail(name);
-      this.db.exec('BEGIN');
-      this.db.exec('DELETE FROM journal_watermarks');
-      for (const name of names) {
-        const offset = this.applied.get(name);
-        if (offset !== undefined) this.db.run('INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?)', [name, offset]);
-      }
-      this.db.exec('COMMIT');
+      this.db.writing(() => {
+        this.db.run('DELETE FROM journal_watermarks', []);
+        for (const name of names) {
+          const offset = this.applied.get(name);
+          if (offset !== undefined) this.db.run('INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?)', [name, offset]);
+        }
+      });
       let expected = this.snapshotId;
       if (this.corruptSnapshot && expected !== null) {
         const aside = moveCorrupt(this.snapshotPath, expected);
@@ -226,14 +210,20 @@ export class SqlJsStore implements StoreContract {
     }
   }
 
-  /** Compacts if the lock is free, then closes the journal and the database. Idempotent. */
+  /**
+   * Closes the journal and the database, compacting first (if the lock is free) when this Store
+   * wrote or a gone process left a journal behind. Idempotent.
+   */
   close(): void {
     if (this.closed) return;
     try {
       this.commits.close();
-      this.writer.close();
-      closedJournals.add(this.writer.path);
-      this.compact();
+      const wrote = this.writer !== null;
+      if (this.writer) {
+        this.writer.close();
+        closedJournals.add(this.writer.path);
+      }
+      if (wrote || listJournals(this.journalDir).some((name) => this.ownerGone(name))) this.compact();
     } catch (error) {
       log.warn(`compaction on close failed: ${errorMessage(error)}`);
     } finally {
@@ -248,7 +238,7 @@ export class SqlJsStore implements StoreContract {
   }
 
   private ownerGone(name: string): boolean {
-    if (name === this.writer.name) return !this.writer.isOpen;
+    if (this.writer && name === this.writer.name) return !this.writer.isOpen;
     if (closedJournals.has(path.join(this.journalDir, name))) return true;
     const pid = journalOwner(name);
     return pid !== null && pid !== process.pid && !isAlive(pid);
@@ -285,15 +275,20 @@ export class SqlJsStore implements StoreContract {
     closedJournals.delete(file);
   }
 
+  private journal(): JournalWriter {
+    return (this.writer ??= new JournalWriter(this.journalDir, this.fsync));
+  }
+
   private rotateJournal(): void {
+    const old = this.journal();
     try {
       this.commits.flushNow();
     } catch (error) {
-      log.warn(`could not sync journal ${this.writer.name} before leaving it: ${errorMessage(error)}`);
+      log.warn(`could not sync journal ${old.name} before leaving it: ${errorMessage(error)}`);
     }
-    this.writer.close();
-    closedJournals.add(this.writer.path);
-    this.writer = new JournalWriter(this.journalDir, this.writer.fsync);
+    old.close();
+    closedJournals.add(old.path);
+    this.writer = new JournalWriter(this.journalDir, this.fsync);
   }
 
   /**
@@ -313,7 +308,7 @@ export class SqlJsStore implements StoreContract {
     const entries: ParsedEntry[] = [];
     const ends = new Map<string, number>();
     for (const name of stale ? [] : names) {
-      if (name === this.writer.name) continue;
+      if (name === this.writer?.name) continue;
       try {
         const chunk = readJournal(this.journalDir, name, this.applied.get(name) ?? 0);
         entries.push(...chunk.entries);
@@ -342,12 +337,12 @@ export class SqlJsStore implements StoreContract {
     for (let attempt = 0; ; attempt++) {
       const counter = this.changes.current();
       const snapshot = readSnapshot(this.snapshotPath);
-      let db: Database | null = null;
+      let db: StoreDatabase | null = null;
       let corrupt = false;
       if (snapshot.bytes && snapshot.bytes.length > 0) {
         try {
-          db = new this.SQL.Database(snapshot.bytes);
-          const check = db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
+          db = StoreDatabase.create(this.SQL, snapshot.bytes);
+          const check = db.db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
           if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
         } catch (error) {
           db?.close();
@@ -373,11 +368,12 @@ export class SqlJsStore implements StoreContract {
           corruptKept = true;
         }
       }
-      db ??= new this.SQL.Database();
-      migrate(db); // a failing migration is a bug, not corruption: let it throw
-      const schema = new Schema(db);
+      db ??= StoreDatabase.create(this.SQL);
+      const fresh = db;
+      fresh.migrating((raw) => migrate(raw)); // a failing migration is a bug, not corruption: let it throw
+      const schema = new Schema(fresh.db);
       const watermarks = new Map<string, number>();
-      for (const [journal, offset] of db.exec('SELECT journal, offset FROM journal_watermarks')[0]?.values ?? []) {
+      for (const [journal, offset] of fresh.db.exec('SELECT journal, offset FROM journal_watermarks')[0]?.values ?? []) {
         watermarks.set(String(journal), Number(offset));
       }
       const applied = new Map<string, number>();
@@ -398,7 +394,7 @@ export class SqlJsStore implements StoreContract {
         continue;
       }
       this.applyEntries(db, schema, entries);
-      this.db.close();
+      this.db?.close();
       this.db = db;
       this.schema = schema;
       this.applied = applied;
@@ -410,24 +406,22 @@ export class SqlJsStore implements StoreContract {
     }
   }
 
-  private applyEntries(db: Database, schema: Schema, entries: ParsedEntry[]): void {
+  private applyEntries(target: StoreDatabase, schema: Schema, entries: ParsedEntry[]): void {
     if (entries.length === 0) return;
     entries.sort(byStamp);
-    db.exec('BEGIN');
-    try {
+    const run = (sql: string, params: SqlValue[]) => target.run(sql, params);
+    target.writing(() => {
       for (const entry of entries) {
         for (const op of entry.ops) {
           try {
             schema.validate(op);
-            applyOp(db, op);
+            applyOp(run, op);
           } catch (error) {
             log.warn(`skipping op of ${entry.id}: ${errorMessage(error)}`);
           }
         }
       }
-    } finally {
-      db.exec('COMMIT');
-    }
+    });
   }
 }
 

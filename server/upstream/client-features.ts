@@ -31,6 +31,7 @@ import type {
   Progress,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../log.js';
+import { VERSION } from '../version.js';
 
 const log = logger('client-features');
 
@@ -117,7 +118,7 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
   /** A new MCP client for a power's server, answering its requests through the sessions. */
   createClient(power: string): Client {
     const capabilities = this.childCapabilities();
-    const client = new Client({ name: 'grimoire-gateway', version: '0.1.0' }, { capabilities });
+    const client = new Client({ name: 'grimoire-gateway', version: VERSION }, { capabilities });
     this.declared.set(power, capabilities);
     if (capabilities.sampling) {
       client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>

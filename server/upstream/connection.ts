@@ -10,6 +10,7 @@ import { UpstreamError } from './errors.js';
 import { RestartPolicy } from './restart-policy.js';
 import { StderrTail } from './stderr-tail.js';
 import { createTransport, type CreatedTransport } from './transport.js';
+import { VERSION } from '../version.js';
 
 export type PowerState = 'stopped' | 'starting' | 'active' | 'crashed' | 'stopping';
 
@@ -128,7 +129,7 @@ export class PowerConnection extends EventEmitter {
     const { transport, stderr, exit } = createTransport(this.definition.server, { maxMessageBytes: this.options.maxMessageBytes });
     this.exitOf = exit;
     this.stderr.attach(stderr, (line) => this.log.debug(`stderr: ${line}`));
-    const client = this.features?.createClient(this.name) ?? new Client({ name: 'grimoire-gateway', version: '0.1.0' });
+    const client = this.features?.createClient(this.name) ?? new Client({ name: 'grimoire-gateway', version: VERSION });
     client.onclose = () => this.onClosed(client);
     client.onerror = (error) => this.log.debug(`transport error: ${errorMessage(error)}`);
     try {

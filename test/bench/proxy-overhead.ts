@@ -1,12 +1,17 @@
 /**
  * The gateway's own cost on a tool call: the same `echo` of server-everything called directly and
  * through the gateway, in one run, over stdio and Streamable HTTP, one at a time and 20 at a time.
- * Prints p50 / p95 / calls per second per row and the overhead (difference and ratio) as JSON.
+ * Prints p50 / p95 / calls per second per row and the overhead (difference and ratio) as JSON, and
+ * the CPU time the answering process (the server directly, the gateway alone otherwise) spent per
+ * call, from /proc: on a loaded machine that moves far less than the wall-clock figures.
  * Run: npm run bench:proxy   (BENCH_CALLS=N calls per row, default 400; GRIMOIRE_BENCH_CLI=path
  * to another build's out/server/cli/main.js to measure that build instead, e.g. main's;
- * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows).
+ * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows;
+ * BENCH_STRACE=DIR to count the answering process's syscalls over each row's measured calls with
+ * `strace -c -f -p`, one summary file per row in DIR; traced rows run slower).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
@@ -20,12 +25,16 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 400);
 const WARMUP = 50;
 const everything = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const cli = process.env.GRIMOIRE_BENCH_CLI ? path.resolve(process.env.GRIMOIRE_BENCH_CLI) : cliPath;
+/** BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway. */
+const gatewayNodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 interface Target {
   name: string;
   client: Client;
   /** The tool that echoes: `echo` directly, `everything__echo` through the gateway. */
   tool: string;
+  /** The process that answers the client (the server directly, else the gateway). */
+  pid: number | undefined;
   close(): Promise<void>;
 }
 
@@ -36,19 +45,47 @@ interface Row {
   p50_ms: number;
   p95_ms: number;
   calls_per_s: number;
+  /** CPU (user + system) of the answering process per call; null where /proc is missing. */
+  cpu_ms_per_call: number | null;
 }
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** utime + stime of a process in ms (Linux /proc; clock ticks at the usual 100 Hz). */
+function cpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
+/** strace attached to the process until the returned stop() (SIGINT makes it write its summary). */
+async function attachStrace(pid: number, file: string): Promise<() => Promise<void>> {
+  const strace = spawn('strace', ['-c', '-f', '-p', String(pid), '-o', file], { stdio: ['ignore', 'ignore', 'pipe'] });
+  await waitForLine(strace, strace.stderr!, (line) => line.includes('attached'));
+  return () =>
+    new Promise<void>((resolve) => {
+      strace.once('exit', () => resolve());
+      strace.kill('SIGINT');
+    });
+}
+
 async function measure(target: Target, concurrency: number, calls: number): Promise<Row> {
   const call = (i: number) => target.client.callTool({ name: target.tool, arguments: { message: `bench ${i}` } });
   for (let i = 0; i < WARMUP; i += 1) await call(i);
+  const traceDir = process.env.BENCH_STRACE;
+  const stopTrace = traceDir && target.pid ? await attachStrace(target.pid, path.join(traceDir, `${target.name.replace(' ', '-')}-c${concurrency}.txt`)) : undefined;
   const latencies: number[] = [];
   let next = 0;
+  const cpuBefore = cpuMs(target.pid);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -62,8 +99,18 @@ async function measure(target: Target, concurrency: number, calls: number): Prom
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = cpuMs(target.pid);
+  await stopTrace?.();
   latencies.sort((a, b) => a - b);
-  return { target: target.name, concurrency, calls, p50_ms: round(quantile(latencies, 0.5)), p95_ms: round(quantile(latencies, 0.95)), calls_per_s: Math.round(calls / seconds) };
+  return {
+    target: target.name,
+    concurrency,
+    calls,
+    p50_ms: round(quantile(latencies, 0.5)),
+    p95_ms: round(quantile(latencies, 0.95)),
+    calls_per_s: Math.round(calls / seconds),
+    cpu_ms_per_call: cpuBefore === null || cpuAfter === null ? null : round((cpuAfter - cpuBefore) / calls, 2),
+  };
 }
 
 async function freePort(): Promise<number> {
@@ -95,8 +142,9 @@ function waitForLine(child: ChildProcess, stream: NodeJS.ReadableStream, match: 
 
 async function directStdio(): Promise<Target> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' }));
-  return { name: 'direct stdio', client, tool: 'echo', close: () => client.close() };
+  const transport = new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' });
+  await client.connect(transport);
+  return { name: 'direct stdio', client, tool: 'echo', pid: transport.pid ?? undefined, close: () => client.close() };
 }
 
 async function directHttp(): Promise<Target> {
@@ -109,6 +157,7 @@ async function directHttp(): Promise<Target> {
     name: 'direct http',
     client,
     tool: 'echo',
+    pid: child.pid,
     close: async () => {
       await client.close();
       await stopChild(child);
@@ -123,13 +172,14 @@ async function activateEverything(client: Client): Promise<void> {
 
 async function gatewayStdio(env: Record<string, string>): Promise<Target> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--stdio', '--demo', '--no-imports'], env, stderr: 'ignore' }));
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...gatewayNodeArgs, cli, 'serve', '--stdio', '--demo', '--no-imports'], env, stderr: 'ignore' });
+  await client.connect(transport);
   await activateEverything(client);
-  return { name: 'gateway stdio', client, tool: 'everything__echo', close: () => client.close() };
+  return { name: 'gateway stdio', client, tool: 'everything__echo', pid: transport.pid ?? undefined, close: () => client.close() };
 }
 
 async function gatewayHttp(env: Record<string, string>): Promise<Target> {
-  const child = spawn(process.execPath, [cli, 'serve', '--http', '--demo', '--no-imports'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [...gatewayNodeArgs, cli, 'serve', '--http', '--demo', '--no-imports'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const line = await waitForLine(child, child.stdout!, (text) => text.startsWith('{'));
   const { url, token } = JSON.parse(line) as { url: string; token: string };
   const client = new Client({ name: 'bench', version: '1.0.0' });
@@ -139,6 +189,7 @@ async function gatewayHttp(env: Record<string, string>): Promise<Target> {
     name: 'gateway http',
     client,
     tool: 'everything__echo',
+    pid: child.pid,
     close: async () => {
       await client.close();
       await stopChild(child);

@@ -202,7 +202,7 @@ test('a dead writer\'s journal: a whole unterminated last line is folded, a torn
   assert.deepEqual(store.query('SELECT id FROM events ORDER BY id'), [{ id: 't1' }, { id: 'w1' }]);
   assert.equal(store.compact(), true);
   assert.deepEqual(store.query('SELECT id FROM events ORDER BY id'), [{ id: 't1' }, { id: 'w1' }, { id: 'w2' }]);
-  assert.equal(journals(dataDir).length, 1, 'only the open Store\'s own journal is left');
+  assert.deepEqual(journals(dataDir), [], 'the dead writers\' journals are gone (this Store only read: it made none)');
   assert.ok(logs.some((l) => l.includes('unterminated last line')), logs.join('\n'));
   store.close();
   const reopened = await open(t, dataDir);
@@ -342,6 +342,18 @@ test('the compaction lock: a live holder wins; a dead, old or unreadable-and-old
   fs.utimesSync(lock, old, old);
   assert.equal(store.compact(), true, 'an empty lock older than 30 s is stale');
   assert.equal(logs.filter((l) => l.includes('broke stale compaction lock')).length, 3);
+});
+
+test('a Store that only reads creates no journal and does not compact on close', async (t) => {
+  const dataDir = tempDir(t);
+  const writer = await open(t, dataDir);
+  writer.write(event('w'));
+  const before = journals(dataDir);
+  const reader = await Store.open({ dataDir, fsync: false });
+  assert.equal(count(reader), 1);
+  reader.close();
+  assert.deepEqual(journals(dataDir), before, 'no journal of its own');
+  assert.equal(fs.existsSync(path.join(dataDir, 'grimoire.sqlite')), false, 'no snapshot written: the writer is alive');
 });
 
 test('close is idempotent and the Store refuses use afterwards', async (t) => {

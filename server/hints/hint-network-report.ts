@@ -1,0 +1,16 @@
+import type { SpellExtensions } from '../powers/spell-schema.js';
+import type { Store } from '../store/store.js';
+import type { HintEvents } from './hint-events.js';
+import { hintNetwork, type HintNetwork } from './hint-network.js';
+import type { LearnedTransitions } from './learned-transitions.js';
+
+/** The hint network of these powers from the store: learned edges, call counts and follow rates. */
+export function hintNetworkReport(
+  store: Store,
+  powers: Array<{ name: string; tools: string[]; extensions?: SpellExtensions }>,
+  learned: { transitions: LearnedTransitions; events: HintEvents },
+  minSupport: number,
+): HintNetwork {
+  const calls = new Map(store.query<{ key: string; n: number }>("SELECT power || ':' || tool AS key, COUNT(*) AS n FROM activity GROUP BY power, tool").map((r) => [r.key, r.n]));
+  return hintNetwork(powers, learned.transitions.all(), calls, learned.events.followRates(), minSupport);
+}
