@@ -156,7 +156,8 @@ type ExitMode = 'stdin closed' | 'SIGTERM' | 'SIGINT' | 'SIGKILL';
 
         if (mode === 'stdin closed') await g.session.client.close();
         else process.kill(gatewayPid, mode);
-        await waitFor(() => !isRunning(gatewayPid), 15_000, 'the gateway to exit');
+        // A child that ignores SIGTERM costs two grace periods (stdin closed, then SIGTERM) before SIGKILL: about 4 s idle.
+        await waitFor(() => !isRunning(gatewayPid), 30_000, 'the gateway to exit');
         await waitFor(() => pids.every((pid) => !isRunning(pid)) && groupMembers(parent.pid).length === 0, 10_000, `every process of the tree to end (${pids})`);
       } finally {
         await g.session.client.close().catch(() => undefined);

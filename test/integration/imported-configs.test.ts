@@ -48,8 +48,8 @@ test("every config a user has: a Kiro power folder, Cursor's, VS Code's and Clau
     assert.ok(!session.stderr.join('').includes('is ignored'), `no warning for the shared server: ${session.stderr.join('')}`);
     const activated = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'reference' } }));
     assert.equal(activated.status, 'activated', JSON.stringify(activated));
-    const echoTool = (await session.client.listTools()).tools.find((tool) => tool.name === 'reference__echo');
-    assert.match(echoTool?.description ?? '', /Use echo to check the connection/, 'the POWER.md body is the steering');
+    assert.match(String(activated.guidance ?? ''), /Use echo to check the connection/, 'the POWER.md body is the steering, given once with the activation');
+    assert.ok((await session.client.listTools()).tools.some((tool) => tool.name === 'reference__echo'));
     const echoed = await session.client.callTool({ name: 'reference__echo', arguments: { message: 'from a Kiro power' } });
     assert.match(textOf(echoed), /from a Kiro power/);
   } finally {
