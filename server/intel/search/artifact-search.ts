@@ -13,9 +13,9 @@ export interface SearchHit {
   relevance: number;
 }
 
-export interface SearchOutcome {
+export interface SearchOutcome<Hit = SearchHit> {
   mode: 'semantic' | 'lexical';
-  hits: SearchHit[];
+  hits: Hit[];
 }
 
 /** Characters of an artifact's search text that are embedded. */

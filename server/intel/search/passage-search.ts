@@ -6,7 +6,7 @@
  */
 import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
 import type { ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';
-import { searchArtifacts } from './artifact-search.js';
+import { searchArtifacts, type SearchOutcome } from './artifact-search.js';
 import { rankPassages, type Passage } from './passages.js';
 
 export interface PassageHit {
@@ -14,10 +14,7 @@ export interface PassageHit {
   passage: Passage;
 }
 
-export interface PassageSearchOutcome {
-  mode: 'semantic' | 'lexical';
-  hits: PassageHit[];
-}
+export type PassageSearchOutcome = SearchOutcome<PassageHit>;
 
 const ARTIFACT_CANDIDATES = 12;
 const RECENT = 20;

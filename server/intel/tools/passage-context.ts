@@ -39,8 +39,11 @@ export async function passageContext(artifacts: ArtifactStore, tokenizer: Tokeni
   const costs = await tokenizer.count(passages.map((p) => p.text));
   const rare = rarestWord(request.query, passages.map((p) => p.text.toLowerCase()));
   let chosen: Passage[] = [];
+  const raws = new Map(found.map((f) => [f.id, f.raw]));
+  const overlaps = (p: Passage) => chosen.some((c) => c.artifactId === p.artifactId && c.start < p.end && p.start < c.end);
   for (const [i, passage] of passages.entries()) {
     if (passage.relevance < MIN_RELEVANCE) break;
+    if (overlaps(passage)) continue;
     const cost = costs[i]! + PASSAGE_OVERHEAD;
     if (cost <= left) {
       chosen.push(passage);
@@ -51,6 +54,16 @@ export async function passageContext(artifacts: ArtifactStore, tokenizer: Tokeni
       chosen.push(focused);
       left -= (await tokenizer.count([focused.text]))[0]! + PASSAGE_OVERHEAD;
     }
+  }
+  // What is left goes to the continuations of the passages taken, best first: a record cut at a
+  // passage's end goes on a little.
+  for (const passage of [...chosen]) {
+    const next = continuation(passage, raws.get(passage.artifactId)!);
+    if (!next || overlaps(next)) continue;
+    const cost = (await tokenizer.count([next.text]))[0]! + PASSAGE_OVERHEAD;
+    if (cost > left) continue;
+    chosen.push(next);
+    left -= cost;
   }
   let text = render(found.map((f) => f.id), headers, chosen, missing);
   let used = (await tokenizer.count([text]))[0]!;
@@ -106,6 +119,17 @@ async function focus(passage: Passage, word: string | undefined, maxTokens: numb
   }
   const head = await tokenizer.head(passage.text.slice(from), maxTokens);
   return { ...passage, start: passage.start + from, end: passage.start + from + head.text.length, text: head.text };
+}
+
+/** Characters after a passage that its continuation takes, ending at a line end. */
+const CONTINUATION_CHARS = 300;
+
+function continuation(passage: Passage, raw: string): Passage | undefined {
+  if (passage.end >= raw.length) return undefined;
+  let end = Math.min(raw.length, passage.end + CONTINUATION_CHARS);
+  const newline = raw.lastIndexOf('\n', end);
+  if (end < raw.length && newline > passage.end) end = newline + 1;
+  return { artifactId: passage.artifactId, start: passage.end, end, text: raw.slice(passage.end, end), relevance: passage.relevance };
 }
 
 function render(order: string[], headers: Map<string, string>, chosen: Passage[], missing: Array<{ id: string; problem: string }>): string {
