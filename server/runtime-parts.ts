@@ -9,7 +9,8 @@ import { resolvePaths, type GrimoirePaths } from './config/paths.js';
 import { loadSettingsFile, withOverrides, type Settings } from './config/settings.js';
 import { defaultImportLocations } from './powers/import-locations.js';
 import { PowerRegistry } from './powers/registry.js';
-import { Store } from './store/store.js';
+import { databaseUrl, openStore as openBackend } from './store/open-store.js';
+import type { Store } from './store/store.js';
 import { logger } from './log.js';
 import type { RuntimeOptions } from './runtime.js';
 
@@ -31,8 +32,13 @@ export function runtimeConfig(options: RuntimeOptions): RuntimeConfig {
   return { env, paths, settings };
 }
 
-export function openStore(config: RuntimeConfig): Promise<Store> {
-  return Store.open({ dataDir: config.paths.data });
+export function openStore(config: RuntimeConfig, options: RuntimeOptions): Promise<Store> {
+  return openBackend({
+    dataDir: config.paths.data,
+    databaseUrl: databaseUrl(options.databaseUrl, config.env),
+    connectForMs: options.storeConnectForMs,
+    onRetry: options.onStoreRetry,
+  });
 }
 
 /** The registry of spell files and imported configs, loaded; problems with a spell are logged at `problems` level. */

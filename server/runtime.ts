@@ -22,6 +22,11 @@ export interface RuntimeOptions {
   settingsOverrides?: Record<string, unknown>;
   /** Reload powers when their files change. */
   watch?: boolean;
+  /** The store in PostgreSQL (postgres://…); default GRIMOIRE_DATABASE_URL, else the embedded store. */
+  databaseUrl?: string;
+  /** PostgreSQL unreachable at start: keep retrying this long (default 10 s), telling `onStoreRetry`. */
+  storeConnectForMs?: number;
+  onStoreRetry?: (message: string) => void;
 }
 
 export interface Runtime {
@@ -37,7 +42,7 @@ export interface Runtime {
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const config = runtimeConfig(options);
   const { paths, settings } = config;
-  const store = await openStore(config);
+  const store = await openStore(config, options);
   const registry = loadRegistry(options, config);
   const snapshot = registry.snapshot();
   log.debug(`${snapshot.powers.length} power(s): ${snapshot.powers.map((p) => p.name).join(', ') || 'none'}`);
@@ -56,7 +61,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       closed = true;
       registry.close();
       await gateway.shutdown();
-      store.close();
+      await store.close();
     },
   };
 }

@@ -77,6 +77,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE intel_power_writes (power TEXT PRIMARY KEY, at INTEGER);
     `,
   },
+  {
+    version: 5,
+    sql: `
+      CREATE TABLE users (
+        name TEXT PRIMARY KEY, role TEXT, token_id TEXT, token_salt TEXT, token_hash TEXT, created_at INTEGER
+      );
+      CREATE INDEX users_token ON users (token_id);
+      ALTER TABLE activity ADD COLUMN user_name TEXT;
+      CREATE INDEX activity_user ON activity (user_name, at);
+    `,
+  },
 ];
 
 /**
@@ -97,6 +108,7 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   intel_artifacts: ['id'],
   intel_calls: ['id'],
   intel_power_writes: ['power'],
+  users: ['name'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';
