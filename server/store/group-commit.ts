@@ -85,7 +85,7 @@ export class GroupCommit {
     if (this.timer && delayMs > 0) return;
     this.clearTimer();
     this.timer = setTimeout(() => this.run(), delayMs);
-    this.timer.unref();
+    if (this.waiters.length === 0) this.timer.unref(); // someone awaits durable(): keep the process up until it settles
   }
 
   private run(): void {

@@ -187,7 +187,9 @@ async function connectWithRetry(pool: pg.Pool, options: PgStoreOptions): Promise
   let delay = 250;
   for (;;) {
     try {
-      return await pool.connect();
+      const client = await pool.connect();
+      client.on('error', (error) => log.debug(`PostgreSQL connection lost at start: ${describeConnectionError(error, options.url)}`));
+      return client;
     } catch (error) {
       const message = describeConnectionError(error, options.url);
       if (!isConnectionError(error)) throw new Error(message);

@@ -149,6 +149,8 @@ export class PgWriter {
     let client: PoolClient | undefined;
     try {
       client = await this.pool.connect();
+      // A connection cut between two statements is reported as an event, not only by the next query.
+      client.on('error', ignore);
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [COMMIT_LOCK]);
       for (const op of ops) {
@@ -163,10 +165,12 @@ export class PgWriter {
       await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, logged.rows[0].seq]);
       await client.query('COMMIT');
       this.transactions += 1;
+      client.off('error', ignore);
       client.release();
     } catch (error) {
       if (client) {
         await client.query('ROLLBACK').catch(() => undefined);
+        client.off('error', ignore);
         client.release(true);
       }
       throw error;
@@ -206,4 +210,5 @@ export class PgWriter {
   }
 }
 
+const ignore = (): void => undefined;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
