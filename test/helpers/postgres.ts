@@ -53,7 +53,8 @@ async function freePort(): Promise<number> {
 const asPostgres = (command: string, args: string[]) =>
   execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd: '/' }).toString();
 
-export async function startPgCluster(): Promise<PgCluster> {
+/** `fsync: true` for benchmarks (tests run without it: faster, and a crash of the machine is not what they test). */
+export async function startPgCluster(options: { fsync?: boolean } = {}): Promise<PgCluster> {
   const bin = pgBinDir();
   if (!bin) throw new Error('PostgreSQL is not installed');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-pg-'));
@@ -66,8 +67,8 @@ export async function startPgCluster(): Promise<PgCluster> {
   execFileSync('chown', ['postgres:postgres', pwFile]);
   asPostgres(path.join(bin, 'initdb'), ['-D', data, '-U', 'grimoire', '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
-  const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c max_connections=200`;
-  const start = () => asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', options, '-w', '-t', '30', 'start']);
+  const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=${options.fsync ? 'on' : 'off'} -c max_connections=200`;
+  const start = () => asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', serverOptions, '-w', '-t', '30', 'start']);
   start();
   let stopped = false;
   const url = (database = 'postgres') => `postgres://grimoire:${PASSWORD}@127.0.0.1:${port}/${database}`;

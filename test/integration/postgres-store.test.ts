@@ -83,6 +83,28 @@ for (const backend of backends) {
     }
   });
 
+  test(`${backend.name}: one writeMany with the same key upserted twice, then deleted and inserted again, ends as written`, { skip: maybeSkip }, async () => {
+    const place = await backend.place();
+    const store = await place.open();
+    const upsert = (power: string, count: number): WriteOp => ({ op: 'upsert', table: 'catalog_powers', row: { power, tool_count: count } });
+    try {
+      store.writeMany([upsert('a', 1), upsert('b', 1), upsert('a', 2), event('x', 'one'), { op: 'delete', table: 'events', where: { id: 'x' } }, event('x', 'two')]);
+      await store.durable();
+    } finally {
+      await store.close();
+    }
+    const reopened = await place.open();
+    try {
+      assert.deepEqual(reopened.query('SELECT power, tool_count FROM catalog_powers ORDER BY power'), [
+        { power: 'a', tool_count: 2 },
+        { power: 'b', tool_count: 1 },
+      ]);
+      assert.deepEqual(reopened.query('SELECT id, detail FROM events'), [{ id: 'x', detail: 'two' }]);
+    } finally {
+      await reopened.close();
+    }
+  });
+
   test(`${backend.name}: a bad op throws before anything is committed; queries cannot write`, { skip: maybeSkip }, async () => {
     const store = await (await backend.place()).open();
     try {

@@ -5,7 +5,7 @@
  */
 import type { ClientBase } from 'pg';
 import { latestVersion, MIGRATIONS, SCHEMA_VERSION_KEY, type Migration } from '../migrations.js';
-import { pgStatements } from './pg-sql.js';
+import { pgMigrationStatements } from './pg-sql.js';
 
 /** Advisory lock keys (arbitrary, fixed): migration, and the writers' commit order. */
 export const MIGRATE_LOCK = 0x6772_6d01;
@@ -37,7 +37,7 @@ export async function migratePg(client: ClientBase, where: string, migrations: r
     for (const migration of [...migrations].sort((a, b) => a.version - b.version).filter((m) => m.version > current)) {
       await client.query('BEGIN');
       try {
-        for (const statement of pgStatements(migration)) await client.query(statement);
+        for (const statement of pgMigrationStatements(migration)) await client.query(statement);
         await client.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [
           SCHEMA_VERSION_KEY,
           String(migration.version),

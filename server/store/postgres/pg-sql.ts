@@ -15,7 +15,7 @@ const EMBEDDED_ONLY = /journal_watermarks/;
  * PRECISION: like SQLite they take any number a caller writes (epoch ms, a fraction) and come
  * back as JavaScript numbers, exact up to 2^53.
  */
-export function pgStatements(migration: Migration): string[] {
+export function pgMigrationStatements(migration: Migration): string[] {
   return migration.sql
     .split(';')
     .map((statement) => statement.trim())
@@ -26,6 +26,56 @@ export function pgStatements(migration: Migration): string[] {
 export interface PgStatement {
   text: string;
   values: SqlValue[];
+}
+
+const MAX_PARAMS = 30_000;
+
+/**
+ * Validated ops, in order, as few statements as keep their meaning: a run of inserts or upserts
+ * into one table with the same columns becomes one multi-row INSERT (an upsert run is cut where a
+ * key repeats, since one statement may not update a row twice).
+ */
+export function pgWriteStatements(ops: WriteOp[]): PgStatement[] {
+  const statements: PgStatement[] = [];
+  let run: Extract<WriteOp, { row: unknown }>[] = [];
+  let runKeys = new Set<string>();
+  const signature = (op: Extract<WriteOp, { row: unknown }>) => `${op.op}\u0000${op.table}\u0000${Object.keys(op.row).join('\u0000')}`;
+  const flush = () => {
+    if (run.length) statements.push(multiRow(run));
+    run = [];
+    runKeys = new Set();
+  };
+  for (const op of ops) {
+    if (op.op === 'delete') {
+      flush();
+      statements.push(pgStatement(op));
+      continue;
+    }
+    const key = JSON.stringify(TABLE_KEYS[op.table]?.map((k) => op.row[k]));
+    const fits =
+      run.length > 0 && signature(run[0]) === signature(op) && (run.length + 1) * Object.keys(op.row).length <= MAX_PARAMS && !(op.op === 'upsert' && runKeys.has(key));
+    if (!fits) flush();
+    run.push(op);
+    runKeys.add(key);
+  }
+  flush();
+  return statements;
+}
+
+function multiRow(ops: Extract<WriteOp, { row: unknown }>[]): PgStatement {
+  if (ops.length === 1) return pgStatement(ops[0]);
+  const first = pgStatement(ops[0]);
+  const names = Object.keys(ops[0].row);
+  const values: SqlValue[] = [];
+  const tuples = ops.map((op) => {
+    const marks = names.map((n) => {
+      values.push(op.row[n] ?? null);
+      return `$${values.length}`;
+    });
+    return `(${marks.join(', ')})`;
+  });
+  const text = first.text.replace(/VALUES \([^)]*\)/, () => `VALUES ${tuples.join(', ')}`);
+  return { text, values };
 }
 
 /** One validated op as a statement: insert ignores an existing key, upsert updates, delete is null-safe. */

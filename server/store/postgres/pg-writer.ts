@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { errorMessage, logger } from '../../log.js';
 import type { WriteOp } from '../ops.js';
-import { pgStatement } from './pg-sql.js';
+import { pgWriteStatements } from './pg-sql.js';
 import { CHANGES_CHANNEL, COMMIT_LOCK } from './pg-schema.js';
 import { isConnectionError } from './pg-url.js';
 
@@ -151,18 +151,12 @@ export class PgWriter {
       client = await this.pool.connect();
       // A connection cut between two statements is reported as an event, not only by the next query.
       client.on('error', ignore);
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [COMMIT_LOCK]);
-      for (const op of ops) {
-        const statement = pgStatement(op);
-        await client.query(statement.text, statement.values);
-      }
-      const logged = await client.query<{ seq: string }>('INSERT INTO grimoire_changes (origin, at, ops) VALUES ($1, $2, $3) RETURNING seq', [
-        this.origin,
-        Date.now(),
-        JSON.stringify(ops),
-      ]);
-      await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, logged.rows[0].seq]);
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${COMMIT_LOCK})`);
+      for (const statement of pgWriteStatements(ops)) await client.query(statement.text, statement.values);
+      await client.query(
+        'WITH logged AS (INSERT INTO grimoire_changes (origin, at, ops) VALUES ($1, $2, $3) RETURNING seq) SELECT pg_notify($4, seq::text) FROM logged',
+        [this.origin, Date.now(), JSON.stringify(ops), CHANGES_CHANNEL],
+      );
       await client.query('COMMIT');
       this.transactions += 1;
       client.off('error', ignore);
