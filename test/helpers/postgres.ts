@@ -16,7 +16,7 @@ export interface PgCluster {
   url(database?: string): string;
   password: string;
   createDatabase(name: string): Promise<void>;
-  /** Fast shutdown (connections are cut); `start()` brings it back on the same port. */
+  /** Fast shutdown (connections are cut); `start()` brings it back on the same port (each a no-op when already so). */
   pause(): void;
   start(): void;
   stop(): void;
@@ -71,6 +71,7 @@ export async function startPgCluster(options: { fsync?: boolean } = {}): Promise
   const start = () => asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', serverOptions, '-w', '-t', '30', 'start']);
   start();
   let stopped = false;
+  let running = true;
   const url = (database = 'postgres') => `postgres://grimoire:${PASSWORD}@127.0.0.1:${port}/${database}`;
   return {
     port,
@@ -85,8 +86,16 @@ export async function startPgCluster(options: { fsync?: boolean } = {}): Promise
         await client.end();
       }
     },
-    pause: () => void asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']),
-    start: () => void start(),
+    pause() {
+      if (!running) return;
+      asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']);
+      running = false;
+    },
+    start() {
+      if (running) return;
+      start();
+      running = true;
+    },
     stop() {
       if (stopped) return;
       stopped = true;

@@ -215,6 +215,31 @@ test('the database stopped and restarted under load: calls still answered, their
   assert.deepEqual(results.map((r) => r.failed), [0, 0]);
 });
 
+test('a replica started while the database is down answers "store unavailable" at once, then serves when it returns', { skip, timeout: 30_000 }, async () => {
+  cluster!.pause();
+  let late: HttpGatewayProcess | undefined;
+  try {
+    late = await startHttpGateway(['--spells', home], env(9));
+    const started = Date.now();
+    const refused = await fetch(new URL('/api/v1/activity', late.url), { headers: { Authorization: `Bearer ${late.token}` } });
+    assert.equal(refused.status, 503);
+    const body = (await refused.json()) as { error: { message: string } };
+    assert.match(body.error.message, /^store unavailable: PostgreSQL at postgres:\/\/grimoire:\*\*\*@127\.0\.0\.1:\d+\/team is not accepting connections/);
+    assert.ok(!body.error.message.includes(cluster!.password));
+    assert.ok(Date.now() - started < 2_000);
+    cluster!.start();
+    const gateway = late;
+    await waitFor(
+      async () => (await fetch(new URL('/api/v1/activity', gateway.url), { headers: { Authorization: `Bearer ${gateway.token}` } }).catch(() => undefined))?.status === 200,
+      15_000,
+      'the replica to serve once the database is back',
+    );
+  } finally {
+    cluster!.start();
+    await late?.stop();
+  }
+});
+
 process.on('exit', () => {
   for (const replica of replicas) if (replica.process.exitCode === null) replica.process.kill('SIGKILL');
   if (fs.existsSync(temp.dir)) temp.cleanup();
