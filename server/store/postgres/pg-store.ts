@@ -100,11 +100,10 @@ export class PgStore implements Store {
     this.writeMany([op]);
   }
 
+  /** Visible to this process at once; committed (with the other writes of this turn) by the writer. */
   writeMany(ops: WriteOp[]): void {
     this.assertOpen();
-    if (!Array.isArray(ops)) throw new Error('store: writeMany needs an array of ops');
-    if (ops.length === 0) return;
-    for (const op of ops) this.schema.validate(op);
+    if (!this.schema.validateBatch(ops)) return;
     this.applyToModel(ops);
     this.writer.push(ops);
   }
