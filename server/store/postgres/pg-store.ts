@@ -66,7 +66,8 @@ export class PgStore implements Store {
   static async open(options: PgStoreOptions): Promise<PgStore> {
     const SQL = await initSqlJs();
     const config: pg.ClientConfig = { connectionString: options.url, connectionTimeoutMillis: 3_000, types, application_name: 'grimoire' };
-    const pool = new pg.Pool({ ...config, max: 4, idleTimeoutMillis: 30_000 });
+    // A connection that stops answering (no reset from a lost network) counts as down after 10 s.
+    const pool = new pg.Pool({ ...config, max: 4, idleTimeoutMillis: 30_000, query_timeout: 10_000 });
     pool.on('error', (error) => log.debug(`idle PostgreSQL connection lost: ${describeConnectionError(error, options.url)}`));
     try {
       const client = await connectWithRetry(pool, options);

@@ -28,7 +28,7 @@ export function isConnectionError(error: unknown): boolean {
   // 08: connection exception; 57P01-57P03: admin shutdown, crash shutdown, cannot connect now; 53300: too many connections.
   if (/^08/.test(code) || /^57P0[123]$/.test(code) || code === '53300') return true;
   const message = String((error as Error)?.message ?? '');
-  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable/i.test(message);
+  return /Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|not queryable/i.test(message);
 }
 
 /** A message for a failed connection that names the masked URL and never the password. */
