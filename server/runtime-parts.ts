@@ -10,7 +10,8 @@ import { loadSettingsFile, withOverrides, type Settings } from './config/setting
 import { defaultImportLocations, enabledImportLocations } from './powers/import-locations.js';
 import { formatIssue } from './powers/issue-text.js';
 import { PowerRegistry } from './powers/registry.js';
-import { Store } from './store/store.js';
+import { databaseUrl, openStore as openBackend } from './store/open-store.js';
+import type { Store } from './store/store.js';
 import { logger } from './log.js';
 import type { Runtime, RuntimeOptions } from './runtime.js';
 
@@ -32,8 +33,13 @@ export function runtimeConfig(options: RuntimeOptions): RuntimeConfig {
   return { env, paths, settings };
 }
 
-export function openStore(config: RuntimeConfig): Promise<Store> {
-  return Store.open({ dataDir: config.paths.data });
+export function openStore(config: RuntimeConfig, options: RuntimeOptions): Promise<Store> {
+  return openBackend({
+    dataDir: config.paths.data,
+    databaseUrl: databaseUrl(options.databaseUrl, config.env),
+    connectForMs: options.storeConnectForMs,
+    onRetry: options.onStoreRetry,
+  });
 }
 
 /** The registry of spell files and imported configs, loaded; problems with a spell are logged at `problems` level. */

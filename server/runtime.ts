@@ -22,6 +22,11 @@ export interface RuntimeOptions {
   settingsOverrides?: Record<string, unknown>;
   /** Reload powers when their files change. */
   watch?: boolean;
+  /** The store in PostgreSQL (postgres://…); default GRIMOIRE_DATABASE_URL, else the embedded store. */
+  databaseUrl?: string;
+  /** PostgreSQL unreachable at start: keep retrying this long (default 10 s), telling `onStoreRetry`. */
+  storeConnectForMs?: number;
+  onStoreRetry?: (message: string) => void;
 }
 
 export interface Runtime {
@@ -39,7 +44,7 @@ export interface Runtime {
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const config = runtimeConfig(options);
   const { paths, settings } = config;
-  const store = await openStore(config);
+  const store = await openStore(config, options);
   const extraSpellDirs = demoSpellDirs(options, config);
   const registry = loadRegistry(options, config, 'warn', extraSpellDirs);
   const snapshot = registry.snapshot();
@@ -60,7 +65,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       closed = true;
       registry.close();
       await gateway.shutdown();
-      store.close();
+      await store.close();
     },
   };
 }

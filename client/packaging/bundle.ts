@@ -18,7 +18,7 @@ const dist = path.join(root, 'dist');
 const serverDir = path.join(dist, 'server', 'process');
 
 /** Loaded lazily by the semantic resolver when present; never needed to start. */
-const LAZY_NATIVE = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp'];
+const LAZY_NATIVE = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp', 'pg-native'];
 const DEMO_SERVERS = ['server-everything', 'server-filesystem', 'server-memory'];
 
 const common: esbuild.BuildOptions = { bundle: true, minify: true, sourcemap: true, logLevel: 'warning', legalComments: 'none' };

@@ -24,6 +24,8 @@ export interface ActivityEntry {
   resultBytes: number;
   /** The spell marks this tool `audit: true`. */
   audit?: boolean;
+  /** The gateway user whose session made the call (absent: the owner). */
+  user?: string;
 }
 
 export interface ActivityRow {
@@ -43,6 +45,7 @@ export interface ActivityRow {
   latency_ms: number;
   result_bytes: number;
   audit: number | null;
+  user_name: string | null;
   rating: number | null;
 }
 
@@ -52,6 +55,8 @@ export interface ActivityRow {
  */
 export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated: [{ activityId: string; rating: -1 | 0 | 1 }] }> {
   private generation = 0;
+  /** Session id -> the user who opened it (HTTP sessions of users added with `grimoire users add`). */
+  private readonly sessionUsers = new Map<string, string>();
 
   constructor(private readonly store: Store) {
     super();
@@ -62,8 +67,24 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated
     return this.generation;
   }
 
+  /** Calls of this session are attributed to `user` from now on; undefined forgets the session. */
+  attributeSession(sessionId: string, user: string | undefined): void {
+    if (user === undefined) this.sessionUsers.delete(sessionId);
+    else this.sessionUsers.set(sessionId, user);
+  }
+
+  /** The store wants a record committed before its call is acknowledged (see Store.acknowledged). */
+  get acknowledges(): boolean {
+    return typeof this.store.acknowledged === 'function';
+  }
+
+  /** Resolves when the records written so far may be acknowledged. */
+  acknowledged(): Promise<void> {
+    return this.store.acknowledged?.() ?? Promise.resolve();
+  }
+
   record(entry: Omit<ActivityEntry, 'id' | 'at'> & { at?: number }): ActivityEntry {
-    const full: ActivityEntry = { id: randomUUID(), at: entry.at ?? Date.now(), ...entry };
+    const full: ActivityEntry = { id: randomUUID(), at: entry.at ?? Date.now(), user: this.sessionUsers.get(entry.session), ...entry };
     this.store.write({
       op: 'insert',
       table: 'activity',
@@ -84,6 +105,7 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated
         latency_ms: Math.round(full.latencyMs),
         result_bytes: full.resultBytes,
         audit: full.audit ? 1 : null,
+        user_name: full.user ?? null,
       },
     });
     this.generation += 1;

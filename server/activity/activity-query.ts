@@ -6,6 +6,8 @@ export interface ActivityFilter {
   status?: string;
   power?: string;
   tool?: string;
+  /** A gateway user's name (`grimoire users add`). */
+  user?: string;
   /** Epoch ms, inclusive. */
   since?: number;
   /** Epoch ms, exclusive. */
@@ -28,6 +30,7 @@ export function activitySql(filter: ActivityFilter): { sql: string; params: SqlV
   add('a.status = ?', filter.status);
   add('a.power = ?', filter.power);
   add('a.tool = ?', filter.tool);
+  add('a.user_name = ?', filter.user);
   add('a.at >= ?', filter.since);
   add('a.at < ?', filter.until);
   const limit = Math.max(1, Math.min(MAX_LIMIT, filter.limit ?? 50));
@@ -54,6 +57,7 @@ export function parseActivityFilter(params: Record<string, string | undefined>):
     status: params.status,
     power: params.power,
     tool: params.tool,
+    user: params.user,
     since: number('since'),
     until: number('until'),
     limit: number('limit'),

@@ -10,7 +10,9 @@ const PRUNE_EVERY = 200;
 /**
  * The first stage: every call, rejected ones included, lands in the activity log with its intent,
  * the validation decision and its outcome, written just after the answer is on its way (the
- * answer never waits for the log); retention is applied every PRUNE_EVERY calls.
+ * answer never waits for the log), except on a store whose writes a killed process could lose
+ * (PostgreSQL: `acknowledged()`), where the answer waits for the record's commit (or its queueing
+ * while the database is down); retention is applied every PRUNE_EVERY calls.
  */
 export function recordStage(activity: ActivityLog, retention: () => { retentionDays: number; maxEntries: number }): Stage {
   let calls = 0;
@@ -49,7 +51,12 @@ export function recordStage(activity: ActivityLog, retention: () => { retentionD
     } finally {
       const latencyMs = Date.now() - context.startedAt;
       const outcome = result;
-      setImmediate(() => record(context, outcome, latencyMs));
+      if (activity.acknowledges) {
+        record(context, outcome, latencyMs);
+        await activity.acknowledged().catch((error: unknown) => log.warn(`call record not committed: ${errorMessage(error)}`));
+      } else {
+        setImmediate(() => record(context, outcome, latencyMs));
+      }
     }
   };
 }

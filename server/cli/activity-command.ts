@@ -4,13 +4,13 @@ import type { RuntimeOptions } from '../runtime.js';
 import { UsageError, type CliArgs } from './args.js';
 import { withStore } from './store-only.js';
 
-/** `grimoire activity list [filters] [--json] [--limit N]` and `grimoire activity rate <id> up|down|clear`. */
+/** `grimoire activity list [filters incl. --user NAME] [--json] [--limit N]` and `grimoire activity rate <id> up|down|clear`. */
 export function activity(sub: string | undefined, rest: string[], args: CliArgs, options: RuntimeOptions): Promise<number> {
   return withStore(options, (store) => {
     const log = new ActivityLog(store);
     if (sub === 'list') {
       const rows = log.query({
-        ...parseActivityFilter({ intent_type: args.intentType, status: args.status, power: args.power, tool: args.tool, since: args.since, until: args.until }),
+        ...parseActivityFilter({ intent_type: args.intentType, status: args.status, power: args.power, tool: args.tool, user: args.user, since: args.since, until: args.until }),
         limit: args.limit,
       });
       if (args.json) process.stdout.write(JSON.stringify({ activity: rows }, null, 2) + '\n');

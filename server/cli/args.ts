@@ -31,6 +31,13 @@ export interface CliArgs {
   reason?: string;
   sensitivity?: string;
   proceed: boolean;
+  database?: string;
+  host?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  behindProxy?: string;
+  admin: boolean;
+  user?: string;
   help: boolean;
   version: boolean;
 }
@@ -73,6 +80,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
         reason: { type: 'string' },
         sensitivity: { type: 'string' },
         proceed: { type: 'boolean', default: false },
+        database: { type: 'string' },
+        host: { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
+        'behind-proxy': { type: 'string' },
+        admin: { type: 'boolean', default: false },
+        user: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -112,6 +126,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
     reason: values.reason,
     sensitivity: values.sensitivity,
     proceed: values.proceed,
+    database: values.database,
+    host: values.host,
+    tlsCert: values['tls-cert'],
+    tlsKey: values['tls-key'],
+    behindProxy: values['behind-proxy'],
+    admin: values.admin,
+    user: values.user,
     help: values.help,
     version: values.version,
   };
@@ -133,6 +154,7 @@ export const USAGE = `grimoire: one MCP gateway in front of all your MCP servers
 Usage:
   grimoire serve --stdio [options]          serve MCP over stdio (Claude Desktop, the MCP Inspector, scripts)
   grimoire serve --http [--port N] [options] serve Streamable HTTP on 127.0.0.1; prints {"url","token"} as JSON
+        [--host ADDR (--tls-cert F --tls-key F | --behind-proxy PROXY_ADDR)]  bind another address (a team gateway)
   grimoire powers list [--json] [options]   list the configured powers and any problems with them
   grimoire resolve "<query>" [--json] [options]  rank powers for a request without activating any
   grimoire events [--json] [--limit N]      the event log: power starts, stops and crashes
@@ -141,7 +163,9 @@ Usage:
                                             the resolver over a routing data set; prints metrics as JSON
   grimoire calibrate --benchmarks DIR [--write]  fit the confidence model on the development sets
   grimoire stats [--json] [--tune]          recommendation quality (MRR, precision@k) from history; --tune refits the ranking weights
-  grimoire activity list [--intent-type T] [--status S] [--power P] [--tool X] [--since D] [--until D] [--json] [--limit N]
+  grimoire users add NAME [--admin] | users list [--json] | users remove NAME
+                                            gateway users: add prints the user's token once
+  grimoire activity list [--user NAME] [--intent-type T] [--status S] [--power P] [--tool X] [--since D] [--until D] [--json] [--limit N]
                                             the calls the agent made, newest first
   grimoire hints [--power P] [--json]      the hint network: prerequisites, next actions (declared and learned), follow rates
   grimoire call tool-read|tool-write|tool-destructive <power:tool> --args '<json>' [--reason TEXT] [--sensitivity LEVEL] [--proceed]
@@ -160,5 +184,7 @@ Options:
   --workspace DIR      also read DIR/.grimoire/ spells and DIR/.vscode/mcp.json
   --no-imports         do not import VS Code, Claude Desktop, Cursor or Kiro configs
   --call-timeout MS    fail a tool call that takes longer (default 60000)
+  --database URL       keep the store in PostgreSQL (postgres://…; default: GRIMOIRE_DATABASE_URL, else the embedded store)
 
-Environment: GRIMOIRE_HOME (default ~/.grimoire), GRIMOIRE_DATA (default $GRIMOIRE_HOME/data), GRIMOIRE_LOG (debug|info|warn|error).`;
+Environment: GRIMOIRE_HOME (default ~/.grimoire), GRIMOIRE_DATA (default $GRIMOIRE_HOME/data), GRIMOIRE_LOG (debug|info|warn|error),
+  GRIMOIRE_DATABASE_URL (a team store in PostgreSQL).`;

@@ -41,6 +41,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./activity-command.js')).activity(sub, rest, args, runtime);
     case 'call':
       return (await import('./call-command.js')).callCommand(sub, rest[0], args, runtime);
+    case 'users':
+      return (await import('./users-command.js')).usersCommand(sub, rest, args, runtime);
     case 'hints':
       return (await import('./hints-command.js')).hintsCommand(args, runtime);
     case 'tools':
@@ -59,6 +61,7 @@ function runtimeOptions(args: CliArgs): RuntimeOptions {
     spellDirs: args.spells,
     workspaceFolder: args.workspace,
     imports: args.imports,
+    databaseUrl: args.database,
     settingsOverrides: args.callTimeoutMs ? { upstream: { callTimeoutMs: args.callTimeoutMs } } : {},
   };
 }

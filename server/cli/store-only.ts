@@ -1,6 +1,7 @@
 import { resolvePaths } from '../config/paths.js';
+import { databaseUrl, openStore } from '../store/open-store.js';
 import type { RuntimeOptions } from '../runtime.js';
-import { Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 
 /**
  * Runs a read-only command on the data dir's store alone: no power is started, no gateway, no
@@ -8,11 +9,12 @@ import { Store } from '../store/store.js';
  * Settings and spells are loaded by the commands that need them (server/runtime-parts.ts).
  */
 export async function withStore<T>(options: RuntimeOptions, run: (store: Store) => T | Promise<T>): Promise<T> {
-  const paths = resolvePaths(options.env ?? process.env, options.workspaceFolder);
-  const store = await Store.open({ dataDir: paths.data });
+  const env = options.env ?? process.env;
+  const paths = resolvePaths(env, options.workspaceFolder);
+  const store = await openStore({ dataDir: paths.data, databaseUrl: databaseUrl(options.databaseUrl, env) });
   try {
     return await run(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { preview } from '../util/preview.js';
+import { OWNER, type Identity } from '../users/identity.js';
 
 export interface GuardVerdict {
   status: 401 | 403;
@@ -13,6 +14,24 @@ export interface GuardVerdict {
  * VS Code sends no Origin header, so a missing Origin is accepted.
  */
 export function checkRequest(request: IncomingMessage, port: number, token: string): GuardVerdict | undefined {
+  const verdict = checkOrigin(request, port, false);
+  if (verdict) return verdict;
+  const who = authenticate(request, token);
+  return 'status' in who ? who : undefined;
+}
+
+/**
+ * DNS-rebinding protection. On a public bind (`--host`, a team gateway) any Host is accepted (a
+ * bearer token is required all the same) and an Origin, when sent, must name that Host.
+ */
+export function checkOrigin(request: IncomingMessage, port: number, publicBind: boolean): GuardVerdict | undefined {
+  if (publicBind) {
+    const origin = request.headers.origin;
+    if (origin !== undefined && !sameAuthority(origin, request.headers.host ?? '')) {
+      return { status: 403, message: `Origin '${preview(origin, 64)}' is not allowed: it does not match the Host.` };
+    }
+    return undefined;
+  }
   const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const host = request.headers.host ?? '';
   if (!allowedHosts.has(host.toLowerCase())) {
@@ -22,12 +41,26 @@ export function checkRequest(request: IncomingMessage, port: number, token: stri
   if (origin !== undefined && !isLoopbackOrigin(origin, port)) {
     return { status: 403, message: `Origin '${preview(origin, 64)}' is not allowed: the gateway only serves local clients.` };
   }
+  return undefined;
+}
+
+/** The identity of the bearer token: the owner's token, or a user's (`users`); else a 401 verdict. */
+export function authenticate(request: IncomingMessage, token: string, users?: (bearer: string) => Identity | undefined): Identity | GuardVerdict {
   const header = request.headers.authorization ?? '';
   const match = /^Bearer\s+(.+)$/i.exec(header);
-  if (!match || !sameSecret(match[1].trim(), token)) {
-    return { status: 401, message: 'Missing or wrong bearer token: send "Authorization: Bearer <token>" with the token the gateway printed.' };
+  const bearer = match?.[1].trim();
+  if (bearer && sameSecret(bearer, token)) return OWNER;
+  const user = bearer ? users?.(bearer) : undefined;
+  if (user) return user;
+  return { status: 401, message: 'Missing or wrong bearer token: send "Authorization: Bearer <token>" with the token the gateway printed or your user token.' };
+}
+
+function sameAuthority(origin: string, host: string): boolean {
+  try {
+    return new URL(origin).host.toLowerCase() === host.toLowerCase();
+  } catch {
+    return false;
   }
-  return undefined;
 }
 
 function isLoopbackOrigin(origin: string, port: number): boolean {

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -7,7 +8,9 @@ import { errorMessage, logger } from '../log.js';
 import { byteSize, preview } from '../util/preview.js';
 import type { Gateway } from './gateway.js';
 import { readJsonBody } from './http-body.js';
-import { checkRequest } from './http-guard.js';
+import type { Identity } from '../users/identity.js';
+import { authenticate, checkOrigin } from './http-guard.js';
+import { fromProxy, isLoopbackHost } from './http-bind.js';
 import { createMcpSession } from './mcp-session.js';
 import { handleRestApi } from './rest-api.js';
 import { SessionLimitError } from './session-registry.js';
@@ -22,24 +25,47 @@ export interface HttpEndpoint {
   close(): Promise<void>;
 }
 
-/** Streamable HTTP on 127.0.0.1 only, one MCP session per client, every request authenticated. */
-export async function serveHttp(gateway: Gateway, options: { port?: number; token?: string } = {}): Promise<HttpEndpoint> {
+export interface HttpOptions {
+  port?: number;
+  token?: string;
+  /** Address to bind (default 127.0.0.1); another one needs `tls` or `behindProxy` (see http-bind.ts). */
+  host?: string;
+  tls?: { cert: Buffer; key: Buffer };
+  /** Only this address (the reverse proxy) may connect. */
+  behindProxy?: string;
+  /** Identifies a user's bearer token (`grimoire users add`); the owner's `token` is always accepted. */
+  users?: (bearer: string) => Identity | undefined;
+}
+
+/**
+ * Streamable HTTP, one MCP session per client, every request authenticated: on 127.0.0.1 by
+ * default, on another address for a team (TLS or a reverse proxy). A session belongs to the
+ * identity that opened it; its calls are recorded as that user's.
+ */
+export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Promise<HttpEndpoint> {
   const token = options.token ?? randomBytes(32).toString('base64url');
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const owners = new Map<string, string | null>();
+  const host = options.host ?? '127.0.0.1';
+  const publicBind = !isLoopbackHost(host);
   let port = 0;
 
-  const httpServer = createServer((request, response) => {
+  const listener: RequestListener = (request, response) => {
     handle(request, response).catch((error) => {
       log.warn(`request failed: ${errorMessage(error)}`);
       if (!response.headersSent) sendError(response, 500, `Internal error: ${preview(errorMessage(error), 200)}`);
     });
-  });
+  };
+  const httpServer = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createServer(listener);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const verdict = checkRequest(request, port, token);
-    if (verdict) {
-      if (verdict.status === 401) response.setHeader('WWW-Authenticate', 'Bearer realm="grimoire"');
-      return sendError(response, verdict.status, verdict.message);
+    if (options.behindProxy && !fromProxy(request, options.behindProxy)) return sendError(response, 403, 'Only the reverse proxy may connect to this gateway.');
+    const verdict = checkOrigin(request, port, publicBind);
+    if (verdict) return sendError(response, verdict.status, verdict.message);
+    const identity = authenticate(request, token, options.users);
+    if ('status' in identity) {
+      response.setHeader('WWW-Authenticate', 'Bearer realm="grimoire"');
+      return sendError(response, identity.status, identity.message);
     }
     if (handleRestApi(gateway, request, response)) return;
     if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return sendError(response, 404, 'Not found: the MCP endpoint is /mcp.');
@@ -59,7 +85,7 @@ export async function serveHttp(gateway: Gateway, options: { port?: number; toke
     }
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
-      if (!transport) return sendError(response, 404, `Session '${preview(sessionId, 64)}' is unknown or closed: initialize a new session.`);
+      if (!transport || owners.get(sessionId) !== identity.user) return sendError(response, 404, `Session '${preview(sessionId, 64)}' is unknown or closed: initialize a new session.`);
       gateway.sessions.touch(sessionId);
       return transport.handleRequest(request, response, body);
     }
@@ -75,21 +101,29 @@ export async function serveHttp(gateway: Gateway, options: { port?: number; toke
     const id = randomUUID();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
-      onsessioninitialized: (sid) => void sessions.set(sid, transport),
+      onsessioninitialized: (sid) => {
+        sessions.set(sid, transport);
+        owners.set(sid, identity.user);
+        if (identity.user !== null) gateway.activity.attributeSession(sid, identity.user);
+      },
     });
-    transport.onclose = () => sessions.delete(id);
+    transport.onclose = () => {
+      sessions.delete(id);
+      owners.delete(id);
+      gateway.activity.attributeSession(id, undefined);
+    };
     await createMcpSession(gateway, id, true).connect(transport);
     await transport.handleRequest(request, response, body);
   }
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
-    httpServer.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    httpServer.listen(options.port ?? 0, host, () => resolve());
   });
   port = (httpServer.address() as AddressInfo).port;
 
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `${options.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`,
     token,
     port,
     async close() {

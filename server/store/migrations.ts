@@ -93,6 +93,17 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    sql: `
+      CREATE TABLE users (
+        name TEXT PRIMARY KEY, role TEXT, token_id TEXT, token_salt TEXT, token_hash TEXT, created_at INTEGER
+      );
+      CREATE INDEX users_token ON users (token_id);
+      ALTER TABLE activity ADD COLUMN user_name TEXT;
+      CREATE INDEX activity_user ON activity (user_name, at);
+    `,
+  },
 ];
 
 /**
@@ -116,6 +127,7 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   trust_powers: ['power'],
   tool_pins: ['power', 'tool'],
   tool_reviews: ['power', 'tool'],
+  users: ['name'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';

@@ -26,6 +26,13 @@ export class Schema {
     }
   }
 
+  /** Validates a writeMany batch; false when there is nothing to write. Throws like `validate`. */
+  validateBatch(ops: WriteOp[]): boolean {
+    if (!Array.isArray(ops)) throw new Error('store: writeMany needs an array of ops');
+    for (const op of ops) this.validate(op);
+    return ops.length > 0;
+  }
+
   /** Throws an Error naming the offending table / column / value. */
   validate(op: WriteOp): void {
     if (op === null || typeof op !== 'object') throw new Error('store: write op must be an object');

@@ -1,7 +1,7 @@
 /**
- * What the rest of the server may ask of a store, whatever keeps the data (sql.js with journals
- * today, PostgreSQL for a team later). Writes are logical ops (server/store/ops.ts); queries are
- * read-only SQL over everything committed.
+ * What the rest of the server may ask of a store, whatever keeps the data: sql.js with journals
+ * (store.ts, the embedded default) or PostgreSQL for a team (postgres/pg-store.ts). Writes are
+ * logical ops (server/store/ops.ts); queries are read-only SQL over everything committed.
  */
 import type { Row, SqlValue, WriteOp } from './ops.js';
 
@@ -11,8 +11,10 @@ export interface Store {
   /** A local folder for files that belong with the data (artifacts, models). */
   readonly dataDir: string;
   /**
-   * Commits one op: when it returns, every query (of any process on the data dir) sees it and a
-   * killed process does not lose it. Surviving power loss is acknowledged by `durable()`.
+   * Commits one op: when it returns, every query of this process sees it; the embedded store's
+   * other processes see it on their next query and a killed process does not lose it (PostgreSQL:
+   * other replicas see it within a second, a killed replica keeps it once `durable()` resolved).
+   * Surviving power loss is acknowledged by `durable()`.
    * Throws, before committing anything, on an unknown table or column or a missing key.
    */
   write(op: WriteOp): void;
@@ -25,6 +27,12 @@ export interface Store {
   durable(): Promise<void>;
   /** Read-only SQL over everything committed so far; a statement that changes rows throws. */
   query<T = Row>(sql: string, params?: SqlValue[]): T[];
-  /** Flushes, releases the files; idempotent. Using the store afterwards throws. */
-  close(): void;
+  /**
+   * Resolves when the writes made so far may be acknowledged to a client: committed where a killed
+   * process would lose them otherwise (PostgreSQL), or queued while that database is unreachable.
+   * Absent: a write is acknowledged when it returns.
+   */
+  acknowledged?(): Promise<void>;
+  /** Flushes, releases the files or connections; idempotent. Using the store afterwards throws. */
+  close(): void | Promise<void>;
 }

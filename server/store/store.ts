@@ -117,9 +117,7 @@ export class SqlJsStore implements StoreContract {
   /** One journal line for all ops: they commit (and survive a crash) together. */
   writeMany(ops: WriteOp[]): void {
     this.assertOpen();
-    if (!Array.isArray(ops)) throw new Error('store: writeMany needs an array of ops');
-    if (ops.length === 0) return;
-    for (const op of ops) this.schema.validate(op);
+    if (!this.schema.validateBatch(ops)) return;
     ops = ops.map(maskedOp);
     // Fold in what others committed first, so this process applies ops in stamp order.
     this.refresh();

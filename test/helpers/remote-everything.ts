@@ -3,7 +3,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { repoRoot } from './temp.js';
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

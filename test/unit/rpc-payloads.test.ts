@@ -28,6 +28,7 @@ const row: ActivityRow = {
   latency_ms: 41,
   result_bytes: 120,
   audit: 1,
+  user_name: null,
   rating: -1,
 };
 

@@ -1,0 +1,98 @@
+/**
+ * The store's SQL in PostgreSQL's dialect: migrations (written for SQLite) translated, and logical
+ * write ops (server/store/ops.ts) as parameterized statements with the same idempotent meaning.
+ */
+import { TABLE_KEYS, type Migration } from '../migrations.js';
+import type { SqlValue, WriteOp } from '../ops.js';
+
+const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** Tables of the embedded store only (its journals' watermarks). */
+const EMBEDDED_ONLY = /journal_watermarks/;
+
+/**
+ * The statements of one migration for PostgreSQL. SQLite's INTEGER columns become DOUBLE
+ * PRECISION: like SQLite they take any number a caller writes (epoch ms, a fraction) and come
+ * back as JavaScript numbers, exact up to 2^53.
+ */
+export function pgMigrationStatements(migration: Migration): string[] {
+  return migration.sql
+    .split(';')
+    .map((statement) => statement.trim())
+    .filter((statement) => statement.length > 0 && !EMBEDDED_ONLY.test(statement))
+    .map((statement) => statement.replace(/\b(INTEGER|REAL)\b/g, 'DOUBLE PRECISION'));
+}
+
+export interface PgStatement {
+  text: string;
+  values: SqlValue[];
+}
+
+const MAX_PARAMS = 30_000;
+
+/**
+ * Validated ops, in order, as few statements as keep their meaning: a run of inserts or upserts
+ * into one table with the same columns becomes one multi-row INSERT (an upsert run is cut where a
+ * key repeats, since one statement may not update a row twice).
+ */
+export function pgWriteStatements(ops: WriteOp[]): PgStatement[] {
+  const statements: PgStatement[] = [];
+  let run: Extract<WriteOp, { row: unknown }>[] = [];
+  let runKeys = new Set<string>();
+  const signature = (op: Extract<WriteOp, { row: unknown }>) => `${op.op}\u0000${op.table}\u0000${Object.keys(op.row).join('\u0000')}`;
+  const flush = () => {
+    if (run.length) statements.push(multiRow(run));
+    run = [];
+    runKeys = new Set();
+  };
+  for (const op of ops) {
+    if (op.op === 'delete') {
+      flush();
+      statements.push(pgStatement(op));
+      continue;
+    }
+    const key = JSON.stringify(TABLE_KEYS[op.table]?.map((k) => op.row[k]));
+    const fits =
+      run.length > 0 && signature(run[0]) === signature(op) && (run.length + 1) * Object.keys(op.row).length <= MAX_PARAMS && !(op.op === 'upsert' && runKeys.has(key));
+    if (!fits) flush();
+    run.push(op);
+    runKeys.add(key);
+  }
+  flush();
+  return statements;
+}
+
+function multiRow(ops: Extract<WriteOp, { row: unknown }>[]): PgStatement {
+  if (ops.length === 1) return pgStatement(ops[0]);
+  const first = pgStatement(ops[0]);
+  const names = Object.keys(ops[0].row);
+  const values: SqlValue[] = [];
+  const tuples = ops.map((op) => {
+    const marks = names.map((n) => {
+      values.push(op.row[n] ?? null);
+      return `$${values.length}`;
+    });
+    return `(${marks.join(', ')})`;
+  });
+  const text = first.text.replace(/VALUES \([^)]*\)/, () => `VALUES ${tuples.join(', ')}`);
+  return { text, values };
+}
+
+/** One validated op as a statement: insert ignores an existing key, upsert updates, delete is null-safe. */
+export function pgStatement(op: WriteOp): PgStatement {
+  const keys = TABLE_KEYS[op.table];
+  if (!keys) throw new Error(`store: unknown table "${op.table}"`);
+  const table = quote(op.table);
+  if (op.op === 'delete') {
+    const names = Object.keys(op.where);
+    const where = names.map((n, i) => `${quote(n)} IS NOT DISTINCT FROM $${i + 1}`).join(' AND ');
+    return { text: `DELETE FROM ${table} WHERE ${where}`, values: names.map((n) => op.where[n] ?? null) };
+  }
+  const names = Object.keys(op.row);
+  const values = names.map((n) => op.row[n] ?? null);
+  const cols = names.map(quote).join(', ');
+  const marks = names.map((_, i) => `$${i + 1}`).join(', ');
+  const updates = op.op === 'upsert' ? names.filter((n) => !keys.includes(n)).map((n) => `${quote(n)} = EXCLUDED.${quote(n)}`) : [];
+  const action = updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING';
+  return { text: `INSERT INTO ${table} (${cols}) VALUES (${marks}) ON CONFLICT (${keys.map(quote).join(', ')}) DO ${action}`, values };
+}

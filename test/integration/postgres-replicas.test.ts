@@ -1,0 +1,247 @@
+/**
+ * Three real gateway replicas (`grimoire serve --http --database …`) on one real PostgreSQL, two
+ * users calling at once: a replica killed with SIGKILL mid-burst loses no acknowledged call and
+ * doubles none, every record carries its user; a change made through one replica (or the CLI) is
+ * seen by the others within a second; the database stopped and restarted under load.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import pg from 'pg';
+import { gatewayEnv, startHttpGateway, textOf, waitFor, type HttpGatewayProcess } from '../helpers/gateway-process.js';
+import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { cliPath, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
+
+const run = promisify(execFile);
+const skip = pgUnavailable();
+let cluster: PgCluster | undefined;
+const temp = tempDir('grimoire-replicas-');
+const home = path.join(temp.dir, 'home');
+const replicas: HttpGatewayProcess[] = [];
+let url = '';
+
+const env = (n: number) => gatewayEnv({ home, data: path.join(temp.dir, `data-${n}`) }, { GRIMOIRE_DATABASE_URL: url });
+
+before(async () => {
+  if (skip) return;
+  cluster = await startPgCluster();
+  await cluster.createDatabase('team');
+  url = cluster.url('team');
+  writeSpell(home, 'unstable', unstableSpell());
+  replicas.push(...(await Promise.all([0, 1, 2].map((n) => startHttpGateway(['--spells', home], env(n))))));
+});
+
+after(async () => {
+  await Promise.all(replicas.map((r) => r.stop()));
+  cluster?.stop();
+  temp.cleanup();
+});
+
+async function cli(args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [cliPath, ...args, '--database', url], { env: gatewayEnv({ home, data: path.join(temp.dir, 'cli') }) });
+  return stdout;
+}
+
+async function addUser(name: string, admin = false): Promise<string> {
+  return (JSON.parse(await cli(['users', 'add', name, '--json', ...(admin ? ['--admin'] : [])])) as { token: string }).token;
+}
+
+async function connect(replica: HttpGatewayProcess, token: string): Promise<{ client: Client; session: string }> {
+  const client = new Client({ name: 'load', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(replica.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  await client.connect(transport);
+  return { client, session: transport.sessionId! };
+}
+
+const echo = (client: Client, text: string, timeout = 15_000) =>
+  client.callTool({ name: 'call_tool_read', arguments: { name: 'unstable:echo', args: { text }, intent: { operation_type: 'read' } } }, undefined, {
+    timeout,
+  });
+
+/** Calls one after another until `stop()`; counts the acknowledged ones (answered with the echo). */
+function burst(client: Client, label: string, timeout?: number) {
+  let stopped = false;
+  let acked = 0;
+  let failed = 0;
+  const done = (async () => {
+    for (let i = 0; !stopped; i++) {
+      try {
+        const result = await echo(client, `${label}-${i}`, timeout);
+        if (textOf(result).includes(`echo: ${label}-${i}`)) acked += 1;
+        else failed += 1;
+      } catch {
+        failed += 1;
+        if (failed > 3) return; // the replica is gone
+      }
+    }
+  })();
+  return {
+    get acked() {
+      return acked;
+    },
+    async stop() {
+      stopped = true;
+      await done;
+      return { acked, failed };
+    },
+  };
+}
+
+async function rowsBySession(): Promise<Map<string, { user: string | null; n: number }>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const result = await client.query<{ session: string; user_name: string | null; n: number }>(
+      'SELECT session, user_name, count(*)::int AS n FROM activity GROUP BY session, user_name',
+    );
+    return new Map(result.rows.map((r) => [r.session, { user: r.user_name, n: r.n }]));
+  } finally {
+    await client.end();
+  }
+}
+
+test('two users on three replicas, one killed with SIGKILL mid-burst: every acknowledged call recorded once, as its user', { skip, timeout: 40_000 }, async () => {
+  const alice = await addUser('alice');
+  const bob = await addUser('bob', true);
+  const sessions = [
+    { user: 'alice', ...(await connect(replicas[0], alice)), replica: 0 },
+    { user: 'bob', ...(await connect(replicas[1], bob)), replica: 1 },
+    { user: 'alice', ...(await connect(replicas[2], alice)), replica: 2 },
+    { user: 'bob', ...(await connect(replicas[2], bob)), replica: 2 },
+  ];
+  // Calls to the replica about to be killed give up soon; the others wait as long as it takes.
+  const bursts = sessions.map((s, i) => burst(s.client, `s${i}`, s.replica === 2 ? 2_000 : undefined));
+  await waitFor(() => bursts.every((b) => b.acked >= 8), 15_000, 'every session to make 8 calls');
+  replicas[2].process.kill('SIGKILL');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const results = await Promise.all(bursts.map((b) => b.stop()));
+  await Promise.all(sessions.filter((s) => s.replica !== 2).map((s) => s.client.close()));
+
+  // The survivors commit a record before they answer: nothing to wait for.
+  const rows = await rowsBySession();
+  sessions.forEach((s, i) => {
+    const row = rows.get(s.session);
+    const acked = results[i].acked;
+    assert.ok(acked >= 8, `session ${i} acked ${acked}`);
+    assert.equal(row?.user, s.user, `session ${i} attributed to ${row?.user}`);
+    if (s.replica !== 2) assert.equal(results[i].failed, 0, `session ${i}: a call failed on a surviving replica`);
+    if (s.replica !== 2) assert.equal(row?.n, acked, `session ${i}: ${row?.n} records for ${acked} acknowledged calls`);
+    // The killed replica may have committed the record of a call whose answer never arrived (cut by
+    // the kill, or given up on by the client): at most one record per unacknowledged call.
+    else assert.ok(row!.n >= acked && row!.n <= acked + results[i].failed, `killed session ${i}: ${row?.n} records, ${acked} acknowledged, ${results[i].failed} not`);
+  });
+
+  // The REST API and the CLI filter by user.
+  const rest = await fetch(new URL('/api/v1/activity?user=alice&limit=1000', replicas[1].url), { headers: { Authorization: `Bearer ${bob}` } });
+  const restRows = ((await rest.json()) as { activity: Array<{ user_name: string }> }).activity;
+  const aliceTotal = sessions.filter((s) => s.user === 'alice').reduce((sum, s) => sum + rows.get(s.session)!.n, 0);
+  assert.equal(restRows.length, aliceTotal);
+  assert.ok(restRows.every((r) => r.user_name === 'alice'));
+  const listed = JSON.parse(await cli(['activity', 'list', '--user', 'bob', '--json', '--limit', '1000'])) as { activity: Array<{ user_name: string }> };
+  assert.equal(listed.activity.length, sessions.filter((s) => s.user === 'bob').reduce((sum, s) => sum + rows.get(s.session)!.n, 0));
+});
+
+test('a change through one replica or the CLI is seen by the others within a second; sessions are their owner\'s', { skip, timeout: 20_000 }, async () => {
+  const carol = await addUser('carol');
+  const started = Date.now();
+  const session = await (async () => {
+    for (;;) {
+      try {
+        return await connect(replicas[1], carol);
+      } catch (error) {
+        if (Date.now() - started > 1_000) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  })();
+  assert.ok(Date.now() - started <= 1_000);
+  await echo(session.client, 'from-carol');
+  // Carol's call, made on replica 1, read through replica 0's REST API.
+  const seen = Date.now();
+  await waitFor(
+    async () => {
+      const response = await fetch(new URL('/api/v1/activity?user=carol', replicas[0].url), { headers: { Authorization: `Bearer ${carol}` } });
+      return ((await response.json()) as { activity: unknown[] }).activity.length === 1;
+    },
+    1_000,
+    "carol's call to reach replica 0",
+  );
+  assert.ok(Date.now() - seen <= 1_000);
+  // Another user's token cannot use carol's session.
+  const dave = await addUser('dave');
+  await waitFor(async () => (await fetch(new URL('/api/v1/activity', replicas[1].url), { headers: { Authorization: `Bearer ${dave}` } })).status === 200, 1_000, 'dave known');
+  const hijack = await fetch(replicas[1].url, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${dave}`, 'mcp-session-id': session.session, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+  });
+  assert.equal(hijack.status, 404);
+  // Removed: refused everywhere within a second.
+  await cli(['users', 'remove', 'carol']);
+  await waitFor(
+    async () => (await fetch(new URL('/api/v1/activity', replicas[0].url), { headers: { Authorization: `Bearer ${carol}` } })).status === 401,
+    1_000,
+    "carol's token to be refused",
+  );
+  await session.client.close();
+});
+
+test('the database stopped and restarted under load: calls still answered, their records written after', { skip, timeout: 30_000 }, async () => {
+  const erin = await addUser('erin');
+  const sessions = [await connect(replicas[0], erin), await connect(replicas[1], erin)];
+  const bursts = sessions.map((s, i) => burst(s.client, `db${i}`));
+  await waitFor(() => bursts.every((b) => b.acked >= 5), 10_000, 'calls before the outage');
+  cluster!.pause();
+  const during = bursts.map((b) => b.acked);
+  await waitFor(() => bursts.every((b, i) => b.acked >= during[i] + 5), 10_000, 'calls answered while the database is down');
+  cluster!.start();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const results = await Promise.all(bursts.map((b) => b.stop()));
+  await Promise.all(sessions.map((s) => s.client.close()));
+  await waitFor(
+    async () => {
+      const rows = await rowsBySession();
+      return sessions.every((s, i) => rows.get(s.session)?.n === results[i].acked);
+    },
+    10_000,
+    'every call answered during the outage to be written',
+  );
+  const rows = await rowsBySession();
+  sessions.forEach((s, i) => assert.equal(rows.get(s.session)?.user, 'erin', `session ${i}`));
+  assert.deepEqual(results.map((r) => r.failed), [0, 0]);
+});
+
+test('a replica started while the database is down answers "store unavailable" at once, then serves when it returns', { skip, timeout: 30_000 }, async () => {
+  cluster!.pause();
+  let late: HttpGatewayProcess | undefined;
+  try {
+    late = await startHttpGateway(['--spells', home], env(9));
+    const started = Date.now();
+    const refused = await fetch(new URL('/api/v1/activity', late.url), { headers: { Authorization: `Bearer ${late.token}` } });
+    assert.equal(refused.status, 503);
+    const body = (await refused.json()) as { error: { message: string } };
+    assert.match(body.error.message, /^store unavailable: PostgreSQL at postgres:\/\/grimoire:\*\*\*@127\.0\.0\.1:\d+\/team is not accepting connections/);
+    assert.ok(!body.error.message.includes(cluster!.password));
+    assert.ok(Date.now() - started < 2_000);
+    cluster!.start();
+    const gateway = late;
+    await waitFor(
+      async () => (await fetch(new URL('/api/v1/activity', gateway.url), { headers: { Authorization: `Bearer ${gateway.token}` } }).catch(() => undefined))?.status === 200,
+      15_000,
+      'the replica to serve once the database is back',
+    );
+  } finally {
+    cluster!.start();
+    await late?.stop();
+  }
+});
+
+process.on('exit', () => {
+  for (const replica of replicas) if (replica.process.exitCode === null) replica.process.kill('SIGKILL');
+  if (fs.existsSync(temp.dir)) temp.cleanup();
+});
