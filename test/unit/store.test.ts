@@ -116,6 +116,11 @@ test('write and query: upsert merges columns, insert ignores an existing key, de
   store.write({ op: 'delete', table: 'catalog_tools', where: { power: 'fs' } });
   assert.deepEqual(store.query('SELECT power, tool FROM catalog_tools'), [{ power: 'git', tool: 'log' }]);
   assert.throws(() => store.query('DELETE FROM events'), /read-only/);
+  for (const sql of ['PRAGMA query_only = OFF', 'pragma query_only(0)', '/* x */ BEGIN', 'COMMIT', 'SAVEPOINT s', "ATTACH ':memory:' AS other"]) {
+    assert.throws(() => store.query(sql), /read-only/, sql);
+  }
+  assert.throws(() => store.query('DELETE FROM events'), /read-only/, 'still read-only after the attempts');
+  assert.ok(store.query('PRAGMA table_info(events)').length > 0, 'a pragma that reads is fine');
   assert.equal(count(store), 1, 'a write through query() is rolled back');
 });
 
