@@ -283,6 +283,13 @@ test('compactEvery compacts opportunistically while writing', async (t) => {
   assert.equal(fs.existsSync(snapshot), false, 'not inside the write itself');
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(fs.existsSync(snapshot), true, 'right after it');
+
+  const busy = tempDir(t);
+  const writer = await open(t, busy, 10);
+  for (let i = 0; i < 19; i++) writer.write(event(`b${i}`));
+  assert.equal(fs.existsSync(path.join(busy, 'grimoire.sqlite')), false);
+  writer.write(event('b19'));
+  assert.equal(fs.existsSync(path.join(busy, 'grimoire.sqlite')), true, 'a writer that never yields compacts inside its write at twice compactEvery');
 });
 
 test('journals are read when the change counter moved, and listed at least every second regardless', async (t) => {
