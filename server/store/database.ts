@@ -14,6 +14,12 @@ import type { SqlValue } from './ops.js';
 const MAX_CACHED_STATEMENTS = 200;
 const COMMIT_EVERY = 200;
 const PRAGMAS = 'PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; PRAGMA query_only = ON';
+const READ_ONLY = 'store: query() is read-only; change data with write()';
+const LEADING_SPACE_AND_COMMENTS = /^(?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/;
+/** Statements `query_only` lets through that would end the long transaction or change the connection. */
+const CONNECTION_CONTROL = /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|ATTACH|DETACH|VACUUM)\b/i;
+/** A pragma that only reads: a bare name, or one of these with an argument. */
+const READ_PRAGMA = /^PRAGMA\s+(?:\w+\.)?(?:\w+|(?:table_info|table_xinfo|index_list|index_info|index_xinfo|foreign_key_list)\s*\([^)]*\))\s*;?\s*$/i;
 
 export class StoreDatabase {
   private readonly statements = new Map<string, Statement>();
@@ -77,15 +83,17 @@ export class StoreDatabase {
     }
   }
 
-  /** Rows of a read-only statement; one that would change the database throws. */
+  /** Rows of a read-only statement; one that would change the database or the connection throws. */
   all<T>(sql: string, params: SqlValue[]): T[] {
+    const head = sql.replace(LEADING_SPACE_AND_COMMENTS, '');
+    if (CONNECTION_CONTROL.test(head) || (/^PRAGMA\b/i.test(head) && !READ_PRAGMA.test(head))) throw new Error(READ_ONLY);
     const statement = this.prepared(sql);
     const rows: T[] = [];
     try {
       statement.bind(params);
       while (statement.step()) rows.push(statement.getAsObject() as unknown as T);
     } catch (error) {
-      if (/readonly database/.test(String((error as Error)?.message))) throw new Error('store: query() is read-only; change data with write()');
+      if (/readonly database/.test(String((error as Error)?.message))) throw new Error(READ_ONLY);
       throw error;
     } finally {
       statement.reset();

@@ -129,7 +129,8 @@ export class SqlJsStore implements StoreContract {
     this.commits.noteWrite();
     this.changes.bump();
     this.writesSinceCompact += ops.length;
-    if (this.compactEvery > 0 && this.writesSinceCompact >= this.compactEvery) this.queueCompaction();
+    if (this.compactEvery > 0 && this.writesSinceCompact >= 2 * this.compactEvery) this.compactNow();
+    else if (this.compactEvery > 0 && this.writesSinceCompact >= this.compactEvery) this.queueCompaction();
   }
 
   durable(): Promise<void> {
@@ -141,20 +142,26 @@ export class SqlJsStore implements StoreContract {
     return this.commits.syncs;
   }
 
-  /** Compaction is slow (the whole database is written): run it after the current work, not inside a write. */
+  /**
+   * Compaction is slow (the whole database is written): it runs after the current work, not inside
+   * a write; inside one only when the writer has not yielded for another `compactEvery` ops.
+   */
   private queueCompaction(): void {
     if (this.compactQueued) return;
     this.compactQueued = true;
     setImmediate(() => {
       this.compactQueued = false;
-      if (this.closed) return;
-      this.writesSinceCompact = 0;
-      try {
-        this.compact();
-      } catch (error) {
-        log.warn(`compaction failed: ${errorMessage(error)}`);
-      }
+      if (!this.closed && this.writesSinceCompact >= this.compactEvery) this.compactNow();
     });
+  }
+
+  private compactNow(): void {
+    this.writesSinceCompact = 0;
+    try {
+      this.compact();
+    } catch (error) {
+      log.warn(`compaction failed: ${errorMessage(error)}`);
+    }
   }
 
   /** Read-only SQL over everything committed so far; a statement that changes rows throws (and is rolled back). */

@@ -116,6 +116,11 @@ test('write and query: upsert merges columns, insert ignores an existing key, de
   store.write({ op: 'delete', table: 'catalog_tools', where: { power: 'fs' } });
   assert.deepEqual(store.query('SELECT power, tool FROM catalog_tools'), [{ power: 'git', tool: 'log' }]);
   assert.throws(() => store.query('DELETE FROM events'), /read-only/);
+  for (const sql of ['PRAGMA query_only = OFF', 'pragma query_only(0)', '/* x */ BEGIN', 'COMMIT', 'SAVEPOINT s', "ATTACH ':memory:' AS other"]) {
+    assert.throws(() => store.query(sql), /read-only/, sql);
+  }
+  assert.throws(() => store.query('DELETE FROM events'), /read-only/, 'still read-only after the attempts');
+  assert.ok(store.query('PRAGMA table_info(events)').length > 0, 'a pragma that reads is fine');
   assert.equal(count(store), 1, 'a write through query() is rolled back');
 });
 
@@ -278,6 +283,13 @@ test('compactEvery compacts opportunistically while writing', async (t) => {
   assert.equal(fs.existsSync(snapshot), false, 'not inside the write itself');
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(fs.existsSync(snapshot), true, 'right after it');
+
+  const busy = tempDir(t);
+  const writer = await open(t, busy, 10);
+  for (let i = 0; i < 19; i++) writer.write(event(`b${i}`));
+  assert.equal(fs.existsSync(path.join(busy, 'grimoire.sqlite')), false);
+  writer.write(event('b19'));
+  assert.equal(fs.existsSync(path.join(busy, 'grimoire.sqlite')), true, 'a writer that never yields compacts inside its write at twice compactEvery');
 });
 
 test('journals are read when the change counter moved, and listed at least every second regardless', async (t) => {
