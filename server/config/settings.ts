@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { z } from 'zod';
 import { intelSettingsSchema } from '../intel/intel-settings.js';
+import { FITTED_ACTIVATE_THRESHOLD } from '../resolve/default-calibration.js';
 
 /**
  * Gateway settings. The keys mirror the VS Code `grimoire.*` settings; the headless gateway reads
@@ -9,7 +10,7 @@ import { intelSettingsSchema } from '../intel/intel-settings.js';
 export const settingsSchema = z.object({
   resolve: z
     .object({
-      activateThreshold: z.number().min(0).max(1).default(0.85),
+      activateThreshold: z.number().min(0).max(1).default(FITTED_ACTIVATE_THRESHOLD),
       multipleThreshold: z.number().min(0).max(1).default(0.5),
       weakThreshold: z.number().min(0).max(1).default(0.3),
       semantic: z

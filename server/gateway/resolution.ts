@@ -6,7 +6,7 @@ import { rerank, type FactorExplanation } from '../ranking/learned-ranking.js';
 import type { RecommendationLog } from '../ranking/recommendations.js';
 import { NEUTRAL, type UsageStats } from '../ranking/usage-stats.js';
 import { currentWeights } from '../ranking/weights-store.js';
-import { decideTier } from '../resolve/tiers.js';
+import { decideTier, TIER_SIZE, topCandidates } from '../resolve/tiers.js';
 import type { PowerScore, Tier } from '../resolve/types.js';
 import type { Store } from '../store/store.js';
 
@@ -69,7 +69,7 @@ export class Resolution {
     let { tier, candidates } = decideTier(ranked, settings.resolve);
     if (tier === 'activated' && candidates[0].flags.length > 0) {
       tier = 'multiple_matches';
-      candidates = ranked.slice(0, 3);
+      candidates = topCandidates(ranked, TIER_SIZE.multiple_matches);
     }
     if (options.sessionId && ranked.length > 0) {
       const entry = {

@@ -8,6 +8,8 @@ import type { PowerDocument, PowerScore, Resolver } from './types.js';
 const RRF_K = 60;
 
 export interface Calibrations {
+  /** The activation threshold fitted with the models (the default of resolve.activateThreshold). */
+  activateThreshold?: number;
   /** Fitted on the development sets without a model. */
   lexical: CalibrationModel;
   /** Used while embeddings are available. */

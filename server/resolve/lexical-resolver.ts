@@ -8,8 +8,8 @@ const POWER_FIELDS: Record<string, FieldSpec> = {
   name: { weight: 3, b: 0.3 },
   keywords: { weight: 2.5, b: 0.3 },
   description: { weight: 0.5, b: 0.75 },
-  toolNames: { weight: 1.5, b: 0.5 },
-  toolDescriptions: { weight: 0.8, b: 0.75 },
+  toolNames: { weight: 4, b: 0.5 },
+  toolDescriptions: { weight: 0.5, b: 0.75 },
   parameters: { weight: 0.3, b: 0.5 },
   domains: { weight: 1, b: 0.5 },
   phrases: { weight: 1, b: 0.5 },
@@ -45,9 +45,9 @@ export interface LexicalCandidate {
   name: string;
   /** Raw BM25F score, comparable only within one query. */
   score: number;
-  /** The score over the best score this query could reach (0..1). */
+  /** The score over the best score this query's catalog-known words could reach (0..1). */
   normalized: number;
-  /** IDF-weighted share of the query's subject words that this document matched (0..1). */
+  /** IDF-weighted share of the query's catalog-known subject words that this document matched (0..1). */
   coverage: number;
   matchType: MatchType;
   matchedTerms: string[];
@@ -122,16 +122,19 @@ function analysePower(doc: PowerDocument): AnalysedPower {
 }
 
 function rankIndex(index: Bm25fIndex, query: WeightedTerm[]): LexicalCandidate[] {
-  const subject = query.filter((t) => t.weight >= 1);
+  // Words no document has cannot tell the powers apart ("remember that Ada Lovelace ..."): the
+  // reachable score and the coverage count only the query's words the catalog knows.
+  const known = query.filter((t) => index.documentFrequency(t.term) > 0);
+  const subject = known.filter((t) => t.weight >= 1);
   const subjectIdf = subject.reduce((sum, t) => sum + index.idf(t.term), 0);
   const subjectTerms = new Set(subject.map((t) => t.term));
-  const reachable = query.reduce((sum, t) => sum + t.weight * index.idf(t.term), 0);
+  const reachable = known.reduce((sum, t) => sum + t.weight * index.idf(t.term), 0);
   const scored = index.score(query).map(({ id, score, matches }) => {
     const covered = matches.filter((m) => subjectTerms.has(m.term)).reduce((s, m) => s + index.idf(m.term), 0);
     return {
       name: id,
       score,
-      normalized: reachable > 0 ? score / reachable : 0,
+      normalized: reachable > 0 ? Math.min(1, score / reachable) : 0,
       coverage: subjectIdf > 0 ? covered / subjectIdf : 0,
       matchType: dominantField(matches),
       matchedTerms: matches.map((m) => m.term),
