@@ -1,8 +1,14 @@
-import { Bm25fIndex, type FieldSpec, type TermMatch, type WeightedTerm } from './bm25f.js';
+import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
 import { domainTagTerms } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
 import { terms } from './text.js';
-import type { MatchType, PowerDocument } from './types.js';
+import type { LearnedText, MatchType, PowerDocument } from './types.js';
+
+/**
+ * Requests that led to a successful use weigh between a description and a name: they are the
+ * user's own words for the power, but one request also says things the power has nothing to do with.
+ */
+const LEARNED_WEIGHT = 1;
 
 const POWER_FIELDS: Record<string, FieldSpec> = {
   name: { weight: 3, b: 0.3 },
@@ -13,6 +19,7 @@ const POWER_FIELDS: Record<string, FieldSpec> = {
   parameters: { weight: 0.3, b: 0.5 },
   domains: { weight: 1, b: 0.5 },
   phrases: { weight: 1, b: 0.5 },
+  learned: { weight: LEARNED_WEIGHT, b: 0.75 },
 };
 
 const TOOL_FIELDS: Record<string, FieldSpec> = {
@@ -21,6 +28,7 @@ const TOOL_FIELDS: Record<string, FieldSpec> = {
   parameters: { weight: 0.5, b: 0.5 },
   power: { weight: 0.6, b: 0.75 },
   domains: { weight: 1, b: 0.5 },
+  learned: { weight: LEARNED_WEIGHT, b: 0.75 },
 };
 
 const FIELD_MATCH_TYPE: Record<string, MatchType> = {
@@ -32,6 +40,7 @@ const FIELD_MATCH_TYPE: Record<string, MatchType> = {
   parameters: 'tool',
   power: 'description',
   domains: 'description',
+  learned: 'learned',
 };
 
 /**
@@ -39,6 +48,9 @@ const FIELD_MATCH_TYPE: Record<string, MatchType> = {
  * carries the field weights (a title hit counts 3).
  */
 const K1 = 2;
+
+/** At tool level, the share of a tool's score that comes from its power's relevance. */
+const POWER_MIX = 0.5;
 
 /** One document's lexical match, before fusion and calibration. */
 export interface LexicalCandidate {
@@ -61,6 +73,13 @@ export class LexicalResolver {
   private readonly powers = new Bm25fIndex(POWER_FIELDS, K1);
   private readonly tools = new Bm25fIndex(TOOL_FIELDS, K1);
 
+  /** Requests seen before (by request key) and the power, or tool id, that worked for them. */
+  private rememberedPowers = new Map<string, string>();
+  private rememberedTools = new Map<string, string>();
+
+  /** Each tool id's power. */
+  private powerOfTool = new Map<string, string>();
+
   /** Analysed documents by content: a re-index analyses only the powers whose text changed. */
   private analysed = new Map<string, AnalysedPower>();
 
@@ -73,27 +92,59 @@ export class LexicalResolver {
       return entry;
     });
     this.analysed = next;
+    this.powerOfTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, entry.power.id] as const)));
     this.powers.build(analysed.map((entry) => entry.power));
     this.tools.build(analysed.flatMap((entry) => entry.tools));
+    this.rememberedPowers = new Map();
+    this.rememberedTools = new Map();
+    const best = new Map<string, number>();
+    for (const entry of analysed.flatMap((a) => a.remembered)) {
+      const slot = `${entry.tool ? 'tool' : 'power'}\u0000${entry.key}`;
+      if (!entry.key || (best.get(slot) ?? -1) >= entry.weight) continue;
+      best.set(slot, entry.weight);
+      (entry.tool ? this.rememberedTools : this.rememberedPowers).set(entry.key, entry.id);
+    }
   }
 
   /** Every power, best first (those that matched nothing last, in index order). */
   rankPowers(query: string): LexicalCandidate[] {
-    const matched = rankIndex(this.powers, queryTerms(query));
+    const matched = rememberedFirst(rankIndex(this.powers, queryTerms(query)), this.rememberedPowers.get(requestKeyOf(query)));
     const seen = new Set(matched.map((c) => c.name));
     const unmatched = this.powers.allIds().filter((id) => !seen.has(id));
     return [...matched, ...unmatched.map((name) => ({ name, score: 0, normalized: 0, coverage: 0, matchType: 'description' as const, matchedTerms: [] }))];
   }
 
-  /** The tools that matched the query, best first, named by their ids. */
+  /**
+   * The tools that matched the query, or whose power did, best first, named by their ids. Each
+   * tool's score is mixed with its power's (both relative to the best of their ranking): a tool
+   * named "search" is the right one when its power is about what the request is about.
+   */
   rankTools(query: string): LexicalCandidate[] {
-    return rankIndex(this.tools, queryTerms(query));
+    const weighted = queryTerms(query);
+    const remembered = this.rememberedTools.get(requestKeyOf(query));
+    const tools = rankIndex(this.tools, weighted);
+    const powers = rankIndex(this.powers, weighted);
+    const bestTool = tools[0]?.score ?? 0;
+    const bestPower = powers[0]?.score ?? 0;
+    if (bestTool <= 0) return rememberedFirst(tools, remembered);
+    const powerShare = new Map(powers.map((p) => [p.name, bestPower > 0 ? p.score / bestPower : 0]));
+    const byId = new Map(tools.map((t) => [t.name, t]));
+    const mixed = [...this.powerOfTool].flatMap(([toolId, power]) => {
+      const tool = byId.get(toolId);
+      const share = powerShare.get(power) ?? 0;
+      if (!tool && share === 0) return [];
+      const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, matchType: 'description' as const, matchedTerms: [] };
+      return [{ ...base, score: bestTool * ((1 - POWER_MIX) * (base.score / bestTool) + POWER_MIX * share) }];
+    });
+    return rememberedFirst(mixed.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name)), remembered);
   }
 }
 
 interface AnalysedPower {
-  power: { id: string; fields: Record<string, string[]> };
-  tools: Array<{ id: string; fields: Record<string, string[]> }>;
+  power: IndexedDocument;
+  tools: IndexedDocument[];
+  /** Requests that worked before, by request key, with their weight: for the power, and for each tool id. */
+  remembered: Array<{ key: string; id: string; weight: number; tool: boolean }>;
 }
 
 function analysePower(doc: PowerDocument): AnalysedPower {
@@ -108,17 +159,52 @@ function analysePower(doc: PowerDocument): AnalysedPower {
   const own = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames, ...fields.toolDescriptions];
   const phrases = [fields.name, fields.keywords, fields.description, fields.toolNames, fields.toolDescriptions].flatMap(bigrams);
   const powerContext = [...fields.name, ...fields.keywords, ...fields.description];
+  const learned = learnedField(doc.learned);
+  const remembered: AnalysedPower['remembered'] = (doc.learned ?? []).map((l) => ({ key: requestKeyOf(l.text), id: doc.name, weight: l.weight, tool: false }));
   return {
-    power: { id: doc.name, fields: { ...fields, domains: domainTagTerms(own), phrases } },
+    power: { id: doc.name, fields: { ...fields, domains: domainTagTerms(own), phrases, learned: learned.terms }, weights: { learned: learned.weights } },
     tools: doc.tools.map((tool) => {
+      const id = tool.id ?? `${doc.name}:${tool.name}`;
       const name = terms(tool.name);
       const description = terms(tool.description ?? '');
+      const toolLearned = learnedField(tool.learned);
+      for (const l of tool.learned ?? []) remembered.push({ key: requestKeyOf(l.text), id, weight: l.weight, tool: true });
       return {
-        id: tool.id ?? `${doc.name}:${tool.name}`,
-        fields: { name, description, parameters: (tool.parameters ?? []).flatMap(terms), power: powerContext, domains: domainTagTerms([...name, ...description, ...powerContext]) },
+        id,
+        fields: { name, description, parameters: (tool.parameters ?? []).flatMap(terms), power: powerContext, domains: domainTagTerms([...name, ...description, ...powerContext]), learned: toolLearned.terms },
+        weights: { learned: toolLearned.weights },
       };
     }),
+    remembered,
   };
+}
+
+/** The learned requests' terms, each weighted by its request's weight. */
+function learnedField(learned: LearnedText[] | undefined): { terms: string[]; weights: number[] } {
+  const out = { terms: [] as string[], weights: [] as number[] };
+  for (const { text, weight } of learned ?? []) {
+    for (const term of terms(text)) {
+      out.terms.push(term);
+      out.weights.push(weight);
+    }
+  }
+  return out;
+}
+
+/**
+ * A request seen before goes first to what worked for it (the heaviest, that is the most recent,
+ * when several did); the rest keep their order.
+ */
+/** The key under which a request counts as seen before: its search terms, so "Read the file." and "read a file" are one request. */
+export function requestKeyOf(query: string): string {
+  return terms(query).join(' ');
+}
+
+function rememberedFirst(ranked: LexicalCandidate[], remembered: string | undefined): LexicalCandidate[] {
+  if (!remembered) return ranked;
+  const at = ranked.findIndex((c) => c.name === remembered);
+  if (at <= 0) return ranked;
+  return [ranked[at], ...ranked.slice(0, at), ...ranked.slice(at + 1)];
 }
 
 function rankIndex(index: Bm25fIndex, query: WeightedTerm[]): LexicalCandidate[] {

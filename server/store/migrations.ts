@@ -77,6 +77,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE intel_power_writes (power TEXT PRIMARY KEY, at INTEGER);
     `,
   },
+  {
+    // Learned requests (issue 15): a request that led to a successful call joins its power's and
+    // tool's search document.
+    version: 5,
+    sql: `
+      CREATE TABLE learned_requests (id TEXT PRIMARY KEY, at INTEGER, power TEXT, tool TEXT, query TEXT, session TEXT);
+      CREATE INDEX learned_requests_power ON learned_requests (power, at);
+    `,
+  },
 ];
 
 /**
@@ -97,6 +106,7 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   intel_artifacts: ['id'],
   intel_calls: ['id'],
   intel_power_writes: ['power'],
+  learned_requests: ['id'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';
