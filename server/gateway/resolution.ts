@@ -57,11 +57,11 @@ export class Resolution {
     const disabled = new Set(settings.powers.disabled);
     const byName = new Map(this.deps.powers().map((p) => [p.name, p]));
     const relevant = (await this.deps.rank(query)).filter((c) => !disabled.has(c.name) && byName.has(c.name));
-    const top = relevant[0]?.score ?? 0;
-    const withRelevance = relevant.map((c) => ({ ...c, relevance: top > 0 ? c.score / top : 0 }));
+    // The resolver's relevance is on one 0..1 scale in both modes and its order is the ranking's:
+    // history re-ranks on it, so a candidate moves only when history moved it.
     const usage = settings.ranking.learn ? this.deps.usage.forPowers() : new Map();
-    const reranked = rerank(withRelevance, (name) => usage.get(name), currentWeights(this.deps.store));
-    const ranked: ResolvedCandidate[] = reranked.map(({ relevance: _relevance, explanation, ...candidate }) => ({
+    const reranked = rerank(relevant, (name) => usage.get(name), currentWeights(this.deps.store));
+    const ranked: ResolvedCandidate[] = reranked.map(({ explanation, ...candidate }) => ({
       ...candidate,
       flags: this.flags(byName.get(candidate.name)!),
       ...(options.explain ? { explanation } : {}),

@@ -204,7 +204,8 @@ function rememberedFirst(ranked: LexicalCandidate[], remembered: string | undefi
   if (!remembered) return ranked;
   const at = ranked.findIndex((c) => c.name === remembered);
   if (at <= 0) return ranked;
-  return [ranked[at], ...ranked.slice(0, at), ...ranked.slice(at + 1)];
+  // Level with the best, not above it: what worked before leads, and the lexical evidence still says how clearly.
+  return [{ ...ranked[at], score: ranked[0].score }, ...ranked.slice(0, at), ...ranked.slice(at + 1)];
 }
 
 function rankIndex(index: Bm25fIndex, query: WeightedTerm[]): LexicalCandidate[] {

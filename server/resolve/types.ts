@@ -31,8 +31,14 @@ export type MatchType = 'name' | 'keyword' | 'description' | 'tool' | 'learned';
 
 export interface PowerScore {
   name: string;
-  /** Raw relevance, comparable only within one query. */
+  /** Raw lexical score, comparable only within one query. */
   score: number;
+  /**
+   * 0..1, the same scale with or without a model: 1 for the best candidate, the ranking's order.
+   * Lexical only, the score over the best score; with a model, the mean of that and the semantic
+   * similarity over the best similarity, over the best such mean.
+   */
+  relevance: number;
   /** 0..1: how sure the resolver is that this power is what the query asks for. */
   confidence: number;
   /** The field that contributed most to the score. */

@@ -163,7 +163,7 @@ test('status says lexical-only when no model is configured', () => {
 });
 
 test('tiers follow the thresholds', () => {
-  const score = (name: string, confidence: number): PowerScore => ({ name, confidence, score: confidence, matchType: 'keyword', matchedTerms: [] });
+  const score = (name: string, confidence: number): PowerScore => ({ name, confidence, score: confidence, relevance: confidence, matchType: 'keyword', matchedTerms: [] });
   assert.equal(decideTier([score('a', 0.9), score('b', 0.2)], thresholds).tier, 'activated');
   const multiple = decideTier([score('a', 0.6), score('b', 0.4), score('c', 0.35), score('d', 0.3)], thresholds);
   assert.equal(multiple.tier, 'multiple_matches');
