@@ -179,13 +179,16 @@ function analysePower(doc: PowerDocument): AnalysedPower {
   };
 }
 
-/** The learned requests' terms, each weighted by its request's weight. */
+/**
+ * The learned requests' terms, each weighted as a query weighs it (request words and verbs less,
+ * domain tags and phrases too) times its request's weight: a learned request is a request.
+ */
 function learnedField(learned: LearnedText[] | undefined): { terms: string[]; weights: number[] } {
   const out = { terms: [] as string[], weights: [] as number[] };
   for (const { text, weight } of learned ?? []) {
-    for (const term of terms(text)) {
-      out.terms.push(term);
-      out.weights.push(weight);
+    for (const term of queryTerms(text)) {
+      out.terms.push(term.term);
+      out.weights.push(term.weight * weight);
     }
   }
   return out;
