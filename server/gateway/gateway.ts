@@ -107,9 +107,12 @@ export class Gateway extends EventEmitter {
     this.activity = new ActivityLog(options.store);
     this.recommendations = new RecommendationLog(options.store);
     this.learned = new LearnedRequests(options.store);
-    this.activity.on('recorded', (call) => {
-      if (this.options.settings.ranking.learn && this.learned.learnFromCall(call)) this.reindex();
-    });
+    // After the answer is on its way: learning writes to the store and re-indexes.
+    this.activity.on('recorded', (call) =>
+      setImmediate(() => {
+        if (this.options.settings.ranking.learn && this.learned.learnFromCall(call)) this.reindex();
+      }),
+    );
     this.usage = new UsageStats(options.store, () => this.activity.version);
     this.activity.prune(options.settings.activity.retentionDays, options.settings.activity.maxEntries);
     this.hints = {
