@@ -110,7 +110,11 @@ export class Gateway extends EventEmitter {
     // After the answer is on its way: learning writes to the store and re-indexes.
     this.activity.on('recorded', (call) =>
       setImmediate(() => {
-        if (this.options.settings.ranking.learn && this.learned.learnFromCall(call)) this.reindex();
+        try {
+          if (this.options.settings.ranking.learn && this.learned.learnFromCall(call)) this.reindex();
+        } catch (error) {
+          log.warn(`could not learn from the call to ${call.power}:${call.tool}: ${errorMessage(error)}`);
+        }
       }),
     );
     this.usage = new UsageStats(options.store, () => this.activity.version);
