@@ -9,6 +9,9 @@ export interface QueryOutcome {
   tier: string;
   /** The tier auto-activated and its top-1 was relevant. */
   activatedCorrect: boolean;
+  /** A relevant result is among the candidates the tier shows the agent. */
+  shown: boolean;
+  shownCount: number;
   ms: number;
 }
 
@@ -21,6 +24,10 @@ export interface BenchSummary {
   recall_at_5: number;
   tiers: Record<'activated' | 'multiple_matches' | 'weak_matches' | 'not_found', number>;
   activated_precision: number | null;
+  /** Share of queries whose answer shows a relevant candidate (the activated one, the top 3 or the top 5). */
+  answer_shows_relevant: number;
+  /** Mean number of candidates the answers show. */
+  mean_shown: number;
   p50_ms: number;
   p95_ms: number;
 }
@@ -44,6 +51,8 @@ export function summarize(outcomes: QueryOutcome[]): BenchSummary {
     recall_at_5: mean((o) => (o.relevantCount ? o.relevantRanks.filter((r) => r < 5).length / o.relevantCount : 0)),
     tiers,
     activated_precision: activated.length ? round(activated.filter((o) => o.activatedCorrect).length / activated.length) : null,
+    answer_shows_relevant: mean((o) => (o.shown ? 1 : 0)),
+    mean_shown: mean((o) => o.shownCount),
     p50_ms: pct(0.5),
     p95_ms: pct(0.95),
   };

@@ -33,6 +33,8 @@ export async function runBench(run: BenchRun): Promise<{ summary: BenchSummary; 
       relevantCount: relevant.size,
       tier: decision.tier,
       activatedCorrect: decision.tier === 'activated' && relevant.has(ranked[0].name),
+      shown: decision.candidates.some((c) => relevant.has(c.name)),
+      shownCount: decision.candidates.length,
       ms,
     });
   }

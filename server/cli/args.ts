@@ -18,6 +18,8 @@ export interface CliArgs {
   level: 'server' | 'tool';
   queryField: 'query' | 'task_description';
   semantic: 'on' | 'off';
+  /** `bench --learn-split N`: replay N queries per power as history, measure the rest before and after. */
+  learnSplit?: number;
   benchmarks?: string;
   write: boolean;
   tune: boolean;
@@ -67,6 +69,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         level: { type: 'string', default: 'server' },
         'query-field': { type: 'string', default: 'query' },
         semantic: { type: 'string', default: 'off' },
+        'learn-split': { type: 'string' },
         benchmarks: { type: 'string' },
         write: { type: 'boolean', default: false },
         tune: { type: 'boolean', default: false },
@@ -113,6 +116,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     level: oneOf('--level', values.level, ['server', 'tool'] as const),
     queryField: oneOf('--query-field', values['query-field'], ['query', 'task_description'] as const),
     semantic: oneOf('--semantic', values.semantic, ['on', 'off'] as const),
+    learnSplit: values['learn-split'] === undefined ? undefined : positiveInt('--learn-split', values['learn-split']),
     benchmarks: values.benchmarks,
     write: values.write,
     tune: values.tune,

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from '../bench/dataset.js';
+import { runLearnSplit } from '../bench/learn-split.js';
 import { runBench } from '../bench/run-bench.js';
 import { defaultSettings, withOverrides } from '../config/settings.js';
 import { createResolver } from '../resolve/create-resolver.js';
@@ -21,6 +22,14 @@ export async function bench(args: CliArgs): Promise<number> {
     const { resolver, embedder } = createResolver(settings.resolve, store, process.env.GRIMOIRE_DATA ?? dataDir);
     if (args.semantic === 'on' && !(await embedder.ready())) {
       process.stderr.write(`grimoire bench: ${embedder.status().detail ?? 'the model did not load'}; measuring lexical-only.\n`);
+    }
+    if (args.learnSplit !== undefined) {
+      const n = args.learnSplit;
+      const fresh = () => createResolver(settings.resolve, store, process.env.GRIMOIRE_DATA ?? dataDir).resolver;
+      const result = await runLearnSplit({ resolver: fresh, powers, queries, level: args.level, queryField: args.queryField, thresholds: settings.resolve, n, store });
+      process.stderr.write(`grimoire bench: ${result.history} queries replayed as history (${n} per power), ${result.learned} learned; ${result.before.n} measured\n`);
+      process.stdout.write(JSON.stringify({ before: result.before, after: result.after }, null, args.json ? 0 : 2) + '\n');
+      return 0;
     }
     resolver.index(powers);
     await resolver.ready();

@@ -3,6 +3,7 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/
 import { intelSettingsSchema } from '../intel/intel-settings.js';
 import { readTextFile } from '../util/safe-read.js';
 import { limitsSettingsSchema } from './limits-settings.js';
+import { FITTED_ACTIVATE_THRESHOLD } from '../resolve/default-calibration.js';
 
 /**
  * Gateway settings. The keys mirror the VS Code `grimoire.*` settings; the headless gateway reads
@@ -11,7 +12,7 @@ import { limitsSettingsSchema } from './limits-settings.js';
 export const settingsSchema = z.object({
   resolve: z
     .object({
-      activateThreshold: z.number().min(0).max(1).default(0.85),
+      activateThreshold: z.number().min(0).max(1).default(FITTED_ACTIVATE_THRESHOLD),
       multipleThreshold: z.number().min(0).max(1).default(0.5),
       weakThreshold: z.number().min(0).max(1).default(0.3),
       semantic: z

@@ -16,6 +16,7 @@ import { hintsStage } from '../hints/hints-stage.js';
 import { LearnedTransitions } from '../hints/learned-transitions.js';
 import { SessionContexts } from '../hints/session-context.js';
 import { ActivityLog } from '../activity/activity-log.js';
+import { LearnedRequests, withLearned } from '../ranking/learned-requests.js';
 import { forwardStage } from '../calls/forward-stage.js';
 import { recordStage } from '../calls/record-stage.js';
 import { errorResult } from '../calls/results.js';
@@ -80,6 +81,8 @@ export class Gateway extends EventEmitter {
   readonly catalog: Catalog;
   readonly discovery: Discovery;
   readonly activity: ActivityLog;
+  /** Requests that led to successful calls: they join their power's search document. */
+  readonly learned: LearnedRequests;
   readonly recommendations: RecommendationLog;
   readonly usage: UsageStats;
   readonly hints: { sessions: SessionContexts; events: HintEvents; transitions: LearnedTransitions };
@@ -126,6 +129,17 @@ export class Gateway extends EventEmitter {
     this.discovery = new Discovery((power) => this.discover(power));
     this.activity = new ActivityLog(options.store);
     this.recommendations = new RecommendationLog(options.store);
+    this.learned = new LearnedRequests(options.store);
+    // After the answer is on its way: learning writes to the store and re-indexes.
+    this.activity.on('recorded', (call) =>
+      setImmediate(() => {
+        try {
+          if (this.options.settings.ranking.learn && this.learned.learnFromCall(call)) this.reindex();
+        } catch (error) {
+          log.warn(`could not learn from the call to ${call.power}:${call.tool}: ${errorMessage(error)}`);
+        }
+      }),
+    );
     this.usage = new UsageStats(options.store, () => this.activity.version);
     this.activity.prune(options.settings.activity.retentionDays, options.settings.activity.maxEntries);
     this.hints = {
@@ -423,7 +437,8 @@ export class Gateway extends EventEmitter {
   }
 
   private reindex(): void {
-    this.resolver.index(this.powers().map((power) => powerDocument(power, this.toolsOf(power.name))));
+    const documents = this.powers().map((power) => powerDocument(power, this.toolsOf(power.name)));
+    this.resolver.index(this.options.settings.ranking.learn ? withLearned(documents, this.learned.documents()) : documents);
     this.resolveCache = new Map();
   }
 

@@ -6,7 +6,7 @@ import { rerank, type FactorExplanation } from '../ranking/learned-ranking.js';
 import type { RecommendationLog } from '../ranking/recommendations.js';
 import { NEUTRAL, type UsageStats } from '../ranking/usage-stats.js';
 import { currentWeights } from '../ranking/weights-store.js';
-import { decideTier } from '../resolve/tiers.js';
+import { decideTier, TIER_SIZE, topCandidates } from '../resolve/tiers.js';
 import type { PowerScore, Tier } from '../resolve/types.js';
 import type { Store } from '../store/store.js';
 
@@ -57,11 +57,11 @@ export class Resolution {
     const disabled = new Set(settings.powers.disabled);
     const byName = new Map(this.deps.powers().map((p) => [p.name, p]));
     const relevant = (await this.deps.rank(query)).filter((c) => !disabled.has(c.name) && byName.has(c.name));
-    const top = relevant[0]?.score ?? 0;
-    const withRelevance = relevant.map((c) => ({ ...c, relevance: top > 0 ? c.score / top : 0 }));
+    // The resolver's relevance is on one 0..1 scale in both modes and its order is the ranking's:
+    // history re-ranks on it, so a candidate moves only when history moved it.
     const usage = settings.ranking.learn ? this.deps.usage.forPowers() : new Map();
-    const reranked = rerank(withRelevance, (name) => usage.get(name), currentWeights(this.deps.store));
-    const ranked: ResolvedCandidate[] = reranked.map(({ relevance: _relevance, explanation, ...candidate }) => ({
+    const reranked = rerank(relevant, (name) => usage.get(name), currentWeights(this.deps.store));
+    const ranked: ResolvedCandidate[] = reranked.map(({ explanation, ...candidate }) => ({
       ...candidate,
       flags: this.flags(byName.get(candidate.name)!),
       ...(options.explain ? { explanation } : {}),
@@ -69,7 +69,7 @@ export class Resolution {
     let { tier, candidates } = decideTier(ranked, settings.resolve);
     if (tier === 'activated' && candidates[0].flags.length > 0) {
       tier = 'multiple_matches';
-      candidates = ranked.slice(0, 3);
+      candidates = topCandidates(ranked, TIER_SIZE.multiple_matches);
     }
     if (options.sessionId && ranked.length > 0) {
       const entry = {

@@ -32,10 +32,10 @@ export async function retrieveTools(gateway: Gateway, request: RetrieveRequest, 
     const [power] = c.name.split(':');
     return !disabled.has(power) && !blocked.has(c.name) && gateway.power(power);
   });
-  const top = matched[0]?.score ?? 0;
   const usage = settings.ranking.learn ? gateway.usage.forTools() : new Map();
+  // The resolver's relevance (0..1 in both modes, in the ranking's order) is what history re-ranks.
   const ranked = rerank(
-    matched.map((c) => ({ ...c, relevance: top > 0 ? c.score / top : 0 })),
+    matched,
     (name) => usage.get(name),
     currentWeights(gateway.store),
   ).slice(0, request.limit);

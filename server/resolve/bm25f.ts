@@ -22,6 +22,18 @@ export interface TermMatch {
   field: string;
 }
 
+export interface IndexedDocument {
+  id: string;
+  fields: Record<string, string[]>;
+  /** Per field, the weight of each of its terms (parallel to `fields[field]`). */
+  weights?: Record<string, number[]>;
+}
+
+function fieldLength(doc: IndexedDocument, field: string): number {
+  const weights = doc.weights?.[field];
+  return weights ? weights.reduce((a, b) => a + b, 0) : (doc.fields[field]?.length ?? 0);
+}
+
 interface Posting {
   doc: number;
   /** The term's field-weighted, length-normalised frequency in the document. */
@@ -41,12 +53,15 @@ export class Bm25fIndex {
     private readonly k1 = 1.2,
   ) {}
 
-  /** Replaces the index. `docs` maps each field name to the terms of that field. */
-  build(docs: Array<{ id: string; fields: Record<string, string[]> }>): void {
+  /**
+   * Replaces the index. `docs` maps each field name to the terms of that field; `weights`, where
+   * given for a field, says how much each of its terms counts (1 when absent).
+   */
+  build(docs: IndexedDocument[]): void {
     this.ids = docs.map((doc) => doc.id);
     this.avgLength = new Map();
     for (const field of Object.keys(this.fields)) {
-      const total = docs.reduce((sum, doc) => sum + (doc.fields[field]?.length ?? 0), 0);
+      const total = docs.reduce((sum, doc) => sum + fieldLength(doc, field), 0);
       this.avgLength.set(field, Math.max(1, total / Math.max(1, docs.length)));
     }
     this.postings = new Map();
@@ -55,9 +70,10 @@ export class Bm25fIndex {
       for (const [field, spec] of Object.entries(this.fields)) {
         const fieldTerms = doc.fields[field] ?? [];
         if (fieldTerms.length === 0) continue;
-        const norm = 1 - spec.b + (spec.b * fieldTerms.length) / (this.avgLength.get(field) ?? 1);
+        const norm = 1 - spec.b + (spec.b * fieldLength(doc, field)) / (this.avgLength.get(field) ?? 1);
+        const termWeights = doc.weights?.[field];
         const tf = new Map<string, number>();
-        for (const term of fieldTerms) tf.set(term, (tf.get(term) ?? 0) + 1);
+        fieldTerms.forEach((term, i) => tf.set(term, (tf.get(term) ?? 0) + (termWeights?.[i] ?? 1)));
         for (const [term, count] of tf) {
           const part = (spec.weight * count) / norm;
           const entry = perTerm.get(term) ?? { pseudoTf: 0, field, best: 0 };

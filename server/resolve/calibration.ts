@@ -1,18 +1,20 @@
 /**
  * Confidence that means what it says: the probability that the top-ranked candidate is the one
  * wanted, from a logistic model over how the ranking looks (the top's lead over the next, how much
- * of the query it covers, how strong its match is; with a model loaded, the semantic similarity
- * and its lead too). Fitted on the development sets by `grimoire calibrate`, with "negatives"
- * (the same queries with the right power removed) so that a query no power serves is not
- * auto-activated because of its best near-miss.
+ * of the query's catalog-known words it covers, how strong its match is; with a model loaded, the
+ * semantic similarity and its lead too). No feature grows or shrinks with the query's length, so
+ * the model does not learn which data set a query came from. Fitted on the development sets by
+ * `grimoire calibrate` with leave-one-set-out validation, with "negatives" (the same queries with
+ * the right power removed) so that a query no power serves is not auto-activated because of its
+ * best near-miss.
  */
 
 export interface RankingShape {
-  /** ln(top score / runner-up score), within 0..3: how clearly the top leads. */
+  /** ln(top score / runner-up score), within 0..3 (3 when nothing else matched): how clearly the top leads. */
   lead: number;
-  /** The top's score over the best score the query could reach (0..1). */
+  /** The top's score over the best score the query's catalog-known words could reach (0..1). */
   strength: number;
-  /** IDF-weighted share of the query's subject words the top matched (0..1). */
+  /** IDF-weighted share of the query's catalog-known subject words the top matched (0..1). */
   coverage: number;
   /** Cosine similarity of query and top candidate, when a model is loaded. */
   semantic?: number;
@@ -33,8 +35,6 @@ export interface CalibrationModel {
 
 const FEATURES = ['lead', 'strength', 'coverage', 'semantic', 'semanticLead'] as const;
 const MAX_LEAD = 3;
-/** The share of the reachable score that stands in for the runner-up when nothing else matched. */
-const BACKGROUND = 0.1;
 
 /** The shape of a ranking, from its two best candidates. */
 export function rankingShape(
@@ -43,11 +43,9 @@ export function rankingShape(
   secondSemantic?: number,
 ): RankingShape | undefined {
   if (!top || top.score <= 0) return undefined;
-  // The runner-up is at least a background score: a top that matched one word of a long query
-  // leads nobody, however alone it is.
-  const reachable = top.score / Math.max(top.normalized, 1e-9);
-  const rival = Math.max(second?.score ?? 0, BACKGROUND * reachable);
-  const lead = Math.min(MAX_LEAD, Math.max(0, Math.log(top.score / rival)));
+  // A top that matched none of the request's subject words (only its verbs or request words)
+  // leads nobody, however alone it is: "delete old snapshots" is not about the one power with a delete tool.
+  const lead = top.coverage > 0 ? Math.min(MAX_LEAD, Math.max(0, Math.log(top.score / Math.max(second?.score ?? 0, 1e-9)))) : 0;
   const shape: RankingShape = { lead, strength: top.normalized, coverage: top.coverage };
   if (top.semantic !== undefined) {
     shape.semantic = top.semantic;
@@ -68,6 +66,8 @@ export interface TrainingExample {
   correct: boolean;
   /** How much this example counts (to balance data sets of different sizes). */
   weight: number;
+  /** A ranking with the right candidates removed: whatever is on top is wrong. */
+  negative?: boolean;
 }
 
 /**
@@ -77,7 +77,9 @@ export interface TrainingExample {
  */
 export function fitCalibration(examples: TrainingExample[], options: { useSemantic: boolean; iterations?: number; rate?: number }): CalibrationModel {
   const model: CalibrationModel = { bias: 0, lead: 0, strength: 0, coverage: 0, semantic: 0, semanticLead: 0 };
-  const used = FEATURES.filter((f) => options.useSemantic || (f !== 'semantic' && f !== 'semanticLead'));
+  // Strength (the share of the reachable score) shrinks as a request grows longer: fitted, it
+  // would tell the model which data set a query came from, so it stays out of the fit.
+  const used = FEATURES.filter((f) => f !== 'strength' && (options.useSemantic || (f !== 'semantic' && f !== 'semanticLead')));
   const iterations = options.iterations ?? 4000;
   const rate = options.rate ?? 1;
   const l2 = 1e-4;

@@ -4,10 +4,9 @@ import type { EmbeddingCache } from './semantic/embedding-cache.js';
 import { cosine } from './semantic/vector.js';
 import type { PowerDocument, PowerScore, Resolver } from './types.js';
 
-/** Reciprocal-rank fusion constant (Cormack et al., 2009): 60 is the customary value. */
-const RRF_K = 60;
-
 export interface Calibrations {
+  /** The activation threshold fitted with the models (the default of resolve.activateThreshold). */
+  activateThreshold?: number;
   /** Fitted on the development sets without a model. */
   lexical: CalibrationModel;
   /** Used while embeddings are available. */
@@ -71,21 +70,35 @@ export class HybridResolver implements Resolver {
   }
 
   /**
-   * Orders by lexical score, or with a model by reciprocal-rank fusion of the lexical and semantic
-   * rankings; then gives the top its calibrated probability of being right.
+   * Gives every candidate its relevance on one 0..1 scale and orders by it: lexically, the score
+   * over the best score; with a model, the mean of that and the semantic similarity over the best
+   * similarity (score fusion after normalisation, so both signals count on the same scale), over
+   * the best such mean. Then gives the top its calibrated probability of being right.
    */
   private fuse(lexical: LexicalCandidate[], semantic: Map<string, number> | undefined): PowerScore[] {
-    const ordered = semantic ? reciprocalRankFusion(lexical, semantic) : lexical;
-    const [top, ...rest] = ordered;
+    const bestLexical = Math.max(0, ...lexical.map((c) => c.score));
+    const bestSemantic = semantic ? Math.max(0, ...semantic.values()) : 0;
+    const relevanceOf = (c: LexicalCandidate) => {
+      const lexicalShare = bestLexical > 0 ? c.score / bestLexical : 0;
+      if (!semantic) return lexicalShare;
+      const semanticShare = bestSemantic > 0 ? Math.max(0, semantic.get(c.name) ?? 0) / bestSemantic : 0;
+      return (lexicalShare + semanticShare) / 2;
+    };
+    const fused = lexical.map((c, index) => ({ c, index, relevance: relevanceOf(c) }));
+    const bestFused = Math.max(0, ...fused.map((f) => f.relevance));
+    const ordered = fused.map((f) => ({ ...f, relevance: bestFused > 0 ? f.relevance / bestFused : 0 })).sort((a, b) => b.relevance - a.relevance || a.index - b.index);
+    const top = ordered[0]?.c;
+    const rest = ordered.slice(1).map((o) => o.c);
     const bestOtherLexical = rest.reduce<LexicalCandidate | undefined>((best, c) => (!best || c.score > best.score ? c : best), undefined);
     const bestOtherSemantic = semantic ? Math.max(0, ...rest.map((c) => semantic.get(c.name) ?? 0)) : undefined;
     const shape = rankingShape(top && { ...top, semantic: semantic?.get(top.name) }, bestOtherLexical, bestOtherSemantic);
     const topConfidence = shape ? topProbability(shape, semantic ? this.calibrations.hybrid : this.calibrations.lexical) : 0;
-    const confidence = spreadConfidence(ordered.map((c) => c.score), topConfidence);
-    return ordered.map((c, i) => ({
+    const confidence = spreadConfidence(ordered.map((o) => o.relevance), topConfidence);
+    return ordered.map(({ c, relevance }, i) => ({
       name: c.name,
       score: c.score,
-      confidence: c.score > 0 || (semantic?.get(c.name) ?? 0) > 0 ? round(confidence[i]) : 0,
+      relevance: round(relevance),
+      confidence: relevance > 0 ? round(confidence[i]) : 0,
       matchType: c.matchType,
       matchedTerms: c.matchedTerms,
       normalized: round(c.normalized),
@@ -112,16 +125,6 @@ export function powerText(doc: PowerDocument): string {
   return [`${doc.name}: ${doc.description}`, doc.keywords.length ? `Keywords: ${doc.keywords.join(', ')}` : '', tools ? `Tools: ${tools}` : '']
     .filter(Boolean)
     .join('\n');
-}
-
-function reciprocalRankFusion(lexical: LexicalCandidate[], semantic: Map<string, number>): LexicalCandidate[] {
-  const semanticRank = new Map([...semantic.entries()].sort((a, b) => b[1] - a[1]).map(([name], i) => [name, i]));
-  const fused = (c: LexicalCandidate, lexicalRank: number) =>
-    (c.score > 0 ? 1 / (RRF_K + lexicalRank) : 0) + 1 / (RRF_K + (semanticRank.get(c.name) ?? semantic.size));
-  return lexical
-    .map((c, i) => ({ c, f: fused(c, i) }))
-    .sort((a, b) => b.f - a.f || b.c.score - a.c.score)
-    .map(({ c }) => c);
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

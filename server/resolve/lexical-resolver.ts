@@ -1,18 +1,25 @@
-import { Bm25fIndex, type FieldSpec, type TermMatch, type WeightedTerm } from './bm25f.js';
+import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
 import { domainTagTerms } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
 import { terms } from './text.js';
-import type { MatchType, PowerDocument } from './types.js';
+import type { LearnedText, MatchType, PowerDocument } from './types.js';
+
+/**
+ * Requests that led to a successful use weigh between a description and a name: they are the
+ * user's own words for the power, but one request also says things the power has nothing to do with.
+ */
+const LEARNED_WEIGHT = 1;
 
 const POWER_FIELDS: Record<string, FieldSpec> = {
   name: { weight: 3, b: 0.3 },
   keywords: { weight: 2.5, b: 0.3 },
   description: { weight: 0.5, b: 0.75 },
-  toolNames: { weight: 1.5, b: 0.5 },
-  toolDescriptions: { weight: 0.8, b: 0.75 },
+  toolNames: { weight: 4, b: 0.5 },
+  toolDescriptions: { weight: 0.5, b: 0.75 },
   parameters: { weight: 0.3, b: 0.5 },
   domains: { weight: 1, b: 0.5 },
   phrases: { weight: 1, b: 0.5 },
+  learned: { weight: LEARNED_WEIGHT, b: 0.75 },
 };
 
 const TOOL_FIELDS: Record<string, FieldSpec> = {
@@ -21,6 +28,7 @@ const TOOL_FIELDS: Record<string, FieldSpec> = {
   parameters: { weight: 0.5, b: 0.5 },
   power: { weight: 0.6, b: 0.75 },
   domains: { weight: 1, b: 0.5 },
+  learned: { weight: LEARNED_WEIGHT, b: 0.75 },
 };
 
 const FIELD_MATCH_TYPE: Record<string, MatchType> = {
@@ -32,6 +40,7 @@ const FIELD_MATCH_TYPE: Record<string, MatchType> = {
   parameters: 'tool',
   power: 'description',
   domains: 'description',
+  learned: 'learned',
 };
 
 /**
@@ -40,14 +49,17 @@ const FIELD_MATCH_TYPE: Record<string, MatchType> = {
  */
 const K1 = 2;
 
+/** At tool level, the share of a tool's score that comes from its power's relevance. */
+const POWER_MIX = 0.5;
+
 /** One document's lexical match, before fusion and calibration. */
 export interface LexicalCandidate {
   name: string;
   /** Raw BM25F score, comparable only within one query. */
   score: number;
-  /** The score over the best score this query could reach (0..1). */
+  /** The score over the best score this query's catalog-known words could reach (0..1). */
   normalized: number;
-  /** IDF-weighted share of the query's subject words that this document matched (0..1). */
+  /** IDF-weighted share of the query's catalog-known subject words that this document matched (0..1). */
   coverage: number;
   matchType: MatchType;
   matchedTerms: string[];
@@ -61,6 +73,13 @@ export class LexicalResolver {
   private readonly powers = new Bm25fIndex(POWER_FIELDS, K1);
   private readonly tools = new Bm25fIndex(TOOL_FIELDS, K1);
 
+  /** Requests seen before (by request key) and the power, or tool id, that worked for them. */
+  private rememberedPowers = new Map<string, string>();
+  private rememberedTools = new Map<string, string>();
+
+  /** Each tool id's power. */
+  private powerOfTool = new Map<string, string>();
+
   /** Analysed documents by content: a re-index analyses only the powers whose text changed. */
   private analysed = new Map<string, AnalysedPower>();
 
@@ -73,27 +92,59 @@ export class LexicalResolver {
       return entry;
     });
     this.analysed = next;
+    this.powerOfTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, entry.power.id] as const)));
     this.powers.build(analysed.map((entry) => entry.power));
     this.tools.build(analysed.flatMap((entry) => entry.tools));
+    this.rememberedPowers = new Map();
+    this.rememberedTools = new Map();
+    const best = new Map<string, number>();
+    for (const entry of analysed.flatMap((a) => a.remembered)) {
+      const slot = `${entry.tool ? 'tool' : 'power'}\u0000${entry.key}`;
+      if (!entry.key || (best.get(slot) ?? -1) >= entry.weight) continue;
+      best.set(slot, entry.weight);
+      (entry.tool ? this.rememberedTools : this.rememberedPowers).set(entry.key, entry.id);
+    }
   }
 
   /** Every power, best first (those that matched nothing last, in index order). */
   rankPowers(query: string): LexicalCandidate[] {
-    const matched = rankIndex(this.powers, queryTerms(query));
+    const matched = rememberedFirst(rankIndex(this.powers, queryTerms(query)), this.rememberedPowers.get(requestKeyOf(query)));
     const seen = new Set(matched.map((c) => c.name));
     const unmatched = this.powers.allIds().filter((id) => !seen.has(id));
     return [...matched, ...unmatched.map((name) => ({ name, score: 0, normalized: 0, coverage: 0, matchType: 'description' as const, matchedTerms: [] }))];
   }
 
-  /** The tools that matched the query, best first, named by their ids. */
+  /**
+   * The tools that matched the query, or whose power did, best first, named by their ids. Each
+   * tool's score is mixed with its power's (both relative to the best of their ranking): a tool
+   * named "search" is the right one when its power is about what the request is about.
+   */
   rankTools(query: string): LexicalCandidate[] {
-    return rankIndex(this.tools, queryTerms(query));
+    const weighted = queryTerms(query);
+    const remembered = this.rememberedTools.get(requestKeyOf(query));
+    const tools = rankIndex(this.tools, weighted);
+    const powers = rankIndex(this.powers, weighted);
+    const bestTool = tools[0]?.score ?? 0;
+    const bestPower = powers[0]?.score ?? 0;
+    if (bestTool <= 0) return rememberedFirst(tools, remembered);
+    const powerShare = new Map(powers.map((p) => [p.name, bestPower > 0 ? p.score / bestPower : 0]));
+    const byId = new Map(tools.map((t) => [t.name, t]));
+    const mixed = [...this.powerOfTool].flatMap(([toolId, power]) => {
+      const tool = byId.get(toolId);
+      const share = powerShare.get(power) ?? 0;
+      if (!tool && share === 0) return [];
+      const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, matchType: 'description' as const, matchedTerms: [] };
+      return [{ ...base, score: bestTool * ((1 - POWER_MIX) * (base.score / bestTool) + POWER_MIX * share) }];
+    });
+    return rememberedFirst(mixed.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name)), remembered);
   }
 }
 
 interface AnalysedPower {
-  power: { id: string; fields: Record<string, string[]> };
-  tools: Array<{ id: string; fields: Record<string, string[]> }>;
+  power: IndexedDocument;
+  tools: IndexedDocument[];
+  /** Requests that worked before, by request key, with their weight: for the power, and for each tool id. */
+  remembered: Array<{ key: string; id: string; weight: number; tool: boolean }>;
 }
 
 function analysePower(doc: PowerDocument): AnalysedPower {
@@ -108,30 +159,72 @@ function analysePower(doc: PowerDocument): AnalysedPower {
   const own = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames, ...fields.toolDescriptions];
   const phrases = [fields.name, fields.keywords, fields.description, fields.toolNames, fields.toolDescriptions].flatMap(bigrams);
   const powerContext = [...fields.name, ...fields.keywords, ...fields.description];
+  const learned = learnedField(doc.learned);
+  const remembered: AnalysedPower['remembered'] = (doc.learned ?? []).map((l) => ({ key: requestKeyOf(l.text), id: doc.name, weight: l.weight, tool: false }));
   return {
-    power: { id: doc.name, fields: { ...fields, domains: domainTagTerms(own), phrases } },
+    power: { id: doc.name, fields: { ...fields, domains: domainTagTerms(own), phrases, learned: learned.terms }, weights: { learned: learned.weights } },
     tools: doc.tools.map((tool) => {
+      const id = tool.id ?? `${doc.name}:${tool.name}`;
       const name = terms(tool.name);
       const description = terms(tool.description ?? '');
+      const toolLearned = learnedField(tool.learned);
+      for (const l of tool.learned ?? []) remembered.push({ key: requestKeyOf(l.text), id, weight: l.weight, tool: true });
       return {
-        id: tool.id ?? `${doc.name}:${tool.name}`,
-        fields: { name, description, parameters: (tool.parameters ?? []).flatMap(terms), power: powerContext, domains: domainTagTerms([...name, ...description, ...powerContext]) },
+        id,
+        fields: { name, description, parameters: (tool.parameters ?? []).flatMap(terms), power: powerContext, domains: domainTagTerms([...name, ...description, ...powerContext]), learned: toolLearned.terms },
+        weights: { learned: toolLearned.weights },
       };
     }),
+    remembered,
   };
 }
 
+/**
+ * The learned requests' terms, each weighted as a query weighs it (request words and verbs less,
+ * domain tags and phrases too) times its request's weight: a learned request is a request.
+ */
+function learnedField(learned: LearnedText[] | undefined): { terms: string[]; weights: number[] } {
+  const out = { terms: [] as string[], weights: [] as number[] };
+  for (const { text, weight } of learned ?? []) {
+    for (const term of queryTerms(text)) {
+      out.terms.push(term.term);
+      out.weights.push(term.weight * weight);
+    }
+  }
+  return out;
+}
+
+/**
+ * A request seen before goes first to what worked for it (the heaviest, that is the most recent,
+ * when several did); the rest keep their order.
+ */
+/** The key under which a request counts as seen before: its search terms, so "Read the file." and "read a file" are one request. */
+export function requestKeyOf(query: string): string {
+  return terms(query).join(' ');
+}
+
+function rememberedFirst(ranked: LexicalCandidate[], remembered: string | undefined): LexicalCandidate[] {
+  if (!remembered) return ranked;
+  const at = ranked.findIndex((c) => c.name === remembered);
+  if (at <= 0) return ranked;
+  // Level with the best, not above it: what worked before leads, and the lexical evidence still says how clearly.
+  return [{ ...ranked[at], score: ranked[0].score }, ...ranked.slice(0, at), ...ranked.slice(at + 1)];
+}
+
 function rankIndex(index: Bm25fIndex, query: WeightedTerm[]): LexicalCandidate[] {
-  const subject = query.filter((t) => t.weight >= 1);
+  // Words no document has cannot tell the powers apart ("remember that Ada Lovelace ..."): the
+  // reachable score and the coverage count only the query's words the catalog knows.
+  const known = query.filter((t) => index.documentFrequency(t.term) > 0);
+  const subject = known.filter((t) => t.weight >= 1);
   const subjectIdf = subject.reduce((sum, t) => sum + index.idf(t.term), 0);
   const subjectTerms = new Set(subject.map((t) => t.term));
-  const reachable = query.reduce((sum, t) => sum + t.weight * index.idf(t.term), 0);
+  const reachable = known.reduce((sum, t) => sum + t.weight * index.idf(t.term), 0);
   const scored = index.score(query).map(({ id, score, matches }) => {
     const covered = matches.filter((m) => subjectTerms.has(m.term)).reduce((s, m) => s + index.idf(m.term), 0);
     return {
       name: id,
       score,
-      normalized: reachable > 0 ? score / reachable : 0,
+      normalized: reachable > 0 ? Math.min(1, score / reachable) : 0,
       coverage: subjectIdf > 0 ? covered / subjectIdf : 0,
       matchType: dominantField(matches),
       matchedTerms: matches.map((m) => m.term),

@@ -1,13 +1,23 @@
 import type { WeightedTerm } from './bm25f.js';
 import { ACTION_VERBS, GENERIC_REQUEST_WORDS } from './lexicon/request-words.js';
 import { domainTags } from './domain-tags.js';
-import { stem, terms } from './text.js';
+import { isStopWord, stem, words } from './text.js';
 
-const GENERIC = new Set(GENERIC_REQUEST_WORDS.split(' ').map(stem));
-const ACTIONS = new Set(Object.values(ACTION_VERBS).flatMap((words) => words.split(' ').map(stem)));
+/**
+ * Request words are recognised by the word the user wrote, not by its stem: "news", "settings",
+ * "logs" and "measurement" are subjects, though they stem like "new", "set", "log" and "measure".
+ */
+const GENERIC = new Set(GENERIC_REQUEST_WORDS.split(' '));
+const ACTIONS = new Set(Object.values(ACTION_VERBS).flatMap((words) => words.split(' ')));
 
 /** Weights of the query's terms by kind, relative to a subject word (1). */
 export const QUERY_WEIGHTS = { generic: 0.25, action: 0.6, domain: 0.7, phrase: 0.5 };
+
+/**
+ * A request with at most this many subject words is short: its verb is a large part of what it
+ * says and often names the tool ("list issues", "send email"), so the verb counts fully.
+ */
+export const SHORT_REQUEST = 3;
 
 export interface QueryAnalysis {
   terms: WeightedTerm[];
@@ -17,31 +27,36 @@ export interface QueryAnalysis {
 
 /**
  * The weighted search terms of a query: subject words count fully (a repeat counts twice at most),
- * action verbs and generic request words less, and the domains its words signal are added as tags.
+ * action verbs (in a request that is not short) and generic request words less, and the domains
+ * its words signal are added as tags.
  */
 export function analyzeQuery(query: string): QueryAnalysis {
-  const all = terms(query);
-  const counts = new Map<string, number>();
-  for (const term of all) counts.set(term, (counts.get(term) ?? 0) + 1);
-  const weighted: WeightedTerm[] = [...counts].map(([term, count]) => ({ term, weight: Math.min(count, 2) * termWeight(term) }));
+  const surface = words(query).filter((w) => !isStopWord(w));
+  const all = surface.map(stem);
+  const kinds = surface.map((w) => (GENERIC.has(w) ? 'generic' : ACTIONS.has(w) ? 'action' : 'subject'));
+  const subjects = kinds.filter((k) => k === 'subject').length;
+  const actionWeight = subjects <= SHORT_REQUEST ? 1 : QUERY_WEIGHTS.action;
+  const counts = new Map<string, { count: number; weight: number }>();
+  all.forEach((term, i) => {
+    const w = kinds[i] === 'generic' ? QUERY_WEIGHTS.generic : kinds[i] === 'action' ? actionWeight : 1;
+    const entry = counts.get(term) ?? { count: 0, weight: 0 };
+    entry.count += 1;
+    entry.weight = Math.max(entry.weight, w);
+    counts.set(term, entry);
+  });
+  const weighted: WeightedTerm[] = [...counts].map(([term, { count, weight }]) => ({ term, weight: Math.min(count, 2) * weight }));
   const tags = domainTags(all);
   for (const [tag, count] of tags) weighted.push({ term: tag, weight: QUERY_WEIGHTS.domain * Math.min(count, 2) });
   for (const phrase of new Set(bigrams(all))) weighted.push({ term: phrase, weight: QUERY_WEIGHTS.phrase });
   return {
     terms: weighted,
-    actions: [...counts.keys()].filter((t) => ACTIONS.has(t)),
+    actions: [...new Set(all.filter((_, i) => kinds[i] === 'action'))],
     domains: [...tags.keys()],
   };
 }
 
 export function queryTerms(query: string): WeightedTerm[] {
   return analyzeQuery(query).terms;
-}
-
-function termWeight(term: string): number {
-  if (GENERIC.has(term)) return QUERY_WEIGHTS.generic;
-  if (ACTIONS.has(term)) return QUERY_WEIGHTS.action;
-  return 1;
 }
 
 /** Adjacent pairs of terms ("stock price"), so a phrase the document also has counts extra. */

@@ -1,5 +1,5 @@
-/** Text to search terms: camelCase and snake_case split, stop words dropped, Porter stemming. */
-import { porterStem } from './porter-stemmer.js';
+/** Text to search terms: camelCase and snake_case split, stop words dropped, Porter2 (Snowball English) stemming. */
+import porter2 from 'wink-porter2-stemmer';
 
 /** English function words and conversational filler: they say nothing about which tool is wanted. */
 const STOP_WORDS = new Set(
@@ -48,9 +48,13 @@ export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }
 
+/** Invariant forms of the Snowball English definition that the package's list lacks (its tests show it). */
+const PORTER2_INVARIANTS = new Set(['howe']);
+
 /** Joins inflections and derivations of a word ("files", "filing" -> "file"). */
 export function stem(word: string): string {
-  return /^[a-z]+$/.test(word) ? porterStem(word) : word;
+  if (!/^[a-z]+$/.test(word)) return word;
+  return PORTER2_INVARIANTS.has(word) ? word : porter2(word);
 }
 
 /** The search terms of a text: words, stop words removed, stemmed. */

@@ -6,12 +6,22 @@ export interface TierDecision<T extends PowerScore = PowerScore> {
   candidates: T[];
 }
 
+/** How many candidates each tier shows. */
+export const TIER_SIZE = { activated: 1, multiple_matches: 3, weak_matches: 5, not_found: 0 } as const;
+
+/**
+ * The tier is decided by the top's confidence alone; the tier then shows the top candidates by
+ * rank (each with its own confidence), whatever their spread: real alternatives, not only those
+ * that clear a threshold of their own. A candidate that matched nothing at all is not one.
+ */
 export function decideTier<T extends PowerScore>(ranked: T[], thresholds: TierThresholds): TierDecision<T> {
   const best = ranked[0]?.confidence ?? 0;
-  if (best >= thresholds.activateThreshold) return { tier: 'activated', candidates: ranked.slice(0, 1) };
-  if (best >= thresholds.multipleThreshold) {
-    return { tier: 'multiple_matches', candidates: ranked.slice(0, 3).filter((p) => p.confidence >= thresholds.weakThreshold) };
-  }
-  if (best >= thresholds.weakThreshold) return { tier: 'weak_matches', candidates: ranked.slice(0, 5).filter((p) => p.score > 0) };
-  return { tier: 'not_found', candidates: [] };
+  const tier: Tier =
+    best >= thresholds.activateThreshold ? 'activated' : best >= thresholds.multipleThreshold ? 'multiple_matches' : best >= thresholds.weakThreshold ? 'weak_matches' : 'not_found';
+  return { tier, candidates: topCandidates(ranked, TIER_SIZE[tier]) };
+}
+
+/** The first `count` candidates by rank that matched something. */
+export function topCandidates<T extends PowerScore>(ranked: T[], count: number): T[] {
+  return ranked.slice(0, count).filter((p) => p.score > 0 || p.confidence > 0 || (p.semantic ?? 0) > 0);
 }

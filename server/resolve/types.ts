@@ -1,5 +1,11 @@
 /** The resolver's contract: the gateway hands it power documents and asks it to rank a query. */
 
+/** A request that once led to a successful use, with how much it still counts (0..1, decaying with age). */
+export interface LearnedText {
+  text: string;
+  weight: number;
+}
+
 export interface ToolDocument {
   name: string;
   description?: string;
@@ -7,6 +13,8 @@ export interface ToolDocument {
   parameters?: string[];
   /** How tool rankings name this tool; `<power>:<tool>` when not given. */
   id?: string;
+  /** Requests that led to a successful call of this tool. */
+  learned?: LearnedText[];
 }
 
 export interface PowerDocument {
@@ -14,14 +22,23 @@ export interface PowerDocument {
   description: string;
   keywords: string[];
   tools: ToolDocument[];
+  /** Requests that led to a successful use of this power. */
+  learned?: LearnedText[];
 }
 
-export type MatchType = 'name' | 'keyword' | 'description' | 'tool';
+/** `learned`: the words of requests that led to a successful use of the power before. */
+export type MatchType = 'name' | 'keyword' | 'description' | 'tool' | 'learned';
 
 export interface PowerScore {
   name: string;
-  /** Raw relevance, comparable only within one query. */
+  /** Raw lexical score, comparable only within one query. */
   score: number;
+  /**
+   * 0..1, the same scale with or without a model: 1 for the best candidate, the ranking's order.
+   * Lexical only, the score over the best score; with a model, the mean of that and the semantic
+   * similarity over the best similarity, over the best such mean.
+   */
+  relevance: number;
   /** 0..1: how sure the resolver is that this power is what the query asks for. */
   confidence: number;
   /** The field that contributed most to the score. */

@@ -104,6 +104,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX activity_user ON activity (user_name, at);
     `,
   },
+  {
+    // Learned requests (issue 15): a request that led to a successful call joins its power's and
+    // tool's search document.
+    version: 7,
+    sql: `
+      CREATE TABLE learned_requests (id TEXT PRIMARY KEY, at INTEGER, power TEXT, tool TEXT, query TEXT, session TEXT);
+      CREATE INDEX learned_requests_power ON learned_requests (power, at);
+    `,
+  },
 ];
 
 /**
@@ -128,6 +137,7 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   tool_pins: ['power', 'tool'],
   tool_reviews: ['power', 'tool'],
   users: ['name'],
+  learned_requests: ['id'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';

@@ -1,8 +1,12 @@
 /**
  * The resolver on the development sets (../shared/benchmarks), lexical, server level, as
- * `grimoire bench` measures it. Prints JSON. `--check` fails (exit 1) when any set's hit@1 is
- * more than 3 points below test/bench/routing-baseline.json; `--record` rewrites that file.
- * Run: npm run bench:routing [-- --check | --record]
+ * `grimoire bench` measures it: MetaTool single and multi, MCP-Bench vague and explicit, each
+ * MCP-Bench set with and without its tool lists. Prints JSON.
+ * `--check` fails (exit 1) when any set's hit@1 or hit@3 is more than 3 points, or its activated
+ * precision more than 3 points, below test/bench/routing-baseline.json. `--record` rewrites that
+ * file, after the check when both are given: a run is always checked against the baseline it
+ * found, never against the one it writes.
+ * Run: npm run bench:routing [-- --check] [-- --record]
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,12 +22,16 @@ import { repoRoot } from '../helpers/temp.js';
 const benchmarks = process.env.GRIMOIRE_BENCHMARKS ?? path.join(repoRoot, '..', 'shared', 'benchmarks');
 const baselineFile = path.join(repoRoot, 'test', 'bench', 'routing-baseline.json');
 const TOLERANCE = 0.03;
+const GATED = ['hit_at_1', 'hit_at_3', 'activated_precision'] as const;
+
+type Gated = Record<(typeof GATED)[number], number | null>;
 
 async function main(): Promise<number> {
   if (!fs.existsSync(benchmarks)) {
     process.stderr.write(`routing bench: no benchmarks at ${benchmarks}; set GRIMOIRE_BENCHMARKS to the folder of ../shared/benchmarks.\n`);
     return 2;
   }
+  const found = fs.existsSync(baselineFile) ? (JSON.parse(fs.readFileSync(baselineFile, 'utf8')) as Record<string, Gated>) : undefined;
   const results: Record<string, BenchSummary> = {};
   for (const set of devSets(benchmarks)) {
     const powers = benchPowers(readJsonl<BenchServer>(set.servers), set.tools ? readJsonl<BenchTool>(set.tools) : []);
@@ -38,23 +46,46 @@ async function main(): Promise<number> {
     results[set.name] = summary;
   }
   process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+  let code = 0;
+  if (process.argv.includes('--check')) code = check(results, found);
   if (process.argv.includes('--record')) {
-    const baseline = Object.fromEntries(Object.entries(results).map(([name, s]) => [name, { hit_at_1: s.hit_at_1, hit_at_3: s.hit_at_3, mrr: s.mrr }]));
+    const baseline = Object.fromEntries(Object.entries(results).map(([name, s]) => [name, Object.fromEntries(GATED.map((key) => [key, s[key]]))]));
     fs.writeFileSync(baselineFile, JSON.stringify(baseline, null, 2) + '\n');
     process.stderr.write(`recorded ${baselineFile}\n`);
   }
-  if (process.argv.includes('--check')) {
-    const baseline = JSON.parse(fs.readFileSync(baselineFile, 'utf8')) as Record<string, { hit_at_1: number }>;
-    const drops = Object.entries(baseline).filter(([name, b]) => !results[name] || results[name].hit_at_1 < b.hit_at_1 - TOLERANCE);
-    for (const [name, b] of Object.entries(baseline)) {
-      process.stderr.write(`${name}: hit@1 ${results[name]?.hit_at_1} (recorded ${b.hit_at_1})\n`);
-    }
-    if (drops.length > 0) {
-      process.stderr.write(`routing regression: hit@1 fell more than ${TOLERANCE * 100} points on ${drops.map(([n]) => n).join(', ')}\n`);
-      return 1;
-    }
-    process.stderr.write('routing: no set fell more than 3 points below its recorded hit@1\n');
+  return code;
+}
+
+function check(results: Record<string, BenchSummary>, baseline: Record<string, Gated> | undefined): number {
+  if (!baseline) {
+    process.stderr.write(`routing: no baseline at ${baselineFile} to check against\n`);
+    return 1;
   }
+  const failures: string[] = Object.keys(results).filter((name) => !baseline[name]).map((name) => `${name}: measured but not in the baseline (record it)`);
+  for (const [name, recorded] of Object.entries(baseline)) {
+    const now = results[name];
+    if (!now) {
+      failures.push(`${name}: not measured`);
+      continue;
+    }
+    for (const key of GATED) {
+      const before = recorded[key];
+      const after = now[key];
+      process.stderr.write(`${name}: ${key} ${after} (recorded ${before})\n`);
+      if (before === null || before === undefined) continue;
+      if (after === null) {
+        // No activation at all is a precision nobody can fault, but a set that used to activate and no longer does has lost something.
+        if (key === 'activated_precision') failures.push(`${name}: no query auto-activated any more (recorded precision ${before})`);
+        continue;
+      }
+      if (after < before - TOLERANCE) failures.push(`${name}: ${key} ${after}, recorded ${before}`);
+    }
+  }
+  if (failures.length > 0) {
+    process.stderr.write(`routing regression (more than ${TOLERANCE * 100} points below the baseline):\n  ${failures.join('\n  ')}\n`);
+    return 1;
+  }
+  process.stderr.write(`routing: no set fell more than ${TOLERANCE * 100} points below its recorded hit@1, hit@3 or activated precision\n`);
   return 0;
 }
 

@@ -2,6 +2,7 @@
  * The extension's gateway process (server/extension-main.ts) driven the way vscode-languageclient
  * drives it: forked with --node-ipc, JSON-RPC messages over the IPC channel.
  */
+import { FITTED_ACTIVATE_THRESHOLD } from '../../server/resolve/default-calibration.js';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { fork } from 'node:child_process';
@@ -331,7 +332,7 @@ test('changed thresholds apply without a restart; an out-of-range value is refus
     'a warning about the refused setting',
   );
   const after = await peer.request<protocol.ResolveParams, ResolveResult>(protocol.resolveIntent, { query });
-  assert.equal(after.thresholds.activateThreshold, 0.85, 'the refused value falls back to the default');
+  assert.equal(after.thresholds.activateThreshold, FITTED_ACTIVATE_THRESHOLD, 'the refused value falls back to the default');
   assert.equal(after.tier, before.tier);
 });
 

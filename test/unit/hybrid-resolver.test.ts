@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { defaultSettings, withOverrides } from '../../server/config/settings.js';
+import { CLOSE_RELEVANCE, DEFAULT_WEIGHTS, rerank } from '../../server/ranking/learned-ranking.js';
 import { createResolver } from '../../server/resolve/create-resolver.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
 import { Store } from '../../server/store/store.js';
@@ -58,5 +59,33 @@ test('without the model: lexical-only, the status says why, ranking still works'
     const ranked = await resolver.rank('rain forecast for tomorrow');
     assert.equal(ranked[0].name, 'skies');
     assert.equal(ranked[0].semantic, undefined);
+  });
+});
+
+test('hybrid mode: one 0..1 relevance in the ranking order, and history re-ranking moves nothing without history', async () => {
+  await withResolver(tinyModelPath, async ({ resolver, embedder }) => {
+    assert.equal(await embedder.ready(), true);
+    resolver.index(powers);
+    await resolver.ready();
+    assert.equal(resolver.status().mode, 'hybrid');
+    for (const query of ['automobile', 'will it rain tomorrow', 'bitcoin wallet of my truck', 'something else entirely']) {
+      const ranked = await resolver.rank(query);
+      assert.equal(ranked[0].relevance, 1, `${query}: the best has relevance 1`);
+      for (let i = 1; i < ranked.length; i += 1) {
+        assert.ok(ranked[i].relevance >= 0 && ranked[i].relevance <= ranked[i - 1].relevance, `${query}: relevance falls with the rank ${JSON.stringify(ranked)}`);
+      }
+      const reranked = rerank(ranked, () => undefined, DEFAULT_WEIGHTS);
+      assert.deepEqual(reranked.map((c) => c.name), ranked.map((c) => c.name), `${query}: no history, no move`);
+      assert.ok(reranked.every((c) => !c.explanation.moved), `${query}: nothing is "moved by history"`);
+      const tools = await resolver.rankTools(query);
+      assert.deepEqual(rerank(tools, () => undefined, DEFAULT_WEIGHTS).map((c) => c.name), tools.map((c) => c.name), `${query}: tools neither`);
+    }
+    const favourite = { success: 1, popularity: 0.9, performance: 1, rating: 1, calls: 40 };
+    const ranked = await resolver.rank('the car and truck wallet in bitcoin');
+    const close = ranked.find((c, i) => i > 0 && ranked[0].relevance - c.relevance <= CLOSE_RELEVANCE);
+    assert.ok(close, `a runner-up within ${CLOSE_RELEVANCE} of the top: ${JSON.stringify(ranked)}`);
+    const moved = rerank(ranked, (name) => (name === close.name ? favourite : undefined), DEFAULT_WEIGHTS);
+    assert.equal(moved[0].name, close.name, 'a close runner-up with a strong history goes first');
+    assert.equal(moved[0].explanation.moved, true);
   });
 });

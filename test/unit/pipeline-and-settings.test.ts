@@ -1,3 +1,4 @@
+import { FITTED_ACTIVATE_THRESHOLD } from '../../server/resolve/default-calibration.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -34,7 +35,7 @@ test('a pipeline without an answering stage rejects instead of hanging', async (
 
 test('settings: defaults are the documented ones; overrides merge deeply', () => {
   const defaults = defaultSettings();
-  assert.equal(defaults.resolve.activateThreshold, 0.85);
+  assert.equal(defaults.resolve.activateThreshold, FITTED_ACTIVATE_THRESHOLD);
   assert.equal(defaults.upstream.callTimeoutMs, 60_000);
   assert.equal(defaults.upstream.idle.turns, 5);
   assert.equal(defaults.upstream.idle.minutes, 10);
@@ -49,7 +50,7 @@ test('a bad settings file falls back to defaults and says which key and why', ()
     const file = path.join(dir, 'settings.json');
     fs.writeFileSync(file, JSON.stringify({ resolve: { activateThreshold: 3 } }));
     const loaded = loadSettingsFile(file);
-    assert.equal(loaded.settings.resolve.activateThreshold, 0.85);
+    assert.equal(loaded.settings.resolve.activateThreshold, FITTED_ACTIVATE_THRESHOLD);
     assert.match(loaded.problems[0], /resolve\.activateThreshold/);
     fs.writeFileSync(file, '{ not json');
     assert.match(loadSettingsFile(file).problems[0], /not valid JSON/);

@@ -1,3 +1,4 @@
+import { FITTED_ACTIVATE_THRESHOLD } from '../../server/resolve/default-calibration.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -17,7 +18,7 @@ test('VS Code settings go over settings.json; a key left unset keeps the file va
     const config = gatewayConfig({ settings: { ...base, gateway: { upstream: { callTimeoutMs: 9000 } } } }, { GRIMOIRE_HOME: home.dir });
     assert.equal(config.settings.upstream.callTimeoutMs, 9000);
     assert.equal(config.settings.resolve.weakThreshold, 0.2);
-    assert.equal(config.settings.resolve.activateThreshold, 0.85);
+    assert.equal(config.settings.resolve.activateThreshold, FITTED_ACTIVATE_THRESHOLD);
   } finally {
     home.cleanup();
   }
@@ -25,7 +26,7 @@ test('VS Code settings go over settings.json; a key left unset keeps the file va
 
 test('an out-of-range setting is left out with a reason; the valid ones still apply', () => {
   const result = effectiveSettings('/nonexistent/settings.json', { resolve: { activateThreshold: 3, weakThreshold: 0.1 }, upstream: { idle: { turns: -1 } } });
-  assert.equal(result.settings.resolve.activateThreshold, 0.85);
+  assert.equal(result.settings.resolve.activateThreshold, FITTED_ACTIVATE_THRESHOLD);
   assert.equal(result.settings.resolve.weakThreshold, 0.1);
   assert.equal(result.settings.upstream.idle.turns, 5);
   assert.equal(result.problems.length, 2);

@@ -111,6 +111,7 @@ test('"why this power": the explanation typed and rounded; none without explain'
   const candidate: ResolvedCandidate = {
     name: 'memory',
     score: 3.14159,
+    relevance: 1,
     confidence: 0.8,
     matchType: 'keyword',
     matchedTerms: ['remember'],

@@ -9,7 +9,8 @@ export const GENERIC_REQUEST_WORDS =
   'available assist assistance support guidance advice ensure make made making give giving tell telling know ' +
   'knowing understand understanding explain share show showing look looking seek seeking interested curious ' +
   'wondering recommend recommendation recommendations suggest suggestion suggestions option options idea ideas ' +
-  'important quick quickly easy easily simple exactly whole real sometime today tomorrow soon please request';
+  'important quick quickly easy easily simple exactly whole real sometime today tomorrow soon please request ' +
+  'first last next previous';
 
 /** What a request wants done; the recommendation design's action verbs, grouped by intent. */
 export const ACTION_VERBS: Record<string, string> = {
