@@ -1,19 +1,9 @@
 #!/usr/bin/env node
 import { errorMessage } from '../log.js';
 import { parseCliArgs, UsageError, USAGE, type CliArgs } from './args.js';
-import { activity } from './activity-command.js';
-import { bench } from './bench-command.js';
-import { callCommand } from './call-command.js';
-import { hintsCommand } from './hints-command.js';
-import { calibrateCommand } from './calibrate-command.js';
-import { listEvents } from './events-command.js';
-import { listPowers } from './powers-command.js';
-import { resolveQuery } from './resolve-command.js';
-import { serve } from './serve-command.js';
-import { spellsCommand } from './spells-command.js';
-import { stats } from './stats-command.js';
-import { toolsCommand } from './tools-command.js';
 import type { RuntimeOptions } from '../runtime.js';
+
+// Each command's module is loaded when it runs: `serve` answers its client before the gateway is loaded.
 
 async function main(argv: string[]): Promise<number> {
   const args = parseCliArgs(argv);
@@ -29,34 +19,34 @@ async function main(argv: string[]): Promise<number> {
   const runtime = runtimeOptions(args);
   switch (command) {
     case 'serve':
-      return serve(args, runtime);
+      return (await import('./serve-command.js')).serve(args, runtime);
     case 'powers':
       if (sub !== 'list') throw new UsageError(`unknown subcommand 'powers ${sub ?? ''}': use 'grimoire powers list'.`);
-      return listPowers(args, runtime);
+      return (await import('./powers-command.js')).listPowers(args, runtime);
     case 'resolve': {
       const query = [sub, ...rest].filter(Boolean).join(' ');
       if (!query) throw new UsageError('resolve needs a query: grimoire resolve "read a file from my project"');
-      return resolveQuery(query, args, runtime);
+      return (await import('./resolve-command.js')).resolveQuery(query, args, runtime);
     }
     case 'events':
-      return listEvents(args, runtime);
+      return (await import('./events-command.js')).listEvents(args, runtime);
     case 'bench':
-      return bench(args);
+      return (await import('./bench-command.js')).bench(args);
     case 'calibrate':
-      return calibrateCommand(args);
+      return (await import('./calibrate-command.js')).calibrateCommand(args);
     case 'stats':
-      return stats(args, runtime);
+      return (await import('./stats-command.js')).stats(args, runtime);
     case 'activity':
-      return activity(sub, rest, args, runtime);
+      return (await import('./activity-command.js')).activity(sub, rest, args, runtime);
     case 'call':
-      return callCommand(sub, rest[0], args, runtime);
+      return (await import('./call-command.js')).callCommand(sub, rest[0], args, runtime);
     case 'hints':
-      return hintsCommand(args, runtime);
+      return (await import('./hints-command.js')).hintsCommand(args, runtime);
     case 'tools':
-      return toolsCommand(sub, rest[0], args);
+      return (await import('./tools-command.js')).toolsCommand(sub, rest[0], args);
     case 'spells':
       if (sub !== 'check') throw new UsageError(`unknown subcommand 'spells ${sub ?? ''}': use 'grimoire spells check [FILE|DIR]...'.`);
-      return spellsCommand(rest, args);
+      return (await import('./spells-command.js')).spellsCommand(rest, args);
     default:
       throw new UsageError(`unknown command '${command}'.`);
   }
