@@ -27,7 +27,7 @@ export async function listPowers(args: CliArgs, options: RuntimeOptions): Promis
         for (const problem of row.problems) process.stdout.write(`${''.padEnd(20)} ! ${problem}\n`);
       }
       for (const issue of issues) process.stdout.write(`issue: ${formatIssue(issue)}\n`);
-      if (rows.length === 0) process.stdout.write('No powers configured. Add a *.spell.yaml to ~/.grimoire, or try --demo.\n');
+      if (rows.length === 0) process.stdout.write(`No powers configured. Add a *.spell.yaml to ${runtime.paths.home}, or try --demo.\n`);
     }
     return 0;
   } finally {
