@@ -93,7 +93,7 @@ async function main(): Promise<void> {
   const runs = Number(arg('--runs') ?? 7);
   const idleMs = Number(arg('--idle-ms') ?? 3000);
   // The token worker (started by the first tools/list's token accounting) ends 30 s after its last request.
-  const longIdleMs = process.argv.includes('--no-long-idle') ? undefined : 35_000;
+  const longIdleMs = process.argv.includes('--no-long-idle') ? undefined : 60_000;
   const results: Run[] = [];
   console.log(`serve --stdio --demo (${root}), ${runs} runs, RSS read ${idleMs} ms after tools/list:`);
   for (let i = 0; i < runs; i++) {
