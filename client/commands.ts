@@ -1,8 +1,8 @@
 /** The palette commands (category "Grimoire") and the Powers tree's inline actions. */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { resolvePaths } from '../server/config/paths.js';
 import * as protocol from '../server/rpc/protocol.js';
 import type { Dashboard } from './dashboard.js';
 import type { GatewayClient } from './gateway-client.js';
@@ -178,7 +178,7 @@ function spellFolder(options: NewSpellOptions): string {
   if (options.folder) return options.folder;
   const workspace = vscode.workspace.workspaceFolders?.[0];
   if (workspace) return path.join(workspace.uri.fsPath, '.grimoire');
-  return process.env.GRIMOIRE_HOME || path.join(os.homedir(), '.grimoire');
+  return resolvePaths(process.env).home;
 }
 
 async function newSpellFile(gateway: GatewayClient, options: NewSpellOptions): Promise<vscode.TextEditor | undefined> {

@@ -1,6 +1,6 @@
 /** Spell file text for "New Spell File...": a template, or a server entry of an mcp.json. No `vscode` import. */
 import * as path from 'node:path';
-import { stripJsonc } from '../server/powers/jsonc.js';
+import { parseJsonc } from '../server/powers/jsonc.js';
 import { powerNameFrom } from '../server/spells/power-name.js';
 
 export const SPELL_NAME = /^[a-z0-9-]+$/;
@@ -15,7 +15,7 @@ export interface McpEntry {
 export function mcpEntries(file: string, text: string): McpEntry[] {
   let json: unknown;
   try {
-    json = JSON.parse(stripJsonc(text));
+    json = parseJsonc(text);
   } catch {
     return [];
   }

@@ -21,7 +21,10 @@ const serverDir = path.join(dist, 'server', 'process');
 const LAZY_NATIVE = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp', 'pg-native'];
 const DEMO_SERVERS = ['server-everything', 'server-filesystem', 'server-memory'];
 
-const common: esbuild.BuildOptions = { bundle: true, minify: true, sourcemap: true, logLevel: 'warning', legalComments: 'none' };
+/** jsonc-parser's `main` is a UMD build whose factory requires its parts at run time, which esbuild cannot follow: bundle its ESM build. */
+const JSONC_ESM = path.join(root, 'node_modules', 'jsonc-parser', 'lib', 'esm', 'main.js');
+
+const common: esbuild.BuildOptions = { bundle: true, minify: true, sourcemap: true, logLevel: 'warning', legalComments: 'none', alias: { 'jsonc-parser': JSONC_ESM } };
 
 async function buildClient(): Promise<void> {
   await esbuild.build({

@@ -190,5 +190,7 @@ Options:
   --call-timeout MS    fail a tool call that takes longer (default 60000)
   --database URL       keep the store in PostgreSQL (postgres://…; default: GRIMOIRE_DATABASE_URL, else the embedded store)
 
-Environment: GRIMOIRE_HOME (default ~/.grimoire), GRIMOIRE_DATA (default $GRIMOIRE_HOME/data), GRIMOIRE_LOG (debug|info|warn|error),
+Environment: GRIMOIRE_HOME (spells and settings; default ~/.grimoire if it exists, else the platform's place:
+  ~/.config/grimoire, ~/Library/Application Support/Grimoire, %APPDATA%\\Grimoire), GRIMOIRE_DATA (default
+  $GRIMOIRE_HOME/data, or ~/.local/share/grimoire, .../Grimoire/data, %LOCALAPPDATA%\\Grimoire), GRIMOIRE_LOG (debug|info|warn|error),
   GRIMOIRE_DATABASE_URL (a team store in PostgreSQL).`;

@@ -4,7 +4,8 @@ import { VERSION } from '../version.js';
 import { parseCliArgs, UsageError, USAGE, type CliArgs } from './args.js';
 import type { RuntimeOptions } from '../runtime.js';
 
-// Each command's module is loaded when it runs: a read-only command never loads the gateway.
+// Each command's module is loaded when it runs: a read-only command never loads the gateway, and
+// `serve` answers its client before the gateway is loaded.
 
 async function main(argv: string[]): Promise<number> {
   const args = parseCliArgs(argv);

@@ -32,7 +32,7 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
         for (const problem of row.problems) process.stdout.write(`${''.padEnd(20)} ! ${problem}\n`);
       }
       for (const issue of issues) process.stdout.write(`issue: ${formatIssue(issue)}\n`);
-      if (rows.length === 0) process.stdout.write('No powers configured. Add a *.spell.yaml to ~/.grimoire, or try --demo.\n');
+      if (rows.length === 0) process.stdout.write(`No powers configured. Add a *.spell.yaml to ${config.paths.home}, or try --demo.\n`);
     }
     return 0;
   });

@@ -1,18 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { planBind } from '../gateway/http-bind.js';
-import { serveHttp } from '../gateway/http-server.js';
+import { EarlyAnswersTransport } from '../gateway/early-answers.js';
+import { GATEWAY_TOOLS } from '../gateway/gateway-tools.js';
 import { BoundedStdioServerTransport } from '../gateway/stdio-transport.js';
-import { createMcpSession } from '../gateway/mcp-session.js';
-import { serveUnavailable, type UnavailableServer } from '../gateway/unavailable-server.js';
+import type { UnavailableServer } from '../gateway/unavailable-server.js';
 import { databaseUrl } from '../store/open-store.js';
-import { UserDirectory } from '../users/user-directory.js';
-import { createRuntime, type RuntimeOptions } from '../runtime.js';
+import type { Runtime, RuntimeOptions } from '../runtime.js';
+import { runtimeConfig } from '../runtime-parts.js';
 import { errorMessage, logger } from '../log.js';
 import { UsageError, type CliArgs } from './args.js';
 
 const log = logger('serve');
+/** Without a tools/list or another request, the gateway is built this long after start anyway. */
+const BUILD_ANYWAY_MS = 2000;
 
-/** Runs the gateway until the client goes away or a signal arrives; every child is stopped on the way out. */
+/**
+ * Runs the gateway until the client goes away or a signal arrives; every child is stopped on the way out.
+ * On stdio, `initialize` and the first `tools/list` are answered before the gateway is loaded
+ * (EarlyAnswersTransport); the store, the powers and the rest load after them. Over HTTP, a team
+ * store that cannot be reached yet answers "store unavailable" while the gateway retries.
+ */
 export async function serve(args: CliArgs, options: RuntimeOptions): Promise<number> {
   if (args.stdio === args.http) throw new UsageError('serve needs exactly one of --stdio or --http.');
   let bind;
@@ -22,39 +29,50 @@ export async function serve(args: CliArgs, options: RuntimeOptions): Promise<num
     throw new UsageError(errorMessage(error));
   }
   const token = randomBytes(32).toString('base64url');
-  // A team store that cannot be reached yet: answer "store unavailable" while retrying.
   let unavailable: UnavailableServer | undefined;
   let port = args.port;
-  const onStoreRetry = async (message: string) => {
-    if (!args.http || unavailable) return unavailable?.setReason(message);
-    unavailable = await serveUnavailable(bind.host, port ?? 0, message);
-    port = unavailable.port;
-    announce(`${bind.tls ? 'https' : 'http'}://${bind.host}:${port}/mcp`);
-  };
-  let retrying: Promise<void> = Promise.resolve();
   let announced = false;
   const announce = (url: string) => {
     if (!announced) process.stdout.write(JSON.stringify({ url, token }) + '\n');
     announced = true;
   };
+  const onStoreRetry = async (message: string) => {
+    if (!args.http || unavailable) return unavailable?.setReason(message);
+    const { serveUnavailable } = await import('../gateway/unavailable-server.js');
+    unavailable = await serveUnavailable(bind.host, port ?? 0, message);
+    port = unavailable.port;
+    announce(`${bind.tls ? 'https' : 'http'}://${bind.host}:${port}/mcp`);
+  };
+  let retrying: Promise<void> = Promise.resolve();
   const team = databaseUrl(options.databaseUrl, process.env) !== undefined;
-  const runtime = await createRuntime({
-    ...options,
-    watch: true,
-    storeConnectForMs: team ? Infinity : undefined,
-    onStoreRetry: (message) => void (retrying = retrying.then(() => onStoreRetry(message)).catch((error) => log.warn(errorMessage(error)))),
-  });
-  await retrying;
-  await unavailable?.close();
-  const powers = runtime.registry.snapshot().powers;
-  log.info(`${powers.length} power(s): ${powers.map((p) => p.name).join(', ') || 'none'}`);
+
+  let runtime: Runtime | undefined;
   let stopping: Promise<void> | undefined;
   let closeEndpoint: () => Promise<void> = async () => undefined;
+  let building: Promise<Runtime> | undefined;
+  const build = () =>
+    (building ??= import('../runtime.js')
+      .then(({ createRuntime }) =>
+        createRuntime({
+          ...options,
+          watch: true,
+          storeConnectForMs: team ? Infinity : undefined,
+          onStoreRetry: (message) => void (retrying = retrying.then(() => onStoreRetry(message)).catch((error) => log.warn(errorMessage(error)))),
+        }),
+      )
+      .then(async (built) => {
+        await retrying;
+        await unavailable?.close();
+        const powers = built.registry.snapshot().powers;
+        log.info(`${powers.length} power(s): ${powers.map((p) => p.name).join(', ') || 'none'}`);
+        return (runtime = built);
+      }));
   const stop = (why: string) => {
     stopping ??= (async () => {
       log.info(`stopping (${why})`);
       await closeEndpoint().catch((error) => log.warn(errorMessage(error)));
-      await runtime.close();
+      // A gateway being built is closed once built: its children must not outlive this process.
+      await (runtime ?? (await building?.catch(() => undefined)))?.close();
     })();
     return stopping;
   };
@@ -63,22 +81,30 @@ export async function serve(args: CliArgs, options: RuntimeOptions): Promise<num
   }
 
   if (args.stdio) {
-    const transport = new BoundedStdioServerTransport(runtime.settings.limits.requestBytes);
-    const session = createMcpSession(runtime.gateway, 'stdio');
-    await session.connect(transport);
+    const requestBytes = runtimeConfig(options).settings.limits.requestBytes;
+    const transport = new EarlyAnswersTransport(new BoundedStdioServerTransport(requestBytes), { tools: GATEWAY_TOOLS, needed: () => void build() });
     const ended = () => void stop('stdin closed').then(() => process.exit(0));
     process.stdin.once('end', ended);
     process.stdin.once('close', ended);
+    await transport.listen();
+    setTimeout(() => void build(), BUILD_ANYWAY_MS).unref();
+    const { gateway } = await build();
+    const { createMcpSession } = await import('../gateway/mcp-session.js');
+    const session = createMcpSession(gateway, 'stdio');
+    await session.connect(transport);
+    for (let i = 0; i < transport.listsAnswered; i++) gateway.intel.reads.listed('stdio', gateway.listTools('stdio'));
     closeEndpoint = () => session.close();
     log.info('serving MCP on stdio');
   } else {
-    const users = new UserDirectory(runtime.store);
-    const endpoint = await serveHttp(runtime.gateway, { ...bind, port, token, users: (bearer) => users.authenticate(bearer) });
+    const built = await build();
+    const [{ serveHttp }, { UserDirectory }] = await Promise.all([import('../gateway/http-server.js'), import('../users/user-directory.js')]);
+    const users = new UserDirectory(built.store);
+    const endpoint = await serveHttp(built.gateway, { ...bind, port, token, users: (bearer) => users.authenticate(bearer) });
     closeEndpoint = () => endpoint.close();
     announce(endpoint.url);
     log.info(`serving MCP on ${endpoint.url}`);
   }
-  runtime.gateway.discoverUnknownPowers();
+  runtime!.gateway.discoverUnknownPowers();
   await new Promise<never>(() => undefined);
   return 0;
 }

@@ -8,15 +8,10 @@ import type { Gateway } from './gateway.js';
 import { samplingAllowed } from '../intel/summarizers/sampling-gate.js';
 import { runInCallScope } from '../upstream/client-features.js';
 import { callScope } from './client-requests-forwarding.js';
-import { PASSTHROUGH_CAPABILITIES, registerPassthrough } from './session-passthrough.js';
-import { VERSION } from '../version.js';
+import { registerPassthrough } from './session-passthrough.js';
+import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';
 
 const log = logger('session');
-
-export const GATEWAY_INSTRUCTIONS =
-  'Grimoire is a gateway to many MCP servers ("powers"). You see only a few tools at first. ' +
-  'When you need a capability you do not have, call resolve_intent with what you want to do; the matching ' +
-  "power is activated, its tools appear in your list as '<power>__<tool>' and the answer gives the power's guidance.";
 
 /**
  * One MCP server per client connection (the SDK binds a server to one transport); all of them
@@ -25,10 +20,7 @@ export const GATEWAY_INSTRUCTIONS =
  * `expires`: closed after the idle timeout (HTTP sessions). Throws SessionLimitError past the cap.
  */
 export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false): Server {
-  const server = new Server(
-    { name: 'grimoire', version: VERSION, title: 'Grimoire MCP gateway' },
-    { capabilities: { tools: { listChanged: true }, ...PASSTHROUGH_CAPABILITIES }, instructions: GATEWAY_INSTRUCTIONS },
-  );
+  const server = new Server(SERVER_INFO, { capabilities: SESSION_CAPABILITIES, instructions: GATEWAY_INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     gateway.sessions.touch(sessionId);
     const tools = gateway.listTools(sessionId);

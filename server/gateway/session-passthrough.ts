@@ -1,19 +1,11 @@
 /** Everything of a power besides its tools, wired into one MCP session: prompts, resources, completion, client requests, notifications. */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { forwardChildNotifications } from './child-notifications.js';
 import { forwardClientRequests, sessionScope } from './client-requests-forwarding.js';
 import { registerCompletion } from './completion-passthrough.js';
 import type { Gateway } from './gateway.js';
 import { registerPrompts } from './prompts-passthrough.js';
 import { registerResources } from './resources-passthrough.js';
-
-export const PASSTHROUGH_CAPABILITIES: ServerCapabilities = {
-  prompts: { listChanged: true },
-  resources: { subscribe: true, listChanged: true },
-  completions: {},
-  logging: {},
-};
 
 /** Registers the handlers; returns what to undo when the session closes. */
 export function registerPassthrough(server: Server, gateway: Gateway, sessionId: string): () => void {

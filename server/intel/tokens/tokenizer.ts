@@ -1,7 +1,8 @@
 /**
  * Counts tokens (o200k_base) in a worker thread when the compiled worker file is there, in this
  * thread otherwise (e.g. in a bundle without it). The worker keeps the process alive only while a
- * request is pending; a crashed worker is replaced by the in-thread tokenizer.
+ * request is pending, and ends after IDLE_MS without one (its encoder holds about 50 MB; the next
+ * request starts a new one); a crashed worker is replaced by the in-thread tokenizer.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -20,6 +21,9 @@ export interface Tokenizer {
   close(): Promise<void>;
 }
 
+/** A worker with no request for this long is ended. */
+export const IDLE_MS = 30_000;
+
 type Pending = { resolve: (response: TokenResponse) => void; reject: (error: Error) => void };
 
 export class WorkerTokenizer implements Tokenizer {
@@ -28,8 +32,17 @@ export class WorkerTokenizer implements Tokenizer {
   private broken = false;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  private idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly workerFile = path.join(__dirname, 'token-worker.js')) {}
+  constructor(
+    private readonly workerFile = path.join(__dirname, 'token-worker.js'),
+    private readonly idleMs = IDLE_MS,
+  ) {}
+
+  /** Whether a worker thread is running now. */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
 
   async count(texts: string[]): Promise<number[]> {
     if (texts.length === 0) return [];
@@ -43,10 +56,18 @@ export class WorkerTokenizer implements Tokenizer {
   }
 
   async close(): Promise<void> {
+    this.broken = true;
+    await this.endWorker();
+  }
+
+  private async endWorker(): Promise<void> {
+    clearTimeout(this.idleTimer);
     const worker = this.worker;
     this.worker = undefined;
-    this.broken = true;
     if (worker) await worker.terminate();
+    // Only close() can leave requests behind: they are counted in this thread.
+    for (const waiter of this.pending.values()) waiter.reject(new Error('tokenizer closed'));
+    this.pending.clear();
   }
 
   /** Undefined means "do it in this thread". */
@@ -57,6 +78,7 @@ export class WorkerTokenizer implements Tokenizer {
     try {
       const response = await new Promise<TokenResponse>((resolve, reject) => {
         this.pending.set(id, { resolve, reject });
+        clearTimeout(this.idleTimer);
         worker.ref();
         worker.postMessage({ ...body, id } as TokenRequest);
       });
@@ -79,10 +101,16 @@ export class WorkerTokenizer implements Tokenizer {
     worker.on('message', (response: TokenResponse) => {
       const waiter = this.pending.get(response.id);
       this.pending.delete(response.id);
-      if (this.pending.size === 0) worker.unref();
+      if (this.pending.size === 0) {
+        worker.unref();
+        this.idleTimer = setTimeout(() => void this.endWorker(), this.idleMs);
+        this.idleTimer.unref();
+      }
       waiter?.resolve(response);
     });
     const fail = (error: Error) => {
+      // A worker ended for being idle is not a failure.
+      if (this.worker !== worker) return;
       this.broken = true;
       this.worker = undefined;
       for (const waiter of this.pending.values()) waiter.reject(error);

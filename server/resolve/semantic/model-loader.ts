@@ -2,6 +2,7 @@
  * Loads a transformers.js feature-extraction pipeline, from a Hugging Face model id (downloaded
  * into `cacheDir`, or found there) or from a local model folder (never remote).
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 
@@ -33,6 +34,9 @@ let previous: Promise<unknown> = Promise.resolve();
  */
 export function loadExtractor(source: ModelSource): Promise<FeatureExtractionPipeline> {
   const next = previous.then(async () => {
+    // transformers.js and its native runtime (about 50 MB) are not loaded for a model that cannot load.
+    const folder = isLocalModel(source.model) ? source.model : path.join(source.cacheDir, source.model);
+    if (!remoteAllowed(source) && !fs.existsSync(folder)) throw Object.assign(new Error(`no model folder ${folder}`), { name: 'ModelFileNotFoundError' });
     const transformers = await importTransformers();
     configure(transformers, source);
     return transformers.pipeline('feature-extraction', source.model, {
