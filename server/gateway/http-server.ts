@@ -67,7 +67,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       response.setHeader('WWW-Authenticate', 'Bearer realm="grimoire"');
       return sendError(response, identity.status, identity.message);
     }
-    if (handleRestApi(gateway, request, response)) return;
+    if (await handleRestApi(gateway, request, response, identity)) return;
     if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return sendError(response, 404, 'Not found: the MCP endpoint is /mcp.');
     const sessionId = request.headers['mcp-session-id'];
     let body: unknown;

@@ -1,26 +1,57 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseActivityFilter } from '../activity/activity-query.js';
 import { errorMessage } from '../log.js';
+import { ForbiddenError, requireAdmin, type Identity } from '../users/identity.js';
+import { preview } from '../util/preview.js';
+import { maskDeep } from '../util/secrets.js';
 import type { Gateway } from './gateway.js';
+import { readJsonBody } from './http-body.js';
+import { splitQualifiedName } from './tool-names.js';
+import { toolReviewInfo } from '../rpc/tool-review-requests.js';
 
 /**
- * The read-only REST API beside /mcp, behind the same bearer token:
- * GET /api/v1/activity?intent_type=&status=&power=&tool=&since=&until=&limit=
- * Returns true when it answered the request.
+ * The REST API beside /mcp, behind the same bearer tokens:
+ * GET  /api/v1/activity?user=&intent_type=&status=&power=&tool=&since=&until=&limit=
+ * GET  /api/v1/tools/changes?power=      tools held for review (any user)
+ * POST /api/v1/tools/approve {tool: "power:tool"} | {power}   (admins only)
+ * POST /api/v1/tools/reject  {tool: "power:tool"}             (admins only)
+ * Resolves true when it answered the request.
  */
-export function handleRestApi(gateway: Gateway, request: IncomingMessage, response: ServerResponse): boolean {
+export async function handleRestApi(gateway: Gateway, request: IncomingMessage, response: ServerResponse, identity: Identity): Promise<boolean> {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   if (!url.pathname.startsWith('/api/')) return false;
-  if (request.method !== 'GET') return send(response, 405, { error: `${request.method} is not allowed here: the REST API is read-only (GET).` });
-  if (url.pathname === '/api/v1/activity') {
-    try {
-      const filter = parseActivityFilter(Object.fromEntries(url.searchParams));
-      return send(response, 200, { activity: gateway.activity.query(filter) });
-    } catch (error) {
-      return send(response, 400, { error: errorMessage(error) });
+  const route = `${request.method} ${url.pathname}`;
+  try {
+    switch (route) {
+      case 'GET /api/v1/activity':
+        return send(response, 200, { activity: gateway.activity.query(parseActivityFilter(Object.fromEntries(url.searchParams))) });
+      case 'GET /api/v1/tools/changes':
+        return send(response, 200, { changes: maskDeep(gateway.trust.changes(url.searchParams.get('power') ?? undefined).map(toolReviewInfo)) });
+      case 'POST /api/v1/tools/approve':
+      case 'POST /api/v1/tools/reject':
+        return await decide(gateway, request, response, identity, url.pathname.endsWith('approve') ? 'approve' : 'reject');
+      default:
+        return send(response, 404, { error: `No endpoint ${request.method} ${preview(url.pathname, 80)}: try GET /api/v1/activity or GET /api/v1/tools/changes.` });
     }
+  } catch (error) {
+    if (error instanceof ForbiddenError) return send(response, 403, { error: error.message });
+    return send(response, 400, { error: errorMessage(error) });
   }
-  return send(response, 404, { error: `No endpoint ${url.pathname}: try /api/v1/activity.` });
+}
+
+async function decide(gateway: Gateway, request: IncomingMessage, response: ServerResponse, identity: Identity, action: 'approve' | 'reject'): Promise<true> {
+  requireAdmin(identity, action === 'approve' ? 'Approving a tool change' : 'Rejecting a tool change');
+  const body = await readJsonBody(request, 64 * 1024);
+  if (body.kind !== 'json' || typeof body.value !== 'object' || body.value === null) {
+    return send(response, 400, { error: 'Send a JSON body: {"tool": "power:tool"}, or {"power": "name"} to approve all of its held tools.' });
+  }
+  const { tool, power } = body.value as { tool?: unknown; power?: unknown };
+  const target = typeof tool === 'string' ? splitQualifiedName(tool) : undefined;
+  if (action === 'approve' && !target && typeof power === 'string') return send(response, 200, { approved: maskDeep(gateway.trust.approve(power).map(toolReviewInfo)) });
+  if (!target) return send(response, 400, { error: `"tool" must name a tool as "power:tool"${action === 'approve' ? ', or give "power"' : ''}.` });
+  const decided = action === 'approve' ? gateway.trust.approve(target.power, target.tool) : [gateway.trust.reject(target.power, target.tool)].flatMap((r) => (r ? [r] : []));
+  if (decided.length === 0) return send(response, 404, { error: `No change of '${preview(`${target.power}:${target.tool}`, 120)}' awaits review.` });
+  return send(response, 200, { [action === 'approve' ? 'approved' : 'rejected']: maskDeep(decided.map(toolReviewInfo)) });
 }
 
 function send(response: ServerResponse, status: number, body: unknown): true {
