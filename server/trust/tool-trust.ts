@@ -7,7 +7,8 @@ import { dropReviewOp, PinStore, pinOp, reviewOp, seenOp, unpinOp, type Review }
 import type { NewToolsPolicy } from './quarantine-policy.js';
 import { suspiciousFlags } from './suspicious-text.js';
 
-const POLL_MS = 2_000;
+/** Decisions made by another process (the CLI, another replica) reach this one within this time. */
+const POLL_MS = 500;
 
 type Events = {
   /** The set of quarantined tools changed (here, or in another process sharing the store). */
