@@ -1,8 +1,8 @@
 /**
  * Full raw results kept for a while: one row in `intel_artifacts` (what the call was, its summary)
  * and one file `<dataDir>/artifacts/<id>.txt` (the raw text), or, when the store spans machines
- * (PostgreSQL), one row in `artifact_bodies` (store-files.ts) that every replica reads. Rows expire after the TTL; the files
- * together stay under a size cap, the oldest evicted first. A failed write (disk full, read-only
+ * (PostgreSQL), one row in `artifact_bodies` (store-files.ts) that every replica reads. Rows expire
+ * after the TTL; the bodies together stay under a size cap, the oldest evicted first. A failed write (disk full, read-only
  * folder) never fails the call: `save` says why nothing was stored.
  */
 import { randomBytes } from 'node:crypto';
