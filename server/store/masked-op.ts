@@ -3,9 +3,10 @@ import type { Row, WriteOp } from './ops.js';
 
 /**
  * Tables holding what servers publish about their tools (descriptions, schemas: the review must show
- * them exactly) or derived vectors. Every other table's text is masked before it is written.
+ * them exactly), derived vectors, or artifact bodies (read_artifact returns a tool's result as it
+ * came, like the embedded store's artifact files). Every other table's text is masked before it is written.
  */
-const VERBATIM = new Set(['catalog_tools', 'catalog_powers', 'tool_pins', 'tool_reviews', 'embeddings']);
+const VERBATIM = new Set(['catalog_tools', 'catalog_powers', 'tool_pins', 'tool_reviews', 'embeddings', 'artifact_bodies']);
 
 /** The op with secrets masked in every text value of its row (what is written to the store). */
 export function maskedOp(op: WriteOp): WriteOp {

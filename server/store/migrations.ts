@@ -113,6 +113,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX learned_requests_power ON learned_requests (power, at);
     `,
   },
+  {
+    // Artifact bodies kept in the store when it spans machines (PostgreSQL, issue 18): every
+    // replica reads what another stored. `file` is intel_artifacts.file; `encoding` is 'json' when
+    // the body holds what PostgreSQL text cannot (NUL, a lone surrogate), else 'text'.
+    version: 8,
+    sql: `
+      CREATE TABLE artifact_bodies (file TEXT PRIMARY KEY, body TEXT, encoding TEXT, at INTEGER);
+    `,
+  },
 ];
 
 /**
@@ -138,6 +147,7 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   tool_reviews: ['power', 'tool'],
   users: ['name'],
   learned_requests: ['id'],
+  artifact_bodies: ['file'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';

@@ -11,6 +11,11 @@ export interface Store {
   /** A local folder for files that belong with the data (artifacts, models). */
   readonly dataDir: string;
   /**
+   * True when processes on other machines share this store (PostgreSQL): what every replica must
+   * read (artifact bodies) then goes in the store rather than under `dataDir`.
+   */
+  readonly spansMachines?: boolean;
+  /**
    * Commits one op: when it returns, every query of this process sees it; the embedded store's
    * other processes see it on their next query and a killed process does not lose it (PostgreSQL:
    * other replicas see it within a second, a killed replica keeps it once `durable()` resolved).

@@ -1,7 +1,8 @@
 /**
  * Full raw results kept for a while: one row in `intel_artifacts` (what the call was, its summary)
- * and one file `<dataDir>/artifacts/<id>.txt` (the raw text). Rows expire after the TTL; the files
- * together stay under a size cap, the oldest evicted first. A failed write (disk full, read-only
+ * and one file `<dataDir>/artifacts/<id>.txt` (the raw text), or, when the store spans machines
+ * (PostgreSQL), one row in `artifact_bodies` (store-files.ts) that every replica reads. Rows expire
+ * after the TTL; the bodies together stay under a size cap, the oldest evicted first. A failed write (disk full, read-only
  * folder) never fails the call: `save` says why nothing was stored.
  */
 import { randomBytes } from 'node:crypto';
@@ -11,6 +12,7 @@ import { errorMessage, logger } from '../../log.js';
 import type { Store } from '../../store/store.js';
 import type { IntelSettings } from '../intel-settings.js';
 import type { Summary } from '../summary.js';
+import { storeFiles } from './store-files.js';
 
 const log = logger('intel');
 const TABLE = 'intel_artifacts';
@@ -98,7 +100,7 @@ export class ArtifactStore {
     private readonly store: Store,
     private readonly settings: () => IntelSettings['artifacts'],
     private readonly now: () => number = Date.now,
-    private readonly files: ArtifactFiles = nodeFiles,
+    private readonly files: ArtifactFiles = store.spansMachines ? storeFiles(store, now) : nodeFiles,
   ) {
     this.dir = path.join(store.dataDir, 'artifacts');
   }

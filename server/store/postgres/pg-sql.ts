@@ -23,6 +23,18 @@ export function pgMigrationStatements(migration: Migration): string[] {
     .map((statement) => statement.replace(/\b(INTEGER|REAL)\b/g, 'DOUBLE PRECISION'));
 }
 
+/**
+ * The op with every NUL in its text replaced by U+FFFD: PostgreSQL text cannot hold NUL, and one
+ * such value would make it reject the whole batch of writes it came with. Applied before the read
+ * model too, so that every replica holds the same text. (Artifact bodies encode theirs instead.)
+ */
+export function pgTextOp(op: WriteOp): WriteOp {
+  const values = op.op === 'delete' ? op.where : op.row;
+  if (!Object.values(values).some((value) => typeof value === 'string' && value.includes('\u0000'))) return op;
+  const safe = Object.fromEntries(Object.entries(values).map(([column, value]) => [column, typeof value === 'string' ? value.replace(/\u0000/g, '\ufffd') : value]));
+  return op.op === 'delete' ? { ...op, where: safe } : { ...op, row: safe };
+}
+
 export interface PgStatement {
   text: string;
   values: SqlValue[];

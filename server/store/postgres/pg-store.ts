@@ -17,6 +17,7 @@ import { applyOp, Schema, type Row, type SqlValue, type WriteOp } from '../ops.j
 import type { Store } from '../store-interface.js';
 import { CHANGE_LOG_KEEP_MS, PgFollower } from './pg-follower.js';
 import { migratePg } from './pg-schema.js';
+import { pgTextOp } from './pg-sql.js';
 import { describeConnectionError, isConnectionError, maskDatabaseUrl } from './pg-url.js';
 import { PgWriter, type WriterStatus } from './pg-writer.js';
 import { maskedOp } from '../masked-op.js';
@@ -44,6 +45,7 @@ const types = {
 
 export class PgStore implements Store {
   readonly dataDir: string;
+  readonly spansMachines = true;
   /** This replica's name in the change log (its own entries are not replayed). */
   readonly origin = randomUUID();
   readonly where: string;
@@ -106,7 +108,7 @@ export class PgStore implements Store {
   writeMany(ops: WriteOp[]): void {
     this.assertOpen();
     if (!this.schema.validateBatch(ops)) return;
-    ops = ops.map(maskedOp);
+    ops = ops.map((op) => pgTextOp(maskedOp(op)));
     this.applyToModel(ops);
     this.writer.push(ops);
   }

@@ -1,0 +1,35 @@
+/**
+ * Artifact bodies kept in the store's `artifact_bodies` table instead of files under one machine's
+ * data dir: for a store that spans machines (PostgreSQL), so that every replica reads what another
+ * stored. Files are named by their base name (the folder is each replica's own).
+ */
+import * as path from 'node:path';
+import type { Store } from '../../store/store-interface.js';
+import type { ArtifactFiles } from './artifact-store.js';
+
+const TABLE = 'artifact_bodies';
+/** What PostgreSQL text cannot hold as is: NUL, and a surrogate without its pair. */
+const NOT_PG_TEXT = /\u0000|\p{Surrogate}/u;
+
+export function storeFiles(store: Store, now: () => number = Date.now): ArtifactFiles {
+  return {
+    write(file, text) {
+      const json = NOT_PG_TEXT.test(text);
+      store.write({ op: 'upsert', table: TABLE, row: { file: path.basename(file), body: json ? JSON.stringify(text) : text, encoding: json ? 'json' : 'text', at: now() } });
+    },
+    read(file) {
+      const row = store.query<{ body: string; encoding: string }>(`SELECT body, encoding FROM ${TABLE} WHERE file = ?`, [path.basename(file)])[0];
+      if (!row) throw Object.assign(new Error(`no stored body for ${path.basename(file)}`), { code: 'ENOENT' });
+      return row.encoding === 'json' ? (JSON.parse(row.body) as string) : row.body;
+    },
+    remove(file) {
+      store.write({ op: 'delete', table: TABLE, where: { file: path.basename(file) } });
+    },
+    list: () => store.query<{ file: string }>(`SELECT file FROM ${TABLE}`).map((row) => row.file),
+    mtime(file) {
+      const row = store.query<{ at: number }>(`SELECT at FROM ${TABLE} WHERE file = ?`, [path.basename(file)])[0];
+      if (!row) throw Object.assign(new Error(`no stored body for ${path.basename(file)}`), { code: 'ENOENT' });
+      return row.at;
+    },
+  };
+}
