@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { connectStdio, gatewayEnv, payload } from '../helpers/gateway-process.js';
+import { connectStdio, gatewayEnv, payload, waitFor } from '../helpers/gateway-process.js';
 import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
 
 const tinyModel = path.join(repoRoot, 'test', 'fixtures', 'models', 'tiny-embedder');
@@ -36,8 +36,11 @@ test('resolve_intent explains itself, the agent’s choice is credited, and stat
     execFileSync(process.execPath, [cliPath, 'activity', 'rate', row.id.slice(0, 8), 'up'], { env });
     assert.equal(cli('activity', 'list', '--json').activity[0].rating, 1);
 
-    const second = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'zzz qqq', explain: true } }));
-    assert.equal(second.resolver.mode, 'hybrid', 'the tiny model loaded through the settings');
+    // The model loads in the background after start-up; a loaded machine may still be loading it here.
+    await waitFor(async () => {
+      const mode = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'zzz qqq', explain: true } })).resolver?.mode;
+      return mode === 'hybrid';
+    }, 30_000, 'the tiny model loaded through the settings (resolver mode hybrid)');
   } finally {
     await session.client.close();
     home.cleanup();
