@@ -1,5 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { OPERATION_TYPES, SENSITIVITY, variantTool, type OperationType } from '../calls/intent.js';
+import { z } from 'zod';
+import { intentCallArgs, variantTool, type OperationType } from '../calls/intent.js';
+import { toolInputSchema } from './tool-input-schema.js';
 
 const WHAT: Record<OperationType, string> = {
   read: 'Call a tool that only reads.',
@@ -13,24 +15,7 @@ export function intentCallTool(variant: OperationType): Tool {
     name: variantTool(variant),
     title: `Call a tool (${variant})`,
     description: `${WHAT[variant]} name: '<power>:<tool>' (retrieve_tools gives call_with); the power starts if needed. intent.operation_type must be '${variant}' and fit the tool's annotations.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        name: { type: 'string' },
-        args: { type: 'object', additionalProperties: true },
-        intent: {
-          type: 'object',
-          properties: {
-            operation_type: { type: 'string', enum: [...OPERATION_TYPES] },
-            data_sensitivity: { type: 'string', enum: [...SENSITIVITY] },
-            reason: { type: 'string', maxLength: 1000 },
-          },
-          required: ['operation_type'],
-        },
-        proceed: { type: 'boolean', description: 'Run it although a prerequisite was suggested.' },
-      },
-      required: ['name', 'intent'],
-    },
+    inputSchema: toolInputSchema(intentCallArgs),
     annotations: {
       readOnlyHint: variant === 'read',
       destructiveHint: variant === 'destructive',
@@ -40,20 +25,19 @@ export function intentCallTool(variant: OperationType): Tool {
   };
 }
 
+export const retrieveToolsArgs = z.object({
+  query: z.string().min(1, 'query must not be empty: describe the task, e.g. "search my notes"').describe('What you want to do.'),
+  limit: z.number().int().min(1).max(50).default(10).describe('How many tools (default 10).'),
+  detail: z.enum(['full', 'compact']).default('full').describe("'compact' gives parameter names and types instead of whole schemas."),
+  explain: z.boolean().optional().describe('Also return why each tool matched (matched terms and factor contributions).'),
+});
+
 export const RETRIEVE_TOOLS: Tool = {
   name: 'retrieve_tools',
   title: 'Find tools across all powers',
   description:
     'Find the tools that fit a task across every power (running or not), best first, each with its annotations and ' +
     'the call variant to use (call_with). Cheaper than activating powers to look.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      query: { type: 'string', description: 'What you want to do.' },
-      limit: { type: 'number', minimum: 1, maximum: 50, description: 'How many tools (default 10).' },
-      detail: { type: 'string', enum: ['full', 'compact'], description: "'compact' gives parameter names and types instead of whole schemas." },
-    },
-    required: ['query'],
-  },
+  inputSchema: toolInputSchema(retrieveToolsArgs),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 };

@@ -4,7 +4,8 @@ import { callWith } from '../calls/annotations.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { errorMessage } from '../log.js';
 import type { Gateway } from './gateway.js';
-import { describeArgsError, powerNameArgs, resolveIntentArgs, retrieveToolsArgs } from './gateway-tools.js';
+import { activatePowerArgs, deactivatePowerArgs, describeArgsError, resolveIntentArgs } from './gateway-tools.js';
+import { retrieveToolsArgs } from './call-tool-definitions.js';
 import { retrieveTools } from './retrieve-tools.js';
 import { describePower } from './power-documents.js';
 import { explainCandidate } from './explain.js';
@@ -31,12 +32,12 @@ export async function handleGatewayTool(gateway: Gateway, name: string, args: Re
       return queryTooLong(name, parsed.data.query, gateway.settings.limits.queryChars) ?? retrieveTools(gateway, parsed.data, sessionId);
     }
     case 'activate_power': {
-      const parsed = powerNameArgs.safeParse(args);
+      const parsed = activatePowerArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
       return activatePower(gateway, parsed.data.name, sessionId);
     }
     case 'deactivate_power': {
-      const parsed = powerNameArgs.safeParse(args);
+      const parsed = deactivatePowerArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
       return guarded(async () => {
         await gateway.deactivate(parsed.data.name, sessionId);

@@ -2,23 +2,21 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { intentCallTool, RETRIEVE_TOOLS } from './call-tool-definitions.js';
 import { INTEL_TOOLS } from '../intel/tools/intel-tools.js';
+import { toolInputSchema } from './tool-input-schema.js';
 
 /** The gateway's own MCP tools. Their names are a stable contract (DESIGN.md). */
 
 export const resolveIntentArgs = z.object({
-  query: z.string().min(1, 'query must not be empty: describe what you want to do, e.g. "read a file from my project"'),
-  explain: z.boolean().optional(),
-});
-export const retrieveToolsArgs = z.object({
-  query: z.string().min(1, 'query must not be empty: describe the task, e.g. "search my notes"'),
-  limit: z.number().int().min(1).max(50).default(10),
-  detail: z.enum(['full', 'compact']).default('full'),
-  explain: z.boolean().optional(),
+  query: z
+    .string()
+    .min(1, 'query must not be empty: describe what you want to do, e.g. "read a file from my project"')
+    .describe('What you want to do, e.g. "read a file from my project".'),
+  explain: z.boolean().optional().describe("Also return each candidate's factor contributions (why this power)."),
 });
 
-export const powerNameArgs = z.object({
-  name: z.string().min(1, 'name must not be empty: give a power name from resolve_intent'),
-});
+const powerName = z.string().min(1, 'name must not be empty: give a power name from resolve_intent');
+export const activatePowerArgs = z.object({ name: powerName.describe('The power name, as returned by resolve_intent.') });
+export const deactivatePowerArgs = z.object({ name: powerName.describe('The power name.') });
 
 export const GATEWAY_TOOLS: Tool[] = [
   {
@@ -28,36 +26,21 @@ export const GATEWAY_TOOLS: Tool[] = [
       'Say what you want to do in plain words; Grimoire finds the power (MCP server) for it. ' +
       'At high confidence it activates the power and returns its tools; otherwise it returns the best matches ' +
       'to choose from with activate_power. Call this first whenever you need a capability you do not see in your tools.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'What you want to do, e.g. "read a file from my project".' },
-        explain: { type: 'boolean', description: "Also return each candidate's factor contributions (why this power)." },
-      },
-      required: ['query'],
-    },
+    inputSchema: toolInputSchema(resolveIntentArgs),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   {
     name: 'activate_power',
     title: 'Activate a power',
     description: "Start a power by name: its tools appear as '<power>__<tool>' and the answer gives the power's guidance.",
-    inputSchema: {
-      type: 'object',
-      properties: { name: { type: 'string', description: 'The power name, as returned by resolve_intent.' } },
-      required: ['name'],
-    },
+    inputSchema: toolInputSchema(activatePowerArgs),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   {
     name: 'deactivate_power',
     title: 'Deactivate a power',
     description: 'Stop a power and remove its tools from your tool list when you are done with it.',
-    inputSchema: {
-      type: 'object',
-      properties: { name: { type: 'string', description: 'The power name.' } },
-      required: ['name'],
-    },
+    inputSchema: toolInputSchema(deactivatePowerArgs),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   RETRIEVE_TOOLS,

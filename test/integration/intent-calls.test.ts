@@ -40,7 +40,7 @@ const rows: Array<[string, string, string, Record<string, unknown> | undefined, 
   ['write | write | none -> allow', 'write', 'annotated:frobnicate', undefined, 'allow'],
   ['destructive | destructive | destructive tool -> allow', 'destructive', 'annotated:wipe_all', undefined, 'allow'],
   ['destructive | destructive | read-only tool -> allow', 'destructive', 'annotated:peek', undefined, 'allow'],
-  ['any | missing intent -> reject', 'write', 'annotated:frobnicate', {}, 'reject', /needs intent\.operation_type/],
+  ['any | missing intent -> reject (at argument parsing)', 'write', 'annotated:frobnicate', {}, 'reject', /intent\.operation_type: required/],
 ];
 
 for (const [title, variant, tool, intent, expected, message] of rows) {
