@@ -4,9 +4,21 @@ import { z } from 'zod';
 /**
  * The advertised inputSchema of a gateway tool, generated from the zod object its handler parses
  * with, so the two cannot drift. Input mode: defaulted fields are optional, as a caller sees them.
- * `$schema` is left out (draft 2020-12 is MCP's default dialect, and it only costs tokens).
+ * `$schema` is left out (draft 2020-12 is MCP's default dialect), and so are the safe-integer
+ * bounds zod adds to every `.int()`: they say nothing to the agent and only cost tokens.
  */
 export function toolInputSchema(args: z.ZodObject): Tool['inputSchema'] {
   const { $schema: _dialect, ...schema } = z.toJSONSchema(args, { io: 'input' }) as Record<string, unknown>;
-  return schema as Tool['inputSchema'];
+  return withoutSafeIntegerBounds(schema) as Tool['inputSchema'];
+}
+
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)) continue;
+    out[key] = withoutSafeIntegerBounds(value);
+  }
+  return out;
 }
