@@ -5,6 +5,7 @@
  */
 import type { Database } from 'sql.js';
 import { TABLE_KEYS } from './migrations.js';
+import { maskedOp } from './masked-op.js';
 
 export type SqlValue = string | number | null;
 export type Row = Record<string, SqlValue>;
@@ -26,11 +27,14 @@ export class Schema {
     }
   }
 
-  /** Validates a writeMany batch; false when there is nothing to write. Throws like `validate`. */
-  validateBatch(ops: WriteOp[]): boolean {
+  /**
+   * A writeMany batch as it is written: validated (throws like `validate`), secrets masked
+   * (`maskedOp`). Empty when there is nothing to write.
+   */
+  prepareBatch(ops: WriteOp[]): WriteOp[] {
     if (!Array.isArray(ops)) throw new Error('store: writeMany needs an array of ops');
     for (const op of ops) this.validate(op);
-    return ops.length > 0;
+    return ops.map(maskedOp);
   }
 
   /** Throws an Error naming the offending table / column / value. */

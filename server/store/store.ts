@@ -16,7 +16,6 @@ import { JournalWriter, journalOwner, listJournals, parseEntry, readJournal, typ
 import { releaseLock, stillHeld, tryAcquireLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { applyOp, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
-import { maskedOp } from './masked-op.js';
 import { isAlive } from './pids.js';
 import { moveCorrupt, readSnapshot, removeStaleTemps, snapshotIdentity, writeSnapshot } from './snapshot.js';
 import type { Store as StoreContract } from './store-interface.js';
@@ -117,8 +116,8 @@ export class SqlJsStore implements StoreContract {
   /** One journal line for all ops: they commit (and survive a crash) together. */
   writeMany(ops: WriteOp[]): void {
     this.assertOpen();
-    if (!this.schema.validateBatch(ops)) return;
-    ops = ops.map(maskedOp);
+    ops = this.schema.prepareBatch(ops);
+    if (ops.length === 0) return;
     // Fold in what others committed first, so this process applies ops in stamp order.
     this.refresh();
     if (this.writer?.broken) this.rotateJournal();

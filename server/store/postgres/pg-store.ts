@@ -20,7 +20,6 @@ import { migratePg } from './pg-schema.js';
 import { pgTextOp } from './pg-sql.js';
 import { describeConnectionError, isConnectionError, maskDatabaseUrl } from './pg-url.js';
 import { PgWriter, type WriterStatus } from './pg-writer.js';
-import { maskedOp } from '../masked-op.js';
 
 const log = logger('store');
 
@@ -107,8 +106,8 @@ export class PgStore implements Store {
   /** Visible to this process at once; committed (with the other writes of this turn) by the writer. */
   writeMany(ops: WriteOp[]): void {
     this.assertOpen();
-    if (!this.schema.validateBatch(ops)) return;
-    ops = ops.map((op) => pgTextOp(maskedOp(op)));
+    ops = this.schema.prepareBatch(ops).map(pgTextOp);
+    if (ops.length === 0) return;
     this.applyToModel(ops);
     this.writer.push(ops);
   }
