@@ -11,7 +11,7 @@ const tinyModel = path.join(repoRoot, 'test', 'fixtures', 'models', 'tiny-embedd
 test('resolve_intent explains itself, the agent’s choice is credited, and stats and activity show it', async () => {
   const home = tempDir();
   fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ resolve: { semantic: { model: tinyModel } } }));
-  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
+  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_LOG: 'debug' });
   const session = await connectStdio(['--demo', '--no-imports'], env);
   const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [cliPath, ...args], { env, encoding: 'utf8' }));
   try {
@@ -37,10 +37,14 @@ test('resolve_intent explains itself, the agent’s choice is credited, and stat
     assert.equal(cli('activity', 'list', '--json').activity[0].rating, 1);
 
     // The model loads in the background after start-up; a loaded machine may still be loading it here.
+    let resolver: unknown;
     await waitFor(async () => {
-      const mode = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'zzz qqq', explain: true } })).resolver?.mode;
-      return mode === 'hybrid';
-    }, 30_000, 'the tiny model loaded through the settings (resolver mode hybrid)');
+      resolver = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'zzz qqq', explain: true } })).resolver;
+      return (resolver as { mode?: string } | undefined)?.mode === 'hybrid';
+    }, 30_000, 'the tiny model loaded through the settings (resolver mode hybrid)').catch((error: Error) => {
+      // Say why the model is not there: the resolver's status, and the gateway's own log.
+      throw new Error(`${error.message}; resolver: ${JSON.stringify(resolver)}; gateway log: ${session.stderr.join('').slice(-2000)}`);
+    });
   } finally {
     await session.client.close();
     home.cleanup();
