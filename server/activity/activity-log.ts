@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Store, WriteOp } from '../store/store.js';
-import { activitySql, type ActivityFilter } from './activity-query.js';
+import type { Store } from '../store/store.js';
+import type { ActivityFilter } from './activity-query.js';
+import * as table from './activity-table.js';
 
 /** One call the agent made through the gateway, as the activity log keeps it. */
 export interface ActivityEntry {
@@ -85,10 +86,8 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated
 
   record(entry: Omit<ActivityEntry, 'id' | 'at'> & { at?: number }): ActivityEntry {
     const full: ActivityEntry = { id: randomUUID(), at: entry.at ?? Date.now(), user: this.sessionUsers.get(entry.session), ...entry };
-    this.store.write({
-      op: 'insert',
-      table: 'activity',
-      row: {
+    this.store.write(
+      table.insertOp({
         id: full.id,
         at: full.at,
         session: full.session,
@@ -106,8 +105,8 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated
         result_bytes: full.resultBytes,
         audit: full.audit ? 1 : null,
         user_name: full.user ?? null,
-      },
-    });
+      }),
+    );
     this.generation += 1;
     this.emit('recorded', full);
     return full;
@@ -115,9 +114,8 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated
 
   /** Thumbs up (+1) or down (-1) on a call; 0 takes the rating back. */
   rate(activityId: string, rating: -1 | 0 | 1): void {
-    const [exists] = this.store.query<{ id: string }>('SELECT id FROM activity WHERE id = ?', [activityId]);
-    if (!exists) throw new Error(`No activity '${activityId}': rate a call listed by 'grimoire activity list' or the Activity view.`);
-    this.store.write({ op: 'upsert', table: 'activity_ratings', row: { activity_id: activityId, rating, at: Date.now() } });
+    if (!table.exists(this.store, activityId)) throw new Error(`No activity '${activityId}': rate a call listed by 'grimoire activity list' or the Activity view.`);
+    this.store.write(table.ratingOp(activityId, rating, Date.now()));
     this.generation += 1;
     this.emit('rated', { activityId, rating });
   }
@@ -128,25 +126,13 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated
 
   /** Rows matching the filter, newest first. */
   query(filter: ActivityFilter): ActivityRow[] {
-    const { sql, params } = activitySql(filter);
-    return this.store.query<ActivityRow>(sql, params);
+    return table.filteredRows<ActivityRow>(this.store, filter);
   }
 
   /** Retention: drops rows older than `maxAgeDays`, then the oldest beyond `maxEntries`. Returns how many. */
   prune(maxAgeDays: number, maxEntries: number, now = Date.now()): number {
-    const old = this.store.query<{ id: string }>('SELECT id FROM activity WHERE at < ?', [now - maxAgeDays * 24 * 3600 * 1000]);
-    const excess = this.store.query<{ id: string }>('SELECT id FROM activity WHERE at >= ? ORDER BY at DESC, id LIMIT -1 OFFSET ?', [
-      now - maxAgeDays * 24 * 3600 * 1000,
-      maxEntries,
-    ]);
-    const ids = [...old, ...excess].map((row) => row.id);
-    for (let i = 0; i < ids.length; i += 500) {
-      const ops = ids.slice(i, i + 500).flatMap((id): WriteOp[] => [
-        { op: 'delete', table: 'activity', where: { id } },
-        { op: 'delete', table: 'activity_ratings', where: { activity_id: id } },
-      ]);
-      this.store.writeMany(ops);
-    }
+    const ids = table.idsBeyondRetention(this.store, maxAgeDays, maxEntries, now);
+    for (let i = 0; i < ids.length; i += 500) this.store.writeMany(ids.slice(i, i + 500).flatMap(table.deleteOps));
     if (ids.length) this.generation += 1;
     return ids.length;
   }

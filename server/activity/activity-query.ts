@@ -1,5 +1,3 @@
-import type { SqlValue } from '../store/store.js';
-
 /** Filters shared by the CLI, the REST endpoint and the JSON-RPC protocol. */
 export interface ActivityFilter {
   intentType?: string;
@@ -13,34 +11,6 @@ export interface ActivityFilter {
   /** Epoch ms, exclusive. */
   until?: number;
   limit?: number;
-}
-
-export const MAX_LIMIT = 1000;
-
-/** The WHERE clause and parameters for a filter (newest first, limited). */
-export function activitySql(filter: ActivityFilter): { sql: string; params: SqlValue[] } {
-  const where: string[] = [];
-  const params: SqlValue[] = [];
-  const add = (clause: string, value: SqlValue | undefined) => {
-    if (value === undefined || value === '') return;
-    where.push(clause);
-    params.push(value);
-  };
-  add('a.operation_type = ?', filter.intentType);
-  add('a.status = ?', filter.status);
-  add('a.power = ?', filter.power);
-  add('a.tool = ?', filter.tool);
-  add('a.user_name = ?', filter.user);
-  add('a.at >= ?', filter.since);
-  add('a.at < ?', filter.until);
-  const limit = Math.max(1, Math.min(MAX_LIMIT, filter.limit ?? 50));
-  return {
-    sql:
-      'SELECT a.*, r.rating AS rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id' +
-      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-      ' ORDER BY a.at DESC, a.id LIMIT ?',
-    params: [...params, limit],
-  };
 }
 
 /** A filter from URL query parameters or CLI flags (strings); a bad number is an error that says so. */

@@ -1,5 +1,6 @@
 import { ActivityLog } from '../activity/activity-log.js';
 import { parseActivityFilter } from '../activity/activity-query.js';
+import { idsStartingWith } from '../activity/activity-table.js';
 import type { RuntimeOptions } from '../runtime.js';
 import { UsageError, type CliArgs } from './args.js';
 import { withStore } from './store-only.js';
@@ -21,10 +22,10 @@ export function activity(sub: string | undefined, rest: string[], args: CliArgs,
       const [prefix, verdict] = rest;
       const rating = verdict === 'up' ? 1 : verdict === 'down' ? -1 : verdict === 'clear' ? 0 : undefined;
       if (!prefix || rating === undefined) throw new UsageError('usage: grimoire activity rate <id> up|down|clear');
-      const matches = store.query<{ id: string }>('SELECT id FROM activity WHERE id LIKE ?', [`${prefix}%`]);
+      const matches = idsStartingWith(store, prefix);
       if (matches.length !== 1) throw new UsageError(`'${prefix}' matches ${matches.length} activity rows: give more of the id.`);
-      log.rate(matches[0].id, rating);
-      process.stdout.write(`rated ${matches[0].id} ${verdict}\n`);
+      log.rate(matches[0], rating);
+      process.stdout.write(`rated ${matches[0]} ${verdict}\n`);
       return 0;
     }
     throw new UsageError(`unknown subcommand 'activity ${sub ?? ''}': use 'grimoire activity list' or 'grimoire activity rate <id> up|down'.`);

@@ -1,18 +1,12 @@
+import { latestEvents } from '../activity/event-log.js';
 import type { RuntimeOptions } from '../runtime.js';
 import type { CliArgs } from './args.js';
 import { withStore } from './store-only.js';
 
-interface EventRow {
-  at: number;
-  kind: string;
-  power: string | null;
-  detail: string | null;
-}
-
 /** The gateway's event log (power starts, stops, crashes), newest last; safe while a gateway runs. */
 export function listEvents(args: CliArgs, options: RuntimeOptions): Promise<number> {
   return withStore(options, (store) => {
-    const rows = store.query<EventRow>('SELECT at, kind, power, detail FROM events ORDER BY at DESC, id LIMIT ?', [args.limit]).reverse();
+    const rows = latestEvents(store, args.limit);
     if (args.json) {
       process.stdout.write(JSON.stringify({ events: rows }, null, 2) + '\n');
     } else {

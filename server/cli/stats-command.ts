@@ -1,3 +1,4 @@
+import { callsPerStatus } from '../activity/activity-table.js';
 import { Catalog } from '../catalog/catalog.js';
 import { GATEWAY_TOOLS } from '../gateway/gateway-tools.js';
 import { tokenReport } from '../intel/accounting/token-report.js';
@@ -23,7 +24,7 @@ export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
   return withStore(options, async (store) => {
     const config = runtimeConfig(options);
     const history = new RecommendationLog(store).all();
-    const calls = store.query<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM activity GROUP BY status');
+    const calls = callsPerStatus(store);
     const weights = currentWeights(store);
     const tuning = args.tune ? tuneWeights(history, weights) : undefined;
     if (tuning?.tuned) saveWeights(store, tuning);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Settings } from '../config/settings.js';
@@ -16,6 +15,7 @@ import { hintsStage } from '../hints/hints-stage.js';
 import { LearnedTransitions } from '../hints/learned-transitions.js';
 import { SessionContexts } from '../hints/session-context.js';
 import { ActivityLog } from '../activity/activity-log.js';
+import { EventLog } from '../activity/event-log.js';
 import { LearnedRequests, withLearned } from '../ranking/learned-requests.js';
 import { forwardStage } from '../calls/forward-stage.js';
 import { recordStage } from '../calls/record-stage.js';
@@ -81,6 +81,7 @@ export class Gateway extends EventEmitter {
   readonly catalog: Catalog;
   readonly discovery: Discovery;
   readonly activity: ActivityLog;
+  private readonly events: EventLog;
   /** Requests that led to successful calls: they join their power's search document. */
   readonly learned: LearnedRequests;
   readonly recommendations: RecommendationLog;
@@ -128,6 +129,7 @@ export class Gateway extends EventEmitter {
     });
     this.discovery = new Discovery((power) => this.discover(power));
     this.activity = new ActivityLog(options.store);
+    this.events = new EventLog(options.store);
     this.recommendations = new RecommendationLog(options.store);
     this.learned = new LearnedRequests(options.store);
     // After the answer is on its way: learning writes to the store and re-indexes.
@@ -205,11 +207,7 @@ export class Gateway extends EventEmitter {
     if (change.state === 'active' && this.knownTools.has(change.power)) void this.refreshTools(change.power).catch((error) => log.warn(`'${change.power}': tools not listed again: ${errorMessage(error)}`));
     if (change.state === 'crashed') this.sessions.tell([change.power], maskSecrets(`Power '${change.power}' ${change.detail ?? 'crashed'}`));
     try {
-      this.options.store.write({
-        op: 'insert',
-        table: 'events',
-        row: { id: randomUUID(), at: Date.now(), kind: `power.${change.state}`, power: change.power, detail: change.detail ?? null },
-      });
+      this.events.record(`power.${change.state}`, change.power, change.detail ?? null);
     } catch (error) {
       log.warn(`could not record the state of '${change.power}': ${errorMessage(error)}`);
     }

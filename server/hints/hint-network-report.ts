@@ -1,3 +1,4 @@
+import { callsPerTool } from '../activity/activity-table.js';
 import type { SpellExtensions } from '../powers/spell-schema.js';
 import type { Store } from '../store/store.js';
 import type { HintEvents } from './hint-events.js';
@@ -11,6 +12,6 @@ export function hintNetworkReport(
   learned: { transitions: LearnedTransitions; events: HintEvents },
   minSupport: number,
 ): HintNetwork {
-  const calls = new Map(store.query<{ key: string; n: number }>("SELECT power || ':' || tool AS key, COUNT(*) AS n FROM activity GROUP BY power, tool").map((r) => [r.key, r.n]));
+  const calls = callsPerTool(store);
   return hintNetwork(powers, learned.transitions.all(), calls, learned.events.followRates(), minSupport);
 }

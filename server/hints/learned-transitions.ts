@@ -1,3 +1,4 @@
+import { finishedCalls, finishedCallsSince, type FinishedCall } from '../activity/activity-table.js';
 import type { Store } from '../store/store.js';
 
 /** A transition the activity log shows: agents called `to` right after `from`, `support` times. */
@@ -15,14 +16,7 @@ const GAP_MS = 15 * 60 * 1000;
 /** Rows of the log are re-read in full this often (other processes' calls, pruning); new ones in between. */
 const FULL_SCAN_MS = 60_000;
 
-interface Row {
-  id: string;
-  session: string;
-  power: string;
-  tool: string;
-  status: string;
-  at: number;
-}
+type Row = FinishedCall;
 
 interface State {
   version: number;
@@ -62,9 +56,9 @@ export class LearnedTransitions {
     if (state && state.version === version && now - state.fullAt < FULL_SCAN_MS) return state.transitions;
     if (!state || now - state.fullAt >= FULL_SCAN_MS) {
       state = { version, fullAt: now, watermark: -Infinity, atWatermark: new Set(), last: new Map(), counts: new Map(), transitions: new Map() };
-      this.read(state, this.store.query<Row>("SELECT id, session, power, tool, status, at FROM activity WHERE status IN ('ok', 'error') ORDER BY session, at, id"));
+      this.read(state, finishedCalls(this.store));
     } else {
-      const rows = this.store.query<Row>("SELECT id, session, power, tool, status, at FROM activity WHERE at >= ? AND status IN ('ok', 'error') ORDER BY at, id", [state.watermark]);
+      const rows = finishedCallsSince(this.store, state.watermark);
       this.read(state, rows.filter((row) => !state!.atWatermark.has(row.id)));
       state.version = version;
     }

@@ -1,3 +1,4 @@
+import { ratedOutcomes, type RatedOutcome } from '../activity/activity-table.js';
 import type { Store } from '../store/store.js';
 
 /** What the activity log says about a power or a tool, each factor in 0..1, 0.5 meaning "no idea". */
@@ -18,14 +19,7 @@ export const NEUTRAL: UsageFactors = { success: 0.5, popularity: 0, performance:
 const HALF_LIFE_MS = 30 * 24 * 3600 * 1000;
 const POPULARITY_SCALE = 5;
 
-interface Row {
-  power: string;
-  tool: string;
-  status: string;
-  latency_ms: number;
-  at: number;
-  rating: number | null;
-}
+type Row = RatedOutcome;
 
 /** Usage factors per power and per `power:tool`, recomputed when the log or the minute changes. */
 export class UsageStats {
@@ -49,9 +43,7 @@ export class UsageStats {
     const now = this.now();
     const key = `${this.logVersion()}:${Math.floor(now / 60_000)}`;
     if (this.cache?.key === key) return this.cache;
-    const rows = this.store.query<Row>(
-      "SELECT a.power, a.tool, a.status, a.latency_ms, a.at, r.rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id WHERE a.status IN ('ok', 'error')",
-    );
+    const rows = ratedOutcomes(this.store);
     const group = (keyOf: (row: Row) => string) => {
       const groups = new Map<string, Row[]>();
       for (const row of rows) {

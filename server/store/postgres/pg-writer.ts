@@ -5,8 +5,8 @@
  * batches wait in memory (up to `maxQueuedOps`) and are written, in order, when it returns; writes
  * beyond the bound are dropped, counted, logged, and recorded as an event once it is back.
  */
-import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
+import { eventOp } from '../../activity/event-log.js';
 import { errorMessage, logger } from '../../log.js';
 import type { WriteOp } from '../ops.js';
 import { pgWriteStatements } from './pg-sql.js';
@@ -176,11 +176,7 @@ export class PgWriter {
     if (this.down || this.overflow === this.overflowReported) return;
     const lost = this.overflow - this.overflowReported;
     this.overflowReported = this.overflow;
-    const event: WriteOp = {
-      op: 'insert',
-      table: 'events',
-      row: { id: randomUUID(), at: Date.now(), kind: 'store-overflow', power: null, detail: `${lost} store write(s) dropped: the in-memory queue (${this.maxQueuedOps} ops) was full while PostgreSQL was unreachable` },
-    };
+    const event = eventOp('store-overflow', null, `${lost} store write(s) dropped: the in-memory queue (${this.maxQueuedOps} ops) was full while PostgreSQL was unreachable`);
     this.queue.push({ n: ++this.accepted, ops: [event] });
     this.queuedOps += 1;
   }

@@ -1,0 +1,124 @@
+/**
+ * The one module that speaks SQL to the `activity` and `activity_ratings` tables. Every other
+ * module (the activity log, usage statistics, learned transitions, the hint network, the CLI)
+ * asks these functions; the same statements run on either store backend.
+ */
+import type { SqlValue, Store, WriteOp } from '../store/store.js';
+import type { ActivityFilter } from './activity-query.js';
+
+type Reader = Pick<Store, 'query'>;
+
+/** The most rows one filtered query returns. */
+export const MAX_LIMIT = 1000;
+
+/** One call that reached a server (status ok or error), as learned transitions read it. */
+export interface FinishedCall {
+  id: string;
+  session: string;
+  power: string;
+  tool: string;
+  status: string;
+  at: number;
+}
+
+/** One finished call with its rating, as usage statistics read it. */
+export interface RatedOutcome {
+  power: string;
+  tool: string;
+  status: string;
+  latency_ms: number;
+  at: number;
+  rating: number | null;
+}
+
+/** The SELECT and parameters for a filter (newest first, limited to 1..MAX_LIMIT). */
+export function filteredSql(filter: ActivityFilter): { sql: string; params: SqlValue[] } {
+  const where: string[] = [];
+  const params: SqlValue[] = [];
+  const add = (clause: string, value: SqlValue | undefined) => {
+    if (value === undefined || value === '') return;
+    where.push(clause);
+    params.push(value);
+  };
+  add('a.operation_type = ?', filter.intentType);
+  add('a.status = ?', filter.status);
+  add('a.power = ?', filter.power);
+  add('a.tool = ?', filter.tool);
+  add('a.user_name = ?', filter.user);
+  add('a.at >= ?', filter.since);
+  add('a.at < ?', filter.until);
+  const limit = Math.max(1, Math.min(MAX_LIMIT, filter.limit ?? 50));
+  return {
+    sql:
+      'SELECT a.*, r.rating AS rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id' +
+      (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
+      ' ORDER BY a.at DESC, a.id LIMIT ?',
+    params: [...params, limit],
+  };
+}
+
+/** Rows (with their rating) matching the filter, newest first. */
+export function filteredRows<T>(store: Reader, filter: ActivityFilter): T[] {
+  const { sql, params } = filteredSql(filter);
+  return store.query<T>(sql, params);
+}
+
+export function insertOp(row: Record<string, SqlValue>): WriteOp {
+  return { op: 'insert', table: 'activity', row };
+}
+
+export function ratingOp(activityId: string, rating: -1 | 0 | 1, at: number): WriteOp {
+  return { op: 'upsert', table: 'activity_ratings', row: { activity_id: activityId, rating, at } };
+}
+
+/** The ops that delete one call and its rating. */
+export function deleteOps(id: string): WriteOp[] {
+  return [
+    { op: 'delete', table: 'activity', where: { id } },
+    { op: 'delete', table: 'activity_ratings', where: { activity_id: id } },
+  ];
+}
+
+export function exists(store: Reader, id: string): boolean {
+  return store.query<{ id: string }>('SELECT id FROM activity WHERE id = ?', [id]).length > 0;
+}
+
+/** Ids that start with `prefix` (the CLI's short ids). */
+export function idsStartingWith(store: Reader, prefix: string): string[] {
+  return store.query<{ id: string }>('SELECT id FROM activity WHERE id LIKE ?', [`${prefix}%`]).map((row) => row.id);
+}
+
+/** Ids a retention of `maxAgeDays` and `maxEntries` drops: older than the age, then the oldest beyond the count. */
+export function idsBeyondRetention(store: Reader, maxAgeDays: number, maxEntries: number, now: number): string[] {
+  const cutoff = now - maxAgeDays * 24 * 3600 * 1000;
+  const old = store.query<{ id: string }>('SELECT id FROM activity WHERE at < ?', [cutoff]);
+  const excess = store.query<{ id: string }>('SELECT id FROM activity WHERE at >= ? ORDER BY at DESC, id LIMIT -1 OFFSET ?', [cutoff, maxEntries]);
+  return [...old, ...excess].map((row) => row.id);
+}
+
+/** Every finished call, by session then time. */
+export function finishedCalls(store: Reader): FinishedCall[] {
+  return store.query<FinishedCall>("SELECT id, session, power, tool, status, at FROM activity WHERE status IN ('ok', 'error') ORDER BY session, at, id");
+}
+
+/** Finished calls at or after `at` (the `activity_at` index), by time. */
+export function finishedCallsSince(store: Reader, at: number): FinishedCall[] {
+  return store.query<FinishedCall>("SELECT id, session, power, tool, status, at FROM activity WHERE at >= ? AND status IN ('ok', 'error') ORDER BY at, id", [at]);
+}
+
+/** Every finished call's outcome with its rating. */
+export function ratedOutcomes(store: Reader): RatedOutcome[] {
+  return store.query<RatedOutcome>(
+    "SELECT a.power, a.tool, a.status, a.latency_ms, a.at, r.rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id WHERE a.status IN ('ok', 'error')",
+  );
+}
+
+/** Calls per `power:tool`. */
+export function callsPerTool(store: Reader): Map<string, number> {
+  return new Map(store.query<{ key: string; n: number }>("SELECT power || ':' || tool AS key, COUNT(*) AS n FROM activity GROUP BY power, tool").map((r) => [r.key, r.n]));
+}
+
+/** Calls per status. */
+export function callsPerStatus(store: Reader): Array<{ status: string; n: number }> {
+  return store.query<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM activity GROUP BY status');
+}

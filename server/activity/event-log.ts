@@ -1,0 +1,36 @@
+/**
+ * The `events` table's one owner: power starts, stops and crashes, and the store's own notices
+ * (writes dropped while PostgreSQL was unreachable). Every insert and read goes through here.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Store, WriteOp } from '../store/store.js';
+
+export interface EventRow {
+  at: number;
+  kind: string;
+  power: string | null;
+  detail: string | null;
+}
+
+/** The op that inserts one event (a store backend writes its own notices with it). */
+export function eventOp(kind: string, power: string | null, detail: string | null, at = Date.now()): WriteOp {
+  return { op: 'insert', table: 'events', row: { id: randomUUID(), at, kind, power, detail } };
+}
+
+/** The latest `limit` events, oldest first. */
+export function latestEvents(store: Pick<Store, 'query'>, limit: number): EventRow[] {
+  return store.query<EventRow>('SELECT at, kind, power, detail FROM events ORDER BY at DESC, id LIMIT ?', [limit]).reverse();
+}
+
+export class EventLog {
+  constructor(private readonly store: Store) {}
+
+  /** Keeps one event; throws when the store refuses it. */
+  record(kind: string, power: string | null, detail: string | null): void {
+    this.store.write(eventOp(kind, power, detail));
+  }
+
+  latest(limit: number): EventRow[] {
+    return latestEvents(this.store, limit);
+  }
+}

@@ -1,0 +1,105 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ActivityLog } from '../../server/activity/activity-log.js';
+import * as table from '../../server/activity/activity-table.js';
+import { EventLog, eventOp, latestEvents } from '../../server/activity/event-log.js';
+import { Store } from '../../server/store/store.js';
+import { tempDir } from '../helpers/temp.js';
+
+const DAY = 24 * 3600 * 1000;
+
+async function withStore(run: (store: Store) => void | Promise<void>): Promise<void> {
+  const temp = tempDir();
+  const store = await Store.open({ dataDir: temp.dir, fsync: false });
+  try {
+    await run(store);
+  } finally {
+    await store.close();
+    temp.cleanup();
+  }
+}
+
+const call = (session: string, tool: string, status: 'ok' | 'error' | 'rejected' | 'suggested', at: number, latencyMs = 10) => ({
+  session,
+  power: 'p',
+  tool,
+  variant: 'direct',
+  decision: 'allowed' as const,
+  status,
+  latencyMs,
+  resultBytes: 1,
+  at,
+});
+
+test('activity table: finished calls, counts, rated outcomes and short ids come from the rows the log wrote', async () => {
+  await withStore((store) => {
+    const log = new ActivityLog(store);
+    const a = log.record(call('s1', 'read', 'ok', 1000));
+    log.record(call('s2', 'read', 'error', 1500));
+    log.record(call('s1', 'write', 'rejected', 2000));
+    const d = log.record(call('s1', 'write', 'ok', 3000, 250));
+    log.rate(d.id, -1);
+
+    assert.deepEqual(table.finishedCalls(store).map((r) => [r.session, r.tool, r.status, r.at]), [
+      ['s1', 'read', 'ok', 1000],
+      ['s1', 'write', 'ok', 3000],
+      ['s2', 'read', 'error', 1500],
+    ]);
+    assert.deepEqual(table.finishedCallsSince(store, 1500).map((r) => r.at), [1500, 3000], 'inclusive, by time, rejected calls left out');
+    assert.deepEqual([...table.callsPerTool(store)].sort(), [['p:read', 2], ['p:write', 2]]);
+    assert.deepEqual(Object.fromEntries(table.callsPerStatus(store).map((r) => [r.status, r.n])), { ok: 2, error: 1, rejected: 1 });
+    const outcomes = table.ratedOutcomes(store).sort((x, y) => x.at - y.at);
+    assert.deepEqual(outcomes.map((o) => [o.tool, o.status, o.latency_ms, o.rating]), [
+      ['read', 'ok', 10, null],
+      ['read', 'error', 10, null],
+      ['write', 'ok', 250, -1],
+    ]);
+    assert.deepEqual(table.idsStartingWith(store, a.id.slice(0, 12)), [a.id]);
+    assert.equal(table.exists(store, a.id), true);
+    assert.equal(table.exists(store, 'nope'), false);
+  });
+});
+
+test('activity table: filters narrow the rows, newest first, and the limit stays within 1..1000', async () => {
+  await withStore((store) => {
+    const log = new ActivityLog(store);
+    for (let i = 0; i < 5; i++) log.record(call('s', i % 2 ? 'odd' : 'even', i === 4 ? 'error' : 'ok', 1000 + i));
+    assert.deepEqual(log.query({ tool: 'even' }).map((r) => r.at), [1004, 1002, 1000]);
+    assert.deepEqual(log.query({ status: 'error' }).map((r) => r.at), [1004]);
+    assert.deepEqual(log.query({ since: 1001, until: 1003 }).map((r) => r.at), [1002, 1001]);
+    assert.equal(log.query({ limit: 0 }).length, 1, 'a limit below 1 reads one row');
+    assert.deepEqual(table.filteredSql({ limit: 10_000 }).params, [table.MAX_LIMIT]);
+  });
+});
+
+test('activity table: retention drops calls older than the age, then the oldest beyond the count, with their ratings', async () => {
+  await withStore((store) => {
+    const log = new ActivityLog(store);
+    const now = 100 * DAY;
+    const old = log.record(call('s', 't', 'ok', now - 40 * DAY));
+    log.rate(old.id, 1);
+    const kept = [1, 2, 3].map((i) => log.record(call('s', 't', 'ok', now - i * 1000)));
+    assert.deepEqual(table.idsBeyondRetention(store, 30, 2, now).sort(), [old.id, kept[2].id].sort());
+    const before = log.version;
+    assert.equal(log.prune(30, 2, now), 2);
+    assert.ok(log.version > before, 'pruning bumps the log version');
+    assert.deepEqual(log.query({}).map((r) => r.id), [kept[0].id, kept[1].id]);
+    assert.deepEqual(store.query('SELECT activity_id FROM activity_ratings'), [], 'the pruned call took its rating along');
+  });
+});
+
+test('event log: events are kept in order and read back newest last, limited', async () => {
+  await withStore((store) => {
+    const events = new EventLog(store);
+    events.record('power.active', 'fs', null);
+    events.record('power.crashed', 'fs', 'exit code 1');
+    store.write(eventOp('store-overflow', null, '3 store write(s) dropped', Date.now() + 10));
+    const all = latestEvents(store, 10);
+    assert.deepEqual(all.map((e) => [e.kind, e.power, e.detail]), [
+      ['power.active', 'fs', null],
+      ['power.crashed', 'fs', 'exit code 1'],
+      ['store-overflow', null, '3 store write(s) dropped'],
+    ]);
+    assert.deepEqual(events.latest(1).map((e) => e.kind), ['store-overflow']);
+  });
+});
