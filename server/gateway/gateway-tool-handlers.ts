@@ -114,9 +114,8 @@ async function activatePower(gateway: Gateway, name: string, sessionId: string):
  */
 function activation(gateway: Gateway, power: string, exposed: ExposedTool[], sessionId: string | undefined): Record<string, unknown> {
   const shown = new Set(exposed.map((tool) => tool.tool));
-  const blocked = new Set(gateway.settings.tools.blocked);
-  const held = gateway.trust.quarantinedOf(power);
-  const hidden = gateway.usableTools(power).filter((tool) => !shown.has(tool.name) && !blocked.has(`${power}:${tool.name}`));
+  const held = gateway.policy.held(power);
+  const hidden = gateway.toolsOf(power).filter((tool) => !shown.has(tool.name) && gateway.policy.exposable(power, tool.name));
   const callable = hidden.map((tool) => {
     const { source, inferred, ...hints } = gateway.annotationsOf(power, tool);
     return { name: `${power}:${tool.name}`, description: firstLine(tool.description ?? ''), call_with: callWith({ ...hints, source, ...(inferred ? { inferred } : {}) }) };

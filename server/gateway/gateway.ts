@@ -46,6 +46,7 @@ import { summarizeStage } from '../intel/summarize-stage.js';
 import { newToolsPolicy } from '../trust/quarantine-policy.js';
 import type { Review } from '../trust/pins.js';
 import { ToolTrust } from '../trust/tool-trust.js';
+import { ToolPolicy } from '../trust/tool-policy.js';
 import { maskSecrets } from '../util/secrets.js';
 import { SessionRegistry, type SessionHandle, type SessionState } from './session-registry.js';
 import { awaitingReview } from './quarantine-messages.js';
@@ -97,6 +98,8 @@ export class Gateway extends EventEmitter {
   readonly sessions: SessionRegistry;
   /** Pinned tools and the quarantine of changed ones. */
   readonly trust: ToolTrust;
+  /** May a power or tool be resolved, offered, exposed or called (settings and the trust review). */
+  readonly policy: ToolPolicy;
   private readonly knownTools = new Map<string, Tool[]>();
   private readonly listing = new Map<string, Promise<void>>();
   private readonly pipeline: CallPipeline;
@@ -116,6 +119,7 @@ export class Gateway extends EventEmitter {
     this.catalog = new Catalog(options.store);
     this.sessions = new SessionRegistry(() => this.options.settings.sessions);
     this.trust = new ToolTrust(options.store);
+    this.policy = new ToolPolicy(() => this.options.settings, this.trust);
     this.trust.on('change', () => this.updateExposure());
     this.trust.on('quarantined', (reviews) => this.onQuarantined(reviews));
     const { resolver, embedder, embeddings } = createResolver(options.settings.resolve, options.store, options.store.dataDir);
@@ -152,6 +156,7 @@ export class Gateway extends EventEmitter {
     this.resolution = new Resolution({
       rank: (query) => this.rank(query),
       powers: () => this.powers(),
+      policy: this.policy,
       extensions: (name) => options.registry.extensions(name),
       settings: options.settings,
       store: options.store,
@@ -247,11 +252,6 @@ export class Gateway extends EventEmitter {
     return this.knownTools.get(name) ?? [];
   }
 
-  /** The power's tools that are not held for review. */
-  usableTools(name: string): Tool[] {
-    return this.toolsOf(name).filter((tool) => !this.trust.isQuarantined(name, tool.name));
-  }
-
   /** The tool list of a session (the window's without one). */
   listTools(sessionId?: string): Tool[] {
     const state = sessionId ? this.sessions.state(sessionId) : this.sessions.window;
@@ -301,8 +301,8 @@ export class Gateway extends EventEmitter {
   async activate(name: string, sessionId?: string): Promise<ExposedTool[]> {
     const power = this.power(name);
     if (!power) throw new UnknownPowerError(name, this.powers().map((p) => p.name));
-    if (this.options.settings.powers.disabled.includes(name)) {
-      throw new UnknownPowerError(name, this.powers().map((p) => p.name).filter((n) => !this.options.settings.powers.disabled.includes(n)), 'is disabled in settings (powers.disabled)');
+    if (this.policy.powerRefusal(name)) {
+      throw new UnknownPowerError(name, this.powers().map((p) => p.name).filter((n) => !this.policy.powerRefusal(n)), 'is disabled in settings (powers.disabled)');
     }
     if (sessionId) this.deferred.later(() => this.recommendations.markUsed(sessionId, name));
     const connection = this.manager.connection(power);
@@ -353,7 +353,7 @@ export class Gateway extends EventEmitter {
     const exposed = state.exposed.get(name);
     if (!exposed) {
       const held = splitQualifiedName(name);
-      if (held && this.trust.isQuarantined(held.power, held.tool)) return errorResult(awaitingReview(`${held.power}:${held.tool}`), { code: 'awaiting_review' });
+      if (held && this.policy.isHeld(held.power, held.tool)) return errorResult(awaitingReview(`${held.power}:${held.tool}`), { code: 'awaiting_review' });
       return errorResult(unknownToolMessage(name, [...state.active]));
     }
     const tool = this.toolsOf(exposed.power).find((t) => t.name === exposed.tool);
@@ -461,12 +461,11 @@ export class Gateway extends EventEmitter {
   private exposureFor(active: Set<string>): Map<string, ExposedTool> {
     const next = new Map<string, ExposedTool>();
     const { mode, maxTools } = this.options.settings.exposure;
-    const blocked = new Set(this.options.settings.tools.blocked);
     for (const name of mode === 'direct' ? active : []) {
       const power = this.power(name);
       if (!power) continue;
-      for (const tool of this.usableTools(name)) {
-        if (next.size >= maxTools || blocked.has(`${name}:${tool.name}`)) continue;
+      for (const tool of this.toolsOf(name)) {
+        if (next.size >= maxTools || !this.policy.exposable(name, tool.name)) continue;
         const exposed = exposeTool(power, tool, this.annotationsOf(name, tool), this.options.registry.extensions(name));
         next.set(exposed.definition.name, exposed);
       }

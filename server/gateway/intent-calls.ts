@@ -8,6 +8,7 @@ import { describeArgsError } from './gateway-tools.js';
 import { splitQualifiedName } from './tool-names.js';
 import { awaitingReview } from './quarantine-messages.js';
 import { preview } from '../util/preview.js';
+import { settingsRefusalText } from '../trust/tool-policy.js';
 
 /**
  * call_tool_read / call_tool_write / call_tool_destructive: find the tool (starting its power if
@@ -25,9 +26,8 @@ export async function handleIntentCall(gateway: Gateway, variant: OperationType,
   if (!power) {
     return errorResult(`Unknown power '${preview(target.power)}'. Known powers: ${gateway.powers().map((p) => p.name).join(', ') || '(none)'}.`, { known_powers: gateway.powers().map((p) => p.name) });
   }
-  const settings = gateway.settings;
-  if (settings.powers.disabled.includes(power.name)) return errorResult(`Power '${power.name}' is disabled in settings (powers.disabled).`);
-  if (settings.tools.blocked.includes(`${power.name}:${target.tool}`)) return errorResult(`Tool '${power.name}:${preview(target.tool)}' is blocked in settings (tools.blocked).`);
+  const refused = gateway.policy.settingsRefusal(power.name, target.tool);
+  if (refused) return errorResult(settingsRefusalText(refused, power.name, preview(target.tool)));
   let tools;
   try {
     tools = await gateway.ensureTools(power.name);
@@ -38,6 +38,6 @@ export async function handleIntentCall(gateway: Gateway, variant: OperationType,
   if (!tool) {
     return errorResult(`Power '${power.name}' has no tool '${preview(target.tool)}'. Its tools: ${tools.map((t) => t.name).join(', ')}.`, { tools: tools.map((t) => t.name) });
   }
-  if (gateway.trust.isQuarantined(power.name, tool.name)) return errorResult(awaitingReview(`${power.name}:${tool.name}`), { code: 'awaiting_review', tool: `${power.name}:${tool.name}` });
+  if (gateway.policy.isHeld(power.name, tool.name)) return errorResult(awaitingReview(`${power.name}:${tool.name}`), { code: 'awaiting_review', tool: `${power.name}:${tool.name}` });
   return gateway.runCall({ power: power.name, tool: tool.name, calledAs, args, variant, intent, proceed, annotations: gateway.annotationsOf(power.name, tool) }, caller);
 }

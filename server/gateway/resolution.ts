@@ -9,6 +9,7 @@ import { currentWeights } from '../ranking/weights-store.js';
 import { decideTier, TIER_SIZE, topCandidates } from '../resolve/tiers.js';
 import type { PowerScore, Tier } from '../resolve/types.js';
 import type { Store } from '../store/store.js';
+import type { ToolPolicy } from '../trust/tool-policy.js';
 
 export interface ResolveOptions {
   /** The MCP session asking: its next use of a candidate is credited to this answer. */
@@ -33,6 +34,7 @@ export interface ResolveOutcome {
 export interface ResolutionDeps {
   rank: (query: string) => Promise<PowerScore[]>;
   powers: () => PowerDefinition[];
+  policy: Pick<ToolPolicy, 'powerRefusal'>;
   extensions: (name: string) => SpellExtensions | undefined;
   settings: Settings;
   store: Store;
@@ -54,9 +56,8 @@ export class Resolution {
 
   async resolve(query: string, options: ResolveOptions = {}): Promise<ResolveOutcome> {
     const { settings } = this.deps;
-    const disabled = new Set(settings.powers.disabled);
     const byName = new Map(this.deps.powers().map((p) => [p.name, p]));
-    const relevant = (await this.deps.rank(query)).filter((c) => !disabled.has(c.name) && byName.has(c.name));
+    const relevant = (await this.deps.rank(query)).filter((c) => !this.deps.policy.powerRefusal(c.name) && byName.has(c.name));
     // The resolver's relevance is on one 0..1 scale in both modes and its order is the ranking's:
     // history re-ranks on it, so a candidate moves only when history moved it.
     const usage = settings.ranking.learn ? this.deps.usage.forPowers() : new Map();

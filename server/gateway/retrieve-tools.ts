@@ -26,11 +26,9 @@ export const USAGE_INSTRUCTIONS =
 /** Tools across all powers for a task, best first, with how to call each, within a size cap. */
 export async function retrieveTools(gateway: Gateway, request: RetrieveRequest, sessionId: string): Promise<CallToolResult> {
   const settings = gateway.settings;
-  const disabled = new Set(settings.powers.disabled);
-  const blocked = new Set(settings.tools.blocked);
   const matched = (await gateway.rankTools(request.query)).filter((c) => {
-    const [power] = c.name.split(':');
-    return !disabled.has(power) && !blocked.has(c.name) && gateway.power(power);
+    const [power, ...tool] = c.name.split(':');
+    return !gateway.policy.settingsRefusal(power, tool.join(':')) && gateway.power(power);
   });
   const usage = settings.ranking.learn ? gateway.usage.forTools() : new Map();
   // The resolver's relevance (0..1 in both modes, in the ranking's order) is what history re-ranks.
@@ -53,7 +51,7 @@ export async function retrieveTools(gateway: Gateway, request: RetrieveRequest, 
     const tool = gateway.toolsOf(power).find((t) => t.name === toolName);
     if (!tool) return [];
     const { source, inferred, ...hints } = gateway.annotationsOf(power, tool);
-    const held = gateway.trust.isQuarantined(power, tool.name);
+    const held = gateway.policy.isHeld(power, tool.name);
     return [
       {
         name: `${power}:${tool.name}`,
