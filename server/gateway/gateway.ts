@@ -70,14 +70,22 @@ export interface CallerContext {
   sample?: SampleFn;
 }
 
+export type GatewayEvents = {
+  /** Some session's tool list changed. */
+  toolsChanged: [];
+  /** A power's server started, stopped or crashed (never 'stopping'). */
+  powerState: [StateChange];
+  /** Tools were held for the user's review. */
+  toolsQuarantined: [Review[]];
+};
+
 /**
  * The gateway's core, shared by every MCP session over stdio and HTTP: the powers, the resolver,
  * the call pipeline and the children (one per power, shared). Which powers are active, and so which
  * tools are listed, is each session's own (`sessions`); the window's (no session id) apply to all.
- * Emits 'toolsChanged' whenever some tool list changed, 'powerState' (StateChange) when a power's
- * server starts, stops or crashes, and 'toolsQuarantined' (Review[]) when tools are held for review.
+ * Emits GatewayEvents.
  */
-export class Gateway extends EventEmitter {
+export class Gateway extends EventEmitter<GatewayEvents> {
   readonly manager: UpstreamManager;
   readonly catalog: Catalog;
   readonly discovery: Discovery;
@@ -182,8 +190,8 @@ export class Gateway extends EventEmitter {
     for (const [power, tools] of this.catalog.all()) this.knownTools.set(power, tools.map(asTool));
     this.reindex();
     options.registry.on('change', (change: RegistryChange) => void this.onRegistryChange(change));
-    this.manager.on('toolsChanged', (power: string) => void this.refreshTools(power).catch(() => undefined));
-    this.manager.on('state', (change: StateChange) => this.onPowerState(change));
+    this.manager.on('toolsChanged', (power) => void this.refreshTools(power).catch(() => undefined));
+    this.manager.on('state', (change) => this.onPowerState(change));
   }
 
   private onQuarantined(reviews: Review[]): void {

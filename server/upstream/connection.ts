@@ -33,13 +33,20 @@ export interface StateChange {
   detail?: string;
 }
 
+export type ConnectionEvents = {
+  /** The server started, stopped, crashed or is stopping. */
+  state: [StateChange];
+  /** The server said its tool list changed. */
+  toolsChanged: [];
+};
+
 /**
  * One power's MCP client and the life of its server: start, calls with timeouts, crash detection
  * with restarts on backoff (for calls too: a call never relaunches a failing server early), and a
  * stop that lets calls in flight finish first.
- * Emits 'state' (StateChange) and 'toolsChanged' (the server said its tool list changed).
+ * Emits ConnectionEvents.
  */
-export class PowerConnection extends EventEmitter {
+export class PowerConnection extends EventEmitter<ConnectionEvents> {
   private client?: Client;
   private starting?: Promise<void>;
   private currentState: PowerState = 'stopped';

@@ -23,12 +23,19 @@ export interface PowerStatus {
 
 const log = logger('upstream');
 
+export type UpstreamEvents = {
+  /** A power's server started, stopped, crashed or is stopping. */
+  state: [StateChange];
+  /** This power's server said its tool list changed. */
+  toolsChanged: [power: string];
+};
+
 /**
  * Every power's connection. Stops idle servers (their tools stay exposed: the next call starts the
  * server again), and stops every server when the gateway shuts down.
- * Re-emits 'state' (StateChange) and 'toolsChanged' (power name).
+ * Re-emits its connections' events (UpstreamEvents).
  */
-export class UpstreamManager extends EventEmitter {
+export class UpstreamManager extends EventEmitter<UpstreamEvents> {
   private readonly connections = new Map<string, PowerConnection>();
   /** Sampling, elicitation, roots, progress and notifications between the servers and the sessions. */
   readonly features = new ClientFeatureHub();
@@ -54,7 +61,7 @@ export class UpstreamManager extends EventEmitter {
     let connection = this.connections.get(power.name);
     if (!connection) {
       connection = new PowerConnection(power, this.options, this.features);
-      connection.on('state', (change: StateChange) => this.emit('state', change));
+      connection.on('state', (change) => this.emit('state', change));
       connection.on('toolsChanged', () => this.emit('toolsChanged', power.name));
       this.connections.set(power.name, connection);
     }
