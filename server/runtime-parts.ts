@@ -13,7 +13,7 @@ import { PowerRegistry } from './powers/registry.js';
 import { databaseUrl, openStore as openBackend } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import { logger } from './log.js';
-import type { Runtime, RuntimeOptions } from './runtime.js';
+import type { ExtraSpellDir, RuntimeOptions } from './runtime-options.js';
 
 const log = logger('runtime');
 
@@ -65,7 +65,7 @@ export function loadRegistry(options: RuntimeOptions, config: RuntimeConfig, pro
 }
 
 /** The bundled demo spells' folder when the runtime asks for the demo powers. */
-export function demoSpellDirs(options: RuntimeOptions, config: RuntimeConfig): Runtime['extraSpellDirs'] {
+export function demoSpellDirs(options: RuntimeOptions, config: RuntimeConfig): ExtraSpellDir[] {
   return options.demo ? [{ kind: 'demo', ...demoSpells(config.paths.data, options.demoModules, options.workspaceFolder) }] : [];
 }
 

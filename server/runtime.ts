@@ -3,31 +3,13 @@ import type { Settings } from './config/settings.js';
 import { Gateway } from './gateway/gateway.js';
 import type { PowerRegistry } from './powers/registry.js';
 import { demoSpellDirs, loadRegistry, openStore, runtimeConfig } from './runtime-parts.js';
+import type { ExtraSpellDir, RuntimeOptions } from './runtime-options.js';
 import type { Store } from './store/store.js';
 import { logger } from './log.js';
 
 const log = logger('runtime');
 
-export interface RuntimeOptions {
-  env?: NodeJS.ProcessEnv;
-  /** Add the bundled demo powers. */
-  demo?: boolean;
-  /** Folder holding the demo powers' npm servers (default: this package's node_modules). */
-  demoModules?: string;
-  /** Spell folders to use instead of `$GRIMOIRE_HOME`. */
-  spellDirs?: string[];
-  workspaceFolder?: string;
-  /** Read VS Code's and Claude Desktop's configs (subject to the settings too). */
-  imports?: boolean;
-  settingsOverrides?: Record<string, unknown>;
-  /** Reload powers when their files change. */
-  watch?: boolean;
-  /** The store in PostgreSQL (postgres://…); default GRIMOIRE_DATABASE_URL, else the embedded store. */
-  databaseUrl?: string;
-  /** PostgreSQL unreachable at start: keep retrying this long (default 10 s), telling `onStoreRetry`. */
-  storeConnectForMs?: number;
-  onStoreRetry?: (message: string) => void;
-}
+export type { RuntimeOptions } from './runtime-options.js';
 
 export interface Runtime {
   gateway: Gateway;
@@ -36,7 +18,7 @@ export interface Runtime {
   settings: Settings;
   paths: GrimoirePaths;
   /** Spell folders with variables of their own (the bundled demo spells). */
-  extraSpellDirs: Array<{ dir: string; kind: 'demo'; vars: Record<string, string> }>;
+  extraSpellDirs: ExtraSpellDir[];
   close(): Promise<void>;
 }
 
