@@ -12,7 +12,7 @@ type Reader = Pick<Store, 'query'>;
 export const MAX_LIMIT = 1000;
 
 /** One call that reached a server (status ok or error), as learned transitions read it. */
-export interface FinishedCall {
+export interface FinishedCallRow {
   id: string;
   session: string;
   power: string;
@@ -97,13 +97,13 @@ export function idsBeyondRetention(store: Reader, maxAgeDays: number, maxEntries
 }
 
 /** Every finished call, by session then time. */
-export function finishedCalls(store: Reader): FinishedCall[] {
-  return store.query<FinishedCall>("SELECT id, session, power, tool, status, at FROM activity WHERE status IN ('ok', 'error') ORDER BY session, at, id");
+export function finishedCalls(store: Reader): FinishedCallRow[] {
+  return store.query<FinishedCallRow>("SELECT id, session, power, tool, status, at FROM activity WHERE status IN ('ok', 'error') ORDER BY session, at, id");
 }
 
 /** Finished calls at or after `at` (the `activity_at` index), by time. */
-export function finishedCallsSince(store: Reader, at: number): FinishedCall[] {
-  return store.query<FinishedCall>("SELECT id, session, power, tool, status, at FROM activity WHERE at >= ? AND status IN ('ok', 'error') ORDER BY at, id", [at]);
+export function finishedCallsSince(store: Reader, at: number): FinishedCallRow[] {
+  return store.query<FinishedCallRow>("SELECT id, session, power, tool, status, at FROM activity WHERE at >= ? AND status IN ('ok', 'error') ORDER BY at, id", [at]);
 }
 
 /** Every finished call's outcome with its rating. */

@@ -1,4 +1,4 @@
-import { finishedCalls, finishedCallsSince, type FinishedCall } from '../activity/activity-table.js';
+import { finishedCalls, finishedCallsSince, type FinishedCallRow } from '../activity/activity-table.js';
 import type { Store } from '../store/store.js';
 
 /** A transition the activity log shows: agents called `to` right after `from`, `support` times. */
@@ -16,7 +16,7 @@ const GAP_MS = 15 * 60 * 1000;
 /** Rows of the log are re-read in full this often (other processes' calls, pruning); new ones in between. */
 const FULL_SCAN_MS = 60_000;
 
-type Row = FinishedCall;
+type Row = FinishedCallRow;
 
 interface State {
   version: number;
