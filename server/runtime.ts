@@ -1,5 +1,6 @@
 import type { GrimoirePaths } from './config/paths.js';
 import type { Settings } from './config/settings.js';
+import { composeGateway } from './composition-root.js';
 import { Gateway } from './gateway/gateway.js';
 import type { PowerRegistry } from './powers/registry.js';
 import { demoSpellDirs, loadRegistry, openStore, runtimeConfig } from './runtime-parts.js';
@@ -33,7 +34,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   log.debug(`${snapshot.powers.length} power(s): ${snapshot.powers.map((p) => p.name).join(', ') || 'none'}`);
   if (options.watch) registry.watch();
 
-  const gateway = new Gateway({ registry, store, settings, workspaceFolder: options.workspaceFolder });
+  const gateway = new Gateway(composeGateway({ registry, store, settings, workspaceFolder: options.workspaceFolder }));
   let closed = false;
   return {
     gateway,

@@ -3,10 +3,10 @@ import { errorResult, jsonResult } from '../calls/results.js';
 import { callWith } from '../calls/annotations.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { errorMessage } from '../log.js';
-import type { Gateway } from './gateway.js';
+import type { Activate, ReadArtifacts, Resolve, SettingsPort } from './ports.js';
 import { activatePowerArgs, deactivatePowerArgs, describeArgsError, resolveIntentArgs } from './gateway-tools.js';
 import { retrieveToolsArgs } from './call-tool-definitions.js';
-import { retrieveTools } from './retrieve-tools.js';
+import { retrieveTools, type RetrievePorts } from './retrieve-tools.js';
 import { describePower } from './power-documents.js';
 import { explainCandidate } from './explain.js';
 import type { ResolvedCandidate, ResolveOptions } from './resolution.js';
@@ -17,7 +17,9 @@ import { SteeringLog } from './steering.js';
 import { handleIntelTool } from '../intel/tools/intel-tool-handlers.js';
 
 /** Answers a call to one of the gateway's own tools, or returns undefined for any other name. */
-export async function handleGatewayTool(gateway: Gateway, name: string, args: Record<string, unknown>, sessionId: string): Promise<CallToolResult | undefined> {
+export type GatewayToolPorts = RetrievePorts & Resolve & Activate & ReadArtifacts & SettingsPort<'ranking' | 'retrieve' | 'limits'>;
+
+export async function handleGatewayTool(gateway: GatewayToolPorts, name: string, args: Record<string, unknown>, sessionId: string): Promise<CallToolResult | undefined> {
   switch (name) {
     case 'resolve_intent': {
       const parsed = resolveIntentArgs.safeParse(args);
@@ -49,7 +51,7 @@ export async function handleGatewayTool(gateway: Gateway, name: string, args: Re
   }
 }
 
-async function resolveIntent(gateway: Gateway, query: string, options: ResolveOptions): Promise<CallToolResult> {
+async function resolveIntent(gateway: GatewayToolPorts, query: string, options: ResolveOptions): Promise<CallToolResult> {
   const outcome = await gateway.resolve(query, options);
   const internals = options.explain ? { resolver: gateway.resolverStatus() } : {};
   const summary = (score: ResolvedCandidate) => {
@@ -100,7 +102,7 @@ async function resolveIntent(gateway: Gateway, query: string, options: ResolveOp
   }
 }
 
-async function activatePower(gateway: Gateway, name: string, sessionId: string): Promise<CallToolResult> {
+async function activatePower(gateway: GatewayToolPorts, name: string, sessionId: string): Promise<CallToolResult> {
   return guarded(async () => {
     const exposed = await gateway.activate(name, sessionId);
     return jsonResult({ status: 'activated', power: { name }, ...activation(gateway, name, exposed, sessionId) });
@@ -112,7 +114,7 @@ async function activatePower(gateway: Gateway, name: string, sessionId: string):
  * tools now in its list with one line each (their schemas come with tools/list), how to call the
  * tools that are not exposed (exposure mode 'call-tools', the cap), and what to do next.
  */
-function activation(gateway: Gateway, power: string, exposed: ExposedTool[], sessionId: string | undefined): Record<string, unknown> {
+function activation(gateway: GatewayToolPorts, power: string, exposed: ExposedTool[], sessionId: string | undefined): Record<string, unknown> {
   const shown = new Set(exposed.map((tool) => tool.tool));
   const held = gateway.policy.held(power);
   const hidden = gateway.toolsOf(power).filter((tool) => !shown.has(tool.name) && gateway.policy.exposable(power, tool.name));

@@ -3,7 +3,7 @@ import { intentCallArgs, variantTool, type OperationType } from '../calls/intent
 import { errorResult } from '../calls/results.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { errorMessage } from '../log.js';
-import type { CallerContext, Gateway } from './gateway.js';
+import type { CallerContext, CallTool, EnsureTools, PolicyPort, PowerLookup, ToolLookup } from './ports.js';
 import { describeArgsError } from './gateway-tools.js';
 import { splitQualifiedName } from './tool-names.js';
 import { awaitingReview } from './quarantine-messages.js';
@@ -15,7 +15,9 @@ import { settingsRefusalText } from '../trust/tool-policy.js';
  * it is not running), then run the call through the pipeline, whose first stage checks the
  * declared intent against the tool's annotations.
  */
-export async function handleIntentCall(gateway: Gateway, variant: OperationType, rawArgs: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
+export type IntentCallPorts = PowerLookup & EnsureTools & Pick<ToolLookup, 'annotationsOf'> & CallTool & PolicyPort;
+
+export async function handleIntentCall(gateway: IntentCallPorts, variant: OperationType, rawArgs: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
   const calledAs = variantTool(variant);
   const parsed = intentCallArgs.safeParse(rawArgs);
   if (!parsed.success) return errorResult(describeArgsError(calledAs, parsed.error));

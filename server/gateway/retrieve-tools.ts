@@ -3,8 +3,7 @@ import { callWith } from '../calls/annotations.js';
 import { jsonResult } from '../calls/results.js';
 import { rerank } from '../ranking/learned-ranking.js';
 import { NEUTRAL } from '../ranking/usage-stats.js';
-import { currentWeights } from '../ranking/weights-store.js';
-import type { Gateway } from './gateway.js';
+import type { PolicyPort, PowerLookup, RankTools, RetrieveRanking, SettingsPort, SteeringPort, ToolLookup } from './ports.js';
 import { AWAITING_REVIEW_NOTE } from './quarantine-messages.js';
 import { SteeringLog } from './steering.js';
 
@@ -24,7 +23,9 @@ export const USAGE_INSTRUCTIONS =
   "call_tool_read needs a declared read-only. A tool with status 'awaiting_review' cannot be called until the user approves it.";
 
 /** Tools across all powers for a task, best first, with how to call each, within a size cap. */
-export async function retrieveTools(gateway: Gateway, request: RetrieveRequest, sessionId: string): Promise<CallToolResult> {
+export type RetrievePorts = PowerLookup & ToolLookup & RankTools & RetrieveRanking & PolicyPort & SteeringPort & SettingsPort<'ranking' | 'retrieve'>;
+
+export async function retrieveTools(gateway: RetrievePorts, request: RetrieveRequest, sessionId: string): Promise<CallToolResult> {
   const settings = gateway.settings;
   const matched = (await gateway.rankTools(request.query)).filter((c) => {
     const [power, ...tool] = c.name.split(':');
@@ -35,7 +36,7 @@ export async function retrieveTools(gateway: Gateway, request: RetrieveRequest, 
   const ranked = rerank(
     matched,
     (name) => usage.get(name),
-    currentWeights(gateway.store),
+    gateway.weights(),
   ).slice(0, request.limit);
   if (ranked.length > 0) {
     gateway.recommendations.record({

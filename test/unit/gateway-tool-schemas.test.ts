@@ -6,10 +6,9 @@ import { activatePowerArgs, deactivatePowerArgs, describeArgsError, GATEWAY_TOOL
 import { retrieveToolsArgs } from '../../server/gateway/call-tool-definitions.js';
 import { intentCallArgs, variantOf } from '../../server/calls/intent.js';
 import { artifactContextArgs, readArtifactArgs, semanticSearchArgs } from '../../server/intel/tools/intel-tools.js';
-import { handleGatewayTool } from '../../server/gateway/gateway-tool-handlers.js';
-import { handleIntentCall } from '../../server/gateway/intent-calls.js';
+import { handleGatewayTool, type GatewayToolPorts } from '../../server/gateway/gateway-tool-handlers.js';
+import { handleIntentCall, type IntentCallPorts } from '../../server/gateway/intent-calls.js';
 import { handleIntelTool } from '../../server/intel/tools/intel-tool-handlers.js';
-import type { Gateway } from '../../server/gateway/gateway.js';
 import type { Intel } from '../../server/intel/intel.js';
 
 const INTEL_TOOL_NAMES = ['read_artifact', 'get_artifact_context', 'semantic_search'];
@@ -43,7 +42,7 @@ const valid: Record<string, Record<string, unknown>> = {
 };
 
 /**
- * A fake for the gateway and the intel layer (the handlers' argument parsing is what is tested): it
+ * A fake for the handlers' ports and the intel layer (the handlers' argument parsing is what is tested): it
  * records being used, which means the handler went past parsing, then throws.
  */
 let touched = false;
@@ -60,9 +59,9 @@ async function callHandler(name: string, args: Record<string, unknown>): Promise
   const variant = variantOf(name);
   let answer: CallToolResult | undefined;
   try {
-    if (variant) answer = await handleIntentCall(untouchable<Gateway>(), variant, args, { sessionId: 'schema-test' });
+    if (variant) answer = await handleIntentCall(untouchable<IntentCallPorts>(), variant, args, { sessionId: 'schema-test' });
     else if (INTEL_TOOL_NAMES.includes(name)) answer = await handleIntelTool(untouchable<Intel>(), name, args, Date.now());
-    else answer = await handleGatewayTool(untouchable<Gateway>(), name, args, 'schema-test');
+    else answer = await handleGatewayTool(untouchable<GatewayToolPorts>(), name, args, 'schema-test');
   } catch {
     return { touched };
   }

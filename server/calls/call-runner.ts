@@ -1,0 +1,35 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallContext, CallPipeline, SampleFn } from './pipeline.js';
+
+/** Who is calling: the MCP session, its cancellation, and its own model when it offers sampling. */
+export interface CallerContext {
+  sessionId: string;
+  signal?: AbortSignal;
+  /** The client's own model, when it declared the sampling capability. */
+  sample?: SampleFn;
+}
+
+/** One call to a power's tool as a handler asks for it; the runner adds the session and the timing. */
+export type CallRequest = Pick<CallContext, 'power' | 'tool' | 'calledAs' | 'args' | 'variant' | 'intent' | 'annotations' | 'proceed'>;
+
+export interface CallRunnerDeps {
+  pipeline: CallPipeline;
+  /** The power was used this turn (the idle rule counts turns). */
+  noteTurn: (power: string) => void;
+  /** A session's use of a tool credits the recommendation that named it (after the answer). */
+  markUsed: (sessionId: string, name: string) => void;
+  /** The spell's cache time for the tool's answers, when it opts in. */
+  cacheTtlSeconds: (power: string, tool: string) => number | undefined;
+}
+
+/** Runs one call to a power's tool through the pipeline (record -> validate -> hints -> summarize -> forward). */
+export class CallRunner {
+  constructor(private readonly deps: CallRunnerDeps) {}
+
+  run(call: CallRequest, caller: CallerContext): Promise<CallToolResult> {
+    this.deps.noteTurn(call.power);
+    this.deps.markUsed(caller.sessionId, `${call.power}:${call.tool}`);
+    const cacheTtlSeconds = this.deps.cacheTtlSeconds(call.power, call.tool);
+    return this.deps.pipeline.run({ ...call, cacheTtlSeconds, sessionId: caller.sessionId, startedAt: Date.now(), signal: caller.signal, sample: caller.sample });
+  }
+}

@@ -1,0 +1,109 @@
+import { EventEmitter } from 'node:events';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { effectiveAnnotations, type EffectiveAnnotations } from '../calls/annotations.js';
+import type { Settings } from '../config/settings.js';
+import { unknownHintTools } from '../hints/declared-hints.js';
+import type { PowerRegistry } from '../powers/registry.js';
+import type { PowerDefinition } from '../powers/types.js';
+import { newToolsPolicy } from '../trust/quarantine-policy.js';
+import type { ToolTrust } from '../trust/tool-trust.js';
+import type { UpstreamManager } from '../upstream/manager.js';
+import { logger } from '../log.js';
+import { asTool, type Catalog } from './catalog.js';
+
+const log = logger('gateway');
+
+export interface PowerToolsDeps {
+  registry: Pick<PowerRegistry, 'snapshot' | 'extensions'>;
+  manager: Pick<UpstreamManager, 'connection'>;
+  catalog: Catalog;
+  trust: Pick<ToolTrust, 'check'>;
+  settings: Pick<Settings, 'trust' | 'intentDeclaration'>;
+  workspaceFolder?: string;
+}
+
+/**
+ * The powers and their tools as last listed (seeded from the catalog, so powers never started
+ * can be ranked). A listing goes through the catalog (changes recorded) and the pins (changed
+ * tools held for review), one listing at a time per power. Emits 'listed' (power) after each.
+ */
+export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
+  private readonly known = new Map<string, Tool[]>();
+  private readonly listing = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: PowerToolsDeps) {
+    super();
+    for (const [power, tools] of deps.catalog.all()) this.known.set(power, tools.map(asTool));
+  }
+
+  powers(): PowerDefinition[] {
+    return this.deps.registry.snapshot().powers;
+  }
+
+  power(name: string): PowerDefinition | undefined {
+    return this.powers().find((power) => power.name === name);
+  }
+
+  /** The tools last listed, [] for a power never listed. */
+  toolsOf(name: string): Tool[] {
+    return this.known.get(name) ?? [];
+  }
+
+  /** The power's tools have been listed (now or in an earlier run, through the catalog). */
+  listed(name: string): boolean {
+    return this.known.has(name);
+  }
+
+  /** Every power listed so far, with its tools. */
+  entries(): Array<{ power: string; tools: Tool[] }> {
+    return [...this.known].map(([power, tools]) => ({ power, tools }));
+  }
+
+  /** The annotations validation trusts for a tool: the spell's, else the server's, else inferred. */
+  annotationsOf(power: string, tool: Pick<Tool, 'name' | 'description' | 'annotations'>): EffectiveAnnotations {
+    const override = this.deps.registry.extensions(power)?.annotations?.[tool.name];
+    return effectiveAnnotations(tool, override, this.deps.settings.intentDeclaration.inferAnnotations);
+  }
+
+  /** A power's tools, listing them first (which starts the power) when they were never seen. */
+  async ensureTools(name: string): Promise<Tool[]> {
+    if (!this.known.has(name)) await this.refresh(name);
+    return this.toolsOf(name);
+  }
+
+  /** Lists a power's tools (one listing at a time per power) and checks them against the pins. */
+  refresh(name: string): Promise<void> {
+    const pending = this.listing.get(name);
+    if (pending) return pending;
+    const work = this.listAndCheck(name).finally(() => this.listing.delete(name));
+    this.listing.set(name, work);
+    return work;
+  }
+
+  /**
+   * Background discovery of a power's tools: stops the server afterwards unless it was running
+   * or someone uses it now. A failed discovery is not retried in the background.
+   */
+  async discover(power: PowerDefinition, inUse: (name: string) => boolean): Promise<void> {
+    const connection = this.deps.manager.connection(power);
+    const wasRunning = connection.state === 'active';
+    const stopUnlessWanted = (why: string) => (!wasRunning && !inUse(power.name) && connection.inFlight === 0 ? connection.stop(why) : undefined);
+    await this.refresh(power.name).catch(async (error) => {
+      await stopUnlessWanted('tools not discovered');
+      throw error;
+    });
+    await stopUnlessWanted('tools discovered');
+  }
+
+  private async listAndCheck(name: string): Promise<void> {
+    const power = this.power(name);
+    if (!power) return;
+    const tools = await this.deps.manager.connection(power).listTools();
+    const changes = this.deps.catalog.record(name, tools);
+    this.known.set(name, tools);
+    if (changes.length > 0) log.info(`'${name}': ${changes.length} tool change(s) recorded in the catalog`);
+    this.deps.trust.check(name, tools, newToolsPolicy(power, this.deps.settings.trust.newTools, this.deps.workspaceFolder));
+    for (const problem of unknownHintTools(name, this.deps.registry.extensions(name), tools.map((t) => t.name))) log.warn(`${power.source.file}: ${problem}`);
+    this.emit('listed', name);
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * The composition root: builds every part of a gateway once (upstream, catalog, trust and the
+ * tool policy, resolver and index, activity and event logs, ranking, hints, intel, sessions,
+ * activation, the call pipeline), wires their reactions, and hands the parts to `Gateway`, which
+ * is the MCP surface over them. Nothing else constructs these parts.
+ */
+import { EventEmitter } from 'node:events';
+import { ActivityLog } from './activity/activity-log.js';
+import { EventLog } from './activity/event-log.js';
+import { CallPipeline } from './calls/pipeline.js';
+import { CallRunner } from './calls/call-runner.js';
+import { forwardStage } from './calls/forward-stage.js';
+import { recordStage } from './calls/record-stage.js';
+import { validateStage } from './calls/validate-stage.js';
+import { Catalog } from './catalog/catalog.js';
+import { Discovery } from './catalog/discovery.js';
+import { PowerTools } from './catalog/power-tools.js';
+import type { Settings } from './config/settings.js';
+import { Activation } from './gateway/activation.js';
+import type { GatewayEvents } from './gateway/gateway-events.js';
+import type { GatewayToolPorts } from './gateway/gateway-tool-handlers.js';
+import type { IntentCallPorts } from './gateway/intent-calls.js';
+import { powerDocument } from './gateway/power-documents.js';
+import { learnFromCall, onPowerState, onQuarantined, onRegistryChange, type ReactionParts } from './gateway/power-reactions.js';
+import { Resolution } from './gateway/resolution.js';
+import { SessionRegistry } from './gateway/session-registry.js';
+import { SteeringLog } from './gateway/steering.js';
+import { HintEvents } from './hints/hint-events.js';
+import type { HintNetwork } from './hints/hint-network.js';
+import { hintNetworkReport } from './hints/hint-network-report.js';
+import { hintsStage } from './hints/hints-stage.js';
+import { LearnedTransitions } from './hints/learned-transitions.js';
+import { SessionContexts } from './hints/session-context.js';
+import { Intel } from './intel/intel.js';
+import { summarizeStage } from './intel/summarize-stage.js';
+import type { PowerRegistry } from './powers/registry.js';
+import { LearnedRequests, withLearned } from './ranking/learned-requests.js';
+import { RecommendationLog } from './ranking/recommendations.js';
+import { UsageStats } from './ranking/usage-stats.js';
+import { currentWeights } from './ranking/weights-store.js';
+import { createResolver } from './resolve/create-resolver.js';
+import { PowerIndex } from './resolve/power-index.js';
+import type { Store } from './store/store.js';
+import { ToolPolicy } from './trust/tool-policy.js';
+import { ToolTrust } from './trust/tool-trust.js';
+import { UpstreamManager } from './upstream/manager.js';
+import { errorMessage, logger } from './log.js';
+import { DeferredWork } from './util/deferred-work.js';
+
+const log = logger('gateway');
+
+export interface GatewayOptions {
+  registry: PowerRegistry;
+  store: Store;
+  settings: Settings;
+  workspaceFolder?: string;
+}
+
+/** Everything a gateway is made of, built and wired by `composeGateway`. */
+export interface GatewayParts {
+  settings: Settings;
+  store: Store;
+  registry: PowerRegistry;
+  manager: UpstreamManager;
+  catalog: Catalog;
+  discovery: Discovery;
+  /** The powers and their tools as last listed. */
+  tools: PowerTools;
+  /** The resolver's index of the powers, and its rankings. */
+  index: PowerIndex;
+  resolution: Resolution;
+  activation: Activation;
+  calls: CallRunner;
+  activity: ActivityLog;
+  events: EventLog;
+  /** Requests that led to successful calls: they join their power's search document. */
+  learned: LearnedRequests;
+  recommendations: RecommendationLog;
+  usage: UsageStats;
+  hints: { sessions: SessionContexts; events: HintEvents; transitions: LearnedTransitions };
+  /** Summaries, artifacts, the result cache, search and token accounting (server/intel). */
+  intel: Intel;
+  /** Which powers' guidance each session has been given (steering comes once, not with every tool). */
+  steering: SteeringLog;
+  /** Each MCP session's active powers and tool list. */
+  sessions: SessionRegistry;
+  /** Pinned tools and the quarantine of changed ones. */
+  trust: ToolTrust;
+  /** May a power or tool be resolved, offered, exposed or called. */
+  policy: ToolPolicy;
+  /** The ports the gateway's tool handlers use. */
+  handlers: GatewayToolPorts & IntentCallPorts;
+  /** What the gateway tells its listeners; the Gateway re-emits these. */
+  notices: EventEmitter<GatewayEvents>;
+  /** The hint network of the given powers (default: the active ones), with learned edges and follow rates. */
+  hintNetwork(powers?: string[]): HintNetwork;
+  /** Starts learning the tools of powers the catalog has never seen. */
+  discoverUnknownPowers(): void;
+  /** Runs deferred writes, ends the sessions, the children and the intel workers. The store stays open. */
+  shutdown(): Promise<void>;
+}
+
+export function composeGateway(options: GatewayOptions): GatewayParts {
+  const { registry, store, settings, workspaceFolder } = options;
+  const deferred = new DeferredWork((error) => log.warn(`a deferred write failed: ${errorMessage(error)}`));
+  const notices = new EventEmitter<GatewayEvents>();
+  const upstream = settings.upstream;
+  const manager = new UpstreamManager({
+    callTimeoutMs: upstream.callTimeoutMs,
+    startTimeoutMs: upstream.startTimeoutMs,
+    restart: upstream.restart,
+    idle: upstream.idle,
+    maxMessageBytes: Math.round(upstream.maxResultMB * 1024 * 1024),
+  });
+  const catalog = new Catalog(store);
+  const sessions = new SessionRegistry(() => settings.sessions);
+  const trust = new ToolTrust(store);
+  const policy = new ToolPolicy(() => settings, trust);
+  const tools = new PowerTools({ registry, manager, catalog, trust, settings, workspaceFolder });
+  const recommendations = new RecommendationLog(store);
+  const markUsed = (sessionId: string, name: string) => deferred.later(() => recommendations.markUsed(sessionId, name));
+  const activation = new Activation({ sessions, tools, registry, manager, policy, settings, markUsed, toolsChanged: () => notices.emit('toolsChanged') });
+  const { resolver, embedder, embeddings } = createResolver(settings.resolve, store, store.dataDir);
+  embedder.warmUp();
+  const intel = new Intel({ store, settings: () => settings.intel, embeddings, toolLists: () => ({ gateway: activation.listTools(), powers: tools.entries() }) });
+  const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0));
+  const activity = new ActivityLog(store);
+  const events = new EventLog(store);
+  const learned = new LearnedRequests(store);
+  const documents = () => {
+    const all = tools.powers().map((power) => powerDocument(power, tools.toolsOf(power.name)));
+    return settings.ranking.learn ? withLearned(all, learned.documents()) : all;
+  };
+  const index = new PowerIndex(resolver, documents);
+  const reindex = () => index.reindex();
+  activity.on('recorded', (call) => learnFromCall(learned, () => settings.ranking.learn, reindex, call));
+  const usage = new UsageStats(store, () => activity.version);
+  activity.prune(settings.activity.retentionDays, settings.activity.maxEntries);
+  const hints = { sessions: new SessionContexts(), events: new HintEvents(store), transitions: new LearnedTransitions(store, () => activity.version) };
+  const resolution = new Resolution({
+    rank: (query) => index.rank(query),
+    powers: () => tools.powers(),
+    policy,
+    extensions: (name) => registry.extensions(name),
+    settings,
+    store,
+    usage,
+    recommendations,
+    workspaceFolder,
+    later: (work) => deferred.later(work),
+  });
+  const toolOf = (power: string, tool: string) => tools.toolsOf(power).find((t) => t.name === tool);
+  const pipeline = new CallPipeline([
+    recordStage(activity, () => settings.activity),
+    validateStage(() => settings.intentDeclaration.strictServerValidation),
+    hintsStage({ ...hints, extensions: (power) => registry.extensions(power), tool: toolOf, settings: () => settings.hints }),
+    summarizeStage(intel, toolOf),
+    forwardStage(manager, (name) => tools.power(name)),
+  ]);
+  const calls = new CallRunner({
+    pipeline,
+    noteTurn: (power) => manager.noteTurn(power),
+    markUsed,
+    cacheTtlSeconds: (power, tool) => registry.extensions(power)?.cache?.[tool]?.ttlSeconds,
+  });
+  const steering = new SteeringLog();
+  const handlers: GatewayToolPorts & IntentCallPorts = {
+    powers: () => tools.powers(),
+    power: (name) => tools.power(name),
+    toolsOf: (name) => tools.toolsOf(name),
+    annotationsOf: (power, tool) => tools.annotationsOf(power, tool),
+    ensureTools: (name) => tools.ensureTools(name),
+    resolve: (query, resolveOptions) => resolution.resolve(query, resolveOptions),
+    resolverStatus: () => index.status(),
+    rankTools: (query) => index.rankTools(query),
+    activate: (name, sessionId) => activation.activate(name, sessionId),
+    deactivate: (name, sessionId) => activation.deactivate(name, sessionId),
+    runCall: (call, caller) => calls.run(call, caller),
+    intel,
+    policy,
+    steering,
+    usage,
+    recommendations,
+    weights: () => currentWeights(store),
+    settings,
+  };
+
+  const reactions: ReactionParts = { tools, activation, sessions, events, manager, notices, reindex };
+  const discoverAdded = (power: Parameters<Discovery['enqueue']>[0]) => {
+    if (settings.discovery.enabled && power.problems.length === 0) discovery.enqueue(power);
+  };
+  trust.on('change', () => activation.updateExposure());
+  trust.on('quarantined', (reviews) => onQuarantined(reactions, reviews));
+  tools.on('listed', () => {
+    reindex();
+    activation.updateExposure();
+  });
+  reindex();
+  registry.on('change', (change) => void onRegistryChange(reactions, change, discoverAdded));
+  manager.on('toolsChanged', (power) => void tools.refresh(power).catch(() => undefined));
+  manager.on('state', (change) => onPowerState(reactions, change));
+
+  return {
+    settings,
+    store,
+    registry,
+    manager,
+    catalog,
+    discovery,
+    tools,
+    index,
+    resolution,
+    activation,
+    calls,
+    activity,
+    events,
+    learned,
+    recommendations,
+    usage,
+    hints,
+    intel,
+    steering,
+    sessions,
+    trust,
+    policy,
+    handlers,
+    notices,
+    hintNetwork: (powers = [...sessions.activeAnywhere()]) =>
+      hintNetworkReport(
+        store,
+        powers.flatMap((name) => (tools.power(name) ? [{ name, tools: tools.toolsOf(name).map((t) => t.name), extensions: registry.extensions(name) }] : [])),
+        hints,
+        settings.hints.minSupport,
+      ),
+    discoverUnknownPowers() {
+      if (!settings.discovery.enabled) return;
+      for (const power of tools.powers()) if (power.problems.length === 0 && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
+    },
+    async shutdown() {
+      deferred.flush();
+      sessions.dispose();
+      trust.close();
+      await manager.shutdown();
+      await intel.close();
+    },
+  };
+}
