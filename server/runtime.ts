@@ -1,6 +1,6 @@
 import type { GrimoirePaths } from './config/paths.js';
 import type { Settings } from './config/settings.js';
-import { composeGateway } from './composition-root.js';
+import { composeGateway, type GatewayParts } from './composition-root.js';
 import { Gateway } from './gateway/gateway.js';
 import type { PowerRegistry } from './powers/registry.js';
 import { demoSpellDirs, loadRegistry, openStore, runtimeConfig } from './runtime-parts.js';
@@ -13,7 +13,10 @@ const log = logger('runtime');
 export type { RuntimeOptions } from './runtime-options.js';
 
 export interface Runtime {
+  /** The MCP surface. */
   gateway: Gateway;
+  /** What the gateway is made of (server/composition-root.ts). */
+  parts: GatewayParts;
   registry: PowerRegistry;
   store: Store;
   settings: Settings;
@@ -34,10 +37,12 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   log.debug(`${snapshot.powers.length} power(s): ${snapshot.powers.map((p) => p.name).join(', ') || 'none'}`);
   if (options.watch) registry.watch();
 
-  const gateway = new Gateway(composeGateway({ registry, store, settings, workspaceFolder: options.workspaceFolder }));
+  const parts = composeGateway({ registry, store, settings, workspaceFolder: options.workspaceFolder });
+  const gateway = new Gateway(parts);
   let closed = false;
   return {
     gateway,
+    parts,
     registry,
     store,
     settings,

@@ -19,44 +19,44 @@ import { handleIntelTool } from '../intel/tools/intel-tool-handlers.js';
 /** Answers a call to one of the gateway's own tools, or returns undefined for any other name. */
 export type GatewayToolPorts = RetrievePorts & Resolve & Activate & ReadArtifacts & SettingsPort<'ranking' | 'retrieve' | 'limits'>;
 
-export async function handleGatewayTool(gateway: GatewayToolPorts, name: string, args: Record<string, unknown>, sessionId: string): Promise<CallToolResult | undefined> {
+export async function handleGatewayTool(ports: GatewayToolPorts, name: string, args: Record<string, unknown>, sessionId: string): Promise<CallToolResult | undefined> {
   switch (name) {
     case 'resolve_intent': {
       const parsed = resolveIntentArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
-      const tooLong = queryTooLong(name, parsed.data.query, gateway.settings.limits.queryChars);
+      const tooLong = queryTooLong(name, parsed.data.query, ports.settings.limits.queryChars);
       if (tooLong) return tooLong;
-      return resolveIntent(gateway, parsed.data.query, { sessionId, explain: parsed.data.explain });
+      return resolveIntent(ports, parsed.data.query, { sessionId, explain: parsed.data.explain });
     }
     case 'retrieve_tools': {
       const parsed = retrieveToolsArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
-      return queryTooLong(name, parsed.data.query, gateway.settings.limits.queryChars) ?? retrieveTools(gateway, parsed.data, sessionId);
+      return queryTooLong(name, parsed.data.query, ports.settings.limits.queryChars) ?? retrieveTools(ports, parsed.data, sessionId);
     }
     case 'activate_power': {
       const parsed = activatePowerArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
-      return activatePower(gateway, parsed.data.name, sessionId);
+      return activatePower(ports, parsed.data.name, sessionId);
     }
     case 'deactivate_power': {
       const parsed = deactivatePowerArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
       return guarded(async () => {
-        await gateway.deactivate(parsed.data.name, sessionId);
+        await ports.deactivate(parsed.data.name, sessionId);
         return jsonResult({ status: 'deactivated', power: parsed.data.name, message: `'${parsed.data.name}' is deactivated in this session: its tools are gone from your list.` });
       });
     }
     default:
-      return handleIntelTool(gateway.intel, name, args);
+      return handleIntelTool(ports.intel, name, args);
   }
 }
 
-async function resolveIntent(gateway: GatewayToolPorts, query: string, options: ResolveOptions): Promise<CallToolResult> {
-  const outcome = await gateway.resolve(query, options);
-  const internals = options.explain ? { resolver: gateway.resolverStatus() } : {};
+async function resolveIntent(ports: GatewayToolPorts, query: string, options: ResolveOptions): Promise<CallToolResult> {
+  const outcome = await ports.resolve(query, options);
+  const internals = options.explain ? { resolver: ports.resolverStatus() } : {};
   const summary = (score: ResolvedCandidate) => {
-    const power = gateway.power(score.name);
-    const words = power ? describePower(power, gateway.toolsOf(score.name)) : { description: '', keywords: [] };
+    const power = ports.power(score.name);
+    const words = power ? describePower(power, ports.toolsOf(score.name)) : { description: '', keywords: [] };
     return {
       name: score.name,
       confidence: score.confidence,
@@ -69,12 +69,12 @@ async function resolveIntent(gateway: GatewayToolPorts, query: string, options: 
     case 'activated': {
       const best = outcome.candidates[0];
       return guarded(async () => {
-        const exposed = await gateway.activate(best.name, options.sessionId);
+        const exposed = await ports.activate(best.name, options.sessionId);
         return jsonResult({
           status: 'activated',
           power: { name: best.name, confidence: best.confidence, ...(options.explain ? { match_type: best.matchType, explain: explainCandidate(best) } : {}) },
           ...internals,
-          ...activation(gateway, best.name, exposed, options.sessionId),
+          ...activation(ports, best.name, exposed, options.sessionId),
         });
       });
     }
@@ -95,17 +95,17 @@ async function resolveIntent(gateway: GatewayToolPorts, query: string, options: 
     case 'not_found':
       return jsonResult({
         status: 'not_found',
-        powers: gateway.powers().map((power) => ({ name: power.name, description: describePower(power, gateway.toolsOf(power.name)).description })),
+        powers: ports.powers().map((power) => ({ name: power.name, description: describePower(power, ports.toolsOf(power.name)).description })),
         ...internals,
         message: 'No power matches: activate a listed one by name if it fits, or tell the user no configured MCP server provides this (they can add one as a spell file).',
       });
   }
 }
 
-async function activatePower(gateway: GatewayToolPorts, name: string, sessionId: string): Promise<CallToolResult> {
+async function activatePower(ports: GatewayToolPorts, name: string, sessionId: string): Promise<CallToolResult> {
   return guarded(async () => {
-    const exposed = await gateway.activate(name, sessionId);
-    return jsonResult({ status: 'activated', power: { name }, ...activation(gateway, name, exposed, sessionId) });
+    const exposed = await ports.activate(name, sessionId);
+    return jsonResult({ status: 'activated', power: { name }, ...activation(ports, name, exposed, sessionId) });
   });
 }
 
@@ -114,17 +114,17 @@ async function activatePower(gateway: GatewayToolPorts, name: string, sessionId:
  * tools now in its list with one line each (their schemas come with tools/list), how to call the
  * tools that are not exposed (exposure mode 'call-tools', the cap), and what to do next.
  */
-function activation(gateway: GatewayToolPorts, power: string, exposed: ExposedTool[], sessionId: string | undefined): Record<string, unknown> {
+function activation(ports: GatewayToolPorts, power: string, exposed: ExposedTool[], sessionId: string | undefined): Record<string, unknown> {
   const shown = new Set(exposed.map((tool) => tool.tool));
-  const held = gateway.policy.held(power);
-  const hidden = gateway.toolsOf(power).filter((tool) => !shown.has(tool.name) && gateway.policy.exposable(power, tool.name));
+  const held = ports.policy.held(power);
+  const hidden = ports.toolsOf(power).filter((tool) => !shown.has(tool.name) && ports.policy.exposable(power, tool.name));
   const callable = hidden.map((tool) => {
-    const { source, inferred, ...hints } = gateway.annotationsOf(power, tool);
+    const { source, inferred, ...hints } = ports.annotationsOf(power, tool);
     return { name: `${power}:${tool.name}`, description: firstLine(tool.description ?? ''), call_with: callWith({ ...hints, source, ...(inferred ? { inferred } : {}) }) };
   });
-  const definition = gateway.power(power);
+  const definition = ports.power(power);
   const guidance = definition?.steering.trim() ?? '';
-  if (sessionId && definition && guidance) gateway.steering.markGiven(sessionId, SteeringLog.guidanceKey(definition));
+  if (sessionId && definition && guidance) ports.steering.markGiven(sessionId, SteeringLog.guidanceKey(definition));
   const next = exposed.length
     ? `Call its tools from your tool list as '${power}__<tool>'${callable.length ? ` and the others in call_with_tools with the variant named in their call_with` : ''}, following the guidance, then deactivate_power('${power}') when done.`
     : `Call its tools with the variant named in each call_with (e.g. ${callable[0]?.call_with ?? 'call_tool_read'}({ name: '${callable[0]?.name ?? `${power}:<tool>`}', args: {...}, intent: {...} })), then deactivate_power('${power}') when done.`;

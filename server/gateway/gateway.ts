@@ -29,41 +29,30 @@ export type { ResolveOutcome } from './resolution.js';
  * The MCP surface shared by every session over stdio and HTTP: sessions open and close, each lists
  * its tools, and a tools/call is answered by a gateway tool, an intent-declared call or an active
  * power's tool. It builds nothing: the composition root (server/composition-root.ts) hands it
- * the parts. The JSON-RPC, REST and CLI surfaces reach the same parts through its read-only fields
- * and one-line delegations below. Emits GatewayEvents.
+ * the parts, and its tool handlers get ports (ports.ts). The JSON-RPC, REST and CLI surfaces reach
+ * the same parts through its read-only fields and one-line delegations below. Emits GatewayEvents.
  */
 export class Gateway extends EventEmitter<GatewayEvents> {
+  // Handed in, never built here: the passthrough of prompts, resources and child requests needs the
+  // upstream manager, the MCP sessions the session registry and intel's read accounting; HTTP, REST
+  // and JSON-RPC read the activity log, the trust review, recommendations and hints.
   readonly manager: GatewayParts['manager'];
-  readonly catalog: GatewayParts['catalog'];
-  readonly discovery: GatewayParts['discovery'];
   readonly activity: GatewayParts['activity'];
-  readonly learned: GatewayParts['learned'];
   readonly recommendations: GatewayParts['recommendations'];
-  readonly usage: GatewayParts['usage'];
   readonly hints: GatewayParts['hints'];
   readonly intel: GatewayParts['intel'];
-  readonly steering: GatewayParts['steering'];
   readonly sessions: GatewayParts['sessions'];
   readonly trust: GatewayParts['trust'];
-  readonly policy: GatewayParts['policy'];
 
   constructor(private readonly parts: GatewayParts) {
     super();
-    ({
-      manager: this.manager,
-      catalog: this.catalog,
-      discovery: this.discovery,
-      activity: this.activity,
-      learned: this.learned,
-      recommendations: this.recommendations,
-      usage: this.usage,
-      hints: this.hints,
-      intel: this.intel,
-      steering: this.steering,
-      sessions: this.sessions,
-      trust: this.trust,
-      policy: this.policy,
-    } = parts);
+    this.manager = parts.manager;
+    this.activity = parts.activity;
+    this.recommendations = parts.recommendations;
+    this.hints = parts.hints;
+    this.intel = parts.intel;
+    this.sessions = parts.sessions;
+    this.trust = parts.trust;
     parts.notices.on('toolsChanged', () => this.emit('toolsChanged'));
     parts.notices.on('powerState', (change) => this.emit('powerState', change));
     parts.notices.on('toolsQuarantined', (reviews) => this.emit('toolsQuarantined', reviews));

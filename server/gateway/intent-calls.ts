@@ -17,22 +17,22 @@ import { settingsRefusalText } from '../trust/tool-policy.js';
  */
 export type IntentCallPorts = PowerLookup & EnsureTools & Pick<ToolLookup, 'annotationsOf'> & CallTool & PolicyPort;
 
-export async function handleIntentCall(gateway: IntentCallPorts, variant: OperationType, rawArgs: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
+export async function handleIntentCall(ports: IntentCallPorts, variant: OperationType, rawArgs: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
   const calledAs = variantTool(variant);
   const parsed = intentCallArgs.safeParse(rawArgs);
   if (!parsed.success) return errorResult(describeArgsError(calledAs, parsed.error));
   const { name, args, intent, proceed } = parsed.data;
   const target = splitQualifiedName(name);
   if (!target) return errorResult(`'${preview(name)}' does not name a tool: write '<power>:<tool>', e.g. 'filesystem:read_text_file'. retrieve_tools finds tools by what they do.`);
-  const power = gateway.power(target.power);
+  const power = ports.power(target.power);
   if (!power) {
-    return errorResult(`Unknown power '${preview(target.power)}'. Known powers: ${gateway.powers().map((p) => p.name).join(', ') || '(none)'}.`, { known_powers: gateway.powers().map((p) => p.name) });
+    return errorResult(`Unknown power '${preview(target.power)}'. Known powers: ${ports.powers().map((p) => p.name).join(', ') || '(none)'}.`, { known_powers: ports.powers().map((p) => p.name) });
   }
-  const refused = gateway.policy.settingsRefusal(power.name, target.tool);
+  const refused = ports.policy.settingsRefusal(power.name, target.tool);
   if (refused) return errorResult(settingsRefusalText(refused, power.name, preview(target.tool)));
   let tools;
   try {
-    tools = await gateway.ensureTools(power.name);
+    tools = await ports.ensureTools(power.name);
   } catch (error) {
     return errorResult(error instanceof UpstreamError ? error.message : `Could not list the tools of '${power.name}': ${errorMessage(error)}`);
   }
@@ -40,6 +40,6 @@ export async function handleIntentCall(gateway: IntentCallPorts, variant: Operat
   if (!tool) {
     return errorResult(`Power '${power.name}' has no tool '${preview(target.tool)}'. Its tools: ${tools.map((t) => t.name).join(', ')}.`, { tools: tools.map((t) => t.name) });
   }
-  if (gateway.policy.isHeld(power.name, tool.name)) return errorResult(awaitingReview(`${power.name}:${tool.name}`), { code: 'awaiting_review', tool: `${power.name}:${tool.name}` });
-  return gateway.runCall({ power: power.name, tool: tool.name, calledAs, args, variant, intent, proceed, annotations: gateway.annotationsOf(power.name, tool) }, caller);
+  if (ports.policy.isHeld(power.name, tool.name)) return errorResult(awaitingReview(`${power.name}:${tool.name}`), { code: 'awaiting_review', tool: `${power.name}:${tool.name}` });
+  return ports.runCall({ power: power.name, tool: tool.name, calledAs, args, variant, intent, proceed, annotations: ports.annotationsOf(power.name, tool) }, caller);
 }

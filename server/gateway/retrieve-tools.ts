@@ -25,21 +25,21 @@ export const USAGE_INSTRUCTIONS =
 /** Tools across all powers for a task, best first, with how to call each, within a size cap. */
 export type RetrievePorts = PowerLookup & ToolLookup & RankTools & RetrieveRanking & PolicyPort & SteeringPort & SettingsPort<'ranking' | 'retrieve'>;
 
-export async function retrieveTools(gateway: RetrievePorts, request: RetrieveRequest, sessionId: string): Promise<CallToolResult> {
-  const settings = gateway.settings;
-  const matched = (await gateway.rankTools(request.query)).filter((c) => {
+export async function retrieveTools(ports: RetrievePorts, request: RetrieveRequest, sessionId: string): Promise<CallToolResult> {
+  const settings = ports.settings;
+  const matched = (await ports.rankTools(request.query)).filter((c) => {
     const [power, ...tool] = c.name.split(':');
-    return !gateway.policy.settingsRefusal(power, tool.join(':')) && gateway.power(power);
+    return !ports.policy.settingsRefusal(power, tool.join(':')) && ports.power(power);
   });
-  const usage = settings.ranking.learn ? gateway.usage.forTools() : new Map();
+  const usage = settings.ranking.learn ? ports.usage.forTools() : new Map();
   // The resolver's relevance (0..1 in both modes, in the ranking's order) is what history re-ranks.
   const ranked = rerank(
     matched,
     (name) => usage.get(name),
-    gateway.weights(),
+    ports.weights(),
   ).slice(0, request.limit);
   if (ranked.length > 0) {
-    gateway.recommendations.record({
+    ports.recommendations.record({
       session: sessionId,
       source: 'retrieve_tools',
       query: request.query,
@@ -49,10 +49,10 @@ export async function retrieveTools(gateway: RetrievePorts, request: RetrieveReq
   const entries = ranked.flatMap((candidate) => {
     const [power, ...rest] = candidate.name.split(':');
     const toolName = rest.join(':');
-    const tool = gateway.toolsOf(power).find((t) => t.name === toolName);
+    const tool = ports.toolsOf(power).find((t) => t.name === toolName);
     if (!tool) return [];
-    const { source, inferred, ...hints } = gateway.annotationsOf(power, tool);
-    const held = gateway.policy.isHeld(power, tool.name);
+    const { source, inferred, ...hints } = ports.annotationsOf(power, tool);
+    const held = ports.policy.isHeld(power, tool.name);
     return [
       {
         name: `${power}:${tool.name}`,
@@ -68,19 +68,19 @@ export async function retrieveTools(gateway: RetrievePorts, request: RetrieveReq
     ];
   });
   // Guidance and the usage instructions come once per session, not with every answer.
-  const given = (key: string) => gateway.steering.given(sessionId, key);
+  const given = (key: string) => ports.steering.given(sessionId, key);
   const once = {
     usage: !given(USAGE_KEY),
     guidance: (list: Entry[]) => {
-      const powers = [...new Set(list.map((entry) => gateway.power(entry.power as string)))].filter((p) => p !== undefined && p.steering.trim() && !given(SteeringLog.guidanceKey(p)));
+      const powers = [...new Set(list.map((entry) => ports.power(entry.power as string)))].filter((p) => p !== undefined && p.steering.trim() && !given(SteeringLog.guidanceKey(p)));
       return Object.fromEntries(powers.map((p) => [p!.name, p!.steering.trim()]));
     },
   };
   const answer = fitToCap(entries, request, settings.retrieve.maxResultBytes, once);
-  if (answer.usage_instructions) gateway.steering.markGiven(sessionId, USAGE_KEY);
+  if (answer.usage_instructions) ports.steering.markGiven(sessionId, USAGE_KEY);
   for (const name of Object.keys((answer.guidance as Record<string, string> | undefined) ?? {})) {
-    const power = gateway.power(name);
-    if (power) gateway.steering.markGiven(sessionId, SteeringLog.guidanceKey(power));
+    const power = ports.power(name);
+    if (power) ports.steering.markGiven(sessionId, SteeringLog.guidanceKey(power));
   }
   return jsonResult(answer);
 }

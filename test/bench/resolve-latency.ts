@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
   const runtime = await createRuntime({ env, demo: true, imports: false });
   runtime.gateway.discoverUnknownPowers();
-  await runtime.gateway.discovery.idle();
+  await runtime.parts.discovery.idle();
   const tools = runtime.gateway.powers().reduce((sum, power) => sum + runtime.gateway.toolsOf(power.name).length, 0);
   const uncached: number[] = [];
   const cached: number[] = [];

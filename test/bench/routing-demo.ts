@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const runtime = await createRuntime({ env: gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }), demo: true, imports: false });
   try {
     runtime.gateway.discoverUnknownPowers();
-    await runtime.gateway.discovery.idle();
+    await runtime.parts.discovery.idle();
     const answers = [];
     for (const query of REQUESTS) {
       const outcome = await runtime.gateway.resolve(query);

@@ -19,7 +19,7 @@ after(async () => {
   home.cleanup();
 });
 
-const learnedFor = (power: string) => runtime.gateway.learned.documents().powers.get(power)?.map((l) => l.text) ?? [];
+const learnedFor = (power: string) => runtime.parts.learned.documents().powers.get(power)?.map((l) => l.text) ?? [];
 
 test('a request that led to a successful call is learned and resolves to the same power next time', async () => {
   const gateway = runtime.gateway;
