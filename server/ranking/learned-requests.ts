@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.js';
 import type { LearnedText, PowerDocument } from '../resolve/types.js';
+import { requestFollowed } from './recommendations.js';
 
 /** Requests kept per power (the newest). */
 export const LEARNED_PER_POWER = 50;
@@ -56,16 +57,7 @@ export class LearnedRequests {
     if (call.status !== 'ok') return false;
     // The answer whose candidate the agent took; else, when it took a power no answer offered
     // (after a not_found, say), the session's latest request it left unanswered.
-    const [followed] = [
-      ...this.store.query<{ id: string; query: string }>(
-        'SELECT id, query FROM recommendations WHERE session = ? AND (used = ? OR used = ?) AND used_at >= ? ORDER BY used_at DESC LIMIT 1',
-        [call.session, call.power, `${call.power}:${call.tool}`, call.at - FOLLOW_WINDOW_MS],
-      ),
-      ...this.store.query<{ id: string; query: string }>(
-        "SELECT id, query FROM recommendations WHERE session = ? AND source = 'resolve_intent' AND used IS NULL AND at >= ? AND at <= ? ORDER BY at DESC LIMIT 1",
-        [call.session, call.at - FOLLOW_WINDOW_MS, call.at],
-      ),
-    ];
+    const followed = requestFollowed(this.store, call, call.at - FOLLOW_WINDOW_MS, call.at);
     if (!followed || !followed.query.trim()) return false;
     const id = `${followed.id}:${call.power}:${call.tool}`;
     if (this.store.query<{ id: string }>('SELECT id FROM learned_requests WHERE id = ?', [id]).length > 0) return false;

@@ -83,6 +83,25 @@ export class RecommendationLog {
   }
 }
 
+/**
+ * The request a finished call answers, for learning: the session's latest answer whose candidate it
+ * used (the power or the tool) since `since`; else the session's latest resolve_intent request in
+ * [since, at] that no call used. Undefined when there is none.
+ */
+export function requestFollowed(store: Pick<Store, 'query'>, call: { session: string; power: string; tool: string }, since: number, at: number): { id: string; query: string } | undefined {
+  const [followed] = [
+    ...store.query<{ id: string; query: string }>(
+      'SELECT id, query FROM recommendations WHERE session = ? AND (used = ? OR used = ?) AND used_at >= ? ORDER BY used_at DESC LIMIT 1',
+      [call.session, call.power, `${call.power}:${call.tool}`, since],
+    ),
+    ...store.query<{ id: string; query: string }>(
+      "SELECT id, query FROM recommendations WHERE session = ? AND source = 'resolve_intent' AND used IS NULL AND at >= ? AND at <= ? ORDER BY at DESC LIMIT 1",
+      [call.session, since, at],
+    ),
+  ];
+  return followed;
+}
+
 function fromRow(row: Row): Recommendation {
   return {
     id: row.id,
