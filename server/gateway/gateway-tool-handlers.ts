@@ -16,9 +16,10 @@ import { queryTooLong } from './query-limit.js';
 import { SteeringLog } from './steering.js';
 import { handleIntelTool } from '../intel/tools/intel-tool-handlers.js';
 
-/** Answers a call to one of the gateway's own tools, or returns undefined for any other name. */
-export type GatewayToolPorts = RetrievePorts & Resolve & Activate & ReadArtifacts & SettingsPort<'ranking' | 'retrieve' | 'limits'>;
+/** The ports the handler uses (ports.ts). */
+export type GatewayToolPorts = RetrievePorts & Resolve & Activate & ReadArtifacts & SettingsPort<'limits'>;
 
+/** Answers a call to one of the gateway's own tools, or returns undefined for any other name. */
 export async function handleGatewayTool(ports: GatewayToolPorts, name: string, args: Record<string, unknown>, sessionId: string): Promise<CallToolResult | undefined> {
   switch (name) {
     case 'resolve_intent': {

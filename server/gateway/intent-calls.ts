@@ -10,13 +10,14 @@ import { awaitingReview } from './quarantine-messages.js';
 import { preview } from '../util/preview.js';
 import { settingsRefusalText } from '../trust/tool-policy.js';
 
+/** The ports the handler uses (ports.ts). */
+export type IntentCallPorts = PowerLookup & EnsureTools & Pick<ToolLookup, 'annotationsOf'> & CallTool & PolicyPort;
+
 /**
  * call_tool_read / call_tool_write / call_tool_destructive: find the tool (starting its power if
  * it is not running), then run the call through the pipeline, whose first stage checks the
  * declared intent against the tool's annotations.
  */
-export type IntentCallPorts = PowerLookup & EnsureTools & Pick<ToolLookup, 'annotationsOf'> & CallTool & PolicyPort;
-
 export async function handleIntentCall(ports: IntentCallPorts, variant: OperationType, rawArgs: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
   const calledAs = variantTool(variant);
   const parsed = intentCallArgs.safeParse(rawArgs);

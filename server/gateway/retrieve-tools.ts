@@ -22,9 +22,10 @@ export const USAGE_INSTRUCTIONS =
   'not running starts on the first call. Annotations marked inferred were guessed by Grimoire from the tool name: advice only, ' +
   "call_tool_read needs a declared read-only. A tool with status 'awaiting_review' cannot be called until the user approves it.";
 
-/** Tools across all powers for a task, best first, with how to call each, within a size cap. */
+/** The ports the handler uses (ports.ts). */
 export type RetrievePorts = PowerLookup & ToolLookup & RankTools & RetrieveRanking & PolicyPort & SteeringPort & SettingsPort<'ranking' | 'retrieve'>;
 
+/** Tools across all powers for a task, best first, with how to call each, within a size cap. */
 export async function retrieveTools(ports: RetrievePorts, request: RetrieveRequest, sessionId: string): Promise<CallToolResult> {
   const settings = ports.settings;
   const matched = (await ports.rankTools(request.query)).filter((c) => {
