@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../log.js';
 import type { PowerConnection } from '../upstream/connection.js';
-import type { Gateway } from './gateway.js';
+import type { PassthroughPorts } from './passthrough-ports.js';
 
 const log = logger('passthrough');
 
@@ -13,7 +13,7 @@ type Item = { prompts: Prompt; resources: Resource; templates: ResourceTemplate 
 export class ChildLists {
   private readonly cache = new Map<string, Promise<unknown[]>>();
 
-  constructor(private readonly gateway: Gateway) {
+  constructor(private readonly gateway: PassthroughPorts) {
     const hub = gateway.manager.features;
     hub.on('promptsChanged', (power) => this.cache.delete(`prompts\u0000${power}`));
     hub.on('resourcesChanged', (power) => {
@@ -84,9 +84,9 @@ async function paginate(next: (cursor: string | undefined) => Promise<{ items: u
   return items;
 }
 
-const byGateway = new WeakMap<Gateway, ChildLists>();
+const byGateway = new WeakMap<PassthroughPorts, ChildLists>();
 
-export function childLists(gateway: Gateway): ChildLists {
+export function childLists(gateway: PassthroughPorts): ChildLists {
   let lists = byGateway.get(gateway);
   if (!lists) {
     lists = new ChildLists(gateway);

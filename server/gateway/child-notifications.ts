@@ -7,13 +7,13 @@ import { EventEmitter } from 'node:events';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../log.js';
-import type { Gateway } from './gateway.js';
+import type { PassthroughPorts } from './passthrough-ports.js';
 import { activePowersOf, isActiveFor } from './session-powers.js';
 
-const activationEvents = new WeakMap<Gateway, EventEmitter<{ changed: [] }>>();
+const activationEvents = new WeakMap<PassthroughPorts, EventEmitter<{ changed: [] }>>();
 
 /** One listener on the gateway, fanned out to every session: a change that may have changed the active powers. */
-function activationChanges(gateway: Gateway): EventEmitter<{ changed: [] }> {
+function activationChanges(gateway: PassthroughPorts): EventEmitter<{ changed: [] }> {
   let events = activationEvents.get(gateway);
   if (!events) {
     const created = new EventEmitter<{ changed: [] }>();
@@ -28,7 +28,7 @@ function activationChanges(gateway: Gateway): EventEmitter<{ changed: [] }> {
 
 const log = logger('session');
 
-export function forwardChildNotifications(server: Server, gateway: Gateway, sessionId: string): () => void {
+export function forwardChildNotifications(server: Server, gateway: PassthroughPorts, sessionId: string): () => void {
   const hub = gateway.manager.features;
   const concerns = (power: string) => isActiveFor(gateway, sessionId, power) || hub.sessionIsCalling(power, sessionId);
   const quietly = (what: string) => (error: unknown) => log.debug(`${what} not sent to ${sessionId}: ${errorMessage(error)}`);

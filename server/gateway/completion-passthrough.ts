@@ -3,11 +3,11 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CompleteRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CompleteRequest } from '@modelcontextprotocol/sdk/types.js';
 import { childLists } from './child-lists.js';
-import type { Gateway } from './gateway.js';
+import type { PassthroughPorts } from './passthrough-ports.js';
 import { findPrompt } from './prompts-passthrough.js';
 import { exposedTemplates } from './resources-passthrough.js';
 
-async function target(gateway: Gateway, sessionId: string, params: CompleteRequest['params']): Promise<{ power: string; params: CompleteRequest['params'] }> {
+async function target(gateway: PassthroughPorts, sessionId: string, params: CompleteRequest['params']): Promise<{ power: string; params: CompleteRequest['params'] }> {
   if (params.ref.type === 'ref/prompt') {
     const prompt = await findPrompt(gateway, sessionId, params.ref.name);
     return { power: prompt.power, params: { ...params, ref: { ...params.ref, name: prompt.prompt.name } } };
@@ -20,7 +20,7 @@ async function target(gateway: Gateway, sessionId: string, params: CompleteReque
   return { power: owners[0], params };
 }
 
-export function registerCompletion(server: Server, gateway: Gateway, sessionId: string, inScope: <T>(fn: () => Promise<T>) => Promise<T>): void {
+export function registerCompletion(server: Server, gateway: PassthroughPorts, sessionId: string, inScope: <T>(fn: () => Promise<T>) => Promise<T>): void {
   server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
     const found = await target(gateway, sessionId, request.params);
     const connection = childLists(gateway).connection(found.power);

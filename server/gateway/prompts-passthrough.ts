@@ -3,7 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { childLists } from './child-lists.js';
-import type { Gateway } from './gateway.js';
+import type { PassthroughPorts } from './passthrough-ports.js';
 import { activePowersOf } from './session-powers.js';
 import { exposedToolName } from './tool-names.js';
 
@@ -15,7 +15,7 @@ export interface ExposedPrompt {
   exposed: Prompt;
 }
 
-export async function exposedPrompts(gateway: Gateway, sessionId: string): Promise<ExposedPrompt[]> {
+export async function exposedPrompts(gateway: PassthroughPorts, sessionId: string): Promise<ExposedPrompt[]> {
   const lists = childLists(gateway);
   const perPower = await Promise.all(
     activePowersOf(gateway, sessionId).map(async (power) =>
@@ -30,7 +30,7 @@ export async function exposedPrompts(gateway: Gateway, sessionId: string): Promi
 }
 
 /** The prompt an exposed name stands for; throws what the agent can act on when there is none. */
-export async function findPrompt(gateway: Gateway, sessionId: string, name: string): Promise<ExposedPrompt> {
+export async function findPrompt(gateway: PassthroughPorts, sessionId: string, name: string): Promise<ExposedPrompt> {
   const prompts = await exposedPrompts(gateway, sessionId);
   const found = prompts.find((p) => p.exposed.name === name);
   if (found) return found;
@@ -42,7 +42,7 @@ export async function findPrompt(gateway: Gateway, sessionId: string, name: stri
   );
 }
 
-export function registerPrompts(server: Server, gateway: Gateway, sessionId: string, inScope: <T>(fn: () => Promise<T>) => Promise<T>): void {
+export function registerPrompts(server: Server, gateway: PassthroughPorts, sessionId: string, inScope: <T>(fn: () => Promise<T>) => Promise<T>): void {
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: (await exposedPrompts(gateway, sessionId)).map((p) => p.exposed) }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const target = await findPrompt(gateway, sessionId, request.params.name);

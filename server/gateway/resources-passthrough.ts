@@ -18,7 +18,7 @@ import {
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../log.js';
 import { childLists } from './child-lists.js';
-import type { Gateway } from './gateway.js';
+import type { PassthroughPorts } from './passthrough-ports.js';
 import { activePowersOf } from './session-powers.js';
 
 const log = logger('passthrough');
@@ -49,7 +49,7 @@ function parseQualified(uri: string): { power: string; uri: string } | undefined
   }
 }
 
-export async function exposedResources(gateway: Gateway, sessionId: string): Promise<{ power: string; resource: Resource; exposed: Resource }[]> {
+export async function exposedResources(gateway: PassthroughPorts, sessionId: string): Promise<{ power: string; resource: Resource; exposed: Resource }[]> {
   const lists = childLists(gateway);
   const perPower = await Promise.all(activePowersOf(gateway, sessionId).map(async (power) => ({ power, resources: await lists.list('resources', power) })));
   const owners = new Map<string, number>();
@@ -67,7 +67,7 @@ export async function exposedResources(gateway: Gateway, sessionId: string): Pro
   );
 }
 
-export async function exposedTemplates(gateway: Gateway, sessionId: string): Promise<{ power: string; template: ResourceTemplate; exposed: ResourceTemplate }[]> {
+export async function exposedTemplates(gateway: PassthroughPorts, sessionId: string): Promise<{ power: string; template: ResourceTemplate; exposed: ResourceTemplate }[]> {
   const lists = childLists(gateway);
   const perPower = await Promise.all(activePowersOf(gateway, sessionId).map(async (power) => ({ power, templates: await lists.list('templates', power) })));
   return perPower.flatMap(({ power, templates }) =>
@@ -76,7 +76,7 @@ export async function exposedTemplates(gateway: Gateway, sessionId: string): Pro
 }
 
 /** The power a URI belongs to, for the session; throws -32002 when none or several could. */
-export async function resolveResource(gateway: Gateway, sessionId: string, asked: string): Promise<ResourceTarget> {
+export async function resolveResource(gateway: PassthroughPorts, sessionId: string, asked: string): Promise<ResourceTarget> {
   const qualified = parseQualified(asked);
   if (qualified && gateway.power(qualified.power)) return { ...qualified, asked };
   const listed = [...new Set((await exposedResources(gateway, sessionId)).filter((r) => r.resource.uri === asked).map((r) => r.power))];
@@ -133,9 +133,9 @@ class Subscriptions {
   }
 }
 
-const subscriptionsByGateway = new WeakMap<Gateway, Subscriptions>();
+const subscriptionsByGateway = new WeakMap<PassthroughPorts, Subscriptions>();
 
-function subscriptions(gateway: Gateway): Subscriptions {
+function subscriptions(gateway: PassthroughPorts): Subscriptions {
   let subs = subscriptionsByGateway.get(gateway);
   if (!subs) {
     const created = new Subscriptions();
@@ -158,7 +158,7 @@ function rewriteContents(result: ReadResourceResult, target: ResourceTarget): Re
 }
 
 /** Registers the resource handlers on a session's server; returns what to undo when it closes. */
-export function registerResources(server: Server, gateway: Gateway, sessionId: string, inScope: <T>(fn: () => Promise<T>) => Promise<T>): () => void {
+export function registerResources(server: Server, gateway: PassthroughPorts, sessionId: string, inScope: <T>(fn: () => Promise<T>) => Promise<T>): () => void {
   const lists = childLists(gateway);
   const subs = subscriptions(gateway);
   /** This session's subscriptions: server-side key -> the URI the agent used. */

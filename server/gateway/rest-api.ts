@@ -5,6 +5,9 @@ import { ForbiddenError, requireAdmin, type Identity } from '../users/identity.j
 import { preview } from '../util/preview.js';
 import { maskDeep } from '../util/secrets.js';
 import type { Gateway } from './gateway.js';
+
+/** What the REST API reads and decides through. */
+export type RestPorts = Pick<Gateway, 'activity' | 'trust'>;
 import { readJsonBody } from './http-body.js';
 import { splitQualifiedName } from './tool-names.js';
 import { toolReviewInfo } from '../rpc/tool-review-requests.js';
@@ -17,7 +20,7 @@ import { toolReviewInfo } from '../rpc/tool-review-requests.js';
  * POST /api/v1/tools/reject  {tool: "power:tool"}             (admins only)
  * Resolves true when it answered the request.
  */
-export async function handleRestApi(gateway: Gateway, request: IncomingMessage, response: ServerResponse, identity: Identity): Promise<boolean> {
+export async function handleRestApi(gateway: RestPorts, request: IncomingMessage, response: ServerResponse, identity: Identity): Promise<boolean> {
   const url = new URL(request.url ?? '/', 'http://127.0.0.1');
   if (!url.pathname.startsWith('/api/')) return false;
   const route = `${request.method} ${url.pathname}`;
@@ -39,7 +42,7 @@ export async function handleRestApi(gateway: Gateway, request: IncomingMessage, 
   }
 }
 
-async function decide(gateway: Gateway, request: IncomingMessage, response: ServerResponse, identity: Identity, action: 'approve' | 'reject'): Promise<true> {
+async function decide(gateway: RestPorts, request: IncomingMessage, response: ServerResponse, identity: Identity, action: 'approve' | 'reject'): Promise<true> {
   requireAdmin(identity, action === 'approve' ? 'Approving a tool change' : 'Rejecting a tool change');
   const body = await readJsonBody(request, 64 * 1024);
   if (body.kind !== 'json' || typeof body.value !== 'object' || body.value === null) {

@@ -3,12 +3,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { forwardChildNotifications } from './child-notifications.js';
 import { forwardClientRequests, sessionScope } from './client-requests-forwarding.js';
 import { registerCompletion } from './completion-passthrough.js';
-import type { Gateway } from './gateway.js';
+import type { PassthroughPorts } from './passthrough-ports.js';
 import { registerPrompts } from './prompts-passthrough.js';
 import { registerResources } from './resources-passthrough.js';
 
 /** Registers the handlers; returns what to undo when the session closes. */
-export function registerPassthrough(server: Server, gateway: Gateway, sessionId: string): () => void {
+export function registerPassthrough(server: Server, gateway: PassthroughPorts, sessionId: string): () => void {
   const inScope = sessionScope(sessionId);
   const undo = [forwardClientRequests(server, gateway.manager.features, sessionId), forwardChildNotifications(server, gateway, sessionId)];
   registerPrompts(server, gateway, sessionId, inScope);
