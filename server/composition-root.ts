@@ -2,7 +2,8 @@
  * The composition root: builds every part of a gateway once (upstream, catalog, trust and the
  * tool policy, resolver and index, activity and event logs, ranking, hints, intel, sessions,
  * activation, the call pipeline), wires their reactions, and hands the parts to `Gateway`, which
- * is the MCP surface over them. Nothing else constructs these parts.
+ * is the MCP surface over them. Nothing else builds a gateway's parts (the read-only CLI commands
+ * open single ones, such as the activity log, on the store alone).
  */
 import { EventEmitter } from 'node:events';
 import { ActivityLog } from './activity/activity-log.js';
