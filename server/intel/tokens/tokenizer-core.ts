@@ -26,6 +26,7 @@ export function loadRanks(dir = __dirname): TiktokenBPE {
   const shared = path.join(dir, RANKS_FILE);
   if (fs.existsSync(shared)) return JSON.parse(fs.readFileSync(shared, 'utf8')) as TiktokenBPE;
   // A specifier in a variable: esbuild leaves it to run time instead of copying the ranks into each entry point.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ranks = require(RANKS_MODULE) as TiktokenBPE | { default: TiktokenBPE };
   return 'default' in ranks ? ranks.default : ranks;
 }
