@@ -41,7 +41,7 @@ test('create without search -> suggestion (nothing created); calling again runs 
 
     await call('add_observations', { observations: [{ entityName: 'Alpha', contents: ['followed the hint'] }] });
     const report = hints();
-    const rates = report.follow_rates;
+    const rates = report.followRates;
     const prerequisite = rates.find((r: { kind: string }) => r.kind === 'prerequisite');
     assert.equal(prerequisite.proceeded, 1, 'calling again counts as proceeding past the prerequisite');
     const next = rates.find((r: { kind: string; tool: string }) => r.kind === 'next_action' && r.tool === 'create_entities');
