@@ -1,7 +1,8 @@
 /**
  * Builds everything the extension runs into dist/ (what the .vsix ships):
  *   dist/client/extension.js        extension host side (vscode external)
- *   dist/server/process/main.js     the gateway process, with child-supervisor-node.js (Windows), token-worker.js and sql-wasm.wasm beside it
+ *   dist/server/process/main.js     the gateway process, with child-supervisor-node.js (Windows), token-worker.js,
+ *                                   sql-wasm.wasm and the tokenizer's ranks (o200k_base.json, read by main.js and the worker) beside it
  *   dist/webview/dashboard.{js,css} the dashboard, for the browser
  *   dist/demo-servers/...           the demo powers' npm servers, one file each
  *   dist/spell.schema.json          the spell schema (JSON Schema draft 7), from the zod definition
@@ -11,13 +12,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { z } from 'zod';
+import { RANKS_FILE, RANKS_MODULE } from '../../server/intel/tokens/tokenizer-core.js';
 import { spellSchema } from '../../server/powers/spell-schema.js';
 
 export const root = path.resolve(__dirname, '..', '..', '..');
 const dist = path.join(root, 'dist');
 const serverDir = path.join(dist, 'server', 'process');
 
-/** Loaded lazily by the semantic resolver when present; never needed to start. */
+/** Loaded lazily by the semantic resolver when the optional package is installed; never needed to start, never in the .vsix. */
 const LAZY_NATIVE = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp', 'pg-native'];
 const DEMO_SERVERS = ['server-everything', 'server-filesystem', 'server-memory'];
 
@@ -59,6 +61,17 @@ async function buildServer(): Promise<void> {
     external: LAZY_NATIVE,
   });
   fs.copyFileSync(path.join(root, 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'), path.join(serverDir, 'sql-wasm.wasm'));
+  writeRanks();
+}
+
+/** The tokenizer's ranks once, for both entry points (server/intel/tokens/tokenizer-core.ts reads them at run time). */
+function writeRanks(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ranks are a CommonJS data module, read once here
+  const ranks = require(RANKS_MODULE) as { bpe_ranks: string };
+  fs.writeFileSync(path.join(serverDir, RANKS_FILE), JSON.stringify(ranks));
+  for (const entry of ['main.js', 'token-worker.js']) {
+    if (fs.readFileSync(path.join(serverDir, entry), 'utf8').includes(ranks.bpe_ranks.slice(0, 200))) throw new Error(`${entry} carries the tokenizer's ranks: they belong in ${RANKS_FILE} only`);
+  }
 }
 
 /** The dashboard for the browser; `outdir` defaults to dist/webview (the browser test builds its own). */

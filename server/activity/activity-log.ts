@@ -1,60 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/store.js';
+import type { ActivityInfo, ActivityRated, ActivityRating } from '../rpc/protocol.js';
 import type { ActivityFilter } from './activity-query.js';
+import { activityFromRow, type ActivityRow } from './activity-row.js';
 import * as table from './activity-table.js';
 
-/** One call the agent made through the gateway, as the activity log keeps it. */
-export interface ActivityEntry {
-  id: string;
-  at: number;
-  session: string;
-  power: string;
-  tool: string;
-  /** 'direct' for a `<power>__<tool>` call; read / write / destructive for the intent-declared calls. */
-  variant: string;
-  operationType?: string;
-  dataSensitivity?: string;
-  reason?: string;
-  decision: 'allowed' | 'warned' | 'rejected';
-  decisionReason?: string;
-  /** 'suggested': a prerequisite was suggested instead, and the tool was not called. */
-  status: 'ok' | 'error' | 'rejected' | 'suggested';
-  error?: string;
-  latencyMs: number;
-  resultBytes: number;
-  /** The spell marks this tool `audit: true`. */
-  audit?: boolean;
-  /** The gateway user whose session made the call (absent: the owner). */
-  user?: string;
-}
-
-export interface ActivityRow {
-  id: string;
-  at: number;
-  session: string;
-  power: string;
-  tool: string;
-  variant: string;
-  operation_type: string | null;
-  data_sensitivity: string | null;
-  reason: string | null;
-  decision: string;
-  decision_reason: string | null;
-  status: string;
-  error: string | null;
-  latency_ms: number;
-  result_bytes: number;
-  audit: number | null;
-  user_name: string | null;
-  rating: number | null;
-}
+/** A finished call, as the call pipeline reports it: the log adds its id, time, user and rating. */
+export type ActivityCall = Omit<ActivityInfo, 'id' | 'at' | 'audit' | 'user' | 'rating'> & { at?: number; audit?: boolean };
 
 /**
  * The activity log in the store: every call, its outcome and the user's rating of it.
- * Emits 'recorded' (ActivityEntry) and 'rated' ({ activityId, rating }) for live views.
+ * Hands out calls as protocol `ActivityInfo` records (one declaration, one casing, everywhere).
+ * Emits 'recorded' (ActivityInfo, not rated yet) and 'rated' (ActivityRated) for live views.
  */
-export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated: [{ activityId: string; rating: -1 | 0 | 1 }] }> {
+export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated: [ActivityRated] }> {
   private generation = 0;
   /** Session id -> the user who opened it (HTTP sessions of users added with `grimoire users add`). */
   private readonly sessionUsers = new Map<string, string>();
@@ -84,8 +44,10 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated
     return this.store.acknowledged?.() ?? Promise.resolve();
   }
 
-  record(entry: Omit<ActivityEntry, 'id' | 'at'> & { at?: number }): ActivityEntry {
-    const full: ActivityEntry = { id: randomUUID(), at: entry.at ?? Date.now(), user: this.sessionUsers.get(entry.session), ...entry };
+  record(call: ActivityCall): ActivityInfo {
+    const user = this.sessionUsers.get(call.session);
+    const given = Object.fromEntries(Object.entries(call).filter(([, value]) => value !== undefined)) as ActivityCall;
+    const full: ActivityInfo = { ...given, id: randomUUID(), at: call.at ?? Date.now(), latencyMs: Math.round(call.latencyMs), audit: call.audit === true, ...(user !== undefined ? { user } : {}), rating: 0 };
     this.store.write(
       table.insertOp({
         id: full.id,
@@ -101,7 +63,7 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated
         decision_reason: full.decisionReason ?? null,
         status: full.status,
         error: full.error ?? null,
-        latency_ms: Math.round(full.latencyMs),
+        latency_ms: full.latencyMs,
         result_bytes: full.resultBytes,
         audit: full.audit ? 1 : null,
         user_name: full.user ?? null,
@@ -113,20 +75,20 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated
   }
 
   /** Thumbs up (+1) or down (-1) on a call; 0 takes the rating back. */
-  rate(activityId: string, rating: -1 | 0 | 1): void {
+  rate(activityId: string, rating: ActivityRating): void {
     if (!table.exists(this.store, activityId)) throw new Error(`No activity '${activityId}': rate a call listed by 'grimoire activity list' or the Activity view.`);
     this.store.write(table.ratingOp(activityId, rating, Date.now()));
     this.generation += 1;
-    this.emit('rated', { activityId, rating });
+    this.emit('rated', { id: activityId, rating });
   }
 
-  recent(limit = 50): ActivityRow[] {
+  recent(limit = 50): ActivityInfo[] {
     return this.query({ limit });
   }
 
-  /** Rows matching the filter, newest first. */
-  query(filter: ActivityFilter): ActivityRow[] {
-    return table.filteredRows<ActivityRow>(this.store, filter);
+  /** Calls matching the filter, newest first. */
+  query(filter: ActivityFilter): ActivityInfo[] {
+    return table.filteredRows<ActivityRow>(this.store, filter).map(activityFromRow);
   }
 
   /** Retention: drops rows older than `maxAgeDays`, then the oldest beyond `maxEntries`. Returns how many. */

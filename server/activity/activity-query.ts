@@ -13,7 +13,7 @@ export interface ActivityFilter {
   limit?: number;
 }
 
-/** A filter from URL query parameters or CLI flags (strings); a bad number is an error that says so. */
+/** A filter from URL query parameters or CLI flags (strings); a bad number is an error that says so. `intent_type` is the older name of `intentType`. */
 export function parseActivityFilter(params: Record<string, string | undefined>): ActivityFilter {
   const number = (key: string): number | undefined => {
     const value = params[key];
@@ -23,7 +23,7 @@ export function parseActivityFilter(params: Record<string, string | undefined>):
     return parsed;
   };
   return {
-    intentType: params.intent_type,
+    intentType: params.intentType ?? params.intent_type,
     status: params.status,
     power: params.power,
     tool: params.tool,

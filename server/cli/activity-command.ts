@@ -11,11 +11,11 @@ export function activity(sub: string | undefined, rest: string[], args: CliArgs,
     const log = new ActivityLog(store);
     if (sub === 'list') {
       const rows = log.query({
-        ...parseActivityFilter({ intent_type: args.intentType, status: args.status, power: args.power, tool: args.tool, user: args.user, since: args.since, until: args.until }),
+        ...parseActivityFilter({ intentType: args.intentType, status: args.status, power: args.power, tool: args.tool, user: args.user, since: args.since, until: args.until }),
         limit: args.limit,
       });
       if (args.json) process.stdout.write(JSON.stringify({ activity: rows }, null, 2) + '\n');
-      else for (const r of rows) process.stdout.write(`${new Date(r.at).toISOString()}  ${r.id.slice(0, 8)}  ${`${r.power}:${r.tool}`.padEnd(36)} ${(r.operation_type ?? r.variant).padEnd(11)} ${r.status.padEnd(8)} ${String(r.latency_ms).padStart(6)} ms${r.rating ? `  rated ${r.rating > 0 ? 'up' : 'down'}` : ''}\n`);
+      else for (const r of rows) process.stdout.write(`${new Date(r.at).toISOString()}  ${r.id.slice(0, 8)}  ${`${r.power}:${r.tool}`.padEnd(36)} ${(r.operationType ?? r.variant).padEnd(11)} ${r.status.padEnd(8)} ${String(r.latencyMs).padStart(6)} ms${r.rating ? `  rated ${r.rating > 0 ? 'up' : 'down'}` : ''}\n`);
       return 0;
     }
     if (sub === 'rate') {

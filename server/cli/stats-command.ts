@@ -31,18 +31,18 @@ export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
     const artifacts = config.settings.intel.artifacts;
     const usage = new ArtifactStore(store, () => artifacts).usage();
     const powers = [...new Catalog(store).all()].map(([power, tools]) => ({ power, tools }));
-    const tokens = await tokenReport(store, new InlineTokenizer(), { gateway: GATEWAY_TOOLS, powers }, { count: usage.count, bytes: usage.bytes, max_bytes: artifacts.maxBytes, ttl_minutes: artifacts.ttlMinutes });
+    const tokens = await tokenReport(store, new InlineTokenizer(), { gateway: GATEWAY_TOOLS, powers }, { count: usage.count, bytes: usage.bytes, maxBytes: artifacts.maxBytes, ttlMinutes: artifacts.ttlMinutes });
     const report: StatsReport = {
       recommendations: {
         all: historyMetrics(history),
-        resolve_intent: historyMetrics(history.filter((r) => r.source === 'resolve_intent')),
-        retrieve_tools: historyMetrics(history.filter((r) => r.source === 'retrieve_tools')),
+        resolveIntent: historyMetrics(history.filter((r) => r.source === 'resolve_intent')),
+        retrieveTools: historyMetrics(history.filter((r) => r.source === 'retrieve_tools')),
       },
       calls: Object.fromEntries(calls.map((row) => [row.status, row.n])),
-      activity_rows: calls.reduce((sum, row) => sum + row.n, 0),
+      activityRows: calls.reduce((sum, row) => sum + row.n, 0),
       weights: tuning?.tuned ? tuning.weights : weights,
       tokens,
-      ...(tuning ? { tuning: { tuned: tuning.tuned, samples: tuning.samples, mrr_before: round(tuning.mrrBefore), mrr_after: round(tuning.mrrAfter), ...(tuning.reason ? { reason: tuning.reason } : {}) } } : {}),
+      ...(tuning ? { tuning: { tuned: tuning.tuned, samples: tuning.samples, mrrBefore: round(tuning.mrrBefore), mrrAfter: round(tuning.mrrAfter), ...(tuning.reason ? { reason: tuning.reason } : {}) } } : {}),
     };
     process.stdout.write(args.json ? JSON.stringify(report) + '\n' : statsTable(report));
     return 0;

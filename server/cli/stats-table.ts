@@ -1,14 +1,14 @@
-import type { TokenReport } from '../intel/accounting/token-report.js';
-import type { HistoryMetrics } from '../ranking/history-metrics.js';
-import type { RankingWeights } from '../ranking/learned-ranking.js';
+import type { RankingWeightsInfo, RecommendationStats, TokenReportInfo } from '../rpc/protocol.js';
 
+/** `grimoire stats --json`: the same records (and casing) the dashboard gets over JSON-RPC. */
 export interface StatsReport {
-  recommendations: Record<'all' | 'resolve_intent' | 'retrieve_tools', HistoryMetrics>;
+  recommendations: Pick<RecommendationStats, 'all' | 'resolveIntent' | 'retrieveTools'>;
+  /** Calls per status. */
   calls: Record<string, number>;
-  activity_rows: number;
-  weights: RankingWeights;
-  tokens: TokenReport;
-  tuning?: { tuned: boolean; samples: number; mrr_before: number; mrr_after: number; reason?: string };
+  activityRows: number;
+  weights: RankingWeightsInfo;
+  tokens: TokenReportInfo;
+  tuning?: { tuned: boolean; samples: number; mrrBefore: number; mrrAfter: number; reason?: string };
 }
 
 const cell = (value: number | null): string => (value === null ? '-' : String(value));
@@ -22,23 +22,23 @@ function table(rows: string[][]): string {
 export function statsTable(report: StatsReport): string {
   const recommendations = table([
     ['recommendations', 'shown', 'followed', 'MRR', 'P@1', 'P@3'],
-    ...(['all', 'resolve_intent', 'retrieve_tools'] as const).map((source) => {
-      const m = report.recommendations[source];
-      return [source, String(m.recommendations), String(m.followed), cell(m.mrr), cell(m.precision_at_1), cell(m.precision_at_3)];
+    ...([['all', 'all'], ['resolve_intent', 'resolveIntent'], ['retrieve_tools', 'retrieveTools']] as const).map(([source, key]) => {
+      const m = report.recommendations[key];
+      return [source, String(m.recommendations), String(m.followed), cell(m.mrr), cell(m.precisionAt1), cell(m.precisionAt3)];
     }),
   ]);
   const statuses = Object.entries(report.calls).sort(([a], [b]) => a.localeCompare(b));
-  const calls = table([['calls', 'count'], ...statuses.map(([status, n]) => [status, String(n)]), ['total', String(report.activity_rows)]]);
+  const calls = table([['calls', 'count'], ...statuses.map(([status, n]) => [status, String(n)]), ['total', String(report.activityRows)]]);
   const weights = table([['ranking weight', 'value'], ...Object.entries(report.weights).map(([name, value]) => [name, String(Math.round(value * 1000) / 1000)])]);
   const t = report.tokens;
   const tokens = table([
     ['tokens', 'results', 'raw', 'delivered', 'saved', 'reduction'],
-    ['summarized results', String(t.summarized.results), String(t.summarized.raw_tokens), String(t.summarized.delivered_tokens), String(t.summarized.saved_tokens), String(t.summarized.reduction)],
-    ['tools/list (gateway vs all powers)', String(t.tools_list.all_powers.tools), String(t.tools_list.all_powers.tokens), String(t.tools_list.gateway.tokens), String(t.tools_list.saved_tokens), String(t.tools_list.reduction)],
+    ['summarized results', String(t.summarized.results), String(t.summarized.rawTokens), String(t.summarized.deliveredTokens), String(t.summarized.savedTokens), String(t.summarized.reduction)],
+    ['tools/list (gateway vs all powers)', String(t.toolsList.allPowers.tools), String(t.toolsList.allPowers.tokens), String(t.toolsList.gateway.tokens), String(t.toolsList.savedTokens), String(t.toolsList.reduction)],
   ]);
-  const cache = `result cache: ${t.cache.hits} hits, ${t.cache.misses} misses, ${t.cache.similar} similar (hit rate ${t.cache.hit_rate}); artifacts: ${t.artifacts.count} (${t.artifacts.bytes} bytes)\n`;
+  const cache = `result cache: ${t.cache.hits} hits, ${t.cache.misses} misses, ${t.cache.similar} similar (hit rate ${t.cache.hitRate}); artifacts: ${t.artifacts.count} (${t.artifacts.bytes} bytes)\n`;
   const tuning = report.tuning
-    ? `tuning: ${report.tuning.tuned ? 'weights refitted and saved' : 'weights kept'} on ${report.tuning.samples} samples, MRR ${report.tuning.mrr_before} -> ${report.tuning.mrr_after}${report.tuning.reason ? ` (${report.tuning.reason})` : ''}\n`
+    ? `tuning: ${report.tuning.tuned ? 'weights refitted and saved' : 'weights kept'} on ${report.tuning.samples} samples, MRR ${report.tuning.mrrBefore} -> ${report.tuning.mrrAfter}${report.tuning.reason ? ` (${report.tuning.reason})` : ''}\n`
     : '';
   return [recommendations, calls, weights, tokens, cache + tuning].join('\n');
 }

@@ -4,7 +4,7 @@
  * The composition root wires these once; none of them is on a call's answer path.
  */
 import type { EventEmitter } from 'node:events';
-import type { ActivityEntry } from '../activity/activity-log.js';
+import type { ActivityInfo } from '../rpc/protocol.js';
 import type { EventLog } from '../activity/event-log.js';
 import type { PowerTools } from '../catalog/power-tools.js';
 import type { RegistryChange } from '../powers/registry.js';
@@ -66,7 +66,7 @@ export async function onRegistryChange(parts: ReactionParts, change: RegistryCha
 }
 
 /** After the answer is on its way: a successful call's request joins its power's search document. */
-export function learnFromCall(learned: LearnedRequests, enabled: () => boolean, reindex: () => void, call: ActivityEntry): void {
+export function learnFromCall(learned: LearnedRequests, enabled: () => boolean, reindex: () => void, call: ActivityInfo): void {
   setImmediate(() => {
     try {
       if (enabled() && learned.learnFromCall(call)) reindex();

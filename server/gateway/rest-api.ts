@@ -14,7 +14,7 @@ import { toolReviewInfo } from '../rpc/tool-review-requests.js';
 
 /**
  * The REST API beside /mcp, behind the same bearer tokens:
- * GET  /api/v1/activity?user=&intent_type=&status=&power=&tool=&since=&until=&limit=
+ * GET  /api/v1/activity?user=&intentType=&status=&power=&tool=&since=&until=&limit=   calls as protocol ActivityInfo records
  * GET  /api/v1/tools/changes?power=      tools held for review (any user)
  * POST /api/v1/tools/approve {tool: "power:tool"} | {power}   (admins only)
  * POST /api/v1/tools/reject  {tool: "power:tool"}             (admins only)

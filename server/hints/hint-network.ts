@@ -1,24 +1,11 @@
 import type { SpellExtensions } from '../powers/spell-schema.js';
+import type { HintEdgeInfo, HintNodeInfo } from '../rpc/protocol.js';
 import { declaredHints, qualify } from './declared-hints.js';
 import type { FollowRate } from './hint-events.js';
 import type { Transition } from './learned-transitions.js';
 
-export interface HintNode {
-  id: string;
-  power: string;
-  tool: string;
-  calls: number;
-}
-
-export interface HintEdge {
-  from: string;
-  to: string;
-  kind: 'prerequisite' | 'next_action';
-  source: 'declared' | 'learned';
-  /** How often agents actually went from `from` to `to`. */
-  weight: number;
-  followRate: number | null;
-}
+export type HintNode = HintNodeInfo;
+export type HintEdge = HintEdgeInfo;
 
 export interface HintNetwork {
   nodes: HintNode[];

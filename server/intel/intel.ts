@@ -12,7 +12,8 @@ import type { EmbeddingCache } from '../resolve/semantic/embedding-cache.js';
 import type { Store } from '../store/store.js';
 import { TokenLedger, type CacheOutcome } from './accounting/token-ledger.js';
 import { SessionReadLedger } from './accounting/session-reads.js';
-import { tokenReport, type TokenReport, type ToolLists } from './accounting/token-report.js';
+import type { TokenReportInfo } from '../rpc/protocol.js';
+import { tokenReport, type ToolLists } from './accounting/token-report.js';
 import { ArtifactStore, newArtifactId, type ArtifactFiles } from './artifacts/artifact-store.js';
 import { argsHash, canonicalArgs, fingerprintOf, ResultCache } from './cache/result-cache.js';
 import type { IntelSettings } from './intel-settings.js';
@@ -282,13 +283,13 @@ export class Intel {
   }
 
   /** Token savings so far (waits for pending counts first). */
-  async tokenReport(): Promise<TokenReport> {
+  async tokenReport(): Promise<TokenReportInfo> {
     await this.ledger.flush();
     const sessions = await this.reads.all();
     const settings = this.settings;
     const usage = this.artifacts.usage();
     const lists = this.options.toolLists?.() ?? { gateway: [], powers: [] };
-    return tokenReport(this.options.store, this.tokenizer, lists, { count: usage.count, bytes: usage.bytes, max_bytes: settings.artifacts.maxBytes, ttl_minutes: settings.artifacts.ttlMinutes }, sessions);
+    return tokenReport(this.options.store, this.tokenizer, lists, { count: usage.count, bytes: usage.bytes, maxBytes: settings.artifacts.maxBytes, ttlMinutes: settings.artifacts.ttlMinutes }, sessions);
   }
 
   /** Waits for background token accounting. */

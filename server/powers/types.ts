@@ -1,4 +1,5 @@
 /** The shapes every part of the gateway shares for a power (one MCP server the user has configured). */
+import type { LoadIssueInfo } from '../rpc/protocol.js';
 
 export type StdioServerSpec = {
   transport: 'stdio';
@@ -46,16 +47,7 @@ export interface PowerDefinition {
 }
 
 /** One problem found while loading a power source. Never fatal for the other sources. */
-export interface LoadIssue {
-  file: string;
-  /** Dotted path of the offending field, or '' for the whole file. */
-  field: string;
-  /** 1-based position of the problem in the file, when it has one. */
-  line?: number;
-  column?: number;
-  message: string;
-  fix: string;
-}
+export type LoadIssue = LoadIssueInfo;
 
 export interface RegistrySnapshot {
   powers: PowerDefinition[];

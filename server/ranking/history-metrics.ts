@@ -1,26 +1,19 @@
+import type { RecommendationMetricsInfo } from '../rpc/protocol.js';
 import { rerank, type RankingWeights } from './learned-ranking.js';
 import type { Recommendation } from './recommendations.js';
-
-export interface HistoryMetrics {
-  recommendations: number;
-  followed: number;
-  mrr: number | null;
-  precision_at_1: number | null;
-  precision_at_3: number | null;
-}
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /** MRR and precision@k of the candidate the agent used, over the recommendations it followed. */
-export function historyMetrics(history: Recommendation[]): HistoryMetrics {
+export function historyMetrics(history: Recommendation[]): RecommendationMetricsInfo {
   const followed = history.filter((r) => r.usedRank !== undefined);
   const mean = (f: (rank: number) => number) => (followed.length ? round(followed.reduce((s, r) => s + f(r.usedRank!), 0) / followed.length) : null);
   return {
     recommendations: history.length,
     followed: followed.length,
     mrr: mean((rank) => 1 / (rank + 1)),
-    precision_at_1: mean((rank) => (rank === 0 ? 1 : 0)),
-    precision_at_3: mean((rank) => (rank < 3 ? 1 : 0)),
+    precisionAt1: mean((rank) => (rank === 0 ? 1 : 0)),
+    precisionAt3: mean((rank) => (rank < 3 ? 1 : 0)),
   };
 }
 

@@ -1,12 +1,7 @@
+import type { RankingWeightsInfo } from '../rpc/protocol.js';
 import { NEUTRAL, type UsageFactors } from './usage-stats.js';
 
-export interface RankingWeights {
-  relevance: number;
-  success: number;
-  popularity: number;
-  performance: number;
-  rating: number;
-}
+export type RankingWeights = RankingWeightsInfo;
 
 /** The recommendation design's defaults. They always sum to 1. */
 export const DEFAULT_WEIGHTS: RankingWeights = { relevance: 0.35, success: 0.25, popularity: 0.15, performance: 0.15, rating: 0.1 };

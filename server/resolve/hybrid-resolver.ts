@@ -1,3 +1,4 @@
+import type { ResolverStatusInfo } from '../rpc/protocol.js';
 import { rankingShape, spreadConfidence, topProbability, type CalibrationModel } from './calibration.js';
 import { LexicalResolver, type LexicalCandidate } from './lexical-resolver.js';
 import type { EmbeddingCache } from './semantic/embedding-cache.js';
@@ -13,10 +14,7 @@ export interface Calibrations {
   hybrid: CalibrationModel;
 }
 
-export interface ResolverStatus {
-  mode: 'hybrid' | 'lexical-only';
-  detail: string;
-}
+export type ResolverStatus = ResolverStatusInfo;
 
 /**
  * Lexical BM25F and, when a sentence-embedding model is available, semantic similarity, fused

@@ -1,58 +1,7 @@
-/** Activity rows and live entries as the protocol carries them, and the protocol's filter checked and translated. */
-import type { ActivityEntry, ActivityRow } from '../activity/activity-log.js';
-import type { ActivityFilter } from '../activity/activity-query.js';
-import { ACTIVITY_STATUSES, INTENT_TYPES, type ActivityDecision, type ActivityFilterInfo, type ActivityInfo, type ActivityRating, type ActivityStatus, type IntentType } from './protocol.js';
+/** The activity filter and rating a client sent, checked. */
+import { ACTIVITY_STATUSES, INTENT_TYPES, type ActivityFilterInfo, type ActivityRating, type ActivityStatus, type IntentType } from './protocol.js';
 
 const optional = <K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } => (value === null || value === undefined ? {} : ({ [key]: value } as { [P in K]?: V }));
-
-export function ratingOf(value: number | null | undefined): ActivityRating {
-  return value === 1 || value === -1 ? value : 0;
-}
-
-export function activityFromRow(row: ActivityRow): ActivityInfo {
-  return {
-    id: row.id,
-    at: row.at,
-    session: row.session,
-    power: row.power,
-    tool: row.tool,
-    variant: row.variant,
-    ...optional('operationType', row.operation_type),
-    ...optional('dataSensitivity', row.data_sensitivity),
-    ...optional('reason', row.reason),
-    decision: row.decision as ActivityDecision,
-    ...optional('decisionReason', row.decision_reason),
-    status: row.status as ActivityStatus,
-    ...optional('error', row.error),
-    latencyMs: row.latency_ms,
-    resultBytes: row.result_bytes,
-    audit: row.audit === 1,
-    rating: ratingOf(row.rating),
-  };
-}
-
-/** A call as the log announces it, just recorded: not rated yet. */
-export function activityFromEntry(entry: ActivityEntry): ActivityInfo {
-  return {
-    id: entry.id,
-    at: entry.at,
-    session: entry.session,
-    power: entry.power,
-    tool: entry.tool,
-    variant: entry.variant,
-    ...optional('operationType', entry.operationType),
-    ...optional('dataSensitivity', entry.dataSensitivity),
-    ...optional('reason', entry.reason),
-    decision: entry.decision,
-    ...optional('decisionReason', entry.decisionReason),
-    status: entry.status,
-    ...optional('error', entry.error),
-    latencyMs: Math.round(entry.latencyMs),
-    resultBytes: entry.resultBytes,
-    audit: entry.audit === true,
-    rating: 0,
-  };
-}
 
 /** The filter a client sent, checked: an unknown intent type or status, or a bad number, is an error that says so. */
 export function parseActivityFilterInfo(params: unknown): ActivityFilterInfo {
@@ -84,10 +33,6 @@ export function parseActivityFilterInfo(params: unknown): ActivityFilterInfo {
     ...optional('until', number('until')),
     ...optional('limit', number('limit')),
   };
-}
-
-export function toActivityFilter(filter: ActivityFilterInfo): ActivityFilter {
-  return { ...filter };
 }
 
 export function parseRating(value: unknown): ActivityRating {

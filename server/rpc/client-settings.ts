@@ -5,40 +5,7 @@ import { z } from 'zod';
 import { resolvePaths } from '../config/paths.js';
 import { loadSettingsFile, withOverrides, type Settings } from '../config/settings.js';
 import type { RuntimeOptions } from '../runtime.js';
-import type { ClientSettings, GatewaySettingsPatch, InitializationOptions } from './protocol.js';
-
-const optionalNumber = z.number().optional();
-const optionalBoolean = z.boolean().optional();
-
-const clientSettingsSchema = z.object({
-  demoPowers: z.boolean().default(false),
-  spellFolders: z.array(z.string()).default([]),
-  gateway: z
-    .object({
-      resolve: z.object({ activateThreshold: optionalNumber, multipleThreshold: optionalNumber, weakThreshold: optionalNumber }).optional(),
-      upstream: z
-        .object({
-          callTimeoutMs: optionalNumber,
-          idle: z.object({ mode: z.enum(['minutes', 'turns', 'never']).optional(), minutes: optionalNumber, turns: optionalNumber }).optional(),
-        })
-        .optional(),
-      imports: z.object({ vscode: optionalBoolean, claudeDesktop: optionalBoolean, cursor: optionalBoolean, kiro: optionalBoolean }).optional(),
-      discovery: z.object({ enabled: optionalBoolean }).optional(),
-      intel: z.object({ readWholeTokens: optionalNumber, summarizers: z.object({ timeBudgetMs: optionalNumber, samplingInVsCode: optionalBoolean }).optional() }).optional(),
-    })
-    .default({}),
-});
-
-const initializationSchema = z.object({
-  settings: clientSettingsSchema.default({ demoPowers: false, spellFolders: [], gateway: {} }),
-  workspaceFolder: z.string().optional(),
-  restore: z
-    .object({
-      endpoint: z.object({ url: z.string(), token: z.string().min(16) }).optional(),
-      activePowers: z.array(z.string()).optional(),
-    })
-    .optional(),
-});
+import { clientSettingsSchema, initializationSchema, type ClientSettings, type GatewaySettingsPatch, type InitializationOptions } from './client-settings-schema.js';
 
 /** Reads what the client sent; anything malformed falls back to the defaults, with the reason. */
 export function parseInitializationOptions(value: unknown): { options: InitializationOptions; problems: string[] } {

@@ -23,8 +23,8 @@ export function hintsPayload(gateway: Gateway, params: Required<HintsParams>): H
   return {
     scope: params.scope,
     powers,
-    nodes: network.nodes.map(({ id, power, tool, calls }) => ({ id, power, tool, calls })),
-    edges: network.edges.map(({ from, to, kind, source, weight, followRate }) => ({ from, to, kind, source, weight, followRate })),
+    nodes: network.nodes,
+    edges: network.edges,
     followRates: gateway.hints.events.followRates(),
     recent: params.recent
       ? gateway.hints.events.recent(params.recent)

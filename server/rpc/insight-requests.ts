@@ -2,15 +2,14 @@
 import type { Gateway } from '../gateway/gateway.js';
 import { tuneWeights } from '../ranking/tune-weights.js';
 import { currentWeights, saveWeights } from '../ranking/weights-store.js';
-import { activityFromRow, parseActivityFilterInfo, parseRating, toActivityFilter } from './activity-payloads.js';
+import { parseActivityFilterInfo, parseRating } from './activity-payloads.js';
 import { hintsPayload, parseHintsParams } from './hints-payloads.js';
 import type { ActivityPage, ActivityRated, HintsPayload, RecommendationStats, TokenReportInfo, TuneWeightsResult } from './protocol.js';
 import { recommendationStats, tuneResult } from './ranking-payloads.js';
-import { tokenReportInfo } from './token-payloads.js';
 
 export function gatewayActivity(gateway: Gateway, params: unknown): ActivityPage {
   const filter = parseActivityFilterInfo(params);
-  return { filter, entries: gateway.activity.query(toActivityFilter(filter)).map(activityFromRow) };
+  return { filter, entries: gateway.activity.query(filter) };
 }
 
 export function gatewayRate(gateway: Gateway, params: unknown): ActivityRated {
@@ -36,5 +35,5 @@ export function gatewayHints(gateway: Gateway, params: unknown): HintsPayload {
 }
 
 export async function gatewayTokenReport(gateway: Gateway): Promise<TokenReportInfo> {
-  return tokenReportInfo(await gateway.intel.tokenReport());
+  return gateway.intel.tokenReport();
 }

@@ -3,10 +3,8 @@
  * (no polling): each call and rating at once; the hint network, the recommendation figures and the
  * token report debounced after calls, hints and tool list changes.
  */
-import type { ActivityEntry } from '../activity/activity-log.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { errorMessage, logger } from '../log.js';
-import { activityFromEntry } from './activity-payloads.js';
 import { hintsPayload, RECENT_HINTS } from './hints-payloads.js';
 import {
   activityRated,
@@ -14,7 +12,8 @@ import {
   hintsChanged,
   recommendationStatsChanged,
   tokenReportChanged,
-  type ActivityRating,
+  type ActivityInfo,
+  type ActivityRated,
   type NotificationType,
 } from './protocol.js';
 import { gatewayRecommendationStats, gatewayTokenReport } from './insight-requests.js';
@@ -55,12 +54,12 @@ export function publishLiveUpdates(gateway: Gateway, notify: Notify): () => void
     notify(recommendationStatsChanged, gatewayRecommendationStats(gateway));
     notify(tokenReportChanged, await gatewayTokenReport(gateway));
   });
-  const onRecorded = (entry: ActivityEntry) => {
-    notify(activityRecorded, activityFromEntry(entry));
+  const onRecorded = (entry: ActivityInfo) => {
+    notify(activityRecorded, entry);
     hints.schedule();
     stats.schedule();
   };
-  const onRated = ({ activityId, rating }: { activityId: string; rating: ActivityRating }) => notify(activityRated, { id: activityId, rating });
+  const onRated = (rated: ActivityRated) => notify(activityRated, rated);
   const onHint = () => hints.schedule();
   const onTools = () => {
     hints.schedule();

@@ -13,7 +13,7 @@ import { lookupFor } from '../upstream/command-lookup.js';
 export function powersPayload(gateway: Gateway, snapshot: RegistrySnapshot): PowersPayload {
   return {
     powers: snapshot.powers.map((power) => powerInfo(gateway, power)),
-    issues: snapshot.issues.map(({ file, field, line, column, message, fix }) => ({ file, field, line, column, message, fix })),
+    issues: snapshot.issues,
   };
 }
 
@@ -109,6 +109,6 @@ export function resolveResult(outcome: ResolveOutcome, thresholds: TierThreshold
     }),
     thresholds: { activateThreshold: thresholds.activateThreshold, multipleThreshold: thresholds.multipleThreshold, weakThreshold: thresholds.weakThreshold },
     elapsedMs: Math.round(elapsedMs * 1000) / 1000,
-    ...(resolver ? { resolver: { mode: resolver.mode, detail: resolver.detail } } : {}),
+    ...(resolver ? { resolver } : {}),
   };
 }

@@ -2,9 +2,10 @@
  * Every custom message between the extension (client/), the gateway process (server/) and the
  * dashboard webview (webview/), declared once. Modelled on rust-analyzer's `lsp_ext.ts`.
  *
- * This file imports nothing: the webview bundles it for the browser, and the server and the client
- * use different vscode-jsonrpc versions, so the method descriptors are plain typed objects that
- * `client/gateway-client.ts` and `server/rpc/rpc-server.ts` hand to their own connection.
+ * This file imports nothing at run time (only types): the webview bundles it for the browser, so
+ * the method descriptors are plain typed objects that `client/gateway-client.ts` and
+ * `server/rpc/rpc-server.ts` hand to their own connection. A record the server validates is declared
+ * as a zod schema beside its parser and re-exported here as a type.
  */
 
 /** A JSON-RPC request; `P` and `R` exist only for the type checker. */
@@ -25,43 +26,9 @@ const notification = <P>(method: string): NotificationType<P> => ({ method });
 // ---------------------------------------------------------------------------------------------
 // Settings: sent as `initializationOptions` and with `workspace/didChangeConfiguration`.
 
-export type IdleMode = 'minutes' | 'turns' | 'never';
-
-/** The `grimoire.*` VS Code settings, as the client reads them. */
-export interface ClientSettings {
-  /** Add the bundled demo powers (filesystem, memory, everything). */
-  demoPowers: boolean;
-  /** Spell folders read in addition to `~/.grimoire` and the workspace's `.grimoire/`. */
-  spellFolders: string[];
-  /**
-   * The gateway settings the user has set in VS Code, shaped like `~/.grimoire/settings.json`.
-   * A key left unset keeps that file's value, or the default.
-   */
-  gateway: GatewaySettingsPatch;
-}
-
-export interface GatewaySettingsPatch {
-  resolve?: { activateThreshold?: number; multipleThreshold?: number; weakThreshold?: number };
-  upstream?: { callTimeoutMs?: number; idle?: { mode?: IdleMode; minutes?: number; turns?: number } };
-  imports?: { vscode?: boolean; claudeDesktop?: boolean; cursor?: boolean; kiro?: boolean };
-  discovery?: { enabled?: boolean };
-  intel?: { readWholeTokens?: number; summarizers?: { timeBudgetMs?: number; samplingInVsCode?: boolean } };
-}
-
-export interface InitializationOptions {
-  settings: ClientSettings;
-  /** The first workspace folder: its `.grimoire/` spells and `.vscode/mcp.json` are read. */
-  workspaceFolder?: string;
-  /** What the gateway process before this one (in the same window) had: taken over where possible. */
-  restore?: RestoreOptions;
-}
-
-export interface RestoreOptions {
-  /** Serve MCP at this address with this token again (a new port only if this one is taken). The token is a secret. */
-  endpoint?: { url: string; token: string };
-  /** The powers that were active. */
-  activePowers?: string[];
-}
+// Declared as zod schemas in client-settings-schema.ts (the server validates them); type-only here.
+export type { ClientSettings, GatewaySettingsPatch, InitializationOptions, RestoreOptions } from './client-settings-schema.js';
+import type { ClientSettings } from './client-settings-schema.js';
 
 /** `workspace/didChangeConfiguration` params. */
 export interface ConfigurationChange {
@@ -113,6 +80,7 @@ export interface PowerInfo {
 /** A spell or config that failed to load (the others still load). */
 export interface LoadIssueInfo {
   file: string;
+  /** Dotted path of the offending field, or '' for the whole file. */
   field: string;
   /** 1-based, when the problem has a position in the file. */
   line?: number;
@@ -277,6 +245,8 @@ export interface ActivityInfo {
   resultBytes: number;
   /** The spell marks this tool `audit: true`. */
   audit: boolean;
+  /** The gateway user whose session made the call (absent: the owner). */
+  user?: string;
   rating: ActivityRating;
 }
 

@@ -1,32 +1,23 @@
 /** Recommendation quality (MRR, precision@k of what the agent used), the ranking weights, tuning, and "why this power". */
 import type { ResolvedCandidate } from '../gateway/resolution.js';
-import { historyMetrics, type HistoryMetrics } from '../ranking/history-metrics.js';
+import { historyMetrics } from '../ranking/history-metrics.js';
 import { DEFAULT_WEIGHTS, type RankingWeights } from '../ranking/learned-ranking.js';
 import type { Recommendation } from '../ranking/recommendations.js';
 import { MIN_SAMPLES, type TuningResult } from '../ranking/tune-weights.js';
-import type { RankingWeightsInfo, RecommendationMetricsInfo, RecommendationStats, ScoreExplanation, TuneWeightsResult } from './protocol.js';
+import type { RankingWeightsInfo, RecommendationStats, ScoreExplanation, TuneWeightsResult } from './protocol.js';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-export function metricsInfo(metrics: HistoryMetrics): RecommendationMetricsInfo {
-  return {
-    recommendations: metrics.recommendations,
-    followed: metrics.followed,
-    mrr: metrics.mrr,
-    precisionAt1: metrics.precision_at_1,
-    precisionAt3: metrics.precision_at_3,
-  };
-}
-
+/** Only the five weights (a saved tuning may carry more keys). */
 export function weightsInfo(weights: RankingWeights): RankingWeightsInfo {
   return { relevance: weights.relevance, success: weights.success, popularity: weights.popularity, performance: weights.performance, rating: weights.rating };
 }
 
 export function recommendationStats(history: Recommendation[], weights: RankingWeights, learning: boolean): RecommendationStats {
   return {
-    all: metricsInfo(historyMetrics(history)),
-    resolveIntent: metricsInfo(historyMetrics(history.filter((r) => r.source === 'resolve_intent'))),
-    retrieveTools: metricsInfo(historyMetrics(history.filter((r) => r.source === 'retrieve_tools'))),
+    all: historyMetrics(history),
+    resolveIntent: historyMetrics(history.filter((r) => r.source === 'resolve_intent')),
+    retrieveTools: historyMetrics(history.filter((r) => r.source === 'retrieve_tools')),
     weights: weightsInfo(weights),
     defaultWeights: weightsInfo(DEFAULT_WEIGHTS),
     minSamples: MIN_SAMPLES,

@@ -8,7 +8,6 @@ import { ResponseError, type Connection } from 'vscode-languageserver/node';
 import type { HttpEndpoint } from '../gateway/http-server.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { errorMessage, logger, registerSecret } from '../log.js';
-import type { StateChange } from '../upstream/connection.js';
 import { maskDeep, maskSecrets } from '../util/secrets.js';
 import { gatewayConfig, onlyThresholdsDiffer, parseClientSettings, parseInitializationOptions, type GatewayConfig } from './client-settings.js';
 import { Deferred } from './deferred.js';
@@ -51,6 +50,7 @@ import {
   type InitializationOptions,
   type NotificationType,
   type PowerInfo,
+  type PowerStateChange,
   type RequestType,
 } from './protocol.js';
 
@@ -285,8 +285,8 @@ export class GatewayRpc {
   }
 
   private subscribe(runtime: Runtime): void {
-    const onState = (change: StateChange) => {
-      this.notify(powerStateChanged, { power: change.power, state: change.state, ...(change.detail ? { detail: change.detail } : {}) });
+    const onState = (change: PowerStateChange) => {
+      this.notify(powerStateChanged, change);
       this.schedulePush();
     };
     const onChange = () => this.schedulePush();

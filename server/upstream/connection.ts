@@ -11,8 +11,10 @@ import { RestartPolicy } from './restart-policy.js';
 import { StderrTail } from './stderr-tail.js';
 import { createTransport, type CreatedTransport } from './transport.js';
 import { VERSION } from '../version.js';
+import type { PowerState, PowerStateChange as StateChange } from '../rpc/protocol.js';
 
-export type PowerState = 'stopped' | 'starting' | 'active' | 'crashed' | 'stopping';
+/** The power-state record is the protocol's (one declaration for server, extension and dashboard). */
+export type { PowerState, StateChange };
 
 export interface ConnectionOptions {
   callTimeoutMs: number;
@@ -25,12 +27,6 @@ export interface ConnectionOptions {
 export interface CallOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
-}
-
-export interface StateChange {
-  power: string;
-  state: PowerState;
-  detail?: string;
 }
 
 export type ConnectionEvents = {

@@ -90,13 +90,15 @@ test('REST: /api/v1/activity needs the token and filters the same records as the
   } finally {
     await client.client.close();
   }
-  const api = new URL('/api/v1/activity?intent_type=read&power=everything&limit=50', gateway.url);
+  const api = new URL('/api/v1/activity?intentType=read&power=everything&limit=50', gateway.url);
   const refused = await fetch(api);
   assert.equal(refused.status, 401);
   const response = await fetch(api, { headers: { Authorization: `Bearer ${gateway.token}` } });
   assert.equal(response.status, 200);
-  const rest = ((await response.json()) as { activity: Array<{ id: string; operation_type: string }> }).activity;
-  assert.ok(rest.length >= 1 && rest.every((row) => row.operation_type === 'read'));
+  const rest = ((await response.json()) as { activity: Array<{ id: string; operationType: string }> }).activity;
+  assert.ok(rest.length >= 1 && rest.every((row) => row.operationType === 'read'));
+  const older = await fetch(new URL('/api/v1/activity?intent_type=read&power=everything&limit=50', gateway.url), { headers: { Authorization: `Bearer ${gateway.token}` } });
+  assert.deepEqual(((await older.json()) as { activity: Array<{ id: string }> }).activity.map((r) => r.id), rest.map((r) => r.id), 'intent_type, the older name, filters the same');
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
   // Run the CLI without blocking this process: a blocked loop lets kept-alive sockets go stale.
   const cli = JSON.parse((await promisify(execFile)(process.execPath, [cliPath, 'activity', 'list', '--json', '--intent-type', 'read', '--power', 'everything', '--limit', '50'], { env, encoding: 'utf8' })).stdout).activity;

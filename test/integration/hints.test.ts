@@ -41,7 +41,7 @@ test('create without search -> suggestion (nothing created); calling again runs 
 
     await call('add_observations', { observations: [{ entityName: 'Alpha', contents: ['followed the hint'] }] });
     const report = hints();
-    const rates = report.follow_rates;
+    const rates = report.followRates;
     const prerequisite = rates.find((r: { kind: string }) => r.kind === 'prerequisite');
     assert.equal(prerequisite.proceeded, 1, 'calling again counts as proceeding past the prerequisite');
     const next = rates.find((r: { kind: string; tool: string }) => r.kind === 'next_action' && r.tool === 'create_entities');
@@ -99,7 +99,7 @@ test('learned transitions appear after repeated sequences and respect the suppor
 
     await session.client.callTool({ name: 'call_tool_destructive', arguments: { name: 'memory:delete_entities', args: { entityNames: ['Gamma'] }, intent: { operation_type: 'destructive' }, proceed: true } });
     const rows = JSON.parse(execFileSync(process.execPath, [cliPath, 'activity', 'list', '--json', '--tool', 'delete_entities'], { env, encoding: 'utf8' })).activity;
-    assert.equal(rows[0].audit, 1, 'audit: true tools are flagged in the activity log');
+    assert.equal(rows[0].audit, true, 'audit: true tools are flagged in the activity log');
   } finally {
     await session.client.close();
     home.cleanup();

@@ -74,7 +74,7 @@ function rssMb(pid: number): number {
 
 /** Every process below `pid`, by PID (Linux /proc). */
 function descendants(pid: number): number[] {
-  let children: number[] = [];
+  let children: number[];
   try {
     children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {
@@ -263,7 +263,7 @@ test('CLI: powers list reports every hostile file; call exits cleanly after a re
     assert.ok(issue && issue.message && issue.fix, `powers list reports ${name}.spell.yaml`);
   }
 
-  for (const run of [refused, hinted, proceeded]) assert.doesNotMatch(run.stderr, /store: closed|Error:|    at /, 'no crash after the answer');
+  for (const run of [refused, hinted, proceeded]) assert.doesNotMatch(run.stderr, /store: closed|Error:| {4}at /, 'no crash after the answer');
   assert.equal(refused.code, 1);
   assert.equal(JSON.parse(refused.stdout).code, 'intent_rejected');
   assert.equal(hinted.code, 1);

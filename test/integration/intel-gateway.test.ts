@@ -139,13 +139,13 @@ test('grimoire stats --json reports the tokens saved, per day and per power, and
     'token accounting of the summarized results',
   );
   assert.equal(report.tokenizer, 'o200k_base');
-  assert.ok(report.summarized.saved_tokens > 10_000, JSON.stringify(report.summarized));
+  assert.ok(report.summarized.savedTokens > 10_000, JSON.stringify(report.summarized));
   assert.ok(report.summarized.reduction > 0.8, JSON.stringify(report.summarized));
-  assert.equal(report.by_day.length, 1);
-  assert.equal(report.by_power[0].power, 'filesystem');
+  assert.equal(report.byDay.length, 1);
+  assert.equal(report.byPower[0].power, 'filesystem');
   assert.equal(report.cache.hits, 0, 'no spell opts in to answering from the cache');
   assert.ok(report.cache.misses >= 3);
   assert.equal(report.artifacts.count, 4, 'tree, first read, the identical read, read after the write');
-  assert.ok(report.tools_list.all_powers.tools >= 30, JSON.stringify(report.tools_list));
-  assert.ok(report.tools_list.saved_tokens > 0, JSON.stringify(report.tools_list));
+  assert.ok(report.toolsList.allPowers.tools >= 30, JSON.stringify(report.toolsList));
+  assert.ok(report.toolsList.savedTokens > 0, JSON.stringify(report.toolsList));
 });

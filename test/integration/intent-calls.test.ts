@@ -106,12 +106,12 @@ test('the log records allowed, warned and rejected calls with their intent; CLI 
   assert.deepEqual([...decisions].sort(), ['allowed', 'rejected', 'warned']);
   const destructive = list('--intent-type', 'destructive');
   assert.ok(destructive.length >= 3);
-  assert.ok(destructive.every((r: { operation_type: string }) => r.operation_type === 'destructive'));
+  assert.ok(destructive.every((r: { operationType: string }) => r.operationType === 'destructive'));
   const cleanup = destructive.find((r: { reason: string }) => r.reason === 'cleanup test');
-  assert.equal(cleanup.data_sensitivity, 'internal');
+  assert.equal(cleanup.dataSensitivity, 'internal');
   assert.equal(cleanup.status, 'ok');
   const rejected = list('--status', 'rejected');
-  assert.ok(rejected.every((r: { decision: string; decision_reason: string }) => r.decision === 'rejected' && r.decision_reason.length > 0));
+  assert.ok(rejected.every((r: { decision: string; decisionReason: string }) => r.decision === 'rejected' && r.decisionReason.length > 0));
 });
 
 test('grimoire call goes through the same validation and log', () => {

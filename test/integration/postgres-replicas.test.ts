@@ -169,11 +169,12 @@ test('two users on three replicas, one killed with SIGKILL mid-burst: every ackn
 
   // The REST API and the CLI filter by user.
   const rest = await fetch(new URL('/api/v1/activity?user=alice&limit=1000', replicas[1].url), { headers: { Authorization: `Bearer ${bob}` } });
-  const restRows = ((await rest.json()) as { activity: Array<{ user_name: string }> }).activity;
+  const restRows = ((await rest.json()) as { activity: Array<{ user?: string }> }).activity;
   const aliceTotal = sessions.filter((s) => s.user === 'alice').reduce((sum, s) => sum + rows.get(s.session)!.n, 0);
   assert.equal(restRows.length, aliceTotal);
-  assert.ok(restRows.every((r) => r.user_name === 'alice'));
-  const listed = JSON.parse(await cli(['activity', 'list', '--user', 'bob', '--json', '--limit', '1000'])) as { activity: Array<{ user_name: string }> };
+  assert.ok(restRows.every((r) => r.user === 'alice'));
+  const listed = JSON.parse(await cli(['activity', 'list', '--user', 'bob', '--json', '--limit', '1000'])) as { activity: Array<{ user?: string }> };
+  assert.ok(listed.activity.every((r) => r.user === 'bob'));
   assert.equal(listed.activity.length, sessions.filter((s) => s.user === 'bob').reduce((sum, s) => sum + rows.get(s.session)!.n, 0));
 });
 

@@ -27,8 +27,8 @@ test('resolve_intent explains itself, the agent’s choice is credited, and stat
     assert.notEqual(call.isError, true);
 
     const stats = cli('stats', '--json');
-    assert.equal(stats.recommendations.resolve_intent.followed, 1, JSON.stringify(stats));
-    assert.equal(stats.recommendations.resolve_intent.mrr, 1);
+    assert.equal(stats.recommendations.resolveIntent.followed, 1, JSON.stringify(stats));
+    assert.equal(stats.recommendations.resolveIntent.mrr, 1);
     assert.equal(stats.calls.ok, 1);
 
     const [row] = cli('activity', 'list', '--json').activity;

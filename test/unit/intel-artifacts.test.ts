@@ -112,7 +112,7 @@ test('disk full: the agent still gets the summary, told that the full result cou
     assert.match(allText(result), /The full result could not be stored \(the disk is full\): call the tool again with narrower arguments/);
     assert.equal(h.intel.artifacts.usage().count, 0);
     const report = await h.intel.tokenReport();
-    assert.equal(report.not_stored, 1);
+    assert.equal(report.notStored, 1);
   } finally {
     await h.close();
   }

@@ -28,7 +28,7 @@ test('exact hit, only where a spell opts in: the same call (arguments in any key
     await run(context(h, { ...OPT_IN, args: { path: '/b' } }), textResult(bigText(5000)));
     assert.equal(upstream.calls, 2, 'other arguments: a miss');
     const report = await h.intel.tokenReport();
-    assert.deepEqual(report.cache, { hits: 1, misses: 2, similar: 0, hit_rate: 0.333 });
+    assert.deepEqual(report.cache, { hits: 1, misses: 2, similar: 0, hitRate: 0.333 });
 
     h.clock.now += 601_000;
     await run(context(h, { ...OPT_IN, startedAt: h.clock.now, args: { path: '/b' } }), textResult(bigText(5000)));

@@ -193,16 +193,16 @@ test('token accounting: raw vs delivered per result, per day and per power, and 
     const report = await h.intel.tokenReport();
     assert.equal(report.tokenizer, 'o200k_base');
     assert.equal(report.summarized.results, 2);
-    assert.ok(report.summarized.raw_tokens > report.summarized.delivered_tokens * 4, JSON.stringify(report.summarized));
-    assert.equal(report.summarized.saved_tokens, report.summarized.raw_tokens - report.summarized.delivered_tokens);
-    assert.deepEqual(report.by_day.map((d) => d.day), ['2026-01-15']);
-    assert.deepEqual(report.by_power.map((p) => p.power).sort(), ['files', 'mail']);
-    assert.deepEqual(report.cache, { hits: 0, misses: 1, similar: 0, hit_rate: 0 }, 'the read-only call missed; the write is not cacheable');
+    assert.ok(report.summarized.rawTokens > report.summarized.deliveredTokens * 4, JSON.stringify(report.summarized));
+    assert.equal(report.summarized.savedTokens, report.summarized.rawTokens - report.summarized.deliveredTokens);
+    assert.deepEqual(report.byDay.map((d) => d.day), ['2026-01-15']);
+    assert.deepEqual(report.byPower.map((p) => p.power).sort(), ['files', 'mail']);
+    assert.deepEqual(report.cache, { hits: 0, misses: 1, similar: 0, hitRate: 0 }, 'the read-only call missed; the write is not cacheable');
     assert.equal(report.artifacts.count, 2);
-    assert.equal(report.tools_list.gateway.tools, 3);
-    assert.equal(report.tools_list.all_powers.tools, 35);
-    assert.equal(report.tools_list.all_powers.powers, 2);
-    assert.ok(report.tools_list.saved_tokens > 0 && report.tools_list.reduction > 0.8, JSON.stringify(report.tools_list));
+    assert.equal(report.toolsList.gateway.tools, 3);
+    assert.equal(report.toolsList.allPowers.tools, 35);
+    assert.equal(report.toolsList.allPowers.powers, 2);
+    assert.ok(report.toolsList.savedTokens > 0 && report.toolsList.reduction > 0.8, JSON.stringify(report.toolsList));
   } finally {
     await h.close();
   }

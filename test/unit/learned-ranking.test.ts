@@ -89,8 +89,8 @@ test('recommendations: the next use in the session is credited at its rank; metr
     const metrics = historyMetrics(log.all());
     assert.equal(metrics.followed, 2);
     assert.equal(metrics.mrr, 0.75);
-    assert.equal(metrics.precision_at_1, 0.5);
-    assert.equal(metrics.precision_at_3, 1);
+    assert.equal(metrics.precisionAt1, 0.5);
+    assert.equal(metrics.precisionAt3, 1);
     store.close();
   } finally {
     cleanup();

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import type { ActivityEntry } from '../../server/activity/activity-log.js';
 import type { Gateway } from '../../server/gateway/gateway.js';
 import { HINTS_DEBOUNCE_MS, publishLiveUpdates, STATS_DEBOUNCE_MS } from '../../server/rpc/live-updates.js';
 import * as protocol from '../../server/rpc/protocol.js';
@@ -26,18 +25,18 @@ function fakeGateway() {
     intel: {
       tokenReport: async () => {
         reads.tokens += 1;
-        const totals = { results: 0, raw_tokens: 0, delivered_tokens: 0, saved_tokens: 0, reduction: 0 };
+        const totals = { results: 0, rawTokens: 0, deliveredTokens: 0, savedTokens: 0, reduction: 0 };
         return {
           tokenizer: 't',
           summarized: totals,
-          by_day: [],
-          by_power: [],
-          by_summarizer: {},
-          cache: { hits: 0, misses: 0, similar: 0, hit_rate: 0 },
-          not_stored: 0,
-          artifacts: { count: 0, bytes: 0, max_bytes: 1, ttl_minutes: 1 },
-          tools_list: { gateway: { tools: 1, tokens: 1 }, all_powers: { powers: 1, tools: 1, tokens: 1 }, saved_tokens: 0, reduction: 0 },
-          sessions: { rows: [], totals: { gateway_tokens: 0, direct_tokens: 0, saved_tokens: 0, reduction: 0 } },
+          byDay: [],
+          byPower: [],
+          bySummarizer: {},
+          cache: { hits: 0, misses: 0, similar: 0, hitRate: 0 },
+          notStored: 0,
+          artifacts: { count: 0, bytes: 0, maxBytes: 1, ttlMinutes: 1 },
+          toolsList: { gateway: { tools: 1, tokens: 1 }, allPowers: { powers: 1, tools: 1, tokens: 1 }, savedTokens: 0, reduction: 0 },
+          sessions: { rows: [], totals: { gatewayTokens: 0, directTokens: 0, savedTokens: 0, reduction: 0 } },
         };
       },
     },
@@ -45,7 +44,7 @@ function fakeGateway() {
   return { gateway: gateway as unknown as Gateway, emitter: gateway, reads };
 }
 
-const entry: ActivityEntry = { id: 'c1', at: 1, session: 's', power: 'memory', tool: 'a', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 3, resultBytes: 9 };
+const entry: protocol.ActivityInfo = { id: 'c1', at: 1, session: 's', power: 'memory', tool: 'a', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 3, resultBytes: 9, audit: false, rating: 0 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('calls and ratings go out at once; hints, stats and tokens once per burst, debounced; nothing after unsubscribing', async () => {
@@ -56,7 +55,7 @@ test('calls and ratings go out at once; hints, stats and tokens once per burst, 
 
   emitter.activity.emit('recorded', entry);
   emitter.activity.emit('recorded', { ...entry, id: 'c2' });
-  emitter.activity.emit('rated', { activityId: 'c1', rating: 1 });
+  emitter.activity.emit('rated', { id: 'c1', rating: 1 });
   emitter.hints.events.emit('changed', {});
   assert.deepEqual(methods(), [protocol.activityRecorded.method, protocol.activityRecorded.method, protocol.activityRated.method]);
   assert.deepEqual(sent[2].params, { id: 'c1', rating: 1 });

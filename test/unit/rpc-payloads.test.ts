@@ -1,82 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ActivityEntry, ActivityRow } from '../../server/activity/activity-log.js';
 import type { ResolvedCandidate } from '../../server/gateway/resolution.js';
-import type { TokenReport } from '../../server/intel/accounting/token-report.js';
 import { DEFAULT_WEIGHTS } from '../../server/ranking/learned-ranking.js';
 import type { Recommendation } from '../../server/ranking/recommendations.js';
-import { activityFromEntry, activityFromRow, parseActivityFilterInfo, parseRating } from '../../server/rpc/activity-payloads.js';
+import { parseActivityFilterInfo, parseRating } from '../../server/rpc/activity-payloads.js';
 import { parseHintsParams } from '../../server/rpc/hints-payloads.js';
 import { parseAvailability } from '../../server/rpc/language-model-bridge.js';
 import { recommendationStats, scoreExplanation, tuneResult } from '../../server/rpc/ranking-payloads.js';
-import { tokenReportInfo } from '../../server/rpc/token-payloads.js';
-
-const row: ActivityRow = {
-  id: 'a1',
-  at: 1_700_000_000_000,
-  session: 's',
-  power: 'memory',
-  tool: 'delete_entities',
-  variant: 'destructive',
-  operation_type: 'destructive',
-  data_sensitivity: null,
-  reason: 'clean up',
-  decision: 'warned',
-  decision_reason: 'strict validation is off',
-  status: 'error',
-  error: 'not found',
-  latency_ms: 41,
-  result_bytes: 120,
-  audit: 1,
-  user_name: null,
-  rating: -1,
-};
-
-test('an activity row becomes the protocol shape: camelCase, nulls left out, audit and rating as values', () => {
-  assert.deepEqual(activityFromRow(row), {
-    id: 'a1',
-    at: 1_700_000_000_000,
-    session: 's',
-    power: 'memory',
-    tool: 'delete_entities',
-    variant: 'destructive',
-    operationType: 'destructive',
-    reason: 'clean up',
-    decision: 'warned',
-    decisionReason: 'strict validation is off',
-    status: 'error',
-    error: 'not found',
-    latencyMs: 41,
-    resultBytes: 120,
-    audit: true,
-    rating: -1,
-  });
-  const plain = activityFromRow({ ...row, audit: null, rating: null, operation_type: null, reason: null, error: null, decision_reason: null });
-  assert.equal(plain.audit, false);
-  assert.equal(plain.rating, 0);
-  assert.ok(!('operationType' in plain) && !('reason' in plain) && !('error' in plain) && !('decisionReason' in plain));
-});
-
-test('a live entry and the stored row of the same call give the same payload', () => {
-  const entry: ActivityEntry = {
-    id: 'a1',
-    at: row.at,
-    session: 's',
-    power: 'memory',
-    tool: 'delete_entities',
-    variant: 'destructive',
-    operationType: 'destructive',
-    reason: 'clean up',
-    decision: 'warned',
-    decisionReason: 'strict validation is off',
-    status: 'error',
-    error: 'not found',
-    latencyMs: 40.6,
-    resultBytes: 120,
-    audit: true,
-  };
-  assert.deepEqual(activityFromEntry(entry), { ...activityFromRow(row), rating: 0 });
-});
 
 test('the activity filter is checked: known intent types and statuses, strings, non-negative numbers', () => {
   assert.deepEqual(parseActivityFilterInfo(undefined), {});
@@ -137,59 +67,6 @@ test('"why this power": the explanation typed and rounded; none without explain'
     movedByHistory: false,
   });
   assert.equal(scoreExplanation({ ...candidate, explanation: undefined }), undefined);
-});
-
-test('the token report keeps every figure, in camelCase', () => {
-  const totals = { results: 2, raw_tokens: 1000, delivered_tokens: 100, saved_tokens: 900, reduction: 0.9 };
-  const report: TokenReport = {
-    tokenizer: 'o200k_base',
-    summarized: totals,
-    by_day: [{ day: '2026-11-22', ...totals }],
-    by_power: [{ power: 'filesystem', ...totals }],
-    by_summarizer: { local: 2 },
-    cache: { hits: 1, misses: 3, similar: 0, hit_rate: 0.25 },
-    not_stored: 0,
-    artifacts: { count: 2, bytes: 4096, max_bytes: 1 << 20, ttl_minutes: 180 },
-    tools_list: { gateway: { tools: 11, tokens: 2000 }, all_powers: { powers: 3, tools: 36, tokens: 9000 }, saved_tokens: 7000, reduction: 0.778 },
-    sessions: {
-      rows: [
-        {
-          session: 's1',
-          started_at: 1,
-          last_at: 2,
-          gateway: { tools_lists: 2, tools_list_tokens: 5000, answers: 1, answer_tokens: 300, results: 1, result_tokens: 100, tokens: 5400 },
-          direct: { tools_list_tokens: 9000, result_tokens: 1000, tokens: 10000 },
-          saved_tokens: 4600,
-        },
-      ],
-      totals: { gateway_tokens: 5400, direct_tokens: 10000, saved_tokens: 4600, reduction: 0.46 },
-    },
-  };
-  const camel = { results: 2, rawTokens: 1000, deliveredTokens: 100, savedTokens: 900, reduction: 0.9 };
-  assert.deepEqual(tokenReportInfo(report), {
-    tokenizer: 'o200k_base',
-    summarized: camel,
-    byDay: [{ day: '2026-11-22', ...camel }],
-    byPower: [{ power: 'filesystem', ...camel }],
-    bySummarizer: { local: 2 },
-    cache: { hits: 1, misses: 3, similar: 0, hitRate: 0.25 },
-    notStored: 0,
-    artifacts: { count: 2, bytes: 4096, maxBytes: 1 << 20, ttlMinutes: 180 },
-    toolsList: { gateway: { tools: 11, tokens: 2000 }, allPowers: { powers: 3, tools: 36, tokens: 9000 }, savedTokens: 7000, reduction: 0.778 },
-    sessions: {
-      rows: [
-        {
-          session: 's1',
-          startedAt: 1,
-          lastAt: 2,
-          gateway: { toolsLists: 2, toolsListTokens: 5000, answers: 1, answerTokens: 300, results: 1, resultTokens: 100, tokens: 5400 },
-          direct: { toolsListTokens: 9000, resultTokens: 1000, tokens: 10000 },
-          savedTokens: 4600,
-        },
-      ],
-      totals: { gatewayTokens: 5400, directTokens: 10000, savedTokens: 4600, reduction: 0.46 },
-    },
-  });
 });
 
 test('hints params and language model availability are checked', () => {

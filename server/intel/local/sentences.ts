@@ -26,7 +26,7 @@ export function splitSentences(text: string): Array<{ text: string; sectionStart
       sectionStart = true;
       continue;
     }
-    const parts = line.length > 160 ? line.split(/(?<=[.!?])\s+(?=[A-Z0-9"'(\[])/) : [line];
+    const parts = line.length > 160 ? line.split(/(?<=[.!?])\s+(?=[A-Z0-9"'([])/) : [line];
     for (const part of parts) {
       out.push({ text: part.replace(/^[-*+>]\s+|^\d+[.)]\s+/, ''), sectionStart });
       sectionStart = false;

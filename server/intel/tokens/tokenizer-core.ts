@@ -3,18 +3,32 @@
  * chunks cut at line ends (and hard-cut inside very long lines), which keeps BPE fast on any input;
  * a count can differ from a whole-text encoding by a token or so per chunk boundary.
  */
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200kBase from 'js-tiktoken/ranks/o200k_base';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 
 export const TOKENIZER_NAME = 'o200k_base';
+/** The bundle writes the ranks (2.3 MB) once, here, beside main.js and token-worker.js (client/packaging/bundle.ts). */
+export const RANKS_FILE = 'o200k_base.json';
+export const RANKS_MODULE = 'js-tiktoken/ranks/o200k_base';
 const CHUNK_CHARS = 4_000;
 
 let encoder: Tiktoken | undefined;
 
 /** The encoder, built on first use (building it takes about a second). */
 export function loadEncoder(): Tiktoken {
-  encoder ??= new Tiktoken(o200kBase);
+  encoder ??= new Tiktoken(loadRanks());
   return encoder;
+}
+
+/** The ranks from the bundle's shared file, else from the package (a checkout's build). */
+export function loadRanks(dir = __dirname): TiktokenBPE {
+  const shared = path.join(dir, RANKS_FILE);
+  if (fs.existsSync(shared)) return JSON.parse(fs.readFileSync(shared, 'utf8')) as TiktokenBPE;
+  // A specifier in a variable: esbuild leaves it to run time instead of copying the ranks into each entry point.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const ranks = require(RANKS_MODULE) as TiktokenBPE | { default: TiktokenBPE };
+  return 'default' in ranks ? ranks.default : ranks;
 }
 
 /** The text cut into pieces of at most CHUNK_CHARS, preferring line ends. */

@@ -5,9 +5,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FeatureExtractionPipeline } from '@huggingface/transformers';
 import { logger } from '../../log.js';
 import { DTYPE, isLocalModel, loadExtractor } from './model-loader.js';
+import { TransformersMissingError, type FeatureExtractionPipeline } from './transformers-module.js';
 
 export interface EmbedderOptions {
   enabled: boolean;
@@ -32,6 +32,7 @@ const BATCH_SIZE = 32;
 const LOCAL_MODEL_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx'];
 const LEXICAL_ONLY = 'the resolver runs lexical-only';
 const log = logger('semantic');
+let toldMissingPackage = false;
 
 export class Embedder {
   /** Identifies the vectors this embedder makes (model + dtype); keys cached vectors. */
@@ -93,15 +94,22 @@ export class Embedder {
       this.state = 'ready';
       log.info(`model ${this.options.model} ready in ${Date.now() - started} ms`);
     } catch (error) {
-      this.fail(loadFailure(this.options, error));
+      if (error instanceof TransformersMissingError) this.fail(`semantic matching is off: ${error.message}`, true);
+      else this.fail(loadFailure(this.options, error));
     }
   }
 
-  private fail(reason: string): void {
+  private fail(reason: string, missingPackage = false): void {
     if (this.state === 'unavailable') return;
     this.state = 'unavailable';
     this.detail = `${reason}: ${LEXICAL_ONLY}`;
     this.extractor = undefined;
+    if (missingPackage) {
+      // An install without the optional package: said once per process, at info, with how to add it.
+      if (!toldMissingPackage) log.info(this.detail);
+      toldMissingPackage = true;
+      return;
+    }
     // The reason may name files and packages: it is for the output channel, not for every start's warnings.
     log.info('semantic matching unavailable: lexical only (the reason is logged at debug level)');
     log.debug(this.detail);

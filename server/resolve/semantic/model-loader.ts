@@ -4,9 +4,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FeatureExtractionPipeline } from '@huggingface/transformers';
+import { importTransformers, type FeatureExtractionPipeline, type Transformers } from './transformers-module.js';
 
-export type Transformers = typeof import('@huggingface/transformers');
+export { importTransformers };
 
 export interface ModelSource {
   /** A Hugging Face model id, or an absolute folder path. */
@@ -19,12 +19,6 @@ export interface ModelSource {
 export const DTYPE = 'fp32';
 
 export const isLocalModel = (model: string): boolean => path.isAbsolute(model);
-
-/**
- * The package is ESM-only at heart; this file compiles to CommonJS, where TypeScript (module
- * nodenext) keeps `import()` as a real dynamic import, so Node loads the ESM build lazily here.
- */
-export const importTransformers = (): Promise<Transformers> => import('@huggingface/transformers');
 
 let previous: Promise<unknown> = Promise.resolve();
 

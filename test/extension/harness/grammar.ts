@@ -34,7 +34,10 @@ export interface TokenizedLine {
 
 export async function tokenizeSpell(vscodeDir: string, extensionDir: string, file: string): Promise<TokenizedLine[]> {
   const modules = path.join(vscodeDir, 'node_modules');
+  // VS Code's own copies, found at run time in the downloaded VS Code: no import can name them.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const textmate = require(path.join(modules, 'vscode-textmate')) as TextMate;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const oniguruma = require(path.join(modules, 'vscode-oniguruma')) as Oniguruma;
   const wasm = fs.readFileSync(path.join(modules, 'vscode-oniguruma', 'release', 'onig.wasm'));
   await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer);
