@@ -54,18 +54,14 @@ export class LearnedRequests {
   /** Learns from a finished call; true when a request was learned. */
   learnFromCall(call: FinishedCall): boolean {
     if (call.status !== 'ok') return false;
-    // The answer whose candidate the agent took; else, when it took a power no answer offered
-    // (after a not_found, say), the session's latest request it left unanswered.
-    const [followed] = [
-      ...this.store.query<{ id: string; query: string }>(
-        'SELECT id, query FROM recommendations WHERE session = ? AND (used = ? OR used = ?) AND used_at >= ? ORDER BY used_at DESC LIMIT 1',
-        [call.session, call.power, `${call.power}:${call.tool}`, call.at - FOLLOW_WINDOW_MS],
-      ),
-      ...this.store.query<{ id: string; query: string }>(
-        "SELECT id, query FROM recommendations WHERE session = ? AND source = 'resolve_intent' AND used IS NULL AND at >= ? AND at <= ? ORDER BY at DESC LIMIT 1",
-        [call.session, call.at - FOLLOW_WINDOW_MS, call.at],
-      ),
-    ];
+    // The answer whose candidate the agent took; else the session's latest request, when the
+    // agent left it unanswered (it took a power no answer offered, after a not_found say) or when
+    // it offered this power beside the one the agent took first (a request that needs two powers).
+    const [used] = this.store.query<{ id: string; query: string }>(
+      'SELECT id, query FROM recommendations WHERE session = ? AND (used = ? OR used = ?) AND used_at >= ? ORDER BY used_at DESC LIMIT 1',
+      [call.session, call.power, `${call.power}:${call.tool}`, call.at - FOLLOW_WINDOW_MS],
+    );
+    const followed = used ?? this.latestRequestFor(call);
     if (!followed || !followed.query.trim()) return false;
     const id = `${followed.id}:${call.power}:${call.tool}`;
     if (this.store.query<{ id: string }>('SELECT id FROM learned_requests WHERE id = ?', [id]).length > 0) return false;
@@ -74,6 +70,18 @@ export class LearnedRequests {
     for (const row of beyondCap) this.store.write({ op: 'delete', table: 'learned_requests', where: { id: row.id } });
     this.generation += 1;
     return true;
+  }
+
+  /** The session's latest request before the call, if it was left unanswered or offered the call's power. */
+  private latestRequestFor(call: FinishedCall): { id: string; query: string } | undefined {
+    const [latest] = this.store.query<{ id: string; query: string; used: string | null; candidates: string }>(
+      "SELECT id, query, used, candidates FROM recommendations WHERE session = ? AND source = 'resolve_intent' AND at >= ? AND at <= ? ORDER BY at DESC LIMIT 1",
+      [call.session, call.at - FOLLOW_WINDOW_MS, call.at],
+    );
+    if (!latest) return undefined;
+    if (latest.used === null) return latest;
+    const offered = parseCandidates(latest.candidates).some((c) => c.name === call.power);
+    return offered ? latest : undefined;
   }
 
   /** Every power's and tool's learned requests with their weights now (in whole days of age, so documents stay stable within a day). */
@@ -96,6 +104,15 @@ export class LearnedRequests {
       add(tools, `${row.power}:${row.tool}`, { ...entry });
     }
     return { powers, tools };
+  }
+}
+
+function parseCandidates(json: string): Array<{ name: string }> {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.filter((c): c is { name: string } => typeof c?.name === 'string') : [];
+  } catch {
+    return [];
   }
 }
 
