@@ -203,14 +203,17 @@ function learnedField(learned: LearnedText[] | undefined): { terms: string[]; we
 }
 
 /**
+ * The key under which a request counts as seen before: the set of its search terms, so "Read the
+ * file." and "read a file", or "blocking the sprint demo" and "sprint demo blocked", are one request.
+ */
+export function requestKeyOf(query: string): string {
+  return [...new Set(terms(query))].sort().join(' ');
+}
+
+/**
  * A request seen before goes first to what worked for it (the heaviest, that is the most recent,
  * when several did); the rest keep their order.
  */
-/** The key under which a request counts as seen before: its search terms, so "Read the file." and "read a file" are one request. */
-export function requestKeyOf(query: string): string {
-  return terms(query).join(' ');
-}
-
 function rememberedFirst(ranked: LexicalCandidate[], remembered: string | undefined): LexicalCandidate[] {
   if (!remembered) return ranked;
   const at = ranked.findIndex((c) => c.name === remembered);

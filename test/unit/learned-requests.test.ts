@@ -5,6 +5,7 @@ import { RecommendationLog } from '../../server/ranking/recommendations.js';
 import { NEUTRAL } from '../../server/ranking/usage-stats.js';
 import { DEFAULT_CALIBRATIONS } from '../../server/resolve/default-calibration.js';
 import { HybridResolver } from '../../server/resolve/hybrid-resolver.js';
+import { requestKeyOf } from '../../server/resolve/lexical-resolver.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
@@ -103,6 +104,12 @@ test('a power the answered request did not offer learns nothing from it', async 
     assert.equal(learned.learnFromCall({ session: 's', power: 'weather', tool: 'get_forecast', status: 'ok', at: clock.now + 10 }), false);
     assert.equal(learned.documents().powers.get('weather'), undefined);
   });
+});
+
+test('a request counts as seen before whatever the order and repeats of its words', () => {
+  assert.equal(requestKeyOf('Blocking the sprint demo?'), requestKeyOf('sprint demo blocked, blocking'));
+  assert.equal(requestKeyOf('read a file'), requestKeyOf('Read the FILE.'));
+  assert.notEqual(requestKeyOf('read a file'), requestKeyOf('read a file list'), 'another word is another request');
 });
 
 test('learned requests are capped per power and count less as they age; one answer is learned once', async () => {
