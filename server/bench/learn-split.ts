@@ -39,8 +39,8 @@ export function splitByPower(queries: BenchQuery[], n: number): { history: Bench
 /**
  * `grimoire bench --learn-split N`: the held-back queries measured before and after the history
  * was replayed the way the gateway sees it: each history request resolved and recorded as an
- * answer, then a successful call to its right power (and tool) recorded, which is what the
- * gateway learns from.
+ * answer, then a successful call to each of its right powers (and tools) recorded, which is what
+ * the gateway learns from.
  */
 export async function runLearnSplit(run: LearnSplitRun): Promise<{ before: BenchSummary; after: BenchSummary; history: number; learned: number }> {
   const { history, measured } = splitByPower(run.queries, run.n);
@@ -51,20 +51,28 @@ export async function runLearnSplit(run: LearnSplitRun): Promise<{ before: Bench
   const learned = new LearnedRequests(run.store);
   const resolver = run.resolver();
   resolver.index(run.powers);
-  const toolName = new Map(run.powers.flatMap((p) => p.tools.map((t) => [t.id ?? `${p.name}:${t.name}`, t.name] as const)));
+  const toolOfId = new Map(run.powers.flatMap((p) => p.tools.map((t) => [t.id ?? `${p.name}:${t.name}`, { power: p.name, name: t.name }] as const)));
+  // The request's right tool of that power, else the power's first tool.
+  const toolOf = (query: BenchQuery, power: string) =>
+    (query.gt_tool_ids ?? []).map((id) => toolOfId.get(id)).find((t) => t?.power === power)?.name ?? run.powers.find((p) => p.name === power)?.tools[0]?.name ?? power;
   let count = 0;
   let at = Date.now() - history.length * 1000;
   for (const query of history) {
-    const power = query.gt_servers?.[0];
-    if (!power) continue;
+    const powers = query.gt_servers ?? [];
+    if (powers.length === 0) continue;
     const text = run.queryField === 'task_description' ? (query.task_description ?? query.query) : query.query;
-    const tool = toolName.get(query.gt_tool_ids?.[0] ?? '') ?? run.powers.find((p) => p.name === power)?.tools[0]?.name ?? power;
     const session = randomUUID();
     const ranked = await resolver.rank(text);
     at += 1000;
     recommendations.record({ session, source: 'resolve_intent', query: text, candidates: ranked.slice(0, 5).map((c) => ({ name: c.name, relevance: c.confidence, factors: NEUTRAL })) }, at);
-    recommendations.markUsed(session, power, at);
-    if (learned.learnFromCall({ session, power, tool, status: 'ok', at: at + 1 })) count += 1;
+    // The agent uses each power the request needs, in turn: the first takes the answer, the next
+    // ones learn from it only when the answer offered them too (as the gateway learns).
+    for (const power of powers) {
+      const tool = toolOf(query, power);
+      at += 1;
+      recommendations.markUsed(session, power, at);
+      if (learned.learnFromCall({ session, power, tool, status: 'ok', at: at + 1 })) count += 1;
+    }
   }
   const after = await measure(withLearned(run.powers, learned.documents()));
   return { before, after, history: history.length, learned: count };

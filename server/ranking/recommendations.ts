@@ -86,20 +86,31 @@ export class RecommendationLog {
 /**
  * The request a finished call answers, for learning: the session's latest answer whose candidate it
  * used (the power or the tool) since `since`; else the session's latest resolve_intent request in
- * [since, at] that no call used. Undefined when there is none.
+ * [since, at], when no call used it or when it offered the call's power beside the one used first.
+ * Undefined when there is none.
  */
 export function requestFollowed(store: Pick<Store, 'query'>, call: { session: string; power: string; tool: string }, since: number, at: number): { id: string; query: string } | undefined {
-  const [followed] = [
-    ...store.query<{ id: string; query: string }>(
-      'SELECT id, query FROM recommendations WHERE session = ? AND (used = ? OR used = ?) AND used_at >= ? ORDER BY used_at DESC LIMIT 1',
-      [call.session, call.power, `${call.power}:${call.tool}`, since],
-    ),
-    ...store.query<{ id: string; query: string }>(
-      "SELECT id, query FROM recommendations WHERE session = ? AND source = 'resolve_intent' AND used IS NULL AND at >= ? AND at <= ? ORDER BY at DESC LIMIT 1",
-      [call.session, since, at],
-    ),
-  ];
-  return followed;
+  const [used] = store.query<{ id: string; query: string }>(
+    'SELECT id, query FROM recommendations WHERE session = ? AND (used = ? OR used = ?) AND used_at >= ? ORDER BY used_at DESC LIMIT 1',
+    [call.session, call.power, `${call.power}:${call.tool}`, since],
+  );
+  if (used) return used;
+  const [latest] = store.query<Pick<Row, 'id' | 'query' | 'used' | 'candidates'>>(
+    "SELECT id, query, used, candidates FROM recommendations WHERE session = ? AND source = 'resolve_intent' AND at >= ? AND at <= ? ORDER BY at DESC LIMIT 1",
+    [call.session, since, at],
+  );
+  if (!latest) return undefined;
+  if (latest.used === null || offeredNames(latest.candidates).includes(call.power)) return { id: latest.id, query: latest.query };
+  return undefined;
+}
+
+function offeredNames(json: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.filter((c): c is { name: string } => typeof c?.name === 'string').map((c) => c.name) : [];
+  } catch {
+    return [];
+  }
 }
 
 function fromRow(row: Row): Recommendation {

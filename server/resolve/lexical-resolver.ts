@@ -31,6 +31,12 @@ const TOOL_FIELDS: Record<string, FieldSpec> = {
   learned: { weight: LEARNED_WEIGHT, b: 0.75 },
 };
 
+/**
+ * The fields in which a document declares what it is (its name, its author's keywords), as
+ * opposed to what it describes: a request word matched there is stronger evidence.
+ */
+const IDENTITY_FIELDS = new Set(['name', 'keywords']);
+
 const FIELD_MATCH_TYPE: Record<string, MatchType> = {
   name: 'name',
   keywords: 'keyword',
@@ -61,6 +67,8 @@ export interface LexicalCandidate {
   normalized: number;
   /** IDF-weighted share of the query's catalog-known subject words that this document matched (0..1). */
   coverage: number;
+  /** The share of the score from terms matched mostly in the document's name or keywords (0..1). */
+  identity: number;
   matchType: MatchType;
   matchedTerms: string[];
 }
@@ -111,7 +119,7 @@ export class LexicalResolver {
     const matched = rememberedFirst(rankIndex(this.powers, queryTerms(query)), this.rememberedPowers.get(requestKeyOf(query)));
     const seen = new Set(matched.map((c) => c.name));
     const unmatched = this.powers.allIds().filter((id) => !seen.has(id));
-    return [...matched, ...unmatched.map((name) => ({ name, score: 0, normalized: 0, coverage: 0, matchType: 'description' as const, matchedTerms: [] }))];
+    return [...matched, ...unmatched.map((name) => ({ name, score: 0, normalized: 0, coverage: 0, identity: 0, matchType: 'description' as const, matchedTerms: [] }))];
   }
 
   /**
@@ -133,7 +141,7 @@ export class LexicalResolver {
       const tool = byId.get(toolId);
       const share = powerShare.get(power) ?? 0;
       if (!tool && share === 0) return [];
-      const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, matchType: 'description' as const, matchedTerms: [] };
+      const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, identity: 0, matchType: 'description' as const, matchedTerms: [] };
       return [{ ...base, score: bestTool * ((1 - POWER_MIX) * (base.score / bestTool) + POWER_MIX * share) }];
     });
     return rememberedFirst(mixed.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name)), remembered);
@@ -195,14 +203,17 @@ function learnedField(learned: LearnedText[] | undefined): { terms: string[]; we
 }
 
 /**
+ * The key under which a request counts as seen before: the set of its search terms, so "Read the
+ * file." and "read a file", or "blocking the sprint demo" and "sprint demo blocked", are one request.
+ */
+export function requestKeyOf(query: string): string {
+  return [...new Set(terms(query))].sort().join(' ');
+}
+
+/**
  * A request seen before goes first to what worked for it (the heaviest, that is the most recent,
  * when several did); the rest keep their order.
  */
-/** The key under which a request counts as seen before: its search terms, so "Read the file." and "read a file" are one request. */
-export function requestKeyOf(query: string): string {
-  return terms(query).join(' ');
-}
-
 function rememberedFirst(ranked: LexicalCandidate[], remembered: string | undefined): LexicalCandidate[] {
   if (!remembered) return ranked;
   const at = ranked.findIndex((c) => c.name === remembered);
@@ -226,6 +237,7 @@ function rankIndex(index: Bm25fIndex, query: WeightedTerm[]): LexicalCandidate[]
       score,
       normalized: reachable > 0 ? Math.min(1, score / reachable) : 0,
       coverage: subjectIdf > 0 ? covered / subjectIdf : 0,
+      identity: score > 0 ? matches.filter((m) => IDENTITY_FIELDS.has(m.field)).reduce((s, m) => s + m.score, 0) / score : 0,
       matchType: dominantField(matches),
       matchedTerms: matches.map((m) => m.term),
     };

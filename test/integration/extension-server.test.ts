@@ -310,7 +310,7 @@ test("the VS Code language model the client lends summarizes a large result; the
 });
 
 test('changed thresholds apply without a restart; an out-of-range value is refused with a warning', async () => {
-  const query = 'list the project folder';
+  const query = 'show the contents of a directory';
   const before = await peer.request<protocol.ResolveParams, ResolveResult>(protocol.resolveIntent, { query });
   const top = before.scores[0].confidence;
   assert.ok(top > 0 && top < 1, `a query with a partial match to start from (got ${top})`);

@@ -5,6 +5,7 @@ import { RecommendationLog } from '../../server/ranking/recommendations.js';
 import { NEUTRAL } from '../../server/ranking/usage-stats.js';
 import { DEFAULT_CALIBRATIONS } from '../../server/resolve/default-calibration.js';
 import { HybridResolver } from '../../server/resolve/hybrid-resolver.js';
+import { requestKeyOf } from '../../server/resolve/lexical-resolver.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
@@ -74,6 +75,41 @@ test('a power the answer did not offer still learns the request the agent left u
     assert.equal(replay(store, learned, { session: 's', query: 'jot down that the demo moved', offered: ['weather'], used: 'notes', tool: 'search_notes', status: 'ok', at: clock.now }), true);
     assert.deepEqual(learned.documents().powers.get('notes')?.map((l) => l.text), ['jot down that the demo moved']);
   });
+});
+
+test('a request that needs two powers is learned for each that the answer offered and that succeeded', async () => {
+  await withStore((store, clock) => {
+    const learned = new LearnedRequests(store, () => clock.now);
+    const log = new RecommendationLog(store);
+    const query = 'note the tickets blocking the release';
+    const offered = ['tracker', 'notes'].map((name) => ({ name, relevance: 0.5, factors: NEUTRAL }));
+    log.record({ session: 's', source: 'resolve_intent', query, candidates: offered }, clock.now);
+    log.markUsed('s', 'tracker', clock.now + 1);
+    assert.equal(learned.learnFromCall({ session: 's', power: 'tracker', tool: 'list_tickets', status: 'ok', at: clock.now + 2 }), true);
+    log.markUsed('s', 'notes', clock.now + 3);
+    assert.equal(learned.learnFromCall({ session: 's', power: 'notes', tool: 'search_notes', status: 'error', at: clock.now + 4 }), false, 'a failed call of the second power teaches nothing');
+    assert.equal(learned.learnFromCall({ session: 's', power: 'notes', tool: 'search_notes', status: 'ok', at: clock.now + 5 }), true);
+    assert.equal(learned.learnFromCall({ session: 's', power: 'notes', tool: 'search_notes', status: 'ok', at: clock.now + 6 }), false, 'one answer is learned once per tool');
+    const docs = learned.documents();
+    assert.deepEqual(docs.powers.get('tracker')?.map((l) => l.text), [query]);
+    assert.deepEqual(docs.powers.get('notes')?.map((l) => l.text), [query]);
+    assert.deepEqual(docs.tools.get('notes:search_notes')?.map((l) => l.text), [query]);
+  });
+});
+
+test('a power the answered request did not offer learns nothing from it', async () => {
+  await withStore((store, clock) => {
+    const learned = new LearnedRequests(store, () => clock.now);
+    assert.equal(replay(store, learned, { session: 's', query: 'close the flaky ticket', offered: ['tracker'], used: 'tracker', tool: 'close_ticket', status: 'ok', at: clock.now }), true);
+    assert.equal(learned.learnFromCall({ session: 's', power: 'weather', tool: 'get_forecast', status: 'ok', at: clock.now + 10 }), false);
+    assert.equal(learned.documents().powers.get('weather'), undefined);
+  });
+});
+
+test('a request counts as seen before whatever the order and repeats of its words', () => {
+  assert.equal(requestKeyOf('Blocking the sprint demo?'), requestKeyOf('sprint demo blocked, blocking'));
+  assert.equal(requestKeyOf('read a file'), requestKeyOf('Read the FILE.'));
+  assert.notEqual(requestKeyOf('read a file'), requestKeyOf('read a file list'), 'another word is another request');
 });
 
 test('learned requests are capped per power and count less as they age; one answer is learned once', async () => {
