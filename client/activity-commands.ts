@@ -1,7 +1,6 @@
 /** The Activity view's commands: filter by intent type, status or power, clear the filter, and rate a call. */
 import * as vscode from 'vscode';
-import { toggledRating } from '../server/rpc/activity-shared.js';
-import { ACTIVITY_STATUSES, INTENT_TYPES, type ActivityFilterInfo, type ActivityInfo, type ActivityRated, type ActivityRating } from '../server/rpc/protocol.js';
+import { ACTIVITY_STATUSES, INTENT_TYPES, type ActivityFilterInfo, type ActivityRated, type ActivityRating } from '../server/rpc/protocol.js';
 import type { ActivityNode, ActivityView } from './activity-view.js';
 import type { GatewayClient } from './gateway-client.js';
 
@@ -28,11 +27,16 @@ export function registerActivityCommands(gateway: GatewayClient, view: ActivityV
     if (value !== ANY && !values().includes(value)) throw new Error(`'${value}' is not a ${key}: use one of ${values().join(', ')}.`);
     return view.setFilter({ ...view.filter, [key]: value || undefined });
   };
-  const rate = (thumb: 1 | -1 | 0) => async (arg: CallArgument): Promise<ActivityRated | undefined> => {
+  /**
+   * Sets the rating the action names, whatever the view last heard: a row drawn before its rating
+   * arrived still shows "Thumbs Up", and clicking it must not take the rating back.
+   */
+  const rate = (rating: ActivityRating) => async (arg: CallArgument): Promise<ActivityRated | undefined> => {
     const id = typeof arg === 'string' ? arg : arg?.kind === 'call' ? arg.entry.id : undefined;
-    if (!id) return undefined;
-    const current: ActivityRating = view.entries.find((entry: ActivityInfo) => entry.id === id)?.rating ?? 0;
-    const rating = thumb === 0 ? 0 : toggledRating(current, thumb);
+    if (!id) {
+      gateway.channel.warn('a rating came without its call (a row of the Activity view or a call id): nothing was rated');
+      return undefined;
+    }
     try {
       return await gateway.rate(id, rating);
     } catch (error) {

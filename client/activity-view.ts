@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { ACTIVITY_LIMIT, filterText, isFiltered, withRating, withRecorded } from '../server/rpc/activity-shared.js';
 import * as protocol from '../server/rpc/protocol.js';
-import type { ActivityFilterInfo, ActivityInfo } from '../server/rpc/protocol.js';
+import type { ActivityFilterInfo, ActivityInfo, ActivityRating } from '../server/rpc/protocol.js';
 import { activityItem } from './activity-items.js';
 import type { GatewayClient } from './gateway-client.js';
 import { toTreeItem } from './tree-item.js';
@@ -14,15 +14,18 @@ export const ACTIVITY_VIEW_ID = 'grimoire.activity';
 const FILTER_KEY = 'grimoire.activity.filter';
 const FILTERED_CONTEXT = 'grimoire.activityFiltered';
 
-export type ActivityNode = { kind: 'call'; entry: ActivityInfo } | { kind: 'no-match' };
+type CallNode = { kind: 'call'; entry: ActivityInfo };
+export type ActivityNode = CallNode | { kind: 'no-match' };
 
 export class ActivityView implements vscode.TreeDataProvider<ActivityNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = new vscode.EventEmitter<ActivityNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
   private readonly view: vscode.TreeView<ActivityNode>;
   private filterValue: ActivityFilterInfo;
   entries: ActivityInfo[] = [];
+  /** One node per call shown, kept across redraws: VS Code finds a row's element by it. */
+  private readonly nodes = new Map<string, CallNode>();
   private loading = Promise.resolve();
 
   constructor(
@@ -36,7 +39,7 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode>, vsco
       this.changed,
       gateway.onDidConnect(() => void this.load()),
       gateway.onDidRecordActivity((entry) => this.update(withRecorded(this.entries, entry, this.filterValue, ACTIVITY_LIMIT))),
-      gateway.onDidRateActivity(({ id, rating }) => this.update(withRating(this.entries, id, rating))),
+      gateway.onDidRateActivity(({ id, rating }) => this.rated(id, rating)),
     ];
     this.showFilter();
   }
@@ -71,7 +74,20 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode>, vsco
   private update(entries: ActivityInfo[]): void {
     if (entries === this.entries) return;
     this.entries = entries;
-    this.changed.fire();
+    this.changed.fire(undefined);
+  }
+
+  /**
+   * Redraws the rated row alone. Redrawing the whole tree would make VS Code forget every row's
+   * element until it has asked for the rows again, and a thumb clicked meanwhile would come without its call.
+   */
+  private rated(id: string, rating: ActivityRating): void {
+    this.entries = withRating(this.entries, id, rating);
+    const node = this.nodes.get(id);
+    const entry = this.entries.find((e) => e.id === id);
+    if (!node || !entry) return;
+    node.entry = entry;
+    this.changed.fire(node);
   }
 
   private showFilter(): void {
@@ -83,7 +99,14 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode>, vsco
   getChildren(node?: ActivityNode): ActivityNode[] {
     if (node) return [];
     if (this.entries.length === 0) return isFiltered(this.filterValue) ? [{ kind: 'no-match' }] : [];
-    return this.entries.map((entry): ActivityNode => ({ kind: 'call', entry }));
+    const ids = new Set(this.entries.map((entry) => entry.id));
+    for (const id of this.nodes.keys()) if (!ids.has(id)) this.nodes.delete(id);
+    return this.entries.map((entry) => {
+      const node = this.nodes.get(entry.id) ?? { kind: 'call', entry };
+      node.entry = entry;
+      this.nodes.set(entry.id, node);
+      return node;
+    });
   }
 
   getTreeItem(node: ActivityNode): vscode.TreeItem {

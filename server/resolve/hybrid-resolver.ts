@@ -40,7 +40,7 @@ export class HybridResolver implements Resolver {
     this.embedding = this.semantic ? this.embedDocuments(documents) : undefined;
   }
 
-  /** Resolves once the documents' vectors are computed (or known to be unavailable). */
+  /** Resolves once the documents' vectors are computed, after the model loads (or once it is known to be unavailable). */
   async ready(): Promise<void> {
     await this.embedding;
   }
@@ -105,7 +105,9 @@ export class HybridResolver implements Resolver {
     }));
   }
 
+  /** In the background: documents indexed while the model loads get their vectors when it is ready, not at the next index. */
   private async embedDocuments(documents: PowerDocument[]): Promise<void> {
+    if (!(await this.semantic!.modelReady()) || this.documents !== documents) return;
     const powers = documents.map((doc) => ({ key: doc.name, text: powerText(doc) }));
     const tools = documents.flatMap((doc) => doc.tools.map((tool) => ({ key: tool.id ?? `${doc.name}:${tool.name}`, text: `${tool.name}: ${tool.description ?? ''}` })));
     const vectors = await this.semantic!.vectorsFor([...powers, ...tools].map((entry) => entry.text));

@@ -48,6 +48,20 @@ test('with the model: hybrid status, semantic similarity per candidate, fused ra
   });
 });
 
+test('documents indexed while the model is still loading get their vectors once it is ready, with no second index', async () => {
+  await withResolver(tinyModelPath, async ({ resolver, embedder }) => {
+    embedder.warmUp();
+    assert.equal(embedder.status().state, 'loading');
+    resolver.index(powers);
+    assert.equal(resolver.status().mode, 'lexical-only', 'nothing waits for the model: lexical until it is there');
+    await resolver.ready();
+    assert.equal(embedder.status().state, 'ready');
+    assert.equal(resolver.status().mode, 'hybrid', JSON.stringify(resolver.status()));
+    const ranked = await resolver.rank('automobile');
+    assert.ok(ranked[0].semantic !== undefined, JSON.stringify(ranked));
+  });
+});
+
 test('without the model: lexical-only, the status says why, ranking still works', async () => {
   await withResolver(path.join(tinyModelPath, 'missing'), async ({ resolver, embedder }) => {
     assert.equal(await embedder.ready(), false);

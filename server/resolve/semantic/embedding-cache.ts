@@ -58,6 +58,11 @@ export class EmbeddingCache {
     return keys.map((key) => found.get(key));
   }
 
+  /** Resolves once the model is loaded (true) or cannot be had (false); starts loading it. Never rejects. */
+  modelReady(): Promise<boolean> {
+    return this.embedder.ready();
+  }
+
   /** The query's vector, from memory when it was asked before; undefined while the model is not ready. */
   async queryVector(query: string): Promise<Float32Array | undefined> {
     if (!this.usable()) return undefined;

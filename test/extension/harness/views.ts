@@ -63,7 +63,7 @@ export async function readProblems(page: Page, name: string, screenshot: (name: 
   return { rows: text, screenshot: await screenshot(name) };
 }
 
-type PaneRequest = { name: string; pane: string; expandAll?: boolean; click?: { row: string; label: string } };
+type PaneRequest = { name: string; pane: string; expandAll?: boolean; click?: { row: string; label: string }; hover?: string };
 
 export async function readPane(page: Page, request: PaneRequest, screenshot: (name: string) => Promise<string>): Promise<PaneAnswer> {
   try {
@@ -112,8 +112,9 @@ async function read(page: Page, request: PaneRequest, screenshot: (name: string)
     await page.waitForTimeout(600);
   }
   // After a click the pointer stays on the row, so the picture shows its inline actions; else it
-  // rests on the view's title, which shows the view's own actions (filter, dashboard).
-  if (!request.click) await header.hover({ position: { x: 40, y: 10 } });
+  // rests on the row asked for, or on the view's title, which shows the view's own actions (filter, dashboard).
+  if (request.hover) await pane.locator('.monaco-list-row', { hasText: request.hover }).first().hover();
+  else if (!request.click) await header.hover({ position: { x: 40, y: 10 } });
   await page.waitForTimeout(200);
   return {
     screenshot: await screenshot(request.name),

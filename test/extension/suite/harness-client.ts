@@ -13,8 +13,12 @@ export type HarnessRequest =
   | { action: 'snapshot'; name: string }
   | { action: 'dashboard'; name: string; query?: string; activate?: string }
   | { action: 'grammar'; file: string }
-  /** Reads a sidebar view (opening it, every row expanded when asked), optionally clicks an inline action on the first row matching `row`, and takes a picture. */
-  | { action: 'pane'; name: string; pane: 'Activity' | 'Hints'; expandAll?: boolean; click?: { row: string; label: string } }
+  /**
+   * Reads a sidebar view (opening it, every row expanded when asked), optionally clicks an inline
+   * action on the first row matching `row`, and takes a picture with the pointer on the first row
+   * matching `hover` (its inline actions shown), else on the view's title.
+   */
+  | { action: 'pane'; name: string; pane: 'Activity' | 'Hints'; expandAll?: boolean; click?: { row: string; label: string }; hover?: string }
   /** Scrolls the dashboard to its activity, hint graph and token sections and reads them. */
   | { action: 'dashboardSections'; name: string }
   /** Reads the Powers view's welcome text at once (no waiting, no clicks) and takes a picture. */
