@@ -122,7 +122,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const markUsed = (sessionId: string, name: string) => deferred.later(() => recommendations.markUsed(sessionId, name));
   const activation = new Activation({ sessions, tools, registry, manager, policy, settings, markUsed, toolsChanged: () => notices.emit('toolsChanged') });
   const { resolver, embedder, embeddings } = createResolver(settings.resolve, store, store.dataDir);
-  let closed = false;
+  embedder.warmUp();
   const intel = new Intel({ store, settings: () => settings.intel, embeddings, toolLists: () => ({ gateway: activation.listTools(), powers: tools.entries() }) });
   const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0));
   const activity = new ActivityLog(store);
@@ -134,10 +134,6 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   };
   const index = new PowerIndex(resolver, documents);
   const reindex = () => index.reindex();
-  // Documents indexed while the model was loading got no vectors: index them again once it is ready.
-  void embedder.ready().then((ready) => {
-    if (ready && !closed) reindex();
-  });
   activity.on('recorded', (call) => learnFromCall(learned, () => settings.ranking.learn, reindex, call));
   const usage = new UsageStats(store, () => activity.version);
   activity.prune(settings.activity.retentionDays, settings.activity.maxEntries);
@@ -242,7 +238,6 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
       for (const power of tools.powers()) if (power.problems.length === 0 && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
     },
     async shutdown() {
-      closed = true;
       deferred.flush();
       sessions.dispose();
       trust.close();
