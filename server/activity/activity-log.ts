@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Store, WriteOp } from '../store/store.js';
+import type { Row, Store, WriteOp } from '../store/store.js';
 import { activitySql, type ActivityFilter } from './activity-query.js';
 
 /** One call the agent made through the gateway, as the activity log keeps it. */
@@ -26,6 +26,30 @@ export interface ActivityEntry {
   audit?: boolean;
   /** The gateway user whose session made the call (absent: the owner). */
   user?: string;
+}
+
+export type NewActivityEntry = Omit<ActivityEntry, 'id' | 'at'> & { at?: number };
+
+function activityRow(full: ActivityEntry): Row {
+  return {
+    id: full.id,
+    at: full.at,
+    session: full.session,
+    power: full.power,
+    tool: full.tool,
+    variant: full.variant,
+    operation_type: full.operationType ?? null,
+    data_sensitivity: full.dataSensitivity ?? null,
+    reason: full.reason ?? null,
+    decision: full.decision,
+    decision_reason: full.decisionReason ?? null,
+    status: full.status,
+    error: full.error ?? null,
+    latency_ms: Math.round(full.latencyMs),
+    result_bytes: full.resultBytes,
+    audit: full.audit ? 1 : null,
+    user_name: full.user ?? null,
+  };
 }
 
 export interface ActivityRow {
@@ -83,33 +107,18 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated
     return this.store.acknowledged?.() ?? Promise.resolve();
   }
 
-  record(entry: Omit<ActivityEntry, 'id' | 'at'> & { at?: number }): ActivityEntry {
-    const full: ActivityEntry = { id: randomUUID(), at: entry.at ?? Date.now(), user: this.sessionUsers.get(entry.session), ...entry };
-    this.store.write({
-      op: 'insert',
-      table: 'activity',
-      row: {
-        id: full.id,
-        at: full.at,
-        session: full.session,
-        power: full.power,
-        tool: full.tool,
-        variant: full.variant,
-        operation_type: full.operationType ?? null,
-        data_sensitivity: full.dataSensitivity ?? null,
-        reason: full.reason ?? null,
-        decision: full.decision,
-        decision_reason: full.decisionReason ?? null,
-        status: full.status,
-        error: full.error ?? null,
-        latency_ms: Math.round(full.latencyMs),
-        result_bytes: full.resultBytes,
-        audit: full.audit ? 1 : null,
-        user_name: full.user ?? null,
-      },
-    });
+  record(entry: NewActivityEntry): ActivityEntry {
+    return this.recordMany([entry])[0]!;
+  }
+
+  /** Several calls in one store write (one journal line); each is announced as 'recorded'. */
+  recordMany(entries: NewActivityEntry[]): ActivityEntry[] {
+    const now = Date.now();
+    const full = entries.map((entry): ActivityEntry => ({ id: randomUUID(), at: entry.at ?? now, user: this.sessionUsers.get(entry.session), ...entry }));
+    if (full.length === 0) return full;
+    this.store.writeMany(full.map((e): WriteOp => ({ op: 'insert', table: 'activity', row: activityRow(e) })));
     this.generation += 1;
-    this.emit('recorded', full);
+    for (const e of full) this.emit('recorded', e);
     return full;
   }
 

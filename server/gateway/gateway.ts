@@ -134,7 +134,7 @@ export class Gateway extends EventEmitter {
     this.activity.on('recorded', (call) =>
       setImmediate(() => {
         try {
-          if (this.options.settings.ranking.learn && this.learned.learnFromCall(call)) this.reindex();
+          if (this.options.settings.ranking.learn && this.recommendations.knows(call.session) && this.learned.learnFromCall(call)) this.reindex();
         } catch (error) {
           log.warn(`could not learn from the call to ${call.power}:${call.tool}: ${errorMessage(error)}`);
         }
@@ -147,6 +147,7 @@ export class Gateway extends EventEmitter {
       events: new HintEvents(options.store),
       transitions: new LearnedTransitions(options.store, () => this.activity.version),
     };
+    this.activity.on('recorded', () => this.hints.transitions.refreshSoon());
     this.resolution = new Resolution({
       rank: (query) => this.rank(query),
       powers: () => this.powers(),

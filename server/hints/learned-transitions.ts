@@ -40,9 +40,12 @@ interface State {
  * Which tool tends to follow which, across sessions, from the activity log; only calls that
  * reached a server count (not rejected ones, nor ones answered with a suggestion). When the log
  * changes only the new rows are read (by the `at` index); the whole log every FULL_SCAN_MS.
+ * `refreshSoon()` (after calls are recorded) does that read on the next turn of the event loop, off
+ * the next answer's path, unless that answer asks first (then it reads, as without).
  */
 export class LearnedTransitions {
   private state?: State;
+  private refreshing = false;
 
   constructor(
     private readonly store: Store,
@@ -53,6 +56,20 @@ export class LearnedTransitions {
   /** Transitions from `tool` (`power:tool`) with at least `minSupport`, most supported first. */
   from(tool: string, minSupport: number): Transition[] {
     return (this.all().get(tool) ?? []).filter((t) => t.support >= minSupport);
+  }
+
+  /** Reads what changed on the next turn of the event loop (once, however often it is asked). */
+  refreshSoon(): void {
+    if (this.refreshing) return;
+    this.refreshing = true;
+    setImmediate(() => {
+      this.refreshing = false;
+      try {
+        this.all();
+      } catch {
+        // the next `from` reads again, on its answer's path, and reports what fails there
+      }
+    });
   }
 
   all(): Map<string, Transition[]> {
