@@ -147,7 +147,7 @@ export class Gateway extends EventEmitter {
       events: new HintEvents(options.store),
       transitions: new LearnedTransitions(options.store, () => this.activity.version),
     };
-    this.activity.on('recorded', () => this.hints.transitions.refreshSoon());
+    this.activity.on('recorded', (call) => this.hints.transitions.observe(call));
     this.resolution = new Resolution({
       rank: (query) => this.rank(query),
       powers: () => this.powers(),
