@@ -10,7 +10,7 @@ interface Waiting {
  * Token counts that nobody waits for on an answer's path, sent to the tokenizer many at a time:
  * a request waits up to `delayMs` (or until `maxTexts` texts wait) and all waiting texts go in one
  * `count`, so a busy gateway makes one worker round trip per batch instead of one per call.
- * The timer does not keep the process alive; `flush()` sends what waits at once.
+ * `flush()` sends what waits at once.
  */
 export class CountBatcher {
   private waiting: Waiting[] = [];
@@ -29,10 +29,7 @@ export class CountBatcher {
       this.waiting.push({ texts, resolve, reject });
       this.texts += texts.length;
       if (this.texts >= this.maxTexts) this.flush();
-      else if (!this.timer) {
-        this.timer = setTimeout(() => this.flush(), this.delayMs);
-        this.timer.unref();
-      }
+      else this.timer ??= setTimeout(() => this.flush(), this.delayMs);
     });
   }
 
