@@ -140,6 +140,25 @@ test('query() runs what compiles to a read-only program (ephemeral tables includ
   assert.deepEqual(store.query('SELECT DISTINCT detail FROM events ORDER BY detail'), [{ detail: 'four' }, { detail: 'one' }, { detail: 'two' }], 'a cached statement sees the write after it');
 });
 
+test("tableVersion moves with writes to that table, this process's or another's, and with a rebuild", async (t) => {
+  const dataDir = tempDir(t);
+  const a = await open(t, dataDir);
+  const b = await open(t, dataDir);
+  const events = a.tableVersion('events');
+  const catalog = a.tableVersion('catalog_tools');
+  assert.equal(a.tableVersion('events'), events, 'unchanged when nothing was written');
+  a.write(event('e1'));
+  assert.notEqual(a.tableVersion('events'), events, 'own write');
+  assert.equal(a.tableVersion('catalog_tools'), catalog, 'a write to another table');
+  const before = a.tableVersion('events');
+  b.write(event('e2'));
+  assert.notEqual(a.tableVersion('events'), before, "another Store's write, seen through the change counter");
+  const beforeCompaction = a.tableVersion('catalog_tools');
+  assert.ok(b.compact());
+  b.write(event('e3'));
+  assert.notEqual(a.tableVersion('catalog_tools'), beforeCompaction, 'a rebuild from a new snapshot moves every table');
+});
+
 test('a second Store on the same data dir sees committed writes on its next query', async (t) => {
   const dataDir = tempDir(t);
   const a = await open(t, dataDir);
