@@ -62,7 +62,7 @@ test("this process's calls come from the activity log's 'recorded' event, withou
   assert.deepEqual(transitions.from('m:search', 1).map((x) => x.to), ['m:open']);
   const afterFirstRead = queries;
 
-  activity.recordMany([call('s2', 'search', base + 10), call('s2', 'open', base + 10), call('s1', 'read', base + 20, 'error')]);
+  activity.recordMany([call('s2', 'search', base + 10), call('s2', 'open', base + 11), call('s1', 'read', base + 11, 'error')]);
   activity.record(call('s3', 'search', base + 30));
   activity.record(call('s3', 'delete', base + 31, 'rejected'));
   activity.record(call('s3', 'open', base + 32));
