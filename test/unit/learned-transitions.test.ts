@@ -2,16 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ActivityLog } from '../../server/activity/activity-log.js';
 import { LearnedTransitions } from '../../server/hints/learned-transitions.js';
-import { Store, type SqlValue } from '../../server/store/store.js';
-import { tempDir } from '../helpers/temp.js';
+import type { SqlValue } from '../../server/store/store.js';
+import { tempStore } from '../helpers/temp-store.js';
 
 test('learned transitions read only new rows between full scans, and agree with a full scan', async (t) => {
-  const dir = tempDir();
-  const store = await Store.open({ dataDir: dir.dir, fsync: false });
-  t.after(() => {
-    store.close();
-    dir.cleanup();
-  });
+  const { store } = await tempStore(t);
   let version = 0;
   let id = 0;
   const call = (session: string, tool: string, at: number, status = 'ok') => {
@@ -40,12 +35,7 @@ test('learned transitions read only new rows between full scans, and agree with 
 });
 
 test("this process's calls come from the activity log's 'recorded' event, without a query, and agree with a full scan", async (t) => {
-  const dir = tempDir();
-  const store = await Store.open({ dataDir: dir.dir, fsync: false });
-  t.after(() => {
-    store.close();
-    dir.cleanup();
-  });
+  const { store } = await tempStore(t);
   const activity = new ActivityLog(store);
   const transitions = new LearnedTransitions(store, () => activity.version);
   activity.on('recorded', (call) => transitions.observe(call));

@@ -7,8 +7,7 @@ import { ActivityLog, type ActivityEntry } from '../../server/activity/activity-
 import { recordStage } from '../../server/calls/record-stage.js';
 import type { CallContext } from '../../server/calls/pipeline.js';
 import { setLogSink } from '../../server/log.js';
-import { Store } from '../../server/store/store.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempStore } from '../helpers/temp-store.js';
 
 const retention = () => ({ retentionDays: 30, maxEntries: 10_000 });
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -20,19 +19,14 @@ function context(tool: string): CallContext {
 const ok = (text: string): CallToolResult => ({ content: [{ type: 'text', text }] });
 
 async function setup(t: { after(fn: () => void): void }) {
-  const dir = tempDir();
-  const store = await Store.open({ dataDir: dir.dir, fsync: false });
-  t.after(() => {
-    store.close();
-    dir.cleanup();
-  });
+  const { store, dataDir } = await tempStore(t);
   const activity = new ActivityLog(store);
   const recorded: ActivityEntry[] = [];
   activity.on('recorded', (entry) => recorded.push(entry));
   const journalLines = () =>
     fs
-      .readdirSync(path.join(dir.dir, 'journals'))
-      .flatMap((name) => fs.readFileSync(path.join(dir.dir, 'journals', name), 'utf8').split('\n').filter(Boolean));
+      .readdirSync(path.join(dataDir, 'journals'))
+      .flatMap((name) => fs.readFileSync(path.join(dataDir, 'journals', name), 'utf8').split('\n').filter(Boolean));
   return { store, activity, recorded, journalLines, stage: recordStage(activity, retention) };
 }
 
