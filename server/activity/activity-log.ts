@@ -144,10 +144,11 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityEntry]; rated
   /** Retention: drops rows older than `maxAgeDays`, then the oldest beyond `maxEntries`. Returns how many. */
   prune(maxAgeDays: number, maxEntries: number, now = Date.now()): number {
     const old = this.store.query<{ id: string }>('SELECT id FROM activity WHERE at < ?', [now - maxAgeDays * 24 * 3600 * 1000]);
-    const excess = this.store.query<{ id: string }>('SELECT id FROM activity WHERE at >= ? ORDER BY at DESC, id LIMIT -1 OFFSET ?', [
-      now - maxAgeDays * 24 * 3600 * 1000,
-      maxEntries,
-    ]);
+    // One index step per row to see whether there is an excess at all; sorting every row by (at, id) only when there is.
+    const over = this.store.query('SELECT at FROM activity WHERE at >= ? ORDER BY at DESC LIMIT 1 OFFSET ?', [now - maxAgeDays * 24 * 3600 * 1000, maxEntries]).length > 0;
+    const excess = !over
+      ? []
+      : this.store.query<{ id: string }>('SELECT id FROM activity WHERE at >= ? ORDER BY at DESC, id LIMIT -1 OFFSET ?', [now - maxAgeDays * 24 * 3600 * 1000, maxEntries]);
     const ids = [...old, ...excess].map((row) => row.id);
     for (let i = 0; i < ids.length; i += 500) {
       const ops = ids.slice(i, i + 500).flatMap((id): WriteOp[] => [

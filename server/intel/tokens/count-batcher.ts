@@ -19,8 +19,8 @@ export class CountBatcher {
 
   constructor(
     private readonly tokenizer: Pick<Tokenizer, 'count'>,
-    private readonly delayMs = 50,
-    private readonly maxTexts = 256,
+    private readonly delayMs = 200,
+    private readonly maxTexts = 1_000,
   ) {}
 
   count(texts: string[]): Promise<number[]> {
