@@ -15,6 +15,9 @@ const GAP_MS = 15 * 60 * 1000;
 /** Rows of the log are re-read in full this often (other processes' calls, pruning); new ones in between. */
 const FULL_SCAN_MS = 60_000;
 
+/** Observed calls kept for the next read; past this many, the next read scans the log instead. */
+const MAX_OBSERVED = 1_000;
+
 interface Row {
   id: string;
   session: string;
@@ -64,7 +67,14 @@ export class LearnedTransitions {
    * here instead of querying the store, in the order the query would return it.
    */
   observe(call: Row): void {
-    if (call.status === 'ok' || call.status === 'error') this.observed.push({ id: call.id, session: call.session, power: call.power, tool: call.tool, status: call.status, at: call.at });
+    if (call.status !== 'ok' && call.status !== 'error') return;
+    if (this.observed.length >= MAX_OBSERVED) {
+      // Nobody asked for a while (learning off, say): the next read scans the log instead.
+      this.observed = [];
+      this.state = undefined;
+      return;
+    }
+    this.observed.push({ id: call.id, session: call.session, power: call.power, tool: call.tool, status: call.status, at: call.at });
   }
 
   all(): Map<string, Transition[]> {

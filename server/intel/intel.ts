@@ -299,6 +299,8 @@ export class Intel {
 
   async close(): Promise<void> {
     await this.ledger.flush().catch(() => undefined);
+    // Counts still batched go to the worker now, not to an in-thread encoder once it is closed.
+    await this.reads.all().catch(() => undefined);
     await this.tokenizer.close();
   }
 

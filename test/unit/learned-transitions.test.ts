@@ -60,3 +60,17 @@ test("this process's calls come from the activity log's 'recorded' event, withou
   assert.equal(queries, afterFirstRead, 'no query for calls this process recorded');
   assert.deepEqual(transitions.all(), new LearnedTransitions(store, () => 0).all(), 'the same as a full scan');
 });
+
+test('observed calls nobody reads are not kept past a bound: the next read scans the log', async (t) => {
+  const { store } = await tempStore(t);
+  const activity = new ActivityLog(store);
+  const transitions = new LearnedTransitions(store, () => activity.version);
+  activity.on('recorded', (call) => transitions.observe(call));
+  const call = (tool: string, at: number) => ({ at, session: 's1', power: 'm', tool, variant: 'direct', decision: 'allowed' as const, status: 'ok' as const, latencyMs: 1, resultBytes: 1 });
+  transitions.all();
+  const base = 2_000_000;
+  activity.recordMany(Array.from({ length: 1_500 }, (_, i) => call(i % 2 === 0 ? 'search' : 'open', base + i)));
+  assert.ok((transitions as unknown as { observed: unknown[] }).observed.length < 1_000, 'the backlog was dropped');
+  assert.deepEqual(transitions.all(), new LearnedTransitions(store, () => 0).all(), 'and the read is a full scan');
+  assert.deepEqual(transitions.from('m:search', 1).map((x) => [x.to, x.support]), [['m:open', 750]]);
+});
