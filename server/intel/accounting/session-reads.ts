@@ -3,7 +3,8 @@
  * was served, every answer of a gateway tool (resolve_intent, activate_power, read_artifact ...),
  * and every power's result as delivered (whole or summarized), next to that result's raw size.
  * Against it, direct exposure of the same powers: every known power's tools listed once, and the
- * raw results. Counting runs off the call path, batched (one tokenizer request per batch). Kept in memory for the last MAX_SESSIONS sessions.
+ * raw results. Counting runs off the call path, in batches (one tokenizer request per batch).
+ * Kept in memory for the last MAX_SESSIONS sessions.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../../log.js';
