@@ -134,10 +134,11 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   };
   const index = new PowerIndex(resolver, documents);
   const reindex = () => index.reindex();
-  activity.on('recorded', (call) => learnFromCall(learned, () => settings.ranking.learn, reindex, call));
+  activity.on('recorded', (call) => learnFromCall(learned, () => settings.ranking.learn && recommendations.knows(call.session), reindex, call));
   const usage = new UsageStats(store, () => activity.version);
   activity.prune(settings.activity.retentionDays, settings.activity.maxEntries);
   const hints = { sessions: new SessionContexts(), events: new HintEvents(store), transitions: new LearnedTransitions(store, () => activity.version) };
+  activity.on('recorded', (call) => hints.transitions.observe(call));
   const resolution = new Resolution({
     rank: (query) => index.rank(query),
     powers: () => tools.powers(),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { Store } from '../store/store.js';
+import type { SqlValue, Store } from '../store/store.js';
 import type { ActivityInfo, ActivityRated, ActivityRating } from '../rpc/protocol.js';
 import type { ActivityFilter } from './activity-query.js';
 import { activityFromRow, type ActivityRow } from './activity-row.js';
@@ -45,33 +45,24 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
   }
 
   record(call: ActivityCall): ActivityInfo {
+    return this.recordMany([call])[0]!;
+  }
+
+  /** Several calls in one store write (one journal line); each is announced as 'recorded'. */
+  recordMany(calls: ActivityCall[]): ActivityInfo[] {
+    const now = Date.now();
+    const full = calls.map((call) => this.complete(call, now));
+    if (full.length === 0) return full;
+    this.store.writeMany(full.map((entry) => table.insertOp(storedRow(entry))));
+    this.generation += 1;
+    for (const entry of full) this.emit('recorded', entry);
+    return full;
+  }
+
+  private complete(call: ActivityCall, now: number): ActivityInfo {
     const user = this.sessionUsers.get(call.session);
     const given = Object.fromEntries(Object.entries(call).filter(([, value]) => value !== undefined)) as ActivityCall;
-    const full: ActivityInfo = { ...given, id: randomUUID(), at: call.at ?? Date.now(), latencyMs: Math.round(call.latencyMs), audit: call.audit === true, ...(user !== undefined ? { user } : {}), rating: 0 };
-    this.store.write(
-      table.insertOp({
-        id: full.id,
-        at: full.at,
-        session: full.session,
-        power: full.power,
-        tool: full.tool,
-        variant: full.variant,
-        operation_type: full.operationType ?? null,
-        data_sensitivity: full.dataSensitivity ?? null,
-        reason: full.reason ?? null,
-        decision: full.decision,
-        decision_reason: full.decisionReason ?? null,
-        status: full.status,
-        error: full.error ?? null,
-        latency_ms: full.latencyMs,
-        result_bytes: full.resultBytes,
-        audit: full.audit ? 1 : null,
-        user_name: full.user ?? null,
-      }),
-    );
-    this.generation += 1;
-    this.emit('recorded', full);
-    return full;
+    return { ...given, id: randomUUID(), at: call.at ?? now, latencyMs: Math.round(call.latencyMs), audit: call.audit === true, ...(user !== undefined ? { user } : {}), rating: 0 };
   }
 
   /** Thumbs up (+1) or down (-1) on a call; 0 takes the rating back. */
@@ -98,4 +89,26 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
     if (ids.length) this.generation += 1;
     return ids.length;
   }
+}
+
+function storedRow(full: ActivityInfo): Record<string, SqlValue> {
+  return {
+    id: full.id,
+    at: full.at,
+    session: full.session,
+    power: full.power,
+    tool: full.tool,
+    variant: full.variant,
+    operation_type: full.operationType ?? null,
+    data_sensitivity: full.dataSensitivity ?? null,
+    reason: full.reason ?? null,
+    decision: full.decision,
+    decision_reason: full.decisionReason ?? null,
+    status: full.status,
+    error: full.error ?? null,
+    latency_ms: full.latencyMs,
+    result_bytes: full.resultBytes,
+    audit: full.audit ? 1 : null,
+    user_name: full.user ?? null,
+  };
 }

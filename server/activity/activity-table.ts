@@ -92,7 +92,9 @@ export function idsStartingWith(store: Reader, prefix: string): string[] {
 export function idsBeyondRetention(store: Reader, maxAgeDays: number, maxEntries: number, now: number): string[] {
   const cutoff = now - maxAgeDays * 24 * 3600 * 1000;
   const old = store.query<{ id: string }>('SELECT id FROM activity WHERE at < ?', [cutoff]);
-  const excess = store.query<{ id: string }>('SELECT id FROM activity WHERE at >= ? ORDER BY at DESC, id LIMIT -1 OFFSET ?', [cutoff, maxEntries]);
+  // One index step per row to see whether there is an excess at all; sorting every row by (at, id) only when there is.
+  const over = store.query('SELECT at FROM activity WHERE at >= ? ORDER BY at DESC LIMIT 1 OFFSET ?', [cutoff, maxEntries]).length > 0;
+  const excess = over ? store.query<{ id: string }>('SELECT id FROM activity WHERE at >= ? ORDER BY at DESC, id LIMIT -1 OFFSET ?', [cutoff, maxEntries]) : [];
   return [...old, ...excess].map((row) => row.id);
 }
 

@@ -31,6 +31,21 @@ export function effectiveAnnotations(
   spellOverride: ToolAnnotations | undefined,
   inferWhenMissing: boolean,
 ): EffectiveAnnotations {
+  const known = decided.get(tool);
+  if (known && known.spellOverride === spellOverride && known.inferWhenMissing === inferWhenMissing) return known.annotations;
+  const annotations = Object.freeze(decide(tool, spellOverride, inferWhenMissing));
+  decided.set(tool, { spellOverride, inferWhenMissing, annotations });
+  return annotations;
+}
+
+/** Per tool object (a new listing makes new ones): what was decided, and from what. */
+const decided = new WeakMap<object, { spellOverride: ToolAnnotations | undefined; inferWhenMissing: boolean; annotations: EffectiveAnnotations }>();
+
+function decide(
+  tool: { name: string; description?: string; annotations?: ToolAnnotations },
+  spellOverride: ToolAnnotations | undefined,
+  inferWhenMissing: boolean,
+): EffectiveAnnotations {
   const hints = (a?: ToolAnnotations) => ({
     ...(a?.readOnlyHint !== undefined ? { readOnlyHint: a.readOnlyHint } : {}),
     ...(a?.destructiveHint !== undefined ? { destructiveHint: a.destructiveHint } : {}),

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ActivityLog } from '../activity/activity-log.js';
+import type { ActivityCall, ActivityLog } from '../activity/activity-log.js';
 import { errorMessage, logger } from '../log.js';
 import type { CallContext, Stage } from './pipeline.js';
 
@@ -7,41 +7,46 @@ const log = logger('activity');
 
 const PRUNE_EVERY = 200;
 
+interface Finished {
+  context: CallContext;
+  result: CallToolResult | undefined;
+  at: number;
+}
+
 /**
  * The first stage: every call, rejected ones included, lands in the activity log with its intent,
- * the validation decision and its outcome, written just after the answer is on its way (the
- * answer never waits for the log), except on a store whose writes a killed process could lose
- * (PostgreSQL: `acknowledged()`), where the answer waits for the record's commit (or its queueing
- * while the database is down); retention is applied every PRUNE_EVERY calls.
+ * the validation decision and its outcome. The answer never waits for the log: the calls answered
+ * in one turn of the event loop are recorded together just after (one store write, the records
+ * built there: sizing a large result is not the agent's wait), except on a store whose writes a
+ * killed process could lose (PostgreSQL: `acknowledged()`), where the answer waits for the
+ * record's commit (or its queueing while the database is down). Retention is applied every
+ * PRUNE_EVERY calls.
  */
 export function recordStage(activity: ActivityLog, retention: () => { retentionDays: number; maxEntries: number }): Stage {
   let calls = 0;
-  const record = (context: CallContext, result: CallToolResult | undefined, latencyMs: number): void => {
+  let waiting: Finished[] = [];
+  const write = (finished: Finished[]): void => {
     try {
-      activity.record({
-        session: context.sessionId,
-        power: context.power,
-        tool: context.tool,
-        variant: context.variant,
-        operationType: context.intent?.operation_type,
-        dataSensitivity: context.intent?.data_sensitivity,
-        reason: context.intent?.reason,
-        decision: context.validation?.decision ?? 'allowed',
-        decisionReason: context.validation?.message,
-        status: context.validation?.decision === 'rejected' ? 'rejected' : context.suggested ? 'suggested' : result && !result.isError ? 'ok' : 'error',
-        error: context.validation?.decision === 'rejected' || context.suggested ? undefined : result?.isError ? firstText(result) : result ? undefined : 'the call threw',
-        latencyMs,
-        resultBytes: result ? Buffer.byteLength(JSON.stringify(result.content ?? [])) : 0,
-        audit: context.audit,
-      });
-      calls += 1;
-      if (calls % PRUNE_EVERY === 0) {
-        const { retentionDays, maxEntries } = retention();
-        activity.prune(retentionDays, maxEntries);
-      }
+      activity.recordMany(finished.map((f) => entryOf(f.context, f.result, f.at)));
     } catch (error) {
-      log.warn(`could not record a call to ${context.power}:${context.tool}: ${errorMessage(error)}`);
+      const tools = [...new Set(finished.map((f) => `${f.context.power}:${f.context.tool}`))].join(', ');
+      log.warn(`could not record ${finished.length} call(s) to ${tools}: ${errorMessage(error)}`);
+      return;
     }
+    const before = calls;
+    calls += finished.length;
+    if (Math.floor(calls / PRUNE_EVERY) === Math.floor(before / PRUNE_EVERY)) return;
+    try {
+      const { retentionDays, maxEntries } = retention();
+      activity.prune(retentionDays, maxEntries);
+    } catch (error) {
+      log.warn(`could not apply the activity retention: ${errorMessage(error)}`);
+    }
+  };
+  const flush = (): void => {
+    const finished = waiting;
+    waiting = [];
+    write(finished);
   };
   return async (context, next) => {
     let result: CallToolResult | undefined;
@@ -49,15 +54,36 @@ export function recordStage(activity: ActivityLog, retention: () => { retentionD
       result = await next();
       return result;
     } finally {
-      const latencyMs = Date.now() - context.startedAt;
-      const outcome = result;
+      const finished = { context, result, at: Date.now() };
       if (activity.acknowledges) {
-        record(context, outcome, latencyMs);
+        write([finished]);
         await activity.acknowledged().catch((error: unknown) => log.warn(`call record not committed: ${errorMessage(error)}`));
       } else {
-        setImmediate(() => record(context, outcome, latencyMs));
+        if (waiting.length === 0) setImmediate(flush);
+        waiting.push(finished);
       }
     }
+  };
+}
+
+function entryOf(context: CallContext, result: CallToolResult | undefined, at: number): ActivityCall {
+  const rejected = context.validation?.decision === 'rejected';
+  return {
+    at,
+    session: context.sessionId,
+    power: context.power,
+    tool: context.tool,
+    variant: context.variant,
+    operationType: context.intent?.operation_type,
+    dataSensitivity: context.intent?.data_sensitivity,
+    reason: context.intent?.reason,
+    decision: context.validation?.decision ?? 'allowed',
+    decisionReason: context.validation?.message,
+    status: rejected ? 'rejected' : context.suggested ? 'suggested' : result && !result.isError ? 'ok' : 'error',
+    error: rejected || context.suggested ? undefined : result?.isError ? firstText(result) : result ? undefined : 'the call threw',
+    latencyMs: at - context.startedAt,
+    resultBytes: result ? Buffer.byteLength(JSON.stringify(result.content ?? [])) : 0,
+    audit: context.audit,
   };
 }
 

@@ -8,6 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { logger } from '../log.js';
+import { writeCoalesced } from '../util/coalesced-write.js';
 import { byteSize, preview } from '../util/preview.js';
 import { BoundedLines, idOfDropped } from './bounded-lines.js';
 
@@ -37,7 +38,7 @@ export class BoundedStdioServerTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
     const json = JSON.stringify(message) + '\n';
-    if (this.output.write(json)) return;
+    if (writeCoalesced(this.output, json)) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         this.output.off('drain', done);

@@ -16,6 +16,9 @@ const GAP_MS = 15 * 60 * 1000;
 /** Rows of the log are re-read in full this often (other processes' calls, pruning); new ones in between. */
 const FULL_SCAN_MS = 60_000;
 
+/** Observed calls kept for the next read; past this many, the next read scans the log instead. */
+const MAX_OBSERVED = 1_000;
+
 type Row = FinishedCallRow;
 
 interface State {
@@ -34,9 +37,13 @@ interface State {
  * Which tool tends to follow which, across sessions, from the activity log; only calls that
  * reached a server count (not rejected ones, nor ones answered with a suggestion). When the log
  * changes only the new rows are read (by the `at` index); the whole log every FULL_SCAN_MS.
+ * The calls this process records are handed over with `observe`, so that the log is queried only
+ * when something else changed it (retention) and for the full scans.
  */
 export class LearnedTransitions {
   private state?: State;
+  /** Calls recorded by this process since the last read, not yet counted. */
+  private observed: Row[] = [];
 
   constructor(
     private readonly store: Store,
@@ -49,12 +56,33 @@ export class LearnedTransitions {
     return (this.all().get(tool) ?? []).filter((t) => t.support >= minSupport);
   }
 
+  /**
+   * A call this process just recorded (the activity log's 'recorded'): the next read takes it from
+   * here instead of querying the store, in the order the query would return it.
+   */
+  observe(call: Row): void {
+    if (call.status !== 'ok' && call.status !== 'error') return;
+    if (this.observed.length >= MAX_OBSERVED) {
+      // Nobody asked for a while (learning off, say): the next read scans the log instead.
+      this.observed = [];
+      this.state = undefined;
+      return;
+    }
+    this.observed.push({ id: call.id, session: call.session, power: call.power, tool: call.tool, status: call.status, at: call.at });
+  }
+
   all(): Map<string, Transition[]> {
     const version = this.logVersion();
     const now = this.now();
     let state = this.state;
-    if (state && state.version === version && now - state.fullAt < FULL_SCAN_MS) return state.transitions;
-    if (!state || now - state.fullAt >= FULL_SCAN_MS) {
+    const full = !state || now - state.fullAt >= FULL_SCAN_MS;
+    if (!full && this.observed.length > 0) {
+      this.readObserved(state!);
+      state!.version = version;
+    }
+    if (state && state.version === version && !full) return state.transitions;
+    this.observed = [];
+    if (!state || full) {
       state = { version, fullAt: now, watermark: -Infinity, atWatermark: new Set(), last: new Map(), counts: new Map(), transitions: new Map() };
       this.read(state, finishedCalls(this.store));
     } else {
@@ -65,6 +93,15 @@ export class LearnedTransitions {
     state.transitions = transitionsOf(state.counts);
     this.state = state;
     return state.transitions;
+  }
+
+  /** The observed calls the incremental query would return (at or after the watermark, not yet read), in its order. */
+  private readObserved(state: State): void {
+    const rows = this.observed.filter((row) => row.at > state.watermark || (row.at === state.watermark && !state.atWatermark.has(row.id)));
+    this.observed = [];
+    rows.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    this.read(state, rows);
+    state.transitions = transitionsOf(state.counts);
   }
 
   private read(state: State, rows: Row[]): void {

@@ -168,8 +168,9 @@ export class Intel {
     if (!this.enabledFor(context.power) || result.isError || hasBinary(result)) return result;
     const raw = rawTextOf(result);
     const rawBytes = byteLength(raw);
-    const readRequest = isReadRequest(context.tool, context.args);
     // A token is at least one byte: below the limit in bytes, it is below it in tokens.
+    if (rawBytes < Math.min(settings.readWholeTokens, settings.summaryThresholdTokens)) return result;
+    const readRequest = isReadRequest(context.tool, context.args);
     if (rawBytes < (readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens)) return result;
     try {
       const tokens = await tokensNear(raw, readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens, this.tokenizer);
@@ -299,6 +300,8 @@ export class Intel {
 
   async close(): Promise<void> {
     await this.ledger.flush().catch(() => undefined);
+    // Counts still batched go to the worker now, not to an in-thread encoder once it is closed.
+    await this.reads.all().catch(() => undefined);
     await this.tokenizer.close();
   }
 

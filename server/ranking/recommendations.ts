@@ -61,9 +61,14 @@ export class RecommendationLog {
     return id;
   }
 
+  /** Whether this log recorded a recommendation for the session (else none of its calls follows one). */
+  knows(session: string): boolean {
+    return this.sessions.has(session);
+  }
+
   /** The agent used `name` (a power, or `power:tool`) in this session: credit the latest open recommendation naming it. */
   markUsed(session: string, name: string, now = Date.now()): Recommendation | undefined {
-    if (!this.sessions.has(session)) return undefined;
+    if (!this.knows(session)) return undefined;
     const open = this.store.query<Row>('SELECT * FROM recommendations WHERE session = ? AND used IS NULL AND at >= ? ORDER BY at DESC LIMIT 20', [session, now - FOLLOW_WINDOW_MS]);
     for (const row of open) {
       const candidates = JSON.parse(row.candidates) as RecommendedCandidate[];

@@ -1,28 +1,39 @@
 /**
- * One sql.js database as the Store uses it: kept `query_only` (a query that would change rows
- * fails in SQLite itself, no savepoint needed) except inside `writing`; its rollback journal in
- * memory and its lock exclusive (the file lives in sql.js's in-memory file system and nothing else
- * opens it: with the default locking SQLite drops its page cache after every transaction and
- * re-reads the pages through that file system, ten times the cost of a write); writes run in one
- * long transaction, committed every COMMIT_EVERY writes and before an export (a commit copies the
- * changed pages into that file system); statements are prepared once. Durability is the
- * journals' job, not this file's.
+ * One sql.js database as the Store uses it. A query runs only if SQLite compiles it to a program
+ * that writes nothing (its `EXPLAIN`, read once per statement text: no write transaction, no
+ * opcode that changes the connection), so writes go through the journal and no savepoint is
+ * needed. (`PRAGMA query_only`, toggled around each write, did the same, but a flag pragma expires
+ * every prepared statement: each was compiled again on its next use, twice per write.)
+ * The rollback journal is in memory and the lock exclusive (the file lives in sql.js's in-memory
+ * file system and nothing else opens it: with the default locking SQLite drops its page cache
+ * after every transaction and re-reads the pages through that file system, ten times the cost of
+ * a write); writes run in one long transaction, committed every COMMIT_EVERY writes and before an
+ * export (a commit copies the changed pages into that file system); statements are prepared
+ * once. Durability is the journals' job, not this file's.
  */
 import type { Database, SqlJsStatic, Statement } from 'sql.js';
 import type { SqlValue } from './ops.js';
 
 const MAX_CACHED_STATEMENTS = 200;
 const COMMIT_EVERY = 200;
-const PRAGMAS = 'PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE; PRAGMA query_only = ON';
+const PRAGMAS = 'PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE';
 const READ_ONLY = 'store: query() is read-only; change data with write()';
 const LEADING_SPACE_AND_COMMENTS = /^(?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/;
-/** Statements `query_only` lets through that would end the long transaction or change the connection. */
+/** Statements that would end the long transaction or change the connection. */
 const CONNECTION_CONTROL = /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|ATTACH|DETACH|VACUUM)\b/i;
 /** A pragma that only reads: a bare name, or one of these with an argument. */
 const READ_PRAGMA = /^PRAGMA\s+(?:\w+\.)?(?:\w+|(?:table_info|table_xinfo|index_list|index_info|index_xinfo|foreign_key_list)\s*\([^)]*\))\s*;?\s*$/i;
+/**
+ * Opcodes that change the file or the connection without a write transaction. Everything that
+ * changes a table or the schema opens one (`Transaction` with P2 != 0); the Insert / IdxInsert a
+ * read-only program may hold fill its own ephemeral tables (IN lists, DISTINCT, sorting).
+ */
+const CONNECTION_OPCODES = new Set(['AutoCommit', 'Savepoint', 'Vacuum', 'IncrVacuum', 'JournalMode', 'Checkpoint', 'SqlExec', 'VBegin', 'VUpdate', 'VCreate', 'VDestroy']);
 
 export class StoreDatabase {
   private readonly statements = new Map<string, Statement>();
+  /** Whether each statement text `all` was given compiles to a read-only program. */
+  private readonly readOnly = new Map<string, boolean>();
   private inTransaction = false;
   private uncommitted = 0;
 
@@ -40,9 +51,8 @@ export class StoreDatabase {
     }
   }
 
-  /** Runs `change` with writes allowed, inside the long transaction. */
+  /** Runs `change` inside the long transaction. */
   writing<T>(change: (db: Database) => T): T {
-    this.run('PRAGMA query_only = OFF', []);
     try {
       if (!this.inTransaction) {
         this.run('BEGIN', []);
@@ -50,20 +60,14 @@ export class StoreDatabase {
       }
       return change(this.db);
     } finally {
-      this.run('PRAGMA query_only = ON', []);
       if (++this.uncommitted >= COMMIT_EVERY) this.commit();
     }
   }
 
-  /** Runs SQL that manages its own transactions (migrations), with writes allowed. */
+  /** Runs SQL that manages its own transactions (migrations). */
   migrating<T>(change: (db: Database) => T): T {
     this.commit();
-    this.run('PRAGMA query_only = OFF', []);
-    try {
-      return change(this.db);
-    } finally {
-      this.run('PRAGMA query_only = ON', []);
-    }
+    return change(this.db);
   }
 
   commit(): void {
@@ -87,18 +91,45 @@ export class StoreDatabase {
   all<T>(sql: string, params: SqlValue[]): T[] {
     const head = sql.replace(LEADING_SPACE_AND_COMMENTS, '');
     if (CONNECTION_CONTROL.test(head) || (/^PRAGMA\b/i.test(head) && !READ_PRAGMA.test(head))) throw new Error(READ_ONLY);
+    if (!this.compilesReadOnly(sql, head)) throw new Error(READ_ONLY);
     const statement = this.prepared(sql);
     const rows: T[] = [];
     try {
       statement.bind(params);
       while (statement.step()) rows.push(statement.getAsObject() as unknown as T);
-    } catch (error) {
-      if (/readonly database/.test(String((error as Error)?.message))) throw new Error(READ_ONLY);
-      throw error;
     } finally {
       statement.reset();
     }
     return rows;
+  }
+
+  /**
+   * Whether the first statement of `sql` (the only one `prepare` compiles and `all` runs) writes
+   * nothing: no write transaction and no connection opcode in its program. EXPLAIN runs nothing.
+   */
+  private compilesReadOnly(sql: string, head: string): boolean {
+    if (/^EXPLAIN\b/i.test(head)) return true;
+    let verdict = this.readOnly.get(sql);
+    if (verdict !== undefined) return verdict;
+    let explain: Statement;
+    try {
+      explain = this.db.prepare(`EXPLAIN ${sql}`);
+    } catch {
+      this.prepared(sql); // throws SQLite's own message for SQL that does not compile
+      return false;
+    }
+    verdict = true;
+    try {
+      while (explain.step()) {
+        const [, opcode, , p2] = explain.get() as [number, string, number, number];
+        if (CONNECTION_OPCODES.has(opcode) || (opcode === 'Transaction' && p2 !== 0)) verdict = false;
+      }
+    } finally {
+      explain.free();
+    }
+    if (this.readOnly.size >= MAX_CACHED_STATEMENTS) this.readOnly.clear();
+    this.readOnly.set(sql, verdict);
+    return verdict;
   }
 
   private prepared(sql: string): Statement {

@@ -30,6 +30,12 @@ export interface Store {
    * flush covers every write since the last); rejects if that flush failed.
    */
   durable(): Promise<void>;
+  /**
+   * A number that moves whenever `table`'s rows may have changed, by this process or another,
+   * as of now (so a result read from the table can be kept while it stays the same). Absent: no
+   * cheap way to tell; read again.
+   */
+  tableVersion?(table: string): number;
   /** Read-only SQL over everything committed so far; a statement that changes rows throws. */
   query<T = Row>(sql: string, params?: SqlValue[]): T[];
   /**

@@ -79,6 +79,9 @@ export class SqlJsStore implements StoreContract {
   private readonly commits: GroupCommit;
   private lastFullLook = 0;
   private readonly listEveryMs: number;
+  /** Per table, bumped whenever ops on it are applied; `reloads` moves every table's version. */
+  private readonly tableVersions = new Map<string, number>();
+  private reloads = 0;
 
   private constructor(
     private readonly SQL: SqlJsStatic,
@@ -161,6 +164,12 @@ export class SqlJsStore implements StoreContract {
     } catch (error) {
       log.warn(`compaction failed: ${errorMessage(error)}`);
     }
+  }
+
+  tableVersion(table: string): number {
+    this.assertOpen();
+    this.refresh();
+    return this.reloads * 2 ** 32 + (this.tableVersions.get(table) ?? 0);
   }
 
   /** Read-only SQL over everything committed so far; a statement that changes rows throws (and is rolled back). */
@@ -398,6 +407,7 @@ export class SqlJsStore implements StoreContract {
         continue;
       }
       this.applyEntries(db, schema, entries);
+      this.reloads += 1;
       this.db?.close();
       this.db = db;
       this.schema = schema;
@@ -417,6 +427,7 @@ export class SqlJsStore implements StoreContract {
     target.writing(() => {
       for (const entry of entries) {
         for (const op of entry.ops) {
+          this.tableVersions.set(op.table, (this.tableVersions.get(op.table) ?? 0) + 1);
           try {
             schema.validate(op);
             applyOp(run, op);

@@ -63,6 +63,23 @@ function cpuMs(pid: number | undefined): number | null {
   }
 }
 
+/** CPU ms per thread name (comm) of a process, from /proc/PID/task (BENCH_THREADS=1 prints it per row). */
+function threadCpuMs(pid: number | undefined): Map<string, number> {
+  const threads = new Map<string, number>();
+  if (!pid) return threads;
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      threads.set(`${name}:${tid}`, (threads.get(`${name}:${tid}`) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+    }
+  } catch {
+    // the process is gone or /proc is missing
+  }
+  return threads;
+}
+
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
@@ -78,14 +95,33 @@ async function attachStrace(pid: number, file: string): Promise<() => Promise<vo
     });
 }
 
+/**
+ * Waits (up to 10 s) until the answering process is idle between calls: work its first calls
+ * started in the background (the gateway's token counter loads its encoder, ~1 s of CPU, in a
+ * worker thread) is start-up, not per-call overhead, and would otherwise land in the first row.
+ */
+async function settle(pid: number | undefined): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  let quiet = 0;
+  while (quiet < 2 && performance.now() < deadline) {
+    const before = cpuMs(pid);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const after = cpuMs(pid);
+    if (before === null || after === null) return;
+    quiet = after - before <= 20 ? quiet + 1 : 0;
+  }
+}
+
 async function measure(target: Target, concurrency: number, calls: number): Promise<Row> {
   const call = (i: number) => target.client.callTool({ name: target.tool, arguments: { message: `bench ${i}` } });
   for (let i = 0; i < WARMUP; i += 1) await call(i);
+  await settle(target.pid);
   const traceDir = process.env.BENCH_STRACE;
   const stopTrace = traceDir && target.pid ? await attachStrace(target.pid, path.join(traceDir, `${target.name.replace(' ', '-')}-c${concurrency}.txt`)) : undefined;
   const latencies: number[] = [];
   let next = 0;
   const cpuBefore = cpuMs(target.pid);
+  const threadsBefore = threadCpuMs(target.pid);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -100,6 +136,10 @@ async function measure(target: Target, concurrency: number, calls: number): Prom
   );
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = cpuMs(target.pid);
+  if (process.env.BENCH_THREADS) {
+    const perThread = [...threadCpuMs(target.pid)].filter(([name, ms]) => ms - (threadsBefore.get(name) ?? 0) > 0).map(([name, ms]) => `${name} ${round((ms - (threadsBefore.get(name) ?? 0)) / calls, 2)}`);
+    process.stderr.write(`${target.name} c=${concurrency} CPU ms per call by thread: ${perThread.join(', ')}\n`);
+  }
   await stopTrace?.();
   latencies.sort((a, b) => a - b);
   return {

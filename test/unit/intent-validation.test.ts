@@ -24,6 +24,17 @@ test('precedence: spell over server over inferred; inference can be switched off
   assert.deepEqual(effectiveAnnotations(bare, undefined, false), { source: 'none' });
 });
 
+test('annotations are decided once per tool object and inputs; another override, setting or listing decides again', () => {
+  const tool = { name: 'delete_file', description: 'Deletes a file' };
+  const first = effectiveAnnotations(tool, undefined, true);
+  assert.equal(effectiveAnnotations(tool, undefined, true), first, 'the same decision object');
+  assert.ok(Object.isFrozen(first), 'shared, so it cannot be changed by one caller');
+  assert.deepEqual(effectiveAnnotations(tool, { readOnlyHint: true }, true), { readOnlyHint: true, source: 'spell' });
+  assert.deepEqual(effectiveAnnotations(tool, undefined, false), { source: 'none' });
+  assert.deepEqual(effectiveAnnotations({ ...tool, annotations: { readOnlyHint: true } }, undefined, true), { readOnlyHint: true, source: 'server' }, 'a new listing');
+  assert.deepEqual(effectiveAnnotations(tool, undefined, true), { readOnlyHint: false, destructiveHint: true, source: 'inferred', inferred: true });
+});
+
 test('call_with follows destructive, then read-only, else write', () => {
   assert.equal(callWith(server({ destructiveHint: true })), 'call_tool_destructive');
   assert.equal(callWith(server({ readOnlyHint: true })), 'call_tool_read');

@@ -86,6 +86,7 @@ test('recommendations: the next use in the session is credited at its rank; metr
     assert.equal(log.markUsed('s1', 'memory'), undefined, 'already credited');
     assert.equal(log.markUsed('s2', 'fs')?.usedRank, 0);
     assert.equal(log.markUsed('s3', 'fs'), undefined, 'another session');
+    assert.deepEqual(['s1', 's2', 's3'].map((s) => log.knows(s)), [true, true, false], 'only sessions it recorded a recommendation for can follow one');
     const metrics = historyMetrics(log.all());
     assert.equal(metrics.followed, 2);
     assert.equal(metrics.mrr, 0.75);

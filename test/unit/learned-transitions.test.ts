@@ -1,16 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { ActivityLog } from '../../server/activity/activity-log.js';
 import { LearnedTransitions } from '../../server/hints/learned-transitions.js';
-import { Store } from '../../server/store/store.js';
-import { tempDir } from '../helpers/temp.js';
+import type { SqlValue } from '../../server/store/store.js';
+import { tempStore } from '../helpers/temp-store.js';
 
 test('learned transitions read only new rows between full scans, and agree with a full scan', async (t) => {
-  const dir = tempDir();
-  const store = await Store.open({ dataDir: dir.dir, fsync: false });
-  t.after(() => {
-    store.close();
-    dir.cleanup();
-  });
+  const { store } = await tempStore(t);
   let version = 0;
   let id = 0;
   const call = (session: string, tool: string, at: number, status = 'ok') => {
@@ -36,4 +32,45 @@ test('learned transitions read only new rows between full scans, and agree with 
     [['m:open', 2]],
   );
   assert.deepEqual(incremental.from('m:open', 1).map((x) => [x.to, x.support, x.errorRate]), [['m:read', 1, 1]]);
+});
+
+test("this process's calls come from the activity log's 'recorded' event, without a query, and agree with a full scan", async (t) => {
+  const { store } = await tempStore(t);
+  const activity = new ActivityLog(store);
+  const transitions = new LearnedTransitions(store, () => activity.version);
+  activity.on('recorded', (call) => transitions.observe(call));
+  let queries = 0;
+  const query = store.query.bind(store);
+  store.query = ((sql: string, params?: SqlValue[]) => {
+    queries += 1;
+    return query(sql, params);
+  }) as typeof store.query;
+  const base = 1_000_000;
+  const call = (session: string, tool: string, at: number, status: 'ok' | 'error' | 'rejected' = 'ok') =>
+    ({ at, session, power: 'm', tool, variant: 'direct', decision: 'allowed' as const, status, latencyMs: 1, resultBytes: 1 });
+  activity.recordMany([call('s1', 'search', base), call('s1', 'open', base + 10)]);
+  assert.deepEqual(transitions.from('m:search', 1).map((x) => x.to), ['m:open']);
+  const afterFirstRead = queries;
+
+  activity.recordMany([call('s2', 'search', base + 10), call('s2', 'open', base + 11), call('s1', 'read', base + 11, 'error')]);
+  activity.record(call('s3', 'search', base + 30));
+  activity.record(call('s3', 'delete', base + 31, 'rejected'));
+  activity.record(call('s3', 'open', base + 32));
+  assert.deepEqual(transitions.from('m:search', 1).map((x) => [x.to, x.support]), [['m:open', 3]]);
+  assert.equal(queries, afterFirstRead, 'no query for calls this process recorded');
+  assert.deepEqual(transitions.all(), new LearnedTransitions(store, () => 0).all(), 'the same as a full scan');
+});
+
+test('observed calls nobody reads are not kept past a bound: the next read scans the log', async (t) => {
+  const { store } = await tempStore(t);
+  const activity = new ActivityLog(store);
+  const transitions = new LearnedTransitions(store, () => activity.version);
+  activity.on('recorded', (call) => transitions.observe(call));
+  const call = (tool: string, at: number) => ({ at, session: 's1', power: 'm', tool, variant: 'direct', decision: 'allowed' as const, status: 'ok' as const, latencyMs: 1, resultBytes: 1 });
+  transitions.all();
+  const base = 2_000_000;
+  activity.recordMany(Array.from({ length: 1_500 }, (_, i) => call(i % 2 === 0 ? 'search' : 'open', base + i)));
+  assert.ok((transitions as unknown as { observed: unknown[] }).observed.length < 1_000, 'the backlog was dropped');
+  assert.deepEqual(transitions.all(), new LearnedTransitions(store, () => 0).all(), 'and the read is a full scan');
+  assert.deepEqual(transitions.from('m:search', 1).map((x) => [x.to, x.support]), [['m:open', 750]]);
 });

@@ -124,6 +124,41 @@ test('write and query: upsert merges columns, insert ignores an existing key, de
   assert.equal(count(store), 1, 'a write through query() is rolled back');
 });
 
+test('query() runs what compiles to a read-only program (ephemeral tables included) and refuses the rest before it runs', async (t) => {
+  const store = await open(t, tempDir(t));
+  store.writeMany([event('e1', 'one'), event('e2', 'two'), event('e3', 'two')]);
+  assert.deepEqual(store.query('SELECT DISTINCT detail FROM events ORDER BY detail'), [{ detail: 'one' }, { detail: 'two' }], 'DISTINCT and a sorter fill ephemeral tables');
+  assert.equal(store.query("SELECT id FROM events WHERE id IN (SELECT id FROM events WHERE detail = 'two')").length, 2, 'an IN subquery fills an ephemeral index');
+  for (const sql of ['WITH x AS (SELECT 1) DELETE FROM events', "UPDATE events SET detail = 'x'", 'CREATE TEMP TABLE z (a)', 'DROP TABLE events', "INSERT INTO events (id) VALUES ('e9')"]) {
+    assert.throws(() => store.query(sql), /read-only/, sql);
+    assert.throws(() => store.query(sql), /read-only/, `${sql}, asked again (the verdict is cached)`);
+  }
+  assert.deepEqual(store.query('SELECT COUNT(*) AS n FROM events; DELETE FROM events'), [{ n: 3 }], 'only the first statement runs');
+  assert.equal(count(store), 3, 'nothing was written through query()');
+  assert.throws(() => store.query('SELEC nonsense'), /syntax error/, "SQL that does not compile gets SQLite's message");
+  store.write(event('e4', 'four'));
+  assert.deepEqual(store.query('SELECT DISTINCT detail FROM events ORDER BY detail'), [{ detail: 'four' }, { detail: 'one' }, { detail: 'two' }], 'a cached statement sees the write after it');
+});
+
+test("tableVersion moves with writes to that table, this process's or another's, and with a rebuild", async (t) => {
+  const dataDir = tempDir(t);
+  const a = await open(t, dataDir);
+  const b = await open(t, dataDir);
+  const events = a.tableVersion('events');
+  const catalog = a.tableVersion('catalog_tools');
+  assert.equal(a.tableVersion('events'), events, 'unchanged when nothing was written');
+  a.write(event('e1'));
+  assert.notEqual(a.tableVersion('events'), events, 'own write');
+  assert.equal(a.tableVersion('catalog_tools'), catalog, 'a write to another table');
+  const before = a.tableVersion('events');
+  b.write(event('e2'));
+  assert.notEqual(a.tableVersion('events'), before, "another Store's write, seen through the change counter");
+  const beforeCompaction = a.tableVersion('catalog_tools');
+  assert.ok(b.compact());
+  b.write(event('e3'));
+  assert.notEqual(a.tableVersion('catalog_tools'), beforeCompaction, 'a rebuild from a new snapshot moves every table');
+});
+
 test('a second Store on the same data dir sees committed writes on its next query', async (t) => {
   const dataDir = tempDir(t);
   const a = await open(t, dataDir);

@@ -3,10 +3,12 @@
  * was served, every answer of a gateway tool (resolve_intent, activate_power, read_artifact ...),
  * and every power's result as delivered (whole or summarized), next to that result's raw size.
  * Against it, direct exposure of the same powers: every known power's tools listed once, and the
- * raw results. Counting runs off the call path. Kept in memory for the last MAX_SESSIONS sessions.
+ * raw results. Counting runs off the call path, in batches (one tokenizer request per batch).
+ * Kept in memory for the last MAX_SESSIONS sessions.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../../log.js';
+import { CountBatcher } from '../tokens/count-batcher.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 
 const log = logger('intel');
@@ -33,11 +35,11 @@ export function readableText(result: CallToolResult): string {
 export class SessionReadLedger {
   private readonly sessions = new Map<string, SessionReads>();
   private readonly pending = new Set<Promise<void>>();
+  private readonly counts: CountBatcher;
 
-  constructor(
-    private readonly tokenizer: Tokenizer,
-    private readonly now: () => number,
-  ) {}
+  constructor(tokenizer: Tokenizer, private readonly now: () => number) {
+    this.counts = new CountBatcher(tokenizer);
+  }
 
   listed(session: string, tools: Tool[]): void {
     this.count(session, [JSON.stringify(tools)], (row, [tokens]) => {
@@ -66,14 +68,17 @@ export class SessionReadLedger {
 
   /** Newest first. */
   async all(): Promise<SessionReads[]> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    while (this.pending.size > 0) {
+      this.counts.flush();
+      await Promise.all([...this.pending]);
+    }
     return [...this.sessions.values()].sort((a, b) => b.lastAt - a.lastAt).map((row) => ({ ...row }));
   }
 
   private count(session: string, texts: string[], apply: (row: SessionReads, counts: number[]) => void): void {
     const at = this.now();
-    const work = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.tokenizer.count(texts))
+    const work = this.counts
+      .count(texts)
       .then((counts) => apply(this.row(session, at), counts))
       .catch((error) => log.warn(`session token accounting failed: ${errorMessage(error)}`));
     this.pending.add(work);

@@ -95,6 +95,8 @@ export function newArtifactId(): string {
 
 export class ArtifactStore {
   readonly dir: string;
+  /** Per power, the latest expiry of its live read-only artifacts (0: none), as of a table version. */
+  private readonly liveReads = new Map<string, { version: number; until: number }>();
 
   constructor(
     private readonly store: Store,
@@ -175,7 +177,16 @@ export class ArtifactStore {
 
   /** True when a live artifact of a read-only call to this power exists (a write must then invalidate it). */
   hasLiveReads(power: string): boolean {
-    return this.store.query(`SELECT 1 FROM ${TABLE} WHERE power = ? AND read_only = 1 AND expires_at > ? LIMIT 1`, [power, this.now()]).length > 0;
+    // Kept while the table is unchanged: time passing only ends artifacts, so "none" stays true,
+    // and "until" (the latest expiry) says how long "some" does.
+    const version = this.store.tableVersion?.(TABLE);
+    const known = this.liveReads.get(power);
+    const now = this.now();
+    if (version !== undefined && known?.version === version && now < known.until) return true;
+    if (version !== undefined && known?.version === version && known.until === 0) return false;
+    const until = this.store.query<{ until: number | null }>(`SELECT MAX(expires_at) AS until FROM ${TABLE} WHERE power = ? AND read_only = 1 AND expires_at > ?`, [power, now])[0]?.until ?? 0;
+    if (version !== undefined) this.liveReads.set(power, { version, until });
+    return until > 0;
   }
 
   usage(): { count: number; bytes: number } {

@@ -8,6 +8,7 @@ import { BoundedLines, type CutLine } from './bounded-lines.js';
 import { childSupervisor, type ChildSupervisor } from './child-supervisor.js';
 import { cutMessageId, megabytes, tooLargeAnswer } from './oversize-message.js';
 import { platformSpawn } from './platform-spawn.js';
+import { writeCoalesced } from '../../util/coalesced-write.js';
 
 export interface ChildCommand {
   command: string;
@@ -131,7 +132,7 @@ export class ChildProcessTransport implements Transport {
     const stdin = this.child?.stdin;
     if (!stdin || this.closed) throw new Error('Not connected');
     if ('method' in message && 'id' in message) this.waiting.add(message.id as Id);
-    if (!stdin.write(serializeMessage(message))) await new Promise((resolve) => stdin.once('drain', resolve));
+    if (!writeCoalesced(stdin, serializeMessage(message))) await new Promise((resolve) => stdin.once('drain', resolve));
   }
 
   /** Closes stdin, gives the child the grace period to exit, then ends its whole group. */

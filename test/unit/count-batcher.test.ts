@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CountBatcher } from '../../server/intel/tokens/count-batcher.js';
+import { InlineTokenizer } from '../../server/intel/tokens/tokenizer.js';
+
+/** The real in-thread tokenizer, with its requests counted. */
+function countingTokenizer() {
+  const inner = new InlineTokenizer();
+  const requests: string[][] = [];
+  return {
+    requests,
+    count: (texts: string[]) => {
+      requests.push(texts);
+      return inner.count(texts);
+    },
+  };
+}
+
+test('counts asked within the delay go to the tokenizer in one request, each caller gets its own counts', async () => {
+  const tokenizer = countingTokenizer();
+  const batcher = new CountBatcher(tokenizer, 20);
+  const texts = [['hello world'], ['a much longer text with more tokens in it', 'x'], ['another']];
+  const counts = await Promise.all(texts.map((t) => batcher.count(t)));
+  const expected = await Promise.all(texts.map((t) => new InlineTokenizer().count(t)));
+  assert.deepEqual(counts, expected);
+  assert.equal(tokenizer.requests.length, 1);
+  assert.deepEqual(tokenizer.requests[0], texts.flat());
+});
+
+test('past maxTexts, or on flush(), the batch goes at once; a failure reaches every caller of the batch', async () => {
+  const tokenizer = countingTokenizer();
+  const batcher = new CountBatcher(tokenizer, 60_000, 3);
+  const full = Promise.all([batcher.count(['a', 'b']), batcher.count(['c'])]);
+  assert.equal(tokenizer.requests.length, 1, 'three texts waited: sent without waiting for the delay');
+  assert.deepEqual((await full).map((c) => c.length), [2, 1]);
+  const flushed = batcher.count(['d']);
+  batcher.flush();
+  assert.equal(tokenizer.requests.length, 2);
+  assert.equal((await flushed).length, 1);
+  assert.deepEqual(await batcher.count([]), [], 'nothing to count: no request');
+  assert.equal(tokenizer.requests.length, 2);
+
+  const failing = new CountBatcher({ count: () => Promise.reject(new Error('worker gone')) }, 5);
+  const results = await Promise.allSettled([failing.count(['a']), failing.count(['b'])]);
+  assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+});
