@@ -1,6 +1,5 @@
 import * as path from 'node:path';
-import type { LoadIssue, PowerDefinition } from './types.js';
-import type { RegistryChange } from './registry.js';
+import type { LoadIssue, PowerDefinition, RegistryChange } from './types.js';
 
 /** One load issue as one line, for the log and the CLI: `file:line:column (field): message. Fix: fix`. */
 export function formatIssue(issue: LoadIssue): string {

@@ -12,7 +12,7 @@ import { brokenPowers, describeChange, formatIssue } from './issue-text.js';
 import { isSpellFileName, loadSpellFile, type SpellLoadContext } from './spell-loader.js';
 import type { FileLimits } from '../util/safe-read.js';
 import type { SpellExtensions } from './spell-schema.js';
-import type { LoadIssue, PowerDefinition, RegistrySnapshot } from './types.js';
+import type { LoadIssue, PowerDefinition, RegistryChange, RegistrySnapshot } from './types.js';
 import { PathWatcher, type PathWatcherOptions, type WatchTarget } from './watcher.js';
 
 const log = logger('powers');
@@ -27,12 +27,7 @@ export interface PowerRegistryOptions {
   limits?: FileLimits;
 }
 
-export interface RegistryChange {
-  added: PowerDefinition[];
-  removed: PowerDefinition[];
-  changed: { before: PowerDefinition; after: PowerDefinition }[];
-  snapshot: RegistrySnapshot;
-}
+export type { RegistryChange } from './types.js';
 
 export interface RegistryWatchOptions extends PathWatcherOptions {
   debounceMs?: number;

@@ -53,3 +53,11 @@ export interface RegistrySnapshot {
   powers: PowerDefinition[];
   issues: LoadIssue[];
 }
+
+/** What a reload of the registry changed (the registry's `change` event). */
+export interface RegistryChange {
+  added: PowerDefinition[];
+  removed: PowerDefinition[];
+  changed: { before: PowerDefinition; after: PowerDefinition }[];
+  snapshot: RegistrySnapshot;
+}

@@ -1,5 +1,5 @@
 import { maskSecrets } from '../util/secrets.js';
-import type { Row, WriteOp } from './ops.js';
+import type { Row, WriteOp } from './write-op.js';
 
 /**
  * Tables holding what servers publish about their tools (descriptions, schemas: the review must show

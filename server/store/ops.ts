@@ -7,11 +7,9 @@ import type { Database } from 'sql.js';
 import { TABLE_KEYS } from './migrations.js';
 import { maskedOp } from './masked-op.js';
 
-export type SqlValue = string | number | null;
-export type Row = Record<string, SqlValue>;
-export type WriteOp =
-  | { op: 'upsert' | 'insert'; table: string; row: Row }
-  | { op: 'delete'; table: string; where: Row };
+import type { Row, SqlValue, WriteOp } from './write-op.js';
+
+export type { Row, SqlValue, WriteOp } from './write-op.js';
 
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 

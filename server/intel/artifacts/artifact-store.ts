@@ -12,6 +12,7 @@ import { errorMessage, logger } from '../../log.js';
 import type { Store } from '../../store/store.js';
 import type { IntelSettings } from '../intel-settings.js';
 import type { Summary } from '../summary.js';
+import type { ArtifactFiles } from './artifact-files.js';
 import { storeFiles } from './store-files.js';
 
 const log = logger('intel');
@@ -42,14 +43,7 @@ export interface ArtifactRecord {
 
 export type SaveOutcome = { stored: true } | { stored: false; reason: string };
 
-/** The file operations the store needs; tests swap them to simulate a full disk. */
-export interface ArtifactFiles {
-  write(file: string, text: string): void;
-  read(file: string): string;
-  remove(file: string): void;
-  list(dir: string): string[];
-  mtime(file: string): number;
-}
+export type { ArtifactFiles } from './artifact-files.js';
 
 export const nodeFiles: ArtifactFiles = {
   write(file, text) {

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import type { Store } from '../../store/store-interface.js';
-import type { ArtifactFiles } from './artifact-store.js';
+import type { ArtifactFiles } from './artifact-files.js';
 
 const TABLE = 'artifact_bodies';
 /** What PostgreSQL text cannot hold as is: NUL, and a surrogate without its pair. */
