@@ -42,3 +42,36 @@ test('only the tool policy reads powers.disabled and tools.blocked', () => {
   const readers = filesMatching(/\.powers\.disabled\b|\.tools\.blocked\b|powers:\s*\{\s*disabled\b.*\.includes/);
   assert.deepEqual(readers, ['server/trust/tool-policy.ts']);
 });
+
+/** The one module outside the store's backends that holds the statements on each table. */
+const OWNERS: Record<string, string> = {
+  activity: 'server/activity/activity-table.ts',
+  activity_ratings: 'server/activity/activity-table.ts',
+  artifact_bodies: 'server/intel/artifacts/store-files.ts',
+  catalog_changes: 'server/catalog/catalog.ts',
+  catalog_powers: 'server/catalog/catalog.ts',
+  catalog_tools: 'server/catalog/catalog.ts',
+  embeddings: 'server/resolve/semantic/embedding-cache.ts',
+  events: 'server/activity/event-log.ts',
+  hint_events: 'server/hints/hint-events.ts',
+  intel_artifacts: 'server/intel/artifacts/artifact-store.ts',
+  intel_calls: 'server/intel/accounting/intel-calls-table.ts',
+  intel_power_writes: 'server/intel/cache/result-cache.ts',
+  learned_requests: 'server/ranking/learned-requests.ts',
+  ranking_weights: 'server/ranking/weights-store.ts',
+  recommendations: 'server/ranking/recommendations.ts',
+  tool_pins: 'server/trust/pins.ts',
+  tool_reviews: 'server/trust/pins.ts',
+  trust_powers: 'server/trust/pins.ts',
+  users: 'server/users/user-directory.ts',
+};
+
+test('every table outside the store itself has one owner module (statements, write ops, or a table-name constant)', () => {
+  const migrations = server.find((source) => source.file === 'server/store/migrations.ts')!.text;
+  const tables = [...migrations.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)/g)].map((m) => m[1]!);
+  assert.ok(tables.length >= 20, `only ${tables.length} tables found in migrations.ts`);
+  const speakers = (table: string) =>
+    filesMatching(new RegExp(`(FROM|JOIN|INTO|UPDATE)\\s+${table}\\b|table:\\s*'${table}'|=\\s*'${table}';`)).filter((file) => !file.startsWith('server/store/'));
+  const found = Object.fromEntries(tables.map((table) => [table, speakers(table)]).filter(([, files]) => files.length > 0));
+  assert.deepEqual(found, Object.fromEntries(Object.entries(OWNERS).map(([table, file]) => [table, [file]])));
+});

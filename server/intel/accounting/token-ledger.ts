@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { errorMessage, logger } from '../../log.js';
 import type { Store } from '../../store/store.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
+import { expiredIntelCalls, intelCallInsert, rawTokensOf } from './intel-calls-table.js';
 
 const log = logger('intel');
-const TABLE = 'intel_calls';
 
 /** hit: served from the cache; miss: a read-only call summarized anew; similar: wording reused; none: not cacheable. */
 export type CacheOutcome = 'hit' | 'miss' | 'similar' | 'none';
@@ -54,14 +54,13 @@ export class TokenLedger {
 
   /** The raw token count recorded for an artifact's first call, once counted. */
   rawTokensOf(artifactId: string): number | undefined {
-    const row = this.store.query<{ raw_tokens: number | null }>(`SELECT raw_tokens FROM ${TABLE} WHERE artifact_id = ? AND cache != 'hit' AND raw_tokens IS NOT NULL LIMIT 1`, [artifactId])[0];
-    return row?.raw_tokens ?? undefined;
+    return rawTokensOf(this.store, artifactId);
   }
 
   prune(retentionDays: number, now = Date.now()): void {
     const cutoff = now - retentionDays * 86_400_000;
-    const old = this.store.query<{ id: string }>(`SELECT id FROM ${TABLE} WHERE at < ? LIMIT 5000`, [cutoff]);
-    if (old.length) this.store.writeMany(old.map((row) => ({ op: 'delete' as const, table: TABLE, where: { id: row.id } })));
+    const expired = expiredIntelCalls(this.store, cutoff);
+    if (expired.length) this.store.writeMany(expired);
   }
 
   private async write(entry: LedgerEntry): Promise<void> {
@@ -69,10 +68,8 @@ export class TokenLedger {
     const counts = await this.tokenizer.count(texts);
     const rawTokens = entry.rawTokens ?? counts[0]!;
     const deliveredTokens = counts[counts.length - 1]!;
-    this.store.write({
-      op: 'insert',
-      table: TABLE,
-      row: {
+    this.store.write(
+      intelCallInsert({
         id: randomUUID(),
         at: entry.at,
         power: entry.power,
@@ -84,7 +81,7 @@ export class TokenLedger {
         raw_bytes: entry.rawBytes,
         raw_tokens: rawTokens,
         delivered_tokens: deliveredTokens,
-      },
-    });
+      }),
+    );
   }
 }

@@ -8,6 +8,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionTokensInfo, TokenReportInfo, TokenTotals } from '../../rpc/protocol.js';
 import type { Store } from '../../store/store.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
+import { intelCallSums, type Aggregate } from './intel-calls-table.js';
 import type { SessionReads } from './session-reads.js';
 
 export interface ToolLists {
@@ -15,14 +16,6 @@ export interface ToolLists {
   powers: Array<{ power: string; tools: Tool[] }>;
 }
 
-interface Aggregate {
-  n: number;
-  raw: number | null;
-  delivered: number | null;
-}
-
-const TABLE = 'intel_calls';
-const SUMS = 'COUNT(*) AS n, SUM(raw_tokens) AS raw, SUM(delivered_tokens) AS delivered';
 
 export async function tokenReport(
   store: Store,
@@ -31,12 +24,7 @@ export async function tokenReport(
   artifacts: TokenReportInfo['artifacts'],
   sessions: SessionReads[] = [],
 ): Promise<TokenReportInfo> {
-  const total = store.query<Aggregate>(`SELECT ${SUMS} FROM ${TABLE}`)[0] ?? { n: 0, raw: 0, delivered: 0 };
-  const days = store.query<Aggregate & { day: string }>(`SELECT date(at / 1000, 'unixepoch') AS day, ${SUMS} FROM ${TABLE} GROUP BY day ORDER BY day`);
-  const powers = store.query<Aggregate & { power: string }>(`SELECT power, ${SUMS} FROM ${TABLE} GROUP BY power ORDER BY SUM(raw_tokens) - SUM(delivered_tokens) DESC`);
-  const summarizers = store.query<{ summarizer: string; n: number }>(`SELECT summarizer, COUNT(*) AS n FROM ${TABLE} GROUP BY summarizer`);
-  const cache = store.query<{ cache: string; n: number }>(`SELECT cache, COUNT(*) AS n FROM ${TABLE} GROUP BY cache`);
-  const notStored = store.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE stored = 0`)[0]?.n ?? 0;
+  const { total, days, powers, summarizers, cache, notStored } = intelCallSums(store);
   const count = (name: string) => cache.find((row) => row.cache === name)?.n ?? 0;
   const hits = count('hit');
   const misses = count('miss');
