@@ -6,11 +6,8 @@ import type { CallerContext, CallRequest } from '../calls/call-runner.js';
 import { variantOf } from '../calls/intent.js';
 import { errorResult } from '../calls/results.js';
 import type { GatewayParts } from '../composition-root.js';
-import type { HintNetwork } from '../hints/hint-network.js';
 import type { PowerDefinition } from '../powers/types.js';
 import type { ResolverStatus } from '../resolve/hybrid-resolver.js';
-import type { PowerScore } from '../resolve/types.js';
-import type { Store } from '../store/store.js';
 import { preview } from '../util/preview.js';
 import type { ExposedTool } from './exposure.js';
 import type { GatewayEvents } from './gateway-events.js';
@@ -29,17 +26,16 @@ export type { ResolveOutcome } from './resolution.js';
  * The MCP surface shared by every session over stdio and HTTP: sessions open and close, each lists
  * its tools, and a tools/call is answered by a gateway tool, an intent-declared call or an active
  * power's tool. It builds nothing: the composition root (server/composition-root.ts) hands it
- * the parts, and its tool handlers get ports (ports.ts). The JSON-RPC, REST and CLI surfaces reach
- * the same parts through its read-only fields and one-line delegations below. Emits GatewayEvents.
+ * the parts, and its tool handlers get ports (ports.ts). The HTTP and REST surfaces, the passthrough
+ * and the CLI reach the parts they need through its read-only fields and one-line delegations below;
+ * the JSON-RPC handlers get theirs from the parts (rpc/rpc-ports.ts). Emits GatewayEvents.
  */
 export class Gateway extends EventEmitter<GatewayEvents> {
   // Handed in, never built here: the passthrough of prompts, resources and child requests needs the
-  // upstream manager, the MCP sessions the session registry and intel's read accounting; HTTP, REST
-  // and JSON-RPC read the activity log, the trust review, recommendations and hints.
+  // upstream manager, the MCP sessions the session registry and intel's read accounting; HTTP and
+  // REST read the activity log (users per session, the activity list) and the trust review.
   readonly manager: GatewayParts['manager'];
   readonly activity: GatewayParts['activity'];
-  readonly recommendations: GatewayParts['recommendations'];
-  readonly hints: GatewayParts['hints'];
   readonly intel: GatewayParts['intel'];
   readonly sessions: GatewayParts['sessions'];
   readonly trust: GatewayParts['trust'];
@@ -48,8 +44,6 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     super();
     this.manager = parts.manager;
     this.activity = parts.activity;
-    this.recommendations = parts.recommendations;
-    this.hints = parts.hints;
     this.intel = parts.intel;
     this.sessions = parts.sessions;
     this.trust = parts.trust;
@@ -97,14 +91,10 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     return this.runCall({ power: exposed.power, tool: exposed.tool, calledAs: name, args, variant: 'direct', annotations: this.annotationsOf(exposed.power, tool ?? { name: exposed.tool }) }, caller);
   }
 
-  // The same parts for the JSON-RPC, REST and CLI surfaces.
+  // The same parts for the HTTP surface, the passthrough and the CLI (JSON-RPC takes them from the parts: rpc/rpc-ports.ts).
 
   get settings(): Settings {
     return this.parts.settings;
-  }
-
-  get store(): Store {
-    return this.parts.store;
   }
 
   powers(): PowerDefinition[] {
@@ -117,11 +107,6 @@ export class Gateway extends EventEmitter<GatewayEvents> {
 
   toolsOf(name: string): Tool[] {
     return this.parts.tools.toolsOf(name);
-  }
-
-  /** A power's tools, listing them first (which starts the power) when the catalog has never seen them. */
-  ensureTools(name: string): Promise<Tool[]> {
-    return this.parts.tools.ensureTools(name);
   }
 
   /** The annotations validation trusts for a tool: the spell's, else the server's, else inferred. */
@@ -138,16 +123,8 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     return this.parts.activation.activate(name, sessionId);
   }
 
-  deactivate(name: string, sessionId?: string): Promise<void> {
-    return this.parts.activation.deactivate(name, sessionId);
-  }
-
   resolve(query: string, options: ResolveOptions = {}): Promise<ResolveOutcome> {
     return this.parts.resolution.resolve(query, options);
-  }
-
-  rankTools(query: string): Promise<PowerScore[]> {
-    return this.parts.index.rankTools(query);
   }
 
   resolverStatus(): ResolverStatus {
@@ -156,10 +133,6 @@ export class Gateway extends EventEmitter<GatewayEvents> {
 
   runCall(call: CallRequest, caller: CallerContext): Promise<CallToolResult> {
     return this.parts.calls.run(call, caller);
-  }
-
-  hintNetwork(powers?: string[]): HintNetwork {
-    return this.parts.hintNetwork(powers);
   }
 
   discoverUnknownPowers(): void {

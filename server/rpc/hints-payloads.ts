@@ -1,6 +1,16 @@
 /** The hint network and the hints fired, as the protocol carries them. */
-import type { Gateway } from '../gateway/gateway.js';
+import type { HintEvents } from '../hints/hint-events.js';
+import type { HintNetwork } from '../hints/hint-network.js';
+import type { PowerDefinition } from '../powers/types.js';
 import type { HintsParams, HintsPayload } from './protocol.js';
+
+/** What the hints payload reads: the powers and which are active, the hint network, the hints fired. */
+export interface HintsPorts {
+  powers(): PowerDefinition[];
+  isActive(name: string): boolean;
+  hintNetwork(powers: string[]): HintNetwork;
+  hints: { events: Pick<HintEvents, 'followRates' | 'recent'> };
+}
 
 export const RECENT_HINTS = 30;
 const MAX_RECENT = 500;
@@ -14,20 +24,20 @@ export function parseHintsParams(params: unknown): Required<HintsParams> {
   return { scope, recent: Math.min(recent, MAX_RECENT) };
 }
 
-export function hintsPayload(gateway: Gateway, params: Required<HintsParams>): HintsPayload {
-  const powers = gateway
+export function hintsPayload(ports: HintsPorts, params: Required<HintsParams>): HintsPayload {
+  const powers = ports
     .powers()
     .map((power) => power.name)
-    .filter((name) => params.scope === 'all' || gateway.isActive(name));
-  const network = gateway.hintNetwork(powers);
+    .filter((name) => params.scope === 'all' || ports.isActive(name));
+  const network = ports.hintNetwork(powers);
   return {
     scope: params.scope,
     powers,
     nodes: network.nodes,
     edges: network.edges,
-    followRates: gateway.hints.events.followRates(),
+    followRates: ports.hints.events.followRates(),
     recent: params.recent
-      ? gateway.hints.events.recent(params.recent)
+      ? ports.hints.events.recent(params.recent)
       : [],
   };
 }

@@ -1,39 +1,60 @@
-/** The answers to the activity, ranking, hints and token requests, from the gateway's public API. */
-import type { Gateway } from '../gateway/gateway.js';
+/** The answers to the activity, ranking, hints and token requests, from the parts each one names. */
+import type { ActivityLog } from '../activity/activity-log.js';
+import type { Settings } from '../config/settings.js';
+import type { Intel } from '../intel/intel.js';
+import type { RecommendationLog } from '../ranking/recommendations.js';
+import type { Store } from '../store/store.js';
 import { tuneWeights } from '../ranking/tune-weights.js';
 import { currentWeights, saveWeights } from '../ranking/weights-store.js';
 import { parseActivityFilterInfo, parseRating } from './activity-payloads.js';
-import { hintsPayload, parseHintsParams } from './hints-payloads.js';
+import { hintsPayload, parseHintsParams, type HintsPorts } from './hints-payloads.js';
 import type { ActivityPage, ActivityRated, HintsPayload, RecommendationStats, TokenReportInfo, TuneWeightsResult } from './protocol.js';
 import { recommendationStats, tuneResult } from './ranking-payloads.js';
 
-export function gatewayActivity(gateway: Gateway, params: unknown): ActivityPage {
-  const filter = parseActivityFilterInfo(params);
-  return { filter, entries: gateway.activity.query(filter) };
+export interface ActivityPorts {
+  activity: Pick<ActivityLog, 'query' | 'rate'>;
 }
 
-export function gatewayRate(gateway: Gateway, params: unknown): ActivityRated {
+/** The recommendation log, the saved ranking weights (in the store) and whether ranking learns. */
+export interface RankingPorts {
+  recommendations: Pick<RecommendationLog, 'all'>;
+  store: Store;
+  settings: Pick<Settings, 'ranking'>;
+}
+
+export interface TokenReportPorts {
+  intel: Pick<Intel, 'tokenReport'>;
+}
+
+export type InsightPorts = ActivityPorts & RankingPorts & HintsPorts & TokenReportPorts;
+
+export function gatewayActivity(ports: ActivityPorts, params: unknown): ActivityPage {
+  const filter = parseActivityFilterInfo(params);
+  return { filter, entries: ports.activity.query(filter) };
+}
+
+export function gatewayRate(ports: ActivityPorts, params: unknown): ActivityRated {
   const p = (params && typeof params === 'object' ? params : {}) as { id?: unknown; rating?: unknown };
   if (typeof p.id !== 'string' || !p.id) throw new Error('Give the id of the call to rate.');
   const rating = parseRating(p.rating);
-  gateway.activity.rate(p.id, rating);
+  ports.activity.rate(p.id, rating);
   return { id: p.id, rating };
 }
 
-export function gatewayRecommendationStats(gateway: Gateway): RecommendationStats {
-  return recommendationStats(gateway.recommendations.all(), currentWeights(gateway.store), gateway.settings.ranking.learn);
+export function gatewayRecommendationStats(ports: RankingPorts): RecommendationStats {
+  return recommendationStats(ports.recommendations.all(), currentWeights(ports.store), ports.settings.ranking.learn);
 }
 
-export function gatewayTune(gateway: Gateway): TuneWeightsResult {
-  const tuning = tuneWeights(gateway.recommendations.all(), currentWeights(gateway.store));
-  if (tuning.tuned) saveWeights(gateway.store, tuning);
-  return tuneResult(tuning, gatewayRecommendationStats(gateway));
+export function gatewayTune(ports: RankingPorts): TuneWeightsResult {
+  const tuning = tuneWeights(ports.recommendations.all(), currentWeights(ports.store));
+  if (tuning.tuned) saveWeights(ports.store, tuning);
+  return tuneResult(tuning, gatewayRecommendationStats(ports));
 }
 
-export function gatewayHints(gateway: Gateway, params: unknown): HintsPayload {
-  return hintsPayload(gateway, parseHintsParams(params));
+export function gatewayHints(ports: HintsPorts, params: unknown): HintsPayload {
+  return hintsPayload(ports, parseHintsParams(params));
 }
 
-export async function gatewayTokenReport(gateway: Gateway): Promise<TokenReportInfo> {
-  return gateway.intel.tokenReport();
+export async function gatewayTokenReport(ports: TokenReportPorts): Promise<TokenReportInfo> {
+  return ports.intel.tokenReport();
 }

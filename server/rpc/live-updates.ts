@@ -3,9 +3,12 @@
  * (no polling): each call and rating at once; the hint network, the recommendation figures and the
  * token report debounced after calls, hints and tool list changes.
  */
-import type { Gateway } from '../gateway/gateway.js';
+import type { EventEmitter } from 'node:events';
+import type { ActivityLog } from '../activity/activity-log.js';
+import type { GatewayEvents } from '../gateway/gateway-events.js';
+import type { HintEvents } from '../hints/hint-events.js';
 import { errorMessage, logger } from '../log.js';
-import { hintsPayload, RECENT_HINTS } from './hints-payloads.js';
+import { hintsPayload, RECENT_HINTS, type HintsPorts } from './hints-payloads.js';
 import {
   activityRated,
   activityRecorded,
@@ -16,13 +19,22 @@ import {
   type ActivityRated,
   type NotificationType,
 } from './protocol.js';
-import { gatewayRecommendationStats, gatewayTokenReport } from './insight-requests.js';
+import { gatewayRecommendationStats, gatewayTokenReport, type RankingPorts, type TokenReportPorts } from './insight-requests.js';
 
 const log = logger('rpc');
 export const HINTS_DEBOUNCE_MS = 250;
 export const STATS_DEBOUNCE_MS = 1000;
 
 export type Notify = <P>(type: NotificationType<P>, params: P) => void;
+
+/** The emitters listened to (calls, ratings, hints, the gateway's tool list) and what the pushed payloads read. */
+export type LiveUpdatePorts = HintsPorts &
+  RankingPorts &
+  TokenReportPorts & {
+    activity: Pick<ActivityLog, 'on' | 'off'>;
+    hints: { events: Pick<HintEvents, 'on' | 'off'> };
+    gatewayEvents: Pick<EventEmitter<GatewayEvents>, 'on' | 'off'>;
+  };
 
 class Debounced {
   private timer?: NodeJS.Timeout;
@@ -48,11 +60,11 @@ class Debounced {
 }
 
 /** Subscribes to the gateway's emitters; returns the unsubscribe function. */
-export function publishLiveUpdates(gateway: Gateway, notify: Notify): () => void {
-  const hints = new Debounced(HINTS_DEBOUNCE_MS, () => notify(hintsChanged, hintsPayload(gateway, { scope: 'active', recent: RECENT_HINTS })));
+export function publishLiveUpdates(ports: LiveUpdatePorts, notify: Notify): () => void {
+  const hints = new Debounced(HINTS_DEBOUNCE_MS, () => notify(hintsChanged, hintsPayload(ports, { scope: 'active', recent: RECENT_HINTS })));
   const stats = new Debounced(STATS_DEBOUNCE_MS, async () => {
-    notify(recommendationStatsChanged, gatewayRecommendationStats(gateway));
-    notify(tokenReportChanged, await gatewayTokenReport(gateway));
+    notify(recommendationStatsChanged, gatewayRecommendationStats(ports));
+    notify(tokenReportChanged, await gatewayTokenReport(ports));
   });
   const onRecorded = (entry: ActivityInfo) => {
     notify(activityRecorded, entry);
@@ -65,16 +77,16 @@ export function publishLiveUpdates(gateway: Gateway, notify: Notify): () => void
     hints.schedule();
     stats.schedule();
   };
-  gateway.activity.on('recorded', onRecorded);
-  gateway.activity.on('rated', onRated);
-  gateway.hints.events.on('changed', onHint);
-  gateway.on('toolsChanged', onTools);
+  ports.activity.on('recorded', onRecorded);
+  ports.activity.on('rated', onRated);
+  ports.hints.events.on('changed', onHint);
+  ports.gatewayEvents.on('toolsChanged', onTools);
   return () => {
     hints.cancel();
     stats.cancel();
-    gateway.activity.off('recorded', onRecorded);
-    gateway.activity.off('rated', onRated);
-    gateway.hints.events.off('changed', onHint);
-    gateway.off('toolsChanged', onTools);
+    ports.activity.off('recorded', onRecorded);
+    ports.activity.off('rated', onRated);
+    ports.hints.events.off('changed', onHint);
+    ports.gatewayEvents.off('toolsChanged', onTools);
   };
 }

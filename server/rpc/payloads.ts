@@ -1,6 +1,6 @@
-/** The protocol's payloads, built from the gateway's public API. */
+/** The protocol's payloads, built from the parts each one names. */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Gateway, ResolveOutcome } from '../gateway/gateway.js';
+import type { ResolveOutcome } from '../gateway/resolution.js';
 import { describePower } from '../gateway/power-documents.js';
 import type { PowerDefinition, RegistrySnapshot } from '../powers/types.js';
 import type { TierThresholds } from '../resolve/types.js';
@@ -9,10 +9,20 @@ import type { GatewayHealth, GatewayStatus, PowerInfo, PowersPayload, ResolveRes
 import { scoreExplanation } from './ranking-payloads.js';
 import { commandExists } from '../ranking/availability.js';
 import { lookupFor } from '../upstream/command-lookup.js';
+import type { UpstreamManager } from '../upstream/manager.js';
+import type { ToolTrust } from '../trust/tool-trust.js';
 
-export function powersPayload(gateway: Gateway, snapshot: RegistrySnapshot): PowersPayload {
+/** What a power's entry reads: its connection's state, its tools as last listed, what awaits review, whether it is active. */
+export interface PowerInfoPorts {
+  manager: Pick<UpstreamManager, 'statuses'>;
+  trust: Pick<ToolTrust, 'quarantinedOf'>;
+  toolsOf(name: string): Tool[];
+  isActive(name: string): boolean;
+}
+
+export function powersPayload(ports: PowerInfoPorts, snapshot: RegistrySnapshot): PowersPayload {
   return {
-    powers: snapshot.powers.map((power) => powerInfo(gateway, power)),
+    powers: snapshot.powers.map((power) => powerInfo(ports, power)),
     issues: snapshot.issues,
   };
 }
@@ -22,10 +32,10 @@ function missingCommand(power: PowerDefinition): string | undefined {
   return power.server.transport === 'stdio' && power.problems.length === 0 && !commandExists(power.server.command, lookupFor(power.server.env, power.server.cwd)) ? power.server.command : undefined;
 }
 
-export function powerInfo(gateway: Gateway, power: PowerDefinition): PowerInfo {
-  const status = gateway.manager.statuses().find((s) => s.name === power.name);
-  const tools = gateway.toolsOf(power.name);
-  const held = gateway.trust.quarantinedOf(power.name);
+export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition): PowerInfo {
+  const status = ports.manager.statuses().find((s) => s.name === power.name);
+  const tools = ports.toolsOf(power.name);
+  const held = ports.trust.quarantinedOf(power.name);
   const words = describePower(power, tools);
   const missing = missingCommand(power);
   return {
@@ -35,7 +45,7 @@ export function powerInfo(gateway: Gateway, power: PowerDefinition): PowerInfo {
     keywords: words.keywords,
     source: { kind: power.source.kind, file: power.source.file, readOnly: power.source.readOnly },
     state: status?.state ?? 'stopped',
-    active: gateway.isActive(power.name),
+    active: ports.isActive(power.name),
     tools: tools.map(toolInfo),
     problems: [...power.problems, ...(missing ? [`command '${missing}' was not found on PATH: install it, or give its full path in ${power.source.file}`] : [])],
     ...(missing ? { missingCommand: missing } : {}),
@@ -66,16 +76,16 @@ export interface StatusInput {
   endpointVersion: number;
 }
 
-export function gatewayStatus(input: StatusInput, gateway: Gateway | undefined, snapshot: RegistrySnapshot | undefined): GatewayStatus {
+export function gatewayStatus(input: StatusInput, ports: Pick<PowerInfoPorts, 'manager' | 'isActive'> | undefined, snapshot: RegistrySnapshot | undefined): GatewayStatus {
   const powers = snapshot?.powers ?? [];
-  const crashed = new Set((gateway?.manager.statuses() ?? []).filter((s) => s.state === 'crashed').map((s) => s.name));
+  const crashed = new Set((ports?.manager.statuses() ?? []).filter((s) => s.state === 'crashed').map((s) => s.name));
   return {
     health: input.health,
     ...(input.message ? { message: input.message } : {}),
     ...(input.url ? { url: input.url } : {}),
     endpointVersion: input.endpointVersion,
     powers: powers.length,
-    activePowers: gateway ? powers.filter((power) => gateway.isActive(power.name)).length : 0,
+    activePowers: ports ? powers.filter((power) => ports.isActive(power.name)).length : 0,
     crashedPowers: powers.filter((power) => crashed.has(power.name)).length,
     issues: snapshot?.issues.length ?? 0,
   };

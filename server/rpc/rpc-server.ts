@@ -14,6 +14,7 @@ import { Deferred } from './deferred.js';
 import { gatewayActivity, gatewayHints, gatewayRate, gatewayRecommendationStats, gatewayTokenReport, gatewayTune } from './insight-requests.js';
 import { languageModelVia, parseAvailability } from './language-model-bridge.js';
 import { publishLiveUpdates } from './live-updates.js';
+import { rpcPorts, type RpcPorts } from './rpc-ports.js';
 import { gatewayStatus, powerInfo, powersPayload, resolveResult } from './payloads.js';
 import { serveAgain } from './serve-again.js';
 import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language-server.js';
@@ -107,34 +108,34 @@ export class GatewayRpc {
     this.handle(getStatus, () => this.status());
     this.handle(listPowers, async () => {
       const runtime = await this.runtimeReady.promise;
-      return powersPayload(runtime.gateway, runtime.registry.snapshot());
+      return powersPayload(rpcPorts(runtime), runtime.registry.snapshot());
     });
     this.handle(activatePower, async ({ name }) => {
       const runtime = await this.runtimeReady.promise;
-      await runtime.gateway.activate(name);
+      await rpcPorts(runtime).activate(name);
       return this.powerInfoOf(runtime, name);
     });
     this.handle(deactivatePower, async ({ name }) => {
       const runtime = await this.runtimeReady.promise;
-      await runtime.gateway.deactivate(name);
+      await rpcPorts(runtime).deactivate(name);
       return this.powerInfoOf(runtime, name);
     });
     this.handle(resolveIntent, async ({ query, explain }) => {
       if (typeof query !== 'string' || !query.trim()) throw new Error('The query is empty: describe what you want to do.');
-      const runtime = await this.runtimeReady.promise;
+      const ports = await this.ports();
       const started = performance.now();
-      const outcome = await runtime.gateway.resolve(query, { explain: explain === true });
-      return resolveResult(outcome, runtime.gateway.settings.resolve, performance.now() - started, runtime.gateway.resolverStatus());
+      const outcome = await ports.resolve(query, { explain: explain === true });
+      return resolveResult(outcome, ports.settings.resolve, performance.now() - started, ports.resolverStatus());
     });
-    this.handle(listActivity, async (params) => gatewayActivity((await this.runtimeReady.promise).gateway, params));
-    this.handle(rateActivity, async (params) => gatewayRate((await this.runtimeReady.promise).gateway, params));
-    this.handle(getRecommendationStats, async () => gatewayRecommendationStats((await this.runtimeReady.promise).gateway));
-    this.handle(tuneWeights, async () => gatewayTune((await this.runtimeReady.promise).gateway));
-    this.handle(getHints, async (params) => gatewayHints((await this.runtimeReady.promise).gateway, params));
-    this.handle(getTokenReport, async () => gatewayTokenReport((await this.runtimeReady.promise).gateway));
-    this.handle(listToolChanges, async () => toolChanges((await this.runtimeReady.promise).gateway));
-    this.handle(approveToolChange, async (params) => approveTool((await this.runtimeReady.promise).gateway, params));
-    this.handle(rejectToolChange, async (params) => rejectTool((await this.runtimeReady.promise).gateway, params));
+    this.handle(listActivity, async (params) => gatewayActivity(await this.ports(), params));
+    this.handle(rateActivity, async (params) => gatewayRate(await this.ports(), params));
+    this.handle(getRecommendationStats, async () => gatewayRecommendationStats(await this.ports()));
+    this.handle(tuneWeights, async () => gatewayTune(await this.ports()));
+    this.handle(getHints, async (params) => gatewayHints(await this.ports(), params));
+    this.handle(getTokenReport, async () => gatewayTokenReport(await this.ports()));
+    this.handle(listToolChanges, async () => toolChanges(await this.ports()));
+    this.handle(approveToolChange, async (params) => approveTool(await this.ports(), params));
+    this.handle(rejectToolChange, async (params) => rejectTool(await this.ports(), params));
     connection.onNotification(languageModelAvailability.method, (params: unknown) => {
       const next = parseAvailability(params);
       if (next.available !== this.languageModel.available) log.info(next.available ? `VS Code language models available for summaries: ${next.models.join(', ')}` : 'no VS Code language model for summaries');
@@ -147,7 +148,7 @@ export class GatewayRpc {
       runtime.registry.close();
       runtime.registry.watch();
       await new Promise((resolve) => setTimeout(resolve, RELOAD_SETTLE_MS));
-      return powersPayload(runtime.gateway, runtime.registry.snapshot());
+      return powersPayload(rpcPorts(runtime), runtime.registry.snapshot());
     });
     this.handle(getEndpoint, () => this.endpointReady.promise);
     connection.onShutdown(() => this.enqueue(() => this.stopRuntime()));
@@ -159,9 +160,14 @@ export class GatewayRpc {
   status(): GatewayStatus {
     return gatewayStatus(
       { health: this.health, message: this.failure, url: this.endpoint?.url, endpointVersion: this.endpointVersion },
-      this.runtime?.gateway,
+      this.runtime && rpcPorts(this.runtime),
       this.runtime?.registry.snapshot(),
     );
+  }
+
+  /** The running runtime's ports, once it has started. */
+  private async ports(): Promise<RpcPorts> {
+    return rpcPorts(await this.runtimeReady.promise);
   }
 
   private handle<P, R>(type: RequestType<P, R>, handler: (params: P) => R | Promise<R>): void {
@@ -186,13 +192,13 @@ export class GatewayRpc {
   }
 
   private lendLanguageModel(runtime: Runtime): void {
-    runtime.gateway.intel.setLanguageModel(this.languageModel.available ? languageModelVia(this.connection) : undefined);
+    rpcPorts(runtime).intel.setLanguageModel(this.languageModel.available ? languageModelVia(this.connection) : undefined);
   }
 
   private powerInfoOf(runtime: Runtime, name: string): PowerInfo {
     const power = runtime.registry.get(name);
     if (!power) throw new Error(`Power '${name}' is gone: the powers were reloaded meanwhile.`);
-    return powerInfo(runtime.gateway, power);
+    return powerInfo(rpcPorts(runtime), power);
   }
 
   private async start(): Promise<void> {
@@ -217,7 +223,7 @@ export class GatewayRpc {
       this.reuse = { url: endpoint.url, token: endpoint.token };
       this.activateAgain(runtime, this.init.restore?.activePowers ?? []);
       this.init = { ...this.init, restore: undefined };
-      runtime.gateway.discoverUnknownPowers();
+      rpcPorts(runtime).discoverUnknownPowers();
     } catch (error) {
       await runtime?.close().catch(() => undefined);
       this.health = 'failed';
@@ -244,7 +250,8 @@ export class GatewayRpc {
       this.pushNow();
       return;
     }
-    const wasActive = runtime ? runtime.gateway.powers().filter((power) => runtime.gateway.isActive(power.name)).map((power) => power.name) : [];
+    const ports = runtime && rpcPorts(runtime);
+    const wasActive = ports ? ports.powers().filter((power) => ports.isActive(power.name)).map((power) => power.name) : [];
     log.info('settings changed; restarting the gateway');
     this.health = 'restarting';
     this.runtimeReady = new Deferred<Runtime>();
@@ -259,7 +266,7 @@ export class GatewayRpc {
   /** Powers active before a restart, active again (those that still exist). */
   private activateAgain(runtime: Runtime, names: string[]): void {
     for (const name of names) {
-      if (runtime.registry.get(name)) void runtime.gateway.activate(name).catch((error) => log.warn(`'${name}' not activated again: ${errorMessage(error)}`));
+      if (runtime.registry.get(name)) void rpcPorts(runtime).activate(name).catch((error) => log.warn(`'${name}' not activated again: ${errorMessage(error)}`));
       else log.info(`'${name}' was active before the restart and is gone now`);
     }
     if (names.length) log.info(`active again after the restart: ${names.join(', ')}`);
@@ -294,21 +301,22 @@ export class GatewayRpc {
       this.notify(toolsQuarantined, { reviews: reviews.map(toolReviewInfo) });
       this.schedulePush();
     };
-    runtime.gateway.on('toolsQuarantined', onQuarantined);
-    runtime.gateway.trust.on('change', onChange);
-    runtime.gateway.on('powerState', onState);
-    runtime.gateway.on('toolsChanged', onChange);
+    const ports = rpcPorts(runtime);
+    ports.gatewayEvents.on('toolsQuarantined', onQuarantined);
+    ports.trust.on('change', onChange);
+    ports.gatewayEvents.on('powerState', onState);
+    ports.gatewayEvents.on('toolsChanged', onChange);
     runtime.registry.on('change', onChange);
     runtime.registry.on('issues', onChange);
     this.lendLanguageModel(runtime);
-    const stopLiveUpdates = publishLiveUpdates(runtime.gateway, (type, params) => this.notify(type, params));
+    const stopLiveUpdates = publishLiveUpdates(ports, (type, params) => this.notify(type, params));
     this.unsubscribe = () => {
       stopLiveUpdates();
-      runtime.gateway.intel.setLanguageModel(undefined);
-      runtime.gateway.off('toolsQuarantined', onQuarantined);
-      runtime.gateway.trust.off('change', onChange);
-      runtime.gateway.off('powerState', onState);
-      runtime.gateway.off('toolsChanged', onChange);
+      ports.intel.setLanguageModel(undefined);
+      ports.gatewayEvents.off('toolsQuarantined', onQuarantined);
+      ports.trust.off('change', onChange);
+      ports.gatewayEvents.off('powerState', onState);
+      ports.gatewayEvents.off('toolsChanged', onChange);
       runtime.registry.off('change', onChange);
       runtime.registry.off('issues', onChange);
     };
@@ -322,7 +330,7 @@ export class GatewayRpc {
   private pushNow(): void {
     clearTimeout(this.pushTimer);
     const runtime = this.runtime;
-    if (runtime) this.notify(powersChanged, powersPayload(runtime.gateway, runtime.registry.snapshot()));
+    if (runtime) this.notify(powersChanged, powersPayload(rpcPorts(runtime), runtime.registry.snapshot()));
     this.notify(statusChanged, this.status());
     this.spells?.validateAll();
   }

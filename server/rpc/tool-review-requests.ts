@@ -1,7 +1,7 @@
 /** The tool review over JSON-RPC: the held tools with their diff, approve and keep-blocked. */
-import type { Gateway } from '../gateway/gateway.js';
 import { describeDiff } from '../trust/diff.js';
 import type { Review } from '../trust/pins.js';
+import type { ToolTrust } from '../trust/tool-trust.js';
 import type { ToolChangesPayload, ToolReviewInfo, ToolReviewParams } from './protocol.js';
 
 export function toolReviewInfo(review: Review): ToolReviewInfo {
@@ -24,18 +24,22 @@ export function toolReviewInfo(review: Review): ToolReviewInfo {
   };
 }
 
-export function toolChanges(gateway: Gateway): ToolChangesPayload {
-  return { reviews: gateway.trust.changes().map(toolReviewInfo) };
+export interface ReviewPorts {
+  trust: Pick<ToolTrust, 'changes' | 'approve' | 'reject'>;
 }
 
-export function approveTool(gateway: Gateway, params: ToolReviewParams): ToolChangesPayload {
+export function toolChanges(ports: ReviewPorts): ToolChangesPayload {
+  return { reviews: ports.trust.changes().map(toolReviewInfo) };
+}
+
+export function approveTool(ports: ReviewPorts, params: ToolReviewParams): ToolChangesPayload {
   if (!params?.power) throw new Error('Name the power (and the tool) to approve.');
-  if (gateway.trust.approve(params.power, params.tool).length === 0) throw new Error(`Nothing awaits review for '${params.tool ? `${params.power}:${params.tool}` : params.power}'.`);
-  return toolChanges(gateway);
+  if (ports.trust.approve(params.power, params.tool).length === 0) throw new Error(`Nothing awaits review for '${params.tool ? `${params.power}:${params.tool}` : params.power}'.`);
+  return toolChanges(ports);
 }
 
-export function rejectTool(gateway: Gateway, params: ToolReviewParams): ToolChangesPayload {
+export function rejectTool(ports: ReviewPorts, params: ToolReviewParams): ToolChangesPayload {
   if (!params?.power || !params.tool) throw new Error('Name the power and the tool to keep blocked.');
-  if (!gateway.trust.reject(params.power, params.tool)) throw new Error(`'${params.power}:${params.tool}' does not await review.`);
-  return toolChanges(gateway);
+  if (!ports.trust.reject(params.power, params.tool)) throw new Error(`'${params.power}:${params.tool}' does not await review.`);
+  return toolChanges(ports);
 }

@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import type { Gateway } from '../../server/gateway/gateway.js';
-import { HINTS_DEBOUNCE_MS, publishLiveUpdates, STATS_DEBOUNCE_MS } from '../../server/rpc/live-updates.js';
+import { HINTS_DEBOUNCE_MS, publishLiveUpdates, STATS_DEBOUNCE_MS, type LiveUpdatePorts } from '../../server/rpc/live-updates.js';
 import * as protocol from '../../server/rpc/protocol.js';
 
-/** A gateway with the emitters and reads live updates use, counting the reads. */
-function fakeGateway() {
+/** The emitters and reads live updates use (their ports), counting the reads. */
+function fakePorts() {
   const reads = { network: 0, stats: 0, tokens: 0 };
-  const gateway = Object.assign(new EventEmitter(), {
+  const ports = {
+    gatewayEvents: new EventEmitter(),
     activity: new EventEmitter(),
     hints: {
       events: Object.assign(new EventEmitter(), { followRates: () => [], recent: () => [] }),
@@ -40,17 +40,17 @@ function fakeGateway() {
         };
       },
     },
-  });
-  return { gateway: gateway as unknown as Gateway, emitter: gateway, reads };
+  };
+  return { ports: ports as unknown as LiveUpdatePorts, emitter: ports, reads };
 }
 
 const entry: protocol.ActivityInfo = { id: 'c1', at: 1, session: 's', power: 'memory', tool: 'a', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 3, resultBytes: 9, audit: false, rating: 0 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('calls and ratings go out at once; hints, stats and tokens once per burst, debounced; nothing after unsubscribing', async () => {
-  const { gateway, emitter, reads } = fakeGateway();
+  const { ports, emitter, reads } = fakePorts();
   const sent: Array<{ method: string; params: unknown }> = [];
-  const stop = publishLiveUpdates(gateway, (type, params) => sent.push({ method: type.method, params }));
+  const stop = publishLiveUpdates(ports, (type, params) => sent.push({ method: type.method, params }));
   const methods = () => sent.map((s) => s.method);
 
   emitter.activity.emit('recorded', entry);
@@ -71,7 +71,7 @@ test('calls and ratings go out at once; hints, stats and tokens once per burst, 
   assert.deepEqual([reads.stats, reads.tokens], [1, 1]);
   assert.ok(methods().includes(protocol.recommendationStatsChanged.method) && methods().includes(protocol.tokenReportChanged.method));
 
-  emitter.emit('toolsChanged');
+  emitter.gatewayEvents.emit('toolsChanged');
   stop();
   const count = sent.length;
   emitter.activity.emit('recorded', entry);
