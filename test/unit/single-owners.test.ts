@@ -1,6 +1,7 @@
 /**
  * Structure that must stay as ARCHITECTURE.md says: each of these tables is queried and written by
- * its owner module only, and the disabled/blocked settings are read by the tool policy only.
+ * its owner module only, the disabled/blocked settings are read by the tool policy only, and the
+ * JSON-RPC handlers see ports, not Gateway.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -74,4 +75,9 @@ test('every table outside the store itself has one owner module (statements, wri
     filesMatching(new RegExp(`(FROM|JOIN|INTO|UPDATE)\\s+${table}\\b|table:\\s*'${table}'|=\\s*'${table}';`)).filter((file) => !file.startsWith('server/store/'));
   const found = Object.fromEntries(tables.map((table) => [table, speakers(table)]).filter(([, files]) => files.length > 0));
   assert.deepEqual(found, Object.fromEntries(Object.entries(OWNERS).map(([table, file]) => [table, [file]])));
+});
+
+test('the JSON-RPC handlers take ports, not Gateway (serve-again.ts only serves its HTTP endpoint)', () => {
+  const importers = filesMatching(/from '\.\.\/gateway\/gateway\.js'/).filter((file) => file.startsWith('server/rpc/'));
+  assert.deepEqual(importers, ['server/rpc/serve-again.ts']);
 });
