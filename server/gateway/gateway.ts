@@ -109,11 +109,6 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     return this.parts.tools.toolsOf(name);
   }
 
-  /** The annotations validation trusts for a tool: the spell's, else the server's, else inferred. */
-  annotationsOf(power: string, tool: Pick<Tool, 'name' | 'description' | 'annotations'>): EffectiveAnnotations {
-    return this.parts.tools.annotationsOf(power, tool);
-  }
-
   /** Active in the session; without one, active anywhere (the window or any session). */
   isActive(name: string, sessionId?: string): boolean {
     return this.parts.activation.isActive(name, sessionId);
@@ -131,16 +126,21 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     return this.parts.index.status();
   }
 
-  runCall(call: CallRequest, caller: CallerContext): Promise<CallToolResult> {
-    return this.parts.calls.run(call, caller);
-  }
-
   discoverUnknownPowers(): void {
     this.parts.discoverUnknownPowers();
   }
 
   shutdown(): Promise<void> {
     return this.parts.shutdown();
+  }
+
+  /** The annotations validation trusts for a tool: the spell's, else the server's, else inferred. */
+  private annotationsOf(power: string, tool: Pick<Tool, 'name' | 'description' | 'annotations'>): EffectiveAnnotations {
+    return this.parts.tools.annotationsOf(power, tool);
+  }
+
+  private runCall(call: CallRequest, caller: CallerContext): Promise<CallToolResult> {
+    return this.parts.calls.run(call, caller);
   }
 }
 
