@@ -30,6 +30,26 @@ export class CallRunner {
     this.deps.noteTurn(call.power);
     this.deps.markUsed(caller.sessionId, `${call.power}:${call.tool}`);
     const cacheTtlSeconds = this.deps.cacheTtlSeconds(call.power, call.tool);
-    return this.deps.pipeline.run({ ...call, cacheTtlSeconds, sessionId: caller.sessionId, startedAt: Date.now(), signal: caller.signal, sample: caller.sample });
+    // Every field named once, in one order: the stages then share one object shape (a spread of
+    // `call` cost microseconds per call and left the context's shape to the caller's literal).
+    const context = {
+      power: call.power,
+      tool: call.tool,
+      calledAs: call.calledAs,
+      args: call.args,
+      sessionId: caller.sessionId,
+      startedAt: Date.now(),
+      signal: caller.signal,
+      variant: call.variant,
+      intent: call.intent,
+      annotations: call.annotations,
+      validation: undefined,
+      sample: caller.sample,
+      proceed: call.proceed,
+      audit: undefined,
+      cacheTtlSeconds,
+      suggested: undefined,
+    } satisfies { [K in keyof Required<CallContext>]: CallContext[K] };
+    return this.deps.pipeline.run(context);
   }
 }

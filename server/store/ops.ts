@@ -71,24 +71,34 @@ export type RunSql = (sql: string, params: SqlValue[]) => void;
 
 /** Applies one (already validated) op. Idempotent for a given database state. */
 export function applyOp(run: RunSql, op: WriteOp): void {
-  const keys = TABLE_KEYS[op.table];
-  if (!keys) throw new Error(`store: unknown table "${op.table}"`);
-  const table = quote(op.table);
-  if (op.op === 'delete') {
-    const names = Object.keys(op.where);
-    const where = names.map((n) => `${quote(n)} IS ?`).join(' AND ');
-    run(`DELETE FROM ${table} WHERE ${where}`, names.map((n) => op.where[n] ?? null));
-    return;
+  const values = op.op === 'delete' ? op.where : op.row;
+  const names = Object.keys(values);
+  run(statementOf(op.op, op.table, names), names.map((n) => values[n] ?? null));
+}
+
+/** The statement text per op kind, table and column list: the same few shapes repeat on every write. */
+const statements = new Map<string, string>();
+
+function statementOf(kind: WriteOp['op'], tableName: string, names: string[]): string {
+  const shape = `${kind}\0${tableName}\0${names.join('\0')}`;
+  let sql = statements.get(shape);
+  if (sql === undefined) {
+    sql = buildStatement(kind, tableName, names);
+    if (statements.size >= 1000) statements.clear();
+    statements.set(shape, sql);
   }
-  const names = Object.keys(op.row);
-  const params = names.map((n) => op.row[n] ?? null);
+  return sql;
+}
+
+function buildStatement(kind: WriteOp['op'], tableName: string, names: string[]): string {
+  const keys = TABLE_KEYS[tableName];
+  if (!keys) throw new Error(`store: unknown table "${tableName}"`);
+  const table = quote(tableName);
+  if (kind === 'delete') return `DELETE FROM ${table} WHERE ${names.map((n) => `${quote(n)} IS ?`).join(' AND ')}`;
   const cols = names.map(quote).join(', ');
   const marks = names.map(() => '?').join(', ');
-  if (op.op === 'insert') {
-    run(`INSERT OR IGNORE INTO ${table} (${cols}) VALUES (${marks})`, params);
-    return;
-  }
+  if (kind === 'insert') return `INSERT OR IGNORE INTO ${table} (${cols}) VALUES (${marks})`;
   const updates = names.filter((n) => !keys.includes(n)).map((n) => `${quote(n)} = excluded.${quote(n)}`);
   const conflict = `ON CONFLICT (${keys.map(quote).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
-  run(`INSERT INTO ${table} (${cols}) VALUES (${marks}) ${conflict}`, params);
+  return `INSERT INTO ${table} (${cols}) VALUES (${marks}) ${conflict}`;
 }

@@ -38,6 +38,8 @@ const SNAPSHOT = 'grimoire.sqlite';
 const JOURNALS = 'journals';
 const LOCK = 'compact.lock';
 const OPEN_LOCK_WAIT_MS = 5_000;
+/** Compaction waits for this long a pause in this Store's writes (see queueCompaction). */
+const COMPACT_PAUSE_MS = 50;
 
 let sqlJs: Promise<SqlJsStatic> | undefined;
 const loadSqlJs = (): Promise<SqlJsStatic> =>
@@ -73,7 +75,8 @@ export class SqlJsStore implements StoreContract {
   /** Set when a corrupt snapshot could not be moved aside at load: compaction moves it first. */
   private corruptSnapshot = false;
   private writesSinceCompact = 0;
-  private compactQueued = false;
+  /** Armed once `compactEvery` ops are written; every later write moves it back. */
+  private compactTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly changes: ChangeCounter;
   private readonly commits: GroupCommit;
@@ -145,19 +148,25 @@ export class SqlJsStore implements StoreContract {
   }
 
   /**
-   * Compaction is slow (the whole database is written): it runs after the current work, not inside
-   * a write; inside one only when the writer has not yielded for another `compactEvery` ops.
+   * Compaction is slow (the whole database is written): it waits for a pause of COMPACT_PAUSE_MS
+   * in this Store's writes, so that a busy gateway does not stall between calls; inside a write
+   * only when the writes went on without such a pause for another `compactEvery` ops.
    */
   private queueCompaction(): void {
-    if (this.compactQueued) return;
-    this.compactQueued = true;
-    setImmediate(() => {
-      this.compactQueued = false;
+    if (this.compactTimer) {
+      this.compactTimer.refresh();
+      return;
+    }
+    this.compactTimer = setTimeout(() => {
+      this.compactTimer = undefined;
       if (!this.closed && this.writesSinceCompact >= this.compactEvery) this.compactNow();
-    });
+    }, COMPACT_PAUSE_MS);
+    this.compactTimer.unref();
   }
 
   private compactNow(): void {
+    clearTimeout(this.compactTimer);
+    this.compactTimer = undefined;
     this.writesSinceCompact = 0;
     try {
       this.compact();
@@ -229,6 +238,7 @@ export class SqlJsStore implements StoreContract {
    */
   close(): void {
     if (this.closed) return;
+    clearTimeout(this.compactTimer);
     try {
       this.commits.close();
       const wrote = this.writer !== null;

@@ -307,17 +307,22 @@ test('compaction folds journals into the snapshot; closed journals are removed; 
   assert.ok(marks.length > 0 && marks.every((m) => m.offset > 0), 'watermarks recorded in the snapshot');
 });
 
-test('compactEvery compacts opportunistically while writing', async (t) => {
+test('compactEvery compacts once the writes pause, or inside a write past twice that', async (t) => {
   const dataDir = tempDir(t);
   const store = await open(t, dataDir, 10);
   const snapshot = path.join(dataDir, 'grimoire.sqlite');
   for (let i = 0; i < 9; i++) store.write(event(`e${i}`));
-  await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(fs.existsSync(snapshot), false);
+  await new Promise((resolve) => setTimeout(resolve, 120));
+  assert.equal(fs.existsSync(snapshot), false, 'not before compactEvery ops');
   store.write(event('e9'));
   assert.equal(fs.existsSync(snapshot), false, 'not inside the write itself');
   await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(fs.existsSync(snapshot), true, 'right after it');
+  assert.equal(fs.existsSync(snapshot), false, 'not in the turn right after it: the writes may go on');
+  for (let i = 10; i < 15; i++) store.write(event(`e${i}`));
+  const deadline = Date.now() + 5_000;
+  while (!fs.existsSync(snapshot) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(fs.existsSync(snapshot), true, 'once they paused');
+  assert.equal(count(await open(t, dataDir)), 15, 'with every write');
 
   const busy = tempDir(t);
   const writer = await open(t, busy, 10);

@@ -34,7 +34,6 @@ export function readableText(result: CallToolResult): string {
 
 export class SessionReadLedger {
   private readonly sessions = new Map<string, SessionReads>();
-  private readonly pending = new Set<Promise<void>>();
   private readonly counts: CountBatcher;
 
   constructor(tokenizer: Tokenizer, private readonly now: () => number) {
@@ -68,21 +67,17 @@ export class SessionReadLedger {
 
   /** Newest first. */
   async all(): Promise<SessionReads[]> {
-    while (this.pending.size > 0) {
-      this.counts.flush();
-      await Promise.all([...this.pending]);
-    }
+    await this.counts.settled();
     return [...this.sessions.values()].sort((a, b) => b.lastAt - a.lastAt).map((row) => ({ ...row }));
   }
 
   private count(session: string, texts: string[], apply: (row: SessionReads, counts: number[]) => void): void {
     const at = this.now();
-    const work = this.counts
-      .count(texts)
-      .then((counts) => apply(this.row(session, at), counts))
-      .catch((error) => log.warn(`session token accounting failed: ${errorMessage(error)}`));
-    this.pending.add(work);
-    void work.finally(() => this.pending.delete(work));
+    this.counts.add(
+      texts,
+      (counts) => apply(this.row(session, at), counts),
+      (error) => log.warn(`session token accounting failed: ${errorMessage(error)}`),
+    );
   }
 
   private row(session: string, at: number): SessionReads {
