@@ -171,7 +171,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     power: (name) => tools.power(name),
     toolsOf: (name) => tools.toolsOf(name),
     annotationsOf: (power, tool) => tools.annotationsOf(power, tool),
-    ensureTools: (name) => tools.ensureTools(name),
+    ensureTools: (name, scope) => tools.ensureTools(name, scope),
     resolve: (query, resolveOptions) => resolution.resolve(query, resolveOptions),
     resolverStatus: () => index.status(),
     rankTools: (query) => index.rankTools(query),

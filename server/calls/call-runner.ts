@@ -1,9 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallScope } from '../upstream/client-features.js';
 import type { CallContext, CallPipeline, SampleFn } from './pipeline.js';
 
-/** Who is calling: the MCP session, its cancellation, and its own model when it offers sampling. */
-export interface CallerContext {
-  sessionId: string;
+/**
+ * Who is calling: the MCP session (and its progress callback when the agent asked for progress),
+ * its cancellation, and its own model when it offers sampling.
+ */
+export interface CallerContext extends CallScope {
   signal?: AbortSignal;
   /** The client's own model, when it declared the sampling capability. */
   sample?: SampleFn;
@@ -38,6 +41,7 @@ export class CallRunner {
       calledAs: call.calledAs,
       args: call.args,
       sessionId: caller.sessionId,
+      onprogress: caller.onprogress,
       startedAt: Date.now(),
       signal: caller.signal,
       variant: call.variant,

@@ -6,13 +6,16 @@ import { errorMessage } from '../log.js';
 import { errorResult } from './results.js';
 import type { Stage } from './pipeline.js';
 
-/** The upstream stage: forwards the call to the power's server and returns its result unchanged. */
+/**
+ * The upstream stage: forwards the call to the power's server, for the call's session and progress
+ * (the context is the call's scope), and returns its result unchanged.
+ */
 export function forwardStage(manager: UpstreamManager, lookup: (power: string) => PowerDefinition | undefined): Stage {
   return async (context) => {
     const power = lookup(context.power);
     if (!power) return errorResult(`Power '${context.power}' is no longer configured; call resolve_intent to find another.`);
     try {
-      return await manager.connection(power).callTool(context.tool, context.args, { signal: context.signal });
+      return await manager.connection(power).callTool(context.tool, context.args, { signal: context.signal, scope: context });
     } catch (error) {
       if (error instanceof UpstreamError) return errorResult(error.message, { code: error.code, power: error.power });
       if (error instanceof McpError) {

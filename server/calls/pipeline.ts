@@ -2,12 +2,16 @@ import type { CallToolResult, CreateMessageRequest, CreateMessageResult } from '
 import type { EffectiveAnnotations } from './annotations.js';
 import type { Intent, OperationType } from './intent.js';
 import type { Validation } from './intent-validation.js';
+import type { CallScope } from '../upstream/client-features.js';
 
 /** Asks the connected MCP client's own model for a completion (MCP sampling). */
 export type SampleFn = (params: CreateMessageRequest['params'], options?: { timeoutMs?: number }) => Promise<CreateMessageResult>;
 
-/** Everything a stage may need to know about one call to a power's tool. */
-export interface CallContext {
+/**
+ * Everything a stage may need to know about one call to a power's tool. It is the call's scope
+ * too (session and progress): the upstream stage hands it to the power's connection.
+ */
+export interface CallContext extends CallScope {
   power: string;
   tool: string;
   /** The name the agent used (`<power>__<tool>` or a gateway call tool). */

@@ -7,6 +7,7 @@ import type { PowerRegistry } from '../powers/registry.js';
 import type { PowerDefinition } from '../powers/types.js';
 import { newToolsPolicy } from '../trust/quarantine-policy.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
+import type { CallScope } from '../upstream/client-features.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import { logger } from '../log.js';
 import { asTool, type Catalog } from './catalog.js';
@@ -65,17 +66,21 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     return effectiveAnnotations(tool, override, this.deps.settings.intentDeclaration.inferAnnotations);
   }
 
-  /** A power's tools, listing them first (which starts the power) when they were never seen. */
-  async ensureTools(name: string): Promise<Tool[]> {
-    if (!this.known.has(name)) await this.refresh(name);
+  /** A power's tools, listing them first (which starts the power) when they were never seen; `scope` as for refresh. */
+  async ensureTools(name: string, scope?: CallScope): Promise<Tool[]> {
+    if (!this.known.has(name)) await this.refresh(name, scope);
     return this.toolsOf(name);
   }
 
-  /** Lists a power's tools (one listing at a time per power) and checks them against the pins. */
-  refresh(name: string): Promise<void> {
+  /**
+   * Lists a power's tools (one listing at a time per power) and checks them against the pins.
+   * `scope`: the session whose activation or call asked for it (it gets what the server asks of a
+   * client meanwhile); none for discovery and refreshes. A listing already running keeps its own.
+   */
+  refresh(name: string, scope?: CallScope): Promise<void> {
     const pending = this.listing.get(name);
     if (pending) return pending;
-    const work = this.listAndCheck(name).finally(() => this.listing.delete(name));
+    const work = this.listAndCheck(name, scope).finally(() => this.listing.delete(name));
     this.listing.set(name, work);
     return work;
   }
@@ -95,10 +100,10 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     await stopUnlessWanted('tools discovered');
   }
 
-  private async listAndCheck(name: string): Promise<void> {
+  private async listAndCheck(name: string, scope: CallScope | undefined): Promise<void> {
     const power = this.power(name);
     if (!power) return;
-    const tools = await this.deps.manager.connection(power).listTools();
+    const tools = await this.deps.manager.connection(power).listTools(scope);
     const changes = this.deps.catalog.record(name, tools);
     this.known.set(name, tools);
     if (changes.length > 0) log.info(`'${name}': ${changes.length} tool change(s) recorded in the catalog`);

@@ -60,7 +60,7 @@ export class Activation {
     const added = targets.filter((state) => !state.active.has(name));
     for (const state of added) state.active.add(name);
     try {
-      await tools.refresh(name);
+      await tools.refresh(name, sessionId ? { sessionId } : undefined);
     } catch (error) {
       for (const state of added) state.active.delete(name);
       throw error;

@@ -3,6 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CompleteRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CompleteRequest } from '@modelcontextprotocol/sdk/types.js';
 import { childLists } from './child-lists.js';
+import type { CallScope } from '../upstream/client-features.js';
 import type { PassthroughPorts } from './passthrough-ports.js';
 import { findPrompt } from './prompts-passthrough.js';
 import { exposedTemplates } from './resources-passthrough.js';
@@ -20,16 +21,14 @@ async function target(gateway: PassthroughPorts, sessionId: string, params: Comp
   return { power: owners[0], params };
 }
 
-export function registerCompletion(server: Server, gateway: PassthroughPorts, sessionId: string, inScope: <T>(fn: () => Promise<T>) => Promise<T>): void {
+export function registerCompletion(server: Server, gateway: PassthroughPorts, sessionId: string, scope: CallScope): void {
   server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
     const found = await target(gateway, sessionId, request.params);
     const connection = childLists(gateway).connection(found.power);
     if (!connection) throw new McpError(ErrorCode.InvalidParams, `Power '${found.power}' is no longer configured.`);
-    return inScope(() =>
-      connection.request(async (client) => {
-        if (!client.getServerCapabilities()?.completions) return { completion: { values: [] } };
-        return client.complete(found.params, { signal: extra.signal });
-      }),
-    );
+    return connection.request(async (client) => {
+      if (!client.getServerCapabilities()?.completions) return { completion: { values: [] } };
+      return client.complete(found.params, { signal: extra.signal });
+    }, scope);
   });
 }

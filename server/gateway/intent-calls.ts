@@ -33,7 +33,7 @@ export async function handleIntentCall(ports: IntentCallPorts, variant: Operatio
   if (refused) return errorResult(settingsRefusalText(refused, power.name, preview(target.tool)));
   let tools;
   try {
-    tools = await ports.ensureTools(power.name);
+    tools = await ports.ensureTools(power.name, caller);
   } catch (error) {
     return errorResult(error instanceof UpstreamError ? error.message : `Could not list the tools of '${power.name}': ${errorMessage(error)}`);
   }

@@ -6,8 +6,7 @@ import { maskSecrets } from '../util/secrets.js';
 import type { SampleFn } from '../calls/pipeline.js';
 import type { Gateway } from './gateway.js';
 import { samplingAllowed } from '../intel/summarizers/sampling-gate.js';
-import { runInCallScope } from '../upstream/client-features.js';
-import { callScope } from './client-requests-forwarding.js';
+import { agentProgress } from './client-requests-forwarding.js';
 import { registerPassthrough } from './session-passthrough.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';
 
@@ -33,7 +32,7 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.settings.intel.summarizers)
       ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
       : undefined;
-    return runInCallScope(callScope(sessionId, request, extra), () => gateway.callTool(request.params.name, args, { sessionId, signal: extra.signal, sample }));
+    return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, extra), signal: extra.signal, sample });
   });
   gateway.openSession(
     sessionId,

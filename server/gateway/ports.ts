@@ -15,6 +15,7 @@ import type { UsageStats } from '../ranking/usage-stats.js';
 import type { ResolverStatus } from '../resolve/hybrid-resolver.js';
 import type { PowerScore } from '../resolve/types.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
+import type { CallScope } from '../upstream/client-features.js';
 import type { ExposedTool } from './exposure.js';
 import type { ResolveOptions, ResolveOutcome } from './resolution.js';
 import type { SteeringLog } from './steering.js';
@@ -33,9 +34,9 @@ export interface ToolLookup {
   annotationsOf(power: string, tool: Pick<Tool, 'name' | 'description' | 'annotations'>): EffectiveAnnotations;
 }
 
-/** A power's tools, listing them first (which starts the power) when they were never seen. */
+/** A power's tools, listing them first (which starts the power, for the scope's session) when they were never seen. */
 export interface EnsureTools {
-  ensureTools(power: string): Promise<Tool[]>;
+  ensureTools(power: string, scope?: CallScope): Promise<Tool[]>;
 }
 
 /** From a request to powers: the tier and its candidates. */

@@ -3,6 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { childLists } from './child-lists.js';
+import type { CallScope } from '../upstream/client-features.js';
 import type { PassthroughPorts } from './passthrough-ports.js';
 import { activePowersOf } from './session-powers.js';
 import { exposedToolName } from './tool-names.js';
@@ -42,12 +43,12 @@ export async function findPrompt(gateway: PassthroughPorts, sessionId: string, n
   );
 }
 
-export function registerPrompts(server: Server, gateway: PassthroughPorts, sessionId: string, inScope: <T>(fn: () => Promise<T>) => Promise<T>): void {
+export function registerPrompts(server: Server, gateway: PassthroughPorts, sessionId: string, scope: CallScope): void {
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: (await exposedPrompts(gateway, sessionId)).map((p) => p.exposed) }));
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const target = await findPrompt(gateway, sessionId, request.params.name);
     const connection = childLists(gateway).connection(target.power);
     if (!connection) throw new McpError(ErrorCode.InvalidParams, `Power '${target.power}' is no longer configured.`);
-    return inScope(() => connection.request((client) => client.getPrompt({ ...request.params, name: target.prompt.name }, { signal: extra.signal })));
+    return connection.request((client) => client.getPrompt({ ...request.params, name: target.prompt.name }, { signal: extra.signal }), scope);
   });
 }

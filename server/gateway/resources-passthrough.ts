@@ -18,6 +18,7 @@ import {
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../log.js';
 import { childLists } from './child-lists.js';
+import type { CallScope } from '../upstream/client-features.js';
 import type { PassthroughPorts } from './passthrough-ports.js';
 import { activePowersOf } from './session-powers.js';
 
@@ -158,7 +159,7 @@ function rewriteContents(result: ReadResourceResult, target: ResourceTarget): Re
 }
 
 /** Registers the resource handlers on a session's server; returns what to undo when it closes. */
-export function registerResources(server: Server, gateway: PassthroughPorts, sessionId: string, inScope: <T>(fn: () => Promise<T>) => Promise<T>): () => void {
+export function registerResources(server: Server, gateway: PassthroughPorts, sessionId: string, scope: CallScope): () => void {
   const lists = childLists(gateway);
   const subs = subscriptions(gateway);
   /** This session's subscriptions: server-side key -> the URI the agent used. */
@@ -173,7 +174,7 @@ export function registerResources(server: Server, gateway: PassthroughPorts, ses
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: (await exposedTemplates(gateway, sessionId)).map((t) => t.exposed) }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const target = await resolveResource(gateway, sessionId, request.params.uri);
-    const result = await inScope(() => connectionOf(target.power).request((client) => client.readResource({ ...request.params, uri: target.uri }, { signal: extra.signal })));
+    const result = await connectionOf(target.power).request((client) => client.readResource({ ...request.params, uri: target.uri }, { signal: extra.signal }), scope);
     return rewriteContents(result, target);
   });
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {

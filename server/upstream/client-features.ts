@@ -4,7 +4,6 @@
  * with the agent's own token), and the server's notifications (logs, prompt and resource changes),
  * which the sessions pick up from this hub's events.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -44,21 +43,15 @@ export interface SessionPeer {
   listRoots(options: RequestOptions): Promise<ListRootsResult>;
 }
 
-/** Who a request to a power's server is made for: set around each request a session handles. */
+/**
+ * Who a request to a power's server is made for, handed along with the request: the session whose
+ * call, prompt, resource read or completion it serves. A request made for no session (discovery,
+ * a list refresh) has none.
+ */
 export interface CallScope {
   sessionId: string;
   /** Present when the agent asked for progress (its request carried a progressToken). */
   onprogress?: (progress: Progress) => void;
-}
-
-const scopes = new AsyncLocalStorage<CallScope>();
-
-export function runInCallScope<T>(scope: CallScope, fn: () => T): T {
-  return scopes.run(scope, fn);
-}
-
-export function currentCallScope(): CallScope | undefined {
-  return scopes.getStore();
 }
 
 type HubEvents = {
@@ -160,11 +153,11 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
   }
 
   /**
-   * Runs one request to a power's server for the current call scope: its session is the one the
-   * server's sampling and elicitation requests go to while it runs.
+   * Runs one request to a power's server for a scope: its session is the one the server's sampling
+   * and elicitation requests go to while it runs. Without a scope the request is nobody's.
    */
-  async track<T>(power: string, request: () => Promise<T>): Promise<T> {
-    const session = currentCallScope()?.sessionId;
+  async track<T>(power: string, scope: CallScope | undefined, request: () => Promise<T>): Promise<T> {
+    const session = scope?.sessionId;
     if (!session) return request();
     const list = this.callers.get(power) ?? [];
     list.push(session);
@@ -181,9 +174,9 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
     }
   }
 
-  /** Progress options for a request made in the current call scope (the SDK picks a fresh token for the child). */
-  progressOptions(): Pick<RequestOptions, 'onprogress' | 'resetTimeoutOnProgress'> {
-    const onprogress = currentCallScope()?.onprogress;
+  /** Progress options for a request made for a scope (the SDK picks a fresh token for the child). */
+  progressOptions(scope: CallScope | undefined): Pick<RequestOptions, 'onprogress' | 'resetTimeoutOnProgress'> {
+    const onprogress = scope?.onprogress;
     return onprogress ? { onprogress, resetTimeoutOnProgress: true } : {};
   }
 

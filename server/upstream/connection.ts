@@ -5,7 +5,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PowerDefinition } from '../powers/types.js';
 import { errorMessage, logger } from '../log.js';
 import { RESULT_TOO_LARGE_CODE, megabytes, type TooLargeData } from './children/oversize-message.js';
-import type { ClientFeatureHub } from './client-features.js';
+import type { CallScope, ClientFeatureHub } from './client-features.js';
 import { UpstreamError } from './errors.js';
 import { RestartPolicy } from './restart-policy.js';
 import { StderrTail } from './stderr-tail.js';
@@ -27,6 +27,8 @@ export interface ConnectionOptions {
 export interface CallOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The session the call is made for: it gets the server's sampling, elicitation and the call's progress. */
+  scope?: CallScope;
 }
 
 export type ConnectionEvents = {
@@ -208,7 +210,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     this.restarts.liftGiveUp();
   }
 
-  async listTools(): Promise<Tool[]> {
+  /** `scope`: the session that asked (an activation), none for discovery and refreshes. */
+  async listTools(scope?: CallScope): Promise<Tool[]> {
     return this.request(async (client) => {
       const tools: Tool[] = [];
       let cursor: string | undefined;
@@ -218,7 +221,7 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
         cursor = page.nextCursor;
       } while (cursor);
       return tools;
-    });
+    }, scope);
   }
 
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
@@ -229,8 +232,9 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
           client.callTool({ name: tool, arguments: args }, undefined, {
             timeout: timeoutMs,
             signal: options.signal,
-            ...this.features?.progressOptions(),
+            ...this.features?.progressOptions(options.scope),
           }) as Promise<CallToolResult>,
+        options.scope,
       );
     } catch (error) {
       throw this.explainCallError(error, tool, timeoutMs);
@@ -240,15 +244,16 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
   /**
    * One request to the server (a tool call, a prompt, a resource...). It counts as in flight from
    * the moment it arrives, so a stop (idle, discovery done) waits for it even while the server starts.
+   * `scope`: the session it is made for (see ClientFeatureHub.track), none when it is nobody's.
    */
-  async request<T>(send: (client: Client) => Promise<T>): Promise<T> {
+  async request<T>(send: (client: Client) => Promise<T>, scope?: CallScope): Promise<T> {
     if (this.inFlightCalls === 0) await this.restartIfOutdated();
     else if (this.restartingForFeatures) await this.restartingForFeatures;
     this.inFlightCalls += 1;
     this.lastUsedAt = Date.now();
     try {
       const client = await this.ready();
-      return await (this.features ? this.features.track(this.name, () => send(client)) : send(client));
+      return await (this.features ? this.features.track(this.name, scope, () => send(client)) : send(client));
     } finally {
       this.inFlightCalls -= 1;
       this.lastUsedAt = Date.now();
