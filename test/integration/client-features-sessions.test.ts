@@ -6,9 +6,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { gatewayEnv, payload, startHttpGateway, textOf, waitFor } from '../helpers/gateway-process.js';
-import { repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
-
-const everythingEntry = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+import { everythingSpell, everythingStdioServer } from '../helpers/everything-spell.js';
+import { tempDir, writeSpell } from '../helpers/temp.js';
 
 /** An agent's client over Streamable HTTP that can sample, answering with its own name. */
 async function samplingAgent(name: string, url: string, token: string) {
@@ -45,18 +44,7 @@ function longRun(agent: Agent, seconds: number, steps: number, progress: Progres
 test('two sessions calling one power: sampling reaches the session calling, progress the session that asked', { timeout: 120_000 }, async (t) => {
   const home = tempDir();
   const spells = path.join(home.dir, 'spells');
-  writeSpell(
-    spells,
-    'everything',
-    `name: everything
-version: 1.0.0
-description: The MCP reference server with every feature.
-keywords: [echo, sampling, progress]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: ${JSON.stringify([everythingEntry, 'stdio'])}
-`,
-  );
+  writeSpell(spells, 'everything', everythingSpell(everythingStdioServer));
   const gateway = await startHttpGateway(['--spells', spells, '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
   const agents: Agent[] = [];
   t.after(async () => {

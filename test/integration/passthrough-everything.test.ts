@@ -15,17 +15,9 @@ import {
 import type { CreateMessageRequest, ElicitRequest, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import { gatewayEnv, payload, textOf, waitFor } from '../helpers/gateway-process.js';
 import { startRemoteEverything } from '../helpers/remote-everything.js';
-import { cliPath, repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
+import { everythingSpell, everythingStdioServer } from '../helpers/everything-spell.js';
+import { cliPath, tempDir, writeSpell } from '../helpers/temp.js';
 
-const everythingEntry = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-
-function everythingSpell(server: string): string {
-  return `name: everything
-version: 1.0.0
-description: The MCP reference server with every feature.
-keywords: [echo, prompts, resources, sampling]
-${server}`;
-}
 
 /** An agent's client that can sample, elicit and list roots, recording what it was asked. */
 async function agentClient(spells: string, home: string) {
@@ -68,7 +60,7 @@ for (const childTransport of ['stdio', 'http'] as const) {
       everythingSpell(
         remote
           ? `server:\n  transport: http\n  url: ${remote.url}\n`
-          : `server:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([everythingEntry, 'stdio'])}\n`,
+          : everythingStdioServer,
       ),
     );
     const { client, seen } = await agentClient(spells, home.dir);
@@ -193,7 +185,7 @@ for (const childTransport of ['stdio', 'http'] as const) {
 test('two active powers with the same resource URIs: each is listed and read under a qualified URI', { timeout: 90_000 }, async (t) => {
   const home = tempDir();
   const spells = path.join(home.dir, 'spells');
-  const server = `server:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([everythingEntry, 'stdio'])}\n`;
+  const server = everythingStdioServer;
   writeSpell(spells, 'alpha', everythingSpell(server).replace('name: everything', 'name: alpha'));
   writeSpell(spells, 'beta', everythingSpell(server).replace('name: everything', 'name: beta'));
   const { client } = await agentClient(spells, home.dir);
