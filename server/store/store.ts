@@ -15,7 +15,7 @@ import { GroupCommit } from './group-commit.js';
 import { JournalWriter, journalOwner, listJournals, parseEntry, readJournal, type ParsedEntry } from './journal.js';
 import { releaseLock, stillHeld, tryAcquireLock } from './lock.js';
 import { migrate } from './migrations.js';
-import { applyOp, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
+import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
 import { isAlive } from './pids.js';
 import { moveCorrupt, readSnapshot, removeStaleTemps, snapshotIdentity, writeSnapshot } from './snapshot.js';
 import type { Store as StoreContract } from './store-interface.js';
@@ -130,7 +130,7 @@ export class SqlJsStore implements StoreContract {
     const writer = this.journal();
     const entry = writer.append(ops);
     this.applied.set(writer.name, writer.size);
-    this.applyEntries(this.db, this.schema, [entry]);
+    this.applyEntries(this.db, this.schema, [entry], true);
     this.commits.noteWrite();
     this.changes.bump();
     this.writesSinceCompact += ops.length;
@@ -430,23 +430,29 @@ export class SqlJsStore implements StoreContract {
     }
   }
 
-  private applyEntries(target: StoreDatabase, schema: Schema, entries: ParsedEntry[]): void {
+  /** Applies entries in stamp order; `validated`: the ops passed `Schema.validate` already (this Store's own write). */
+  private applyEntries(target: StoreDatabase, schema: Schema, entries: ParsedEntry[], validated = false): void {
     if (entries.length === 0) return;
     entries.sort(byStamp);
     const run = (sql: string, params: SqlValue[]) => target.run(sql, params);
     target.writing(() => {
       for (const entry of entries) {
-        for (const op of entry.ops) {
-          this.tableVersions.set(op.table, (this.tableVersions.get(op.table) ?? 0) + 1);
-          try {
-            schema.validate(op);
-            applyOp(run, op);
-          } catch (error) {
-            log.warn(`skipping op of ${entry.id}: ${errorMessage(error)}`);
-          }
-        }
+        const skip = (op: WriteOp, error: unknown) => log.warn(`skipping op of ${entry.id}: ${errorMessage(error)}`);
+        for (const op of entry.ops) this.tableVersions.set(op.table, (this.tableVersions.get(op.table) ?? 0) + 1);
+        const ops = validated ? entry.ops : entry.ops.filter((op) => validOp(schema, op, skip));
+        applyOps(run, ops, skip);
       }
     });
+  }
+}
+
+function validOp(schema: Schema, op: WriteOp, invalid: (op: WriteOp, error: unknown) => void): boolean {
+  try {
+    schema.validate(op);
+    return true;
+  } catch (error) {
+    invalid(op, error);
+    return false;
   }
 }
 
