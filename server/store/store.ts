@@ -27,8 +27,14 @@ export interface StoreOptions {
   dataDir: string;
   /** fdatasync the journal (grouped: see group-commit.ts; default true). The snapshot is always fsync'ed. */
   fsync?: boolean;
-  /** Try to compact after this many written ops (default 500; 0 disables). */
+  /** Try to compact after this many written ops (default 500; 0 disables), once `compactRatio` is reached too. */
   compactEvery?: number;
+  /**
+   * Try to compact only once the journal bytes this Store wrote since its last compaction reach
+   * this share of the snapshot's size (default 0.5): a compaction rewrites the whole snapshot, so
+   * its cost per written byte stays the same as the database grows. 0: `compactEvery` alone.
+   */
+  compactRatio?: number;
   /** List the journals at least this often even when the change counter did not move (default 1000 ms): writers of older versions do not move it. */
   listEveryMs?: number;
 }
@@ -62,6 +68,7 @@ export class SqlJsStore implements StoreContract {
   private readonly journalDir: string;
   private readonly lockPath: string;
   private readonly compactEvery: number;
+  private readonly compactRatio: number;
   /** Created by the first write: a Store that only reads leaves no file behind. */
   private writer: JournalWriter | null = null;
   private readonly fsync: boolean;
@@ -75,6 +82,9 @@ export class SqlJsStore implements StoreContract {
   /** Set when a corrupt snapshot could not be moved aside at load: compaction moves it first. */
   private corruptSnapshot = false;
   private writesSinceCompact = 0;
+  private bytesSinceCompact = 0;
+  /** Size of the snapshot `db` was last loaded from or written to. */
+  private snapshotBytes = 0;
   /** Armed once `compactEvery` ops are written; every later write moves it back. */
   private compactTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -95,6 +105,7 @@ export class SqlJsStore implements StoreContract {
     this.journalDir = path.join(this.dataDir, JOURNALS);
     this.lockPath = path.join(this.dataDir, LOCK);
     this.compactEvery = Math.max(0, options.compactEvery ?? 500);
+    this.compactRatio = Math.max(0, options.compactRatio ?? 0.5);
     this.listEveryMs = options.listEveryMs ?? 1_000;
     fs.mkdirSync(this.journalDir, { recursive: true });
     this.fsync = options.fsync ?? true;
@@ -128,14 +139,21 @@ export class SqlJsStore implements StoreContract {
     this.refresh();
     if (this.writer?.broken) this.rotateJournal();
     const writer = this.journal();
+    const before = writer.size;
     const entry = writer.append(ops);
     this.applied.set(writer.name, writer.size);
     this.applyEntries(this.db, this.schema, [entry], true);
     this.commits.noteWrite();
     this.changes.bump();
     this.writesSinceCompact += ops.length;
-    if (this.compactEvery > 0 && this.writesSinceCompact >= 2 * this.compactEvery) this.compactNow();
-    else if (this.compactEvery > 0 && this.writesSinceCompact >= this.compactEvery) this.queueCompaction();
+    this.bytesSinceCompact += writer.size - before;
+    if (this.compactionDue(2)) this.compactNow();
+    else if (this.compactionDue(1)) this.queueCompaction();
+  }
+
+  /** `times` the thresholds were written since the last compaction: `compactEvery` ops and `compactRatio` of the snapshot's bytes. */
+  private compactionDue(times: number): boolean {
+    return this.compactEvery > 0 && this.writesSinceCompact >= times * this.compactEvery && this.bytesSinceCompact >= times * this.compactRatio * this.snapshotBytes;
   }
 
   durable(): Promise<void> {
@@ -150,7 +168,7 @@ export class SqlJsStore implements StoreContract {
   /**
    * Compaction is slow (the whole database is written): it waits for a pause of COMPACT_PAUSE_MS
    * in this Store's writes, so that a busy gateway does not stall between calls; inside a write
-   * only when the writes went on without such a pause for another `compactEvery` ops.
+   * only when the writes went on without such a pause for twice the thresholds.
    */
   private queueCompaction(): void {
     if (this.compactTimer) {
@@ -159,7 +177,7 @@ export class SqlJsStore implements StoreContract {
     }
     this.compactTimer = setTimeout(() => {
       this.compactTimer = undefined;
-      if (!this.closed && this.writesSinceCompact >= this.compactEvery) this.compactNow();
+      if (!this.closed && this.compactionDue(1)) this.compactNow();
     }, COMPACT_PAUSE_MS);
     this.compactTimer.unref();
   }
@@ -168,6 +186,7 @@ export class SqlJsStore implements StoreContract {
     clearTimeout(this.compactTimer);
     this.compactTimer = undefined;
     this.writesSinceCompact = 0;
+    this.bytesSinceCompact = 0;
     try {
       this.compact();
     } catch (error) {
@@ -216,12 +235,14 @@ export class SqlJsStore implements StoreContract {
         expected = aside ? null : expected;
       }
       if (!stillHeld(lock)) return false;
-      const identity = writeSnapshot(this.snapshotPath, this.db.export(), expected);
+      const bytes = this.db.export();
+      const identity = writeSnapshot(this.snapshotPath, bytes, expected);
       if (identity === null) {
         log.warn('snapshot was replaced during compaction; keeping journals');
         return false;
       }
       this.snapshotId = identity;
+      this.snapshotBytes = bytes.length;
       this.corruptSnapshot = false;
       for (const name of gone) this.removeIfFolded(name);
       this.changes.rotateIfLarge();
@@ -423,6 +444,7 @@ export class SqlJsStore implements StoreContract {
       this.schema = schema;
       this.applied = applied;
       this.snapshotId = expected;
+      this.snapshotBytes = expected === null ? 0 : (snapshot.bytes?.length ?? 0);
       this.corruptSnapshot = corruptKept;
       this.changes.markSeen(counter);
       this.lastFullLook = Date.now();

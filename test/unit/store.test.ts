@@ -332,6 +332,27 @@ test('compactEvery compacts once the writes pause, or inside a write past twice 
   assert.equal(fs.existsSync(path.join(busy, 'grimoire.sqlite')), true, 'a writer that never yields compacts inside its write at twice compactEvery');
 });
 
+test('compactRatio: past the first snapshot, compaction waits for journal bytes of that share of its size too', async (t) => {
+  const dataDir = tempDir(t);
+  const store = await Store.open({ dataDir, fsync: false, compactEvery: 10, compactRatio: 0.5 });
+  cleanup(t).stores.push(store);
+  const snapshot = path.join(dataDir, 'grimoire.sqlite');
+  for (let i = 0; i < 20; i++) store.write(event(`e${i}`));
+  assert.equal(fs.existsSync(snapshot), true, 'no snapshot yet: compactEvery alone decides');
+  const first = fs.statSync(snapshot);
+  const written = () => journals(dataDir).reduce((sum, name) => sum + fs.statSync(path.join(journalDir(dataDir), name)).size, 0);
+  const start = written();
+  for (let i = 20; i < 60; i++) store.write(event(`e${i}`));
+  assert.ok(written() - start < first.size, 'the small writes stay below the snapshot size');
+  assert.equal(fs.statSync(snapshot).ino, first.ino, 'twice compactEvery ops, but not yet half the snapshot in bytes, twice: no compaction');
+  const detail = 'x'.repeat(1024);
+  let i = 60;
+  while (fs.statSync(snapshot).ino === first.ino && written() - start < 2 * first.size) store.write(event(`e${i++}`, detail));
+  assert.notEqual(fs.statSync(snapshot).ino, first.ino, 'compacted inside a write once the bytes reached the snapshot size');
+  assert.ok(written() - start >= first.size, `only then (${written() - start} of ${first.size} bytes)`);
+  assert.equal(count(await open(t, dataDir)), i, 'with every write');
+});
+
 test('journals are read when the change counter moved, and listed at least every second regardless', async (t) => {
   const dataDir = tempDir(t);
   const store = await Store.open({ dataDir, fsync: false, listEveryMs: 60_000 });
