@@ -13,11 +13,12 @@ import { ChangeCounter } from './change-counter.js';
 import { StoreDatabase } from './database.js';
 import { GroupCommit } from './group-commit.js';
 import { JournalWriter, journalOwner, listJournals, parseEntry, readJournal, type ParsedEntry } from './journal.js';
-import { releaseLock, stillHeld, tryAcquireLock } from './lock.js';
+import { releaseLock, stillHeld, tryAcquireLock, type CompactLock } from './lock.js';
 import { migrate } from './migrations.js';
 import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
 import { isAlive } from './pids.js';
 import { moveCorrupt, readSnapshot, removeStaleTemps, snapshotIdentity, writeSnapshot } from './snapshot.js';
+import { writeSnapshotInBackground } from './snapshot-in-background.js';
 import type { Store as StoreContract } from './store-interface.js';
 
 export type { Row, SqlValue, WriteOp } from './ops.js';
@@ -60,6 +61,18 @@ const closedJournals = new Set<string>();
 const byStamp = (a: ParsedEntry, b: ParsedEntry): number =>
   a.ts - b.ts || (a.journal < b.journal ? -1 : a.journal > b.journal ? 1 : 0) || a.seq - b.seq;
 
+/** A compaction between its export and its end. */
+interface Compaction {
+  lock: CompactLock;
+  /** The database file, watermarks included. */
+  bytes: Uint8Array;
+  /** The snapshot identity it may replace. */
+  expected: string | null;
+  /** Journals of gone owners, deleted once folded in and the snapshot is safe. */
+  gone: string[];
+  abandoned: boolean;
+}
+
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 
 export class SqlJsStore implements StoreContract {
@@ -87,6 +100,8 @@ export class SqlJsStore implements StoreContract {
   private snapshotBytes = 0;
   /** Armed once `compactEvery` ops are written; every later write moves it back. */
   private compactTimer: NodeJS.Timeout | undefined;
+  /** The compaction whose snapshot is being written off the event loop. */
+  private background: Compaction | undefined;
   private closed = false;
   private readonly changes: ChangeCounter;
   private readonly commits: GroupCommit;
@@ -182,16 +197,48 @@ export class SqlJsStore implements StoreContract {
     this.compactTimer.unref();
   }
 
+  /** Starts a compaction whose snapshot file is written off the event loop (at most one at a time). */
   private compactNow(): void {
     clearTimeout(this.compactTimer);
     this.compactTimer = undefined;
+    if (this.background) return;
     this.writesSinceCompact = 0;
     this.bytesSinceCompact = 0;
+    let job: Compaction | null;
     try {
-      this.compact();
+      job = this.prepareCompaction();
     } catch (error) {
       log.warn(`compaction failed: ${errorMessage(error)}`);
+      return;
     }
+    if (!job) return;
+    const started = job;
+    this.background = started;
+    writeSnapshotInBackground(this.snapshotPath, started.bytes, started.expected, {
+      proceed: () => !started.abandoned && stillHeld(started.lock),
+      renamed: (identity) => this.snapshotReplaced(started, identity),
+      done: (error, replaced) => {
+        if (started.abandoned) return; // compact() or close() took over and released the lock
+        this.background = undefined;
+        try {
+          if (error) throw error;
+          this.finishCompaction(started, replaced);
+        } catch (failure) {
+          log.warn(`compaction failed: ${errorMessage(failure)}`);
+        } finally {
+          releaseLock(started.lock);
+        }
+      },
+    });
+  }
+
+  /** A compaction in flight stops here: its snapshot is not renamed in (if it was not yet), its lock released. */
+  private abandonBackground(): void {
+    const job = this.background;
+    if (!job) return;
+    this.background = undefined;
+    job.abandoned = true;
+    releaseLock(job.lock);
   }
 
   tableVersion(table: string): number {
@@ -209,12 +256,27 @@ export class SqlJsStore implements StoreContract {
 
   /**
    * Folds every journal into a new snapshot and deletes the journals of gone owners. Returns false
-   * (doing nothing) when another live process holds the lock.
+   * (doing nothing) when another live process holds the lock. A compaction of this Store still
+   * in flight is abandoned first.
    */
   compact(): boolean {
     if (this.closed) throw new Error('store: closed');
+    this.abandonBackground();
+    const job = this.prepareCompaction();
+    if (!job) return false;
+    try {
+      const identity = writeSnapshot(this.snapshotPath, job.bytes, job.expected);
+      if (identity !== null) this.snapshotReplaced(job, identity);
+      return this.finishCompaction(job, identity !== null);
+    } finally {
+      releaseLock(job.lock);
+    }
+  }
+
+  /** Takes the lock and exports the database with its watermarks; null when the lock is busy (or was lost). */
+  private prepareCompaction(): Compaction | null {
     const lock = tryAcquireLock(this.lockPath);
-    if (!lock) return false;
+    if (!lock) return null;
     try {
       removeStaleTemps(this.snapshotPath);
       this.refresh(true);
@@ -234,23 +296,32 @@ export class SqlJsStore implements StoreContract {
         if (aside) log.warn(`moved corrupt snapshot aside to ${path.basename(aside)}`);
         expected = aside ? null : expected;
       }
-      if (!stillHeld(lock)) return false;
-      const bytes = this.db.export();
-      const identity = writeSnapshot(this.snapshotPath, bytes, expected);
-      if (identity === null) {
-        log.warn('snapshot was replaced during compaction; keeping journals');
-        return false;
-      }
-      this.snapshotId = identity;
-      this.snapshotBytes = bytes.length;
-      this.corruptSnapshot = false;
-      for (const name of gone) this.removeIfFolded(name);
-      this.changes.rotateIfLarge();
-      this.changes.bump();
-      return true;
-    } finally {
+      if (stillHeld(lock)) return { lock, bytes: this.db.export(), expected, gone, abandoned: false };
+    } catch (error) {
       releaseLock(lock);
+      throw error;
     }
+    releaseLock(lock);
+    return null;
+  }
+
+  /** The snapshot file is now the compaction's: what `refresh` compares with. */
+  private snapshotReplaced(job: Compaction, identity: string | null): void {
+    this.snapshotId = identity;
+    this.snapshotBytes = job.bytes.length;
+    this.corruptSnapshot = false;
+  }
+
+  /** After the snapshot is written (and synced): deletes the folded journals of gone owners, announces it. */
+  private finishCompaction(job: Compaction, replaced: boolean): boolean {
+    if (!replaced) {
+      log.warn('snapshot was replaced during compaction; keeping journals');
+      return false;
+    }
+    for (const name of job.gone) this.removeIfFolded(name);
+    this.changes.rotateIfLarge();
+    this.changes.bump();
+    return true;
   }
 
   /**
@@ -261,6 +332,7 @@ export class SqlJsStore implements StoreContract {
     if (this.closed) return;
     clearTimeout(this.compactTimer);
     try {
+      this.abandonBackground();
       this.commits.close();
       const wrote = this.writer !== null;
       if (this.writer) {
