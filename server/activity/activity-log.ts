@@ -114,24 +114,30 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
   }
 }
 
+/**
+ * The row as inserted. Absent optional fields are left out rather than written as null (the
+ * columns have no default: the row is the same), so the journal line is shorter and the insert
+ * binds fewer values.
+ */
 function storedRow(full: ActivityInfo): Record<string, SqlValue> {
-  return {
+  const row: Record<string, SqlValue> = {
     id: full.id,
     at: full.at,
     session: full.session,
     power: full.power,
     tool: full.tool,
     variant: full.variant,
-    operation_type: full.operationType ?? null,
-    data_sensitivity: full.dataSensitivity ?? null,
-    reason: full.reason ?? null,
     decision: full.decision,
-    decision_reason: full.decisionReason ?? null,
     status: full.status,
-    error: full.error ?? null,
     latency_ms: full.latencyMs,
     result_bytes: full.resultBytes,
-    audit: full.audit ? 1 : null,
-    user_name: full.user ?? null,
   };
+  if (full.operationType !== undefined) row.operation_type = full.operationType;
+  if (full.dataSensitivity !== undefined) row.data_sensitivity = full.dataSensitivity;
+  if (full.reason !== undefined) row.reason = full.reason;
+  if (full.decisionReason !== undefined) row.decision_reason = full.decisionReason;
+  if (full.error !== undefined) row.error = full.error;
+  if (full.audit) row.audit = 1;
+  if (full.user !== undefined) row.user_name = full.user;
+  return row;
 }

@@ -11,12 +11,12 @@ const VERBATIM = new Set(['catalog_tools', 'catalog_powers', 'tool_pins', 'tool_
 /** The op with secrets masked in every text value of its row (what is written to the store). */
 export function maskedOp(op: WriteOp): WriteOp {
   if (op.op === 'delete' || VERBATIM.has(op.table)) return op;
-  let changed = false;
-  const row: Row = {};
-  for (const [column, value] of Object.entries(op.row)) {
-    const masked = typeof value === 'string' ? maskSecrets(value) : value;
-    if (masked !== value) changed = true;
-    row[column] = masked;
+  let row: Row | undefined;
+  for (const column of Object.keys(op.row)) {
+    const value = op.row[column];
+    if (typeof value !== 'string') continue;
+    const masked = maskSecrets(value);
+    if (masked !== value) (row ??= { ...op.row })[column] = masked;
   }
-  return changed ? { ...op, row } : op;
+  return row ? { ...op, row } : op;
 }

@@ -76,28 +76,88 @@ export function applyOp(run: RunSql, op: WriteOp): void {
   run(statementOf(op.op, op.table, names), names.map((n) => values[n] ?? null));
 }
 
+/** Most SQL variables in one statement (SQLite's lowest default limit). */
+const MAX_VARIABLES = 999;
+const MAX_ROWS = 32;
+
+/**
+ * Applies (already validated) ops in order, as `applyOp` one by one would. Consecutive inserts
+ * into one table with the same columns go as multi-row INSERTs (row counts of powers of two, so
+ * that few statement texts exist); when one of those fails, its ops are applied one by one.
+ * `failed` gets each op that could not be applied (the others are applied regardless).
+ */
+export function applyOps(run: RunSql, ops: readonly WriteOp[], failed: (op: WriteOp, error: unknown) => void): void {
+  const one = (op: WriteOp): void => {
+    try {
+      applyOp(run, op);
+    } catch (error) {
+      failed(op, error);
+    }
+  };
+  for (let i = 0; i < ops.length; ) {
+    const first = ops[i]!;
+    if (first.op !== 'insert') {
+      one(first);
+      i += 1;
+      continue;
+    }
+    const names = Object.keys(first.row);
+    let end = i + 1;
+    while (end < ops.length && sameInsertShape(ops[end]!, first.table, names)) end += 1;
+    const most = Math.min(MAX_ROWS, Math.floor(MAX_VARIABLES / names.length));
+    while (i < end) {
+      let rows = 1;
+      while (rows * 2 <= Math.min(end - i, most)) rows *= 2;
+      if (rows === 1) {
+        one(ops[i]!);
+      } else {
+        const group = ops.slice(i, i + rows);
+        const params: SqlValue[] = [];
+        for (const op of group) {
+          const row = (op as { row: Row }).row;
+          for (const name of names) params.push(row[name] ?? null);
+        }
+        try {
+          run(statementOf('insert', first.table, names, rows), params);
+        } catch {
+          for (const op of group) one(op);
+        }
+      }
+      i += rows;
+    }
+  }
+}
+
+function sameInsertShape(op: WriteOp, table: string, names: string[]): boolean {
+  if (op.op !== 'insert' || op.table !== table) return false;
+  const keys = Object.keys(op.row);
+  if (keys.length !== names.length) return false;
+  for (let k = 0; k < keys.length; k++) if (keys[k] !== names[k]) return false;
+  return true;
+}
+
 /** The statement text per op kind, table and column list: the same few shapes repeat on every write. */
 const statements = new Map<string, string>();
 
-function statementOf(kind: WriteOp['op'], tableName: string, names: string[]): string {
-  const shape = `${kind}\0${tableName}\0${names.join('\0')}`;
+function statementOf(kind: WriteOp['op'], tableName: string, names: string[], rows = 1): string {
+  const shape = `${kind}\0${rows}\0${tableName}\0${names.join('\0')}`;
   let sql = statements.get(shape);
   if (sql === undefined) {
-    sql = buildStatement(kind, tableName, names);
+    sql = buildStatement(kind, tableName, names, rows);
     if (statements.size >= 1000) statements.clear();
     statements.set(shape, sql);
   }
   return sql;
 }
 
-function buildStatement(kind: WriteOp['op'], tableName: string, names: string[]): string {
+function buildStatement(kind: WriteOp['op'], tableName: string, names: string[], rows: number): string {
   const keys = TABLE_KEYS[tableName];
   if (!keys) throw new Error(`store: unknown table "${tableName}"`);
   const table = quote(tableName);
   if (kind === 'delete') return `DELETE FROM ${table} WHERE ${names.map((n) => `${quote(n)} IS ?`).join(' AND ')}`;
   const cols = names.map(quote).join(', ');
   const marks = names.map(() => '?').join(', ');
-  if (kind === 'insert') return `INSERT OR IGNORE INTO ${table} (${cols}) VALUES (${marks})`;
+  if (kind === 'insert') return `INSERT OR IGNORE INTO ${table} (${cols}) VALUES ${Array.from({ length: rows }, () => `(${marks})`).join(', ')}`;
   const updates = names.filter((n) => !keys.includes(n)).map((n) => `${quote(n)} = excluded.${quote(n)}`);
   const conflict = `ON CONFLICT (${keys.map(quote).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
   return `INSERT INTO ${table} (${cols}) VALUES (${marks}) ${conflict}`;

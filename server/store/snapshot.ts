@@ -44,12 +44,15 @@ export function readSnapshot(file: string): Snapshot {
 
 const TEMP_MARK = '.tmp-';
 
+/** A new temp file name next to the snapshot, marked with this pid (see removeStaleTemps). */
+export const snapshotTemp = (file: string): string => `${file}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
+
 /**
  * Replaces the snapshot with `bytes` if its identity is still `expected`. Returns the new
  * identity, or null (nothing replaced) when someone else replaced it first.
  */
 export function writeSnapshot(file: string, bytes: Uint8Array, expected: string | null): string | null {
-  const temp = `${file}${TEMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`;
+  const temp = snapshotTemp(file);
   const fd = fs.openSync(temp, 'wx');
   try {
     let written = 0;
@@ -71,7 +74,7 @@ export function writeSnapshot(file: string, bytes: Uint8Array, expected: string 
 }
 
 /** Windows refuses to rename over a file another process has open for a moment: retry briefly. */
-function renameRetrying(from: string, to: string): void {
+export function renameRetrying(from: string, to: string): void {
   for (let attempt = 0; ; attempt++) {
     try {
       fs.renameSync(from, to);

@@ -13,11 +13,12 @@ import { ChangeCounter } from './change-counter.js';
 import { StoreDatabase } from './database.js';
 import { GroupCommit } from './group-commit.js';
 import { JournalWriter, journalOwner, listJournals, parseEntry, readJournal, type ParsedEntry } from './journal.js';
-import { releaseLock, stillHeld, tryAcquireLock } from './lock.js';
+import { releaseLock, stillHeld, tryAcquireLock, type CompactLock } from './lock.js';
 import { migrate } from './migrations.js';
-import { applyOp, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
+import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
 import { isAlive } from './pids.js';
 import { moveCorrupt, readSnapshot, removeStaleTemps, snapshotIdentity, writeSnapshot } from './snapshot.js';
+import { writeSnapshotInBackground } from './snapshot-in-background.js';
 import type { Store as StoreContract } from './store-interface.js';
 
 export type { Row, SqlValue, WriteOp } from './ops.js';
@@ -27,8 +28,14 @@ export interface StoreOptions {
   dataDir: string;
   /** fdatasync the journal (grouped: see group-commit.ts; default true). The snapshot is always fsync'ed. */
   fsync?: boolean;
-  /** Try to compact after this many written ops (default 500; 0 disables). */
+  /** Try to compact after this many written ops (default 500; 0 disables), once `compactRatio` is reached too. */
   compactEvery?: number;
+  /**
+   * Try to compact only once the journal bytes this Store wrote since its last compaction reach
+   * this share of the snapshot's size (default 0.5): a compaction rewrites the whole snapshot, so
+   * its cost per written byte stays the same as the database grows. 0: `compactEvery` alone.
+   */
+  compactRatio?: number;
   /** List the journals at least this often even when the change counter did not move (default 1000 ms): writers of older versions do not move it. */
   listEveryMs?: number;
 }
@@ -54,6 +61,18 @@ const closedJournals = new Set<string>();
 const byStamp = (a: ParsedEntry, b: ParsedEntry): number =>
   a.ts - b.ts || (a.journal < b.journal ? -1 : a.journal > b.journal ? 1 : 0) || a.seq - b.seq;
 
+/** A compaction between its export and its end. */
+interface Compaction {
+  lock: CompactLock;
+  /** The database file, watermarks included. */
+  bytes: Uint8Array;
+  /** The snapshot identity it may replace. */
+  expected: string | null;
+  /** Journals of gone owners, deleted once folded in and the snapshot is safe. */
+  gone: string[];
+  abandoned: boolean;
+}
+
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 
 export class SqlJsStore implements StoreContract {
@@ -62,6 +81,7 @@ export class SqlJsStore implements StoreContract {
   private readonly journalDir: string;
   private readonly lockPath: string;
   private readonly compactEvery: number;
+  private readonly compactRatio: number;
   /** Created by the first write: a Store that only reads leaves no file behind. */
   private writer: JournalWriter | null = null;
   private readonly fsync: boolean;
@@ -75,8 +95,13 @@ export class SqlJsStore implements StoreContract {
   /** Set when a corrupt snapshot could not be moved aside at load: compaction moves it first. */
   private corruptSnapshot = false;
   private writesSinceCompact = 0;
+  private bytesSinceCompact = 0;
+  /** Size of the snapshot `db` was last loaded from or written to. */
+  private snapshotBytes = 0;
   /** Armed once `compactEvery` ops are written; every later write moves it back. */
   private compactTimer: NodeJS.Timeout | undefined;
+  /** The compaction whose snapshot is being written off the event loop. */
+  private background: Compaction | undefined;
   private closed = false;
   private readonly changes: ChangeCounter;
   private readonly commits: GroupCommit;
@@ -95,6 +120,7 @@ export class SqlJsStore implements StoreContract {
     this.journalDir = path.join(this.dataDir, JOURNALS);
     this.lockPath = path.join(this.dataDir, LOCK);
     this.compactEvery = Math.max(0, options.compactEvery ?? 500);
+    this.compactRatio = Math.max(0, options.compactRatio ?? 0.5);
     this.listEveryMs = options.listEveryMs ?? 1_000;
     fs.mkdirSync(this.journalDir, { recursive: true });
     this.fsync = options.fsync ?? true;
@@ -128,14 +154,21 @@ export class SqlJsStore implements StoreContract {
     this.refresh();
     if (this.writer?.broken) this.rotateJournal();
     const writer = this.journal();
+    const before = writer.size;
     const entry = writer.append(ops);
     this.applied.set(writer.name, writer.size);
-    this.applyEntries(this.db, this.schema, [entry]);
+    this.applyEntries(this.db, this.schema, [entry], true);
     this.commits.noteWrite();
     this.changes.bump();
     this.writesSinceCompact += ops.length;
-    if (this.compactEvery > 0 && this.writesSinceCompact >= 2 * this.compactEvery) this.compactNow();
-    else if (this.compactEvery > 0 && this.writesSinceCompact >= this.compactEvery) this.queueCompaction();
+    this.bytesSinceCompact += writer.size - before;
+    if (this.compactionDue(2)) this.compactNow();
+    else if (this.compactionDue(1)) this.queueCompaction();
+  }
+
+  /** `times` the thresholds were written since the last compaction: `compactEvery` ops and `compactRatio` of the snapshot's bytes. */
+  private compactionDue(times: number): boolean {
+    return this.compactEvery > 0 && this.writesSinceCompact >= times * this.compactEvery && this.bytesSinceCompact >= times * this.compactRatio * this.snapshotBytes;
   }
 
   durable(): Promise<void> {
@@ -150,7 +183,7 @@ export class SqlJsStore implements StoreContract {
   /**
    * Compaction is slow (the whole database is written): it waits for a pause of COMPACT_PAUSE_MS
    * in this Store's writes, so that a busy gateway does not stall between calls; inside a write
-   * only when the writes went on without such a pause for another `compactEvery` ops.
+   * only when the writes went on without such a pause for twice the thresholds.
    */
   private queueCompaction(): void {
     if (this.compactTimer) {
@@ -159,20 +192,53 @@ export class SqlJsStore implements StoreContract {
     }
     this.compactTimer = setTimeout(() => {
       this.compactTimer = undefined;
-      if (!this.closed && this.writesSinceCompact >= this.compactEvery) this.compactNow();
+      if (!this.closed && this.compactionDue(1)) this.compactNow();
     }, COMPACT_PAUSE_MS);
     this.compactTimer.unref();
   }
 
+  /** Starts a compaction whose snapshot file is written off the event loop (at most one at a time). */
   private compactNow(): void {
     clearTimeout(this.compactTimer);
     this.compactTimer = undefined;
+    if (this.background) return;
     this.writesSinceCompact = 0;
+    this.bytesSinceCompact = 0;
+    let job: Compaction | null;
     try {
-      this.compact();
+      job = this.prepareCompaction();
     } catch (error) {
       log.warn(`compaction failed: ${errorMessage(error)}`);
+      return;
     }
+    if (!job) return;
+    const started = job;
+    this.background = started;
+    writeSnapshotInBackground(this.snapshotPath, started.bytes, started.expected, {
+      proceed: () => !started.abandoned && stillHeld(started.lock),
+      renamed: (identity) => this.snapshotReplaced(started, identity),
+      done: (error, replaced) => {
+        if (started.abandoned) return; // compact() or close() took over and released the lock
+        this.background = undefined;
+        try {
+          if (error) throw error;
+          this.finishCompaction(started, replaced);
+        } catch (failure) {
+          log.warn(`compaction failed: ${errorMessage(failure)}`);
+        } finally {
+          releaseLock(started.lock);
+        }
+      },
+    });
+  }
+
+  /** A compaction in flight stops here: its snapshot is not renamed in (if it was not yet), its lock released. */
+  private abandonBackground(): void {
+    const job = this.background;
+    if (!job) return;
+    this.background = undefined;
+    job.abandoned = true;
+    releaseLock(job.lock);
   }
 
   tableVersion(table: string): number {
@@ -190,12 +256,27 @@ export class SqlJsStore implements StoreContract {
 
   /**
    * Folds every journal into a new snapshot and deletes the journals of gone owners. Returns false
-   * (doing nothing) when another live process holds the lock.
+   * (doing nothing) when another live process holds the lock. A compaction of this Store still
+   * in flight is abandoned first.
    */
   compact(): boolean {
     if (this.closed) throw new Error('store: closed');
+    this.abandonBackground();
+    const job = this.prepareCompaction();
+    if (!job) return false;
+    try {
+      const identity = writeSnapshot(this.snapshotPath, job.bytes, job.expected);
+      if (identity !== null) this.snapshotReplaced(job, identity);
+      return this.finishCompaction(job, identity !== null);
+    } finally {
+      releaseLock(job.lock);
+    }
+  }
+
+  /** Takes the lock and exports the database with its watermarks; null when the lock is busy (or was lost). */
+  private prepareCompaction(): Compaction | null {
     const lock = tryAcquireLock(this.lockPath);
-    if (!lock) return false;
+    if (!lock) return null;
     try {
       removeStaleTemps(this.snapshotPath);
       this.refresh(true);
@@ -215,21 +296,32 @@ export class SqlJsStore implements StoreContract {
         if (aside) log.warn(`moved corrupt snapshot aside to ${path.basename(aside)}`);
         expected = aside ? null : expected;
       }
-      if (!stillHeld(lock)) return false;
-      const identity = writeSnapshot(this.snapshotPath, this.db.export(), expected);
-      if (identity === null) {
-        log.warn('snapshot was replaced during compaction; keeping journals');
-        return false;
-      }
-      this.snapshotId = identity;
-      this.corruptSnapshot = false;
-      for (const name of gone) this.removeIfFolded(name);
-      this.changes.rotateIfLarge();
-      this.changes.bump();
-      return true;
-    } finally {
+      if (stillHeld(lock)) return { lock, bytes: this.db.export(), expected, gone, abandoned: false };
+    } catch (error) {
       releaseLock(lock);
+      throw error;
     }
+    releaseLock(lock);
+    return null;
+  }
+
+  /** The snapshot file is now the compaction's: what `refresh` compares with. */
+  private snapshotReplaced(job: Compaction, identity: string | null): void {
+    this.snapshotId = identity;
+    this.snapshotBytes = job.bytes.length;
+    this.corruptSnapshot = false;
+  }
+
+  /** After the snapshot is written (and synced): deletes the folded journals of gone owners, announces it. */
+  private finishCompaction(job: Compaction, replaced: boolean): boolean {
+    if (!replaced) {
+      log.warn('snapshot was replaced during compaction; keeping journals');
+      return false;
+    }
+    for (const name of job.gone) this.removeIfFolded(name);
+    this.changes.rotateIfLarge();
+    this.changes.bump();
+    return true;
   }
 
   /**
@@ -240,6 +332,7 @@ export class SqlJsStore implements StoreContract {
     if (this.closed) return;
     clearTimeout(this.compactTimer);
     try {
+      this.abandonBackground();
       this.commits.close();
       const wrote = this.writer !== null;
       if (this.writer) {
@@ -423,6 +516,7 @@ export class SqlJsStore implements StoreContract {
       this.schema = schema;
       this.applied = applied;
       this.snapshotId = expected;
+      this.snapshotBytes = expected === null ? 0 : (snapshot.bytes?.length ?? 0);
       this.corruptSnapshot = corruptKept;
       this.changes.markSeen(counter);
       this.lastFullLook = Date.now();
@@ -430,23 +524,29 @@ export class SqlJsStore implements StoreContract {
     }
   }
 
-  private applyEntries(target: StoreDatabase, schema: Schema, entries: ParsedEntry[]): void {
+  /** Applies entries in stamp order; `validated`: the ops passed `Schema.validate` already (this Store's own write). */
+  private applyEntries(target: StoreDatabase, schema: Schema, entries: ParsedEntry[], validated = false): void {
     if (entries.length === 0) return;
     entries.sort(byStamp);
     const run = (sql: string, params: SqlValue[]) => target.run(sql, params);
     target.writing(() => {
       for (const entry of entries) {
-        for (const op of entry.ops) {
-          this.tableVersions.set(op.table, (this.tableVersions.get(op.table) ?? 0) + 1);
-          try {
-            schema.validate(op);
-            applyOp(run, op);
-          } catch (error) {
-            log.warn(`skipping op of ${entry.id}: ${errorMessage(error)}`);
-          }
-        }
+        const skip = (op: WriteOp, error: unknown) => log.warn(`skipping op of ${entry.id}: ${errorMessage(error)}`);
+        for (const op of entry.ops) this.tableVersions.set(op.table, (this.tableVersions.get(op.table) ?? 0) + 1);
+        const ops = validated ? entry.ops : entry.ops.filter((op) => validOp(schema, op, skip));
+        applyOps(run, ops, skip);
       }
     });
+  }
+}
+
+function validOp(schema: Schema, op: WriteOp, invalid: (op: WriteOp, error: unknown) => void): boolean {
+  try {
+    schema.validate(op);
+    return true;
+  } catch (error) {
+    invalid(op, error);
+    return false;
   }
 }
 

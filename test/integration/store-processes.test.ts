@@ -97,6 +97,7 @@ test('two writer processes and a reader share one data dir; compactions run mean
       prefix,
       count: 300,
       compactEvery: 50,
+      compactRatio: 0,
       gates: [
         { at: 150, file: gate('gate-300') },
         { at: 225, file: gate('gate-450') },
@@ -142,7 +143,7 @@ test('two writer processes and a reader share one data dir; compactions run mean
 
 test('a writer killed with SIGKILL mid-run loses no committed record', { timeout: 30_000 }, async (t) => {
   const { dataDir, spawn: start } = setup(t);
-  const child = start({ mode: 'write', dataDir, prefix: 'k', count: 1_000_000, compactEvery: 40 });
+  const child = start({ mode: 'write', dataDir, prefix: 'k', count: 1_000_000, compactEvery: 40, compactRatio: 0 });
   await child.waitFor((lines) => lines.length >= 100);
   child.proc.kill('SIGKILL');
   const { signal } = await child.exited;

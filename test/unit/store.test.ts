@@ -59,6 +59,11 @@ const journalDir = (dataDir: string) => path.join(dataDir, 'journals');
 const journals = (dataDir: string) => fs.readdirSync(journalDir(dataDir)).sort();
 /** What a Store does after it appends: moves the data dir's change counter. */
 const announce = (dataDir: string) => fs.appendFileSync(path.join(dataDir, CHANGES_FILE), '.');
+/** Waits (at most 5 s) until the condition holds. */
+const until = async (condition: () => boolean): Promise<void> => {
+  const deadline = Date.now() + 5_000;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+};
 const deadPid = (): number => spawnSync(process.execPath, ['-e', '']).pid!;
 const line = (journal: string, seq: number, ops: WriteOp[]) =>
   JSON.stringify({ id: `${journal.replace(/\.jsonl$/, '')}:${seq}`, ts: Date.now(), ops }) + '\n';
@@ -329,7 +334,58 @@ test('compactEvery compacts once the writes pause, or inside a write past twice 
   for (let i = 0; i < 19; i++) writer.write(event(`b${i}`));
   assert.equal(fs.existsSync(path.join(busy, 'grimoire.sqlite')), false);
   writer.write(event('b19'));
-  assert.equal(fs.existsSync(path.join(busy, 'grimoire.sqlite')), true, 'a writer that never yields compacts inside its write at twice compactEvery');
+  assert.equal(fs.existsSync(path.join(busy, 'compact.lock')), true, 'a writer that never yields starts compacting inside its write at twice compactEvery');
+  assert.equal(fs.existsSync(path.join(busy, 'grimoire.sqlite')), false, 'the snapshot is written off the event loop');
+  for (let i = 20; i < 25; i++) writer.write(event(`b${i}`));
+  await until(() => fs.existsSync(path.join(busy, 'grimoire.sqlite')) && !fs.existsSync(path.join(busy, 'compact.lock')));
+  assert.equal(count(writer), 25, 'writes made while it was written are kept');
+  assert.equal(count(await open(t, busy)), 25, 'and seen by the next Store');
+});
+
+test('a compaction in flight is abandoned by compact() and close(): they compact at once, nothing is lost', async (t) => {
+  for (const finish of ['compact', 'close'] as const) {
+    const dataDir = tempDir(t);
+    const store = await Store.open({ dataDir, fsync: false, compactEvery: 5, compactRatio: 0 });
+    for (let i = 0; i < 10; i++) store.write(event(`e${i}`));
+    assert.equal(fs.existsSync(path.join(dataDir, 'compact.lock')), true, 'a compaction is in flight');
+    store.write(event('e10'));
+    if (finish === 'compact') {
+      assert.equal(store.compact(), true, 'compact() takes over the lock');
+      store.close();
+    } else {
+      store.close();
+    }
+    assert.equal(fs.existsSync(path.join(dataDir, 'compact.lock')), false, `${finish}: the lock is released`);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the abandoned write finishes meanwhile
+    assert.deepEqual(fs.readdirSync(dataDir).filter((name) => name.includes('.tmp-')), [], `${finish}: the abandoned temp file is removed`);
+    assert.deepEqual(journals(dataDir), [], `${finish}: the closed Store's journal is folded and deleted`);
+    assert.equal(count(await open(t, dataDir)), 11, `${finish}: every write is in the snapshot`);
+  }
+});
+
+test('compactRatio: past the first snapshot, compaction waits for journal bytes of that share of its size too', async (t) => {
+  const dataDir = tempDir(t);
+  const store = await Store.open({ dataDir, fsync: false, compactEvery: 10, compactRatio: 0.5 });
+  cleanup(t).stores.push(store);
+  const snapshot = path.join(dataDir, 'grimoire.sqlite');
+  const lock = path.join(dataDir, 'compact.lock');
+  for (let i = 0; i < 20; i++) store.write(event(`e${i}`));
+  assert.equal(fs.existsSync(lock), true, 'no snapshot yet: compactEvery alone decides');
+  await until(() => fs.existsSync(snapshot) && !fs.existsSync(lock));
+  const first = fs.statSync(snapshot);
+  const written = () => journals(dataDir).reduce((sum, name) => sum + fs.statSync(path.join(journalDir(dataDir), name)).size, 0);
+  const start = written();
+  for (let i = 20; i < 60; i++) store.write(event(`e${i}`));
+  assert.ok(written() - start < first.size, 'the small writes stay below the snapshot size');
+  assert.equal(fs.existsSync(lock), false, 'twice compactEvery ops, but not yet half the snapshot in bytes, twice: no compaction');
+  const detail = 'x'.repeat(1024);
+  let i = 60;
+  while (!fs.existsSync(lock) && written() - start < 2 * first.size) store.write(event(`e${i++}`, detail));
+  assert.equal(fs.existsSync(lock), true, 'a compaction started inside a write once the bytes reached the snapshot size');
+  assert.ok(written() - start >= first.size, `only then (${written() - start} of ${first.size} bytes)`);
+  await until(() => !fs.existsSync(lock));
+  assert.notEqual(fs.statSync(snapshot).ino, first.ino, 'and replaced the snapshot');
+  assert.equal(count(await open(t, dataDir)), i, 'with every write');
 });
 
 test('journals are read when the change counter moved, and listed at least every second regardless', async (t) => {

@@ -1,0 +1,95 @@
+/**
+ * What recording a call costs the gateway, in-process on the embedded store (fsync on):
+ *  - record: CPU µs per recorded call of `ActivityLog.recordMany` in batches of BENCH_BATCH (the
+ *    calls answered in one turn; default 20, what the gateway sees at 20 calls at a time), 4,000
+ *    calls per run, compaction off; BENCH_RUNS runs (default 7), sorted, and their median;
+ *  - replay: `Store.open` over a snapshot of 10,000 activity rows plus 0 / 2,500 / 5,000 rows
+ *    in the journal, and the compaction after, in ms.
+ * Run: npx tsc -b && node out/test/bench/activity-record.js [OUT]   (OUT: another build's out/
+ * folder to measure instead of this one, e.g. main's).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ActivityCall, ActivityLog as ActivityLogClass } from '../../server/activity/activity-log.js';
+import type { Store as StoreFactory } from '../../server/store/store.js';
+import { repoRoot, tempDir } from '../helpers/temp.js';
+
+const out = path.resolve(process.argv[2] ?? path.join(repoRoot, 'out'));
+const BATCH = Number(process.env.BENCH_BATCH ?? 20);
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+
+type Built = { Store: typeof StoreFactory; ActivityLog: typeof ActivityLogClass };
+const load = async (file: string) => (await import(pathToFileURL(path.join(out, file)).href)) as Partial<Built>;
+
+const call = (i: number): ActivityCall => ({
+  at: Date.now(),
+  session: '6f1c2d3e-aaaa-bbbb-cccc-1234567890ab',
+  power: 'everything',
+  tool: 'echo',
+  variant: 'a',
+  decision: 'allowed',
+  status: 'ok',
+  latencyMs: 1.234,
+  resultBytes: 40 + (i % 7),
+});
+
+function record(log: ActivityLogClass, calls: number, batch = BATCH): void {
+  for (let i = 0; i < calls; i += batch) log.recordMany(Array.from({ length: batch }, (_, j) => call(i + j)));
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+async function recordCost({ Store, ActivityLog }: Built): Promise<Record<string, unknown>> {
+  const dir = tempDir('grimoire-bench-record-');
+  const store = await Store.open({ dataDir: dir.dir, compactEvery: 0 });
+  try {
+    const log = new ActivityLog(store);
+    record(log, 2000);
+    const runs: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      const start = process.cpuUsage();
+      record(log, 4000);
+      const used = process.cpuUsage(start);
+      runs.push((used.user + used.system) / 4000);
+    }
+    runs.sort((a, b) => a - b);
+    return { row: 'record', batch: BATCH, us_cpu_per_call: runs.map(round), median: round(runs[runs.length >> 1]!) };
+  } finally {
+    store.close();
+    dir.cleanup();
+  }
+}
+
+async function replayCost({ Store, ActivityLog }: Built, journalRows: number): Promise<Record<string, unknown>> {
+  const dir = tempDir('grimoire-bench-replay-');
+  const copy = tempDir('grimoire-bench-replay-copy-');
+  const store = await Store.open({ dataDir: dir.dir, compactEvery: 0 });
+  try {
+    record(new ActivityLog(store), 10_000);
+    store.compact();
+    const snapshotBytes = fs.statSync(path.join(dir.dir, 'grimoire.sqlite')).size;
+    record(new ActivityLog(store), journalRows);
+    fs.cpSync(dir.dir, copy.dir, { recursive: true });
+    let start = performance.now();
+    const reopened = await Store.open({ dataDir: copy.dir, compactEvery: 0 });
+    const openMs = performance.now() - start;
+    reopened.close();
+    start = performance.now();
+    store.compact();
+    const compactMs = performance.now() - start;
+    return { row: 'replay', snapshot_mb: round(snapshotBytes / 1e6), journal_rows: journalRows, open_ms: round(openMs), compact_ms: round(compactMs) };
+  } finally {
+    store.close();
+    dir.cleanup();
+    copy.cleanup();
+  }
+}
+
+async function main(): Promise<void> {
+  const built = { Store: (await load('server/store/store.js')).Store!, ActivityLog: (await load('server/activity/activity-log.js')).ActivityLog! };
+  console.log(JSON.stringify({ out, ...(await recordCost(built)) }));
+  for (const rows of [0, 2500, 5000]) console.log(JSON.stringify(await replayCost(built, rows)));
+}
+
+void main();
