@@ -73,14 +73,14 @@ export class EarlyAnswersTransport implements Transport {
     for (const message of this.held.splice(0)) this.onmessage?.(message);
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  send(message: JSONRPCMessage): Promise<void> {
     // Only while an early answer waits for its double (the first answers of a session) is a message looked at.
     const answer = this.answeredEarly.size > 0 && jsonRpcKind(message) === 'result' ? (message as JSONRPCResultResponse) : undefined;
     const sent = answer && this.answeredEarly.get(answer.id);
     if (answer && sent) {
       this.answeredEarly.delete(answer.id);
       if (JSON.stringify(sent) !== JSON.stringify(answer.result)) log.warn('the early initialize answer differs from the session\'s; the early one stands');
-      return;
+      return Promise.resolve();
     }
     return this.inner.send(message);
   }

@@ -8,7 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { logger } from '../log.js';
-import { writeCoalesced } from '../util/coalesced-write.js';
+import { writeJsonLine } from '../util/coalesced-write.js';
 import { isJsonRpcMessage } from '../util/json-rpc-shape.js';
 import { byteSize, preview } from '../util/preview.js';
 import { BoundedLines, idOfDropped } from './bounded-lines.js';
@@ -36,19 +36,8 @@ export class BoundedStdioServerTransport implements Transport {
     this.output.on('error', this.onStreamError);
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed) return;
-    const json = JSON.stringify(message) + '\n';
-    if (writeCoalesced(this.output, json)) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        this.output.off('drain', done);
-        this.output.off('close', done);
-        resolve();
-      };
-      this.output.once('drain', done);
-      this.output.once('close', done);
-    });
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.closed ? Promise.resolve() : writeJsonLine(this.output, message);
   }
 
   async close(): Promise<void> {

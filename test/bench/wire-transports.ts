@@ -1,19 +1,23 @@
 /**
  * The gateway's CPU per message on its two stdio lines, in process (steadier than the end-to-end
- * bench on a loaded machine): the agent's side (BoundedStdioServerTransport reading tools/call
- * requests, four to a chunk, and writing an answer to each) and a power's side
+ * bench on a loaded machine): the agent's side (BoundedStdioServerTransport behind
+ * EarlyAnswersTransport, as `serve` builds it, reading tools/call requests, four to a chunk, and
+ * writing an answer to each) and a power's side
  * (ChildProcessTransport to a minimal child that answers every request with an echo-sized result,
  * 20 in flight). CPU from process.cpuUsage: for a power's side it includes reading and writing the
- * pipes, not the child. Prints JSON: µs per message per run and their median.
+ * pipes, not the child. Promise hooks are on, as in the gateway (its AsyncLocalStorage turns them
+ * on for the process). Prints JSON: µs per message per run and their median.
  * Run: npm run bench:wire   (BENCH_RUNS, BENCH_MESSAGES; BENCH_OUT=path to another build's out/
  * to measure its transports instead, e.g. main's).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { repoRoot } from '../helpers/temp.js';
 
 type StdioModule = typeof import('../../server/gateway/stdio-transport.js');
+type EarlyModule = typeof import('../../server/gateway/early-answers.js');
 type ChildModule = typeof import('../../server/upstream/children/child-process-transport.js');
 type ShapeModule = typeof import('../../server/util/json-rpc-shape.js');
 
@@ -40,14 +44,15 @@ function sink(): Writable {
 }
 
 /** µs of CPU per message: requests read from the agent's side and answered. */
-async function agentSide(module: StdioModule): Promise<number> {
+async function agentSide(module: StdioModule, early: EarlyModule): Promise<number> {
   const input = new PassThrough();
-  const transport = new module.BoundedStdioServerTransport(4 * 1024 * 1024, input, sink());
+  const transport = new early.EarlyAnswersTransport(new module.BoundedStdioServerTransport(4 * 1024 * 1024, input, sink()), { tools: [], needed: () => undefined });
   let received = 0;
   transport.onmessage = (message) => {
     received += 1;
     if ('id' in message && message.id !== undefined) void transport.send(result(message.id as number));
   };
+  await transport.listen();
   await transport.start();
   const chunks = Array.from({ length: 64 }, (_, index) => Buffer.from([0, 1, 2, 3].map((line) => request(index * 4 + line) + '\n').join('')));
   const started = cpuMicros();
@@ -122,15 +127,17 @@ function checks(shape: ShapeModule): Record<string, number> {
 }
 
 async function main(): Promise<void> {
+  new AsyncLocalStorage<number>().run(0, () => undefined);
   const stdio = await load<StdioModule>('server/gateway/stdio-transport.js');
+  const early = await load<EarlyModule>('server/gateway/early-answers.js');
   const child = await load<ChildModule>('server/upstream/children/child-process-transport.js');
   const agent: number[] = [];
   const power: number[] = [];
   // One run unmeasured: the first runs are mostly the JIT warming up.
-  await agentSide(stdio);
+  await agentSide(stdio, early);
   await powerSide(child);
   for (let run = 0; run < RUNS; run += 1) {
-    agent.push(round(await agentSide(stdio)));
+    agent.push(round(await agentSide(stdio, early)));
     power.push(round(await powerSide(child)));
   }
   const shape = await load<ShapeModule>('server/util/json-rpc-shape.js').catch(() => undefined);
