@@ -13,7 +13,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  JSONRPCMessageSchema,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import { repoRoot } from '../helpers/temp.js';
 
 type StdioModule = typeof import('../../server/gateway/stdio-transport.js');
@@ -109,7 +115,11 @@ async function powerSide(module: ChildModule): Promise<number> {
   return used / MESSAGES;
 }
 
-/** µs per message of the routing check: the SDK's schema against json-rpc-shape, on a request and a result. */
+/**
+ * µs per message of the routing check: the SDK's schema against json-rpc-shape, on a request and a
+ * result; and, for scale, the guards the SDK's Protocol itself runs on every message it gets (a
+ * request: result?, error?, request?; a result: result? in the router and again in _onresponse).
+ */
 function checks(shape: ShapeModule): Record<string, number> {
   const messages = { request: JSON.parse(request(7)), result: result(7) };
   const figures: Record<string, number> = {};
@@ -117,6 +127,12 @@ function checks(shape: ShapeModule): Record<string, number> {
     for (const [how, check] of [
       ['zod', () => JSONRPCMessageSchema.safeParse(message).success],
       ['shape', () => shape.isJsonRpcMessage(message)],
+      [
+        'sdk_protocol_guards',
+        name === 'request'
+          ? () => !isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message) && isJSONRPCRequest(message)
+          : () => isJSONRPCResultResponse(message) && isJSONRPCResultResponse(message),
+      ],
     ] as const) {
       const started = process.hrtime.bigint();
       for (let index = 0; index < MESSAGES; index += 1) if (!check()) throw new Error(`${how} refused ${name}`);
