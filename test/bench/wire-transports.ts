@@ -6,7 +6,9 @@
  * (ChildProcessTransport to a minimal child that answers every request with an echo-sized result,
  * 20 in flight). CPU from process.cpuUsage: for a power's side it includes reading and writing the
  * pipes, not the child. Promise hooks are on, as in the gateway (its AsyncLocalStorage turns them
- * on for the process). Prints JSON: µs per message per run and their median.
+ * on for the process). Also an SDK Server answering tools/call over an in-memory pair, with the
+ * SDK's router and with routeByShape (server/util/protocol-routing.ts). Prints JSON: µs per
+ * message per run and their median.
  * Run: npm run bench:wire   (BENCH_RUNS, BENCH_MESSAGES; BENCH_OUT=path to another build's out/
  * to measure its transports instead, e.g. main's).
  */
@@ -20,6 +22,10 @@ import {
   JSONRPCMessageSchema,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { routeByShape } from '../../server/util/protocol-routing.js';
 import { repoRoot } from '../helpers/temp.js';
 
 type StdioModule = typeof import('../../server/gateway/stdio-transport.js');
@@ -142,6 +148,32 @@ function checks(shape: ShapeModule): Record<string, number> {
   return figures;
 }
 
+/**
+ * µs of CPU per tools/call request answered by an SDK Server over an in-memory pair, with the
+ * SDK's router and with routeByShape (this build's; BENCH_OUT does not change it).
+ */
+async function serverRouting(shape: boolean): Promise<number> {
+  const server = new Server({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text' as const, text: `Echo: ${String(request.params.arguments?.message)}` }] }));
+  const [client, serverSide] = InMemoryTransport.createLinkedPair();
+  let answered = 0;
+  client.onmessage = () => void (answered += 1);
+  await client.start();
+  await server.connect(serverSide);
+  if (shape && !routeByShape(server, serverSide)) throw new Error('routeByShape refused the Server');
+  const started = cpuMicros();
+  for (let sent = 0; sent < MESSAGES; ) {
+    for (let index = 0; index < 20; index += 1, sent += 1) {
+      void client.send(JSON.parse(request(sent)) as JSONRPCMessage);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  while (answered < MESSAGES) await new Promise((resolve) => setImmediate(resolve));
+  const used = cpuMicros() - started;
+  await server.close();
+  return used / MESSAGES;
+}
+
 async function main(): Promise<void> {
   new AsyncLocalStorage<number>().run(0, () => undefined);
   const stdio = await load<StdioModule>('server/gateway/stdio-transport.js');
@@ -149,12 +181,18 @@ async function main(): Promise<void> {
   const child = await load<ChildModule>('server/upstream/children/child-process-transport.js');
   const agent: number[] = [];
   const power: number[] = [];
+  const sdkRouter: number[] = [];
+  const shapeRouter: number[] = [];
+  await serverRouting(false);
+  await serverRouting(true);
   // One run unmeasured: the first runs are mostly the JIT warming up.
   await agentSide(stdio, early);
   await powerSide(child);
   for (let run = 0; run < RUNS; run += 1) {
     agent.push(round(await agentSide(stdio, early)));
     power.push(round(await powerSide(child)));
+    sdkRouter.push(round(await serverRouting(false)));
+    shapeRouter.push(round(await serverRouting(true)));
   }
   const shape = await load<ShapeModule>('server/util/json-rpc-shape.js').catch(() => undefined);
   process.stdout.write(
@@ -164,6 +202,10 @@ async function main(): Promise<void> {
         messages_per_run: MESSAGES,
         agent_side_cpu_us_per_message: { runs: agent, median: median(agent) },
         power_side_cpu_us_per_call: { runs: power, median: median(power) },
+        sdk_server_cpu_us_per_call: {
+          sdk_router: { runs: sdkRouter, median: median(sdkRouter) },
+          route_by_shape: { runs: shapeRouter, median: median(shapeRouter) },
+        },
         ...(shape ? { routing_check: checks(shape) } : {}),
       },
       null,
