@@ -2,6 +2,7 @@
  * Splits a byte stream into lines without ever holding more than `maxBytes` of one line: a longer
  * line is dropped as it arrives, keeping only its first and last KB (enough to find a JSON-RPC id).
  */
+import { lineText } from '../util/line-text.js';
 
 const EDGE = 1024;
 const NEWLINE = 0x0a;
@@ -22,8 +23,12 @@ export class BoundedLines {
     const events: LineEvent[] = [];
     let start = 0;
     for (let nl = chunk.indexOf(NEWLINE, start); nl >= 0; nl = chunk.indexOf(NEWLINE, start)) {
-      this.append(chunk.subarray(start, nl));
-      events.push(this.finish());
+      // A line that starts and ends in this chunk is decoded from it, nothing held or copied first.
+      if (this.size === 0 && nl - start <= this.maxBytes) events.push({ kind: 'line', text: lineText(chunk, start, nl) });
+      else {
+        this.append(chunk.subarray(start, nl));
+        events.push(this.finish());
+      }
       start = nl + 1;
     }
     if (start < chunk.length) this.append(chunk.subarray(start));
@@ -54,7 +59,7 @@ export class BoundedLines {
   private finish(): LineEvent {
     const event: LineEvent = this.dropping
       ? { kind: 'too-long', bytes: this.size, head: this.head.toString('utf8'), tail: this.tail.toString('utf8') }
-      : { kind: 'line', text: Buffer.concat(this.parts, this.size).toString('utf8').replace(/\r$/, '') };
+      : { kind: 'line', text: lineText(Buffer.concat(this.parts, this.size), 0, this.size) };
     this.parts = [];
     this.size = 0;
     this.dropping = false;

@@ -9,16 +9,17 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   InitializeRequestSchema,
-  isJSONRPCRequest,
-  isJSONRPCResponse,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
   type InitializeResult,
   type JSONRPCMessage,
+  type JSONRPCRequest,
+  type JSONRPCResultResponse,
   type RequestId,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { logger } from '../log.js';
+import { jsonRpcKind } from '../util/json-rpc-shape.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';
 
 const log = logger('stdio');
@@ -72,12 +73,14 @@ export class EarlyAnswersTransport implements Transport {
     for (const message of this.held.splice(0)) this.onmessage?.(message);
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
-    if (isJSONRPCResponse(message) && this.answeredEarly.has(message.id)) {
-      const sent = this.answeredEarly.get(message.id);
-      this.answeredEarly.delete(message.id);
-      if (JSON.stringify(sent) !== JSON.stringify(message.result)) log.warn('the early initialize answer differs from the session\'s; the early one stands');
-      return;
+  send(message: JSONRPCMessage): Promise<void> {
+    // Only while an early answer waits for its double (the first answers of a session) is a message looked at.
+    const answer = this.answeredEarly.size > 0 && jsonRpcKind(message) === 'result' ? (message as JSONRPCResultResponse) : undefined;
+    const sent = answer && this.answeredEarly.get(answer.id);
+    if (answer && sent) {
+      this.answeredEarly.delete(answer.id);
+      if (JSON.stringify(sent) !== JSON.stringify(answer.result)) log.warn('the early initialize answer differs from the session\'s; the early one stands');
+      return Promise.resolve();
     }
     return this.inner.send(message);
   }
@@ -89,20 +92,21 @@ export class EarlyAnswersTransport implements Transport {
   }
 
   private early(message: JSONRPCMessage): void {
-    if (isJSONRPCRequest(message) && message.method === 'initialize' && !this.initialized) {
-      const request = InitializeRequestSchema.safeParse(message);
-      if (request.success) {
+    const request = jsonRpcKind(message) === 'request' ? (message as JSONRPCRequest) : undefined;
+    if (request?.method === 'initialize' && !this.initialized) {
+      const initialize = InitializeRequestSchema.safeParse(request);
+      if (initialize.success) {
         this.initialized = true;
-        const result = initializeResult(request.data.params.protocolVersion);
-        this.answeredEarly.set(message.id, result);
-        this.held.push(message);
-        void this.inner.send({ jsonrpc: '2.0', id: message.id, result });
+        const result = initializeResult(initialize.data.params.protocolVersion);
+        this.answeredEarly.set(request.id, result);
+        this.held.push(request);
+        void this.inner.send({ jsonrpc: '2.0', id: request.id, result });
         return;
       }
     }
-    if (isJSONRPCRequest(message) && message.method === 'tools/list' && this.initialized) {
+    if (request?.method === 'tools/list' && this.initialized) {
       this.listsAnswered += 1;
-      void this.inner.send({ jsonrpc: '2.0', id: message.id, result: { tools: this.options.tools } }).then(() => this.need());
+      void this.inner.send({ jsonrpc: '2.0', id: request.id, result: { tools: this.options.tools } }).then(() => this.need());
       return;
     }
     this.held.push(message);

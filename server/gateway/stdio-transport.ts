@@ -6,9 +6,10 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { logger } from '../log.js';
-import { writeCoalesced } from '../util/coalesced-write.js';
+import { writeJsonLine } from '../util/coalesced-write.js';
+import { isJsonRpcMessage } from '../util/json-rpc-shape.js';
 import { byteSize, preview } from '../util/preview.js';
 import { BoundedLines, idOfDropped } from './bounded-lines.js';
 
@@ -35,19 +36,8 @@ export class BoundedStdioServerTransport implements Transport {
     this.output.on('error', this.onStreamError);
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
-    if (this.closed) return;
-    const json = JSON.stringify(message) + '\n';
-    if (writeCoalesced(this.output, json)) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        this.output.off('drain', done);
-        this.output.off('close', done);
-        resolve();
-      };
-      this.output.once('drain', done);
-      this.output.once('close', done);
-    });
+  send(message: JSONRPCMessage): Promise<void> {
+    return this.closed ? Promise.resolve() : writeJsonLine(this.output, message);
   }
 
   async close(): Promise<void> {
@@ -79,12 +69,11 @@ export class BoundedStdioServerTransport implements Transport {
       log.warn(`a message that is not JSON was answered with a parse error: ${preview(line, 80)}`);
       return this.answerError(null, ErrorCode.ParseError, `Parse error: the message is not valid JSON (${preview((error as Error).message, 120)}).`);
     }
-    const parsed = JSONRPCMessageSchema.safeParse(json);
-    if (!parsed.success) {
+    if (!isJsonRpcMessage(json)) {
       const id = (json as { id?: unknown } | null)?.id;
       return this.answerError(typeof id === 'string' || typeof id === 'number' ? id : null, ErrorCode.InvalidRequest, 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.');
     }
-    this.onmessage?.(parsed.data);
+    this.onmessage?.(json);
   }
 
   private tooLarge(bytes: number, id: string | number | undefined): void {

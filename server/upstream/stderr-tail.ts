@@ -25,7 +25,7 @@ export class StderrTail {
     };
     const splitter = new BoundedLines(
       STDERR_LINE_BYTES,
-      (line) => add(line.toString('utf8').replace(/\r$/, '')),
+      add,
       (cut) => add(`${cut.head.toString('utf8')}... (line cut: ${cut.bytes} bytes)`),
     );
     this.splitter = splitter;

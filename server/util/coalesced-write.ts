@@ -22,3 +22,30 @@ export function writeCoalesced(stream: Writable, data: string): boolean {
   }
   return stream.write(data);
 }
+
+/** What a line written at once resolves to: one settled promise shared, not one made per message. */
+const WRITTEN: Promise<void> = Promise.resolve();
+
+/**
+ * Writes `message` as one JSON line with `writeCoalesced`. The promise is settled already when the
+ * stream took the line, else it settles once the stream drains or closes; a message JSON cannot
+ * hold rejects it.
+ */
+export function writeJsonLine(stream: Writable, message: unknown): Promise<void> {
+  let line: string;
+  try {
+    line = JSON.stringify(message) + '\n';
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  if (writeCoalesced(stream, line)) return WRITTEN;
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.once('drain', done);
+    stream.once('close', done);
+  });
+}

@@ -42,6 +42,35 @@ test('an answer over the limit becomes an error for its request; the child and t
   assert.equal(closed, true);
 });
 
+/** A child that writes lines that are not JSON-RPC messages (one of them a request's answer in all but its id), then answers. */
+const MISBEHAVING_CHILD = `
+process.stdin.once('data', () => {
+  process.stdout.write('not json\\n\\n   \\n{"hello":1}\\n{"jsonrpc":"2.0","id":null,"result":{}}\\n[{"jsonrpc":"2.0","id":1,"result":{}}]\\n');
+  process.stdout.write('{"jsonrpc":"2.0","id":1,"result":{"ok":"\\u00e9t\\u00e9"}}\\r\\n{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\\n');
+});`;
+
+test('lines that are not JSON-RPC messages are reported and dropped; blank lines are skipped; the answer after them arrives', async () => {
+  const transport = new ChildProcessTransport({ command: process.execPath, args: ['-e', MISBEHAVING_CHILD], env: { PATH: process.env.PATH ?? '' } }, { maxMessageBytes: 64 * 1024, graceMs: 200 });
+  const messages = collect(transport);
+  const errors: string[] = [];
+  transport.onerror = (error) => errors.push(error.message);
+  await transport.start();
+  try {
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'x' });
+    await waitFor(() => messages.length === 2, 10_000, 'the answer and the notification');
+    assert.deepEqual(messages, [
+      { jsonrpc: '2.0', id: 1, result: { ok: 'été' } },
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } },
+    ]);
+    assert.equal(errors.length, 4, errors.join('\n'));
+    assert.match(errors[0], /JSON/);
+    assert.ok(errors.slice(1).every((message) => /not a JSON-RPC 2\.0 message/.test(message)), errors.join('\n'));
+    assert.ok(errors.every((message) => !message.includes('hello')), 'a dropped line is described by its size, not shown');
+  } finally {
+    await transport.close();
+  }
+});
+
 test('a command that does not exist fails start with the reason and closes', async () => {
   const transport = new ChildProcessTransport({ command: 'surely-not-a-command-xyz', args: [], env: { PATH: process.env.PATH ?? '' } }, { maxMessageBytes: 1024 });
   let closed = false;

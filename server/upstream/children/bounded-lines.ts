@@ -1,3 +1,5 @@
+import { lineText } from '../../util/line-text.js';
+
 /** A line that went over the bound: only its start and end were kept, and its full size counted. */
 export interface CutLine {
   bytes: number;
@@ -19,7 +21,8 @@ export class BoundedLines {
 
   constructor(
     private readonly maxLineBytes: number,
-    private readonly onLine: (line: Buffer) => void,
+    /** A line's text (UTF-8, without its newline or a carriage return before it). */
+    private readonly onLine: (line: string) => void,
     private readonly onCut: (line: CutLine) => void,
   ) {}
 
@@ -27,6 +30,12 @@ export class BoundedLines {
     let start = 0;
     while (start < chunk.length) {
       const newline = chunk.indexOf(0x0a, start);
+      // A line that starts and ends in this chunk is decoded from it, nothing held or copied first.
+      if (newline !== -1 && this.size === 0 && !this.cut && newline - start <= this.maxLineBytes) {
+        this.onLine(lineText(chunk, start, newline));
+        start = newline + 1;
+        continue;
+      }
       const end = newline === -1 ? chunk.length : newline;
       this.take(chunk.subarray(start, end));
       if (newline === -1) return;
@@ -75,7 +84,7 @@ export class BoundedLines {
     const line = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size);
     this.parts = [];
     this.size = 0;
-    this.onLine(line);
+    this.onLine(lineText(line, 0, line.length));
   }
 }
 

@@ -2,13 +2,13 @@ import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import crossSpawn from 'cross-spawn';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedLines, type CutLine } from './bounded-lines.js';
 import { childSupervisor, type ChildSupervisor } from './child-supervisor.js';
 import { cutMessageId, megabytes, tooLargeAnswer } from './oversize-message.js';
 import { platformSpawn } from './platform-spawn.js';
-import { writeCoalesced } from '../../util/coalesced-write.js';
+import { writeJsonLine } from '../../util/coalesced-write.js';
+import { jsonRpcKind } from '../../util/json-rpc-shape.js';
 
 export interface ChildCommand {
   command: string;
@@ -104,18 +104,22 @@ export class ChildProcessTransport implements Transport {
     });
   }
 
-  private receive(line: Buffer): void {
-    const text = line.toString('utf8').replace(/\r$/, '');
+  private receive(text: string): void {
     if (!text.trim()) return;
-    let message: JSONRPCMessage;
+    let message: unknown;
     try {
-      message = deserializeMessage(text);
+      message = JSON.parse(text);
     } catch (error) {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
     }
-    if (('result' in message || 'error' in message) && 'id' in message) this.waiting.delete(message.id as Id);
-    this.onmessage?.(message);
+    const kind = jsonRpcKind(message);
+    if (!kind) {
+      this.onerror?.(new Error(`dropped a line of ${text.length} characters from the server that is not a JSON-RPC 2.0 message`));
+      return;
+    }
+    if (kind === 'result' || kind === 'error') this.waiting.delete((message as { id: Id }).id);
+    this.onmessage?.(message as JSONRPCMessage);
   }
 
   private receiveTooLarge(cut: CutLine): void {
@@ -128,11 +132,11 @@ export class ChildProcessTransport implements Transport {
     this.onmessage?.(tooLargeAnswer(id, cut.bytes, this.options.maxMessageBytes));
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
-    if (!stdin || this.closed) throw new Error('Not connected');
+    if (!stdin || this.closed) return Promise.reject(new Error('Not connected'));
     if ('method' in message && 'id' in message) this.waiting.add(message.id as Id);
-    if (!writeCoalesced(stdin, serializeMessage(message))) await new Promise((resolve) => stdin.once('drain', resolve));
+    return writeJsonLine(stdin, message);
   }
 
   /** Closes stdin, gives the child the grace period to exit, then ends its whole group. */
