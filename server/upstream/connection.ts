@@ -12,6 +12,7 @@ import { StderrTail } from './stderr-tail.js';
 import { createTransport, type CreatedTransport } from './transport.js';
 import { VERSION } from '../version.js';
 import type { PowerState, PowerStateChange as StateChange } from '../rpc/protocol.js';
+import { routeByShape } from '../util/protocol-routing.js';
 
 /** The power-state record is the protocol's (one declaration for server, extension and dashboard). */
 export type { PowerState, StateChange };
@@ -139,6 +140,7 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     client.onerror = (error) => this.log.debug(`transport error: ${errorMessage(error)}`);
     try {
       await client.connect(transport, { timeout: this.options.startTimeoutMs });
+      routeByShape(client, transport);
     } catch (error) {
       this.closingOnPurpose = true;
       await client.close().catch(() => undefined);
