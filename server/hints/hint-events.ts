@@ -44,8 +44,11 @@ export class HintEvents extends EventEmitter<{ changed: [HintEventSummary] }> {
     this.pending.set(session, list);
   }
 
-  /** The session's next call: `tool` as `power:tool`, `call` identifies tool and arguments. */
-  resolve(session: string, tool: string, call: string, now = Date.now()): void {
+  /**
+   * The session's next call: `tool` as `power:tool`; `call` gives what identifies tool and arguments,
+   * asked only when a pending error hint needs it.
+   */
+  resolve(session: string, tool: string, call: () => string, now = Date.now()): void {
     const list = this.pending.get(session);
     if (!list?.length) return;
     this.pending.delete(session);
@@ -98,7 +101,7 @@ export class HintEvents extends EventEmitter<{ changed: [HintEventSummary] }> {
   }
 }
 
-function outcomeOf(event: Pending, tool: string, call: string): HintOutcome {
+function outcomeOf(event: Pending, tool: string, call: () => string): HintOutcome {
   switch (event.kind) {
     case 'prerequisite':
       if (event.suggested.includes(tool)) return 'followed';
@@ -106,6 +109,6 @@ function outcomeOf(event: Pending, tool: string, call: string): HintOutcome {
     case 'next_action':
       return event.suggested.includes(tool) ? 'followed' : 'ignored';
     case 'error_hint':
-      return call === event.failedCall ? 'ignored' : 'followed';
+      return call() === event.failedCall ? 'ignored' : 'followed';
   }
 }

@@ -34,10 +34,13 @@ export interface NextAction {
 export function hintsStage(deps: HintsDeps): Stage {
   return async (context, next) => {
     const qualified = `${context.power}:${context.tool}`;
-    const call = `${qualified} ${stableJson(context.args)}`;
+    let call: string | undefined;
+    const callKey = (): string => (call ??= `${qualified} ${stableJson(context.args)}`);
     const session = deps.sessions.get(context.sessionId);
-    deps.events.resolve(context.sessionId, qualified, call);
+    deps.events.resolve(context.sessionId, qualified, callKey);
     const hints = declaredHints(deps.extensions(context.power), context.tool);
+    // An error hint names the call as it was asked, before the stages below saw its arguments.
+    if (hasAny(hints.errorHints)) callKey();
     if (hints.audit) context.audit = true;
 
     const missing = hints.prerequisites.map((p) => qualify(context.power, p)).filter((p) => !session.hasCompleted(p));
@@ -66,7 +69,7 @@ export function hintsStage(deps: HintsDeps): Stage {
     const code = typeof result.structuredContent?.code === 'string' ? result.structuredContent.code : undefined;
     const matched = matchErrorHint(hints.errorHints, code, message);
     if (!matched) return result;
-    deps.events.fired(context.sessionId, { power: context.power, tool: context.tool, kind: 'error_hint', hint: matched.key, source: 'declared', suggested: [], failedCall: call });
+    deps.events.fired(context.sessionId, { power: context.power, tool: context.tool, kind: 'error_hint', hint: matched.key, source: 'declared', suggested: [], failedCall: callKey() });
     return withHint(result, `Hint: ${matched.hint}`, { error_hint: matched.hint, matched: matched.key });
   };
 }
@@ -107,6 +110,11 @@ function prerequisiteSuggested(tool: string, missing: string[], hasOutputSchema:
 
 function withHint(result: CallToolResult, text: string, meta: Record<string, unknown>): CallToolResult {
   return { ...result, content: [...(result.content ?? []), { type: 'text', text }], _meta: { ...result._meta, [HINTS_META]: meta } };
+}
+
+function hasAny(record: Record<string, string>): boolean {
+  for (const _ in record) return true;
+  return false;
 }
 
 function textOf(result: CallToolResult): string {

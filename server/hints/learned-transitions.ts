@@ -21,6 +21,11 @@ const MAX_OBSERVED = 1_000;
 
 type Row = FinishedCallRow;
 
+interface Count {
+  support: number;
+  errors: number;
+}
+
 interface State {
   version: number;
   fullAt: number;
@@ -29,7 +34,8 @@ interface State {
   atWatermark: Set<string>;
   /** Each session's latest call. */
   last: Map<string, Row>;
-  counts: Map<string, { support: number; errors: number }>;
+  /** Follow-up counts by `from`, then `to` (both `power:tool`). */
+  counts: Map<string, Map<string, Count>>;
   transitions: Map<string, Transition[]>;
 }
 
@@ -85,12 +91,12 @@ export class LearnedTransitions {
     if (!state || full) {
       state = { version, fullAt: now, watermark: -Infinity, atWatermark: new Set(), last: new Map(), counts: new Map(), transitions: new Map() };
       this.read(state, finishedCalls(this.store));
+      for (const from of state.counts.keys()) refresh(state, from);
     } else {
       const rows = finishedCallsSince(this.store, state.watermark);
-      this.read(state, rows.filter((row) => !state!.atWatermark.has(row.id)));
+      this.readChanges(state, rows.filter((row) => !state!.atWatermark.has(row.id)));
       state.version = version;
     }
-    state.transitions = transitionsOf(state.counts);
     this.state = state;
     return state.transitions;
   }
@@ -100,11 +106,17 @@ export class LearnedTransitions {
     const rows = this.observed.filter((row) => row.at > state.watermark || (row.at === state.watermark && !state.atWatermark.has(row.id)));
     this.observed = [];
     rows.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    this.read(state, rows);
-    state.transitions = transitionsOf(state.counts);
+    this.readChanges(state, rows);
   }
 
-  private read(state: State, rows: Row[]): void {
+  /** Reads rows into a state already read once: only the `from` tools they touched are re-sorted. */
+  private readChanges(state: State, rows: Row[]): void {
+    for (const from of this.read(state, rows)) refresh(state, from);
+  }
+
+  /** Counts the rows' transitions; returns the `from` tools whose counts changed. */
+  private read(state: State, rows: Row[]): Set<string> {
+    const changed = new Set<string>();
     for (const row of rows) {
       const previous = state.last.get(row.session);
       state.last.set(row.session, row);
@@ -114,24 +126,25 @@ export class LearnedTransitions {
       }
       if (row.at === state.watermark) state.atWatermark.add(row.id);
       if (!previous || previous.status !== 'ok' || row.at - previous.at > GAP_MS) continue;
-      const key = `${previous.power}:${previous.tool}\u0000${row.power}:${row.tool}`;
-      const entry = state.counts.get(key) ?? { support: 0, errors: 0 };
+      const from = `${previous.power}:${previous.tool}`;
+      const to = `${row.power}:${row.tool}`;
+      if (from === to) continue;
+      let targets = state.counts.get(from);
+      if (!targets) state.counts.set(from, (targets = new Map()));
+      let entry = targets.get(to);
+      if (!entry) targets.set(to, (entry = { support: 0, errors: 0 }));
       entry.support += 1;
       if (row.status !== 'ok') entry.errors += 1;
-      state.counts.set(key, entry);
+      changed.add(from);
     }
+    return changed;
   }
 }
 
-function transitionsOf(counts: Map<string, { support: number; errors: number }>): Map<string, Transition[]> {
-  const transitions = new Map<string, Transition[]>();
-  for (const [key, { support, errors }] of counts) {
-    const [from, to] = key.split('\u0000');
-    if (from === to) continue;
-    const list = transitions.get(from) ?? [];
-    list.push({ from, to, support, errorRate: errors / support });
-    transitions.set(from, list);
-  }
-  for (const list of transitions.values()) list.sort((a, b) => b.support - a.support || a.to.localeCompare(b.to));
-  return transitions;
+/** Rebuilds the transitions from `from`, most supported first. */
+function refresh(state: State, from: string): void {
+  const list: Transition[] = [];
+  for (const [to, { support, errors }] of state.counts.get(from) ?? []) list.push({ from, to, support, errorRate: errors / support });
+  list.sort((a, b) => b.support - a.support || a.to.localeCompare(b.to));
+  state.transitions.set(from, list);
 }

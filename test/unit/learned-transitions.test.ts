@@ -74,3 +74,22 @@ test('observed calls nobody reads are not kept past a bound: the next read scans
   assert.deepEqual(transitions.all(), new LearnedTransitions(store, () => 0).all(), 'and the read is a full scan');
   assert.deepEqual(transitions.from('m:search', 1).map((x) => [x.to, x.support]), [['m:open', 750]]);
 });
+
+test('new calls re-rank the transitions from the tool they follow, as a full scan ranks them', async (t) => {
+  const { store } = await tempStore(t);
+  const activity = new ActivityLog(store);
+  const transitions = new LearnedTransitions(store, () => activity.version);
+  activity.on('recorded', (call) => transitions.observe(call));
+  let at = 1_000_000;
+  const call = (session: string, tool: string) => ({ at: at++, session, power: 'm', tool, variant: 'direct', decision: 'allowed' as const, status: 'ok' as const, latencyMs: 1, resultBytes: 1 });
+  activity.recordMany([call('s1', 'search'), call('s1', 'open'), call('s1', 'search'), call('s1', 'open'), call('s1', 'read')]);
+  assert.deepEqual(transitions.from('m:search', 1).map((x) => [x.to, x.support]), [['m:open', 2]]);
+  const readTransitions = transitions.from('m:open', 1);
+  activity.recordMany([call('s2', 'search'), call('s2', 'close'), call('s3', 'search'), call('s3', 'close'), call('s4', 'search'), call('s4', 'close')]);
+  activity.recordMany([call('s2', 'search'), call('s2', 'search')]);
+  assert.deepEqual(transitions.from('m:search', 1).map((x) => [x.to, x.support]), [['m:close', 3], ['m:open', 2]]);
+  assert.deepEqual(transitions.from('m:search', 3).map((x) => x.to), ['m:close']);
+  assert.deepEqual(transitions.from('m:open', 1), readTransitions, 'a tool no new call followed keeps its transitions');
+  assert.deepEqual(transitions.from('m:search', 1).filter((x) => x.to === 'm:search'), [], 'a tool following itself is no transition');
+  assert.deepEqual(transitions.all(), new LearnedTransitions(store, () => activity.version).all(), 'incremental equals a full scan');
+});
