@@ -119,7 +119,10 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const policy = new ToolPolicy(() => settings, trust);
   const tools = new PowerTools({ registry, manager, catalog, trust, settings, workspaceFolder });
   const recommendations = new RecommendationLog(store);
-  const markUsed = (sessionId: string, name: string) => deferred.later(() => recommendations.markUsed(sessionId, name));
+  // A session with no recommendation has nothing to credit: its calls leave no deferred job.
+  const markUsed = (sessionId: string, name: string) => {
+    if (recommendations.knows(sessionId)) deferred.later(() => recommendations.markUsed(sessionId, name));
+  };
   const activation = new Activation({ sessions, tools, registry, manager, policy, settings, markUsed, toolsChanged: () => notices.emit('toolsChanged') });
   const { resolver, embedder, embeddings } = createResolver(settings.resolve, store, store.dataDir);
   embedder.warmUp();

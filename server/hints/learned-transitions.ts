@@ -36,7 +36,9 @@ interface State {
   last: Map<string, Row>;
   /** Follow-up counts by `from`, then `to` (both `power:tool`). */
   counts: Map<string, Map<string, Count>>;
+  /** Ranked transitions by `from`; those of the `stale` tools are re-ranked when next asked for. */
   transitions: Map<string, Transition[]>;
+  stale: Set<string>;
 }
 
 /**
@@ -59,7 +61,9 @@ export class LearnedTransitions {
 
   /** Transitions from `tool` (`power:tool`) with at least `minSupport`, most supported first. */
   from(tool: string, minSupport: number): Transition[] {
-    return (this.all().get(tool) ?? []).filter((t) => t.support >= minSupport);
+    const state = this.current();
+    if (state.stale.delete(tool)) rank(state, tool);
+    return (state.transitions.get(tool) ?? []).filter((t) => t.support >= minSupport);
   }
 
   /**
@@ -78,6 +82,14 @@ export class LearnedTransitions {
   }
 
   all(): Map<string, Transition[]> {
+    const state = this.current();
+    for (const from of state.stale) rank(state, from);
+    state.stale.clear();
+    return state.transitions;
+  }
+
+  /** The counts up to date with the log (the ranked lists of `stale` tools not yet). */
+  private current(): State {
     const version = this.logVersion();
     const now = this.now();
     let state = this.state;
@@ -86,19 +98,18 @@ export class LearnedTransitions {
       this.readObserved(state!);
       state!.version = version;
     }
-    if (state && state.version === version && !full) return state.transitions;
+    if (state && state.version === version && !full) return state;
     this.observed = [];
     if (!state || full) {
-      state = { version, fullAt: now, watermark: -Infinity, atWatermark: new Set(), last: new Map(), counts: new Map(), transitions: new Map() };
+      state = { version, fullAt: now, watermark: -Infinity, atWatermark: new Set(), last: new Map(), counts: new Map(), transitions: new Map(), stale: new Set() };
       this.read(state, finishedCalls(this.store));
-      for (const from of state.counts.keys()) refresh(state, from);
     } else {
       const rows = finishedCallsSince(this.store, state.watermark);
-      this.readChanges(state, rows.filter((row) => !state!.atWatermark.has(row.id)));
+      this.read(state, rows.filter((row) => !state!.atWatermark.has(row.id)));
       state.version = version;
     }
     this.state = state;
-    return state.transitions;
+    return state;
   }
 
   /** The observed calls the incremental query would return (at or after the watermark, not yet read), in its order. */
@@ -106,26 +117,21 @@ export class LearnedTransitions {
     const rows = this.observed.filter((row) => row.at > state.watermark || (row.at === state.watermark && !state.atWatermark.has(row.id)));
     this.observed = [];
     rows.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    this.readChanges(state, rows);
+    this.read(state, rows);
   }
 
-  /** Reads rows into a state already read once: only the `from` tools they touched are re-sorted. */
-  private readChanges(state: State, rows: Row[]): void {
-    for (const from of this.read(state, rows)) refresh(state, from);
-  }
-
-  /** Counts the rows' transitions; returns the `from` tools whose counts changed. */
-  private read(state: State, rows: Row[]): Set<string> {
-    const changed = new Set<string>();
+  /** Counts the rows' transitions; the `from` tools whose counts changed become stale. */
+  private read(state: State, rows: Row[]): void {
     for (const row of rows) {
       const previous = state.last.get(row.session);
       state.last.set(row.session, row);
       if (row.at > state.watermark) {
         state.watermark = row.at;
-        state.atWatermark = new Set();
+        state.atWatermark.clear();
       }
       if (row.at === state.watermark) state.atWatermark.add(row.id);
       if (!previous || previous.status !== 'ok' || row.at - previous.at > GAP_MS) continue;
+      if (previous.tool === row.tool && previous.power === row.power) continue;
       const from = `${previous.power}:${previous.tool}`;
       const to = `${row.power}:${row.tool}`;
       if (from === to) continue;
@@ -135,14 +141,13 @@ export class LearnedTransitions {
       if (!entry) targets.set(to, (entry = { support: 0, errors: 0 }));
       entry.support += 1;
       if (row.status !== 'ok') entry.errors += 1;
-      changed.add(from);
+      state.stale.add(from);
     }
-    return changed;
   }
 }
 
-/** Rebuilds the transitions from `from`, most supported first. */
-function refresh(state: State, from: string): void {
+/** Ranks the transitions from `from`, most supported first. */
+function rank(state: State, from: string): void {
   const list: Transition[] = [];
   for (const [to, { support, errors }] of state.counts.get(from) ?? []) list.push({ from, to, support, errorRate: errors / support });
   list.sort((a, b) => b.support - a.support || a.to.localeCompare(b.to));

@@ -56,7 +56,7 @@ export class SessionReadLedger {
 
   delivered(session: string, raw: CallToolResult | string, delivered: CallToolResult): void {
     const rawText = typeof raw === 'string' ? raw : readableText(raw);
-    const deliveredText = readableText(delivered);
+    const deliveredText = raw === delivered ? rawText : readableText(delivered);
     const texts = rawText === deliveredText ? [rawText] : [rawText, deliveredText];
     this.count(session, texts, (row, counts) => {
       row.results++;
