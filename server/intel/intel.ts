@@ -156,22 +156,37 @@ export class Intel {
     }
   }
 
-  /** The result the agent gets: the raw one when small, binary, an error, asked to read or off; a summary otherwise. */
-  async process(context: CallContext, result: CallToolResult, tool: Tool | undefined): Promise<CallToolResult> {
-    const delivered = await this.deliver(context, result, tool);
-    this.reads.delivered(context.sessionId, result, delivered);
-    return delivered;
+  /**
+   * The result the agent gets: the raw one when small, binary, an error, asked to read or off (then
+   * without a wait: most results); a summary otherwise.
+   */
+  process(context: CallContext, result: CallToolResult, tool: Tool | undefined): CallToolResult | Promise<CallToolResult> {
+    const large = this.largeText(context, result);
+    if (!large) {
+      this.reads.delivered(context.sessionId, result, result);
+      return result;
+    }
+    return this.deliver(context, result, tool, large).then((delivered) => {
+      this.reads.delivered(context.sessionId, result, delivered);
+      return delivered;
+    });
   }
 
-  private async deliver(context: CallContext, result: CallToolResult, tool: Tool | undefined): Promise<CallToolResult> {
+  /** The raw text of a result that may be summarized (by its size in bytes); undefined for one passed as is. */
+  private largeText(context: CallContext, result: CallToolResult): LargeText | undefined {
     const settings = this.settings;
-    if (!this.enabledFor(context.power) || result.isError || hasBinary(result)) return result;
+    if (!this.enabledFor(context.power) || result.isError || hasBinary(result)) return undefined;
     const raw = rawTextOf(result);
     const rawBytes = byteLength(raw);
     // A token is at least one byte: below the limit in bytes, it is below it in tokens.
-    if (rawBytes < Math.min(settings.readWholeTokens, settings.summaryThresholdTokens)) return result;
+    if (rawBytes < Math.min(settings.readWholeTokens, settings.summaryThresholdTokens)) return undefined;
     const readRequest = isReadRequest(context.tool, context.args);
-    if (rawBytes < (readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens)) return result;
+    if (rawBytes < (readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens)) return undefined;
+    return { raw, rawBytes, readRequest };
+  }
+
+  private async deliver(context: CallContext, result: CallToolResult, tool: Tool | undefined, { raw, rawBytes, readRequest }: LargeText): Promise<CallToolResult> {
+    const settings = this.settings;
     try {
       const tokens = await tokensNear(raw, readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens, this.tokenizer);
       if (!decide(settings, readRequest, tokens).summarize) return result;
@@ -322,6 +337,13 @@ export class Intel {
  * of the limit, the estimate otherwise (far from the limit it decides the same, without counting
  * a large text on the call path).
  */
+/** A result's raw text, large enough that it may be summarized. */
+interface LargeText {
+  raw: string;
+  rawBytes: number;
+  readRequest: boolean;
+}
+
 async function tokensNear(raw: string, limit: number, tokenizer: Tokenizer): Promise<number> {
   const estimate = estimateTokens(raw);
   if (estimate > limit * 2 || estimate < limit / 2) return estimate;
