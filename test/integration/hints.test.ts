@@ -56,7 +56,7 @@ test('create without search -> suggestion (nothing created); calling again runs 
 });
 
 test('search then create runs straight away; proceed: true skips the suggestion; a child error carries its hint', async () => {
-  const { home, session, call } = await memorySession();
+  const { home, session, call, hints } = await memorySession();
   try {
     await call('search_nodes', { query: 'Beta' });
     const created = await call('create_entities', entity('Beta'));
@@ -73,6 +73,12 @@ test('search then create runs straight away; proceed: true skips the suggestion;
     assert.equal(failed.isError, true);
     assert.match(textOf(failed), /Entity with name Nobody not found/);
     assert.match(textOf(failed), /Hint: That entity does not exist yet/);
+    // The same call again ignores the hint (and fails, showing it again); another call follows it.
+    const retried = await call('add_observations', { observations: [{ entityName: 'Nobody', contents: ['x'] }] });
+    assert.match(textOf(retried), /Hint: That entity does not exist yet/);
+    await call('search_nodes', { query: 'Nobody' });
+    const errorHint = hints().followRates.find((r: { kind: string }) => r.kind === 'error_hint');
+    assert.deepEqual([errorHint.shown, errorHint.ignored, errorHint.followed], [2, 1, 1]);
   } finally {
     await session.client.close();
     home.cleanup();
