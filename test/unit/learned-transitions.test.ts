@@ -5,6 +5,15 @@ import { LearnedTransitions } from '../../server/hints/learned-transitions.js';
 import type { SqlValue } from '../../server/store/store.js';
 import { tempStore } from '../helpers/temp-store.js';
 
+/** Transitions fed by the activity log's 'recorded' event, as the gateway wires them. */
+async function observing(t: { after(fn: () => void): void }) {
+  const { store } = await tempStore(t);
+  const activity = new ActivityLog(store);
+  const transitions = new LearnedTransitions(store, () => activity.version);
+  activity.on('recorded', (call) => transitions.observe(call));
+  return { store, activity, transitions };
+}
+
 test('learned transitions read only new rows between full scans, and agree with a full scan', async (t) => {
   const { store } = await tempStore(t);
   let version = 0;
@@ -35,10 +44,7 @@ test('learned transitions read only new rows between full scans, and agree with 
 });
 
 test("this process's calls come from the activity log's 'recorded' event, without a query, and agree with a full scan", async (t) => {
-  const { store } = await tempStore(t);
-  const activity = new ActivityLog(store);
-  const transitions = new LearnedTransitions(store, () => activity.version);
-  activity.on('recorded', (call) => transitions.observe(call));
+  const { store, activity, transitions } = await observing(t);
   let queries = 0;
   const query = store.query.bind(store);
   store.query = ((sql: string, params?: SqlValue[]) => {
@@ -62,10 +68,7 @@ test("this process's calls come from the activity log's 'recorded' event, withou
 });
 
 test('observed calls nobody reads are not kept past a bound: the next read scans the log', async (t) => {
-  const { store } = await tempStore(t);
-  const activity = new ActivityLog(store);
-  const transitions = new LearnedTransitions(store, () => activity.version);
-  activity.on('recorded', (call) => transitions.observe(call));
+  const { store, activity, transitions } = await observing(t);
   const call = (tool: string, at: number) => ({ at, session: 's1', power: 'm', tool, variant: 'direct', decision: 'allowed' as const, status: 'ok' as const, latencyMs: 1, resultBytes: 1 });
   transitions.all();
   const base = 2_000_000;
@@ -76,10 +79,7 @@ test('observed calls nobody reads are not kept past a bound: the next read scans
 });
 
 test('new calls re-rank the transitions from the tool they follow, as a full scan ranks them', async (t) => {
-  const { store } = await tempStore(t);
-  const activity = new ActivityLog(store);
-  const transitions = new LearnedTransitions(store, () => activity.version);
-  activity.on('recorded', (call) => transitions.observe(call));
+  const { store, activity, transitions } = await observing(t);
   let at = 1_000_000;
   const call = (session: string, tool: string) => ({ at: at++, session, power: 'm', tool, variant: 'direct', decision: 'allowed' as const, status: 'ok' as const, latencyMs: 1, resultBytes: 1 });
   activity.recordMany([call('s1', 'search'), call('s1', 'open'), call('s1', 'search'), call('s1', 'open'), call('s1', 'read')]);
