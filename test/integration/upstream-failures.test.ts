@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connectStdio, gatewayEnv, isAlive, payload, textOf, waitFor } from '../helpers/gateway-process.js';
-import { cliPath, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
+import { cliPath, fixtureServer, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
 
 /** A real child server of ours that crashes, hangs and reports its pid, behind a real gateway process. */
 async function gatewayWithUnstable(extraArgs: string[] = [], serverArgs: string[] = []) {
@@ -100,6 +100,39 @@ test('a malformed spell next to good ones: the good ones load, the error names f
     assert.match(stderr, /broken\.spell\.yaml/);
     assert.match(stderr, /keywords/);
     assert.match(stderr, /garbage\.spell\.yaml/);
+  } finally {
+    await session.client.close();
+    home.cleanup();
+  }
+});
+
+test('a power answering malformed tools/call results: each call fails clearly, the power keeps serving', async () => {
+  const home = tempDir();
+  const spells = path.join(home.dir, 'spells');
+  writeSpell(
+    spells,
+    'malformed',
+    `name: malformed\nversion: 1.0.0\ndescription: A test server whose tools answer malformed results.\nkeywords: [malformed, results, test]\nsteering: Test guidance.\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([fixtureServer('malformed-result-server')])}\n`,
+  );
+  const session = await connectStdio(['--spells', spells, '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
+  try {
+    const activated = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'malformed' } }));
+    assert.equal(activated.status, 'activated', JSON.stringify(activated));
+    const expected: Record<string, RegExp> = {
+      structured_string: /structuredContent.*expected record/s,
+      content_not_array: /content.*expected array/s,
+      bad_block: /invalid_union.*"content",\s*0/s,
+      is_error_string: /isError.*expected boolean/s,
+      image_without_data: /expected string.*"data".*"content",\s*0/s,
+    };
+    for (const [tool, detail] of Object.entries(expected)) {
+      const result = await session.client.callTool({ name: `malformed__${tool}`, arguments: {} });
+      assert.equal(result.isError, true, `${tool}: ${JSON.stringify(result)}`);
+      const error = payload(result).error as string;
+      assert.match(error, /Call to 'malformed:/, tool);
+      assert.match(error, detail, tool);
+    }
+    assert.equal(textOf(await session.client.callTool({ name: 'malformed__good', arguments: {} })), 'fine');
   } finally {
     await session.client.close();
     home.cleanup();
