@@ -131,7 +131,6 @@ export class LearnedTransitions {
       }
       if (row.at === state.watermark) state.atWatermark.add(row.id);
       if (!previous || previous.status !== 'ok' || row.at - previous.at > GAP_MS) continue;
-      if (previous.tool === row.tool && previous.power === row.power) continue;
       const from = `${previous.power}:${previous.tool}`;
       const to = `${row.power}:${row.tool}`;
       if (from === to) continue;

@@ -332,11 +332,6 @@ export class Intel {
   }
 }
 
-/**
- * The result's tokens where it matters: counted exactly when the estimate is within a factor of two
- * of the limit, the estimate otherwise (far from the limit it decides the same, without counting
- * a large text on the call path).
- */
 /** A result's raw text, large enough that it may be summarized. */
 interface LargeText {
   raw: string;
@@ -344,6 +339,11 @@ interface LargeText {
   readRequest: boolean;
 }
 
+/**
+ * The result's tokens where it matters: counted exactly when the estimate is within a factor of two
+ * of the limit, the estimate otherwise (far from the limit it decides the same, without counting
+ * a large text on the call path).
+ */
 async function tokensNear(raw: string, limit: number, tokenizer: Tokenizer): Promise<number> {
   const estimate = estimateTokens(raw);
   if (estimate > limit * 2 || estimate < limit / 2) return estimate;
