@@ -7,7 +7,6 @@ import type { UnavailableServer } from '../gateway/unavailable-server.js';
 import { databaseUrl } from '../store/open-store.js';
 import type { Runtime, RuntimeOptions } from '../runtime.js';
 import { runtimeConfig } from '../runtime-parts.js';
-import { routeByShape } from '../util/protocol-routing.js';
 import { errorMessage, logger } from '../log.js';
 import { UsageError, type CliArgs } from './args.js';
 
@@ -93,7 +92,6 @@ export async function serve(args: CliArgs, options: RuntimeOptions): Promise<num
     const { createMcpSession } = await import('../gateway/mcp-session.js');
     const session = createMcpSession(gateway, 'stdio');
     await session.connect(transport);
-    routeByShape(session, transport);
     for (let i = 0; i < transport.listsAnswered; i++) gateway.intel.reads.listed('stdio', gateway.listTools('stdio'));
     closeEndpoint = () => session.close();
     log.info('serving MCP on stdio');

@@ -12,7 +12,7 @@ import type { CallScope, ClientFeatureHub } from '../upstream/client-features.js
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Where a power's progress goes for one request from the agent: to it, with its own token, when it sent one. */
-export function agentProgress(request: { params?: { _meta?: { progressToken?: string | number } } }, extra: Extra): CallScope['onprogress'] {
+export function agentProgress(request: { params?: { _meta?: { progressToken?: string | number } } }, extra: Pick<Extra, 'sendNotification'>): CallScope['onprogress'] {
   const progressToken = request.params?._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   return (progress) => void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined);

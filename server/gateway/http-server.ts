@@ -14,7 +14,6 @@ import { fromProxy, isLoopbackHost } from './http-bind.js';
 import { createMcpSession } from './mcp-session.js';
 import { handleRestApi } from './rest-api.js';
 import { SessionLimitError } from './session-registry.js';
-import { routeByShape } from '../util/protocol-routing.js';
 import { maskSecrets } from '../util/secrets.js';
 
 const log = logger('http');
@@ -115,7 +114,6 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     };
     const session = createMcpSession(gateway, id, true);
     await session.connect(transport);
-    routeByShape(session, transport);
     await transport.handleRequest(request, response, body);
   }
 

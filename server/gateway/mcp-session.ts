@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../log.js';
 import { maskSecrets } from '../util/secrets.js';
@@ -7,10 +8,20 @@ import type { SampleFn } from '../calls/pipeline.js';
 import type { Gateway } from './gateway.js';
 import { samplingAllowed } from '../intel/summarizers/sampling-gate.js';
 import { agentProgress } from './client-requests-forwarding.js';
+import { routeByShape } from '../util/protocol-routing.js';
+import { SessionCallLane, type CallHandler } from './session-call-lane.js';
 import { registerPassthrough } from './session-passthrough.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';
 
 const log = logger('session');
+
+/** One agent's MCP session: its SDK Server, and its tools/call answered beside it once connected. */
+export interface McpSession {
+  readonly server: Server;
+  /** Connects the Server to the transport and routes the messages (protocol-routing.ts, session-call-lane.ts). */
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+}
 
 /**
  * One MCP server per client connection (the SDK binds a server to one transport); all of them
@@ -18,7 +29,7 @@ const log = logger('session');
  * tells it when its list changed: no per-session listeners on the gateway).
  * `expires`: closed after the idle timeout (HTTP sessions). Throws SessionLimitError past the cap.
  */
-export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false): Server {
+export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false): McpSession {
   const server = new Server(SERVER_INFO, { capabilities: SESSION_CAPABILITIES, instructions: GATEWAY_INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     gateway.sessions.touch(sessionId);
@@ -26,14 +37,15 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     gateway.intel.reads.listed(sessionId, tools);
     return { tools };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const answerCall: CallHandler = async (request, extra) => {
     gateway.sessions.touch(sessionId);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.settings.intel.summarizers)
       ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
       : undefined;
     return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, extra), signal: extra.signal, sample });
-  });
+  };
+  server.setRequestHandler(CallToolRequestSchema, answerCall);
   gateway.openSession(
     sessionId,
     {
@@ -47,9 +59,19 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     expires,
   );
   const undoPassthrough = registerPassthrough(server, gateway, sessionId);
+  let lane: SessionCallLane | undefined;
   server.onclose = () => {
+    lane?.close();
     undoPassthrough();
     gateway.closeSession(sessionId);
   };
-  return server;
+  return {
+    server,
+    async connect(transport) {
+      await server.connect(transport);
+      const calls = new SessionCallLane(transport, answerCall, (error) => log.debug(`session ${sessionId}: ${errorMessage(error)}`));
+      if (routeByShape(server, transport, (message, kind) => calls.take(message, kind))) lane = calls;
+    },
+    close: () => server.close(),
+  };
 }

@@ -13,6 +13,7 @@ import { createTransport, type CreatedTransport } from './transport.js';
 import { VERSION } from '../version.js';
 import type { PowerState, PowerStateChange as StateChange } from '../rpc/protocol.js';
 import { routeByShape } from '../util/protocol-routing.js';
+import { ToolCallLane } from './tool-call-lane.js';
 
 /** The power-state record is the protocol's (one declaration for server, extension and dashboard). */
 export type { PowerState, StateChange };
@@ -47,6 +48,8 @@ export type ConnectionEvents = {
  */
 export class PowerConnection extends EventEmitter<ConnectionEvents> {
   private client?: Client;
+  /** The tools/call lane beside each connected Client (none where the SDK lacks what it relies on). */
+  private readonly lanes = new WeakMap<Client, ToolCallLane>();
   private starting?: Promise<void>;
   private currentState: PowerState = 'stopped';
   private inFlightCalls = 0;
@@ -136,11 +139,16 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     this.exitOf = exit;
     this.stderr.attach(stderr, (line) => this.log.debug(`stderr: ${line}`));
     const client = this.features?.createClient(this.name) ?? new Client({ name: 'grimoire-gateway', version: VERSION });
-    client.onclose = () => this.onClosed(client);
+    client.onclose = () => {
+      this.lanes.get(client)?.close();
+      this.onClosed(client);
+    };
     client.onerror = (error) => this.log.debug(`transport error: ${errorMessage(error)}`);
     try {
       await client.connect(transport, { timeout: this.options.startTimeoutMs });
-      routeByShape(client, transport);
+      const lane = ToolCallLane.for(client, transport);
+      if (lane && routeByShape(client, transport, (message, kind) => lane.take(message, kind))) this.lanes.set(client, lane);
+      else routeByShape(client, transport);
     } catch (error) {
       this.closingOnPurpose = true;
       await client.close().catch(() => undefined);
@@ -229,15 +237,12 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const timeoutMs = options.timeoutMs ?? this.options.callTimeoutMs;
     try {
-      return await this.request(
-        (client) =>
-          client.callTool({ name: tool, arguments: args }, undefined, {
-            timeout: timeoutMs,
-            signal: options.signal,
-            ...this.features?.progressOptions(options.scope),
-          }) as Promise<CallToolResult>,
-        options.scope,
-      );
+      return await this.request((client) => {
+        const sent = { timeout: timeoutMs, signal: options.signal, ...this.features?.progressOptions(options.scope) };
+        const lane = this.lanes.get(client);
+        if (lane?.serves(tool)) return lane.call(tool, args, sent);
+        return client.callTool({ name: tool, arguments: args }, undefined, sent) as Promise<CallToolResult>;
+      }, options.scope);
     } catch (error) {
       throw this.explainCallError(error, tool, timeoutMs);
     }

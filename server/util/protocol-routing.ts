@@ -9,7 +9,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { jsonRpcKind } from './json-rpc-shape.js';
+import { jsonRpcKind, type JsonRpcKind } from './json-rpc-shape.js';
 
 type MessageExtra = Parameters<NonNullable<Transport['onmessage']>>[1];
 
@@ -30,15 +30,17 @@ interface Connected {
  * Call after `protocol.connect(transport)` resolved, for a transport that had no `onmessage` of
  * its own before (the SDK's router calls that one first; this one does not). Returns false and
  * leaves the SDK's router in place when `protocol` is not connected to `transport` or lacks the
- * methods this was written against (another SDK version).
+ * methods this was written against (another SDK version). `first`, when given, sees each message
+ * before the Protocol and keeps the ones it returns true for (a lane of its own: tool-call-lane.ts).
  */
-export function routeByShape(protocol: Connected, transport: Transport): boolean {
+export function routeByShape(protocol: Connected, transport: Transport, first?: (message: JSONRPCMessage, kind: JsonRpcKind | undefined) => boolean): boolean {
   const router = protocol as unknown as Partial<Router>;
   if (protocol.transport !== transport) return false;
   if (!(['_onresponse', '_onrequest', '_onnotification', '_onerror'] as const).every((name) => typeof router[name] === 'function')) return false;
   const routes = router as Router;
   transport.onmessage = (message: JSONRPCMessage, extra?: MessageExtra) => {
     const kind = jsonRpcKind(message);
+    if (first?.(message, kind)) return;
     if (kind === 'result' || kind === 'error') routes._onresponse(message);
     else if (kind === 'request') routes._onrequest(message, extra);
     else if (kind === 'notification') routes._onnotification(message);

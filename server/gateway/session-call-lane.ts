@@ -1,0 +1,106 @@
+/**
+ * The agent's tools/call requests answered beside the session's SDK Server: a plain call (a name,
+ * arguments that are an object, no task) goes to the same handler the Server would call, with
+ * what that handler uses of the Server's `extra` (the abort signal, which `notifications/cancelled`
+ * from the agent fires, and `sendNotification` for progress, sent as related to the request). The
+ * answer and a thrown error become the same JSON-RPC response the Server's would be, and a
+ * cancelled call is not answered. Anything else, a malformed call included, is left to the Server,
+ * whose schema gives it its error.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CallToolResult, JSONRPCMessage, RequestId, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonRpcKind } from '../util/json-rpc-shape.js';
+
+/** What a tools/call handler gets besides the request (the part of the SDK's RequestHandlerExtra it uses). */
+export interface CallExtra {
+  signal: AbortSignal;
+  requestId: RequestId;
+  sendNotification(notification: ServerNotification): Promise<void>;
+}
+
+export type CallHandler = (request: CallToolRequest, extra: CallExtra) => Promise<CallToolResult>;
+
+type Message = { id: RequestId; method?: string; params?: Record<string, unknown> };
+
+export class SessionCallLane {
+  private readonly running = new Map<RequestId, AbortController>();
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly handler: CallHandler,
+    private readonly onerror: (error: Error) => void,
+  ) {}
+
+  /** Takes a plain tools/call, or the cancellation of one the lane runs; false for any other message. */
+  take(message: JSONRPCMessage, kind: JsonRpcKind | undefined): boolean {
+    const m = message as Message;
+    if (kind === 'request') {
+      if (m.method !== 'tools/call' || !isPlainCall(m.params)) return false;
+      this.run(m as unknown as CallToolRequest & { id: RequestId });
+      return true;
+    }
+    if (kind === 'notification' && m.method === 'notifications/cancelled') {
+      const params = m.params as { requestId?: RequestId; reason?: string } | undefined;
+      const controller = params?.requestId === undefined ? undefined : this.running.get(params.requestId);
+      if (!controller) return false;
+      controller.abort(params!.reason);
+      return true;
+    }
+    return false;
+  }
+
+  /** The session closed: calls still running are aborted and will not be answered. */
+  close(): void {
+    for (const controller of this.running.values()) controller.abort();
+    this.running.clear();
+  }
+
+  private run(request: CallToolRequest & { id: RequestId }): void {
+    const id = request.id;
+    const controller = new AbortController();
+    this.running.set(id, controller);
+    const extra: CallExtra = {
+      signal: controller.signal,
+      requestId: id,
+      sendNotification: async (notification) => {
+        if (controller.signal.aborted) return;
+        await this.transport.send({ jsonrpc: '2.0', ...notification } as JSONRPCMessage, { relatedRequestId: id });
+      },
+    };
+    let answered: Promise<CallToolResult>;
+    try {
+      answered = this.handler(request, extra);
+    } catch (error) {
+      answered = Promise.reject(error);
+    }
+    answered
+      .then(
+        (result) => (controller.signal.aborted ? undefined : this.transport.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage)),
+        (error) => (controller.signal.aborted ? undefined : this.transport.send({ jsonrpc: '2.0', id, error: errorObject(error) } as JSONRPCMessage)),
+      )
+      .catch((error) => this.onerror(new Error(`Failed to send response: ${error}`)))
+      .finally(() => {
+        if (this.running.get(id) === controller) this.running.delete(id);
+      });
+  }
+}
+
+/** What the SDK's CallToolRequestSchema accepts, less tasks: a string name and, if any, object arguments. */
+function isPlainCall(params: Record<string, unknown> | undefined): boolean {
+  if (!params || typeof params.name !== 'string' || 'task' in params) return false;
+  if ((params._meta as Record<string, unknown> | undefined)?.[RELATED_TASK_META_KEY] !== undefined) return false;
+  const args = params.arguments;
+  return args === undefined || (typeof args === 'object' && args !== null && !Array.isArray(args));
+}
+
+/** The JSON-RPC error the SDK's Protocol answers a thrown error with. */
+function errorObject(error: unknown): { code: number; message: string; data?: unknown } {
+  const e = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+  const answer: { code: number; message: string; data?: unknown } = {
+    code: Number.isSafeInteger(e.code) ? (e.code as number) : ErrorCode.InternalError,
+    message: typeof e.message === 'string' ? e.message : 'Internal error',
+  };
+  if (e.data !== undefined) answer.data = e.data;
+  return answer;
+}
