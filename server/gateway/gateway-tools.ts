@@ -50,6 +50,9 @@ export const GATEWAY_TOOLS: Tool[] = [
   ...INTEL_TOOLS,
 ];
 
+/** The names above: a call to any other name is not the gateway's own (no handler looks at it). */
+export const GATEWAY_TOOL_NAMES: ReadonlySet<string> = new Set(GATEWAY_TOOLS.map((tool) => tool.name));
+
 /** A zod failure as one sentence naming the argument and what it needs. */
 export function describeArgsError(tool: string, error: z.ZodError): string {
   const parts = error.issues.map((issue) => {

@@ -12,6 +12,7 @@ import { preview } from '../util/preview.js';
 import type { ExposedTool } from './exposure.js';
 import type { GatewayEvents } from './gateway-events.js';
 import { handleGatewayTool } from './gateway-tool-handlers.js';
+import { GATEWAY_TOOL_NAMES } from './gateway-tools.js';
 import { handleIntentCall } from './intent-calls.js';
 import { awaitingReview } from './quarantine-messages.js';
 import type { ResolveOptions, ResolveOutcome } from './resolution.js';
@@ -72,7 +73,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   /** Answers a tools/call from any session: a gateway tool, an intent-declared call, or an active power's tool. */
   async callTool(name: string, args: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
     const { handlers, sessions, policy } = this.parts;
-    const gatewayAnswer = await handleGatewayTool(handlers, name, args, caller.sessionId);
+    const gatewayAnswer = GATEWAY_TOOL_NAMES.has(name) ? await handleGatewayTool(handlers, name, args, caller.sessionId) : undefined;
     if (gatewayAnswer) {
       this.parts.intel.reads.answered(caller.sessionId, gatewayAnswer);
       this.parts.manager.noteTurn();
