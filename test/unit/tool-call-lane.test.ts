@@ -33,7 +33,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
  * A real SDK Server and Client over an in-memory pair, the Client routed as connection.ts routes
  * it: by shape, the lane first, the lane closed from client.onclose.
  */
-async function connected() {
+async function connected({ stringIds = false } = {}) {
   const server = new Server({ name: 'lane-server', version: '1.0.0' }, { capabilities: { tools: {} } });
   const started: AbortSignal[] = [];
   const gates: Array<() => void> = [];
@@ -87,7 +87,8 @@ async function connected() {
   const send = serverSide.send.bind(serverSide);
   serverSide.send = (message, options) => {
     const result = (message as { result?: { content?: Array<{ text?: string }> } }).result;
-    const rewritten = result?.content?.[0]?.text === 'MALFORMED' ? ({ ...message, result: { content: 'not an array' } } as JSONRPCMessage) : message;
+    let rewritten = result?.content?.[0]?.text === 'MALFORMED' ? ({ ...message, result: { content: 'not an array' } } as JSONRPCMessage) : message;
+    if (stringIds) rewritten = withStringIds(rewritten);
     return send(rewritten, options);
   };
 
@@ -105,6 +106,16 @@ async function connected() {
     await server.close();
   };
   return { server, client, lane, requests, cancelled, started, gates, openGates, close };
+}
+
+/** A response's numeric id, and a progress notification's numeric token, as strings (a server that stringifies what it echoes). */
+function withStringIds(message: JSONRPCMessage): JSONRPCMessage {
+  const m = message as { id?: unknown; method?: string; params?: { progressToken?: unknown } };
+  if (m.method === undefined && typeof m.id === 'number') return { ...message, id: String(m.id) } as JSONRPCMessage;
+  if (m.method === 'notifications/progress' && typeof m.params?.progressToken === 'number') {
+    return { ...message, params: { ...m.params, progressToken: String(m.params.progressToken) } } as JSONRPCMessage;
+  }
+  return message;
 }
 
 /** Waits until the server's handler has been called `count` times (bounded). */
@@ -312,6 +323,21 @@ test('lane.close() rejects every waiting call with McpError ConnectionClosed', a
       assert.ok(error instanceof McpError);
       assert.equal(error.code, ErrorCode.ConnectionClosed);
     }
+  } finally {
+    await close();
+  }
+});
+
+test('a server that echoes ids and progress tokens as strings: the lane answers and passes progress on as client.callTool does', async () => {
+  const { client, lane, close } = await connected({ stringIds: true });
+  try {
+    const clientProgress: number[] = [];
+    assert.deepEqual(await client.callTool({ name: 'ticks', arguments: {} }, undefined, { timeout: 1000, onprogress: (event) => void clientProgress.push(event.progress) }), text('ticked'));
+    assert.deepEqual(clientProgress, [1, 2, 3, 4, 5, 6, 7, 8], 'the SDK Client takes "5" for 5');
+    const laneProgress: number[] = [];
+    assert.deepEqual(await lane.call('ticks', {}, { timeout: 1000, onprogress: (event) => void laneProgress.push(event.progress) }), text('ticked'));
+    assert.deepEqual(laneProgress, clientProgress);
+    assert.deepEqual(await lane.call('echo', { message: 'hi' }, { timeout: 1000 }), text('echo hi'));
   } finally {
     await close();
   }
