@@ -15,28 +15,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { routeByShape } from '../../server/util/protocol-routing.js';
 import { SessionCallLane, type CallHandler } from '../../server/gateway/session-call-lane.js';
+import { abortedWithin, reached, rejection, sleep, text } from '../helpers/call-waits.js';
 
-const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Resolves true once `signal` aborts, false when it has not within `ms`. */
-function abortedWithin(signal: AbortSignal, ms: number): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve(true)), { once: true });
-  });
-}
-
-/** The error a promise rejects with (the test fails when it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  assert.fail('resolved where a rejection was expected');
-}
 
 /** One call of the handler: which path called it (the SDK's extra has sendRequest, the lane's does not). */
 interface HandlerCall {
@@ -105,12 +85,6 @@ async function connected({ lane: withLane = true } = {}) {
     await server.close();
   };
   return { server, client, lane, calls, sent, errors, answerTo, close };
-}
-
-/** Waits until the handler has been called `count` times (bounded). */
-async function handlersStarted(calls: HandlerCall[], count: number): Promise<void> {
-  for (let waited = 0; calls.length < count && waited < 1000; waited += 5) await sleep(5);
-  assert.equal(calls.length, count, 'the handler was called');
 }
 
 /** The raw answer the session sends to one tools/call, through the lane or the SDK Server alone. */
@@ -234,7 +208,7 @@ test('a client abort cancels the call: the handler signal aborts and no response
   try {
     const controller = new AbortController();
     const call = client.callTool({ name: 'hang', arguments: {} }, undefined, { signal: controller.signal, timeout: 1000, onprogress: () => undefined });
-    await handlersStarted(calls, 1);
+    await reached(calls, 1, 'the handler was called');
     controller.abort();
     await rejection(call);
     const [hang] = calls;
@@ -277,7 +251,7 @@ test('lane.close() aborts running handlers, whose answers are then not sent', as
   const { client, lane, calls, answerTo, close } = await connected();
   try {
     const pending = [client.callTool({ name: 'hang', arguments: {} }, undefined, { timeout: 1000 }), client.callTool({ name: 'hang', arguments: {} }, undefined, { timeout: 1000 })];
-    await handlersStarted(calls, 2);
+    await reached(calls, 2, 'the handler was called');
     lane.close();
     for (const call of calls) {
       assert.equal(call.path, 'lane');

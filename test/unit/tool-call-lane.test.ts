@@ -6,28 +6,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { routeByShape } from '../../server/util/protocol-routing.js';
 import { ToolCallLane } from '../../server/upstream/tool-call-lane.js';
+import { abortedWithin, reached, rejection, sleep, text } from '../helpers/call-waits.js';
 
-const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Resolves true once `signal` aborts, false when it has not within `ms`. */
-function abortedWithin(signal: AbortSignal, ms: number): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve(true)), { once: true });
-  });
-}
-
-/** The error a promise rejects with (the test fails when it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  assert.fail('resolved where a rejection was expected');
-}
 
 /**
  * A real SDK Server and Client over an in-memory pair, the Client routed as connection.ts routes
@@ -118,12 +98,6 @@ function withStringIds(message: JSONRPCMessage): JSONRPCMessage {
   return message;
 }
 
-/** Waits until the server's handler has been called `count` times (bounded). */
-async function handlersStarted(started: AbortSignal[], count: number): Promise<void> {
-  for (let waited = 0; started.length < count && waited < 1000; waited += 5) await sleep(5);
-  assert.equal(started.length, count, 'the server handler was called');
-}
-
 test('ToolCallLane.for gives a lane for the installed SDK Client, which serves a plain tool and leaves output schemas and required tasks to the Client', async () => {
   const { client, lane, close } = await connected();
   try {
@@ -164,7 +138,7 @@ test('lane calls take the next ids of the Client sequence, interleaved with the 
     const second = client.callTool({ name: 'gate', arguments: { n: 2 } });
     const third = lane.call('gate', { n: 3 }, { timeout: 1000 });
     const echoed = client.callTool({ name: 'echo', arguments: { message: 'between' } });
-    await handlersStarted(started, 4);
+    await reached(started, 4, 'the handler was called');
     openGates();
     assert.deepEqual(await first, text('gate 1'));
     assert.deepEqual((await listed).tools.map((tool) => tool.name), ['echo', 'shaped', 'tasked']);
@@ -238,7 +212,7 @@ test('an abort signal fired mid-call rejects the lane call as client.callTool re
   try {
     const controller = new AbortController();
     const call = lane.call('hang', {}, { timeout: 1000, signal: controller.signal });
-    await handlersStarted(started, 1);
+    await reached(started, 1, 'the handler was called');
     controller.abort();
     const byLane = await rejection(call);
     assert.equal(await abortedWithin(started[0]!, 500), true, 'the server handler saw the cancellation');
@@ -246,7 +220,7 @@ test('an abort signal fired mid-call rejects the lane call as client.callTool re
 
     const clientController = new AbortController();
     const viaClient = client.callTool({ name: 'hang', arguments: {} }, undefined, { timeout: 1000, signal: clientController.signal });
-    await handlersStarted(started, 2);
+    await reached(started, 2, 'the handler was called');
     clientController.abort();
     const byClient = await rejection(viaClient);
     assert.ok(byLane instanceof McpError);
@@ -302,7 +276,7 @@ test('closing the connection (client.onclose, as connection.ts wires it) rejects
   const { client, lane, started, close } = await connected();
   try {
     const call = lane.call('hang', {}, { timeout: 1000 });
-    await handlersStarted(started, 1);
+    await reached(started, 1, 'the handler was called');
     await client.close();
     const error = await rejection(call);
     assert.ok(error instanceof McpError);
@@ -316,7 +290,7 @@ test('lane.close() rejects every waiting call with McpError ConnectionClosed', a
   const { lane, started, close } = await connected();
   try {
     const calls = [lane.call('hang', {}, { timeout: 1000 }), lane.call('hang', {}, { timeout: 1000 })];
-    await handlersStarted(started, 2);
+    await reached(started, 2, 'the handler was called');
     lane.close();
     for (const call of calls) {
       const error = await rejection(call);
