@@ -93,8 +93,7 @@ export class ToolCallLane {
     const m = message as Message;
     if (kind === 'notification') {
       if (m.method !== 'notifications/progress') return false;
-      const token = m.params?.progressToken;
-      const entry = typeof token === 'number' ? this.pending.get(token) : undefined;
+      const entry = this.pending.get(asId(m.params?.progressToken));
       if (!entry?.onprogress) return false;
       if (entry.resetOnProgress) entry.timer.refresh();
       const { progressToken: _token, ...progress } = m.params as Progress & { progressToken: unknown };
@@ -102,8 +101,7 @@ export class ToolCallLane {
       return true;
     }
     if (kind !== 'result' && kind !== 'error') return false;
-    if (typeof m.id !== 'number') return false;
-    const entry = this.settle(m.id);
+    const entry = this.settle(asId(m.id));
     if (!entry) return false;
     if (kind === 'error') {
       entry.reject(McpError.fromError(m.error!.code, m.error!.message, m.error!.data));
@@ -139,4 +137,9 @@ export class ToolCallLane {
     if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort);
     return entry;
   }
+}
+
+/** The number a response id or progress token stands for, read as the SDK's Protocol reads it (`Number`, so "5" is 5); NaN for anything else. */
+function asId(value: unknown): number {
+  return typeof value === 'number' || typeof value === 'string' ? Number(value) : Number.NaN;
 }
