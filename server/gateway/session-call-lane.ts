@@ -8,7 +8,7 @@
  * whose schema gives it its error.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolRequest, CallToolResult, JSONRPCMessage, RequestId, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonRpcKind } from '../util/json-rpc-shape.js';
 
@@ -75,6 +75,7 @@ export class SessionCallLane {
       answered = Promise.reject(error);
     }
     answered
+      .then(completed)
       .then(
         (result) => (controller.signal.aborted ? undefined : this.transport.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage)),
         (error) => (controller.signal.aborted ? undefined : this.transport.send({ jsonrpc: '2.0', id, error: errorObject(error) } as JSONRPCMessage)),
@@ -84,6 +85,18 @@ export class SessionCallLane {
         if (this.running.get(id) === controller) this.running.delete(id);
       });
   }
+}
+
+/**
+ * The handler's result as the Server would send it: one with a content list as it is (the
+ * gateway builds its results from parsed ones), any other through the Server's schema, which
+ * fills in an empty list or refuses it with the Server's error.
+ */
+function completed(result: CallToolResult): CallToolResult {
+  if (Array.isArray(result?.content)) return result;
+  const parsed = CallToolResultSchema.safeParse(result);
+  if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${parsed.error.message}`);
+  return parsed.data;
 }
 
 /** What the SDK's CallToolRequestSchema accepts, less tasks: a string name and, if any, object arguments. */

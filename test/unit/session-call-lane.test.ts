@@ -45,6 +45,8 @@ async function connected({ lane: withLane = true } = {}) {
       if (name === 'fail') throw new McpError(ErrorCode.InvalidParams, 'bad input', { field: 'message' });
       if (name === 'crash') throw new Error('boom');
       if (name === 'odd-code') throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      if (name === 'no-content') return { structuredContent: { n: 1 } } as unknown as ReturnType<typeof text>;
+      if (name === 'bad-content') return { content: 'not a list' } as unknown as ReturnType<typeof text>;
       if (name === 'hang') {
         await abortedWithin(extra.signal, 1000);
         const progressToken = request.params._meta?.progressToken;
@@ -150,6 +152,20 @@ test('errors thrown by the handler become the response the SDK Server sends: Mcp
   } finally {
     await close();
   }
+});
+
+test('a handler result without a content list is completed or refused as the SDK Server does it', async () => {
+  for (const name of ['no-content', 'bad-content']) {
+    const byLane = await answerOf(true, { name, arguments: {} });
+    const bySdk = await answerOf(false, { name, arguments: {} });
+    assert.deepEqual(byLane.paths, ['lane'], name);
+    assert.equal(byLane.answer.length, 1, name);
+    assert.deepEqual(byLane.answer, bySdk.answer, `${name}: the same response on the wire`);
+  }
+  const completed = await answerOf(true, { name: 'no-content', arguments: {} });
+  assert.deepEqual((completed.answer[0] as { result?: unknown }).result, { content: [], structuredContent: { n: 1 } });
+  const refused = await answerOf(true, { name: 'bad-content', arguments: {} });
+  assert.equal((refused.answer[0] as { error?: { code: number } }).error?.code, ErrorCode.InvalidParams);
 });
 
 test('a malformed call (arguments not an object, name not a string) is left to the Server and answered with its schema error', async () => {
