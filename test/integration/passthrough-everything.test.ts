@@ -139,6 +139,20 @@ for (const childTransport of ['stdio', 'http'] as const) {
       await client.unsubscribeResource({ uri });
     });
 
+    await t.test("tool results: a plain tool's (the calls lane) and a tool's with an output schema (the SDK Client's validation) come back whole", async () => {
+      const echoed = await client.callTool({ name: 'everything__echo', arguments: { message: 'lane ok' } });
+      assert.ok(!echoed.isError, textOf(echoed));
+      assert.match(textOf(echoed), /lane ok/);
+      const tools = (await client.listTools()).tools;
+      assert.ok(tools.find((tool) => tool.name === 'everything__get-structured-content')?.outputSchema, 'the output schema is advertised');
+      const weather = await client.callTool({ name: 'everything__get-structured-content', arguments: { location: 'Chicago' } });
+      assert.ok(!weather.isError, textOf(weather));
+      const structured = weather.structuredContent as { temperature?: unknown; conditions?: unknown; humidity?: unknown } | undefined;
+      assert.equal(typeof structured?.temperature, 'number', JSON.stringify(weather));
+      assert.equal(typeof structured?.conditions, 'string');
+      assert.equal(typeof structured?.humidity, 'number');
+    });
+
     await t.test('progress of the long-running operation arrives with the agent token', async () => {
       const progress: number[] = [];
       const result = await client.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 1, steps: 3 } }, undefined, {
