@@ -108,7 +108,7 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
   /** Retention: drops rows older than `maxAgeDays`, then the oldest beyond `maxEntries`. Returns how many. */
   prune(maxAgeDays: number, maxEntries: number, now = Date.now()): number {
     const ids = table.idsBeyondRetention(this.store, maxAgeDays, maxEntries, now);
-    for (let i = 0; i < ids.length; i += 500) this.store.writeMany(ids.slice(i, i + 500).flatMap(table.deleteOps));
+    for (let i = 0; i < ids.length; i += 500) this.store.writeMany(table.deleteOps(ids.slice(i, i + 500)));
     if (ids.length) this.generation += 1;
     return ids.length;
   }

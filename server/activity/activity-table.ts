@@ -71,11 +71,11 @@ export function ratingOp(activityId: string, rating: -1 | 0 | 1, at: number): Wr
   return { op: 'upsert', table: 'activity_ratings', row: { activity_id: activityId, rating, at } };
 }
 
-/** The ops that delete one call and its rating. */
-export function deleteOps(id: string): WriteOp[] {
+/** The ops that delete calls and their ratings (the calls' first, then the ratings': each kind goes as one statement). */
+export function deleteOps(ids: readonly string[]): WriteOp[] {
   return [
-    { op: 'delete', table: 'activity', where: { id } },
-    { op: 'delete', table: 'activity_ratings', where: { activity_id: id } },
+    ...ids.map((id): WriteOp => ({ op: 'delete', table: 'activity', where: { id } })),
+    ...ids.map((id): WriteOp => ({ op: 'delete', table: 'activity_ratings', where: { activity_id: id } })),
   ];
 }
 

@@ -82,7 +82,8 @@ const MAX_ROWS = 32;
 
 /**
  * Applies (already validated) ops in order, as `applyOp` one by one would. Consecutive inserts
- * into one table with the same columns go as multi-row INSERTs (row counts of powers of two, so
+ * into one table with the same columns go as multi-row INSERTs, and consecutive deletes from one
+ * table by one column's non-null values as one DELETE ... IN (row counts of powers of two, so
  * that few statement texts exist); when one of those fails, its ops are applied one by one.
  * `failed` gets each op that could not be applied (the others are applied regardless).
  */
@@ -96,14 +97,14 @@ export function applyOps(run: RunSql, ops: readonly WriteOp[], failed: (op: Writ
   };
   for (let i = 0; i < ops.length; ) {
     const first = ops[i]!;
-    if (first.op !== 'insert') {
+    const names = groupable(first);
+    if (!names) {
       one(first);
       i += 1;
       continue;
     }
-    const names = Object.keys(first.row);
     let end = i + 1;
-    while (end < ops.length && sameInsertShape(ops[end]!, first.table, names)) end += 1;
+    while (end < ops.length && sameShape(ops[end]!, first, names)) end += 1;
     const most = Math.min(MAX_ROWS, Math.floor(MAX_VARIABLES / names.length));
     while (i < end) {
       let rows = 1;
@@ -114,11 +115,11 @@ export function applyOps(run: RunSql, ops: readonly WriteOp[], failed: (op: Writ
         const group = ops.slice(i, i + rows);
         const params: SqlValue[] = [];
         for (const op of group) {
-          const row = (op as { row: Row }).row;
-          for (const name of names) params.push(row[name] ?? null);
+          const values = op.op === 'delete' ? op.where : (op as { row: Row }).row;
+          for (const name of names) params.push(values[name] ?? null);
         }
         try {
-          run(statementOf('insert', first.table, names, rows), params);
+          run(statementOf(first.op, first.table, names, rows), params);
         } catch {
           for (const op of group) one(op);
         }
@@ -126,6 +127,21 @@ export function applyOps(run: RunSql, ops: readonly WriteOp[], failed: (op: Writ
       i += rows;
     }
   }
+}
+
+/** The columns an op groups by: an insert's, or a delete's one where-column with a non-null value; undefined for any other op. */
+function groupable(op: WriteOp): string[] | undefined {
+  if (op.op === 'insert') return Object.keys(op.row);
+  if (op.op !== 'delete') return undefined;
+  const names = Object.keys(op.where);
+  return names.length === 1 && op.where[names[0]!] !== null ? names : undefined;
+}
+
+/** Whether `op` joins `first`'s group: same kind, table and columns (and, for a delete, a non-null value). */
+function sameShape(op: WriteOp, first: WriteOp, names: string[]): boolean {
+  if (op.op !== first.op || op.table !== first.table) return false;
+  if (op.op === 'delete') return names.length === 1 && op.where[names[0]!] !== null && Object.keys(op.where).length === 1 && names[0]! in op.where;
+  return sameInsertShape(op, first.table, names);
 }
 
 function sameInsertShape(op: WriteOp, table: string, names: string[]): boolean {
@@ -154,6 +170,7 @@ function buildStatement(kind: WriteOp['op'], tableName: string, names: string[],
   const keys = TABLE_KEYS[tableName];
   if (!keys) throw new Error(`store: unknown table "${tableName}"`);
   const table = quote(tableName);
+  if (kind === 'delete' && rows > 1) return `DELETE FROM ${table} WHERE ${quote(names[0]!)} IN (${Array.from({ length: rows }, () => '?').join(', ')})`;
   if (kind === 'delete') return `DELETE FROM ${table} WHERE ${names.map((n) => `${quote(n)} IS ?`).join(' AND ')}`;
   const cols = names.map(quote).join(', ');
   const marks = names.map(() => '?').join(', ');
