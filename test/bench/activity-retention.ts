@@ -1,0 +1,52 @@
+/**
+ * What activity retention costs once the table is at its cap: the gateway applies retention every
+ * 200 recorded calls, so at the default cap of 10,000 rows each pass finds 200 rows over it and
+ * deletes them. Records CAP rows (sql.js store, fsync off: the pass's own work is measured), then
+ * PASSES times: 200 more rows, one timed `prune`. Prints the pass's wall time in ms (median, p90)
+ * and what one pass costs each call (median / 200) as JSON.
+ * Run: npm run bench:retention   (BENCH_CAP=N rows, default 10000; BENCH_PASSES=N, default 15)
+ */
+import * as path from 'node:path';
+import { ActivityLog, type ActivityCall } from '../../server/activity/activity-log.js';
+import { Store } from '../../server/store/store.js';
+import { tempDir } from '../helpers/temp.js';
+
+const CAP = Number(process.env.BENCH_CAP ?? 10_000);
+const PASSES = Number(process.env.BENCH_PASSES ?? 15);
+const EVERY = 200;
+
+const call = (): ActivityCall => ({ at: Date.now(), session: 'stdio', power: 'everything', tool: 'echo', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 1, resultBytes: 40 });
+
+async function main(): Promise<void> {
+  const { dir, cleanup } = tempDir();
+  const store = await Store.open({ dataDir: path.join(dir, 'data'), fsync: false, compactEvery: 0 });
+  try {
+    const activity = new ActivityLog(store);
+    const record = (n: number) => {
+      for (let i = 0; i < n; i += 20) activity.recordMany(Array.from({ length: Math.min(20, n - i) }, call));
+    };
+    record(CAP);
+    const ms: number[] = [];
+    for (let pass = 0; pass < PASSES; pass++) {
+      record(EVERY);
+      const started = process.hrtime.bigint();
+      const dropped = activity.prune(30, CAP);
+      ms.push(Number(process.hrtime.bigint() - started) / 1e6);
+      if (dropped !== EVERY) throw new Error(`a pass dropped ${dropped} rows, not ${EVERY}`);
+    }
+    ms.sort((a, b) => a - b);
+    const median = ms[Math.floor(ms.length / 2)]!;
+    const round = (x: number) => Math.round(x * 100) / 100;
+    process.stdout.write(
+      JSON.stringify({ cap: CAP, passes: PASSES, rows_over_per_pass: EVERY, pass_ms_median: round(median), pass_ms_p90: round(ms[Math.floor(ms.length * 0.9)]!), per_call_us: round((median * 1000) / EVERY) }, null, 2) + '\n',
+    );
+  } finally {
+    store.close();
+    cleanup();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench:retention failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
