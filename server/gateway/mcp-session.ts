@@ -17,7 +17,6 @@ const log = logger('session');
 
 /** One agent's MCP session: its SDK Server, and its tools/call answered beside it once connected. */
 export interface McpSession {
-  readonly server: Server;
   /** Connects the Server to the transport and routes the messages (protocol-routing.ts, session-call-lane.ts). */
   connect(transport: Transport): Promise<void>;
   close(): Promise<void>;
@@ -66,7 +65,6 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     gateway.closeSession(sessionId);
   };
   return {
-    server,
     async connect(transport) {
       await server.connect(transport);
       const calls = new SessionCallLane(transport, answerCall, (error) => log.debug(`session ${sessionId}: ${errorMessage(error)}`));

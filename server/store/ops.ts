@@ -71,7 +71,7 @@ export type RunSql = (sql: string, params: SqlValue[]) => void;
 
 /** Applies one (already validated) op. Idempotent for a given database state. */
 export function applyOp(run: RunSql, op: WriteOp): void {
-  const values = op.op === 'delete' ? op.where : op.row;
+  const values = valuesOf(op);
   const names = Object.keys(values);
   run(statementOf(op.op, op.table, names), names.map((n) => values[n] ?? null));
 }
@@ -115,7 +115,7 @@ export function applyOps(run: RunSql, ops: readonly WriteOp[], failed: (op: Writ
         const group = ops.slice(i, i + rows);
         const params: SqlValue[] = [];
         for (const op of group) {
-          const values = op.op === 'delete' ? op.where : (op as { row: Row }).row;
+          const values = valuesOf(op);
           for (const name of names) params.push(values[name] ?? null);
         }
         try {
@@ -137,19 +137,18 @@ function groupable(op: WriteOp): string[] | undefined {
   return names.length === 1 && op.where[names[0]!] !== null ? names : undefined;
 }
 
-/** Whether `op` joins `first`'s group: same kind, table and columns (and, for a delete, a non-null value). */
+/** Whether `op` joins `first`'s group: same kind and table, and groupable by the same columns in the same order. */
 function sameShape(op: WriteOp, first: WriteOp, names: string[]): boolean {
   if (op.op !== first.op || op.table !== first.table) return false;
-  if (op.op === 'delete') return names.length === 1 && op.where[names[0]!] !== null && Object.keys(op.where).length === 1 && names[0]! in op.where;
-  return sameInsertShape(op, first.table, names);
-}
-
-function sameInsertShape(op: WriteOp, table: string, names: string[]): boolean {
-  if (op.op !== 'insert' || op.table !== table) return false;
-  const keys = Object.keys(op.row);
-  if (keys.length !== names.length) return false;
+  const keys = groupable(op);
+  if (keys === undefined || keys.length !== names.length) return false;
   for (let k = 0; k < keys.length; k++) if (keys[k] !== names[k]) return false;
   return true;
+}
+
+/** What an op writes (its row) or matches (a delete's where). */
+function valuesOf(op: WriteOp): Row {
+  return op.op === 'delete' ? op.where : op.row;
 }
 
 /** The statement text per op kind, table and column list: the same few shapes repeat on every write. */

@@ -147,8 +147,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     try {
       await client.connect(transport, { timeout: this.options.startTimeoutMs });
       const lane = ToolCallLane.for(client, transport);
-      if (lane && routeByShape(client, transport, (message, kind) => lane.take(message, kind))) this.lanes.set(client, lane);
-      else routeByShape(client, transport);
+      const routed = routeByShape(client, transport, lane && ((message, kind) => lane.take(message, kind)));
+      if (lane && routed) this.lanes.set(client, lane);
     } catch (error) {
       this.closingOnPurpose = true;
       await client.close().catch(() => undefined);
