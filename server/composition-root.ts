@@ -97,7 +97,7 @@ export interface GatewayParts {
   hintNetwork(powers?: string[]): HintNetwork;
   /** Starts learning the tools of powers the catalog has never seen. */
   discoverUnknownPowers(): void;
-  /** Runs deferred writes, ends the sessions, the children and the intel workers. The store stays open. */
+  /** Runs deferred writes, ends the sessions, the children and the intel workers, then writes the activity log's last calls. The store stays open. */
   shutdown(): Promise<void>;
 }
 
@@ -247,6 +247,8 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
       trust.close();
       await manager.shutdown();
       await intel.close();
+      // Calls that finished while the children stopped are in the log, not all in the store yet.
+      activity.flush();
     },
   };
 }

@@ -16,8 +16,9 @@ interface Finished {
 /**
  * The first stage: every call, rejected ones included, lands in the activity log with its intent,
  * the validation decision and its outcome. The answer never waits for the log: the calls answered
- * in one turn of the event loop are recorded together just after (one store write, the records
- * built there: sizing a large result is not the agent's wait), except on a store whose writes a
+ * in one turn of the event loop are recorded together just after (the records built there: sizing
+ * a large result is not the agent's wait), and written to the store with the calls of the next
+ * few milliseconds (`ActivityLog.recordSoon`), except on a store whose writes a
  * killed process could lose (PostgreSQL: `acknowledged()`), where the answer waits for the
  * record's commit (or its queueing while the database is down). Retention is applied every
  * PRUNE_EVERY calls.
@@ -25,13 +26,17 @@ interface Finished {
 export function recordStage(activity: ActivityLog, retention: () => { retentionDays: number; maxEntries: number }): Stage {
   let calls = 0;
   let waiting: Finished[] = [];
-  const write = (finished: Finished[]): void => {
-    try {
-      activity.recordMany(finished.map((f) => entryOf(f.context, f.result, f.at)));
-    } catch (error) {
-      const tools = [...new Set(finished.map((f) => `${f.context.power}:${f.context.tool}`))].join(', ');
-      log.warn(`could not record ${finished.length} call(s) to ${tools}: ${errorMessage(error)}`);
-      return;
+  const write = (finished: Finished[], soon: boolean): void => {
+    const entries = finished.map((f) => entryOf(f.context, f.result, f.at));
+    if (soon) activity.recordSoon(entries);
+    else {
+      try {
+        activity.recordMany(entries);
+      } catch (error) {
+        const tools = [...new Set(finished.map((f) => `${f.context.power}:${f.context.tool}`))].join(', ');
+        log.warn(`could not record ${finished.length} call(s) to ${tools}: ${errorMessage(error)}`);
+        return;
+      }
     }
     const before = calls;
     calls += finished.length;
@@ -46,7 +51,7 @@ export function recordStage(activity: ActivityLog, retention: () => { retentionD
   const flush = (): void => {
     const finished = waiting;
     waiting = [];
-    write(finished);
+    write(finished, true);
   };
   return async (context, next) => {
     let result: CallToolResult | undefined;
@@ -56,7 +61,7 @@ export function recordStage(activity: ActivityLog, retention: () => { retentionD
     } finally {
       const finished = { context, result, at: Date.now() };
       if (activity.acknowledges) {
-        write([finished]);
+        write([finished], false);
         await activity.acknowledged().catch((error: unknown) => log.warn(`call record not committed: ${errorMessage(error)}`));
       } else {
         if (waiting.length === 0) setImmediate(flush);

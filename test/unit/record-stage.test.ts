@@ -12,6 +12,8 @@ import { tempStore } from '../helpers/temp-store.js';
 
 const retention = () => ({ retentionDays: 30, maxEntries: 10_000 });
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+/** Past the activity log's write-behind (20 ms). */
+const written = () => new Promise((resolve) => setTimeout(resolve, 60));
 
 function context(tool: string): CallContext {
   return { power: 'p', tool, calledAs: `p__${tool}`, args: {}, sessionId: 's1', startedAt: Date.now() - 5, variant: 'direct', annotations: { source: 'server' } };
@@ -31,17 +33,19 @@ async function setup(t: { after(fn: () => void): void }) {
   return { store, activity, recorded, journalLines, stage: recordStage(activity, retention) };
 }
 
-test('calls answered in one turn are recorded after their answers, together in one store write', async (t) => {
+test('calls answered in one turn are recorded after their answers and written shortly after, together in one store write', async (t) => {
   const { store, recorded, journalLines, stage } = await setup(t);
   const answers = await Promise.all(['a', 'b', 'c', 'd'].map((tool) => stage(context(tool), async () => ok(`answer ${tool}`))));
   assert.deepEqual(answers.map((a) => (a.content[0] as { text: string }).text), ['answer a', 'answer b', 'answer c', 'answer d'], 'each answer is the next stage\'s, unchanged');
   assert.equal(store.query('SELECT id FROM activity').length, 0, 'the answers did not wait for the log');
   await turn();
+  assert.equal(recorded.length, 4, "each call is announced as 'recorded' once the answers are out");
+  assert.equal(store.query('SELECT id FROM activity').length, 0, 'the store write waits for the calls of the next milliseconds');
+  await written();
   const rows = store.query<{ tool: string; status: string; latency_ms: number; result_bytes: number }>('SELECT tool, status, latency_ms, result_bytes FROM activity ORDER BY tool');
   assert.deepEqual(rows.map((r) => [r.tool, r.status]), [['a', 'ok'], ['b', 'ok'], ['c', 'ok'], ['d', 'ok']]);
   assert.ok(rows.every((r) => r.latency_ms >= 5 && r.result_bytes > 0), 'latency measured to the answer, result sized');
   assert.equal(journalLines().length, 1, 'one journal line for the four calls');
-  assert.equal(recorded.length, 4, "each call is announced as 'recorded'");
 });
 
 test('a failed call and a throwing stage are recorded too; a record that cannot be written does not fail the answer', async (t) => {
@@ -50,6 +54,7 @@ test('a failed call and a throwing stage are recorded too; a record that cannot 
   assert.equal(failed.isError, true);
   await assert.rejects(stage(context('throws'), async () => Promise.reject(new Error('lost'))), /lost/);
   await turn();
+  await written();
   const rows = store.query<{ tool: string; status: string; error: string }>('SELECT tool, status, error FROM activity ORDER BY tool');
   assert.deepEqual(rows, [
     { tool: 'bad', status: 'error', error: 'boom' },
@@ -62,6 +67,7 @@ test('a failed call and a throwing stage are recorded too; a record that cannot 
   const answer = await stage(context('late'), async () => ok('fine'));
   store.close();
   await turn();
+  await written();
   assert.equal((answer.content[0] as { text: string }).text, 'fine');
   assert.ok(lines.some((line) => /could not record 1 call\(s\) to p:late/.test(line)), lines.join('\n'));
 });
