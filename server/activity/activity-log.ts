@@ -87,9 +87,9 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
     if (full.length === 0) return full;
     for (const entry of full) this.unwritten.push(storedRow(entry));
     this.generation += 1;
-    for (const entry of full) this.emit('recorded', entry);
     if (this.unwritten.length >= WRITE_BEHIND_MAX) this.flush();
     else this.writeTimer ??= setTimeout(() => this.flush(), WRITE_BEHIND_MS);
+    for (const entry of full) this.emit('recorded', entry);
     return full;
   }
 

@@ -27,16 +27,14 @@ export function recordStage(activity: ActivityLog, retention: () => { retentionD
   let calls = 0;
   let waiting: Finished[] = [];
   const write = (finished: Finished[], soon: boolean): void => {
-    const entries = finished.map((f) => entryOf(f.context, f.result, f.at));
-    if (soon) activity.recordSoon(entries);
-    else {
-      try {
-        activity.recordMany(entries);
-      } catch (error) {
-        const tools = [...new Set(finished.map((f) => `${f.context.power}:${f.context.tool}`))].join(', ');
-        log.warn(`could not record ${finished.length} call(s) to ${tools}: ${errorMessage(error)}`);
-        return;
-      }
+    try {
+      const entries = finished.map((f) => entryOf(f.context, f.result, f.at));
+      if (soon) activity.recordSoon(entries);
+      else activity.recordMany(entries);
+    } catch (error) {
+      const tools = [...new Set(finished.map((f) => `${f.context.power}:${f.context.tool}`))].join(', ');
+      log.warn(`could not record ${finished.length} call(s) to ${tools}: ${errorMessage(error)}`);
+      return;
     }
     const before = calls;
     calls += finished.length;
