@@ -12,7 +12,8 @@ const log = logger('activity');
 /**
  * How long calls recorded with `recordSoon` wait to be written, together, to the store, and how
  * many at most. A store write has a fixed cost (journal line, change counter, transaction) that
- * dominates a single row: one write of 50 rows costs about a third per row of ten writes of 5.
+ * dominates a single row: per row, a write of 50 rows cost a third to a half of writes of 3 (sql.js
+ * store, in-process).
  * The journal's own fsync batches over the same 20 ms.
  */
 const WRITE_BEHIND_MS = 20;
@@ -104,8 +105,7 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
       this.store.writeMany(rows.map((row) => table.insertOp(row)));
       this.generation += 1;
     } catch (error) {
-      const tools = [...new Set(rows.map((row) => `${row.power}:${row.tool}`))].join(', ');
-      log.warn(`could not record ${rows.length} call(s) to ${tools}: ${errorMessage(error)}`);
+      log.warn(unrecorded(rows, error));
     }
   }
 
@@ -165,6 +165,12 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
     if (ids.length) this.generation += 1;
     return ids.length;
   }
+}
+
+/** The warning for calls that could not be recorded: how many, to which tools, and why. */
+export function unrecorded(calls: ReadonlyArray<{ power?: unknown; tool?: unknown }>, error: unknown): string {
+  const tools = [...new Set(calls.map((call) => `${call.power}:${call.tool}`))].join(', ');
+  return `could not record ${calls.length} call(s) to ${tools}: ${errorMessage(error)}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ActivityCall, ActivityLog } from '../activity/activity-log.js';
+import { unrecorded, type ActivityCall, type ActivityLog } from '../activity/activity-log.js';
 import { errorMessage, logger } from '../log.js';
 import type { CallContext, Stage } from './pipeline.js';
 
@@ -32,8 +32,7 @@ export function recordStage(activity: ActivityLog, retention: () => { retentionD
       if (soon) activity.recordSoon(entries);
       else activity.recordMany(entries);
     } catch (error) {
-      const tools = [...new Set(finished.map((f) => `${f.context.power}:${f.context.tool}`))].join(', ');
-      log.warn(`could not record ${finished.length} call(s) to ${tools}: ${errorMessage(error)}`);
+      log.warn(unrecorded(finished.map((f) => f.context), error));
       return;
     }
     const before = calls;
