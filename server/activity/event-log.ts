@@ -23,11 +23,15 @@ export function latestEvents(store: Pick<Store, 'query'>, limit: number): EventR
 }
 
 export class EventLog {
+  /** The time of this log's last event: two events in one millisecond would read back in id order, not in theirs. */
+  private lastAt = 0;
+
   constructor(private readonly store: Store) {}
 
-  /** Keeps one event; throws when the store refuses it. */
+  /** Keeps one event, timed after this log's previous one; throws when the store refuses it. */
   record(kind: string, power: string | null, detail: string | null): void {
-    this.store.write(eventOp(kind, power, detail));
+    this.lastAt = Math.max(Date.now(), this.lastAt + 1);
+    this.store.write(eventOp(kind, power, detail, this.lastAt));
   }
 
   latest(limit: number): EventRow[] {
