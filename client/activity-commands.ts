@@ -34,7 +34,9 @@ export function registerActivityCommands(gateway: GatewayClient, view: ActivityV
   const rate = (rating: ActivityRating) => async (arg: CallArgument): Promise<ActivityRated | undefined> => {
     const id = typeof arg === 'string' ? arg : arg?.kind === 'call' ? arg.entry.id : undefined;
     if (!id) {
+      // VS Code hands an inline action no element while the tree is being redrawn: say so, not only in the log.
       gateway.channel.warn('a rating came without its call (a row of the Activity view or a call id): nothing was rated');
+      void vscode.window.showWarningMessage('Grimoire: the thumb reached no call (the Activity view was being redrawn), so nothing was rated. Click it again.');
       return undefined;
     }
     try {

@@ -13,6 +13,7 @@ import { toTreeItem } from './tree-item.js';
 export const ACTIVITY_VIEW_ID = 'grimoire.activity';
 const FILTER_KEY = 'grimoire.activity.filter';
 const FILTERED_CONTEXT = 'grimoire.activityFiltered';
+const ROW_REDRAW_MS = 1000;
 
 type CallNode = { kind: 'call'; entry: ActivityInfo };
 export type ActivityNode = CallNode | { kind: 'no-match' };
@@ -27,6 +28,8 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode>, vsco
   /** One node per call shown, kept across redraws: VS Code finds a row's element by it. */
   private readonly nodes = new Map<string, CallNode>();
   private loading = Promise.resolve();
+  /** Rows redrawn alone whose item VS Code has not asked for yet, with the whole-tree redraw that backs each up. */
+  private readonly redraws = new Map<CallNode, NodeJS.Timeout>();
 
   constructor(
     private readonly gateway: GatewayClient,
@@ -87,6 +90,24 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode>, vsco
     const entry = this.entries.find((e) => e.id === id);
     if (!node || !entry) return;
     node.entry = entry;
+    this.redrawRow(node);
+  }
+
+  /**
+   * VS Code drops a one-row redraw without a word when the row's element is not in its map, as
+   * during a whole-tree redraw it has not fetched yet. It asks for the row's item when it does
+   * redraw it; if it has not within ROW_REDRAW_MS, the whole tree is redrawn instead.
+   */
+  private redrawRow(node: CallNode): void {
+    clearTimeout(this.redraws.get(node));
+    this.redraws.set(
+      node,
+      setTimeout(() => {
+        this.redraws.delete(node);
+        this.gateway.channel.debug(`the Activity view's row for call ${node.entry.id} was not redrawn: redrawing the view`);
+        this.changed.fire(undefined);
+      }, ROW_REDRAW_MS),
+    );
     this.changed.fire(node);
   }
 
@@ -124,10 +145,13 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode>, vsco
         { command: 'grimoire.clearActivityFilter', title: 'Clear Filter' },
       );
     }
+    clearTimeout(this.redraws.get(node));
+    this.redraws.delete(node);
     return toTreeItem(activityItem(node.entry));
   }
 
   dispose(): void {
+    for (const timer of this.redraws.values()) clearTimeout(timer);
     for (const subscription of this.subscriptions) subscription.dispose();
   }
 }

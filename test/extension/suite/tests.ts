@@ -292,7 +292,7 @@ test('spell files: completion of keys and values, hover with the documentation, 
  * Reads a sidebar view through the harness until `ready` says it shows what is expected. A click
  * is made once, by the first read: clicking again would act on the outcome of the first click.
  */
-async function pane(request: Omit<Extract<Parameters<typeof askHarness>[0], { action: 'pane' }>, 'action'>, ready: (answer: PaneAnswer) => boolean, what: string): Promise<PaneAnswer> {
+async function pane(request: Omit<Extract<Parameters<typeof askHarness>[0], { action: 'pane' }>, 'action'>, ready: (answer: PaneAnswer) => boolean, what: string, timeoutMs = 45_000): Promise<PaneAnswer> {
   let last: PaneAnswer | undefined;
   let next = request;
   try {
@@ -300,7 +300,7 @@ async function pane(request: Omit<Extract<Parameters<typeof askHarness>[0], { ac
       last = await fromHarness<PaneAnswer>({ action: 'pane', ...next }, 60_000);
       if (next.click) next = { ...request, click: undefined, hover: next.click.row };
       return ready(last) && last;
-    }, 45_000, what);
+    }, timeoutMs, what);
   } catch (error) {
     throw new Error(`${(error as Error).message}; the view showed: ${JSON.stringify(last?.rows ?? last?.welcome)}`);
   }
@@ -325,14 +325,20 @@ test('the Activity view lists a call made through vscode.lm.invokeTool as it hap
   // A loaded machine may take a second or more: latencyText writes that as "1.4 s".
   assert.match(row.description, /^filesystem · read · ok · (\d+ ms|\d+\.\d s)$/);
   assert.equal(row.icon, 'codicon-pass');
-  const rated = await pane(
-    { name: 'activity-view-rated', pane: 'Activity', click: { row: 'list_allowed_directories', label: 'Thumbs Up' } },
-    (a) => a.rows.some((r) => r.label === 'list_allowed_directories' && /rated up$/.test(r.description)),
-    'the row rated up after its thumb was clicked',
-  );
+  const ratedUp = (a: PaneAnswer) => a.rows.some((r) => r.label === 'list_allowed_directories' && /rated up$/.test(r.description));
+  const click = { name: 'activity-view-rated', pane: 'Activity' as const, click: { row: 'list_allowed_directories', label: 'Thumbs Up' } };
+  const viewRating = () => api.activity().entries.find((e) => e.id === entry.id)?.rating;
+  let rated = await pane(click, ratedUp, 'the row rated up after its thumb was clicked', 15_000).catch(() => undefined);
+  if (!rated) {
+    // VS Code hands an inline action no element while it redraws the tree; the extension then asks
+    // the user to click again, as this does. A rating the view has but does not show yet is redrawn
+    // by the view within a second, so it is only waited for.
+    const heard = viewRating();
+    rated = await pane(heard === 1 ? { ...click, click: undefined, hover: click.click.row } : click, ratedUp, `the row rated up (the view's rating after the first click: ${heard})`);
+  }
   assert.ok(rated.rows.length >= 1);
-  await waitFor(() => api.activity().entries.find((e) => e.id === entry.id)?.rating === 1, 5000, 'the rating stored');
-});
+  await waitFor(() => viewRating() === 1, 5000, 'the rating stored');
+}, 120_000);
 
 test('the Activity view filters by status and intent; a rejected call joins the filtered list live', async (t) => {
   const api = await grimoire();
