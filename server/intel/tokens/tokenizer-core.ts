@@ -1,7 +1,8 @@
 /**
  * Token counting with a real tokenizer (js-tiktoken, o200k_base). Long texts are encoded in
- * chunks cut at line ends (and hard-cut inside very long lines), which keeps BPE fast on any input;
- * a count can differ from a whole-text encoding by a token or so per chunk boundary.
+ * chunks cut at line ends (and hard-cut inside very long lines), and counted pieces longer than
+ * MAX_PIECE_CHARS in slices, which keeps byte-pair encoding fast on any input; a count can differ
+ * from a whole-text encoding by a token or so per chunk boundary or slice.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -53,10 +54,91 @@ export function chunks(text: string): string[] {
 }
 
 export function countTokens(text: string): number {
-  const enc = loadEncoder();
+  counter ??= pieceCounter(loadEncoder());
   let total = 0;
-  for (const piece of chunks(text)) total += enc.encode(piece, 'all').length;
+  for (const piece of chunks(text)) total += counter(piece);
   return total;
+}
+
+let counter: ((text: string) => number) | undefined;
+
+/** What the counter reads of js-tiktoken's encoder besides its API (fields it keeps in JavaScript). */
+interface EncoderFields {
+  patStr: string;
+  rankMap: Map<string, number>;
+  specialTokens: Record<string, number>;
+}
+
+/** Pieces counted so far (they repeat: words, keys, indentation); emptied when full. */
+const MAX_CACHED_PIECES = 20_000;
+/**
+ * A longer piece (a run of letters or of spaces: a hash, a blob, padding) is counted in slices of
+ * this many characters, off by about a token per slice: byte-pair encoding a piece whole costs time
+ * quadratic in its length (4,000 letters: about 4 s).
+ */
+const MAX_PIECE_CHARS = 200;
+
+/**
+ * Counts as `encode(text, 'all').length` does, without what `encode` builds on every call (two
+ * regular expressions and two sets: most of its cost on a short text). The text is split at
+ * special tokens (one token each) and into pieces by the encoder's own pattern, compiled once; a
+ * piece that is one token in the ranks counts 1, any other is encoded alone, as `encode` does with
+ * each piece (a piece over MAX_PIECE_CHARS in slices). If a later js-tiktoken lacks the fields,
+ * every text goes through `encode`.
+ */
+function pieceCounter(enc: Tiktoken): (text: string) => number {
+  const fields = enc as unknown as Partial<EncoderFields>;
+  if (typeof fields.patStr !== 'string' || !(fields.rankMap instanceof Map) || typeof fields.specialTokens !== 'object') {
+    return (text) => enc.encode(text, 'all').length;
+  }
+  const ranks = fields.rankMap;
+  const pieces = new RegExp(fields.patStr, 'gu');
+  const names = Object.keys(fields.specialTokens);
+  const special = names.length > 0 ? new RegExp(names.map((name) => name.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'g') : undefined;
+  const utf8 = new TextEncoder();
+  const cached = new Map<string, number>();
+  const pieceTokens = (piece: string): number => {
+    if (piece.length > MAX_PIECE_CHARS) return longPieceTokens(piece);
+    let n = cached.get(piece);
+    if (n === undefined) {
+      n = ranks.has(utf8.encode(piece).join(',')) ? 1 : enc.encode(piece, 'all').length;
+      if (cached.size >= MAX_CACHED_PIECES) cached.clear();
+      cached.set(piece, n);
+    }
+    return n;
+  };
+  const longPieceTokens = (piece: string): number => {
+    let n = 0;
+    for (let start = 0; start < piece.length; ) {
+      let end = Math.min(piece.length, start + MAX_PIECE_CHARS);
+      // Not between the two halves of a surrogate pair.
+      if (end < piece.length && /[\uDC00-\uDFFF]/.test(piece[end]!)) end -= 1;
+      n += pieceTokens(piece.slice(start, end));
+      start = end;
+    }
+    return n;
+  };
+  const plain = (text: string, from: number, to: number): number => {
+    const segment = from === 0 && to === text.length ? text : text.slice(from, to);
+    let n = 0;
+    pieces.lastIndex = 0;
+    for (let match = pieces.exec(segment); match !== null; match = pieces.exec(segment)) {
+      n += pieceTokens(match[0]);
+      if (match[0].length === 0) pieces.lastIndex += 1;
+    }
+    return n;
+  };
+  return (text) => {
+    if (!special) return plain(text, 0, text.length);
+    let n = 0;
+    let start = 0;
+    special.lastIndex = 0;
+    for (let match = special.exec(text); match !== null; match = special.exec(text)) {
+      n += plain(text, start, match.index) + 1;
+      start = match.index + match[0].length;
+    }
+    return n + plain(text, start, text.length);
+  };
 }
 
 /** The longest prefix of `text` (at token granularity) that fits in `maxTokens`, and its count. */
