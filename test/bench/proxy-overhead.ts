@@ -4,7 +4,11 @@
  * Prints p50 / p95 / calls per second per row and the overhead (difference and ratio) as JSON, and
  * the CPU time the answering process (the server directly, the gateway alone otherwise) spent per
  * call, from /proc: on a loaded machine that moves far less than the wall-clock figures.
- * Run: npm run bench:proxy   (BENCH_CALLS=N calls per row, default 400; GRIMOIRE_BENCH_CLI=path
+ * Each row first makes BENCH_WARMUP calls (default 2,000) at its own concurrency, unmeasured, and
+ * waits until the answering process is idle: a gateway runs for hours, and until V8 has optimized
+ * its call path (a few thousand calls) a row measures the compiler more than the calls. The direct
+ * rows are warmed the same way. BENCH_WARMUP=50 gives the cold figures of a just-started process.
+ * Run: npm run bench:proxy   (BENCH_CALLS=N measured calls per row, default 2,000; GRIMOIRE_BENCH_CLI=path
  * to another build's out/server/cli/main.js to measure that build instead, e.g. main's;
  * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows;
  * BENCH_STRACE=DIR to count the answering process's syscalls over each row's measured calls with
@@ -21,8 +25,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { gatewayEnv } from '../helpers/gateway-process.js';
 import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 400);
-const WARMUP = 50;
+const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 const everything = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const cli = process.env.GRIMOIRE_BENCH_CLI ? path.resolve(process.env.GRIMOIRE_BENCH_CLI) : cliPath;
 /** BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway. */
@@ -112,28 +116,32 @@ async function settle(pid: number | undefined): Promise<void> {
   }
 }
 
+/** Makes `calls` calls, `concurrency` of them in flight at any time. */
+async function callsAtOnce(calls: number, concurrency: number, call: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < calls) await call(next++);
+    }),
+  );
+}
+
 async function measure(target: Target, concurrency: number, calls: number): Promise<Row> {
   const call = (i: number) => target.client.callTool({ name: target.tool, arguments: { message: `bench ${i}` } });
-  for (let i = 0; i < WARMUP; i += 1) await call(i);
+  await callsAtOnce(WARMUP, concurrency, call);
   await settle(target.pid);
   const traceDir = process.env.BENCH_STRACE;
   const stopTrace = traceDir && target.pid ? await attachStrace(target.pid, path.join(traceDir, `${target.name.replace(' ', '-')}-c${concurrency}.txt`)) : undefined;
   const latencies: number[] = [];
-  let next = 0;
   const cpuBefore = cpuMs(target.pid);
   const threadsBefore = threadCpuMs(target.pid);
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < calls) {
-        const i = next++;
-        const t0 = performance.now();
-        const result = await call(i);
-        latencies.push(performance.now() - t0);
-        if (result.isError) throw new Error(`${target.name}: echo failed: ${JSON.stringify(result.content)}`);
-      }
-    }),
-  );
+  await callsAtOnce(calls, concurrency, async (i) => {
+    const t0 = performance.now();
+    const result = await call(i);
+    latencies.push(performance.now() - t0);
+    if (result.isError) throw new Error(`${target.name}: echo failed: ${JSON.stringify(result.content)}`);
+  });
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = cpuMs(target.pid);
   if (process.env.BENCH_THREADS) {
@@ -282,7 +290,7 @@ async function main(): Promise<void> {
     overhead(rows, 'gateway http', 'direct http', c),
     overhead(rows, 'gateway http', 'direct stdio', c),
   ]);
-  process.stdout.write(JSON.stringify({ cli, calls_per_row: CALLS, rows, overhead: comparisons.filter(Boolean) }, null, 2) + '\n');
+  process.stdout.write(JSON.stringify({ cli, warmup_calls_per_row: WARMUP, calls_per_row: CALLS, rows, overhead: comparisons.filter(Boolean) }, null, 2) + '\n');
 }
 
 main().catch((error: unknown) => {
