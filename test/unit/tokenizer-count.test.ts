@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chunks, countTokens, loadEncoder } from '../../server/intel/tokens/tokenizer-core.js';
+import { chunks, countTokens, headWithin, loadEncoder } from '../../server/intel/tokens/tokenizer-core.js';
 import { repoRoot } from '../helpers/temp.js';
 
 /** The count as js-tiktoken's own `encode` gives it, chunk by chunk. */
@@ -36,7 +36,7 @@ test("countTokens gives encode's count on the repository's sources and on hostil
     'line one\r\nline two\r\n\r\n\n   indented\t\ttabs   \n    ',
     'a<|endoftext|>b <|endofprompt|> <|endoftext|><|endoftext|>c <|endoftex|> <|unknown|>',
     '{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"x"}]}}',
-    'x'.repeat(200) + ' ' + ' '.repeat(199) + 'y',
+    'x'.repeat(64) + ' ' + ' '.repeat(63) + 'y',
     Array.from({ length: 3000 }, (_, i) => `word${i} ${i * 7919}`).join(' '),
   ];
   for (const text of texts) assert.equal(countTokens(text), encodedCount(text), JSON.stringify(text.slice(0, 60)));
@@ -54,16 +54,35 @@ test("countTokens gives encode's count on the repository's sources and on hostil
   assert.ok(total > 100_000, `${total} tokens in all`);
 });
 
-test('a piece of more than 200 characters (a hash, a blob, padding) is counted in slices: fast, off by about a token a slice', { timeout: 60_000 }, () => {
+test('a piece of more than 64 characters (a hash, a blob, padding) is counted in slices: fast, off by a token or two a slice', { timeout: 60_000 }, () => {
   for (const text of ['x'.repeat(1_000), ' '.repeat(1_000) + 'end', 'abcdefghij'.repeat(100), '😀'.repeat(301), 'é'.repeat(700)]) {
     const exact = encodedCount(text);
     const sliced = countTokens(text);
-    const slices = Math.ceil(text.length / 200);
-    assert.ok(Math.abs(sliced - exact) <= slices, `${JSON.stringify(text.slice(0, 12))}: ${sliced} against ${exact}`);
+    const slices = Math.ceil(text.length / 64);
+    // Each cut can split what would have been one token into two on either side.
+    assert.ok(Math.abs(sliced - exact) <= 2 * slices, `${JSON.stringify(text.slice(0, 12))}: ${sliced} against ${exact}`);
   }
   // Encoding these whole would take minutes; sliced, the test's own timeout is far away.
   const huge = 'q'.repeat(400_000);
   const count = countTokens(huge);
-  assert.ok(count > 400_000 / 200 && count < 400_000, String(count));
+  assert.ok(count > 400_000 / 64 && count < 400_000, String(count));
   assert.equal(countTokens('😀'.repeat(301)), countTokens('😀'.repeat(301)), 'the same count again');
+});
+
+test('headWithin cuts at a token as encode would, and a long piece costs it no more than its slices', { timeout: 60_000 }, () => {
+  const enc = loadEncoder();
+  const text = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8').slice(0, 12_000);
+  for (const budget of [1, 37, 500, 2_000]) {
+    const head = headWithin(text, budget);
+    const tokens = enc.encode(text, 'all').slice(0, budget);
+    assert.equal(head.tokens, budget);
+    assert.ok(text.startsWith(head.text));
+    assert.equal(head.text, enc.decode(tokens).replace(/\uFFFD+$/u, ''), `budget ${budget}`);
+  }
+  // Encoding these chunks whole would take minutes; in slices the whole text stays within budget.
+  const blob = 'see: ' + 'q'.repeat(100_000) + ' end';
+  const head = headWithin(blob, 300);
+  assert.equal(head.tokens, 300);
+  assert.ok(blob.startsWith(head.text) && head.text.length > 300, String(head.text.length));
+  assert.deepEqual(headWithin(blob, 1_000_000), { text: blob, tokens: countTokens(blob) });
 });

@@ -72,11 +72,12 @@ interface EncoderFields {
 /** Pieces counted so far (they repeat: words, keys, indentation); emptied when full. */
 const MAX_CACHED_PIECES = 20_000;
 /**
- * A longer piece (a run of letters or of spaces: a hash, a blob, padding) is counted in slices of
- * this many characters, off by about a token per slice: byte-pair encoding a piece whole costs time
- * quadratic in its length (4,000 letters: about 4 s).
+ * A longer piece (a run of letters or of spaces: a hash, a blob, padding) is counted and encoded in
+ * slices of this many characters, off by a token or two per slice. Byte-pair encoding a piece whole
+ * costs time quadratic in its length: 4,000 letters took about 4 s; 100 KB of them in slices take
+ * 1.5-3 s.
  */
-const MAX_PIECE_CHARS = 200;
+const MAX_PIECE_CHARS = 64;
 
 /**
  * Counts as `encode(text, 'all').length` does, without what `encode` builds on every call (two
@@ -87,10 +88,8 @@ const MAX_PIECE_CHARS = 200;
  * every text goes through `encode`.
  */
 function pieceCounter(enc: Tiktoken): (text: string) => number {
-  const fields = enc as unknown as Partial<EncoderFields>;
-  if (typeof fields.patStr !== 'string' || !(fields.rankMap instanceof Map) || typeof fields.specialTokens !== 'object') {
-    return (text) => enc.encode(text, 'all').length;
-  }
+  const fields = encoderFields(enc);
+  if (!fields) return (text) => enc.encode(text, 'all').length;
   const ranks = fields.rankMap;
   const pieces = new RegExp(fields.patStr, 'gu');
   const names = Object.keys(fields.specialTokens);
@@ -107,17 +106,7 @@ function pieceCounter(enc: Tiktoken): (text: string) => number {
     }
     return n;
   };
-  const longPieceTokens = (piece: string): number => {
-    let n = 0;
-    for (let start = 0; start < piece.length; ) {
-      let end = Math.min(piece.length, start + MAX_PIECE_CHARS);
-      // Not between the two halves of a surrogate pair.
-      if (end < piece.length && /[\uDC00-\uDFFF]/.test(piece[end]!)) end -= 1;
-      n += pieceTokens(piece.slice(start, end));
-      start = end;
-    }
-    return n;
-  };
+  const longPieceTokens = (piece: string): number => slices(piece).reduce((n, slice) => n + pieceTokens(slice), 0);
   const plain = (text: string, from: number, to: number): number => {
     const segment = from === 0 && to === text.length ? text : text.slice(from, to);
     let n = 0;
@@ -141,6 +130,48 @@ function pieceCounter(enc: Tiktoken): (text: string) => number {
   };
 }
 
+function encoderFields(enc: Tiktoken): EncoderFields | undefined {
+  const fields = enc as unknown as Partial<EncoderFields>;
+  const fits = typeof fields.patStr === 'string' && fields.rankMap instanceof Map && typeof fields.specialTokens === 'object';
+  return fits ? (fields as EncoderFields) : undefined;
+}
+
+/** A long piece cut every MAX_PIECE_CHARS characters, never between the two halves of a surrogate pair. */
+function slices(piece: string): string[] {
+  const out: string[] = [];
+  for (let start = 0; start < piece.length; ) {
+    let end = Math.min(piece.length, start + MAX_PIECE_CHARS);
+    if (end < piece.length && /[\uDC00-\uDFFF]/.test(piece[end]!)) end -= 1;
+    out.push(piece.slice(start, end));
+    start = end;
+  }
+  return out;
+}
+
+let piecePattern: RegExp | null | undefined;
+
+/** A chunk's tokens as `encode` gives them, except that a piece over MAX_PIECE_CHARS is encoded in slices. */
+function chunkTokens(enc: Tiktoken, chunk: string): number[] {
+  if (piecePattern === undefined) {
+    const fields = encoderFields(enc);
+    piecePattern = fields ? new RegExp(fields.patStr, 'gu') : null;
+  }
+  if (!piecePattern) return enc.encode(chunk, 'all');
+  const tokens: number[] = [];
+  let at = 0;
+  piecePattern.lastIndex = 0;
+  for (let match = piecePattern.exec(chunk); match !== null; match = piecePattern.exec(chunk)) {
+    if (match[0].length === 0) piecePattern.lastIndex += 1;
+    if (match[0].length <= MAX_PIECE_CHARS) continue;
+    if (match.index > at) tokens.push(...enc.encode(chunk.slice(at, match.index), 'all'));
+    for (const slice of slices(match[0])) tokens.push(...enc.encode(slice, 'all'));
+    at = match.index + match[0].length;
+  }
+  if (at === 0) return enc.encode(chunk, 'all');
+  if (at < chunk.length) tokens.push(...enc.encode(chunk.slice(at), 'all'));
+  return tokens;
+}
+
 /** The longest prefix of `text` (at token granularity) that fits in `maxTokens`, and its count. */
 export function headWithin(text: string, maxTokens: number): { text: string; tokens: number } {
   if (maxTokens <= 0) return { text: '', tokens: 0 };
@@ -148,7 +179,7 @@ export function headWithin(text: string, maxTokens: number): { text: string; tok
   let used = 0;
   let out = '';
   for (const piece of chunks(text)) {
-    const tokens = enc.encode(piece, 'all');
+    const tokens = chunkTokens(enc, piece);
     if (used + tokens.length <= maxTokens) {
       used += tokens.length;
       out += piece;
