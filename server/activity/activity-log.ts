@@ -162,7 +162,11 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
     this.flush();
     const ids = table.idsBeyondRetention(this.store, maxAgeDays, maxEntries, now);
     for (let i = 0; i < ids.length; i += 500) this.store.writeMany(table.deleteOps(ids.slice(i, i + 500)));
-    if (ids.length) this.generation += 1;
+    if (ids.length) {
+      const ratings = table.orphanedRatingOps(this.store);
+      for (let i = 0; i < ratings.length; i += 500) this.store.writeMany(ratings.slice(i, i + 500));
+      this.generation += 1;
+    }
     return ids.length;
   }
 }

@@ -71,12 +71,20 @@ export function ratingOp(activityId: string, rating: -1 | 0 | 1, at: number): Wr
   return { op: 'upsert', table: 'activity_ratings', row: { activity_id: activityId, rating, at } };
 }
 
-/** The ops that delete calls and their ratings (the calls' first, then the ratings': each kind goes as one statement). */
+/** The ops that delete calls. Their ratings go with `orphanedRatingOps` once the calls are gone. */
 export function deleteOps(ids: readonly string[]): WriteOp[] {
-  return [
-    ...ids.map((id): WriteOp => ({ op: 'delete', table: 'activity', where: { id } })),
-    ...ids.map((id): WriteOp => ({ op: 'delete', table: 'activity_ratings', where: { activity_id: id } })),
-  ];
+  return ids.map((id): WriteOp => ({ op: 'delete', table: 'activity', where: { id } }));
+}
+
+/**
+ * The ops that delete ratings whose call is no longer in the table. Only rated calls have a rating
+ * row, so this probes a few rows instead of deleting a rating for every dropped call; a call rated
+ * by another process while it was being dropped leaves a rating that the next pass deletes.
+ */
+export function orphanedRatingOps(store: Reader): WriteOp[] {
+  return store
+    .query<{ activity_id: string }>('SELECT activity_id FROM activity_ratings WHERE activity_id NOT IN (SELECT id FROM activity)')
+    .map((row): WriteOp => ({ op: 'delete', table: 'activity_ratings', where: { activity_id: row.activity_id } }));
 }
 
 export function exists(store: Reader, id: string): boolean {

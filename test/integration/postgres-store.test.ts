@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import pg from 'pg';
+import { ActivityLog } from '../../server/activity/activity-log.js';
 import { setLogSink } from '../../server/log.js';
 import { latestVersion } from '../../server/store/migrations.js';
 import { openStore } from '../../server/store/open-store.js';
@@ -140,6 +141,23 @@ for (const backend of backends) {
       assert.equal(ids(reopened).length, 19);
     } finally {
       await reopened.close();
+    }
+  });
+
+  test(`${backend.name}: activity retention drops the oldest calls with their ratings and keeps the others' ratings`, { skip: maybeSkip }, async () => {
+    const store = await (await backend.place()).open();
+    try {
+      const log = new ActivityLog(store);
+      const now = Date.now();
+      const calls = [3, 2, 1].map((ago) => log.record({ at: now - ago * 1000, session: 's', power: 'p', tool: 't', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 1, resultBytes: 1 }));
+      log.rate(calls[0]!.id, 1);
+      log.rate(calls[2]!.id, -1);
+      assert.equal(log.prune(30, 2, now), 1);
+      assert.deepEqual(log.query({}).map((r) => [r.id, r.rating]), [[calls[2]!.id, -1], [calls[1]!.id, 0]]);
+      assert.deepEqual(store.query('SELECT activity_id FROM activity_ratings'), [{ activity_id: calls[2]!.id }]);
+      await store.durable();
+    } finally {
+      await store.close();
     }
   });
 

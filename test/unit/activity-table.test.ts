@@ -79,12 +79,18 @@ test('activity table: retention drops calls older than the age, then the oldest 
     const old = log.record(call('s', 't', 'ok', now - 40 * DAY));
     log.rate(old.id, 1);
     const kept = [1, 2, 3].map((i) => log.record(call('s', 't', 'ok', now - i * 1000)));
+    log.rate(kept[0].id, -1);
     assert.deepEqual(table.idsBeyondRetention(store, 30, 2, now).sort(), [old.id, kept[2].id].sort());
     const before = log.version;
     assert.equal(log.prune(30, 2, now), 2);
     assert.ok(log.version > before, 'pruning bumps the log version');
     assert.deepEqual(log.query({}).map((r) => r.id), [kept[0].id, kept[1].id]);
-    assert.deepEqual(store.query('SELECT activity_id FROM activity_ratings'), [], 'the pruned call took its rating along');
+    assert.deepEqual(store.query('SELECT activity_id FROM activity_ratings'), [{ activity_id: kept[0].id }], 'the pruned call took its rating along; a kept one keeps its own');
+    // A rating stored for a call while another process dropped it: the next pass deletes it.
+    store.write(table.ratingOp('gone-meanwhile', 1, now));
+    log.record(call('s', 't', 'ok', now));
+    assert.equal(log.prune(30, 2, now), 1);
+    assert.deepEqual(store.query('SELECT activity_id FROM activity_ratings'), [{ activity_id: kept[0].id }]);
   });
 });
 
