@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallScope } from '../upstream/client-features.js';
+import type { Cancellation } from '../util/cancellation.js';
 import type { CallContext, CallPipeline, SampleFn } from './pipeline.js';
 
 /**
@@ -7,7 +8,7 @@ import type { CallContext, CallPipeline, SampleFn } from './pipeline.js';
  * its cancellation, and its own model when it offers sampling.
  */
 export interface CallerContext extends CallScope {
-  signal?: AbortSignal;
+  cancellation?: Cancellation;
   /** The client's own model, when it declared the sampling capability. */
   sample?: SampleFn;
 }
@@ -43,7 +44,7 @@ export class CallRunner {
       sessionId: caller.sessionId,
       onprogress: caller.onprogress,
       startedAt: Date.now(),
-      signal: caller.signal,
+      cancellation: caller.cancellation,
       variant: call.variant,
       intent: call.intent,
       annotations: call.annotations,

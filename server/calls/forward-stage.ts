@@ -15,7 +15,7 @@ export function forwardStage(manager: UpstreamManager, lookup: (power: string) =
     const power = lookup(context.power);
     if (!power) return errorResult(`Power '${context.power}' is no longer configured; call resolve_intent to find another.`);
     try {
-      return await manager.connection(power).callTool(context.tool, context.args, { signal: context.signal, scope: context });
+      return await manager.connection(power).callTool(context.tool, context.args, { cancellation: context.cancellation, scope: context });
     } catch (error) {
       if (error instanceof UpstreamError) return errorResult(error.message, { code: error.code, power: error.power });
       if (error instanceof McpError) {

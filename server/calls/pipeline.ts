@@ -3,6 +3,7 @@ import type { EffectiveAnnotations } from './annotations.js';
 import type { Intent, OperationType } from './intent.js';
 import type { Validation } from './intent-validation.js';
 import type { CallScope } from '../upstream/client-features.js';
+import type { Cancellation } from '../util/cancellation.js';
 
 /** Asks the connected MCP client's own model for a completion (MCP sampling). */
 export type SampleFn = (params: CreateMessageRequest['params'], options?: { timeoutMs?: number }) => Promise<CreateMessageResult>;
@@ -19,7 +20,7 @@ export interface CallContext extends CallScope {
   args: Record<string, unknown>;
   sessionId: string;
   startedAt: number;
-  signal?: AbortSignal;
+  cancellation?: Cancellation;
   /** 'direct' for `<power>__<tool>`; the declared variant for call_tool_read / _write / _destructive. */
   variant: 'direct' | OperationType;
   intent?: Intent;

@@ -3,6 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../log.js';
+import { Cancellation } from '../util/cancellation.js';
 import { maskSecrets } from '../util/secrets.js';
 import type { SampleFn } from '../calls/pipeline.js';
 import type { Gateway } from './gateway.js';
@@ -42,7 +43,7 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.settings.intel.summarizers)
       ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
       : undefined;
-    return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, extra), signal: extra.signal, sample });
+    return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, extra), cancellation: extra.cancellation ?? Cancellation.following(extra.signal), sample });
   };
   server.setRequestHandler(CallToolRequestSchema, answerCall);
   gateway.openSession(

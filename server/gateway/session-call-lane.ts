@@ -10,11 +10,14 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, ErrorCode, McpError, RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolRequest, CallToolResult, JSONRPCMessage, RequestId, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { Cancellation } from '../util/cancellation.js';
 import type { JsonRpcKind } from '../util/json-rpc-shape.js';
 
 /** What a tools/call handler gets besides the request (the part of the SDK's RequestHandlerExtra it uses). */
 export interface CallExtra {
   signal: AbortSignal;
+  /** The lane's calls: the same cancellation as `signal`, without making an AbortSignal. */
+  cancellation?: Cancellation;
   requestId: RequestId;
   sendNotification(notification: ServerNotification): Promise<void>;
 }
@@ -24,7 +27,7 @@ export type CallHandler = (request: CallToolRequest, extra: CallExtra) => Promis
 type Message = { id: RequestId; method?: string; params?: Record<string, unknown> };
 
 export class SessionCallLane {
-  private readonly running = new Map<RequestId, AbortController>();
+  private readonly running = new Map<RequestId, Cancellation>();
 
   constructor(
     private readonly transport: Transport,
@@ -42,9 +45,9 @@ export class SessionCallLane {
     }
     if (kind === 'notification' && m.method === 'notifications/cancelled') {
       const params = m.params as { requestId?: RequestId; reason?: string } | undefined;
-      const controller = params?.requestId === undefined ? undefined : this.running.get(params.requestId);
-      if (!controller) return false;
-      controller.abort(params!.reason);
+      const cancellation = params?.requestId === undefined ? undefined : this.running.get(params.requestId);
+      if (!cancellation) return false;
+      cancellation.abort(params!.reason);
       return true;
     }
     return false;
@@ -52,19 +55,22 @@ export class SessionCallLane {
 
   /** The session closed: calls still running are aborted and will not be answered. */
   close(): void {
-    for (const controller of this.running.values()) controller.abort();
+    for (const cancellation of this.running.values()) cancellation.abort();
     this.running.clear();
   }
 
   private run(request: CallToolRequest & { id: RequestId }): void {
     const id = request.id;
-    const controller = new AbortController();
-    this.running.set(id, controller);
+    const cancellation = new Cancellation();
+    this.running.set(id, cancellation);
     const extra: CallExtra = {
-      signal: controller.signal,
+      get signal() {
+        return cancellation.signal;
+      },
+      cancellation,
       requestId: id,
       sendNotification: async (notification) => {
-        if (controller.signal.aborted) return;
+        if (cancellation.aborted) return;
         await this.transport.send({ jsonrpc: '2.0', ...notification } as JSONRPCMessage, { relatedRequestId: id });
       },
     };
@@ -77,12 +83,12 @@ export class SessionCallLane {
     answered
       .then(completed)
       .then(
-        (result) => (controller.signal.aborted ? undefined : this.transport.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage)),
-        (error) => (controller.signal.aborted ? undefined : this.transport.send({ jsonrpc: '2.0', id, error: errorObject(error) } as JSONRPCMessage)),
+        (result) => (cancellation.aborted ? undefined : this.transport.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage)),
+        (error) => (cancellation.aborted ? undefined : this.transport.send({ jsonrpc: '2.0', id, error: errorObject(error) } as JSONRPCMessage)),
       )
       .catch((error) => this.onerror(new Error(`Failed to send response: ${error}`)))
       .finally(() => {
-        if (this.running.get(id) === controller) this.running.delete(id);
+        if (this.running.get(id) === cancellation) this.running.delete(id);
       });
   }
 }

@@ -200,7 +200,7 @@ export class Intel {
   private async summarize(context: CallContext, result: CallToolResult, tool: Tool | undefined, raw: string, rawBytes: number): Promise<CallToolResult | undefined> {
     const settings = this.settings;
     const readOnly = context.annotations.readOnlyHint === true;
-    const request = { power: context.power, tool: context.tool, args: context.args, raw, sample: context.sample, signal: context.signal };
+    const request = { power: context.power, tool: context.tool, args: context.args, raw, sample: context.sample, signal: context.cancellation?.signal };
     const chainOptions = { settings: settings.summarizers, languageModel: this.languageModel };
     const fingerprint = fingerprintOf(context.power, context.tool, raw);
 

@@ -12,6 +12,7 @@ import { StderrTail } from './stderr-tail.js';
 import { createTransport, type CreatedTransport } from './transport.js';
 import { VERSION } from '../version.js';
 import type { PowerState, PowerStateChange as StateChange } from '../rpc/protocol.js';
+import type { Cancellation } from '../util/cancellation.js';
 import { routeByShape } from '../util/protocol-routing.js';
 import { ToolCallLane } from './tool-call-lane.js';
 
@@ -28,7 +29,7 @@ export interface ConnectionOptions {
 
 export interface CallOptions {
   timeoutMs?: number;
-  signal?: AbortSignal;
+  cancellation?: Cancellation;
   /** The session the call is made for: it gets the server's sampling, elicitation and the call's progress. */
   scope?: CallScope;
 }
@@ -238,9 +239,10 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     const timeoutMs = options.timeoutMs ?? this.options.callTimeoutMs;
     try {
       return await this.request((client) => {
-        const sent = { timeout: timeoutMs, signal: options.signal, ...this.features?.progressOptions(options.scope) };
+        const progress = this.features?.progressOptions(options.scope);
         const lane = this.lanes.get(client);
-        if (lane?.serves(tool)) return lane.call(tool, args, sent);
+        if (lane?.serves(tool)) return lane.call(tool, args, { timeout: timeoutMs, cancellation: options.cancellation, ...progress });
+        const sent = { timeout: timeoutMs, signal: options.cancellation?.signal, ...progress };
         return client.callTool({ name: tool, arguments: args }, undefined, sent) as Promise<CallToolResult>;
       }, options.scope);
     } catch (error) {

@@ -4,7 +4,7 @@
  * sees one sequence of ids) and the answer is picked off the transport before the Client's
  * router sees it. It keeps what the Client's `callTool` promises for a tool with no output schema
  * and no required task: the result parsed by `CallToolResultSchema`, an error answer as an
- * McpError, the timeout (reset by progress when asked) and the abort signal each cancelling the
+ * McpError, the timeout (reset by progress when asked) and the call's cancellation each cancelling the
  * request on the server with `notifications/cancelled`, progress passed on, every waiting call
  * failed with ConnectionClosed when the connection closes. Tools with an output schema or a
  * required task go through the Client, which validates those.
@@ -13,6 +13,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Cancellation } from '../util/cancellation.js';
 import type { JsonRpcKind } from '../util/json-rpc-shape.js';
 
 /** The Client members the lane relies on (private in the SDK's types; checked at run time). */
@@ -24,7 +25,7 @@ interface ClientInternals {
 
 export interface LaneCallOptions {
   timeout: number;
-  signal?: AbortSignal;
+  cancellation?: Cancellation;
   onprogress?: (progress: Progress) => void;
   resetTimeoutOnProgress?: boolean;
 }
@@ -35,8 +36,8 @@ interface Pending {
   onprogress?: (progress: Progress) => void;
   timer: NodeJS.Timeout;
   resetOnProgress: boolean;
-  signal?: AbortSignal;
-  onAbort?: () => void;
+  /** Stops listening to the call's cancellation. */
+  unlisten?: () => void;
 }
 
 type Message = { id?: unknown; method?: string; result?: unknown; error?: { code: number; message: string; data?: unknown }; params?: { progressToken?: unknown } };
@@ -63,8 +64,8 @@ export class ToolCallLane {
 
   call(name: string, args: Record<string, unknown>, options: LaneCallOptions): Promise<CallToolResult> {
     return new Promise<CallToolResult>((resolve, reject) => {
-      const { signal } = options;
-      if (signal?.aborted) return reject(signal.reason);
+      const { cancellation } = options;
+      if (cancellation?.aborted) return reject(cancellation.reason);
       const id = this.client._requestMessageId++;
       const params: Record<string, unknown> = { name, arguments: args };
       if (options.onprogress) params._meta = { progressToken: id };
@@ -76,11 +77,7 @@ export class ToolCallLane {
         timer: setTimeout(() => this.cancel(id, McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: timeoutMs })), timeoutMs),
         resetOnProgress: options.resetTimeoutOnProgress === true && options.onprogress !== undefined,
       };
-      if (signal) {
-        entry.signal = signal;
-        entry.onAbort = () => this.cancel(id, signal.reason);
-        signal.addEventListener('abort', entry.onAbort, { once: true });
-      }
+      if (cancellation) entry.unlisten = cancellation.onAbort((reason) => this.cancel(id, reason));
       this.pending.set(id, entry);
       this.transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params } as JSONRPCMessage).catch((error) => {
         if (this.settle(id)) reject(error);
@@ -134,7 +131,7 @@ export class ToolCallLane {
     if (!entry) return undefined;
     this.pending.delete(id);
     clearTimeout(entry.timer);
-    if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort);
+    entry.unlisten?.();
     return entry;
   }
 }

@@ -6,6 +6,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type JSONRPCMessage, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { routeByShape } from '../../server/util/protocol-routing.js';
 import { ToolCallLane } from '../../server/upstream/tool-call-lane.js';
+import { Cancellation } from '../../server/util/cancellation.js';
 import { abortedWithin, reached, rejection, sleep, text } from '../helpers/call-waits.js';
 
 
@@ -207,13 +208,13 @@ test('past its timeout a lane call rejects with McpError RequestTimeout and the 
   }
 });
 
-test('an abort signal fired mid-call rejects the lane call as client.callTool rejects and aborts the server handler', async () => {
+test("a cancellation fired mid-call rejects the lane call as client.callTool's abort signal does and aborts the server handler", async () => {
   const { client, lane, cancelled, started, close } = await connected();
   try {
-    const controller = new AbortController();
-    const call = lane.call('hang', {}, { timeout: 1000, signal: controller.signal });
+    const cancellation = new Cancellation();
+    const call = lane.call('hang', {}, { timeout: 1000, cancellation });
     await reached(started, 1, 'the handler was called');
-    controller.abort();
+    cancellation.abort();
     const byLane = await rejection(call);
     assert.equal(await abortedWithin(started[0]!, 500), true, 'the server handler saw the cancellation');
     assert.deepEqual(cancelled, [1]);
@@ -230,11 +231,11 @@ test('an abort signal fired mid-call rejects the lane call as client.callTool re
   }
 });
 
-test('a signal aborted before the call rejects with its reason and sends nothing', async () => {
+test('a call cancelled before it starts (following a signal aborted already) rejects with the reason and sends nothing', async () => {
   const { lane, requests, close } = await connected();
   try {
     const reason = new Error('gave up early');
-    assert.equal(await rejection(lane.call('echo', {}, { timeout: 1000, signal: AbortSignal.abort(reason) })), reason);
+    assert.equal(await rejection(lane.call('echo', {}, { timeout: 1000, cancellation: Cancellation.following(AbortSignal.abort(reason)) })), reason);
     await sleep(20);
     assert.deepEqual(requests, []);
   } finally {
