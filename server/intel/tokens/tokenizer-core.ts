@@ -88,10 +88,10 @@ const MAX_PIECE_CHARS = 64;
  * every text goes through `encode`.
  */
 function pieceCounter(enc: Tiktoken): (text: string) => number {
-  const fields = encoderFields(enc);
-  if (!fields) return (text) => enc.encode(text, 'all').length;
+  const split = splitterOf(enc);
+  if (!split) return (text) => enc.encode(text, 'all').length;
+  const { fields, pieces } = split;
   const ranks = fields.rankMap;
-  const pieces = new RegExp(fields.patStr, 'gu');
   const names = Object.keys(fields.specialTokens);
   const special = names.length > 0 ? new RegExp(names.map((name) => name.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'g') : undefined;
   const utf8 = new TextEncoder();
@@ -130,10 +130,16 @@ function pieceCounter(enc: Tiktoken): (text: string) => number {
   };
 }
 
-function encoderFields(enc: Tiktoken): EncoderFields | undefined {
-  const fields = enc as unknown as Partial<EncoderFields>;
-  const fits = typeof fields.patStr === 'string' && fields.rankMap instanceof Map && typeof fields.specialTokens === 'object';
-  return fits ? (fields as EncoderFields) : undefined;
+let splitter: { fields: EncoderFields; pieces: RegExp } | null | undefined;
+
+/** The encoder's fields and its piece pattern, compiled once; null when this js-tiktoken lacks the fields. */
+function splitterOf(enc: Tiktoken): { fields: EncoderFields; pieces: RegExp } | null {
+  if (splitter === undefined) {
+    const fields = enc as unknown as Partial<EncoderFields>;
+    const fits = typeof fields.patStr === 'string' && fields.rankMap instanceof Map && typeof fields.specialTokens === 'object';
+    splitter = fits ? { fields: fields as EncoderFields, pieces: new RegExp(fields.patStr!, 'gu') } : null;
+  }
+  return splitter;
 }
 
 /** A long piece cut every MAX_PIECE_CHARS characters, never between the two halves of a surrogate pair. */
@@ -148,14 +154,9 @@ function slices(piece: string): string[] {
   return out;
 }
 
-let piecePattern: RegExp | null | undefined;
-
 /** A chunk's tokens as `encode` gives them, except that a piece over MAX_PIECE_CHARS is encoded in slices. */
 function chunkTokens(enc: Tiktoken, chunk: string): number[] {
-  if (piecePattern === undefined) {
-    const fields = encoderFields(enc);
-    piecePattern = fields ? new RegExp(fields.patStr, 'gu') : null;
-  }
+  const piecePattern = splitterOf(enc)?.pieces;
   if (!piecePattern) return enc.encode(chunk, 'all');
   const tokens: number[] = [];
   let at = 0;
