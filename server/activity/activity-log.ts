@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { errorMessage, logger } from '../log.js';
-import type { SqlValue, Store } from '../store/store.js';
+import type { SqlValue, Store, WriteOp } from '../store/store.js';
 import type { ActivityInfo, ActivityRated, ActivityRating } from '../rpc/protocol.js';
 import type { ActivityFilter } from './activity-query.js';
 import { activityFromRow, type ActivityRow } from './activity-row.js';
@@ -18,6 +18,8 @@ const log = logger('activity');
  */
 const WRITE_BEHIND_MS = 20;
 const WRITE_BEHIND_MAX = 256;
+/** Retention's deletes go to the store this many ops a write. */
+const DELETE_BATCH = 500;
 
 /** A finished call, as the call pipeline reports it: the log adds its id, time, user and rating. */
 export type ActivityCall = Omit<ActivityInfo, 'id' | 'at' | 'audit' | 'user' | 'rating'> & { at?: number; audit?: boolean };
@@ -161,13 +163,17 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
   prune(maxAgeDays: number, maxEntries: number, now = Date.now()): number {
     this.flush();
     const ids = table.idsBeyondRetention(this.store, maxAgeDays, maxEntries, now);
-    for (let i = 0; i < ids.length; i += 500) this.store.writeMany(table.deleteOps(ids.slice(i, i + 500)));
     if (ids.length) {
-      const ratings = table.orphanedRatingOps(this.store);
-      for (let i = 0; i < ratings.length; i += 500) this.store.writeMany(ratings.slice(i, i + 500));
+      this.writeInBatches(table.deleteOps(ids));
+      this.writeInBatches(table.orphanedRatingOps(this.store));
       this.generation += 1;
     }
     return ids.length;
+  }
+
+  /** Many ops as several store writes of at most DELETE_BATCH each. */
+  private writeInBatches(ops: WriteOp[]): void {
+    for (let i = 0; i < ops.length; i += DELETE_BATCH) this.store.writeMany(ops.slice(i, i + DELETE_BATCH));
   }
 }
 
