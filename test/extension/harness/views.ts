@@ -46,9 +46,35 @@ export async function readText(page: Page, name: string, selector: string, waitF
   }
 }
 
+const CLICK_TIMEOUT_MS = 10_000;
+
+/** The element on top at `target`'s click point, for a message about a click that did not land. */
+async function whatIsAt(target: Locator): Promise<string> {
+  const box = await target.boundingBox({ timeout: 2000 }).catch(() => null);
+  if (!box) return 'none: the editor is not on screen';
+  return target.evaluate((self, { x, y }) => {
+    const top = self.ownerDocument.elementFromPoint(x, y);
+    return top ? `${top.tagName.toLowerCase()}.${[...top.classList].join('.')}` : 'none';
+  }, { x: box.x + 5, y: box.y + 5 }, { timeout: 2000 }).catch((error: Error) => `unknown (${error.message.split('\n')[0]})`);
+}
+
 /** Types into the active editor with the keyboard (an API edit would bypass a read-only editor). */
 export async function typeInEditor(page: Page, name: string, text: string, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string }> {
-  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });
+  const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+  const click = () => lines.click({ position: { x: 5, y: 5 }, timeout: CLICK_TIMEOUT_MS });
+  try {
+    await click();
+  } catch (first) {
+    // Something (a hover, a toast, a quick pick) can hold the click: say what, dismiss it with Escape and click once more.
+    const blocker = await whatIsAt(lines);
+    await screenshot(`${name}-failed`).catch(() => undefined);
+    await page.keyboard.press('Escape');
+    try {
+      await click();
+    } catch {
+      throw new Error(`the editor could not be clicked in ${CLICK_TIMEOUT_MS / 1000} s, twice (the element at the click point: ${blocker}): ${(first as Error).message.split('\n')[0]}`);
+    }
+  }
   await page.keyboard.type(text);
   await page.waitForTimeout(300);
   return { screenshot: await screenshot(name) };
