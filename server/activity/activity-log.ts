@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { activityId } from './activity-id.js';
 import { EventEmitter } from 'node:events';
 import { errorMessage, logger } from '../log.js';
 import type { SqlValue, Store, WriteOp } from '../store/store.js';
@@ -117,7 +117,7 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
    */
   private complete(call: ActivityCall, now: number): ActivityInfo {
     const info: ActivityInfo = {
-      id: randomUUID(),
+      id: activityId(now),
       at: call.at ?? now,
       session: call.session,
       power: call.power,

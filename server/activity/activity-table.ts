@@ -91,9 +91,15 @@ export function exists(store: Reader, id: string): boolean {
   return store.query<{ id: string }>('SELECT id FROM activity WHERE id = ?', [id]).length > 0;
 }
 
-/** Ids that start with `prefix` (the CLI's short ids). */
-export function idsStartingWith(store: Reader, prefix: string): string[] {
-  return store.query<{ id: string }>('SELECT id FROM activity WHERE id LIKE ?', [`${prefix}%`]).map((row) => row.id);
+/**
+ * Ids that start or end with `part`: a short id as the CLI lists it (the id's end), or the start
+ * of an id (as the CLI listed ids before they were time-ordered).
+ */
+export function idsMatching(store: Reader, part: string): string[] {
+  const literal = part.replace(/[\\%_]/g, (c) => `\\${c}`);
+  return store
+    .query<{ id: string }>("SELECT id FROM activity WHERE id LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\' ORDER BY at, id", [`${literal}%`, `%${literal}`])
+    .map((row) => row.id);
 }
 
 /** Ids a retention of `maxAgeDays` and `maxEntries` drops: older than the age, then the oldest beyond the count. */

@@ -9,7 +9,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import pg from 'pg';
+import { shortId } from '../../server/activity/activity-id.js';
 import { ActivityLog } from '../../server/activity/activity-log.js';
+import { idsMatching } from '../../server/activity/activity-table.js';
 import { setLogSink } from '../../server/log.js';
 import { latestVersion } from '../../server/store/migrations.js';
 import { openStore } from '../../server/store/open-store.js';
@@ -144,7 +146,7 @@ for (const backend of backends) {
     }
   });
 
-  test(`${backend.name}: activity retention drops the oldest calls with their ratings and keeps the others' ratings`, { skip: maybeSkip }, async () => {
+  test(`${backend.name}: activity retention drops the oldest calls with their ratings and keeps the others' ratings; short ids find calls`, { skip: maybeSkip }, async () => {
     const store = await (await backend.place()).open();
     try {
       const log = new ActivityLog(store);
@@ -155,6 +157,8 @@ for (const backend of backends) {
       assert.equal(log.prune(30, 2, now), 1);
       assert.deepEqual(log.query({}).map((r) => [r.id, r.rating]), [[calls[2]!.id, -1], [calls[1]!.id, 0]]);
       assert.deepEqual(store.query('SELECT activity_id FROM activity_ratings'), [{ activity_id: calls[2]!.id }]);
+      assert.deepEqual(idsMatching(store, shortId(calls[1]!.id)), [calls[1]!.id], 'a short id finds its call');
+      assert.deepEqual(idsMatching(store, '_'), [], 'a LIKE wildcard is matched as itself');
       await store.durable();
     } finally {
       await store.close();

@@ -33,7 +33,7 @@ test('resolve_intent explains itself, the agent’s choice is credited, and stat
 
     const [row] = cli('activity', 'list', '--json').activity;
     assert.equal(`${row.power}:${row.tool}`, 'memory:read_graph');
-    execFileSync(process.execPath, [cliPath, 'activity', 'rate', row.id.slice(0, 8), 'up'], { env });
+    execFileSync(process.execPath, [cliPath, 'activity', 'rate', row.id.slice(-8), 'up'], { env });
     assert.equal(cli('activity', 'list', '--json').activity[0].rating, 1);
 
     // The model loads in the background after start-up; a loaded machine may still be loading it here.

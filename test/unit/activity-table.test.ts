@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ActivityLog } from '../../server/activity/activity-log.js';
+import { shortId } from '../../server/activity/activity-id.js';
 import * as table from '../../server/activity/activity-table.js';
 import { EventLog, eventOp, latestEvents } from '../../server/activity/event-log.js';
 import { Store } from '../../server/store/store.js';
@@ -54,7 +55,9 @@ test('activity table: finished calls, counts, rated outcomes and short ids come 
       ['read', 'error', 10, null],
       ['write', 'ok', 250, -1],
     ]);
-    assert.deepEqual(table.idsStartingWith(store, a.id.slice(0, 12)), [a.id]);
+    assert.deepEqual(table.idsMatching(store, a.id.slice(0, 24)), [a.id], 'the start of an id');
+    assert.deepEqual(table.idsMatching(store, shortId(a.id)), [a.id], 'the short id the CLI lists');
+    assert.deepEqual(table.idsMatching(store, '%'), [], 'a wildcard is matched as itself');
     assert.equal(table.exists(store, a.id), true);
     assert.equal(table.exists(store, 'nope'), false);
   });
