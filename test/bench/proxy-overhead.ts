@@ -4,10 +4,17 @@
  * Prints p50 / p95 / calls per second per row and the overhead (difference and ratio) as JSON, and
  * the CPU time the answering process (the server directly, the gateway alone otherwise) spent per
  * call, from /proc: on a loaded machine that moves far less than the wall-clock figures.
+ * Each row also gives the CPU per call of the bench itself (the client) and, through the gateway, of
+ * the gateway's child processes (the server); each comparison gives the CPU of all of them per call
+ * through the gateway as a multiple of direct (`cpu_ratio`): once the cores are busy (20 at a time
+ * on a small machine), throughput through the gateway tends to direct's divided by that.
  * Each row first makes BENCH_WARMUP calls (default 2,000) at its own concurrency, unmeasured, and
- * waits until the answering process is idle: a gateway runs for hours, and until V8 has optimized
- * its call path (a few thousand calls) a row measures the compiler more than the calls. The direct
- * rows are warmed the same way. BENCH_WARMUP=50 gives the cold figures of a just-started process.
+ * waits until the answering process is idle: a gateway runs for hours, and its first calls measure
+ * V8's compiler more than the calls. Optimizing goes on for longer than the warm-up: on a 2-core
+ * machine V8's compiler threads still spend 0.03-0.05 ms per call over calls 2,000-6,000 at 20 at a
+ * time, and about nothing after 30,000 (BENCH_WINDOW=2000 BENCH_WARMUP=10 BENCH_CALLS=40000 prints
+ * the curve: calls/s and CPU per call of each window of 2,000 calls, on stderr). The direct rows are
+ * warmed the same way. BENCH_WARMUP=50 gives the cold figures of a just-started process.
  * Run: npm run bench:proxy   (BENCH_CALLS=N measured calls per row, default 2,000; GRIMOIRE_BENCH_CLI=path
  * to another build's out/server/cli/main.js to measure that build instead, e.g. main's;
  * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows;
@@ -51,6 +58,10 @@ interface Row {
   calls_per_s: number;
   /** CPU (user + system) of the answering process per call; null where /proc is missing. */
   cpu_ms_per_call: number | null;
+  /** CPU of this process, the client, per call. */
+  client_cpu_ms_per_call: number;
+  /** CPU of the answering process's children (the server behind the gateway) per call; 0 directly. */
+  upstream_cpu_ms_per_call: number | null;
 }
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -62,6 +73,17 @@ function cpuMs(pid: number | undefined): number | null {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms of a process's child processes (the powers a gateway started), or null without /proc. */
+function childrenCpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+    return children.reduce((sum, child) => sum + (cpuMs(Number(child)) ?? 0), 0);
   } catch {
     return null;
   }
@@ -134,16 +156,22 @@ async function measure(target: Target, concurrency: number, calls: number): Prom
   const stopTrace = traceDir && target.pid ? await attachStrace(target.pid, path.join(traceDir, `${target.name.replace(' ', '-')}-c${concurrency}.txt`)) : undefined;
   const latencies: number[] = [];
   const cpuBefore = cpuMs(target.pid);
+  const upstreamBefore = childrenCpuMs(target.pid);
+  const clientBefore = process.cpuUsage();
   const threadsBefore = threadCpuMs(target.pid);
+  const window = windowReporter(target, concurrency);
   const started = performance.now();
   await callsAtOnce(calls, concurrency, async (i) => {
     const t0 = performance.now();
     const result = await call(i);
     latencies.push(performance.now() - t0);
+    window(latencies.length);
     if (result.isError) throw new Error(`${target.name}: echo failed: ${JSON.stringify(result.content)}`);
   });
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = cpuMs(target.pid);
+  const upstreamAfter = childrenCpuMs(target.pid);
+  const client = process.cpuUsage(clientBefore);
   if (process.env.BENCH_THREADS) {
     const perThread = [...threadCpuMs(target.pid)].filter(([name, ms]) => ms - (threadsBefore.get(name) ?? 0) > 0).map(([name, ms]) => `${name} ${round((ms - (threadsBefore.get(name) ?? 0)) / calls, 2)}`);
     process.stderr.write(`${target.name} c=${concurrency} CPU ms per call by thread: ${perThread.join(', ')}\n`);
@@ -157,7 +185,26 @@ async function measure(target: Target, concurrency: number, calls: number): Prom
     p50_ms: round(quantile(latencies, 0.5)),
     p95_ms: round(quantile(latencies, 0.95)),
     calls_per_s: Math.round(calls / seconds),
-    cpu_ms_per_call: cpuBefore === null || cpuAfter === null ? null : round((cpuAfter - cpuBefore) / calls, 2),
+    cpu_ms_per_call: cpuBefore === null || cpuAfter === null ? null : round((cpuAfter - cpuBefore) / calls),
+    client_cpu_ms_per_call: round((client.user + client.system) / 1000 / calls),
+    upstream_cpu_ms_per_call: upstreamBefore === null || upstreamAfter === null ? null : round((upstreamAfter - upstreamBefore) / calls),
+  };
+}
+
+/** With BENCH_WINDOW=N: a function to call after each measured call that prints calls/s and the answering process's CPU per call of every N calls. */
+function windowReporter(target: Target, concurrency: number): (done: number) => void {
+  const size = Number(process.env.BENCH_WINDOW ?? 0);
+  if (!(size > 0)) return () => undefined;
+  let since = performance.now();
+  let cpu = cpuMs(target.pid);
+  return (done) => {
+    if (done % size !== 0) return;
+    const now = performance.now();
+    const cpuNow = cpuMs(target.pid);
+    const perCall = cpu === null || cpuNow === null ? 'n/a' : round((cpuNow - cpu) / size, 3);
+    process.stderr.write(`${target.name} c=${concurrency} calls ${done - size + 1}-${done} after the warm-up: ${Math.round(size / ((now - since) / 1000))} calls/s, ${perCall} ms CPU per call\n`);
+    since = now;
+    cpu = cpuNow;
   };
 }
 
@@ -245,6 +292,9 @@ async function gatewayHttp(env: Record<string, string>): Promise<Target> {
   };
 }
 
+/** CPU per call of client, answering process and its children together. */
+const machineCpu = (row: Row) => row.client_cpu_ms_per_call + (row.cpu_ms_per_call ?? 0) + (row.upstream_cpu_ms_per_call ?? 0);
+
 function overhead(rows: Row[], gateway: string, direct: string, concurrency: number) {
   const g = rows.find((r) => r.target === gateway && r.concurrency === concurrency);
   const d = rows.find((r) => r.target === direct && r.concurrency === concurrency);
@@ -257,6 +307,7 @@ function overhead(rows: Row[], gateway: string, direct: string, concurrency: num
     added_p95_ms: round(g.p95_ms - d.p95_ms),
     p50_ratio: round(g.p50_ms / d.p50_ms, 2),
     throughput_ratio: round(g.calls_per_s / d.calls_per_s, 2),
+    cpu_ratio: g.cpu_ms_per_call === null || d.cpu_ms_per_call === null ? null : round(machineCpu(g) / machineCpu(d), 2),
   };
 }
 
