@@ -48,25 +48,28 @@ export async function readText(page: Page, name: string, selector: string, waitF
 
 const CLICK_TIMEOUT_MS = 10_000;
 
-/** The element on top at `target`'s click point, for a message about a click that did not land. */
+/** The element on top at `target`'s middle (where a click lands), for a message about a click that did not land. */
 async function whatIsAt(target: Locator): Promise<string> {
   const box = await target.boundingBox({ timeout: 2000 }).catch(() => null);
   if (!box) return 'none: the editor is not on screen';
   return target.evaluate((self, { x, y }) => {
+    const view = self.ownerDocument.defaultView;
+    if (view && (x < 0 || y < 0 || x > view.innerWidth || y > view.innerHeight)) return `none: the point (${Math.round(x)}, ${Math.round(y)}) is outside the window`;
     const top = self.ownerDocument.elementFromPoint(x, y);
     return top ? `${top.tagName.toLowerCase()}.${[...top.classList].join('.')}` : 'none';
-  }, { x: box.x + 5, y: box.y + 5 }, { timeout: 2000 }).catch((error: Error) => `unknown (${error.message.split('\n')[0]})`);
+  }, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, { timeout: 2000 }).catch((error: Error) => `unknown (${error.message.split('\n')[0]})`);
 }
 
 /** Types into the active editor with the keyboard (an API edit would bypass a read-only editor). */
 export async function typeInEditor(page: Page, name: string, text: string, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string }> {
-  const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
-  const click = () => lines.click({ position: { x: 5, y: 5 }, timeout: CLICK_TIMEOUT_MS });
+  // The editor's middle, not its first line's: a scrolled editor (another test left it at its end) has its lines above the view.
+  const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+  const click = () => editor.click({ timeout: CLICK_TIMEOUT_MS });
   try {
     await click();
   } catch (first) {
     // Something (a hover, a toast, a quick pick) can hold the click: say what, dismiss it with Escape and click once more.
-    const blocker = await whatIsAt(lines);
+    const blocker = await whatIsAt(editor);
     await screenshot(`${name}-failed`).catch(() => undefined);
     await page.keyboard.press('Escape');
     try {
