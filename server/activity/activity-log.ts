@@ -1,8 +1,8 @@
-import { activityId } from './activity-id.js';
 import { EventEmitter } from 'node:events';
 import { errorMessage, logger } from '../log.js';
 import type { SqlValue, Store, WriteOp } from '../store/store.js';
 import type { ActivityInfo, ActivityRated, ActivityRating } from '../rpc/protocol.js';
+import { activityId } from './activity-id.js';
 import type { ActivityFilter } from './activity-query.js';
 import { activityFromRow, type ActivityRow } from './activity-row.js';
 import * as table from './activity-table.js';

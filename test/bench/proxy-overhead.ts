@@ -11,9 +11,10 @@
  * Each row first makes BENCH_WARMUP calls (default 2,000) at its own concurrency, unmeasured, and
  * waits until the answering process is idle: a gateway runs for hours, and its first calls measure
  * V8's compiler more than the calls. Optimizing goes on for longer than the warm-up: on a 2-core
- * machine V8's compiler threads still spend 0.03-0.05 ms per call over calls 2,000-6,000 at 20 at a
- * time, and about nothing after 30,000 (BENCH_WINDOW=2000 BENCH_WARMUP=10 BENCH_CALLS=40000 prints
- * the curve: calls/s and CPU per call of each window of 2,000 calls, on stderr). The direct rows are
+ * machine V8's helper threads (mostly its optimizing compiler) still spend 0.05-0.07 ms per call
+ * over calls 2,000-6,000 at 20 at a time (BENCH_THREADS=1 prints CPU per thread), and about nothing
+ * after 30,000. BENCH_WINDOW=2000 BENCH_WARMUP=10 BENCH_CALLS=40000 prints the curve: calls/s and
+ * the answering process's CPU per call of each window of 2,000 calls, on stderr. The direct rows are
  * warmed the same way. BENCH_WARMUP=50 gives the cold figures of a just-started process.
  * Run: npm run bench:proxy   (BENCH_CALLS=N measured calls per row, default 2,000; GRIMOIRE_BENCH_CLI=path
  * to another build's out/server/cli/main.js to measure that build instead, e.g. main's;

@@ -62,7 +62,7 @@ async function whatIsAt(target: Locator): Promise<string> {
 
 /** Types into the active editor with the keyboard (an API edit would bypass a read-only editor). */
 export async function typeInEditor(page: Page, name: string, text: string, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string }> {
-  // The editor's middle, not its first line's: a scrolled editor (another test left it at its end) has its lines above the view.
+  // The editor's middle, not its first line's: in a scrolled editor (CI once showed it at its end) the first line is above the window.
   const editor = page.locator('.editor-group-container.active .monaco-editor').first();
   const click = () => editor.click({ timeout: CLICK_TIMEOUT_MS });
   try {
