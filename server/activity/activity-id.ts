@@ -10,11 +10,18 @@ import { randomUUID } from 'node:crypto';
 
 export const SHORT_ID_LENGTH = 8;
 
+/** The id's time part for the last millisecond asked for: the calls of one millisecond share it. */
+let prefixOf = { ms: -1, prefix: '' };
+
 /** A new id for a call recorded at `now` (ms). */
 export function activityId(now: number): string {
-  const time = Math.max(0, Math.floor(now)).toString(16).padStart(12, '0').slice(-12);
-  // randomUUID() is a v4 UUID: keep its random tail from the version digit on and mark it version 7.
-  return `${time.slice(0, 8)}-${time.slice(8)}-7${randomUUID().slice(15)}`;
+  const ms = Math.max(0, Math.floor(now));
+  if (prefixOf.ms !== ms) {
+    const time = ms.toString(16).padStart(12, '0').slice(-12);
+    prefixOf = { ms, prefix: `${time.slice(0, 8)}-${time.slice(8)}-7` };
+  }
+  // randomUUID() is a v4 UUID: keep its random tail after the version digit.
+  return prefixOf.prefix + randomUUID().slice(15);
 }
 
 /** The id as the CLI lists it. */

@@ -67,9 +67,11 @@ export async function onRegistryChange(parts: ReactionParts, change: RegistryCha
 
 /** After the answer is on its way: a successful call's request joins its power's search document. */
 export function learnFromCall(learned: LearnedRequests, enabled: () => boolean, reindex: () => void, call: ActivityInfo): void {
+  // Most calls come from sessions the resolver never answered: nothing to learn, nothing to schedule.
+  if (!enabled()) return;
   setImmediate(() => {
     try {
-      if (enabled() && learned.learnFromCall(call)) reindex();
+      if (learned.learnFromCall(call)) reindex();
     } catch (error) {
       log.warn(`could not learn from the call to ${call.power}:${call.tool}: ${errorMessage(error)}`);
     }

@@ -112,3 +112,21 @@ test('event log: events are kept in order and read back newest last, limited', a
     assert.deepEqual(events.latest(1).map((e) => e.kind), ['store-overflow']);
   });
 });
+
+test('activity table: the index by user holds only calls with a user, and a filter by user still searches it', async () => {
+  await withStore((store) => {
+    const log = new ActivityLog(store);
+    log.attributeSession('s-ann', 'ann');
+    log.record(call('s-ann', 'read', 'ok', 1000));
+    log.record(call('s-none', 'read', 'ok', 1100));
+    const [index] = store.query<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'activity_user'");
+    assert.match(index!.sql, /WHERE user_name IS NOT NULL/);
+    const { sql, params } = table.filteredSql({ user: 'ann' });
+    const plan = store.query<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params).map((row) => row.detail);
+    assert.ok(plan.some((detail) => /USING INDEX activity_user/.test(detail)), plan.join('; '));
+    assert.deepEqual(
+      log.query({ user: 'ann' }).map((c) => c.session),
+      ['s-ann'],
+    );
+  });
+});
