@@ -261,7 +261,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     this.inFlightCalls += 1;
     this.lastUsedAt = Date.now();
     try {
-      const client = await this.ready();
+      // A running server's client without an extra await: this runs on every call.
+      const client = this.currentState === 'active' && this.client ? this.client : await this.ready();
       return await (this.features ? this.features.track(this.name, scope, () => send(client)) : send(client));
     } finally {
       this.inFlightCalls -= 1;
