@@ -80,16 +80,30 @@ export class SessionCallLane {
     } catch (error) {
       answered = Promise.reject(error);
     }
-    answered
-      .then(completed)
-      .then(
-        (result) => (cancellation.aborted ? undefined : this.transport.send({ jsonrpc: '2.0', id, result } as JSONRPCMessage)),
-        (error) => (cancellation.aborted ? undefined : this.transport.send({ jsonrpc: '2.0', id, error: errorObject(error) } as JSONRPCMessage)),
-      )
-      .catch((error) => this.onerror(new Error(`Failed to send response: ${error}`)))
-      .finally(() => {
-        if (this.running.get(id) === cancellation) this.running.delete(id);
-      });
+    // One reaction per call instead of a chain of four promises.
+    const respond = (message: JSONRPCMessage): void => {
+      if (this.running.get(id) === cancellation) this.running.delete(id);
+      if (cancellation.aborted) return;
+      let sent: Promise<void>;
+      try {
+        sent = this.transport.send(message);
+      } catch (error) {
+        sent = Promise.reject(error);
+      }
+      sent.catch((error: unknown) => this.onerror(new Error(`Failed to send response: ${error}`)));
+    };
+    answered.then(
+      (result) => {
+        let message: JSONRPCMessage;
+        try {
+          message = { jsonrpc: '2.0', id, result: completed(result) } as JSONRPCMessage;
+        } catch (error) {
+          message = { jsonrpc: '2.0', id, error: errorObject(error) } as JSONRPCMessage;
+        }
+        respond(message);
+      },
+      (error) => respond({ jsonrpc: '2.0', id, error: errorObject(error) } as JSONRPCMessage),
+    );
   }
 }
 
