@@ -285,3 +285,31 @@ test('lane.close() aborts running handlers, whose answers are then not sent', as
     await close();
   }
 });
+
+test('an answer the transport cannot send is reported to onerror, whether send rejects or throws, and the call stops running', async () => {
+  // A transport reduced to its send: what the SDK's transports do (reject) and what a plain function may do (throw).
+  const failures: Array<[string, () => Promise<void>]> = [
+    ['rejects', () => Promise.reject(new Error('pipe closed'))],
+    [
+      'throws',
+      () => {
+        throw new Error('pipe closed');
+      },
+    ],
+  ];
+  for (const [how, send] of failures) {
+    const errors: Error[] = [];
+    const transport = { send, start: async () => undefined, close: async () => undefined };
+    const lane = new SessionCallLane(transport, async () => text('ok'), (error) => void errors.push(error));
+    const request = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: {} } } as JSONRPCMessage;
+    assert.equal(lane.take(request, 'request'), true, how);
+    await sleep(10);
+    assert.deepEqual(
+      errors.map((error) => error.message),
+      ['Failed to send response: Error: pipe closed'],
+      how,
+    );
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } } as JSONRPCMessage;
+    assert.equal(lane.take(cancel, 'notification'), false, `${how}: a finished call is no longer running`);
+  }
+});
