@@ -262,7 +262,7 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     this.lastUsedAt = Date.now();
     try {
       // A running server's client without an extra await: this runs on every call.
-      const client = this.currentState === 'active' && this.client ? this.client : await this.ready();
+      const client = this.runningClient ?? (await this.ready());
       return await (this.features ? this.features.track(this.name, scope, () => send(client)) : send(client));
     } finally {
       this.inFlightCalls -= 1;
@@ -322,8 +322,13 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     return new UpstreamError('call_failed', this.name, `Call to '${this.name}:${tool}' failed: ${errorMessage(error)}`);
   }
 
+  /** The client of a server that is running; undefined while it is not. */
+  private get runningClient(): Client | undefined {
+    return this.currentState === 'active' ? this.client : undefined;
+  }
+
   private async ready(): Promise<Client> {
-    if (this.currentState !== 'active' || !this.client) await this.start();
+    if (!this.runningClient) await this.start();
     if (!this.client) throw new UpstreamError('stopped', this.name, `Power '${this.name}' is not running; activate it first.`);
     return this.client;
   }
