@@ -96,7 +96,15 @@ export class StoreDatabase {
     const rows: T[] = [];
     try {
       statement.bind(params);
-      while (statement.step()) rows.push(statement.getAsObject() as unknown as T);
+      // The column names once per run, not once per row as `getAsObject` reads them.
+      let names: string[] | undefined;
+      while (statement.step()) {
+        names ??= statement.getColumnNames();
+        const values = statement.get();
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+        rows.push(row as T);
+      }
     } finally {
       statement.reset();
     }
