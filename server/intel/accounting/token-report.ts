@@ -7,6 +7,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionTokensInfo, TokenReportInfo, TokenTotals } from '../../rpc/protocol.js';
 import type { Store } from '../../store/store.js';
+import { cachedTokenCounts } from '../tokens/token-count-cache.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import { intelCallSums, type Aggregate } from './intel-calls-table.js';
 import type { SessionReads } from './session-reads.js';
@@ -30,7 +31,7 @@ export async function tokenReport(
   const misses = count('miss');
 
   const direct = lists.powers.flatMap((p) => p.tools);
-  const [gatewayTokens, directTokens] = await tokenizer.count([JSON.stringify(lists.gateway), JSON.stringify(direct)]);
+  const [gatewayTokens, directTokens] = await cachedTokenCounts(store.dataDir, tokenizer, [JSON.stringify(lists.gateway), JSON.stringify(direct)]);
   return {
     tokenizer: tokenizer.name,
     summarized: totals(total),
