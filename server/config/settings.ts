@@ -1,9 +1,14 @@
 import { z } from 'zod';
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { intelSettingsSchema } from '../intel/intel-settings.js';
 import { readTextFile } from '../util/safe-read.js';
 import { limitsSettingsSchema } from './limits-settings.js';
 import { FITTED_ACTIVATE_THRESHOLD } from '../resolve/default-calibration.js';
+
+/**
+ * The SDK's stdio default (STDIO_DEFAULT_MAX_BUFFER_SIZE, 10 MB; test/unit/settings.test.ts keeps them
+ * equal), written here because importing it loads the SDK's protocol schemas, ~35 ms of every CLI command.
+ */
+export const DEFAULT_MAX_RESULT_MB = 10;
 
 /**
  * Gateway settings. The keys mirror the VS Code `grimoire.*` settings; the headless gateway reads
@@ -30,8 +35,8 @@ export const settingsSchema = z.object({
     .object({
       callTimeoutMs: z.number().int().positive().default(60_000),
       startTimeoutMs: z.number().int().positive().default(30_000),
-      /** The largest message a stdio power may send, in MB (the SDK's default); a larger answer fails that call only. */
-      maxResultMB: z.number().positive().max(1024).default(STDIO_DEFAULT_MAX_BUFFER_SIZE / 1024 / 1024),
+      /** The largest message a stdio power may send, in MB; a larger answer fails that call only. */
+      maxResultMB: z.number().positive().max(1024).default(DEFAULT_MAX_RESULT_MB),
       idle: z
         .object({
           mode: z.enum(['minutes', 'turns', 'never']).default('minutes'),

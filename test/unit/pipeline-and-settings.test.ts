@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CallPipeline, type CallContext } from '../../server/calls/pipeline.js';
-import { defaultSettings, loadSettingsFile, withOverrides } from '../../server/config/settings.js';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { DEFAULT_MAX_RESULT_MB, defaultSettings, loadSettingsFile, withOverrides } from '../../server/config/settings.js';
 import { backoffDelay } from '../../server/upstream/backoff.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -42,6 +43,11 @@ test('settings: defaults are the documented ones; overrides merge deeply', () =>
   const merged = withOverrides(defaults, { upstream: { callTimeoutMs: 1500 } });
   assert.equal(merged.upstream.callTimeoutMs, 1500);
   assert.equal(merged.upstream.idle.minutes, 10);
+});
+
+test("the largest stdio message a power may send is the SDK's own default", () => {
+  assert.equal(DEFAULT_MAX_RESULT_MB * 1024 * 1024, STDIO_DEFAULT_MAX_BUFFER_SIZE);
+  assert.equal(defaultSettings().upstream.maxResultMB, DEFAULT_MAX_RESULT_MB);
 });
 
 test('a bad settings file falls back to defaults and says which key and why', () => {
