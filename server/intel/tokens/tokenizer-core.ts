@@ -32,25 +32,36 @@ export function loadRanks(dir = __dirname): TiktokenBPE {
   return 'default' in ranks ? ranks.default : ranks;
 }
 
-/** The text cut into pieces of at most CHUNK_CHARS, preferring line ends. */
+/**
+ * The text cut into pieces of at most CHUNK_CHARS, preferring the end of a line whose next line
+ * starts with a visible character other than `/`: no piece of the encoder's pattern spans such a
+ * cut, so the count is the whole text's. (A run of whitespace and line breaks is one piece, and so
+ * is punctuation with the line breaks and slashes after it: a cut inside either would count it as
+ * two.) Else any line end, else a space.
+ */
 export function chunks(text: string): string[] {
   if (text.length <= CHUNK_CHARS) return [text];
   const out: string[] = [];
   let start = 0;
   while (start < text.length) {
     let end = Math.min(text.length, start + CHUNK_CHARS);
-    if (end < text.length) {
-      const newline = text.lastIndexOf('\n', end);
-      if (newline > start + CHUNK_CHARS / 2) end = newline + 1;
-      else {
-        const space = text.lastIndexOf(' ', end);
-        if (space > start + CHUNK_CHARS / 2) end = space + 1;
-      }
-    }
+    if (end < text.length) end = cutBefore(text, start, end);
     out.push(text.slice(start, end));
     start = end;
   }
   return out;
+}
+
+/** Where a chunk from `start` ends, at most `end` and past half a chunk (see `chunks`). */
+function cutBefore(text: string, start: number, end: number): number {
+  const least = start + CHUNK_CHARS / 2;
+  for (let newline = text.lastIndexOf('\n', end - 1); newline > least; newline = text.lastIndexOf('\n', newline - 1)) {
+    if (!/[\s/]/.test(text[newline + 1]!)) return newline + 1;
+  }
+  const newline = text.lastIndexOf('\n', end - 1);
+  if (newline > least) return newline + 1;
+  const space = text.lastIndexOf(' ', end - 1);
+  return space > least ? space + 1 : end;
 }
 
 export function countTokens(text: string): number {
