@@ -78,7 +78,12 @@ export async function dashboardHarness(name: string): Promise<DashboardHarness> 
 
 export const posted = (page: Page) => page.evaluate<DashboardRequest[]>('window.__posted');
 export const violations = (page: Page) => page.evaluate<string[]>('window.__violations');
-export const send = (page: Page, update: DashboardUpdate) => page.evaluate(`window.postMessage(${JSON.stringify(update)}, '*')`);
+/**
+ * Delivers an update as the page's 'message' event, dispatched at once: the page has handled it
+ * (and rendered) when this resolves. (`window.postMessage` queues the event: a check right after it
+ * raced the render.)
+ */
+export const send = (page: Page, update: DashboardUpdate) => page.evaluate(`window.dispatchEvent(new MessageEvent('message', { data: ${JSON.stringify(update)} }))`);
 
 export function screenshotPath(file: string): string {
   fs.mkdirSync(paths.browserOutput, { recursive: true });
