@@ -5,8 +5,9 @@ import { limitsSettingsSchema } from './limits-settings.js';
 import { FITTED_ACTIVATE_THRESHOLD } from '../resolve/default-calibration.js';
 
 /**
- * The SDK's stdio default (STDIO_DEFAULT_MAX_BUFFER_SIZE, 10 MB; test/unit/settings.test.ts keeps them
- * equal), written here because importing it loads the SDK's protocol schemas, ~35 ms of every CLI command.
+ * The SDK's stdio default (STDIO_DEFAULT_MAX_BUFFER_SIZE, 10 MB; test/unit/pipeline-and-settings.test.ts
+ * keeps the two equal), written here because importing it loads the SDK's protocol schemas: about
+ * 35 ms of every CLI command.
  */
 export const DEFAULT_MAX_RESULT_MB = 10;
 
