@@ -6,6 +6,7 @@ import { activityId } from './activity-id.js';
 import type { ActivityFilter } from './activity-query.js';
 import { activityFromRow, type ActivityRow } from './activity-row.js';
 import * as table from './activity-table.js';
+import type { RatedOutcome } from './activity-table.js';
 
 const log = logger('activity');
 
@@ -147,6 +148,12 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
     this.store.write(table.ratingOp(activityId, rating, Date.now()));
     this.generation += 1;
     this.emit('rated', { id: activityId, rating });
+  }
+
+  /** Every finished call's outcome with its rating, the calls recorded so far included. */
+  ratedOutcomes(): RatedOutcome[] {
+    this.flush();
+    return table.ratedOutcomes(this.store);
   }
 
   recent(limit = 50): ActivityInfo[] {

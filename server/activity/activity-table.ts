@@ -23,6 +23,7 @@ export interface FinishedCallRow {
 
 /** One finished call with its rating, as usage statistics read it. */
 export interface RatedOutcome {
+  id: string;
   power: string;
   tool: string;
   status: string;
@@ -128,7 +129,7 @@ export function finishedCallsSince(store: Reader, at: number): FinishedCallRow[]
 /** Every finished call's outcome with its rating. */
 export function ratedOutcomes(store: Reader): RatedOutcome[] {
   return store.query<RatedOutcome>(
-    "SELECT a.power, a.tool, a.status, a.latency_ms, a.at, r.rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id WHERE a.status IN ('ok', 'error')",
+    "SELECT a.id, a.power, a.tool, a.status, a.latency_ms, a.at, r.rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id WHERE a.status IN ('ok', 'error')",
   );
 }
 

@@ -1,15 +1,17 @@
 /**
  * What reading the embedded store costs (sql.js, the store's own query path) on an activity table
- * of ROWS calls: the reads the CLI, the Activity view, stats and retention make. Each timed read
- * follows a one-row write, so no read is answered from an earlier one. Then a compaction (the
- * database exported and written as the snapshot), and the records and reads just after it.
- * Prints CPU ms per operation (median of RUNS) as JSON; with fsync off, the file writes cost what
- * the page cache takes.
+ * of ROWS calls: the reads the CLI, the Activity view, stats and retention make, and ranking's
+ * usage factors just after a call (the log itself is read again at most every 2 s while calls
+ * come). Each timed read follows a one-row write, so no read is answered from an earlier one.
+ * Then a compaction (the database exported and written as the snapshot), and the records and
+ * reads just after it. Prints CPU ms per operation (median of RUNS) as JSON; with fsync off, the
+ * file writes cost what the page cache takes.
  * Run: npm run bench:reads   (BENCH_ROWS=N calls in the table, default 10000; BENCH_RUNS=N, default 60)
  */
 import * as path from 'node:path';
 import { ActivityLog, type ActivityCall } from '../../server/activity/activity-log.js';
 import { callsPerTool, finishedCalls, idsBeyondRetention } from '../../server/activity/activity-table.js';
+import { UsageStats } from '../../server/ranking/usage-stats.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -62,6 +64,15 @@ async function main(): Promise<void> {
       }
       rows[`${name}_ms`] = round(median(ms));
     }
+    // What ranking (resolve_intent, retrieve_tools) pays for the usage factors after each call.
+    const usage = new UsageStats(activity);
+    usage.forPowers();
+    const usageMs: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      activity.record(call(run));
+      usageMs.push(cpuMs(() => [usage.forPowers(), usage.forTools()]));
+    }
+    rows["ranking's usage factors after a call_ms"] = round(median(usageMs));
     const compactMs: number[] = [];
     const afterMs: number[] = [];
     for (let run = 0; run < Math.max(3, Math.round(RUNS / 10)); run++) {

@@ -61,7 +61,7 @@ test('usage stats come from the activity log in the store, ratings included', as
     log.record({ ...base, power: 'slow', tool: 'y', status: 'error', latencyMs: 4000 });
     log.rate(first.id, 1);
     assert.throws(() => log.rate('nope', 1), /No activity 'nope'/);
-    const stats = new UsageStats(store, () => log.version);
+    const stats = new UsageStats(log);
     const powers = stats.forPowers();
     assert.ok(powers.get('fast')!.success > powers.get('slow')!.success);
     assert.ok(powers.get('fast')!.performance > powers.get('slow')!.performance);

@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ActivityLog, type ActivityCall } from '../../server/activity/activity-log.js';
+import { RELOAD_MS, UsageStats } from '../../server/ranking/usage-stats.js';
+import { Store } from '../../server/store/store.js';
+import { tempDir } from '../helpers/temp.js';
+
+const call = (tool: string, status: 'ok' | 'error', latencyMs = 10): ActivityCall => ({ session: 's', power: 'p', tool, variant: 'read', decision: 'allowed', status, latencyMs, resultBytes: 1 });
+
+/** A log whose whole-table reads are counted. */
+function countingReads(log: ActivityLog): { reads: () => number } {
+  let reads = 0;
+  const read = log.ratedOutcomes.bind(log);
+  log.ratedOutcomes = () => {
+    reads += 1;
+    return read();
+  };
+  return { reads: () => reads };
+}
+
+test("this process's calls and ratings count at once without reading the log again; another process's within RELOAD_MS of a write", async (t) => {
+  const { dir, cleanup } = tempDir();
+  t.after(cleanup);
+  const store = await Store.open({ dataDir: dir, fsync: false });
+  const other = await Store.open({ dataDir: dir, fsync: false });
+  t.after(() => {
+    store.close();
+    other.close();
+  });
+  const log = new ActivityLog(store);
+  const counted = countingReads(log);
+  let now = Date.parse('2026-11-24T10:00:05Z');
+  const stats = new UsageStats(log, () => now);
+  log.record(call('a', 'ok'));
+  assert.equal(stats.forTools().get('p:a')!.calls, 1);
+  assert.equal(counted.reads(), 1);
+
+  const second = log.recordSoon([call('a', 'error', 3000)])[0]!;
+  now += 10;
+  const a = stats.forTools().get('p:a')!;
+  assert.equal(a.calls, 2, 'a call recorded a moment ago counts');
+  assert.equal(a.success, (1 + 1) / (2 + 2));
+  log.rate(second.id, -1);
+  now += 10;
+  assert.equal(stats.forTools().get('p:a')!.rating, 1 / 3, 'a rating counts at once');
+  assert.equal(counted.reads(), 1, 'from the rows read before');
+
+  new ActivityLog(other).record(call('b', 'ok'));
+  log.record(call('a', 'ok'));
+  now += 10;
+  assert.equal(stats.forTools().get('p:b'), undefined, "another process's call shows only once the log is read again");
+  now += RELOAD_MS;
+  assert.equal(stats.forTools().get('p:b')!.calls, 1);
+  assert.equal(stats.forTools().get('p:a')!.calls, 3);
+  assert.equal(counted.reads(), 2);
+});
+
+test('the log is read again each minute and after retention, and not while nothing is written', async (t) => {
+  const { dir, cleanup } = tempDir();
+  t.after(cleanup);
+  const store = await Store.open({ dataDir: dir, fsync: false });
+  t.after(() => store.close());
+  const log = new ActivityLog(store);
+  const counted = countingReads(log);
+  let now = Date.parse('2026-11-24T10:00:05Z');
+  const stats = new UsageStats(log, () => now);
+  const at = (ago: number) => ({ at: now - ago });
+  log.recordMany([{ ...call('c', 'rejected' as 'ok'), ...at(4000) }, { ...call('a', 'ok'), ...at(3000) }, { ...call('a', 'ok'), ...at(2000) }, { ...call('b', 'ok'), ...at(1000) }]);
+  assert.equal(stats.forPowers().get('p')!.calls, 3, 'finished calls only');
+  now += RELOAD_MS * 10;
+  stats.forPowers();
+  assert.equal(counted.reads(), 1, 'nothing written: the rows read stay');
+  now += 60_000;
+  stats.forPowers();
+  assert.equal(counted.reads(), 2, 'a new minute reads again');
+
+  assert.equal(log.prune(30, 1, now), 3);
+  now += RELOAD_MS;
+  assert.equal(stats.forPowers().get('p')!.calls, 1, "retention's deletes show once read again");
+  assert.equal(stats.forTools().get('p:b')!.calls, 1, 'the newest call is the one kept');
+});
