@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { LearnedRequests, withLearned } from '../ranking/learned-requests.js';
 import { RecommendationLog } from '../ranking/recommendations.js';
-import { NEUTRAL } from '../ranking/usage-stats.js';
+import { NEUTRAL } from '../ranking/usage-group.js';
 import type { PowerDocument, Resolver, TierThresholds } from '../resolve/types.js';
 import type { Store } from '../store/store.js';
 import type { BenchQuery } from './dataset.js';

@@ -2,7 +2,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { callWith } from '../calls/annotations.js';
 import { jsonResult } from '../calls/results.js';
 import { rerank } from '../ranking/learned-ranking.js';
-import { NEUTRAL } from '../ranking/usage-stats.js';
+import { NEUTRAL } from '../ranking/usage-group.js';
 import type { PolicyPort, PowerLookup, RankTools, RetrieveRanking, SettingsPort, SteeringPort, ToolLookup } from './ports.js';
 import { AWAITING_REVIEW_NOTE } from './quarantine-messages.js';
 import { SteeringLog } from './steering.js';

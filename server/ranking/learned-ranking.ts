@@ -1,5 +1,5 @@
 import type { RankingWeightsInfo } from '../rpc/protocol.js';
-import { NEUTRAL, type UsageFactors } from './usage-stats.js';
+import { NEUTRAL, type UsageFactors } from './usage-group.js';
 
 export type RankingWeights = RankingWeightsInfo;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.js';
-import type { UsageFactors } from './usage-stats.js';
+import type { UsageFactors } from './usage-group.js';
 
 /** What was recommended, as stored: enough to re-rank it later under other weights. */
 export interface RecommendedCandidate {

@@ -8,7 +8,8 @@ import { historyMetrics, replayMrr } from '../../server/ranking/history-metrics.
 import { DEFAULT_WEIGHTS, rerank } from '../../server/ranking/learned-ranking.js';
 import { RecommendationLog, type Recommendation } from '../../server/ranking/recommendations.js';
 import { tuneWeights } from '../../server/ranking/tune-weights.js';
-import { factorsOf, NEUTRAL, UsageStats, type UsageFactors } from '../../server/ranking/usage-stats.js';
+import { factorsOf, NEUTRAL, type UsageFactors } from '../../server/ranking/usage-group.js';
+import { UsageStats } from '../../server/ranking/usage-stats.js';
 import type { PowerDefinition } from '../../server/powers/types.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';

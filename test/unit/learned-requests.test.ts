@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LEARNED_PER_POWER, LearnedRequests, withLearned } from '../../server/ranking/learned-requests.js';
 import { RecommendationLog } from '../../server/ranking/recommendations.js';
-import { NEUTRAL } from '../../server/ranking/usage-stats.js';
+import { NEUTRAL } from '../../server/ranking/usage-group.js';
 import { DEFAULT_CALIBRATIONS } from '../../server/resolve/default-calibration.js';
 import { HybridResolver } from '../../server/resolve/hybrid-resolver.js';
 import { requestKeyOf } from '../../server/resolve/lexical-resolver.js';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ActivityLog, type ActivityCall } from '../../server/activity/activity-log.js';
+import { factorsOf, UsageGroup } from '../../server/ranking/usage-group.js';
 import { RELOAD_MS, UsageStats } from '../../server/ranking/usage-stats.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
@@ -78,4 +79,27 @@ test('the log is read again each minute and after retention, and not while nothi
   now += RELOAD_MS;
   assert.equal(stats.forPowers().get('p')!.calls, 1, "retention's deletes show once read again");
   assert.equal(stats.forTools().get('p:b')!.calls, 1, 'the newest call is the one kept');
+});
+
+test('a group kept up call by call and rating by rating has the factors of all its calls counted at once', () => {
+  const now = Date.parse('2026-11-24T10:00:00Z');
+  const rows = Array.from({ length: 301 }, (_, i) => ({
+    power: 'p',
+    tool: 't',
+    status: i % 7 === 0 ? 'error' : 'ok',
+    latency_ms: (i * 7919) % 1_000,
+    at: now - i * 3_600_000,
+    rating: i % 11 === 0 ? 1 : i % 13 === 0 ? -1 : null,
+  }));
+  const kept = UsageGroup.of(rows.slice(0, 100), now);
+  for (const row of rows.slice(100)) kept.add({ ...row, rating: null });
+  for (const row of rows.slice(100)) kept.rate(null, row.rating);
+  kept.rate(null, 1);
+  kept.rate(1, null);
+  const whole = factorsOf(rows, now);
+  const incremental = kept.factors();
+  assert.equal(incremental.calls, 301);
+  assert.deepEqual({ ...incremental, popularity: 0 }, { ...whole, popularity: 0 });
+  assert.ok(Math.abs(incremental.popularity - whole.popularity) < 1e-12);
+  assert.ok(whole.performance > 0.5 && whole.performance < 1 && whole.rating !== 0.5 && whole.success < 1);
 });
