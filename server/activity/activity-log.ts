@@ -6,7 +6,6 @@ import { activityId } from './activity-id.js';
 import type { ActivityFilter } from './activity-query.js';
 import { activityFromRow, type ActivityRow } from './activity-row.js';
 import * as table from './activity-table.js';
-import type { RatedOutcome } from './activity-table.js';
 
 const log = logger('activity');
 
@@ -151,7 +150,7 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
   }
 
   /** Every finished call's outcome with its rating, the calls recorded so far included. */
-  ratedOutcomes(): RatedOutcome[] {
+  ratedOutcomes(): table.RatedOutcome[] {
     this.flush();
     return table.ratedOutcomes(this.store);
   }

@@ -70,8 +70,8 @@ export class UsageStats {
 
   private reload(now: number): void {
     const version = this.log.version;
-    this.rows = new Map(this.log.ratedOutcomes().map((row) => [row.id, row]));
-    const rows = [...this.rows.values()];
+    const rows = this.log.ratedOutcomes();
+    this.rows = new Map(rows.map((row) => [row.id, row]));
     this.powers = groupsBy(rows, (row) => row.power, now);
     this.tools = groupsBy(rows, (row) => `${row.power}:${row.tool}`, now);
     this.read = { version, at: now, minute: Math.floor(now / 60_000) };
