@@ -4,7 +4,7 @@ import { ActivityLog, type ActivityCall } from '../../server/activity/activity-l
 import { factorsOf, UsageGroup } from '../../server/ranking/usage-group.js';
 import { RELOAD_MS, UsageStats } from '../../server/ranking/usage-stats.js';
 import { Store } from '../../server/store/store.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempStore } from '../helpers/temp-store.js';
 
 const call = (tool: string, status: 'ok' | 'error', latencyMs = 10): ActivityCall => ({ session: 's', power: 'p', tool, variant: 'read', decision: 'allowed', status, latencyMs, resultBytes: 1 });
 
@@ -20,14 +20,9 @@ function countingReads(log: ActivityLog): { reads: () => number } {
 }
 
 test("this process's calls and ratings count at once without reading the log again; another process's within RELOAD_MS of a write", async (t) => {
-  const { dir, cleanup } = tempDir();
-  t.after(cleanup);
-  const store = await Store.open({ dataDir: dir, fsync: false });
-  const other = await Store.open({ dataDir: dir, fsync: false });
-  t.after(() => {
-    store.close();
-    other.close();
-  });
+  const { store, dataDir } = await tempStore(t);
+  const other = await Store.open({ dataDir, fsync: false });
+  t.after(() => other.close());
   const log = new ActivityLog(store);
   const counted = countingReads(log);
   let now = Date.parse('2026-11-24T10:00:05Z');
@@ -57,10 +52,7 @@ test("this process's calls and ratings count at once without reading the log aga
 });
 
 test('the log is read again each minute and after retention, and not while nothing is written', async (t) => {
-  const { dir, cleanup } = tempDir();
-  t.after(cleanup);
-  const store = await Store.open({ dataDir: dir, fsync: false });
-  t.after(() => store.close());
+  const { store } = await tempStore(t);
   const log = new ActivityLog(store);
   const counted = countingReads(log);
   let now = Date.parse('2026-11-24T10:00:05Z');
