@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { Store } from '../../server/store/store.js';
 import { gatewayEnv } from '../helpers/gateway-process.js';
 import { cliPath, tempDir } from '../helpers/temp.js';
+import { median } from './figures.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const cli = process.env.GRIMOIRE_BENCH_CLI ? path.resolve(process.env.GRIMOIRE_BENCH_CLI) : cliPath;
@@ -41,7 +42,6 @@ function time(args: string[], env: Record<string, string>, errFile: string): { m
   return { ms, cpuMs: seconds * 1000, stderrBytes: fs.statSync(errFile).size, status: run.status };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
   const home = tempDir('grimoire-bench-cli-');

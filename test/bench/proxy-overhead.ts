@@ -32,6 +32,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { gatewayEnv } from '../helpers/gateway-process.js';
 import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
+import { round } from './figures.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
@@ -65,7 +66,6 @@ interface Row {
   upstream_cpu_ms_per_call: number | null;
 }
 
-const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** utime + stime of a process in ms (Linux /proc; clock ticks at the usual 100 Hz). */
 function cpuMs(pid: number | undefined): number | null {

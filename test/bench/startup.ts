@@ -14,6 +14,7 @@ import * as readline from 'node:readline';
 import { gatewayEnv } from '../helpers/gateway-process.js';
 import { readProcess } from '../helpers/process-tree.js';
 import { repoRoot, tempDir } from '../helpers/temp.js';
+import { median } from './figures.js';
 
 interface Run {
   initializeMs: number;
@@ -76,11 +77,6 @@ async function once(root: string, idleMs: number, longIdleMs: number | undefined
     clearTimeout(kill);
     home.cleanup();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 async function main(): Promise<void> {

@@ -14,6 +14,7 @@ import { callsPerTool, finishedCalls, idsBeyondRetention } from '../../server/ac
 import { UsageStats } from '../../server/ranking/usage-stats.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
+import { median, round } from './figures.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
@@ -39,8 +40,6 @@ const cpuMs = (work: () => unknown): number => {
   return (used.user + used.system) / 1000;
 };
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const round = (x: number) => Math.round(x * 1000) / 1000;
 
 async function main(): Promise<void> {
   const { dir, cleanup } = tempDir();

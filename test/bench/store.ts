@@ -16,6 +16,7 @@ import { openStore } from '../../server/store/open-store.js';
 import type { Store, WriteOp } from '../../server/store/store-interface.js';
 import { pgUnavailable, startPgCluster } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp.js';
+import { round } from './figures.js';
 
 const WRITES = Number(process.env.BENCH_WRITES ?? 5000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 500);
@@ -30,7 +31,6 @@ const record = (): WriteOp => ({
 });
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 async function writes(stores: Store[]): Promise<number> {
   const started = process.hrtime.bigint();

@@ -27,6 +27,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { routeByShape } from '../../server/util/protocol-routing.js';
 import { repoRoot } from '../helpers/temp.js';
+import { median, round } from './figures.js';
 
 type StdioModule = typeof import('../../server/gateway/stdio-transport.js');
 type EarlyModule = typeof import('../../server/gateway/early-answers.js');
@@ -41,9 +42,6 @@ const load = <T>(file: string) => import(path.join(out, file)) as Promise<T>;
 const request = (id: number) =>
   JSON.stringify({ method: 'tools/call', params: { name: 'everything__echo', arguments: { message: `hello ${id}` } }, jsonrpc: '2.0', id });
 const result = (id: number) => ({ jsonrpc: '2.0' as const, id, result: { content: [{ type: 'text', text: `Echo: hello ${id}` }] } });
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const round = (x: number) => Math.round(x * 100) / 100;
 
 function cpuMicros(): number {
   const usage = process.cpuUsage();
@@ -142,7 +140,7 @@ function checks(shape: ShapeModule): Record<string, number> {
     ] as const) {
       const started = process.hrtime.bigint();
       for (let index = 0; index < MESSAGES; index += 1) if (!check()) throw new Error(`${how} refused ${name}`);
-      figures[`${name}_${how}_us`] = round(Number(process.hrtime.bigint() - started) / 1000 / MESSAGES);
+      figures[`${name}_${how}_us`] = round(Number(process.hrtime.bigint() - started) / 1000 / MESSAGES, 2);
     }
   }
   return figures;
@@ -189,10 +187,10 @@ async function main(): Promise<void> {
   await agentSide(stdio, early);
   await powerSide(child);
   for (let run = 0; run < RUNS; run += 1) {
-    agent.push(round(await agentSide(stdio, early)));
-    power.push(round(await powerSide(child)));
-    sdkRouter.push(round(await serverRouting(false)));
-    shapeRouter.push(round(await serverRouting(true)));
+    agent.push(round(await agentSide(stdio, early), 2));
+    power.push(round(await powerSide(child), 2));
+    sdkRouter.push(round(await serverRouting(false), 2));
+    shapeRouter.push(round(await serverRouting(true), 2));
   }
   const shape = await load<ShapeModule>('server/util/json-rpc-shape.js').catch(() => undefined);
   process.stdout.write(
