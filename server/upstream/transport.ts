@@ -5,6 +5,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { ServerSpec } from '../powers/types.js';
 import { ChildProcessTransport } from './children/child-process-transport.js';
 import { electronAsNode } from './children/platform-spawn.js';
+import { fetchWithOwnSignal } from './own-signal-fetch.js';
 
 export interface CreatedTransport {
   transport: Transport;
@@ -29,8 +30,8 @@ export function createTransport(spec: ServerSpec, options: { maxMessageBytes: nu
       return { transport, stderr: transport.stderr, exit: () => transport.exit };
     }
     case 'http':
-      return { transport: new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } }), exit: () => undefined };
+      return { transport: new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch: fetchWithOwnSignal() }), exit: () => undefined };
     case 'sse':
-      return { transport: new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers } }), exit: () => undefined };
+      return { transport: new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch: fetchWithOwnSignal() }), exit: () => undefined };
   }
 }

@@ -21,6 +21,9 @@
  * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows;
  * BENCH_STRACE=DIR to count the answering process's syscalls over each row's measured calls with
  * `strace -c -f -p`, one summary file per row in DIR; traced rows run slower).
+ * The HTTP client is the SDK's with the gateway's own fetch for HTTP powers (fetchWithOwnSignal),
+ * for both HTTP rows: with the SDK's default, thousands of calls pile listeners on one AbortSignal
+ * and Node prints a warning per call.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -30,6 +33,7 @@ import * as readline from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { fetchWithOwnSignal } from '../../server/upstream/own-signal-fetch.js';
 import { gatewayEnv } from '../helpers/gateway-process.js';
 import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
 import { round } from './figures.js';
@@ -248,7 +252,7 @@ async function directHttp(): Promise<Target> {
   const child = spawn(process.execPath, [everything, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   await waitForLine(child, child.stderr!, (line) => line.includes('listening'));
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { fetch: fetchWithOwnSignal() }));
   return {
     name: 'direct http',
     client,
@@ -279,7 +283,7 @@ async function gatewayHttp(env: Record<string, string>): Promise<Target> {
   const line = await waitForLine(child, child.stdout!, (text) => text.startsWith('{'));
   const { url, token } = JSON.parse(line) as { url: string; token: string };
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch: fetchWithOwnSignal() }));
   await activateEverything(client);
   return {
     name: 'gateway http',
