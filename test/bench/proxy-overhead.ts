@@ -16,6 +16,11 @@
  * after 30,000. BENCH_WINDOW=2000 BENCH_WARMUP=10 BENCH_CALLS=40000 prints the curve: calls/s and
  * the answering process's CPU per call of each window of 2,000 calls, on stderr. The direct rows are
  * warmed the same way. BENCH_WARMUP=50 gives the cold figures of a just-started process.
+ * The whole set runs BENCH_ROUNDS times (default 3), each round with fresh processes and the
+ * gateway and direct rows in the other order than the round before; every figure printed is the
+ * median over the rounds, and the throughput ratio and added p50 are also given round by round.
+ * One round alone moves by a quarter on a shared machine (a process landing on a busy core, the
+ * machine's load changing between rows).
  * Run: npm run bench:proxy   (BENCH_CALLS=N measured calls per row, default 2,000; GRIMOIRE_BENCH_CLI=path
  * to another build's out/server/cli/main.js to measure that build instead, e.g. main's;
  * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows;
@@ -36,10 +41,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { fetchWithOwnSignal } from '../../server/upstream/own-signal-fetch.js';
 import { gatewayEnv } from '../helpers/gateway-process.js';
 import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
-import { round } from './figures.js';
+import { median, round } from './figures.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const everything = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const cli = process.env.GRIMOIRE_BENCH_CLI ? path.resolve(process.env.GRIMOIRE_BENCH_CLI) : cliPath;
 /** BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway. */
@@ -316,9 +322,17 @@ function overhead(rows: Row[], gateway: string, direct: string, concurrency: num
   };
 }
 
-async function main(): Promise<void> {
-  const home = tempDir('grimoire-bench-');
-  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
+type Overhead = NonNullable<ReturnType<typeof overhead>>;
+
+/** Each numeric field of `records` (same keys, one per round) as its median over the rounds. */
+function medians<T extends object>(records: T[]): T {
+  const first = records[0]!;
+  return Object.fromEntries(
+    Object.entries(first).map(([key, value]) => [key, typeof value === 'number' ? median(records.map((r) => (r as Record<string, number>)[key]!)) : value]),
+  ) as T;
+}
+
+async function runRound(index: number, env: Record<string, string>): Promise<{ rows: Row[]; overhead: Overhead[] }> {
   const rows: Row[] = [];
   const makers: Array<[string, () => Promise<Target>]> = [
     ['direct stdio', directStdio],
@@ -326,27 +340,46 @@ async function main(): Promise<void> {
     ['direct http', directHttp],
     ['gateway http', () => gatewayHttp(env)],
   ];
+  // Odd rounds measure each gateway before its direct counterpart, so a drift of the machine's speed over a run favours neither.
+  const ordered = index % 2 === 0 ? makers : [makers[1]!, makers[0]!, makers[3]!, makers[2]!];
   const only = process.env.BENCH_TARGETS?.split(',').map((name) => name.trim());
   const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,20').split(',').map(Number);
-  try {
-    for (const [name, make] of makers) {
-      if (only && !only.includes(name)) continue;
-      const target = await make();
-      try {
-        for (const concurrency of concurrencies) rows.push(await measure(target, concurrency, CALLS));
-      } finally {
-        await target.close();
-      }
+  for (const [name, make] of ordered) {
+    if (only && !only.includes(name)) continue;
+    const target = await make();
+    try {
+      for (const concurrency of concurrencies) rows.push(await measure(target, concurrency, CALLS));
+    } finally {
+      await target.close();
     }
-  } finally {
-    home.cleanup();
   }
   const comparisons = [1, 20].flatMap((c) => [
     overhead(rows, 'gateway stdio', 'direct stdio', c),
     overhead(rows, 'gateway http', 'direct http', c),
     overhead(rows, 'gateway http', 'direct stdio', c),
   ]);
-  process.stdout.write(JSON.stringify({ cli, warmup_calls_per_row: WARMUP, calls_per_row: CALLS, rows, overhead: comparisons.filter(Boolean) }, null, 2) + '\n');
+  return { rows, overhead: comparisons.filter((o): o is Overhead => o !== undefined) };
+}
+
+async function main(): Promise<void> {
+  const home = tempDir('grimoire-bench-');
+  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
+  const rounds: Array<{ rows: Row[]; overhead: Overhead[] }> = [];
+  try {
+    for (let index = 0; index < ROUNDS; index++) rounds.push(await runRound(index, env));
+  } finally {
+    home.cleanup();
+  }
+  const rows = rounds[0]!.rows.map(({ target, concurrency }) => {
+    const byRound = rounds.map((r) => r.rows.find((row) => row.target === target && row.concurrency === concurrency)!);
+    return { ...medians(byRound), calls_per_s_by_round: byRound.map((row) => row.calls_per_s) };
+  });
+  const overheads = rounds[0]!.overhead.map((o, i) => ({
+    ...medians(rounds.map((r) => r.overhead[i]!)),
+    throughput_ratio_by_round: rounds.map((r) => r.overhead[i]!.throughput_ratio),
+    added_p50_ms_by_round: rounds.map((r) => r.overhead[i]!.added_p50_ms),
+  }));
+  process.stdout.write(JSON.stringify({ cli, rounds: ROUNDS, warmup_calls_per_row: WARMUP, calls_per_row: CALLS, rows, overhead: overheads }, null, 2) + '\n');
 }
 
 main().catch((error: unknown) => {
