@@ -8,39 +8,41 @@ import { tempDir, writeSpell } from '../helpers/temp.js';
 const CALLS = 2_000;
 const AT_A_TIME = 20;
 
-test('thousands of calls to a power over HTTP leave no listeners piling up in the gateway', async () => {
-  const remote = await startRemoteEverything('streamableHttp');
-  const home = tempDir();
-  const spells = path.join(home.dir, 'spells');
-  writeSpell(
-    spells,
-    'remote',
-    `name: remote
+for (const [transport, mode] of [['http', 'streamableHttp'], ['sse', 'sse']] as const) {
+  test(`thousands of calls to a power over ${transport} leave no listeners piling up in the gateway`, async () => {
+    const remote = await startRemoteEverything(mode);
+    const home = tempDir();
+    const spells = path.join(home.dir, 'spells');
+    writeSpell(
+      spells,
+      'remote',
+      `name: remote
 version: 1.0.0
 description: The reference server reached over the network.
 keywords: [echo, remote, network]
 server:
-  transport: http
+  transport: ${transport}
   url: ${remote.url}
 `,
-  );
-  const session = await connectStdio(['--spells', spells, '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
-  try {
-    await session.client.callTool({ name: 'activate_power', arguments: { name: 'remote' } });
-    let next = 0;
-    const lane = async () => {
-      while (next < CALLS) {
-        const n = next++;
-        const echoed = await session.client.callTool({ name: 'remote__echo', arguments: { message: `call ${n}` } });
-        assert.match(textOf(echoed), new RegExp(`call ${n}\\b`));
-      }
-    };
-    await Promise.all(Array.from({ length: AT_A_TIME }, lane));
-    const stderr = session.stderr.join('');
-    assert.doesNotMatch(stderr, /MaxListenersExceededWarning|memory leak/, stderr.slice(0, 2_000));
-  } finally {
-    await session.client.close();
-    remote.stop();
-    home.cleanup();
-  }
-});
+    );
+    const session = await connectStdio(['--spells', spells, '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
+    try {
+      await session.client.callTool({ name: 'activate_power', arguments: { name: 'remote' } });
+      let next = 0;
+      const lane = async () => {
+        while (next < CALLS) {
+          const n = next++;
+          const echoed = await session.client.callTool({ name: 'remote__echo', arguments: { message: `call ${n}` } });
+          assert.match(textOf(echoed), new RegExp(`call ${n}\\b`));
+        }
+      };
+      await Promise.all(Array.from({ length: AT_A_TIME }, lane));
+      const stderr = session.stderr.join('');
+      assert.doesNotMatch(stderr, /MaxListenersExceededWarning|memory leak/, stderr.slice(0, 2_000));
+    } finally {
+      await session.client.close();
+      remote.stop();
+      home.cleanup();
+    }
+  });
+}
