@@ -21,7 +21,8 @@
  * median over the rounds, and the throughput ratio and added p50 are also given round by round.
  * One round alone moves by a quarter on a shared machine (a process landing on a busy core, the
  * machine's load changing between rows).
- * Run: npm run bench:proxy   (BENCH_CALLS=N measured calls per row, default 2,000; GRIMOIRE_BENCH_CLI=path
+ * Run: npm run bench:proxy   (BENCH_CALLS=N measured calls per row, default at least 2,000 and at
+ * least BENCH_MIN_SECONDS; GRIMOIRE_BENCH_CLI=path
  * to another build's out/server/cli/main.js to measure that build instead, e.g. main's;
  * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows;
  * BENCH_STRACE=DIR to count the answering process's syscalls over each row's measured calls with
@@ -44,6 +45,13 @@ import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
 import { median, round } from './figures.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
+/**
+ * A row goes on past CALLS until it has run this long (default 2 s; 0 with BENCH_CALLS given, so
+ * that BENCH_CALLS=100 is exactly 100 calls). 2,000 calls at 20 at a time last 0.1-0.2 s here: the
+ * gateway's deferred work (its records' writes every 20 ms, retention every 200 calls, compaction
+ * in a pause) then partly falls after the row, and the row's figures swing by half between runs.
+ */
+const MIN_SECONDS = Number(process.env.BENCH_MIN_SECONDS ?? (process.env.BENCH_CALLS ? 0 : 2));
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const everything = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -149,19 +157,20 @@ async function settle(pid: number | undefined): Promise<void> {
   }
 }
 
-/** Makes `calls` calls, `concurrency` of them in flight at any time. */
-async function callsAtOnce(calls: number, concurrency: number, call: (i: number) => Promise<unknown>): Promise<void> {
+/** Makes calls while `more(calls made so far)` says so, `concurrency` of them in flight at any time; returns how many. */
+async function callsAtOnce(more: (made: number) => boolean, concurrency: number, call: (i: number) => Promise<unknown>): Promise<number> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < calls) await call(next++);
+      while (more(next)) await call(next++);
     }),
   );
+  return next;
 }
 
-async function measure(target: Target, concurrency: number, calls: number): Promise<Row> {
+async function measure(target: Target, concurrency: number): Promise<Row> {
   const call = (i: number) => target.client.callTool({ name: target.tool, arguments: { message: `bench ${i}` } });
-  await callsAtOnce(WARMUP, concurrency, call);
+  await callsAtOnce((made) => made < WARMUP, concurrency, call);
   await settle(target.pid);
   const traceDir = process.env.BENCH_STRACE;
   const stopTrace = traceDir && target.pid ? await attachStrace(target.pid, path.join(traceDir, `${target.name.replace(' ', '-')}-c${concurrency}.txt`)) : undefined;
@@ -172,7 +181,8 @@ async function measure(target: Target, concurrency: number, calls: number): Prom
   const threadsBefore = threadCpuMs(target.pid);
   const window = windowReporter(target, concurrency);
   const started = performance.now();
-  await callsAtOnce(calls, concurrency, async (i) => {
+  const until = started + MIN_SECONDS * 1000;
+  const calls = await callsAtOnce((made) => made < CALLS || performance.now() < until, concurrency, async (i) => {
     const t0 = performance.now();
     const result = await call(i);
     latencies.push(performance.now() - t0);
@@ -348,7 +358,7 @@ async function runRound(index: number, env: Record<string, string>): Promise<{ r
     if (only && !only.includes(name)) continue;
     const target = await make();
     try {
-      for (const concurrency of concurrencies) rows.push(await measure(target, concurrency, CALLS));
+      for (const concurrency of concurrencies) rows.push(await measure(target, concurrency));
     } finally {
       await target.close();
     }
@@ -379,7 +389,7 @@ async function main(): Promise<void> {
     throughput_ratio_by_round: rounds.map((r) => r.overhead[i]!.throughput_ratio),
     added_p50_ms_by_round: rounds.map((r) => r.overhead[i]!.added_p50_ms),
   }));
-  process.stdout.write(JSON.stringify({ cli, rounds: ROUNDS, warmup_calls_per_row: WARMUP, calls_per_row: CALLS, rows, overhead: overheads }, null, 2) + '\n');
+  process.stdout.write(JSON.stringify({ cli, rounds: ROUNDS, warmup_calls_per_row: WARMUP, min_calls_per_row: CALLS, min_seconds_per_row: MIN_SECONDS, rows, overhead: overheads }, null, 2) + '\n');
 }
 
 main().catch((error: unknown) => {
