@@ -38,11 +38,18 @@ async function startServer() {
 
 const listenersOn = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
 
-test('requests sharing one signal leave no listener on it once their bodies are read', async () => {
+/** Runs `body` with the loopback server, one connection-wide AbortController and the own-signal fetch; stops the server after. */
+async function withServer(body: (setup: { server: Awaited<ReturnType<typeof startServer>>; connection: AbortController; ownFetch: ReturnType<typeof fetchWithOwnSignal> }) => Promise<void>): Promise<void> {
   const server = await startServer();
-  const connection = new AbortController();
-  const ownFetch = fetchWithOwnSignal();
   try {
+    await body({ server, connection: new AbortController(), ownFetch: fetchWithOwnSignal() });
+  } finally {
+    await server.close();
+  }
+}
+
+test('requests sharing one signal leave no listener on it once their bodies are read', () =>
+  withServer(async ({ server, connection, ownFetch }) => {
     for (let i = 0; i < 300; i++) {
       const response = await ownFetch(`${server.base}/json`, { signal: connection.signal });
       assert.deepEqual(await response.json(), { ok: true });
@@ -51,16 +58,10 @@ test('requests sharing one signal leave no listener on it once their bodies are 
     assert.equal(empty.status, 202);
     await empty.text();
     assert.equal(listenersOn(connection.signal), 0);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-test('a response keeps its status, status text and headers, and a redirect is returned as fetch returned it', async () => {
-  const server = await startServer();
-  const connection = new AbortController();
-  const ownFetch = fetchWithOwnSignal();
-  try {
+test('a response keeps its status, status text and headers, and a redirect is returned as fetch returned it', () =>
+  withServer(async ({ server, connection, ownFetch }) => {
     const response = await ownFetch(`${server.base}/json`, { signal: connection.signal });
     assert.equal(response.status, 201);
     assert.equal(response.statusText, 'Made');
@@ -70,16 +71,10 @@ test('a response keeps its status, status text and headers, and a redirect is re
     assert.equal(redirect.status, 307);
     assert.equal(redirect.headers.get('location'), '/json');
     assert.equal(listenersOn(connection.signal), 0);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-test('aborting the shared signal ends an open stream, and the stream holds one listener until then', async () => {
-  const server = await startServer();
-  const connection = new AbortController();
-  const ownFetch = fetchWithOwnSignal();
-  try {
+test('aborting the shared signal ends an open stream, and the stream holds one listener until then', () =>
+  withServer(async ({ server, connection, ownFetch }) => {
     const response = await ownFetch(`${server.base}/stream`, { signal: connection.signal });
     const reader = response.body!.getReader();
     const first = await reader.read();
@@ -89,60 +84,42 @@ test('aborting the shared signal ends an open stream, and the stream holds one l
     await assert.rejects(reader.read());
     assert.equal(listenersOn(connection.signal), 0);
     await waitUntil(() => server.closedStreams.length === 1);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-test('a stream its reader cancels releases the shared signal and closes the connection', async () => {
-  const server = await startServer();
-  const connection = new AbortController();
-  const ownFetch = fetchWithOwnSignal();
-  try {
+test('a stream its reader cancels releases the shared signal and closes the connection', () =>
+  withServer(async ({ server, connection, ownFetch }) => {
     const response = await ownFetch(`${server.base}/stream`, { signal: connection.signal });
     await response.body!.cancel();
     assert.equal(listenersOn(connection.signal), 0);
     await waitUntil(() => server.closedStreams.length === 1);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-test('aborting before the answer rejects the request with the abort and releases the signal', async () => {
-  const server = await startServer();
-  const connection = new AbortController();
-  const ownFetch = fetchWithOwnSignal();
-  try {
+test('aborting before the answer rejects the request with the abort and releases the signal', () =>
+  withServer(async ({ server, connection, ownFetch }) => {
     const pending = ownFetch(`${server.base}/slow`, { signal: connection.signal });
     await waitUntil(() => listenersOn(connection.signal) === 1);
     connection.abort(new Error('transport closed'));
     await assert.rejects(pending, /transport closed/);
     assert.equal(listenersOn(connection.signal), 0);
     await assert.rejects(ownFetch(`${server.base}/json`, { signal: connection.signal }), /transport closed/);
-  } finally {
-    await server.close();
-  }
-});
+  }));
 
-test('many requests at once on one signal print no MaxListenersExceededWarning', async () => {
-  const server = await startServer();
-  const connection = new AbortController();
-  const ownFetch = fetchWithOwnSignal();
-  const warnings: string[] = [];
-  const onWarning = (warning: Error) => warnings.push(warning.name);
-  process.on('warning', onWarning);
-  try {
-    const responses = await Promise.all(Array.from({ length: 40 }, () => ownFetch(`${server.base}/stream`, { signal: connection.signal })));
-    assert.equal(listenersOn(connection.signal), 40);
-    await Promise.all(responses.map((response) => response.body!.cancel()));
-    assert.equal(listenersOn(connection.signal), 0);
-    await new Promise((resolve) => setImmediate(resolve));
-    assert.deepEqual(warnings, []);
-  } finally {
-    process.off('warning', onWarning);
-    await server.close();
-  }
-});
+test('many requests at once on one signal print no MaxListenersExceededWarning', () =>
+  withServer(async ({ server, connection, ownFetch }) => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const responses = await Promise.all(Array.from({ length: 40 }, () => ownFetch(`${server.base}/stream`, { signal: connection.signal })));
+      assert.equal(listenersOn(connection.signal), 40);
+      await Promise.all(responses.map((response) => response.body!.cancel()));
+      assert.equal(listenersOn(connection.signal), 0);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(warnings, []);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  }));
 
 async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
