@@ -19,8 +19,8 @@ export const root = path.resolve(__dirname, '..', '..', '..');
 const dist = path.join(root, 'dist');
 const serverDir = path.join(dist, 'server', 'process');
 
-/** Loaded lazily by the semantic resolver when the optional package is installed; never needed to start, never in the .vsix. */
-const LAZY_NATIVE = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp', 'pg-native'];
+/** Loaded lazily when installed (the semantic resolver's model runtime, the store's native SQLite); never needed to start, never in the .vsix. */
+const LAZY_NATIVE = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp', 'pg-native', 'better-sqlite3'];
 const DEMO_SERVERS = ['server-everything', 'server-filesystem', 'server-memory'];
 
 /** jsonc-parser's `main` is a UMD build whose factory requires its parts at run time, which esbuild cannot follow: bundle its ESM build. */

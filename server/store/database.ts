@@ -1,5 +1,5 @@
 /**
- * One sql.js database as the Store uses it. A query runs only if SQLite compiles it to a program
+ * One in-memory SQLite database (sql-engine.ts: better-sqlite3 or sql.js) as the Store uses it. A query runs only if SQLite compiles it to a program
  * that writes nothing (its `EXPLAIN`, read once per statement text: no write transaction, no
  * opcode that changes the connection), so writes go through the journal and no savepoint is
  * needed. (`PRAGMA query_only`, toggled around each write, did the same, but a flag pragma expires
@@ -11,7 +11,7 @@
  * export (a commit copies the changed pages into that file system); statements are prepared
  * once. Durability is the journals' job, not this file's.
  */
-import type { Database, SqlJsStatic, Statement } from 'sql.js';
+import type { SqlDatabase, SqlEngine, SqlStatement } from './sql-engine.js';
 import type { SqlValue } from './ops.js';
 
 const MAX_CACHED_STATEMENTS = 200;
@@ -31,18 +31,18 @@ const READ_PRAGMA = /^PRAGMA\s+(?:\w+\.)?(?:\w+|(?:table_info|table_xinfo|index_
 const CONNECTION_OPCODES = new Set(['AutoCommit', 'Savepoint', 'Vacuum', 'IncrVacuum', 'JournalMode', 'Checkpoint', 'SqlExec', 'VBegin', 'VUpdate', 'VCreate', 'VDestroy']);
 
 export class StoreDatabase {
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements = new Map<string, SqlStatement>();
   /** Whether each statement text `all` was given compiles to a read-only program. */
   private readonly readOnly = new Map<string, boolean>();
   private inTransaction = false;
   private uncommitted = 0;
 
-  constructor(readonly db: Database) {
+  constructor(readonly db: SqlDatabase) {
     db.exec(PRAGMAS);
   }
 
-  static create(SQL: SqlJsStatic, bytes?: Uint8Array): StoreDatabase {
-    const db = bytes ? new SQL.Database(bytes) : new SQL.Database();
+  static create(engine: SqlEngine, bytes?: Uint8Array): StoreDatabase {
+    const db = engine.open(bytes);
     try {
       return new StoreDatabase(db);
     } catch (error) {
@@ -52,7 +52,7 @@ export class StoreDatabase {
   }
 
   /** Runs `change` inside the long transaction. */
-  writing<T>(change: (db: Database) => T): T {
+  writing<T>(change: (db: SqlDatabase) => T): T {
     try {
       if (!this.inTransaction) {
         this.run('BEGIN', []);
@@ -65,7 +65,7 @@ export class StoreDatabase {
   }
 
   /** Runs SQL that manages its own transactions (migrations). */
-  migrating<T>(change: (db: Database) => T): T {
+  migrating<T>(change: (db: SqlDatabase) => T): T {
     this.commit();
     return change(this.db);
   }
@@ -119,7 +119,7 @@ export class StoreDatabase {
     if (/^EXPLAIN\b/i.test(head)) return true;
     let verdict = this.readOnly.get(sql);
     if (verdict !== undefined) return verdict;
-    let explain: Statement;
+    let explain: SqlStatement;
     try {
       explain = this.db.prepare(`EXPLAIN ${sql}`);
     } catch {
@@ -140,7 +140,7 @@ export class StoreDatabase {
     return verdict;
   }
 
-  private prepared(sql: string): Statement {
+  private prepared(sql: string): SqlStatement {
     let statement = this.statements.get(sql);
     if (!statement) {
       if (this.statements.size >= MAX_CACHED_STATEMENTS) this.freeStatements();

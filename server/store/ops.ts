@@ -3,7 +3,7 @@
  * upsert = insert, or update the given columns on a key conflict; insert = INSERT OR IGNORE on
  * the key; delete = delete the rows matching every `where` column (null-safe equality).
  */
-import type { Database } from 'sql.js';
+import type { SqlDatabase as Database } from './sql-engine.js';
 import { TABLE_KEYS } from './migrations.js';
 import { maskedOp } from './masked-op.js';
 

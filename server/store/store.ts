@@ -6,8 +6,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import initSqlJs from 'sql.js';
-import type { SqlJsStatic } from 'sql.js';
 import { errorMessage, logger } from '../log.js';
 import { ChangeCounter } from './change-counter.js';
 import { StoreDatabase } from './database.js';
@@ -18,6 +16,7 @@ import { migrate } from './migrations.js';
 import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
 import { isAlive } from './pids.js';
 import { moveCorrupt, readSnapshot, removeStaleTemps, snapshotIdentity, writeSnapshot } from './snapshot.js';
+import { loadSqlEngine, type SqlEngine } from './sql-engine.js';
 import { writeSnapshotInBackground } from './snapshot-in-background.js';
 import type { Store as StoreContract } from './store-interface.js';
 
@@ -38,6 +37,8 @@ export interface StoreOptions {
   compactRatio?: number;
   /** List the journals at least this often even when the change counter did not move (default 1000 ms): writers of older versions do not move it. */
   listEveryMs?: number;
+  /** The SQLite engine (default: this process's, see sql-engine.ts). */
+  engine?: SqlEngine;
 }
 
 const log = logger('store');
@@ -47,13 +48,6 @@ const LOCK = 'compact.lock';
 const OPEN_LOCK_WAIT_MS = 5_000;
 /** Compaction waits for this long a pause in this Store's writes (see queueCompaction). */
 const COMPACT_PAUSE_MS = 50;
-
-let sqlJs: Promise<SqlJsStatic> | undefined;
-const loadSqlJs = (): Promise<SqlJsStatic> =>
-  (sqlJs ??= initSqlJs().catch((error: unknown) => {
-    sqlJs = undefined; // let the next open try again
-    throw error;
-  }));
 
 /** Paths of journals whose Store closed in this process: the owner pid lives on, the file won't grow. */
 const closedJournals = new Set<string>();
@@ -75,7 +69,7 @@ interface Compaction {
 
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 
-export class SqlJsStore implements StoreContract {
+export class JournaledStore implements StoreContract {
   readonly dataDir: string;
   private readonly snapshotPath: string;
   private readonly journalDir: string;
@@ -112,7 +106,7 @@ export class SqlJsStore implements StoreContract {
   private reloads = 0;
 
   private constructor(
-    private readonly SQL: SqlJsStatic,
+    private readonly engine: SqlEngine,
     options: StoreOptions,
   ) {
     this.dataDir = path.resolve(options.dataDir);
@@ -128,8 +122,8 @@ export class SqlJsStore implements StoreContract {
     this.commits = new GroupCommit(() => this.journal(), this.fsync);
   }
 
-  static async open(options: StoreOptions): Promise<SqlJsStore> {
-    const store = new SqlJsStore(await loadSqlJs(), options);
+  static async open(options: StoreOptions): Promise<JournaledStore> {
+    const store = new JournaledStore(options.engine ?? (await loadSqlEngine()), options);
     try {
       const deadline = Date.now() + OPEN_LOCK_WAIT_MS;
       while (!store.reload(Date.now() >= deadline)) await new Promise((r) => setTimeout(r, 50));
@@ -457,7 +451,7 @@ export class SqlJsStore implements StoreContract {
       let corrupt = false;
       if (snapshot.bytes && snapshot.bytes.length > 0) {
         try {
-          db = StoreDatabase.create(this.SQL, snapshot.bytes);
+          db = StoreDatabase.create(this.engine, snapshot.bytes);
           const check = db.db.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
           if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
         } catch (error) {
@@ -484,7 +478,7 @@ export class SqlJsStore implements StoreContract {
           corruptKept = true;
         }
       }
-      db ??= StoreDatabase.create(this.SQL);
+      db ??= StoreDatabase.create(this.engine);
       const fresh = db;
       fresh.migrating((raw) => migrate(raw)); // a failing migration is a bug, not corruption: let it throw
       const schema = new Schema(fresh.db);
@@ -552,5 +546,5 @@ function validOp(schema: Schema, op: WriteOp, invalid: (op: WriteOp, error: unkn
 
 /** Opens the store of a data dir (sql.js with journals; see server/store/README.md). */
 export const Store = {
-  open: (options: StoreOptions): Promise<SqlJsStore> => SqlJsStore.open(options),
+  open: (options: StoreOptions): Promise<JournaledStore> => JournaledStore.open(options),
 };

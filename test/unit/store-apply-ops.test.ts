@@ -1,14 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import initSqlJs from 'sql.js';
-import type { Database } from 'sql.js';
 import { migrate } from '../../server/store/migrations.js';
 import { applyOp, applyOps, type SqlValue, type WriteOp } from '../../server/store/ops.js';
+import { loadSqlEngine, type SqlDatabase } from '../../server/store/sql-engine.js';
 
 /** A migrated database whose activity table refuses (RAISE ABORT, which OR IGNORE does not swallow) a row with `at` 13. */
-async function database(): Promise<Database> {
-  const SQL = await initSqlJs();
-  const db = new SQL.Database();
+async function database(): Promise<SqlDatabase> {
+  const db = (await loadSqlEngine()).open();
   migrate(db);
   db.exec("CREATE TRIGGER refuse_13 BEFORE INSERT ON activity WHEN NEW.at = 13 BEGIN SELECT RAISE(ABORT, 'thirteen'); END");
   return db;
@@ -32,7 +30,7 @@ function ops(): WriteOp[] {
   return list;
 }
 
-const dump = (db: Database) => JSON.stringify([db.exec('SELECT * FROM activity ORDER BY id'), db.exec('SELECT * FROM activity_ratings')]);
+const dump = (db: SqlDatabase) => JSON.stringify([db.exec('SELECT * FROM activity ORDER BY id'), db.exec('SELECT * FROM activity_ratings')]);
 
 test('applyOps: multi-row inserts leave what one-by-one application leaves, a failing group falls back to its ops one by one', async () => {
   const grouped = await database();

@@ -4,21 +4,21 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import initSqlJs from 'sql.js';
 import { setLogSink } from '../../server/log.js';
 import { latestVersion, migrate, MIGRATIONS, schemaVersion, TABLE_KEYS } from '../../server/store/migrations.js';
 import { CHANGES_FILE } from '../../server/store/change-counter.js';
-import { Store, type SqlJsStore, type WriteOp } from '../../server/store/store.js';
+import { Store, type JournaledStore, type WriteOp } from '../../server/store/store.js';
+import { loadSqlEngine } from '../../server/store/sql-engine.js';
 
 type Ctx = { after(fn: () => void): void };
 
-const cleanups = new WeakMap<Ctx, { stores: SqlJsStore[]; dirs: string[] }>();
+const cleanups = new WeakMap<Ctx, { stores: JournaledStore[]; dirs: string[] }>();
 
 /** Per test: Stores opened with open() are closed first, then temp dirs are removed. */
-function cleanup(t: Ctx): { stores: SqlJsStore[]; dirs: string[] } {
+function cleanup(t: Ctx): { stores: JournaledStore[]; dirs: string[] } {
   let entry = cleanups.get(t);
   if (!entry) {
-    const created = { stores: [] as SqlJsStore[], dirs: [] as string[] };
+    const created = { stores: [] as JournaledStore[], dirs: [] as string[] };
     t.after(() => {
       for (const store of created.stores) store.close();
       for (const dir of created.dirs) fs.rmSync(dir, { recursive: true, force: true });
@@ -35,7 +35,7 @@ function tempDir(t: Ctx): string {
   return dir;
 }
 
-async function open(t: Ctx, dataDir: string, compactEvery?: number): Promise<SqlJsStore> {
+async function open(t: Ctx, dataDir: string, compactEvery?: number): Promise<JournaledStore> {
   const store = await Store.open({ dataDir, fsync: false, compactEvery });
   cleanup(t).stores.push(store);
   return store;
@@ -69,8 +69,7 @@ const line = (journal: string, seq: number, ops: WriteOp[]) =>
   JSON.stringify({ id: `${journal.replace(/\.jsonl$/, '')}:${seq}`, ts: Date.now(), ops }) + '\n';
 
 test('migrations are applied once, in order, and the version is recorded', async (t) => {
-  const SQL = await initSqlJs();
-  const db = new SQL.Database();
+  const db = (await loadSqlEngine()).open();
   t.after(() => db.close());
   assert.equal(schemaVersion(db), 0);
   assert.deepEqual(migrate(db), MIGRATIONS.map((m) => m.version));
@@ -185,7 +184,7 @@ test('replaying journals over a state that already holds them is harmless', asyn
   a.write(event('e1', 'ignored'));
   a.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'p', tool_count: 1 } });
   a.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'p', tool_count: 2 } });
-  const extra: SqlJsStore[] = [];
+  const extra: JournaledStore[] = [];
   const state = () => [a, ...extra].map((s) => s.query('SELECT * FROM events ORDER BY id').concat(s.query('SELECT * FROM catalog_powers')));
   const expected = state()[0];
   assert.deepEqual(expected, [
@@ -195,9 +194,8 @@ test('replaying journals over a state that already holds them is harmless', asyn
   assert.equal(a.compact(), true);
 
   // Snapshot with the data but watermarks cleared: the next open replays a's whole journal on top.
-  const SQL = await initSqlJs();
   const file = path.join(dataDir, 'grimoire.sqlite');
-  const db = new SQL.Database(fs.readFileSync(file));
+  const db = (await loadSqlEngine()).open(fs.readFileSync(file));
   assert.deepEqual(db.exec('SELECT count(*) FROM journal_watermarks')[0]!.values, [[1]]);
   db.exec('DELETE FROM journal_watermarks');
   fs.writeFileSync(file, db.export());

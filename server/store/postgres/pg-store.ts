@@ -1,6 +1,6 @@
 /**
  * The store on PostgreSQL, for a team gateway with several replicas. Callers use the Store
- * contract synchronously, PostgreSQL is asynchronous: so this store keeps a read model (sql.js,
+ * contract synchronously, PostgreSQL is asynchronous: so this store keeps a read model (in-memory SQLite,
  * the same migrations) loaded from PostgreSQL at open, applies its own writes to it at once, and
  * pushes them to PostgreSQL in group-committed transactions (pg-writer.ts); other replicas' writes
  * arrive through LISTEN/NOTIFY and the change log (pg-follower.ts). See server/store/README.md.
@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import pg from 'pg';
-import initSqlJs from 'sql.js';
 import { errorMessage, logger } from '../../log.js';
 import { StoreDatabase } from '../database.js';
+import { loadSqlEngine, type SqlEngine } from '../sql-engine.js';
 import { migrate, TABLE_KEYS } from '../migrations.js';
 import { applyOp, Schema, type Row, type SqlValue, type WriteOp } from '../ops.js';
 import type { Store } from '../store-interface.js';
@@ -59,14 +59,14 @@ export class PgStore implements Store {
     private readonly pool: pg.Pool,
     private db: StoreDatabase,
     private readonly schema: Schema,
-    private readonly SQL: initSqlJs.SqlJsStatic,
+    private readonly engine: SqlEngine,
   ) {
     this.dataDir = path.resolve(options.dataDir);
     this.where = maskDatabaseUrl(options.url);
   }
 
   static async open(options: PgStoreOptions): Promise<PgStore> {
-    const SQL = await initSqlJs();
+    const engine = await loadSqlEngine();
     const config: pg.ClientConfig = { connectionString: options.url, connectionTimeoutMillis: 3_000, types, application_name: 'grimoire' };
     // A connection that stops answering (no reset from a lost network) counts as down after 10 s.
     const pool = new pg.Pool({ ...config, max: 4, idleTimeoutMillis: 30_000, query_timeout: 10_000 });
@@ -78,12 +78,12 @@ export class PgStore implements Store {
       try {
         const applied = await migratePg(client, maskDatabaseUrl(options.url));
         if (applied.length) log.info(`PostgreSQL schema migrated to version ${applied[applied.length - 1]}`);
-        ({ db, seq } = await loadReadModel(SQL, client));
+        ({ db, seq } = await loadReadModel(engine, client));
       } finally {
         client.release();
       }
       fs.mkdirSync(options.dataDir, { recursive: true });
-      const store = new PgStore(options, pool, db, new Schema(db.db), SQL);
+      const store = new PgStore(options, pool, db, new Schema(db.db), engine);
       store.writer = new PgWriter(pool, store.origin, options.maxQueuedOps ?? 10_000);
       store.follower = new PgFollower(config, pool, store.origin, seq, {
         apply: (ops) => store.applyToModel(ops),
@@ -167,7 +167,7 @@ export class PgStore implements Store {
   private async reload(): Promise<number> {
     const client = await this.pool.connect();
     try {
-      const { db, seq } = await loadReadModel(this.SQL, client);
+      const { db, seq } = await loadReadModel(this.engine, client);
       const old = this.db;
       this.db = db;
       old.close();
@@ -206,8 +206,8 @@ async function connectWithRetry(pool: pg.Pool, options: PgStoreOptions): Promise
 }
 
 /** Every table, read in one snapshot with the change sequence it reflects. */
-async function loadReadModel(SQL: initSqlJs.SqlJsStatic, client: pg.PoolClient): Promise<{ db: StoreDatabase; seq: number }> {
-  const db = StoreDatabase.create(SQL);
+async function loadReadModel(engine: SqlEngine, client: pg.PoolClient): Promise<{ db: StoreDatabase; seq: number }> {
+  const db = StoreDatabase.create(engine);
   try {
     db.migrating((raw) => migrate(raw));
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');

@@ -1,0 +1,146 @@
+/**
+ * better-sqlite3 behind the store's SqlDatabase surface (sql-engine.ts), as sql.js behaves:
+ * - a parameter left out binds NULL (better-sqlite3 throws: the statement is run again with one
+ *   more NULL until it has them all; only EXPLAIN's read-only check leaves them out, once per text);
+ * - `prepare` compiles the first statement of a text that has several (better-sqlite3 refuses it).
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SqlDatabase, SqlEngine, SqlStatement } from './sql-engine.js';
+import type { SqlValue } from './write-op.js';
+
+type Native = typeof BetterSqlite3;
+
+const TOO_FEW = /Too few parameter values/;
+const SEVERAL_STATEMENTS = /more than one statement/;
+const MAX_PARAMETERS = 32_766;
+
+/** Runs `use(params)`, with NULLs added while better-sqlite3 says there are too few. */
+function withMissingAsNull<T>(params: SqlValue[], use: (params: SqlValue[]) => T): T {
+  for (let padded = params; ; padded = [...padded, null]) {
+    try {
+      return use(padded);
+    } catch (error) {
+      if (!(error instanceof RangeError && TOO_FEW.test(error.message)) || padded.length >= MAX_PARAMETERS) throw error;
+    }
+  }
+}
+
+/** `sql` up to its first `;` outside quotes, identifiers and comments (what SQLite compiles first). */
+export function firstStatement(sql: string): string {
+  /** The index of the last character of `end` found after `from`, or the text's end. */
+  const through = (end: string, from: number): number => {
+    const at = sql.indexOf(end, from);
+    return at < 0 ? sql.length : at + end.length - 1;
+  };
+  const closing: Record<string, string> = { "'": "'", '"': '"', '`': '`', '[': ']' };
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i]!;
+    if (closing[c]) i = through(closing[c], i + 1);
+    else if (c === '-' && sql[i + 1] === '-') i = through('\n', i + 2);
+    else if (c === '/' && sql[i + 1] === '*') i = through('*/', i + 2);
+    else if (c === ';') return sql.slice(0, i + 1);
+  }
+  return sql;
+}
+
+class NativeStatement implements SqlStatement {
+  private params: SqlValue[] = [];
+  private rows: IterableIterator<unknown[]> | undefined;
+  private row: unknown[] = [];
+
+  constructor(private readonly statement: BetterSqlite3.Statement<SqlValue[], unknown[]>) {}
+
+  bind(params: SqlValue[]): true {
+    this.params = params;
+    return true;
+  }
+
+  step(): boolean {
+    this.rows ??= withMissingAsNull(this.params, (params) => this.statement.raw(true).iterate(...params));
+    const next = this.rows.next();
+    if (next.done) {
+      this.rows = undefined;
+      return false;
+    }
+    this.row = next.value;
+    return true;
+  }
+
+  get(): unknown[] {
+    return this.row;
+  }
+
+  getColumnNames(): string[] {
+    return this.statement.columns().map((column) => column.name);
+  }
+
+  run(params: SqlValue[]): void {
+    withMissingAsNull(params, (all) => (this.statement.reader ? this.statement.raw(true).all(...all) : this.statement.run(...all)));
+  }
+
+  reset(): true {
+    this.rows?.return?.();
+    this.rows = undefined;
+    this.params = [];
+    return true;
+  }
+
+  free(): true {
+    return this.reset();
+  }
+}
+
+class NativeDatabase implements SqlDatabase {
+  constructor(private readonly db: BetterSqlite3.Database) {}
+
+  prepare(sql: string): NativeStatement {
+    try {
+      return new NativeStatement(this.db.prepare<SqlValue[], unknown[]>(sql));
+    } catch (error) {
+      if (!SEVERAL_STATEMENTS.test(String((error as Error).message))) throw error;
+      return new NativeStatement(this.db.prepare<SqlValue[], unknown[]>(firstStatement(sql)));
+    }
+  }
+
+  exec(sql: string, params: SqlValue[] = []): Array<{ columns: string[]; values: unknown[][] }> {
+    let statement: BetterSqlite3.Statement<SqlValue[], unknown[]>;
+    try {
+      statement = this.db.prepare<SqlValue[], unknown[]>(sql);
+    } catch (error) {
+      // Several statements (a migration): better-sqlite3 runs them with exec, which returns no rows.
+      if (params.length > 0 || !SEVERAL_STATEMENTS.test(String((error as Error).message))) throw error;
+      this.db.exec(sql);
+      return [];
+    }
+    if (!statement.reader) {
+      withMissingAsNull(params, (all) => statement.run(...all));
+      return [];
+    }
+    const values = withMissingAsNull(params, (all) => statement.raw(true).all(...all));
+    return values.length > 0 ? [{ columns: statement.columns().map((column) => column.name), values }] : [];
+  }
+
+  run(sql: string, params: SqlValue[] = []): this {
+    this.exec(sql, params);
+    return this;
+  }
+
+  export(): Uint8Array {
+    return this.db.serialize();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/** Throws when better-sqlite3 is not installed or not built for this runtime. */
+export async function nativeEngine(): Promise<SqlEngine> {
+  const loaded = (await import('better-sqlite3')) as unknown as { default?: Native } & Native;
+  const Database = loaded.default ?? loaded;
+  new Database(':memory:').close(); // the native binding loads here, not at the first open
+  return {
+    name: 'better-sqlite3',
+    open: (bytes) => new NativeDatabase(bytes ? new Database(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) : new Database(':memory:')),
+  };
+}
