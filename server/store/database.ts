@@ -1,15 +1,16 @@
 /**
- * One in-memory SQLite database (sql-engine.ts: better-sqlite3 or sql.js) as the Store uses it. A query runs only if SQLite compiles it to a program
- * that writes nothing (its `EXPLAIN`, read once per statement text: no write transaction, no
- * opcode that changes the connection), so writes go through the journal and no savepoint is
- * needed. (`PRAGMA query_only`, toggled around each write, did the same, but a flag pragma expires
- * every prepared statement: each was compiled again on its next use, twice per write.)
- * The rollback journal is in memory and the lock exclusive (the file lives in sql.js's in-memory
- * file system and nothing else opens it: with the default locking SQLite drops its page cache
- * after every transaction and re-reads the pages through that file system, ten times the cost of
- * a write); writes run in one long transaction, committed every COMMIT_EVERY writes and before an
- * export (a commit copies the changed pages into that file system); statements are prepared
- * once. Durability is the journals' job, not this file's.
+ * One in-memory SQLite database (sql-engine.ts: better-sqlite3 or sql.js) as the Store uses it. A
+ * query runs only if SQLite compiles it to a program that writes nothing (its `EXPLAIN`, read once
+ * per statement text: no write transaction, no opcode that changes the connection), so writes go
+ * through the journal and no savepoint is needed. (`PRAGMA query_only`, toggled around each write,
+ * did the same, but a flag pragma expires every prepared statement: each was compiled again on its
+ * next use, twice per write.)
+ * The rollback journal is in memory and the lock exclusive (the file lives in memory and nothing
+ * else opens it: with the default locking SQLite drops its page cache after every transaction and
+ * re-reads the pages through sql.js's file system, ten times the cost of a write); writes run in
+ * one long transaction, committed every COMMIT_EVERY writes and before an export (a commit copies
+ * the changed pages into that file system); statements are prepared once. Durability is the
+ * journals' job, not this file's.
  */
 import type { SqlDatabase, SqlEngine, SqlStatement } from './sql-engine.js';
 import type { SqlValue } from './ops.js';
@@ -152,7 +153,7 @@ export class StoreDatabase {
 
   /**
    * The database file, committed first. sql.js (1.16 on) copies it with SQLite's backup API on this
-   * connection: prepared statements, pragmas and the page cache stay (before, it closed and reopened
+   * connection, better-sqlite3 serializes it: prepared statements, pragmas and the page cache stay (before, it closed and reopened
    * the database, and every statement was prepared again after a compaction).
    */
   export(): Uint8Array {

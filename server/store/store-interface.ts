@@ -1,5 +1,5 @@
 /**
- * What the rest of the server may ask of a store, whatever keeps the data: sql.js with journals
+ * What the rest of the server may ask of a store, whatever keeps the data: in-memory SQLite with journals
  * (store.ts, the embedded default) or PostgreSQL for a team (postgres/pg-store.ts). Writes are
  * logical ops (server/store/ops.ts); queries are read-only SQL over everything committed.
  */

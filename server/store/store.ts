@@ -1,5 +1,5 @@
 /**
- * The persistent store: sql.js in memory, made durable and shareable between processes by
+ * The persistent store: SQLite in memory (sql-engine.ts), made durable and shareable between processes by
  * per-process journals of logical ops (merged on read), a change counter that tells when to read
  * them, group commit for power-loss durability, and a snapshot that compaction rewrites under
  * `compact.lock`. See server/store/README.md for the protocol and its guarantees.
@@ -544,7 +544,7 @@ function validOp(schema: Schema, op: WriteOp, invalid: (op: WriteOp, error: unkn
   }
 }
 
-/** Opens the store of a data dir (sql.js with journals; see server/store/README.md). */
+/** Opens the store of a data dir (in-memory SQLite with journals; see server/store/README.md). */
 export const Store = {
   open: (options: StoreOptions): Promise<JournaledStore> => JournaledStore.open(options),
 };

@@ -36,7 +36,7 @@ export interface PgStoreOptions {
   onRetry?: (message: string, nextDelayMs: number) => void;
 }
 
-/** sql.js's INTEGER-typed columns become float8 in PostgreSQL; BIGSERIAL (int8) as a number too. */
+/** The read model's INTEGER-typed columns become float8 in PostgreSQL; BIGSERIAL (int8) as a number too. */
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
     oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
