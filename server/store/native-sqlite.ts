@@ -136,8 +136,8 @@ class NativeDatabase implements SqlDatabase {
 
 /** Throws when better-sqlite3 is not installed or not built for this runtime. */
 export async function nativeEngine(): Promise<SqlEngine> {
-  const loaded = (await import('better-sqlite3')) as unknown as { default?: Native } & Native;
-  const Database = loaded.default ?? loaded;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS native addon, optional: loaded (or failing) only here
+  const Database = require('better-sqlite3') as Native;
   new Database(':memory:').close(); // the native binding loads here, not at the first open
   return {
     name: 'better-sqlite3',

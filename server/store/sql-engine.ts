@@ -62,7 +62,7 @@ async function chooseEngine(env: NodeJS.ProcessEnv): Promise<SqlEngine> {
   if (env[ENGINE_VARIABLE] === 'sql.js') return sqlJsEngine();
   try {
     const { nativeEngine } = await import('./native-sqlite.js');
-    return nativeEngine();
+    return await nativeEngine();
   } catch (error) {
     log.debug(`store on sql.js: better-sqlite3 did not load (${errorMessage(error).split('\n')[0]}); \`npm install better-sqlite3\` for a quicker store`);
     return sqlJsEngine();

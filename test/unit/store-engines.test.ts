@@ -78,3 +78,23 @@ test('the store and activity tests pass on sql.js too (the engine VS Code uses)'
   assert.match(run.stdout, /# fail 0/);
   assert.doesNotMatch(run.stdout, /# pass 0\b/);
 });
+
+test('without better-sqlite3 the store runs on sql.js, and says so at debug level only', () => {
+  // A preload that makes better-sqlite3 unresolvable, as in the .vsix (which does not carry it).
+  const hide = "const M = require('node:module'); const resolve = M._resolveFilename; M._resolveFilename = function (request, ...rest) { if (request === 'better-sqlite3') throw Object.assign(new Error(\"Cannot find module 'better-sqlite3'\"), { code: 'MODULE_NOT_FOUND' }); return resolve.call(this, request, ...rest); };";
+  const dataDir = tempDir('grimoire-engines-');
+  try {
+    const storeJs = JSON.stringify(path.resolve(__dirname, '../../server/store/store.js'));
+    const engineJs = JSON.stringify(path.resolve(__dirname, '../../server/store/sql-engine.js'));
+    const script = `${hide} (async () => { const s = await require(${storeJs}).Store.open({ dataDir: ${JSON.stringify(dataDir.dir)} }); s.write({ op: 'insert', table: 'events', row: { id: 'e1', at: 1, kind: 'k', detail: 'd' } }); process.stdout.write((await require(${engineJs}).loadSqlEngine()).name + ' ' + s.query('SELECT count(*) AS n FROM events')[0].n); await s.close(); })()`;
+    const run = (level: string) => spawnSync(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', GRIMOIRE_LOG: level }, encoding: 'utf8' });
+    const quiet = run('info');
+    assert.equal(quiet.stdout, 'sql.js 1', quiet.stderr);
+    assert.equal(quiet.stderr, '');
+    const told = run('debug');
+    assert.equal(told.stdout, 'sql.js 1', told.stderr);
+    assert.match(told.stderr, /store on sql\.js: better-sqlite3 did not load \(Cannot find module 'better-sqlite3'\)/);
+  } finally {
+    dataDir.cleanup();
+  }
+});
