@@ -72,8 +72,8 @@ export class UsageStats {
     const version = this.log.version;
     const rows = this.log.ratedOutcomes();
     this.rows = new Map(rows.map((row) => [row.id, row]));
-    this.powers = groupsBy(rows, (row) => row.power, now);
-    this.tools = groupsBy(rows, (row) => `${row.power}:${row.tool}`, now);
+    this.powers = groupsBy(rows, powerKey, now);
+    this.tools = groupsBy(rows, toolKey, now);
     this.read = { version, at: now, minute: Math.floor(now / 60_000) };
     this.cache = undefined;
   }
@@ -85,9 +85,12 @@ export class UsageStats {
       if (!found) groups.set(key, (found = new UsageGroup(this.read.at)));
       return found;
     };
-    return [group(this.powers, row.power), group(this.tools, `${row.power}:${row.tool}`)];
+    return [group(this.powers, powerKey(row)), group(this.tools, toolKey(row))];
   }
 }
+
+const powerKey = (row: Row): string => row.power;
+const toolKey = (row: Row): string => `${row.power}:${row.tool}`;
 
 function groupsBy(rows: Row[], keyOf: (row: Row) => string, now: number): Map<string, UsageGroup> {
   const lists = new Map<string, Row[]>();
