@@ -153,8 +153,9 @@ export class StoreDatabase {
 
   /**
    * The database file, committed first. sql.js (1.16 on) copies it with SQLite's backup API on this
-   * connection, better-sqlite3 serializes it: prepared statements, pragmas and the page cache stay (before, it closed and reopened
-   * the database, and every statement was prepared again after a compaction).
+   * connection, better-sqlite3 serializes it: prepared statements, pragmas and the page cache stay
+   * (sql.js before 1.16 closed and reopened the database, and every statement was prepared again
+   * after a compaction).
    */
   export(): Uint8Array {
     this.commit();

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { ActivityLog, type ActivityCall } from '../../server/activity/activity-log.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
+import { median, round } from './figures.js';
 
 const CAP = Number(process.env.BENCH_CAP ?? 10_000);
 const PASSES = Number(process.env.BENCH_PASSES ?? 15);
@@ -35,10 +36,9 @@ async function main(): Promise<void> {
       if (dropped !== EVERY) throw new Error(`a pass dropped ${dropped} rows, not ${EVERY}`);
     }
     ms.sort((a, b) => a - b);
-    const median = ms[Math.floor(ms.length / 2)]!;
-    const round = (x: number) => Math.round(x * 100) / 100;
+    const middle = median(ms);
     process.stdout.write(
-      JSON.stringify({ cap: CAP, passes: PASSES, rows_over_per_pass: EVERY, pass_ms_median: round(median), pass_ms_p90: round(ms[Math.floor(ms.length * 0.9)]!), per_call_us: round((median * 1000) / EVERY) }, null, 2) + '\n',
+      JSON.stringify({ cap: CAP, passes: PASSES, rows_over_per_pass: EVERY, pass_ms_median: round(middle, 2), pass_ms_p90: round(ms[Math.floor(ms.length * 0.9)]!, 2), per_call_us: round((middle * 1000) / EVERY, 2) }, null, 2) + '\n',
     );
   } finally {
     store.close();
