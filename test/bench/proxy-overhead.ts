@@ -25,6 +25,8 @@
  * least BENCH_MIN_SECONDS; GRIMOIRE_BENCH_CLI=path
  * to another build's out/server/cli/main.js to measure that build instead, e.g. main's;
  * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows;
+ * BENCH_TARGETS='direct stdio,gateway stdio,floor stdio' adds the floor: a proxy that only parses
+ * and re-serializes each line (floor-proxy.ts), what any gateway in its own process costs here;
  * BENCH_STRACE=DIR to count the answering process's syscalls over each row's measured calls with
  * `strace -c -f -p`, one summary file per row in DIR; traced rows run slower).
  * The HTTP client is the SDK's with the gateway's own fetch for HTTP powers (fetchWithOwnSignal),
@@ -294,6 +296,15 @@ async function gatewayStdio(env: Record<string, string>): Promise<Target> {
   return { name: 'gateway stdio', client, tool: 'everything__echo', pid: transport.pid ?? undefined, close: () => client.close() };
 }
 
+/** The least any proxy costs (floor-proxy.ts): measured only when BENCH_TARGETS names 'floor stdio'. */
+async function floorStdio(): Promise<Target> {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(__dirname, 'floor-proxy.js'), everything], stderr: 'ignore' });
+  await client.connect(transport);
+  await activateEverything(client);
+  return { name: 'floor stdio', client, tool: 'everything__echo', pid: transport.pid ?? undefined, close: () => client.close() };
+}
+
 async function gatewayHttp(env: Record<string, string>): Promise<Target> {
   const child = spawn(process.execPath, [...gatewayNodeArgs, cli, 'serve', '--http', '--demo', '--no-imports'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const line = await waitForLine(child, child.stdout!, (text) => text.startsWith('{'));
@@ -349,13 +360,14 @@ async function runRound(index: number, env: Record<string, string>): Promise<{ r
     ['gateway stdio', () => gatewayStdio(env)],
     ['direct http', directHttp],
     ['gateway http', () => gatewayHttp(env)],
+    ['floor stdio', floorStdio],
   ];
   // Odd rounds measure each gateway before its direct counterpart, so a drift of the machine's speed over a run favours neither.
-  const ordered = index % 2 === 0 ? makers : [makers[1]!, makers[0]!, makers[3]!, makers[2]!];
-  const only = process.env.BENCH_TARGETS?.split(',').map((name) => name.trim());
+  const ordered = index % 2 === 0 ? makers : [makers[1]!, makers[0]!, makers[3]!, makers[2]!, makers[4]!];
+  const only = process.env.BENCH_TARGETS?.split(',').map((name) => name.trim()) ?? ['direct stdio', 'gateway stdio', 'direct http', 'gateway http'];
   const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,20').split(',').map(Number);
   for (const [name, make] of ordered) {
-    if (only && !only.includes(name)) continue;
+    if (!only.includes(name)) continue;
     const target = await make();
     try {
       for (const concurrency of concurrencies) rows.push(await measure(target, concurrency));
@@ -367,6 +379,7 @@ async function runRound(index: number, env: Record<string, string>): Promise<{ r
     overhead(rows, 'gateway stdio', 'direct stdio', c),
     overhead(rows, 'gateway http', 'direct http', c),
     overhead(rows, 'gateway http', 'direct stdio', c),
+    overhead(rows, 'floor stdio', 'direct stdio', c),
   ]);
   return { rows, overhead: comparisons.filter((o): o is Overhead => o !== undefined) };
 }
