@@ -5,7 +5,8 @@
  * - `prepare` compiles the first statement of a text that has several (better-sqlite3 refuses it).
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SqlDatabase, SqlEngine, SqlStatement } from './sql-engine.js';
+import { IteratingStatement } from './iterating-statement.js';
+import type { SqlDatabase, SqlEngine } from './sql-engine.js';
 import type { SqlValue } from './write-op.js';
 
 type Native = typeof BetterSqlite3;
@@ -43,31 +44,13 @@ export function firstStatement(sql: string): string {
   return sql;
 }
 
-class NativeStatement implements SqlStatement {
-  private params: SqlValue[] = [];
-  private rows: IterableIterator<unknown[]> | undefined;
-  private row: unknown[] = [];
-
-  constructor(private readonly statement: BetterSqlite3.Statement<SqlValue[], unknown[]>) {}
-
-  bind(params: SqlValue[]): true {
-    this.params = params;
-    return true;
+class NativeStatement extends IteratingStatement {
+  constructor(private readonly statement: BetterSqlite3.Statement<SqlValue[], unknown[]>) {
+    super();
   }
 
-  step(): boolean {
-    this.rows ??= withMissingAsNull(this.params, (params) => this.statement.raw(true).iterate(...params));
-    const next = this.rows.next();
-    if (next.done) {
-      this.rows = undefined;
-      return false;
-    }
-    this.row = next.value;
-    return true;
-  }
-
-  get(): unknown[] {
-    return this.row;
+  protected rowsOf(params: SqlValue[]): Iterator<unknown> {
+    return withMissingAsNull(params, (all) => this.statement.raw(true).iterate(...all));
   }
 
   getColumnNames(): string[] {
@@ -76,17 +59,6 @@ class NativeStatement implements SqlStatement {
 
   run(params: SqlValue[]): void {
     withMissingAsNull(params, (all) => (this.statement.reader ? this.statement.raw(true).all(...all) : this.statement.run(...all)));
-  }
-
-  reset(): true {
-    this.rows?.return?.();
-    this.rows = undefined;
-    this.params = [];
-    return true;
-  }
-
-  free(): true {
-    return this.reset();
   }
 }
 

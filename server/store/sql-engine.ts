@@ -1,12 +1,13 @@
 /**
- * The SQLite engine under the store's in-memory database: better-sqlite3 (native) where it loads,
- * sql.js (WebAssembly) everywhere else. Both hold the same SQLite database file image (a snapshot
- * written by one opens in the other), so processes on different engines share a data dir.
- * better-sqlite3 is an optional dependency: it does not load in VS Code's Electron (another ABI;
- * the .vsix does not carry it) nor where its install could not build; the store then runs on
- * sql.js and says so once, at debug level. GRIMOIRE_STORE_ENGINE=sql.js chooses sql.js.
+ * The SQLite engine under the store's in-memory database, chosen once per process: better-sqlite3
+ * (native) where it loads, else Node's own `node:sqlite` (Node 22.16 and later: VS Code's Electron
+ * of recent releases), else sql.js (WebAssembly). All three hold the same SQLite database file image
+ * (a snapshot written by one opens in the others), so processes on different engines share a data
+ * dir. better-sqlite3 is an optional dependency: it does not load in VS Code's Electron (another
+ * ABI; the .vsix does not carry it) nor where its install could not build. Falling back says why
+ * once, at debug level. GRIMOIRE_STORE_ENGINE=node:sqlite or sql.js chooses one.
  * The surface is the part of sql.js's Database the store uses; native-sqlite.ts gives it to
- * better-sqlite3.
+ * better-sqlite3, node-sqlite.ts to node:sqlite.
  */
 import initSqlJs from 'sql.js';
 import { errorMessage, logger } from '../log.js';
@@ -33,7 +34,7 @@ export interface SqlDatabase {
 }
 
 export interface SqlEngine {
-  readonly name: 'better-sqlite3' | 'sql.js';
+  readonly name: 'better-sqlite3' | 'node:sqlite' | 'sql.js';
   /** An in-memory database, empty or from a file image. */
   open(bytes?: Uint8Array): SqlDatabase;
 }
@@ -59,12 +60,24 @@ export function loadSqlEngine(env: NodeJS.ProcessEnv = process.env): Promise<Sql
 }
 
 async function chooseEngine(env: NodeJS.ProcessEnv): Promise<SqlEngine> {
-  if (env[ENGINE_VARIABLE] === 'sql.js') return sqlJsEngine();
+  const forced = env[ENGINE_VARIABLE];
+  if (forced === 'sql.js') return sqlJsEngine();
+  if (forced === 'node:sqlite') return (await import('./node-sqlite.js')).nodeSqliteEngine();
+  let nativeError: unknown;
   try {
     const { nativeEngine } = await import('./native-sqlite.js');
     return await nativeEngine();
   } catch (error) {
-    log.debug(`store on sql.js: better-sqlite3 did not load (${errorMessage(error).split('\n')[0]}); \`npm install better-sqlite3\` for a quicker store`);
+    nativeError = error;
+  }
+  try {
+    return (await import('./node-sqlite.js')).nodeSqliteEngine();
+  } catch (error) {
+    log.debug(
+      `store on sql.js: better-sqlite3 did not load (${firstLine(nativeError)}) nor node:sqlite (${firstLine(error)}); \`npm install better-sqlite3\`, or Node 22.16 or later, for a quicker store`,
+    );
     return sqlJsEngine();
   }
 }
+
+const firstLine = (error: unknown): string => errorMessage(error).split('\n')[0]!;

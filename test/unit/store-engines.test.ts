@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { firstStatement } from '../../server/store/native-sqlite.js';
 import { ENGINE_VARIABLE, loadSqlEngine, sqlJsEngine } from '../../server/store/sql-engine.js';
 import { Store, type WriteOp } from '../../server/store/store.js';
-import { nativeEngineOrReason } from '../helpers/store-engines.js';
+import { nativeEngineOrReason, nodeSqliteEngineOrReason, nodeWithSqlite } from '../helpers/store-engines.js';
 import { tempDir } from '../helpers/temp.js';
 
 const event = (id: string): WriteOp => ({ op: 'insert', table: 'events', row: { id, at: 1, kind: 'test', detail: id } });
@@ -47,10 +47,10 @@ test('a data dir written on one engine opens on the other, both ways, snapshot a
   }
 });
 
-test('better-sqlite3 as sql.js: several statements prepare the first, and a parameter left out binds NULL', async (t) => {
-  const native = await nativeEngineOrReason();
-  if (typeof native === 'string') return t.skip(native);
-  for (const engine of [native, await sqlJsEngine()]) {
+test('better-sqlite3 and node:sqlite as sql.js: several statements prepare the first, and a parameter left out binds NULL', async (t) => {
+  const others = [await nativeEngineOrReason(), await nodeSqliteEngineOrReason()].filter((engine) => typeof engine !== 'string');
+  if (others.length === 0) return t.skip('neither better-sqlite3 nor node:sqlite loads in this process');
+  for (const engine of [...others, await sqlJsEngine()]) {
     const db = engine.open();
     db.exec('CREATE TABLE t (a, b); INSERT INTO t VALUES (1, 2)');
     const statement = db.prepare("SELECT a, ';' AS s FROM t WHERE a = ? OR b IS ?; DELETE FROM t");
@@ -67,21 +67,71 @@ test('better-sqlite3 as sql.js: several statements prepare the first, and a para
   assert.equal(firstStatement('SELECT "a;b", [c;d], `e;f`'), 'SELECT "a;b", [c;d], `e;f`');
 });
 
-test('the store and activity tests pass on sql.js too (the engine VS Code uses)', { timeout: 120_000 }, (t) => {
-  if (process.env[ENGINE_VARIABLE] === 'sql.js') return t.skip('this run is the sql.js one');
-  const unit = __dirname;
-  const files = ['store.test.js', 'store-apply-ops.test.js', 'store-database-export.test.js', 'activity-record.test.js', 'activity-retention.test.js', 'activity-table.test.js', 'activity-write-behind.test.js'].map((file) => path.join(unit, file));
+const STORE_TEST_FILES = ['store.test.js', 'store-apply-ops.test.js', 'store-database-export.test.js', 'activity-record.test.js', 'activity-retention.test.js', 'activity-table.test.js', 'activity-write-behind.test.js'];
+
+/** Runs the store and activity test files again in a child on `node` with the engine forced; asserts they pass. */
+function rerunStoreTests(node: string, engine: string, extraFiles: string[] = []): void {
+  const files = [...STORE_TEST_FILES, ...extraFiles].map((file) => path.join(__dirname, file));
   // Without NODE_TEST_CONTEXT, which would make the inner runner report to this one instead of printing.
   const { NODE_TEST_CONTEXT: _context, ...env } = process.env;
-  const run = spawnSync(process.execPath, ['--test', ...files], { env: { ...env, [ENGINE_VARIABLE]: 'sql.js' }, encoding: 'utf8', timeout: 110_000 });
+  const run = spawnSync(node, ['--test', ...files], { env: { ...env, [ENGINE_VARIABLE]: engine }, encoding: 'utf8', timeout: 110_000 });
   assert.equal(run.status, 0, run.stdout.slice(-3_000));
   assert.match(run.stdout, /# fail 0/);
   assert.doesNotMatch(run.stdout, /# pass 0\b/);
+}
+
+test('the store and activity tests pass on sql.js too (the engine of VS Code before node:sqlite)', { timeout: 120_000 }, (t) => {
+  if (process.env[ENGINE_VARIABLE]) return t.skip(`this run is the ${process.env[ENGINE_VARIABLE]} one`);
+  rerunStoreTests(process.execPath, 'sql.js');
 });
 
-test('without better-sqlite3 the store runs on sql.js, and says so at debug level only', () => {
-  // A preload that makes better-sqlite3 unresolvable, as in the .vsix (which does not carry it).
-  const hide = "const M = require('node:module'); const resolve = M._resolveFilename; M._resolveFilename = function (request, ...rest) { if (request === 'better-sqlite3') throw Object.assign(new Error(\"Cannot find module 'better-sqlite3'\"), { code: 'MODULE_NOT_FOUND' }); return resolve.call(this, request, ...rest); };";
+test('the store and activity tests, and these, pass on node:sqlite (the engine of VS Code on Node 22.16+)', { timeout: 120_000 }, (t) => {
+  if (process.env[ENGINE_VARIABLE]) return t.skip(`this run is the ${process.env[ENGINE_VARIABLE]} one`);
+  const found = nodeWithSqlite();
+  if ('reason' in found) return t.skip(found.reason);
+  rerunStoreTests(found.node, 'node:sqlite', ['store-engines.test.js']);
+});
+
+test('where better-sqlite3 does not load, Node 22 runs the store on node:sqlite, quietly, and its data dir opens on the other engines and back', async (t) => {
+  const found = nodeWithSqlite();
+  if ('reason' in found) return t.skip(found.reason);
+  const { dir: dataDir, cleanup } = tempDir('grimoire-engines-');
+  t.after(cleanup);
+  const storeJs = JSON.stringify(path.resolve(__dirname, '../../server/store/store.js'));
+  const engineJs = JSON.stringify(path.resolve(__dirname, '../../server/store/sql-engine.js'));
+  // better-sqlite3 is built for this Node's ABI: on another Node it does not load, as in VS Code.
+  const child = (ids: string[], level: string) =>
+    spawnSync(
+      found.node,
+      [
+        '-e',
+        `(async () => { const s = await require(${storeJs}).Store.open({ dataDir: ${JSON.stringify(dataDir)} }); for (const id of ${JSON.stringify(ids)}) s.write({ op: 'insert', table: 'events', row: { id, at: 1, kind: 'test', detail: id } }); s.compact(); s.write({ op: 'insert', table: 'events', row: { id: ${JSON.stringify(`${ids[0]}-journal`)}, at: 1, kind: 'test', detail: '' } }); process.stdout.write((await require(${engineJs}).loadSqlEngine()).name + ' ' + s.query('SELECT id FROM events ORDER BY id').map((r) => r.id).join(',')); await s.close(); })()`,
+      ],
+      { env: { PATH: process.env.PATH ?? '', GRIMOIRE_LOG: level }, encoding: 'utf8' },
+    );
+  const first = child(['a1', 'a2'], 'info');
+  assert.equal(first.stdout, 'node:sqlite a1,a1-journal,a2', first.stderr);
+  assert.equal(first.stderr, '', 'no ExperimentalWarning, nothing at the default log level');
+  const expected = ['a1', 'a1-journal', 'a2'];
+  for (const engine of [await sqlJsEngine(), await nativeEngineOrReason()]) {
+    if (typeof engine === 'string') continue;
+    const store = await Store.open({ dataDir, engine });
+    assert.deepEqual(store.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id), expected, `node:sqlite -> ${engine.name}`);
+    store.write(event(`${engine.name}-row`));
+    expected.push(`${engine.name}-row`);
+    assert.equal(store.compact(), true);
+    await store.close();
+  }
+  const back = child(['b1'], 'debug');
+  assert.match(back.stdout, /^node:sqlite a1,a1-journal,a2,b1,b1-journal/, back.stderr);
+  assert.match(back.stdout, /sql\.js-row/);
+  assert.doesNotMatch(back.stderr, /ExperimentalWarning/);
+});
+
+test('without better-sqlite3 and node:sqlite the store runs on sql.js, and says so at debug level only', () => {
+  // A preload that makes both unloadable, as in the .vsix (which does not carry better-sqlite3) on an Electron before node:sqlite.
+  const hide =
+    "const M = require('node:module'); const load = M._load; M._load = function (request, ...rest) { if (request === 'better-sqlite3' || request === 'node:sqlite') throw Object.assign(new Error(`Cannot find module '${request}'`), { code: 'MODULE_NOT_FOUND' }); return load.call(this, request, ...rest); };";
   const dataDir = tempDir('grimoire-engines-');
   try {
     const storeJs = JSON.stringify(path.resolve(__dirname, '../../server/store/store.js'));
@@ -93,7 +143,7 @@ test('without better-sqlite3 the store runs on sql.js, and says so at debug leve
     assert.equal(quiet.stderr, '');
     const told = run('debug');
     assert.equal(told.stdout, 'sql.js 1', told.stderr);
-    assert.match(told.stderr, /store on sql\.js: better-sqlite3 did not load \(Cannot find module 'better-sqlite3'\)/);
+    assert.match(told.stderr, /store on sql\.js: better-sqlite3 did not load \(Cannot find module 'better-sqlite3'\) nor node:sqlite \(Cannot find module 'node:sqlite'\)/);
   } finally {
     dataDir.cleanup();
   }
