@@ -12,7 +12,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { firstStatement } from './native-sqlite.js';
 import { IteratingStatement } from './iterating-statement.js';
 import type { SqlDatabase, SqlEngine } from './sql-engine.js';
@@ -104,11 +103,11 @@ class NodeDatabase implements SqlDatabase {
   /** Copies the database in `bytes` (schema, rows, user_version) into this empty one. */
   load(bytes: Uint8Array): void {
     withTemporaryFile((file) => {
-      fs.writeFileSync(file, bytes, { mode: 0o600 });
+      fs.writeFileSync(file, bytes);
       this.db.exec(`ATTACH '${file.replace(/'/g, "''")}' AS image`);
       try {
         const objects = this.db
-          .prepare("SELECT type, name, sql FROM image.sqlite_master WHERE sql IS NOT NULL ORDER BY type <> 'table', rowid")
+          .prepare("SELECT type, name, sql FROM image.sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type <> 'table', rowid")
           .all() as Array<{ type: string; name: string; sql: string }>;
         this.db.exec('BEGIN');
         for (const { type, name, sql } of objects) {
@@ -127,12 +126,13 @@ class NodeDatabase implements SqlDatabase {
   }
 }
 
+/** A path in a new folder only this user can read (the image holds the store's rows), removed after `use`. */
 function withTemporaryFile<T>(use: (file: string) => T): T {
-  const file = path.join(os.tmpdir(), `grimoire-sqlite-${process.pid}-${randomUUID()}.sqlite`);
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-sqlite-'));
   try {
-    return use(file);
+    return use(path.join(folder, 'image.sqlite'));
   } finally {
-    fs.rmSync(file, { force: true });
+    fs.rmSync(folder, { recursive: true, force: true });
   }
 }
 

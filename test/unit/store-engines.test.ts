@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { firstStatement } from '../../server/store/native-sqlite.js';
 import { ENGINE_VARIABLE, loadSqlEngine, sqlJsEngine } from '../../server/store/sql-engine.js';
@@ -65,6 +67,27 @@ test('better-sqlite3 and node:sqlite as sql.js: several statements prepare the f
   }
   assert.equal(firstStatement("SELECT 'it''s; x' /* ; */ -- ;\n; DROP"), "SELECT 'it''s; x' /* ; */ -- ;\n;");
   assert.equal(firstStatement('SELECT "a;b", [c;d], `e;f`'), 'SELECT "a;b", [c;d], `e;f`');
+});
+
+test('node:sqlite: an image exports and opens again (schema, rows, indexes, user_version), leaving no file behind', async (t) => {
+  const engine = await nodeSqliteEngineOrReason();
+  if (typeof engine === 'string') return t.skip(engine);
+  const leftovers = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('grimoire-sqlite-'));
+  const before = leftovers();
+  const db = engine.open();
+  db.exec("CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER, b BLOB); CREATE INDEX t_n ON t (n); CREATE TABLE s (k INTEGER PRIMARY KEY AUTOINCREMENT, v TEXT); PRAGMA user_version = 7");
+  db.run("INSERT INTO t VALUES ('a', 1, x'00ff'), ('b', 2, NULL)");
+  db.run("INSERT INTO s (v) VALUES ('x'), ('y')");
+  const image = db.export();
+  db.close();
+  const again = engine.open(image);
+  assert.deepEqual(again.exec('SELECT id, n, b FROM t ORDER BY id')[0]?.values, [['a', 1, new Uint8Array([0, 255])], ['b', 2, null]]);
+  assert.deepEqual(again.exec("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 't_n'")[0]?.values, [['t_n']]);
+  assert.deepEqual(again.exec('PRAGMA user_version')[0]?.values, [[7]]);
+  again.run("INSERT INTO s (v) VALUES ('z')");
+  assert.deepEqual(again.exec("SELECT k FROM s WHERE v = 'z'")[0]?.values, [[3]], 'AUTOINCREMENT goes on from the image');
+  again.close();
+  assert.deepEqual(leftovers(), before);
 });
 
 const STORE_TEST_FILES = ['store.test.js', 'store-apply-ops.test.js', 'store-database-export.test.js', 'activity-record.test.js', 'activity-retention.test.js', 'activity-table.test.js', 'activity-write-behind.test.js'];
