@@ -1,6 +1,6 @@
 /**
- * Node's own SQLite (`node:sqlite`: Node 22.5 and later, and VS Code's Electron since mid 2025)
- * behind the store's SqlDatabase surface, as sql.js behaves. A parameter left out binds NULL and
+ * Node's own SQLite (`node:sqlite`) behind the store's SqlDatabase surface, as sql.js behaves. It
+ * needs statements with setReturnArrays, columns and iterate (Node 24; Node 22.23 here). A parameter left out binds NULL and
  * `prepare` compiles the first of several statements, as in sql.js. What it lacks is a file image in
  * and out of memory:
  * - a database opens from an image by attaching it (a temporary file) and copying its schema, rows
@@ -159,7 +159,7 @@ export function nodeSqliteEngine(): SqlEngine {
   try {
     const statement = probe.prepare('SELECT 1 AS one');
     if (typeof statement.setReturnArrays !== 'function' || typeof statement.columns !== 'function' || typeof statement.iterate !== 'function') {
-      throw new Error('node:sqlite here has no setReturnArrays, columns or iterate (Node 22.16 and later have them)');
+      throw new Error('node:sqlite here has no setReturnArrays, columns or iterate (Node 24 and recent Node 22 releases have them)');
     }
   } finally {
     probe.close();

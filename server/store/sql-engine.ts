@@ -1,7 +1,7 @@
 /**
  * The SQLite engine under the store's in-memory database, chosen once per process: better-sqlite3
- * (native) where it loads, else Node's own `node:sqlite` (Node 22.16 and later: VS Code's Electron
- * of recent releases), else sql.js (WebAssembly). All three hold the same SQLite database file image
+ * (native) where it loads, else Node's own `node:sqlite` where it has what the store needs (Node 24,
+ * Node 22.23 here, and VS Code's Electron when its Node does), else sql.js (WebAssembly). All three hold the same SQLite database file image
  * (a snapshot written by one opens in the others), so processes on different engines share a data
  * dir. better-sqlite3 is an optional dependency: it does not load in VS Code's Electron (another
  * ABI; the .vsix does not carry it) nor where its install could not build. Falling back says why
@@ -74,7 +74,7 @@ async function chooseEngine(env: NodeJS.ProcessEnv): Promise<SqlEngine> {
     return (await import('./node-sqlite.js')).nodeSqliteEngine();
   } catch (error) {
     log.debug(
-      `store on sql.js: better-sqlite3 did not load (${firstLine(nativeError)}) nor node:sqlite (${firstLine(error)}); \`npm install better-sqlite3\`, or Node 22.16 or later, for a quicker store`,
+      `store on sql.js: better-sqlite3 did not load (${firstLine(nativeError)}) nor node:sqlite (${firstLine(error)}); \`npm install better-sqlite3\`, or Node 24, for a quicker store`,
     );
     return sqlJsEngine();
   }

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { nodeSqliteEngine } from '../../server/store/node-sqlite.js';
 import { sqlJsEngine, type SqlEngine } from '../../server/store/sql-engine.js';
 import { repoRoot } from './temp.js';
 
@@ -16,7 +17,7 @@ export async function nativeEngineOrReason(): Promise<SqlEngine | string> {
   }
 }
 
-/** node:sqlite's engine in this process (Node 22.16 and later), or why not. */
+/** node:sqlite's engine in this process (where its node:sqlite has what the store needs), or why not. */
 export async function nodeSqliteEngineOrReason(): Promise<SqlEngine | string> {
   try {
     const { nodeSqliteEngine } = await import('../../server/store/node-sqlite.js');
@@ -43,10 +44,14 @@ export const NODE22_FROM_NPM = path.join(repoRoot, '.vscode-test', 'node22', 'no
  * else the Node 22 from npm under .vscode-test/; or why there is none.
  */
 export function nodeWithSqlite(): { node: string } | { reason: string } {
-  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
-  if (major > 22 || (major === 22 && minor >= 16)) return { node: process.execPath };
+  try {
+    nodeSqliteEngine();
+    return { node: process.execPath };
+  } catch {
+    // this Node has no node:sqlite, or one without what the store needs: look for another
+  }
   for (const candidate of [process.env.GRIMOIRE_TEST_NODE22, NODE22_FROM_NPM]) {
     if (candidate && fs.existsSync(candidate)) return { node: candidate };
   }
-  return { reason: `node:sqlite needs Node 22.16 or later: this is ${process.version}, and neither GRIMOIRE_TEST_NODE22 nor ${path.relative(repoRoot, NODE22_FROM_NPM)} (.ci/run installs it) is there` };
+  return { reason: `node:sqlite with what the store needs is not in this Node (${process.version}), and neither GRIMOIRE_TEST_NODE22 nor ${path.relative(repoRoot, NODE22_FROM_NPM)} (.ci/run installs it) is there` };
 }

@@ -108,7 +108,7 @@ test('the store and activity tests pass on sql.js too (the engine of VS Code bef
   rerunStoreTests(process.execPath, 'sql.js');
 });
 
-test('the store and activity tests, and these, pass on node:sqlite (the engine of VS Code on Node 22.16+)', { timeout: 120_000 }, (t) => {
+test('the store and activity tests, and these, pass on node:sqlite (the engine where better-sqlite3 does not load and Node has it)', { timeout: 120_000 }, (t) => {
   if (process.env[ENGINE_VARIABLE]) return t.skip(`this run is the ${process.env[ENGINE_VARIABLE]} one`);
   const found = nodeWithSqlite();
   if ('reason' in found) return t.skip(found.reason);
