@@ -59,7 +59,7 @@ async function startGateway(home: string): Promise<{ url: URL; token: string; st
   const { url, token } = JSON.parse(first) as { url: string; token: string };
   const stop = () =>
     new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });

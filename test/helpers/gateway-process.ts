@@ -68,7 +68,8 @@ export async function startHttpGateway(args: string[], env: Record<string, strin
     stderr,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // A child killed by a signal (a test's SIGKILL) has no exit code, only a signal: it has exited too.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -60,7 +60,7 @@ export class IpcPeer {
 
   /** LSP shutdown then exit; waits for the process to end. */
   async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     await this.request({ method: 'shutdown' }, null).catch(() => undefined);
     this.notify('exit', null);
     await new Promise((resolve) => this.child.once('exit', resolve));

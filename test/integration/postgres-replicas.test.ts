@@ -45,9 +45,13 @@ before(async () => {
 });
 
 after(async () => {
-  await Promise.all(replicas.map((r) => r.stop()));
-  cluster?.stop();
-  temp.cleanup();
+  try {
+    await Promise.all(replicas.map((r) => r.stop()));
+  } finally {
+    // The cluster is a daemon of its own: a hook that stopped short would leave it running.
+    cluster?.stop();
+    temp.cleanup();
+  }
 });
 
 async function cli(args: string[]): Promise<string> {

@@ -43,13 +43,6 @@ async function startGateway(restore?: protocol.RestoreOptions): Promise<IpcPeer>
   return peer;
 }
 
-async function stopGateway(peer: IpcPeer): Promise<void> {
-  if (peer.child.exitCode !== null) return;
-  await peer.request({ method: 'shutdown' }, null).catch(() => undefined);
-  peer.notify('exit', null);
-  await new Promise((resolve) => peer.child.once('exit', resolve));
-}
-
 function diagnosticsFor(peer: IpcPeer, uri: string): Diagnostic[][] {
   return peer.notifications
     .filter((n) => n.method === 'textDocument/publishDiagnostics' && (n.params as { uri: string }).uri === uri)
@@ -63,7 +56,7 @@ before(() => {
 });
 
 after(async () => {
-  for (const peer of peers) await stopGateway(peer);
+  for (const peer of peers) await peer.stop();
   home.cleanup();
 });
 
@@ -120,7 +113,7 @@ test('a restarted process serves the same URL and token and activates the powers
   const first = peers[0];
   await first.request(protocol.activatePower, { name: 'unstable' });
   const before = await first.request<null, Endpoint>(protocol.getEndpoint, null);
-  await stopGateway(first);
+  await first.stop();
 
   const second = await startGateway({ endpoint: { url: before.url, token: before.token }, activePowers: ['unstable', 'gone'] });
   const after = await second.request<null, Endpoint>(protocol.getEndpoint, null);
