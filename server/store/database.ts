@@ -1,8 +1,8 @@
 /**
- * One in-memory SQLite database (sql-engine.ts: better-sqlite3 or sql.js) as the Store uses it. A
- * query runs only if SQLite compiles it to a program that writes nothing (its `EXPLAIN`, read once
- * per statement text: no write transaction, no opcode that changes the connection), so writes go
- * through the journal and no savepoint is needed. (`PRAGMA query_only`, toggled around each write,
+ * One in-memory SQLite database (sql-engine.ts: better-sqlite3, node:sqlite or sql.js) as the
+ * Store uses it. A query runs only if SQLite compiles it to a program that writes nothing (its
+ * `EXPLAIN`, read once per statement text: no write transaction, no opcode that changes the
+ * connection), so writes go through the journal and no savepoint is needed. (`PRAGMA query_only`, toggled around each write,
  * did the same, but a flag pragma expires every prepared statement: each was compiled again on its
  * next use, twice per write.)
  * The rollback journal is in memory and the lock exclusive (the file lives in memory and nothing
@@ -153,9 +153,9 @@ export class StoreDatabase {
 
   /**
    * The database file, committed first. sql.js (1.16 on) copies it with SQLite's backup API on this
-   * connection, better-sqlite3 serializes it: prepared statements, pragmas and the page cache stay
-   * (sql.js before 1.16 closed and reopened the database, and every statement was prepared again
-   * after a compaction).
+   * connection, better-sqlite3 serializes it, node:sqlite writes it with VACUUM INTO: prepared
+   * statements, pragmas and the page cache stay (sql.js before 1.16 closed and reopened the
+   * database, and every statement was prepared again after a compaction).
    */
   export(): Uint8Array {
     this.commit();

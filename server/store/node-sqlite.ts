@@ -1,7 +1,7 @@
 /**
  * Node's own SQLite (`node:sqlite`) behind the store's SqlDatabase surface, as sql.js behaves. It
- * needs statements with setReturnArrays, columns and iterate (Node 24; Node 22.23 here). A parameter left out binds NULL and
- * `prepare` compiles the first of several statements, as in sql.js. What it lacks is a file image in
+ * needs statements with setReturnArrays, columns and iterate (Node 24; Node 22.23 here). A parameter
+ * left out binds NULL and `prepare` compiles the first of several statements, as in sql.js. What it lacks is a file image in
  * and out of memory:
  * - a database opens from an image by attaching it (a temporary file) and copying its schema, rows
  *   and user_version into the in-memory database;
@@ -14,6 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { firstStatement } from './native-sqlite.js';
 import { IteratingStatement } from './iterating-statement.js';
+import { quote } from './ops.js';
 import type { SqlDatabase, SqlEngine } from './sql-engine.js';
 import type { SqlValue } from './write-op.js';
 
@@ -36,7 +37,8 @@ interface Sqlite {
   DatabaseSync: new (location: string) => DatabaseSync;
 }
 
-const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+/** A file name as an SQL string literal. */
+const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 const REST_IS_EMPTY = /^(?:\s|;|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*$/;
 
 class NodeStatement extends IteratingStatement {
@@ -91,7 +93,7 @@ class NodeDatabase implements SqlDatabase {
 
   export(): Uint8Array {
     return withTemporaryFile((file) => {
-      this.db.exec(`VACUUM INTO '${file.replace(/'/g, "''")}'`);
+      this.db.exec(`VACUUM INTO ${literal(file)}`);
       return new Uint8Array(fs.readFileSync(file));
     });
   }
@@ -104,7 +106,7 @@ class NodeDatabase implements SqlDatabase {
   load(bytes: Uint8Array): void {
     withTemporaryFile((file) => {
       fs.writeFileSync(file, bytes);
-      this.db.exec(`ATTACH '${file.replace(/'/g, "''")}' AS image`);
+      this.db.exec(`ATTACH ${literal(file)} AS image`);
       try {
         const objects = this.db
           .prepare("SELECT type, name, sql FROM image.sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type <> 'table', rowid")

@@ -11,7 +11,8 @@ import type { Row, SqlValue, WriteOp } from './write-op.js';
 
 export type { Row, SqlValue, WriteOp } from './write-op.js';
 
-const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+/** A table or column name as an SQL identifier (SQLite and PostgreSQL quote them alike). */
+export const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** Column names per table, read once from PRAGMA table_info after migrations. */
 export class Schema {

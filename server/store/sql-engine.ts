@@ -1,8 +1,8 @@
 /**
  * The SQLite engine under the store's in-memory database, chosen once per process: better-sqlite3
  * (native) where it loads, else Node's own `node:sqlite` where it has what the store needs (Node 24,
- * Node 22.23 here, and VS Code's Electron when its Node does), else sql.js (WebAssembly). All three hold the same SQLite database file image
- * (a snapshot written by one opens in the others), so processes on different engines share a data
+ * Node 22.23 here, and VS Code's Electron when its Node does), else sql.js (WebAssembly). All three
+ * hold the same SQLite database file image (a snapshot written by one opens in the others), so processes on different engines share a data
  * dir. better-sqlite3 is an optional dependency: it does not load in VS Code's Electron (another
  * ABI; the .vsix does not carry it) nor where its install could not build. Falling back says why
  * once, at debug level. GRIMOIRE_STORE_ENGINE=node:sqlite or sql.js chooses one.
@@ -51,7 +51,7 @@ export async function sqlJsEngine(): Promise<SqlEngine> {
 
 let loading: Promise<SqlEngine> | undefined;
 
-/** The engine for this process, chosen once: better-sqlite3 unless it does not load or GRIMOIRE_STORE_ENGINE=sql.js. */
+/** The engine for this process, chosen once: the first of better-sqlite3, node:sqlite and sql.js that loads, or the one GRIMOIRE_STORE_ENGINE names. */
 export function loadSqlEngine(env: NodeJS.ProcessEnv = process.env): Promise<SqlEngine> {
   return (loading ??= chooseEngine(env).catch((error: unknown) => {
     loading = undefined; // let the next open try again

@@ -3,9 +3,7 @@
  * write ops (server/store/ops.ts) as parameterized statements with the same idempotent meaning.
  */
 import { TABLE_KEYS, type Migration } from '../migrations.js';
-import type { SqlValue, WriteOp } from '../ops.js';
-
-const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+import { quote, type SqlValue, type WriteOp } from '../ops.js';
 
 /** Tables of the embedded store only (its journals' watermarks). */
 const EMBEDDED_ONLY = /journal_watermarks/;
