@@ -1,20 +1,21 @@
 /**
  * What activity retention costs once the table is at its cap: the gateway applies retention every
- * 200 recorded calls, so at the default cap of 10,000 rows each pass finds 200 rows over it and
- * deletes them. Records CAP rows (sql.js store, fsync off: the pass's own work is measured), then
- * PASSES times: 200 more rows, one timed `prune`. Prints the pass's wall time in ms (median, p90)
- * and what one pass costs each call (median / 200) as JSON.
+ * PRUNE_EVERY recorded calls, so at the default cap of 10,000 rows each pass finds PRUNE_EVERY rows
+ * over it and deletes them. Records CAP rows (the default engine, fsync off: the pass's own work is
+ * measured), then PASSES times: PRUNE_EVERY more rows, one timed `prune`. Prints the pass's wall
+ * time in ms (median, p90) and what one pass costs each call (median / PRUNE_EVERY) as JSON.
  * Run: npm run bench:retention   (BENCH_CAP=N rows, default 10000; BENCH_PASSES=N, default 15)
  */
 import * as path from 'node:path';
 import { ActivityLog, type ActivityCall } from '../../server/activity/activity-log.js';
+import { PRUNE_EVERY } from '../../server/calls/record-stage.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
 import { median, round } from './figures.js';
 
 const CAP = Number(process.env.BENCH_CAP ?? 10_000);
 const PASSES = Number(process.env.BENCH_PASSES ?? 15);
-const EVERY = 200;
+const EVERY = PRUNE_EVERY;
 
 const call = (): ActivityCall => ({ at: Date.now(), session: 'stdio', power: 'everything', tool: 'echo', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 1, resultBytes: 40 });
 

@@ -50,7 +50,7 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 /**
  * A row goes on past CALLS until it has run this long (default 2 s; 0 with BENCH_CALLS given, so
  * that BENCH_CALLS=100 is exactly 100 calls). 2,000 calls at 20 at a time last 0.1-0.2 s here: the
- * gateway's deferred work (its records' writes every 20 ms, retention every 200 calls, compaction
+ * gateway's deferred work (its records' writes every 20 ms, retention every 1,000 calls, compaction
  * in a pause) then partly falls after the row, and the row's figures swing by half between runs.
  */
 const MIN_SECONDS = Number(process.env.BENCH_MIN_SECONDS ?? (process.env.BENCH_CALLS ? 0 : 2));

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ActivityLog } from '../../server/activity/activity-log.js';
 import type { ActivityInfo } from '../../server/rpc/protocol.js';
-import { recordStage } from '../../server/calls/record-stage.js';
+import { PRUNE_EVERY, recordStage } from '../../server/calls/record-stage.js';
 import type { CallContext } from '../../server/calls/pipeline.js';
 import { setLogSink } from '../../server/log.js';
 import { tempStore } from '../helpers/temp-store.js';
@@ -70,4 +70,18 @@ test('a failed call and a throwing stage are recorded too; a record that cannot 
   await written();
   assert.equal((answer.content[0] as { text: string }).text, 'fine');
   assert.ok(lines.some((line) => /could not record 1 call\(s\) to p:late/.test(line)), lines.join('\n'));
+});
+
+test('retention is applied once every PRUNE_EVERY recorded calls, not before', async (t) => {
+  const { store, activity } = await setup(t);
+  const stage = recordStage(activity, () => ({ retentionDays: 30, maxEntries: 10 }));
+  const calls = async (n: number) => {
+    for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => stage(context('t'), async () => ok('x'))));
+    await turn();
+    activity.flush();
+  };
+  await calls(PRUNE_EVERY - 1);
+  assert.equal(store.query('SELECT id FROM activity').length, PRUNE_EVERY - 1, 'no pass before PRUNE_EVERY calls');
+  await calls(1);
+  assert.equal(store.query('SELECT id FROM activity').length, 10, 'the pass at the PRUNE_EVERY-th call keeps maxEntries');
 });
