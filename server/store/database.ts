@@ -14,12 +14,12 @@
  */
 import type { SqlDatabase, SqlEngine, SqlStatement } from './sql-engine.js';
 import type { SqlValue } from './ops.js';
+import { withoutLeadingComments } from './sql-text.js';
 
 const MAX_CACHED_STATEMENTS = 200;
 const COMMIT_EVERY = 200;
 const PRAGMAS = 'PRAGMA journal_mode = MEMORY; PRAGMA locking_mode = EXCLUSIVE';
 const READ_ONLY = 'store: query() is read-only; change data with write()';
-const LEADING_SPACE_AND_COMMENTS = /^(?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/;
 /** Statements that would end the long transaction or change the connection. */
 const CONNECTION_CONTROL = /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|ATTACH|DETACH|VACUUM)\b/i;
 /** A pragma that only reads: a bare name, or one of these with an argument. */
@@ -90,7 +90,7 @@ export class StoreDatabase {
 
   /** Rows of a read-only statement; one that would change the database or the connection throws. */
   all<T>(sql: string, params: SqlValue[]): T[] {
-    const head = sql.replace(LEADING_SPACE_AND_COMMENTS, '');
+    const head = withoutLeadingComments(sql);
     if (CONNECTION_CONTROL.test(head) || (/^PRAGMA\b/i.test(head) && !READ_PRAGMA.test(head))) throw new Error(READ_ONLY);
     if (!this.compilesReadOnly(sql, head)) throw new Error(READ_ONLY);
     const statement = this.prepared(sql);

@@ -6,6 +6,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { IteratingStatement } from './iterating-statement.js';
+import { firstStatement } from './sql-text.js';
 import type { SqlDatabase, SqlEngine } from './sql-engine.js';
 import type { SqlValue } from './write-op.js';
 
@@ -24,24 +25,6 @@ function withMissingAsNull<T>(params: SqlValue[], use: (params: SqlValue[]) => T
       if (!(error instanceof RangeError && TOO_FEW.test(error.message)) || padded.length >= MAX_PARAMETERS) throw error;
     }
   }
-}
-
-/** `sql` up to its first `;` outside quotes, identifiers and comments (what SQLite compiles first). */
-export function firstStatement(sql: string): string {
-  /** The index of the last character of `end` found after `from`, or the text's end. */
-  const through = (end: string, from: number): number => {
-    const at = sql.indexOf(end, from);
-    return at < 0 ? sql.length : at + end.length - 1;
-  };
-  const closing: Record<string, string> = { "'": "'", '"': '"', '`': '`', '[': ']' };
-  for (let i = 0; i < sql.length; i++) {
-    const c = sql[i]!;
-    if (closing[c]) i = through(closing[c], i + 1);
-    else if (c === '-' && sql[i + 1] === '-') i = through('\n', i + 2);
-    else if (c === '/' && sql[i + 1] === '*') i = through('*/', i + 2);
-    else if (c === ';') return sql.slice(0, i + 1);
-  }
-  return sql;
 }
 
 class NativeStatement extends IteratingStatement {

@@ -12,9 +12,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { firstStatement } from './native-sqlite.js';
 import { IteratingStatement } from './iterating-statement.js';
 import { quote } from './ops.js';
+import { firstStatement, holdsNoStatement } from './sql-text.js';
 import type { SqlDatabase, SqlEngine } from './sql-engine.js';
 import type { SqlValue } from './write-op.js';
 
@@ -39,7 +39,6 @@ interface Sqlite {
 
 /** A file name as an SQL string literal. */
 const literal = (text: string): string => `'${text.replace(/'/g, "''")}'`;
-const REST_IS_EMPTY = /^(?:\s|;|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*$/;
 
 class NodeStatement extends IteratingStatement {
   constructor(private readonly statement: StatementSync) {
@@ -69,7 +68,7 @@ class NodeDatabase implements SqlDatabase {
 
   exec(sql: string, params: SqlValue[] = []): Array<{ columns: string[]; values: unknown[][] }> {
     const first = firstStatement(sql);
-    if (!REST_IS_EMPTY.test(sql.slice(first.length))) {
+    if (!holdsNoStatement(sql.slice(first.length))) {
       // Several statements (a migration): run them all; like sql.js with parameters, refuse.
       if (params.length > 0) throw new Error('store: parameters for several statements');
       this.db.exec(sql);

@@ -20,7 +20,6 @@ export async function nativeEngineOrReason(): Promise<SqlEngine | string> {
 /** node:sqlite's engine in this process (where its node:sqlite has what the store needs), or why not. */
 export async function nodeSqliteEngineOrReason(): Promise<SqlEngine | string> {
   try {
-    const { nodeSqliteEngine } = await import('../../server/store/node-sqlite.js');
     return nodeSqliteEngine();
   } catch (error) {
     return reason('node:sqlite', error);

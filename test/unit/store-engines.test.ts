@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { firstStatement } from '../../server/store/native-sqlite.js';
+import { firstStatement, holdsNoStatement, withoutLeadingComments } from '../../server/store/sql-text.js';
 import { ENGINE_VARIABLE, loadSqlEngine, sqlJsEngine } from '../../server/store/sql-engine.js';
 import { Store, type WriteOp } from '../../server/store/store.js';
 import { nativeEngineOrReason, nodeSqliteEngineOrReason, nodeWithSqlite } from '../helpers/store-engines.js';
@@ -67,6 +67,9 @@ test('better-sqlite3 and node:sqlite as sql.js: several statements prepare the f
   }
   assert.equal(firstStatement("SELECT 'it''s; x' /* ; */ -- ;\n; DROP"), "SELECT 'it''s; x' /* ; */ -- ;\n;");
   assert.equal(firstStatement('SELECT "a;b", [c;d], `e;f`'), 'SELECT "a;b", [c;d], `e;f`');
+  assert.equal(holdsNoStatement(' ; -- a\n/* b */;\n'), true);
+  assert.equal(holdsNoStatement('; /* a */ DROP TABLE t'), false);
+  assert.equal(withoutLeadingComments('  -- a\n/* b; */ SELECT 1 -- c'), 'SELECT 1 -- c');
 });
 
 test('node:sqlite: an image exports and opens again (schema, rows, indexes, user_version), leaving no file behind', async (t) => {
