@@ -15,7 +15,6 @@ import { median, round } from './figures.js';
 
 const CAP = Number(process.env.BENCH_CAP ?? 10_000);
 const PASSES = Number(process.env.BENCH_PASSES ?? 15);
-const EVERY = PRUNE_EVERY;
 
 const call = (): ActivityCall => ({ at: Date.now(), session: 'stdio', power: 'everything', tool: 'echo', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 1, resultBytes: 40 });
 
@@ -30,16 +29,16 @@ async function main(): Promise<void> {
     record(CAP);
     const ms: number[] = [];
     for (let pass = 0; pass < PASSES; pass++) {
-      record(EVERY);
+      record(PRUNE_EVERY);
       const started = process.hrtime.bigint();
       const dropped = activity.prune(30, CAP);
       ms.push(Number(process.hrtime.bigint() - started) / 1e6);
-      if (dropped !== EVERY) throw new Error(`a pass dropped ${dropped} rows, not ${EVERY}`);
+      if (dropped !== PRUNE_EVERY) throw new Error(`a pass dropped ${dropped} rows, not ${PRUNE_EVERY}`);
     }
     ms.sort((a, b) => a - b);
     const middle = median(ms);
     process.stdout.write(
-      JSON.stringify({ cap: CAP, passes: PASSES, rows_over_per_pass: EVERY, pass_ms_median: round(middle, 2), pass_ms_p90: round(ms[Math.floor(ms.length * 0.9)]!, 2), per_call_us: round((middle * 1000) / EVERY, 2) }, null, 2) + '\n',
+      JSON.stringify({ cap: CAP, passes: PASSES, rows_over_per_pass: PRUNE_EVERY, pass_ms_median: round(middle, 2), pass_ms_p90: round(ms[Math.floor(ms.length * 0.9)]!, 2), per_call_us: round((middle * 1000) / PRUNE_EVERY, 2) }, null, 2) + '\n',
     );
   } finally {
     store.close();
