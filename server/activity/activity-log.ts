@@ -18,7 +18,7 @@ const log = logger('activity');
  */
 const WRITE_BEHIND_MS = 20;
 const WRITE_BEHIND_MAX = 256;
-/** Retention's deletes go to the store this many ops a write. */
+/** The ratings of calls retention dropped go to the store this many ops a write. */
 const DELETE_BATCH = 500;
 
 /** A finished call, as the call pipeline reports it: the log adds its id, time, user and rating. */
@@ -168,13 +168,12 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
   /** Retention: drops rows older than `maxAgeDays`, then the oldest beyond `maxEntries`. Returns how many. */
   prune(maxAgeDays: number, maxEntries: number, now = Date.now()): number {
     this.flush();
-    const ids = table.idsBeyondRetention(this.store, maxAgeDays, maxEntries, now);
-    if (ids.length) {
-      this.writeInBatches(table.deleteOps(ids));
-      this.writeInBatches(table.orphanedRatingOps(this.store));
-      this.generation += 1;
-    }
-    return ids.length;
+    const cut = table.retentionCut(this.store, maxAgeDays, maxEntries, now);
+    if (!cut) return 0;
+    this.store.write(table.deleteBeforeOp(cut));
+    this.writeInBatches(table.orphanedRatingOps(this.store));
+    this.generation += 1;
+    return cut.dropped;
   }
 
   /** Many ops as several store writes of at most DELETE_BATCH each. */

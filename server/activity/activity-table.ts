@@ -72,9 +72,15 @@ export function ratingOp(activityId: string, rating: -1 | 0 | 1, at: number): Wr
   return { op: 'upsert', table: 'activity_ratings', row: { activity_id: activityId, rating, at } };
 }
 
-/** The ops that delete calls. Their ratings go with `orphanedRatingOps` once the calls are gone. */
-export function deleteOps(ids: readonly string[]): WriteOp[] {
-  return ids.map((id): WriteOp => ({ op: 'delete', table: 'activity', where: { id } }));
+/** Where a retention pass cuts the table: every call before `before` in (at, id) order goes, `dropped` of them. */
+export interface RetentionCut {
+  before: { at: number; id: string };
+  dropped: number;
+}
+
+/** The op that deletes the calls before a cut. Their ratings go with `orphanedRatingOps` once the calls are gone. */
+export function deleteBeforeOp(cut: RetentionCut): WriteOp {
+  return { op: 'deleteBefore', table: 'activity', before: { at: cut.before.at, id: cut.before.id } };
 }
 
 /**
@@ -103,17 +109,38 @@ export function idsMatching(store: Reader, part: string): string[] {
     .map((row) => row.id);
 }
 
-/** Ids a retention of `maxAgeDays` and `maxEntries` drops: older than the age, then the oldest beyond the count. */
-export function idsBeyondRetention(store: Reader, maxAgeDays: number, maxEntries: number, now: number): string[] {
-  const cutoff = now - maxAgeDays * 24 * 3600 * 1000;
-  const old = store.query<{ id: string }>('SELECT id FROM activity WHERE at < ?', [cutoff]);
-  // A whole table's COUNT(*) is a b-tree count; the excess is then read from the oldest end of the
-  // `activity_at` index. Retention runs every few hundred calls on a table at its cap: neither
-  // sorts nor walks the rows it keeps.
-  const total = Number(store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity')[0]?.n ?? 0);
-  const excess = total - old.length - maxEntries;
-  const oldest = excess > 0 ? store.query<{ id: string }>('SELECT id FROM activity WHERE at >= ? ORDER BY at LIMIT ?', [cutoff, excess]) : [];
-  return [...old, ...oldest].map((row) => row.id);
+/**
+ * Where a retention of `maxAgeDays` and `maxEntries` cuts the table, in (at, id) order: the calls
+ * older than the age go, then the oldest beyond the count; undefined when none goes. The pass is
+ * then one range delete (`deleteBeforeOp`), not one op per dropped call: at the cap, retention
+ * drops as many calls as are recorded.
+ */
+export function retentionCut(store: Reader, maxAgeDays: number, maxEntries: number, now: number): RetentionCut | undefined {
+  let before = { at: now - maxAgeDays * 24 * 3600 * 1000, id: '' };
+  const firstKept = firstKeptBeyond(store, count(store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity')) - Math.max(0, maxEntries));
+  if (firstKept && (firstKept.at > before.at || (firstKept.at === before.at && firstKept.id > before.id))) before = firstKept;
+  const dropped = count(store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity WHERE (at, id) < (?, ?)', [before.at, before.id]));
+  return dropped > 0 ? { before, dropped } : undefined;
+}
+
+/**
+ * The call `excess` calls from the oldest in (at, id) order, the first a count cut keeps; the end
+ * of the table when there is none. Read from the `activity_at` index: its time, how many calls
+ * are older, then the id among the calls of that very millisecond (an ORDER BY at, id would sort
+ * the whole table on every pass).
+ */
+function firstKeptBeyond(store: Reader, excess: number): { at: number; id: string } | undefined {
+  if (excess <= 0) return undefined;
+  const at = store.query<{ at: number }>('SELECT at FROM activity ORDER BY at LIMIT 1 OFFSET ?', [excess])[0]?.at;
+  if (at === undefined || at === null) return { at: Number.MAX_SAFE_INTEGER, id: '' };
+  const older = count(store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity WHERE at < ?', [at]));
+  const id = store.query<{ id: string }>('SELECT id FROM activity WHERE at = ? ORDER BY id LIMIT 1 OFFSET ?', [at, excess - older])[0]!.id;
+  return { at: Number(at), id };
+}
+
+/** A COUNT(*) as a number (PostgreSQL's read model and SQLite alike). */
+function count(rows: Array<{ n: number | string }>): number {
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** Every finished call, by session then time. */

@@ -51,7 +51,7 @@ const isOp = (op: unknown): op is WriteOp => {
   if (!op || typeof op !== 'object') return false;
   const o = op as Record<string, unknown>;
   if (typeof o.table !== 'string') return false;
-  const body = o.op === 'delete' ? o.where : o.op === 'upsert' || o.op === 'insert' ? o.row : undefined;
+  const body = o.op === 'delete' ? o.where : o.op === 'deleteBefore' ? o.before : o.op === 'upsert' || o.op === 'insert' ? o.row : undefined;
   return !!body && typeof body === 'object' && !Array.isArray(body);
 };
 

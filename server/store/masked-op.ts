@@ -10,7 +10,7 @@ const VERBATIM = new Set(['catalog_tools', 'catalog_powers', 'tool_pins', 'tool_
 
 /** The op with secrets masked in every text value of its row (what is written to the store). */
 export function maskedOp(op: WriteOp): WriteOp {
-  if (op.op === 'delete' || VERBATIM.has(op.table)) return op;
+  if ((op.op !== 'upsert' && op.op !== 'insert') || VERBATIM.has(op.table)) return op;
   let row: Row | undefined;
   for (const column of Object.keys(op.row)) {
     const value = op.row[column];

@@ -1,13 +1,14 @@
 /**
  * Logical write ops: validation against the schema and idempotent application to a database.
  * upsert = insert, or update the given columns on a key conflict; insert = INSERT OR IGNORE on
- * the key; delete = delete the rows matching every `where` column (null-safe equality).
+ * the key; delete = delete the rows matching every `where` column (null-safe equality);
+ * deleteBefore = delete the rows whose `before` columns sort before its values (a row-value `<`).
  */
 import type { SqlDatabase as Database } from './sql-engine.js';
 import { TABLE_KEYS } from './migrations.js';
 import { maskedOp } from './masked-op.js';
 
-import type { Row, SqlValue, WriteOp } from './write-op.js';
+import { opValues, type Row, type SqlValue, type WriteOp } from './write-op.js';
 
 export type { Row, SqlValue, WriteOp } from './write-op.js';
 
@@ -45,9 +46,10 @@ export class Schema {
     let values: Row;
     if (op.op === 'upsert' || op.op === 'insert') values = op.row;
     else if (op.op === 'delete') values = op.where;
+    else if (op.op === 'deleteBefore') values = op.before;
     else throw new Error(`store: unknown op "${(op as { op: unknown }).op}" on table "${op.table}"`);
     if (values === null || typeof values !== 'object' || Array.isArray(values)) {
-      throw new Error(`store: ${op.op} on "${op.table}" needs ${op.op === 'delete' ? 'where' : 'row'} object`);
+      throw new Error(`store: ${op.op} on "${op.table}" needs ${bodyName(op.op)} object`);
     }
     const names = Object.keys(values);
     if (names.length === 0) throw new Error(`store: ${op.op} on "${op.table}" with no columns`);
@@ -56,8 +58,9 @@ export class Schema {
       const value = values[name];
       const ok = value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
       if (!ok) throw new Error(`store: column "${op.table}.${name}" must be a string, finite number or null`);
+      if (value === null && op.op === 'deleteBefore') throw new Error(`store: deleteBefore on "${op.table}" needs a value for "${name}", not null`);
     }
-    if (op.op !== 'delete') {
+    if (op.op === 'upsert' || op.op === 'insert') {
       for (const key of keys) {
         if (!(key in values) || values[key] === null) {
           throw new Error(`store: ${op.op} on "${op.table}" is missing key column "${key}"`);
@@ -67,12 +70,17 @@ export class Schema {
   }
 }
 
+/** What an op's body is called in an error message. */
+function bodyName(kind: WriteOp['op']): string {
+  return kind === 'delete' ? 'where' : kind === 'deleteBefore' ? 'before' : 'row';
+}
+
 /** Runs one statement that changes rows. */
 export type RunSql = (sql: string, params: SqlValue[]) => void;
 
 /** Applies one (already validated) op. Idempotent for a given database state. */
 export function applyOp(run: RunSql, op: WriteOp): void {
-  const values = valuesOf(op);
+  const values = opValues(op);
   const names = Object.keys(values);
   run(statementOf(op.op, op.table, names), names.map((n) => values[n] ?? null));
 }
@@ -116,7 +124,7 @@ export function applyOps(run: RunSql, ops: readonly WriteOp[], failed: (op: Writ
         const group = ops.slice(i, i + rows);
         const params: SqlValue[] = [];
         for (const op of group) {
-          const values = valuesOf(op);
+          const values = opValues(op);
           for (const name of names) params.push(values[name] ?? null);
         }
         try {
@@ -147,10 +155,6 @@ function sameShape(op: WriteOp, first: WriteOp, names: string[]): boolean {
   return true;
 }
 
-/** What an op writes (its row) or matches (a delete's where). */
-function valuesOf(op: WriteOp): Row {
-  return op.op === 'delete' ? op.where : op.row;
-}
 
 /** The statement text per op kind, table and column list: the same few shapes repeat on every write. */
 const statements = new Map<string, string>();
@@ -172,6 +176,7 @@ function buildStatement(kind: WriteOp['op'], tableName: string, names: string[],
   const table = quote(tableName);
   if (kind === 'delete' && rows > 1) return `DELETE FROM ${table} WHERE ${quote(names[0]!)} IN (${Array.from({ length: rows }, () => '?').join(', ')})`;
   if (kind === 'delete') return `DELETE FROM ${table} WHERE ${names.map((n) => `${quote(n)} IS ?`).join(' AND ')}`;
+  if (kind === 'deleteBefore') return `DELETE FROM ${table} WHERE (${names.map(quote).join(', ')}) < (${names.map(() => '?').join(', ')})`;
   const cols = names.map(quote).join(', ');
   const marks = names.map(() => '?').join(', ');
   if (kind === 'insert') return `INSERT OR IGNORE INTO ${table} (${cols}) VALUES ${Array.from({ length: rows }, () => `(${marks})`).join(', ')}`;

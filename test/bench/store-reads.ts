@@ -10,7 +10,7 @@
  */
 import * as path from 'node:path';
 import { ActivityLog, type ActivityCall } from '../../server/activity/activity-log.js';
-import { callsPerTool, finishedCalls, idsBeyondRetention } from '../../server/activity/activity-table.js';
+import { callsPerTool, finishedCalls, retentionCut } from '../../server/activity/activity-table.js';
 import { UsageStats } from '../../server/ranking/usage-stats.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     const reads: Record<string, () => unknown> = {
       'recent 50 calls (every column)': () => activity.recent(50),
       '1,000 calls (every column)': () => activity.query({ limit: 1000 }),
-      "retention's 200 oldest ids": () => idsBeyondRetention(store, 30, ROWS - 200, Date.now()),
+      "retention's cut 200 calls in": () => retentionCut(store, 30, ROWS - 200, Date.now()),
       'calls per tool': () => callsPerTool(store),
       'every finished call (6 columns)': () => finishedCalls(store),
     };

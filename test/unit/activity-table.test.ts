@@ -83,7 +83,9 @@ test('activity table: retention drops calls older than the age, then the oldest 
     log.rate(old.id, 1);
     const kept = [1, 2, 3].map((i) => log.record(call('s', 't', 'ok', now - i * 1000)));
     log.rate(kept[0].id, -1);
-    assert.deepEqual(table.idsBeyondRetention(store, 30, 2, now).sort(), [old.id, kept[2].id].sort());
+    assert.deepEqual(table.retentionCut(store, 30, 2, now), { before: { at: kept[1].at, id: kept[1].id }, dropped: 2 }, 'the cut is the first call the count keeps');
+    assert.deepEqual(table.retentionCut(store, 30, 10, now), { before: { at: now - 30 * DAY, id: '' }, dropped: 1 }, 'under the count, the age alone cuts');
+    assert.equal(table.retentionCut(store, 50, 10, now), undefined, 'nothing to drop');
     const before = log.version;
     assert.equal(log.prune(30, 2, now), 2);
     assert.ok(log.version > before, 'pruning bumps the log version');

@@ -4,6 +4,7 @@
  */
 import { TABLE_KEYS, type Migration } from '../migrations.js';
 import { quote, type SqlValue, type WriteOp } from '../ops.js';
+import { opValues } from '../write-op.js';
 
 /** Tables of the embedded store only (its journals' watermarks). */
 const EMBEDDED_ONLY = /journal_watermarks/;
@@ -27,10 +28,10 @@ export function pgMigrationStatements(migration: Migration): string[] {
  * model too, so that every replica holds the same text. (Artifact bodies encode theirs instead.)
  */
 export function pgTextOp(op: WriteOp): WriteOp {
-  const values = op.op === 'delete' ? op.where : op.row;
+  const values = opValues(op);
   if (!Object.values(values).some((value) => typeof value === 'string' && value.includes('\u0000'))) return op;
   const safe = Object.fromEntries(Object.entries(values).map(([column, value]) => [column, typeof value === 'string' ? value.replace(/\u0000/g, '\ufffd') : value]));
-  return op.op === 'delete' ? { ...op, where: safe } : { ...op, row: safe };
+  return op.op === 'delete' ? { ...op, where: safe } : op.op === 'deleteBefore' ? { ...op, before: safe } : { ...op, row: safe };
 }
 
 export interface PgStatement {
@@ -56,7 +57,7 @@ export function pgWriteStatements(ops: WriteOp[]): PgStatement[] {
     runKeys = new Set();
   };
   for (const op of ops) {
-    if (op.op === 'delete') {
+    if (op.op === 'delete' || op.op === 'deleteBefore') {
       flush();
       statements.push(pgStatement(op));
       continue;
@@ -97,6 +98,13 @@ export function pgStatement(op: WriteOp): PgStatement {
     const names = Object.keys(op.where);
     const where = names.map((n, i) => `${quote(n)} IS NOT DISTINCT FROM $${i + 1}`).join(' AND ');
     return { text: `DELETE FROM ${table} WHERE ${where}`, values: names.map((n) => op.where[n] ?? null) };
+  }
+  if (op.op === 'deleteBefore') {
+    // Text compares in binary order, as SQLite's does, whatever the database's collation.
+    const names = Object.keys(op.before);
+    const columns = names.map((n) => (typeof op.before[n] === 'string' ? `${quote(n)} COLLATE "C"` : quote(n)));
+    const marks = names.map((_, i) => `$${i + 1}`);
+    return { text: `DELETE FROM ${table} WHERE (${columns.join(', ')}) < (${marks.join(', ')})`, values: names.map((n) => op.before[n] ?? null) };
   }
   const names = Object.keys(op.row);
   const values = names.map((n) => op.row[n] ?? null);
