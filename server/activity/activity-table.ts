@@ -117,7 +117,8 @@ export function idsMatching(store: Reader, part: string): string[] {
  */
 export function retentionCut(store: Reader, maxAgeDays: number, maxEntries: number, now: number): RetentionCut | undefined {
   let before = { at: now - maxAgeDays * 24 * 3600 * 1000, id: '' };
-  const firstKept = firstKeptBeyond(store, count(store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity')) - Math.max(0, maxEntries));
+  // A call without a time (none this gateway writes) is neither counted nor dropped.
+  const firstKept = firstKeptBeyond(store, count(store.query<{ n: number | string }>('SELECT COUNT(at) AS n FROM activity')) - Math.max(0, maxEntries));
   if (firstKept && (firstKept.at > before.at || (firstKept.at === before.at && firstKept.id > before.id))) before = firstKept;
   const dropped = count(store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity WHERE (at, id) < (?, ?)', [before.at, before.id]));
   return dropped > 0 ? { before, dropped } : undefined;
@@ -131,8 +132,8 @@ export function retentionCut(store: Reader, maxAgeDays: number, maxEntries: numb
  */
 function firstKeptBeyond(store: Reader, excess: number): { at: number; id: string } | undefined {
   if (excess <= 0) return undefined;
-  const at = store.query<{ at: number }>('SELECT at FROM activity ORDER BY at LIMIT 1 OFFSET ?', [excess])[0]?.at;
-  if (at === undefined || at === null) return { at: Number.MAX_SAFE_INTEGER, id: '' };
+  const at = store.query<{ at: number }>('SELECT at FROM activity WHERE at IS NOT NULL ORDER BY at LIMIT 1 OFFSET ?', [excess])[0]?.at;
+  if (at === undefined) return { at: Number.MAX_SAFE_INTEGER, id: '' };
   const older = count(store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity WHERE at < ?', [at]));
   const id = store.query<{ id: string }>('SELECT id FROM activity WHERE at = ? ORDER BY id LIMIT 1 OFFSET ?', [at, excess - older])[0]!.id;
   return { at: Number(at), id };

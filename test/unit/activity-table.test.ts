@@ -99,6 +99,20 @@ test('activity table: retention drops calls older than the age, then the oldest 
   });
 });
 
+test('activity table: retention cuts calls of one millisecond by id, and leaves a call without a time alone', async () => {
+  await withStore((store) => {
+    const log = new ActivityLog(store);
+    const now = 100 * DAY;
+    const same = [1, 2, 3, 4].map(() => log.record(call('s', 't', 'ok', now - 1000)));
+    store.write({ op: 'insert', table: 'activity', row: { id: 'no-time', session: 's', power: 'p', tool: 't', variant: 'direct', decision: 'allowed', status: 'ok' } });
+    const byId = same.map((c) => c.id).sort();
+    assert.equal(log.prune(30, 3, now), 1, 'one call over the cap, though all four share their millisecond');
+    assert.deepEqual(table.idsMatching(store, '').filter((id) => id !== 'no-time').sort(), byId.slice(1));
+    assert.equal(log.prune(30, 0, now), 3, 'a cap of 0 drops every call with a time');
+    assert.deepEqual(table.idsMatching(store, ''), ['no-time']);
+  });
+});
+
 test('event log: events are kept in order and read back newest last, limited', async () => {
   await withStore((store) => {
     const events = new EventLog(store);
