@@ -3,6 +3,10 @@
  *  - record: CPU µs per recorded call of `ActivityLog.recordMany` in batches of BENCH_BATCH (the
  *    calls answered in one turn; default 20, what the gateway sees at 20 calls at a time), 4,000
  *    calls per run, compaction off; BENCH_RUNS runs (default 7), sorted, and their median;
+ *  - stage: the record stage as the gateway runs it (`recordStage`: turns of BENCH_BATCH calls, their
+ *    records written behind, retention every PRUNE_EVERY calls at the default cap of 10,000 rows,
+ *    compaction as the gateway has it), CPU µs per call over 20,000 calls once the table is at its
+ *    cap; BENCH_RUNS runs, sorted, and their median;
  *  - replay: `Store.open` over a snapshot of 10,000 activity rows plus 0 / 2,500 / 5,000 rows
  *    in the journal, and the compaction after, in ms.
  * Run: npx tsc -b && node out/test/bench/activity-record.js [OUT]   (OUT: another build's out/
@@ -12,6 +16,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ActivityCall, ActivityLog as ActivityLogClass } from '../../server/activity/activity-log.js';
+import type { recordStage as RecordStage } from '../../server/calls/record-stage.js';
+import type { CallContext } from '../../server/calls/pipeline.js';
 import type { Store as StoreFactory } from '../../server/store/store.js';
 import { repoRoot, tempDir } from '../helpers/temp.js';
 
@@ -19,8 +25,10 @@ const out = path.resolve(process.argv[2] ?? path.join(repoRoot, 'out'));
 const BATCH = Number(process.env.BENCH_BATCH ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
-type Built = { Store: typeof StoreFactory; ActivityLog: typeof ActivityLogClass };
+type Built = { Store: typeof StoreFactory; ActivityLog: typeof ActivityLogClass; recordStage: typeof RecordStage };
 const load = async (file: string) => (await import(pathToFileURL(path.join(out, file)).href)) as Partial<Built>;
+const CAP = 10_000;
+const STAGE_CALLS = 20_000;
 
 const call = (i: number): ActivityCall => ({
   at: Date.now(),
@@ -61,6 +69,50 @@ async function recordCost({ Store, ActivityLog }: Built): Promise<Record<string,
   }
 }
 
+/** One call's context as the pipeline gives it to its first stage. */
+const context = (i: number): CallContext => ({
+  power: 'everything',
+  tool: 'echo',
+  calledAs: 'everything__echo',
+  args: { message: `bench ${i}` },
+  sessionId: '6f1c2d3e-aaaa-bbbb-cccc-1234567890ab',
+  startedAt: Date.now(),
+  variant: 'direct',
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, source: 'server' },
+});
+
+async function stageCost({ Store, ActivityLog, recordStage }: Built): Promise<Record<string, unknown>> {
+  const dir = tempDir('grimoire-bench-stage-');
+  const store = await Store.open({ dataDir: dir.dir });
+  const log = new ActivityLog(store);
+  try {
+    const stage = recordStage(log, () => ({ retentionDays: 30, maxEntries: CAP }));
+    const answer = { content: [{ type: 'text' as const, text: 'Echo: bench' }] };
+    const next = () => Promise.resolve(answer);
+    let made = 0;
+    const calls = async (n: number) => {
+      for (const end = made + n; made < end; ) {
+        await Promise.all(Array.from({ length: BATCH }, () => stage(context(made++), next)));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    await calls(CAP + 2000);
+    const runs: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      const start = process.cpuUsage();
+      await calls(STAGE_CALLS);
+      const used = process.cpuUsage(start);
+      runs.push((used.user + used.system) / STAGE_CALLS);
+    }
+    runs.sort((a, b) => a - b);
+    return { row: 'stage', batch: BATCH, cap: CAP, us_cpu_per_call: runs.map(round), median: round(runs[runs.length >> 1]!) };
+  } finally {
+    log.flush();
+    store.close();
+    dir.cleanup();
+  }
+}
+
 async function replayCost({ Store, ActivityLog }: Built, journalRows: number): Promise<Record<string, unknown>> {
   const dir = tempDir('grimoire-bench-replay-');
   const copy = tempDir('grimoire-bench-replay-copy-');
@@ -87,8 +139,13 @@ async function replayCost({ Store, ActivityLog }: Built, journalRows: number): P
 }
 
 async function main(): Promise<void> {
-  const built = { Store: (await load('server/store/store.js')).Store!, ActivityLog: (await load('server/activity/activity-log.js')).ActivityLog! };
+  const built = {
+    Store: (await load('server/store/store.js')).Store!,
+    ActivityLog: (await load('server/activity/activity-log.js')).ActivityLog!,
+    recordStage: (await load('server/calls/record-stage.js')).recordStage!,
+  };
   console.log(JSON.stringify({ out, ...(await recordCost(built)) }));
+  console.log(JSON.stringify(await stageCost(built)));
   for (const rows of [0, 2500, 5000]) console.log(JSON.stringify(await replayCost(built, rows)));
 }
 
