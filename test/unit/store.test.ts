@@ -231,6 +231,19 @@ test('deleteBefore: one op deletes the rows before a row value, in (column, colu
   assert.deepEqual(ids(await open(t, dataDir)), ['a', 'c', 'd', 'e'], 'a reopen from the snapshot and what is left of the journals agrees');
 });
 
+test('a deleteBefore from another journal that fails validation is skipped with a warning; the rest of its line applies', async (t) => {
+  const logs = captureLog(t);
+  const dataDir = tempDir(t);
+  const store = await open(t, dataDir);
+  store.write(event('kept'));
+  const name = `${process.pid}-hand.jsonl`;
+  const ops = [{ op: 'deleteBefore', table: 'events', before: { at: null } }, { op: 'deleteBefore', table: 'events', before: {} }, event('added')] as WriteOp[];
+  fs.writeFileSync(path.join(journalDir(dataDir), name), line(name, 1, ops));
+  announce(dataDir);
+  assert.deepEqual(store.query('SELECT id FROM events ORDER BY id'), [{ id: 'added' }, { id: 'kept' }]);
+  assert.equal(logs.filter((l) => l.includes('skipping op')).length, 2, logs.join('\n'));
+});
+
 test('a torn last line is ignored until completed; invalid complete lines are skipped', async (t) => {
   const logs = captureLog(t);
   const dataDir = tempDir(t);
