@@ -52,10 +52,10 @@ export function rawTokensOf(store: Reader, artifactId: string): number | undefin
   return row?.raw_tokens ?? undefined;
 }
 
-/** Deletes of up to 5,000 rows older than the cutoff. */
-export function expiredIntelCalls(store: Reader, cutoff: number): WriteOp[] {
-  const old = store.query<{ id: string }>(`SELECT id FROM ${TABLE} WHERE at < ? LIMIT 5000`, [cutoff]);
-  return old.map((row) => ({ op: 'delete' as const, table: TABLE, where: { id: row.id } }));
+/** The one op that deletes the rows older than the cutoff (the `intel_calls_at` index counts them); undefined when there are none. */
+export function expiredIntelCallsOp(store: Reader, cutoff: number): WriteOp | undefined {
+  const expired = store.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE at < ?`, [cutoff])[0]?.n ?? 0;
+  return Number(expired) > 0 ? { op: 'deleteBefore', table: TABLE, before: { at: cutoff } } : undefined;
 }
 
 export function intelCallSums(store: Reader): IntelCallSums {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { errorMessage, logger } from '../../log.js';
 import type { Store } from '../../store/store.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
-import { expiredIntelCalls, intelCallInsert, rawTokensOf } from './intel-calls-table.js';
+import { expiredIntelCallsOp, intelCallInsert, rawTokensOf } from './intel-calls-table.js';
 
 const log = logger('intel');
 
@@ -59,8 +59,8 @@ export class TokenLedger {
 
   prune(retentionDays: number, now = Date.now()): void {
     const cutoff = now - retentionDays * 86_400_000;
-    const expired = expiredIntelCalls(this.store, cutoff);
-    if (expired.length) this.store.writeMany(expired);
+    const expired = expiredIntelCallsOp(this.store, cutoff);
+    if (expired) this.store.write(expired);
   }
 
   private async write(entry: LedgerEntry): Promise<void> {
