@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { logger } from '../log.js';
 import type { WriteOp } from './ops.js';
+import { isOpKind, OP_BODY } from './write-op.js';
 
 const log = logger('store');
 const NEWLINE = 0x0a;
@@ -51,7 +52,7 @@ const isOp = (op: unknown): op is WriteOp => {
   if (!op || typeof op !== 'object') return false;
   const o = op as Record<string, unknown>;
   if (typeof o.table !== 'string') return false;
-  const body = o.op === 'delete' ? o.where : o.op === 'deleteBefore' ? o.before : o.op === 'upsert' || o.op === 'insert' ? o.row : undefined;
+  const body = isOpKind(o.op) ? o[OP_BODY[o.op]] : undefined;
   return !!body && typeof body === 'object' && !Array.isArray(body);
 };
 

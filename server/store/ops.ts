@@ -8,7 +8,7 @@ import type { SqlDatabase as Database } from './sql-engine.js';
 import { TABLE_KEYS } from './migrations.js';
 import { maskedOp } from './masked-op.js';
 
-import { opValues, type Row, type SqlValue, type WriteOp } from './write-op.js';
+import { isOpKind, OP_BODY, opValues, type SqlValue, type WriteOp } from './write-op.js';
 
 export type { Row, SqlValue, WriteOp } from './write-op.js';
 
@@ -43,13 +43,10 @@ export class Schema {
     const keys = Object.prototype.hasOwnProperty.call(TABLE_KEYS, op.table) ? TABLE_KEYS[op.table] : undefined;
     const columns = this.columns.get(op.table);
     if (!keys || !columns || columns.size === 0) throw new Error(`store: unknown table "${op.table}"`);
-    let values: Row;
-    if (op.op === 'upsert' || op.op === 'insert') values = op.row;
-    else if (op.op === 'delete') values = op.where;
-    else if (op.op === 'deleteBefore') values = op.before;
-    else throw new Error(`store: unknown op "${(op as { op: unknown }).op}" on table "${op.table}"`);
+    if (!isOpKind(op.op)) throw new Error(`store: unknown op "${(op as { op: unknown }).op}" on table "${op.table}"`);
+    const values = opValues(op);
     if (values === null || typeof values !== 'object' || Array.isArray(values)) {
-      throw new Error(`store: ${op.op} on "${op.table}" needs ${bodyName(op.op)} object`);
+      throw new Error(`store: ${op.op} on "${op.table}" needs ${OP_BODY[op.op]} object`);
     }
     const names = Object.keys(values);
     if (names.length === 0) throw new Error(`store: ${op.op} on "${op.table}" with no columns`);
@@ -68,11 +65,6 @@ export class Schema {
       }
     }
   }
-}
-
-/** What an op's body is called in an error message. */
-function bodyName(kind: WriteOp['op']): string {
-  return kind === 'delete' ? 'where' : kind === 'deleteBefore' ? 'before' : 'row';
 }
 
 /** Runs one statement that changes rows. */
@@ -154,7 +146,6 @@ function sameShape(op: WriteOp, first: WriteOp, names: string[]): boolean {
   for (let k = 0; k < keys.length; k++) if (keys[k] !== names[k]) return false;
   return true;
 }
-
 
 /** The statement text per op kind, table and column list: the same few shapes repeat on every write. */
 const statements = new Map<string, string>();

@@ -11,7 +11,20 @@ export type WriteOp =
    */
   | { op: 'deleteBefore'; table: string; before: Row };
 
+/** The field of each kind of op that holds its values: what it writes (row) or matches (where, before). */
+export const OP_BODY = { upsert: 'row', insert: 'row', delete: 'where', deleteBefore: 'before' } as const satisfies Record<WriteOp['op'], string>;
+
+/** Whether `kind` names an op (a journal line from elsewhere may hold anything). */
+export function isOpKind(kind: unknown): kind is WriteOp['op'] {
+  return typeof kind === 'string' && Object.prototype.hasOwnProperty.call(OP_BODY, kind);
+}
+
 /** What an op writes (its row) or matches (a delete's where, a range's bound). */
 export function opValues(op: WriteOp): Row {
-  return op.op === 'delete' ? op.where : op.op === 'deleteBefore' ? op.before : op.row;
+  return (op as unknown as Record<string, Row>)[OP_BODY[op.op]]!;
+}
+
+/** The same op with other values in its body (`opValues`' counterpart). */
+export function withOpValues(op: WriteOp, values: Row): WriteOp {
+  return { ...op, [OP_BODY[op.op]]: values } as WriteOp;
 }

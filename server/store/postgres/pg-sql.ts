@@ -4,7 +4,7 @@
  */
 import { TABLE_KEYS, type Migration } from '../migrations.js';
 import { quote, type SqlValue, type WriteOp } from '../ops.js';
-import { opValues } from '../write-op.js';
+import { opValues, withOpValues } from '../write-op.js';
 
 /** Tables of the embedded store only (its journals' watermarks). */
 const EMBEDDED_ONLY = /journal_watermarks/;
@@ -31,7 +31,7 @@ export function pgTextOp(op: WriteOp): WriteOp {
   const values = opValues(op);
   if (!Object.values(values).some((value) => typeof value === 'string' && value.includes('\u0000'))) return op;
   const safe = Object.fromEntries(Object.entries(values).map(([column, value]) => [column, typeof value === 'string' ? value.replace(/\u0000/g, '\ufffd') : value]));
-  return op.op === 'delete' ? { ...op, where: safe } : op.op === 'deleteBefore' ? { ...op, before: safe } : { ...op, row: safe };
+  return withOpValues(op, safe);
 }
 
 export interface PgStatement {
