@@ -3,9 +3,10 @@
  * owns the connection: the request takes the next id of the Client's own counter (so the server
  * sees one sequence of ids) and the answer is picked off the transport before the Client's
  * router sees it. It keeps what the Client's `callTool` promises for a tool with no output schema
- * and no required task: the result parsed by `CallToolResultSchema`, an error answer as an
- * McpError, the timeout (reset by progress when asked) and the call's cancellation each cancelling the
- * request on the server with `notifications/cancelled`, progress passed on, every waiting call
+ * and no required task: the result parsed by `CallToolResultSchema` (a text-only one, which the
+ * schema would return unchanged, taken as it is: `plainTextResult`), an error answer as an
+ * McpError, the timeout (reset by progress when asked) and the call's cancellation each cancelling
+ * the request on the server with `notifications/cancelled`, progress passed on, every waiting call
  * failed with ConnectionClosed when the connection closes. Tools with an output schema or a
  * required task go through the Client, which validates those.
  */
@@ -15,6 +16,7 @@ import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol
 import type { CallToolResult, JSONRPCMessage, Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { Cancellation } from '../util/cancellation.js';
 import type { JsonRpcKind } from '../util/json-rpc-shape.js';
+import { plainTextResult } from './plain-text-result.js';
 
 /** The Client members the lane relies on (private in the SDK's types; checked at run time). */
 interface ClientInternals {
@@ -102,6 +104,11 @@ export class ToolCallLane {
     if (!entry) return false;
     if (kind === 'error') {
       entry.reject(McpError.fromError(m.error!.code, m.error!.message, m.error!.data));
+      return true;
+    }
+    const plain = plainTextResult(m.result);
+    if (plain) {
+      entry.resolve(plain);
       return true;
     }
     const parsed = CallToolResultSchema.safeParse(m.result);

@@ -7,7 +7,7 @@ import { BoundedLines, type CutLine } from './bounded-lines.js';
 import { childSupervisor, type ChildSupervisor } from './child-supervisor.js';
 import { cutMessageId, megabytes, tooLargeAnswer } from './oversize-message.js';
 import { platformSpawn } from './platform-spawn.js';
-import { writeJsonLine } from '../../util/coalesced-write.js';
+import { releaseCoalesced, writeJsonLine } from '../../util/coalesced-write.js';
 import { jsonRpcKind } from '../../util/json-rpc-shape.js';
 
 export interface ChildCommand {
@@ -144,6 +144,7 @@ export class ChildProcessTransport implements Transport {
     const child = this.child;
     if (!child || this.closed) return this.finish();
     try {
+      if (child.stdin) releaseCoalesced(child.stdin);
       child.stdin?.end();
     } catch {
       // already closed
