@@ -29,8 +29,34 @@ export interface SessionReads {
 
 /** What the agent reads of a result: the text of its content (structured content repeats it). */
 export function readableText(result: CallToolResult): string {
-  return (result.content ?? []).map((item) => (item.type === 'text' ? item.text : item.type === 'resource_link' ? JSON.stringify(item) : '')).join('\n');
+  const content = result.content ?? [];
+  if (content.length === 1) return itemText(content[0]!);
+  return content.map(itemText).join('\n');
 }
+
+function itemText(item: CallToolResult['content'][number]): string {
+  return item.type === 'text' ? item.text : item.type === 'resource_link' ? JSON.stringify(item) : '';
+}
+
+type Apply = (row: SessionReads, counts: number[]) => void;
+
+const listApplied: Apply = (row, [tokens]) => {
+  row.toolsLists++;
+  row.toolsListTokens += tokens!;
+};
+
+const answerApplied: Apply = (row, [tokens]) => {
+  row.answers++;
+  row.answerTokens += tokens!;
+};
+
+const resultApplied: Apply = (row, counts) => {
+  row.results++;
+  row.rawTokens += counts[0]!;
+  row.deliveredTokens += counts[counts.length - 1]!;
+};
+
+const failed = (error: unknown): void => log.warn(`session token accounting failed: ${errorMessage(error)}`);
 
 export class SessionReadLedger {
   private readonly sessions = new Map<string, SessionReads>();
@@ -41,28 +67,18 @@ export class SessionReadLedger {
   }
 
   listed(session: string, tools: Tool[]): void {
-    this.count(session, [JSON.stringify(tools)], (row, [tokens]) => {
-      row.toolsLists++;
-      row.toolsListTokens += tokens!;
-    });
+    this.count(session, [JSON.stringify(tools)], listApplied);
   }
 
   answered(session: string, answer: CallToolResult): void {
-    this.count(session, [readableText(answer)], (row, [tokens]) => {
-      row.answers++;
-      row.answerTokens += tokens!;
-    });
+    this.count(session, [readableText(answer)], answerApplied);
   }
 
   delivered(session: string, raw: CallToolResult | string, delivered: CallToolResult): void {
     const rawText = typeof raw === 'string' ? raw : readableText(raw);
     const deliveredText = raw === delivered ? rawText : readableText(delivered);
     const texts = rawText === deliveredText ? [rawText] : [rawText, deliveredText];
-    this.count(session, texts, (row, counts) => {
-      row.results++;
-      row.rawTokens += counts[0]!;
-      row.deliveredTokens += counts[counts.length - 1]!;
-    });
+    this.count(session, texts, resultApplied);
   }
 
   /** Newest first. */
@@ -71,13 +87,9 @@ export class SessionReadLedger {
     return [...this.sessions.values()].sort((a, b) => b.lastAt - a.lastAt).map((row) => ({ ...row }));
   }
 
-  private count(session: string, texts: string[], apply: (row: SessionReads, counts: number[]) => void): void {
+  private count(session: string, texts: string[], apply: Apply): void {
     const at = this.now();
-    this.counts.add(
-      texts,
-      (counts) => apply(this.row(session, at), counts),
-      (error) => log.warn(`session token accounting failed: ${errorMessage(error)}`),
-    );
+    this.counts.add(texts, (counts) => apply(this.row(session, at), counts), failed);
   }
 
   private row(session: string, at: number): SessionReads {

@@ -46,8 +46,10 @@ export class WorkerTokenizer implements Tokenizer {
 
   async count(texts: string[]): Promise<number[]> {
     if (texts.length === 0) return [];
-    const response = await this.request({ op: 'count', texts });
-    return response?.counts ?? texts.map(countTokens);
+    const lengths = new Uint32Array(texts.length);
+    for (let i = 0; i < texts.length; i++) lengths[i] = texts[i]!.length;
+    const response = await this.request({ op: 'count', joined: texts.join(''), lengths }, [lengths.buffer]);
+    return response?.counts ? Array.from(response.counts) : texts.map(countTokens);
   }
 
   async head(text: string, maxTokens: number): Promise<{ text: string; tokens: number }> {
@@ -71,7 +73,7 @@ export class WorkerTokenizer implements Tokenizer {
   }
 
   /** Undefined means "do it in this thread". */
-  private async request(body: TokenRequestBody): Promise<TokenResponse | undefined> {
+  private async request(body: TokenRequestBody, transfer: ArrayBuffer[] = []): Promise<TokenResponse | undefined> {
     const worker = this.ensureWorker();
     if (!worker) return undefined;
     const id = this.nextId++;
@@ -80,7 +82,7 @@ export class WorkerTokenizer implements Tokenizer {
         this.pending.set(id, { resolve, reject });
         clearTimeout(this.idleTimer);
         worker.ref();
-        worker.postMessage({ ...body, id } as TokenRequest);
+        worker.postMessage({ ...body, id } as TokenRequest, transfer);
       });
       if (response.error) throw new Error(response.error);
       return response;
