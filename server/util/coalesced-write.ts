@@ -38,10 +38,31 @@ export function releaseCoalesced(stream: Writable): void {
 /** What a line written at once resolves to: one settled promise shared, not one made per message. */
 const WRITTEN: Promise<void> = Promise.resolve();
 
+/** Per stream over its high-water mark, the one promise of its next drain (or close). */
+const draining = new WeakMap<Writable, Promise<void>>();
+
+function drained(stream: Writable): Promise<void> {
+  let waiting = draining.get(stream);
+  if (!waiting) {
+    waiting = new Promise<void>((resolve) => {
+      const done = () => {
+        stream.off('drain', done);
+        stream.off('close', done);
+        draining.delete(stream);
+        resolve();
+      };
+      stream.once('drain', done);
+      stream.once('close', done);
+    });
+    draining.set(stream, waiting);
+  }
+  return waiting;
+}
+
 /**
  * Writes `message` as one JSON line with `writeCoalesced`. The promise is settled already when the
- * stream took the line, else it settles once the stream drains or closes; a message JSON cannot
- * hold rejects it.
+ * stream took the line, else it settles once the stream drains or closes (the lines waiting for
+ * that share one promise and one pair of listeners); a message JSON cannot hold rejects it.
  */
 export function writeJsonLine(stream: Writable, message: unknown): Promise<void> {
   let line: string;
@@ -50,14 +71,5 @@ export function writeJsonLine(stream: Writable, message: unknown): Promise<void>
   } catch (error) {
     return Promise.reject(error);
   }
-  if (writeCoalesced(stream, line)) return WRITTEN;
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.once('drain', done);
-    stream.once('close', done);
-  });
+  return writeCoalesced(stream, line) ? WRITTEN : drained(stream);
 }

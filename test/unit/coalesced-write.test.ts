@@ -50,6 +50,20 @@ test('past the high-water mark (what is queued counted) the promise waits for dr
   assert.equal(settled, true);
 });
 
+test('lines waiting for a drain share one promise: a slow reader adds no listener per message', async () => {
+  const { stream, held, setHold } = recorder(64);
+  setHold(true);
+  const waiting = Array.from({ length: 50 }, (_, id) => writeJsonLine(stream, { id, text: 'x'.repeat(40) }));
+  assert.equal(stream.listenerCount('drain'), 1);
+  assert.equal(stream.listenerCount('close'), 1);
+  assert.equal(new Set(waiting.slice(2)).size, 1, 'one promise for the lines past the mark');
+  await new Promise((resolve) => setImmediate(resolve));
+  setHold(false);
+  held.splice(0).forEach((done) => done());
+  await Promise.all(waiting);
+  assert.equal(stream.listenerCount('drain'), 0, 'its listeners go once it drained');
+});
+
 test('releaseCoalesced hands over what is queued, so a stream ended in the same turn still gets it', async () => {
   const { stream, writes } = recorder();
   const errors: Error[] = [];
