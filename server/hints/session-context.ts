@@ -1,20 +1,23 @@
-/** Per MCP session: which tools completed successfully, in order, and what was last suggested. */
+/**
+ * Sessions whose hint context is kept: past this many, the one used least recently is forgotten
+ * (its prerequisites may be suggested again, which a hint allows).
+ */
+export const MAX_SESSION_CONTEXTS = 1_000;
+
+/** Per MCP session: which tools completed successfully, and what was last suggested. */
 export class SessionContext {
-  private readonly completed: string[] = [];
+  /** Each tool once, however often it completed: a long session's context stays the size of its tools. */
+  private readonly completed = new Set<string>();
   private readonly suggestedBefore = new Set<string>();
 
   constructor(readonly sessionId: string) {}
 
   complete(tool: string): void {
-    this.completed.push(tool);
+    this.completed.add(tool);
   }
 
   hasCompleted(tool: string): boolean {
-    return this.completed.includes(tool);
-  }
-
-  history(): readonly string[] {
-    return this.completed;
+    return this.completed.has(tool);
   }
 
   /** True the first time a prerequisite is suggested for `tool`; calling again runs it. */
@@ -26,14 +29,20 @@ export class SessionContext {
 }
 
 export class SessionContexts {
+  /** In order of last use, the least recent first. */
   private readonly sessions = new Map<string, SessionContext>();
+
+  constructor(private readonly max = MAX_SESSION_CONTEXTS) {}
 
   get(sessionId: string): SessionContext {
     let context = this.sessions.get(sessionId);
-    if (!context) {
+    if (context) {
+      this.sessions.delete(sessionId);
+    } else {
       context = new SessionContext(sessionId);
-      this.sessions.set(sessionId, context);
+      if (this.sessions.size >= this.max) this.sessions.delete(this.sessions.keys().next().value!);
     }
+    this.sessions.set(sessionId, context);
     return context;
   }
 }

@@ -39,6 +39,11 @@ export interface StoreOptions {
   listEveryMs?: number;
   /** The SQLite engine (default: this process's, see sql-engine.ts). */
   engine?: SqlEngine;
+  /**
+   * After a compaction, a journal of this Store past this many bytes is left for a new one (default
+   * 8 MiB), and the next compaction deletes it: a Store that runs for weeks keeps its journal small.
+   */
+  rotateJournalBytes?: number;
 }
 
 const log = logger('store');
@@ -48,6 +53,8 @@ const LOCK = 'compact.lock';
 const OPEN_LOCK_WAIT_MS = 5_000;
 /** Compaction waits for this long a pause in this Store's writes (see queueCompaction). */
 const COMPACT_PAUSE_MS = 50;
+/** About 30,000 recorded calls of journal. */
+const ROTATE_JOURNAL_BYTES = 8 * 1024 * 1024;
 
 /** Paths of journals whose Store closed in this process: the owner pid lives on, the file won't grow. */
 const closedJournals = new Set<string>();
@@ -101,6 +108,7 @@ export class JournaledStore implements StoreContract {
   private readonly commits: GroupCommit;
   private lastFullLook = 0;
   private readonly listEveryMs: number;
+  private readonly rotateJournalBytes: number;
   /** Per table, bumped whenever ops on it are applied; `reloads` moves every table's version. */
   private readonly tableVersions = new Map<string, number>();
   private reloads = 0;
@@ -116,6 +124,7 @@ export class JournaledStore implements StoreContract {
     this.compactEvery = Math.max(0, options.compactEvery ?? 500);
     this.compactRatio = Math.max(0, options.compactRatio ?? 0.5);
     this.listEveryMs = options.listEveryMs ?? 1_000;
+    this.rotateJournalBytes = Math.max(1, options.rotateJournalBytes ?? ROTATE_JOURNAL_BYTES);
     fs.mkdirSync(this.journalDir, { recursive: true });
     this.fsync = options.fsync ?? true;
     this.changes = new ChangeCounter(this.dataDir);
@@ -313,6 +322,8 @@ export class JournaledStore implements StoreContract {
       return false;
     }
     for (const name of job.gone) this.removeIfFolded(name);
+    // The journal left here is a closed one: the next compaction folds in its tail and deletes it.
+    if (this.writer?.isOpen && this.writer.size >= this.rotateJournalBytes) this.rotateJournal();
     this.changes.rotateIfLarge();
     this.changes.bump();
     return true;

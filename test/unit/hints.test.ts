@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { matchErrorHint, unknownHintTools } from '../../server/hints/declared-hints.js';
 import { HintEvents } from '../../server/hints/hint-events.js';
 import { hintNetwork } from '../../server/hints/hint-network.js';
-import { SessionContext } from '../../server/hints/session-context.js';
+import { SessionContext, SessionContexts } from '../../server/hints/session-context.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -29,12 +29,21 @@ test('hints that name tools the power does not have are reported against its rea
   assert.match(problems.join('\n'), /hints\.create_entities\.next_actions: 'memory' has no tool 'ghost_tool'/);
 });
 
-test('session context: completions in order; a prerequisite is suggested once per tool', () => {
+test('session context: completions; a prerequisite is suggested once per tool', () => {
   const session = new SessionContext('s');
   session.complete('m:a');
   assert.ok(session.hasCompleted('m:a') && !session.hasCompleted('m:b'));
   assert.equal(session.firstSuggestion('m:b'), true);
   assert.equal(session.firstSuggestion('m:b'), false);
+});
+
+test('session contexts stay bounded: past the cap the least recently used session is forgotten', () => {
+  const contexts = new SessionContexts(3);
+  for (const id of ['s1', 's2', 's3']) contexts.get(id).complete('m:a');
+  contexts.get('s1');
+  contexts.get('s4');
+  assert.equal(contexts.get('s1').hasCompleted('m:a'), true, 's1 was used last but one: kept');
+  assert.equal(contexts.get('s2').hasCompleted('m:a'), false, 's2, the least recently used, was forgotten');
 });
 
 test('follow-through: followed, ignored, proceeded and blind retries are counted per hint', async () => {

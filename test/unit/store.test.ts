@@ -508,3 +508,42 @@ test('close is idempotent and the Store refuses use afterwards', async (t) => {
   const reopened = await open(t, dataDir);
   assert.equal(count(reopened), 1);
 });
+
+test('a journal past rotateJournalBytes is left for a new one after a compaction, and the next compaction deletes it: nothing is lost, another Store keeps up', async (t) => {
+  const dataDir = tempDir(t);
+  const store = await Store.open({ dataDir, fsync: false, compactEvery: 0, rotateJournalBytes: 2_000 });
+  const other = await Store.open({ dataDir, fsync: false, compactEvery: 0 });
+  try {
+    for (let i = 0; i < 40; i++) store.write(event(`e${i}`, 'x'.repeat(50)));
+    const [first] = journals(dataDir);
+    assert.ok(fs.statSync(path.join(journalDir(dataDir), first!)).size >= 2_000);
+    assert.equal(store.compact(), true);
+    assert.equal(journals(dataDir).length, 2, 'a new journal beside the old one');
+    store.write(event('e40'));
+    assert.equal(fs.statSync(path.join(journalDir(dataDir), first!)).size > 0, true, 'the old one is not written to');
+    assert.equal(count(other), 41, 'another Store sees both journals');
+    assert.equal(store.compact(), true);
+    assert.equal(journals(dataDir).includes(first!), false, 'the old journal, folded in, is deleted');
+    assert.equal(journals(dataDir).length, 1);
+    store.write(event('e41'));
+    assert.equal(count(other), 42, 'another Store reloads past the deleted journal');
+    assert.equal(count(store), 42);
+  } finally {
+    store.close();
+    other.close();
+  }
+  assert.equal(count(await open(t, dataDir)), 42, 'and a new Store opens every row');
+});
+
+test('a small journal is kept after a compaction', async (t) => {
+  const dataDir = tempDir(t);
+  const store = await Store.open({ dataDir, fsync: false, compactEvery: 0 });
+  try {
+    for (let i = 0; i < 5; i++) store.write(event(`e${i}`));
+    const before = journals(dataDir);
+    assert.equal(store.compact(), true);
+    assert.deepEqual(journals(dataDir), before);
+  } finally {
+    store.close();
+  }
+});
