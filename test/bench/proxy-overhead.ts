@@ -5,7 +5,8 @@
  * the CPU time the answering process (the server directly, the gateway alone otherwise) spent per
  * call, from /proc: on a loaded machine that moves far less than the wall-clock figures.
  * Each row also gives the CPU per call of the bench itself (the client) and, through the gateway, of
- * the gateway's child processes (the server); each comparison gives the CPU of all of them per call
+ * the gateway's child processes (the server), and the answering process's resident set before and
+ * after its measured calls; each comparison gives the CPU of all of them per call
  * through the gateway as a multiple of direct (`cpu_ratio`): once the cores are busy (20 at a time
  * on a small machine), throughput through the gateway tends to direct's divided by that.
  * Each row first makes BENCH_WARMUP calls (default 2,000) at its own concurrency, unmeasured, and
@@ -84,6 +85,8 @@ interface Row {
   client_cpu_ms_per_call: number;
   /** CPU of the answering process's children (the server behind the gateway) per call; 0 directly. */
   upstream_cpu_ms_per_call: number | null;
+  /** The answering process's resident set before and after the measured calls (a long row shows whether it keeps growing). */
+  rss_mb_before_after: [number | null, number | null];
 }
 
 
@@ -105,6 +108,17 @@ function childrenCpuMs(pid: number | undefined): number | null {
   try {
     const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
     return children.reduce((sum, child) => sum + (cpuMs(Number(child)) ?? 0), 0);
+  } catch {
+    return null;
+  }
+}
+
+/** The resident set of a process in MB, from /proc/PID/status (VmRSS); null where there is none. */
+function rssMb(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb === undefined ? null : Math.round(Number(kb) / 1024);
   } catch {
     return null;
   }
@@ -178,6 +192,7 @@ async function measure(target: Target, concurrency: number): Promise<Row> {
   const stopTrace = traceDir && target.pid ? await attachStrace(target.pid, path.join(traceDir, `${target.name.replace(' ', '-')}-c${concurrency}.txt`)) : undefined;
   const latencies: number[] = [];
   const cpuBefore = cpuMs(target.pid);
+  const rssBefore = rssMb(target.pid);
   const upstreamBefore = childrenCpuMs(target.pid);
   const clientBefore = process.cpuUsage();
   const threadsBefore = threadCpuMs(target.pid);
@@ -211,6 +226,7 @@ async function measure(target: Target, concurrency: number): Promise<Row> {
     cpu_ms_per_call: cpuBefore === null || cpuAfter === null ? null : round((cpuAfter - cpuBefore) / calls),
     client_cpu_ms_per_call: round((client.user + client.system) / 1000 / calls),
     upstream_cpu_ms_per_call: upstreamBefore === null || upstreamAfter === null ? null : round((upstreamAfter - upstreamBefore) / calls),
+    rss_mb_before_after: [rssBefore, rssMb(target.pid)],
   };
 }
 
