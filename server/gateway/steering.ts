@@ -6,20 +6,18 @@
  */
 import type { PowerDefinition } from '../powers/types.js';
 import { shortHash } from '../util/hash.js';
+import { Lru } from '../util/lru.js';
 
+/** Sessions remembered; past this many, the least recently used is told again. */
 const MAX_SESSIONS = 1_000;
 
 export class SteeringLog {
-  private readonly sessions = new Map<string, Set<string>>();
+  private readonly sessions = new Lru<string, Set<string>>(MAX_SESSIONS);
 
   /** Records that the session was given this item (a power's guidance, or another once-per-session text). */
   markGiven(sessionId: string, key: string): void {
     let given = this.sessions.get(sessionId);
-    if (!given) {
-      if (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
-      given = new Set();
-      this.sessions.set(sessionId, given);
-    }
+    if (!given) this.sessions.set(sessionId, (given = new Set()));
     given.add(key);
   }
 

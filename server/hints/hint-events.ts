@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/store.js';
 import type { HintEventInfo, HintFollowRateInfo, HintKind, HintOutcome, HintSource } from '../rpc/protocol.js';
+import { Lru } from '../util/lru.js';
+
+const MAX_PENDING_SESSIONS = 1_000;
 
 export type { HintKind, HintOutcome, HintSource };
 
@@ -30,7 +33,8 @@ export type HintEventSummary = Omit<HintEventInfo, 'at'>;
  * ('changed') both times.
  */
 export class HintEvents extends EventEmitter<{ changed: [HintEventSummary] }> {
-  private readonly pending = new Map<string, Pending[]>();
+  /** Hints waiting for their session's next call; a session that never calls again is dropped past MAX_PENDING_SESSIONS. */
+  private readonly pending = new Lru<string, Pending[]>(MAX_PENDING_SESSIONS);
 
   constructor(private readonly store: Store) {
     super();

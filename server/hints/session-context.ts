@@ -1,3 +1,5 @@
+import { Lru } from '../util/lru.js';
+
 /**
  * Sessions whose hint context is kept: past this many, the one used least recently is forgotten
  * (its prerequisites may be suggested again, which a hint allows).
@@ -29,20 +31,15 @@ export class SessionContext {
 }
 
 export class SessionContexts {
-  /** In order of last use, the least recent first. */
-  private readonly sessions = new Map<string, SessionContext>();
+  private readonly sessions: Lru<string, SessionContext>;
 
-  constructor(private readonly max = MAX_SESSION_CONTEXTS) {}
+  constructor(max = MAX_SESSION_CONTEXTS) {
+    this.sessions = new Lru(max);
+  }
 
   get(sessionId: string): SessionContext {
     let context = this.sessions.get(sessionId);
-    if (context) {
-      this.sessions.delete(sessionId);
-    } else {
-      context = new SessionContext(sessionId);
-      if (this.sessions.size >= this.max) this.sessions.delete(this.sessions.keys().next().value!);
-    }
-    this.sessions.set(sessionId, context);
+    if (!context) this.sessions.set(sessionId, (context = new SessionContext(sessionId)));
     return context;
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import type { UsageFactors } from './usage-group.js';
+import { Lru } from '../util/lru.js';
 
 /** What was recommended, as stored: enough to re-rank it later under other weights. */
 export interface RecommendedCandidate {
@@ -35,6 +36,8 @@ interface Row {
 /** How long after a recommendation the agent's use of a candidate still counts as following it. */
 const FOLLOW_WINDOW_MS = 30 * 60 * 1000;
 const KEPT = 5;
+/** Sessions known to have a recommendation; past this many, the least recently recommended to is forgotten (its calls credit nothing). */
+const MAX_SESSIONS = 10_000;
 
 /**
  * Which recommendation the agent actually used: every resolve_intent / retrieve_tools answer is
@@ -46,13 +49,13 @@ export class RecommendationLog {
    * Sessions this log recorded a recommendation for. Session ids are made by the process that
    * serves the session, so a session missing here has nothing to credit: its calls skip the query.
    */
-  private readonly sessions = new Set<string>();
+  private readonly sessions = new Lru<string, true>(MAX_SESSIONS);
 
   constructor(private readonly store: Store) {}
 
   record(entry: Omit<Recommendation, 'id' | 'at' | 'used' | 'usedRank'>, at = Date.now()): string {
     const id = randomUUID();
-    this.sessions.add(entry.session);
+    this.sessions.set(entry.session, true);
     this.store.write({
       op: 'insert',
       table: 'recommendations',

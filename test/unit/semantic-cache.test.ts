@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { setLogSink } from '../../server/log.js';
 import { EmbeddingCache } from '../../server/resolve/semantic/embedding-cache.js';
 import { Embedder, type EmbedderOptions } from '../../server/resolve/semantic/embedder.js';
-import { Lru } from '../../server/resolve/semantic/lru.js';
+import { Lru } from '../../server/util/lru.js';
 import { cosine, fromBase64, toBase64 } from '../../server/resolve/semantic/vector.js';
 import { shortHash } from '../../server/util/hash.js';
 import { Store } from '../../server/store/store.js';

@@ -6,7 +6,7 @@ import { errorMessage, logger } from '../../log.js';
 import type { Store } from '../../store/store.js';
 import { shortHash } from '../../util/hash.js';
 import type { Embedder } from './embedder.js';
-import { Lru } from './lru.js';
+import { Lru } from '../../util/lru.js';
 import { fromBase64, toBase64 } from './vector.js';
 
 const QUERY_CACHE_SIZE = 1_000;
