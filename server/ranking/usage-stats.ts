@@ -21,6 +21,13 @@ export interface UsageSource {
  */
 export const RELOAD_MS = 2_000;
 
+/**
+ * Calls applied to the rows read since the last read; past this many, they are forgotten and the
+ * next use reads the log again (bounded by its retention). Without a use for hours (an agent that
+ * resolved once and then only called tools) the rows would otherwise grow by every call.
+ */
+export const MAX_APPLIED = 10_000;
+
 /** Usage factors per power and per `power:tool`, kept up to date with this process's calls and ratings. */
 export class UsageStats {
   /** The calls read and recorded since, by id; undefined until the first read. */
@@ -29,6 +36,7 @@ export class UsageStats {
   private tools = new Map<string, UsageGroup>();
   /** The log's version, the time and the minute when the rows were read. */
   private read = { version: -1, at: 0, minute: -1 };
+  private applied = 0;
   private cache?: { powers: Map<string, UsageFactors>; tools: Map<string, UsageFactors> };
 
   constructor(
@@ -37,6 +45,7 @@ export class UsageStats {
   ) {
     log.on('recorded', (call) => {
       if (!this.rows || (call.status !== 'ok' && call.status !== 'error') || this.rows.has(call.id)) return;
+      if (++this.applied > MAX_APPLIED) return this.forget();
       const row: Row = { id: call.id, power: call.power, tool: call.tool, status: call.status, latency_ms: call.latencyMs, at: call.at, rating: null };
       this.rows.set(row.id, row);
       for (const group of this.groupsOf(row)) group.add(row);
@@ -68,7 +77,16 @@ export class UsageStats {
     return this.cache;
   }
 
+  /** Drops what was read and applied: the next use reads the log again. */
+  private forget(): void {
+    this.rows = undefined;
+    this.powers = new Map();
+    this.tools = new Map();
+    this.cache = undefined;
+  }
+
   private reload(now: number): void {
+    this.applied = 0;
     const version = this.log.version;
     const rows = this.log.ratedOutcomes();
     this.rows = new Map(rows.map((row) => [row.id, row]));

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ActivityLog, type ActivityCall } from '../../server/activity/activity-log.js';
 import { factorsOf, UsageGroup } from '../../server/ranking/usage-group.js';
-import { RELOAD_MS, UsageStats } from '../../server/ranking/usage-stats.js';
+import { MAX_APPLIED, RELOAD_MS, UsageStats } from '../../server/ranking/usage-stats.js';
 import { Store } from '../../server/store/store.js';
 import { tempStore } from '../helpers/temp-store.js';
 
@@ -94,4 +94,20 @@ test('a group kept up call by call and rating by rating has the factors of all i
   assert.deepEqual({ ...incremental, popularity: 0 }, { ...whole, popularity: 0 });
   assert.ok(Math.abs(incremental.popularity - whole.popularity) < 1e-12);
   assert.ok(whole.performance > 0.5 && whole.performance < 1 && whole.rating !== 0.5 && whole.success < 1);
+});
+
+test('past MAX_APPLIED calls with no use, the rows read are dropped and the next use reads the log again: the same factors, bounded memory', async (t) => {
+  const { store } = await tempStore(t);
+  const log = new ActivityLog(store);
+  const counted = countingReads(log);
+  const now = Date.parse('2026-11-24T10:00:05Z');
+  const stats = new UsageStats(log, () => now);
+  log.record({ ...call('a', 'ok'), at: now });
+  assert.equal(stats.forTools().get('p:a')!.calls, 1);
+  const version = log.version;
+  const calls = Array.from({ length: MAX_APPLIED + 1 }, () => ({ ...call('a', 'ok'), at: now }));
+  log.recordMany(calls);
+  Object.defineProperty(log, 'version', { get: () => version }); // no staleness: only the cap can drop the rows
+  assert.equal(stats.forTools().get('p:a')!.calls, MAX_APPLIED + 2, 'every call counts');
+  assert.equal(counted.reads(), 2, 'read again once the rows applied passed the cap');
 });
