@@ -3,7 +3,8 @@ import type { Writable } from 'node:stream';
 /** Text written to a stream in this turn, not yet handed to it. */
 const queued = new Map<Writable, string>();
 
-function release(stream: Writable): void {
+/** Hands the stream what `writeCoalesced` still holds for it (on the next tick, or before ending it). */
+export function releaseCoalesced(stream: Writable): void {
   const text = queued.get(stream);
   if (text === undefined) return;
   queued.delete(stream);
@@ -24,16 +25,11 @@ export function writeCoalesced(stream: Writable, data: string): boolean {
   const before = queued.get(stream);
   if (before === undefined) {
     queued.set(stream, data);
-    process.nextTick(release, stream);
+    process.nextTick(releaseCoalesced, stream);
   } else {
     queued.set(stream, before + data);
   }
   return stream.writableLength + (before?.length ?? 0) + data.length < stream.writableHighWaterMark;
-}
-
-/** Hands the stream what `writeCoalesced` still holds for it (before ending it). */
-export function releaseCoalesced(stream: Writable): void {
-  release(stream);
 }
 
 /** What a line written at once resolves to: one settled promise shared, not one made per message. */
