@@ -6,7 +6,8 @@
  * call, from /proc: on a loaded machine that moves far less than the wall-clock figures.
  * Each row also gives the CPU per call of the bench itself (the client) and, through the gateway, of
  * the gateway's child processes (the server), and the answering process's resident set before and
- * after its measured calls; each comparison gives the CPU of all of them per call
+ * after its measured calls, and how busy all of them kept the machine's cores (`machine_busy`); each
+ * comparison gives the CPU of all of them per call
  * through the gateway as a multiple of direct (`cpu_ratio`): once the cores are busy (20 at a time
  * on a small machine), throughput through the gateway tends to direct's divided by that.
  * Each row first makes BENCH_WARMUP calls (default 2,000) at its own concurrency, unmeasured, and
@@ -37,6 +38,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -87,6 +89,12 @@ interface Row {
   upstream_cpu_ms_per_call: number | null;
   /** The answering process's resident set before and after the measured calls (a long row shows whether it keeps growing). */
   rss_mb_before_after: [number | null, number | null];
+  /**
+   * The share of the machine's cores that client, answering process and server kept busy over the
+   * row (calls/s times their CPU per call, over the cores); null where /proc is missing. Where it
+   * is below direct's, the calls also wait on hand-offs between processes, not only on CPU.
+   */
+  machine_busy: number | null;
 }
 
 
@@ -216,7 +224,7 @@ async function measure(target: Target, concurrency: number): Promise<Row> {
   }
   await stopTrace?.();
   latencies.sort((a, b) => a - b);
-  return {
+  const row: Omit<Row, 'machine_busy'> = {
     target: target.name,
     concurrency,
     calls,
@@ -228,6 +236,8 @@ async function measure(target: Target, concurrency: number): Promise<Row> {
     upstream_cpu_ms_per_call: upstreamBefore === null || upstreamAfter === null ? null : round((upstreamAfter - upstreamBefore) / calls),
     rss_mb_before_after: [rssBefore, rssMb(target.pid)],
   };
+  const busy = row.cpu_ms_per_call === null ? null : round((row.calls_per_s * machineCpu(row)) / 1000 / os.availableParallelism(), 2);
+  return { ...row, machine_busy: busy };
 }
 
 /** With BENCH_WINDOW=N: a function to call after each measured call that prints calls/s and the answering process's CPU per call of every N calls. */
@@ -341,7 +351,7 @@ async function gatewayHttp(env: Record<string, string>): Promise<Target> {
 }
 
 /** CPU per call of client, answering process and its children together. */
-const machineCpu = (row: Row) => row.client_cpu_ms_per_call + (row.cpu_ms_per_call ?? 0) + (row.upstream_cpu_ms_per_call ?? 0);
+const machineCpu = (row: Omit<Row, 'machine_busy'>) => row.client_cpu_ms_per_call + (row.cpu_ms_per_call ?? 0) + (row.upstream_cpu_ms_per_call ?? 0);
 
 function overhead(rows: Row[], gateway: string, direct: string, concurrency: number) {
   const g = rows.find((r) => r.target === gateway && r.concurrency === concurrency);
