@@ -1,0 +1,41 @@
+/**
+ * docs/ARCHITECTURE.md against the tree: every path the page names exists, and every folder and
+ * top-level module of server/ is on the page. A move or a new folder that the page does not follow
+ * fails here.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot } from '../helpers/temp.js';
+
+const page = fs.readFileSync(path.join(repoRoot, 'docs', 'ARCHITECTURE.md'), 'utf8');
+
+/** Every file and folder under the repository's own code, as paths from its root ('server/gateway/', 'server/gateway/gateway.ts'). */
+function tree(dir: string): string[] {
+  return fs.readdirSync(path.join(repoRoot, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = `${dir}/${entry.name}`;
+    return entry.isDirectory() ? [`${relative}/`, ...tree(relative)] : [relative];
+  });
+}
+
+const paths = ['server', 'client', 'test', 'webview', 'docs'].filter((dir) => fs.existsSync(path.join(repoRoot, dir))).flatMap((dir) => [`${dir}/`, ...tree(dir)]);
+
+/** The page's code spans that name a source file or a folder (`gateway/ports.ts`, `rpc/`, `activation.ts`); links outside the repository left out. */
+const named = [...new Set([...page.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!).filter((span) => /^[\w./-]+(\.ts|\/)$/.test(span) && !span.startsWith('../')))];
+
+test('the architecture page names code spans to check', () => {
+  assert.ok(named.length >= 40, `only ${named.length} paths found on the page`);
+});
+
+test('every path the architecture page names exists', () => {
+  const missing = named.filter((span) => !paths.some((file) => file === span || file.endsWith(`/${span}`)));
+  assert.deepEqual(missing, [], `docs/ARCHITECTURE.md names paths that do not exist: ${missing.join(', ')}`);
+});
+
+test("every folder and top-level module of server/ is on the architecture page", () => {
+  const entries = fs.readdirSync(path.join(repoRoot, 'server'), { withFileTypes: true });
+  const expected = entries.filter((e) => e.isDirectory() || e.name.endsWith('.ts')).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
+  const absent = expected.filter((name) => !page.includes(`\`${name}\``) && !page.includes(`\`server/${name}\``));
+  assert.deepEqual(absent, [], `server/ has what docs/ARCHITECTURE.md does not mention: ${absent.join(', ')}`);
+});
