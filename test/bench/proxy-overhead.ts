@@ -28,7 +28,8 @@
  * to another build's out/server/cli/main.js to measure that build instead, e.g. main's;
  * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows;
  * BENCH_TARGETS='direct stdio,gateway stdio,floor stdio' adds the floor: a proxy that only parses
- * and re-serializes each line (floor-proxy.ts), what any gateway in its own process costs here;
+ * and re-serializes each line (floor-proxy.ts), what any gateway in its own process costs here,
+ * and the gateway against it (against: 'floor stdio');
  * BENCH_STRACE=DIR to count the answering process's syscalls over each row's measured calls with
  * `strace -c -f -p`, one summary file per row in DIR; traced rows run slower).
  * The HTTP client is the SDK's with the gateway's own fetch for HTTP powers (fetchWithOwnSignal),
@@ -406,6 +407,7 @@ async function runRound(index: number, env: Record<string, string>): Promise<{ r
     overhead(rows, 'gateway http', 'direct http', c),
     overhead(rows, 'gateway http', 'direct stdio', c),
     overhead(rows, 'floor stdio', 'direct stdio', c),
+    overhead(rows, 'gateway stdio', 'floor stdio', c),
   ]);
   return { rows, overhead: comparisons.filter((o): o is Overhead => o !== undefined) };
 }
