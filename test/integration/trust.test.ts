@@ -20,8 +20,10 @@ const peek = { name: 'peek', description: 'Read the notes.', inputSchema: { type
 const scribble = { name: 'scribble', description: 'Write a note.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, annotations: { readOnlyHint: false } };
 const crash = { name: 'crash', description: 'Exit the server.', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: false, destructiveHint: true } };
 
+/** Rewrites the server's definitions at once (a rename): the server never reads them half written. */
 function define(tools: object[], extra: Record<string, unknown> = {}): void {
-  fs.writeFileSync(defs, JSON.stringify({ tools, ...extra }));
+  fs.writeFileSync(`${defs}.tmp`, JSON.stringify({ tools, ...extra }));
+  fs.renameSync(`${defs}.tmp`, defs);
 }
 
 const cli = (...args: string[]) => execFileSync(process.execPath, [cliPath, 'tools', ...args], { env, encoding: 'utf8' });
