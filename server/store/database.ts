@@ -12,7 +12,7 @@
  * the changed pages into that file system); statements are prepared once. Durability is the
  * journals' job, not this file's.
  */
-import type { SqlDatabase, SqlEngine, SqlStatement } from './sql-engine.js';
+import type { SqlDatabase, SqlEngine, SqlStatement } from './sql-surface.js';
 import type { SqlValue } from './ops.js';
 import { withoutLeadingComments } from './sql-text.js';
 

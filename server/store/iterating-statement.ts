@@ -1,4 +1,4 @@
-import type { SqlStatement } from './sql-engine.js';
+import type { SqlStatement } from './sql-surface.js';
 import type { SqlValue } from './write-op.js';
 
 /**

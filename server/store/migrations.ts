@@ -2,7 +2,7 @@
  * Schema of the store: versioned migrations and, next to them, the key of every table that
  * logical write ops may touch (upsert / insert / delete are resolved against these keys).
  */
-import type { SqlDatabase as Database } from './sql-engine.js';
+import type { SqlDatabase as Database } from './sql-surface.js';
 
 export interface Migration {
   version: number;

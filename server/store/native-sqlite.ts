@@ -7,7 +7,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { IteratingStatement } from './iterating-statement.js';
 import { firstStatement } from './sql-text.js';
-import type { SqlDatabase, SqlEngine } from './sql-engine.js';
+import type { SqlDatabase, SqlEngine } from './sql-surface.js';
 import type { SqlValue } from './write-op.js';
 
 type Native = typeof BetterSqlite3;

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { IteratingStatement } from './iterating-statement.js';
 import { quote } from './ops.js';
 import { firstStatement, holdsNoStatement } from './sql-text.js';
-import type { SqlDatabase, SqlEngine } from './sql-engine.js';
+import type { SqlDatabase, SqlEngine } from './sql-surface.js';
 import type { SqlValue } from './write-op.js';
 
 /** The part of `node:sqlite` used here (this project's @types/node, for Node 20, has none). */

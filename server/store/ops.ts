@@ -4,7 +4,7 @@
  * the key; delete = delete the rows matching every `where` column (null-safe equality);
  * deleteBefore = delete the rows whose `before` columns sort before its values (a row-value `<`).
  */
-import type { SqlDatabase as Database } from './sql-engine.js';
+import type { SqlDatabase as Database } from './sql-surface.js';
 import { TABLE_KEYS } from './migrations.js';
 import { maskedOp } from './masked-op.js';
 

@@ -11,33 +11,9 @@
  */
 import initSqlJs from 'sql.js';
 import { errorMessage, logger } from '../log.js';
-import type { SqlValue } from './write-op.js';
+import type { SqlEngine } from './sql-surface.js';
 
-export interface SqlStatement {
-  bind(params: SqlValue[]): unknown;
-  step(): boolean;
-  get(): unknown[];
-  getColumnNames(): string[];
-  run(params: SqlValue[]): unknown;
-  reset(): unknown;
-  free(): unknown;
-}
-
-export interface SqlDatabase {
-  /** Every statement of `sql`; the rows of the last one that returns rows, as sql.js gives them. */
-  exec(sql: string, params?: SqlValue[]): Array<{ columns: string[]; values: unknown[][] }>;
-  run(sql: string, params?: SqlValue[]): unknown;
-  prepare(sql: string): SqlStatement;
-  /** The database file image. */
-  export(): Uint8Array;
-  close(): void;
-}
-
-export interface SqlEngine {
-  readonly name: 'better-sqlite3' | 'node:sqlite' | 'sql.js';
-  /** An in-memory database, empty or from a file image. */
-  open(bytes?: Uint8Array): SqlDatabase;
-}
+export type { SqlDatabase, SqlEngine, SqlStatement } from './sql-surface.js';
 
 const log = logger('store');
 

@@ -1,5 +1,5 @@
 /**
- * No new import cycles in server/ and client/ (type imports count: they tie modules together just
+ * No new import cycles in server/ and client/ (type imports and dynamic import() count: they tie modules together just
  * as much). Tarjan's strongly connected components over the relative imports of the .ts sources:
  * there are none, and none may come back.
  */
@@ -22,8 +22,11 @@ function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of [...sources(path.join(repoRoot, 'server')), ...sources(path.join(repoRoot, 'client'))]) {
     const text = fs.readFileSync(file, 'utf8');
-    const targets = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'";]*?['"](\.[^'"]+)['"]/g)]
-      .map((match) => path.resolve(path.dirname(file), match[1].replace(/\.js$/, '.ts')))
+    const targets = [
+      ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'";]*?['"](\.[^'"]+)['"]/g),
+      ...text.matchAll(/\b(?:import|require)\(\s*['"](\.[^'"]+)['"]\s*\)/g),
+    ]
+      .map((match) => path.resolve(path.dirname(file), match[1]!.replace(/\.js$/, '.ts')))
       .filter((target) => fs.existsSync(target));
     graph.set(file, targets);
   }

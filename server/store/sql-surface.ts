@@ -1,0 +1,31 @@
+/**
+ * The part of an SQLite connection the store uses (sql.js's Database surface), declared apart from
+ * the engines that give it (sql-engine.ts chooses one; native-sqlite.ts, node-sqlite.ts).
+ */
+import type { SqlValue } from './write-op.js';
+
+export interface SqlStatement {
+  bind(params: SqlValue[]): unknown;
+  step(): boolean;
+  get(): unknown[];
+  getColumnNames(): string[];
+  run(params: SqlValue[]): unknown;
+  reset(): unknown;
+  free(): unknown;
+}
+
+export interface SqlDatabase {
+  /** Every statement of `sql`; the rows of the last one that returns rows, as sql.js gives them. */
+  exec(sql: string, params?: SqlValue[]): Array<{ columns: string[]; values: unknown[][] }>;
+  run(sql: string, params?: SqlValue[]): unknown;
+  prepare(sql: string): SqlStatement;
+  /** The database file image. */
+  export(): Uint8Array;
+  close(): void;
+}
+
+export interface SqlEngine {
+  readonly name: 'better-sqlite3' | 'node:sqlite' | 'sql.js';
+  /** An in-memory database, empty or from a file image. */
+  open(bytes?: Uint8Array): SqlDatabase;
+}
