@@ -38,8 +38,12 @@ export class StoreDatabase {
   private inTransaction = false;
   private uncommitted = 0;
 
-  constructor(readonly db: SqlDatabase) {
-    db.exec(PRAGMAS);
+  /** `pragmas`: the in-memory database's by default; a database file sets its own. */
+  constructor(
+    readonly db: SqlDatabase,
+    pragmas = PRAGMAS,
+  ) {
+    db.exec(pragmas);
   }
 
   static create(engine: SqlEngine, bytes?: Uint8Array): StoreDatabase {

@@ -180,12 +180,16 @@ export function schemaVersion(db: Database): number {
  * version bump. Returns the versions applied (empty when the schema is current).
  */
 export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
-  const current = schemaVersion(db);
-  const pending = [...migrations].sort((a, b) => a.version - b.version).filter((m) => m.version > current);
+  const pending = [...migrations].sort((a, b) => a.version - b.version).filter((m) => m.version > schemaVersion(db));
   const applied: number[] = [];
   for (const migration of pending) {
-    db.exec('BEGIN');
+    // IMMEDIATE, and the version read again inside: another process on the same file may have just applied it.
+    db.exec('BEGIN IMMEDIATE');
     try {
+      if (schemaVersion(db) >= migration.version) {
+        db.exec('COMMIT');
+        continue;
+      }
       db.exec(migration.sql);
       db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)');
       db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [

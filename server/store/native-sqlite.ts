@@ -97,5 +97,6 @@ export async function nativeEngine(): Promise<SqlEngine> {
   return {
     name: 'better-sqlite3',
     open: (bytes) => new NativeDatabase(bytes ? new Database(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) : new Database(':memory:')),
+    openFile: (file) => new NativeDatabase(new Database(file)),
   };
 }

@@ -179,5 +179,6 @@ export function nodeSqliteEngine(): SqlEngine {
       }
       return db;
     },
+    openFile: (file) => new NodeDatabase(new DatabaseSync(file)),
   };
 }

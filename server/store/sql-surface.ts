@@ -28,4 +28,6 @@ export interface SqlEngine {
   readonly name: 'better-sqlite3' | 'node:sqlite' | 'sql.js';
   /** An in-memory database, empty or from a file image. */
   open(bytes?: Uint8Array): SqlDatabase;
+  /** A connection to a database file (created when missing); absent where the engine cannot write a file (sql.js). */
+  openFile?(file: string): SqlDatabase;
 }

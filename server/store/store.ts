@@ -16,7 +16,9 @@ import { migrate } from './migrations.js';
 import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
 import { isAlive } from './pids.js';
 import { moveCorrupt, readSnapshot, removeStaleTemps, snapshotIdentity, writeSnapshot } from './snapshot.js';
+import { holdsLegacyOnly, liveLegacyWriter } from './legacy-import.js';
 import { loadSqlEngine, type SqlEngine } from './sql-engine.js';
+import { DATABASE_FILE, SqliteStore } from './sqlite-store.js';
 import { writeSnapshotInBackground } from './snapshot-in-background.js';
 import type { Store as StoreContract } from './store-interface.js';
 
@@ -555,7 +557,24 @@ function validOp(schema: Schema, op: WriteOp, invalid: (op: WriteOp, error: unkn
   }
 }
 
-/** Opens the store of a data dir (in-memory SQLite with journals; see server/store/README.md). */
+export type EmbeddedStore = SqliteStore | JournaledStore;
+
+/**
+ * Opens the store of a data dir: its database file where the engine writes one (better-sqlite3,
+ * node:sqlite), the journaled format where it cannot (sql.js) or while a process of that format still
+ * writes the dir (the file takes over once it is gone). See server/store/README.md.
+ */
 export const Store = {
-  open: (options: StoreOptions): Promise<JournaledStore> => JournaledStore.open(options),
+  open: async (options: StoreOptions): Promise<EmbeddedStore> => {
+    const engine = options.engine ?? (await loadSqlEngine());
+    const dataDir = path.resolve(options.dataDir);
+    const file = path.join(dataDir, DATABASE_FILE);
+    const legacyWriter = holdsLegacyOnly(dataDir, file) ? liveLegacyWriter(dataDir) : undefined;
+    if (engine.openFile && legacyWriter === undefined) return SqliteStore.open({ dataDir, engine, fsync: options.fsync });
+    if (fs.existsSync(file)) {
+      throw new Error(`store: ${file} is a SQLite database file, which ${engine.name} cannot share with other processes; run on a Node with node:sqlite (22.13 and later) or with better-sqlite3`);
+    }
+    if (legacyWriter !== undefined) log.info(`process ${legacyWriter} writes this data dir's journals: the store stays journaled until it is gone`);
+    return JournaledStore.open({ ...options, engine });
+  },
 };

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ActivityLog, type ActivityCall } from '../../server/activity/activity-log.js';
 import type { ActivityInfo } from '../../server/rpc/protocol.js';
 import { setLogSink } from '../../server/log.js';
-import { Store, type JournaledStore } from '../../server/store/store.js';
+import { Store, type EmbeddedStore } from '../../server/store/store.js';
 import { tempStore } from '../helpers/temp-store.js';
 
 type After = { after(fn: () => void): void };
@@ -18,7 +18,7 @@ async function otherProcess(t: After, dataDir: string) {
 }
 
 /** Runs `before` ahead of each of the store's writes (it may throw, failing the write). */
-function beforeWrites(store: JournaledStore, before: () => void): void {
+function beforeWrites(store: EmbeddedStore, before: () => void): void {
   const writeMany = store.writeMany.bind(store);
   store.writeMany = (ops) => {
     before();

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { setLogSink } from '../../server/log.js';
 import { latestVersion, migrate, MIGRATIONS, schemaVersion, TABLE_KEYS } from '../../server/store/migrations.js';
 import { CHANGES_FILE } from '../../server/store/change-counter.js';
-import { Store, type JournaledStore, type WriteOp } from '../../server/store/store.js';
+import { JournaledStore, type Store, type WriteOp } from '../../server/store/store.js';
 import { loadSqlEngine } from '../../server/store/sql-engine.js';
 
 type Ctx = { after(fn: () => void): void };
@@ -36,7 +36,7 @@ function tempDir(t: Ctx): string {
 }
 
 async function open(t: Ctx, dataDir: string, compactEvery?: number): Promise<JournaledStore> {
-  const store = await Store.open({ dataDir, fsync: false, compactEvery });
+  const store = await JournaledStore.open({ dataDir, fsync: false, compactEvery });
   cleanup(t).stores.push(store);
   return store;
 }
@@ -83,7 +83,7 @@ test('migrations are applied once, in order, and the version is recorded', async
   assert.equal(schemaVersion(db), nextVersion);
 
   const dataDir = tempDir(t);
-  const store = await Store.open({ dataDir, fsync: false });
+  const store = await JournaledStore.open({ dataDir, fsync: false });
   const version = () => store.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'");
   assert.deepEqual(version(), [{ value: String(latestVersion()) }]);
   // Every table of the key map exists and its primary key is the declared key.
@@ -378,7 +378,7 @@ test('compactEvery compacts once the writes pause, or inside a write past twice 
 test('a compaction in flight is abandoned by compact() and close(): they compact at once, nothing is lost', async (t) => {
   for (const finish of ['compact', 'close'] as const) {
     const dataDir = tempDir(t);
-    const store = await Store.open({ dataDir, fsync: false, compactEvery: 5, compactRatio: 0 });
+    const store = await JournaledStore.open({ dataDir, fsync: false, compactEvery: 5, compactRatio: 0 });
     for (let i = 0; i < 10; i++) store.write(event(`e${i}`));
     assert.equal(fs.existsSync(path.join(dataDir, 'compact.lock')), true, 'a compaction is in flight');
     store.write(event('e10'));
@@ -398,7 +398,7 @@ test('a compaction in flight is abandoned by compact() and close(): they compact
 
 test('compactRatio: past the first snapshot, compaction waits for journal bytes of that share of its size too', async (t) => {
   const dataDir = tempDir(t);
-  const store = await Store.open({ dataDir, fsync: false, compactEvery: 10, compactRatio: 0.5 });
+  const store = await JournaledStore.open({ dataDir, fsync: false, compactEvery: 10, compactRatio: 0.5 });
   cleanup(t).stores.push(store);
   const snapshot = path.join(dataDir, 'grimoire.sqlite');
   const lock = path.join(dataDir, 'compact.lock');
@@ -423,7 +423,7 @@ test('compactRatio: past the first snapshot, compaction waits for journal bytes 
 
 test('journals are read when the change counter moved, and listed at least every second regardless', async (t) => {
   const dataDir = tempDir(t);
-  const store = await Store.open({ dataDir, fsync: false, listEveryMs: 60_000 });
+  const store = await JournaledStore.open({ dataDir, fsync: false, listEveryMs: 60_000 });
   cleanup(t).stores.push(store);
   const name = `${process.pid}-quiet.jsonl`;
   fs.writeFileSync(path.join(journalDir(dataDir), name), line(name, 1, [event('quiet')]));
@@ -431,7 +431,7 @@ test('journals are read when the change counter moved, and listed at least every
   announce(dataDir);
   assert.equal(count(store), 1, 'announced: read on the next query');
 
-  const polling = await Store.open({ dataDir, fsync: false, listEveryMs: 200 });
+  const polling = await JournaledStore.open({ dataDir, fsync: false, listEveryMs: 200 });
   cleanup(t).stores.push(polling);
   assert.equal(count(polling), 1);
   fs.appendFileSync(path.join(journalDir(dataDir), name), line(name, 2, [event('older-writer')]));
@@ -442,7 +442,7 @@ test('journals are read when the change counter moved, and listed at least every
 
 test('group commit: writes are visible and crash-safe at once, synced in batches; durable() waits for the sync', async (t) => {
   const dataDir = tempDir(t);
-  const store = await Store.open({ dataDir });
+  const store = await JournaledStore.open({ dataDir });
   cleanup(t).stores.push(store);
   const other = await open(t, dataDir);
   for (let i = 0; i < 100; i++) {
@@ -490,7 +490,7 @@ test('a Store that only reads creates no journal and does not compact on close',
   const writer = await open(t, dataDir);
   writer.write(event('w'));
   const before = journals(dataDir);
-  const reader = await Store.open({ dataDir, fsync: false });
+  const reader = await JournaledStore.open({ dataDir, fsync: false });
   assert.equal(count(reader), 1);
   reader.close();
   assert.deepEqual(journals(dataDir), before, 'no journal of its own');
@@ -499,7 +499,7 @@ test('a Store that only reads creates no journal and does not compact on close',
 
 test('close is idempotent and the Store refuses use afterwards', async (t) => {
   const dataDir = tempDir(t);
-  const store = await Store.open({ dataDir, fsync: false });
+  const store = await JournaledStore.open({ dataDir, fsync: false });
   store.write(event('e'));
   store.close();
   store.close();
@@ -511,8 +511,8 @@ test('close is idempotent and the Store refuses use afterwards', async (t) => {
 
 test('a journal past rotateJournalBytes is left for a new one after a compaction, and the next compaction deletes it: nothing is lost, another Store keeps up', async (t) => {
   const dataDir = tempDir(t);
-  const store = await Store.open({ dataDir, fsync: false, compactEvery: 0, rotateJournalBytes: 2_000 });
-  const other = await Store.open({ dataDir, fsync: false, compactEvery: 0 });
+  const store = await JournaledStore.open({ dataDir, fsync: false, compactEvery: 0, rotateJournalBytes: 2_000 });
+  const other = await JournaledStore.open({ dataDir, fsync: false, compactEvery: 0 });
   try {
     for (let i = 0; i < 40; i++) store.write(event(`e${i}`, 'x'.repeat(50)));
     const [first] = journals(dataDir);
@@ -537,7 +537,7 @@ test('a journal past rotateJournalBytes is left for a new one after a compaction
 
 test('a small journal is kept after a compaction', async (t) => {
   const dataDir = tempDir(t);
-  const store = await Store.open({ dataDir, fsync: false, compactEvery: 0 });
+  const store = await JournaledStore.open({ dataDir, fsync: false, compactEvery: 0 });
   try {
     for (let i = 0; i < 5; i++) store.write(event(`e${i}`));
     const before = journals(dataDir);

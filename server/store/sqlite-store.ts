@@ -1,0 +1,162 @@
+/**
+ * The embedded store where a real SQLite loads (better-sqlite3, node:sqlite): one database file,
+ * `grimoire.db`, in WAL mode, shared by every gateway and CLI on the data dir through SQLite's own
+ * locking. A write is one `BEGIN IMMEDIATE` transaction (waiting up to `busy_timeout` for another
+ * process's); it is committed in the WAL file when `writeMany` returns, so a killed process loses
+ * nothing it committed. `synchronous = NORMAL`: the WAL is synced at checkpoints, and `durable()`
+ * syncs it (group commit) for power loss. Every query sees what any process committed before it.
+ * See server/store/README.md.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { StoreDatabase } from './database.js';
+import { importLegacy } from './legacy-import.js';
+import { migrate } from './migrations.js';
+import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
+import type { SqlEngine } from './sql-surface.js';
+import type { Store } from './store-interface.js';
+
+export const DATABASE_FILE = 'grimoire.db';
+/** How long a write waits for another process's transaction before it throws SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5_000;
+const PRAGMAS = `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`;
+
+export interface SqliteStoreOptions {
+  dataDir: string;
+  /** An engine that opens files (better-sqlite3, node:sqlite). */
+  engine: SqlEngine;
+  /** `durable()` syncs the WAL (default true); false: it resolves at once. */
+  fsync?: boolean;
+}
+
+export class SqliteStore implements Store {
+  readonly dataDir: string;
+  readonly file: string;
+  private readonly fsync: boolean;
+  private closed = false;
+  /** Per table, bumped by this process's writes; `foreign` moves when another connection committed. */
+  private readonly tableVersions = new Map<string, number>();
+  private foreign = 0;
+  private dataVersion = -1;
+  private syncing: Promise<void> | undefined;
+  private syncAgain: Promise<void> | undefined;
+
+  private constructor(
+    private readonly db: StoreDatabase,
+    private readonly schema: Schema,
+    options: SqliteStoreOptions,
+    file: string,
+  ) {
+    this.dataDir = path.resolve(options.dataDir);
+    this.file = file;
+    this.fsync = options.fsync ?? true;
+  }
+
+  static open(options: SqliteStoreOptions): SqliteStore {
+    const { engine } = options;
+    if (!engine.openFile) throw new Error(`store: ${engine.name} cannot open a database file`);
+    const dataDir = path.resolve(options.dataDir);
+    fs.mkdirSync(dataDir, { recursive: true });
+    const file = path.join(dataDir, DATABASE_FILE);
+    importLegacy(dataDir, file, engine);
+    const raw = engine.openFile(file);
+    let db: StoreDatabase;
+    try {
+      db = new StoreDatabase(raw, PRAGMAS);
+    } catch (error) {
+      raw.close();
+      throw error;
+    }
+    try {
+      db.migrating((connection) => migrate(connection));
+      return new SqliteStore(db, new Schema(db.db), options, file);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  write(op: WriteOp): void {
+    this.writeMany([op]);
+  }
+
+  /** One transaction for all ops: they commit (and survive a crash) together. */
+  writeMany(ops: WriteOp[]): void {
+    this.assertOpen();
+    ops = this.schema.prepareBatch(ops);
+    if (ops.length === 0) return;
+    const run = (sql: string, params: SqlValue[]) => this.db.run(sql, params);
+    let failure: unknown;
+    this.db.run('BEGIN IMMEDIATE', []);
+    try {
+      applyOps(run, ops, (_op, error) => (failure ??= error));
+      if (failure !== undefined) throw failure;
+      this.db.run('COMMIT', []);
+    } catch (error) {
+      this.db.run('ROLLBACK', []);
+      throw error;
+    }
+    for (const op of ops) this.tableVersions.set(op.table, (this.tableVersions.get(op.table) ?? 0) + 1);
+  }
+
+  /** Resolves once every write made before the call is on stable storage: the WAL synced, one sync for the writes of that moment. */
+  durable(): Promise<void> {
+    this.assertOpen();
+    if (!this.fsync) return Promise.resolve();
+    if (!this.syncing) return (this.syncing = this.syncWal());
+    // A sync in flight may have started before this call's writes: the next one covers them.
+    return (this.syncAgain ??= this.syncing.catch(() => undefined).then(() => {
+      this.syncAgain = undefined;
+      return (this.syncing = this.syncWal());
+    }));
+  }
+
+  private async syncWal(): Promise<void> {
+    try {
+      // Checkpoints sync the database file themselves; what is not checkpointed yet is in the WAL.
+      const handle = await fs.promises.open(`${this.file}-wal`, 'r').catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (!handle) return;
+      try {
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      this.syncing = undefined;
+    }
+  }
+
+  /** Committed when `write` returned: nothing to wait for, but the call's record is written before its answer. */
+  acknowledged(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  tableVersion(table: string): number {
+    this.assertOpen();
+    const version = Number(this.db.db.exec('PRAGMA data_version')[0]?.values[0]?.[0] ?? 0);
+    if (version !== this.dataVersion) {
+      this.dataVersion = version;
+      this.foreign += 1;
+    }
+    return this.foreign * 2 ** 32 + (this.tableVersions.get(table) ?? 0);
+  }
+
+  /** Read-only SQL over everything committed so far by any process; a statement that changes rows throws. */
+  query<T = Row>(sql: string, params: SqlValue[] = []): T[] {
+    this.assertOpen();
+    return this.db.all<T>(sql, params);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('store: closed');
+  }
+}
