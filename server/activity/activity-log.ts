@@ -52,11 +52,6 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
     else this.sessionUsers.set(sessionId, user);
   }
 
-  /** The store wants a record committed before its call is acknowledged (see Store.acknowledged). */
-  get acknowledges(): boolean {
-    return typeof this.store.acknowledged === 'function';
-  }
-
   /** Resolves when the records written so far may be acknowledged. */
   acknowledged(): Promise<void> {
     return this.store.acknowledged?.() ?? Promise.resolve();

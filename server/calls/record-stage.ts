@@ -21,22 +21,19 @@ interface Finished {
 
 /**
  * The first stage: every call, rejected ones included, lands in the activity log with its intent,
- * the validation decision and its outcome. The answer never waits for the log: the calls answered
- * in one turn of the event loop are recorded together just after (the records built there: sizing
- * a large result is not the agent's wait), and written to the store with the calls of the next
- * few milliseconds (`ActivityLog.recordSoon`), except on a store whose writes a
- * killed process could lose (PostgreSQL: `acknowledged()`), where the answer waits for the
- * record's commit (or its queueing while the database is down). Retention is applied every
- * PRUNE_EVERY calls.
+ * the validation decision and its outcome, committed before its answer is sent, so that a killed
+ * gateway loses no answered call's record (group commit: the calls that finish in one turn of the
+ * event loop are written together at its end, and their answers wait for that one write; on
+ * PostgreSQL, for its commit too: `acknowledged()`, or its queueing while the database is down).
+ * Retention is applied every PRUNE_EVERY calls.
  */
 export function recordStage(activity: ActivityLog, retention: () => { retentionDays: number; maxEntries: number }): Stage {
   let calls = 0;
   let waiting: Finished[] = [];
-  const write = (finished: Finished[], soon: boolean): void => {
+  let written: Promise<void> | undefined;
+  const write = (finished: Finished[]): void => {
     try {
-      const entries = finished.map((f) => entryOf(f.context, f.result, f.at));
-      if (soon) activity.recordSoon(entries);
-      else activity.recordMany(entries);
+      activity.recordMany(finished.map((f) => entryOf(f.context, f.result, f.at)));
     } catch (error) {
       log.warn(unrecorded(finished.map((f) => f.context), error));
       return;
@@ -51,25 +48,25 @@ export function recordStage(activity: ActivityLog, retention: () => { retentionD
       log.warn(`could not apply the activity retention: ${errorMessage(error)}`);
     }
   };
-  const flush = (): void => {
-    const finished = waiting;
-    waiting = [];
-    write(finished, true);
-  };
+  const endOfTurn = (): Promise<void> =>
+    new Promise((resolve) =>
+      setImmediate(() => {
+        const finished = waiting;
+        waiting = [];
+        written = undefined;
+        write(finished);
+        resolve();
+      }),
+    );
   return async (context, next) => {
     let result: CallToolResult | undefined;
     try {
       result = await next();
       return result;
     } finally {
-      const finished = { context, result, at: Date.now() };
-      if (activity.acknowledges) {
-        write([finished], false);
-        await activity.acknowledged().catch((error: unknown) => log.warn(`call record not committed: ${errorMessage(error)}`));
-      } else {
-        if (waiting.length === 0) setImmediate(flush);
-        waiting.push(finished);
-      }
+      waiting.push({ context, result, at: Date.now() });
+      await (written ??= endOfTurn());
+      await activity.acknowledged().catch((error: unknown) => log.warn(`call record not committed: ${errorMessage(error)}`));
     }
   };
 }

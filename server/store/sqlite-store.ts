@@ -129,11 +129,6 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** Committed when `write` returned: nothing to wait for, but the call's record is written before its answer. */
-  acknowledged(): Promise<void> {
-    return Promise.resolve();
-  }
-
   tableVersion(table: string): number {
     this.assertOpen();
     const version = Number(this.db.db.exec('PRAGMA data_version')[0]?.values[0]?.[0] ?? 0);
