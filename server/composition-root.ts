@@ -247,8 +247,6 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
       trust.close();
       await manager.shutdown();
       await intel.close();
-      // Calls that finished while the children stopped are in the log, not all in the store yet.
-      activity.flush();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { errorMessage, logger } from '../log.js';
+import { errorMessage } from '../log.js';
 import type { SqlValue, Store, WriteOp } from '../store/store.js';
 import type { ActivityInfo, ActivityRated, ActivityRating } from '../rpc/protocol.js';
 import { activityId } from './activity-id.js';
@@ -7,17 +7,6 @@ import type { ActivityFilter } from './activity-query.js';
 import { activityFromRow, type ActivityRow } from './activity-row.js';
 import * as table from './activity-table.js';
 
-const log = logger('activity');
-
-/**
- * How long calls recorded with `recordSoon` wait to be written, together, to the store, and how
- * many at most. A store write has a fixed cost (journal line, change counter, transaction) that
- * dominates a single row: per row, a write of 50 rows cost a third to a half of writes of 3 (sql.js
- * store, in-process).
- * The journal's own fsync batches over the same 20 ms.
- */
-const WRITE_BEHIND_MS = 20;
-const WRITE_BEHIND_MAX = 256;
 /** The ratings of calls retention dropped go to the store this many ops a write. */
 const DELETE_BATCH = 500;
 
@@ -31,9 +20,6 @@ export type ActivityCall = Omit<ActivityInfo, 'id' | 'at' | 'audit' | 'user' | '
  */
 export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated: [ActivityRated] }> {
   private generation = 0;
-  /** Rows of calls recorded with `recordSoon`, not yet in the store. */
-  private unwritten: Array<Record<string, SqlValue>> = [];
-  private writeTimer: NodeJS.Timeout | undefined;
   /** Session id -> the user who opened it (HTTP sessions of users added with `grimoire users add`). */
   private readonly sessionUsers = new Map<string, string>();
 
@@ -61,7 +47,7 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
     return this.recordMany([call])[0]!;
   }
 
-  /** Several calls in one store write (one journal line); each is announced as 'recorded'. */
+  /** Several calls in one store write; each is announced as 'recorded'. */
   recordMany(calls: ActivityCall[]): ActivityInfo[] {
     const now = Date.now();
     const full = calls.map((call) => this.complete(call, now));
@@ -70,40 +56,6 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
     this.generation += 1;
     for (const entry of full) this.emit('recorded', entry);
     return full;
-  }
-
-  /**
-   * Records calls at once for this process (each is announced as 'recorded' and gets its id now)
-   * and writes them to the store within WRITE_BEHIND_MS, in one write with the calls recorded
-   * meanwhile. Every read of this log, and `flush()`, writes them first: a reader in this process
-   * sees every call recorded before it; another process sees them within WRITE_BEHIND_MS. A store
-   * that fails the write loses those records with a warning, as a failed `recordMany` would.
-   */
-  recordSoon(calls: ActivityCall[]): ActivityInfo[] {
-    const now = Date.now();
-    const full = calls.map((call) => this.complete(call, now));
-    if (full.length === 0) return full;
-    for (const entry of full) this.unwritten.push(storedRow(entry));
-    this.generation += 1;
-    if (this.unwritten.length >= WRITE_BEHIND_MAX) this.flush();
-    else this.writeTimer ??= setTimeout(() => this.flush(), WRITE_BEHIND_MS);
-    for (const entry of full) this.emit('recorded', entry);
-    return full;
-  }
-
-  /** Writes the calls `recordSoon` still holds (before a read, and before the store closes). */
-  flush(): void {
-    clearTimeout(this.writeTimer);
-    this.writeTimer = undefined;
-    if (this.unwritten.length === 0) return;
-    const rows = this.unwritten;
-    this.unwritten = [];
-    try {
-      this.store.writeMany(rows.map((row) => table.insertOp(row)));
-      this.generation += 1;
-    } catch (error) {
-      log.warn(unrecorded(rows, error));
-    }
   }
 
   /**
@@ -137,7 +89,6 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
 
   /** Thumbs up (+1) or down (-1) on a call; 0 takes the rating back. */
   rate(activityId: string, rating: ActivityRating): void {
-    this.flush();
     if (!table.exists(this.store, activityId)) throw new Error(`No activity '${activityId}': rate a call listed by 'grimoire activity list' or the Activity view.`);
     this.store.write(table.ratingOp(activityId, rating, Date.now()));
     this.generation += 1;
@@ -146,7 +97,6 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
 
   /** Every finished call's outcome with its rating, the calls recorded so far included. */
   ratedOutcomes(): table.RatedOutcome[] {
-    this.flush();
     return table.ratedOutcomes(this.store);
   }
 
@@ -156,13 +106,11 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
 
   /** Calls matching the filter, newest first. */
   query(filter: ActivityFilter): ActivityInfo[] {
-    this.flush();
     return table.filteredRows<ActivityRow>(this.store, filter).map(activityFromRow);
   }
 
   /** Retention: drops rows older than `maxAgeDays`, then the oldest beyond `maxEntries`. Returns how many. */
   prune(maxAgeDays: number, maxEntries: number, now = Date.now()): number {
-    this.flush();
     const cut = table.retentionCut(this.store, maxAgeDays, maxEntries, now);
     if (!cut) return 0;
     this.store.write(table.deleteBeforeOp(cut));

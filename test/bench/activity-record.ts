@@ -107,7 +107,6 @@ async function stageCost({ Store, ActivityLog, recordStage }: Built): Promise<Re
     runs.sort((a, b) => a - b);
     return { row: 'stage', batch: BATCH, cap: CAP, us_cpu_per_call: runs.map(round), median: round(runs[runs.length >> 1]!) };
   } finally {
-    log.flush();
     store.close();
     dir.cleanup();
   }

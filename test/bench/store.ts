@@ -1,18 +1,25 @@
 /**
- * The store's cost, embedded (sql.js + journals, fsync on) against PostgreSQL (a cluster this
- * script starts in a temp dir, fsync on), with one and three replicas (three stores in this
- * process, one event loop, on one data dir / one database):
+ * The store's cost: embedded (the SQLite file on this process's engine, and the journaled sql.js
+ * store), against PostgreSQL (a cluster this script starts in a temp dir, fsync on), with one and
+ * three replicas (three stores in this process, one event loop, on one data dir / one database),
+ * over an activity table already holding BENCH_ROWS rows:
  *  - writes_per_s: activity records written as fast as they come, until durable() resolves;
  *  - answer path: what a call's answer waits for in the store: writing its activity record, then
- *    (PostgreSQL) acknowledged(), its commit; each replica records one call after another.
- * Prints one JSON row per backend and replica count.
+ *    (PostgreSQL) acknowledged(), its commit; each replica records one call after another;
+ *  - list: `activity list --limit 50`'s query (ActivityLog.query, in process: the CLI adds its start);
+ *  - rss_mb: this process's resident memory after the row (every replica of the row is in it).
+ * Prints one JSON row per backend, row count and replica count.
  * Run: npm run bench:store   (BENCH_WRITES=N records per write row, default 5000; BENCH_CALLS=N
- * calls per replica in the answer-path rows, default 500). Needs root (the cluster runs as postgres).
+ * calls per replica in the answer-path rows, default 500; BENCH_ROWS=10000,1000000 the table sizes,
+ * default 10000; BENCH_BACKENDS=file,sqljs,postgres). Needs root for PostgreSQL (the cluster runs as postgres).
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ActivityLog } from '../../server/activity/activity-log.js';
 import { openStore } from '../../server/store/open-store.js';
+import { loadSqlEngine, sqlJsEngine } from '../../server/store/sql-engine.js';
+import { Store as EmbeddedStore } from '../../server/store/store.js';
 import type { Store, WriteOp } from '../../server/store/store-interface.js';
 import { pgUnavailable, startPgCluster } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp.js';
@@ -20,12 +27,15 @@ import { round } from './figures.js';
 
 const WRITES = Number(process.env.BENCH_WRITES ?? 5000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 500);
+const ROWS = (process.env.BENCH_ROWS ?? '10000').split(',').map(Number);
+const BACKENDS = (process.env.BENCH_BACKENDS ?? 'file,sqljs,postgres').split(',');
+const LISTS = 200;
 
-const record = (): WriteOp => ({
+const record = (at = Date.now()): WriteOp => ({
   op: 'insert',
   table: 'activity',
   row: {
-    id: randomUUID(), at: Date.now(), session: 's', power: 'everything', tool: 'echo', variant: 'direct', decision: 'allowed',
+    id: randomUUID(), at, session: 's', power: 'everything', tool: 'echo', variant: 'direct', decision: 'allowed',
     status: 'ok', latency_ms: 3, result_bytes: 40, user_name: 'alice',
   },
 });
@@ -64,36 +74,81 @@ async function answerPath(stores: Store[]): Promise<{ p50_ms: number; p95_ms: nu
   return { p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)) };
 }
 
+/** `rows` activity rows, spread over the last 30 days, written in batches of 1,000. */
+async function preload(store: Store, rows: number): Promise<void> {
+  const now = Date.now();
+  for (let i = 0; i < rows; i += 1000) {
+    store.writeMany(Array.from({ length: Math.min(1000, rows - i) }, (_, j) => record(now - 30 * 86_400_000 + Math.floor(((i + j) / rows) * 30 * 86_400_000))));
+    if (i % 50_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  await store.durable();
+}
+
+function list(stores: Store[]): { p50_ms: number; p95_ms: number } {
+  const times: number[] = [];
+  for (const store of stores) {
+    const log = new ActivityLog(store);
+    for (let i = 0; i < LISTS / stores.length; i++) {
+      const started = process.hrtime.bigint();
+      const rows = log.query({ limit: 50 });
+      times.push(Number(process.hrtime.bigint() - started) / 1e6);
+      if (rows.length !== 50) throw new Error(`activity list gave ${rows.length} rows`);
+    }
+  }
+  times.sort((a, b) => a - b);
+  return { p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)) };
+}
+
 async function main(): Promise<void> {
   const temp = tempDir('grimoire-bench-store-');
   const skip = pgUnavailable();
   const cluster = skip ? undefined : await startPgCluster({ fsync: true });
   try {
     const rows: object[] = [];
-    for (const backend of ['embedded', 'postgres'] as const) {
+    for (const backend of BACKENDS) {
       if (backend === 'postgres' && !cluster) {
         process.stderr.write(`postgres rows skipped: ${skip}\n`);
         continue;
       }
-      for (const replicas of [1, 3]) {
-        const name = `${backend}-${replicas}`;
-        let url: string | undefined;
-        if (cluster) {
-          await cluster.createDatabase(name.replace('-', '_'));
-          url = cluster.url(name.replace('-', '_'));
+      for (const tableRows of ROWS) {
+        for (const replicas of [1, 3]) {
+          const name = `${backend}_${tableRows}_${replicas}`;
+          let url: string | undefined;
+          if (backend === 'postgres') {
+            await cluster!.createDatabase(name);
+            url = cluster!.url(name);
+          }
+          const dataDir = path.join(temp.dir, name);
+          const open = async (n: number): Promise<Store> => {
+            if (backend === 'postgres') return openStore({ dataDir: `${dataDir}-${n}`, databaseUrl: url });
+            if (backend === 'sqljs') return EmbeddedStore.open({ dataDir, engine: await sqlJsEngine() });
+            return openStore({ dataDir });
+          };
+          const first = await open(0);
+          const stores: Store[] = [first];
+          try {
+            await preload(first, tableRows);
+            for (let n = 1; n < replicas; n++) stores.push(await open(n));
+            const writesPerSecond = await writes(stores);
+            const answer = await answerPath(stores);
+            const listed = list(stores);
+            rows.push({
+              backend: backend === 'file' ? `file (${(await loadSqlEngine()).name})` : backend,
+              rows: tableRows,
+              replicas,
+              writes_per_s: writesPerSecond,
+              answer_path_p50_ms: answer.p50_ms,
+              answer_path_p95_ms: answer.p95_ms,
+              list_p50_ms: listed.p50_ms,
+              list_p95_ms: listed.p95_ms,
+              rss_mb: Math.round(process.memoryUsage().rss / 1048576),
+            });
+            process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);
+          } finally {
+            for (const store of stores) await store.close();
+          }
+          fs.rmSync(dataDir, { recursive: true, force: true });
         }
-        const dataDir = path.join(temp.dir, name);
-        const open = (n: number) => openStore({ dataDir: backend === 'embedded' ? dataDir : `${dataDir}-${n}`, databaseUrl: backend === 'postgres' ? url : undefined });
-        const stores: Store[] = [];
-        for (let n = 0; n < replicas; n++) stores.push(await open(n));
-        try {
-          const writesPerSecond = await writes(stores);
-          const answer = await answerPath(stores);
-          rows.push({ backend, replicas, writes_per_s: writesPerSecond, answer_path_p50_ms: answer.p50_ms, answer_path_p95_ms: answer.p95_ms });
-        } finally {
-          for (const store of stores) await store.close();
-        }
-        fs.rmSync(dataDir, { recursive: true, force: true });
       }
     }
     process.stdout.write(JSON.stringify({ writes: WRITES, calls_per_replica: CALLS, rows }, null, 2) + '\n');

@@ -9,7 +9,6 @@ import { setLogSink } from '../../server/log.js';
 import { tempStore } from '../helpers/temp-store.js';
 
 const retention = () => ({ retentionDays: 30, maxEntries: 10_000 });
-const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 function context(tool: string): CallContext {
   return { power: 'p', tool, calledAs: `p__${tool}`, args: {}, sessionId: 's1', startedAt: Date.now() - 5, variant: 'direct', annotations: { source: 'server' } };
@@ -69,8 +68,6 @@ test('retention is applied once every PRUNE_EVERY recorded calls, not before', a
   const stage = recordStage(activity, () => ({ retentionDays: 30, maxEntries: 10 }));
   const calls = async (n: number) => {
     for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => stage(context('t'), async () => ok('x'))));
-    await turn();
-    activity.flush();
   };
   await calls(PRUNE_EVERY - 1);
   assert.equal(store.query('SELECT id FROM activity').length, PRUNE_EVERY - 1, 'no pass before PRUNE_EVERY calls');

@@ -31,7 +31,7 @@ test("this process's calls and ratings count at once without reading the log aga
   assert.equal(stats.forTools().get('p:a')!.calls, 1);
   assert.equal(counted.reads(), 1);
 
-  const second = log.recordSoon([call('a', 'error', 3000)])[0]!;
+  const second = log.recordMany([call('a', 'error', 3000)])[0]!;
   now += 10;
   const a = stats.forTools().get('p:a')!;
   assert.equal(a.calls, 2, 'a call recorded a moment ago counts');
