@@ -7,7 +7,9 @@
  *  - answer path: what a call's answer waits for in the store: writing its activity record, then
  *    (PostgreSQL) acknowledged(), its commit; each replica records one call after another;
  *  - list: `activity list --limit 50`'s query (ActivityLog.query, in process: the CLI adds its start);
- *  - rss_mb: this process's resident memory after the row (every replica of the row is in it).
+ *  - rss_mb: this process's resident memory after the row (every replica of the row is in it);
+ *  - api: `grimoire serve --http` processes (one per replica) on the same data: `/api/v1/activity?limit=50`
+ *    p50/p95 over all of them, and each one's resident memory after its reads (api_rss_mb).
  * Prints one JSON row per backend, row count and replica count.
  * Run: npm run bench:store   (BENCH_WRITES=N records per write row, default 5000; BENCH_CALLS=N
  * calls per replica in the answer-path rows, default 500; BENCH_ROWS=10000,1000000 the table sizes,
@@ -21,6 +23,7 @@ import { openStore } from '../../server/store/open-store.js';
 import { loadSqlEngine, sqlJsEngine } from '../../server/store/sql-engine.js';
 import { Store as EmbeddedStore } from '../../server/store/store.js';
 import type { Store, WriteOp } from '../../server/store/store-interface.js';
+import { gatewayEnv, startHttpGateway } from '../helpers/gateway-process.js';
 import { pgUnavailable, startPgCluster } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp.js';
 import { round } from './figures.js';
@@ -99,6 +102,35 @@ function list(stores: Store[]): { p50_ms: number; p95_ms: number } {
   return { p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)) };
 }
 
+const API_READS = 100;
+
+/** Gateway processes on the data: the REST API's activity page, timed from here, and each one's RSS. */
+async function apiReads(dataDir: string, url: string | undefined, replicas: number, engineEnv: Record<string, string>): Promise<{ p50_ms: number; p95_ms: number; rss_mb: number[] }> {
+  const home = `${dataDir}-home`;
+  fs.mkdirSync(home, { recursive: true });
+  const gateways = [];
+  for (let n = 0; n < replicas; n++) {
+    const data = url ? `${dataDir}-api-${n}` : dataDir;
+    gateways.push(await startHttpGateway(['--no-imports'], gatewayEnv({ home, data }, { ...engineEnv, ...(url ? { GRIMOIRE_DATABASE_URL: url } : {}) })));
+  }
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < API_READS; i++) {
+      const gateway = gateways[i % gateways.length]!;
+      const started = process.hrtime.bigint();
+      const response = await fetch(new URL('/api/v1/activity?limit=50', gateway.url), { headers: { Authorization: `Bearer ${gateway.token}` } });
+      const body = (await response.json()) as { activity?: unknown[] };
+      times.push(Number(process.hrtime.bigint() - started) / 1e6);
+      if (body.activity?.length !== 50) throw new Error(`/api/v1/activity gave ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+    }
+    times.sort((a, b) => a - b);
+    const rss = gateways.map((g) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${g.process.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024));
+    return { p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), rss_mb: rss };
+  } finally {
+    await Promise.all(gateways.map((g) => g.stop()));
+  }
+}
+
 async function main(): Promise<void> {
   const temp = tempDir('grimoire-bench-store-');
   const skip = pgUnavailable();
@@ -132,6 +164,9 @@ async function main(): Promise<void> {
             const writesPerSecond = await writes(stores);
             const answer = await answerPath(stores);
             const listed = list(stores);
+            const rss = Math.round(process.memoryUsage().rss / 1048576);
+            if (backend !== 'postgres') for (const store of stores.splice(0)) await store.close();
+            const api = await apiReads(dataDir, url, replicas, backend === 'sqljs' ? { GRIMOIRE_STORE_ENGINE: 'sql.js' } : {});
             rows.push({
               backend: backend === 'file' ? `file (${(await loadSqlEngine()).name})` : backend,
               rows: tableRows,
@@ -141,7 +176,10 @@ async function main(): Promise<void> {
               answer_path_p95_ms: answer.p95_ms,
               list_p50_ms: listed.p50_ms,
               list_p95_ms: listed.p95_ms,
-              rss_mb: Math.round(process.memoryUsage().rss / 1048576),
+              rss_mb: rss,
+              api_p50_ms: api.p50_ms,
+              api_p95_ms: api.p95_ms,
+              api_rss_mb: api.rss_mb,
             });
             process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);
           } finally {

@@ -102,7 +102,7 @@ test('node:sqlite: an image exports and opens again (schema, rows, indexes, user
   assert.deepEqual(leftovers(), before);
 });
 
-const STORE_TEST_FILES = ['store.test.js', 'store-apply-ops.test.js', 'store-database-export.test.js', 'activity-record.test.js', 'activity-retention.test.js', 'activity-table.test.js'];
+const STORE_TEST_FILES = ['store.test.js', 'sqlite-store.test.js', 'store-apply-ops.test.js', 'store-database-export.test.js', 'activity-record.test.js', 'activity-retention.test.js', 'activity-table.test.js'];
 
 /** Runs the store and activity test files again in a child on `node` with the engine forced; asserts they pass. */
 function rerunStoreTests(node: string, engine: string, extraFiles: string[] = []): void {
