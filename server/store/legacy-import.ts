@@ -10,10 +10,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { errorMessage, logger } from '../log.js';
-import { journalOwner, listJournals, parseEntry, readJournal, syncDir, type ParsedEntry } from './journal.js';
+import { journalOwner, listJournals, parseEntry, readJournal, syncDir, type ParsedEntry } from './journaled/journal.js';
 import { migrate } from './migrations.js';
 import { applyOps, Schema } from './ops.js';
-import { isAlive } from './pids.js';
+import { isAlive } from './journaled/pids.js';
 import type { SqlDatabase, SqlEngine } from './sql-surface.js';
 
 const log = logger('store');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ChangeCounter, CHANGES_FILE } from '../../server/store/change-counter.js';
+import { ChangeCounter, CHANGES_FILE } from '../../server/store/journaled/change-counter.js';
 
 function counters(t: { after(fn: () => void): void }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-changes-'));

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { setLogSink } from '../../server/log.js';
 import { latestVersion, migrate, MIGRATIONS, schemaVersion, TABLE_KEYS } from '../../server/store/migrations.js';
-import { CHANGES_FILE } from '../../server/store/change-counter.js';
+import { CHANGES_FILE } from '../../server/store/journaled/change-counter.js';
 import { JournaledStore, type Store, type WriteOp } from '../../server/store/store.js';
 import { loadSqlEngine } from '../../server/store/sql-engine.js';
 

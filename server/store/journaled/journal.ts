@@ -7,9 +7,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { logger } from '../log.js';
-import type { WriteOp } from './ops.js';
-import { isOpKind, OP_BODY } from './write-op.js';
+import { logger } from '../../log.js';
+import type { WriteOp } from '../ops.js';
+import { isOpKind, OP_BODY } from '../write-op.js';
 
 const log = logger('store');
 const NEWLINE = 0x0a;

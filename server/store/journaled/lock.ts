@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { logger } from '../log.js';
+import { logger } from '../../log.js';
 import { isAlive } from './pids.js';
 
 const log = logger('store');

@@ -4,7 +4,7 @@
  * runs `delayMs` after the first unsynced write, or at once when `maxPending` writes wait; one
  * at a time. `durable()` resolves when the writes made before it are synced.
  */
-import { errorMessage, logger } from '../log.js';
+import { errorMessage, logger } from '../../log.js';
 
 const log = logger('store');
 
