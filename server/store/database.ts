@@ -1,16 +1,16 @@
 /**
- * One in-memory SQLite database (sql-engine.ts: better-sqlite3, node:sqlite or sql.js) as the
- * Store uses it. A query runs only if SQLite compiles it to a program that writes nothing (its
- * `EXPLAIN`, read once per statement text: no write transaction, no opcode that changes the
- * connection), so writes go through the journal and no savepoint is needed. (`PRAGMA query_only`, toggled around each write,
- * did the same, but a flag pragma expires every prepared statement: each was compiled again on its
- * next use, twice per write.)
- * The rollback journal is in memory and the lock exclusive (the file lives in memory and nothing
- * else opens it: with the default locking SQLite drops its page cache after every transaction and
- * re-reads the pages through sql.js's file system, ten times the cost of a write); writes run in
- * one long transaction, committed every COMMIT_EVERY writes and before an export (a commit copies
- * the changed pages into that file system); statements are prepared once. Durability is the
- * journals' job, not this file's.
+ * One SQLite connection (sql-engine.ts: better-sqlite3, node:sqlite or sql.js) as a store uses it:
+ * the database file's (sqlite-store.ts) or the journaled store's in-memory one. A query runs only
+ * if SQLite compiles it to a program that writes nothing (its `EXPLAIN`, read once per statement
+ * text: no write transaction, no opcode that changes the connection), so writes go through
+ * `write()`. (`PRAGMA query_only`, toggled around each write, did the same, but a flag pragma
+ * expires every prepared statement: each was compiled again on its next use, twice per write.)
+ * Statements are prepared once.
+ * In memory (the default pragmas), the rollback journal is in memory and the lock exclusive
+ * (nothing else opens it: with the default locking SQLite drops its page cache after every
+ * transaction and re-reads the pages through sql.js's file system, ten times the cost of a write);
+ * writes run in one long transaction (`writing`), committed every COMMIT_EVERY writes and before an
+ * export (a commit copies the changed pages into that file system). Durability is the journals' job there.
  */
 import type { SqlDatabase, SqlEngine, SqlStatement } from './sql-surface.js';
 import type { SqlValue } from './ops.js';
