@@ -3,12 +3,14 @@
  * `grimoire.db`, in WAL mode, shared by every gateway and CLI on the data dir through SQLite's own
  * locking. A write is one `BEGIN IMMEDIATE` transaction (waiting up to `busy_timeout` for another
  * process's); it is committed in the WAL file when `writeMany` returns, so a killed process loses
- * nothing it committed. `synchronous = NORMAL`: the WAL is synced at checkpoints, and `durable()`
- * syncs it (group commit) for power loss. Every query sees what any process committed before it.
- * See server/store/README.md.
+ * nothing it committed. `synchronous = NORMAL`: SQLite syncs the WAL at checkpoints; for power loss
+ * this store syncs it too, off the event loop, SYNC_AFTER_MS after the first unsynced write (group
+ * commit: one sync covers every write of that moment), and `durable()` waits for such a sync.
+ * Every query sees what any process committed before it. See server/store/README.md.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { errorMessage, logger } from '../log.js';
 import { StoreDatabase } from './database.js';
 import { importLegacy } from './legacy-import.js';
 import { migrate } from './migrations.js';
@@ -16,16 +18,19 @@ import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.j
 import type { SqlEngine } from './sql-surface.js';
 import type { Store } from './store-interface.js';
 
+const log = logger('store');
 export const DATABASE_FILE = 'grimoire.db';
 /** How long a write waits for another process's transaction before it throws SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5_000;
+/** The WAL is synced this long after the first write it does not cover yet. */
+const SYNC_AFTER_MS = 20;
 const PRAGMAS = `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`;
 
 export interface SqliteStoreOptions {
   dataDir: string;
   /** An engine that opens files (better-sqlite3, node:sqlite). */
   engine: SqlEngine;
-  /** `durable()` syncs the WAL (default true); false: it resolves at once. */
+  /** Sync the WAL after writes and in `durable()` (default true); false: `durable()` resolves at once. */
   fsync?: boolean;
 }
 
@@ -40,6 +45,7 @@ export class SqliteStore implements Store {
   private dataVersion = -1;
   private syncing: Promise<void> | undefined;
   private syncAgain: Promise<void> | undefined;
+  private syncTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     private readonly db: StoreDatabase,
@@ -97,6 +103,13 @@ export class SqliteStore implements Store {
       throw error;
     }
     for (const op of ops) this.tableVersions.set(op.table, (this.tableVersions.get(op.table) ?? 0) + 1);
+    if (this.fsync && !this.syncTimer) {
+      this.syncTimer = setTimeout(() => {
+        this.syncTimer = undefined;
+        if (!this.closed) this.durable().catch((error: unknown) => log.warn(`could not sync ${path.basename(this.file)}-wal: ${errorMessage(error)}`));
+      }, SYNC_AFTER_MS);
+      this.syncTimer.unref();
+    }
   }
 
   /** Resolves once every write made before the call is on stable storage: the WAL synced, one sync for the writes of that moment. */
@@ -148,6 +161,8 @@ export class SqliteStore implements Store {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.syncTimer);
+    // The last connection to close checkpoints the WAL into the file and syncs it; otherwise the WAL stays for the others.
     this.db.close();
   }
 
