@@ -46,6 +46,7 @@ export class SqliteStore implements Store {
   private syncing: Promise<void> | undefined;
   private syncAgain: Promise<void> | undefined;
   private syncTimer: NodeJS.Timeout | undefined;
+  private syncs = 0;
 
   private constructor(
     private readonly db: StoreDatabase,
@@ -133,6 +134,7 @@ export class SqliteStore implements Store {
       });
       if (!handle) return;
       try {
+        this.syncs += 1;
         await handle.datasync();
       } finally {
         await handle.close();
@@ -140,6 +142,11 @@ export class SqliteStore implements Store {
     } finally {
       this.syncing = undefined;
     }
+  }
+
+  /** WAL syncs started so far (for benchmarks and tests). */
+  get walSyncs(): number {
+    return this.syncs;
   }
 
   tableVersion(table: string): number {

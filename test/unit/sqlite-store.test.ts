@@ -16,7 +16,7 @@ import { tempDir } from '../helpers/temp.js';
 const event = (id: string, detail: string | null = null): WriteOp => ({ op: 'insert', table: 'events', row: { id, at: 1, kind: 'test', power: 'p', detail } });
 const ids = (store: SqliteStore) => store.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id);
 
-async function open(t: { after(fn: () => void): void }, dataDir?: string): Promise<SqliteStore & { dir: string }> {
+async function open(t: { after(fn: () => void): void }, dataDir?: string, fsync = true): Promise<SqliteStore & { dir: string }> {
   const engine = await loadSqlEngine();
   if (!engine.openFile) throw new Error(`${engine.name} opens no file: this test runs where better-sqlite3 or node:sqlite loads`);
   let dir = dataDir;
@@ -25,7 +25,7 @@ async function open(t: { after(fn: () => void): void }, dataDir?: string): Promi
     t.after(temp.cleanup);
     dir = temp.dir;
   }
-  const store = SqliteStore.open({ dataDir: dir, engine });
+  const store = SqliteStore.open({ dataDir: dir, engine, fsync });
   t.after(() => store.close());
   return Object.assign(store, { dir });
 }
@@ -105,4 +105,19 @@ test('processes opening a new data dir at once migrate it once; their writes all
   const store = await open(t, temp.dir);
   assert.equal(ids(store).length, 800);
   assert.equal(store.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")[0]!.value, String(Math.max(...(await import('../../server/store/migrations.js')).MIGRATIONS.map((m) => m.version))));
+});
+
+test('group commit: the writes of a moment get one WAL sync, 20 ms after the first, without durable(); none with fsync off', async (t) => {
+  const engine = await loadSqlEngine();
+  if (!engine.openFile) return t.skip(`${engine.name} opens no file`);
+  const store = await open(t);
+  for (let i = 0; i < 100; i++) store.write(event(`e${i}`));
+  assert.equal(store.walSyncs, 0, 'not on the write path');
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.equal(store.walSyncs, 1, 'one sync for the 100 writes');
+  const quiet = await open(t, undefined, false);
+  quiet.write(event('q'));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await quiet.durable();
+  assert.equal(quiet.walSyncs, 0);
 });
