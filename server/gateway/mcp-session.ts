@@ -67,10 +67,24 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   };
   return {
     async connect(transport) {
+      maskErrorAnswers(transport);
       await server.connect(transport);
       const calls = new SessionCallLane(transport, answerCall, (error) => log.debug(`session ${sessionId}: ${errorMessage(error)}`));
       if (routeByShape(server, transport, (message, kind) => calls.take(message, kind))) lane = calls;
     },
     close: () => server.close(),
+  };
+}
+
+/**
+ * Every error answer the session sends (a power's error from a prompt, a resource read, a
+ * completion, as the SDK passes it on) has its message masked, as the gateway's own log is.
+ */
+function maskErrorAnswers(transport: Transport): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (!('error' in message) || typeof message.error?.message !== 'string') return send(message, options);
+    const masked = maskSecrets(message.error.message);
+    return send(masked === message.error.message ? message : { ...message, error: { ...message.error, message: masked } }, options);
   };
 }
