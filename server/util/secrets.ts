@@ -75,7 +75,7 @@ function maskRegistered(text: string): string {
 
 function maskPatterns(text: string): string {
   let out = text.replace(PRIVATE_KEY, `${MASK}private key${MASK}`);
-  out = out.replace(URL_PASSWORD, (_match, head: string, password: string) => (password === MASK ? _match : `${head}${MASK}@`));
+  if (out.includes('://')) out = out.replace(URL_PASSWORD, (match, head: string, password: string) => (password === MASK ? match : `${head}${MASK}@`));
   out = out.replace(BEARER, (_match, scheme: string, space: string) => `${scheme}${space}${MASK}`);
   out = out.replace(TOKEN_SHAPES, MASK);
   return maskPairs(out);
