@@ -156,10 +156,12 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
       const routed = routeByShape(client, transport, lane && ((message, kind) => lane.take(message, kind)));
       if (lane && routed) this.lanes.set(client, lane);
     } catch (error) {
+      // Read before the close: its SIGTERM is the gateway's doing, not how the server failed.
+      const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout && !this.exitOf();
       this.closingOnPurpose = true;
       await client.close().catch(() => undefined);
       this.closingOnPurpose = false;
-      const why = this.endReason() ?? errorMessage(error);
+      const why = timedOut ? this.timeoutReason() : (this.endReason() ?? errorMessage(error));
       this.lastError = `failed to start: ${why}`;
       this.setState('crashed', this.lastError);
       const retry = this.scheduleRestart();
@@ -183,6 +185,13 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     clearTimeout(this.stableTimer);
     this.stableTimer = setTimeout(() => this.restarts.recovered(), 60_000);
     this.stableTimer.unref();
+  }
+
+  /** A server stopped at the initialize timeout: the timeout, and its last stderr line of this run, if any. */
+  private timeoutReason(): string {
+    const seconds = Math.round(this.options.startTimeoutMs / 100) / 10;
+    const last = this.stderr.summary();
+    return `the server did not answer initialize within ${seconds} s, so Grimoire stopped it${last ? ` (its last stderr line: ${last})` : ''}`;
   }
 
   /** How the server ended: its exit and its last stderr line, as far as they are known. */
