@@ -17,7 +17,7 @@ import { tokenReport, type ToolLists } from './accounting/token-report.js';
 import { ArtifactStore, newArtifactId, type ArtifactFiles } from './artifacts/artifact-store.js';
 import { argsHash, canonicalArgs, fingerprintOf, ResultCache } from './cache/result-cache.js';
 import type { IntelSettings } from './intel-settings.js';
-import { summarizeLocally } from './local/local-summarizer.js';
+import { WorkerSummarizer, type LocalSummarizer } from './local/summary-thread.js';
 import { estimateTokens } from './local/estimate.js';
 import { renderSummary } from './render.js';
 import { decide, isReadRequest } from './summary-policy.js';
@@ -44,6 +44,8 @@ export interface IntelOptions {
   /** The gateway's tool list and every known power's tools, for the tools/list savings. */
   toolLists?: () => ToolLists;
   tokenizer?: Tokenizer;
+  /** The local summarizer; by default in a worker thread. */
+  localSummarizer?: LocalSummarizer;
   now?: () => number;
   files?: ArtifactFiles;
 }
@@ -55,6 +57,7 @@ export class Intel {
   /** What each session's agent read through the gateway (tools lists, answers, results). */
   readonly reads: SessionReadLedger;
   readonly tokenizer: Tokenizer;
+  private readonly localSummarizer: LocalSummarizer;
   private languageModel: LanguageModelFn | undefined;
   readonly now: () => number;
   /** Results stored by an earlier gateway process are never served in place of a call. */
@@ -65,6 +68,7 @@ export class Intel {
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
     this.tokenizer = options.tokenizer ?? new WorkerTokenizer();
+    this.localSummarizer = options.localSummarizer ?? new WorkerSummarizer();
     this.artifacts = new ArtifactStore(options.store, () => options.settings().artifacts, this.now, options.files);
     this.cache = new ResultCache(options.store, this.artifacts, options.embeddings);
     this.ledger = new TokenLedger(options.store, this.tokenizer);
@@ -201,7 +205,7 @@ export class Intel {
     const settings = this.settings;
     const readOnly = context.annotations.readOnlyHint === true;
     const request = { power: context.power, tool: context.tool, args: context.args, raw, sample: context.sample, signal: context.cancellation?.signal };
-    const chainOptions = { settings: settings.summarizers, languageModel: this.languageModel };
+    const chainOptions = { settings: settings.summarizers, languageModel: this.languageModel, local: this.localSummarizer };
     const fingerprint = fingerprintOf(context.power, context.tool, raw);
 
     let body: SummaryBody | undefined;
@@ -220,7 +224,7 @@ export class Intel {
     if (settings.cache.enabled && first !== undefined && first !== 'local') {
       const similar = await this.cache.similar(context.power, context.tool, fingerprint, settings.cache.similarity).catch(() => undefined);
       if (similar) {
-        const { identifiers } = summarizeLocally({ text: raw, tool: context.tool, args: context.args });
+        const { identifiers } = await this.localSummarizer.summarize({ text: raw, tool: context.tool, args: context.args });
         const earlier = similar.record.summary;
         body = { keyFindings: earlier.keyFindings, actionableInsights: earlier.actionableInsights, ...(identifiers ? { identifiers } : {}) };
         summarizer = 'similar';
@@ -318,6 +322,7 @@ export class Intel {
     // Counts still batched go to the worker now, not to an in-thread encoder once it is closed.
     await this.reads.all().catch(() => undefined);
     await this.tokenizer.close();
+    await this.localSummarizer.close();
   }
 
   private afterRecord(): void {
