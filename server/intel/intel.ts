@@ -35,6 +35,8 @@ export type { LanguageModelFn } from './summarizers/language-model-summarizer.js
 const log = logger('intel');
 const PRUNE_EVERY = 200;
 const ARGS_CHARS = 2_000;
+/** A raw result longer than this (characters) is accounted by its estimated tokens, not counted. */
+const EXACT_COUNT_CHARS = 1_000_000;
 
 export interface IntelOptions {
   store: Store;
@@ -171,7 +173,7 @@ export class Intel {
       return result;
     }
     return this.deliver(context, result, tool, large).then((delivered) => {
-      this.reads.delivered(context.sessionId, result, delivered);
+      this.reads.delivered(context.sessionId, result, delivered, large.raw.length > EXACT_COUNT_CHARS ? estimateTokens(large.raw) : undefined);
       return delivered;
     });
   }
@@ -194,14 +196,16 @@ export class Intel {
     try {
       const tokens = await tokensNear(raw, readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens, this.tokenizer);
       if (!decide(settings, readRequest, tokens).summarize) return result;
-      return (await this.summarize(context, result, tool, raw, rawBytes)) ?? result;
+      // Over EXACT_COUNT_CHARS the ledger keeps the estimate: counting megabytes exactly takes the token worker seconds.
+      const rawTokens = raw.length > EXACT_COUNT_CHARS ? tokens : undefined;
+      return (await this.summarize(context, result, tool, raw, rawBytes, rawTokens)) ?? result;
     } catch (error) {
       log.warn(`summarizing ${context.power}:${context.tool} failed: ${errorMessage(error)}; passing the raw result`);
       return result;
     }
   }
 
-  private async summarize(context: CallContext, result: CallToolResult, tool: Tool | undefined, raw: string, rawBytes: number): Promise<CallToolResult | undefined> {
+  private async summarize(context: CallContext, result: CallToolResult, tool: Tool | undefined, raw: string, rawBytes: number, rawTokens?: number): Promise<CallToolResult | undefined> {
     const settings = this.settings;
     const readOnly = context.annotations.readOnlyHint === true;
     const request = { power: context.power, tool: context.tool, args: context.args, raw, sample: context.sample, signal: context.cancellation?.signal };
@@ -287,7 +291,7 @@ export class Intel {
     else if (settings.cache.enabled) this.cache.rememberResult(contentKey, { body, summarizer: summarizer!, artifactId: id });
     const rendered = renderSummary(summary, { ...renderOptions, ...(saved.stored ? {} : { notStored: saved.reason }) })!;
     const cache: CacheOutcome = summarizer === 'similar' ? 'similar' : readOnly && settings.cache.enabled ? 'miss' : 'none';
-    this.ledger.record({ at: this.now(), power: context.power, tool: context.tool, artifactId: saved.stored ? id : undefined, summarizer: summarizer!, cache, stored: saved.stored, rawBytes, raw, delivered: textOf(rendered) });
+    this.ledger.record({ at: this.now(), power: context.power, tool: context.tool, artifactId: saved.stored ? id : undefined, summarizer: summarizer!, cache, stored: saved.stored, rawBytes, ...(rawTokens === undefined ? { raw } : { rawTokens }), delivered: textOf(rendered) });
     this.afterRecord();
     return rendered;
   }
