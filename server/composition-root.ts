@@ -42,7 +42,8 @@ import { currentWeights } from './ranking/weights-store.js';
 import { createResolver } from './resolve/create-resolver.js';
 import { PowerIndex } from './resolve/power-index.js';
 import type { Store } from './store/store.js';
-import { ToolPolicy } from './trust/tool-policy.js';
+import { settingsRefusalText, ToolPolicy } from './trust/tool-policy.js';
+import { awaitingReview } from './gateway/quarantine-messages.js';
 import { ToolTrust } from './trust/tool-trust.js';
 import { UpstreamManager } from './upstream/manager.js';
 import { errorMessage, logger } from './log.js';
@@ -203,6 +204,14 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   reindex();
   registry.on('change', (change) => void onRegistryChange(reactions, change, discoverAdded));
   manager.on('toolsChanged', (power) => void tools.refresh(power).catch(() => undefined));
+  manager.checkToolsWith({
+    check: (power) => tools.refresh(power),
+    refusal: (power, tool) => {
+      const refused = policy.callRefusal(power, tool);
+      if (!refused) return undefined;
+      return { code: refused, message: refused === 'awaiting_review' ? awaitingReview(`${power}:${tool}`) : settingsRefusalText(refused, power, tool) };
+    },
+  });
   manager.on('state', (change) => onPowerState(reactions, change));
 
   return {

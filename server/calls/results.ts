@@ -14,3 +14,13 @@ export function jsonResult(payload: Record<string, unknown>, isError = false): C
 export function errorResult(message: string, details: Record<string, unknown> = {}): CallToolResult {
   return jsonResult({ error: maskSecrets(message), ...maskDeep(details) }, true);
 }
+
+/** A power's own error result as the agent gets it: the texts masked as the gateway's log is (a successful result is the tool's data, as it is). */
+export function maskedErrorResult(result: CallToolResult): CallToolResult {
+  if (!result.isError) return result;
+  return {
+    ...result,
+    content: result.content.map((item) => (item.type === 'text' ? { ...item, text: maskSecrets(item.text) } : item)),
+    ...(result.structuredContent ? { structuredContent: maskDeep(result.structuredContent) } : {}),
+  };
+}

@@ -73,7 +73,8 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   }
 
   /**
-   * Lists a power's tools (one listing at a time per power) and checks them against the pins.
+   * Lists a power's tools (one listing at a time per power) and checks them against the pins; calls
+   * to the power wait for this after every start and list_changed (upstream/tool-check-gate.ts).
    * `scope`: the session whose activation or call asked for it (it gets what the server asks of a
    * client meanwhile); none for discovery and refreshes. A listing already running keeps its own.
    */
@@ -103,11 +104,13 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   private async listAndCheck(name: string, scope: CallScope | undefined): Promise<void> {
     const power = this.power(name);
     if (!power) return;
-    const tools = await this.deps.manager.connection(power).listTools(scope);
+    const connection = this.deps.manager.connection(power);
+    const { tools, generation } = await connection.listTools(scope);
     const changes = this.deps.catalog.record(name, tools);
     this.known.set(name, tools);
     if (changes.length > 0) log.info(`'${name}': ${changes.length} tool change(s) recorded in the catalog`);
     this.deps.trust.check(name, tools, newToolsPolicy(power, this.deps.settings.trust.newTools, this.deps.workspaceFolder));
+    connection.toolsChecked(generation);
     for (const problem of unknownHintTools(name, this.deps.registry.extensions(name), tools.map((t) => t.name))) log.warn(`${power.source.file}: ${problem}`);
     this.emit('listed', name);
   }

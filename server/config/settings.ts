@@ -124,8 +124,14 @@ export const settingsSchema = z.object({
     .object({
       /** An MCP session over HTTP that sends nothing for this long is closed and its state freed. */
       idleMinutes: z.number().positive().default(30),
-      /** At most this many MCP sessions over HTTP at once; past it, a new one is refused with a clear error. */
+      /**
+       * At most this many MCP sessions over HTTP at once, all clients together; when full, the client
+       * holding the most gives up its least recently used session to one holding fewer, else a new
+       * one is refused with a clear error.
+       */
       maxConcurrent: z.number().int().min(1).default(64),
+      /** At most this many HTTP sessions per client (a bearer token: the owner's, or a team user's); past it, its least recently used one is closed. */
+      maxPerClient: z.number().int().min(1).default(16),
     })
     .prefault({}),
   trust: z

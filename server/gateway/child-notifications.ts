@@ -1,5 +1,6 @@
 /**
- * Passes a power's notifications to a session: its log messages (at the level the session set)
+ * Passes a power's notifications to a session: its log messages (at the level the session set,
+ * masked as the gateway's own log is, a private key sent line by line included)
  * and its prompt and resource list changes, when the power is active for the session or the
  * session has a request to it in flight. A change of the session's active powers is a list change too.
  */
@@ -9,6 +10,7 @@ import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types
 import { errorMessage, logger } from '../log.js';
 import type { PassthroughPorts } from './passthrough-ports.js';
 import { activePowersOf, isActiveFor } from './session-powers.js';
+import { maskDeep, maskSecrets, SecretLines } from '../util/secrets.js';
 
 const activationEvents = new WeakMap<PassthroughPorts, EventEmitter<{ changed: [] }>>();
 
@@ -33,9 +35,15 @@ export function forwardChildNotifications(server: Server, gateway: PassthroughPo
   const concerns = (power: string) => isActiveFor(gateway, sessionId, power) || hub.sessionIsCalling(power, sessionId);
   const quietly = (what: string) => (error: unknown) => log.debug(`${what} not sent to ${sessionId}: ${errorMessage(error)}`);
 
+  const lines = new Map<string, SecretLines>();
   const onLog = (power: string, params: LoggingMessageNotification['params']) => {
+    // Every line goes through the power's line masking, sent or not: a key's BEGIN line may be one this session does not get.
+    let secrets = lines.get(power);
+    if (!secrets) lines.set(power, (secrets = new SecretLines()));
+    const data = typeof params.data === 'string' ? secrets.mask(params.data) : maskDeep(params.data);
     if (!concerns(power) || !hub.wantsLog(sessionId, params.level)) return;
-    server.sendLoggingMessage({ ...params, logger: params.logger ? `${power}/${params.logger}` : power }).catch(quietly('log message'));
+    const logger = params.logger ? `${power}/${maskSecrets(params.logger)}` : power;
+    server.sendLoggingMessage({ ...params, data, logger }).catch(quietly('log message'));
   };
   const onPrompts = (power: string) => {
     if (isActiveFor(gateway, sessionId, power)) server.sendPromptListChanged().catch(quietly('prompts/list_changed'));

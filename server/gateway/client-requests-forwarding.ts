@@ -8,14 +8,18 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { RootsListChangedNotificationSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { CallScope, ClientFeatureHub } from '../upstream/client-features.js';
+import { maskSecrets } from '../util/secrets.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** Where a power's progress goes for one request from the agent: to it, with its own token, when it sent one. */
+/** Where a power's progress goes for one request from the agent: to it, with its own token, when it sent one (its message masked). */
 export function agentProgress(request: { params?: { _meta?: { progressToken?: string | number } } }, extra: Pick<Extra, 'sendNotification'>): CallScope['onprogress'] {
   const progressToken = request.params?._meta?.progressToken;
   if (progressToken === undefined) return undefined;
-  return (progress) => void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined);
+  return (progress) => {
+    const params = progress.message ? { ...progress, message: maskSecrets(progress.message), progressToken } : { ...progress, progressToken };
+    void extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+  };
 }
 
 export function forwardClientRequests(server: Server, hub: ClientFeatureHub, sessionId: string): () => void {

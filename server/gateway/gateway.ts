@@ -54,8 +54,8 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   }
 
   /** Registers an MCP session (stdio: one; HTTP: one per client). Throws SessionLimitError past the cap. */
-  openSession(id: string, handle: SessionHandle, expires: boolean): SessionState {
-    const state = this.parts.sessions.open(id, handle, expires);
+  openSession(id: string, handle: SessionHandle, expires: boolean, client?: string): SessionState {
+    const state = this.parts.sessions.open(id, handle, expires, client);
     this.parts.activation.updateExposure();
     return state;
   }

@@ -13,7 +13,7 @@ import { authenticate, checkOrigin } from './http-guard.js';
 import { fromProxy, isLoopbackHost } from './http-bind.js';
 import { createMcpSession } from './mcp-session.js';
 import { handleRestApi } from './rest-api.js';
-import { SessionLimitError } from './session-registry.js';
+import { clientName, SessionLimitError } from './session-registry.js';
 import { maskSecrets } from '../util/secrets.js';
 
 const log = logger('http');
@@ -92,8 +92,10 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
       return sendError(response, 400, 'No session: send an initialize request first, then the mcp-session-id header with every request.');
     }
+    // Fair sessions: per client (the owner's token, or a team user), then for all (session-registry.ts).
+    const client = identity.user ?? '';
     try {
-      gateway.sessions.assertRoom();
+      for (const closed of await gateway.sessions.makeRoom(client)) log.info(`closed session ${closed} to make room for a new one of ${clientName(client)}`);
     } catch (error) {
       if (error instanceof SessionLimitError) return sendError(response, 503, error.message);
       throw error;
@@ -112,7 +114,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       owners.delete(id);
       gateway.activity.attributeSession(id, undefined);
     };
-    const session = createMcpSession(gateway, id, true);
+    const session = createMcpSession(gateway, id, true, client);
     await session.connect(transport);
     await transport.handleRequest(request, response, body);
   }

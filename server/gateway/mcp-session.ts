@@ -27,9 +27,10 @@ export interface McpSession {
  * One MCP server per client connection (the SDK binds a server to one transport); all of them
  * share the gateway, each with its own active powers and tool list (the gateway's session registry
  * tells it when its list changed: no per-session listeners on the gateway).
- * `expires`: closed after the idle timeout (HTTP sessions). Throws SessionLimitError past the cap.
+ * `expires`: closed after the idle timeout (HTTP sessions); `client`: whose it is (SessionRegistry.makeRoom).
+ * Throws SessionLimitError past the cap.
  */
-export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false): McpSession {
+export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false, client?: string): McpSession {
   const server = new Server(SERVER_INFO, { capabilities: SESSION_CAPABILITIES, instructions: GATEWAY_INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     gateway.sessions.touch(sessionId);
@@ -57,6 +58,7 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
       close: () => server.close(),
     },
     expires,
+    client,
   );
   const undoPassthrough = registerPassthrough(server, gateway, sessionId);
   let lane: SessionCallLane | undefined;
@@ -67,10 +69,24 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   };
   return {
     async connect(transport) {
+      maskErrorAnswers(transport);
       await server.connect(transport);
       const calls = new SessionCallLane(transport, answerCall, (error) => log.debug(`session ${sessionId}: ${errorMessage(error)}`));
       if (routeByShape(server, transport, (message, kind) => calls.take(message, kind))) lane = calls;
     },
     close: () => server.close(),
+  };
+}
+
+/**
+ * Every error answer the session sends (a power's error from a prompt, a resource read, a
+ * completion, as the SDK passes it on) has its message masked, as the gateway's own log is.
+ */
+function maskErrorAnswers(transport: Transport): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if (!('error' in message) || typeof message.error?.message !== 'string') return send(message, options);
+    const masked = maskSecrets(message.error.message);
+    return send(masked === message.error.message ? message : { ...message, error: { ...message.error, message: masked } }, options);
   };
 }

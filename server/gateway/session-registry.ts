@@ -19,22 +19,29 @@ export interface SessionState {
   lastSeen: number;
   /** HTTP sessions close after the idle timeout; stdio and internal ones do not. */
   expires: boolean;
+  /** Whose session it is (HTTP): '' for the owner's token, else the team user's name. */
+  client?: string;
   handle?: SessionHandle;
 }
 
 export class SessionLimitError extends Error {
-  constructor(readonly max: number) {
+  constructor(readonly max: number, holders: string) {
     super(
-      `Grimoire already serves ${max} MCP sessions, its limit (sessions.maxConcurrent): close a session you no longer use, ` +
-        'or wait for idle ones to be closed (sessions.idleMinutes), then connect again.',
+      `Grimoire already serves ${max} MCP sessions, its limit for all clients together (sessions.maxConcurrent), and no client holds more than its share (${holders}): ` +
+        'close a session you no longer use, or wait for idle ones to be closed (sessions.idleMinutes), then connect again.',
     );
   }
 }
 
 export interface SessionLimits {
   maxConcurrent: number;
+  /** Sessions one client (a bearer token: the owner's, or a team user's) holds at most; its least recently used one makes room for a new one. */
+  maxPerClient: number;
   idleMinutes: number;
 }
+
+/** A client's name in messages: '' is the owner's token. */
+export const clientName = (client: string): string => (client === '' ? "the owner's token" : `user '${client}'`);
 
 /**
  * Every MCP session's own state: its active powers and its tool list. The window (the editor's own
@@ -53,12 +60,12 @@ export class SessionRegistry {
     this.sweeper.unref();
   }
 
-  /** Registers a session (it starts with the window's powers); throws SessionLimitError past the cap. */
-  open(id: string, handle: SessionHandle | undefined, expires: boolean): SessionState {
+  /** Registers a session (it starts with the window's powers); throws SessionLimitError past the cap (`makeRoom` first). */
+  open(id: string, handle: SessionHandle | undefined, expires: boolean, client?: string): SessionState {
     const existing = this.sessions.get(id);
     if (existing) return existing;
     if (expires) this.assertRoom();
-    const state: SessionState = { id, active: new Set(this.window.active), exposed: new Map(), lastSeen: this.now(), expires, handle };
+    const state: SessionState = { id, active: new Set(this.window.active), exposed: new Map(), lastSeen: this.now(), expires, handle, ...(client !== undefined ? { client } : {}) };
     this.sessions.set(id, state);
     return state;
   }
@@ -66,7 +73,47 @@ export class SessionRegistry {
   /** Throws SessionLimitError when no new expiring session may open. */
   assertRoom(): void {
     const max = this.limits().maxConcurrent;
-    if ([...this.sessions.values()].filter((s) => s.expires).length >= max) throw new SessionLimitError(max);
+    if (this.expiring().length >= max) throw new SessionLimitError(max, this.holders());
+  }
+
+  /**
+   * Makes room for a new session of `client` (fair sessions: no client can lock out another). A
+   * client at its own limit (sessions.maxPerClient) gives up its least recently used session; when
+   * every place is taken (sessions.maxConcurrent), the client holding the most sessions, if it holds
+   * more than this one would, gives up its least recently used one. Otherwise throws
+   * SessionLimitError. Returns the ids closed.
+   */
+  async makeRoom(client: string): Promise<string[]> {
+    const { maxConcurrent, maxPerClient } = this.limits();
+    const expiring = this.expiring();
+    const mine = expiring.filter((s) => s.client === client);
+    if (mine.length >= Math.min(maxPerClient, maxConcurrent)) return this.evict(mine, `${clientName(client)} is at its limit of ${maxPerClient} sessions (sessions.maxPerClient)`);
+    if (expiring.length < maxConcurrent) return [];
+    const byClient = new Map<string, SessionState[]>();
+    for (const state of expiring) byClient.set(state.client ?? '', [...(byClient.get(state.client ?? '') ?? []), state]);
+    const [largest, theirs] = [...byClient].sort((a, b) => b[1].length - a[1].length)[0]!;
+    if (theirs.length > mine.length + 1) return this.evict(theirs, `the gateway is full (sessions.maxConcurrent) and ${clientName(largest)} holds the most sessions`);
+    throw new SessionLimitError(maxConcurrent, this.holders());
+  }
+
+  private expiring(): SessionState[] {
+    return [...this.sessions.values()].filter((s) => s.expires);
+  }
+
+  /** Who holds the HTTP sessions, for the refusal: `the owner's token 2, user 'bob' 1`. */
+  private holders(): string {
+    const counts = new Map<string, number>();
+    for (const state of this.expiring()) counts.set(state.client ?? '', (counts.get(state.client ?? '') ?? 0) + 1);
+    return [...counts].map(([client, n]) => `${clientName(client)} ${n}`).join(', ');
+  }
+
+  /** Closes the least recently used of `candidates` to make room; says why in its client's log. */
+  private async evict(candidates: SessionState[], why: string): Promise<string[]> {
+    const oldest = candidates.reduce((a, b) => (b.lastSeen < a.lastSeen ? b : a));
+    this.sessions.delete(oldest.id);
+    oldest.handle?.log(`This MCP session is closed to make room for a newer one: ${why}. Initialize a new session to continue.`);
+    await Promise.resolve(oldest.handle?.close()).catch(() => undefined);
+    return [oldest.id];
   }
 
   /** The session's state, the window's for no id; an unknown id (a CLI caller) gets a state that never expires. */

@@ -17,7 +17,7 @@ import { tokenReport, type ToolLists } from './accounting/token-report.js';
 import { ArtifactStore, newArtifactId, type ArtifactFiles } from './artifacts/artifact-store.js';
 import { argsHash, canonicalArgs, fingerprintOf, ResultCache } from './cache/result-cache.js';
 import type { IntelSettings } from './intel-settings.js';
-import { summarizeLocally } from './local/local-summarizer.js';
+import { WorkerSummarizer, type LocalSummarizer } from './local/summary-thread.js';
 import { estimateTokens } from './local/estimate.js';
 import { renderSummary } from './render.js';
 import { decide, isReadRequest } from './summary-policy.js';
@@ -35,6 +35,8 @@ export type { LanguageModelFn } from './summarizers/language-model-summarizer.js
 const log = logger('intel');
 const PRUNE_EVERY = 200;
 const ARGS_CHARS = 2_000;
+/** A raw result longer than this (characters) is accounted by its estimated tokens, not counted. */
+const EXACT_COUNT_CHARS = 1_000_000;
 
 export interface IntelOptions {
   store: Store;
@@ -44,6 +46,8 @@ export interface IntelOptions {
   /** The gateway's tool list and every known power's tools, for the tools/list savings. */
   toolLists?: () => ToolLists;
   tokenizer?: Tokenizer;
+  /** The local summarizer; by default in a worker thread. */
+  localSummarizer?: LocalSummarizer;
   now?: () => number;
   files?: ArtifactFiles;
 }
@@ -55,6 +59,7 @@ export class Intel {
   /** What each session's agent read through the gateway (tools lists, answers, results). */
   readonly reads: SessionReadLedger;
   readonly tokenizer: Tokenizer;
+  private readonly localSummarizer: LocalSummarizer;
   private languageModel: LanguageModelFn | undefined;
   readonly now: () => number;
   /** Results stored by an earlier gateway process are never served in place of a call. */
@@ -65,6 +70,7 @@ export class Intel {
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
     this.tokenizer = options.tokenizer ?? new WorkerTokenizer();
+    this.localSummarizer = options.localSummarizer ?? new WorkerSummarizer();
     this.artifacts = new ArtifactStore(options.store, () => options.settings().artifacts, this.now, options.files);
     this.cache = new ResultCache(options.store, this.artifacts, options.embeddings);
     this.ledger = new TokenLedger(options.store, this.tokenizer);
@@ -167,7 +173,7 @@ export class Intel {
       return result;
     }
     return this.deliver(context, result, tool, large).then((delivered) => {
-      this.reads.delivered(context.sessionId, result, delivered);
+      this.reads.delivered(context.sessionId, result, delivered, large.raw.length > EXACT_COUNT_CHARS ? estimateTokens(large.raw) : undefined);
       return delivered;
     });
   }
@@ -190,18 +196,20 @@ export class Intel {
     try {
       const tokens = await tokensNear(raw, readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens, this.tokenizer);
       if (!decide(settings, readRequest, tokens).summarize) return result;
-      return (await this.summarize(context, result, tool, raw, rawBytes)) ?? result;
+      // Over EXACT_COUNT_CHARS the ledger keeps the estimate: counting megabytes exactly takes the token worker seconds.
+      const rawTokens = raw.length > EXACT_COUNT_CHARS ? tokens : undefined;
+      return (await this.summarize(context, result, tool, raw, rawBytes, rawTokens)) ?? result;
     } catch (error) {
       log.warn(`summarizing ${context.power}:${context.tool} failed: ${errorMessage(error)}; passing the raw result`);
       return result;
     }
   }
 
-  private async summarize(context: CallContext, result: CallToolResult, tool: Tool | undefined, raw: string, rawBytes: number): Promise<CallToolResult | undefined> {
+  private async summarize(context: CallContext, result: CallToolResult, tool: Tool | undefined, raw: string, rawBytes: number, rawTokens?: number): Promise<CallToolResult | undefined> {
     const settings = this.settings;
     const readOnly = context.annotations.readOnlyHint === true;
     const request = { power: context.power, tool: context.tool, args: context.args, raw, sample: context.sample, signal: context.cancellation?.signal };
-    const chainOptions = { settings: settings.summarizers, languageModel: this.languageModel };
+    const chainOptions = { settings: settings.summarizers, languageModel: this.languageModel, local: this.localSummarizer };
     const fingerprint = fingerprintOf(context.power, context.tool, raw);
 
     let body: SummaryBody | undefined;
@@ -220,7 +228,7 @@ export class Intel {
     if (settings.cache.enabled && first !== undefined && first !== 'local') {
       const similar = await this.cache.similar(context.power, context.tool, fingerprint, settings.cache.similarity).catch(() => undefined);
       if (similar) {
-        const { identifiers } = summarizeLocally({ text: raw, tool: context.tool, args: context.args });
+        const { identifiers } = await this.localSummarizer.summarize({ text: raw, tool: context.tool, args: context.args });
         const earlier = similar.record.summary;
         body = { keyFindings: earlier.keyFindings, actionableInsights: earlier.actionableInsights, ...(identifiers ? { identifiers } : {}) };
         summarizer = 'similar';
@@ -283,7 +291,7 @@ export class Intel {
     else if (settings.cache.enabled) this.cache.rememberResult(contentKey, { body, summarizer: summarizer!, artifactId: id });
     const rendered = renderSummary(summary, { ...renderOptions, ...(saved.stored ? {} : { notStored: saved.reason }) })!;
     const cache: CacheOutcome = summarizer === 'similar' ? 'similar' : readOnly && settings.cache.enabled ? 'miss' : 'none';
-    this.ledger.record({ at: this.now(), power: context.power, tool: context.tool, artifactId: saved.stored ? id : undefined, summarizer: summarizer!, cache, stored: saved.stored, rawBytes, raw, delivered: textOf(rendered) });
+    this.ledger.record({ at: this.now(), power: context.power, tool: context.tool, artifactId: saved.stored ? id : undefined, summarizer: summarizer!, cache, stored: saved.stored, rawBytes, ...(rawTokens === undefined ? { raw } : { rawTokens }), delivered: textOf(rendered) });
     this.afterRecord();
     return rendered;
   }
@@ -318,6 +326,7 @@ export class Intel {
     // Counts still batched go to the worker now, not to an in-thread encoder once it is closed.
     await this.reads.all().catch(() => undefined);
     await this.tokenizer.close();
+    await this.localSummarizer.close();
   }
 
   private afterRecord(): void {

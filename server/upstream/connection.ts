@@ -15,6 +15,7 @@ import type { PowerState, PowerStateChange as StateChange } from '../rpc/protoco
 import type { Cancellation } from '../util/cancellation.js';
 import { routeByShape } from '../util/protocol-routing.js';
 import { ToolCallLane } from './tool-call-lane.js';
+import { ToolCheckGate, type ToolCheck } from './tool-check-gate.js';
 
 /** The power-state record is the protocol's (one declaration for server, extension and dashboard). */
 export type { PowerState, StateChange };
@@ -63,6 +64,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
   private stderr = new StderrTail();
   private exitOf: CreatedTransport['exit'] = () => undefined;
   private readonly log;
+  /** Calls wait here after a start or a list_changed until the tools were compared with their pins. */
+  private readonly gate = new ToolCheckGate();
   lastError?: string;
   lastUsedAt = 0;
 
@@ -70,6 +73,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     private definition: PowerDefinition,
     private readonly options: ConnectionOptions,
     private readonly features?: ClientFeatureHub,
+    /** What checks the tools before calls reach them; none in tests of the connection alone. */
+    private readonly toolCheck: () => ToolCheck | undefined = () => undefined,
   ) {
     super();
     this.log = logger(`power:${definition.name}`);
@@ -151,10 +156,12 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
       const routed = routeByShape(client, transport, lane && ((message, kind) => lane.take(message, kind)));
       if (lane && routed) this.lanes.set(client, lane);
     } catch (error) {
+      // Read before the close: its SIGTERM is the gateway's doing, not how the server failed.
+      const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout && !this.exitOf();
       this.closingOnPurpose = true;
       await client.close().catch(() => undefined);
       this.closingOnPurpose = false;
-      const why = this.endReason() ?? errorMessage(error);
+      const why = timedOut ? this.timeoutReason() : (this.endReason() ?? errorMessage(error));
       this.lastError = `failed to start: ${why}`;
       this.setState('crashed', this.lastError);
       const retry = this.scheduleRestart();
@@ -165,8 +172,11 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
       );
     }
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      if (client === this.client) this.gate.changed();
       this.emit('toolsChanged');
     });
+    // A new server: its tools are unchecked until listed and compared with their pins.
+    this.gate.changed();
     this.client = client;
     this.features?.connected(this.name, client);
     this.lastError = undefined;
@@ -175,6 +185,13 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     clearTimeout(this.stableTimer);
     this.stableTimer = setTimeout(() => this.restarts.recovered(), 60_000);
     this.stableTimer.unref();
+  }
+
+  /** A server stopped at the initialize timeout: the timeout, and its last stderr line of this run, if any. */
+  private timeoutReason(): string {
+    const seconds = Math.round(this.options.startTimeoutMs / 100) / 10;
+    const last = this.stderr.summary();
+    return `the server did not answer initialize within ${seconds} s, so Grimoire stopped it${last ? ` (its last stderr line: ${last})` : ''}`;
   }
 
   /** How the server ended: its exit and its last stderr line, as far as they are known. */
@@ -221,9 +238,13 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     this.restarts.liftGiveUp();
   }
 
-  /** `scope`: the session that asked (an activation), none for discovery and refreshes. */
-  async listTools(scope?: CallScope): Promise<Tool[]> {
+  /**
+   * `scope`: the session that asked (an activation), none for discovery and refreshes. `generation`:
+   * the definitions the listing saw; once compared with the pins, `toolsChecked(generation)` lets calls through.
+   */
+  async listTools(scope?: CallScope): Promise<{ tools: Tool[]; generation: number }> {
     return this.request(async (client) => {
+      const generation = this.gate.current;
       const tools: Tool[] = [];
       let cursor: string | undefined;
       do {
@@ -231,19 +252,35 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
         tools.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor);
-      return tools;
+      return { tools, generation };
     }, scope);
+  }
+
+  /** A listing of `generation` was compared with the pins: calls may reach those definitions. */
+  toolsChecked(generation: number): void {
+    this.gate.markChecked(generation);
   }
 
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallToolResult> {
     const timeoutMs = options.timeoutMs ?? this.options.callTimeoutMs;
     try {
       return await this.request((client) => {
-        const progress = this.features?.progressOptions(options.scope);
-        const lane = this.lanes.get(client);
-        if (lane?.serves(tool)) return lane.call(tool, args, { timeout: timeoutMs, cancellation: options.cancellation, ...progress });
-        const sent = { timeout: timeoutMs, signal: options.cancellation?.signal, ...progress };
-        return client.callTool({ name: tool, arguments: args }, undefined, sent) as Promise<CallToolResult>;
+        const check = this.toolCheck();
+        const send = () => {
+          const refusal = check?.refusal(this.name, tool);
+          if (refusal) throw new UpstreamError(refusal.code, this.name, refusal.message);
+          const progress = this.features?.progressOptions(options.scope);
+          const lane = this.lanes.get(client);
+          if (lane?.serves(tool)) return lane.call(tool, args, { timeout: timeoutMs, cancellation: options.cancellation, ...progress });
+          const sent = { timeout: timeoutMs, signal: options.cancellation?.signal, ...progress };
+          return client.callTool({ name: tool, arguments: args }, undefined, sent) as Promise<CallToolResult>;
+        };
+        if (!check || this.gate.open) return send();
+        return this.gate.untilChecked(this.name, tool, check).then(() => {
+          // The server restarted while its tools were checked: the call does not go to the old one.
+          if (client !== this.client) throw new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
+          return send();
+        });
       }, options.scope);
     } catch (error) {
       throw this.explainCallError(error, tool, timeoutMs);
@@ -292,6 +329,7 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
   }
 
   private explainCallError(error: unknown, tool: string, timeoutMs: number): Error {
+    if (error instanceof UpstreamError) return error;
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return new UpstreamError(
         'timeout',

@@ -9,7 +9,13 @@ export type UpstreamErrorCode =
   | 'crashed'
   | 'result_too_large'
   | 'stopped'
-  | 'call_failed';
+  | 'call_failed'
+  /** The tools could not be listed and compared with their pins before the call. */
+  | 'unchecked'
+  /** After the check, the policy refuses the tool. */
+  | 'awaiting_review'
+  | 'disabled'
+  | 'blocked';
 
 export class UpstreamError extends Error {
   constructor(

@@ -3,6 +3,7 @@ import type { PowerDefinition } from '../powers/types.js';
 import { errorMessage, logger } from '../log.js';
 import { ClientFeatureHub } from './client-features.js';
 import { PowerConnection, type ConnectionOptions, type PowerState, type StateChange } from './connection.js';
+import type { ToolCheck } from './tool-check-gate.js';
 
 export interface IdlePolicy {
   mode: 'minutes' | 'turns' | 'never';
@@ -41,6 +42,7 @@ export class UpstreamManager extends EventEmitter<UpstreamEvents> {
   readonly features = new ClientFeatureHub();
   private readonly turnsIdle = new Map<string, number>();
   private readonly idleTimer: NodeJS.Timeout;
+  private toolCheck?: ToolCheck;
 
   constructor(private readonly options: ManagerOptions) {
     super();
@@ -56,11 +58,16 @@ export class UpstreamManager extends EventEmitter<UpstreamEvents> {
     }
   }
 
+  /** From now on, no call reaches a power's tool before its current definitions were checked by `check`. */
+  checkToolsWith(check: ToolCheck): void {
+    this.toolCheck = check;
+  }
+
   /** The connection for a power, created on first use. */
   connection(power: PowerDefinition): PowerConnection {
     let connection = this.connections.get(power.name);
     if (!connection) {
-      connection = new PowerConnection(power, this.options, this.features);
+      connection = new PowerConnection(power, this.options, this.features, () => this.toolCheck);
       connection.on('state', (change) => this.emit('state', change));
       connection.on('toolsChanged', () => this.emit('toolsChanged', power.name));
       this.connections.set(power.name, connection);

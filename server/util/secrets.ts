@@ -1,8 +1,9 @@
 /**
  * Masking by meaning, applied wherever text leaves the gateway (log, MCP error messages, events,
  * activity, JSON-RPC payloads, store writes): values of env keys and headers that name a secret,
- * `NAME=value` / `NAME: value` pairs whose NAME names a secret, bearer tokens and private keys.
- * A value's length alone never makes it a secret.
+ * `NAME=value` / `NAME: value` pairs whose NAME names a secret, bearer tokens, the password of a
+ * URL's userinfo (`scheme://user:***@host`) and private keys (the whole PEM block; across lines
+ * that arrive one at a time, `SecretLines`). A value's length alone never makes it a secret.
  */
 
 export const MASK = '***';
@@ -35,7 +36,12 @@ export function registerSecretEntries(entries: Record<string, string>): void {
   for (const [name, value] of Object.entries(entries)) if (isSecretName(name)) registerSecretValue(value);
 }
 
-const PRIVATE_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)/g;
+/** A PEM private key block (RSA, EC, OPENSSH, ENCRYPTED, PGP ... BLOCK), whole; to the text's end when its END is not in it. */
+const PRIVATE_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----|$)/g;
+const PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----/;
+const PRIVATE_KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----/;
+/** `scheme://user:password@`: the password (a user alone, `https://user@host`, is not a secret). */
+const URL_PASSWORD = /\b([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s:/?#@]*:)([^\s/?#@]+)@/g;
 const BEARER = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{6,}/g;
 /** NAME=value, NAME: value, "NAME": "value" (the name up to 64 characters, the value up to the next separator). */
 const PAIR = /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,63})(["']?[ \t]*[:=][ \t]*["']?)([^\s"',;&{}[\]()<>]+)/g;
@@ -69,6 +75,7 @@ function maskRegistered(text: string): string {
 
 function maskPatterns(text: string): string {
   let out = text.replace(PRIVATE_KEY, `${MASK}private key${MASK}`);
+  if (out.includes('://')) out = out.replace(URL_PASSWORD, (match, head: string, password: string) => (password === MASK ? match : `${head}${MASK}@`));
   out = out.replace(BEARER, (_match, scheme: string, space: string) => `${scheme}${space}${MASK}`);
   out = out.replace(TOKEN_SHAPES, MASK);
   return maskPairs(out);
@@ -105,3 +112,26 @@ function maskValue(value: unknown, depth: number): unknown {
   for (const [key, item] of Object.entries(value)) out[key] = maskValue(item, depth + 1);
   return out;
 }
+
+/**
+ * Masks a stream of lines one line at a time (a child's stderr, its log messages): a line is
+ * masked as `maskSecrets` does, and every line of a private key block, from its BEGIN line to its
+ * END line, is masked whole although each line arrives alone.
+ */
+export class SecretLines {
+  /** Lines of a key block still to mask; a block longer than any key (a BEGIN without END) ends here. */
+  private keyLinesLeft = 0;
+
+  mask(line: string): string {
+    if (this.keyLinesLeft > 0) {
+      this.keyLinesLeft = PRIVATE_KEY_END.test(line) ? 0 : this.keyLinesLeft - 1;
+      return `${MASK}private key${MASK}`;
+    }
+    const begins = line.match(PRIVATE_KEY_BEGIN);
+    if (begins && !PRIVATE_KEY_END.test(line.slice((begins.index ?? 0) + begins[0].length))) this.keyLinesLeft = MAX_KEY_LINES;
+    return maskSecrets(line);
+  }
+}
+
+/** More lines than the longest PEM private key (an 8192-bit RSA key has about 100). */
+const MAX_KEY_LINES = 200;

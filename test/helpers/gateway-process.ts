@@ -24,9 +24,9 @@ export function gatewayEnv(paths: GatewayEnv, extra: Record<string, string> = {}
   };
 }
 
-/** A real MCP client on a real gateway process over stdio; counts tools/list_changed notifications. */
-export async function connectStdio(args: string[], env: Record<string, string>) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', ...args], env, stderr: 'pipe' });
+/** A real MCP client on a real gateway process over stdio (`nodeArgs`: flags for its node, e.g. --cpu-prof); counts tools/list_changed notifications. */
+export async function connectStdio(args: string[], env: Record<string, string>, nodeArgs: string[] = []) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArgs, cliPath, 'serve', '--stdio', ...args], env, stderr: 'pipe' });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const client = new Client({ name: 'grimoire-test', version: '1.0.0' });

@@ -16,3 +16,12 @@ test('a result delivered as is counts its tokens as both raw and delivered; a su
   assert.deepEqual([first!.results, first!.rawTokens, first!.deliveredTokens], [1, rawTokens, rawTokens]);
   assert.deepEqual([second!.results, second!.rawTokens, second!.deliveredTokens], [1, rawTokens, countTokens('A fox jumps over a dog, twenty times.')]);
 });
+
+test("a summarized result whose raw tokens are already known (an estimate for megabytes) counts only what was delivered", async () => {
+  const reads = new SessionReadLedger(new InlineTokenizer(), () => 1_000);
+  const raw: CallToolResult = { content: [{ type: 'text', text: 'x'.repeat(100) }] };
+  const summary: CallToolResult = { content: [{ type: 'text', text: 'A line of x.' }] };
+  reads.delivered('big', raw, summary, 2_500_000);
+  const [row] = await reads.all();
+  assert.deepEqual([row!.results, row!.rawTokens, row!.deliveredTokens], [1, 2_500_000, countTokens('A line of x.')]);
+});

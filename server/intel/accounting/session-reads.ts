@@ -74,7 +74,12 @@ export class SessionReadLedger {
     this.count(session, [readableText(answer)], answerApplied);
   }
 
-  delivered(session: string, raw: CallToolResult | string, delivered: CallToolResult): void {
+  /** `rawTokens`: the raw result's tokens when already known (an estimate for megabytes): only the delivered text is counted. */
+  delivered(session: string, raw: CallToolResult | string, delivered: CallToolResult, rawTokens?: number): void {
+    if (rawTokens !== undefined && raw !== delivered) {
+      this.count(session, [readableText(delivered)], (row, counts) => resultApplied(row, [rawTokens, counts[0]!]));
+      return;
+    }
     const rawText = typeof raw === 'string' ? raw : readableText(raw);
     const deliveredText = raw === delivered ? rawText : readableText(delivered);
     const texts = rawText === deliveredText ? [rawText] : [rawText, deliveredText];

@@ -7,6 +7,7 @@ import { Bm25fIndex } from '../../resolve/bm25f.js';
 import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
 import { cosine } from '../../resolve/semantic/vector.js';
 import { terms } from '../../resolve/text.js';
+import { lastIndexWithin } from '../../util/last-index-within.js';
 
 export interface Passage {
   artifactId: string;
@@ -29,7 +30,7 @@ export function chunkRanges(raw: string, size = PASSAGE_CHARS): Array<[number, n
   while (start < raw.length) {
     let end = Math.min(raw.length, start + size);
     if (end < raw.length) {
-      const newline = raw.lastIndexOf('\n', end);
+      const newline = lastIndexWithin(raw, '\n', start + size / 4 + 1, end);
       if (newline > start + size / 4) end = newline + 1;
       else {
         // One long line (minified JSON, a log line): cut after the last separator in the window.

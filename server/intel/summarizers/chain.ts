@@ -7,7 +7,8 @@
  */
 import { errorMessage, logger } from '../../log.js';
 import type { IntelSettings, SummarizerName } from '../intel-settings.js';
-import { summarizeLocally } from '../local/local-summarizer.js';
+import type { LocalSummary } from '../local/local-summarizer.js';
+import type { LocalSummarizer } from '../local/summary-thread.js';
 import type { Attempt, SummaryBody } from '../summary.js';
 import { languageModelSummary, type LanguageModelFn } from './language-model-summarizer.js';
 import { samplingSummary } from './sampling-summarizer.js';
@@ -24,12 +25,14 @@ export interface ChainOutcome {
 export interface ChainOptions {
   settings: IntelSettings['summarizers'];
   languageModel?: LanguageModelFn;
+  /** The local summarizer (in a worker thread: off the event loop). */
+  local: LocalSummarizer;
 }
 
 export async function runChain(request: SummarizeRequest, options: ChainOptions): Promise<{ outcome?: ChainOutcome; attempts: Attempt[] }> {
   const attempts: Attempt[] = [];
-  let local: ReturnType<typeof summarizeLocally> | undefined;
-  const localSummary = () => (local ??= summarizeLocally({ text: request.raw, tool: request.tool, args: request.args }));
+  let local: Promise<LocalSummary> | undefined;
+  const localSummary = () => (local ??= options.local.summarize({ text: request.raw, tool: request.tool, args: request.args }));
   // The models share one time budget; once it is spent, the local summarizer answers.
   const deadline = performance.now() + options.settings.timeBudgetMs;
   for (const name of [...new Set(options.settings.order)]) {
@@ -52,7 +55,7 @@ export async function runChain(request: SummarizeRequest, options: ChainOptions)
       const body = await run();
       const ms = Math.round(performance.now() - started);
       attempts.push({ summarizer: name, outcome: 'used', ms });
-      const identifiers = name === 'local' ? body.identifiers : safeIdentifiers(localSummary);
+      const identifiers = name === 'local' ? body.identifiers : await safeIdentifiers(localSummary);
       return { outcome: { body: { ...body, ...(identifiers ? { identifiers } : {}) }, summarizer: name, attempts }, attempts };
     } catch (error) {
       const detail = errorMessage(error);
@@ -74,7 +77,7 @@ export function firstAvailable(request: Pick<SummarizeRequest, 'sample'>, option
   return undefined;
 }
 
-function runnerFor(name: SummarizerName, request: SummarizeRequest, options: ChainOptions, local: () => SummaryBody, budgetLeftMs: number): (() => Promise<SummaryBody>) | undefined {
+function runnerFor(name: SummarizerName, request: SummarizeRequest, options: ChainOptions, local: () => Promise<LocalSummary>, budgetLeftMs: number): (() => Promise<SummaryBody>) | undefined {
   switch (name) {
     case 'sampling': {
       const sample = request.sample;
@@ -86,15 +89,15 @@ function runnerFor(name: SummarizerName, request: SummarizeRequest, options: Cha
     }
     case 'local':
       return async () => {
-        const { kind: _kind, ...body } = local() as ReturnType<typeof summarizeLocally>;
+        const { kind: _kind, ...body } = await local();
         return body;
       };
   }
 }
 
-function safeIdentifiers(local: () => SummaryBody): SummaryBody['identifiers'] {
+async function safeIdentifiers(local: () => Promise<LocalSummary>): Promise<SummaryBody['identifiers']> {
   try {
-    return local().identifiers;
+    return (await local()).identifiers;
   } catch (error) {
     log.warn(`identifiers could not be extracted: ${errorMessage(error)}`);
     return undefined;

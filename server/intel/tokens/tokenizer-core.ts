@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import { lastIndexWithin } from '../../util/last-index-within.js';
 
 export const TOKENIZER_NAME = 'o200k_base';
 /** The bundle writes the ranks (2.3 MB) once, here, beside main.js and token-worker.js (client/packaging/bundle.ts). */
@@ -55,12 +56,13 @@ export function chunks(text: string): string[] {
 /** Where a chunk from `start` ends, at most `end` and past half a chunk (see `chunks`). */
 function cutBefore(text: string, start: number, end: number): number {
   const least = start + CHUNK_CHARS / 2;
-  for (let newline = text.lastIndexOf('\n', end - 1); newline > least; newline = text.lastIndexOf('\n', newline - 1)) {
+  // Searches bounded to the chunk's second half: a text of one long line is cut in linear time.
+  for (let newline = lastIndexWithin(text, '\n', least + 1, end - 1); newline > least; newline = lastIndexWithin(text, '\n', least + 1, newline - 1)) {
     if (!/[\s/]/.test(text[newline + 1]!)) return newline + 1;
   }
-  const newline = text.lastIndexOf('\n', end - 1);
+  const newline = lastIndexWithin(text, '\n', least + 1, end - 1);
   if (newline > least) return newline + 1;
-  const space = text.lastIndexOf(' ', end - 1);
+  const space = lastIndexWithin(text, ' ', least + 1, end - 1);
   return space > least ? space + 1 : end;
 }
 

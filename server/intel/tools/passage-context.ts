@@ -9,6 +9,7 @@ import type { ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.
 import { rankPassages, type Passage } from '../search/passages.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import { ageOf, lookUpArtifact } from './artifact-lookup.js';
+import { lastIndexWithin } from '../../util/last-index-within.js';
 
 /** Tokens of a passage's heading line and the blank line around it. */
 const PASSAGE_OVERHEAD = 16;
@@ -127,7 +128,7 @@ const CONTINUATION_CHARS = 300;
 function continuation(passage: Passage, raw: string): Passage | undefined {
   if (passage.end >= raw.length) return undefined;
   let end = Math.min(raw.length, passage.end + CONTINUATION_CHARS);
-  const newline = raw.lastIndexOf('\n', end);
+  const newline = lastIndexWithin(raw, '\n', passage.end + 1, end);
   if (end < raw.length && newline > passage.end) end = newline + 1;
   return { artifactId: passage.artifactId, start: passage.end, end, text: raw.slice(passage.end, end), relevance: passage.relevance };
 }
