@@ -192,7 +192,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
 
   const reactions: ReactionParts = { tools, activation, sessions, events, manager, notices, reindex };
   const discoverAdded = (power: Parameters<Discovery['enqueue']>[0]) => {
-    if (settings.discovery.enabled && power.problems.length === 0) discovery.enqueue(power);
+    if (settings.discovery.enabled && power.problems.length === 0 && !policy.powerRefusal(power.name)) discovery.enqueue(power);
   };
   trust.on('change', () => activation.updateExposure());
   trust.on('quarantined', (reviews) => onQuarantined(reactions, reviews));
@@ -239,7 +239,8 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
       ),
     discoverUnknownPowers() {
       if (!settings.discovery.enabled) return;
-      for (const power of tools.powers()) if (power.problems.length === 0 && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
+      // A disabled power's server is never run, not even to learn its tools.
+      for (const power of tools.powers()) if (power.problems.length === 0 && !policy.powerRefusal(power.name) && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
     },
     async shutdown() {
       deferred.flush();
