@@ -275,4 +275,4 @@ export function elicitationMessage(power: string, message: string): string {
 }
 
 /** A leading word (letters, digits, '.', '_', '-', in any script or case) and a colon (or a look-alike), as a power's name would read. */
-const LABEL = /^[\p{L}\p{N}\p{M}._\-]{1,80}\s*[:：︓﹕꞉∶]/u;
+const LABEL = /^[\p{L}\p{N}\p{M}._-]{1,80}\s*[:：︓﹕꞉∶]/u;
