@@ -127,7 +127,13 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const activation = new Activation({ sessions, tools, registry, manager, policy, settings, markUsed, toolsChanged: () => notices.emit('toolsChanged') });
   const { resolver, embedder, embeddings } = createResolver(settings.resolve, store, store.dataDir);
   embedder.warmUp();
-  const intel = new Intel({ store, settings: () => settings.intel, embeddings, toolLists: () => ({ gateway: activation.listTools(), powers: tools.entries() }) });
+  const intel = new Intel({
+    store,
+    settings: () => settings.intel,
+    embeddings,
+    toolLists: () => ({ gateway: activation.listTools(), powers: tools.entries() }),
+    userOf: (sessionId) => activity.userOf(sessionId),
+  });
   const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0));
   const activity = new ActivityLog(store);
   const events = new EventLog(store);
@@ -193,7 +199,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
 
   const reactions: ReactionParts = { tools, activation, sessions, events, manager, notices, reindex };
   const discoverAdded = (power: Parameters<Discovery['enqueue']>[0]) => {
-    if (settings.discovery.enabled && power.problems.length === 0) discovery.enqueue(power);
+    if (settings.discovery.enabled && power.problems.length === 0 && !policy.powerRefusal(power.name)) discovery.enqueue(power);
   };
   trust.on('change', () => activation.updateExposure());
   trust.on('quarantined', (reviews) => onQuarantined(reactions, reviews));
@@ -248,7 +254,8 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
       ),
     discoverUnknownPowers() {
       if (!settings.discovery.enabled) return;
-      for (const power of tools.powers()) if (power.problems.length === 0 && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
+      // A disabled power's server is never run, not even to learn its tools.
+      for (const power of tools.powers()) if (power.problems.length === 0 && !policy.powerRefusal(power.name) && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
     },
     async shutdown() {
       deferred.flush();

@@ -33,6 +33,11 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
   }
 
   /** Calls of this session are attributed to `user` from now on; undefined forgets the session. */
+  /** The team user a session belongs to; undefined for none (stdio, the gateway's own token). */
+  userOf(sessionId: string): string | undefined {
+    return this.sessionUsers.get(sessionId);
+  }
+
   attributeSession(sessionId: string, user: string | undefined): void {
     if (user === undefined) this.sessionUsers.delete(sessionId);
     else this.sessionUsers.set(sessionId, user);

@@ -13,6 +13,15 @@ import { UsageError, type CliArgs } from './args.js';
 const log = logger('serve');
 /** Without a tools/list or another request, the gateway is built this long after start anyway. */
 const BUILD_ANYWAY_MS = 2000;
+const ADMIN_TOKEN_MIN = 32;
+
+/** GRIMOIRE_ADMIN_TOKEN: the one REST credential that approves tool changes (see users/identity.ts); unset, REST cannot approve. */
+function adminToken(env: NodeJS.ProcessEnv): string | undefined {
+  const value = env.GRIMOIRE_ADMIN_TOKEN?.trim();
+  if (!value) return undefined;
+  if (value.length < ADMIN_TOKEN_MIN) throw new UsageError(`GRIMOIRE_ADMIN_TOKEN is too short: use at least ${ADMIN_TOKEN_MIN} random characters (openssl rand -base64 32).`);
+  return value;
+}
 
 /**
  * Runs the gateway until the client goes away or a signal arrives; every child is stopped on the way out.
@@ -99,7 +108,7 @@ export async function serve(args: CliArgs, options: RuntimeOptions): Promise<num
     const built = await build();
     const [{ serveHttp }, { UserDirectory }] = await Promise.all([import('../gateway/http-server.js'), import('../users/user-directory.js')]);
     const users = new UserDirectory(built.store);
-    const endpoint = await serveHttp(built.gateway, { ...bind, port, token, users: (bearer) => users.authenticate(bearer) });
+    const endpoint = await serveHttp(built.gateway, { ...bind, port, token, users: (bearer) => users.authenticate(bearer), adminToken: adminToken(process.env) });
     closeEndpoint = () => endpoint.close();
     announce(endpoint.url);
     log.info(`serving MCP on ${endpoint.url}`);

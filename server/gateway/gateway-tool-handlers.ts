@@ -48,7 +48,7 @@ export async function handleGatewayTool(ports: GatewayToolPorts, name: string, a
       });
     }
     default:
-      return handleIntelTool(ports.intel, name, args);
+      return handleIntelTool(ports.intel, name, args, ports.intel.ownerOf(sessionId));
   }
 }
 

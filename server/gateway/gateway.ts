@@ -115,6 +115,11 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     return this.parts.activation.isActive(name, sessionId);
   }
 
+  /** 'disabled' when the settings disable the power: nothing of it is offered, read or started. */
+  powerRefusal(name: string): 'disabled' | undefined {
+    return this.parts.policy.powerRefusal(name);
+  }
+
   activate(name: string, sessionId?: string): Promise<ExposedTool[]> {
     return this.parts.activation.activate(name, sessionId);
   }

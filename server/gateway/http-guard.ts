@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { preview } from '../util/preview.js';
-import { OWNER, type Identity } from '../users/identity.js';
+import { OWNER, REVIEWER, type Identity } from '../users/identity.js';
 
 export interface GuardVerdict {
   status: 401 | 403;
@@ -44,12 +44,13 @@ export function checkOrigin(request: IncomingMessage, port: number, publicBind: 
   return undefined;
 }
 
-/** The identity of the bearer token: the owner's token, or a user's (`users`); else a 401 verdict. */
-export function authenticate(request: IncomingMessage, token: string, users?: (bearer: string) => Identity | undefined): Identity | GuardVerdict {
+/** The identity of the bearer token: the owner's token, the admin token, or a user's (`users`); else a 401 verdict. */
+export function authenticate(request: IncomingMessage, token: string, users?: (bearer: string) => Identity | undefined, adminToken?: string): Identity | GuardVerdict {
   const header = request.headers.authorization ?? '';
   const match = /^Bearer\s+(.+)$/i.exec(header);
   const bearer = match?.[1].trim();
   if (bearer && sameSecret(bearer, token)) return OWNER;
+  if (bearer && adminToken && sameSecret(bearer, adminToken)) return REVIEWER;
   const user = bearer ? users?.(bearer) : undefined;
   if (user) return user;
   return { status: 401, message: 'Missing or wrong bearer token: send "Authorization: Bearer <token>" with the token the gateway printed or your user token.' };

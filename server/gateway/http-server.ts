@@ -35,6 +35,8 @@ export interface HttpOptions {
   behindProxy?: string;
   /** Identifies a user's bearer token (`grimoire users add`); the owner's `token` is always accepted. */
   users?: (bearer: string) => Identity | undefined;
+  /** The admin token (GRIMOIRE_ADMIN_TOKEN): approves and rejects tool changes over REST, opens no MCP session. */
+  adminToken?: string;
 }
 
 /**
@@ -62,13 +64,14 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     if (options.behindProxy && !fromProxy(request, options.behindProxy)) return sendError(response, 403, 'Only the reverse proxy may connect to this gateway.');
     const verdict = checkOrigin(request, port, publicBind);
     if (verdict) return sendError(response, verdict.status, verdict.message);
-    const identity = authenticate(request, token, options.users);
+    const identity = authenticate(request, token, options.users, options.adminToken);
     if ('status' in identity) {
       response.setHeader('WWW-Authenticate', 'Bearer realm="grimoire"');
       return sendError(response, identity.status, identity.message);
     }
     if (await handleRestApi(gateway, request, response, identity)) return;
     if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return sendError(response, 404, 'Not found: the MCP endpoint is /mcp.');
+    if (identity.reviewer) return sendError(response, 403, 'The admin token decides tool reviews over REST (/api/v1/tools/...); it opens no MCP session: use an MCP token.');
     const sessionId = request.headers['mcp-session-id'];
     let body: unknown;
     if (request.method === 'POST') {

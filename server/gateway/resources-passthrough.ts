@@ -1,8 +1,9 @@
 /**
  * The active powers' resources and templates, passed through to their servers. A resource keeps
  * its server's URI unless two active powers list the same one; then each is listed as
- * `grimoire://power/<power>/<encoded uri>`. resources/read finds the power of a URI from the lists,
- * from the tool results that linked to it, or from the templates.
+ * `grimoire://power/<power>/<encoded uri>`. A session reads a URI only through a power active in it
+ * (never a disabled one) that lists it, whose template it matches, or that linked to it in a result
+ * made for that session; the qualified form is held to the same rule.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
@@ -17,6 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../log.js';
+import { preview } from '../util/preview.js';
 import { childLists } from './child-lists.js';
 import type { CallScope } from '../upstream/client-features.js';
 import type { PassthroughPorts } from './passthrough-ports.js';
@@ -39,12 +41,15 @@ export function qualifiedUri(power: string, uri: string): string {
   return `${PREFIX}${encodeURIComponent(power)}/${encodeURIComponent(uri)}`;
 }
 
+/** The power and URI of a `grimoire://power/...` URI, only in the one form qualifiedUri writes (no raw '/', '..' or other spelling). */
 function parseQualified(uri: string): { power: string; uri: string } | undefined {
   if (!uri.startsWith(PREFIX)) return undefined;
-  const [power, rest] = uri.slice(PREFIX.length).split('/', 2);
-  if (!power || rest === undefined) return undefined;
+  const rest = uri.slice(PREFIX.length);
+  const slash = rest.indexOf('/');
+  if (slash <= 0) return undefined;
   try {
-    return { power: decodeURIComponent(power), uri: decodeURIComponent(rest) };
+    const parsed = { power: decodeURIComponent(rest.slice(0, slash)), uri: decodeURIComponent(rest.slice(slash + 1)) };
+    return qualifiedUri(parsed.power, parsed.uri) === uri ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -76,26 +81,69 @@ export async function exposedTemplates(gateway: PassthroughPorts, sessionId: str
   );
 }
 
+/**
+ * The powers that may answer a read of `uri` for this session: among the session's active powers
+ * (never a disabled one), those that list it, that linked to it in a result made for this session,
+ * or whose template it matches (without a dot segment, which would leave the path the template names).
+ */
+async function ownersOf(gateway: PassthroughPorts, sessionId: string, uri: string, among?: string): Promise<{ listed: string[]; linked: string[]; templated: string[] }> {
+  const active = activePowersOf(gateway, sessionId).filter((power) => among === undefined || power === among);
+  if (active.length === 0) return { listed: [], linked: [], templated: [] };
+  const lists = childLists(gateway);
+  const listed = (await Promise.all(active.map(async (power) => ((await lists.list('resources', power)).some((r) => r.uri === uri) ? [power] : [])))).flat();
+  const linked = gateway.manager.features.linkedPowers(sessionId, uri).filter((power) => active.includes(power));
+  const templated = hasDotSegment(uri)
+    ? []
+    : (await Promise.all(active.map(async (power) => ((await lists.list('templates', power)).some((t) => matches(t.uriTemplate, uri)) ? [power] : [])))).flat();
+  return { listed, linked, templated };
+}
+
 /** The power a URI belongs to, for the session; throws -32002 when none or several could. */
 export async function resolveResource(gateway: PassthroughPorts, sessionId: string, asked: string): Promise<ResourceTarget> {
   const qualified = parseQualified(asked);
-  if (qualified && gateway.power(qualified.power)) return { ...qualified, asked };
-  const listed = [...new Set((await exposedResources(gateway, sessionId)).filter((r) => r.resource.uri === asked).map((r) => r.power))];
+  if (qualified) {
+    const owners = await ownersOf(gateway, sessionId, qualified.uri, qualified.power);
+    if (owners.listed.length + owners.linked.length + owners.templated.length > 0) return { ...qualified, asked };
+    throw notFound(gateway, sessionId, asked);
+  }
+  const { listed, linked, templated } = await ownersOf(gateway, sessionId, asked);
   if (listed.length === 1) return { power: listed[0], uri: asked, asked };
   if (listed.length > 1) {
     throw new McpError(RESOURCE_NOT_FOUND, `Resource '${asked}' is offered by ${listed.join(' and ')}: read it as ${listed.map((p) => qualifiedUri(p, asked)).join(' or ')}.`, { uri: asked });
   }
-  const linked = gateway.manager.features.linkedPower(asked);
-  if (linked && gateway.power(linked)) return { power: linked, uri: asked, asked };
-  const matching = [...new Set((await exposedTemplates(gateway, sessionId)).filter((t) => matches(t.template.uriTemplate, asked)).map((t) => t.power))];
-  if (matching.length === 1) return { power: matching[0], uri: asked, asked };
-  throw new McpError(
+  // The power that linked to it last (a link is the session's own result: that power answered it).
+  if (linked.length > 0) return { power: linked[linked.length - 1], uri: asked, asked };
+  if (templated.length === 1) return { power: templated[0], uri: asked, asked };
+  if (templated.length > 1) {
+    throw new McpError(RESOURCE_NOT_FOUND, `Resource '${asked}' matches templates of ${templated.join(' and ')}: read it as ${templated.map((p) => qualifiedUri(p, asked)).join(' or ')}.`, { uri: asked });
+  }
+  throw notFound(gateway, sessionId, asked);
+}
+
+function notFound(gateway: PassthroughPorts, sessionId: string, asked: string): McpError {
+  const active = activePowersOf(gateway, sessionId);
+  return new McpError(
     RESOURCE_NOT_FOUND,
-    matching.length > 1
-      ? `Resource '${asked}' matches templates of ${matching.join(' and ')}: read it as ${matching.map((p) => qualifiedUri(p, asked)).join(' or ')}.`
-      : `Resource '${asked}' was not found: it is not listed by an active power (${activePowersOf(gateway, sessionId).join(', ') || 'none'}), nor linked from a tool result.`,
-    { uri: asked },
+    `Resource '${preview(asked, 200)}' was not found: it is not listed by a power active in this session (${active.join(', ') || 'none'}), nor matched by one of its templates, nor linked from one of this session's results.`,
+    { uri: preview(asked, 200) },
   );
+}
+
+/** A '.' or '..' path segment, raw or percent-encoded (even twice). */
+function hasDotSegment(uri: string): boolean {
+  let text = uri;
+  for (let i = 0; i < 3; i++) {
+    if (/(^|[/\\])\.{1,2}([/\\?#]|$)/.test(text)) return true;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(text);
+    } catch {
+      return /%2e/i.test(text);
+    }
+    if (decoded === text) return false;
+    text = decoded;
+  }
+  return true;
 }
 
 function matches(template: string, uri: string): boolean {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseActivityFilter } from '../activity/activity-query.js';
 import { errorMessage } from '../log.js';
-import { ForbiddenError, requireAdmin, type Identity } from '../users/identity.js';
+import { ForbiddenError, requireReviewer, type Identity } from '../users/identity.js';
 import { preview } from '../util/preview.js';
 import { maskDeep } from '../util/secrets.js';
 import type { Gateway } from './gateway.js';
@@ -16,8 +16,8 @@ import { toolReviewInfo } from '../rpc/tool-review-requests.js';
  * The REST API beside /mcp, behind the same bearer tokens:
  * GET  /api/v1/activity?user=&intentType=&status=&power=&tool=&since=&until=&limit=   calls as protocol ActivityInfo records
  * GET  /api/v1/tools/changes?power=      tools held for review (any user)
- * POST /api/v1/tools/approve {tool: "power:tool"} | {power}   (admins only)
- * POST /api/v1/tools/reject  {tool: "power:tool"}             (admins only)
+ * POST /api/v1/tools/approve {tool: "power:tool"} | {power}   (the admin token only: identity.ts)
+ * POST /api/v1/tools/reject  {tool: "power:tool"}             (the admin token only)
  * Resolves true when it answered the request.
  */
 export async function handleRestApi(gateway: RestPorts, request: IncomingMessage, response: ServerResponse, identity: Identity): Promise<boolean> {
@@ -43,7 +43,7 @@ export async function handleRestApi(gateway: RestPorts, request: IncomingMessage
 }
 
 async function decide(gateway: RestPorts, request: IncomingMessage, response: ServerResponse, identity: Identity, action: 'approve' | 'reject'): Promise<true> {
-  requireAdmin(identity, action === 'approve' ? 'Approving a tool change' : 'Rejecting a tool change');
+  requireReviewer(identity, action === 'approve' ? 'Approving a tool change' : 'Rejecting a tool change');
   const body = await readJsonBody(request, 64 * 1024);
   if (body.kind !== 'json' || typeof body.value !== 'object' || body.value === null) {
     return send(response, 400, { error: 'Send a JSON body: {"tool": "power:tool"}, or {"power": "name"} to approve all of its held tools.' });

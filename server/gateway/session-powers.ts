@@ -1,10 +1,11 @@
 import type { PassthroughPorts } from './passthrough-ports.js';
 
 /**
- * The powers active for one MCP session: whose prompts and resources the session sees.
+ * The powers active for one MCP session and not disabled: whose prompts and resources the session
+ * sees, and the only ones a prompt get, resource read or completion of it may reach (or start).
  */
 export function activePowersOf(gateway: PassthroughPorts, sessionId: string): string[] {
-  return gateway.powers().filter((power) => gateway.isActive(power.name, sessionId)).map((power) => power.name);
+  return gateway.powers().filter((power) => gateway.isActive(power.name, sessionId) && !gateway.powerRefusal(power.name)).map((power) => power.name);
 }
 
 export function isActiveFor(gateway: PassthroughPorts, sessionId: string, power: string): boolean {

@@ -14,7 +14,7 @@ import { TokenLedger, type CacheOutcome } from './accounting/token-ledger.js';
 import { SessionReadLedger } from './accounting/session-reads.js';
 import type { TokenReportInfo } from '../rpc/protocol.js';
 import { tokenReport, type ToolLists } from './accounting/token-report.js';
-import { ArtifactStore, newArtifactId, type ArtifactFiles } from './artifacts/artifact-store.js';
+import { ArtifactStore, newArtifactId, type ArtifactFiles, type ArtifactOwner } from './artifacts/artifact-store.js';
 import { argsHash, canonicalArgs, fingerprintOf, ResultCache } from './cache/result-cache.js';
 import type { IntelSettings } from './intel-settings.js';
 import { WorkerSummarizer, type LocalSummarizer } from './local/summary-thread.js';
@@ -50,6 +50,8 @@ export interface IntelOptions {
   localSummarizer?: LocalSummarizer;
   now?: () => number;
   files?: ArtifactFiles;
+  /** The team user a session belongs to (none over stdio, with the gateway's own token, or alone): whose stored results it makes and sees. */
+  userOf?: (sessionId: string) => string | undefined;
 }
 
 export class Intel {
@@ -104,6 +106,11 @@ export class Intel {
     return this.languageModel !== undefined;
   }
 
+  /** Whose stored results a session makes and may read, search or reuse: its user's, '' for none. */
+  ownerOf(sessionId: string): ArtifactOwner {
+    return this.options.userOf?.(sessionId) ?? '';
+  }
+
   /** Summaries, artifacts and the cache apply to this power's results. */
   enabledFor(power: string): boolean {
     const settings = this.settings;
@@ -119,7 +126,8 @@ export class Intel {
     const ttlSeconds = context.cacheTtlSeconds;
     if (ttlSeconds === undefined || !this.enabledFor(context.power) || !settings.cache.enabled) return undefined;
     try {
-      const record = this.cache.exact(context.power, context.tool, context.args, Math.max(this.startedAt - 1, this.now() - ttlSeconds * 1000));
+      const owner = this.ownerOf(context.sessionId);
+      const record = this.cache.exact(context.power, context.tool, context.args, Math.max(this.startedAt - 1, this.now() - ttlSeconds * 1000), owner);
       if (!record) return undefined;
       const summary: Summary = { ...record.summary, metadata: { ...record.summary.metadata, cached: true } };
       const rendered = renderSummary(summary, {
@@ -141,7 +149,7 @@ export class Intel {
         cache: 'hit',
         stored: true,
         rawBytes: record.rawBytes,
-        ...(rawTokens === undefined ? { raw: this.artifacts.readRaw(record.id) ?? '' } : { rawTokens }),
+        ...(rawTokens === undefined ? { raw: this.artifacts.readRaw(record.id, owner) ?? '' } : { rawTokens }),
         delivered: textOf(rendered),
       });
       this.afterRecord();
@@ -226,7 +234,7 @@ export class Intel {
     }
     const first = body ? undefined : firstAvailable(request, chainOptions);
     if (settings.cache.enabled && first !== undefined && first !== 'local') {
-      const similar = await this.cache.similar(context.power, context.tool, fingerprint, settings.cache.similarity).catch(() => undefined);
+      const similar = await this.cache.similar(context.power, context.tool, fingerprint, settings.cache.similarity, this.ownerOf(context.sessionId)).catch(() => undefined);
       if (similar) {
         const { identifiers } = await this.localSummarizer.summarize({ text: raw, tool: context.tool, args: context.args });
         const earlier = similar.record.summary;
@@ -271,6 +279,7 @@ export class Intel {
     const saved = this.artifacts.save(
       {
         id,
+        owner: this.ownerOf(context.sessionId),
         at: context.startedAt,
         power: context.power,
         tool: context.tool,
@@ -296,14 +305,14 @@ export class Intel {
     return rendered;
   }
 
-  /** Searches the live artifacts (semantic when the model is ready, lexical otherwise). */
-  async search(query: string, limit: number): Promise<SearchOutcome> {
-    return searchArtifacts(this.artifacts.live(1_000), query, limit, this.options.embeddings);
+  /** Searches the owner's live artifacts (semantic when the model is ready, lexical otherwise). */
+  async search(query: string, limit: number, owner: ArtifactOwner): Promise<SearchOutcome> {
+    return searchArtifacts(this.artifacts.live(1_000, owner), query, limit, this.options.embeddings);
   }
 
-  /** The passages of the live artifacts that best answer a query, each with its artifact and range. */
-  async searchPassages(query: string, limit: number): Promise<PassageSearchOutcome> {
-    return searchPassages(this.artifacts, query, limit, this.options.embeddings);
+  /** The passages of the owner's live artifacts that best answer a query, each with its artifact and range. */
+  async searchPassages(query: string, limit: number, owner: ArtifactOwner): Promise<PassageSearchOutcome> {
+    return searchPassages(this.artifacts, query, limit, owner, this.options.embeddings);
   }
 
   /** Token savings so far (waits for pending counts first). */

@@ -132,6 +132,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX activity_user ON activity (user_name, at) WHERE user_name IS NOT NULL;
     `,
   },
+  {
+    // A stored result belongs to the user whose call made it (issue 34): only they read or search
+    // it. NULL: a call with no user (stdio, the gateway's own token, rows stored before this).
+    version: 10,
+    sql: `
+      ALTER TABLE intel_artifacts ADD COLUMN owner TEXT;
+    `,
+  },
 ];
 
 /**

@@ -69,7 +69,9 @@ export class ToolTrust extends EventEmitter<Events> {
         continue;
       }
       if (review?.newHash === hash) continue;
-      if (!pin && policy === 'allow') {
+      const suspicious = suspiciousFlags(tool.description);
+      // 'allow' pins a new tool at once, but never one whose text is flagged: that waits for the user.
+      if (!pin && policy === 'allow' && suspicious.length === 0) {
         ops.push(pinOp(power, tool, at, hash));
         continue;
       }
@@ -82,7 +84,7 @@ export class ToolTrust extends EventEmitter<Events> {
         newHash: hash,
         new: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations },
         diff: toolDiff(pin?.definition, tool),
-        suspicious: suspiciousFlags(tool.description),
+        suspicious,
         seenAt: at,
       };
       ops.push(reviewOp(next));

@@ -67,6 +67,7 @@ type HubEvents = {
 
 const LEVELS: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 const MAX_LINKS = 2000;
+const MAX_LINK_SESSIONS = 4096;
 
 export class ClientFeatureHub extends EventEmitter<HubEvents> {
   constructor() {
@@ -79,11 +80,10 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
   private readonly levels = new Map<string, LoggingLevel>();
   /** Per power, the sessions with a request in flight, oldest first (one entry per request). */
   private readonly callers = new Map<string, string[]>();
-  private readonly lastCaller = new Map<string, string>();
   private readonly clients = new Map<string, Client>();
   private readonly declared = new Map<string, ClientCapabilities>();
-  /** Resource URIs a power's tool results pointed at, so that resources/read finds their power. */
-  private readonly links = new Map<string, string>();
+  /** Per session, the resource URIs its own results pointed at, and the powers that did: what its resources/read may reach besides the lists. */
+  private readonly links = new Map<string, Map<string, Set<string>>>();
 
   addSession(peer: SessionPeer): void {
     this.sessions.set(peer.id, peer);
@@ -93,6 +93,7 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
   removeSession(id: string): void {
     this.sessions.delete(id);
     this.levels.delete(id);
+    this.links.delete(id);
     this.applyLogLevel();
   }
 
@@ -114,17 +115,15 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
     const client = new Client({ name: 'grimoire-gateway', version: VERSION }, { capabilities });
     this.declared.set(power, capabilities);
     if (capabilities.sampling) {
-      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-        this.peerFor(power, 'sampling', true).createMessage(withPowerMeta(request.params, power), { signal: extra.signal }),
-      );
+      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => this.peerFor(power, 'sampling').createMessage(withPowerMeta(request.params, power), { signal: extra.signal }));
     }
     if (capabilities.elicitation) {
       client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-        this.peerFor(power, 'elicitation', true).elicit({ ...request.params, message: `${power}: ${request.params.message}` }, { signal: extra.signal }),
+        this.peerFor(power, 'elicitation').elicit({ ...request.params, message: elicitationMessage(power, request.params.message) }, { signal: extra.signal }),
       );
     }
     if (capabilities.roots) {
-      client.setRequestHandler(ListRootsRequestSchema, (_request, extra) => this.peerFor(power, 'roots', false).listRoots({ signal: extra.signal }));
+      client.setRequestHandler(ListRootsRequestSchema, (_request, extra) => this.peerFor(power, 'roots').listRoots({ signal: extra.signal }));
     }
     client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => void this.emit('log', power, notification.params));
     client.setNotificationHandler(PromptListChangedNotificationSchema, async () => void this.emit('promptsChanged', power));
@@ -162,10 +161,9 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
     const list = this.callers.get(power) ?? [];
     list.push(session);
     this.callers.set(power, list);
-    this.lastCaller.set(power, session);
     try {
       const result = await request();
-      this.noteLinks(power, result);
+      this.noteLinks(session, power, result);
       return result;
     } finally {
       const at = list.lastIndexOf(session);
@@ -180,9 +178,9 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
     return onprogress ? { onprogress, resetTimeoutOnProgress: true } : {};
   }
 
-  /** The power whose tool result linked to this URI, if one did. */
-  linkedPower(uri: string): string | undefined {
-    return this.links.get(uri);
+  /** The powers whose results made for this session linked to this URI (none for any other session's links). */
+  linkedPowers(sessionId: string, uri: string): string[] {
+    return [...(this.links.get(sessionId)?.get(uri) ?? [])];
   }
 
   sessionIsCalling(power: string, session: string): boolean {
@@ -219,41 +217,45 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
   }
 
   /**
-   * The session a power's server request goes to. Sampling and elicitation: only a session with
-   * a request to that power in flight (the latest one when several are). Roots: that session, else
-   * the last one that called the power, else any session that has roots.
+   * The session a power's server request (sampling, elicitation, roots) goes to: the one whose
+   * request to that power is running. A server's request does not say which of ours it serves (the
+   * SDK's relatedRequestId stays on the server's side of the wire), so when requests of several
+   * sessions run at once it goes to none, and with none running (a server asking at start) it is refused.
    */
-  private peerFor(power: string, feature: 'sampling' | 'elicitation' | 'roots', duringCallOnly: boolean): SessionPeer {
-    const declares = (id: string | undefined) => {
-      const peer = id ? this.sessions.get(id) : undefined;
-      return peer?.capabilities()?.[feature] ? peer : undefined;
-    };
-    const calling = [...(this.callers.get(power) ?? [])].reverse();
-    for (const id of calling) {
-      const peer = declares(id);
-      if (peer) return peer;
+  private peerFor(power: string, feature: 'sampling' | 'elicitation' | 'roots'): SessionPeer {
+    const calling = new Set(this.callers.get(power) ?? []);
+    if (calling.size === 0) {
+      throw new McpError(ErrorCode.InvalidRequest, `'${power}' asked for ${feature} while no agent's request to it is running: the gateway forwards ${feature} only to the session whose call the server is serving.`);
     }
-    if (!duringCallOnly) {
-      const peer = declares(this.lastCaller.get(power)) ?? [...this.sessions.keys()].map(declares).find(Boolean);
-      if (peer) return peer;
+    if (calling.size > 1) {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `'${power}' asked for ${feature} while requests of ${calling.size} sessions are running on it: the request does not say which it serves, so the gateway forwards it to none. Retry when one call runs alone.`,
+      );
     }
-    throw new McpError(
-      ErrorCode.InvalidRequest,
-      duringCallOnly
-        ? `The gateway forwards ${feature} requests only while an agent's call to '${power}' is running, from a client that supports ${feature}.`
-        : `No client connected to the gateway supports ${feature}.`,
-    );
+    const peer = this.sessions.get([...calling][0]);
+    if (!peer?.capabilities()?.[feature]) {
+      throw new McpError(ErrorCode.InvalidRequest, `The client of the session calling '${power}' does not support ${feature}.`);
+    }
+    return peer;
   }
 
-  private noteLinks(power: string, result: unknown): void {
+  private noteLinks(session: string, power: string, result: unknown): void {
     const content = (result as { content?: unknown })?.content;
     if (!Array.isArray(content)) return;
     for (const block of content as Array<{ type?: string; uri?: unknown; resource?: { uri?: unknown } }>) {
       const uri = block.type === 'resource_link' ? block.uri : block.type === 'resource' ? block.resource?.uri : undefined;
       if (typeof uri !== 'string') continue;
-      this.links.delete(uri);
-      this.links.set(uri, power);
-      if (this.links.size > MAX_LINKS) this.links.delete(this.links.keys().next().value as string);
+      let mine = this.links.get(session);
+      if (!mine) {
+        // A call that ends after its session closed leaves a map no one reads: keep them bounded.
+        if (this.links.size >= MAX_LINK_SESSIONS) this.links.delete(this.links.keys().next().value as string);
+        this.links.set(session, (mine = new Map()));
+      }
+      const powers = mine.get(uri) ?? new Set<string>();
+      mine.delete(uri);
+      mine.set(uri, powers.add(power));
+      if (mine.size > MAX_LINKS) mine.delete(mine.keys().next().value as string);
     }
   }
 }
@@ -262,3 +264,15 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
 function withPowerMeta(params: CreateMessageRequest['params'], power: string): CreateMessageRequest['params'] {
   return { ...params, _meta: { ...params._meta, 'grimoire/power': power } };
 }
+
+/**
+ * The message the user sees, naming the power that asks. The child's own text cannot lead with
+ * another label (`other-power: ...`, after blanks or invisible characters): such a text is quoted.
+ */
+export function elicitationMessage(power: string, message: string): string {
+  const shown = message.replace(/^[\p{Z}\p{Cc}\p{Cf}\s]+/u, '');
+  return LABEL.test(shown) || shown !== message ? `${power}: ${JSON.stringify(message)}` : `${power}: ${message}`;
+}
+
+/** A leading word (letters, digits, '.', '_', '-', in any script or case) and a colon (or a look-alike), as a power's name would read. */
+const LABEL = /^[\p{L}\p{N}\p{M}._-]{1,80}\s*[:：︓﹕꞉∶]/u;

@@ -140,7 +140,7 @@ async function corpusRows(): Promise<Row[]> {
       const summarizedResult = await summaries.intel.process(context('s'), original, undefined);
       const meta = summarizedResult._meta?.['grimoire/summary'] as { artifactId?: string } | undefined;
       const summary = summaryParts(summarizedResult);
-      const stored = meta?.artifactId ? (summaries.intel.artifacts.readRaw(meta.artifactId) ?? '') : raw;
+      const stored = meta?.artifactId ? (summaries.intel.artifacts.readRaw(meta.artifactId, '') ?? '') : raw;
       const missing: string[] = [];
       let inSummary = 0;
       let reachable = 0;
@@ -155,7 +155,7 @@ async function corpusRows(): Promise<Row[]> {
       for (const question of entry.questions) {
         let context = raw;
         if (meta?.artifactId) {
-          const answer = await handleIntelTool(summaries.intel, 'get_artifact_context', { ids: [meta.artifactId], maxTokens: CONTEXT_BUDGET, query: question.query });
+          const answer = await handleIntelTool(summaries.intel, 'get_artifact_context', { ids: [meta.artifactId], maxTokens: CONTEXT_BUDGET, query: question.query }, '');
           context = textOf(answer!);
         }
         if (context.includes(question.answer)) answered++;

@@ -39,9 +39,10 @@ function longRun(agent: Agent, seconds: number, steps: number, progress: Progres
 }
 
 // Two sessions share one server-everything child: what the child asks of a client (sampling) goes
-// to the session whose call is in flight, the latest when several are, and each call's progress
-// reaches the session that made it, with its own token.
-test('two sessions calling one power: sampling reaches the session calling, progress the session that asked', { timeout: 120_000 }, async (t) => {
+// to the session whose call is in flight, to no one when calls of both are (over stdio the child's
+// request does not say which call it serves), and each call's progress reaches the session that
+// made it, with its own token.
+test('two sessions calling one power: sampling reaches the session calling alone, progress the session that asked', { timeout: 120_000 }, async (t) => {
   const home = tempDir();
   const spells = path.join(home.dir, 'spells');
   writeSpell(spells, 'everything', everythingSpell(everythingStdioServer));
@@ -74,22 +75,27 @@ test('two sessions calling one power: sampling reaches the session calling, prog
     assert.deepEqual(progressB.map((p) => [p.progress, p.total]), [1, 2, 3, 4, 5].slice(0, progressB.length).map((n) => [n, 5]));
   });
 
-  for (const [caller, other] of [
-    [b, a],
-    [a, b],
-  ] as const) {
-    await t.test(`sampling during ${caller === a ? "b's" : "a's"} long call reaches the latest caller, ${caller === a ? 'a' : 'b'}`, async () => {
-      caller.asked.length = 0;
-      other.asked.length = 0;
-      const running = longRun(other, 3, 3);
-      // The other session's call is in flight first: the caller's is the latest.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+  await t.test("sampling while another session's call runs on the child is refused: the child's request does not say which call it serves", async () => {
+    a.asked.length = 0;
+    b.asked.length = 0;
+    const running = longRun(a, 3, 3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refused = await b.client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'Who answers?' } });
+    assert.doesNotMatch(textOf(refused), /sampled by/, textOf(refused));
+    assert.match(textOf(refused), /requests of 2 sessions/, textOf(refused));
+    assert.deepEqual([a.asked, b.asked], [[], []], 'neither client was asked');
+    const longer = await running;
+    assert.ok(!longer.isError, textOf(longer));
+  });
+
+  for (const caller of [a, b]) {
+    await t.test(`sampling during ${caller === a ? "a's" : "b's"} call alone reaches ${caller === a ? 'a' : 'b'} only`, async () => {
+      a.asked.length = 0;
+      b.asked.length = 0;
       const sampled = await caller.client.callTool({ name: 'everything__trigger-sampling-request', arguments: { prompt: 'Who answers?' } });
       assert.match(textOf(sampled), new RegExp(`sampled by ${caller === a ? 'agent-a' : 'agent-b'}`), textOf(sampled));
       assert.deepEqual(caller.asked, ['everything']);
-      assert.deepEqual(other.asked, [], 'the session whose call was only running longer was not asked');
-      const longer = await running;
-      assert.ok(!longer.isError, textOf(longer));
+      assert.deepEqual((caller === a ? b : a).asked, [], 'the other session was not asked');
     });
   }
 });

@@ -79,7 +79,7 @@ async function readWhole(h: Harness, id: string): Promise<string> {
   let offset: number | null = 0;
   let text = '';
   while (offset !== null) {
-    const page: CallToolResult = (await handleIntelTool(h.intel, 'read_artifact', { id, offset, limit: 8000 }))!;
+    const page: CallToolResult = (await handleIntelTool(h.intel, 'read_artifact', { id, offset, limit: 8000 }, ''))!;
     assert.notEqual(page.isError, true, allText(page));
     text += (page.content![1] as { text: string }).text;
     offset = (page.structuredContent as { next_offset: number | null }).next_offset;
@@ -121,7 +121,7 @@ test('the TTL sweep and the size cap delete the bodies from PostgreSQL; replica 
     await a.store.acknowledged();
     assert.deepEqual(await bodies(), [`${second}.txt`], 'the evicted body is gone from PostgreSQL');
     await b.store.catchUp();
-    assert.equal((await handleIntelTool(b.h.intel, 'read_artifact', { id: first }))!.isError, true);
+    assert.equal((await handleIntelTool(b.h.intel, 'read_artifact', { id: first }, ''))!.isError, true);
     assert.equal(await readWhole(b.h, second), bigText(5_000, 'two'));
 
     clock.now += 61 * MINUTE;
@@ -129,7 +129,7 @@ test('the TTL sweep and the size cap delete the bodies from PostgreSQL; replica 
     await b.store.acknowledged();
     assert.deepEqual(await bodies(), [], 'expiry removed the body row');
     await a.store.catchUp();
-    const gone = (await handleIntelTool(a.h.intel, 'read_artifact', { id: second }))!;
+    const gone = (await handleIntelTool(a.h.intel, 'read_artifact', { id: second }, ''))!;
     assert.equal(gone.isError, true, 'replica A no longer serves it');
   } finally {
     await close();

@@ -7,6 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -27,7 +28,8 @@ let url = '';
 
 const defs = path.join(temp.dir, 'defs.json');
 const peek = { name: 'peek', description: 'Read the notes.', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } };
-const env = (n: number) => gatewayEnv({ home, data: path.join(temp.dir, `data-${n}`) }, { GRIMOIRE_DATABASE_URL: url });
+const adminToken = randomBytes(32).toString('base64url');
+const env = (n: number) => gatewayEnv({ home, data: path.join(temp.dir, `data-${n}`) }, { GRIMOIRE_DATABASE_URL: url, GRIMOIRE_ADMIN_TOKEN: adminToken });
 
 before(async () => {
   if (skip) return;
@@ -128,7 +130,7 @@ test('a tool change approved through one replica is served again by another', { 
     await waitFor(async () => !(await listed(a.client)) && !(await listed(b.client)), 15_000, 'the changed tool held back on both replicas');
     const approved = await fetch(new URL('/api/v1/tools/approve', replicas[0].url), {
       method: 'POST',
-      headers: { Authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      headers: { Authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ tool: 'defined:peek' }),
     });
     assert.equal(approved.status, 200, await approved.clone().text());

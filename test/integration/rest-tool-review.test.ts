@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connectHttp, gatewayEnv, payload, startHttpGateway, waitFor } from '../helpers/gateway-process.js';
@@ -8,9 +9,10 @@ import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js'
 
 /**
  * A team's review of a changed tool over the REST API of a real `serve --http`: any user sees what
- * is held back; approving is an admin's (a member gets 403), after which the tool is served again.
+ * is held back; approving takes the admin token (GRIMOIRE_ADMIN_TOKEN), never a user's token (an
+ * MCP token, a member's or an admin's: 403), after which the tool is served again.
  */
-test('REST tool review: every user sees the held tool, a member cannot approve it, an admin can', async () => {
+test('REST tool review: every user sees the held tool, no user token can approve it, the admin token can', async () => {
   const home = tempDir();
   const defs = path.join(home.dir, 'defs.json');
   const peek = { name: 'peek', description: 'Read the notes.', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } };
@@ -21,7 +23,8 @@ test('REST tool review: every user sees the held tool, a member cannot approve i
     'defined',
     `name: defined\nversion: 1.0.0\ndescription: A test server whose tools come from a file.\nkeywords: [notes, peek, review]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([fixtureServer('defined-server'), defs])}\n`,
   );
-  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
+  const adminToken = randomBytes(32).toString('base64url');
+  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_ADMIN_TOKEN: adminToken });
   const addUser = (name: string, ...flags: string[]) =>
     (JSON.parse(execFileSync(process.execPath, [cliPath, 'users', 'add', name, ...flags, '--json'], { env, encoding: 'utf8' })) as { token: string }).token;
   const member = addUser('bob');
@@ -49,14 +52,23 @@ test('REST tool review: every user sees the held tool, a member cannot approve i
     assert.deepEqual(changes[0].changes, ['description changed']);
     assert.ok(changes[0].suspicious.length >= 1, 'the instruction-like text is flagged');
 
-    const refused = await rest(member, '/api/v1/tools/approve', { tool: 'defined:peek' });
-    assert.equal(refused.status, 403);
-    assert.match(((await refused.json()) as { error: string }).error, /needs an admin: user 'bob' is a member/);
-    assert.ok(!(await listed()).includes('defined__peek'), 'still held after the refusal');
+    for (const [token, who] of [
+      [member, "user 'bob'"],
+      [admin, "user 'alice'"],
+      [gateway.token, "the gateway's MCP token"],
+    ] as const) {
+      for (const route of ['/api/v1/tools/approve', '/api/v1/tools/reject']) {
+        const refused = await rest(token, route, { tool: 'defined:peek' });
+        assert.equal(refused.status, 403, `${route} with ${who}`);
+        assert.match(((await refused.json()) as { error: string }).error, new RegExp(`not ${who.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*GRIMOIRE_ADMIN_TOKEN`));
+      }
+    }
+    assert.ok(!(await listed()).includes('defined__peek'), 'still held after the refusals');
+    assert.equal((await rest(adminToken, '/mcp', {})).status, 403, 'the admin token opens no MCP session');
 
-    const unknown = await rest(admin, '/api/v1/tools/approve', { tool: 'defined:nothing' });
+    const unknown = await rest(adminToken, '/api/v1/tools/approve', { tool: 'defined:nothing' });
     assert.equal(unknown.status, 404);
-    const approved = await rest(admin, '/api/v1/tools/approve', { tool: 'defined:peek' });
+    const approved = await rest(adminToken, '/api/v1/tools/approve', { tool: 'defined:peek' });
     assert.equal(approved.status, 200, await approved.clone().text());
     await waitFor(async () => (await listed()).includes('defined__peek'), 15_000, 'the approved tool served again');
     assert.deepEqual(((await (await rest(member, '/api/v1/tools/changes')).json()) as { changes: unknown[] }).changes, []);

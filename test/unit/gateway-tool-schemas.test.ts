@@ -60,7 +60,7 @@ async function callHandler(name: string, args: Record<string, unknown>): Promise
   let answer: CallToolResult | undefined;
   try {
     if (variant) answer = await handleIntentCall(untouchable<IntentCallPorts>(), variant, args, { sessionId: 'schema-test' });
-    else if (INTEL_TOOL_NAMES.includes(name)) answer = await handleIntelTool(untouchable<Intel>(), name, args, Date.now());
+    else if (INTEL_TOOL_NAMES.includes(name)) answer = await handleIntelTool(untouchable<Intel>(), name, args, '', Date.now());
     else answer = await handleGatewayTool(untouchable<GatewayToolPorts>(), name, args, 'schema-test');
   } catch {
     return { touched };

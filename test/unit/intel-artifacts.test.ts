@@ -21,7 +21,7 @@ test('read_artifact pages the full raw text; the pages put together are the resu
     let joined = '';
     let pages = 0;
     while (offset !== null) {
-      const page = (await handleIntelTool(h.intel, 'read_artifact', { id, offset, limit: 5000 }))!;
+      const page = (await handleIntelTool(h.intel, 'read_artifact', { id, offset, limit: 5000 }, ''))!;
       assert.notEqual(page.isError, true, allText(page));
       const meta = page.structuredContent as { next_offset: number | null; total_chars: number };
       assert.equal(meta.total_chars, raw.length);
@@ -32,10 +32,10 @@ test('read_artifact pages the full raw text; the pages put together are the resu
     }
     assert.equal(joined, raw);
     assert.equal(pages, 5);
-    const unknown = (await handleIntelTool(h.intel, 'read_artifact', { id: 'art_000000000000' }))!;
+    const unknown = (await handleIntelTool(h.intel, 'read_artifact', { id: 'art_000000000000' }, ''))!;
     assert.equal(unknown.isError, true);
     assert.match(allText(unknown), /No stored result 'art_000000000000'/);
-    assert.match(allText((await handleIntelTool(h.intel, 'read_artifact', { id }))!), /characters 0-8000 of 23456/, 'default page is 8000 characters');
+    assert.match(allText((await handleIntelTool(h.intel, 'read_artifact', { id }, ''))!), /characters 0-8000 of 23456/, 'default page is 8000 characters');
   } finally {
     await h.close();
   }
@@ -51,17 +51,17 @@ test('TTL: an artifact is readable until it expires, then it is gone (row and fi
     const file = path.join(h.dataDir, 'artifacts', `${id}.txt`);
     assert.ok(fs.existsSync(file));
     h.clock.now += 59 * MINUTE;
-    assert.notEqual((await handleIntelTool(h.intel, 'read_artifact', { id }))!.isError, true, 'still readable after 59 min');
+    assert.notEqual((await handleIntelTool(h.intel, 'read_artifact', { id }, ''))!.isError, true, 'still readable after 59 min');
     await run(context(h, { ...optIn, startedAt: h.clock.now }), textResult('unused'));
     assert.equal(upstream.calls, 1, 'the identical opted-in call is served from the cache within the TTL');
 
     h.clock.now += 2 * MINUTE;
-    const expired = (await handleIntelTool(h.intel, 'read_artifact', { id }))!;
+    const expired = (await handleIntelTool(h.intel, 'read_artifact', { id }, ''))!;
     assert.equal(expired.isError, true);
     assert.match(allText(expired), /has expired \(results are kept 60 min\): call the tool again/);
     assert.equal(h.intel.artifacts.sweep(), 1, 'the sweep removes the expired artifact');
     assert.equal(fs.existsSync(file), false, 'with its file');
-    assert.match(allText((await handleIntelTool(h.intel, 'read_artifact', { id }))!), /No stored result/);
+    assert.match(allText((await handleIntelTool(h.intel, 'read_artifact', { id }, ''))!), /No stored result/);
     await run(context(h, { ...optIn, startedAt: h.clock.now }), textResult(bigText(4000)));
     assert.equal(upstream.calls, 2, 'after the TTL the server is called again');
   } finally {
@@ -82,8 +82,8 @@ test('eviction: under the size cap the oldest artifacts go first; one larger tha
     const usage = h.intel.artifacts.usage();
     assert.ok(usage.bytes <= 25_000, `${usage.bytes} bytes stored`);
     assert.equal(usage.count, 2);
-    for (const old of ids.slice(0, 2)) assert.match(allText((await handleIntelTool(h.intel, 'read_artifact', { id: old }))!), /No stored result/);
-    for (const kept of ids.slice(2)) assert.notEqual((await handleIntelTool(h.intel, 'read_artifact', { id: kept }))!.isError, true);
+    for (const old of ids.slice(0, 2)) assert.match(allText((await handleIntelTool(h.intel, 'read_artifact', { id: old }, ''))!), /No stored result/);
+    for (const kept of ids.slice(2)) assert.notEqual((await handleIntelTool(h.intel, 'read_artifact', { id: kept }, ''))!.isError, true);
     assert.deepEqual(fs.readdirSync(path.join(h.dataDir, 'artifacts')).sort(), ids.slice(2).map((id) => `${id}.txt`).sort());
 
     const huge = await run(context(h, { args: { huge: true } }), textResult(bigText(30_000)));

@@ -54,7 +54,7 @@ test('get_artifact_context stays within the token budget, summaries first, then 
     const a = summaryOf(await run(context(h, { args: { n: 1 } }), textResult(bigText(20_000, 'north')))).metadata.artifactId;
     const b = summaryOf(await run(context(h, { args: { n: 2 } }), textResult(JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: `ord_${i}`, total: i * 3, status: i % 5 ? 'paid' : 'failed' })))))).metadata.artifactId;
     for (const maxTokens of [60, 150, 400, 1_500, 6_000]) {
-      const result = (await handleIntelTool(h.intel, 'get_artifact_context', { ids: [a, b], maxTokens }))!;
+      const result = (await handleIntelTool(h.intel, 'get_artifact_context', { ids: [a, b], maxTokens }, ''))!;
       const text = allText(result);
       const used = countTokens(text);
       assert.ok(used <= maxTokens, `budget ${maxTokens}: used ${used}`);
@@ -71,9 +71,9 @@ test('get_artifact_context stays within the token budget, summaries first, then 
         assert.match(text, /Record north-0 describes item 0/);
       }
     }
-    const whole = (await handleIntelTool(h.intel, 'get_artifact_context', { ids: [b], maxTokens: 100_000 }))!;
+    const whole = (await handleIntelTool(h.intel, 'get_artifact_context', { ids: [b], maxTokens: 100_000 }, ''))!;
     assert.equal((whole.structuredContent as { artifacts: Array<{ complete: boolean }> }).artifacts[0]!.complete, true);
-    const missing = (await handleIntelTool(h.intel, 'get_artifact_context', { ids: ['art_ffffffffffff', a], maxTokens: 500 }))!;
+    const missing = (await handleIntelTool(h.intel, 'get_artifact_context', { ids: ['art_ffffffffffff', a], maxTokens: 500 }, ''))!;
     assert.match(allText(missing), /Not available \(art_ffffffffffff\): No stored result/);
     assert.match(allText(missing), new RegExp(`## ${a}`));
   } finally {
@@ -92,7 +92,7 @@ test('get_artifact_context with a query answers a question about the middle of a
     const at = raw.indexOf('ORD-8042');
     assert.ok(at > raw.length * 0.4 && at < raw.length * 0.6, 'the answer is in the middle');
     for (const maxTokens of [300, 1_500]) {
-      const result = (await handleIntelTool(h.intel, 'get_artifact_context', { ids: [id], maxTokens, query: 'which carrier ships order ORD-8042 and what is its status?' }))!;
+      const result = (await handleIntelTool(h.intel, 'get_artifact_context', { ids: [id], maxTokens, query: 'which carrier ships order ORD-8042 and what is its status?' }, ''))!;
       const text = allText(result);
       assert.ok(countTokens(text) <= maxTokens, `budget ${maxTokens}: used ${countTokens(text)}`);
       assert.match(text, /seafreight-express/, `budget ${maxTokens}: the answer is in the context`);
@@ -100,7 +100,7 @@ test('get_artifact_context with a query answers a question about the middle of a
       const meta = result.structuredContent as { passages: Array<{ id: string; start: number; end: number }> };
       assert.ok(meta.passages.some((p) => p.start <= at && at < p.end), 'its range is given');
     }
-    const nothing = (await handleIntelTool(h.intel, 'get_artifact_context', { ids: [id], maxTokens: 800, query: 'zebra quokka' }))!;
+    const nothing = (await handleIntelTool(h.intel, 'get_artifact_context', { ids: [id], maxTokens: 800, query: 'zebra quokka' }, ''))!;
     assert.match(allText(nothing), /No passage matches "zebra quokka"/);
     assert.match(allText(nothing), /Summary: /);
   } finally {
@@ -118,18 +118,18 @@ test('semantic_search without a model is lexical: it finds passages of past resu
     h.clock.now += 90_000;
     await run(context(h, { power: 'billing', tool: 'list_invoices', args: {} }), textResult(invoices));
     h.clock.now += 30_000;
-    const found = (await handleIntelTool(h.intel, 'semantic_search', { query: 'kubernetes pods in the shop namespace', limit: 5 }))!.structuredContent as Record<string, any>;
+    const found = (await handleIntelTool(h.intel, 'semantic_search', { query: 'kubernetes pods in the shop namespace', limit: 5 }, ''))!.structuredContent as Record<string, any>;
     assert.equal(found.mode, 'lexical');
     assert.equal(found.results[0].id, podsId);
     assert.equal(found.results[0].power, 'kubernetes');
     assert.equal(found.results[0].age, '2 min');
     assert.equal(found.results[0].age_seconds, 120);
     assert.ok(found.results[0].relevance > 0 && found.results[0].relevance <= 1);
-    const raw = h.intel.artifacts.readRaw(podsId)!;
+    const raw = h.intel.artifacts.readRaw(podsId, '')!;
     assert.equal(raw.slice(found.results[0].start, found.results[0].end).startsWith(found.results[0].passage.replace(/…$/, '')), true, 'the range is where the passage comes from');
     assert.match(found.results[0].passage, /shop/);
     assert.ok(!found.results.some((r: { power: string }) => r.power === 'billing'), 'no shared words: not returned');
-    const none = (await handleIntelTool(h.intel, 'semantic_search', { query: 'automobile', limit: 5 }))!.structuredContent as Record<string, any>;
+    const none = (await handleIntelTool(h.intel, 'semantic_search', { query: 'automobile', limit: 5 }, ''))!.structuredContent as Record<string, any>;
     assert.deepEqual(none.results, []);
   } finally {
     await h.close();
@@ -141,11 +141,11 @@ test('semantic_search with the (tiny) model finds a past result by meaning, with
     const { run } = stageRunner(h);
     const cars = summaryOf(await run(context(h, { power: 'fleet', tool: 'list', args: { kind: 'garage' } }), textResult(vehicles(40)))).metadata.artifactId;
     await run(context(h, { power: 'meteo', tool: 'report', args: { region: 'north' } }), textResult(weather(40)));
-    assert.ok(!h.intel.artifacts.live(10).some((r) => /automobile/i.test(r.searchText)), 'the word itself is nowhere in the stored results');
-    const found = (await handleIntelTool(h.intel, 'semantic_search', { query: 'automobile', limit: 5 }))!.structuredContent as Record<string, any>;
+    assert.ok(!h.intel.artifacts.live(10, '').some((r) => /automobile/i.test(r.searchText)), 'the word itself is nowhere in the stored results');
+    const found = (await handleIntelTool(h.intel, 'semantic_search', { query: 'automobile', limit: 5 }, ''))!.structuredContent as Record<string, any>;
     assert.equal(found.mode, 'semantic');
     assert.equal(found.results[0].id, cars, JSON.stringify(found.results.map((r: Record<string, unknown>) => [r.power, r.relevance])));
-    const forecast = (await handleIntelTool(h.intel, 'semantic_search', { query: 'climate', limit: 1 }))!.structuredContent as Record<string, any>;
+    const forecast = (await handleIntelTool(h.intel, 'semantic_search', { query: 'climate', limit: 1 }, ''))!.structuredContent as Record<string, any>;
     assert.equal(forecast.results[0].power, 'meteo');
   });
 });

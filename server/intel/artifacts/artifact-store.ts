@@ -20,8 +20,13 @@ const TABLE = 'intel_artifacts';
 /** Files without a row (a crash between file and row) are removed after this long. */
 const ORPHAN_GRACE_MS = 10 * 60_000;
 
+/** Whose stored results these are: a team user's name, or '' for calls with no user (stdio, the gateway's own token). */
+export type ArtifactOwner = string;
+
 export interface ArtifactRecord {
   id: string;
+  /** The user whose call stored it ('' for none): only that owner reads, searches or reuses it. */
+  owner: ArtifactOwner;
   at: number;
   expiresAt: number;
   power: string;
@@ -39,6 +44,13 @@ export interface ArtifactRecord {
   searchText: string;
   /** For tools with an output schema: the structured content a summary of this result carries (see structured-content.ts). */
   structured?: unknown;
+}
+
+/** One owner's stored results, as the artifact tools read them: another owner's are not there. */
+export interface OwnedArtifacts {
+  readonly ttlMs: number;
+  get(id: string): (ArtifactRecord & { expired: boolean }) | undefined;
+  readRaw(id: string): string | undefined;
 }
 
 export type SaveOutcome = { stored: true } | { stored: false; reason: string };
@@ -81,7 +93,11 @@ type Row = {
   fingerprint: string;
   search_text: string;
   structured: string | null;
+  owner: string | null;
 };
+
+/** The owner test in SQL: NULL (no user) and '' are the same owner. */
+const OWNED = "COALESCE(owner, '') = ?";
 
 export function newArtifactId(): string {
   return `art_${randomBytes(6).toString('hex')}`;
@@ -103,6 +119,10 @@ export class ArtifactStore {
 
   get ttlMs(): number {
     return this.settings().ttlMinutes * 60_000;
+  }
+
+  ownedBy(owner: ArtifactOwner): OwnedArtifacts {
+    return { ttlMs: this.ttlMs, get: (id) => this.get(id, owner), readRaw: (id) => this.readRaw(id, owner) };
   }
 
   /** Stores the raw text under the record's id, making room first; says why when it cannot. */
@@ -133,17 +153,17 @@ export class ArtifactStore {
     return { stored: true };
   }
 
-  /** The record, expired or not; undefined when it never existed or was evicted. */
-  get(id: string): (ArtifactRecord & { expired: boolean }) | undefined {
-    const row = this.store.query<Row>(`SELECT * FROM ${TABLE} WHERE id = ?`, [id])[0];
+  /** The owner's record, expired or not; undefined when it never existed, was evicted, or is another owner's. */
+  get(id: string, owner: ArtifactOwner): (ArtifactRecord & { expired: boolean }) | undefined {
+    const row = this.store.query<Row>(`SELECT * FROM ${TABLE} WHERE id = ? AND ${OWNED}`, [id, owner])[0];
     if (!row) return undefined;
     const record = fromRow(row);
     return record ? { ...record, expired: record.expiresAt <= this.now() } : undefined;
   }
 
-  /** The raw text of a live artifact; undefined when its file is gone. */
-  readRaw(id: string): string | undefined {
-    const row = this.store.query<{ file: string }>(`SELECT file FROM ${TABLE} WHERE id = ?`, [id])[0];
+  /** The raw text of the owner's live artifact; undefined when its file is gone or it is another owner's. */
+  readRaw(id: string, owner: ArtifactOwner): string | undefined {
+    const row = this.store.query<{ file: string }>(`SELECT file FROM ${TABLE} WHERE id = ? AND ${OWNED}`, [id, owner])[0];
     if (!row) return undefined;
     try {
       return this.files.read(path.join(this.dir, row.file));
@@ -152,20 +172,20 @@ export class ArtifactStore {
     }
   }
 
-  /** The newest live artifact of the same call (power, tool, canonical args) made after `since`. */
-  findExact(power: string, tool: string, argsHash: string, since: number): ArtifactRecord | undefined {
+  /** The owner's newest live artifact of the same call (power, tool, canonical args) made after `since`. */
+  findExact(power: string, tool: string, argsHash: string, since: number, owner: ArtifactOwner): ArtifactRecord | undefined {
     const rows = this.store.query<Row>(
-      `SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND args_hash = ? AND expires_at > ? AND at > ? ORDER BY at DESC LIMIT 1`,
-      [power, tool, argsHash, this.now(), since],
+      `SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND args_hash = ? AND expires_at > ? AND at > ? AND ${OWNED} ORDER BY at DESC LIMIT 1`,
+      [power, tool, argsHash, this.now(), since, owner],
     );
     return rows.map(fromRow).find((r) => r !== undefined);
   }
 
-  /** Live artifacts, newest first; of one tool when given. */
-  live(limit: number, of?: { power: string; tool: string }): ArtifactRecord[] {
+  /** The owner's live artifacts, newest first; of one tool when given. */
+  live(limit: number, owner: ArtifactOwner, of?: { power: string; tool: string }): ArtifactRecord[] {
     const rows = of
-      ? this.store.query<Row>(`SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND expires_at > ? ORDER BY at DESC LIMIT ?`, [of.power, of.tool, this.now(), limit])
-      : this.store.query<Row>(`SELECT * FROM ${TABLE} WHERE expires_at > ? ORDER BY at DESC LIMIT ?`, [this.now(), limit]);
+      ? this.store.query<Row>(`SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND expires_at > ? AND ${OWNED} ORDER BY at DESC LIMIT ?`, [of.power, of.tool, this.now(), owner, limit])
+      : this.store.query<Row>(`SELECT * FROM ${TABLE} WHERE expires_at > ? AND ${OWNED} ORDER BY at DESC LIMIT ?`, [this.now(), owner, limit]);
     return rows.map(fromRow).filter((r): r is ArtifactRecord => r !== undefined);
   }
 
@@ -261,6 +281,7 @@ function toRow(record: ArtifactRecord, file: string): Row {
     fingerprint: record.fingerprint,
     search_text: record.searchText,
     structured: record.structured === undefined ? null : JSON.stringify(record.structured),
+    owner: record.owner === '' ? null : record.owner,
   };
 }
 
@@ -275,6 +296,7 @@ function fromRow(row: Row): ArtifactRecord | undefined {
   }
   return {
     id: row.id,
+    owner: row.owner ?? '',
     at: row.at,
     expiresAt: row.expires_at,
     power: row.power,

@@ -10,7 +10,7 @@ import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
 import { cosine } from '../../resolve/semantic/vector.js';
 import type { Store } from '../../store/store.js';
 import { shortHash, stableJson } from '../../util/hash.js';
-import type { ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';
+import type { ArtifactOwner, ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Summary, SummaryBody } from '../summary.js';
 
 const WRITES = 'intel_power_writes';
@@ -49,8 +49,8 @@ export class ResultCache {
   ) {}
 
   /** The live summary of an identical earlier call made after `notBefore` and the power's last write. */
-  exact(power: string, tool: string, args: Record<string, unknown>, notBefore: number): ArtifactRecord | undefined {
-    return this.artifacts.findExact(power, tool, argsHash(args), Math.max(notBefore, this.lastWrite(power)));
+  exact(power: string, tool: string, args: Record<string, unknown>, notBefore: number, owner: ArtifactOwner): ArtifactRecord | undefined {
+    return this.artifacts.findExact(power, tool, argsHash(args), Math.max(notBefore, this.lastWrite(power)), owner);
   }
 
   /** The key of a result's content: what makes two results identical. */
@@ -83,9 +83,9 @@ export class ResultCache {
   }
 
   /** The most similar live earlier result of the same tool above the threshold; undefined without a model. */
-  async similar(power: string, tool: string, fingerprint: string, threshold: number): Promise<{ record: ArtifactRecord; similarity: number } | undefined> {
+  async similar(power: string, tool: string, fingerprint: string, threshold: number, owner: ArtifactOwner): Promise<{ record: ArtifactRecord; similarity: number } | undefined> {
     if (!this.embeddings) return undefined;
-    const candidates = this.artifacts.live(SIMILAR_CANDIDATES, { power, tool }).filter((c) => c.fingerprint);
+    const candidates = this.artifacts.live(SIMILAR_CANDIDATES, owner, { power, tool }).filter((c) => c.fingerprint);
     if (candidates.length === 0) return undefined;
     const vectors = await this.embeddings.vectorsFor([fingerprint, ...candidates.map((c) => c.fingerprint)]);
     const mine = vectors?.[0];

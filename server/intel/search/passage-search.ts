@@ -5,7 +5,7 @@
  * offers its opening passage.
  */
 import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
-import type { ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';
+import type { ArtifactOwner, ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';
 import { searchArtifacts, type SearchOutcome } from './artifact-search.js';
 import { rankPassages, type Passage } from './passages.js';
 
@@ -22,15 +22,15 @@ const RECENT = 20;
 const MAX_CHARS = 8_000_000;
 const ARTIFACT_WEIGHT = 0.3;
 
-export async function searchPassages(artifacts: ArtifactStore, query: string, limit: number, embeddings?: EmbeddingCache): Promise<PassageSearchOutcome> {
-  const live = artifacts.live(1_000);
+export async function searchPassages(artifacts: ArtifactStore, query: string, limit: number, owner: ArtifactOwner, embeddings?: EmbeddingCache): Promise<PassageSearchOutcome> {
+  const live = artifacts.live(1_000, owner);
   const byArtifact = await searchArtifacts(live, query, ARTIFACT_CANDIDATES, embeddings);
   const artifactRelevance = new Map(byArtifact.hits.map((hit) => [hit.record.id, hit.relevance]));
   const candidates = [...new Map([...byArtifact.hits.map((hit) => hit.record), ...live.slice(0, RECENT)].map((r) => [r.id, r])).values()];
   const docs: Array<{ id: string; raw: string }> = [];
   let chars = 0;
   for (const record of candidates) {
-    const raw = artifacts.readRaw(record.id);
+    const raw = artifacts.readRaw(record.id, owner);
     if (raw === undefined || chars + raw.length > MAX_CHARS) continue;
     chars += raw.length;
     docs.push({ id: record.id, raw });

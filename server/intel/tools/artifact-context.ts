@@ -3,7 +3,7 @@
  * of the budget, the whole text counted with the real tokenizer and trimmed until it fits.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ArtifactStore } from '../artifacts/artifact-store.js';
+import type { OwnedArtifacts } from '../artifacts/artifact-store.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import { ageOf, lookUpArtifact } from './artifact-lookup.js';
 
@@ -21,7 +21,7 @@ const FIT_ROUNDS = 6;
 /** Tokens for an excerpt's heading line. */
 const EXCERPT_OVERHEAD = 30;
 
-export async function artifactContext(artifacts: ArtifactStore, tokenizer: Tokenizer, ids: string[], maxTokens: number, now: number, note?: string): Promise<CallToolResult> {
+export async function artifactContext(artifacts: OwnedArtifacts, tokenizer: Tokenizer, ids: string[], maxTokens: number, now: number, note?: string): Promise<CallToolResult> {
   const missing: Array<{ id: string; problem: string }> = [];
   const parts: Part[] = [];
   for (const id of [...new Set(ids)]) {

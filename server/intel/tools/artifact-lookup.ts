@@ -1,9 +1,9 @@
-import type { ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';
+import type { ArtifactRecord, OwnedArtifacts } from '../artifacts/artifact-store.js';
 
 export type Lookup = { ok: true; record: ArtifactRecord; raw: string } | { ok: false; id: string; problem: string };
 
 /** A live artifact with its raw text, or a sentence saying why there is none. */
-export function lookUpArtifact(artifacts: ArtifactStore, id: string): Lookup {
+export function lookUpArtifact(artifacts: OwnedArtifacts, id: string): Lookup {
   const record = artifacts.get(id);
   if (!record) return { ok: false, id, problem: `No stored result '${id}': ids come from a summary's metadata.artifactId or from semantic_search.` };
   const kept = `${Math.round(artifacts.ttlMs / 60_000)} min`;

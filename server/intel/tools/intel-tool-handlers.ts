@@ -3,34 +3,38 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorResult, jsonResult } from '../../calls/results.js';
 import { describeArgsError } from '../../gateway/gateway-tools.js';
 import { errorMessage } from '../../log.js';
+import type { ArtifactOwner, OwnedArtifacts } from '../artifacts/artifact-store.js';
 import type { Intel } from '../intel.js';
 import { artifactContext } from './artifact-context.js';
 import { passageContext } from './passage-context.js';
 import { ageOf, lookUpArtifact } from './artifact-lookup.js';
 import { artifactContextArgs, readArtifactArgs, semanticSearchArgs } from './intel-tools.js';
 
-export async function handleIntelTool(intel: Intel, name: string, args: Record<string, unknown>, now = intel.now()): Promise<CallToolResult | undefined> {
+/** `owner`: whose stored results the caller may see (Intel.ownerOf its session); another owner's are "not found". */
+export async function handleIntelTool(intel: Intel, name: string, args: Record<string, unknown>, owner: ArtifactOwner, now = intel.now()): Promise<CallToolResult | undefined> {
+  // Only once the arguments are valid: an invalid call touches nothing.
+  const artifacts = () => intel.artifacts.ownedBy(owner);
   try {
     switch (name) {
       case 'read_artifact': {
         const parsed = readArtifactArgs.safeParse(args);
         if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
-        return readArtifact(intel, parsed.data.id, parsed.data.offset, parsed.data.limit);
+        return readArtifact(artifacts(), parsed.data.id, parsed.data.offset, parsed.data.limit);
       }
       case 'get_artifact_context': {
         const parsed = artifactContextArgs.safeParse(args);
         if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
         const { ids, maxTokens, query } = parsed.data;
         if (query) {
-          const passages = await passageContext(intel.artifacts, intel.tokenizer, intel.embeddings, { ids, maxTokens, query, now });
+          const passages = await passageContext(artifacts(), intel.tokenizer, intel.embeddings, { ids, maxTokens, query, now });
           if (passages) return passages;
         }
-        return await artifactContext(intel.artifacts, intel.tokenizer, ids, maxTokens, now, query ? `No passage matches "${query}"; the summaries and the start of each text follow.` : undefined);
+        return await artifactContext(artifacts(), intel.tokenizer, ids, maxTokens, now, query ? `No passage matches "${query}"; the summaries and the start of each text follow.` : undefined);
       }
       case 'semantic_search': {
         const parsed = semanticSearchArgs.safeParse(args);
         if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
-        return await semanticSearch(intel, parsed.data.query, parsed.data.limit, now);
+        return await semanticSearch(intel, parsed.data.query, parsed.data.limit, owner, now);
       }
       default:
         return undefined;
@@ -40,8 +44,8 @@ export async function handleIntelTool(intel: Intel, name: string, args: Record<s
   }
 }
 
-function readArtifact(intel: Intel, id: string, offset: number, limit: number): CallToolResult {
-  const found = lookUpArtifact(intel.artifacts, id);
+function readArtifact(artifacts: OwnedArtifacts, id: string, offset: number, limit: number): CallToolResult {
+  const found = lookUpArtifact(artifacts, id);
   if (!found.ok) return errorResult(found.problem, { id });
   const { record, raw } = found;
   const start = Math.min(offset, raw.length);
@@ -58,8 +62,8 @@ function readArtifact(intel: Intel, id: string, offset: number, limit: number): 
   };
 }
 
-async function semanticSearch(intel: Intel, query: string, limit: number, now: number): Promise<CallToolResult> {
-  const { mode, hits } = await intel.searchPassages(query, limit);
+async function semanticSearch(intel: Intel, query: string, limit: number, owner: ArtifactOwner, now: number): Promise<CallToolResult> {
+  const { mode, hits } = await intel.searchPassages(query, limit, owner);
   return jsonResult({
     mode,
     results: hits.map(({ record, passage }) => ({

@@ -5,7 +5,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
-import type { ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';
+import type { ArtifactRecord, OwnedArtifacts } from '../artifacts/artifact-store.js';
 import { rankPassages, type Passage } from '../search/passages.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import { ageOf, lookUpArtifact } from './artifact-lookup.js';
@@ -22,7 +22,7 @@ export interface PassageContextRequest {
 }
 
 /** Undefined when no passage matches the query: the caller then answers without one. */
-export async function passageContext(artifacts: ArtifactStore, tokenizer: Tokenizer, embeddings: EmbeddingCache | undefined, request: PassageContextRequest): Promise<CallToolResult | undefined> {
+export async function passageContext(artifacts: OwnedArtifacts, tokenizer: Tokenizer, embeddings: EmbeddingCache | undefined, request: PassageContextRequest): Promise<CallToolResult | undefined> {
   const missing: Array<{ id: string; problem: string }> = [];
   const found: Array<{ id: string; record: ArtifactRecord; raw: string }> = [];
   for (const id of [...new Set(request.ids)]) {
