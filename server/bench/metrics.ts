@@ -13,6 +13,10 @@ export interface QueryOutcome {
   shown: boolean;
   shownCount: number;
   ms: number;
+  /** The resolve_intent answer lets the agent call a right tool at once (tool level, with a catalog). */
+  oneTrip?: boolean;
+  /** That answer's size in o200k_base tokens. */
+  answerTokens?: number;
 }
 
 export interface BenchSummary {
@@ -30,6 +34,10 @@ export interface BenchSummary {
   mean_shown: number;
   p50_ms: number;
   p95_ms: number;
+  /** Share of queries whose resolve_intent answer lets the agent call a right tool at once (tool level). */
+  one_trip?: number;
+  /** Median resolve_intent answer size, o200k_base tokens (tool level). */
+  answer_tokens_p50?: number;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -55,7 +63,17 @@ export function summarize(outcomes: QueryOutcome[]): BenchSummary {
     mean_shown: mean((o) => o.shownCount),
     p50_ms: pct(0.5),
     p95_ms: pct(0.95),
+    ...answerFigures(outcomes),
   };
+}
+
+function answerFigures(outcomes: QueryOutcome[]): Pick<BenchSummary, 'one_trip' | 'answer_tokens_p50'> {
+  const answered = outcomes.filter((o) => o.oneTrip !== undefined);
+  if (answered.length === 0) return {};
+  const tokens = answered.map((o) => o.answerTokens ?? 0).sort((a, b) => a - b);
+  const middle = Math.floor(tokens.length / 2);
+  const median = tokens.length % 2 ? tokens[middle] : (tokens[middle - 1] + tokens[middle]) / 2;
+  return { one_trip: round(answered.filter((o) => o.oneTrip).length / answered.length), answer_tokens_p50: median };
 }
 
 function ndcgAt5(o: QueryOutcome): number {
