@@ -54,13 +54,15 @@ export async function handleGatewayTool(ports: GatewayToolPorts, name: string, a
 }
 
 async function resolveIntent(ports: GatewayToolPorts, query: string, options: ResolveOptions): Promise<CallToolResult> {
-  const [outcome, toolRanking] = await Promise.all([ports.resolve(query, options), ports.rankTools(query)]);
+  const outcome = await ports.resolve(query, options);
   const view = gatewayAnswerView(ports);
   const internals = options.explain ? { resolver: ports.resolverStatus() } : {};
   if (outcome.tier === 'activated') {
     const best = outcome.candidates[0];
     return guarded(async () => {
       const exposed = await ports.activate(best.name, options.sessionId);
+      // Ranked after the activation: a power listed for the first time by it has its tools in the index now.
+      const toolRanking = await ports.rankTools(query);
       const power = options.explain ? { match_type: best.matchType, explain: explainCandidate(best) } : {};
       return jsonResult(activatedAnswer(view, best, activationFacts(ports, best.name, exposed, options.sessionId), toolRanking, { internals, power }));
     });
@@ -71,7 +73,7 @@ async function resolveIntent(ports: GatewayToolPorts, query: string, options: Re
         return { match_type: score.matchType, keywords: power ? describePower(power, ports.toolsOf(score.name)).keywords : [], explain: explainCandidate(score) };
       }
     : undefined;
-  return jsonResult(matchesAnswer(view, outcome.tier, outcome.candidates, toolRanking, { internals, decorate }));
+  return jsonResult(matchesAnswer(view, outcome.tier, outcome.candidates, await ports.rankTools(query), { internals, decorate }));
 }
 
 async function activatePower(ports: GatewayToolPorts, name: string, sessionId: string): Promise<CallToolResult> {

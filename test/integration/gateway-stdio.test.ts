@@ -41,7 +41,9 @@ test('resolve -> activated (guidance once) -> tools -> real call -> deactivate w
   assert.equal(resolved.status, 'activated', JSON.stringify(resolved));
   assert.equal(resolved.power.name, 'filesystem');
   assert.ok(resolved.power.confidence >= FITTED_ACTIVATE_THRESHOLD);
-  assert.ok('filesystem__read_text_file' in resolved.tools, JSON.stringify(resolved.tools));
+  assert.ok(resolved.best_tools.includes('filesystem__read_text_file'), `the best tools for the request: ${JSON.stringify(resolved.best_tools)}`);
+  assert.ok(resolved.best_tools.length <= 3);
+  assert.equal(resolved.tools, undefined, 'the answer does not repeat tools/list');
   assert.match(resolved.guidance, /list_allowed_directories/, 'the guidance comes with the activation');
   await waitFor(() => session.listChanged.count > changesBefore, 5000, 'list_changed after activation');
 
