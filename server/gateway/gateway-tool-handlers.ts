@@ -14,7 +14,7 @@ import { UnknownPowerError } from './unknown-power.js';
 import { queryTooLong } from './query-limit.js';
 import { SteeringLog } from './steering.js';
 import { gatewayAnswerView } from './answer-view.js';
-import { activatedAnswer, activationAnswer, matchesAnswer, type ActivationFacts } from './resolve-answer.js';
+import { activatedAnswer, activatePowerAnswer, matchesAnswer, type ActivationFacts } from './resolve-answer.js';
 import { handleIntelTool } from '../intel/tools/intel-tool-handlers.js';
 
 /** The ports the handler uses (ports.ts). */
@@ -79,7 +79,7 @@ async function resolveIntent(ports: GatewayToolPorts, query: string, options: Re
 async function activatePower(ports: GatewayToolPorts, name: string, sessionId: string): Promise<CallToolResult> {
   return guarded(async () => {
     const exposed = await ports.activate(name, sessionId);
-    return jsonResult({ status: 'activated', power: { name }, ...activationAnswer(gatewayAnswerView(ports), activationFacts(ports, name, exposed, sessionId), undefined) });
+    return jsonResult(activatePowerAnswer(gatewayAnswerView(ports), activationFacts(ports, name, exposed, sessionId)));
   });
 }
 

@@ -124,6 +124,11 @@ export function activationAnswer(view: ResolveAnswerView, facts: ActivationFacts
   };
 }
 
+/** The whole answer of activate_power. */
+export function activatePowerAnswer(view: ResolveAnswerView, facts: ActivationFacts): Record<string, unknown> {
+  return { status: 'activated', power: { name: facts.power }, ...activationAnswer(view, facts, undefined) };
+}
+
 /** The whole answer of resolve_intent when it activated `best`. */
 export function activatedAnswer(
   view: ResolveAnswerView,
