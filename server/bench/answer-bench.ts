@@ -51,6 +51,7 @@ export interface BenchAnswer {
   tokens: number;
   /** A right tool can be called at once: the activated power has one, or the answer names one. */
   oneTrip: boolean;
+  tier: Tier;
 }
 
 let encoder: ReturnType<typeof loadEncoder> | undefined;
@@ -74,7 +75,7 @@ export function benchAnswer(catalog: BenchCatalog, decision: { tier: Tier; candi
   }
   const text = (jsonResult(answer).content[0] as { text: string }).text;
   if (!oneTrip) oneTrip = namedTools(catalog, text).some((id) => relevant.has(id));
-  return { answer, tokens: answerTokens(text), oneTrip };
+  return { answer, tokens: answerTokens(text), oneTrip, tier: decision.tier };
 }
 
 /** The tools an answer's text names as callable lines ('<power>:<tool> via call_tool_...'). */

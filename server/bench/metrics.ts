@@ -17,6 +17,8 @@ export interface QueryOutcome {
   oneTrip?: boolean;
   /** That answer's size in o200k_base tokens. */
   answerTokens?: number;
+  /** That answer's tier, decided on the power ranking as the gateway decides it. */
+  answerTier?: string;
 }
 
 export interface BenchSummary {
@@ -38,6 +40,9 @@ export interface BenchSummary {
   one_trip?: number;
   /** Median resolve_intent answer size, o200k_base tokens (tool level). */
   answer_tokens_p50?: number;
+  /** The tiers of those answers (`tiers` above is the tool ranking's), and how many activations held a right tool. */
+  answer_tiers?: Record<'activated' | 'multiple_matches' | 'weak_matches' | 'not_found', number>;
+  answer_activated_precision?: number | null;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -67,13 +72,22 @@ export function summarize(outcomes: QueryOutcome[]): BenchSummary {
   };
 }
 
-function answerFigures(outcomes: QueryOutcome[]): Pick<BenchSummary, 'one_trip' | 'answer_tokens_p50'> {
+function answerFigures(outcomes: QueryOutcome[]): Pick<BenchSummary, 'one_trip' | 'answer_tokens_p50' | 'answer_tiers' | 'answer_activated_precision'> {
   const answered = outcomes.filter((o) => o.oneTrip !== undefined);
   if (answered.length === 0) return {};
   const tokens = answered.map((o) => o.answerTokens ?? 0).sort((a, b) => a - b);
   const middle = Math.floor(tokens.length / 2);
   const median = tokens.length % 2 ? tokens[middle] : (tokens[middle - 1] + tokens[middle]) / 2;
-  return { one_trip: round(answered.filter((o) => o.oneTrip).length / answered.length), answer_tokens_p50: median };
+  const tiers = { activated: 0, multiple_matches: 0, weak_matches: 0, not_found: 0 };
+  for (const o of answered) tiers[o.answerTier as keyof typeof tiers] += 1;
+  const activated = answered.filter((o) => o.answerTier === 'activated');
+  return {
+    one_trip: round(answered.filter((o) => o.oneTrip).length / answered.length),
+    answer_tokens_p50: median,
+    answer_tiers: tiers,
+    // An activation's answer is one trip exactly when the activated power has a right tool.
+    answer_activated_precision: activated.length ? round(activated.filter((o) => o.oneTrip).length / activated.length) : null,
+  };
 }
 
 function ndcgAt5(o: QueryOutcome): number {

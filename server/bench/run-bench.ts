@@ -40,7 +40,7 @@ export async function runBench(run: BenchRun): Promise<{ summary: BenchSummary; 
       shown: decision.candidates.some((c) => relevant.has(c.name)),
       shownCount: decision.candidates.length,
       ms,
-      ...(answered ? { oneTrip: answered.oneTrip, answerTokens: answered.tokens } : {}),
+      ...(answered ? { oneTrip: answered.oneTrip, answerTokens: answered.tokens, answerTier: answered.tier } : {}),
     });
   }
   return { summary: summarize(outcomes), outcomes };
