@@ -40,6 +40,7 @@ export interface BenchSummary {
   one_trip?: number;
   /** Median resolve_intent answer size, o200k_base tokens (tool level). */
   answer_tokens_p50?: number;
+  answer_tokens_p95?: number;
   /** The tiers of those answers (`tiers` above is the tool ranking's), and how many activations held a right tool. */
   answer_tiers?: Record<'activated' | 'multiple_matches' | 'weak_matches' | 'not_found', number>;
   answer_activated_precision?: number | null;
@@ -72,7 +73,7 @@ export function summarize(outcomes: QueryOutcome[]): BenchSummary {
   };
 }
 
-function answerFigures(outcomes: QueryOutcome[]): Pick<BenchSummary, 'one_trip' | 'answer_tokens_p50' | 'answer_tiers' | 'answer_activated_precision'> {
+function answerFigures(outcomes: QueryOutcome[]): Pick<BenchSummary, 'one_trip' | 'answer_tokens_p50' | 'answer_tokens_p95' | 'answer_tiers' | 'answer_activated_precision'> {
   const answered = outcomes.filter((o) => o.oneTrip !== undefined);
   if (answered.length === 0) return {};
   const tokens = answered.map((o) => o.answerTokens ?? 0).sort((a, b) => a - b);
@@ -84,6 +85,7 @@ function answerFigures(outcomes: QueryOutcome[]): Pick<BenchSummary, 'one_trip' 
   return {
     one_trip: round(answered.filter((o) => o.oneTrip).length / answered.length),
     answer_tokens_p50: median,
+    answer_tokens_p95: tokens[Math.min(tokens.length - 1, Math.floor(0.95 * tokens.length))],
     answer_tiers: tiers,
     // An activation's answer is one trip exactly when the activated power has a right tool.
     answer_activated_precision: activated.length ? round(activated.filter((o) => o.oneTrip).length / activated.length) : null,

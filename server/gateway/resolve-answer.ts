@@ -33,6 +33,16 @@ export interface ActivationFacts {
 
 const MATCH_DESCRIPTION_CHARS = 160;
 
+/** Past this many powers, a not_found answer lists them by name only: every power, still, but not thousands of tokens. */
+export const DESCRIBED_POWERS_MAX = 20;
+
+/** Every configured power, described in one sentence each when there are few. */
+function catalogList(view: ResolveAnswerView): { name: string; description?: string }[] {
+  const names = view.powerNames();
+  if (names.length > DESCRIBED_POWERS_MAX) return names.map((name) => ({ name }));
+  return names.map((name) => ({ name, description: firstSentence(view.describe(name), MATCH_DESCRIPTION_CHARS) }));
+}
+
 /** The powers shown by a multiple_matches or weak_matches answer, each with its best tools for the request. */
 export function matchEntries<C extends ShownCandidate>(view: ResolveAnswerView, candidates: C[], toolRanking: PowerScore[], decorate?: (candidate: C) => Record<string, unknown>): Record<string, unknown>[] {
   return candidates.map((candidate) => {
@@ -157,7 +167,7 @@ export function matchesAnswer<C extends ShownCandidate>(
     const closest = closestTools(view, toolRanking);
     return {
       status: 'not_found',
-      powers: view.powerNames().map((name) => ({ name, description: firstSentence(view.describe(name), MATCH_DESCRIPTION_CHARS) })),
+      powers: catalogList(view),
       ...(closest.length ? { closest_tools: closest.map(({ power, tool }) => callLine(view, power, tool)) } : {}),
       ...extra.internals,
       message: callNowMessage(view, closest[0], tier),

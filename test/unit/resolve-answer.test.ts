@@ -45,7 +45,9 @@ test('multiple_matches: each power shown names at most three of its ranked tools
 test('not_found offers the closest tools the ranking matched, and none when it matched nothing', () => {
   const some = matchesAnswer(view, 'not_found', [], ranking('time:current_time'));
   assert.deepEqual(some.closest_tools, ['time:current_time via call_tool_write, args {} (+2 optional): Get the current date and time.']);
-  assert.equal((some.powers as unknown[]).length, 14);
+  const powers = some.powers as { name: string; description?: string }[];
+  assert.equal(powers.length, 14);
+  assert.ok(powers.every((p) => p.description), 'few powers: each described in a sentence');
   const none = matchesAnswer(view, 'not_found', [], []);
   assert.equal(none.closest_tools, undefined);
   assert.doesNotMatch(none.message as string, /call_tool_/);
@@ -73,4 +75,11 @@ test('one_trip: an answer counts when it names a right tool, or activated a powe
   assert.equal(wrongTool.oneTrip, false, 'the right power with only a wrong tool named is one more trip');
   assert.equal(benchAnswer(catalog, { tier: 'activated', candidates: [{ name: 'sqlite', confidence: 0.99 }] }, [], relevant).oneTrip, true);
   assert.equal(benchAnswer(catalog, { tier: 'activated', candidates: [{ name: 'time', confidence: 0.99 }] }, [], relevant).oneTrip, false);
+});
+
+test('not_found over a large catalog still lists every power, by name only', () => {
+  const many = Array.from({ length: 30 }, (_, i) => ({ server: `power-${i}`, description: `Power number ${i} does a thing.` }));
+  const big = benchCatalog(many, []);
+  const answer = matchesAnswer(big.view, 'not_found', [], []);
+  assert.deepEqual(answer.powers, many.map((s) => ({ name: s.server })));
 });
