@@ -13,6 +13,12 @@ export interface QueryOutcome {
   shown: boolean;
   shownCount: number;
   ms: number;
+  /** The resolve_intent answer lets the agent call a right tool at once (tool level, with a catalog). */
+  oneTrip?: boolean;
+  /** That answer's size in o200k_base tokens. */
+  answerTokens?: number;
+  /** That answer's tier, decided on the power ranking as the gateway decides it. */
+  answerTier?: string;
 }
 
 export interface BenchSummary {
@@ -30,6 +36,14 @@ export interface BenchSummary {
   mean_shown: number;
   p50_ms: number;
   p95_ms: number;
+  /** Share of queries whose resolve_intent answer lets the agent call a right tool at once (tool level). */
+  one_trip?: number;
+  /** Median resolve_intent answer size, o200k_base tokens (tool level). */
+  answer_tokens_p50?: number;
+  answer_tokens_p95?: number;
+  /** The tiers of those answers (`tiers` above is the tool ranking's), and how many activations held a right tool. */
+  answer_tiers?: Record<'activated' | 'multiple_matches' | 'weak_matches' | 'not_found', number>;
+  answer_activated_precision?: number | null;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -55,6 +69,26 @@ export function summarize(outcomes: QueryOutcome[]): BenchSummary {
     mean_shown: mean((o) => o.shownCount),
     p50_ms: pct(0.5),
     p95_ms: pct(0.95),
+    ...answerFigures(outcomes),
+  };
+}
+
+function answerFigures(outcomes: QueryOutcome[]): Pick<BenchSummary, 'one_trip' | 'answer_tokens_p50' | 'answer_tokens_p95' | 'answer_tiers' | 'answer_activated_precision'> {
+  const answered = outcomes.filter((o) => o.oneTrip !== undefined);
+  if (answered.length === 0) return {};
+  const tokens = answered.map((o) => o.answerTokens ?? 0).sort((a, b) => a - b);
+  const middle = Math.floor(tokens.length / 2);
+  const median = tokens.length % 2 ? tokens[middle] : (tokens[middle - 1] + tokens[middle]) / 2;
+  const tiers = { activated: 0, multiple_matches: 0, weak_matches: 0, not_found: 0 };
+  for (const o of answered) tiers[o.answerTier as keyof typeof tiers] += 1;
+  const activated = answered.filter((o) => o.answerTier === 'activated');
+  return {
+    one_trip: round(answered.filter((o) => o.oneTrip).length / answered.length),
+    answer_tokens_p50: median,
+    answer_tokens_p95: tokens[Math.min(tokens.length - 1, Math.floor(0.95 * tokens.length))],
+    answer_tiers: tiers,
+    // An activation's answer is one trip exactly when the activated power has a right tool.
+    answer_activated_precision: activated.length ? round(activated.filter((o) => o.oneTrip).length / activated.length) : null,
   };
 }
 

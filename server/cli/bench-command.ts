@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from '../bench/dataset.js';
+import { benchCatalog } from '../bench/answer-bench.js';
 import { runLearnSplit } from '../bench/learn-split.js';
 import { runBench } from '../bench/run-bench.js';
 import { defaultSettings, withOverrides } from '../config/settings.js';
@@ -12,7 +13,9 @@ import { UsageError, type CliArgs } from './args.js';
 /** `grimoire bench`: the resolver over a routing data set, no server started; prints the metrics as JSON. */
 export async function bench(args: CliArgs): Promise<number> {
   if (!args.servers || !args.queries) throw new UsageError('bench needs --servers FILE and --queries FILE (see ../shared/benchmarks).');
-  const powers = benchPowers(readJsonl<BenchServer>(args.servers), args.tools ? readJsonl<BenchTool>(args.tools) : []);
+  const servers = readJsonl<BenchServer>(args.servers);
+  const tools = args.tools ? readJsonl<BenchTool>(args.tools) : [];
+  const powers = benchPowers(servers, tools);
   const queries = readJsonl<BenchQuery>(args.queries);
   const settings = withOverrides(defaultSettings(), { resolve: { semantic: { enabled: args.semantic === 'on' } } });
   // Embeddings are cached in a throwaway store: a bench never touches the user's data.
@@ -33,7 +36,7 @@ export async function bench(args: CliArgs): Promise<number> {
     }
     resolver.index(powers);
     await resolver.ready();
-    const { summary } = await runBench({ resolver, powers, queries, level: args.level, queryField: args.queryField, thresholds: settings.resolve, indexed: true });
+    const { summary } = await runBench({ resolver, powers, queries, level: args.level, queryField: args.queryField, thresholds: settings.resolve, indexed: true, catalog: benchCatalog(servers, tools) });
     process.stdout.write(JSON.stringify({ ...summary, resolver: resolver.status() }, null, args.json ? 0 : 2) + '\n');
     return 0;
   } finally {

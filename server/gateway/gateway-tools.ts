@@ -23,16 +23,16 @@ export const GATEWAY_TOOLS: Tool[] = [
     name: 'resolve_intent',
     title: 'Resolve intent to a power',
     description:
-      'Say what you want to do in plain words; Grimoire finds the power (MCP server) for it. ' +
-      'At high confidence it activates the power and returns its tools; otherwise it returns the best matches ' +
-      'to choose from with activate_power. Call this first whenever you need a capability you do not see in your tools.',
+      'Start here for any capability you do not see in your tools: say what you want to do in plain words. ' +
+      "The answer names the best tools for it as '<power>:<tool>' with their required args and the call_tool_* variant to use: " +
+      'call one at once, its power (MCP server) starts on that call. When sure, it activates the power and its tools join your list.',
     inputSchema: toolInputSchema(resolveIntentArgs),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   {
     name: 'activate_power',
     title: 'Activate a power',
-    description: "Start a power by name: its tools appear as '<power>__<tool>' and the answer gives the power's guidance.",
+    description: "Start a power by name to list all its tools as '<power>__<tool>' (resolve_intent already names the best ones, callable without this).",
     inputSchema: toolInputSchema(activatePowerArgs),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { intentCallArgs, variantTool, type OperationType } from '../calls/intent.js';
 import { errorResult } from '../calls/results.js';
+import { normalizeCallKeys } from '../calls/call-arg-keys.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { errorMessage } from '../log.js';
 import type { CallerContext, CallTool, EnsureTools, PolicyPort, PowerLookup, ToolLookup } from './ports.js';
@@ -20,7 +21,9 @@ export type IntentCallPorts = PowerLookup & EnsureTools & Pick<ToolLookup, 'anno
  */
 export async function handleIntentCall(ports: IntentCallPorts, variant: OperationType, rawArgs: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
   const calledAs = variantTool(variant);
-  const parsed = intentCallArgs.safeParse(rawArgs);
+  const keys = normalizeCallKeys(rawArgs);
+  if (!keys.ok) return errorResult(`Invalid arguments for ${calledAs}: ${keys.error}`);
+  const parsed = intentCallArgs.safeParse(keys.value);
   if (!parsed.success) return errorResult(describeArgsError(calledAs, parsed.error));
   const { name, args, intent, proceed } = parsed.data;
   const target = splitQualifiedName(name);

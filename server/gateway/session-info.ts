@@ -3,9 +3,11 @@ import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/s
 import { VERSION } from '../version.js';
 
 export const GATEWAY_INSTRUCTIONS =
-  'Grimoire is a gateway to many MCP servers ("powers"). You see only a few tools at first. ' +
-  'When you need a capability you do not have, call resolve_intent with what you want to do; the matching ' +
-  "power is activated, its tools appear in your list as '<power>__<tool>' and the answer gives the power's guidance.";
+  'Grimoire is a gateway to many MCP servers ("powers"); you see only a few tools at first. ' +
+  'For a capability you do not have, call resolve_intent with what you want to do: its answer names the best tools for it ' +
+  "as '<power>:<tool>' with their required args and the variant to call them with (call_tool_read, call_tool_write or " +
+  'call_tool_destructive): call one at once, its power starts on that call. When it is sure, it activates the power and its ' +
+  "tools join your list as '<power>__<tool>'. Call retrieve_tools instead when you need tools' full input schemas, or tools of several powers for one task.";
 
 export const SERVER_INFO: Implementation = { name: 'grimoire', version: VERSION, title: 'Grimoire MCP gateway' };
 

@@ -1,7 +1,6 @@
 /**
- * Steering reaches the agent once: with an activation (every activate_power / activated
- * resolve_intent answer carries it), and in retrieve_tools for a power this session has not been
- * told about yet. This remembers, per MCP session, which powers' guidance it has been given, as it
+ * Steering reaches the agent once per session: with the first activation of the power (an
+ * activate_power or activated resolve_intent answer), or in retrieve_tools, whichever comes first. This remembers, per MCP session, which powers' guidance it has been given, as it
  * read then (an edited steering is new again).
  */
 import type { PowerDefinition } from '../powers/types.js';

@@ -27,7 +27,12 @@ test("each demo power's exposed tools cost at most its own tools/list plus its g
         const own = direct.find((d) => `${name}__${d.name}` === tool.name)!;
         assert.ok((tool.description ?? '').startsWith((own.description ?? '').trim()), `${tool.name} keeps its server's description`);
       }
-      assert.deepEqual(Object.keys(activated.tools).sort(), exposed.map((t) => t.name).sort(), 'the answer names the tools that became available');
+      assert.equal(activated.tools, undefined, 'the answer does not repeat the tool list tools/list sends');
+      assert.equal(activated.call_with_tools, undefined, 'every tool is listed: none is offered as a line');
+      await session.client.callTool({ name: 'deactivate_power', arguments: { name } });
+      const again = payload(await session.client.callTool({ name: 'activate_power', arguments: { name } }));
+      assert.equal(again.status, 'activated');
+      assert.equal(again.guidance, undefined, `${name}: reactivation in the same session does not repeat the guidance`);
       await session.client.callTool({ name: 'deactivate_power', arguments: { name } });
     }
   } finally {
@@ -79,9 +84,13 @@ test("the guidance reaches a session once: with the activation, or in retrieve_t
 
     const resolved = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'read a file from my project' } }));
     assert.equal(resolved.status, 'activated');
-    assert.match(resolved.guidance, /read_text_file/);
+    // filesystem's guidance came once: in a retrieve_tools answer that showed one of its tools, or with this activation.
+    const givenBefore = [...answers, again].filter((a) => a.guidance?.filesystem).length;
+    assert.equal(givenBefore + (resolved.guidance ? 1 : 0), 1, 'the guidance once per session');
+    assert.match(resolved.guidance ?? [...answers, again].find((a) => a.guidance?.filesystem)!.guidance.filesystem, /read_text_file/);
     assert.equal(resolved.resolver, undefined, 'resolver internals only under explain');
-    assert.equal(resolved.message.split(/(?<=\.)\s/).length, 1, `one sentence: ${resolved.message}`);
+    assert.ok(resolved.best_tools.includes('filesystem__read_text_file'), `the best tools for the request, by their listed names: ${resolved.best_tools}`);
+    assert.equal(resolved.tools, undefined, 'no per-tool dump');
     const explained = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'read a file from my project', explain: true } }));
     assert.equal(typeof explained.resolver.mode, 'string');
   } finally {

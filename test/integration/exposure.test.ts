@@ -17,9 +17,11 @@ test("exposure 'call-tools': activation adds nothing to the list and says how to
   try {
     const before = (await session.client.listTools()).tools.length;
     const activated = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'everything' } }));
-    assert.equal(Object.keys(activated.tools).length, 0);
-    const echo = activated.call_with_tools.find((t: { name: string }) => t.name === 'everything:echo');
-    assert.equal(echo.call_with, 'call_tool_read');
+    assert.equal(activated.best_tools, undefined, 'nothing was listed');
+    const lines: string[] = activated.call_with_tools;
+    assert.equal(lines.length, 13, 'every tool of the power, one line each');
+    const echo = lines.find((line) => line.startsWith('everything:echo via '));
+    assert.match(echo ?? '', /^everything:echo via call_tool_read, args \{message: string\}/);
     assert.equal((await session.client.listTools()).tools.length, before, 'no list_changed flood');
     const result = await session.client.callTool({ name: 'call_tool_read', arguments: { name: 'everything:echo', args: { message: 'via variant' }, intent: { operation_type: 'read' } } });
     assert.match(textOf(result), /via variant/);
@@ -33,11 +35,12 @@ test('the exposure cap and blocked tools: the rest are offered through call_with
   const { home, session } = await gatewayWith({ exposure: { maxTools: 3 }, tools: { blocked: ['everything:get-env'] } });
   try {
     const activated = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'everything' } }));
-    assert.equal(Object.keys(activated.tools).length, 3);
     const exposed = (await session.client.listTools()).tools.filter((t) => t.name.startsWith('everything__'));
     assert.equal(exposed.length, 3);
-    const offered = activated.call_with_tools.map((t: { name: string }) => t.name);
-    assert.ok(offered.length >= 9);
+    assert.equal(activated.tools, undefined, 'the listed tools are not repeated in the answer');
+    const offered = (activated.call_with_tools as string[]).map((line) => `everything:${line.slice('everything:'.length).split(' ')[0]}`);
+    assert.equal(offered.length, 13 - 3 - 1, 'every tool neither listed nor blocked is offered once');
+    assert.ok(!exposed.some((t) => offered.includes(`everything:${t.name.slice('everything__'.length)}`)), 'a listed tool is not offered again');
     assert.ok(!offered.includes('everything:get-env') && !exposed.some((t) => t.name === 'everything__get-env'), 'blocked tools are neither exposed nor offered');
     const blocked = await session.client.callTool({ name: 'call_tool_read', arguments: { name: 'everything:get-env', args: {}, intent: { operation_type: 'read' } } });
     assert.match(payload(blocked).error, /blocked in settings/);

@@ -41,7 +41,9 @@ test('resolve -> activated (guidance once) -> tools -> real call -> deactivate w
   assert.equal(resolved.status, 'activated', JSON.stringify(resolved));
   assert.equal(resolved.power.name, 'filesystem');
   assert.ok(resolved.power.confidence >= FITTED_ACTIVATE_THRESHOLD);
-  assert.ok('filesystem__read_text_file' in resolved.tools, JSON.stringify(resolved.tools));
+  assert.ok(resolved.best_tools.includes('filesystem__read_text_file'), `the best tools for the request: ${JSON.stringify(resolved.best_tools)}`);
+  assert.ok(resolved.best_tools.length <= 3);
+  assert.equal(resolved.tools, undefined, 'the answer does not repeat tools/list');
   assert.match(resolved.guidance, /list_allowed_directories/, 'the guidance comes with the activation');
   await waitFor(() => session.listChanged.count > changesBefore, 5000, 'list_changed after activation');
 
@@ -84,6 +86,24 @@ test('a request no power serves is not_found and lists every power', async () =>
   const body = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'book a flight to Lisbon' } }));
   assert.equal(body.status, 'not_found', JSON.stringify(body));
   assert.equal(body.powers.length, 3);
+});
+
+test('an answer that activates nothing names tools the agent calls at once; the power starts on that call', async () => {
+  let body: Record<string, any> = {};
+  // The catalog lists the demo powers' tools in the background: ask until memory's are known.
+  await waitFor(async () => {
+    body = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'search my notes' } }));
+    return body.status !== 'activated' && body.matches?.some((m: { name: string; tools?: string[] }) => m.name === 'memory' && m.tools);
+  }, 30_000, "memory's tools named in a multiple_matches answer");
+  const memory = body.matches.find((m: { name: string }) => m.name === 'memory');
+  assert.ok(memory.tools.length <= 3, JSON.stringify(memory.tools));
+  const line: string = memory.tools.find((l: string) => l.startsWith('memory:search_nodes '));
+  assert.match(line, /^memory:search_nodes via call_tool_read, args \{query: string\}: /);
+  assert.match(body.message, /call_tool_(read|write|destructive)\(\{ name: '[\w-]+:[\w-]+', args: \{\.\.\.\}, intent: \{ operation_type: '(read|write|destructive)' \} \}\)/);
+  assert.ok(!(await session.client.listTools()).tools.some((t) => t.name.startsWith('memory__')), 'memory is not active in this session');
+  const result = await session.client.callTool({ name: 'call_tool_read', arguments: { name: 'memory:search_nodes', args: { query: 'release' }, intent: { operation_type: 'read' } } });
+  assert.notEqual(result.isError, true, textOf(result));
+  assert.match(textOf(result), /entities/);
 });
 
 test('the old generic call_tool is not found and says what to do instead', async () => {

@@ -81,6 +81,17 @@ test('real servers from npm: memory create_entities says it writes; filesystem w
   assert.match(textOf(echo), /hello/);
 });
 
+test("the MCP key 'arguments' is taken as args; an unknown key is refused by name, never dropped", async () => {
+  const viaAlias = await session.client.callTool({ name: 'call_tool_read', arguments: { name: 'everything:echo', arguments: { message: 'through the alias' }, intent: { operation_type: 'read' } } });
+  assert.notEqual(viaAlias.isError, true, textOf(viaAlias));
+  assert.match(textOf(viaAlias), /through the alias/);
+  const both = await session.client.callTool({ name: 'call_tool_read', arguments: { name: 'everything:echo', args: { message: 'a' }, arguments: { message: 'b' }, intent: { operation_type: 'read' } } });
+  assert.match(payload(both).error, /once, in args/);
+  const misspelt = await session.client.callTool({ name: 'call_tool_read', arguments: { name: 'everything:echo', params: { message: 'lost' }, intent: { operation_type: 'read' } } });
+  assert.equal(misspelt.isError, true);
+  assert.match(payload(misspelt).error, /unknown key 'params': did you mean args/);
+});
+
 test('the gateway tools carry annotations that match their names; old call_tool names the variants', async () => {
   const { tools } = await session.client.listTools();
   const byName = Object.fromEntries(tools.map((t) => [t.name, t]));

@@ -109,10 +109,12 @@ test('VS Code starts the MCP server from the provider and lists the gateway tool
 
 test('resolve_intent through vscode.lm.invokeTool returns a tier', async (t) => {
   await startMcpServer();
-  const answer = JSON.parse(await invoke('resolve_intent', { query: 'read a file from my project' })) as { status: string; power?: { name: string } };
+  const answer = JSON.parse(await invoke('resolve_intent', { query: 'read a file from my project' })) as { status: string; power?: { name: string }; best_tools?: string[]; tools?: unknown };
   assert.ok(['activated', 'multiple_matches', 'weak_matches', 'not_found'].includes(answer.status), answer.status);
   assert.equal(answer.status, 'activated');
   assert.equal(answer.power?.name, 'filesystem');
+  assert.ok(answer.best_tools?.includes('filesystem__read_text_file'), `the answer names the best tools for the request: ${JSON.stringify(answer.best_tools)}`);
+  assert.equal(answer.tools, undefined, 'and does not repeat the tool list');
   await waitFor(() => gatewayTool('filesystem__read_text_file'), 20_000, "filesystem's tools after resolve_intent activated it");
 });
 
