@@ -45,6 +45,52 @@ export function toolCountText(count: number): string {
   return count === 1 ? '1 tool' : `${count} tools`;
 }
 
+/** A power's listed tools split by what the agent may do with them. */
+export interface ToolCounts {
+  /** In the agent's list once the power is active. */
+  available: number;
+  /** Changed or new, awaiting the user's review: not exposed, not callable. */
+  held: number;
+  /** Kept blocked (by the review or the settings): never exposed or called. */
+  blocked: number;
+}
+
+export type ToolStatus = 'available' | 'held' | 'blocked';
+
+export function toolStatus(power: Pick<PowerInfo, 'awaitingReview' | 'blocked'>, tool: string): ToolStatus {
+  if (power.blocked?.includes(tool)) return 'blocked';
+  return power.awaitingReview?.includes(tool) ? 'held' : 'available';
+}
+
+export function toolCounts(power: Pick<PowerInfo, 'tools' | 'awaitingReview' | 'blocked'>): ToolCounts {
+  const counts: ToolCounts = { available: 0, held: 0, blocked: 0 };
+  for (const tool of power.tools) counts[toolStatus(power, tool.name)]++;
+  return counts;
+}
+
+/** "3 tools" when every tool is available, else "2 available · 1 held for review · 1 blocked". */
+export function toolCountsText(counts: ToolCounts): string {
+  if (counts.held === 0 && counts.blocked === 0) return toolCountText(counts.available);
+  return [`${counts.available} available`, ...(counts.held ? [`${counts.held} held for review`] : []), ...(counts.blocked ? [`${counts.blocked} blocked`] : [])].join(' · ');
+}
+
+/** The toast after activation: which tools the agent has now, and which it does not (and why). */
+export function activationMessage(power: PowerInfo): string {
+  const counts = toolCounts(power);
+  const n = counts.available;
+  const are = n === 1 ? 'is' : 'are';
+  const listed =
+    power.tools.length === 0
+      ? "its tools join the agent's list once its server lists them"
+      : n === power.tools.length
+        ? `its ${toolCountText(n)} ${are} in the agent's list`
+        : n === 0
+          ? "none of its tools is in the agent's list"
+          : `${n} of its ${toolCountText(power.tools.length)} ${are} in the agent's list`;
+  const withheld = [...(counts.held ? [`${toolCountText(counts.held)} held for your review (${power.awaitingReview!.join(', ')})`] : []), ...(counts.blocked ? [`${toolCountText(counts.blocked)} blocked (${power.blocked!.join(', ')})`] : [])];
+  return `Grimoire: '${power.name}' is active; ${listed}${withheld.length ? `; ${withheld.join(', ')}` : ''}.`;
+}
+
 export function powerItem(power: PowerInfo): ItemModel {
   const lines = [
     `${power.name} ${power.version}: ${power.description}`,
@@ -56,7 +102,7 @@ export function powerItem(power: PowerInfo): ItemModel {
   return {
     id: `power:${power.name}`,
     label: power.name,
-    description: `${powerStateText(power)} · ${toolCountText(power.tools.length)} · ${SOURCE_LABEL[power.source.kind]}`,
+    description: `${powerStateText(power)} · ${toolCountsText(toolCounts(power))} · ${SOURCE_LABEL[power.source.kind]}`,
     tooltip: lines.join('\n'),
     contextValue: `grimoire.power.${power.active ? 'active' : 'inactive'}`,
     icon: powerIcon(power),
@@ -74,15 +120,24 @@ export function annotationTags(tool: ToolInfo): string[] {
   return tags;
 }
 
+const STATUS_TEXT: Record<Exclude<ToolStatus, 'available'>, string> = { held: 'held for review', blocked: 'blocked' };
+
 export function toolItem(power: PowerInfo, tool: ToolInfo): ItemModel {
   const tags = annotationTags(tool);
+  const status = toolStatus(power, tool.name);
+  const statusText = status === 'available' ? undefined : STATUS_TEXT[status];
   return {
     id: `tool:${power.name}:${tool.name}`,
     label: tool.name,
-    description: tags.join(', '),
-    tooltip: [tool.title ?? tool.name, tool.description, tags.length ? `Annotations: ${tags.join(', ')}` : 'No annotations'].filter(Boolean).join('\n\n'),
-    contextValue: 'grimoire.tool',
-    icon: tool.annotations.destructiveHint ? { id: 'warning' } : tool.annotations.readOnlyHint ? { id: 'eye' } : { id: 'tools' },
+    description: [statusText, tags.join(', ')].filter(Boolean).join(' · '),
+    tooltip: [tool.title ?? tool.name, statusText && `Not in the agent's list: ${statusText}.`, tool.description, tags.length ? `Annotations: ${tags.join(', ')}` : 'No annotations'].filter(Boolean).join('\n\n'),
+    contextValue: status === 'available' ? 'grimoire.tool' : `grimoire.tool.${status}`,
+    icon:
+      status === 'held'
+        ? { id: 'diff', color: 'problemsWarningIcon.foreground' }
+        : status === 'blocked'
+          ? { id: 'circle-slash' }
+          : tool.annotations.destructiveHint ? { id: 'warning' } : tool.annotations.readOnlyHint ? { id: 'eye' } : { id: 'tools' },
     collapsible: false,
   };
 }

@@ -31,6 +31,14 @@ export const TIER_LABEL: Record<Tier, string> = {
   not_found: 'Not found',
 };
 
+/** One power's match: never "Activated" (the playground ranks; its Activate button activates). */
+export const BAND_LABEL: Record<Tier, string> = {
+  activated: 'Clear match',
+  multiple_matches: 'Close match',
+  weak_matches: 'Weak match',
+  not_found: 'No match',
+};
+
 const TIER_EXPLAINED: Record<Tier, string> = {
   activated: 'one power is a clear match: an agent gets it activated with its tools',
   multiple_matches: 'several powers could serve: an agent is asked to pick one',
@@ -66,8 +74,8 @@ export function scoreRows(result: ResolveResult, powers: PowerInfo[]): ScoreRow[
     percent: Math.round(score.confidence * 100),
     confidenceText: score.confidence.toFixed(2),
     band: score.band,
-    bandText: TIER_LABEL[score.band],
-    matched: score.matchedTerms.length ? `${score.matchType}: ${score.matchedTerms.join(', ')}` : '',
+    bandText: BAND_LABEL[score.band],
+    matched: score.matchedWords.length ? `${score.matchType}: ${score.matchedWords.join(', ')}` : '',
     offered: result.candidates.includes(score.name),
     active: active.has(score.name),
   }));

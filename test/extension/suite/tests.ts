@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GrimoireApi } from '../../../client/extension.js';
-import { askHarness, harnessAvailable, type DashboardAnswer, type DashboardSectionsAnswer, type GrammarAnswer, type PaneAnswer, type ProblemsAnswer, type SnapshotAnswer, type TextAnswer, type WelcomeAnswer } from './harness-client.js';
+import { askHarness, harnessAvailable, type DashboardAnswer, type DashboardSectionsAnswer, type DialogAnswer, type GrammarAnswer, type PaneAnswer, type ProblemsAnswer, type SnapshotAnswer, type TextAnswer, type WelcomeAnswer } from './harness-client.js';
 import { test, waitFor, type TestContext } from './runner.js';
 
 const EXTENSION_ID = 'grimoire.grimoire';
@@ -538,7 +538,7 @@ test('a gateway restart keeps the active powers and the MCP endpoint, and VS Cod
   await vscode.commands.executeCommand('grimoire.deactivatePower', 'memory');
 }, 150_000);
 
-test('a changed tool is held back: the Powers tree shows it for review, the diff opens, approving exposes it to VS Code again', async () => {
+test('a changed tool is held back: the Powers tree counts it as held, the diff opens, approving asks in a modal naming the flags (Keep blocked first), approving exposes it again', async (t) => {
   await startMcpServer();
   const folder = workspaceFolder();
   const defs = path.join(folder, 'reviewed-tools.json');
@@ -573,13 +573,38 @@ test('a changed tool is held back: the Powers tree shows it for review, the diff
   assert.ok(diffTab, "VS Code's diff editor shows the two versions");
   const modified = await vscode.workspace.openTextDocument((diffTab.input as vscode.TabInputTextDiff).modified);
   assert.match(modified.getText(), /Ignore previous instructions/);
-  if (harnessAvailable()) {
-    await vscode.commands.executeCommand('grimoire.powers.focus');
-    await waitFor(async () => (await fromHarness<SnapshotAnswer>({ action: 'snapshot', name: 'tool-review' })).powersRows.some((row) => row.startsWith('Review changes (1)')), 20_000, 'the Review changes item in the rendered Powers tree');
-  }
+  const api = await grimoire();
+  const reviewed = () => api.powers().find((power) => power.name === 'reviewed');
+  await waitFor(() => reviewed()?.awaitingReview?.includes('peek'), 10_000, 'peek held in the powers payload');
+  assert.equal(reviewed()?.blocked, undefined, 'held, not blocked yet');
+  if (!harnessAvailable()) t.skip(`${NO_HARNESS}; the approval modal cannot be answered without it`);
+  await vscode.commands.executeCommand('grimoire.powers.focus');
+  const rows = await waitFor(async () => {
+    const answer = await fromHarness<SnapshotAnswer>({ action: 'snapshot', name: 'tool-review' });
+    return answer.powersRows.some((row) => row.startsWith('Review changes (1)')) && answer.powersRows;
+  }, 20_000, 'the Review changes item in the rendered Powers tree');
+  assert.ok(rows.some((row) => row.startsWith('reviewed active · 0 available · 1 held for review')), `the held tool is not counted as available: ${rows.join(' | ')}`);
 
-  const remaining = await vscode.commands.executeCommand<unknown[]>('grimoire.approveToolChange', { power: 'reviewed', tool: 'peek' });
-  assert.deepEqual(remaining, []);
+  // Approving asks first: a modal that names the flags, "Keep blocked" first and focused.
+  const kept = vscode.commands.executeCommand<Array<{ status: string }> | undefined>('grimoire.approveToolChange', { power: 'reviewed', tool: 'peek' });
+  const modal = await askHarness<DialogAnswer>({ action: 'dialog', name: 'tool-review-confirm', click: 'Keep blocked' });
+  assert.match(modal.message, /^Approve reviewed:peek\? Flagged: override, credentials/);
+  assert.match(modal.detail, /Ignore previous instructions/);
+  assert.equal(modal.buttons[0], 'Keep blocked', `buttons: ${modal.buttons.join(', ')}`);
+  assert.equal(modal.focused, 'Keep blocked', 'Enter keeps it blocked');
+  assert.deepEqual((await kept)?.map((review) => review.status), ['rejected']);
+  assert.ok(await refused(), 'kept blocked: still withheld');
+  await waitFor(() => reviewed()?.blocked?.includes('peek') && !reviewed()?.awaitingReview, 10_000, 'peek counted as blocked, not held');
+  const afterKeep = await waitFor(async () => {
+    const answer = await fromHarness<SnapshotAnswer>({ action: 'snapshot', name: 'tool-review-kept-blocked' });
+    return answer.powersRows.some((row) => row.startsWith('Blocked tools (1)')) && answer.powersRows;
+  }, 20_000, 'the item names the blocked tool');
+  assert.ok(!afterKeep.some((row) => row.startsWith('Review changes (0)')), afterKeep.join(' | '));
+  assert.ok(afterKeep.some((row) => row.startsWith('reviewed active · 0 available · 1 blocked')), afterKeep.join(' | '));
+
+  const approving = vscode.commands.executeCommand<unknown[]>('grimoire.approveToolChange', { power: 'reviewed', tool: 'peek' });
+  await askHarness<DialogAnswer>({ action: 'dialog', name: 'tool-review-approve', click: 'Approve' });
+  assert.deepEqual(await approving, []);
   await waitFor(async () => !(await refused()), 30_000, 'the approved tool callable from VS Code again');
 });
 
