@@ -149,7 +149,7 @@ export function issueItem(issue: LoadIssueInfo): ItemModel {
     description: issue.message,
     tooltip: `${issue.file}${issue.line === undefined ? '' : `:${issue.line}`}${issue.field ? ` (${issue.field})` : ''}\n${issue.message}\nFix: ${issue.fix}`,
     contextValue: 'grimoire.issue',
-    icon: { id: 'warning', color: 'problemsWarningIcon.foreground' },
+    icon: issue.severity === 'warning' ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'error', color: 'problemsErrorIcon.foreground' },
     collapsible: false,
   };
 }

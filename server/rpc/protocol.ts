@@ -87,6 +87,8 @@ export interface LoadIssueInfo {
   /** 1-based, when the problem has a position in the file. */
   line?: number;
   column?: number;
+  /** 'error' (the default): the file or entry did not load. 'warning': it loaded, or the problem alone would not stop it. */
+  severity?: 'error' | 'warning';
   message: string;
   fix: string;
 }

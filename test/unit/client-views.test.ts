@@ -6,6 +6,7 @@ import { statusBarModel } from '../../client/status-model.js';
 import { Timings } from '../../client/timings.js';
 import { activationMessage, annotationTags, issueItem, powerItem, toolCounts, toolItem } from '../../client/tree-items.js';
 import type { GatewayStatus, PowerInfo, ResolveResult } from '../../server/rpc/protocol.js';
+import { parseSpell } from '../../server/powers/spell-loader.js';
 
 function power(overrides: Partial<PowerInfo> = {}): PowerInfo {
   return {
@@ -93,6 +94,18 @@ test('a load problem shows its file, message and fix', () => {
   assert.equal(item.label, 'bad.spell.yaml');
   assert.equal(item.description, 'keywords has 1 entry');
   assert.match(item.tooltip, /\(keywords\)[\s\S]*Fix: list 3 to 20 words/);
+  assert.equal(item.icon.id, 'error', 'a problem that keeps the file from loading is an error');
+  assert.equal(issueItem({ file: '/x.spell.yaml', field: 'server.command', severity: 'warning', message: 'command "x" was not found on PATH', fix: 'install it' }).icon.id, 'warning');
+});
+
+test('an unclosed [ reaches the Powers tree in plain words, as an error', () => {
+  const text = 'name: broken\nversion: 1.0.0\ndescription: Notes.\nkeywords: [notes, todo\nserver:\n  command: node\n';
+  const loaded = parseSpell(text, '/w/broken.spell.yaml', { env: { PATH: process.env.PATH } });
+  assert.equal(loaded.issues.length, 1);
+  const item = issueItem(loaded.issues[0]);
+  assert.equal(item.description, 'YAML syntax error at line 4, column 11: this "[" is never closed');
+  assert.equal(item.icon.id, 'error');
+  assert.match(item.tooltip, /Fix: close it with "\]"/);
 });
 
 test('activate offers inactive powers first; deactivate only active ones', () => {
