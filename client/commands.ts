@@ -216,7 +216,8 @@ async function newSpellFile(gateway: GatewayClient, options: NewSpellOptions): P
     const entry = knownMcpEntries(gateway).find((candidate) => candidate.file === source.file && candidate.key === source.key);
     if (!entry) throw new Error(`No server "${source.key}" in ${source.file}.`);
     name ??= spellName(entry.key);
-    text = spellFromMcpEntry(entry, { workspaceFolder, toolNames: gateway.power(name)?.tools.map((tool) => tool.name) });
+    const imported = gateway.powers.find((power) => power.source.file === entry.file && power.name === spellName(entry.key));
+    text = spellFromMcpEntry(entry, { workspaceFolder, ...(imported ? { known: { description: imported.description, toolNames: imported.tools.map((tool) => tool.name) } } : {}) });
   }
   if (!SPELL_NAME.test(name)) throw new Error(`'${name}' is not a power name: use lowercase letters, digits and "-".`);
   const file = path.join(spellFolder(options), spellFileName(name));

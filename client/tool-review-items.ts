@@ -53,6 +53,12 @@ export function approvalPrompt(reviews: readonly ToolReviewInfo[]): { message: s
   return { message, detail: lines.join('\n') };
 }
 
+/** The modal of an approval: "Keep blocked" first (VS Code focuses the first button: Enter keeps it blocked); Escape decides nothing. */
+export function approvalDialog(reviews: readonly ToolReviewInfo[]): { message: string; options: { modal: true; detail: string }; items: [string, string] } {
+  const prompt = approvalPrompt(reviews);
+  return { message: prompt.message, options: { modal: true, detail: prompt.detail }, items: [KEEP_BLOCKED, APPROVE] };
+}
+
 /** The notification after the diff opens: the change, its flags named, and the decision (approving asks again). */
 export function reviewNotice(review: ToolReviewInfo): string {
   const flags = flagNames(review);

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import * as protocol from '../server/rpc/protocol.js';
 import type { ToolChangesPayload, ToolReviewInfo } from '../server/rpc/protocol.js';
 import type { GatewayClient } from './gateway-client.js';
-import { APPROVE, approvalPrompt, KEEP_BLOCKED, parseVersionPath, quarantineMessage, REVIEW_SCHEME, reviewNotice, versionPath, versionText } from './tool-review-items.js';
+import { APPROVE, approvalDialog, KEEP_BLOCKED, parseVersionPath, quarantineMessage, REVIEW_SCHEME, reviewNotice, versionPath, versionText } from './tool-review-items.js';
 
 type Target = { power: string; tool?: string } | undefined;
 
@@ -90,8 +90,8 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
       : [await this.pick(target, decision === 'approve' ? 'Approve which tool?' : 'Keep which tool blocked?', decision === 'reject' ? 'pending' : undefined)].filter((r): r is ToolReviewInfo => r !== undefined);
     if (chosen.length === 0) return undefined;
     if (decision === 'approve') {
-      const prompt = approvalPrompt(chosen);
-      const answer = await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, KEEP_BLOCKED, APPROVE);
+      const dialog = approvalDialog(chosen);
+      const answer = await vscode.window.showWarningMessage(dialog.message, dialog.options, ...dialog.items);
       if (answer === undefined) return undefined;
       if (answer === KEEP_BLOCKED) return this.keepBlocked(chosen.filter((r) => r.status === 'pending'));
     }

@@ -53,8 +53,10 @@ export function parseSpell(text: string, file: string, ctx: SpellLoadContext): S
   const parsed = spellSchema.safeParse(data);
   if (!parsed.success) {
     // Every check at once: the command is looked up even while other fields are wrong.
-    const missing = missingCommandIssue(data as Record<string, unknown>, { ...ctx.env, ...ctx.vars }, issue);
-    return { issues: [...firstPerField(parsed.error.issues.map((iss) => zodIssue(iss, issue))), ...(missing ? [missing] : [])] };
+    const raw = data as Record<string, unknown>;
+    const missing = missingCommandIssue(raw, { ...ctx.env, ...ctx.vars }, issue);
+    const unknown = unknownKeys(raw as SpellFile, issue).map((found): LoadIssue => ({ ...found, severity: 'warning' }));
+    return { issues: [...firstPerField(parsed.error.issues.map((iss) => zodIssue(iss, issue))), ...unknown, ...(missing ? [missing] : [])] };
   }
   const spell = parsed.data;
   const issues = [...unknownKeys(spell, issue), ...fileNameIssues(file, spell.name, issue)];
@@ -124,13 +126,17 @@ function serverSpec(spell: SpellFile): ServerSpec {
   return { transport: s.transport, url: s.url, headers: s.headers };
 }
 
+/** Keys the schema does not know, at the top level and in `server` (also of a spell that does not parse: `server` may be anything then). */
 function unknownKeys(spell: SpellFile, issue: MakeIssue): LoadIssue[] {
-  const known = spell.server.transport === 'stdio' ? serverKeys.stdio : serverKeys.remote;
   const found: LoadIssue[] = [];
   for (const key of Object.keys(spell)) {
     if (!spellKeys.includes(key)) found.push(unknownKey(key, key, spellKeys, issue));
   }
-  for (const key of Object.keys(spell.server)) {
+  const server: unknown = spell.server;
+  if (!server || typeof server !== 'object' || Array.isArray(server)) return found;
+  const transport = (server as { transport?: unknown }).transport;
+  const known = transport === undefined || transport === 'stdio' ? serverKeys.stdio : serverKeys.remote;
+  for (const key of Object.keys(server)) {
     if (key === 'auth') {
       found.push(issue('server.auth', 'server.auth is not supported and is ignored', 'send the credential as a header instead, e.g. headers: { Authorization: "Bearer ${API_TOKEN}" }'));
     } else if (!(known as readonly string[]).includes(key)) {

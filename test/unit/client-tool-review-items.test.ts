@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ToolReviewInfo } from '../../server/rpc/protocol.js';
-import { approvalPrompt, flagNames, KEEP_BLOCKED, parseVersionPath, quarantineMessage, reviewItem, reviewNotice, versionPath, versionText } from '../../client/tool-review-items.js';
+import { approvalDialog, approvalPrompt, flagNames, KEEP_BLOCKED, parseVersionPath, quarantineMessage, reviewItem, reviewNotice, versionPath, versionText } from '../../client/tool-review-items.js';
 
 const review: ToolReviewInfo = {
   power: 'notes',
@@ -42,7 +42,10 @@ test('the approval prompt names the flags and the flagged text; an unflagged cha
   assert.equal(plain.message, "Approve notes:peek? It will be in the agent's list again.");
   assert.doesNotMatch(plain.detail, /Flagged/);
   assert.deepEqual(flagNames({ suspicious: [{ kind: 'hidden-instruction', excerpt: '<x>' }] }), ['hidden instruction']);
-  assert.equal(KEEP_BLOCKED, 'Keep blocked');
+  const dialog = approvalDialog([flagged]);
+  assert.deepEqual(dialog.items, [KEEP_BLOCKED, 'Approve'], '"Keep blocked" first: the button VS Code focuses');
+  assert.equal(dialog.options.modal, true);
+  assert.equal(dialog.message, prompt.message);
   assert.match(reviewNotice(flagged), /^notes:peek: description changed; parameters added: note\. Flagged: override, credentials\. Held back until you decide\.$/);
 });
 

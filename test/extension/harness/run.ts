@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { HARNESS_PREFIX, type DashboardAnswer, type GrammarAnswer, type HarnessRequest, type SnapshotAnswer } from '../suite/harness-client.js';
-import { answerDialog, dashboardSections, readPane, readProblems, readText, readWelcome, typeInEditor } from './views.js';
+import { dashboardSections, readPane, readProblems, readText, readWelcome, typeInEditor } from './views.js';
 import { tokenizeSpell } from './grammar.js';
 import { paths, repoRoot } from './paths.js';
 
@@ -228,9 +228,7 @@ class Harness {
         case 'problems':
           answer = await readProblems(this.page, request.name, (name) => this.screenshot(name));
           break;
-        case 'dialog':
-          answer = await answerDialog(this.page, request.name, request.click, (name) => this.screenshot(name));
-          break;
+
       }
     } catch (error) {
       answer = { error: (error as Error).message };

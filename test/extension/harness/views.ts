@@ -1,7 +1,7 @@
 /** What the harness reads from the rendered workbench for the Activity and Hints views and the dashboard's insight sections. */
 import * as path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
-import type { DashboardSectionsAnswer, DialogAnswer, PaneAnswer, PaneRow } from '../suite/harness-client.js';
+import type { DashboardSectionsAnswer, PaneAnswer, PaneRow } from '../suite/harness-client.js';
 
 function paneOf(page: Page, title: string): Locator {
   return page.locator('.pane', { has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${title}`, 'i') }) });
@@ -90,21 +90,6 @@ export async function readProblems(page: Page, name: string, screenshot: (name: 
   await page.waitForTimeout(300);
   const text = await rows.evaluateAll((items) => items.map((item) => (item.textContent ?? '').replace(/\s+/g, ' ').trim()));
   return { rows: text, screenshot: await screenshot(name) };
-}
-
-/** A modal dialog (VS Code draws it in the page): what it says and offers, then the named button clicked. */
-export async function answerDialog(page: Page, name: string, click: string, screenshot: (name: string) => Promise<string>): Promise<DialogAnswer> {
-  const dialog = page.locator('.monaco-dialog-box').first();
-  await dialog.waitFor({ timeout: 20_000 });
-  await page.waitForTimeout(300);
-  const read = async (selector: string) => ((await dialog.locator(selector).first().textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ').trim();
-  const buttons = dialog.locator('.dialog-buttons .monaco-button');
-  const labels = (await buttons.allTextContents()).map((label) => label.trim());
-  const focused = await dialog.evaluate((box) => (box.ownerDocument.activeElement?.closest('.monaco-button')?.textContent ?? '').trim());
-  const answer: DialogAnswer = { message: await read('.dialog-message-text'), detail: await read('.dialog-message-detail'), buttons: labels, focused, screenshot: await screenshot(name) };
-  await buttons.filter({ hasText: click }).first().click();
-  await dialog.waitFor({ state: 'detached', timeout: 10_000 });
-  return answer;
 }
 
 type PaneRequest = { name: string; pane: string; expandAll?: boolean; click?: { row: string; label: string }; hover?: string };

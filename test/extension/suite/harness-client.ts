@@ -28,9 +28,7 @@ export type HarnessRequest =
   /** Clicks into the active editor and types, as a user would, then takes a picture. */
   | { action: 'type'; name: string; text: string }
   /** Opens the Problems panel and reads its rows. */
-  | { action: 'problems'; name: string }
-  /** Waits for a modal dialog, reads it (message, detail, buttons in order, the focused one), takes a picture and clicks `click`. */
-  | { action: 'dialog'; name: string; click: string };
+  | { action: 'problems'; name: string };
 
 export interface WelcomeAnswer {
   screenshot: string;
@@ -42,16 +40,6 @@ export interface TextAnswer {
   screenshot: string;
   text: string;
   images: string[];
-}
-
-export interface DialogAnswer {
-  screenshot: string;
-  message: string;
-  detail: string;
-  /** The buttons' labels as laid out, left to right. */
-  buttons: string[];
-  /** The button that has the keyboard focus (Enter presses it). */
-  focused: string;
 }
 
 export interface ProblemsAnswer {
