@@ -39,10 +39,11 @@ function missingCommand(power: PowerDefinition): string | undefined {
 export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition): PowerInfo {
   const status = ports.manager.statuses().find((s) => s.name === power.name);
   const tools = ports.toolsOf(power.name);
-  const held = ports.trust.quarantinedOf(power.name, 'pending');
+  // Each listed tool is available, held for review, or blocked (by the review or the settings; blocked wins).
   const listed = new Set(tools.map((tool) => tool.name));
   const blockedBySettings = tools.filter((tool) => ports.settings.tools.blocked.includes(`${power.name}:${tool.name}`)).map((tool) => tool.name);
   const blocked = [...new Set([...ports.trust.quarantinedOf(power.name, 'rejected').filter((tool) => listed.has(tool)), ...blockedBySettings])].sort();
+  const held = ports.trust.quarantinedOf(power.name, 'pending').filter((tool) => !blocked.includes(tool));
   const words = describePower(power, tools);
   const missing = missingCommand(power);
   return {

@@ -497,13 +497,18 @@ async function gatewayAnswers(): Promise<boolean> {
   }
 }
 
-test('a spell made from a workspace mcp.json entry becomes a power that starts and lists its tools', async (t) => {
+test('a spell made from a workspace mcp.json entry becomes a power that starts and lists its tools; its unknown description is a flagged placeholder', async (t) => {
   await startMcpServer();
   const mcpJson = path.join(workspaceFolder(), '.vscode', 'mcp.json');
   const editor = await vscode.commands.executeCommand<vscode.TextEditor>('grimoire.newSpellFile', { from: { file: mcpJson, key: 'Team Notes' } });
   assert.equal(editor.document.fileName, path.join(workspaceFolder(), '.grimoire', 'team-notes.spell.yaml'));
   assert.match(editor.document.getText(), /^# Made from "Team Notes"/);
   assert.ok(editor.document.getText().includes(`"MEMORY_FILE_PATH": "${workspaceFolder()}/team-notes.jsonl"`), '${workspaceFolder} written out');
+  // Not imported here (imports are off), so its tools are unknown: a marked placeholder, flagged until written over, and no filler keywords.
+  assert.match(editor.document.getText(), /^description: "TODO: say in one sentence what the \\"Team Notes\\" server does/m);
+  assert.doesNotMatch(editor.document.getText(), /^keywords: .*"(mcp|server|tools|add)"/m);
+  const flagged = await waitFor(() => vscode.languages.getDiagnostics(editor.document.uri).find((d) => String(d.code) === 'placeholder' && d.range.start.line === editor.document.getText().split('\n').findIndex((line) => line.startsWith('description:'))), 30_000, 'the placeholder description flagged');
+  assert.equal(flagged.severity, vscode.DiagnosticSeverity.Warning);
   const info = await waitFor(
     async () => {
       const activated = await vscode.commands.executeCommand<{ active: boolean; tools: unknown[] } | undefined>('grimoire.activatePower', 'team-notes');
