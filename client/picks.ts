@@ -1,6 +1,6 @@
 /** Quick pick entries for the power and resolve commands. No `vscode` import. */
 import type { GatewayStatus, PowerInfo, PowerScoreInfo, ResolveResult, Tier } from '../server/rpc/protocol.js';
-import { powerStateText, toolCountText } from './tree-items.js';
+import { powerStateText, toolCounts, toolCountsText } from './tree-items.js';
 
 export interface PickModel {
   name: string;
@@ -15,7 +15,7 @@ export function powerPicks(powers: PowerInfo[], purpose: 'activate' | 'deactivat
   return chosen.map((power) => ({
     name: power.name,
     label: power.name,
-    description: `${powerStateText(power)} · ${toolCountText(power.tools.length)}`,
+    description: `${powerStateText(power)} · ${toolCountsText(toolCounts(power))}`,
     detail: power.problems.length ? `${power.description} (${power.problems[0]})` : power.description,
   }));
 }

@@ -1,5 +1,6 @@
 /** What the dashboard shows, computed from protocol payloads. No DOM: unit-tested under Node. */
 import type { GatewayStatus, PowerInfo, ResolveResult, Tier } from '../server/rpc/protocol.js';
+import { toolCounts, type ToolCounts } from '../server/rpc/tool-counts.js';
 
 export interface PowerRow {
   name: string;
@@ -7,7 +8,10 @@ export interface PowerRow {
   state: string;
   /** CSS modifier for the state dot. */
   tone: 'ok' | 'busy' | 'error' | 'idle' | 'warn';
+  /** Available tools: in the agent's list while the power is active. */
   tools: number;
+  /** "1 held for review · 1 blocked", '' when every tool is available. */
+  toolsWithheld: string;
   source: string;
   active: boolean;
   action: 'activate' | 'deactivate';
@@ -48,6 +52,10 @@ const TIER_EXPLAINED: Record<Tier, string> = {
 
 const SOURCE: Record<PowerInfo['source']['kind'], string> = { spell: 'spell', demo: 'demo', 'vscode-mcp': 'mcp.json', 'claude-desktop': 'Claude Desktop', 'cursor-mcp': 'Cursor', 'kiro-power': 'Kiro power' };
 
+function withheldText(counts: ToolCounts): string {
+  return [...(counts.held ? [`${counts.held} held for review`] : []), ...(counts.blocked ? [`${counts.blocked} blocked`] : [])].join(' · ');
+}
+
 export function powerRows(powers: PowerInfo[]): PowerRow[] {
   return powers.map((power) => {
     const cannotStart = power.problems.length > 0 && power.state !== 'active';
@@ -59,7 +67,8 @@ export function powerRows(powers: PowerInfo[]): PowerRow[] {
       description: power.description,
       state,
       tone,
-      tools: power.tools.length,
+      tools: toolCounts(power).available,
+      toolsWithheld: withheldText(toolCounts(power)),
       source: SOURCE[power.source.kind],
       active: power.active,
       action: power.active ? 'deactivate' : 'activate',

@@ -52,6 +52,13 @@ test('power rows: state text, tone, and the action the button takes', () => {
   assert.equal(rows[4].source, 'Claude Desktop');
 });
 
+test('the dashboard counts available tools and names the withheld ones apart', () => {
+  const tools = ['a', 'b', 'c'].map((name) => ({ name, description: '', annotations: {} }));
+  const [held, plain] = powerRows([power('x', { tools, awaitingReview: ['a'], blocked: ['b'] }), power('y', { tools })]);
+  assert.deepEqual([held.tools, held.toolsWithheld], [1, '1 held for review · 1 blocked']);
+  assert.deepEqual([plain.tools, plain.toolsWithheld], [3, '']);
+});
+
 test('score rows: every power with its percentage, band and whether the tier offers it', () => {
   const rows = scoreRows(result, [power('memory', { active: true })]);
   assert.deepEqual(
