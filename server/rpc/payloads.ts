@@ -12,14 +12,14 @@ import { commandExists } from '../ranking/availability.js';
 import { lookupFor } from '../upstream/command-lookup.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
-import type { Settings } from '../config/settings.js';
+import type { ToolPolicy } from '../trust/tool-policy.js';
 
 /** What a power's entry reads: its connection's state, its tools as last listed, what awaits review, whether it is active. */
 export interface PowerInfoPorts {
   manager: Pick<UpstreamManager, 'statuses'>;
   trust: Pick<ToolTrust, 'quarantinedOf'>;
-  /** `power:tool` names the settings block (`tools.blocked`). */
-  settings: Pick<Settings, 'tools'>;
+  /** Which tools the settings block (`tools.blocked`). */
+  policy: Pick<ToolPolicy, 'settingsRefusal'>;
   toolsOf(name: string): Tool[];
   isActive(name: string): boolean;
 }
@@ -41,7 +41,7 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition): PowerI
   const tools = ports.toolsOf(power.name);
   // Each listed tool is available, held for review, or blocked (by the review or the settings; blocked wins).
   const listed = new Set(tools.map((tool) => tool.name));
-  const blockedBySettings = tools.filter((tool) => ports.settings.tools.blocked.includes(`${power.name}:${tool.name}`)).map((tool) => tool.name);
+  const blockedBySettings = tools.filter((tool) => ports.policy.settingsRefusal(power.name, tool.name) === 'blocked').map((tool) => tool.name);
   const blocked = [...new Set([...ports.trust.quarantinedOf(power.name, 'rejected').filter((tool) => listed.has(tool)), ...blockedBySettings])].sort();
   const held = ports.trust.quarantinedOf(power.name, 'pending').filter((tool) => !blocked.includes(tool));
   const words = describePower(power, tools);

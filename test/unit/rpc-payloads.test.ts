@@ -12,6 +12,7 @@ import { queryWordsFor } from '../../server/resolve/text.js';
 import type { PowerDefinition } from '../../server/powers/types.js';
 import { Store } from '../../server/store/store.js';
 import { ToolTrust } from '../../server/trust/tool-trust.js';
+import { ToolPolicy } from '../../server/trust/tool-policy.js';
 import { tempDir } from '../helpers/temp.js';
 
 test('the activity filter is checked: known intent types and statuses, strings, non-negative numbers', () => {
@@ -95,7 +96,7 @@ test('a power\'s tools are told apart: held for review (pending), blocked (kept 
     trust.check('fs', now, 'quarantine');
     trust.reject('fs', 'write');
     const definition = { name: 'fs', version: '1.0.0', description: 'Files.', keywords: ['file', 'folder', 'path'], steering: '', server: { transport: 'http' as const, url: 'https://x.example/mcp', headers: {} }, source: { kind: 'spell' as const, file: '/s/fs.spell.yaml', readOnly: false }, derivedFromTools: false, problems: [] } as unknown as PowerDefinition;
-    const info = powerInfo({ manager: { statuses: () => [] }, trust, settings: { tools: { blocked: ['fs:remove'] } } as never, toolsOf: () => now, isActive: () => true }, definition);
+    const info = powerInfo({ manager: { statuses: () => [] }, trust, policy: new ToolPolicy(() => ({ powers: { disabled: [] }, tools: { blocked: ['fs:remove'] } }), trust), toolsOf: () => now, isActive: () => true }, definition);
     assert.deepEqual(info.awaitingReview, ['read'], 'pending only');
     assert.deepEqual(info.blocked, ['remove', 'write'], 'kept blocked in the review, and blocked by the settings (over its pending review)');
     assert.equal(info.tools.length, 4);
