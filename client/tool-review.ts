@@ -70,8 +70,9 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
     if (!review) return undefined;
     const side = (s: 'old' | 'new') => vscode.Uri.from({ scheme: REVIEW_SCHEME, path: versionPath(review, s) });
     await vscode.commands.executeCommand('vscode.diff', side('old'), side('new'), `${review.power}:${review.tool}: approved ↔ offered now`, { preview: true });
-    const show = review.suspicious.length ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    void show(reviewNotice(review), KEEP_BLOCKED, `${APPROVE}...`).then((choice) => {
+    const items = [KEEP_BLOCKED, `${APPROVE}...`];
+    const shown = review.suspicious.length ? vscode.window.showWarningMessage(reviewNotice(review), ...items) : vscode.window.showInformationMessage(reviewNotice(review), ...items);
+    void shown.then((choice) => {
       if (choice === KEEP_BLOCKED) void this.decide('reject', review);
       else if (choice) void this.decide('approve', review);
     });
