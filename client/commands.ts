@@ -10,7 +10,7 @@ import { explainNothingToPick, showActivationFailure } from './next-steps.js';
 import { powerPicks, resolveTitle, scorePick, type PickModel } from './picks.js';
 import type { PowerNode } from './powers-tree.js';
 import { describeEntry, mcpEntries, SPELL_NAME, spellFileName, spellFromMcpEntry, spellName, templateSpell, type McpEntry } from './spell-template.js';
-import { toolCountText } from './tree-items.js';
+import { activationMessage } from './tree-items.js';
 
 /** `grimoire.newSpellFile` arguments, for callers that already know (the palette asks instead). */
 export interface NewSpellOptions {
@@ -66,7 +66,10 @@ async function activate(gateway: GatewayClient, arg: PowerArgument): Promise<pro
       { location: vscode.ProgressLocation.Window, title: `Grimoire: activating ${name}` },
       () => gateway.request(protocol.activatePower, { name }),
     );
-    void vscode.window.showInformationMessage(`Grimoire: '${name}' is active; its ${toolCountText(info.tools.length)} ${info.tools.length === 1 ? 'is' : 'are'} in the agent's list.`);
+    const held = info.awaitingReview?.length ? ['Review changes'] : [];
+    void vscode.window.showInformationMessage(activationMessage(info), ...held).then((choice) => {
+      if (choice) void vscode.commands.executeCommand('grimoire.reviewToolChanges', { power: info.name });
+    });
     return info;
   } catch (error) {
     void showActivationFailure(gateway, name, (error as Error).message, gateway.power(name));
@@ -117,9 +120,10 @@ async function resolveIntent(gateway: GatewayClient, given?: string): Promise<pr
     return undefined;
   }
   gateway.channel.info(`resolve "${query}": ${result.tier} (${result.scores.map((s) => `${s.name} ${s.confidence}`).join(', ')})`);
+  const active = new Set(gateway.powers.filter((power) => power.active).map((power) => power.name));
   const picked = await vscode.window.showQuickPick(
-    result.scores.map((score) => scorePick(score, result.candidates)),
-    { title: resolveTitle(result), placeHolder: 'Nothing was activated: pick a power to activate it' },
+    result.scores.map((score) => scorePick(score, result.candidates, active)),
+    { title: resolveTitle(result, active), placeHolder: 'Nothing was activated: pick a power to activate it' },
   );
   if (picked) await activate(gateway, picked.name);
   return result;
@@ -212,7 +216,8 @@ async function newSpellFile(gateway: GatewayClient, options: NewSpellOptions): P
     const entry = knownMcpEntries(gateway).find((candidate) => candidate.file === source.file && candidate.key === source.key);
     if (!entry) throw new Error(`No server "${source.key}" in ${source.file}.`);
     name ??= spellName(entry.key);
-    text = spellFromMcpEntry(entry, { workspaceFolder, toolNames: gateway.power(name)?.tools.map((tool) => tool.name) });
+    const imported = gateway.powers.find((power) => power.source.file === entry.file && power.name === spellName(entry.key));
+    text = spellFromMcpEntry(entry, { workspaceFolder, ...(imported ? { known: { description: imported.description, toolNames: imported.tools.map((tool) => tool.name) } } : {}) });
   }
   if (!SPELL_NAME.test(name)) throw new Error(`'${name}' is not a power name: use lowercase letters, digits and "-".`);
   const file = path.join(spellFolder(options), spellFileName(name));

@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { ActivityFilterInfo, ActivityInfo, PowerInfo } from '../server/rpc/protocol.js';
+import type { ActivityFilterInfo, ActivityInfo, LoadIssueInfo, PowerInfo } from '../server/rpc/protocol.js';
 import { registerActivityCommands } from './activity-commands.js';
 import { ActivityView } from './activity-view.js';
 import { registerCommands } from './commands.js';
@@ -28,6 +28,8 @@ export interface GrimoireApi {
   mcpRestarts(): number;
   /** The powers as the gateway last pushed them. */
   powers(): readonly PowerInfo[];
+  /** The configuration problems as the gateway last pushed them (the Powers tree lists them). */
+  issues(): readonly LoadIssueInfo[];
   /** The calls the Activity view lists now (newest first) and its filter. */
   activity(): { entries: readonly ActivityInfo[]; filter: ActivityFilterInfo };
 }
@@ -88,6 +90,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     mcpDefinitionChanges: () => mcpProvider.changeCount,
     mcpRestarts: () => mcpProvider.restartCount,
     powers: () => client.powers,
+    issues: () => client.issues,
     activity: () => ({ entries: activityView.entries, filter: activityView.filter }),
   };
 }

@@ -1,6 +1,6 @@
 /** Quick pick entries for the power and resolve commands. No `vscode` import. */
 import type { GatewayStatus, PowerInfo, PowerScoreInfo, ResolveResult, Tier } from '../server/rpc/protocol.js';
-import { powerStateText, toolCountText } from './tree-items.js';
+import { powerStateText, toolCounts, toolCountsText } from './tree-items.js';
 
 export interface PickModel {
   name: string;
@@ -15,7 +15,7 @@ export function powerPicks(powers: PowerInfo[], purpose: 'activate' | 'deactivat
   return chosen.map((power) => ({
     name: power.name,
     label: power.name,
-    description: `${powerStateText(power)} · ${toolCountText(power.tools.length)}`,
+    description: `${powerStateText(power)} · ${toolCountsText(toolCounts(power))}`,
     detail: power.problems.length ? `${power.description} (${power.problems[0]})` : power.description,
   }));
 }
@@ -34,25 +34,41 @@ export function nothingToPickText(status: GatewayStatus, powers: PowerInfo[], pu
 
 /** The resolve command ranks only: nothing is activated until the user picks a power. */
 export const TIER_TEXT: Record<Tier, string> = {
-  activated: 'one clear match (not activated: pick it to activate it)',
+  activated: 'one clear match: pick it to activate it',
   multiple_matches: 'multiple matches: pick one',
   weak_matches: 'weak matches only',
   not_found: 'no power matches',
+};
+
+/** How well one power matched, in words that never claim an activation (the picker activates nothing). */
+export const BAND_TEXT: Record<Tier, string> = {
+  activated: 'clear match',
+  multiple_matches: 'close match',
+  weak_matches: 'weak match',
+  not_found: 'no match',
 };
 
 export function percent(confidence: number): string {
   return `${Math.round(confidence * 100)}%`;
 }
 
-export function scorePick(score: PowerScoreInfo, candidates: string[]): PickModel {
+/** Where the words matched, e.g. "its keywords". */
+export function matchedWhere(matchType: string): string {
+  const where: Record<string, string> = { name: 'its name', keyword: 'its keywords', description: 'its description', tool: 'its tools', learned: 'requests it served before' };
+  return where[matchType] ?? `its ${matchType}`;
+}
+
+export function scorePick(score: PowerScoreInfo, candidates: string[], active: ReadonlySet<string> = new Set()): PickModel {
   return {
     name: score.name,
     label: score.name,
-    description: `${percent(score.confidence)} · ${score.band.replace('_', ' ')}${candidates.includes(score.name) ? ' · offered' : ''}`,
-    detail: score.matchedTerms.length ? `matched ${score.matchType}: ${score.matchedTerms.join(', ')}` : 'no matching words',
+    description: [percent(score.confidence), BAND_TEXT[score.band], ...(active.has(score.name) ? ['already active'] : candidates.includes(score.name) ? ['offered'] : [])].join(' · '),
+    detail: score.matchedWords.length ? `your words ${score.matchedWords.map((word) => `"${word}"`).join(', ')} match ${matchedWhere(score.matchType)}` : 'none of your words match it',
   };
 }
 
-export function resolveTitle(result: ResolveResult): string {
+export function resolveTitle(result: ResolveResult, active: ReadonlySet<string> = new Set()): string {
+  const top = result.candidates[0];
+  if (result.tier === 'activated' && top && active.has(top)) return `"${result.query}": one clear match, ${top}, already active`;
   return `"${result.query}": ${TIER_TEXT[result.tier]}`;
 }

@@ -2,6 +2,8 @@
 import * as path from 'node:path';
 import { parseJsonc } from '../server/powers/jsonc.js';
 import { powerNameFrom } from '../server/spells/power-name.js';
+import { suggestKeywords } from '../server/spells/keyword-suggestions.js';
+import { isPlaceholderDescription, PLACEHOLDER_KEYWORDS, serverPlaceholderDescription, TEMPLATE_DESCRIPTION } from '../server/spells/placeholders.js';
 
 export const SPELL_NAME = /^[a-z0-9-]+$/;
 
@@ -31,10 +33,11 @@ export const spellName = powerNameFrom;
 
 export function templateSpell(name: string): string {
   return `# A Grimoire power: one MCP server, with the words that let an agent find it.
+# The description and keywords below are placeholders: the editor flags them until you write your own.
 name: ${name}
 version: 1.0.0
-description: Say in one sentence what this power does.
-keywords: [first-keyword, second-keyword, third-keyword]
+description: ${quote(TEMPLATE_DESCRIPTION)}
+keywords: [${PLACEHOLDER_KEYWORDS.join(', ')}]
 steering: |
   Guidance the agent reads with every tool of this power:
   - which tool to call first, and which to prefer;
@@ -52,7 +55,14 @@ server:
  * A spell for an mcp.json server. VS Code variables become spell variables: `${env:X}` and
  * `${input:x}` read `${X}` from the environment, `${workspaceFolder}` is written out.
  */
-export function spellFromMcpEntry(entry: McpEntry, options: { workspaceFolder?: string; toolNames?: string[] } = {}): string {
+/** What the gateway already knows of the server, when it has listed its tools. */
+export interface KnownServer {
+  /** As the Powers view shows it: from the server's instructions and tools. */
+  description: string;
+  toolNames: string[];
+}
+
+export function spellFromMcpEntry(entry: McpEntry, options: { workspaceFolder?: string; known?: KnownServer } = {}): string {
   const name = spellName(entry.key);
   const inputs = new Set<string>();
   const convert = (value: unknown): string => convertVariables(String(value), options.workspaceFolder, inputs);
@@ -66,16 +76,21 @@ export function spellFromMcpEntry(entry: McpEntry, options: { workspaceFolder?: 
         env: mapValues(c.env, convert),
         ...(typeof c.cwd === 'string' ? { cwd: convert(c.cwd) } : {}),
       };
+  const known = options.known && options.known.toolNames.length > 0 && !isPlaceholderDescription(options.known.description) ? options.known : undefined;
+  const description = known ? known.description : serverPlaceholderDescription(entry.key);
+  const keywords = keywordsFor(entry.key, known?.toolNames ?? [], { description: known?.description, packageName: packageOf(c) });
   const header = [
     `# Made from "${entry.key}" in ${entry.file}.`,
     ...[...inputs].map((input) => `# \${${input}} was an mcp.json input: set it in the environment VS Code starts from.`),
+    ...(known ? ['# The description is what the server says of itself and its tools: make it say what you use it for.'] : ['# Its tools were not listed yet: the description is a placeholder (the editor flags it until you write it).']),
+    ...(keywords.some((word) => PLACEHOLDER_KEYWORDS.includes(word)) ? ['# Too few telling words were found for keywords: replace the placeholders.'] : []),
   ];
   return [
     ...header,
     `name: ${name}`,
     'version: 1.0.0',
-    `description: ${quote(`Tools of the "${entry.key}" MCP server. Say in one sentence what it does: intent resolution matches against it.`)}`,
-    `keywords: [${keywordsFor(entry.key, options.toolNames ?? []).map(quote).join(', ')}]`,
+    `description: ${quote(description)}`,
+    `keywords: [${keywords.map(quote).join(', ')}]`,
     'steering: |',
     `  Guidance the agent reads with every tool of ${name}: which tool to call first, and what to check before a change.`,
     'server:',
@@ -113,13 +128,22 @@ function convertVariables(value: string, workspaceFolder: string | undefined, in
   });
 }
 
-/** 3 to 20 words from the server key and its tool names. */
-export function keywordsFor(key: string, toolNames: string[]): string[] {
-  const words = [key, ...toolNames]
-    .flatMap((text) => text.toLowerCase().split(/[^a-z0-9]+/))
-    .filter((word) => word.length > 2);
-  const unique = [...new Set([...words, 'mcp', 'server', 'tools'])];
-  return unique.slice(0, 20);
+/**
+ * 3 to 20 keywords from the server's key, its npm package, its tool names and description (telling
+ * words only: see keyword-suggestions.ts); the template's placeholders fill up to 3, and are flagged.
+ */
+export function keywordsFor(key: string, toolNames: string[], more: { description?: string; packageName?: string } = {}): string[] {
+  const name = [key, more.packageName ?? ''].join(' ');
+  const words = suggestKeywords({ name, description: more.description, toolNames }, 12);
+  return [...words, ...PLACEHOLDER_KEYWORDS.slice(0, Math.max(0, 3 - words.length))].slice(0, 20);
+}
+
+/** The npm package an `npx` entry runs, without its scope and the usual "server-"/"mcp-" prefixes: "memory" for @modelcontextprotocol/server-memory. */
+function packageOf(config: Record<string, unknown>): string | undefined {
+  const args = Array.isArray(config.args) ? config.args.filter((arg): arg is string => typeof arg === 'string') : [];
+  const spec = args.find((arg) => !arg.startsWith('-') && /^(@[\w.-]+\/)?[\w.-]+(@[\w.^~-]+)?$/.test(arg));
+  if (!spec || (config.command !== 'npx' && config.command !== 'bunx' && config.command !== 'uvx')) return undefined;
+  return spec.replace(/^@[\w.-]+\//, '').replace(/@.*$/, '').replace(/^(mcp-server-|server-|mcp-)|(-mcp-server|-mcp|-server)$/g, '');
 }
 
 function mapValues(value: unknown, convert: (value: unknown) => string): Record<string, string> {

@@ -4,19 +4,65 @@ import type { ItemModel } from './tree-items.js';
 
 export const REVIEW_SCHEME = 'grimoire-review';
 
-/** The Powers tree's "Review changes" item, shown first while tools await review. */
+/**
+ * The Powers tree's review item, shown first while tools are held: "Review changes (n)" counts the
+ * tools awaiting a decision; tools the user kept blocked are named apart ("Blocked tools (n)" when
+ * nothing else awaits), so the count always matches what the item lists.
+ */
 export function reviewItem(reviews: readonly ToolReviewInfo[]): ItemModel {
   const pending = reviews.filter((r) => r.status === 'pending');
-  const suspicious = reviews.filter((r) => r.suspicious.length > 0).length;
+  const rejected = reviews.filter((r) => r.status === 'rejected');
+  const suspicious = pending.filter((r) => r.suspicious.length > 0).length;
+  const names = (list: readonly ToolReviewInfo[]) => list.map((r) => `${r.power}:${r.tool}`).join(', ');
+  const blockedText = rejected.length ? `${rejected.length} kept blocked: ${names(rejected)}` : '';
   return {
     id: 'review:changes',
-    label: `Review changes (${pending.length})`,
-    description: `${reviews.map((r) => `${r.power}:${r.tool}`).join(', ')}${suspicious ? ` · ${suspicious} suspicious` : ''}`,
-    tooltip: reviews.map((r) => `${r.power}:${r.tool} (${r.kind}${r.status === 'rejected' ? ', kept blocked' : ''}): ${r.changes.join('; ') || 'new tool'}`).join('\n'),
-    contextValue: 'grimoire.toolReview',
-    icon: { id: suspicious ? 'shield' : 'diff', color: suspicious ? 'errorForeground' : 'problemsWarningIcon.foreground' },
+    label: pending.length ? `Review changes (${pending.length})` : `Blocked tools (${rejected.length})`,
+    description: pending.length ? [`${names(pending)}${suspicious ? ` · ${suspicious} suspicious` : ''}`, blockedText].filter(Boolean).join(' · ') : names(rejected),
+    tooltip: reviews.map((r) => `${r.power}:${r.tool} (${r.kind}${r.status === 'rejected' ? ', kept blocked' : ', awaiting your review'}): ${r.changes.join('; ') || 'new tool'}`).join('\n'),
+    contextValue: pending.length ? 'grimoire.toolReview' : 'grimoire.toolReview.blocked',
+    icon: pending.length ? { id: suspicious ? 'shield' : 'diff', color: suspicious ? 'errorForeground' : 'problemsWarningIcon.foreground' } : { id: 'circle-slash' },
     collapsible: false,
   };
+}
+
+/** The flags of a review in plain words, e.g. "override", "credentials". */
+export function flagNames(review: Pick<ToolReviewInfo, 'suspicious'>): string[] {
+  return [...new Set(review.suspicious.map((flag) => flag.kind.replace('-', ' ')))];
+}
+
+/** The buttons of every review decision, "Keep blocked" first: the default, the one Enter picks. */
+export const KEEP_BLOCKED = 'Keep blocked';
+export const APPROVE = 'Approve';
+
+/**
+ * The modal that confirms an approval: what changed and, for a flagged change, the flags by name
+ * and the text that raised them. Every approval (notification, tree, palette) asks it.
+ */
+export function approvalPrompt(reviews: readonly ToolReviewInfo[]): { message: string; detail: string } {
+  const flagged = reviews.filter((r) => r.suspicious.length > 0);
+  const names = reviews.map((r) => `${r.power}:${r.tool}`).join(', ');
+  const message = flagged.length
+    ? `Approve ${names}? Flagged: ${[...new Set(flagged.flatMap(flagNames))].join(', ')}.`
+    : `Approve ${names}? ${reviews.length === 1 ? 'It' : 'They'} will be in the agent's list again.`;
+  const lines = reviews.map((r) => {
+    const flags = r.suspicious.map((f) => `${f.kind.replace('-', ' ')}: "${f.excerpt}"`).join('; ');
+    return `${r.power}:${r.tool}: ${r.changes.join('; ') || 'a new tool'}${flags ? `. Flagged ${flags}` : ''}.`;
+  });
+  if (flagged.length) lines.push('Flagged text reads like instructions aimed at the agent. Approve only if you trust this server and the change is expected.');
+  return { message, detail: lines.join('\n') };
+}
+
+/** The modal of an approval: "Keep blocked" first (VS Code focuses the first button: Enter keeps it blocked); Escape decides nothing. */
+export function approvalDialog(reviews: readonly ToolReviewInfo[]): { message: string; options: { modal: true; detail: string }; items: [string, string] } {
+  const prompt = approvalPrompt(reviews);
+  return { message: prompt.message, options: { modal: true, detail: prompt.detail }, items: [KEEP_BLOCKED, APPROVE] };
+}
+
+/** The notification after the diff opens: the change, its flags named, and the decision (approving asks again). */
+export function reviewNotice(review: ToolReviewInfo): string {
+  const flags = flagNames(review);
+  return `${review.power}:${review.tool}: ${review.changes.join('; ') || 'a new tool'}${flags.length ? `. Flagged: ${flags.join(', ')}` : ''}. Held back until you decide.`;
 }
 
 /** The text the diff editor compares: one side of a review. */

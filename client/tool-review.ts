@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import * as protocol from '../server/rpc/protocol.js';
 import type { ToolChangesPayload, ToolReviewInfo } from '../server/rpc/protocol.js';
 import type { GatewayClient } from './gateway-client.js';
-import { parseVersionPath, quarantineMessage, REVIEW_SCHEME, versionPath, versionText } from './tool-review-items.js';
+import { APPROVE, approvalDialog, KEEP_BLOCKED, parseVersionPath, quarantineMessage, REVIEW_SCHEME, reviewNotice, versionPath, versionText } from './tool-review-items.js';
 
 type Target = { power: string; tool?: string } | undefined;
 
@@ -70,24 +70,35 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
     if (!review) return undefined;
     const side = (s: 'old' | 'new') => vscode.Uri.from({ scheme: REVIEW_SCHEME, path: versionPath(review, s) });
     await vscode.commands.executeCommand('vscode.diff', side('old'), side('new'), `${review.power}:${review.tool}: approved ↔ offered now`, { preview: true });
-    const flags = review.suspicious.map((f) => `${f.kind}: "${f.excerpt}"`).join('; ');
-    const detail = `${review.changes.join('; ') || 'a new tool'}${flags ? `. Suspicious: ${flags}` : ''}`;
-    void vscode.window.showInformationMessage(`${review.power}:${review.tool}: ${detail}`, 'Approve', 'Keep blocked').then((choice) => {
-      if (choice === 'Approve') void this.decide('approve', review);
-      else if (choice === 'Keep blocked') void this.decide('reject', review);
+    const items = [KEEP_BLOCKED, `${APPROVE}...`];
+    const shown = review.suspicious.length ? vscode.window.showWarningMessage(reviewNotice(review), ...items) : vscode.window.showInformationMessage(reviewNotice(review), ...items);
+    void shown.then((choice) => {
+      if (choice === KEEP_BLOCKED) void this.decide('reject', review);
+      else if (choice) void this.decide('approve', review);
     });
     return review;
   }
 
-  /** Approves (the tool is exposed again) or keeps blocked; returns what still awaits review. */
+  /**
+   * Approves (after a modal confirmation naming the change and its flags: the tool is exposed again)
+   * or keeps blocked; returns what is still held, or undefined when nothing was decided.
+   */
   async decide(decision: 'approve' | 'reject', target?: Target): Promise<ToolReviewInfo[] | undefined> {
+    await this.refresh();
     const wholePower = decision === 'approve' && target && !target.tool;
-    const review = wholePower ? undefined : await this.pick(target, decision === 'approve' ? 'Approve which tool?' : 'Keep which tool blocked?');
-    const params = review ? { power: review.power, tool: review.tool } : wholePower ? { power: target.power } : undefined;
-    if (!params) return undefined;
-    const method = decision === 'approve' ? protocol.approveToolChange : protocol.rejectToolChange;
+    const chosen = wholePower
+      ? this.reviews.filter((r) => r.power === target.power)
+      : [await this.pick(target, decision === 'approve' ? 'Approve which tool?' : 'Keep which tool blocked?', decision === 'reject' ? 'pending' : undefined)].filter((r): r is ToolReviewInfo => r !== undefined);
+    if (chosen.length === 0) return undefined;
+    if (decision === 'approve') {
+      const dialog = approvalDialog(chosen);
+      const answer = await vscode.window.showWarningMessage(dialog.message, dialog.options, ...dialog.items);
+      if (answer === undefined) return undefined;
+      if (answer === KEEP_BLOCKED) return this.keepBlocked(chosen.filter((r) => r.status === 'pending'));
+    }
     try {
-      this.set(await this.gateway.request(method, params));
+      if (decision === 'approve') this.set(await this.gateway.request(protocol.approveToolChange, wholePower ? { power: target.power } : { power: chosen[0].power, tool: chosen[0].tool }));
+      else return this.keepBlocked(chosen);
     } catch (error) {
       void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
       return undefined;
@@ -95,8 +106,18 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
     return this.reviews;
   }
 
-  private async pick(target: Target, placeHolder: string): Promise<ToolReviewInfo | undefined> {
-    const candidates = this.reviews.filter((r) => !target || (r.power === target.power && (!target.tool || r.tool === target.tool)));
+  private async keepBlocked(reviews: readonly ToolReviewInfo[]): Promise<ToolReviewInfo[] | undefined> {
+    try {
+      for (const review of reviews) this.set(await this.gateway.request(protocol.rejectToolChange, { power: review.power, tool: review.tool }));
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
+      return undefined;
+    }
+    return this.reviews;
+  }
+
+  private async pick(target: Target, placeHolder: string, status?: ToolReviewInfo['status']): Promise<ToolReviewInfo | undefined> {
+    const candidates = this.reviews.filter((r) => (!status || r.status === status) && (!target || (r.power === target.power && (!target.tool || r.tool === target.tool))));
     if (candidates.length <= 1) return candidates[0];
     const picked = await vscode.window.showQuickPick(
       candidates.map((review) => ({ label: `${review.power}:${review.tool}`, description: review.changes.join('; '), review })),
@@ -110,8 +131,10 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
   }
 }
 
-/** A command argument: `{ power, tool? }` from a caller, anything else (a tree node) picks. */
+/** A command argument: `{ power, tool? }` from a caller or a tool row of the Powers tree; anything else (the review item) picks. */
 function asTarget(arg: unknown): Target {
+  const node = arg as { kind?: unknown; power?: { name?: unknown }; tool?: { name?: unknown } } | undefined;
+  if (node?.kind === 'tool' && typeof node.power?.name === 'string' && typeof node.tool?.name === 'string') return { power: node.power.name, tool: node.tool.name };
   const candidate = arg as { power?: unknown; tool?: unknown } | undefined;
   if (!candidate || typeof candidate.power !== 'string') return undefined;
   return { power: candidate.power, ...(typeof candidate.tool === 'string' ? { tool: candidate.tool } : {}) };

@@ -1,6 +1,9 @@
 /** What the Powers tree shows, built from protocol payloads. No `vscode` import: powers-tree.ts makes TreeItems of it. */
 import * as path from 'node:path';
 import type { LoadIssueInfo, PowerInfo, ToolInfo } from '../server/rpc/protocol.js';
+import { toolCountText, toolCounts, toolCountsText, toolStatus, type ToolStatus } from '../server/rpc/tool-counts.js';
+
+export { toolCountText, toolCounts, toolCountsText, toolStatus };
 
 export interface IconModel {
   id: string;
@@ -41,8 +44,22 @@ export function powerIcon(power: PowerInfo): IconModel {
   return power.active ? { id: 'circle-large-filled' } : { id: 'circle-large-outline' };
 }
 
-export function toolCountText(count: number): string {
-  return count === 1 ? '1 tool' : `${count} tools`;
+
+/** The toast after activation: which tools the agent has now, and which it does not (and why). */
+export function activationMessage(power: PowerInfo): string {
+  const counts = toolCounts(power);
+  const n = counts.available;
+  const are = n === 1 ? 'is' : 'are';
+  const listed =
+    power.tools.length === 0
+      ? "its tools join the agent's list once its server lists them"
+      : n === power.tools.length
+        ? `its ${toolCountText(n)} ${are} in the agent's list`
+        : n === 0
+          ? "none of its tools is in the agent's list"
+          : `${n} of its ${toolCountText(power.tools.length)} ${are} in the agent's list`;
+  const withheld = [...(counts.held ? [`${toolCountText(counts.held)} held for your review (${power.awaitingReview!.join(', ')})`] : []), ...(counts.blocked ? [`${toolCountText(counts.blocked)} blocked (${power.blocked!.join(', ')})`] : [])];
+  return `Grimoire: '${power.name}' is active; ${listed}${withheld.length ? `; ${withheld.join(', ')}` : ''}.`;
 }
 
 export function powerItem(power: PowerInfo): ItemModel {
@@ -56,7 +73,7 @@ export function powerItem(power: PowerInfo): ItemModel {
   return {
     id: `power:${power.name}`,
     label: power.name,
-    description: `${powerStateText(power)} · ${toolCountText(power.tools.length)} · ${SOURCE_LABEL[power.source.kind]}`,
+    description: `${powerStateText(power)} · ${toolCountsText(toolCounts(power))} · ${SOURCE_LABEL[power.source.kind]}`,
     tooltip: lines.join('\n'),
     contextValue: `grimoire.power.${power.active ? 'active' : 'inactive'}`,
     icon: powerIcon(power),
@@ -74,15 +91,24 @@ export function annotationTags(tool: ToolInfo): string[] {
   return tags;
 }
 
+const STATUS_TEXT: Record<Exclude<ToolStatus, 'available'>, string> = { held: 'held for review', blocked: 'blocked' };
+
 export function toolItem(power: PowerInfo, tool: ToolInfo): ItemModel {
   const tags = annotationTags(tool);
+  const status = toolStatus(power, tool.name);
+  const statusText = status === 'available' ? undefined : STATUS_TEXT[status];
   return {
     id: `tool:${power.name}:${tool.name}`,
     label: tool.name,
-    description: tags.join(', '),
-    tooltip: [tool.title ?? tool.name, tool.description, tags.length ? `Annotations: ${tags.join(', ')}` : 'No annotations'].filter(Boolean).join('\n\n'),
-    contextValue: 'grimoire.tool',
-    icon: tool.annotations.destructiveHint ? { id: 'warning' } : tool.annotations.readOnlyHint ? { id: 'eye' } : { id: 'tools' },
+    description: [statusText, tags.join(', ')].filter(Boolean).join(' · '),
+    tooltip: [tool.title ?? tool.name, statusText && `Not in the agent's list: ${statusText}.`, tool.description, tags.length ? `Annotations: ${tags.join(', ')}` : 'No annotations'].filter(Boolean).join('\n\n'),
+    contextValue: status === 'available' ? 'grimoire.tool' : `grimoire.tool.${status}`,
+    icon:
+      status === 'held'
+        ? { id: 'diff', color: 'problemsWarningIcon.foreground' }
+        : status === 'blocked'
+          ? { id: 'circle-slash' }
+          : tool.annotations.destructiveHint ? { id: 'warning' } : tool.annotations.readOnlyHint ? { id: 'eye' } : { id: 'tools' },
     collapsible: false,
   };
 }
@@ -94,7 +120,7 @@ export function issueItem(issue: LoadIssueInfo): ItemModel {
     description: issue.message,
     tooltip: `${issue.file}${issue.line === undefined ? '' : `:${issue.line}`}${issue.field ? ` (${issue.field})` : ''}\n${issue.message}\nFix: ${issue.fix}`,
     contextValue: 'grimoire.issue',
-    icon: { id: 'warning', color: 'problemsWarningIcon.foreground' },
+    icon: issue.severity === 'warning' ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'error', color: 'problemsErrorIcon.foreground' },
     collapsible: false,
   };
 }

@@ -2,7 +2,7 @@
 import type { PowerInfo, PowerScoreInfo, ResolveResult } from '../server/rpc/protocol.js';
 import { bar, button, el } from './dom.js';
 import { formatNumber } from './format.js';
-import { contributionSegments, historyFacts, relevanceFacts } from './quality-model.js';
+import { contributionSegments, historyFacts, orderSentence, relevanceFacts } from './quality-model.js';
 import { scoreRows, tierSummary } from './view-model.js';
 import { send } from './vscode-api.js';
 
@@ -22,14 +22,14 @@ function why(score: PowerScoreInfo, rank: number): HTMLElement {
     'details',
     { class: 'why', 'data-why': score.name },
     el('summary', {}, `#${rank} ${explanation.movedByHistory ? 'moved by history' : 'by relevance'}`),
-    el('p', { class: 'small' }, `Weighted score ${formatNumber(explanation.finalScore)}: it orders only powers of close relevance; further apart, relevance decides.`),
+    el('p', { class: 'small' }, orderSentence(explanation)),
     stack,
     el(
       'ul',
       { class: 'legend small' },
-      ...segments.map((segment) => el('li', {}, el('span', { class: `swatch factor-${segment.factor}` }), `${segment.label} ${formatNumber(segment.value)}`)),
+      ...segments.map((segment) => el('li', {}, el('span', { class: `swatch factor-${segment.factor}` }), `${segment.label} ${Math.round(segment.percent)}%`)),
     ),
-    el('p', { class: 'small' }, el('strong', {}, 'Relevance: '), relevanceFacts(explanation, score.matchType, score.matchedTerms).join(' · ')),
+    el('p', { class: 'small' }, el('strong', {}, 'Relevance: '), relevanceFacts(explanation, score.matchType, score.matchedWords).join(' ')),
     el('p', { class: 'small' }, el('strong', {}, 'History: '), historyFacts(explanation).join(' · ')),
   );
 }

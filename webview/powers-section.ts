@@ -35,7 +35,7 @@ export function powersSection(powers: PowerInfo[], issues: LoadIssueInfo[] = [])
               { 'data-power': row.name },
               el('td', {}, el('strong', {}, row.name), el('div', { class: 'muted small' }, row.description)),
               el('td', { class: 'state' }, el('span', { class: `dot tone-${row.tone}` }), row.state),
-              el('td', { class: 'number' }, String(row.tools)),
+              el('td', { class: 'number' }, String(row.tools), ...(row.toolsWithheld ? [el('div', { class: 'muted small', 'data-withheld': row.name }, row.toolsWithheld)] : [])),
               el('td', {}, row.source),
               el('td', { class: 'actions' }, button(row.action === 'activate' ? 'Activate' : 'Deactivate', () => send({ type: row.action, name: row.name }), { secondary: row.action === 'deactivate' })),
             ),

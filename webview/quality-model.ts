@@ -88,16 +88,35 @@ export function contributionSegments(explanation: ScoreExplanation): Contributio
   }));
 }
 
-/** What matched, in words. */
-export function relevanceFacts(explanation: ScoreExplanation, matchType: string, matchedTerms: string[]): string[] {
-  return [
-    matchedTerms.length ? `matched ${matchType}: ${matchedTerms.join(', ')}` : 'no matching words',
-    `lexical score ${formatNumber(explanation.lexicalScore, 2)}`,
-    ...(explanation.strength !== undefined ? [`strength ${formatPercent(explanation.strength)}`] : []),
-    ...(explanation.coverage !== undefined ? [`coverage ${formatPercent(explanation.coverage)}`] : []),
-    ...(explanation.semantic !== undefined ? [`semantic similarity ${formatNumber(explanation.semantic, 2)}`] : ['no semantic score (lexical only)']),
-    `relative relevance ${formatPercent(explanation.relativeRelevance)}`,
-  ];
+const WHERE: Record<string, string> = { name: 'its name', keyword: 'its keywords', description: 'its description', tool: 'its tools', learned: 'requests it served before' };
+
+/** What matched, in plain sentences: the user's words, how strong the match is, how much of the request it covers. */
+export function relevanceFacts(explanation: ScoreExplanation, matchType: string, matchedWords: string[]): string[] {
+  const words = matchedWords.map((word) => `"${word}"`).join(', ');
+  const facts = [matchedWords.length ? `Your words ${words} match ${WHERE[matchType] ?? `its ${matchType}`}.` : 'None of your words match it.'];
+  if (explanation.strength !== undefined) {
+    const strength = explanation.strength >= 0.75 ? 'a strong' : explanation.strength >= 0.4 ? 'a fair' : 'a weak';
+    facts.push(`It is ${strength} match (${formatPercent(explanation.strength)} of the best this request could reach).`);
+  }
+  if (explanation.coverage !== undefined) {
+    facts.push(
+      explanation.coverage === 0
+        ? 'It matches none of the rarer, more telling words of your request.'
+        : explanation.coverage >= 0.999
+          ? 'It matches every telling word of your request.'
+          : `It matches ${formatPercent(explanation.coverage)} of what the telling words of your request weigh.`,
+    );
+  }
+  facts.push(explanation.semantic !== undefined ? `Similar in meaning: ${formatPercent(Math.max(0, explanation.semantic))}.` : 'Compared by words only (semantic matching is off).');
+  facts.push(explanation.relativeRelevance >= 0.999 ? 'The most relevant power for this request.' : `${formatPercent(explanation.relativeRelevance)} as relevant as the most relevant power.`);
+  return facts;
+}
+
+/** Why the power stands where it does, in one sentence. */
+export function orderSentence(explanation: ScoreExplanation): string {
+  return explanation.movedByHistory
+    ? 'Powers that match about as well are ordered by how their past calls went; its history moved it here.'
+    : 'Placed by how well it matches your request; past calls only reorder powers that match about as well.';
 }
 
 export function historyFacts(explanation: ScoreExplanation): string[] {

@@ -1,5 +1,6 @@
 /** What the dashboard shows, computed from protocol payloads. No DOM: unit-tested under Node. */
 import type { GatewayStatus, PowerInfo, ResolveResult, Tier } from '../server/rpc/protocol.js';
+import { toolCounts, type ToolCounts } from '../server/rpc/tool-counts.js';
 
 export interface PowerRow {
   name: string;
@@ -7,7 +8,10 @@ export interface PowerRow {
   state: string;
   /** CSS modifier for the state dot. */
   tone: 'ok' | 'busy' | 'error' | 'idle' | 'warn';
+  /** Available tools: in the agent's list while the power is active. */
   tools: number;
+  /** "1 held for review · 1 blocked", '' when every tool is available. */
+  toolsWithheld: string;
   source: string;
   active: boolean;
   action: 'activate' | 'deactivate';
@@ -31,6 +35,14 @@ export const TIER_LABEL: Record<Tier, string> = {
   not_found: 'Not found',
 };
 
+/** One power's match: never "Activated" (the playground ranks; its Activate button activates). */
+export const BAND_LABEL: Record<Tier, string> = {
+  activated: 'Clear match',
+  multiple_matches: 'Close match',
+  weak_matches: 'Weak match',
+  not_found: 'No match',
+};
+
 const TIER_EXPLAINED: Record<Tier, string> = {
   activated: 'one power is a clear match: an agent gets it activated with its tools',
   multiple_matches: 'several powers could serve: an agent is asked to pick one',
@@ -39,6 +51,10 @@ const TIER_EXPLAINED: Record<Tier, string> = {
 };
 
 const SOURCE: Record<PowerInfo['source']['kind'], string> = { spell: 'spell', demo: 'demo', 'vscode-mcp': 'mcp.json', 'claude-desktop': 'Claude Desktop', 'cursor-mcp': 'Cursor', 'kiro-power': 'Kiro power' };
+
+function withheldText(counts: ToolCounts): string {
+  return [...(counts.held ? [`${counts.held} held for review`] : []), ...(counts.blocked ? [`${counts.blocked} blocked`] : [])].join(' · ');
+}
 
 export function powerRows(powers: PowerInfo[]): PowerRow[] {
   return powers.map((power) => {
@@ -51,7 +67,8 @@ export function powerRows(powers: PowerInfo[]): PowerRow[] {
       description: power.description,
       state,
       tone,
-      tools: power.tools.length,
+      tools: toolCounts(power).available,
+      toolsWithheld: withheldText(toolCounts(power)),
       source: SOURCE[power.source.kind],
       active: power.active,
       action: power.active ? 'deactivate' : 'activate',
@@ -66,8 +83,8 @@ export function scoreRows(result: ResolveResult, powers: PowerInfo[]): ScoreRow[
     percent: Math.round(score.confidence * 100),
     confidenceText: score.confidence.toFixed(2),
     band: score.band,
-    bandText: TIER_LABEL[score.band],
-    matched: score.matchedTerms.length ? `${score.matchType}: ${score.matchedTerms.join(', ')}` : '',
+    bandText: BAND_LABEL[score.band],
+    matched: score.matchedWords.length ? `${score.matchType}: ${score.matchedWords.join(', ')}` : '',
     offered: result.candidates.includes(score.name),
     active: active.has(score.name),
   }));

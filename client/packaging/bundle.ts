@@ -108,9 +108,13 @@ async function buildDemoServers(): Promise<void> {
       target: 'node20',
       banner: { js: "import { createRequire as __grimoireRequire } from 'node:module'; const require = __grimoireRequire(import.meta.url);" },
     });
-    // server-everything reads its instructions and resources from <package>/docs next to dist/.
-    const docs = path.join(source, 'dist', 'docs');
-    if (fs.existsSync(docs)) fs.cpSync(docs, path.join(target, 'docs'), { recursive: true });
+    // server-everything reads its instructions from <package>/docs next to dist/ (and serves each file there
+    // as a resource): only the instructions are shipped, the package's own documentation is not.
+    const instructions = path.join(source, 'dist', 'docs', 'instructions.md');
+    if (fs.existsSync(instructions)) {
+      fs.mkdirSync(path.join(target, 'docs'), { recursive: true });
+      fs.copyFileSync(instructions, path.join(target, 'docs', 'instructions.md'));
+    }
   }
 }
 

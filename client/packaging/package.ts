@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const at = process.argv.indexOf('--out');
   const packagePath = at >= 0 ? path.resolve(process.argv[at + 1]) : vsixPath();
   // The Marketplace page is written for users (docs/marketplace.md); README.md is the developer's.
-  const options = { cwd: root, dependencies: false, allowMissingRepository: true, skipLicense: true, readmePath: MARKETPLACE_README, changelogPath: 'CHANGELOG.md' } as const;
+  const options = { cwd: root, dependencies: false, allowMissingRepository: true, readmePath: MARKETPLACE_README, changelogPath: 'CHANGELOG.md' } as const;
   await createVSIX({ ...options, packagePath });
   const files = await listFiles({ cwd: root, packageManager: PackageManager.None });
   const bytes = fs.statSync(packagePath).size;

@@ -176,7 +176,8 @@ export class PowerRegistry extends EventEmitter<Events> {
     }
     for (const name of names) {
       const result = loadSpellFile(path.join(dir, name), ctx);
-      issues.push(...result.issues);
+      // A file whose power loaded has only warnings; one that did not load has errors (and any warning of its own).
+      issues.push(...result.issues.map((issue) => ({ ...issue, severity: issue.severity ?? (result.power ? ('warning' as const) : ('error' as const)) })));
       if (result.power) accept(result.power, result.extensions);
     }
   }

@@ -7,6 +7,8 @@ import { withHashes } from './hash.js';
 import { serverKeys, spellKeys, spellSchema, splitMessage, type SpellExtensions, type SpellFile } from './spell-schema.js';
 import type { LoadIssue, PowerDefinition, ServerSpec } from './types.js';
 import { readYaml } from './yaml-limits.js';
+import { commandExists } from '../ranking/availability.js';
+import { lookupFor } from '../upstream/command-lookup.js';
 
 export interface SpellLoadContext {
   env: Vars;
@@ -49,7 +51,13 @@ export function parseSpell(text: string, file: string, ctx: SpellLoadContext): S
     return { issues: [issue('', 'the file is not a YAML mapping', 'write the spell as key: value lines (name:, version:, ...)')] };
   }
   const parsed = spellSchema.safeParse(data);
-  if (!parsed.success) return { issues: firstPerField(parsed.error.issues.map((iss) => zodIssue(iss, issue))) };
+  if (!parsed.success) {
+    // Every check at once: the command is looked up even while other fields are wrong.
+    const raw = data as Record<string, unknown>;
+    const missing = missingCommandIssue(raw, { ...ctx.env, ...ctx.vars }, issue);
+    const unknown = unknownKeys(raw as SpellFile, issue).map((found): LoadIssue => ({ ...found, severity: 'warning' }));
+    return { issues: [...firstPerField(parsed.error.issues.map((iss) => zodIssue(iss, issue))), ...unknown, ...(missing ? [missing] : [])] };
+  }
   const spell = parsed.data;
   const issues = [...unknownKeys(spell, issue), ...fileNameIssues(file, spell.name, issue)];
   const { server, problems } = expandServer(serverSpec(spell), { ...ctx.env, ...ctx.vars });
@@ -79,6 +87,26 @@ export function parseSpell(text: string, file: string, ctx: SpellLoadContext): S
 
 type MakeIssue = (field: string, message: string, fix: string) => LoadIssue;
 
+/** The words of the PATH check, the same in the editor, the Powers tree and `grimoire spells check`. */
+export function commandNotFoundText(command: string): { message: string; fix: string } {
+  return { message: `command "${command}" was not found on PATH: the power cannot start`, fix: 'install the program, or give its full path' };
+}
+
+/** A stdio `server.command` (written out, its variables set) that is not on PATH, from a spell that does not load as a whole. */
+function missingCommandIssue(data: Record<string, unknown>, vars: Vars, issue: MakeIssue): LoadIssue | undefined {
+  const server = data.server;
+  if (!server || typeof server !== 'object' || Array.isArray(server)) return undefined;
+  const { command, env, cwd, transport } = server as Record<string, unknown>;
+  if (typeof command !== 'string' || !command.trim() || (transport !== undefined && transport !== 'stdio')) return undefined;
+  const strings = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {});
+  const spec: ServerSpec = { transport: 'stdio', command, args: [], env: strings(env), ...(typeof cwd === 'string' ? { cwd } : {}) };
+  const expanded = expandServer(spec, vars);
+  if (expanded.problems.length > 0 || expanded.server.transport !== 'stdio') return undefined;
+  if (commandExists(expanded.server.command, lookupFor(expanded.server.env, expanded.server.cwd))) return undefined;
+  const text = commandNotFoundText(expanded.server.command);
+  return { ...issue('server.command', text.message, text.fix), severity: 'warning' };
+}
+
 function zodIssue(iss: z.core.$ZodIssue, issue: MakeIssue): LoadIssue {
   const { message, fix } = splitMessage(iss.message);
   return issue(iss.path.map(String).join('.'), message, fix);
@@ -98,13 +126,17 @@ function serverSpec(spell: SpellFile): ServerSpec {
   return { transport: s.transport, url: s.url, headers: s.headers };
 }
 
+/** Keys the schema does not know, at the top level and in `server` (also of a spell that does not parse: `server` may be anything then). */
 function unknownKeys(spell: SpellFile, issue: MakeIssue): LoadIssue[] {
-  const known = spell.server.transport === 'stdio' ? serverKeys.stdio : serverKeys.remote;
   const found: LoadIssue[] = [];
   for (const key of Object.keys(spell)) {
     if (!spellKeys.includes(key)) found.push(unknownKey(key, key, spellKeys, issue));
   }
-  for (const key of Object.keys(spell.server)) {
+  const server: unknown = spell.server;
+  if (!server || typeof server !== 'object' || Array.isArray(server)) return found;
+  const transport = (server as { transport?: unknown }).transport;
+  const known = transport === undefined || transport === 'stdio' ? serverKeys.stdio : serverKeys.remote;
+  for (const key of Object.keys(server)) {
     if (key === 'auth') {
       found.push(issue('server.auth', 'server.auth is not supported and is ignored', 'send the credential as a header instead, e.g. headers: { Authorization: "Bearer ${API_TOKEN}" }'));
     } else if (!(known as readonly string[]).includes(key)) {

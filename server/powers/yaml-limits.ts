@@ -34,6 +34,12 @@ export function readYaml(text: string): YamlRead {
         const pos = at(error.pos[0]);
         const where = `line ${pos.line}, column ${pos.column}`;
         if (/call stack/i.test(error.message)) return tooDeep(pos);
+        const opener = /end with an? ([\]}])/.test(error.message) ? unclosedBracket(text, error.pos[0]) : undefined;
+        if (opener !== undefined) {
+          const open = at(opener);
+          const bracket = text[opener];
+          return { ...open, message: `YAML syntax error at line ${open.line}, column ${open.column}: this "${bracket}" is never closed`, fix: `close it with "${bracket === '[' ? ']' : '}'}"` };
+        }
         return { ...pos, message: `YAML syntax error at ${where}: ${preview(error.message, 200)}`, fix: `fix the YAML at ${where}: check the indentation, a missing ":" or an unclosed quote` };
       }),
     };
@@ -62,6 +68,28 @@ export function readYaml(text: string): YamlRead {
       return undefined;
     },
   };
+}
+
+/** Where the last bracket still open before `offset` was opened (the parser notices only later, at a line that is fine). */
+export function unclosedBracket(text: string, offset: number): number | undefined {
+  const open: number[] = [];
+  let quote: string | undefined;
+  for (let at = 0; at < offset; at++) {
+    const char = text[at];
+    if (quote) {
+      if (char === quote) quote = undefined;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+    } else if (char === '#' && (at === 0 || /\s/.test(text[at - 1]))) {
+      const end = text.indexOf('\n', at);
+      at = end < 0 ? offset : end;
+    } else if (char === '[' || char === '{') {
+      open.push(at);
+    } else if ((char === ']' || char === '}') && open.length) {
+      open.pop();
+    }
+  }
+  return open.at(-1);
 }
 
 function tooDeep(pos: { line: number; column: number }): YamlProblem {

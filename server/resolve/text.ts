@@ -63,3 +63,18 @@ export function terms(text: string): string[] {
     .filter((word) => !isStopWord(word))
     .map(stem);
 }
+
+/**
+ * The user's own words behind matched search terms ("knowledge" for the stem "knowledg"), in the
+ * order the query has them; a term no query word stems to is kept as it is.
+ */
+export function queryWordsFor(query: string, matched: readonly string[]): string[] {
+  const wanted = new Set(matched);
+  const found = new Map<string, string>();
+  for (const word of words(query)) {
+    if (isStopWord(word)) continue;
+    const term = stem(word);
+    if (wanted.has(term) && !found.has(term)) found.set(term, word);
+  }
+  return [...found.values(), ...matched.filter((term) => !found.has(term))];
+}

@@ -7,15 +7,19 @@ import type { TierThresholds } from '../resolve/types.js';
 import type { ResolverStatus } from '../resolve/hybrid-resolver.js';
 import type { GatewayHealth, GatewayStatus, PowerInfo, PowersPayload, ResolveResult, Tier, ToolInfo } from './protocol.js';
 import { scoreExplanation } from './ranking-payloads.js';
+import { queryWordsFor } from '../resolve/text.js';
 import { commandExists } from '../ranking/availability.js';
 import { lookupFor } from '../upstream/command-lookup.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
+import type { ToolPolicy } from '../trust/tool-policy.js';
 
 /** What a power's entry reads: its connection's state, its tools as last listed, what awaits review, whether it is active. */
 export interface PowerInfoPorts {
   manager: Pick<UpstreamManager, 'statuses'>;
   trust: Pick<ToolTrust, 'quarantinedOf'>;
+  /** Which tools the settings block (`tools.blocked`). */
+  policy: Pick<ToolPolicy, 'settingsRefusal'>;
   toolsOf(name: string): Tool[];
   isActive(name: string): boolean;
 }
@@ -35,7 +39,11 @@ function missingCommand(power: PowerDefinition): string | undefined {
 export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition): PowerInfo {
   const status = ports.manager.statuses().find((s) => s.name === power.name);
   const tools = ports.toolsOf(power.name);
-  const held = ports.trust.quarantinedOf(power.name);
+  // Each listed tool is available, held for review, or blocked (by the review or the settings; blocked wins).
+  const listed = new Set(tools.map((tool) => tool.name));
+  const blockedBySettings = tools.filter((tool) => ports.policy.settingsRefusal(power.name, tool.name) === 'blocked').map((tool) => tool.name);
+  const blocked = [...new Set([...ports.trust.quarantinedOf(power.name, 'rejected').filter((tool) => listed.has(tool)), ...blockedBySettings])].sort();
+  const held = ports.trust.quarantinedOf(power.name, 'pending').filter((tool) => !blocked.includes(tool));
   const words = describePower(power, tools);
   const missing = missingCommand(power);
   return {
@@ -51,6 +59,7 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition): PowerI
     ...(missing ? { missingCommand: missing } : {}),
     ...(status?.lastError ? { lastError: status.lastError } : {}),
     ...(held.length ? { awaitingReview: held } : {}),
+    ...(blocked.length ? { blocked } : {}),
   };
 }
 
@@ -112,6 +121,7 @@ export function resolveResult(outcome: ResolveOutcome, thresholds: TierThreshold
         score: score.score,
         matchType: score.matchType,
         matchedTerms: [...score.matchedTerms],
+        matchedWords: queryWordsFor(outcome.query, score.matchedTerms),
         band: bandOf(score.confidence, thresholds),
         flags: [...score.flags],
         ...(explanation ? { explanation } : {}),

@@ -73,8 +73,10 @@ export interface PowerInfo {
   /** Its stdio command is not on PATH (nor an executable file): it is never started until it is. */
   missingCommand?: string;
   lastError?: string;
-  /** Tools held for review (changed since approved, or new): not exposed, not callable. */
+  /** Tools held for review (changed since approved, or new) and not decided yet: not exposed, not callable. */
   awaitingReview?: string[];
+  /** Tools kept blocked: by the user in the review, or by the settings (`tools.blocked`). Never exposed or called. */
+  blocked?: string[];
 }
 
 /** A spell or config that failed to load (the others still load). */
@@ -85,6 +87,8 @@ export interface LoadIssueInfo {
   /** 1-based, when the problem has a position in the file. */
   line?: number;
   column?: number;
+  /** 'error' (the default): the file or entry did not load. 'warning': it loaded, or the problem alone would not stop it. */
+  severity?: 'error' | 'warning';
   message: string;
   fix: string;
 }
@@ -167,7 +171,10 @@ export interface PowerScoreInfo {
   /** Raw relevance, comparable only within one query. */
   score: number;
   matchType: string;
+  /** Search terms (stems, as the resolver compares them). */
   matchedTerms: string[];
+  /** The same matches in the user's own words, for display. */
+  matchedWords: string[];
   /** The tier this power's confidence alone falls in. */
   band: Tier;
   /** Why the power may not work here (missing command, unset variable, unmet `when`); never auto-activated then. */

@@ -51,6 +51,7 @@ export function rpcPorts(runtime: Runtime): RpcPorts {
     hints: parts.hints,
     intel: parts.intel,
     trust: parts.trust,
+    policy: parts.policy,
     // The gateway relays the composition root's notices; listening on it keeps the listeners' order as it was.
     gatewayEvents: gateway,
     powers: () => parts.tools.powers(),

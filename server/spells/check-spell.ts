@@ -8,12 +8,15 @@ import * as path from 'node:path';
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { commandExists } from '../ranking/availability.js';
 import { lookupFor } from '../upstream/command-lookup.js';
-import { editDistance, parseSpell, unknownKey, type SpellLoadContext } from '../powers/spell-loader.js';
+import { commandNotFoundText, editDistance, parseSpell, unknownKey, type SpellLoadContext } from '../powers/spell-loader.js';
+import { isPlaceholderDescription, PLACEHOLDER_KEYWORDS } from './placeholders.js';
+import { suggestKeywords } from './keyword-suggestions.js';
 import type { SpellExtensions } from '../powers/spell-schema.js';
 import type { LoadIssue, PowerDefinition } from '../powers/types.js';
 import { powerNameFrom } from './power-name.js';
 import { keysAt, type SpellPath } from './spell-fields.js';
 import { lineRange, locate, parseSpellText, rangeOf, type Range, type SpellText } from './yaml-ranges.js';
+import { unclosedBracket } from '../powers/yaml-limits.js';
 
 export type Severity = 'error' | 'warning';
 
@@ -25,7 +28,8 @@ export type ProblemCode =
   | 'duplicate-name'
   | 'unknown-tool'
   | 'command-not-found'
-  | 'unset-variable';
+  | 'unset-variable'
+  | 'placeholder';
 
 /** A text edit that fixes a problem mechanically. */
 export interface QuickFix {
@@ -69,9 +73,10 @@ export function checkSpell(text: string, file: string, ctx: SpellCheckContext): 
     problems.push(...loaded.issues.map((issue, index) => yamlProblem(spell, issue, index)));
     return { problems: sorted(problems) };
   }
-  for (const issue of loaded.issues) problems.push(placeIssue(spell, issue, severity, file));
-  const reported = new Set(problems.map((problem) => problem.field));
-  for (const problem of unknownKeyProblems(spell)) if (!reported.has(problem.field)) problems.push(problem);
+  // Unknown keys are found at every level below, each with a quick fix; the loader's own (top level, server) would repeat them.
+  for (const issue of loaded.issues) if (!issue.message.startsWith('unknown key "')) problems.push(placeIssue(spell, issue, issue.severity ?? severity, file));
+  problems.push(...unknownKeyProblems(spell));
+  problems.push(...placeholderProblems(spell));
   if (loaded.power) problems.push(...powerProblems(spell, loaded.power, loaded.extensions, ctx));
   return { problems: sorted(problems), power: loaded.power };
 }
@@ -101,28 +106,6 @@ function yamlProblem(spell: SpellText, issue: LoadIssue, index: number): SpellPr
   else if (typeof located.line === 'number') range = lineRange(spell, located.line - 1);
   else range = lineRange(spell, 0);
   return problem(range, 'error', 'yaml', { ...issue, message: issue.message.replace(/ at line \d+, column \d+/, '') });
-}
-
-/** Where the last bracket still open before `offset` was opened (the parser notices only later). */
-function unclosedBracket(text: string, offset: number): number | undefined {
-  const open: number[] = [];
-  let quote: string | undefined;
-  for (let at = 0; at < offset; at++) {
-    const char = text[at];
-    if (quote) {
-      if (char === quote) quote = undefined;
-    } else if (char === '"' || char === "'") {
-      quote = char;
-    } else if (char === '#' && (at === 0 || /\s/.test(text[at - 1]))) {
-      const end = text.indexOf('\n', at);
-      at = end < 0 ? offset : end;
-    } else if (char === '[' || char === '{') {
-      open.push(at);
-    } else if ((char === ']' || char === '}') && open.length) {
-      open.pop();
-    }
-  }
-  return open.at(-1);
 }
 
 export function pathOf(field: string): SpellPath {
@@ -157,7 +140,44 @@ function placeIssue(spell: SpellText, issue: LoadIssue, severity: Severity, file
   }
   const range = located.value ?? located.key!;
   if (issue.field === 'name') return nameProblem(spell, issue, range, severity, file);
+  if (issue.field === 'server.command' && issue.severity === 'warning') return problem(range, 'warning', 'command-not-found', issue);
+  if (issue.field === 'keywords') return problem(range, severity, 'schema', issue, keywordsFix(spell, range));
+  if (/(^|\.)ttlSeconds$/.test(issue.field)) return problem(range, severity, 'schema', issue, { title: 'Set ttlSeconds: 60', range, newText: '60' });
   return problem(range, severity, 'schema', issue);
+}
+
+/** Too few keywords (or none): the list filled to at least 3 from the name and description; too many: the first 20 kept. */
+function keywordsFix(spell: SpellText, range: Range | undefined): QuickFix | undefined {
+  const node = spell.doc.get('keywords', true);
+  const given = isSeq(node) ? node.items.map((item) => (isScalar(item) ? String(item.value) : '')).filter(Boolean) : [];
+  if (given.length > 20) return range && { title: 'Keep the first 20 keywords', range, newText: `[${given.slice(0, 20).map((word) => JSON.stringify(word)).join(', ')}]` };
+  const name = scalarAt(spell, ['name']) ?? '';
+  const description = scalarAt(spell, ['description']) ?? '';
+  const words = suggestKeywords({ name, description, existing: given }, Math.max(3, given.length + 1));
+  if (words.length < 3) return undefined;
+  const list = `[${words.map((word) => JSON.stringify(word)).join(', ')}]`;
+  if (range) return { title: `Set keywords to ${list}`, range, newText: list };
+  const at = { line: (locate(spell, ['description']).value?.end.line ?? 0) + 1, character: 0 };
+  return { title: `Add keywords: ${list}`, range: { start: at, end: at }, newText: `keywords: ${list}\n` };
+}
+
+/** The template's and the importer's placeholders, left as they were written. */
+function placeholderProblems(spell: SpellText): SpellProblem[] {
+  const found: SpellProblem[] = [];
+  const description = scalarAt(spell, ['description']);
+  if (description !== undefined && isPlaceholderDescription(description)) {
+    const at = locate(spell, ['description']);
+    found.push(problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'placeholder', { field: 'description', message: 'the description is still the placeholder: intent resolution matches requests against it', fix: 'say in one sentence what this power does, in the words a user would use' }));
+  }
+  const keywords = spell.doc.get('keywords', true);
+  if (isSeq(keywords)) {
+    keywords.items.forEach((item, index) => {
+      if (!isScalar(item) || !PLACEHOLDER_KEYWORDS.includes(String(item.value))) return;
+      const at = locate(spell, ['keywords', index]);
+      if (at.value) found.push(problem(at.value, 'warning', 'placeholder', { field: `keywords.${index}`, message: `"${String(item.value)}" is the template's placeholder keyword`, fix: 'replace it with a word a user might say when they need this power' }));
+    });
+  }
+  return found;
 }
 
 function scalarAt(spell: SpellText, fieldPath: SpellPath): string | undefined {
@@ -201,7 +221,7 @@ function unknownKeyProblems(spell: SpellText): SpellProblem[] {
           const keyNode = pair.key as Node;
           const range = rangeOf(spell, keyNode.range![0], keyNode.range![1]);
           const rename = /did you mean "([^"]+)"/.exec(issue.message)?.[1];
-          found.push(problem(range, 'warning', 'unknown-key', issue, rename ? { title: `Rename to "${rename}"`, range, newText: rename } : undefined));
+          found.push(problem(range, 'warning', 'unknown-key', issue, rename ? { title: `Rename to "${rename}"`, range, newText: rename } : removePair(spell, key, keyNode, pair.value as Node | null)));
         } else {
           visit(pair.value, [...at, key]);
         }
@@ -212,6 +232,17 @@ function unknownKeyProblems(spell: SpellText): SpellProblem[] {
   };
   visit(spell.doc.contents, []);
   return found;
+}
+
+/** Deletes a key with its value: its whole lines when it starts its line, else (in a flow mapping) the key and value alone. */
+function removePair(spell: SpellText, key: string, keyNode: Node, value: Node | null): QuickFix {
+  const title = `Remove "${key}"`;
+  const from = keyNode.range![0];
+  const to = value?.range ? value.range[1] : keyNode.range![1];
+  const lineStart = spell.text.lastIndexOf('\n', from - 1) + 1;
+  if (spell.text.slice(lineStart, from).trim() !== '') return { title, range: rangeOf(spell, from, to), newText: '' };
+  const newline = spell.text.indexOf('\n', Math.max(to - 1, from));
+  return { title, range: rangeOf(spell, lineStart, newline < 0 ? spell.text.length : newline + 1), newText: '' };
 }
 
 function powerProblems(spell: SpellText, power: PowerDefinition, extensions: SpellExtensions | undefined, ctx: SpellCheckContext): SpellProblem[] {
@@ -236,13 +267,7 @@ function powerProblems(spell: SpellText, power: PowerDefinition, extensions: Spe
   }
   if (power.server.transport === 'stdio' && power.problems.length === 0 && !commandExists(power.server.command, ctx.pathEnv === undefined ? lookupFor(power.server.env, power.server.cwd) : { ...lookupFor(power.server.env, power.server.cwd), pathEnv: ctx.pathEnv })) {
     const at = locate(spell, ['server', 'command']);
-    found.push(
-      problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'command-not-found', {
-        field: 'server.command',
-        message: `command "${power.server.command}" was not found on PATH: the power cannot start`,
-        fix: 'install the program, or give its full path',
-      }),
-    );
+    found.push(problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'command-not-found', { field: 'server.command', ...commandNotFoundText(power.server.command) }));
   }
   found.push(...toolProblems(spell, power.name, extensions, ctx.toolsOf?.(power.name)));
   return found;

@@ -41,9 +41,12 @@ export class ToolTrust extends EventEmitter<Events> {
     return this.held.has(`${power}:${tool}`);
   }
 
-  quarantinedOf(power: string): string[] {
+  /** The power's tools held for review: all of them, or only those awaiting a decision ('pending') or kept blocked ('rejected'). */
+  quarantinedOf(power: string, status?: 'pending' | 'rejected'): string[] {
     const prefix = `${power}:`;
-    return [...this.held.keys()].filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length));
+    return [...this.held]
+      .filter(([key, held]) => key.startsWith(prefix) && (status === undefined || held.status === status))
+      .map(([key]) => key.slice(prefix.length));
   }
 
   /** Compares a fresh tool list with the pins; returns the reviews it opened. */

@@ -16,7 +16,7 @@ test('malformed files: file:line:col: severity: message lines, a summary, exit 1
   const home = tempDir();
   try {
     const dir = path.join(home.dir, 'spells');
-    const bad = writeSpell(dir, 'bad', 'name: Bad Name\nversion: 1.0.0\ndescription: x\nkeywords: [one]\nserver:\n  command: node\n');
+    const bad = writeSpell(dir, 'bad', 'name: Bad Name\nversion: 1.0.0\ndescription: x\nkeywords: [one]\nserver:\n  command: no-such-program-i36b\n');
     const broken = writeSpell(dir, 'broken', 'name: broken\nkeywords: [a, b\n');
     writeSpell(dir, 'good', VALID('good'));
     const { code, out } = check([dir], home.dir);
@@ -25,9 +25,10 @@ test('malformed files: file:line:col: severity: message lines, a summary, exit 1
     assert.deepEqual(lines.slice(0, -1), [
       `${bad}:1:7: error: name "Bad Name" has characters other than a-z, 0-9 and "-" (fix: use lowercase letters, digits and "-" only, e.g. name: github-issues)`,
       `${bad}:4:11: error: keywords has 1 entry; at least 3 are needed (fix: list 3 to 20 words a user might say when they need this power)`,
+      `${bad}:6:12: warning: command "no-such-program-i36b" was not found on PATH: the power cannot start (fix: install the program, or give its full path)`,
       `${broken}:2:11: error: YAML syntax error: this "[" is never closed (fix: close it with "]")`,
     ]);
-    assert.equal(lines.at(-1), '3 spell file(s) checked: 3 error(s), 0 warning(s)');
+    assert.equal(lines.at(-1), '3 spell file(s) checked: 3 error(s), 1 warning(s)', 'the PATH check with the other errors, not after them');
   } finally {
     home.cleanup();
   }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { parse } from 'yaml';
 import { keywordsFor, mcpEntries, spellFromMcpEntry, spellName, templateSpell } from '../../client/spell-template.js';
 import { spellSchema } from '../../server/powers/spell-schema.js';
+import { checkSpell } from '../../server/spells/check-spell.js';
 
 function valid(text: string): Record<string, unknown> {
   const parsed = spellSchema.safeParse(parse(text));
@@ -34,7 +35,7 @@ test('a stdio entry becomes a valid spell; VS Code variables become spell variab
       key: 'My GitHub',
       config: { command: 'npx', args: ['-y', 'server-github', '${workspaceFolder}/src'], env: { TOKEN: '${input:gh-token}', HOME_DIR: '${userHome}', KEY: '${env:API_KEY}' } },
     },
-    { workspaceFolder: '/w', toolNames: ['create_issue', 'list_pull_requests'] },
+    { workspaceFolder: '/w', known: { description: 'Issues and pull requests of GitHub repositories.', toolNames: ['create_issue', 'list_pull_requests'] } },
   );
   const spell = valid(text);
   assert.equal(spell.name, 'my-github');
@@ -42,6 +43,32 @@ test('a stdio entry becomes a valid spell; VS Code variables become spell variab
   assert.match(text, /^# Made from "My GitHub" in \/w\/\.vscode\/mcp\.json\./);
   assert.match(text, /# \$\{GH_TOKEN\} was an mcp\.json input/);
   assert.ok((spell.keywords as string[]).includes('issue'));
+  assert.equal(spell.description, 'Issues and pull requests of GitHub repositories.', 'what the gateway knows of the server');
+});
+
+test('New Spell File from mcp.json: a real description and telling keywords when the tools are known, a marked placeholder when not', () => {
+  const entry = { file: '/w/.vscode/mcp.json', key: 'notes', config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } };
+  const tools = ['create_entities', 'create_relations', 'add_observations', 'delete_entities', 'delete_observations', 'delete_relations', 'read_graph', 'search_nodes', 'open_nodes'];
+  const known = valid(spellFromMcpEntry(entry, { known: { description: 'A knowledge graph of entities, relations and observations kept across sessions.', toolNames: tools } }));
+  assert.equal(known.description, 'A knowledge graph of entities, relations and observations kept across sessions.');
+  const keywords = known.keywords as string[];
+  assert.deepEqual(keywords.slice(0, 2), ['notes', 'memory'], 'the key, then the package the entry runs');
+  for (const word of ['entities', 'relations', 'observations', 'graph']) assert.ok(keywords.includes(word), `${word} in ${keywords.join(', ')}`);
+  for (const filler of ['mcp', 'server', 'tools', 'add', 'delete', 'read']) assert.ok(!keywords.includes(filler), `no filler "${filler}" in ${keywords.join(', ')}`);
+  const checked = checkSpell(spellFromMcpEntry(entry, { known: { description: String(known.description), toolNames: tools } }), '/w/.grimoire/notes.spell.yaml', { env: { PATH: process.env.PATH }, pathEnv: process.env.PATH });
+  assert.deepEqual(checked.problems.filter((p) => p.code === 'placeholder'), []);
+
+  const unknown = spellFromMcpEntry({ ...entry, config: { command: 'node', args: ['serve.js'] } });
+  const spell = valid(unknown);
+  assert.match(String(spell.description), /^TODO: say in one sentence what the "notes" server does/);
+  assert.match(unknown, /# Its tools were not listed yet: the description is a placeholder/);
+  const flagged = checkSpell(unknown, '/w/.grimoire/notes.spell.yaml', { env: { PATH: process.env.PATH }, pathEnv: process.env.PATH }).problems.filter((p) => p.code === 'placeholder');
+  assert.deepEqual(flagged.map((p) => p.field).sort(), ['description', 'keywords.1', 'keywords.2'], 'the placeholder description and the filled-up keywords are flagged');
+});
+
+test('the template is flagged until its placeholders are written over', () => {
+  const problems = checkSpell(templateSpell('my-power'), '/w/my-power.spell.yaml', { env: { PATH: process.env.PATH }, pathEnv: process.env.PATH }).problems;
+  assert.deepEqual(problems.filter((p) => p.code === 'placeholder').map((p) => p.field), ['description', 'keywords.0', 'keywords.1', 'keywords.2']);
 });
 
 test('an http entry keeps its URL and headers', () => {

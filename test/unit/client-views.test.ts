@@ -4,8 +4,9 @@ import { EndpointTracker, authorizationHeaders } from '../../client/endpoint-tra
 import { nothingToPickText, powerPicks, resolveTitle, scorePick } from '../../client/picks.js';
 import { statusBarModel } from '../../client/status-model.js';
 import { Timings } from '../../client/timings.js';
-import { annotationTags, issueItem, powerItem, toolItem } from '../../client/tree-items.js';
+import { activationMessage, annotationTags, issueItem, powerItem, toolCounts, toolItem } from '../../client/tree-items.js';
 import type { GatewayStatus, PowerInfo, ResolveResult } from '../../server/rpc/protocol.js';
+import { parseSpell } from '../../server/powers/spell-loader.js';
 
 function power(overrides: Partial<PowerInfo> = {}): PowerInfo {
   return {
@@ -56,6 +57,27 @@ test('a power item shows its state, tool count and source, and offers the matchi
   assert.equal(powerItem(power({ source: { kind: 'vscode-mcp', file: '/w/.vscode/mcp.json', readOnly: true } })).description, 'stopped · 2 tools · mcp.json');
 });
 
+test('counts separate available, held and blocked tools: in the tree, on each tool and in the activation toast', () => {
+  const held = power({ state: 'active', active: true, tools: [power().tools[0]], awaitingReview: ['read_graph'] });
+  assert.deepEqual(toolCounts(held), { available: 0, held: 1, blocked: 0 });
+  assert.equal(powerItem(held).description, 'active · 0 available · 1 held for review · demo');
+  assert.doesNotMatch(powerItem(held).description, /1 tool\b/);
+  assert.equal(activationMessage(held), "Grimoire: 'memory' is active; none of its tools is in the agent's list; 1 tool held for your review (read_graph).");
+  const heldItem = toolItem(held, held.tools[0]);
+  assert.equal(heldItem.description, 'held for review · read-only');
+  assert.equal(heldItem.contextValue, 'grimoire.tool.held');
+
+  const mixed = power({ state: 'active', active: true, awaitingReview: ['read_graph'], blocked: ['delete_entities'], tools: [...power().tools, { name: 'search', description: '', annotations: {} }] });
+  assert.deepEqual(toolCounts(mixed), { available: 1, held: 1, blocked: 1 });
+  assert.equal(powerItem(mixed).description, 'active · 1 available · 1 held for review · 1 blocked · demo');
+  assert.equal(activationMessage(mixed), "Grimoire: 'memory' is active; 1 of its 3 tools is in the agent's list; 1 tool held for your review (read_graph), 1 tool blocked (delete_entities).");
+  assert.equal(toolItem(mixed, mixed.tools[1]).contextValue, 'grimoire.tool.blocked');
+
+  const plain = power({ state: 'active', active: true });
+  assert.equal(powerItem(plain).description, 'active · 2 tools · demo');
+  assert.equal(activationMessage(plain), "Grimoire: 'memory' is active; its 2 tools are in the agent's list.");
+});
+
 test('tool items carry their annotations', () => {
   const p = power();
   assert.deepEqual(annotationTags(p.tools[1]), ['destructive', 'idempotent']);
@@ -72,6 +94,18 @@ test('a load problem shows its file, message and fix', () => {
   assert.equal(item.label, 'bad.spell.yaml');
   assert.equal(item.description, 'keywords has 1 entry');
   assert.match(item.tooltip, /\(keywords\)[\s\S]*Fix: list 3 to 20 words/);
+  assert.equal(item.icon.id, 'error', 'a problem that keeps the file from loading is an error');
+  assert.equal(issueItem({ file: '/x.spell.yaml', field: 'server.command', severity: 'warning', message: 'command "x" was not found on PATH', fix: 'install it' }).icon.id, 'warning');
+});
+
+test('an unclosed [ reaches the Powers tree in plain words, as an error', () => {
+  const text = 'name: broken\nversion: 1.0.0\ndescription: Notes.\nkeywords: [notes, todo\nserver:\n  command: node\n';
+  const loaded = parseSpell(text, '/w/broken.spell.yaml', { env: { PATH: process.env.PATH } });
+  assert.equal(loaded.issues.length, 1);
+  const item = issueItem(loaded.issues[0]);
+  assert.equal(item.description, 'YAML syntax error at line 4, column 11: this "[" is never closed');
+  assert.equal(item.icon.id, 'error');
+  assert.match(item.tooltip, /Fix: close it with "\]"/);
 });
 
 test('activate offers inactive powers first; deactivate only active ones', () => {
@@ -87,17 +121,28 @@ test('resolve picks show confidence, band and which powers the tier offers', () 
     tier: 'multiple_matches',
     candidates: ['memory'],
     scores: [
-      { name: 'memory', confidence: 0.62, score: 3.1, matchType: 'keyword', matchedTerms: ['remember'], band: 'multiple_matches', flags: [] },
-      { name: 'filesystem', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], band: 'not_found', flags: [] },
+      { name: 'memory', confidence: 0.62, score: 3.1, matchType: 'keyword', matchedTerms: ['remember'], matchedWords: ['remember'], band: 'multiple_matches', flags: [] },
+      { name: 'filesystem', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], matchedWords: [], band: 'not_found', flags: [] },
     ],
     thresholds: { activateThreshold: 0.85, multipleThreshold: 0.5, weakThreshold: 0.3 },
     elapsedMs: 0.2,
   };
-  assert.equal(scorePick(result.scores[0], result.candidates).description, '62% · multiple matches · offered');
-  assert.equal(scorePick(result.scores[0], result.candidates).detail, 'matched keyword: remember');
-  assert.equal(scorePick(result.scores[1], result.candidates).detail, 'no matching words');
+  assert.equal(scorePick(result.scores[0], result.candidates).description, '62% · close match · offered');
+  assert.equal(scorePick(result.scores[0], result.candidates).detail, 'your words "remember" match its keywords');
+  assert.equal(scorePick(result.scores[1], result.candidates).detail, 'none of your words match it');
   assert.equal(resolveTitle(result), '"remember this": multiple matches: pick one');
-  assert.equal(resolveTitle({ ...result, tier: 'activated' }), '"remember this": one clear match (not activated: pick it to activate it)', 'the palette ranks; it never claims an activation');
+  assert.equal(resolveTitle({ ...result, tier: 'activated' }), '"remember this": one clear match: pick it to activate it', 'the palette ranks; it never claims an activation');
+});
+
+test('the resolve picker never reads "activated" on a row, and says so when the clear match is already active', () => {
+  const clear = { name: 'memory', confidence: 1, score: 5, matchType: 'description', matchedTerms: ['knowledg', 'graph'], matchedWords: ['knowledge', 'graph'], band: 'activated' as const, flags: [] };
+  const result: ResolveResult = { query: 'knowledge graph', tier: 'activated', candidates: ['memory'], scores: [clear], thresholds: { activateThreshold: 0.9665, multipleThreshold: 0.5, weakThreshold: 0.3 }, elapsedMs: 1 };
+  const active = new Set(['memory']);
+  assert.equal(scorePick(clear, result.candidates).description, '100% · clear match · offered');
+  assert.equal(scorePick(clear, result.candidates, active).description, '100% · clear match · already active');
+  assert.equal(resolveTitle(result, active), '"knowledge graph": one clear match, memory, already active');
+  assert.doesNotMatch(resolveTitle(result, active), /not activated/);
+  assert.equal(scorePick(clear, result.candidates).detail, 'your words "knowledge", "graph" match its description', "the user's words, not the stems");
 });
 
 test('the status bar shows active/total, health and problems', () => {

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkSpell, formatProblem, type SpellCheckContext, type SpellProblem } from '../../server/spells/check-spell.js';
+import { parseSpell } from '../../server/powers/spell-loader.js';
 
 const ctx = (extra: Partial<SpellCheckContext> = {}): SpellCheckContext => ({ env: { PATH: process.env.PATH }, pathEnv: process.env.PATH, ...extra });
 const at = (problem: SpellProblem) => `${problem.range.start.line + 1}:${problem.range.start.character + 1}`;
@@ -54,16 +55,52 @@ test('quick fixes: lower-case the name, add version, rename a near-miss key; eac
   assert.equal(apply(MALFORMED, version).split('\n')[1], 'version: 1.0.0');
   const argz = problems.find((p) => p.field === 'server.argz')!;
   assert.match(apply(MALFORMED, argz), /\n {2}args: \[\]\n/);
-  assert.equal(problems.find((p) => p.field === 'colour')!.quickFix, undefined, 'no near key: nothing mechanical to do');
+  const colour = problems.find((p) => p.field === 'colour')!;
+  assert.equal(colour.quickFix?.title, 'Remove "colour"', 'no near key: the message says remove it, and the quick fix does');
+  assert.equal(apply(MALFORMED, colour).split('\n')[3], 'server:', 'the whole line goes');
 
   let text = MALFORMED;
-  for (const field of ['hints.some_tool.prerequisite', 'server.argz', 'keywords', 'name', 'version']) {
+  for (const field of ['hints.some_tool.prerequisite', 'server.argz', 'colour', 'keywords', 'name', 'version']) {
     const problem = checkSpell(text, '/w/my-power.spell.yaml', ctx()).problems.find((p) => p.field === field);
     if (problem?.quickFix) text = apply(text, problem);
   }
   const after = checkSpell(text.replace('[one]', '[one, two, three]'), '/w/my-power.spell.yaml', ctx());
   assert.ok(after.power, after.problems.map((p) => p.message).join('; '));
-  assert.deepEqual(after.problems.map((p) => p.field), ['colour']);
+  assert.deepEqual(after.problems.map((p) => p.field), []);
+});
+
+test('every check at once: the PATH check is reported while other fields are wrong, the same by the loader (the Powers tree)', () => {
+  const text = 'name: late\nversion: 1.0.0\ndescription: Notes kept late at night.\nkeywords: [notes]\nserver:\n  command: no-such-program-i36b\n';
+  const { problems, power } = checkSpell(text, '/w/late.spell.yaml', ctx());
+  assert.equal(power, undefined);
+  assert.deepEqual(problems.map((p) => [at(p), p.severity, p.code]), [
+    ['4:11', 'error', 'schema'],
+    ['6:12', 'warning', 'command-not-found'],
+  ]);
+  const loaded = parseSpell(text, '/w/late.spell.yaml', { env: { PATH: process.env.PATH } });
+  const command = loaded.issues.find((issue) => issue.field === 'server.command')!;
+  assert.equal(command.severity, 'warning');
+  assert.equal(command.message, problems[1].message, 'the same words in the tree as in the editor');
+});
+
+test('quick fixes where the message names the fix: too few keywords filled from the name and description, too many cut to 20', () => {
+  const few = 'name: weather-alerts\nversion: 1.0.0\ndescription: Severe weather warnings and forecasts for a city.\nkeywords: [storm]\nserver:\n  command: node\n';
+  const problem = checkSpell(few, '/w/weather-alerts.spell.yaml', ctx()).problems.find((p) => p.field === 'keywords')!;
+  assert.equal(problem.quickFix?.title, 'Set keywords to ["storm", "weather", "alerts"]');
+  assert.ok(checkSpell(apply(few, problem), '/w/weather-alerts.spell.yaml', ctx()).power, 'the fixed spell loads');
+  const many = few.replace('[storm]', `[${Array.from({ length: 22 }, (_, i) => `k${i}x`).join(', ')}]`);
+  const tooMany = checkSpell(many, '/w/weather-alerts.spell.yaml', ctx()).problems.find((p) => p.field === 'keywords')!;
+  assert.equal(tooMany.quickFix?.title, 'Keep the first 20 keywords');
+  assert.ok(checkSpell(apply(many, tooMany), '/w/weather-alerts.spell.yaml', ctx()).power);
+});
+
+test('an unchanged placeholder is flagged: the template description and keywords, the importer\'s TODO', () => {
+  const template = 'name: my-power\nversion: 1.0.0\ndescription: "TODO: say in one sentence what this power does."\nkeywords: [first-keyword, second-keyword, third-keyword]\nserver:\n  command: node\n';
+  const problems = checkSpell(template, '/w/my-power.spell.yaml', ctx()).problems.filter((p) => p.code === 'placeholder');
+  assert.deepEqual(problems.map((p) => [at(p), p.field]), [['3:14', 'description'], ['4:12', 'keywords.0'], ['4:27', 'keywords.1'], ['4:43', 'keywords.2']]);
+  assert.equal(problems[0].severity, 'warning');
+  const written = template.replace(/description: .*/, 'description: Tracks my reading list.').replace(/\[first.*\]/, '[books, reading, library]');
+  assert.deepEqual(checkSpell(written, '/w/my-power.spell.yaml', ctx()).problems, []);
 });
 
 test('an unclosed [ is reported where it was opened, not where the parser gave up', () => {

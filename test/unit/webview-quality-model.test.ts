@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ActivityInfo, RecommendationStats, ScoreExplanation } from '../../server/rpc/protocol.js';
 import { activityRows, powerOptions } from '../../webview/activity-model.js';
-import { canTune, contributionSegments, historyFacts, metricCards, relevanceFacts, tuneMessage, tuneReadiness, weightBars } from '../../webview/quality-model.js';
+import { canTune, contributionSegments, historyFacts, metricCards, orderSentence, relevanceFacts, tuneMessage, tuneReadiness, weightBars } from '../../webview/quality-model.js';
 
 const weights = { relevance: 0.35, success: 0.25, popularity: 0.15, performance: 0.15, rating: 0.1 };
 const stats: RecommendationStats = {
@@ -44,7 +44,22 @@ test("'why this power': each factor's share of the final score, what matched, wh
   };
   const segments = contributionSegments(explanation);
   assert.deepEqual(segments.map((s) => [s.factor, s.percent]), [['relevance', 55.8], ['success', 22.1], ['popularity', 0], ['performance', 13.3], ['rating', 8.8]]);
-  assert.deepEqual(relevanceFacts(explanation, 'description', ['graph']), ['matched description: graph', 'lexical score 2.5', 'coverage 50%', 'semantic similarity 0.61', 'relative relevance 90%']);
+  assert.deepEqual(relevanceFacts(explanation, 'description', ['graph']), [
+    'Your words "graph" match its description.',
+    'It matches 50% of what the telling words of your request weigh.',
+    'Similar in meaning: 61%.',
+    '90% as relevant as the most relevant power.',
+  ]);
+  // The issue's case: strength 63%, coverage 0%, in plain words.
+  assert.deepEqual(relevanceFacts({ ...explanation, strength: 0.63, coverage: 0, semantic: undefined, relativeRelevance: 1 }, 'keyword', ['knowledge']), [
+    'Your words "knowledge" match its keywords.',
+    'It is a fair match (63% of the best this request could reach).',
+    'It matches none of the rarer, more telling words of your request.',
+    'Compared by words only (semantic matching is off).',
+    'The most relevant power for this request.',
+  ]);
+  assert.match(orderSentence(explanation), /^Placed by how well it matches your request/);
+  assert.match(orderSentence({ ...explanation, movedByHistory: true }), /its history moved it here/);
   assert.deepEqual(historyFacts(explanation), ['no calls yet: history is neutral']);
   assert.deepEqual(historyFacts({ ...explanation, movedByHistory: true, factors: { ...explanation.factors, calls: 1, success: 1 } }).slice(0, 2), ['1 call', 'success 100%']);
   assert.equal(contributionSegments({ ...explanation, contributions: { relevance: 0, success: 0, popularity: 0, performance: 0, rating: 0 } })[0].percent, 0);

@@ -23,9 +23,9 @@ const result: ResolveResult = {
   tier: 'activated',
   candidates: ['filesystem'],
   scores: [
-    { name: 'filesystem', confidence: 0.914, score: 4, matchType: 'keyword', matchedTerms: ['read', 'file'], band: 'activated', flags: [] },
-    { name: 'memory', confidence: 0.31, score: 1, matchType: 'description', matchedTerms: ['read'], band: 'weak_matches', flags: [] },
-    { name: 'everything', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], band: 'not_found', flags: [] },
+    { name: 'filesystem', confidence: 0.914, score: 4, matchType: 'keyword', matchedTerms: ['read', 'file'], matchedWords: ['read', 'file'], band: 'activated', flags: [] },
+    { name: 'memory', confidence: 0.31, score: 1, matchType: 'description', matchedTerms: ['read'], matchedWords: ['read'], band: 'weak_matches', flags: [] },
+    { name: 'everything', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], matchedWords: [], band: 'not_found', flags: [] },
   ],
   thresholds: { activateThreshold: 0.85, multipleThreshold: 0.5, weakThreshold: 0.3 },
   elapsedMs: 0.42,
@@ -52,14 +52,21 @@ test('power rows: state text, tone, and the action the button takes', () => {
   assert.equal(rows[4].source, 'Claude Desktop');
 });
 
+test('the dashboard counts available tools and names the withheld ones apart', () => {
+  const tools = ['a', 'b', 'c'].map((name) => ({ name, description: '', annotations: {} }));
+  const [held, plain] = powerRows([power('x', { tools, awaitingReview: ['a'], blocked: ['b'] }), power('y', { tools })]);
+  assert.deepEqual([held.tools, held.toolsWithheld], [1, '1 held for review · 1 blocked']);
+  assert.deepEqual([plain.tools, plain.toolsWithheld], [3, '']);
+});
+
 test('score rows: every power with its percentage, band and whether the tier offers it', () => {
   const rows = scoreRows(result, [power('memory', { active: true })]);
   assert.deepEqual(
     rows.map((row) => [row.name, row.percent, row.confidenceText, row.bandText, row.offered, row.active]),
     [
-      ['filesystem', 91, '0.91', 'Activated', true, false],
-      ['memory', 31, '0.31', 'Weak matches', false, true],
-      ['everything', 0, '0.00', 'Not found', false, false],
+      ['filesystem', 91, '0.91', 'Clear match', true, false],
+      ['memory', 31, '0.31', 'Weak match', false, true],
+      ['everything', 0, '0.00', 'No match', false, false],
     ],
   );
   assert.equal(rows[0].matched, 'keyword: read, file');

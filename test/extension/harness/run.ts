@@ -228,6 +228,7 @@ class Harness {
         case 'problems':
           answer = await readProblems(this.page, request.name, (name) => this.screenshot(name));
           break;
+
       }
     } catch (error) {
       answer = { error: (error as Error).message };

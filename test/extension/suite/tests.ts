@@ -4,6 +4,7 @@
  * The workspace turns on grimoire.demoPowers (filesystem, memory, everything).
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -219,7 +220,7 @@ test("a malformed spell's problems are in the Problems panel at their lines, wit
   assert.equal(editor.document.languageId, 'grimoire-spell');
   const diagnostics = await waitFor(() => {
     const found = vscode.languages.getDiagnostics(uri);
-    return found.length >= 4 && found;
+    return found.length >= 5 && found;
   }, 30_000, 'diagnostics from the spell language server');
   const rows = diagnostics.map((d) => [d.range.start.line + 1, d.range.start.character + 1, d.severity, d.source, String(d.code)]);
   assert.deepEqual(rows, [
@@ -227,10 +228,23 @@ test("a malformed spell's problems are in the Problems panel at their lines, wit
     [1, 7, vscode.DiagnosticSeverity.Error, 'grimoire', 'schema'],
     [3, 11, vscode.DiagnosticSeverity.Error, 'grimoire', 'schema'],
     [4, 1, vscode.DiagnosticSeverity.Warning, 'grimoire', 'unknown-key'],
+    [6, 12, vscode.DiagnosticSeverity.Warning, 'grimoire', 'command-not-found'],
   ]);
   assert.match(diagnostics[2].message, /keywords has 1 entry; at least 3 are needed\. Fix: /);
+  // The Powers tree lists the same problems, with the same severities, from the gateway's loader.
+  const api = await grimoire();
+  const treeRows = await waitFor(() => {
+    const found = api.issues().filter((issue) => issue.file === file);
+    return found.length >= 5 && found;
+  }, 20_000, "the file's problems in the Powers tree");
+  assert.deepEqual(
+    treeRows.map((issue) => [issue.line, issue.severity ?? 'error']).sort((a, b) => Number(a[0]) - Number(b[0])),
+    rows.map((row) => [row[0], row[2] === vscode.DiagnosticSeverity.Error ? 'error' : 'warning']).sort((a, b) => Number(a[0]) - Number(b[0])),
+  );
+  const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diagnostics[3].range);
+  assert.ok(actions.some((action) => action.title === 'Remove "colour"'), `a quick fix for the unknown key: ${actions.map((action) => action.title).join(', ')}`);
 
-  // An edit fixes three of them; the last, the command, is reported once the spell loads.
+  // An edit fixes four of them; the command is still reported.
   await editor.edit((builder) => builder.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), MALFORMED_SPELL.replace('My Power!', 'my-power\nversion: 1.0.0').replace('[one]', '[one, two, three]').replace('colour: blue\n', '')));
   const after = await waitFor(() => {
     const found = vscode.languages.getDiagnostics(uri);
@@ -240,7 +254,6 @@ test("a malformed spell's problems are in the Problems panel at their lines, wit
   assert.match(after[0].message, /command "my-mcp-server" was not found on PATH/);
   await editor.document.save();
   try {
-    const api = await grimoire();
     const power = await waitFor(() => api.powers().find((p) => p.name === 'my-power'), 20_000, 'my-power loaded from the saved spell');
     assert.equal(power.missingCommand, 'my-mcp-server');
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -486,13 +499,18 @@ async function gatewayAnswers(): Promise<boolean> {
   }
 }
 
-test('a spell made from a workspace mcp.json entry becomes a power that starts and lists its tools', async (t) => {
+test('a spell made from a workspace mcp.json entry becomes a power that starts and lists its tools; its unknown description is a flagged placeholder', async (t) => {
   await startMcpServer();
   const mcpJson = path.join(workspaceFolder(), '.vscode', 'mcp.json');
   const editor = await vscode.commands.executeCommand<vscode.TextEditor>('grimoire.newSpellFile', { from: { file: mcpJson, key: 'Team Notes' } });
   assert.equal(editor.document.fileName, path.join(workspaceFolder(), '.grimoire', 'team-notes.spell.yaml'));
   assert.match(editor.document.getText(), /^# Made from "Team Notes"/);
   assert.ok(editor.document.getText().includes(`"MEMORY_FILE_PATH": "${workspaceFolder()}/team-notes.jsonl"`), '${workspaceFolder} written out');
+  // Not imported here (imports are off), so its tools are unknown: a marked placeholder, flagged until written over, and no filler keywords.
+  assert.match(editor.document.getText(), /^description: "TODO: say in one sentence what the \\"Team Notes\\" server does/m);
+  assert.doesNotMatch(editor.document.getText(), /^keywords: .*"(mcp|server|tools|add)"/m);
+  const flagged = await waitFor(() => vscode.languages.getDiagnostics(editor.document.uri).find((d) => String(d.code) === 'placeholder' && d.range.start.line === editor.document.getText().split('\n').findIndex((line) => line.startsWith('description:'))), 30_000, 'the placeholder description flagged');
+  assert.equal(flagged.severity, vscode.DiagnosticSeverity.Warning);
   const info = await waitFor(
     async () => {
       const activated = await vscode.commands.executeCommand<{ active: boolean; tools: unknown[] } | undefined>('grimoire.activatePower', 'team-notes');
@@ -540,7 +558,9 @@ test('a gateway restart keeps the active powers and the MCP endpoint, and VS Cod
   await vscode.commands.executeCommand('grimoire.deactivatePower', 'memory');
 }, 150_000);
 
-test('a changed tool is held back: the Powers tree shows it for review, the diff opens, approving exposes it to VS Code again', async () => {
+test('a changed tool is held back: the Powers tree counts it as held, the diff opens, approving asks in a modal naming the flags, Keep blocked counts it as blocked, approving exposes it again', async (t) => {
+  const api = await grimoire();
+  await waitFor(() => api.powers().length > 0, 60_000, 'the gateway to list its powers');
   await startMcpServer();
   const folder = workspaceFolder();
   const defs = path.join(folder, 'reviewed-tools.json');
@@ -575,17 +595,48 @@ test('a changed tool is held back: the Powers tree shows it for review, the diff
   assert.ok(diffTab, "VS Code's diff editor shows the two versions");
   const modified = await vscode.workspace.openTextDocument((diffTab.input as vscode.TabInputTextDiff).modified);
   assert.match(modified.getText(), /Ignore previous instructions/);
-  if (harnessAvailable()) {
+  const reviewed = () => api.powers().find((power) => power.name === 'reviewed');
+  await waitFor(() => reviewed()?.awaitingReview?.includes('peek'), 10_000, 'peek held in the powers payload');
+  assert.equal(reviewed()?.blocked, undefined, 'held, not blocked yet');
+  const rendered = harnessAvailable();
+  if (rendered) {
     await vscode.commands.executeCommand('grimoire.powers.focus');
-    await waitFor(async () => (await fromHarness<SnapshotAnswer>({ action: 'snapshot', name: 'tool-review' })).powersRows.some((row) => row.startsWith('Review changes (1)')), 20_000, 'the Review changes item in the rendered Powers tree');
+    const rows = await waitFor(async () => {
+      const answer = await fromHarness<SnapshotAnswer>({ action: 'snapshot', name: 'tool-review' });
+      return answer.powersRows.some((row) => row.startsWith('Review changes (1)')) && answer.powersRows;
+    }, 20_000, 'the Review changes item in the rendered Powers tree');
+    assert.ok(rows.some((row) => row.startsWith('reviewed active · 0 available · 1 held for review')), `the held tool is not counted as available: ${rows.join(' | ')}`);
   }
 
-  const remaining = await vscode.commands.executeCommand<unknown[]>('grimoire.approveToolChange', { power: 'reviewed', tool: 'peek' });
-  assert.deepEqual(remaining, []);
+  // Approving asks first, in a modal that names the flags. VS Code refuses to show dialogs while
+  // extension tests run and says what it was asked to show: that is what is checked here (the
+  // buttons, "Keep blocked" first, in test/unit/client-tool-review-items.test.ts).
+  await assert.rejects(
+    Promise.resolve(vscode.commands.executeCommand('grimoire.approveToolChange', { power: 'reviewed', tool: 'peek' })),
+    /refused to show dialog in tests\. Contents: Approve reviewed:peek\? Flagged: override, credentials\./,
+  );
+  assert.ok(await refused(), 'not approved without the confirmation');
+  const kept = await vscode.commands.executeCommand<Array<{ status: string }> | undefined>('grimoire.keepToolBlocked', { power: 'reviewed', tool: 'peek' });
+  assert.deepEqual(kept?.map((review) => review.status), ['rejected']);
+  await waitFor(() => reviewed()?.blocked?.includes('peek') && !reviewed()?.awaitingReview, 10_000, 'peek counted as blocked, not held');
+  if (rendered) {
+    const afterKeep = await waitFor(async () => {
+      const answer = await fromHarness<SnapshotAnswer>({ action: 'snapshot', name: 'tool-review-kept-blocked' });
+      return answer.powersRows.some((row) => row.startsWith('Blocked tools (1)')) && answer.powersRows;
+    }, 20_000, 'the item names the blocked tool');
+    assert.ok(!afterKeep.some((row) => row.startsWith('Review changes (0)')), afterKeep.join(' | '));
+    assert.ok(afterKeep.some((row) => row.startsWith('reviewed active · 0 available · 1 blocked')), afterKeep.join(' | '));
+  }
+
+  // The user approves from a terminal instead (the dialog cannot be answered here): the gateway picks the decision up.
+  const cli = path.resolve(__dirname, '..', '..', '..', 'server', 'cli', 'main.js');
+  const approved = spawnSync(process.execPath, [cli, 'tools', 'approve', 'reviewed:peek'], { encoding: 'utf8', env: process.env, timeout: 30_000 });
+  assert.equal(approved.status, 0, approved.stderr);
   await waitFor(async () => !(await refused()), 30_000, 'the approved tool callable from VS Code again');
+  if (!rendered) t.skip(`${NO_HARNESS}: the Powers tree's rows were not read`);
 });
 
-test('the listing: the .vsix carries the icon, the Marketplace README and the changelog; the walkthrough is listed in Get Started', async (t) => {
+test('the listing: the .vsix carries the icon, the Marketplace README with the settings table, the changelog and the license, nothing unused; the walkthrough is listed in Get Started', async (t) => {
   const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
   assert.equal(extension.packageJSON.icon, 'client/media/icon.png');
   assert.ok(fs.existsSync(path.join(extension.extensionPath, 'client', 'media', 'icon.png')), 'the icon is in the .vsix');
@@ -594,6 +645,13 @@ test('the listing: the .vsix carries the icon, the Marketplace README and the ch
   assert.match(readme, /^# Grimoire: one MCP gateway for your agent\n/, 'the .vsix carries the Marketplace README');
   assert.doesNotMatch(readme, /npm ci\s+# install/, 'not the developer README');
   assert.ok(fs.existsSync(path.join(extension.extensionPath, 'changelog.md')), 'and the changelog');
+  assert.doesNotMatch(fs.readFileSync(path.join(extension.extensionPath, 'changelog.md'), 'utf8'), /npm run bench/, 'a changelog for users, not a benchmark diary');
+  const license = ['LICENSE.txt', 'LICENSE'].map((name) => path.join(extension.extensionPath, name)).find((file) => fs.existsSync(file));
+  assert.ok(license, 'the .vsix carries the license');
+  assert.match(fs.readFileSync(license, 'utf8'), /^MIT License/);
+  const everythingDocs = path.join(extension.extensionPath, 'dist', 'demo-servers', '@modelcontextprotocol', 'server-everything', 'docs');
+  assert.deepEqual(fs.readdirSync(everythingDocs), ['instructions.md'], 'only the docs the demo server reads');
+  assert.match(readme, /\| `grimoire\.resolve\.activateThreshold` \| 0\.9665 \|/, 'the settings table states the default package.json gives');
   const walkthrough = (extension.packageJSON.contributes.walkthroughs as Array<{ id: string; steps: Array<{ title: string }> }>)[0];
   assert.equal(walkthrough.steps.length, 3);
   if (!harnessAvailable()) t.skip(NO_HARNESS);
