@@ -15,6 +15,7 @@ import { recordStage } from './calls/record-stage.js';
 import { validateStage } from './calls/validate-stage.js';
 import { Catalog } from './catalog/catalog.js';
 import { Discovery } from './catalog/discovery.js';
+import { declaresReadOnly } from './calls/annotations.js';
 import { PowerTools } from './catalog/power-tools.js';
 import type { Settings } from './config/settings.js';
 import { Activation } from './gateway/activation.js';
@@ -153,6 +154,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     recommendations,
     workspaceFolder,
     later: (work) => deferred.later(work),
+    writes: (name) => !tools.listed(name) || tools.toolsOf(name).some((tool) => !declaresReadOnly(tools.annotationsOf(name, tool))),
   });
   const toolOf = (power: string, tool: string) => tools.toolsOf(power).find((t) => t.name === tool);
   const pipeline = new CallPipeline([

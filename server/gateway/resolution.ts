@@ -7,7 +7,7 @@ import type { RecommendationLog } from '../ranking/recommendations.js';
 import { NEUTRAL } from '../ranking/usage-group.js';
 import type { UsageStats } from '../ranking/usage-stats.js';
 import { currentWeights } from '../ranking/weights-store.js';
-import { decideTier, TIER_SIZE, topCandidates } from '../resolve/tiers.js';
+import { decideTier, mayAutoActivate, TIER_SIZE, topCandidates } from '../resolve/tiers.js';
 import type { PowerScore, Tier } from '../resolve/types.js';
 import type { Store } from '../store/store.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
@@ -44,6 +44,8 @@ export interface ResolutionDeps {
   workspaceFolder?: string;
   /** Runs work after the answer is on its way (and before the store closes). */
   later: (work: () => void) => void;
+  /** The power has a tool that is not declared read-only (it can write or run commands), or its tools are not known. */
+  writes?: (name: string) => boolean;
 }
 
 /**
@@ -69,7 +71,8 @@ export class Resolution {
       ...(options.explain ? { explanation } : {}),
     }));
     let { tier, candidates } = decideTier(ranked, settings.resolve);
-    if (tier === 'activated' && candidates[0].flags.length > 0) {
+    // A power that can write or run commands starts only on a match it declares itself by.
+    if (tier === 'activated' && (candidates[0].flags.length > 0 || !mayAutoActivate(candidates[0], { writes: this.deps.writes?.(candidates[0].name) ?? true }))) {
       tier = 'multiple_matches';
       candidates = topCandidates(ranked, TIER_SIZE.multiple_matches);
     }
