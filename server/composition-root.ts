@@ -128,7 +128,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const { resolver, embedder, embeddings } = createResolver(settings.resolve, store, store.dataDir);
   embedder.warmUp();
   const intel = new Intel({ store, settings: () => settings.intel, embeddings, toolLists: () => ({ gateway: activation.listTools(), powers: tools.entries() }) });
-  const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0));
+  const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0), () => settings.discovery.concurrency);
   const activity = new ActivityLog(store);
   const events = new EventLog(store);
   const learned = new LearnedRequests(store);
@@ -154,6 +154,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     recommendations,
     workspaceFolder,
     later: (work) => deferred.later(work),
+    catalogPending: () => (discovery.pending().length ? discovery.settled(settings.discovery.waitMs) : Promise.resolve([])),
     writes: (name) => !tools.listed(name) || tools.toolsOf(name).some((tool) => !declaresReadOnly(tools.annotationsOf(name, tool))),
   });
   const toolOf = (power: string, tool: string) => tools.toolsOf(power).find((t) => t.name === tool);
