@@ -132,6 +132,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX activity_user ON activity (user_name, at) WHERE user_name IS NOT NULL;
     `,
   },
+  {
+    // What each server says of itself at listing time (issue 35): serverInfo's title and
+    // description and its instructions, the guidance and description of an imported power.
+    version: 10,
+    sql: `
+      ALTER TABLE catalog_powers ADD COLUMN server_title TEXT;
+      ALTER TABLE catalog_powers ADD COLUMN server_description TEXT;
+      ALTER TABLE catalog_powers ADD COLUMN instructions TEXT;
+    `,
+  },
 ];
 
 /**
