@@ -15,6 +15,7 @@ import { recordStage } from './calls/record-stage.js';
 import { validateStage } from './calls/validate-stage.js';
 import { Catalog } from './catalog/catalog.js';
 import { Discovery } from './catalog/discovery.js';
+import { declaresReadOnly } from './calls/annotations.js';
 import { PowerTools } from './catalog/power-tools.js';
 import type { Settings } from './config/settings.js';
 import { Activation } from './gateway/activation.js';
@@ -134,7 +135,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     toolLists: () => ({ gateway: activation.listTools(), powers: tools.entries() }),
     userOf: (sessionId) => activity.userOf(sessionId),
   });
-  const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0));
+  const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0), () => settings.discovery.concurrency);
   const activity = new ActivityLog(store);
   const events = new EventLog(store);
   const learned = new LearnedRequests(store);
@@ -160,6 +161,8 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     recommendations,
     workspaceFolder,
     later: (work) => deferred.later(work),
+    catalogPending: () => (discovery.pending().length ? discovery.settled(settings.discovery.waitMs) : Promise.resolve([])),
+    writes: (name) => !tools.listed(name) || tools.toolsOf(name).some((tool) => !declaresReadOnly(tools.annotationsOf(name, tool))),
   });
   const toolOf = (power: string, tool: string) => tools.toolsOf(power).find((t) => t.name === tool);
   const pipeline = new CallPipeline([

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { fitCalibration, rankingShape, topProbability, type CalibrationModel, type TrainingExample } from '../resolve/calibration.js';
 import { LexicalResolver } from '../resolve/lexical-resolver.js';
+import { mayAutoActivate } from '../resolve/tiers.js';
 import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from './dataset.js';
 
 /** The development sets of ../shared/benchmarks, as the resolver is calibrated and measured on them. */
@@ -64,7 +65,7 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 
 export function checkActivation(set: string, examples: TrainingExample[], model: CalibrationModel, threshold: number): ActivationCheck {
   const positives = examples.filter((e) => !e.negative);
-  const activated = positives.filter((e) => topProbability(e.shape, model) >= threshold);
+  const activated = positives.filter((e) => activates(e, model, threshold));
   const right = activated.filter((e) => e.correct).length;
   return {
     set,
@@ -73,8 +74,13 @@ export function checkActivation(set: string, examples: TrainingExample[], model:
     activated_right: right,
     activation_rate: positives.length ? round(activated.length / positives.length) : 0,
     activated_precision: activated.length ? round(right / activated.length) : null,
-    false_activations_when_absent: examples.filter((e) => e.negative && topProbability(e.shape, model) >= threshold).length,
+    false_activations_when_absent: examples.filter((e) => e.negative && activates(e, model, threshold)).length,
   };
+}
+
+/** As the tiers decide: confident enough, and not a match mostly in passing. */
+function activates(example: TrainingExample, model: CalibrationModel, threshold: number): boolean {
+  return topProbability(example.shape, model) >= threshold && mayAutoActivate({ incidental: 1 - (example.shape.declared ?? 1) });
 }
 
 /** The least out-of-sample activated precision a set may have. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Store, WriteOp } from '../store/store.js';
 import { shortHash, valueHash } from '../util/hash.js';
+import { boundedWords, type ServerWords } from './server-words.js';
 
 export interface CatalogTool {
   power: string;
@@ -50,7 +51,7 @@ export class Catalog {
     return this.generation;
   }
 
-  record(power: string, tools: Tool[], now = Date.now()): CatalogChange[] {
+  record(power: string, tools: Tool[], now = Date.now(), words: ServerWords = {}): CatalogChange[] {
     const before = new Map(this.rows(power).map((row) => [row.tool, row]));
     const ops: WriteOp[] = [];
     const changes: CatalogChange[] = [];
@@ -84,7 +85,12 @@ export class Catalog {
       ops.push({ op: 'delete', table: 'catalog_tools', where: { power, tool: gone.tool } });
     }
     const toolsHash = shortHash(tools.map(toolHash).sort().join(','));
-    ops.push({ op: 'upsert', table: 'catalog_powers', row: { power, tools_hash: toolsHash, tool_count: tools.length, refreshed_at: now } });
+    const said = boundedWords(words);
+    ops.push({
+      op: 'upsert',
+      table: 'catalog_powers',
+      row: { power, tools_hash: toolsHash, tool_count: tools.length, refreshed_at: now, server_title: said.title ?? null, server_description: said.description ?? null, instructions: said.instructions ?? null },
+    });
     this.store.writeMany(ops);
     if (changes.length > 0) this.generation += 1;
     return changes;
@@ -103,6 +109,14 @@ export class Catalog {
       grouped.set(row.power, list);
     }
     return grouped;
+  }
+
+  /** What each listed power's server said of itself at its last listing. */
+  words(): Map<string, ServerWords> {
+    const rows = this.store.query<{ power: string; server_title: string | null; server_description: string | null; instructions: string | null }>(
+      'SELECT power, server_title, server_description, instructions FROM catalog_powers',
+    );
+    return new Map(rows.map((row) => [row.power, { title: row.server_title ?? undefined, description: row.server_description ?? undefined, instructions: row.instructions ?? undefined }]));
   }
 
   /** When the power's tools were last listed, or undefined if never. */

@@ -6,14 +6,20 @@ import { lookupFor } from '../upstream/command-lookup.js';
 const log = logger('discovery');
 
 /**
- * Learns the tools of powers that were never started, one at a time in the background, so the
- * resolver can rank them. Nothing waits on it: a request never blocks on discovery.
+ * Learns the tools of powers that were never started, in the background, a few at a time (each
+ * listing mostly waits on a child process starting), so the resolver can rank them. A resolve may
+ * wait for it a short while (`settled`); nothing waits on it longer.
  */
 export class Discovery {
   private readonly queue: PowerDefinition[] = [];
-  private running?: Promise<void>;
+  private readonly inFlight = new Set<string>();
+  private workers = 0;
+  private drained?: { promise: Promise<void>; resolve: () => void };
 
-  constructor(private readonly discover: (power: PowerDefinition) => Promise<void>) {}
+  constructor(
+    private readonly discover: (power: PowerDefinition) => Promise<void>,
+    private readonly concurrency: () => number = () => 1,
+  ) {}
 
   enqueue(power: PowerDefinition): void {
     // A command that is not installed (a new spell's placeholder) is not run: it would only "crash".
@@ -21,22 +27,60 @@ export class Discovery {
       log.debug(`'${power.name}' not discovered: its command is not on PATH`);
       return;
     }
-    if (this.queue.some((queued) => queued.name === power.name)) return;
+    if (this.inFlight.has(power.name) || this.queue.some((queued) => queued.name === power.name)) return;
     this.queue.push(power);
-    this.running ??= this.drain().finally(() => (this.running = undefined));
+    while (this.workers < Math.max(1, this.concurrency()) && this.workers < this.queue.length + this.inFlight.size) {
+      this.workers += 1;
+      void this.work();
+    }
   }
 
-  /** Resolves once the queue is empty (tests and the CLI wait on it; requests never do). */
+  /** The powers queued or being listed now. */
+  pending(): string[] {
+    return [...this.inFlight, ...this.queue.map((power) => power.name)];
+  }
+
+  /** Resolves once the queue is empty (tests and the CLI wait on it). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.drained) await this.drained.promise;
   }
 
-  private async drain(): Promise<void> {
-    for (let power = this.queue.shift(); power; power = this.queue.shift()) {
-      try {
-        await this.discover(power);
-      } catch (error) {
-        log.warn(`could not list the tools of '${power.name}': ${errorMessage(error)}`);
+  /**
+   * Waits until the queue is empty or `ms` have passed, whichever is first; resolves to the powers
+   * still pending then (none: the catalog is complete).
+   */
+  async settled(ms: number): Promise<string[]> {
+    if (this.drained && ms > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+      clearTimeout(timer);
+    }
+    return this.pending();
+  }
+
+  private async work(): Promise<void> {
+    if (!this.drained) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      this.drained = { promise, resolve };
+    }
+    try {
+      for (let power = this.queue.shift(); power; power = this.queue.shift()) {
+        this.inFlight.add(power.name);
+        try {
+          await this.discover(power);
+        } catch (error) {
+          log.warn(`could not list the tools of '${power.name}': ${errorMessage(error)}`);
+        } finally {
+          this.inFlight.delete(power.name);
+        }
+      }
+    } finally {
+      this.workers -= 1;
+      if (this.workers === 0 && this.queue.length === 0) {
+        const drained = this.drained;
+        this.drained = undefined;
+        drained?.resolve();
       }
     }
   }

@@ -11,6 +11,13 @@ import type { CallScope } from '../upstream/client-features.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import { logger } from '../log.js';
 import { asTool, type Catalog } from './catalog.js';
+import { boundedWords, type ServerWords } from './server-words.js';
+
+/** A power with its server's words: their instructions guide the agent when the spell or config gives no steering. */
+function withServerWords(power: PowerDefinition, words: ServerWords | undefined): PowerDefinition {
+  if (!words || Object.keys(words).length === 0) return power;
+  return { ...power, serverWords: words, steering: power.steering.trim() ? power.steering : (words.instructions ?? '') };
+}
 
 const log = logger('gateway');
 
@@ -31,14 +38,24 @@ export interface PowerToolsDeps {
 export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   private readonly known = new Map<string, Tool[]>();
   private readonly listing = new Map<string, Promise<void>>();
+  /** What each listed power's server said of itself. */
+  private readonly words: Map<string, ServerWords>;
+  private withWords?: { from: PowerDefinition[]; version: number; powers: PowerDefinition[] };
+  private wordsVersion = 0;
 
   constructor(private readonly deps: PowerToolsDeps) {
     super();
     for (const [power, tools] of deps.catalog.all()) this.known.set(power, tools.map(asTool));
+    this.words = deps.catalog.words();
   }
 
+  /** The configured powers, each with what its server said of itself (its instructions the steering when it has none). */
   powers(): PowerDefinition[] {
-    return this.deps.registry.snapshot().powers;
+    const from = this.deps.registry.snapshot().powers;
+    if (this.withWords?.from !== from || this.withWords.version !== this.wordsVersion) {
+      this.withWords = { from, version: this.wordsVersion, powers: from.map((power) => withServerWords(power, this.words.get(power.name))) };
+    }
+    return this.withWords.powers;
   }
 
   power(name: string): PowerDefinition | undefined {
@@ -106,7 +123,10 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     if (!power) return;
     const connection = this.deps.manager.connection(power);
     const { tools, generation } = await connection.listTools(scope);
-    const changes = this.deps.catalog.record(name, tools);
+    const words = boundedWords(connection.serverWords?.() ?? {});
+    const changes = this.deps.catalog.record(name, tools, Date.now(), words);
+    this.words.set(name, words);
+    this.wordsVersion += 1;
     this.known.set(name, tools);
     if (changes.length > 0) log.info(`'${name}': ${changes.length} tool change(s) recorded in the catalog`);
     this.deps.trust.check(name, tools, newToolsPolicy(power, this.deps.settings.trust.newTools, this.deps.workspaceFolder));

@@ -29,7 +29,7 @@ export async function calibrateCommand(args: CliArgs): Promise<number> {
       in_sample: result.in_sample,
     },
   };
-  const file = { activateThreshold: threshold, lexical, hybrid: { ...HYBRID_PRIOR, lead: lexical.lead, strength: lexical.strength, coverage: lexical.coverage, identity: lexical.identity, bias: lexical.bias } };
+  const file = { activateThreshold: threshold, lexical, hybrid: { ...HYBRID_PRIOR, lead: lexical.lead, strength: lexical.strength, coverage: lexical.coverage, identity: lexical.identity, declared: lexical.declared, bias: lexical.bias } };
   if (args.write) {
     const target = path.join(packageRoot, 'server', 'resolve', 'calibration.json');
     fs.writeFileSync(target, JSON.stringify(file, null, 2) + '\n');

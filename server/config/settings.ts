@@ -64,6 +64,10 @@ export const settingsSchema = z.object({
   discovery: z
     .object({
       enabled: z.boolean().default(true),
+      /** How many servers are listed at once on a fresh catalog. */
+      concurrency: z.number().int().min(1).max(16).default(4),
+      /** How long a resolve waits for servers still being listed before it ranks a partial catalog (ms). */
+      waitMs: z.number().int().min(0).max(30000).default(3000),
     })
     .prefault({}),
   powers: z

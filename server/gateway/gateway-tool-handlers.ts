@@ -57,6 +57,7 @@ async function resolveIntent(ports: GatewayToolPorts, query: string, options: Re
   const outcome = await ports.resolve(query, options);
   const view = gatewayAnswerView(ports);
   const internals = options.explain ? { resolver: ports.resolverStatus() } : {};
+  const partial = outcome.partial?.note;
   if (outcome.tier === 'activated') {
     const best = outcome.candidates[0];
     return guarded(async () => {
@@ -64,7 +65,7 @@ async function resolveIntent(ports: GatewayToolPorts, query: string, options: Re
       // Ranked after the activation: a power listed for the first time by it has its tools in the index now.
       const toolRanking = await ports.rankTools(query);
       const power = options.explain ? { match_type: best.matchType, explain: explainCandidate(best) } : {};
-      return jsonResult(activatedAnswer(view, best, activationFacts(ports, best.name, exposed, options.sessionId), toolRanking, { internals, power }));
+      return jsonResult(activatedAnswer(view, best, activationFacts(ports, best.name, exposed, options.sessionId), toolRanking, { internals, power, partial }));
     });
   }
   const decorate = options.explain
@@ -73,7 +74,7 @@ async function resolveIntent(ports: GatewayToolPorts, query: string, options: Re
         return { match_type: score.matchType, keywords: power ? describePower(power, ports.toolsOf(score.name)).keywords : [], explain: explainCandidate(score) };
       }
     : undefined;
-  return jsonResult(matchesAnswer(view, outcome.tier, outcome.candidates, await ports.rankTools(query), { internals, decorate }));
+  return jsonResult(matchesAnswer(view, outcome.tier, outcome.candidates, await ports.rankTools(query), { internals, decorate, partial }));
 }
 
 async function activatePower(ports: GatewayToolPorts, name: string, sessionId: string): Promise<CallToolResult> {

@@ -7,7 +7,7 @@ import type { RecommendationLog } from '../ranking/recommendations.js';
 import { NEUTRAL } from '../ranking/usage-group.js';
 import type { UsageStats } from '../ranking/usage-stats.js';
 import { currentWeights } from '../ranking/weights-store.js';
-import { decideTier, TIER_SIZE, topCandidates } from '../resolve/tiers.js';
+import { decideTier, mayAutoActivate, TIER_SIZE, topCandidates } from '../resolve/tiers.js';
 import type { PowerScore, Tier } from '../resolve/types.js';
 import type { Store } from '../store/store.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
@@ -30,6 +30,20 @@ export interface ResolveOutcome {
   tier: Tier;
   candidates: ResolvedCandidate[];
   ranked: ResolvedCandidate[];
+  /** Set when the answer was ranked before every configured power's tools were listed. */
+  partial?: PartialCatalog;
+}
+
+/** Powers whose tools were still being listed when the answer was ranked, and a line saying so. */
+export interface PartialCatalog {
+  pending: string[];
+  note: string;
+}
+
+export function partialCatalog(pending: string[]): PartialCatalog | undefined {
+  if (pending.length === 0) return undefined;
+  const names = pending.slice(0, 5).join(', ') + (pending.length > 5 ? ` and ${pending.length - 5} more` : '');
+  return { pending, note: `Ranked before every power's tools were listed (still listing: ${names}); ask again shortly if nothing fits.` };
 }
 
 export interface ResolutionDeps {
@@ -44,6 +58,13 @@ export interface ResolutionDeps {
   workspaceFolder?: string;
   /** Runs work after the answer is on its way (and before the store closes). */
   later: (work: () => void) => void;
+  /**
+   * Waits a short while for powers whose tools are being listed for the first time; resolves to
+   * those still pending (none: the catalog is complete).
+   */
+  catalogPending?: () => Promise<string[]>;
+  /** The power has a tool that is not declared read-only (it can write or run commands), or its tools are not known. */
+  writes?: (name: string) => boolean;
 }
 
 /**
@@ -57,6 +78,7 @@ export class Resolution {
 
   async resolve(query: string, options: ResolveOptions = {}): Promise<ResolveOutcome> {
     const { settings } = this.deps;
+    const partial = partialCatalog((await this.deps.catalogPending?.()) ?? []);
     const byName = new Map(this.deps.powers().map((p) => [p.name, p]));
     const relevant = (await this.deps.rank(query)).filter((c) => !this.deps.policy.powerRefusal(c.name) && byName.has(c.name));
     // The resolver's relevance is on one 0..1 scale in both modes and its order is the ranking's:
@@ -69,7 +91,8 @@ export class Resolution {
       ...(options.explain ? { explanation } : {}),
     }));
     let { tier, candidates } = decideTier(ranked, settings.resolve);
-    if (tier === 'activated' && candidates[0].flags.length > 0) {
+    // A power that can write or run commands starts only on a match it declares itself by.
+    if (tier === 'activated' && (candidates[0].flags.length > 0 || !mayAutoActivate(candidates[0], { writes: this.deps.writes?.(candidates[0].name) ?? true }))) {
       tier = 'multiple_matches';
       candidates = topCandidates(ranked, TIER_SIZE.multiple_matches);
     }
@@ -83,7 +106,7 @@ export class Resolution {
       // Kept after the answer is on its way: a durable write costs an fsync the agent need not wait for.
       this.deps.later(() => this.deps.recommendations.record(entry));
     }
-    return { query, tier, candidates, ranked };
+    return { query, tier, candidates, ranked, ...(partial ? { partial } : {}) };
   }
 
   /** Checked on every resolve (availability.ts keeps it cheap): an installed command shows without a restart. */

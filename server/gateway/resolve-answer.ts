@@ -139,17 +139,23 @@ export function activatePowerAnswer(view: ResolveAnswerView, facts: ActivationFa
   return { status: 'activated', power: { name: facts.power }, ...activationAnswer(view, facts, undefined) };
 }
 
+/** The line saying the answer was ranked before every power's tools were listed, when it was. */
+function partialLine(note: string | undefined): Record<string, unknown> {
+  return note ? { partial: note } : {};
+}
+
 /** The whole answer of resolve_intent when it activated `best`. */
 export function activatedAnswer(
   view: ResolveAnswerView,
   best: ShownCandidate,
   facts: ActivationFacts,
   toolRanking: PowerScore[],
-  extra: { internals?: Record<string, unknown>; power?: Record<string, unknown> } = {},
+  extra: { internals?: Record<string, unknown>; power?: Record<string, unknown>; partial?: string } = {},
 ): Record<string, unknown> {
   return {
     status: 'activated',
     power: { name: best.name, confidence: best.confidence, ...extra.power },
+    ...partialLine(extra.partial),
     ...extra.internals,
     ...activationAnswer(view, facts, bestTools(view, best.name, toolRanking)),
   };
@@ -161,7 +167,7 @@ export function matchesAnswer<C extends ShownCandidate>(
   tier: Exclude<Tier, 'activated'>,
   candidates: C[],
   toolRanking: PowerScore[],
-  extra: { internals?: Record<string, unknown>; decorate?: (candidate: C) => Record<string, unknown> } = {},
+  extra: { internals?: Record<string, unknown>; decorate?: (candidate: C) => Record<string, unknown>; partial?: string } = {},
 ): Record<string, unknown> {
   if (tier === 'not_found') {
     const closest = closestTools(view, toolRanking);
@@ -169,6 +175,7 @@ export function matchesAnswer<C extends ShownCandidate>(
       status: 'not_found',
       powers: catalogList(view),
       ...(closest.length ? { closest_tools: closest.map(({ power, tool }) => callLine(view, power, tool)) } : {}),
+      ...partialLine(extra.partial),
       ...extra.internals,
       message: callNowMessage(view, closest[0], tier),
     };
@@ -176,6 +183,7 @@ export function matchesAnswer<C extends ShownCandidate>(
   return {
     status: tier,
     matches: matchEntries(view, candidates, toolRanking, extra.decorate),
+    ...partialLine(extra.partial),
     ...extra.internals,
     message: callNowMessage(view, firstNamed(view, candidates, toolRanking), tier),
   };

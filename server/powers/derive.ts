@@ -1,5 +1,6 @@
 /** Description and keywords for imported powers, derived from the tools their server lists. */
-import { words as splitWords } from '../resolve/text.js';
+import { stem, words as splitWords } from '../resolve/text.js';
+import type { ServerWords } from '../catalog/server-words.js';
 import type { PowerDefinition } from './types.js';
 
 export interface ToolSummary {
@@ -7,7 +8,8 @@ export interface ToolSummary {
   description?: string;
 }
 
-const MAX_NAMES = 8;
+/** How many of the tools' most frequent words describe a server that says nothing of itself. */
+const MAX_ABOUT = 5;
 const MAX_KEYWORDS = 20;
 const MIN_KEYWORDS = 3;
 const NAME_WEIGHT = 2;
@@ -36,13 +38,27 @@ function firstSentence(text: string): string {
   return sentence.length > SENTENCE_CHARS ? `${sentence.slice(0, SENTENCE_CHARS - 1)}…` : sentence;
 }
 
-export function deriveFromTools(power: PowerDefinition, tools: ToolSummary[]): { description: string; keywords: string[] } {
-  if (tools.length === 0) return { description: power.description, keywords: fallbackKeywords(power, []) };
-  const names = tools.slice(0, MAX_NAMES).map((t) => t.name);
-  const more = tools.length > MAX_NAMES ? ` and ${tools.length - MAX_NAMES} more` : '';
-  const described = tools.find((t) => t.description?.trim());
-  const sentence = described?.description ? ` — ${firstSentence(described.description)}` : '';
-  const description = `Tools: ${names.join(', ')}${more}${sentence}`;
+/**
+ * One sentence about the whole server, as a user would say it: the server's own description
+ * (serverInfo.description), else what its tools are mostly about (their most frequent words, one
+ * per stem); led by its title when it has one. Instructions are guidance for the agent, not a
+ * description: they are its steering.
+ */
+export function describeServer(power: PowerDefinition, tools: ToolSummary[], words: ServerWords = {}, keywords: string[] = []): string {
+  const label = words.title?.trim() || power.name;
+  if (words.description?.trim()) return words.title ? `${label}: ${firstSentence(words.description)}` : firstSentence(words.description);
+  const seen = new Set<string>();
+  const about = keywords.filter((w) => !seen.has(stem(w)) && seen.add(stem(w))).slice(0, MAX_ABOUT);
+  if (about.length === 0) return label;
+  const list = about.length > 1 ? `${about.slice(0, -1).join(', ')} and ${about[about.length - 1]}` : about[0];
+  return `${label}: ${tools.length} tool${tools.length === 1 ? '' : 's'} about ${list}.`;
+}
+
+export function deriveFromTools(power: PowerDefinition, tools: ToolSummary[], said: ServerWords = power.serverWords ?? {}): { description: string; keywords: string[] } {
+  if (tools.length === 0) {
+    const description = said.description || said.title ? describeServer(power, tools, said) : power.description;
+    return { description, keywords: fallbackKeywords(power, []) };
+  }
 
   const score = new Map<string, { count: number; first: number }>();
   let order = 0;
@@ -59,7 +75,8 @@ export function deriveFromTools(power: PowerDefinition, tools: ToolSummary[]): {
     .sort(([, a], [, b]) => b.count - a.count || a.first - b.first)
     .map(([w]) => w)
     .slice(0, MAX_KEYWORDS);
-  return { description, keywords: fallbackKeywords(power, ranked) };
+  const keywords = fallbackKeywords(power, ranked);
+  return { description: describeServer(power, tools, said, ranked), keywords };
 }
 
 /** Tops the list up to the minimum with the power's name words, then generic ones. */

@@ -1,4 +1,5 @@
 /** The shapes every part of the gateway shares for a power (one MCP server the user has configured). */
+import type { ServerWords } from '../catalog/server-words.js';
 import type { LoadIssueInfo } from '../rpc/protocol.js';
 
 export type StdioServerSpec = {
@@ -40,6 +41,11 @@ export interface PowerDefinition {
   derivedFromTools: boolean;
   /** Reasons the power cannot start as configured (an unset variable, ...). Empty when it can. */
   problems: string[];
+  /**
+   * What the power's server said of itself at its last listing (set by the gateway's PowerTools,
+   * never by a loader). Its instructions are the steering of a power whose spell or config gives none.
+   */
+  serverWords?: ServerWords;
   /** Hash of `server` only: a change means the running child must be restarted. */
   serverHash: string;
   /** Hash of the whole definition: a change of anything the agent sees. */

@@ -19,6 +19,8 @@ export interface RankingShape {
   coverage: number;
   /** The share of the top's score matched in its name or keywords, what it declares itself to be (0..1). */
   identity: number;
+  /** The share of the top's score on words it declares itself by (not only in its tools' prose or parameter names) (0..1). */
+  declared?: number;
   /** Cosine similarity of query and top candidate, when a model is loaded. */
   semantic?: number;
   /** The top's cosine minus the best other cosine, when a model is loaded. */
@@ -32,18 +34,20 @@ export interface CalibrationModel {
   coverage: number;
   /** Absent in a model fitted before the feature existed: it then counts nothing. */
   identity?: number;
+  /** Absent in a model fitted before the feature existed: it then counts nothing. */
+  declared?: number;
   semantic: number;
   semanticLead: number;
   /** How the model was fitted: data, command, figures. */
   fitted?: Record<string, unknown>;
 }
 
-const FEATURES = ['lead', 'strength', 'coverage', 'identity', 'semantic', 'semanticLead'] as const;
+const FEATURES = ['lead', 'strength', 'coverage', 'identity', 'declared', 'semantic', 'semanticLead'] as const;
 const MAX_LEAD = 3;
 
 /** The shape of a ranking, from its two best candidates. */
 export function rankingShape(
-  top: { score: number; normalized: number; coverage: number; identity?: number; semantic?: number } | undefined,
+  top: { score: number; normalized: number; coverage: number; identity?: number; incidental?: number; semantic?: number } | undefined,
   second: { score: number } | undefined,
   secondSemantic?: number,
 ): RankingShape | undefined {
@@ -51,7 +55,7 @@ export function rankingShape(
   // A top that matched none of the request's subject words (only its verbs or request words)
   // leads nobody, however alone it is: "delete old snapshots" is not about the one power with a delete tool.
   const lead = top.coverage > 0 ? Math.min(MAX_LEAD, Math.max(0, Math.log(top.score / Math.max(second?.score ?? 0, 1e-9)))) : 0;
-  const shape: RankingShape = { lead, strength: top.normalized, coverage: top.coverage, identity: top.identity ?? 0 };
+  const shape: RankingShape = { lead, strength: top.normalized, coverage: top.coverage, identity: top.identity ?? 0, declared: 1 - (top.incidental ?? 0) };
   if (top.semantic !== undefined) {
     shape.semantic = top.semantic;
     shape.semanticLead = top.semantic - (secondSemantic ?? 0);
@@ -82,7 +86,7 @@ export interface TrainingExample {
  * well below the weak threshold. As a lift, identity can only add confidence, and a top without
  * an identity match keeps the confidence the other features give it.
  */
-const LIFTS = ['identity'] as const;
+const LIFTS = ['identity', 'declared'] as const;
 
 type Weights = Required<Omit<CalibrationModel, 'fitted'>>;
 
@@ -92,7 +96,7 @@ type Weights = Required<Omit<CalibrationModel, 'fitted'>>;
  * factor can only raise confidence (and explain itself that way). Deterministic.
  */
 export function fitCalibration(examples: TrainingExample[], options: { useSemantic: boolean; iterations?: number; rate?: number }): CalibrationModel {
-  const model: Weights = { bias: 0, lead: 0, strength: 0, coverage: 0, identity: 0, semantic: 0, semanticLead: 0 };
+  const model: Weights = { bias: 0, lead: 0, strength: 0, coverage: 0, identity: 0, declared: 0, semantic: 0, semanticLead: 0 };
   // Strength (the share of the reachable score) shrinks as a request grows longer: fitted, it
   // would tell the model which data set a query came from, so it stays out of the fit.
   const used = FEATURES.filter((f) => f !== 'strength' && (options.useSemantic || (f !== 'semantic' && f !== 'semanticLead')));

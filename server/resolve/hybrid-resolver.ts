@@ -101,6 +101,7 @@ export class HybridResolver implements Resolver {
       matchedTerms: c.matchedTerms,
       normalized: round(c.normalized),
       coverage: round(c.coverage),
+      incidental: round(c.incidental),
       ...(semantic ? { semantic: round(semantic.get(c.name) ?? 0) } : {}),
     }));
   }

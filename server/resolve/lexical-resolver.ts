@@ -37,6 +37,19 @@ const TOOL_FIELDS: Record<string, FieldSpec> = {
  */
 const IDENTITY_FIELDS = new Set(['name', 'keywords']);
 
+/*
+ * A match can land on words the document does not declare itself by: a power's tools' prose (and
+ * the domains and phrases only that prose signals) and its parameter names; a tool's parameter
+ * names. A power whose tool texts mention "reason" and "logic" in passing is not a reasoning
+ * power; a tool with a `year` parameter is not about years.
+ */
+const NONE: ReadonlySet<string> = new Set();
+
+/** A document, with the terms it declares itself by: a match on any other term is in passing. */
+interface SearchDocument extends IndexedDocument {
+  declared: Set<string>;
+}
+
 const FIELD_MATCH_TYPE: Record<string, MatchType> = {
   name: 'name',
   keywords: 'keyword',
@@ -46,6 +59,7 @@ const FIELD_MATCH_TYPE: Record<string, MatchType> = {
   parameters: 'tool',
   power: 'description',
   domains: 'description',
+  phrases: 'description',
   learned: 'learned',
 };
 
@@ -69,6 +83,8 @@ export interface LexicalCandidate {
   coverage: number;
   /** The share of the score from terms matched mostly in the document's name or keywords (0..1). */
   identity: number;
+  /** The share of the score from terms matched only in passing: tool descriptions, parameter names (0..1). */
+  incidental: number;
   matchType: MatchType;
   matchedTerms: string[];
 }
@@ -88,6 +104,10 @@ export class LexicalResolver {
   /** Each tool id's power. */
   private powerOfTool = new Map<string, string>();
 
+  /** The terms each power and each tool declares itself by. */
+  private declaredPower = new Map<string, Set<string>>();
+  private declaredTool = new Map<string, Set<string>>();
+
   /** Analysed documents by content: a re-index analyses only the powers whose text changed. */
   private analysed = new Map<string, AnalysedPower>();
 
@@ -101,6 +121,8 @@ export class LexicalResolver {
     });
     this.analysed = next;
     this.powerOfTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, entry.power.id] as const)));
+    this.declaredPower = new Map(analysed.map((entry) => [entry.power.id, entry.power.declared]));
+    this.declaredTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.declared] as const)));
     this.powers.build(analysed.map((entry) => entry.power));
     this.tools.build(analysed.flatMap((entry) => entry.tools));
     this.rememberedPowers = new Map();
@@ -114,12 +136,14 @@ export class LexicalResolver {
     }
   }
 
+  private readonly declaredOfPower = (id: string) => this.declaredPower.get(id) ?? NONE;
+
   /** Every power, best first (those that matched nothing last, in index order). */
   rankPowers(query: string): LexicalCandidate[] {
-    const matched = rememberedFirst(rankIndex(this.powers, queryTerms(query)), this.rememberedPowers.get(requestKeyOf(query)));
+    const matched = rememberedFirst(rankIndex(this.powers, queryTerms(query), this.declaredOfPower), this.rememberedPowers.get(requestKeyOf(query)));
     const seen = new Set(matched.map((c) => c.name));
     const unmatched = this.powers.allIds().filter((id) => !seen.has(id));
-    return [...matched, ...unmatched.map((name) => ({ name, score: 0, normalized: 0, coverage: 0, identity: 0, matchType: 'description' as const, matchedTerms: [] }))];
+    return [...matched, ...unmatched.map((name) => ({ name, score: 0, normalized: 0, coverage: 0, identity: 0, incidental: 0, matchType: 'description' as const, matchedTerms: [] }))];
   }
 
   /**
@@ -130,8 +154,8 @@ export class LexicalResolver {
   rankTools(query: string): LexicalCandidate[] {
     const weighted = queryTerms(query);
     const remembered = this.rememberedTools.get(requestKeyOf(query));
-    const tools = rankIndex(this.tools, weighted);
-    const powers = rankIndex(this.powers, weighted);
+    const tools = rankIndex(this.tools, weighted, (id) => this.declaredTool.get(id) ?? NONE);
+    const powers = rankIndex(this.powers, weighted, this.declaredOfPower);
     const bestTool = tools[0]?.score ?? 0;
     const bestPower = powers[0]?.score ?? 0;
     if (bestTool <= 0) return rememberedFirst(tools, remembered);
@@ -141,16 +165,16 @@ export class LexicalResolver {
       const tool = byId.get(toolId);
       const share = powerShare.get(power) ?? 0;
       if (!tool && share === 0) return [];
-      const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, identity: 0, matchType: 'description' as const, matchedTerms: [] };
+      const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, identity: 0, incidental: 0, matchType: 'description' as const, matchedTerms: [] };
       return [{ ...base, score: bestTool * ((1 - POWER_MIX) * (base.score / bestTool) + POWER_MIX * share) }];
     });
-    return rememberedFirst(mixed.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name)), remembered);
+    return rememberedFirst(mixed.sort(byStrength), remembered);
   }
 }
 
 interface AnalysedPower {
-  power: IndexedDocument;
-  tools: IndexedDocument[];
+  power: SearchDocument;
+  tools: SearchDocument[];
   /** Requests that worked before, by request key, with their weight: for the power, and for each tool id. */
   remembered: Array<{ key: string; id: string; weight: number; tool: boolean }>;
 }
@@ -166,21 +190,27 @@ function analysePower(doc: PowerDocument): AnalysedPower {
   };
   const own = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames, ...fields.toolDescriptions];
   const phrases = [fields.name, fields.keywords, fields.description, fields.toolNames, fields.toolDescriptions].flatMap(bigrams);
+  // What the power says it is (its name, keywords, description, tool names), apart from what its
+  // tools' prose and parameters mention in passing.
+  const declaredWords = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames];
+  const declared = new Set([...declaredWords, ...domainTagTerms(declaredWords), ...[fields.name, fields.keywords, fields.description, fields.toolNames].flatMap(bigrams)]);
   const powerContext = [...fields.name, ...fields.keywords, ...fields.description];
   const learned = learnedField(doc.learned);
   const remembered: AnalysedPower['remembered'] = (doc.learned ?? []).map((l) => ({ key: requestKeyOf(l.text), id: doc.name, weight: l.weight, tool: false }));
   return {
-    power: { id: doc.name, fields: { ...fields, domains: domainTagTerms(own), phrases, learned: learned.terms }, weights: { learned: learned.weights } },
+    power: { id: doc.name, fields: { ...fields, domains: domainTagTerms(own), phrases, learned: learned.terms }, weights: { learned: learned.weights }, declared: new Set([...declared, ...learned.terms]) },
     tools: doc.tools.map((tool) => {
       const id = tool.id ?? `${doc.name}:${tool.name}`;
       const name = terms(tool.name);
       const description = terms(tool.description ?? '');
       const toolLearned = learnedField(tool.learned);
       for (const l of tool.learned ?? []) remembered.push({ key: requestKeyOf(l.text), id, weight: l.weight, tool: true });
+      const toolDomains = domainTagTerms([...name, ...description, ...powerContext]);
       return {
         id,
-        fields: { name, description, parameters: (tool.parameters ?? []).flatMap(terms), power: powerContext, domains: domainTagTerms([...name, ...description, ...powerContext]), learned: toolLearned.terms },
+        fields: { name, description, parameters: (tool.parameters ?? []).flatMap(terms), power: powerContext, domains: toolDomains, learned: toolLearned.terms },
         weights: { learned: toolLearned.weights },
+        declared: new Set([...name, ...description, ...powerContext, ...toolDomains, ...toolLearned.terms, ...bigrams(name), ...bigrams(description)]),
       };
     }),
     remembered,
@@ -222,7 +252,7 @@ function rememberedFirst(ranked: LexicalCandidate[], remembered: string | undefi
   return [{ ...ranked[at], score: ranked[0].score }, ...ranked.slice(0, at), ...ranked.slice(at + 1)];
 }
 
-function rankIndex(index: Bm25fIndex, query: WeightedTerm[]): LexicalCandidate[] {
+function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: string) => ReadonlySet<string>): LexicalCandidate[] {
   // Words no document has cannot tell the powers apart ("remember that Ada Lovelace ..."): the
   // reachable score and the coverage count only the query's words the catalog knows.
   const known = query.filter((t) => index.documentFrequency(t.term) > 0);
@@ -238,11 +268,20 @@ function rankIndex(index: Bm25fIndex, query: WeightedTerm[]): LexicalCandidate[]
       normalized: reachable > 0 ? Math.min(1, score / reachable) : 0,
       coverage: subjectIdf > 0 ? covered / subjectIdf : 0,
       identity: score > 0 ? matches.filter((m) => IDENTITY_FIELDS.has(m.field)).reduce((s, m) => s + m.score, 0) / score : 0,
+      incidental: score > 0 ? matches.filter((m) => !declared(id).has(m.term)).reduce((s, m) => s + m.score, 0) / score : 0,
       matchType: dominantField(matches),
       matchedTerms: matches.map((m) => m.term),
     };
   });
-  return scored.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name));
+  return scored.sort(byStrength);
+}
+
+/**
+ * Best score first; on a tie the match in the stronger fields (less of it in passing), then by
+ * name so the order is stable.
+ */
+function byStrength(a: LexicalCandidate, b: LexicalCandidate): number {
+  return b.score - a.score || a.incidental - b.incidental || a.name.localeCompare(b.name);
 }
 
 function dominantField(matches: TermMatch[]): MatchType {

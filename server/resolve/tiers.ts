@@ -16,9 +16,21 @@ export const TIER_SIZE = { activated: 1, multiple_matches: 3, weak_matches: 5, n
  */
 export function decideTier<T extends PowerScore>(ranked: T[], thresholds: TierThresholds): TierDecision<T> {
   const best = ranked[0]?.confidence ?? 0;
-  const tier: Tier =
-    best >= thresholds.activateThreshold ? 'activated' : best >= thresholds.multipleThreshold ? 'multiple_matches' : best >= thresholds.weakThreshold ? 'weak_matches' : 'not_found';
+  const confident: Tier = best >= thresholds.multipleThreshold ? 'multiple_matches' : best >= thresholds.weakThreshold ? 'weak_matches' : 'not_found';
+  const tier: Tier = best >= thresholds.activateThreshold && mayAutoActivate(ranked[0]) ? 'activated' : confident;
   return { tier, candidates: topCandidates(ranked, TIER_SIZE[tier]) };
+}
+
+/**
+ * How much of a match may be in passing (on words only a power's tools' prose or parameter names
+ * have) for it to auto-activate: less than half for any power, less than a quarter for one whose
+ * tools can write or run commands. Above it, however confident, the power is offered, not started.
+ */
+export const MAX_INCIDENTAL = { any: 0.5, writes: 0.25 } as const;
+
+/** A match mostly on words the power does not declare itself by never starts it. */
+export function mayAutoActivate(top: Pick<PowerScore, 'incidental'>, options: { writes?: boolean } = {}): boolean {
+  return (top.incidental ?? 0) < (options.writes ? MAX_INCIDENTAL.writes : MAX_INCIDENTAL.any);
 }
 
 /** The first `count` candidates by rank that matched something. */

@@ -50,6 +50,11 @@ export interface PowerScore {
   normalized?: number;
   /** IDF-weighted share of the query's subject words matched (0..1). */
   coverage?: number;
+  /**
+   * The share of the match on words the power (or tool) does not declare itself by: only in its
+   * tools' descriptions or parameter names (0..1). A match mostly in passing never auto-activates.
+   */
+  incidental?: number;
 }
 
 export interface Resolver {

@@ -140,6 +140,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE intel_artifacts ADD COLUMN owner TEXT;
     `,
   },
+  {
+    // What each server says of itself at listing time (issue 35): serverInfo's title and
+    // description and its instructions, the guidance and description of an imported power.
+    version: 11,
+    sql: `
+      ALTER TABLE catalog_powers ADD COLUMN server_title TEXT;
+      ALTER TABLE catalog_powers ADD COLUMN server_description TEXT;
+      ALTER TABLE catalog_powers ADD COLUMN instructions TEXT;
+    `,
+  },
 ];
 
 /**

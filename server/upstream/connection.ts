@@ -6,6 +6,7 @@ import type { PowerDefinition } from '../powers/types.js';
 import { errorMessage, logger } from '../log.js';
 import { RESULT_TOO_LARGE_CODE, megabytes, type TooLargeData } from './children/oversize-message.js';
 import type { CallScope, ClientFeatureHub } from './client-features.js';
+import type { ServerWords } from '../catalog/server-words.js';
 import { UpstreamError } from './errors.js';
 import { RestartPolicy } from './restart-policy.js';
 import { StderrTail } from './stderr-tail.js';
@@ -236,6 +237,17 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
   /** Lets the user try again after the restarts gave up (an explicit activation does this); a backoff in progress stays. */
   resetRestarts(): void {
     this.restarts.liftGiveUp();
+  }
+
+  /**
+   * What the server said of itself when it connected: its title and description (serverInfo) and
+   * its instructions. Undefined while it is not connected.
+   */
+  serverWords(): ServerWords | undefined {
+    const client = this.client;
+    if (!client) return undefined;
+    const info = client.getServerVersion();
+    return { title: info?.title, description: info?.description, instructions: client.getInstructions() };
   }
 
   /**

@@ -56,7 +56,7 @@ describe('Kiro power folders', () => {
     assert.equal(powers[0].derivedFromTools, true);
     assert.equal(powers[0].steering, 'No front matter at all.');
     const words = describePower(powers[0], [{ name: 'search_documentation', description: 'Search the AWS documentation.', inputSchema: { type: 'object' } }]);
-    assert.match(words.description, /search_documentation/);
+    assert.equal(words.description, 'aws-docs: 1 tool about search, documentation and aws.', 'one sentence about the server, from its tools');
     assert.ok(words.keywords.includes('documentation'), words.keywords.join(','));
   });
 

@@ -183,9 +183,15 @@ describe('derived description and keywords', () => {
     { name: 'search-files', description: 'Search files by pattern.' },
   ];
 
-  test('description lists the tools and the first sentence', () => {
+  test('description: one sentence about the whole server, from what its tools are mostly about (one word per stem)', () => {
     const { description } = deriveFromTools(power, tools);
-    assert.equal(description, 'Tools: read_file, write_file, listDirectory, search-files — Read the complete contents of a file from the file system.');
+    assert.equal(description, 'my-files: 4 tools about file, read, directory, search and write.');
+  });
+
+  test("description: the server's own words first, led by its title; instructions are not a description", () => {
+    assert.equal(deriveFromTools(power, tools, { title: 'Secure Filesystem', description: 'Files in the folders you allow. More text.' }).description, 'Secure Filesystem: Files in the folders you allow.');
+    assert.equal(deriveFromTools(power, tools, { title: 'Secure Filesystem' }).description, 'Secure Filesystem: 4 tools about file, read, directory, search and write.');
+    assert.equal(deriveFromTools(power, tools, { instructions: 'Call read_file first.' }).description, 'my-files: 4 tools about file, read, directory, search and write.');
   });
 
   test('keywords: frequent informative words, no stop words, 3 to 20, deterministic', () => {
@@ -200,7 +206,7 @@ describe('derived description and keywords', () => {
   test('many tools cap the list; few words are topped up to 3', () => {
     const many = Array.from({ length: 30 }, (_, i) => ({ name: `tool_${String.fromCharCode(97 + (i % 26))}word${i}` }));
     const result = deriveFromTools(power, many);
-    assert.match(result.description, /and 22 more$/);
+    assert.equal(result.description, 'my-files: 30 tools about aword0, bword1, cword2, dword3 and eword4.', 'five words, however many tools');
     assert.equal(result.keywords.length, 20);
     assert.deepEqual(deriveFromTools(power, [{ name: 'ping' }]).keywords, ['ping', 'files', 'my-files']);
   });

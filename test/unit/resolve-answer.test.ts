@@ -83,3 +83,12 @@ test('not_found over a large catalog still lists every power, by name only', () 
   const answer = matchesAnswer(big.view, 'not_found', [], []);
   assert.deepEqual(answer.powers, many.map((s) => ({ name: s.server })));
 });
+
+test('an answer ranked on a partial catalog says so, and a complete one does not', () => {
+  const note = 'Ranked before every power\'s tools were listed (still listing: github); ask again shortly if nothing fits.';
+  const partial = matchesAnswer(view, 'not_found', [], ranking('time:current_time'), { partial: note });
+  assert.equal(partial.partial, note);
+  const matches = matchesAnswer(view, 'weak_matches', [{ name: 'time', confidence: 0.4 }], ranking('time:current_time'), { partial: note });
+  assert.equal(matches.partial, note);
+  assert.equal(matchesAnswer(view, 'weak_matches', [{ name: 'time', confidence: 0.4 }], ranking('time:current_time')).partial, undefined);
+});

@@ -106,7 +106,7 @@ test('write and query: upsert merges columns, insert ignores an existing key, de
   const store = await open(t, tempDir(t));
   store.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'fs', tools_hash: 'h1', tool_count: 3, refreshed_at: 10 } });
   store.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'fs', tool_count: 4 } });
-  assert.deepEqual(store.query('SELECT * FROM catalog_powers'), [{ power: 'fs', tools_hash: 'h1', tool_count: 4, refreshed_at: 10 }]);
+  assert.deepEqual(store.query('SELECT power, tools_hash, tool_count, refreshed_at FROM catalog_powers'), [{ power: 'fs', tools_hash: 'h1', tool_count: 4, refreshed_at: 10 }]);
 
   store.write(event('e1', 'first'));
   store.write(event('e1', 'second'));
@@ -185,7 +185,7 @@ test('replaying journals over a state that already holds them is harmless', asyn
   a.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'p', tool_count: 1 } });
   a.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'p', tool_count: 2 } });
   const extra: JournaledStore[] = [];
-  const state = () => [a, ...extra].map((s) => s.query('SELECT * FROM events ORDER BY id').concat(s.query('SELECT * FROM catalog_powers')));
+  const state = () => [a, ...extra].map((s) => s.query('SELECT * FROM events ORDER BY id').concat(s.query('SELECT power, tools_hash, tool_count, refreshed_at FROM catalog_powers')));
   const expected = state()[0];
   assert.deepEqual(expected, [
     { id: 'e1', at: 1, kind: 'test', power: 'p', detail: 'second' },

@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Discovery } from '../../server/catalog/discovery.js';
+import { partialCatalog } from '../../server/gateway/resolution.js';
+import type { PowerDefinition } from '../../server/powers/types.js';
+
+/** A remote power: discovery does not look for a command on PATH. */
+const power = (name: string) => ({ name, server: { transport: 'http', url: `http://127.0.0.1:9/${name}`, headers: {} } }) as unknown as PowerDefinition;
+
+/** A listing the test ends by hand, so the order of events is the test's, not a timer's. */
+function gatedListing() {
+  const gates = new Map<string, () => void>();
+  let running = 0;
+  let most = 0;
+  const discover = (p: PowerDefinition) =>
+    new Promise<void>((resolve) => {
+      running += 1;
+      most = Math.max(most, running);
+      gates.set(p.name, () => {
+        running -= 1;
+        resolve();
+      });
+    });
+  return { gates, discover, most: () => most };
+}
+
+test('powers are listed a bounded number at a time, all of them', async () => {
+  const listing = gatedListing();
+  const discovery = new Discovery(listing.discover, () => 3);
+  for (let i = 0; i < 7; i += 1) discovery.enqueue(power(`p${i}`));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(listing.gates.size, 3, 'three listings started at once');
+  assert.deepEqual(discovery.pending().sort(), ['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
+  for (let round = 0; round < 7; round += 1) {
+    const [name, open] = [...listing.gates][0];
+    listing.gates.delete(name);
+    open();
+    await new Promise((r) => setImmediate(r));
+  }
+  await discovery.idle();
+  assert.equal(listing.most(), 3, 'never more than the bound');
+  assert.deepEqual(discovery.pending(), []);
+});
+
+test('settled waits for the listings up to its bound and names what is still pending', async () => {
+  const listing = gatedListing();
+  const discovery = new Discovery(listing.discover, () => 4);
+  discovery.enqueue(power('quick'));
+  discovery.enqueue(power('slow'));
+  await new Promise((r) => setImmediate(r));
+  setTimeout(() => listing.gates.get('quick')!(), 5);
+  assert.deepEqual(await discovery.settled(60), ['slow'], 'the bound passed with slow still listing');
+  setTimeout(() => listing.gates.get('slow')!(), 5);
+  assert.deepEqual(await discovery.settled(5000), [], 'resolved when the last listing ended, not at the bound');
+  assert.deepEqual(await discovery.settled(5000), [], 'nothing pending: no wait');
+});
+
+test('an answer ranked on a partial catalog says so; a complete one says nothing', () => {
+  assert.equal(partialCatalog([]), undefined);
+  const partial = partialCatalog(['github', 'notion'])!;
+  assert.deepEqual(partial.pending, ['github', 'notion']);
+  assert.match(partial.note, /still listing: github, notion/);
+});
