@@ -62,6 +62,8 @@ export interface PowerInfo {
   description: string;
   keywords: string[];
   source: { kind: PowerSourceKind; file: string; readOnly: boolean };
+  /** Which server it starts (a hash of command, arguments and environment, or of the URL): activation is carried across restarts by it, not by name. */
+  serverId: string;
   /** The power's server process. */
   state: PowerState;
   /** Activated: its tools are in the agent's list (a stopped server restarts on the next call). */

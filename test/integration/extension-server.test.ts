@@ -338,7 +338,10 @@ test('changed thresholds apply without a restart; an out-of-range value is refus
 
 test('a setting that changes the powers restarts the gateway at the same address and token, keeping active powers active', async () => {
   await peer.request(protocol.activatePower, { name: 'unstable' });
+  await peer.request(protocol.activatePower, { name: 'memory' });
+  await waitFor(() => peer.last(protocol.hintsChanged)?.powers.includes('memory') === true, 10_000, "the demo memory's hints in the Hints view");
   const before = await peer.request<null, Endpoint>(protocol.getEndpoint, null);
+  const pushesBefore = { powers: peer.received(protocol.powersChanged).length, hints: peer.received(protocol.hintsChanged).length };
   peer.notify('workspace/didChangeConfiguration', { settings: settings({ demoPowers: false, spellFolders: [path.join(home.dir, 'extra')] }) });
   await waitFor(() => peer.received(protocol.statusChanged).some((s) => s.health === 'restarting'), 10_000, 'a restarting status');
   const after = await peer.request<null, Endpoint>(protocol.getEndpoint, null);
@@ -348,6 +351,15 @@ test('a setting that changes the powers restarts the gateway at the same address
   const payload = await peer.request<null, PowersPayload>(protocol.listPowers, null);
   assert.deepEqual(payload.powers.map((p) => p.name).sort(), ['unstable', 'weather']);
   await waitFor(async () => (await peer.request<null, PowersPayload>(protocol.listPowers, null)).powers.find((p) => p.name === 'unstable')?.active === true, 10_000, 'unstable active again');
+  // From the first list the restarted gateway pushes, unstable reads active: never "stopped" meanwhile.
+  const restartedPushes = peer.received(protocol.powersChanged).slice(pushesBefore.powers).filter((p) => !p.powers.some((power) => power.name === 'memory'));
+  assert.ok(restartedPushes.length > 0);
+  for (const push of restartedPushes) assert.equal(push.powers.find((p) => p.name === 'unstable')?.active, true, JSON.stringify(push.powers.map((p) => [p.name, p.active, p.state])));
+  // The Hints view stops crediting the demo's memory as soon as the restart begins.
+  const hintPushes = peer.received(protocol.hintsChanged).slice(pushesBefore.hints);
+  assert.ok(hintPushes.length >= 2, `${hintPushes.length} hint pushes`);
+  for (const hints of hintPushes) assert.ok(!hints.powers.includes('memory'), JSON.stringify(hints.powers));
+  assert.deepEqual(hintPushes.at(-1)!.powers, ['unstable']);
 });
 
 test('shutdown and exit end the process and every power it started', async () => {

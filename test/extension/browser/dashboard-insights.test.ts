@@ -18,6 +18,7 @@ const power = (name: string): PowerInfo => ({
   description: name,
   keywords: [],
   source: { kind: 'demo', file: `/x/${name}.spell.yaml`, readOnly: true },
+  serverId: `server-of-${name}`,
   state: 'active',
   active: true,
   tools: [],
