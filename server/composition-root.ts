@@ -126,7 +126,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const activation = new Activation({ sessions, tools, registry, manager, policy, settings, markUsed, toolsChanged: () => notices.emit('toolsChanged') });
   const { resolver, embedder, embeddings } = createResolver(settings.resolve, store, store.dataDir);
   embedder.warmUp();
-  const intel = new Intel({ store, settings: () => settings.intel, embeddings, toolLists: () => ({ gateway: activation.listTools(), powers: tools.entries() }) });
+  const intel = new Intel({ store, settings: () => settings.intel, embeddings, toolLists: () => ({ gateway: activation.listTools(), powers: tools.configuredTools((name) => !policy.powerRefusal(name)) }) });
   const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0));
   const activity = new ActivityLog(store);
   const events = new EventLog(store);

@@ -55,9 +55,11 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     return this.known.has(name);
   }
 
-  /** Every power listed so far, with its tools. */
-  entries(): Array<{ power: string; tools: Tool[] }> {
-    return [...this.known].map(([power, tools]) => ({ power, tools }));
+  /** The powers configured now that `usable` accepts, with their tools as last listed (none, `listed` false, when never listed). */
+  configuredTools(usable: (name: string) => boolean): Array<{ power: string; tools: Tool[]; listed: boolean }> {
+    return this.powers()
+      .filter((power) => usable(power.name))
+      .map((power) => ({ power: power.name, tools: this.toolsOf(power.name), listed: this.listed(power.name) }));
   }
 
   /** The annotations validation trusts for a tool: the spell's, else the server's, else inferred. */

@@ -399,21 +399,34 @@ export interface TokenReportInfo {
   cache: { hits: number; misses: number; similar: number; hitRate: number };
   notStored: number;
   artifacts: { count: number; bytes: number; maxBytes: number; ttlMinutes: number };
-  /** The gateway's tool list as the agent sees it vs every known power's tools listed directly. */
+  /**
+   * What one model request carries (server/intel/accounting/request-model.ts): the gateway's tool
+   * list now against every configured power's tools listed directly (the powers configured now,
+   * not disabled; `unlisted` of them never listed their tools, so they count 0 here).
+   */
   toolsList: {
     gateway: { tools: number; tokens: number };
-    allPowers: { powers: number; tools: number; tokens: number };
+    configured: { powers: number; unlisted: number; tools: number; tokens: number };
+    /** Per request; negative when the gateway's list is the longer. */
     savedTokens: number;
+    /** 1 - gateway / direct, 0 when nothing is configured; negative when the gateway's list is the longer. */
     reduction: number;
   };
   /**
-   * Per MCP session, newest first: what its agent read through the gateway (tools lists, gateway
-   * answers, results as delivered) against direct exposure of the same powers (every known
-   * power's tools listed once, and the raw results).
+   * Per MCP session, newest first: what its agent read through the gateway against direct
+   * exposure of the configured powers, counted per model request (request-model.ts).
    */
   sessions: {
     rows: SessionTokensInfo[];
-    totals: { gatewayTokens: number; directTokens: number; savedTokens: number; reduction: number };
+    totals: {
+      gatewayTokens: number;
+      directTokens: number;
+      /** Negative when going through the gateway cost more. */
+      savedTokens: number;
+      reduction: number;
+      /** Requests for the gateway's own tools (resolve_intent, activate_power, ...): direct exposure makes none. */
+      extraRequests: number;
+    };
   };
 }
 
@@ -421,8 +434,10 @@ export interface SessionTokensInfo {
   session: string;
   startedAt: number;
   lastAt: number;
-  gateway: { toolsLists: number; toolsListTokens: number; answers: number; answerTokens: number; results: number; resultTokens: number; tokens: number };
-  direct: { toolsListTokens: number; resultTokens: number; tokens: number };
+  /** `requests`: one per call; `toolsListTokens`: the lists those requests carried; `toolsLists`: tools/list answers served. */
+  gateway: { requests: number; toolsLists: number; toolsListTokens: number; answers: number; answerTokens: number; results: number; resultTokens: number; tokens: number };
+  /** One request per power's result, each carrying every configured power's tools. */
+  direct: { requests: number; toolsListTokens: number; resultTokens: number; tokens: number };
   savedTokens: number;
 }
 

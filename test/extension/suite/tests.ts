@@ -403,7 +403,8 @@ test('the dashboard shows the activity, draws the hint network and charts the to
   assert.ok(sections.graphEdges >= 3, `${sections.graphEdges} edges`);
   assert.equal(sections.chartLine.split(/[ML]/).filter(Boolean).length, 14, 'two weeks of running total');
   assert.equal(sections.chartBars, 1, 'one day with tokens saved');
-  assert.match(sections.toolsListSavings, /Every power's tools listed directly \(\d+ tools, 3 powers\)/);
+  assert.match(sections.toolsListSavings, /The configured powers' tools listed directly \(\d+ tools, 3 powers\)/);
+  assert.match(sections.toolsListSavings, /Each model request carries [\d.k]+ tokens (\(\d+%\) fewer|more)/);
   await vscode.commands.executeCommand('grimoire.deactivatePower', 'memory');
 });
 
