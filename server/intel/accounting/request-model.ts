@@ -45,6 +45,9 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export function toolListVerdict(t: TokenReportInfo['toolsList'], words: NumberWords = plain): string {
   const { gateway, configured } = t;
   const unlisted = configured.unlisted > 0 ? ` (${plural(configured.unlisted, 'configured power')} never listed ${configured.unlisted === 1 ? 'its' : 'their'} tools: counted as none.)` : '';
+  if (configured.tools === 0) {
+    return `No configured power has listed its tools yet, so listing them directly would carry nothing; Grimoire's own ${plural(gateway.tools, 'tool')} take ${words.tokens(gateway.tokens)} tokens on each model request.${unlisted}`;
+  }
   const direct = `the ${plural(configured.tools, 'tool')} of the ${plural(configured.powers, 'configured power')} listed directly`;
   if (t.savedTokens >= 0) return `Each model request carries ${words.tokens(t.savedTokens)} tokens (${words.percent(t.reduction)}) fewer through Grimoire than ${direct}.${unlisted}`;
   return (

@@ -33,7 +33,9 @@ export async function tokenReport(
   const misses = count('miss');
 
   const direct = lists.powers.flatMap((p) => p.tools);
-  const [gatewayTokens, directTokens] = await cachedTokenCounts(store.dataDir, tokenizer, [JSON.stringify(lists.gateway), JSON.stringify(direct)]);
+  const [gatewayTokens, listed] = await cachedTokenCounts(store.dataDir, tokenizer, [JSON.stringify(lists.gateway), JSON.stringify(direct)]);
+  // No tool configured: nothing to list directly (not the 1 token of '[]').
+  const directTokens = direct.length > 0 ? listed : 0;
   return {
     tokenizer: tokenizer.name,
     summarized: totals(total),
