@@ -8,6 +8,8 @@ import type { ActivityFilterInfo, ActivityInfo, PowerInfo } from '../server/rpc/
 import { registerActivityCommands } from './activity-commands.js';
 import { ActivityView } from './activity-view.js';
 import { registerCommands } from './commands.js';
+import { openWalkthroughOnce, WALKTHROUGH_ID } from './first-run.js';
+import { registerModelCommands } from './model-commands.js';
 import { Dashboard } from './dashboard.js';
 import { GatewayClient } from './gateway-client.js';
 import { HintsView } from './hints-view.js';
@@ -30,6 +32,8 @@ export interface GrimoireApi {
   powers(): readonly PowerInfo[];
   /** The calls the Activity view lists now (newest first) and its filter. */
   activity(): { entries: readonly ActivityInfo[]; filter: ActivityFilterInfo };
+  /** Whether this activation opened the walkthrough (the first one after installing does). */
+  walkthroughOpened(): Promise<boolean>;
 }
 
 /** Set by the bundle's first line (client/packaging/bundle.ts); absent when not bundled. */
@@ -67,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     trackGatewayContext(client),
     ...registerCommands(client, dashboard),
     ...registerActivityCommands(client, activityView),
+    ...registerModelCommands(client),
   );
 
   const ready = client.onDidChangeStatus((status) => {
@@ -80,6 +85,10 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     () => timings.mark('serverInitialized', performance.now()),
     (error: Error) => channel.error(`the gateway process did not start: ${error.message}`),
   );
+  const walkthrough = openWalkthroughOnce(context.globalState, () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, false)).catch((error: Error) => {
+    channel.warn(`the walkthrough did not open: ${error.message}`);
+    return false;
+  });
   timings.mark('activated', performance.now());
   const { loadMs, activatedMs } = timings.snapshot();
   channel.info(`activated in ${activatedMs} ms${loadMs !== undefined ? ` (code loaded in ${loadMs} ms)` : ''}`);
@@ -89,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     mcpRestarts: () => mcpProvider.restartCount,
     powers: () => client.powers,
     activity: () => ({ entries: activityView.entries, filter: activityView.filter }),
+    walkthroughOpened: () => walkthrough,
   };
 }
 

@@ -508,6 +508,25 @@ export interface ToolReviewParams {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The semantic model, fetched on the user's request (Grimoire: Download Semantic Model).
+
+/** Without a model: the one in the gateway's settings (resolve.semantic.model). */
+export interface DownloadModelParams {
+  model?: string;
+  /** A mirror instead of https://huggingface.co/. */
+  remoteHost?: string;
+}
+
+export interface DownloadProgress {
+  file: string;
+  /** 0-100 of this file, when its size is known. */
+  percent?: number;
+}
+
+/** `folder`: where the model is now (the data folder's models/, or the folder named). */
+export type DownloadOutcome = { ok: true; model: string; folder: string; files: string[] } | { ok: false; model: string; message: string };
+
+// ---------------------------------------------------------------------------------------------
 // Client -> server requests.
 
 export const getStatus = request<null, GatewayStatus>('grimoire/status');
@@ -534,6 +553,9 @@ export const approveToolChange = request<ToolReviewParams, ToolChangesPayload>('
 /** Keeps the tool blocked. Answers with what still awaits review. */
 export const rejectToolChange = request<ToolReviewParams, ToolChangesPayload>('grimoire/rejectTool');
 
+/** Fetches the semantic model into the data folder (progress: modelDownloadProgress); the embedder loads it at the gateway's next start. */
+export const downloadModel = request<DownloadModelParams, DownloadOutcome>('grimoire/downloadModel');
+
 // Client -> server notifications.
 
 export const languageModelAvailability = notification<LanguageModelAvailability>('grimoire/languageModelAvailability');
@@ -557,6 +579,8 @@ export const hintsChanged = notification<HintsPayload>('grimoire/hintsChanged');
 export const recommendationStatsChanged = notification<RecommendationStats>('grimoire/recommendationStatsChanged');
 /** After calls and tool list changes (debounced). */
 export const tokenReportChanged = notification<TokenReportInfo>('grimoire/tokenReportChanged');
+/** While downloadModel runs: one file's progress. */
+export const modelDownloadProgress = notification<DownloadProgress>('grimoire/modelDownloadProgress');
 /** Tools just put in quarantine (only the new ones). */
 export const toolsQuarantined = notification<ToolChangesPayload>('grimoire/toolsQuarantined');
 

@@ -101,6 +101,32 @@ test('the extension activates, starts the gateway process and reports its timing
   assert.ok(!contributes.includes('*'), 'never activates on *');
 });
 
+test('the walkthrough opens on the first activation after installing, once', async (t) => {
+  const api = await grimoire();
+  assert.equal(await api.walkthroughOpened(), true, 'a fresh profile: this was the first activation');
+  const labels = vscode.window.tabGroups.all.flatMap((group) => group.tabs).map((tab) => tab.label);
+  assert.ok(labels.includes('Welcome'), `the walkthrough's editor among the tabs: ${labels.join(', ')}`);
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
+  const shown = await askHarness<TextAnswer>({ action: 'text', name: 'walkthrough-first-run', selector: '.gettingStartedContainer', waitFor: 'Get started with Grimoire' });
+  assert.match(shown.text, /Get started with Grimoire/);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+});
+
+test('Download Semantic Model from the installed .vsix: a clear failure, the log never asks for npm in the extension folder', async (t) => {
+  const api = await grimoire();
+  await waitFor(() => api.timings().gatewayReadyMs !== undefined, 60_000, 'the gateway to be ready');
+  // A closed port on the loopback stands for the model host (remote loading stays off in tests).
+  const failed = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>('grimoire.downloadSemanticModel', { model: 'Xenova/all-MiniLM-L6-v2', remoteHost: 'http://127.0.0.1:9/' });
+  assert.equal(failed.ok, false);
+  // The .vsix does not carry transformers.js and its ONNX runtime: the download stops there, and says so.
+  assert.match(failed.message ?? '', /^Semantic matching cannot run here: transformers\.js \(@huggingface\/transformers, with its ONNX runtime\) is not part of this install of Grimoire, so the model was not downloaded\./);
+  assert.doesNotMatch(failed.message ?? '', /npm/);
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
+  const shown = await askHarness<TextAnswer>({ action: 'text', name: 'download-model-failed', selector: '.notifications-toasts', waitFor: 'Semantic matching cannot run here' });
+  assert.match(shown.text, /Semantic matching cannot run here/);
+  await vscode.commands.executeCommand('notifications.clearAll');
+});
+
 test('VS Code starts the MCP server from the provider and lists the gateway tools as mcp_<label>_<tool>', async (t) => {
   await startMcpServer();
   assert.match(gatewayTool('resolve_intent')!, /^mcp_grimoire_resolve_intent$/i);
@@ -443,6 +469,9 @@ test('every contributed command runs without error', async (t) => {
   assert.ok(opened.document.fileName.endsWith('memory.spell.yaml'));
   assert.equal(await dismiss('grimoire.openSpellFile'), undefined);
   await run('grimoire.showOutput');
+  const download = await run<{ ok: boolean }>('grimoire.downloadSemanticModel', { model: 'Xenova/all-MiniLM-L6-v2', remoteHost: 'http://127.0.0.1:9/' });
+  assert.equal(download.ok, false, 'offline, and without the runtime in the .vsix');
+  await vscode.commands.executeCommand('notifications.clearAll');
   assert.equal(await run('grimoire.reviewToolChanges'), undefined, 'nothing awaits review');
   assert.equal(await run('grimoire.approveToolChange'), undefined);
   assert.equal(await run('grimoire.keepToolBlocked'), undefined);
