@@ -1,5 +1,5 @@
 /** Token savings: saved over time (SVG chart), per power, and the tools/list savings of lazy activation. */
-import { REQUEST_MODEL_TEXT, sessionsVerdict, toolListVerdict } from '../server/intel/accounting/request-model.js';
+import { listedTwiceText, REQUEST_MODEL_TEXT, sessionsVerdict, toolListVerdict } from '../server/intel/accounting/request-model.js';
 import type { TokenReportInfo } from '../server/rpc/protocol.js';
 import { bar, el, section, svg, svgTitle } from './dom.js';
 import { formatBytes, formatPercent, formatTokens } from './format.js';
@@ -98,6 +98,7 @@ function toolsList(report: TokenReportInfo): HTMLElement {
       ),
     ),
     el('p', { class: 'small', 'data-testid': 'tools-list-verdict' }, toolListVerdict(t, WORDS)),
+    ...t.listedTwice.map((entry) => el('p', { class: 'small', 'data-testid': 'listed-twice', 'data-power': entry.power }, listedTwiceText(entry, WORDS))),
   );
 }
 

@@ -411,6 +411,8 @@ export interface TokenReportInfo {
     savedTokens: number;
     /** 1 - gateway / direct, 0 when nothing is configured; negative when the gateway's list is the longer. */
     reduction: number;
+    /** Powers VS Code also offers its agent directly (from its mcp.json): their tools are on every request besides Grimoire's. */
+    listedTwice: ListedTwiceInfo[];
   };
   /**
    * Per MCP session, newest first: what its agent read through the gateway against direct
@@ -428,6 +430,14 @@ export interface TokenReportInfo {
       extraRequests: number;
     };
   };
+}
+
+export interface ListedTwiceInfo {
+  power: string;
+  /** The mcp.json that defines it. */
+  file: string;
+  tools: number;
+  tokens: number;
 }
 
 export interface SessionTokensInfo {

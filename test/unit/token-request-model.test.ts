@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { directTokens, requestTokens, sessionsVerdict, toolListVerdict } from '../../server/intel/accounting/request-model.js';
+import { directTokens, listedTwiceText, requestTokens, sessionsVerdict, toolListVerdict } from '../../server/intel/accounting/request-model.js';
 import { SessionReadLedger } from '../../server/intel/accounting/session-reads.js';
 import { tokenReport } from '../../server/intel/accounting/token-report.js';
 import { InlineTokenizer } from '../../server/intel/tokens/tokenizer.js';
@@ -86,4 +86,11 @@ test('with few tools configured Grimoire costs more, and the sentences say so an
   const fewer = await tokenReport(await openStore('fewer'), tokenizer, { gateway, powers: many }, { count: 0, bytes: 0, maxBytes: 1, ttlMinutes: 1 });
   assert.ok(fewer.toolsList.savedTokens > 0);
   assert.match(toolListVerdict(fewer.toolsList), /^Each model request carries \d+ tokens \(\d+%\) fewer through Grimoire than the 60 tools of the 1 configured power listed directly\.$/);
+});
+
+test("a power VS Code also offers from its mcp.json is named with its tools' tokens, listed twice", async () => {
+  const notes = tools(6, 'notes');
+  const report = await tokenReport(await openStore('twice'), tokenizer, { gateway: tools(5, 'gw'), powers: [{ power: 'notes', tools: notes, listed: true, direct: '/w/.vscode/mcp.json' }, { power: 'spelled', tools: tools(4, 's'), listed: true }, { power: 'unseen', tools: [], listed: false, direct: '/w/.vscode/mcp.json' }] }, { count: 0, bytes: 0, maxBytes: 1, ttlMinutes: 1 });
+  assert.deepEqual(report.toolsList.listedTwice, [{ power: 'notes', file: '/w/.vscode/mcp.json', tools: 6, tokens: await tokens(notes) }]);
+  assert.match(listedTwiceText(report.toolsList.listedTwice[0]!), /^VS Code also offers "notes" to its agent directly \(from \/w\/\.vscode\/mcp\.json\): its 6 tools \(\d+ tokens\) are on every request besides Grimoire's list\./);
 });

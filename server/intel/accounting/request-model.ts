@@ -56,6 +56,14 @@ export function toolListVerdict(t: TokenReportInfo['toolsList'], words: NumberWo
   );
 }
 
+/** Powers VS Code also offers directly, one sentence each: what they cost on every request, and the way out. */
+export function listedTwiceText(entry: TokenReportInfo['toolsList']['listedTwice'][number], words: NumberWords = plain): string {
+  return (
+    `VS Code also offers "${entry.power}" to its agent directly (from ${entry.file}): its ${plural(entry.tools, 'tool')} (${words.tokens(entry.tokens)} tokens) are on every request besides Grimoire's list. ` +
+    `"Grimoire: Route Through Grimoire Alone" moves it into a spell file, with a backup and an undo.`
+  );
+}
+
 /** The sessions' totals in a sentence: the saving, or why going through Grimoire cost more. */
 export function sessionsVerdict(totals: TokenReportInfo['sessions']['totals'], configuredListTokens: number, words: NumberWords = plain): string {
   if (totals.savedTokens >= 0) return `In all, the agents read ${words.tokens(totals.savedTokens)} tokens (${words.percent(totals.reduction)}) fewer than with the configured powers listed directly.`;

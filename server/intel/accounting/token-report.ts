@@ -16,8 +16,8 @@ import type { SessionReads } from './session-reads.js';
 
 export interface ToolLists {
   gateway: Tool[];
-  /** The powers configured now (not disabled), with their tools as last listed; `listed` false when never listed. */
-  powers: Array<{ power: string; tools: Tool[]; listed: boolean }>;
+  /** The powers configured now (not disabled), with their tools as last listed; `listed` false when never listed; `direct`: the mcp.json VS Code also offers it from. */
+  powers: Array<{ power: string; tools: Tool[]; listed: boolean; direct?: string }>;
 }
 
 export async function tokenReport(
@@ -33,7 +33,8 @@ export async function tokenReport(
   const misses = count('miss');
 
   const direct = lists.powers.flatMap((p) => p.tools);
-  const [gatewayTokens, listed] = await cachedTokenCounts(store.dataDir, tokenizer, [JSON.stringify(lists.gateway), JSON.stringify(direct)]);
+  const twice = lists.powers.filter((p) => p.direct !== undefined && p.tools.length > 0);
+  const [gatewayTokens, listed, ...twiceTokens] = await cachedTokenCounts(store.dataDir, tokenizer, [JSON.stringify(lists.gateway), JSON.stringify(direct), ...twice.map((p) => JSON.stringify(p.tools))]);
   // No tool configured: nothing to list directly (not the 1 token of '[]').
   const directTokens = direct.length > 0 ? listed : 0;
   return {
@@ -50,6 +51,7 @@ export async function tokenReport(
       configured: { powers: lists.powers.length, unlisted: lists.powers.filter((p) => !p.listed).length, tools: direct.length, tokens: directTokens! },
       savedTokens: directTokens! - gatewayTokens!,
       reduction: directTokens! > 0 ? round(1 - gatewayTokens! / directTokens!) : 0,
+      listedTwice: twice.map((p, i) => ({ power: p.power, file: p.direct!, tools: p.tools.length, tokens: twiceTokens[i]! })),
     },
     sessions: sessionTokens(sessions, directTokens!),
   };

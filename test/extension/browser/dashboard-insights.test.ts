@@ -189,6 +189,7 @@ test('the token chart draws a bar per day with savings and the running total; pe
   assert.match((await page.locator('[data-testid="token-figures"]').textContent()) ?? '', /161k\s*tokens saved by summaries\s*89%\s*reduction over 17 summarized results\s*31%/);
   assert.deepEqual(await page.locator('[data-token-power]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-token-power'))), ['filesystem', 'everything']);
   assert.match((await page.locator('[data-testid="tools-list-savings"]').textContent()) ?? '', /36 tools, 3 powers.*9\.8k.*11 tools.*2\.3k.*Each model request carries 7\.5k tokens \(77%\) fewer/s);
+  assert.match((await page.locator('[data-testid="listed-twice"][data-power="notes"]').textContent()) ?? '', /^VS Code also offers "notes" to its agent directly \(from \/w\/\.vscode\/mcp\.json\): its 9 tools \(2\.1k tokens\) are on every request besides Grimoire's list\. "Grimoire: Route Through Grimoire Alone"/);
   // Per session: what the agent read through Grimoire against direct exposure, the smaller bar drawn shorter.
   const reads = page.locator('[data-testid="session-reads"]');
   const widths = await reads.locator('.fill').evaluateAll((fills) => fills.map((f) => ({ cls: f.className, width: f.getBoundingClientRect().width })));

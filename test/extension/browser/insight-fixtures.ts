@@ -94,7 +94,7 @@ export const tokens: TokenReportInfo = {
   cache: { hits: 4, misses: 9, similar: 1, hitRate: 0.308 },
   notStored: 0,
   artifacts: { count: 14, bytes: 812_000, maxBytes: 268_435_456, ttlMinutes: 180 },
-  toolsList: { gateway: { tools: 11, tokens: 2_300 }, configured: { powers: 3, unlisted: 0, tools: 36, tokens: 9_800 }, savedTokens: 7_500, reduction: 0.765 },
+  toolsList: { gateway: { tools: 11, tokens: 2_300 }, configured: { powers: 3, unlisted: 0, tools: 36, tokens: 9_800 }, savedTokens: 7_500, reduction: 0.765, listedTwice: [{ power: 'notes', file: '/w/.vscode/mcp.json', tools: 9, tokens: 2_100 }] },
   sessions: {
     rows: [
       {
