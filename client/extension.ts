@@ -10,6 +10,7 @@ import { ActivityView } from './activity-view.js';
 import { registerCommands } from './commands.js';
 import { openWalkthroughOnce, WALKTHROUGH_ID } from './first-run.js';
 import { registerModelCommands } from './model-commands.js';
+import { registerAdoption } from './adoption.js';
 import { Dashboard } from './dashboard.js';
 import { GatewayClient } from './gateway-client.js';
 import { HintsView } from './hints-view.js';
@@ -72,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     ...registerCommands(client, dashboard),
     ...registerActivityCommands(client, activityView),
     ...registerModelCommands(client),
+    ...registerAdoption(client, context.workspaceState),
   );
 
   const ready = client.onDidChangeStatus((status) => {
