@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { ActivityFilterInfo, ActivityInfo, PowerInfo } from '../server/rpc/protocol.js';
+import type { ActivityFilterInfo, ActivityInfo, PowerInfo, TokenReportInfo } from '../server/rpc/protocol.js';
 import { registerActivityCommands } from './activity-commands.js';
 import { ActivityView } from './activity-view.js';
 import { registerCommands } from './commands.js';
@@ -35,6 +35,8 @@ export interface GrimoireApi {
   activity(): { entries: readonly ActivityInfo[]; filter: ActivityFilterInfo };
   /** Whether this activation opened the walkthrough (the first one after installing does). */
   walkthroughOpened(): Promise<boolean>;
+  /** The token report as the gateway last pushed it. */
+  tokenReport(): TokenReportInfo | undefined;
 }
 
 /** Set by the bundle's first line (client/packaging/bundle.ts); absent when not bundled. */
@@ -87,10 +89,13 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     () => timings.mark('serverInitialized', performance.now()),
     (error: Error) => channel.error(`the gateway process did not start: ${error.message}`),
   );
-  const walkthrough = openWalkthroughOnce(context.globalState, () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, false)).catch((error: Error) => {
-    channel.warn(`the walkthrough did not open: ${error.message}`);
-    return false;
-  });
+  // VS Code registers the extensions' walkthroughs after activating them: asked at once, it would open another one.
+  const walkthrough = settled(client)
+    .then(() => openWalkthroughOnce(context.globalState, () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, false)))
+    .catch((error: Error) => {
+      channel.warn(`the walkthrough did not open: ${error.message}`);
+      return false;
+    });
   timings.mark('activated', performance.now());
   const { loadMs, activatedMs } = timings.snapshot();
   channel.info(`activated in ${activatedMs} ms${loadMs !== undefined ? ` (code loaded in ${loadMs} ms)` : ''}`);
@@ -101,7 +106,22 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     powers: () => client.powers,
     activity: () => ({ entries: activityView.entries, filter: activityView.filter }),
     walkthroughOpened: () => walkthrough,
+    tokenReport: () => client.tokenReport,
   };
+}
+
+/** Once the gateway is ready or has failed (the first start takes a few seconds). */
+function settled(client: GatewayClient): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (status: { health: string }) => {
+      if (status.health !== 'ready' && status.health !== 'failed') return false;
+      listener.dispose();
+      resolve();
+      return true;
+    };
+    const listener = client.onDidChangeStatus(done);
+    done(client.status);
+  });
 }
 
 export async function deactivate(): Promise<void> {

@@ -104,8 +104,8 @@ test('the extension activates, starts the gateway process and reports its timing
 test('the walkthrough opens on the first activation after installing, once', async (t) => {
   const api = await grimoire();
   assert.equal(await api.walkthroughOpened(), true, 'a fresh profile: this was the first activation');
-  const labels = vscode.window.tabGroups.all.flatMap((group) => group.tabs).map((tab) => tab.label);
-  assert.ok(labels.includes('Welcome'), `the walkthrough's editor among the tabs: ${labels.join(', ')}`);
+  const labels = () => vscode.window.tabGroups.all.flatMap((group) => group.tabs).map((tab) => tab.label);
+  await waitFor(() => labels().includes('Walkthrough: Get started with Grimoire'), 10_000, `the walkthrough's editor among the tabs (${labels().join(', ')})`);
   if (!harnessAvailable()) t.skip(NO_HARNESS);
   const shown = await askHarness<TextAnswer>({ action: 'text', name: 'walkthrough-first-run', selector: '.gettingStartedContainer', waitFor: 'Get started with Grimoire' });
   assert.match(shown.text, /Get started with Grimoire/);
@@ -469,6 +469,8 @@ test('every contributed command runs without error', async (t) => {
   assert.ok(opened.document.fileName.endsWith('memory.spell.yaml'));
   assert.equal(await dismiss('grimoire.openSpellFile'), undefined);
   await run('grimoire.showOutput');
+  assert.equal(await run('grimoire.routeThroughGrimoire'), undefined, 'no power from an mcp.json while imports are off: nothing to route');
+  assert.equal(await dismiss('grimoire.undoRouteThroughGrimoire'), undefined, 'the picker, dismissed');
   const download = await run<{ ok: boolean }>('grimoire.downloadSemanticModel', { model: 'Xenova/all-MiniLM-L6-v2', remoteHost: 'http://127.0.0.1:9/' });
   assert.equal(download.ok, false, 'offline, and without the runtime in the .vsix');
   await vscode.commands.executeCommand('notifications.clearAll');
@@ -612,6 +614,50 @@ test('a changed tool is held back: the Powers tree shows it for review, the diff
   assert.deepEqual(remaining, []);
   await waitFor(async () => !(await refused()), 30_000, 'the approved tool callable from VS Code again');
 });
+
+test("a server of the workspace's mcp.json, offered to the agent twice, is routed through Grimoire alone with consent; the undo puts it back", async () => {
+  const api = await grimoire();
+  await startMcpServer();
+  const mcpJson = path.join(workspaceFolder(), '.vscode', 'mcp.json');
+  const original = fs.readFileSync(mcpJson, 'utf8');
+  const config = JSON.parse(original) as { servers: Record<string, { command: string; args: string[] }> };
+  const teamNotes = config.servers['Team Notes']!;
+  const shared = { type: 'stdio', command: teamNotes.command, args: teamNotes.args, env: { MEMORY_FILE_PATH: '${workspaceFolder}/shared-memory.jsonl' } };
+  fs.writeFileSync(mcpJson, JSON.stringify({ servers: { ...config.servers, 'Shared Memory': shared } }, null, 2) + '\n');
+  const settings = vscode.workspace.getConfiguration('grimoire');
+  await settings.update('imports.vscode', true, vscode.ConfigurationTarget.Workspace);
+  const spell = path.join(workspaceFolder(), '.grimoire', 'shared-memory.spell.yaml');
+  try {
+    await waitFor(() => api.powers().find((power) => power.name === 'shared-memory' && power.source.kind === 'vscode-mcp'), 60_000, 'shared-memory imported after the settings restart');
+    await vscode.commands.executeCommand('grimoire.activatePower', 'shared-memory');
+    const twice = await waitFor(() => api.tokenReport()?.toolsList.listedTwice.find((entry) => entry.power === 'shared-memory'), 30_000, 'shared-memory named as listed twice');
+    assert.equal(twice.file, mcpJson);
+    assert.ok(twice.tools > 0 && twice.tokens > twice.tools, JSON.stringify(twice));
+    if (harnessAvailable()) {
+      const offer = await askHarness<TextAnswer>({ action: 'text', name: 'adoption-offer', selector: '.notifications-toasts', waitFor: 'also offers "shared-memory"' });
+      assert.match(offer.text, new RegExp(`its ${twice.tools} tools \\(${twice.tokens} tokens\\) are listed twice`));
+    }
+
+    const routed = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>('grimoire.routeThroughGrimoire', { power: 'shared-memory', confirmed: true });
+    assert.equal(routed.ok, true, routed.message);
+    assert.ok(!('Shared Memory' in (JSON.parse(fs.readFileSync(mcpJson, 'utf8')) as typeof config).servers), 'out of the mcp.json: VS Code no longer offers it');
+    assert.ok(fs.existsSync(spell));
+    const moved = await waitFor(() => api.powers().find((power) => power.name === 'shared-memory' && power.source.kind === 'spell'), 20_000, 'shared-memory from its spell');
+    assert.equal(moved.active, true, 'the same server: still active');
+    await waitFor(() => gatewayTool('shared-memory__read_graph'), 20_000, "shared-memory's tools through Grimoire");
+
+    const undone = await vscode.commands.executeCommand<{ restored: boolean }>('grimoire.undoRouteThroughGrimoire', 'shared-memory');
+    assert.deepEqual(undone, { restored: true });
+    assert.deepEqual((JSON.parse(fs.readFileSync(mcpJson, 'utf8')) as typeof config).servers['Shared Memory'], shared);
+    assert.ok(!fs.existsSync(spell), 'the spell it wrote is gone');
+    await waitFor(() => api.powers().find((power) => power.name === 'shared-memory' && power.source.kind === 'vscode-mcp'), 20_000, 'shared-memory from the mcp.json again');
+  } finally {
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await settings.update('imports.vscode', false, vscode.ConfigurationTarget.Workspace);
+    fs.writeFileSync(mcpJson, original);
+    fs.rmSync(spell, { force: true });
+  }
+}, 180_000);
 
 test('the listing: the .vsix carries the icon, the Marketplace README and the changelog; the walkthrough is listed in Get Started', async (t) => {
   const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
