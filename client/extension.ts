@@ -33,8 +33,8 @@ export interface GrimoireApi {
   powers(): readonly PowerInfo[];
   /** The calls the Activity view lists now (newest first) and its filter. */
   activity(): { entries: readonly ActivityInfo[]; filter: ActivityFilterInfo };
-  /** Whether this activation opened the walkthrough (the first one after installing does). */
-  walkthroughOpened(): Promise<boolean>;
+  /** Whether this activation asked VS Code to open the walkthrough (the first one after installing does), and whether its tab was seen. */
+  walkthroughOpened(): Promise<{ asked: boolean; shown: boolean }>;
   /** The token report as the gateway last pushed it. */
   tokenReport(): TokenReportInfo | undefined;
 }
@@ -89,12 +89,18 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     () => timings.mark('serverInitialized', performance.now()),
     (error: Error) => channel.error(`the gateway process did not start: ${error.message}`),
   );
-  // VS Code registers the extensions' walkthroughs after activating them: asked at once, it would open another one.
+  // VS Code registers the extensions' walkthroughs after activating them: asked too early, it opens its Welcome page instead.
+  let shown = false;
   const walkthrough = settled(client)
-    .then(() => openWalkthroughOnce(context.globalState, () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${context.extension.id}#${WALKTHROUGH_ID}`, false)))
+    .then(() =>
+      openWalkthroughOnce(context.globalState, async () => {
+        shown = await showWalkthrough(`${context.extension.id}#${WALKTHROUGH_ID}`, String(context.extension.packageJSON.contributes?.walkthroughs?.[0]?.title ?? ''), channel);
+      }),
+    )
+    .then((asked) => ({ asked, shown }))
     .catch((error: Error) => {
       channel.warn(`the walkthrough did not open: ${error.message}`);
-      return false;
+      return { asked: true, shown: false };
     });
   timings.mark('activated', performance.now());
   const { loadMs, activatedMs } = timings.snapshot();
@@ -108,6 +114,18 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     walkthroughOpened: () => walkthrough,
     tokenReport: () => client.tokenReport,
   };
+}
+
+/** Opens the walkthrough, again a few times while VS Code shows another page in its place; true once its tab is seen. */
+async function showWalkthrough(id: string, title: string, channel: vscode.LogOutputChannel): Promise<boolean> {
+  const shown = () => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.label === `Walkthrough: ${title}`));
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', id, false);
+    await new Promise((resolve) => setTimeout(resolve, 1500 * attempt));
+    if (shown()) return true;
+  }
+  channel.info(`VS Code did not show the walkthrough ${id} (tabs: ${vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label)).join(', ')}); Help > Get Started lists it`);
+  return false;
 }
 
 /** Once the gateway is ready or has failed (the first start takes a few seconds). */
