@@ -10,6 +10,8 @@ import { tuneWeights } from '../ranking/tune-weights.js';
 import { currentWeights, saveWeights } from '../ranking/weights-store.js';
 import type { RuntimeOptions } from '../runtime.js';
 import { loadRegistry, runtimeConfig } from '../runtime-parts.js';
+import { ToolPolicy } from '../trust/tool-policy.js';
+import { ToolTrust } from '../trust/tool-trust.js';
 import type { CliArgs } from './args.js';
 import { statsTable, type StatsReport } from './stats-table.js';
 import { withStore } from './store-only.js';
@@ -33,10 +35,10 @@ export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
     const usage = new ArtifactStore(store, () => artifacts).usage();
     // Direct exposure: the powers configured now (not disabled), with their tools as the catalog last saw them.
     const catalog = new Catalog(store).all();
-    const disabled = new Set(config.settings.powers.disabled);
+    const policy = new ToolPolicy(() => config.settings, new ToolTrust(store));
     const powers = loadRegistry(options, config, 'debug')
       .snapshot()
-      .powers.filter((power) => !disabled.has(power.name))
+      .powers.filter((power) => !policy.powerRefusal(power.name))
       .map((power) => ({ power: power.name, tools: catalog.get(power.name) ?? [], listed: catalog.has(power.name) }));
     const tokens = await tokenReport(store, new InlineTokenizer(), { gateway: GATEWAY_TOOLS, powers }, { count: usage.count, bytes: usage.bytes, maxBytes: artifacts.maxBytes, ttlMinutes: artifacts.ttlMinutes });
     const report: StatsReport = {
