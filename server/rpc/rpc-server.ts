@@ -18,8 +18,7 @@ import { hintsPayload, RECENT_HINTS } from './hints-payloads.js';
 import { rpcPorts, type RpcPorts } from './rpc-ports.js';
 import { gatewayStatus, powerInfo, powersPayload, resolveResult } from './payloads.js';
 import { serveAgain } from './serve-again.js';
-import { downloadModel as fetchModel } from '../resolve/semantic/model-download.js';
-import { modelCacheDir } from '../resolve/create-resolver.js';
+import { fetchSemanticModel } from './model-requests.js';
 import { serverIdentity } from '../powers/import-common.js';
 import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language-server.js';
 import { spellContext } from '../spells/spell-context.js';
@@ -40,7 +39,6 @@ import {
   getTokenReport,
   downloadModel,
   modelDownloadProgress,
-  type DownloadModelParams,
   hintsChanged,
   languageModelAvailability,
   listActivity,
@@ -159,15 +157,7 @@ export class GatewayRpc {
       return powersPayload(rpcPorts(runtime), runtime.registry.snapshot());
     });
     this.handle(getEndpoint, () => this.endpointReady.promise);
-    this.handle(downloadModel, async (params) => {
-      const runtime = await this.runtimeReady.promise;
-      const p = (params ?? {}) as DownloadModelParams;
-      const model = typeof p.model === 'string' && p.model ? p.model : runtime.settings.resolve.semantic.model;
-      const remoteHost = typeof p.remoteHost === 'string' && p.remoteHost ? p.remoteHost : undefined;
-      const outcome = await fetchModel({ model, cacheDir: modelCacheDir(runtime.paths.data), ...(remoteHost ? { remoteHost } : {}) }, (progress) => this.notify(modelDownloadProgress, progress));
-      log.info(outcome.ok ? `model ${outcome.model} is in ${outcome.folder}; semantic matching uses it from the gateway's next start` : outcome.message);
-      return outcome;
-    });
+    this.handle(downloadModel, async (params) => fetchSemanticModel(await this.runtimeReady.promise, params, (progress) => this.notify(modelDownloadProgress, progress)));
     connection.onShutdown(() => this.enqueue(() => this.stopRuntime()));
     this.spells = new SpellLanguageServer(connection, (file) => spellContext({ runtime: this.runtime, env: this.options.env, extraDirs: this.runtime?.extraSpellDirs }, file));
     this.spells.listen();
