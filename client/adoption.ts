@@ -43,6 +43,8 @@ export function registerAdoption(gateway: GatewayClient, state: vscode.Memento):
       .then((choice) => {
         offering = false;
         if (choice === ROUTE) void route(gateway, paths(), { power: next.power });
+        // One offer at a time: the next server's once this one is answered or dismissed.
+        else if (gateway.tokenReport) offer(gateway.tokenReport);
       });
   };
   return [

@@ -620,6 +620,7 @@ test('a changed tool is held back: the Powers tree shows it for review, the diff
 
 test("a server of the workspace's mcp.json, offered to the agent twice, is routed through Grimoire alone with consent; the undo puts it back", async () => {
   const api = await grimoire();
+  await waitFor(() => api.timings().gatewayReadyMs !== undefined, 60_000, 'the gateway to be ready');
   await startMcpServer();
   const mcpJson = path.join(workspaceFolder(), '.vscode', 'mcp.json');
   const original = fs.readFileSync(mcpJson, 'utf8');
@@ -637,7 +638,14 @@ test("a server of the workspace's mcp.json, offered to the agent twice, is route
     assert.equal(twice.file, mcpJson);
     assert.ok(twice.tools > 0 && twice.tokens > twice.tools, JSON.stringify(twice));
     if (harnessAvailable()) {
-      const offer = await askHarness<TextAnswer>({ action: 'text', name: 'adoption-offer', selector: '.notifications-toasts', waitFor: 'also offers "shared-memory"' });
+      // One offer at a time (another mcp.json server may come first): the notification centre keeps it whether or not its toast is up.
+      const offer = await waitFor(async () => {
+        await vscode.commands.executeCommand('notifications.showList');
+        const answer = await askHarness<TextAnswer>({ action: 'text', name: 'adoption-offer', selector: '.notifications-center', waitFor: 'also offers "shared-memory"' }, 5000).catch(() => undefined);
+        if (!answer) await vscode.commands.executeCommand('notifications.clearAll');
+        return answer;
+      }, 40_000, 'the offer for shared-memory');
+      await vscode.commands.executeCommand('notifications.hideList');
       assert.match(offer.text, new RegExp(`its ${twice.tools} tools \\(${twice.tokens} tokens\\) are listed twice`));
     }
 
