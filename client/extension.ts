@@ -4,10 +4,13 @@
  */
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { ActivityFilterInfo, ActivityInfo, LoadIssueInfo, PowerInfo } from '../server/rpc/protocol.js';
+import type { ActivityFilterInfo, ActivityInfo, LoadIssueInfo, PowerInfo, TokenReportInfo } from '../server/rpc/protocol.js';
 import { registerActivityCommands } from './activity-commands.js';
 import { ActivityView } from './activity-view.js';
 import { registerCommands } from './commands.js';
+import { openWalkthroughOnce, WALKTHROUGH_ID } from './first-run.js';
+import { registerModelCommands } from './model-commands.js';
+import { registerAdoption } from './adoption.js';
 import { Dashboard } from './dashboard.js';
 import { GatewayClient } from './gateway-client.js';
 import { HintsView } from './hints-view.js';
@@ -32,6 +35,10 @@ export interface GrimoireApi {
   issues(): readonly LoadIssueInfo[];
   /** The calls the Activity view lists now (newest first) and its filter. */
   activity(): { entries: readonly ActivityInfo[]; filter: ActivityFilterInfo };
+  /** Whether this activation asked VS Code to open the walkthrough (the first one after installing does), and whether its tab was seen. */
+  walkthroughOpened(): Promise<{ asked: boolean; shown: boolean }>;
+  /** The token report as the gateway last pushed it. */
+  tokenReport(): TokenReportInfo | undefined;
 }
 
 /** Set by the bundle's first line (client/packaging/bundle.ts); absent when not bundled. */
@@ -69,6 +76,8 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     trackGatewayContext(client),
     ...registerCommands(client, dashboard),
     ...registerActivityCommands(client, activityView),
+    ...registerModelCommands(client),
+    ...registerAdoption(client, context.workspaceState),
   );
 
   const ready = client.onDidChangeStatus((status) => {
@@ -82,6 +91,19 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     () => timings.mark('serverInitialized', performance.now()),
     (error: Error) => channel.error(`the gateway process did not start: ${error.message}`),
   );
+  // VS Code registers the extensions' walkthroughs after activating them: asked too early, it opens its Welcome page instead.
+  let shown = false;
+  const walkthrough = settled(client)
+    .then(() =>
+      openWalkthroughOnce(context.globalState, async () => {
+        shown = await showWalkthrough(`${context.extension.id}#${WALKTHROUGH_ID}`, String(context.extension.packageJSON.contributes?.walkthroughs?.[0]?.title ?? ''), channel);
+      }),
+    )
+    .then((asked) => ({ asked, shown }))
+    .catch((error: Error) => {
+      channel.warn(`the walkthrough did not open: ${error.message}`);
+      return { asked: true, shown: false };
+    });
   timings.mark('activated', performance.now());
   const { loadMs, activatedMs } = timings.snapshot();
   channel.info(`activated in ${activatedMs} ms${loadMs !== undefined ? ` (code loaded in ${loadMs} ms)` : ''}`);
@@ -92,7 +114,33 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     powers: () => client.powers,
     issues: () => client.issues,
     activity: () => ({ entries: activityView.entries, filter: activityView.filter }),
+    walkthroughOpened: () => walkthrough,
+    tokenReport: () => client.tokenReport,
   };
+}
+
+/** Asks VS Code to open the walkthrough; true when its tab is seen a moment later (VS Code falls back to its own page for an id it does not hold). */
+async function showWalkthrough(id: string, title: string, channel: vscode.LogOutputChannel): Promise<boolean> {
+  await vscode.commands.executeCommand('workbench.action.openWalkthrough', id, false);
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const labels = vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
+  if (labels.includes(`Walkthrough: ${title}`)) return true;
+  channel.info(`VS Code did not show the walkthrough ${id} (tabs: ${labels.join(', ')}); Help > Get Started lists it`);
+  return false;
+}
+
+/** Once the gateway is ready or has failed (the first start takes a few seconds). */
+function settled(client: GatewayClient): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (status: { health: string }) => {
+      if (status.health !== 'ready' && status.health !== 'failed') return false;
+      listener.dispose();
+      resolve();
+      return true;
+    };
+    const listener = client.onDidChangeStatus(done);
+    done(client.status);
+  });
 }
 
 export async function deactivate(): Promise<void> {

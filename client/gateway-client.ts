@@ -142,7 +142,7 @@ export class GatewayClient implements vscode.Disposable {
     if (!this.lastEndpoint && this.powers.length === 0) return undefined;
     return {
       ...(this.lastEndpoint ? { endpoint: { url: this.lastEndpoint.url, token: this.lastEndpoint.token } } : {}),
-      activePowers: this.powers.filter((power) => power.active).map((power) => power.name),
+      activeServers: this.powers.filter((power) => power.active).map((power) => power.serverId),
     };
   }
 

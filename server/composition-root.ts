@@ -132,7 +132,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     store,
     settings: () => settings.intel,
     embeddings,
-    toolLists: () => ({ gateway: activation.listTools(), powers: tools.entries() }),
+    toolLists: () => ({ gateway: activation.listTools(), powers: tools.configuredTools((name) => !policy.powerRefusal(name)) }),
     userOf: (sessionId) => activity.userOf(sessionId),
   });
   const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0), () => settings.discovery.concurrency);

@@ -1,9 +1,12 @@
 /** Token savings: saved over time (SVG chart), per power, and the tools/list savings of lazy activation. */
+import { listedTwiceText, REQUEST_MODEL_TEXT, sessionsVerdict, toolListVerdict } from '../server/intel/accounting/request-model.js';
 import type { TokenReportInfo } from '../server/rpc/protocol.js';
 import { bar, el, section, svg, svgTitle } from './dom.js';
 import { formatBytes, formatPercent, formatTokens } from './format.js';
 import { tokenChart, utcDay } from './token-chart.js';
 import { readBars, sessionReadRows, type ReadBar } from './session-reads.js';
+
+const WORDS = { tokens: formatTokens, percent: formatPercent };
 
 function chart(report: TokenReportInfo, now: number): SVGElement {
   const c = tokenChart(report.byDay, { today: utcDay(now) });
@@ -58,8 +61,6 @@ function barRow(b: ReadBar, label: string): HTMLElement {
 function sessionReads(report: TokenReportInfo): HTMLElement {
   const rows = sessionReadRows(report.sessions).slice(0, 8);
   if (rows.length === 0) return el('p', { class: 'muted small', 'data-testid': 'session-reads' }, 'No agent session yet.');
-  const t = report.sessions.totals;
-  const verdict = t.savedTokens >= 0 ? `${formatTokens(t.savedTokens)} tokens (${formatPercent(t.reduction)}) fewer than direct exposure` : `${formatTokens(-t.savedTokens)} tokens more than direct exposure`;
   return el(
     'div',
     { 'data-testid': 'session-reads' },
@@ -76,13 +77,13 @@ function sessionReads(report: TokenReportInfo): HTMLElement {
         ]),
       ),
     ),
-    el('p', { class: 'small' }, `In all, the agents read ${verdict}.`),
+    el('p', { class: 'small', 'data-testid': 'sessions-verdict' }, sessionsVerdict(report.sessions.totals, report.toolsList.configured.tokens, WORDS)),
   );
 }
 
 function toolsList(report: TokenReportInfo): HTMLElement {
   const t = report.toolsList;
-  const bars = readBars(t.gateway.tokens, t.allPowers.tokens);
+  const bars = readBars(t.gateway.tokens, t.configured.tokens);
   return el(
     'div',
     { 'data-testid': 'tools-list-savings' },
@@ -92,11 +93,12 @@ function toolsList(report: TokenReportInfo): HTMLElement {
       el(
         'tbody',
         {},
-        barRow(bars.direct, `Every power's tools listed directly (${t.allPowers.tools} tools, ${t.allPowers.powers} powers)`),
+        barRow(bars.direct, `The configured powers' tools listed directly (${t.configured.tools} tools, ${t.configured.powers} powers)`),
         barRow(bars.gateway, `Grimoire's list now (${t.gateway.tools} tools)`),
       ),
     ),
-    el('p', { class: 'small' }, t.gateway.tokens <= t.allPowers.tokens ? `${formatTokens(t.savedTokens)} tokens (${formatPercent(t.reduction)}) fewer in the tool list than listing every power directly.` : `The tool list is ${formatTokens(t.gateway.tokens - t.allPowers.tokens)} tokens longer than listing every power directly.`),
+    el('p', { class: 'small', 'data-testid': 'tools-list-verdict' }, toolListVerdict(t, WORDS)),
+    ...t.listedTwice.map((entry) => el('p', { class: 'small', 'data-testid': 'listed-twice', 'data-power': entry.power }, listedTwiceText(entry, WORDS))),
   );
 }
 
@@ -118,11 +120,12 @@ export function tokensSection(report: TokenReportInfo | undefined, now = Date.no
     'tokens-section',
     figures,
     el('h3', {}, 'What the agent read, per session'),
+    el('p', { class: 'muted small', 'data-testid': 'request-model' }, REQUEST_MODEL_TEXT),
     sessionReads(report),
     el('h3', {}, 'Saved by summaries over time'),
     el('div', { class: 'chart-box' }, chart(report, now)),
     el('ul', { class: 'legend small' }, el('li', {}, el('span', { class: 'swatch saved' }), 'saved that day (left axis)'), el('li', {}, el('span', { class: 'line total' }), 'running total (right axis)')),
-    el('div', { class: 'columns two' }, el('div', {}, el('h3', {}, 'Per power'), byPower(report)), el('div', {}, el('h3', {}, 'Tool list (tools/list)'), toolsList(report))),
+    el('div', { class: 'columns two' }, el('div', {}, el('h3', {}, 'Per power'), byPower(report)), el('div', {}, el('h3', {}, 'Tool list, per model request'), toolsList(report))),
     el('p', { class: 'muted small' }, `Counted with ${report.tokenizer}.`),
   );
 }

@@ -3,6 +3,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { effectiveAnnotations, type EffectiveAnnotations } from '../calls/annotations.js';
 import type { Settings } from '../config/settings.js';
 import { unknownHintTools } from '../hints/declared-hints.js';
+import { offeredDirectlyByVsCode } from '../powers/import-vscode.js';
 import type { PowerRegistry } from '../powers/registry.js';
 import type { PowerDefinition } from '../powers/types.js';
 import { newToolsPolicy } from '../trust/quarantine-policy.js';
@@ -35,6 +36,14 @@ export interface PowerToolsDeps {
  * can be ranked). A listing goes through the catalog (changes recorded) and the pins (changed
  * tools held for review), one listing at a time per power. Emits 'listed' (power) after each.
  */
+/** A configured power's tools for the token report; `direct`: the mcp.json VS Code also offers it from. */
+export interface ConfiguredTools {
+  power: string;
+  tools: Tool[];
+  listed: boolean;
+  direct?: string;
+}
+
 export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   private readonly known = new Map<string, Tool[]>();
   private readonly listing = new Map<string, Promise<void>>();
@@ -72,9 +81,11 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     return this.known.has(name);
   }
 
-  /** Every power listed so far, with its tools. */
-  entries(): Array<{ power: string; tools: Tool[] }> {
-    return [...this.known].map(([power, tools]) => ({ power, tools }));
+  /** The powers configured now that `usable` accepts, with their tools as last listed (none, `listed` false, when never listed). */
+  configuredTools(usable: (name: string) => boolean): ConfiguredTools[] {
+    return this.powers()
+      .filter((power) => usable(power.name))
+      .map((power) => ({ power: power.name, tools: this.toolsOf(power.name), listed: this.listed(power.name), ...(offeredDirectlyByVsCode(power) ? { direct: power.source.file } : {}) }));
   }
 
   /** The annotations validation trusts for a tool: the spell's, else the server's, else inferred. */

@@ -9,7 +9,9 @@ import { RecommendationLog } from '../ranking/recommendations.js';
 import { tuneWeights } from '../ranking/tune-weights.js';
 import { currentWeights, saveWeights } from '../ranking/weights-store.js';
 import type { RuntimeOptions } from '../runtime.js';
-import { runtimeConfig } from '../runtime-parts.js';
+import { loadRegistry, runtimeConfig } from '../runtime-parts.js';
+import { ToolPolicy } from '../trust/tool-policy.js';
+import { ToolTrust } from '../trust/tool-trust.js';
 import type { CliArgs } from './args.js';
 import { statsTable, type StatsReport } from './stats-table.js';
 import { withStore } from './store-only.js';
@@ -17,7 +19,8 @@ import { withStore } from './store-only.js';
 /**
  * `grimoire stats [--json] [--tune]`: how well recommendations served the agent (MRR and
  * precision@k of the candidate it used), call counts, the ranking weights, the tokens summaries and
- * lazy activation saved (`tokens`, server/intel); --tune refits the weights on that history and saves them.
+ * lazy activation saved (`tokens`, server/intel, counted per model request against the powers
+ * configured now: request-model.ts); --tune refits the weights on that history and saves them.
  * Without --json, a table.
  */
 export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
@@ -30,7 +33,13 @@ export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
     if (tuning?.tuned) saveWeights(store, tuning);
     const artifacts = config.settings.intel.artifacts;
     const usage = new ArtifactStore(store, () => artifacts).usage();
-    const powers = [...new Catalog(store).all()].map(([power, tools]) => ({ power, tools }));
+    // Direct exposure: the powers configured now (not disabled), with their tools as the catalog last saw them.
+    const catalog = new Catalog(store).all();
+    const policy = new ToolPolicy(() => config.settings, new ToolTrust(store));
+    const powers = loadRegistry(options, config, 'debug')
+      .snapshot()
+      .powers.filter((power) => !policy.powerRefusal(power.name))
+      .map((power) => ({ power: power.name, tools: catalog.get(power.name) ?? [], listed: catalog.has(power.name) }));
     const tokens = await tokenReport(store, new InlineTokenizer(), { gateway: GATEWAY_TOOLS, powers }, { count: usage.count, bytes: usage.bytes, maxBytes: artifacts.maxBytes, ttlMinutes: artifacts.ttlMinutes });
     const report: StatsReport = {
       recommendations: {

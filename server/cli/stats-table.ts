@@ -1,3 +1,4 @@
+import { REQUEST_MODEL_TEXT, toolListVerdict } from '../intel/accounting/request-model.js';
 import type { RankingWeightsInfo, RecommendationStats, TokenReportInfo } from '../rpc/protocol.js';
 
 /** `grimoire stats --json`: the same records (and casing) the dashboard gets over JSON-RPC. */
@@ -34,11 +35,12 @@ export function statsTable(report: StatsReport): string {
   const tokens = table([
     ['tokens', 'results', 'raw', 'delivered', 'saved', 'reduction'],
     ['summarized results', String(t.summarized.results), String(t.summarized.rawTokens), String(t.summarized.deliveredTokens), String(t.summarized.savedTokens), String(t.summarized.reduction)],
-    ['tools/list (gateway vs all powers)', String(t.toolsList.allPowers.tools), String(t.toolsList.allPowers.tokens), String(t.toolsList.gateway.tokens), String(t.toolsList.savedTokens), String(t.toolsList.reduction)],
+    ['tool list per request (configured powers direct vs gateway)', String(t.toolsList.configured.tools), String(t.toolsList.configured.tokens), String(t.toolsList.gateway.tokens), String(t.toolsList.savedTokens), String(t.toolsList.reduction)],
   ]);
+  const perRequest = `${REQUEST_MODEL_TEXT}\n${toolListVerdict(t.toolsList)}\n`;
   const cache = `result cache: ${t.cache.hits} hits, ${t.cache.misses} misses, ${t.cache.similar} similar (hit rate ${t.cache.hitRate}); artifacts: ${t.artifacts.count} (${t.artifacts.bytes} bytes)\n`;
   const tuning = report.tuning
     ? `tuning: ${report.tuning.tuned ? 'weights refitted and saved' : 'weights kept'} on ${report.tuning.samples} samples, MRR ${report.tuning.mrrBefore} -> ${report.tuning.mrrAfter}${report.tuning.reason ? ` (${report.tuning.reason})` : ''}\n`
     : '';
-  return [recommendations, calls, weights, tokens, cache + tuning].join('\n');
+  return [recommendations, calls, weights, tokens + perRequest, cache + tuning].join('\n');
 }

@@ -1,5 +1,6 @@
 /** What the importers (VS Code, Claude Desktop, Cursor, Kiro) share: reading the file, naming, building the power. */
 import * as path from 'node:path';
+import { valueHash } from '../util/hash.js';
 import { preview } from '../util/preview.js';
 import { readTextFile, type FileLimits } from '../util/safe-read.js';
 import { registerServerSecrets } from './expand-vars.js';
@@ -134,12 +135,19 @@ export class ImportCollector {
 }
 
 /**
- * Two definitions of one server: the same command and arguments (a local server) or the same URL
- * (a remote one). The same server in two configs is one power, and no warning.
+ * Which server a definition starts, whatever it is named: the command, its arguments and its
+ * environment (a local server), or the URL (a remote one). Activation is carried across restarts by
+ * it, so that a power of the same name that starts another server is never activated in its place.
+ * A hash: the environment may hold secrets.
+ */
+export function serverIdentity(server: ServerSpec): string {
+  return valueHash(server.transport === 'stdio' ? { command: server.command, args: server.args, env: server.env } : { url: server.url });
+}
+
+/**
+ * Two definitions of one server: the same identity. The same server in two configs is one power,
+ * and no warning; the same command with an environment of its own is another server.
  */
 export function sameServer(a: ServerSpec, b: ServerSpec): boolean {
-  if (a.transport === 'stdio' || b.transport === 'stdio') {
-    return a.transport === 'stdio' && b.transport === 'stdio' && a.command === b.command && JSON.stringify(a.args) === JSON.stringify(b.args);
-  }
-  return a.url === b.url;
+  return a.transport === 'stdio' === (b.transport === 'stdio') && serverIdentity(a) === serverIdentity(b);
 }

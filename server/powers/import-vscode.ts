@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { readTextFile, type FileLimits } from '../util/safe-read.js';
 import { mapServerStrings, MissingVars, type Vars } from './expand-vars.js';
 import { ImportCollector, isRecord, readConfig, stringList, stringRecord, type ImportResult } from './import-common.js';
-import type { LoadIssue, ServerSpec } from './types.js';
+import type { LoadIssue, PowerDefinition, ServerSpec } from './types.js';
 
 export interface VscodeImportContext {
   env: Vars;
@@ -14,6 +14,11 @@ export interface VscodeImportContext {
   home?: string;
   /** Size and time limits for reading the config and its envFile. */
   limits?: FileLimits;
+}
+
+/** VS Code offers the servers of its own mcp.json to its agent directly, besides Grimoire: their tools are listed twice. */
+export function offeredDirectlyByVsCode(power: PowerDefinition): boolean {
+  return power.source.kind === 'vscode-mcp';
 }
 
 export function importVscodeMcp(file: string, ctx: VscodeImportContext): ImportResult {

@@ -62,6 +62,11 @@ export class PowerRegistry extends EventEmitter<Events> {
       const first = powers.get(power.name);
       // The same server imported again (from Claude's config after VS Code's, say) is one power: the first one read.
       if (first && power.source.readOnly && sameServer(first.server, power.server)) return;
+      // The user's own power wins over a demo power of the same name (demos are read last).
+      if (first && power.source.kind === 'demo') {
+        log.info(`the demo power "${power.name}" is not loaded: ${first.source.file} defines a power of that name`);
+        return;
+      }
       if (first) {
         issues.push({
           file: power.source.file,
@@ -76,12 +81,12 @@ export class PowerRegistry extends EventEmitter<Events> {
     };
     const { env, limits } = this.options;
     for (const dir of this.options.spellDirs) this.loadDir(dir, { env, limits, kind: 'spell' }, accept, issues);
-    for (const extra of this.options.extraSpellDirs ?? []) this.loadDir(extra.dir, { env, limits, vars: extra.vars, kind: extra.kind }, accept, issues);
     for (const { kind, file } of this.options.importFiles) {
       const result = this.importFile(kind, file);
       issues.push(...result.issues);
       for (const power of result.powers) accept(power);
     }
+    for (const extra of this.options.extraSpellDirs ?? []) this.loadDir(extra.dir, { env, limits, vars: extra.vars, kind: extra.kind }, accept, issues);
     this.current = { powers: [...powers.values()], issues };
     this.extras = extras;
     this.loaded = true;

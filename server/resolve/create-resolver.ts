@@ -6,6 +6,11 @@ import { HybridResolver } from './hybrid-resolver.js';
 import { Embedder } from './semantic/embedder.js';
 import { EmbeddingCache } from './semantic/embedding-cache.js';
 
+/** Where models are downloaded and looked up: the data folder's models/. */
+export function modelCacheDir(dataDir: string): string {
+  return path.join(dataDir, 'models');
+}
+
 /** The resolver as the gateway runs it: lexical always, semantic when the model loads. */
 export function createResolver(
   settings: Settings['resolve'],
@@ -16,7 +21,7 @@ export function createResolver(
     enabled: settings.semantic.enabled,
     model: settings.semantic.model,
     allowRemoteModels: settings.semantic.allowRemoteModels,
-    cacheDir: path.join(dataDir, 'models'),
+    cacheDir: modelCacheDir(dataDir),
   });
   const describe = () => {
     const status = embedder.status();

@@ -40,8 +40,8 @@ export const initializationSchema = z.object({
     .object({
       /** Serve MCP at this address with this token again (a new port only if this one is taken). The token is a secret. */
       endpoint: z.object({ url: z.string(), token: z.string().min(16) }).optional(),
-      /** The powers that were active. */
-      activePowers: z.array(z.string()).optional(),
+      /** The servers of the powers that were active (PowerInfo.serverId): a power of the same name that starts another server is not activated. */
+      activeServers: z.array(z.string()).optional(),
     })
     .optional(),
 });

@@ -2,6 +2,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolveOutcome } from '../gateway/resolution.js';
 import { describePower } from '../gateway/power-documents.js';
+import { serverIdentity } from '../powers/import-common.js';
 import type { PowerDefinition, RegistrySnapshot } from '../powers/types.js';
 import type { TierThresholds } from '../resolve/types.js';
 import type { ResolverStatus } from '../resolve/hybrid-resolver.js';
@@ -52,6 +53,7 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition): PowerI
     description: words.description,
     keywords: words.keywords,
     source: { kind: power.source.kind, file: power.source.file, readOnly: power.source.readOnly },
+    serverId: serverIdentity(power.server),
     state: status?.state ?? 'stopped',
     active: ports.isActive(power.name),
     tools: tools.map(toolInfo),

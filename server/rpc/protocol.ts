@@ -62,6 +62,8 @@ export interface PowerInfo {
   description: string;
   keywords: string[];
   source: { kind: PowerSourceKind; file: string; readOnly: boolean };
+  /** Which server it starts (a hash of command, arguments and environment, or of the URL): activation is carried across restarts by it, not by name. */
+  serverId: string;
   /** The power's server process. */
   state: PowerState;
   /** Activated: its tools are in the agent's list (a stopped server restarts on the next call). */
@@ -404,30 +406,55 @@ export interface TokenReportInfo {
   cache: { hits: number; misses: number; similar: number; hitRate: number };
   notStored: number;
   artifacts: { count: number; bytes: number; maxBytes: number; ttlMinutes: number };
-  /** The gateway's tool list as the agent sees it vs every known power's tools listed directly. */
+  /**
+   * What one model request carries (server/intel/accounting/request-model.ts): the gateway's tool
+   * list now against every configured power's tools listed directly (the powers configured now,
+   * not disabled; `unlisted` of them never listed their tools, so they count 0 here).
+   */
   toolsList: {
     gateway: { tools: number; tokens: number };
-    allPowers: { powers: number; tools: number; tokens: number };
+    configured: { powers: number; unlisted: number; tools: number; tokens: number };
+    /** Per request; negative when the gateway's list is the longer. */
     savedTokens: number;
+    /** 1 - gateway / direct, 0 when nothing is configured; negative when the gateway's list is the longer. */
     reduction: number;
+    /** Powers VS Code also offers its agent directly (from its mcp.json): their tools are on every request besides Grimoire's. */
+    listedTwice: ListedTwiceInfo[];
   };
   /**
-   * Per MCP session, newest first: what its agent read through the gateway (tools lists, gateway
-   * answers, results as delivered) against direct exposure of the same powers (every known
-   * power's tools listed once, and the raw results).
+   * Per MCP session, newest first: what its agent read through the gateway against direct
+   * exposure of the configured powers, counted per model request (request-model.ts).
    */
   sessions: {
     rows: SessionTokensInfo[];
-    totals: { gatewayTokens: number; directTokens: number; savedTokens: number; reduction: number };
+    totals: {
+      gatewayTokens: number;
+      directTokens: number;
+      /** Negative when going through the gateway cost more. */
+      savedTokens: number;
+      reduction: number;
+      /** Requests for the gateway's own tools (resolve_intent, activate_power, ...): direct exposure makes none. */
+      extraRequests: number;
+    };
   };
+}
+
+export interface ListedTwiceInfo {
+  power: string;
+  /** The mcp.json that defines it. */
+  file: string;
+  tools: number;
+  tokens: number;
 }
 
 export interface SessionTokensInfo {
   session: string;
   startedAt: number;
   lastAt: number;
-  gateway: { toolsLists: number; toolsListTokens: number; answers: number; answerTokens: number; results: number; resultTokens: number; tokens: number };
-  direct: { toolsListTokens: number; resultTokens: number; tokens: number };
+  /** `requests`: one per call; `toolsListTokens`: the lists those requests carried; `toolsLists`: tools/list answers served. */
+  gateway: { requests: number; toolsLists: number; toolsListTokens: number; answers: number; answerTokens: number; results: number; resultTokens: number; tokens: number };
+  /** One request per power's result, each carrying every configured power's tools. */
+  direct: { requests: number; toolsListTokens: number; resultTokens: number; tokens: number };
   savedTokens: number;
 }
 
@@ -498,6 +525,25 @@ export interface ToolReviewParams {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The semantic model, fetched on the user's request (Grimoire: Download Semantic Model).
+
+/** Without a model: the one in the gateway's settings (resolve.semantic.model). */
+export interface DownloadModelParams {
+  model?: string;
+  /** A mirror instead of https://huggingface.co/. */
+  remoteHost?: string;
+}
+
+export interface DownloadProgress {
+  file: string;
+  /** 0-100 of this file, when its size is known. */
+  percent?: number;
+}
+
+/** `folder`: where the model is now (the data folder's models/, or the folder named). */
+export type DownloadOutcome = { ok: true; model: string; folder: string; files: string[] } | { ok: false; model: string; message: string };
+
+// ---------------------------------------------------------------------------------------------
 // Client -> server requests.
 
 export const getStatus = request<null, GatewayStatus>('grimoire/status');
@@ -524,6 +570,9 @@ export const approveToolChange = request<ToolReviewParams, ToolChangesPayload>('
 /** Keeps the tool blocked. Answers with what still awaits review. */
 export const rejectToolChange = request<ToolReviewParams, ToolChangesPayload>('grimoire/rejectTool');
 
+/** Fetches the semantic model into the data folder (progress: modelDownloadProgress); the embedder loads it at the gateway's next start. */
+export const downloadModel = request<DownloadModelParams, DownloadOutcome>('grimoire/downloadModel');
+
 // Client -> server notifications.
 
 export const languageModelAvailability = notification<LanguageModelAvailability>('grimoire/languageModelAvailability');
@@ -547,6 +596,8 @@ export const hintsChanged = notification<HintsPayload>('grimoire/hintsChanged');
 export const recommendationStatsChanged = notification<RecommendationStats>('grimoire/recommendationStatsChanged');
 /** After calls and tool list changes (debounced). */
 export const tokenReportChanged = notification<TokenReportInfo>('grimoire/tokenReportChanged');
+/** While downloadModel runs: one file's progress. */
+export const modelDownloadProgress = notification<DownloadProgress>('grimoire/modelDownloadProgress');
 /** Tools just put in quarantine (only the new ones). */
 export const toolsQuarantined = notification<ToolChangesPayload>('grimoire/toolsQuarantined');
 

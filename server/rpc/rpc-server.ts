@@ -14,9 +14,12 @@ import { Deferred } from './deferred.js';
 import { gatewayActivity, gatewayHints, gatewayRate, gatewayRecommendationStats, gatewayTokenReport, gatewayTune } from './insight-requests.js';
 import { languageModelVia, parseAvailability } from './language-model-bridge.js';
 import { publishLiveUpdates } from './live-updates.js';
+import { hintsPayload, RECENT_HINTS } from './hints-payloads.js';
 import { rpcPorts, type RpcPorts } from './rpc-ports.js';
 import { gatewayStatus, powerInfo, powersPayload, resolveResult } from './payloads.js';
 import { serveAgain } from './serve-again.js';
+import { fetchSemanticModel } from './model-requests.js';
+import { serverIdentity } from '../powers/import-common.js';
 import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language-server.js';
 import { spellContext } from '../spells/spell-context.js';
 import { approveTool, rejectTool, toolChanges, toolReviewInfo } from './tool-review-requests.js';
@@ -34,6 +37,9 @@ import {
   getRecommendationStats,
   getStatus,
   getTokenReport,
+  downloadModel,
+  modelDownloadProgress,
+  hintsChanged,
   languageModelAvailability,
   listActivity,
   listPowers,
@@ -99,7 +105,7 @@ export class GatewayRpc {
       for (const problem of problems) log.warn(problem);
       return { capabilities: spellCapabilities, serverInfo: { name: 'grimoire', version: this.options.version } };
     });
-    connection.onInitialized(() => this.enqueue(() => this.start()));
+    connection.onInitialized(() => this.enqueue(() => this.start(this.init.restore?.activeServers ?? [])));
     connection.onDidChangeConfiguration((params) => {
       const { settings, problems } = parseClientSettings(params.settings);
       for (const problem of problems) log.warn(`configuration change ignored: ${problem}`);
@@ -151,6 +157,7 @@ export class GatewayRpc {
       return powersPayload(rpcPorts(runtime), runtime.registry.snapshot());
     });
     this.handle(getEndpoint, () => this.endpointReady.promise);
+    this.handle(downloadModel, async (params) => fetchSemanticModel(await this.runtimeReady.promise, params, (progress) => this.notify(modelDownloadProgress, progress)));
     connection.onShutdown(() => this.enqueue(() => this.stopRuntime()));
     this.spells = new SpellLanguageServer(connection, (file) => spellContext({ runtime: this.runtime, env: this.options.env, extraDirs: this.runtime?.extraSpellDirs }, file));
     this.spells.listen();
@@ -201,7 +208,8 @@ export class GatewayRpc {
     return powerInfo(rpcPorts(runtime), power);
   }
 
-  private async start(): Promise<void> {
+  /** `activeServers`: the servers whose powers were active before a restart; they are active in the first push already. */
+  private async start(activeServers: string[]): Promise<void> {
     const started = performance.now();
     const config = gatewayConfig(this.init, this.options.env, this.options.demoModules);
     this.reportProblems(config);
@@ -221,7 +229,9 @@ export class GatewayRpc {
       this.endpointReady.resolve({ url: endpoint.url, token: endpoint.token, version: this.endpointVersion });
       log.info(`serving MCP on ${endpoint.url}${this.reuse?.url === endpoint.url ? ' (as before the restart)' : ''}; ready in ${Math.round(performance.now() - started)} ms`);
       this.reuse = { url: endpoint.url, token: endpoint.token };
-      this.activateAgain(runtime, this.init.restore?.activePowers ?? []);
+      this.activateAgain(runtime, activeServers);
+      // The Hints view shows this process's active powers from now on, not the last process's.
+      this.notify(hintsChanged, hintsPayload(rpcPorts(runtime), { scope: 'active', recent: RECENT_HINTS }));
       this.init = { ...this.init, restore: undefined };
       rpcPorts(runtime).discoverUnknownPowers();
     } catch (error) {
@@ -251,25 +261,30 @@ export class GatewayRpc {
       return;
     }
     const ports = runtime && rpcPorts(runtime);
-    const wasActive = ports ? ports.powers().filter((power) => ports.isActive(power.name)).map((power) => power.name) : [];
+    const wasActive = ports ? ports.powers().filter((power) => ports.isActive(power.name)).map((power) => serverIdentity(power.server)) : [];
     log.info('settings changed; restarting the gateway');
     this.health = 'restarting';
     this.runtimeReady = new Deferred<Runtime>();
     this.endpointReady = new Deferred<Endpoint>();
     this.pushNow();
+    // No power is active while the gateway restarts: the Hints view does not keep crediting the old ones.
+    this.notify(hintsChanged, { scope: 'active', powers: [], nodes: [], edges: [], followRates: [], recent: [] });
     await this.stopRuntime();
-    await this.start();
-    const restarted = this.runtime as Runtime | undefined;
-    if (restarted) this.activateAgain(restarted, wasActive);
+    await this.start(wasActive);
   }
 
-  /** Powers active before a restart, active again (those that still exist). */
-  private activateAgain(runtime: Runtime, names: string[]): void {
-    for (const name of names) {
-      if (runtime.registry.get(name)) void rpcPorts(runtime).activate(name).catch((error) => log.warn(`'${name}' not activated again: ${errorMessage(error)}`));
-      else log.info(`'${name}' was active before the restart and is gone now`);
-    }
-    if (names.length) log.info(`active again after the restart: ${names.join(', ')}`);
+  /**
+   * The powers whose servers were active before a restart, active again: matched by the server they
+   * start, never by name (a power of the same name may now start another server). The activation
+   * marks them active at once, so the push that follows shows them active, not stopped.
+   */
+  private activateAgain(runtime: Runtime, servers: string[]): void {
+    if (servers.length === 0) return;
+    const wanted = new Set(servers);
+    const again = runtime.registry.snapshot().powers.filter((power) => wanted.has(serverIdentity(power.server)));
+    for (const power of again) void rpcPorts(runtime).activate(power.name).catch((error) => log.warn(`'${power.name}' not activated again: ${errorMessage(error)}`));
+    const gone = servers.length - new Set(again.map((power) => serverIdentity(power.server))).size;
+    log.info(`active again after the restart: ${again.map((power) => power.name).join(', ') || 'none'}${gone > 0 ? `; ${gone} server${gone === 1 ? '' : 's'} active before ${gone === 1 ? 'is' : 'are'} no longer configured` : ''}`);
   }
 
   private reportProblems(config: GatewayConfig): void {

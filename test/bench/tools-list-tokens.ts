@@ -6,13 +6,16 @@
  *      activation answer), against its server's own tools/list; the target is exposed tools <=
  *      direct tools/list + guidance once;
  *   3. a scripted task per power (tools/list, resolve_intent, activate_power when not activated,
- *      tools/list again, one call) against direct exposure of all demo powers (their tools/list and
- *      the same call's raw result), counted over the model requests the task takes: each request
- *      carries the current tool list and every answer so far (gateway: 3 requests, direct: 2).
+ *      tools/list again, one call) against direct exposure of all demo powers (the powers configured
+ *      here), counted per model request as the dashboard and `grimoire stats` count
+ *      (server/intel/accounting/request-model.ts): each tool call is one request carrying the tool
+ *      list of that moment, and each answer and result is read once (gateway: resolve_intent,
+ *      activate_power when needed and the call; direct: the call alone, carrying every demo tool).
  * Prints JSON.   Run: npm run bench:tokens
  */
 import * as path from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { directTokens, requestTokens } from '../../server/intel/accounting/request-model.js';
 import { connectStdio, gatewayEnv, payload } from '../helpers/gateway-process.js';
 import { connectDirect, demoServerArgs, tokensOf } from '../helpers/demo-powers-direct.js';
 import { tempDir } from '../helpers/temp.js';
@@ -81,15 +84,19 @@ async function main(): Promise<void> {
       steps.call = resultTokens(result);
       const answers = steps.resolve_intent + (steps.activate_power ?? 0);
       const directList = tokensOf(allDirect);
-      // Each model request carries the current tool list and the conversation so far.
-      const gatewayTurns = steps.tools_list + (steps.tools_list_after + answers) + (steps.tools_list_after + answers + steps.call);
-      const directTurns = directList + (directList + direct[name].rawResult);
+      // resolve_intent (and activate_power) are asked for with the list before activation; the call with the list after it.
+      const gatewayRequests = requestTokens([steps.tools_list, ...(steps.activate_power === undefined ? [] : [steps.tools_list]), steps.tools_list_after], answers + steps.call);
+      const directRequests = directTokens(1, directList, direct[name].rawResult);
       tasks[name] = {
         query: task.query,
         resolved: payload(resolved).status,
         gateway_steps: steps,
         direct_steps: { tools_list: directList, call: direct[name].rawResult },
-        over_the_turns: { gateway_tokens: gatewayTurns, direct_tokens: directTurns, saved: round(1 - gatewayTurns / directTurns) },
+        per_model_request: {
+          gateway: { requests: gatewayRequests.requests, tokens: gatewayRequests.tokens },
+          direct: { requests: directRequests.requests, tokens: directRequests.tokens },
+          saved: round(1 - gatewayRequests.tokens / directRequests.tokens),
+        },
       };
       await call('deactivate_power', { name });
     }

@@ -295,14 +295,17 @@ test("the VS Code language model the client lends summarizes a large result; the
   assert.equal(report.byDay.at(-1)!.day, new Date().toISOString().slice(0, 10));
   const listed = (await client.listTools()).tools.length;
   assert.equal(report.toolsList.gateway.tools, listed, "the gateway's tools/list as the agent sees it");
-  assert.equal(report.toolsList.savedTokens, Math.max(0, report.toolsList.allPowers.tokens - report.toolsList.gateway.tokens));
+  assert.equal(report.toolsList.savedTokens, report.toolsList.configured.tokens - report.toolsList.gateway.tokens);
+  assert.deepEqual(report.toolsList.configured.powers, (await peer.request<null, PowersPayload>(protocol.listPowers, null)).powers.length, 'direct exposure: the powers configured now');
   // Per session: what this agent read (its tool lists, answers and the summaries) against direct exposure.
   const sessions = (await peer.request<null, TokenReportInfo>(protocol.getTokenReport, null)).sessions;
   const mine = sessions.rows.find((row) => row.gateway.results >= 2 && row.gateway.toolsLists >= 1);
   assert.ok(mine, JSON.stringify(sessions.rows));
   assert.equal(mine.gateway.tokens, mine.gateway.toolsListTokens + mine.gateway.answerTokens + mine.gateway.resultTokens);
   assert.ok(mine.gateway.resultTokens < mine.direct.resultTokens, 'the summaries are smaller than the raw results');
-  assert.equal(mine.direct.toolsListTokens, report.toolsList.allPowers.tokens, "direct exposure lists every known power's tools");
+  assert.equal(mine.gateway.requests, mine.gateway.answers + mine.gateway.results, 'one model request per call');
+  assert.equal(mine.direct.requests, mine.gateway.results, "directly, only the powers' own calls are requests");
+  assert.equal(mine.direct.toolsListTokens, mine.direct.requests * report.toolsList.configured.tokens, "every direct request carries every configured power's tools");
   assert.equal(mine.savedTokens, mine.direct.tokens - mine.gateway.tokens);
   await client.close();
   await peer.request(protocol.deactivatePower, { name: 'memory' });
@@ -338,7 +341,10 @@ test('changed thresholds apply without a restart; an out-of-range value is refus
 
 test('a setting that changes the powers restarts the gateway at the same address and token, keeping active powers active', async () => {
   await peer.request(protocol.activatePower, { name: 'unstable' });
+  await peer.request(protocol.activatePower, { name: 'memory' });
+  await waitFor(() => peer.last(protocol.hintsChanged)?.powers.includes('memory') === true, 10_000, "the demo memory's hints in the Hints view");
   const before = await peer.request<null, Endpoint>(protocol.getEndpoint, null);
+  const pushesBefore = { powers: peer.received(protocol.powersChanged).length, hints: peer.received(protocol.hintsChanged).length };
   peer.notify('workspace/didChangeConfiguration', { settings: settings({ demoPowers: false, spellFolders: [path.join(home.dir, 'extra')] }) });
   await waitFor(() => peer.received(protocol.statusChanged).some((s) => s.health === 'restarting'), 10_000, 'a restarting status');
   const after = await peer.request<null, Endpoint>(protocol.getEndpoint, null);
@@ -348,6 +354,15 @@ test('a setting that changes the powers restarts the gateway at the same address
   const payload = await peer.request<null, PowersPayload>(protocol.listPowers, null);
   assert.deepEqual(payload.powers.map((p) => p.name).sort(), ['unstable', 'weather']);
   await waitFor(async () => (await peer.request<null, PowersPayload>(protocol.listPowers, null)).powers.find((p) => p.name === 'unstable')?.active === true, 10_000, 'unstable active again');
+  // From the first list the restarted gateway pushes, unstable reads active: never "stopped" meanwhile.
+  const restartedPushes = peer.received(protocol.powersChanged).slice(pushesBefore.powers).filter((p) => !p.powers.some((power) => power.name === 'memory'));
+  assert.ok(restartedPushes.length > 0);
+  for (const push of restartedPushes) assert.equal(push.powers.find((p) => p.name === 'unstable')?.active, true, JSON.stringify(push.powers.map((p) => [p.name, p.active, p.state])));
+  // The Hints view stops crediting the demo's memory as soon as the restart begins.
+  const hintPushes = peer.received(protocol.hintsChanged).slice(pushesBefore.hints);
+  assert.ok(hintPushes.length >= 2, `${hintPushes.length} hint pushes`);
+  for (const hints of hintPushes) assert.ok(!hints.powers.includes('memory'), JSON.stringify(hints.powers));
+  assert.deepEqual(hintPushes.at(-1)!.powers, ['unstable']);
 });
 
 test('shutdown and exit end the process and every power it started', async () => {

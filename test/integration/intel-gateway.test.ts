@@ -132,7 +132,7 @@ test('grimoire stats --json reports the tokens saved, per day and per power, and
   let report: Record<string, any> = {};
   await waitFor(
     () => {
-      report = JSON.parse(execFileSync(process.execPath, [cliPath, 'stats', '--json'], { env, encoding: 'utf8' })).tokens;
+      report = JSON.parse(execFileSync(process.execPath, [cliPath, 'stats', '--json', '--demo', '--no-imports'], { env, encoding: 'utf8' })).tokens;
       return report.summarized.results >= 4;
     },
     20_000,
@@ -146,6 +146,14 @@ test('grimoire stats --json reports the tokens saved, per day and per power, and
   assert.equal(report.cache.hits, 0, 'no spell opts in to answering from the cache');
   assert.ok(report.cache.misses >= 3);
   assert.equal(report.artifacts.count, 4, 'tree, first read, the identical read, read after the write');
-  assert.ok(report.toolsList.allPowers.tools >= 30, JSON.stringify(report.toolsList));
+  assert.ok(report.toolsList.configured.tools >= 30, JSON.stringify(report.toolsList));
+  assert.equal(report.toolsList.configured.powers, 3, 'the demo powers configured for this command');
   assert.ok(report.toolsList.savedTokens > 0, JSON.stringify(report.toolsList));
+  // Without the demo powers configured, the same store's catalog counts for nothing: direct exposure is what is configured now.
+  const bare = JSON.parse(execFileSync(process.execPath, [cliPath, 'stats', '--json', '--no-imports'], { env, encoding: 'utf8' })).tokens;
+  assert.deepEqual([bare.toolsList.configured.powers, bare.toolsList.configured.tools, bare.toolsList.configured.tokens], [0, 0, 0]);
+  assert.ok(bare.toolsList.savedTokens < 0, 'Grimoire alone costs its own list');
+  const table = execFileSync(process.execPath, [cliPath, 'stats', '--no-imports'], { env, encoding: 'utf8' });
+  assert.match(table, /Counted per model request: each tool call is one request/);
+  assert.match(table, /No configured power has listed its tools yet/);
 });

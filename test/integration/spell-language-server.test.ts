@@ -111,14 +111,18 @@ test('diagnostics on open and on every edit, at the right lines; quick fixes, co
 
 test('a restarted process serves the same URL and token and activates the powers that were active', async () => {
   const first = peers[0];
-  await first.request(protocol.activatePower, { name: 'unstable' });
+  const activated = await first.request(protocol.activatePower, { name: 'unstable' });
   const before = await first.request<null, Endpoint>(protocol.getEndpoint, null);
   await first.stop();
 
-  const second = await startGateway({ endpoint: { url: before.url, token: before.token }, activePowers: ['unstable', 'gone'] });
+  const second = await startGateway({ endpoint: { url: before.url, token: before.token }, activeServers: [activated.serverId, 'a-server-no-longer-configured'] });
   const after = await second.request<null, Endpoint>(protocol.getEndpoint, null);
   assert.equal(after.url, before.url);
   assert.equal(after.token, before.token);
+  // The first powers list the new process pushes shows it active already: the Powers view never reads "stopped" meanwhile.
+  await waitFor(() => second.received(protocol.powersChanged).length > 0, 15_000, 'the first powers push');
+  const firstPush = second.received(protocol.powersChanged)[0]!;
+  assert.equal(firstPush.powers.find((p) => p.name === 'unstable')?.active, true, JSON.stringify(firstPush.powers.map((p) => [p.name, p.active, p.state])));
   await waitFor(async () => (await second.request<null, PowersPayload>(protocol.listPowers, null)).powers.find((p) => p.name === 'unstable')?.active === true, 15_000, 'unstable active again');
   const { client } = await connectHttp(after.url, before.token);
   try {

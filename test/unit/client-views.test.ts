@@ -15,6 +15,7 @@ function power(overrides: Partial<PowerInfo> = {}): PowerInfo {
     description: 'A knowledge graph.',
     keywords: ['memory', 'graph', 'facts'],
     source: { kind: 'demo', file: '/ext/server/demo/powers/memory.spell.yaml', readOnly: true },
+    serverId: `server-of-${'memory'}`,
     state: 'stopped',
     active: false,
     tools: [

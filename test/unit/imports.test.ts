@@ -6,7 +6,8 @@ import { scratchFolder } from '../helpers/temp.js';
 import { redact } from '../../server/log.js';
 import { deriveFromTools } from '../../server/powers/derive.js';
 import { importClaudeDesktop } from '../../server/powers/import-claude.js';
-import { normalizeName } from '../../server/powers/import-common.js';
+import { normalizeName, serverIdentity } from '../../server/powers/import-common.js';
+import { demoPaths } from '../../server/config/paths.js';
 import { defaultImportLocations } from '../../server/powers/import-locations.js';
 import { importVscodeMcp } from '../../server/powers/import-vscode.js';
 import { parseJsonc } from '../../server/powers/jsonc.js';
@@ -209,5 +210,47 @@ describe('derived description and keywords', () => {
     assert.equal(result.description, 'my-files: 30 tools about aword0, bword1, cword2, dword3 and eword4.', 'five words, however many tools');
     assert.equal(result.keywords.length, 20);
     assert.deepEqual(deriveFromTools(power, [{ name: 'ping' }]).keywords, ['ping', 'files', 'my-files']);
+  });
+});
+
+describe("the user's configuration wins over the demo powers", () => {
+  const demoVars = (data: string) => ({ GRIMOIRE_NODE: process.execPath, GRIMOIRE_DEMO_MODULES: '/demo/modules', GRIMOIRE_DEMO_PROJECT: '/demo/project', GRIMOIRE_DATA: data });
+  const demo = (data: string) => [{ dir: demoPaths.spells, kind: 'demo' as const, vars: demoVars(data) }];
+
+  test("a workspace mcp.json server named like a demo power is the user's, with no issue", () => {
+    const mcp = write('demo-wins/.vscode/mcp.json', JSON.stringify({ servers: { memory: { command: 'uvx', args: ['my-memory'] } } }));
+    const snapshot = new PowerRegistry({ spellDirs: [], importFiles: [{ kind: 'vscode-mcp', file: mcp }], extraSpellDirs: demo('/data'), env: {} }).load();
+    const memory = snapshot.powers.find((p) => p.name === 'memory')!;
+    assert.equal(memory.source.kind, 'vscode-mcp');
+    assert.deepEqual(memory.server.transport === 'stdio' && memory.server.args, ['my-memory']);
+    assert.deepEqual(snapshot.powers.filter((p) => p.source.kind === 'demo').map((p) => p.name).sort(), ['everything', 'filesystem']);
+    assert.deepEqual(snapshot.issues, []);
+  });
+
+  test("the demo's own command and arguments with the user's env stay the user's server, env kept", () => {
+    const args = ['/demo/modules/@modelcontextprotocol/server-memory/dist/index.js'];
+    const mcp = write('demo-env/.vscode/mcp.json', JSON.stringify({ servers: { notes: { command: process.execPath, args, env: { MEMORY_FILE_PATH: '/mine/notes.jsonl' } } } }));
+    const snapshot = new PowerRegistry({ spellDirs: [], importFiles: [{ kind: 'vscode-mcp', file: mcp }], extraSpellDirs: demo('/data'), env: {} }).load();
+    const notes = snapshot.powers.find((p) => p.name === 'notes');
+    assert.ok(notes, snapshot.powers.map((p) => p.name).join(', '));
+    assert.equal(notes.server.transport === 'stdio' && notes.server.env.MEMORY_FILE_PATH, '/mine/notes.jsonl');
+    assert.notEqual(serverIdentity(notes.server), serverIdentity(snapshot.powers.find((p) => p.name === 'memory')!.server));
+    // Named like the demo, with the same command and arguments but its own env: still the user's.
+    const named = write('demo-env-named/.vscode/mcp.json', JSON.stringify({ servers: { memory: { command: process.execPath, args, env: { MEMORY_FILE_PATH: '/mine/notes.jsonl' } } } }));
+    const again = new PowerRegistry({ spellDirs: [], importFiles: [{ kind: 'vscode-mcp', file: named }], extraSpellDirs: demo('/data'), env: {} }).load();
+    const memory = again.powers.find((p) => p.name === 'memory')!;
+    assert.equal(memory.source.kind, 'vscode-mcp');
+    assert.equal(memory.server.transport === 'stdio' && memory.server.env.MEMORY_FILE_PATH, '/mine/notes.jsonl');
+  });
+
+  test('the same command in two configs is one power only with the same env; with another env the clash is reported', () => {
+    const a = write('two-env/claude.json', JSON.stringify({ mcpServers: { mem: { command: 'npx', args: ['m'], env: { F: '1' } } } }));
+    const same = write('two-env/same.json', JSON.stringify({ servers: { mem: { command: 'npx', args: ['m'], env: { F: '1' } } } }));
+    const other = write('two-env/other.json', JSON.stringify({ servers: { mem: { command: 'npx', args: ['m'], env: { F: '2' } } } }));
+    const load = (file: string) => new PowerRegistry({ spellDirs: [], importFiles: [{ kind: 'claude-desktop', file: a }, { kind: 'vscode-mcp', file }], env: {} }).load();
+    assert.deepEqual(load(same).issues, []);
+    const clash = load(other);
+    assert.equal(clash.powers.length, 1);
+    assert.match(clash.issues[0]?.message ?? '', /"mem" .* is ignored/);
   });
 });

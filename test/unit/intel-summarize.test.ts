@@ -185,7 +185,7 @@ test('output schemas: structured content still validates (largest text replaced 
 
 test('token accounting: raw vs delivered per result, per day and per power, and the tools/list comparison', async () => {
   const tools = (n: number, prefix: string): Tool[] => Array.from({ length: n }, (_, i) => ({ name: `${prefix}_${i}`, description: `Does thing ${i} with a long description `.repeat(4), inputSchema: { type: 'object', properties: { a: { type: 'string' } } } }));
-  const h = await harness({}, { toolLists: () => ({ gateway: tools(3, 'gw'), powers: [{ power: 'files', tools: tools(20, 'f') }, { power: 'mail', tools: tools(15, 'm') }] }) });
+  const h = await harness({}, { toolLists: () => ({ gateway: tools(3, 'gw'), powers: [{ power: 'files', tools: tools(20, 'f'), listed: true }, { power: 'mail', tools: tools(15, 'm'), listed: true }, { power: 'new', tools: [], listed: false }] }) });
   try {
     const { run } = stageRunner(h);
     await run(context(h), textResult(bigText(20_000)));
@@ -200,8 +200,9 @@ test('token accounting: raw vs delivered per result, per day and per power, and 
     assert.deepEqual(report.cache, { hits: 0, misses: 1, similar: 0, hitRate: 0 }, 'the read-only call missed; the write is not cacheable');
     assert.equal(report.artifacts.count, 2);
     assert.equal(report.toolsList.gateway.tools, 3);
-    assert.equal(report.toolsList.allPowers.tools, 35);
-    assert.equal(report.toolsList.allPowers.powers, 2);
+    assert.equal(report.toolsList.configured.tools, 35);
+    assert.equal(report.toolsList.configured.powers, 3);
+    assert.equal(report.toolsList.configured.unlisted, 1);
     assert.ok(report.toolsList.savedTokens > 0 && report.toolsList.reduction > 0.8, JSON.stringify(report.toolsList));
   } finally {
     await h.close();

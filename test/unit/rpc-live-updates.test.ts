@@ -35,8 +35,8 @@ function fakePorts() {
           cache: { hits: 0, misses: 0, similar: 0, hitRate: 0 },
           notStored: 0,
           artifacts: { count: 0, bytes: 0, maxBytes: 1, ttlMinutes: 1 },
-          toolsList: { gateway: { tools: 1, tokens: 1 }, allPowers: { powers: 1, tools: 1, tokens: 1 }, savedTokens: 0, reduction: 0 },
-          sessions: { rows: [], totals: { gatewayTokens: 0, directTokens: 0, savedTokens: 0, reduction: 0 } },
+          toolsList: { gateway: { tools: 1, tokens: 1 }, configured: { powers: 1, unlisted: 0, tools: 1, tokens: 1 }, savedTokens: 0, reduction: 0, listedTwice: [] },
+          sessions: { rows: [], totals: { gatewayTokens: 0, directTokens: 0, savedTokens: 0, reduction: 0, extraRequests: 0 } },
         };
       },
     },

@@ -27,7 +27,7 @@ function importFromNowhere(dir: string): () => Promise<unknown> {
   return async () => ((await import(pathToFileURL(file).href)) as { default: () => Promise<unknown> }).default();
 }
 
-test('without @huggingface/transformers: the resolver ranks lexically, its status and the log say once, at info, how to add the package', async () => {
+test('without @huggingface/transformers: the resolver ranks lexically, its status and the log say once, at info, that the package is not part of this install', async () => {
   const { dir, cleanup } = tempDir();
   const lines: string[] = [];
   setLogSink((line) => lines.push(line));
@@ -42,7 +42,8 @@ test('without @huggingface/transformers: the resolver ranks lexically, its statu
       resolver.index(powers);
       await resolver.ready();
       assert.equal(resolver.status().mode, 'lexical-only');
-      assert.match(embedder.status().detail ?? '', /optional package @huggingface\/transformers is not installed; add it with `npm install @huggingface\/transformers` in .+: the resolver runs lexical-only/);
+      assert.match(embedder.status().detail ?? '', /transformers\.js \(@huggingface\/transformers, with its ONNX runtime\) is not part of this install of Grimoire: the resolver runs lexical-only/);
+      assert.doesNotMatch(embedder.status().detail ?? '', /npm/, 'no one is asked to run npm in the extension folder');
       const ranked = await resolver.rank('rain forecast for tomorrow');
       assert.equal(ranked[0].name, 'skies', 'lexical ranking still works');
       assert.equal(ranked[0].semantic, undefined);

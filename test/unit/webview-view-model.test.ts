@@ -10,6 +10,7 @@ function power(name: string, overrides: Partial<PowerInfo> = {}): PowerInfo {
     description: `${name} things`,
     keywords: [],
     source: { kind: 'spell', file: `/s/${name}.spell.yaml`, readOnly: false },
+    serverId: `server-of-${name}`,
     state: 'stopped',
     active: false,
     tools: [{ name: 't', description: '', annotations: {} }],

@@ -1,10 +1,12 @@
 /**
- * What each MCP session's agent actually read through the gateway, in tokens: every tools/list it
- * was served, every answer of a gateway tool (resolve_intent, activate_power, read_artifact ...),
- * and every power's result as delivered (whole or summarized), next to that result's raw size.
- * Against it, direct exposure of the same powers: every known power's tools listed once, and the
- * raw results. Counting runs off the call path, in batches (one tokenizer request per batch).
- * Kept in memory for the last MAX_SESSIONS sessions.
+ * What each MCP session's agent read through the gateway, in tokens, by the per-request model of
+ * request-model.ts: each call (a gateway tool's answer or a power's result) is one model request
+ * carrying the tool list the session was last served; every answer of a gateway tool
+ * (resolve_intent, activate_power, read_artifact ...) and every power's result as delivered (whole
+ * or summarized), next to that result's raw size, which direct exposure would have read.
+ * Counting runs off the call path, in batches (one tokenizer request per batch; batches are counted
+ * in order, so a call is applied after the list served before it). Kept in memory for the last
+ * MAX_SESSIONS sessions.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../../log.js';
@@ -18,8 +20,14 @@ export interface SessionReads {
   session: string;
   startedAt: number;
   lastAt: number;
+  /** tools/list answers served. */
   toolsLists: number;
-  toolsListTokens: number;
+  /** The last list served, in tokens: what the next request carries. */
+  currentListTokens: number;
+  /** One per call (answers + results). */
+  requests: number;
+  /** The lists those requests carried. */
+  requestListTokens: number;
   answers: number;
   answerTokens: number;
   results: number;
@@ -42,15 +50,23 @@ type Apply = (row: SessionReads, counts: number[]) => void;
 
 const listApplied: Apply = (row, [tokens]) => {
   row.toolsLists++;
-  row.toolsListTokens += tokens!;
+  row.currentListTokens = tokens!;
 };
 
+/** The request that made a call carried the list the session had then. */
+function requested(row: SessionReads): void {
+  row.requests++;
+  row.requestListTokens += row.currentListTokens;
+}
+
 const answerApplied: Apply = (row, [tokens]) => {
+  requested(row);
   row.answers++;
   row.answerTokens += tokens!;
 };
 
 const resultApplied: Apply = (row, counts) => {
+  requested(row);
   row.results++;
   row.rawTokens += counts[0]!;
   row.deliveredTokens += counts[counts.length - 1]!;
@@ -104,7 +120,7 @@ export class SessionReadLedger {
         const oldest = [...this.sessions.values()].sort((a, b) => a.lastAt - b.lastAt)[0]!;
         this.sessions.delete(oldest.session);
       }
-      row = { session, startedAt: at, lastAt: at, toolsLists: 0, toolsListTokens: 0, answers: 0, answerTokens: 0, results: 0, deliveredTokens: 0, rawTokens: 0 };
+      row = { session, startedAt: at, lastAt: at, toolsLists: 0, currentListTokens: 0, requests: 0, requestListTokens: 0, answers: 0, answerTokens: 0, results: 0, deliveredTokens: 0, rawTokens: 0 };
       this.sessions.set(session, row);
     }
     row.lastAt = Math.max(row.lastAt, at);

@@ -1,7 +1,8 @@
 /**
  * What summaries and lazy activation saved, in tokens (o200k_base): totals, per day (UTC) and per
- * power, by summarizer, cache hit rates, the artifact store's use, and the tools/list comparison
- * (the gateway's list as the agent sees it vs every known power's tools listed directly).
+ * power, by summarizer, cache hit rates, the artifact store's use, and what one model request
+ * carries (the gateway's list as the agent sees it vs every configured power's tools listed
+ * directly), with each session's reads counted per request (request-model.ts).
  * `grimoire stats --json` prints it; the dashboard reads the same object (protocol `TokenReportInfo`).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -10,13 +11,14 @@ import type { Store } from '../../store/store.js';
 import { cachedTokenCounts } from '../tokens/token-count-cache.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import { intelCallSums, type Aggregate } from './intel-calls-table.js';
+import { directTokens } from './request-model.js';
 import type { SessionReads } from './session-reads.js';
 
 export interface ToolLists {
   gateway: Tool[];
-  powers: Array<{ power: string; tools: Tool[] }>;
+  /** The powers configured now (not disabled), with their tools as last listed; `listed` false when never listed; `direct`: the mcp.json VS Code also offers it from. */
+  powers: Array<{ power: string; tools: Tool[]; listed: boolean; direct?: string }>;
 }
-
 
 export async function tokenReport(
   store: Store,
@@ -31,7 +33,10 @@ export async function tokenReport(
   const misses = count('miss');
 
   const direct = lists.powers.flatMap((p) => p.tools);
-  const [gatewayTokens, directTokens] = await cachedTokenCounts(store.dataDir, tokenizer, [JSON.stringify(lists.gateway), JSON.stringify(direct)]);
+  const twice = lists.powers.filter((p) => p.direct !== undefined && p.tools.length > 0);
+  const [gatewayTokens, listed, ...twiceTokens] = await cachedTokenCounts(store.dataDir, tokenizer, [JSON.stringify(lists.gateway), JSON.stringify(direct), ...twice.map((p) => JSON.stringify(p.tools))]);
+  // No tool configured: nothing to list directly (not the 1 token of '[]').
+  const directTokens = direct.length > 0 ? listed : 0;
   return {
     tokenizer: tokenizer.name,
     summarized: totals(total),
@@ -43,30 +48,32 @@ export async function tokenReport(
     artifacts,
     toolsList: {
       gateway: { tools: lists.gateway.length, tokens: gatewayTokens! },
-      allPowers: { powers: lists.powers.length, tools: direct.length, tokens: directTokens! },
-      savedTokens: Math.max(0, directTokens! - gatewayTokens!),
-      reduction: directTokens! > 0 ? round(Math.max(0, 1 - gatewayTokens! / directTokens!)) : 0,
+      configured: { powers: lists.powers.length, unlisted: lists.powers.filter((p) => !p.listed).length, tools: direct.length, tokens: directTokens! },
+      savedTokens: directTokens! - gatewayTokens!,
+      reduction: directTokens! > 0 ? round(1 - gatewayTokens! / directTokens!) : 0,
+      listedTwice: twice.map((p, i) => ({ power: p.power, file: p.direct!, tools: p.tools.length, tokens: twiceTokens[i]! })),
     },
     sessions: sessionTokens(sessions, directTokens!),
   };
 }
 
-function sessionTokens(sessions: SessionReads[], directList: number): TokenReportInfo['sessions'] {
+function sessionTokens(sessions: SessionReads[], configuredList: number): TokenReportInfo['sessions'] {
   const rows = sessions.map((s): SessionTokensInfo => {
-    const gateway = s.toolsListTokens + s.answerTokens + s.deliveredTokens;
-    const direct = directList + s.rawTokens;
+    const gateway = s.requestListTokens + s.answerTokens + s.deliveredTokens;
+    const direct = directTokens(s.results, configuredList, s.rawTokens);
     return {
       session: s.session,
       startedAt: s.startedAt,
       lastAt: s.lastAt,
-      gateway: { toolsLists: s.toolsLists, toolsListTokens: s.toolsListTokens, answers: s.answers, answerTokens: s.answerTokens, results: s.results, resultTokens: s.deliveredTokens, tokens: gateway },
-      direct: { toolsListTokens: directList, resultTokens: s.rawTokens, tokens: direct },
-      savedTokens: direct - gateway,
+      gateway: { requests: s.requests, toolsLists: s.toolsLists, toolsListTokens: s.requestListTokens, answers: s.answers, answerTokens: s.answerTokens, results: s.results, resultTokens: s.deliveredTokens, tokens: gateway },
+      direct: { requests: direct.requests, toolsListTokens: direct.toolsListTokens, resultTokens: s.rawTokens, tokens: direct.tokens },
+      savedTokens: direct.tokens - gateway,
     };
   });
   const gateway = rows.reduce((sum, r) => sum + r.gateway.tokens, 0);
   const direct = rows.reduce((sum, r) => sum + r.direct.tokens, 0);
-  return { rows, totals: { gatewayTokens: gateway, directTokens: direct, savedTokens: direct - gateway, reduction: direct > 0 ? round(1 - gateway / direct) : 0 } };
+  const extraRequests = rows.reduce((sum, r) => sum + r.gateway.answers, 0);
+  return { rows, totals: { gatewayTokens: gateway, directTokens: direct, savedTokens: direct - gateway, reduction: direct > 0 ? round(1 - gateway / direct) : 0, extraRequests } };
 }
 
 function totals(row: Aggregate): TokenTotals {

@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { importTransformers, type FeatureExtractionPipeline, type Transformers } from './transformers-module.js';
+import { importTransformers, type FeatureExtractionPipeline, type LoadProgress, type Transformers } from './transformers-module.js';
 
 export { importTransformers };
 
@@ -13,6 +13,8 @@ export interface ModelSource {
   model: string;
   allowRemoteModels: boolean;
   cacheDir: string;
+  /** Where a model id is downloaded from, when not transformers.js' default (a mirror). */
+  remoteHost?: string;
 }
 
 /** Weights file onnx/model.onnx; other dtypes would pick model_quantized.onnx, model_fp16.onnx... */
@@ -21,12 +23,14 @@ export const DTYPE = 'fp32';
 export const isLocalModel = (model: string): boolean => path.isAbsolute(model);
 
 let previous: Promise<unknown> = Promise.resolve();
+/** transformers.js' own remote host, restored after a load from a mirror. */
+let defaultHost: string | undefined;
 
 /**
  * transformers.js reads its process-wide `env` all through a load (some internal look-ups take no
  * per-call options), so loads run one at a time, each after setting every knob it depends on.
  */
-export function loadExtractor(source: ModelSource): Promise<FeatureExtractionPipeline> {
+export function loadExtractor(source: ModelSource, progress?: (info: LoadProgress) => void): Promise<FeatureExtractionPipeline> {
   const next = previous.then(async () => {
     // transformers.js and its native runtime (about 50 MB) are not loaded for a model that cannot load.
     const folder = isLocalModel(source.model) ? source.model : path.join(source.cacheDir, source.model);
@@ -38,6 +42,7 @@ export function loadExtractor(source: ModelSource): Promise<FeatureExtractionPip
       device: 'cpu',
       cache_dir: source.cacheDir,
       local_files_only: !remoteAllowed(source),
+      ...(progress ? { progress_callback: progress } : {}),
     });
   });
   previous = next.catch(() => undefined);
@@ -52,6 +57,8 @@ function configure({ env, LogLevel }: Transformers, source: ModelSource): void {
   // A model id is looked up as <localModelPath>/<id>/ first, then in the cache, which uses the
   // same layout: both point into our data dir, never into node_modules.
   env.localModelPath = source.cacheDir;
+  defaultHost ??= env.remoteHost;
+  env.remoteHost = source.remoteHost ?? defaultHost;
   env.cacheDir = source.cacheDir;
   env.useFSCache = true;
   env.useBrowserCache = false;

@@ -4,8 +4,6 @@
  * the .vsix does not carry it). Declared here is only what Grimoire uses of it, so that a checkout
  * installed without it (`npm ci --omit=optional`) still builds.
  */
-import { packageRoot } from '../../config/paths.js';
-
 export const TRANSFORMERS_PACKAGE = '@huggingface/transformers';
 
 export interface Tensor {
@@ -14,14 +12,30 @@ export interface Tensor {
   dispose(): void;
 }
 
+/** What transformers.js reports while it loads a model: a file started, downloading, done; the whole pipeline ready. */
+export interface LoadProgress {
+  status: 'initiate' | 'download' | 'progress' | 'progress_total' | 'done' | 'ready';
+  file?: string;
+  /** 0-100, for 'progress'. */
+  progress?: number;
+  loaded?: number;
+  total?: number;
+}
+
 export type FeatureExtractionPipeline = (texts: string[], options: { pooling: 'mean'; normalize: boolean }) => Promise<Tensor>;
 
 export interface Transformers {
-  pipeline(task: 'feature-extraction', model: string, options: { dtype: string; device: string; cache_dir: string; local_files_only: boolean }): Promise<FeatureExtractionPipeline>;
+  pipeline(
+    task: 'feature-extraction',
+    model: string,
+    options: { dtype: string; device: string; cache_dir: string; local_files_only: boolean; progress_callback?: (info: LoadProgress) => void },
+  ): Promise<FeatureExtractionPipeline>;
   env: {
     allowLocalModels: boolean;
     allowRemoteModels: boolean;
     localModelPath: string;
+    /** Where model ids are downloaded from (default https://huggingface.co/). */
+    remoteHost: string;
     cacheDir: string | null;
     useFSCache: boolean;
     useBrowserCache: boolean;
@@ -31,12 +45,12 @@ export interface Transformers {
   LogLevel: { ERROR: unknown };
 }
 
-/** The package is not installed: its message says how to add it. */
+/** The package is not installed: semantic matching cannot run in this install (said without asking anyone to run npm in the extension's folder). */
 export class TransformersMissingError extends Error {
   override readonly name = 'TransformersMissingError';
 
   constructor(cause: unknown) {
-    super(`the optional package ${TRANSFORMERS_PACKAGE} is not installed; add it with \`npm install ${TRANSFORMERS_PACKAGE}\` in ${packageRoot}`, { cause });
+    super(`transformers.js (${TRANSFORMERS_PACKAGE}, with its ONNX runtime) is not part of this install of Grimoire`, { cause });
   }
 }
 

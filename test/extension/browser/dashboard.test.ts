@@ -18,6 +18,7 @@ function powerInfo(name: string, overrides: Partial<PowerInfo> = {}): PowerInfo 
     description: `What ${name} does.`,
     keywords: [],
     source: { kind: 'demo', file: `/x/${name}.spell.yaml`, readOnly: true },
+    serverId: `server-of-${name}`,
     state: 'stopped',
     active: false,
     tools: [{ name: 'a', description: '', annotations: {} }],

@@ -102,6 +102,35 @@ test('the extension activates, starts the gateway process and reports its timing
   assert.ok(!contributes.includes('*'), 'never activates on *');
 });
 
+test('the walkthrough opens on the first activation after installing, once', async (t) => {
+  const api = await grimoire();
+  const opened = await api.walkthroughOpened();
+  assert.equal(opened.asked, true, 'a fresh profile: this was the first activation, and it asked VS Code once');
+  const labels = vscode.window.tabGroups.all.flatMap((group) => group.tabs).map((tab) => tab.label);
+  // code-server 4.103 with the extension loaded for development answers workbench.action.openWalkthrough with another page.
+  if (!opened.shown) t.skip(`VS Code showed another page for the walkthrough (tabs: ${labels.join(', ')}); asking once on the first activation is what the extension controls`);
+  assert.ok(labels.includes('Walkthrough: Get started with Grimoire'), labels.join(', '));
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
+  const shown = await askHarness<TextAnswer>({ action: 'text', name: 'walkthrough-first-run', selector: '.gettingStartedContainer', waitFor: 'Get started with Grimoire' });
+  assert.match(shown.text, /Get started with Grimoire/);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+});
+
+test('Download Semantic Model from the installed .vsix: a clear failure, the log never asks for npm in the extension folder', async (t) => {
+  const api = await grimoire();
+  await waitFor(() => api.timings().gatewayReadyMs !== undefined, 60_000, 'the gateway to be ready');
+  // A closed port on the loopback stands for the model host (remote loading stays off in tests).
+  const failed = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>('grimoire.downloadSemanticModel', { model: 'Xenova/all-MiniLM-L6-v2', remoteHost: 'http://127.0.0.1:9/' });
+  assert.equal(failed.ok, false);
+  // The .vsix does not carry transformers.js and its ONNX runtime: the download stops there, and says so.
+  assert.match(failed.message ?? '', /^Semantic matching cannot run here: transformers\.js \(@huggingface\/transformers, with its ONNX runtime\) is not part of this install of Grimoire, so the model was not downloaded\./);
+  assert.doesNotMatch(failed.message ?? '', /npm/);
+  if (!harnessAvailable()) t.skip(NO_HARNESS);
+  const shown = await askHarness<TextAnswer>({ action: 'text', name: 'download-model-failed', selector: '.notifications-toasts', waitFor: 'Semantic matching cannot run here' });
+  assert.match(shown.text, /Semantic matching cannot run here/);
+  await vscode.commands.executeCommand('notifications.clearAll');
+});
+
 test('VS Code starts the MCP server from the provider and lists the gateway tools as mcp_<label>_<tool>', async (t) => {
   await startMcpServer();
   assert.match(gatewayTool('resolve_intent')!, /^mcp_grimoire_resolve_intent$/i);
@@ -418,7 +447,8 @@ test('the dashboard shows the activity, draws the hint network and charts the to
   assert.ok(sections.graphEdges >= 3, `${sections.graphEdges} edges`);
   assert.equal(sections.chartLine.split(/[ML]/).filter(Boolean).length, 14, 'two weeks of running total');
   assert.equal(sections.chartBars, 1, 'one day with tokens saved');
-  assert.match(sections.toolsListSavings, /Every power's tools listed directly \(\d+ tools, 3 powers\)/);
+  assert.match(sections.toolsListSavings, /The configured powers' tools listed directly \(\d+ tools, 3 powers\)/);
+  assert.match(sections.toolsListSavings, /Each model request carries [\d.k]+ tokens (\(\d+%\) fewer|more)/);
   await vscode.commands.executeCommand('grimoire.deactivatePower', 'memory');
 });
 
@@ -457,6 +487,11 @@ test('every contributed command runs without error', async (t) => {
   assert.ok(opened.document.fileName.endsWith('memory.spell.yaml'));
   assert.equal(await dismiss('grimoire.openSpellFile'), undefined);
   await run('grimoire.showOutput');
+  assert.equal(await run('grimoire.routeThroughGrimoire'), undefined, 'no power from an mcp.json while imports are off: nothing to route');
+  assert.equal(await dismiss('grimoire.undoRouteThroughGrimoire'), undefined, 'the picker, dismissed');
+  const download = await run<{ ok: boolean }>('grimoire.downloadSemanticModel', { model: 'Xenova/all-MiniLM-L6-v2', remoteHost: 'http://127.0.0.1:9/' });
+  assert.equal(download.ok, false, 'offline, and without the runtime in the .vsix');
+  await vscode.commands.executeCommand('notifications.clearAll');
   assert.equal(await run('grimoire.reviewToolChanges'), undefined, 'nothing awaits review');
   assert.equal(await run('grimoire.approveToolChange'), undefined);
   assert.equal(await run('grimoire.keepToolBlocked'), undefined);
@@ -636,6 +671,58 @@ test('a changed tool is held back: the Powers tree counts it as held, the diff o
   if (!rendered) t.skip(`${NO_HARNESS}: the Powers tree's rows were not read`);
 });
 
+test("a server of the workspace's mcp.json, offered to the agent twice, is routed through Grimoire alone with consent; the undo puts it back", async () => {
+  const api = await grimoire();
+  await waitFor(() => api.timings().gatewayReadyMs !== undefined, 60_000, 'the gateway to be ready');
+  await startMcpServer();
+  const mcpJson = path.join(workspaceFolder(), '.vscode', 'mcp.json');
+  const original = fs.readFileSync(mcpJson, 'utf8');
+  const config = JSON.parse(original) as { servers: Record<string, { command: string; args: string[] }> };
+  const teamNotes = config.servers['Team Notes']!;
+  const shared = { type: 'stdio', command: teamNotes.command, args: teamNotes.args, env: { MEMORY_FILE_PATH: '${workspaceFolder}/shared-memory.jsonl' } };
+  fs.writeFileSync(mcpJson, JSON.stringify({ servers: { ...config.servers, 'Shared Memory': shared } }, null, 2) + '\n');
+  const settings = vscode.workspace.getConfiguration('grimoire');
+  await settings.update('imports.vscode', true, vscode.ConfigurationTarget.Workspace);
+  const spell = path.join(workspaceFolder(), '.grimoire', 'shared-memory.spell.yaml');
+  try {
+    await waitFor(() => api.powers().find((power) => power.name === 'shared-memory' && power.source.kind === 'vscode-mcp'), 60_000, 'shared-memory imported after the settings restart');
+    await vscode.commands.executeCommand('grimoire.activatePower', 'shared-memory');
+    const twice = await waitFor(() => api.tokenReport()?.toolsList.listedTwice.find((entry) => entry.power === 'shared-memory'), 30_000, 'shared-memory named as listed twice');
+    assert.equal(twice.file, mcpJson);
+    assert.ok(twice.tools > 0 && twice.tokens > twice.tools, JSON.stringify(twice));
+    if (harnessAvailable()) {
+      // One offer at a time (another mcp.json server may come first): the notification centre keeps it whether or not its toast is up.
+      const offer = await waitFor(async () => {
+        await vscode.commands.executeCommand('notifications.showList');
+        const answer = await askHarness<TextAnswer>({ action: 'text', name: 'adoption-offer', selector: '.notifications-center', waitFor: 'also offers "shared-memory"' }, 5000).catch(() => undefined);
+        if (!answer) await vscode.commands.executeCommand('notifications.clearAll');
+        return answer;
+      }, 40_000, 'the offer for shared-memory');
+      await vscode.commands.executeCommand('notifications.hideList');
+      assert.match(offer.text, new RegExp(`its ${twice.tools} tools \\(${twice.tokens} tokens\\) are listed twice`));
+    }
+
+    const routed = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>('grimoire.routeThroughGrimoire', { power: 'shared-memory', confirmed: true });
+    assert.equal(routed.ok, true, routed.message);
+    assert.ok(!('Shared Memory' in (JSON.parse(fs.readFileSync(mcpJson, 'utf8')) as typeof config).servers), 'out of the mcp.json: VS Code no longer offers it');
+    assert.ok(fs.existsSync(spell));
+    const moved = await waitFor(() => api.powers().find((power) => power.name === 'shared-memory' && power.source.kind === 'spell'), 20_000, 'shared-memory from its spell');
+    assert.equal(moved.active, true, 'the same server: still active');
+    await waitFor(() => gatewayTool('shared-memory__read_graph'), 20_000, "shared-memory's tools through Grimoire");
+
+    const undone = await vscode.commands.executeCommand<{ restored: boolean }>('grimoire.undoRouteThroughGrimoire', 'shared-memory');
+    assert.deepEqual(undone, { restored: true });
+    assert.deepEqual((JSON.parse(fs.readFileSync(mcpJson, 'utf8')) as typeof config).servers['Shared Memory'], shared);
+    assert.ok(!fs.existsSync(spell), 'the spell it wrote is gone');
+    await waitFor(() => api.powers().find((power) => power.name === 'shared-memory' && power.source.kind === 'vscode-mcp'), 20_000, 'shared-memory from the mcp.json again');
+  } finally {
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await settings.update('imports.vscode', false, vscode.ConfigurationTarget.Workspace);
+    fs.writeFileSync(mcpJson, original);
+    fs.rmSync(spell, { force: true });
+  }
+}, 180_000);
+
 test('the listing: the .vsix carries the icon, the Marketplace README with the settings table, the changelog and the license, nothing unused; the walkthrough is listed in Get Started', async (t) => {
   const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
   assert.equal(extension.packageJSON.icon, 'client/media/icon.png');
@@ -654,7 +741,10 @@ test('the listing: the .vsix carries the icon, the Marketplace README with the s
   assert.match(readme, /\| `grimoire\.resolve\.activateThreshold` \| 0\.9665 \|/, 'the settings table states the default package.json gives');
   const walkthrough = (extension.packageJSON.contributes.walkthroughs as Array<{ id: string; steps: Array<{ title: string }> }>)[0];
   assert.equal(walkthrough.steps.length, 3);
-  if (!harnessAvailable()) t.skip(NO_HARNESS);
+  if (!harnessAvailable()) {
+    t.skip(NO_HARNESS);
+    return;
+  }
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   // Help > Get Started > More...: VS Code's list of every walkthrough.
   void vscode.commands.executeCommand('welcome.showAllWalkthroughs');

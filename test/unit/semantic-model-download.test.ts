@@ -1,0 +1,62 @@
+/**
+ * "Grimoire: Download Semantic Model" on the gateway's side: transformers.js' real loading code
+ * fetches a model id into the data folder. The network is guarded (every request fails and is
+ * recorded), so the download fails here as it does offline; the fixture model folder still loads.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { downloadModel } from '../../server/resolve/semantic/model-download.js';
+import type { DownloadProgress } from '../../server/rpc/protocol.js';
+import { replaceTransformersImport } from '../../server/resolve/semantic/transformers-module.js';
+import { guardNetwork, tinyModelPath } from '../fixtures/models/tiny-model.js';
+import { tempDir } from '../helpers/temp.js';
+
+test('offline, a model id fails with what was tried and what to do, and nothing half-written is taken for the model', async () => {
+  const requested = await guardNetwork();
+  const { dir, cleanup } = tempDir();
+  try {
+    const cacheDir = path.join(dir, 'models');
+    const outcome = await downloadModel({ model: 'Xenova/all-MiniLM-L6-v2', cacheDir });
+    assert.equal(outcome.ok, false);
+    assert.ok(requested.some((url) => url.startsWith('https://huggingface.co/Xenova/all-MiniLM-L6-v2/')), `transformers.js asked for the model's files: ${requested.join(', ')}`);
+    assert.match(!outcome.ok ? outcome.message : '', /^The model Xenova\/all-MiniLM-L6-v2 could not be downloaded from https:\/\/huggingface\.co\/ \(.+\)\. Check the network connection or proxy and run the command again, or put its files \(config\.json, tokenizer\.json, tokenizer_config\.json and onnx\/model\.onnx\) in .+models\/Xenova\/all-MiniLM-L6-v2 by hand\.$/);
+    assert.ok(!fs.existsSync(path.join(cacheDir, 'Xenova', 'all-MiniLM-L6-v2', 'onnx', 'model.onnx')), 'no model file written');
+
+    const mirror = await downloadModel({ model: 'Xenova/all-MiniLM-L6-v2', cacheDir, remoteHost: 'http://127.0.0.1:9/' });
+    assert.match(!mirror.ok ? mirror.message : '', /from http:\/\/127\.0\.0\.1:9\//);
+    assert.ok(requested.some((url) => url.startsWith('http://127.0.0.1:9/Xenova/')), 'a mirror is asked instead');
+  } finally {
+    cleanup();
+  }
+});
+
+test('the fixture model folder loads, with progress per file', async () => {
+  await guardNetwork();
+  const { dir, cleanup } = tempDir();
+  try {
+    const seen: DownloadProgress[] = [];
+    const outcome = await downloadModel({ model: tinyModelPath, cacheDir: path.join(dir, 'models') }, (p) => seen.push(p));
+    assert.deepEqual(outcome.ok && { folder: outcome.folder, model: outcome.model }, { folder: tinyModelPath, model: tinyModelPath });
+    assert.ok(outcome.ok && outcome.files.some((file) => file.endsWith('model.onnx')), JSON.stringify(outcome));
+    assert.ok(seen.some((p) => p.percent === 100), JSON.stringify(seen));
+  } finally {
+    cleanup();
+  }
+});
+
+test('without transformers.js the failure says so, without asking anyone to run npm', async () => {
+  const restore = replaceTransformersImport(() => Promise.reject(Object.assign(new Error("Cannot find package '@huggingface/transformers'"), { code: 'ERR_MODULE_NOT_FOUND' })));
+  const { dir, cleanup } = tempDir();
+  try {
+    const outcome = await downloadModel({ model: tinyModelPath, cacheDir: path.join(dir, 'models') });
+    assert.equal(outcome.ok, false);
+    const message = !outcome.ok ? outcome.message : '';
+    assert.match(message, /^Semantic matching cannot run here: transformers\.js .* is not part of this install of Grimoire, so the model was not downloaded\./);
+    assert.doesNotMatch(message, /npm/);
+  } finally {
+    restore();
+    cleanup();
+  }
+});
