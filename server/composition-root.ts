@@ -20,15 +20,13 @@ import { PowerTools } from './catalog/power-tools.js';
 import type { Settings } from './config/settings.js';
 import { Activation } from './gateway/activation.js';
 import type { GatewayEvents } from './gateway/gateway-events.js';
-import type { GatewayToolPorts } from './gateway/gateway-tool-handlers.js';
-import type { IntentCallPorts } from './gateway/intent-calls.js';
+import type { GatewayHints, GatewayPorts } from './gateway/ports.js';
 import { powerDocument } from './gateway/power-documents.js';
 import { learnFromCall, onPowerState, onQuarantined, onRegistryChange, type ReactionParts } from './gateway/power-reactions.js';
 import { Resolution } from './gateway/resolution.js';
 import { SessionRegistry } from './gateway/session-registry.js';
 import { SteeringLog } from './gateway/steering.js';
 import { HintEvents } from './hints/hint-events.js';
-import type { HintNetwork } from './hints/hint-network.js';
 import { hintNetworkReport } from './hints/hint-network-report.js';
 import { hintsStage } from './hints/hints-stage.js';
 import { LearnedTransitions } from './hints/learned-transitions.js';
@@ -80,7 +78,7 @@ export interface GatewayParts {
   learned: LearnedRequests;
   recommendations: RecommendationLog;
   usage: UsageStats;
-  hints: { sessions: SessionContexts; events: HintEvents; transitions: LearnedTransitions };
+  hints: GatewayHints;
   /** Summaries, artifacts, the result cache, search and token accounting (server/intel). */
   intel: Intel;
   /** Which powers' guidance each session has been given (steering comes once, not with every tool). */
@@ -91,14 +89,10 @@ export interface GatewayParts {
   trust: ToolTrust;
   /** May a power or tool be resolved, offered, exposed or called. */
   policy: ToolPolicy;
-  /** The ports the gateway's tool handlers use. */
-  handlers: GatewayToolPorts & IntentCallPorts;
+  /** Every operation on the parts, listed once: the tool handlers, `Gateway` and the JSON-RPC handlers take it. */
+  ports: GatewayPorts;
   /** What the gateway tells its listeners; the Gateway re-emits these. */
   notices: EventEmitter<GatewayEvents>;
-  /** The hint network of the given powers (default: the active ones), with learned edges and follow rates. */
-  hintNetwork(powers?: string[]): HintNetwork;
-  /** Starts learning the tools of powers the catalog has never seen. */
-  discoverUnknownPowers(): void;
   /** Runs deferred writes, ends the sessions, the children and the intel workers, then writes the activity log's last calls. The store stays open. */
   shutdown(): Promise<void>;
 }
@@ -179,7 +173,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     cacheTtlSeconds: (power, tool) => registry.extensions(power)?.cache?.[tool]?.ttlSeconds,
   });
   const steering = new SteeringLog();
-  const handlers: GatewayToolPorts & IntentCallPorts = {
+  const ports: GatewayPorts = {
     powers: () => tools.powers(),
     power: (name) => tools.power(name),
     toolsOf: (name) => tools.toolsOf(name),
@@ -190,14 +184,34 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     rankTools: (query) => index.rankTools(query),
     activate: (name, sessionId) => activation.activate(name, sessionId),
     deactivate: (name, sessionId) => activation.deactivate(name, sessionId),
+    isActive: (name, sessionId) => activation.isActive(name, sessionId),
+    powerRefusal: (name) => policy.powerRefusal(name),
     runCall: (call, caller) => calls.run(call, caller),
-    intel,
-    policy,
-    steering,
+    weights: () => currentWeights(store),
+    hintNetwork: (powers = [...sessions.activeAnywhere()]) =>
+      hintNetworkReport(
+        store,
+        powers.flatMap((name) => (tools.power(name) ? [{ name, tools: tools.toolsOf(name).map((t) => t.name), extensions: registry.extensions(name) }] : [])),
+        hints,
+        settings.hints.minSupport,
+      ),
+    discoverUnknownPowers() {
+      if (!settings.discovery.enabled) return;
+      // A disabled power's server is never run, not even to learn its tools.
+      for (const power of tools.powers()) if (power.problems.length === 0 && !policy.powerRefusal(power.name) && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
+    },
+    settings,
+    store,
+    manager,
+    activity,
     usage,
     recommendations,
-    weights: () => currentWeights(store),
-    settings,
+    hints,
+    intel,
+    steering,
+    sessions,
+    trust,
+    policy,
   };
 
   const reactions: ReactionParts = { tools, activation, sessions, events, manager, notices, reindex };
@@ -246,20 +260,8 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     sessions,
     trust,
     policy,
-    handlers,
+    ports,
     notices,
-    hintNetwork: (powers = [...sessions.activeAnywhere()]) =>
-      hintNetworkReport(
-        store,
-        powers.flatMap((name) => (tools.power(name) ? [{ name, tools: tools.toolsOf(name).map((t) => t.name), extensions: registry.extensions(name) }] : [])),
-        hints,
-        settings.hints.minSupport,
-      ),
-    discoverUnknownPowers() {
-      if (!settings.discovery.enabled) return;
-      // A disabled power's server is never run, not even to learn its tools.
-      for (const power of tools.powers()) if (power.problems.length === 0 && !policy.powerRefusal(power.name) && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
-    },
     async shutdown() {
       deferred.flush();
       sessions.dispose();

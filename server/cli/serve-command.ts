@@ -101,7 +101,7 @@ export async function serve(args: CliArgs, options: RuntimeOptions): Promise<num
     const { createMcpSession } = await import('../gateway/mcp-session.js');
     const session = createMcpSession(gateway, 'stdio');
     await session.connect(transport);
-    for (let i = 0; i < transport.listsAnswered; i++) gateway.intel.reads.listed('stdio', gateway.listTools('stdio'));
+    for (let i = 0; i < transport.listsAnswered; i++) gateway.ports.intel.reads.listed('stdio', gateway.listTools('stdio'));
     closeEndpoint = () => session.close();
     log.info('serving MCP on stdio');
   } else {
@@ -113,7 +113,7 @@ export async function serve(args: CliArgs, options: RuntimeOptions): Promise<num
     announce(endpoint.url);
     log.info(`serving MCP on ${endpoint.url}`);
   }
-  runtime!.gateway.discoverUnknownPowers();
+  runtime!.gateway.ports.discoverUnknownPowers();
   await new Promise<never>(() => undefined);
   return 0;
 }

@@ -31,7 +31,7 @@ function activationChanges(gateway: PassthroughPorts): EventEmitter<{ changed: [
 const log = logger('session');
 
 export function forwardChildNotifications(server: Server, gateway: PassthroughPorts, sessionId: string): () => void {
-  const hub = gateway.manager.features;
+  const hub = gateway.ports.manager.features;
   const concerns = (power: string) => isActiveFor(gateway, sessionId, power) || hub.sessionIsCalling(power, sessionId);
   const quietly = (what: string) => (error: unknown) => log.debug(`${what} not sent to ${sessionId}: ${errorMessage(error)}`);
 

@@ -33,15 +33,15 @@ export interface McpSession {
 export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false, client?: string): McpSession {
   const server = new Server(SERVER_INFO, { capabilities: SESSION_CAPABILITIES, instructions: GATEWAY_INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    gateway.sessions.touch(sessionId);
+    gateway.ports.sessions.touch(sessionId);
     const tools = gateway.listTools(sessionId);
-    gateway.intel.reads.listed(sessionId, tools);
+    gateway.ports.intel.reads.listed(sessionId, tools);
     return { tools };
   });
   const answerCall: CallHandler = async (request, extra) => {
-    gateway.sessions.touch(sessionId);
+    gateway.ports.sessions.touch(sessionId);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.settings.intel.summarizers)
+    const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.ports.settings.intel.summarizers)
       ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
       : undefined;
     return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, extra), cancellation: extra.cancellation ?? Cancellation.following(extra.signal), sample });

@@ -12,7 +12,7 @@ import { registerResources } from './resources-passthrough.js';
 export function registerPassthrough(server: Server, gateway: PassthroughPorts, sessionId: string): () => void {
   // The session's prompt gets, resource reads and completions are made for it (no progress: they carry no token).
   const scope: CallScope = { sessionId };
-  const undo = [forwardClientRequests(server, gateway.manager.features, sessionId), forwardChildNotifications(server, gateway, sessionId)];
+  const undo = [forwardClientRequests(server, gateway.ports.manager.features, sessionId), forwardChildNotifications(server, gateway, sessionId)];
   registerPrompts(server, gateway, sessionId, scope);
   undo.push(registerResources(server, gateway, sessionId, scope));
   registerCompletion(server, gateway, sessionId, scope);

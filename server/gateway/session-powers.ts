@@ -5,7 +5,7 @@ import type { PassthroughPorts } from './passthrough-ports.js';
  * sees, and the only ones a prompt get, resource read or completion of it may reach (or start).
  */
 export function activePowersOf(gateway: PassthroughPorts, sessionId: string): string[] {
-  return gateway.powers().filter((power) => gateway.isActive(power.name, sessionId) && !gateway.powerRefusal(power.name)).map((power) => power.name);
+  return gateway.ports.powers().filter((power) => gateway.ports.isActive(power.name, sessionId) && !gateway.ports.powerRefusal(power.name)).map((power) => power.name);
 }
 
 export function isActiveFor(gateway: PassthroughPorts, sessionId: string, power: string): boolean {
