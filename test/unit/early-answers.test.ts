@@ -36,7 +36,8 @@ async function setup() {
   let needed = 0;
   const early = new EarlyAnswersTransport(inner, { tools: GATEWAY_TOOLS, needed: () => void (needed += 1) });
   await early.listen();
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  // Everything here is in memory, answered on promises: one turn of the event loop settles it.
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
   return { client, early, received, needed: () => needed, settle };
 }
 
