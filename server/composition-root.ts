@@ -20,7 +20,7 @@ import { PowerTools } from './catalog/power-tools.js';
 import type { Settings } from './config/settings.js';
 import { Activation } from './gateway/activation.js';
 import type { GatewayEvents } from './gateway/gateway-events.js';
-import type { GatewayHints, GatewayPorts } from './gateway/ports.js';
+import type { GatewayPorts } from './gateway/ports.js';
 import { powerDocument } from './gateway/power-documents.js';
 import { learnFromCall, onPowerState, onQuarantined, onRegistryChange, type ReactionParts } from './gateway/power-reactions.js';
 import { Resolution } from './gateway/resolution.js';
@@ -57,12 +57,13 @@ export interface GatewayOptions {
   workspaceFolder?: string;
 }
 
-/** Everything a gateway is made of, built and wired by `composeGateway`. */
+/**
+ * Everything a gateway is made of, built and wired by `composeGateway`: the parts the ports do not
+ * hand out, and the ports (which hold the rest: settings, store, upstream manager, activity log,
+ * usage, recommendations, hints, intel, steering, sessions, trust, policy).
+ */
 export interface GatewayParts {
-  settings: Settings;
-  store: Store;
   registry: PowerRegistry;
-  manager: UpstreamManager;
   catalog: Catalog;
   discovery: Discovery;
   /** The powers and their tools as last listed. */
@@ -72,23 +73,9 @@ export interface GatewayParts {
   resolution: Resolution;
   activation: Activation;
   calls: CallRunner;
-  activity: ActivityLog;
   events: EventLog;
   /** Requests that led to successful calls: they join their power's search document. */
   learned: LearnedRequests;
-  recommendations: RecommendationLog;
-  usage: UsageStats;
-  hints: GatewayHints;
-  /** Summaries, artifacts, the result cache, search and token accounting (server/intel). */
-  intel: Intel;
-  /** Which powers' guidance each session has been given (steering comes once, not with every tool). */
-  steering: SteeringLog;
-  /** Each MCP session's active powers and tool list. */
-  sessions: SessionRegistry;
-  /** Pinned tools and the quarantine of changed ones. */
-  trust: ToolTrust;
-  /** May a power or tool be resolved, offered, exposed or called. */
-  policy: ToolPolicy;
   /** Every operation on the parts, listed once: the tool handlers, `Gateway` and the JSON-RPC handlers take it. */
   ports: GatewayPorts;
   /** What the gateway tells its listeners; the Gateway re-emits these. */
@@ -238,10 +225,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   manager.on('state', (change) => onPowerState(reactions, change));
 
   return {
-    settings,
-    store,
     registry,
-    manager,
     catalog,
     discovery,
     tools,
@@ -249,17 +233,8 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     resolution,
     activation,
     calls,
-    activity,
     events,
     learned,
-    recommendations,
-    usage,
-    hints,
-    intel,
-    steering,
-    sessions,
-    trust,
-    policy,
     ports,
     notices,
     async shutdown() {
