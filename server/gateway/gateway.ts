@@ -5,17 +5,16 @@ import { variantOf } from '../calls/intent.js';
 import { errorResult } from '../calls/results.js';
 import { preview } from '../util/preview.js';
 import type { Activation } from './activation.js';
-import type { GatewayEvents } from './gateway-events.js';
+import type { GatewayEvents, GatewayPorts } from './ports.js';
 import { handleGatewayTool } from './gateway-tool-handlers.js';
 import { GATEWAY_TOOL_NAMES } from './gateway-tools.js';
 import { handleIntentCall } from './intent-calls.js';
-import type { GatewayPorts } from './ports.js';
-import { awaitingReview } from './quarantine-messages.js';
+import { awaitingReview } from '../trust/tool-policy.js';
 import type { SessionHandle, SessionState } from './session-registry.js';
 import { splitQualifiedName } from './tool-names.js';
 
 export type { CallerContext } from '../calls/call-runner.js';
-export type { GatewayEvents } from './gateway-events.js';
+export type { GatewayEvents } from './ports.js';
 export type { ResolveOutcome } from './resolution.js';
 
 /** What the gateway is handed by the composition root (server/composition-root.ts), which builds it all. */

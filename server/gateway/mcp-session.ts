@@ -8,10 +8,15 @@ import { maskSecrets } from '../util/secrets.js';
 import type { SampleFn } from '../calls/pipeline.js';
 import type { Gateway } from './gateway.js';
 import { samplingAllowed } from '../intel/summarizers/sampling-gate.js';
-import { agentProgress } from './client-requests-forwarding.js';
+import { agentProgress, forwardClientRequests } from './client-requests-forwarding.js';
+import { forwardChildNotifications } from './child-notifications.js';
+import { registerCompletion } from './completion-passthrough.js';
+import type { PassthroughPorts } from './passthrough-ports.js';
+import { registerPrompts } from './prompts-passthrough.js';
+import { registerResources } from './resources-passthrough.js';
+import type { CallScope } from '../upstream/client-features.js';
 import { routeByShape } from '../util/protocol-routing.js';
 import { SessionCallLane, type CallHandler } from './session-call-lane.js';
-import { registerPassthrough } from './session-passthrough.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';
 
 const log = logger('session');
@@ -89,4 +94,15 @@ function maskErrorAnswers(transport: Transport): void {
     const masked = maskSecrets(message.error.message);
     return send(masked === message.error.message ? message : { ...message, error: { ...message.error, message: masked } }, options);
   };
+}
+
+/** Everything of a power besides its tools, wired into one MCP session (prompts, resources, completion, client requests, notifications); returns what to undo when the session closes. */
+function registerPassthrough(server: Server, gateway: PassthroughPorts, sessionId: string): () => void {
+  // The session's prompt gets, resource reads and completions are made for it (no progress: they carry no token).
+  const scope: CallScope = { sessionId };
+  const undo = [forwardClientRequests(server, gateway.ports.manager.features, sessionId), forwardChildNotifications(server, gateway, sessionId)];
+  registerPrompts(server, gateway, sessionId, scope);
+  undo.push(registerResources(server, gateway, sessionId, scope));
+  registerCompletion(server, gateway, sessionId, scope);
+  return () => undo.forEach((fn) => fn());
 }

@@ -22,8 +22,10 @@ import type { ResolverStatus } from '../resolve/hybrid-resolver.js';
 import type { PowerScore } from '../resolve/types.js';
 import type { Store } from '../store/store.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
+import type { Review } from '../trust/pins.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
 import type { CallScope } from '../upstream/client-features.js';
+import type { StateChange } from '../upstream/connection.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import type { ExposedTool } from './exposure.js';
 import type { ResolveOptions, ResolveOutcome } from './resolution.js';
@@ -130,3 +132,13 @@ export interface GatewayPorts extends PowerLookup, ToolLookup, EnsureTools, Reso
   /** May a power or tool be resolved, offered, exposed or called. */
   policy: ToolPolicy;
 }
+
+/** What the gateway tells its listeners (the JSON-RPC server, live views, list_changed notifications). */
+export type GatewayEvents = {
+  /** Some session's tool list changed. */
+  toolsChanged: [];
+  /** A power's server started, stopped or crashed (never 'stopping'). */
+  powerState: [StateChange];
+  /** Tools were held for the user's review. */
+  toolsQuarantined: [Review[]];
+};

@@ -4,8 +4,7 @@ import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError }
 import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { childLists } from './child-lists.js';
 import type { CallScope } from '../upstream/client-features.js';
-import type { PassthroughPorts } from './passthrough-ports.js';
-import { activePowersOf } from './session-powers.js';
+import { activePowersOf, type PassthroughPorts } from './passthrough-ports.js';
 import { exposedToolName } from './tool-names.js';
 
 export interface ExposedPrompt {

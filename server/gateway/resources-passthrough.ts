@@ -21,8 +21,7 @@ import { errorMessage, logger } from '../log.js';
 import { preview } from '../util/preview.js';
 import { childLists } from './child-lists.js';
 import type { CallScope } from '../upstream/client-features.js';
-import type { PassthroughPorts } from './passthrough-ports.js';
-import { activePowersOf } from './session-powers.js';
+import { activePowersOf, type PassthroughPorts } from './passthrough-ports.js';
 
 const log = logger('passthrough');
 const PREFIX = 'grimoire://power/';

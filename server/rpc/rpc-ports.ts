@@ -6,8 +6,7 @@
  * resolution and the VS Code language model.
  */
 import type { EventEmitter } from 'node:events';
-import type { GatewayEvents } from '../gateway/gateway-events.js';
-import type { GatewayPorts } from '../gateway/ports.js';
+import type { GatewayEvents, GatewayPorts } from '../gateway/ports.js';
 import type { Settings } from '../config/settings.js';
 import type { Intel } from '../intel/intel.js';
 import type { Runtime } from '../runtime.js';
