@@ -9,6 +9,21 @@ import { exposeTool, type ExposedTool } from './exposure.js';
 import { GATEWAY_TOOLS } from './gateway-tools.js';
 import type { SessionRegistry, SessionState } from './session-registry.js';
 
+/** A power name that names no configured power (or one that cannot be activated): the agent is told the known ones. */
+export class UnknownPowerError extends Error {
+  constructor(
+    readonly requested: string,
+    readonly known: string[],
+    why?: string,
+  ) {
+    super(
+      `${why ? `Power '${preview(requested)}' ${why}` : `Unknown power '${preview(requested)}'`}. Known powers: ${known.length ? known.join(', ') : '(none configured)'}. ` +
+        'Use one of these names, or call resolve_intent to find the right one.',
+    );
+    this.name = 'UnknownPowerError';
+  }
+}
+
 export interface ActivationDeps {
   sessions: SessionRegistry;
   tools: PowerTools;
@@ -130,19 +145,4 @@ export class Activation {
 
 function sameDefinitions(a: Map<string, ExposedTool>, b: Map<string, ExposedTool>): boolean {
   return JSON.stringify([...a.values()].map((e) => e.definition)) === JSON.stringify([...b.values()].map((e) => e.definition));
-}
-
-/** A power name that names no configured power (or one that cannot be activated): the agent is told the known ones. */
-export class UnknownPowerError extends Error {
-  constructor(
-    readonly requested: string,
-    readonly known: string[],
-    why?: string,
-  ) {
-    super(
-      `${why ? `Power '${preview(requested)}' ${why}` : `Unknown power '${preview(requested)}'`}. Known powers: ${known.length ? known.join(', ') : '(none configured)'}. ` +
-        'Use one of these names, or call resolve_intent to find the right one.',
-    );
-    this.name = 'UnknownPowerError';
-  }
 }
