@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { resolvePaths } from '../config/paths.js';
 import { loadSettingsFile, withOverrides, type Settings } from '../config/settings.js';
 import type { RuntimeOptions } from '../runtime.js';
-import { clientSettingsSchema, initializationSchema, type ClientSettings, type GatewaySettingsPatch, type InitializationOptions } from './client-settings-schema.js';
+import { clientSettingsSchema, initializationSchema, type ClientSettings, type GatewaySettingsPatch, type InitializationOptions } from '../../protocol/client-settings-schema.js';
 
 /** Reads what the client sent; anything malformed falls back to the defaults, with the reason. */
 export function parseInitializationOptions(value: unknown): { options: InitializationOptions; problems: string[] } {

@@ -27,8 +27,8 @@ const notification = <P>(method: string): NotificationType<P> => ({ method });
 // Settings: sent as `initializationOptions` and with `workspace/didChangeConfiguration`.
 
 // Declared as zod schemas in client-settings-schema.ts (the server validates them); type-only here.
-export type { ClientSettings, GatewaySettingsPatch, InitializationOptions, RestoreOptions } from './client-settings-schema.js';
-import type { ClientSettings } from './client-settings-schema.js';
+export type { ClientSettings, GatewaySettingsPatch, InitializationOptions, RestoreOptions } from '../../protocol/client-settings-schema.js';
+import type { ClientSettings } from '../../protocol/client-settings-schema.js';
 
 /** `workspace/didChangeConfiguration` params. */
 export interface ConfigurationChange {
