@@ -12,7 +12,7 @@ import type { EmbeddingCache } from '../resolve/semantic/embedding-cache.js';
 import type { Store } from '../store/store.js';
 import { TokenLedger, type CacheOutcome } from './accounting/token-ledger.js';
 import { SessionReadLedger } from './accounting/session-reads.js';
-import type { TokenReportInfo } from '../rpc/protocol.js';
+import type { TokenReportInfo } from '../../protocol/records.js';
 import { tokenReport, type ToolLists } from './accounting/token-report.js';
 import { ArtifactStore, newArtifactId, type ArtifactFiles, type ArtifactOwner } from './artifacts/artifact-store.js';
 import { argsHash, canonicalArgs, fingerprintOf, ResultCache } from './cache/result-cache.js';

@@ -6,7 +6,7 @@ import { serverIdentity } from '../powers/import-common.js';
 import type { PowerDefinition, RegistrySnapshot } from '../powers/types.js';
 import type { TierThresholds } from '../resolve/types.js';
 import type { ResolverStatus } from '../resolve/hybrid-resolver.js';
-import type { GatewayHealth, GatewayStatus, PowerInfo, PowersPayload, ResolveResult, Tier, ToolInfo } from './protocol.js';
+import type { GatewayHealth, GatewayStatus, PowerInfo, PowersPayload, ResolveResult, Tier, ToolInfo } from '../../protocol/records.js';
 import { scoreExplanation } from './ranking-payloads.js';
 import { queryWordsFor } from '../resolve/text.js';
 import { commandExists } from '../ranking/availability.js';

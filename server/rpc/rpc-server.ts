@@ -24,6 +24,7 @@ import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language
 import { spellContext } from '../spells/spell-context.js';
 import { approveTool, rejectTool, toolChanges, toolReviewInfo } from './tool-review-requests.js';
 import type { Review } from '../trust/pins.js';
+import { type Endpoint, type GatewayHealth, type GatewayStatus, type PowerInfo, type PowerStateChange } from '../../protocol/records.js';
 import {
   activatePower,
   approveToolChange,
@@ -51,15 +52,10 @@ import {
   statusChanged,
   tuneWeights,
   type LanguageModelAvailability,
-  type Endpoint,
-  type GatewayHealth,
-  type GatewayStatus,
-  type InitializationOptions,
   type NotificationType,
-  type PowerInfo,
-  type PowerStateChange,
   type RequestType,
-} from './protocol.js';
+} from '../../protocol/extension-methods.js';
+import { type InitializationOptions } from '../../protocol/client-settings-schema.js';
 
 const log = logger('rpc');
 const PUSH_DEBOUNCE_MS = 50;

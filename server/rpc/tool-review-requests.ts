@@ -2,7 +2,8 @@
 import { describeDiff } from '../trust/diff.js';
 import type { Review } from '../trust/pins.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
-import type { ToolChangesPayload, ToolReviewInfo, ToolReviewParams } from './protocol.js';
+import type { ToolChangesPayload, ToolReviewInfo } from '../../protocol/records.js';
+import type { ToolReviewParams } from '../../protocol/extension-methods.js';
 
 export function toolReviewInfo(review: Review): ToolReviewInfo {
   const version = (tool: Review['new']) => ({

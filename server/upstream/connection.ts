@@ -12,7 +12,7 @@ import { RestartPolicy } from './restart-policy.js';
 import { StderrTail } from './stderr-tail.js';
 import { createTransport, type CreatedTransport } from './transport.js';
 import { VERSION } from '../version.js';
-import type { PowerState, PowerStateChange as StateChange } from '../rpc/protocol.js';
+import type { PowerState, PowerStateChange as StateChange } from '../../protocol/records.js';
 import type { Cancellation } from '../util/cancellation.js';
 import { routeByShape } from '../util/protocol-routing.js';
 import { ToolCallLane } from './tool-call-lane.js';

@@ -19,7 +19,7 @@ function tree(dir: string): string[] {
   });
 }
 
-const paths = ['server', 'client', 'test', 'webview', 'docs'].filter((dir) => fs.existsSync(path.join(repoRoot, dir))).flatMap((dir) => [`${dir}/`, ...tree(dir)]);
+const paths = ['server', 'client', 'protocol', 'test', 'webview', 'docs'].filter((dir) => fs.existsSync(path.join(repoRoot, dir))).flatMap((dir) => [`${dir}/`, ...tree(dir)]);
 
 /** The page's code spans that name a source file or a folder (`gateway/ports.ts`, `rpc/`, `activation.ts`); links outside the repository left out. */
 const named = [...new Set([...page.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!).filter((span) => /^[\w./-]+(\.ts|\/)$/.test(span) && !span.startsWith('../')))];

@@ -6,7 +6,7 @@
  * (resolve_intent, activate_power, ...) are requests of their own. Directly, every request carries
  * every configured power's tools, and only the powers' own calls are made.
  */
-import type { TokenReportInfo } from '../../rpc/protocol.js';
+import type { TokenReportInfo } from '../../../protocol/records.js';
 export interface RequestTokens {
   requests: number;
   /** The tool lists the requests carried. */

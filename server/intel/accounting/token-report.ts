@@ -6,7 +6,7 @@
  * `grimoire stats --json` prints it; the dashboard reads the same object (protocol `TokenReportInfo`).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { SessionTokensInfo, TokenReportInfo, TokenTotals } from '../../rpc/protocol.js';
+import type { SessionTokensInfo, TokenReportInfo, TokenTotals } from '../../../protocol/records.js';
 import type { Store } from '../../store/store.js';
 import { cachedTokenCounts } from '../tokens/token-count-cache.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
