@@ -1,0 +1,80 @@
+// The direction of every import, declared once. `npm run lint` checks the sources against it
+// (tools/lint/check-layers.mjs); docs/ARCHITECTURE.md explains it.
+
+/**
+ * The gateway's layers, lowest first: a module imports its own unit and the units below it, never one
+ * above. A unit is a folder (ending in '/') or one file.
+ */
+export const layers = [
+  'protocol/',
+  'server/util/',
+  'server/log.ts',
+  'server/config/',
+  'server/version.ts',
+  'server/store/',
+  'server/activity/',
+  'server/users/',
+  'server/resolve/',
+  'server/powers/',
+  'server/upstream/',
+  'server/trust/',
+  'server/ranking/',
+  'server/calls/',
+  'server/hints/',
+  'server/catalog/',
+  'server/intel/',
+  'server/gateway/',
+  'server/composition-root.ts',
+  'server/runtime-options.ts',
+  'server/runtime-parts.ts',
+  'server/runtime.ts',
+  'server/spells/',
+  'server/rpc/',
+  'server/bench/',
+  'server/cli/',
+  'server/extension-main.ts',
+];
+
+/**
+ * The extension host and the dashboard run apart from the gateway process: each imports its own
+ * folder, protocol/, and only the pure server modules named here (bundled into it by esbuild).
+ */
+export const sides = {
+  'client/': [
+    'server/powers/jsonc.ts',
+    'server/powers/import-common.ts',
+    'server/powers/import-vscode.ts',
+    'server/spells/power-name.ts',
+    'server/spells/keyword-suggestions.ts',
+    'server/spells/placeholders.ts',
+    'server/util/hash.ts',
+  ],
+  'webview/': ['server/intel/accounting/request-model.ts'],
+};
+
+/** Not checked: tests, benchmarks, the build scripts (nothing imports them) and the demo powers' sample project. */
+export const unchecked = ['test/', 'client/packaging/', 'tools/', 'server/demo/'];
+
+/**
+ * Known upward imports being fixed (issue 38), each `from -> to` as file paths. An entry that no
+ * longer matches an import fails too, so the list only shrinks.
+ */
+export const knownViolations = [
+  { from: 'server/config/settings.ts', to: 'server/intel/intel-settings.ts' },
+  { from: 'server/config/settings.ts', to: 'server/resolve/default-calibration.ts' },
+  { from: 'server/gateway/gateway.ts', to: 'server/composition-root.ts' },
+  { from: 'server/gateway/rest-api.ts', to: 'server/rpc/tool-review-requests.ts' },
+  { from: 'server/intel/tools/intel-tool-handlers.ts', to: 'server/gateway/gateway-tools.ts' },
+  { from: 'server/intel/tools/intel-tools.ts', to: 'server/gateway/tool-input-schema.ts' },
+  { from: 'server/powers/derive.ts', to: 'server/catalog/server-words.ts' },
+  { from: 'server/powers/spell-loader.ts', to: 'server/ranking/availability.ts' },
+  { from: 'server/powers/spell-loader.ts', to: 'server/upstream/command-lookup.ts' },
+  { from: 'server/powers/types.ts', to: 'server/catalog/server-words.ts' },
+  { from: 'server/store/postgres/pg-writer.ts', to: 'server/activity/event-log.ts' },
+  { from: 'server/trust/pins.ts', to: 'server/catalog/catalog.ts' },
+  { from: 'server/trust/tool-trust.ts', to: 'server/catalog/catalog.ts' },
+  { from: 'server/upstream/connection.ts', to: 'server/catalog/server-words.ts' },
+  { from: 'server/util/safe-read.ts', to: 'server/config/limits-settings.ts' },
+  { from: 'client/adoption.ts', to: 'server/config/paths.ts' },
+  { from: 'client/commands.ts', to: 'server/config/paths.ts' },
+];
