@@ -6,7 +6,7 @@ import type { PowerDefinition } from '../powers/types.js';
 import { errorMessage, logger } from '../log.js';
 import { RESULT_TOO_LARGE_CODE, megabytes, type TooLargeData } from './children/oversize-message.js';
 import type { CallScope, ClientFeatureHub } from './client-features.js';
-import type { ServerWords } from '../catalog/server-words.js';
+import type { ServerWords } from '../powers/server-words.js';
 import { UpstreamError } from './errors.js';
 import { RestartPolicy } from './restart-policy.js';
 import { StderrTail } from './stderr-tail.js';
