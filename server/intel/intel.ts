@@ -16,7 +16,7 @@ import type { TokenReportInfo } from '../../protocol/records.js';
 import { tokenReport, type ToolLists } from './accounting/token-report.js';
 import { ArtifactStore, newArtifactId, type ArtifactFiles, type ArtifactOwner } from './artifacts/artifact-store.js';
 import { argsHash, canonicalArgs, fingerprintOf, ResultCache } from './cache/result-cache.js';
-import type { IntelSettings } from './intel-settings.js';
+import type { IntelSettings } from '../config/intel-settings.js';
 import { WorkerSummarizer, type LocalSummarizer } from './local/summary-thread.js';
 import { estimateTokens } from './local/estimate.js';
 import { renderSummary } from './render.js';
