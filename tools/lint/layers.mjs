@@ -64,7 +64,6 @@ export const knownViolations = [
   { from: 'server/gateway/rest-api.ts', to: 'server/rpc/tool-review-requests.ts' },
   { from: 'server/intel/tools/intel-tool-handlers.ts', to: 'server/gateway/gateway-tools.ts' },
   { from: 'server/intel/tools/intel-tools.ts', to: 'server/gateway/tool-input-schema.ts' },
-  { from: 'server/store/postgres/pg-writer.ts', to: 'server/activity/event-log.ts' },
   { from: 'client/adoption.ts', to: 'server/config/paths.ts' },
   { from: 'client/commands.ts', to: 'server/config/paths.ts' },
 ];
