@@ -22,7 +22,8 @@ import { fetchSemanticModel } from './model-requests.js';
 import { serverIdentity } from '../powers/import-common.js';
 import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language-server.js';
 import { spellContext } from '../spells/spell-context.js';
-import { approveTool, rejectTool, toolChanges, toolReviewInfo } from './tool-review-requests.js';
+import { toolReviewInfo } from '../trust/review-info.js';
+import { approveTool, rejectTool, toolChanges } from './tool-review-requests.js';
 import type { Review } from '../trust/pins.js';
 import { type Endpoint, type GatewayHealth, type GatewayStatus, type PowerInfo, type PowerStateChange } from '../../protocol/records.js';
 import {
