@@ -93,3 +93,11 @@ test('every folder and top-level module of server/ has a place in tools/lint/lay
   assert.deepEqual(placeless, []);
   assert.equal(new Set(declared.layers).size, declared.layers.length, 'each unit once');
 });
+
+test('docs/ARCHITECTURE.md lists the layers of tools/lint/layers.mjs, in their order', async () => {
+  const declared = await load<Config>('layers.mjs');
+  const page = fs.readFileSync(path.join(repoRoot, 'docs', 'ARCHITECTURE.md'), 'utf8');
+  const block = page.split('Lowest first:\n\n')[1]?.split('\n\n')[0] ?? '';
+  const listed = block.split('<').map((unit) => unit.trim()).filter(Boolean);
+  assert.deepEqual(listed, declared.layers.map((unit) => unit.replace(/^server\//, '')));
+});
