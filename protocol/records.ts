@@ -352,7 +352,7 @@ export interface TokenReportInfo {
   notStored: number;
   artifacts: { count: number; bytes: number; maxBytes: number; ttlMinutes: number };
   /**
-   * What one model request carries (server/intel/accounting/request-model.ts): the gateway's tool
+   * What one model request carries (request-model.ts): the gateway's tool
    * list now against every configured power's tools listed directly (the powers configured now,
    * not disabled; `unlisted` of them never listed their tools, so they count 0 here).
    */

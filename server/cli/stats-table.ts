@@ -1,4 +1,4 @@
-import { REQUEST_MODEL_TEXT, toolListVerdict } from '../intel/accounting/request-model.js';
+import { REQUEST_MODEL_TEXT, toolListVerdict } from '../../protocol/request-model.js';
 import type { RankingWeightsInfo, RecommendationStats, TokenReportInfo } from '../../protocol/records.js';
 
 /** `grimoire stats --json`: the same records (and casing) the dashboard gets over JSON-RPC. */

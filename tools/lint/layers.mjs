@@ -49,7 +49,7 @@ export const sides = {
     'server/spells/placeholders.ts',
     'server/util/hash.ts',
   ],
-  'webview/': ['server/intel/accounting/request-model.ts'],
+  'webview/': [],
 };
 
 /** Not checked: tests, benchmarks, the build scripts (nothing imports them) and the demo powers' sample project. */

@@ -11,7 +11,7 @@ import type { Store } from '../../store/store.js';
 import { cachedTokenCounts } from '../tokens/token-count-cache.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import { intelCallSums, type Aggregate } from './intel-calls-table.js';
-import { directTokens } from './request-model.js';
+import { directTokens } from '../../../protocol/request-model.js';
 import type { SessionReads } from './session-reads.js';
 
 export interface ToolLists {
