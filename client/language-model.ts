@@ -5,7 +5,7 @@
  * not offered again. Every failure goes back to the gateway as an error, which then summarizes otherwise.
  */
 import * as vscode from 'vscode';
-import * as protocol from '../server/rpc/protocol.js';
+import * as protocol from '../protocol/extension-methods.js';
 import type { GatewayClient } from './gateway-client.js';
 import { chooseModel } from './model-choice.js';
 import { LANGUAGE_MODEL_SETTING } from './settings.js';

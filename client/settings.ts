@@ -1,5 +1,5 @@
 /** The `grimoire.*` settings read into the protocol's `ClientSettings`. No `vscode` import: unit-tested as is. */
-import type { ClientSettings, GatewaySettingsPatch } from '../server/rpc/protocol.js';
+import type { ClientSettings, GatewaySettingsPatch } from '../protocol/client-settings-schema.js';
 
 /** Settings that mirror `~/.grimoire/settings.json` keys (under `grimoire.` in VS Code). */
 export const GATEWAY_SETTING_KEYS = [

@@ -20,6 +20,7 @@ import { PowerTools } from './catalog/power-tools.js';
 import type { Settings } from './config/settings.js';
 import { Activation } from './gateway/activation.js';
 import type { GatewayEvents } from './gateway/gateway-events.js';
+import type { GatewayParts } from './gateway/gateway-parts.js';
 import type { GatewayToolPorts } from './gateway/gateway-tool-handlers.js';
 import type { IntentCallPorts } from './gateway/intent-calls.js';
 import { powerDocument } from './gateway/power-documents.js';
@@ -28,7 +29,6 @@ import { Resolution } from './gateway/resolution.js';
 import { SessionRegistry } from './gateway/session-registry.js';
 import { SteeringLog } from './gateway/steering.js';
 import { HintEvents } from './hints/hint-events.js';
-import type { HintNetwork } from './hints/hint-network.js';
 import { hintNetworkReport } from './hints/hint-network-report.js';
 import { hintsStage } from './hints/hints-stage.js';
 import { LearnedTransitions } from './hints/learned-transitions.js';
@@ -57,50 +57,6 @@ export interface GatewayOptions {
   store: Store;
   settings: Settings;
   workspaceFolder?: string;
-}
-
-/** Everything a gateway is made of, built and wired by `composeGateway`. */
-export interface GatewayParts {
-  settings: Settings;
-  store: Store;
-  registry: PowerRegistry;
-  manager: UpstreamManager;
-  catalog: Catalog;
-  discovery: Discovery;
-  /** The powers and their tools as last listed. */
-  tools: PowerTools;
-  /** The resolver's index of the powers, and its rankings. */
-  index: PowerIndex;
-  resolution: Resolution;
-  activation: Activation;
-  calls: CallRunner;
-  activity: ActivityLog;
-  events: EventLog;
-  /** Requests that led to successful calls: they join their power's search document. */
-  learned: LearnedRequests;
-  recommendations: RecommendationLog;
-  usage: UsageStats;
-  hints: { sessions: SessionContexts; events: HintEvents; transitions: LearnedTransitions };
-  /** Summaries, artifacts, the result cache, search and token accounting (server/intel). */
-  intel: Intel;
-  /** Which powers' guidance each session has been given (steering comes once, not with every tool). */
-  steering: SteeringLog;
-  /** Each MCP session's active powers and tool list. */
-  sessions: SessionRegistry;
-  /** Pinned tools and the quarantine of changed ones. */
-  trust: ToolTrust;
-  /** May a power or tool be resolved, offered, exposed or called. */
-  policy: ToolPolicy;
-  /** The ports the gateway's tool handlers use. */
-  handlers: GatewayToolPorts & IntentCallPorts;
-  /** What the gateway tells its listeners; the Gateway re-emits these. */
-  notices: EventEmitter<GatewayEvents>;
-  /** The hint network of the given powers (default: the active ones), with learned edges and follow rates. */
-  hintNetwork(powers?: string[]): HintNetwork;
-  /** Starts learning the tools of powers the catalog has never seen. */
-  discoverUnknownPowers(): void;
-  /** Runs deferred writes, ends the sessions, the children and the intel workers, then writes the activity log's last calls. The store stays open. */
-  shutdown(): Promise<void>;
 }
 
 export function composeGateway(options: GatewayOptions): GatewayParts {

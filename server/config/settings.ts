@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intelSettingsSchema } from '../intel/intel-settings.js';
+import { intelSettingsSchema } from './intel-settings.js';
 import { readTextFile } from '../util/safe-read.js';
 import { limitsSettingsSchema } from './limits-settings.js';
 import { FITTED_ACTIVATE_THRESHOLD } from '../resolve/default-calibration.js';

@@ -5,7 +5,7 @@ import type { EffectiveAnnotations } from '../calls/annotations.js';
 import type { CallerContext, CallRequest } from '../calls/call-runner.js';
 import { variantOf } from '../calls/intent.js';
 import { errorResult } from '../calls/results.js';
-import type { GatewayParts } from '../composition-root.js';
+import type { GatewayParts } from './gateway-parts.js';
 import type { PowerDefinition } from '../powers/types.js';
 import type { ResolverStatus } from '../resolve/hybrid-resolver.js';
 import { preview } from '../util/preview.js';

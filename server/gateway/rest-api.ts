@@ -10,7 +10,7 @@ import type { Gateway } from './gateway.js';
 export type RestPorts = Pick<Gateway, 'activity' | 'trust'>;
 import { readJsonBody } from './http-body.js';
 import { splitQualifiedName } from './tool-names.js';
-import { toolReviewInfo } from '../rpc/tool-review-requests.js';
+import { toolReviewInfo } from '../trust/review-info.js';
 
 /**
  * The REST API beside /mcp, behind the same bearer tokens:

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { effectiveSettings, gatewayConfig, onlyThresholdsDiffer, parseClientSettings, parseInitializationOptions } from '../../server/rpc/client-settings.js';
 import { bandOf } from '../../server/rpc/payloads.js';
-import type { ClientSettings } from '../../server/rpc/protocol.js';
+import type { ClientSettings } from '../../protocol/client-settings-schema.js';
 import { tempDir } from '../helpers/temp.js';
 
 const base: ClientSettings = { demoPowers: false, spellFolders: [], gateway: {} };

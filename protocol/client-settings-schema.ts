@@ -1,7 +1,7 @@
 /**
  * What the extension sends the gateway process at start (`initializationOptions`) and with
  * `workspace/didChangeConfiguration`: declared once, as zod schemas the server validates with;
- * protocol.ts re-exports the inferred types for the client.
+ * the client imports the inferred types.
  */
 import { z } from 'zod';
 
