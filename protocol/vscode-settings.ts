@@ -3,7 +3,7 @@
  * package.json's `contributes.configuration` and the Marketplace settings table are generated from
  * this list (`npm run docs:settings`), the client reads and sends the keys it names, the gateway
  * validates them with zod built from it (server/config/declared-fields.ts) and the protocol's
- * `ClientSettings` is shaped by it. How to add a setting: docs/settings.md.
+ * `ClientSettings` is shaped by it. How to add a setting: docs/ARCHITECTURE.md, "Settings, declared once".
  *
  * Plain data, no zod: the extension bundles this file.
  */
