@@ -1,38 +1,66 @@
 /**
  * What the extension sends the gateway process at start (`initializationOptions`) and with
- * `workspace/didChangeConfiguration`: declared once, as zod schemas the server validates with;
- * the client imports the inferred types.
+ * `workspace/didChangeConfiguration`: zod schemas the server validates with, built from the setting
+ * declarations (vscode-settings.ts); the client imports the inferred types.
  */
 import { z } from 'zod';
+import { declaration, declaredKeys, type ClientSettingKey, type GatewaySettingsPatch, type SettingDeclaration, type SettingValue } from './vscode-settings.js';
 
-const optionalNumber = z.number().optional();
-const optionalBoolean = z.boolean().optional();
+export type { GatewaySettingsPatch } from './vscode-settings.js';
+
+/** The type alone: bounds are the gateway's to check, key by key (server/rpc/client-settings.ts), so one bad value does not refuse the others. */
+function typeOf(setting: SettingDeclaration): z.ZodType {
+  switch (setting.type) {
+    case 'boolean':
+      return z.boolean();
+    case 'number':
+    case 'integer':
+      return z.number();
+    case 'string':
+      return z.enum(setting.enum);
+    case 'array':
+      return z.array(z.string());
+  }
+}
+
+interface PatchTree {
+  [key: string]: PatchTree | z.ZodType;
+}
+
+function patchObject(tree: PatchTree): z.ZodObject {
+  return z.object(Object.fromEntries(Object.entries(tree).map(([key, node]) => [key, (node instanceof z.ZodType ? node : patchObject(node)).optional()])));
+}
+
+function patchTree(): PatchTree {
+  const tree: PatchTree = {};
+  for (const key of declaredKeys('gateway')) {
+    const path = key.split('.');
+    let node = tree;
+    for (const part of path.slice(0, -1)) node = (node[part] ??= {}) as PatchTree;
+    node[path.at(-1)!] = typeOf(declaration(key));
+  }
+  return tree;
+}
 
 /** The gateway settings the user has set in VS Code, shaped like `~/.grimoire/settings.json`. A key left unset keeps that file's value, or the default. */
-export const gatewaySettingsPatchSchema = z.object({
-  resolve: z.object({ activateThreshold: optionalNumber, multipleThreshold: optionalNumber, weakThreshold: optionalNumber }).optional(),
-  upstream: z
-    .object({
-      callTimeoutMs: optionalNumber,
-      idle: z.object({ mode: z.enum(['minutes', 'turns', 'never']).optional(), minutes: optionalNumber, turns: optionalNumber }).optional(),
-    })
-    .optional(),
-  imports: z.object({ vscode: optionalBoolean, claudeDesktop: optionalBoolean, cursor: optionalBoolean, kiro: optionalBoolean }).optional(),
-  discovery: z.object({ enabled: optionalBoolean }).optional(),
-  intel: z.object({ readWholeTokens: optionalNumber, summarizers: z.object({ timeBudgetMs: optionalNumber, samplingInVsCode: optionalBoolean }).optional() }).optional(),
-});
+export const gatewaySettingsPatchSchema = patchObject(patchTree()) as unknown as z.ZodType<GatewaySettingsPatch>;
 
-/** The `grimoire.*` VS Code settings, as the client reads them. */
-export const clientSettingsSchema = z.object({
-  /** Add the bundled demo powers (filesystem, memory, everything). */
-  demoPowers: z.boolean().default(false),
-  /** Spell folders read in addition to `~/.grimoire` and the workspace's `.grimoire/`. */
-  spellFolders: z.array(z.string()).default([]),
-  gateway: gatewaySettingsPatchSchema.default({}),
-});
+type ClientFields = { [K in ClientSettingKey]: z.ZodDefault<z.ZodType<SettingValue<K>>> };
+
+function clientFields(): ClientFields {
+  return Object.fromEntries(
+    declaredKeys('client').map((key) => {
+      const setting = declaration(key);
+      return [key, typeOf(setting).default(() => structuredClone(setting.default))];
+    }),
+  ) as unknown as ClientFields;
+}
+
+/** The `grimoire.*` VS Code settings, as the client reads them: its own fields (`to: 'client'`) and the gateway's patch. */
+export const clientSettingsSchema = z.object({ ...clientFields(), gateway: gatewaySettingsPatchSchema.default({}) });
 
 export const initializationSchema = z.object({
-  settings: clientSettingsSchema.default({ demoPowers: false, spellFolders: [], gateway: {} }),
+  settings: clientSettingsSchema.prefault({}),
   /** The first workspace folder: its `.grimoire/` spells and `.vscode/mcp.json` are read. */
   workspaceFolder: z.string().optional(),
   /** What the gateway process before this one (in the same window) had: taken over where possible. */
@@ -46,7 +74,6 @@ export const initializationSchema = z.object({
     .optional(),
 });
 
-export type GatewaySettingsPatch = z.infer<typeof gatewaySettingsPatchSchema>;
 export type ClientSettings = z.infer<typeof clientSettingsSchema>;
 export type InitializationOptions = z.infer<typeof initializationSchema>;
 export type RestoreOptions = NonNullable<InitializationOptions['restore']>;
