@@ -174,12 +174,14 @@ export class LexicalResolver {
     // When only powers matched (on their tools' parameter names), their tools still rank by them.
     const scale = bestTool > 0 ? bestTool : 1;
     const powerShare = new Map(powers.map((p) => [p.name, bestPower > 0 ? p.score / bestPower : 0]));
+    const powerIncidental = new Map(powers.map((p) => [p.name, p.incidental]));
     const byId = new Map(tools.map((t) => [t.name, t]));
     const mixed = [...this.powerOfTool].flatMap(([toolId, power]) => {
       const tool = byId.get(toolId);
       const share = powerShare.get(power) ?? 0;
       if (!tool && share === 0) return [];
-      const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, identity: 0, incidental: 0, matchType: 'description' as const, matchedTerms: [] };
+      // A tool that matched nothing itself is there by its power's match, as much in passing as that.
+      const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, identity: 0, incidental: powerIncidental.get(power) ?? 0, matchType: 'description' as const, matchedTerms: [] };
       const paramHits = paramHitsOf(this.toolParameters.get(toolId), weighted, this.tools);
       return [{ ...base, paramHits, score: scale * ((1 - POWER_MIX) * (base.score / scale) + POWER_MIX * share) }];
     });
