@@ -1,6 +1,6 @@
 /** The Activity view's commands: filter by intent type, status or power, clear the filter, and rate a call. */
 import * as vscode from 'vscode';
-import { ACTIVITY_STATUSES, INTENT_TYPES, type ActivityFilterInfo, type ActivityRated, type ActivityRating } from '../server/rpc/protocol.js';
+import { ACTIVITY_STATUSES, INTENT_TYPES, type ActivityFilterInfo, type ActivityRated, type ActivityRating } from '../protocol/records.js';
 import type { ActivityNode, ActivityView } from './activity-view.js';
 import type { GatewayClient } from './gateway-client.js';
 

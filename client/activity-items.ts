@@ -1,6 +1,6 @@
 /** What the Activity view shows, built from protocol payloads. No `vscode` import: activity-view.ts makes TreeItems of it. */
-import { intentText, latencyText } from '../server/rpc/activity-shared.js';
-import type { ActivityInfo, ActivityStatus } from '../server/rpc/protocol.js';
+import { intentText, latencyText } from '../protocol/activity-shared.js';
+import type { ActivityInfo, ActivityStatus } from '../protocol/records.js';
 import type { ItemModel } from './tree-items.js';
 
 const STATUS_ICON: Record<ActivityStatus, ItemModel['icon']> = {

@@ -3,9 +3,9 @@
  * gateway's notifications, narrowed by a filter (intent type, status, power) kept in the workspace state.
  */
 import * as vscode from 'vscode';
-import { ACTIVITY_LIMIT, filterText, isFiltered, withRating, withRecorded } from '../server/rpc/activity-shared.js';
-import * as protocol from '../server/rpc/protocol.js';
-import type { ActivityFilterInfo, ActivityInfo, ActivityRating } from '../server/rpc/protocol.js';
+import { ACTIVITY_LIMIT, filterText, isFiltered, withRating, withRecorded } from '../protocol/activity-shared.js';
+import * as protocol from '../protocol/extension-methods.js';
+import type { ActivityFilterInfo, ActivityInfo, ActivityRating } from '../protocol/records.js';
 import { activityItem } from './activity-items.js';
 import type { GatewayClient } from './gateway-client.js';
 import { toTreeItem } from './tree-item.js';

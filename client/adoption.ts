@@ -4,9 +4,9 @@
  * into a spell file (client/adoption-files.ts), with a backup and an undo command.
  */
 import * as vscode from 'vscode';
-import { resolvePaths } from '../server/config/paths.js';
-import * as protocol from '../server/rpc/protocol.js';
-import type { ListedTwiceInfo, TokenReportInfo } from '../server/rpc/protocol.js';
+import { resolvePaths } from '../protocol/grimoire-paths.js';
+import * as protocol from '../protocol/extension-methods.js';
+import type { ListedTwiceInfo, TokenReportInfo } from '../protocol/records.js';
 import { adopt, adoptions, planAdoption, undoAdoption, type Adoption, type UndoOutcome } from './adoption-files.js';
 import type { GatewayClient } from './gateway-client.js';
 import type { PowerNode } from './powers-tree.js';

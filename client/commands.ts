@@ -2,8 +2,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resolvePaths } from '../server/config/paths.js';
-import * as protocol from '../server/rpc/protocol.js';
+import { resolvePaths } from '../protocol/grimoire-paths.js';
+import * as protocol from '../protocol/extension-methods.js';
+import type * as records from '../protocol/records.js';
 import type { Dashboard } from './dashboard.js';
 import type { GatewayClient } from './gateway-client.js';
 import { explainNothingToPick, showActivationFailure } from './next-steps.js';
@@ -50,7 +51,7 @@ async function pickPower(items: PickModel[], placeHolder: string): Promise<strin
   return picked?.name;
 }
 
-async function activate(gateway: GatewayClient, arg: PowerArgument): Promise<protocol.PowerInfo | undefined> {
+async function activate(gateway: GatewayClient, arg: PowerArgument): Promise<records.PowerInfo | undefined> {
   let name = nameOf(arg);
   if (!name) {
     const picks = powerPicks(gateway.powers, 'activate').filter((pick) => !gateway.power(pick.name)?.active);
@@ -77,7 +78,7 @@ async function activate(gateway: GatewayClient, arg: PowerArgument): Promise<pro
   }
 }
 
-async function deactivate(gateway: GatewayClient, arg: PowerArgument): Promise<protocol.PowerInfo | undefined> {
+async function deactivate(gateway: GatewayClient, arg: PowerArgument): Promise<records.PowerInfo | undefined> {
   let name = nameOf(arg);
   if (!name) {
     const picks = powerPicks(gateway.powers, 'deactivate');
@@ -98,7 +99,7 @@ async function deactivate(gateway: GatewayClient, arg: PowerArgument): Promise<p
   }
 }
 
-async function resolveIntent(gateway: GatewayClient, given?: string): Promise<protocol.ResolveResult | undefined> {
+async function resolveIntent(gateway: GatewayClient, given?: string): Promise<records.ResolveResult | undefined> {
   const query =
     given ??
     (await vscode.window.showInputBox({
@@ -112,7 +113,7 @@ async function resolveIntent(gateway: GatewayClient, given?: string): Promise<pr
     void explainNothingToPick(gateway, 'resolve');
     return undefined;
   }
-  let result: protocol.ResolveResult;
+  let result: records.ResolveResult;
   try {
     result = await gateway.request(protocol.resolveIntent, { query });
   } catch (error) {
@@ -129,7 +130,7 @@ async function resolveIntent(gateway: GatewayClient, given?: string): Promise<pr
   return result;
 }
 
-async function reload(gateway: GatewayClient): Promise<protocol.PowersPayload | undefined> {
+async function reload(gateway: GatewayClient): Promise<records.PowersPayload | undefined> {
   try {
     const payload = await gateway.request(protocol.reloadPowers, null);
     const problems = payload.issues.length ? `, ${payload.issues.length} problem(s): see the Powers view` : '';

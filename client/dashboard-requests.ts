@@ -1,6 +1,6 @@
 /** What the dashboard asks of the extension (protocol DashboardRequest), answered with gateway requests. */
-import * as protocol from '../server/rpc/protocol.js';
-import type { DashboardAction, DashboardRequest, DashboardState, DashboardUpdate } from '../server/rpc/protocol.js';
+import * as protocol from '../protocol/extension-methods.js';
+import type { DashboardAction, DashboardRequest, DashboardState, DashboardUpdate } from '../protocol/dashboard-messages.js';
 import type { GatewayClient } from './gateway-client.js';
 
 export interface DashboardContext {

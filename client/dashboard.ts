@@ -6,7 +6,7 @@
  * state, so a closed panel opens again where it was.
  */
 import * as vscode from 'vscode';
-import type { DashboardRequest, DashboardState, DashboardUpdate } from '../server/rpc/protocol.js';
+import type { DashboardRequest, DashboardState, DashboardUpdate } from '../protocol/dashboard-messages.js';
 import { dashboardHtml } from './dashboard-html.js';
 import { handleDashboardRequest, postHints, postInsights, type DashboardContext } from './dashboard-requests.js';
 import type { GatewayClient } from './gateway-client.js';

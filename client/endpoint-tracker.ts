@@ -1,5 +1,5 @@
 /** Which endpoint VS Code was last given, and whether a new one needs telling it. No `vscode` import. */
-import type { Endpoint } from '../server/rpc/protocol.js';
+import type { Endpoint } from '../protocol/records.js';
 
 export class EndpointTracker {
   private current?: Endpoint;

@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { ActivityFilterInfo, ActivityInfo, LoadIssueInfo, PowerInfo, TokenReportInfo } from '../server/rpc/protocol.js';
+import type { ActivityFilterInfo, ActivityInfo, LoadIssueInfo, PowerInfo, TokenReportInfo } from '../protocol/records.js';
 import { registerActivityCommands } from './activity-commands.js';
 import { ActivityView } from './activity-view.js';
 import { registerCommands } from './commands.js';

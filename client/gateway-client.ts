@@ -1,12 +1,14 @@
 /**
  * The gateway process, started and stopped by vscode-languageclient over node IPC, and the last state
- * it pushed (status, powers). Requests and notifications are typed by server/rpc/protocol.ts.
+ * it pushed (status, powers). Requests and notifications are typed by protocol/extension-methods.ts.
  */
 import * as readline from 'node:readline';
 import * as vscode from 'vscode';
 import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import * as protocol from '../server/rpc/protocol.js';
+import * as protocol from '../protocol/extension-methods.js';
+import type * as settingsSchema from '../protocol/client-settings-schema.js';
 import type {
+  ActivityRating,
   ActivityInfo,
   ActivityRated,
   Endpoint,
@@ -18,7 +20,7 @@ import type {
   PowerStateChange,
   RecommendationStats,
   TokenReportInfo,
-} from '../server/rpc/protocol.js';
+} from '../protocol/records.js';
 import { parseServerLogLine, redactingChannel } from './log.js';
 import { readClientSettings } from './settings.js';
 
@@ -27,7 +29,7 @@ const STOP_TIMEOUT_MS = 10_000;
 
 export const INITIAL_STATUS: GatewayStatus = { health: 'starting', endpointVersion: 0, powers: 0, activePowers: 0, crashedPowers: 0, issues: 0 };
 
-export function currentSettings(): protocol.ClientSettings {
+export function currentSettings(): settingsSchema.ClientSettings {
   const config = vscode.workspace.getConfiguration('grimoire');
   return readClientSettings({
     value: (key) => config.get(key),
@@ -86,7 +88,7 @@ export class GatewayClient implements vscode.Disposable {
       outputChannel: redacted,
       traceOutputChannel: redacted,
       // An untrusted workspace's spells and mcp.json name programs to run: they are read once trusted.
-      initializationOptions: (): protocol.InitializationOptions => ({
+      initializationOptions: (): settingsSchema.InitializationOptions => ({
         settings: currentSettings(),
         workspaceFolder: vscode.workspace.isTrusted ? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath : undefined,
         restore: this.restoreOptions(),
@@ -138,7 +140,7 @@ export class GatewayClient implements vscode.Disposable {
   }
 
   /** What a restarted process takes over: the endpoint and the active powers (none at the first start). */
-  private restoreOptions(): protocol.RestoreOptions | undefined {
+  private restoreOptions(): settingsSchema.RestoreOptions | undefined {
     if (!this.lastEndpoint && this.powers.length === 0) return undefined;
     return {
       ...(this.lastEndpoint ? { endpoint: { url: this.lastEndpoint.url, token: this.lastEndpoint.token } } : {}),
@@ -188,7 +190,7 @@ export class GatewayClient implements vscode.Disposable {
   }
 
   /** Thumbs up (1), down (-1) or none (0) on a call; the ranking learns from it. */
-  rate(id: string, rating: protocol.ActivityRating): Promise<ActivityRated> {
+  rate(id: string, rating: ActivityRating): Promise<ActivityRated> {
     return this.request(protocol.rateActivity, { id, rating });
   }
 

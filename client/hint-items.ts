@@ -1,5 +1,5 @@
 /** What the Hints view shows, built from the protocol's HintsPayload. No `vscode` import: hints-view.ts makes TreeItems of it. */
-import type { HintEdgeInfo, HintEventInfo, HintFollowRateInfo, HintsPayload } from '../server/rpc/protocol.js';
+import type { HintEdgeInfo, HintEventInfo, HintFollowRateInfo, HintsPayload } from '../protocol/records.js';
 import { ago } from './activity-items.js';
 import type { ItemModel } from './tree-items.js';
 

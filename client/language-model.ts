@@ -5,9 +5,10 @@
  * not offered again. Every failure goes back to the gateway as an error, which then summarizes otherwise.
  */
 import * as vscode from 'vscode';
-import * as protocol from '../server/rpc/protocol.js';
+import * as protocol from '../protocol/extension-methods.js';
 import type { GatewayClient } from './gateway-client.js';
 import { chooseModel } from './model-choice.js';
+import { VSCODE_SETTINGS } from '../protocol/vscode-settings.js';
 import { LANGUAGE_MODEL_SETTING } from './settings.js';
 const JUSTIFICATION = 'Grimoire summarizes large MCP tool results so that they take less of the agent\'s context.';
 
@@ -31,7 +32,7 @@ export class LanguageModelLender implements vscode.Disposable {
   }
 
   private async usableModels(): Promise<vscode.LanguageModelChat[]> {
-    if (!vscode.workspace.getConfiguration('grimoire').get<boolean>(LANGUAGE_MODEL_SETTING, true)) return [];
+    if (!vscode.workspace.getConfiguration('grimoire').get<boolean>(LANGUAGE_MODEL_SETTING, VSCODE_SETTINGS[LANGUAGE_MODEL_SETTING].default)) return [];
     const models = await vscode.lm.selectChatModels();
     // false: the user refused consent; undefined: not asked yet (the first request asks).
     return models.filter((model) => this.context.languageModelAccessInformation.canSendRequest(model) !== false);

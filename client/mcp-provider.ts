@@ -9,7 +9,7 @@
  * is stopped and started again here (see McpRestarter).
  */
 import * as vscode from 'vscode';
-import type { GatewayStatus } from '../server/rpc/protocol.js';
+import type { GatewayStatus } from '../protocol/records.js';
 import { authorizationHeaders, EndpointTracker } from './endpoint-tracker.js';
 import type { GatewayClient } from './gateway-client.js';
 import { McpRestarter } from './mcp-restarter.js';

@@ -1,6 +1,6 @@
 /** "Grimoire: Download Semantic Model": the gateway fetches the model into the data folder, with progress here. */
 import * as vscode from 'vscode';
-import * as protocol from '../server/rpc/protocol.js';
+import * as protocol from '../protocol/extension-methods.js';
 import type { GatewayClient } from './gateway-client.js';
 
 export function registerModelCommands(gateway: GatewayClient): vscode.Disposable[] {

@@ -4,7 +4,7 @@
  * leads on. Also the failed-activation toast, with a way to the spell file.
  */
 import * as vscode from 'vscode';
-import type { PowerInfo } from '../server/rpc/protocol.js';
+import type { PowerInfo } from '../protocol/records.js';
 import type { GatewayClient } from './gateway-client.js';
 import { nothingToPickText, type PickPurpose } from './picks.js';
 

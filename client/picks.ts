@@ -1,5 +1,5 @@
 /** Quick pick entries for the power and resolve commands. No `vscode` import. */
-import type { GatewayStatus, PowerInfo, PowerScoreInfo, ResolveResult, Tier } from '../server/rpc/protocol.js';
+import type { GatewayStatus, PowerInfo, PowerScoreInfo, ResolveResult, Tier } from '../protocol/records.js';
 import { powerStateText, toolCounts, toolCountsText } from './tree-items.js';
 
 export interface PickModel {

@@ -1,6 +1,6 @@
 /** The sidebar's Powers tree: powers, their tools, and configuration problems; refreshed by gateway notifications. */
 import * as vscode from 'vscode';
-import type { LoadIssueInfo, PowerInfo, ToolInfo } from '../server/rpc/protocol.js';
+import type { LoadIssueInfo, PowerInfo, ToolInfo } from '../protocol/records.js';
 import type { GatewayClient } from './gateway-client.js';
 import { toTreeItem } from './tree-item.js';
 import { issueItem, powerItem, toolItem } from './tree-items.js';

@@ -1,29 +1,15 @@
-/** The `grimoire.*` settings read into the protocol's `ClientSettings`. No `vscode` import: unit-tested as is. */
-import type { ClientSettings, GatewaySettingsPatch } from '../server/rpc/protocol.js';
+/**
+ * The `grimoire.*` settings read into the protocol's `ClientSettings`, by their declarations
+ * (protocol/vscode-settings.ts). No `vscode` import: unit-tested as is.
+ */
+import type { ClientSettings } from '../protocol/client-settings-schema.js';
+import { declaration, declaredKeys, type SettingDeclaration, type SettingKeyTo } from '../protocol/vscode-settings.js';
 
 /** Settings that mirror `~/.grimoire/settings.json` keys (under `grimoire.` in VS Code). */
-export const GATEWAY_SETTING_KEYS = [
-  'resolve.activateThreshold',
-  'resolve.multipleThreshold',
-  'resolve.weakThreshold',
-  'upstream.callTimeoutMs',
-  'upstream.idle.mode',
-  'upstream.idle.minutes',
-  'upstream.idle.turns',
-  'imports.vscode',
-  'imports.claudeDesktop',
-  'imports.cursor',
-  'imports.kiro',
-  'discovery.enabled',
-  'intel.readWholeTokens',
-  'intel.summarizers.timeBudgetMs',
-  'intel.summarizers.samplingInVsCode',
-] as const;
+export const GATEWAY_SETTING_KEYS = declaredKeys('gateway');
 
 /** Lend VS Code's language model to the gateway's summarizer (client/language-model.ts). */
-export const LANGUAGE_MODEL_SETTING = 'summaries.languageModel';
-
-export const EXTENSION_SETTING_KEYS = ['demoPowers', 'spellFolders', LANGUAGE_MODEL_SETTING] as const;
+export const LANGUAGE_MODEL_SETTING = 'summaries.languageModel' satisfies SettingKeyTo<'extension'>;
 
 export interface SettingsSource {
   /** The effective value (the default when unset). */
@@ -34,7 +20,8 @@ export interface SettingsSource {
 
 /**
  * Gateway keys go to the server only when the user set them, so that a key left unset keeps the value
- * from `~/.grimoire/settings.json` that the command-line gateway uses too.
+ * from `~/.grimoire/settings.json` that the command-line gateway uses too. The client's own fields are
+ * always sent, a value of the wrong type as the default (an array keeps its strings).
  */
 export function readClientSettings(source: SettingsSource): ClientSettings {
   const gateway: Record<string, unknown> = {};
@@ -42,12 +29,20 @@ export function readClientSettings(source: SettingsSource): ClientSettings {
     const value = source.explicit(key);
     if (value !== undefined) setPath(gateway, key.split('.'), value);
   }
-  const folders = source.value('spellFolders');
-  return {
-    demoPowers: source.value('demoPowers') === true,
-    spellFolders: Array.isArray(folders) ? folders.filter((folder): folder is string => typeof folder === 'string') : [],
-    gateway: gateway as GatewaySettingsPatch,
-  };
+  const client: Record<string, unknown> = {};
+  for (const key of declaredKeys('client')) client[key] = valueOrDefault(source.value(key), declaration(key));
+  return { ...client, gateway } as ClientSettings;
+}
+
+function valueOrDefault(value: unknown, setting: SettingDeclaration): unknown {
+  switch (setting.type) {
+    case 'array':
+      return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [...setting.default];
+    case 'string':
+      return (setting.enum as readonly unknown[]).includes(value) ? value : setting.default;
+    default:
+      return typeof value === (setting.type === 'integer' ? 'number' : setting.type) ? value : setting.default;
+  }
 }
 
 function setPath(target: Record<string, unknown>, keys: string[], value: unknown): void {

@@ -1,5 +1,5 @@
 /** The status bar item's text and tooltip. No `vscode` import. */
-import type { GatewayStatus } from '../server/rpc/protocol.js';
+import type { GatewayStatus } from '../protocol/records.js';
 
 export interface StatusBarModel {
   text: string;

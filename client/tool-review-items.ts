@@ -1,5 +1,5 @@
 /** What the tool review shows (no `vscode` import): the Powers tree's review item and the two versions for the diff editor. */
-import type { ToolReviewInfo, ToolVersionInfo } from '../server/rpc/protocol.js';
+import type { ToolReviewInfo, ToolVersionInfo } from '../protocol/records.js';
 import type { ItemModel } from './tree-items.js';
 
 export const REVIEW_SCHEME = 'grimoire-review';

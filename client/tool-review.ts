@@ -4,8 +4,8 @@
  * (grimoire-review: documents), and approve / keep blocked.
  */
 import * as vscode from 'vscode';
-import * as protocol from '../server/rpc/protocol.js';
-import type { ToolChangesPayload, ToolReviewInfo } from '../server/rpc/protocol.js';
+import * as protocol from '../protocol/extension-methods.js';
+import type { ToolChangesPayload, ToolReviewInfo } from '../protocol/records.js';
 import type { GatewayClient } from './gateway-client.js';
 import { APPROVE, approvalDialog, KEEP_BLOCKED, parseVersionPath, quarantineMessage, REVIEW_SCHEME, reviewNotice, versionPath, versionText } from './tool-review-items.js';
 

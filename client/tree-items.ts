@@ -1,7 +1,7 @@
 /** What the Powers tree shows, built from protocol payloads. No `vscode` import: powers-tree.ts makes TreeItems of it. */
 import * as path from 'node:path';
-import type { LoadIssueInfo, PowerInfo, ToolInfo } from '../server/rpc/protocol.js';
-import { toolCountText, toolCounts, toolCountsText, toolStatus, type ToolStatus } from '../server/rpc/tool-counts.js';
+import type { LoadIssueInfo, PowerInfo, ToolInfo } from '../protocol/records.js';
+import { toolCountText, toolCounts, toolCountsText, toolStatus, type ToolStatus } from '../protocol/tool-counts.js';
 
 export { toolCountText, toolCounts, toolCountsText, toolStatus };
 

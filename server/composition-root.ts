@@ -20,6 +20,7 @@ import { PowerTools } from './catalog/power-tools.js';
 import type { Settings } from './config/settings.js';
 import { Activation } from './gateway/activation.js';
 import type { GatewayEvents, GatewayPorts } from './gateway/ports.js';
+import type { GatewayParts } from './gateway/gateway-parts.js';
 import { powerDocument } from './gateway/power-documents.js';
 import { learnFromCall, onPowerState, onQuarantined, onRegistryChange, type ReactionParts } from './gateway/power-reactions.js';
 import { Resolution } from './gateway/resolution.js';
@@ -53,33 +54,6 @@ export interface GatewayOptions {
   store: Store;
   settings: Settings;
   workspaceFolder?: string;
-}
-
-/**
- * Everything a gateway is made of, built and wired by `composeGateway`: the parts the ports do not
- * hand out, and the ports (which hold the rest: settings, store, upstream manager, activity log,
- * usage, recommendations, hints, intel, steering, sessions, trust, policy).
- */
-export interface GatewayParts {
-  registry: PowerRegistry;
-  catalog: Catalog;
-  discovery: Discovery;
-  /** The powers and their tools as last listed. */
-  tools: PowerTools;
-  /** The resolver's index of the powers, and its rankings. */
-  index: PowerIndex;
-  resolution: Resolution;
-  activation: Activation;
-  calls: CallRunner;
-  events: EventLog;
-  /** Requests that led to successful calls: they join their power's search document. */
-  learned: LearnedRequests;
-  /** Every operation on the parts, listed once: the tool handlers, `Gateway` and the JSON-RPC handlers take it. */
-  ports: GatewayPorts;
-  /** What the gateway tells its listeners; the Gateway re-emits these. */
-  notices: EventEmitter<GatewayEvents>;
-  /** Runs deferred writes, ends the sessions, the children and the intel workers, then writes the activity log's last calls. The store stays open. */
-  shutdown(): Promise<void>;
 }
 
 export function composeGateway(options: GatewayOptions): GatewayParts {

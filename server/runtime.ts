@@ -1,6 +1,7 @@
-import type { GrimoirePaths } from './config/paths.js';
+import type { GrimoirePaths } from '../protocol/grimoire-paths.js';
 import type { Settings } from './config/settings.js';
-import { composeGateway, type GatewayParts } from './composition-root.js';
+import { composeGateway } from './composition-root.js';
+import type { GatewayParts } from './gateway/gateway-parts.js';
 import { Gateway } from './gateway/gateway.js';
 import type { PowerRegistry } from './powers/registry.js';
 import { demoSpellDirs, loadRegistry, openStore, runtimeConfig } from './runtime-parts.js';

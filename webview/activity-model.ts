@@ -1,6 +1,6 @@
 /** The dashboard's activity table, computed from protocol payloads. No DOM: unit-tested under Node. */
-import { intentText, latencyText } from '../server/rpc/activity-shared.js';
-import type { ActivityInfo, ActivityRating, ActivityStatus } from '../server/rpc/protocol.js';
+import { intentText, latencyText } from '../protocol/activity-shared.js';
+import type { ActivityInfo, ActivityRating, ActivityStatus } from '../protocol/records.js';
 import { formatBytes, formatTime } from './format.js';
 
 export interface ActivityRow {

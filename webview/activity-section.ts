@@ -1,6 +1,6 @@
 /** The activity table: the last calls, live, with filters (intent type, status, power) and thumbs up / down. */
-import { ACTIVITY_STATUSES, INTENT_TYPES, type ActivityFilterInfo, type ActivityInfo } from '../server/rpc/protocol.js';
-import { filterText, isFiltered, toggledRating } from '../server/rpc/activity-shared.js';
+import { ACTIVITY_STATUSES, INTENT_TYPES, type ActivityFilterInfo, type ActivityInfo } from '../protocol/records.js';
+import { filterText, isFiltered, toggledRating } from '../protocol/activity-shared.js';
 import { activityRows, powerOptions, type ActivityRow } from './activity-model.js';
 import { el, section, select, svg } from './dom.js';
 import { send } from './vscode-api.js';

@@ -5,7 +5,7 @@
  * no DOM, unit-tested under Node.
  */
 import { Graph, layout } from '@dagrejs/dagre';
-import type { HintEdgeInfo, HintNodeInfo } from '../server/rpc/protocol.js';
+import type { HintEdgeInfo, HintNodeInfo } from '../protocol/records.js';
 
 export interface LaidOutNode extends HintNodeInfo {
   /** Top-left corner. */

@@ -1,5 +1,5 @@
 /** The hint network as a graph (dagre layout, SVG), which powers it covers, and the hints fired lately. */
-import type { HintEventInfo, HintsPayload } from '../server/rpc/protocol.js';
+import type { HintEventInfo, HintsPayload } from '../protocol/records.js';
 import { button, el, section } from './dom.js';
 import { formatTime } from './format.js';
 import { hintGraph } from './hint-graph.js';

@@ -1,13 +1,23 @@
 /**
  * The Grimoire dashboard (runs in the webview). Everything it knows comes from the extension by
- * postMessage (protocol.ts: DashboardUpdate); everything it does is a DashboardRequest back.
+ * postMessage (protocol/dashboard-messages.ts: DashboardUpdate); everything it does is a DashboardRequest back.
  * Text from the gateway is set with textContent only; SVG is built element by element.
  */
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
-import { withRating, withRecorded } from '../server/rpc/activity-shared.js';
-import type { ActivityFilterInfo, ActivityInfo, DashboardState, DashboardUpdate, GatewayStatus, HintsPayload, LoadIssueInfo, PowerInfo, RecommendationStats, TokenReportInfo } from '../server/rpc/protocol.js';
+import { withRating, withRecorded } from '../protocol/activity-shared.js';
+import type {
+  ActivityFilterInfo,
+  ActivityInfo,
+  GatewayStatus,
+  HintsPayload,
+  LoadIssueInfo,
+  PowerInfo,
+  RecommendationStats,
+  TokenReportInfo,
+} from '../protocol/records.js';
+import type { DashboardState, DashboardUpdate } from '../protocol/dashboard-messages.js';
 import { ActivitySection } from './activity-section.js';
 import { button, el } from './dom.js';
 import { hintsSection } from './hints-section.js';

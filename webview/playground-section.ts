@@ -1,5 +1,5 @@
 /** The resolve playground's result: every power's confidence, tier, flags and "why this power". */
-import type { PowerInfo, PowerScoreInfo, ResolveResult } from '../server/rpc/protocol.js';
+import type { PowerInfo, PowerScoreInfo, ResolveResult } from '../protocol/records.js';
 import { bar, button, el } from './dom.js';
 import { formatNumber } from './format.js';
 import { contributionSegments, historyFacts, orderSentence, relevanceFacts } from './quality-model.js';

@@ -1,5 +1,5 @@
 /** The powers table: state, tools, source, activate / deactivate. */
-import type { LoadIssueInfo, PowerInfo } from '../server/rpc/protocol.js';
+import type { LoadIssueInfo, PowerInfo } from '../protocol/records.js';
 import { button, el, section } from './dom.js';
 import { powerRows } from './view-model.js';
 import { send } from './vscode-api.js';

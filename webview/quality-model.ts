@@ -1,5 +1,5 @@
 /** Recommendation quality and "why this power", computed from protocol payloads. No DOM: unit-tested under Node. */
-import type { RankingWeightsInfo, RecommendationMetricsInfo, RecommendationStats, ScoreExplanation, TuneWeightsResult } from '../server/rpc/protocol.js';
+import type { RankingWeightsInfo, RecommendationMetricsInfo, RecommendationStats, ScoreExplanation, TuneWeightsResult } from '../protocol/records.js';
 import { formatNumber, formatPercent } from './format.js';
 
 export const FACTORS: Array<keyof RankingWeightsInfo> = ['relevance', 'success', 'popularity', 'performance', 'rating'];

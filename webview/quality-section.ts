@@ -1,5 +1,5 @@
 /** Recommendation quality: MRR and precision@k of what the agent used, the ranking weights, and the tune button. */
-import type { RecommendationStats } from '../server/rpc/protocol.js';
+import type { RecommendationStats } from '../protocol/records.js';
 import { bar, button, el, section } from './dom.js';
 import { canTune, metricCards, tuneReadiness, weightBars } from './quality-model.js';
 import { send } from './vscode-api.js';

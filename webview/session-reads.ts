@@ -3,7 +3,7 @@
  * scaled to the larger of the two, so the smaller number is always drawn smaller; the gateway's
  * bar is green only when it is the smaller. Pure numbers for tokens-section.ts; no DOM.
  */
-import type { TokenReportInfo } from '../server/rpc/protocol.js';
+import type { TokenReportInfo } from '../protocol/records.js';
 
 export interface ReadBar {
   label: string;

@@ -3,7 +3,7 @@
  * running total (line, right axis), over at least two weeks ending today so that a first day of use
  * still reads as a point in time. Pure numbers for tokens-section.ts to draw as SVG; no DOM.
  */
-import type { TokenReportInfo } from '../server/rpc/protocol.js';
+import type { TokenReportInfo } from '../protocol/records.js';
 import { formatTokens, niceStep } from './format.js';
 
 export interface ChartBar {

@@ -1,6 +1,6 @@
 /** Token savings: saved over time (SVG chart), per power, and the tools/list savings of lazy activation. */
-import { listedTwiceText, REQUEST_MODEL_TEXT, sessionsVerdict, toolListVerdict } from '../server/intel/accounting/request-model.js';
-import type { TokenReportInfo } from '../server/rpc/protocol.js';
+import { listedTwiceText, REQUEST_MODEL_TEXT, sessionsVerdict, toolListVerdict } from '../protocol/request-model.js';
+import type { TokenReportInfo } from '../protocol/records.js';
 import { bar, el, section, svg, svgTitle } from './dom.js';
 import { formatBytes, formatPercent, formatTokens } from './format.js';
 import { tokenChart, utcDay } from './token-chart.js';

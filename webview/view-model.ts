@@ -1,6 +1,6 @@
 /** What the dashboard shows, computed from protocol payloads. No DOM: unit-tested under Node. */
-import type { GatewayStatus, PowerInfo, ResolveResult, Tier } from '../server/rpc/protocol.js';
-import { toolCounts, type ToolCounts } from '../server/rpc/tool-counts.js';
+import type { GatewayStatus, PowerInfo, ResolveResult, Tier } from '../protocol/records.js';
+import { toolCounts, type ToolCounts } from '../protocol/tool-counts.js';
 
 export interface PowerRow {
   name: string;

@@ -1,5 +1,5 @@
 /** The webview's one handle on VS Code: messages to the extension and the state kept across reloads. */
-import type { DashboardRequest, DashboardState } from '../server/rpc/protocol.js';
+import type { DashboardRequest, DashboardState } from '../protocol/dashboard-messages.js';
 
 interface VsCodeApi {
   postMessage(message: DashboardRequest): void;

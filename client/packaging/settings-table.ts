@@ -1,14 +1,9 @@
 /**
  * The Marketplace README's settings table (docs/marketplace.md), made from package.json's
  * `contributes.configuration`: every setting with its default and the first sentence of its
- * description, so that no default is written twice. `npm run docs:settings` rewrites the table;
- * test/unit/client-settings-table.test.ts fails when the page and package.json disagree.
- * Usage: node out/client/packaging/settings-table.js [--write]
+ * description, so that no default is written twice. settings-manifest.ts writes both (`npm run docs:settings`).
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-
-export const TABLE_START = '<!-- settings: made from package.json by `npm run docs:settings`; edit the descriptions there -->';
+export const TABLE_START = '<!-- settings: made from protocol/vscode-settings.ts by `npm run docs:settings`; edit the settings there -->';
 export const TABLE_END = '<!-- settings end -->';
 
 interface SettingSchema {
@@ -56,16 +51,3 @@ export function withSettingsTable(page: string, table: string): string {
   if (start < 0 || end < start) throw new Error(`the page has no settings markers (${TABLE_START} ... ${TABLE_END})`);
   return `${page.slice(0, start)}${TABLE_START}\n${table}\n${page.slice(end)}`;
 }
-
-function main(): void {
-  const root = path.resolve(__dirname, '..', '..', '..');
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;
-  const file = path.join(root, 'docs', 'marketplace.md');
-  const page = fs.readFileSync(file, 'utf8');
-  const next = withSettingsTable(page, settingsTable(manifest));
-  if (process.argv.includes('--write')) fs.writeFileSync(file, next);
-  else process.stdout.write(settingsTable(manifest) + '\n');
-  if (next !== page) console.error(process.argv.includes('--write') ? `rewrote the settings table in ${file}` : `${file} differs: run npm run docs:settings`);
-}
-
-if (require.main === module) main();

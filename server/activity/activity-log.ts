@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { errorMessage } from '../log.js';
 import type { SqlValue, Store, WriteOp } from '../store/store.js';
-import type { ActivityInfo, ActivityRated, ActivityRating } from '../rpc/protocol.js';
+import type { ActivityInfo, ActivityRated, ActivityRating } from '../../protocol/records.js';
 import { activityId } from './activity-id.js';
 import type { ActivityFilter } from './activity-query.js';
 import { activityFromRow, type ActivityRow } from './activity-row.js';

@@ -1,4 +1,4 @@
-import type { ActivityDecision, ActivityInfo, ActivityRating, ActivityStatus } from '../rpc/protocol.js';
+import type { ActivityDecision, ActivityInfo, ActivityRating, ActivityStatus } from '../../protocol/records.js';
 
 /** The `activity` table's columns (joined with `activity_ratings.rating`): the log's storage, never a record it hands out. */
 export type ActivityRow = Pick<ActivityInfo, 'id' | 'at' | 'session' | 'power' | 'tool' | 'variant'> & {

@@ -1,20 +1,16 @@
 /**
  * The `events` table's one owner: power starts, stops and crashes, and the store's own notices
- * (writes dropped while PostgreSQL was unreachable). Every insert and read goes through here.
+ * (writes dropped while PostgreSQL was unreachable). Every read goes through here; every insert is
+ * built by eventOp (store/event-op.ts), which a store backend, below this layer, uses for its notices.
  */
-import { randomUUID } from 'node:crypto';
-import type { Store, WriteOp } from '../store/store.js';
+import { eventOp } from '../store/event-op.js';
+import type { Store } from '../store/store.js';
 
 export interface EventRow {
   at: number;
   kind: string;
   power: string | null;
   detail: string | null;
-}
-
-/** The op that inserts one event (a store backend writes its own notices with it). */
-export function eventOp(kind: string, power: string | null, detail: string | null, at = Date.now()): WriteOp {
-  return { op: 'insert', table: 'events', row: { id: randomUUID(), at, kind, power, detail } };
 }
 
 /** The latest `limit` events, oldest first. */

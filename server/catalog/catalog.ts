@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Store, WriteOp } from '../store/store.js';
-import { shortHash, valueHash } from '../util/hash.js';
-import { boundedWords, type ServerWords } from './server-words.js';
+import { boundedWords, type ServerWords } from '../powers/server-words.js';
+import { toolHash } from '../trust/tool-hash.js';
+import { shortHash } from '../util/hash.js';
 
 export interface CatalogTool {
   power: string;
@@ -135,10 +136,6 @@ export class Catalog {
   private rows(power: string): ToolRow[] {
     return this.store.query<ToolRow>('SELECT * FROM catalog_tools WHERE power = ? ORDER BY tool', [power]);
   }
-}
-
-export function toolHash(tool: Tool): string {
-  return valueHash({ description: tool.description ?? '', inputSchema: tool.inputSchema, annotations: tool.annotations ?? null });
 }
 
 function changeOp(power: string, tool: string, kind: CatalogChange['kind'], oldHash: string | null, newHash: string | null, at: number): WriteOp {

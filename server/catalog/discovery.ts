@@ -1,7 +1,6 @@
 import type { PowerDefinition } from '../powers/types.js';
 import { errorMessage, logger } from '../log.js';
-import { commandExists } from '../ranking/availability.js';
-import { lookupFor } from '../upstream/command-lookup.js';
+import { commandExists, lookupFor } from '../util/command-lookup.js';
 
 const log = logger('discovery');
 

@@ -12,7 +12,7 @@ import type { CallScope } from '../upstream/client-features.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import { logger } from '../log.js';
 import { asTool, type Catalog } from './catalog.js';
-import { boundedWords, type ServerWords } from './server-words.js';
+import { boundedWords, type ServerWords } from '../powers/server-words.js';
 
 /** A power with its server's words: their instructions guide the agent when the spell or config gives no steering. */
 function withServerWords(power: PowerDefinition, words: ServerWords | undefined): PowerDefinition {

@@ -1,5 +1,5 @@
-import { REQUEST_MODEL_TEXT, toolListVerdict } from '../intel/accounting/request-model.js';
-import type { RankingWeightsInfo, RecommendationStats, TokenReportInfo } from '../rpc/protocol.js';
+import { REQUEST_MODEL_TEXT, toolListVerdict } from '../../protocol/request-model.js';
+import type { RankingWeightsInfo, RecommendationStats, TokenReportInfo } from '../../protocol/records.js';
 
 /** `grimoire stats --json`: the same records (and casing) the dashboard gets over JSON-RPC. */
 export interface StatsReport {

@@ -1,4 +1,4 @@
-import { resolvePaths } from '../config/paths.js';
+import { resolvePaths } from '../../protocol/grimoire-paths.js';
 import { databaseUrl, openStore } from '../store/open-store.js';
 import type { RuntimeOptions } from '../runtime.js';
 import type { Store } from '../store/store.js';

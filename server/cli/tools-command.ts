@@ -1,4 +1,4 @@
-import { resolvePaths } from '../config/paths.js';
+import { resolvePaths } from '../../protocol/grimoire-paths.js';
 import { Store } from '../store/store.js';
 import { describeDiff } from '../trust/diff.js';
 import type { Review } from '../trust/pins.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_FILE_LIMITS } from '../util/safe-read.js';
 
 /**
  * The `limits` section of the settings: how much the gateway reads from a file or a client before
@@ -7,9 +8,9 @@ import { z } from 'zod';
 export const limitsSettingsSchema = z
   .object({
     /** Spell files, imported configs, env files and settings.json larger than this are refused. */
-    fileBytes: z.number().int().min(1024).default(256 * 1024),
+    fileBytes: z.number().int().min(1024).default(DEFAULT_FILE_LIMITS.fileBytes),
     /** Reading one such file longer than this is given up. */
-    fileReadTimeoutMs: z.number().int().positive().default(2000),
+    fileReadTimeoutMs: z.number().int().positive().default(DEFAULT_FILE_LIMITS.fileReadTimeoutMs),
     /** One MCP message on stdio, or one HTTP request body, larger than this is answered with an error. */
     requestBytes: z.number().int().min(64 * 1024).default(4 * 1024 * 1024),
     /** resolve_intent and retrieve_tools refuse a longer query. */
@@ -18,5 +19,3 @@ export const limitsSettingsSchema = z
   .prefault({});
 
 export type LimitsSettings = z.infer<typeof limitsSettingsSchema>;
-
-export const DEFAULT_LIMITS: LimitsSettings = limitsSettingsSchema.parse({});

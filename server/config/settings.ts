@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { intelSettingsSchema } from '../intel/intel-settings.js';
+import { intelSettingsSchema } from './intel-settings.js';
 import { readTextFile } from '../util/safe-read.js';
 import { limitsSettingsSchema } from './limits-settings.js';
 import { FITTED_ACTIVATE_THRESHOLD } from '../resolve/default-calibration.js';
+import { declaredFields } from './declared-fields.js';
 
 /**
  * The SDK's stdio default (STDIO_DEFAULT_MAX_BUFFER_SIZE, 10 MB; test/unit/pipeline-and-settings.test.ts
@@ -12,15 +13,14 @@ import { FITTED_ACTIVATE_THRESHOLD } from '../resolve/default-calibration.js';
 export const DEFAULT_MAX_RESULT_MB = 10;
 
 /**
- * Gateway settings. The keys mirror the VS Code `grimoire.*` settings; the headless gateway reads
- * them from `$GRIMOIRE_HOME/settings.json` and command-line flags.
+ * Gateway settings, read from `$GRIMOIRE_HOME/settings.json` and command-line flags. The ones users
+ * also set in VS Code (`grimoire.*`) are declared in protocol/vscode-settings.ts and spread here by
+ * section (`declaredFields`); the others are declared here.
  */
 export const settingsSchema = z.object({
   resolve: z
     .object({
-      activateThreshold: z.number().min(0).max(1).default(FITTED_ACTIVATE_THRESHOLD),
-      multipleThreshold: z.number().min(0).max(1).default(0.5),
-      weakThreshold: z.number().min(0).max(1).default(0.3),
+      ...declaredFields('resolve', { activateThreshold: FITTED_ACTIVATE_THRESHOLD }),
       semantic: z
         .object({
           enabled: z.boolean().default(true),
@@ -34,17 +34,11 @@ export const settingsSchema = z.object({
     .prefault({}),
   upstream: z
     .object({
-      callTimeoutMs: z.number().int().positive().default(60_000),
+      ...declaredFields('upstream'),
       startTimeoutMs: z.number().int().positive().default(30_000),
       /** The largest message a stdio power may send, in MB; a larger answer fails that call only. */
       maxResultMB: z.number().positive().max(1024).default(DEFAULT_MAX_RESULT_MB),
-      idle: z
-        .object({
-          mode: z.enum(['minutes', 'turns', 'never']).default('minutes'),
-          minutes: z.number().positive().default(10),
-          turns: z.number().int().positive().default(5),
-        })
-        .prefault({}),
+      idle: z.object(declaredFields('upstream.idle')).prefault({}),
       restart: z
         .object({
           maxAttempts: z.number().int().min(0).default(5),
@@ -53,17 +47,10 @@ export const settingsSchema = z.object({
         .prefault({}),
     })
     .prefault({}),
-  imports: z
-    .object({
-      vscode: z.boolean().default(true),
-      claudeDesktop: z.boolean().default(true),
-      cursor: z.boolean().default(true),
-      kiro: z.boolean().default(true),
-    })
-    .prefault({}),
+  imports: z.object(declaredFields('imports')).prefault({}),
   discovery: z
     .object({
-      enabled: z.boolean().default(true),
+      ...declaredFields('discovery'),
       /** How many servers are listed at once on a fresh catalog. */
       concurrency: z.number().int().min(1).max(16).default(4),
       /** How long a resolve waits for servers still being listed before it ranks a partial catalog (ms). */

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { intentCallArgs, variantTool, type OperationType } from '../calls/intent.js';
-import { toolInputSchema } from './tool-input-schema.js';
+import { toolInputSchema } from '../util/tool-args.js';
 
 const WHAT: Record<OperationType, string> = {
   read: 'Call a tool that only reads.',

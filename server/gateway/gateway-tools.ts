@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { intentCallTool, RETRIEVE_TOOLS } from './call-tool-definitions.js';
 import { INTEL_TOOLS } from '../intel/tools/intel-tools.js';
-import { toolInputSchema } from './tool-input-schema.js';
+import { toolInputSchema } from '../util/tool-args.js';
 
 /** The gateway's own MCP tools. Their names are a stable contract (DESIGN.md). */
 
@@ -52,12 +52,3 @@ export const GATEWAY_TOOLS: Tool[] = [
 
 /** The names above: a call to any other name is not the gateway's own (no handler looks at it). */
 export const GATEWAY_TOOL_NAMES: ReadonlySet<string> = new Set(GATEWAY_TOOLS.map((tool) => tool.name));
-
-/** A zod failure as one sentence naming the argument and what it needs. */
-export function describeArgsError(tool: string, error: z.ZodError): string {
-  const parts = error.issues.map((issue) => {
-    const field = issue.path.join('.') || 'arguments';
-    return `${field}: ${issue.message}`;
-  });
-  return `Invalid arguments for ${tool}: ${parts.join('; ')}.`;
-}

@@ -5,7 +5,7 @@ import { normalizeCallKeys } from '../calls/call-arg-keys.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { errorMessage } from '../log.js';
 import type { CallerContext, CallTool, EnsureTools, PolicyPort, PowerLookup, ToolLookup } from './ports.js';
-import { describeArgsError } from './gateway-tools.js';
+import { describeArgsError } from '../util/tool-args.js';
 import { splitQualifiedName } from './tool-names.js';
 import { awaitingReview, settingsRefusalText } from '../trust/tool-policy.js';
 import { preview } from '../util/preview.js';

@@ -4,7 +4,7 @@
  * The composition root wires these once; none of them is on a call's answer path.
  */
 import type { EventEmitter } from 'node:events';
-import type { ActivityInfo } from '../rpc/protocol.js';
+import type { ActivityInfo } from '../../protocol/records.js';
 import type { EventLog } from '../activity/event-log.js';
 import type { PowerTools } from '../catalog/power-tools.js';
 import type { RegistryChange } from '../powers/registry.js';

@@ -12,7 +12,7 @@ export interface RestPorts {
 }
 import { readJsonBody } from './http-body.js';
 import { splitQualifiedName } from './tool-names.js';
-import { toolReviewInfo } from '../rpc/tool-review-requests.js';
+import { toolReviewInfo } from '../trust/review-info.js';
 
 /**
  * The REST API beside /mcp, behind the same bearer tokens:

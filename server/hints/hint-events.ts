@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/store.js';
-import type { HintEventInfo, HintFollowRateInfo, HintKind, HintOutcome, HintSource } from '../rpc/protocol.js';
+import type { HintEventInfo, HintFollowRateInfo, HintKind, HintOutcome, HintSource } from '../../protocol/records.js';
 import { Lru } from '../util/lru.js';
 
 const MAX_PENDING_SESSIONS = 1_000;

@@ -1,5 +1,5 @@
 import type { SpellExtensions } from '../powers/spell-schema.js';
-import type { HintEdgeInfo, HintNodeInfo } from '../rpc/protocol.js';
+import type { HintEdgeInfo, HintNodeInfo } from '../../protocol/records.js';
 import { declaredHints, qualify } from './declared-hints.js';
 import type { FollowRate } from './hint-events.js';
 import type { Transition } from './learned-transitions.js';

@@ -5,7 +5,7 @@
  * dumps: bulk output the agent did not ask for word by word) is summarized from
  * `summaryThresholdTokens`. Both are counted with the accounting's tokenizer (o200k_base).
  */
-import type { IntelSettings } from './intel-settings.js';
+import type { IntelSettings } from '../config/intel-settings.js';
 
 export type PolicyDecision =
   | { summarize: false; reason: 'small' | 'asked to read' }

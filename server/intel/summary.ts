@@ -1,5 +1,5 @@
 /** The structured summary an agent sees in place of a large result. */
-import type { SummarizerName } from './intel-settings.js';
+import type { SummarizerName } from '../config/intel-settings.js';
 
 export interface SummaryMetadata {
   power: string;

@@ -1,6 +1,6 @@
 /** Description and keywords for imported powers, derived from the tools their server lists. */
 import { stem, words as splitWords } from '../resolve/text.js';
-import type { ServerWords } from '../catalog/server-words.js';
+import type { ServerWords } from './server-words.js';
 import type { PowerDefinition } from './types.js';
 
 export interface ToolSummary {

@@ -7,8 +7,7 @@ import { withHashes } from './hash.js';
 import { serverKeys, spellKeys, spellSchema, splitMessage, type SpellExtensions, type SpellFile } from './spell-schema.js';
 import type { LoadIssue, PowerDefinition, ServerSpec } from './types.js';
 import { readYaml } from './yaml-limits.js';
-import { commandExists } from '../ranking/availability.js';
-import { lookupFor } from '../upstream/command-lookup.js';
+import { commandExists, lookupFor } from '../util/command-lookup.js';
 
 export interface SpellLoadContext {
   env: Vars;

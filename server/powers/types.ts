@@ -1,6 +1,6 @@
 /** The shapes every part of the gateway shares for a power (one MCP server the user has configured). */
-import type { ServerWords } from '../catalog/server-words.js';
-import type { LoadIssueInfo } from '../rpc/protocol.js';
+import type { ServerWords } from './server-words.js';
+import type { LoadIssueInfo } from '../../protocol/records.js';
 
 export type StdioServerSpec = {
   transport: 'stdio';

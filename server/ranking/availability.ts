@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PowerDefinition } from '../powers/types.js';
 import type { SpellExtensions } from '../powers/spell-schema.js';
-import { findCommand, lookupFor, type CommandLookup } from '../upstream/command-lookup.js';
+import { commandExists, lookupFor, type CommandLookup } from '../util/command-lookup.js';
 
 /**
  * Why a power may not be usable here: missing dependencies (a command not on PATH, an unset
@@ -27,39 +27,6 @@ export function availabilityFlags(
     }
   }
   return flags;
-}
-
-const CHECK_AGAIN_MS = 1000;
-const commandCache = new Map<string, { found: boolean; stamp: string; checkedAt: number }>();
-
-/**
- * Whether a command can be found, with the platform's rules (PATHEXT on Windows: see
- * command-lookup.ts). A result is kept only while PATH and PATHEXT are the same and the PATH
- * folders and the found file are unchanged (checked at most once a second), so installing a
- * missing command, or removing one, shows without a restart.
- */
-export function commandExists(command: string, lookup: CommandLookup = lookupFor()): boolean {
-  const key = [lookup.platform, command, lookup.pathEnv, lookup.pathExt ?? '', lookup.cwd ?? ''].join('\u0000');
-  const cached = commandCache.get(key);
-  const now = Date.now();
-  if (cached && now - cached.checkedAt < CHECK_AGAIN_MS) return cached.found;
-  const found = findCommand(command, lookup);
-  const stamp = [found ?? '', ...[found, ...lookup.pathEnv.split(lookup.platform === 'win32' ? ';' : ':')].map(modified)].join('|');
-  if (cached && cached.stamp === stamp) {
-    cached.checkedAt = now;
-    return cached.found;
-  }
-  commandCache.set(key, { found: found !== undefined, stamp, checkedAt: now });
-  return found !== undefined;
-}
-
-function modified(file: string | undefined): string {
-  if (!file) return '';
-  try {
-    return String(fs.statSync(file).mtimeMs);
-  } catch {
-    return '-';
-  }
 }
 
 /** A path relative to the workspace root; `*` matches within one name (`*.csproj`). */

@@ -1,4 +1,4 @@
-import type { RecommendationMetricsInfo } from '../rpc/protocol.js';
+import type { RecommendationMetricsInfo } from '../../protocol/records.js';
 import { rerank, type RankingWeights } from './learned-ranking.js';
 import type { Recommendation } from './recommendations.js';
 

@@ -1,4 +1,4 @@
-import type { RankingWeightsInfo } from '../rpc/protocol.js';
+import type { RankingWeightsInfo } from '../../protocol/records.js';
 import { NEUTRAL, type UsageFactors } from './usage-group.js';
 
 export type RankingWeights = RankingWeightsInfo;

@@ -1,5 +1,5 @@
 import type { RatedOutcome } from '../activity/activity-table.js';
-import type { ActivityInfo, ActivityRated } from '../rpc/protocol.js';
+import type { ActivityInfo, ActivityRated } from '../../protocol/records.js';
 import { UsageGroup, type UsageFactors } from './usage-group.js';
 
 type Row = RatedOutcome;

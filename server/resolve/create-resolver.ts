@@ -1,5 +1,4 @@
 import * as path from 'node:path';
-import type { Settings } from '../config/settings.js';
 import type { Store } from '../store/store.js';
 import { DEFAULT_CALIBRATIONS } from './default-calibration.js';
 import { HybridResolver } from './hybrid-resolver.js';
@@ -11,9 +10,14 @@ export function modelCacheDir(dataDir: string): string {
   return path.join(dataDir, 'models');
 }
 
+/** The part of the `resolve` settings (config/settings.ts) the resolver is built from. */
+export interface ResolverSettings {
+  semantic: { enabled: boolean; model: string; allowRemoteModels: boolean };
+}
+
 /** The resolver as the gateway runs it: lexical always, semantic when the model loads. */
 export function createResolver(
-  settings: Settings['resolve'],
+  settings: ResolverSettings,
   store: Store,
   dataDir: string,
 ): { resolver: HybridResolver; embedder: Embedder; /** Shared with other users of embeddings (server/intel); absent when semantic matching is off. */ embeddings?: EmbeddingCache } {

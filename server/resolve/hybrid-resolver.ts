@@ -1,4 +1,4 @@
-import type { ResolverStatusInfo } from '../rpc/protocol.js';
+import type { ResolverStatusInfo } from '../../protocol/records.js';
 import { rankingShape, spreadConfidence, topProbability, type CalibrationModel } from './calibration.js';
 import { LexicalResolver, type LexicalCandidate } from './lexical-resolver.js';
 import type { EmbeddingCache } from './semantic/embedding-cache.js';

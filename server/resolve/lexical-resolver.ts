@@ -22,10 +22,16 @@ const POWER_FIELDS: Record<string, FieldSpec> = {
   learned: { weight: LEARNED_WEIGHT, b: 0.75 },
 };
 
+/**
+ * A tool is ranked by what it says it does. Its parameter names are not a field: in one tool's short
+ * text a generic input name ("path", "query", "name", "time") would weigh like a word of its
+ * description, so a tool that merely takes a `date` would outrank the one whose description is
+ * about the request. They only break ties (`paramHits`). A power's parameter names, pooled over
+ * all its tools and weighted low, stay evidence of what data the server handles.
+ */
 const TOOL_FIELDS: Record<string, FieldSpec> = {
   name: { weight: 3, b: 0.3 },
   description: { weight: 1.5, b: 0.75 },
-  parameters: { weight: 0.5, b: 0.5 },
   power: { weight: 0.6, b: 0.75 },
   domains: { weight: 1, b: 0.5 },
   learned: { weight: LEARNED_WEIGHT, b: 0.75 },
@@ -85,6 +91,8 @@ export interface LexicalCandidate {
   identity: number;
   /** The share of the score from terms matched only in passing: tool descriptions, parameter names (0..1). */
   incidental: number;
+  /** For a tool: how much of the query its parameter names have (IDF-weighted), to break ties between tools that score alike. */
+  paramHits?: number;
   matchType: MatchType;
   matchedTerms: string[];
 }
@@ -108,6 +116,9 @@ export class LexicalResolver {
   private declaredPower = new Map<string, Set<string>>();
   private declaredTool = new Map<string, Set<string>>();
 
+  /** Each tool id's parameter-name terms. */
+  private toolParameters = new Map<string, Set<string>>();
+
   /** Analysed documents by content: a re-index analyses only the powers whose text changed. */
   private analysed = new Map<string, AnalysedPower>();
 
@@ -123,6 +134,7 @@ export class LexicalResolver {
     this.powerOfTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, entry.power.id] as const)));
     this.declaredPower = new Map(analysed.map((entry) => [entry.power.id, entry.power.declared]));
     this.declaredTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.declared] as const)));
+    this.toolParameters = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.parameters] as const)));
     this.powers.build(analysed.map((entry) => entry.power));
     this.tools.build(analysed.flatMap((entry) => entry.tools));
     this.rememberedPowers = new Map();
@@ -158,15 +170,20 @@ export class LexicalResolver {
     const powers = rankIndex(this.powers, weighted, this.declaredOfPower);
     const bestTool = tools[0]?.score ?? 0;
     const bestPower = powers[0]?.score ?? 0;
-    if (bestTool <= 0) return rememberedFirst(tools, remembered);
+    if (bestTool <= 0 && bestPower <= 0) return rememberedFirst(tools, remembered);
+    // When only powers matched (on their tools' parameter names), their tools still rank by them.
+    const scale = bestTool > 0 ? bestTool : 1;
     const powerShare = new Map(powers.map((p) => [p.name, bestPower > 0 ? p.score / bestPower : 0]));
+    const powerIncidental = new Map(powers.map((p) => [p.name, p.incidental]));
     const byId = new Map(tools.map((t) => [t.name, t]));
     const mixed = [...this.powerOfTool].flatMap(([toolId, power]) => {
       const tool = byId.get(toolId);
       const share = powerShare.get(power) ?? 0;
       if (!tool && share === 0) return [];
-      const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, identity: 0, incidental: 0, matchType: 'description' as const, matchedTerms: [] };
-      return [{ ...base, score: bestTool * ((1 - POWER_MIX) * (base.score / bestTool) + POWER_MIX * share) }];
+      // A tool that matched nothing itself is there by its power's match, as much in passing as that.
+      const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, identity: 0, incidental: powerIncidental.get(power) ?? 0, matchType: 'description' as const, matchedTerms: [] };
+      const paramHits = paramHitsOf(this.toolParameters.get(toolId), weighted, this.tools);
+      return [{ ...base, paramHits, score: scale * ((1 - POWER_MIX) * (base.score / scale) + POWER_MIX * share) }];
     });
     return rememberedFirst(mixed.sort(byStrength), remembered);
   }
@@ -174,7 +191,7 @@ export class LexicalResolver {
 
 interface AnalysedPower {
   power: SearchDocument;
-  tools: SearchDocument[];
+  tools: Array<SearchDocument & { parameters: Set<string> }>;
   /** Requests that worked before, by request key, with their weight: for the power, and for each tool id. */
   remembered: Array<{ key: string; id: string; weight: number; tool: boolean }>;
 }
@@ -208,7 +225,8 @@ function analysePower(doc: PowerDocument): AnalysedPower {
       const toolDomains = domainTagTerms([...name, ...description, ...powerContext]);
       return {
         id,
-        fields: { name, description, parameters: (tool.parameters ?? []).flatMap(terms), power: powerContext, domains: toolDomains, learned: toolLearned.terms },
+        fields: { name, description, power: powerContext, domains: toolDomains, learned: toolLearned.terms },
+        parameters: new Set((tool.parameters ?? []).flatMap(terms)),
         weights: { learned: toolLearned.weights },
         declared: new Set([...name, ...description, ...powerContext, ...toolDomains, ...toolLearned.terms, ...bigrams(name), ...bigrams(description)]),
       };
@@ -276,12 +294,18 @@ function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: stri
   return scored.sort(byStrength);
 }
 
+/** The query's terms a tool's parameter names have, each by its weight and IDF in the tool index. */
+function paramHitsOf(parameters: ReadonlySet<string> | undefined, query: WeightedTerm[], index: Bm25fIndex): number {
+  if (!parameters || parameters.size === 0) return 0;
+  return query.reduce((sum, t) => (parameters.has(t.term) ? sum + t.weight * index.idf(t.term) : sum), 0);
+}
+
 /**
- * Best score first; on a tie the match in the stronger fields (less of it in passing), then by
- * name so the order is stable.
+ * Best score first; on a tie the match in the stronger fields (less of it in passing), then the
+ * tool whose parameter names have more of the request, then by name so the order is stable.
  */
 function byStrength(a: LexicalCandidate, b: LexicalCandidate): number {
-  return b.score - a.score || a.incidental - b.incidental || a.name.localeCompare(b.name);
+  return b.score - a.score || a.incidental - b.incidental || (b.paramHits ?? 0) - (a.paramHits ?? 0) || a.name.localeCompare(b.name);
 }
 
 function dominantField(matches: TermMatch[]): MatchType {

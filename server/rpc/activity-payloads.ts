@@ -1,5 +1,5 @@
 /** The activity filter and rating a client sent, checked. */
-import { ACTIVITY_STATUSES, INTENT_TYPES, type ActivityFilterInfo, type ActivityRating, type ActivityStatus, type IntentType } from './protocol.js';
+import { ACTIVITY_STATUSES, INTENT_TYPES, type ActivityFilterInfo, type ActivityRating, type ActivityStatus, type IntentType } from '../../protocol/records.js';
 
 const optional = <K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } => (value === null || value === undefined ? {} : ({ [key]: value } as { [P in K]?: V }));
 

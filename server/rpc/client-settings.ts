@@ -2,10 +2,10 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { resolvePaths } from '../config/paths.js';
+import { resolvePaths } from '../../protocol/grimoire-paths.js';
 import { loadSettingsFile, withOverrides, type Settings } from '../config/settings.js';
 import type { RuntimeOptions } from '../runtime.js';
-import { clientSettingsSchema, initializationSchema, type ClientSettings, type GatewaySettingsPatch, type InitializationOptions } from './client-settings-schema.js';
+import { clientSettingsSchema, initializationSchema, type ClientSettings, type GatewaySettingsPatch, type InitializationOptions } from '../../protocol/client-settings-schema.js';
 
 /** Reads what the client sent; anything malformed falls back to the defaults, with the reason. */
 export function parseInitializationOptions(value: unknown): { options: InitializationOptions; problems: string[] } {

@@ -2,7 +2,8 @@
 import type { HintEvents } from '../hints/hint-events.js';
 import type { HintNetwork } from '../hints/hint-network.js';
 import type { PowerDefinition } from '../powers/types.js';
-import type { HintsParams, HintsPayload } from './protocol.js';
+import type { HintsPayload } from '../../protocol/records.js';
+import type { HintsParams } from '../../protocol/extension-methods.js';
 
 /** What the hints payload reads: the powers and which are active, the hint network, the hints fired. */
 export interface HintsPorts {

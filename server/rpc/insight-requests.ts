@@ -8,7 +8,7 @@ import { tuneWeights } from '../ranking/tune-weights.js';
 import { currentWeights, saveWeights } from '../ranking/weights-store.js';
 import { parseActivityFilterInfo, parseRating } from './activity-payloads.js';
 import { hintsPayload, parseHintsParams, type HintsPorts } from './hints-payloads.js';
-import type { ActivityPage, ActivityRated, HintsPayload, RecommendationStats, TokenReportInfo, TuneWeightsResult } from './protocol.js';
+import type { ActivityPage, ActivityRated, HintsPayload, RecommendationStats, TokenReportInfo, TuneWeightsResult } from '../../protocol/records.js';
 import { recommendationStats, tuneResult } from './ranking-payloads.js';
 
 export interface ActivityPorts {

@@ -6,7 +6,7 @@
  */
 import { CancellationTokenSource, type Connection } from 'vscode-languageserver/node';
 import type { LanguageModelFn } from '../intel/intel.js';
-import { languageModelRequest, type LanguageModelAvailability, type LanguageModelReply } from './protocol.js';
+import { languageModelRequest, type LanguageModelAvailability, type LanguageModelReply } from '../../protocol/extension-methods.js';
 
 export function languageModelVia(connection: Connection): LanguageModelFn {
   return async (prompt, signal) => {

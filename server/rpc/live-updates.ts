@@ -9,16 +9,15 @@ import type { GatewayEvents } from '../gateway/ports.js';
 import type { HintEvents } from '../hints/hint-events.js';
 import { errorMessage, logger } from '../log.js';
 import { hintsPayload, RECENT_HINTS, type HintsPorts } from './hints-payloads.js';
+import { type ActivityInfo, type ActivityRated } from '../../protocol/records.js';
 import {
   activityRated,
   activityRecorded,
   hintsChanged,
   recommendationStatsChanged,
   tokenReportChanged,
-  type ActivityInfo,
-  type ActivityRated,
   type NotificationType,
-} from './protocol.js';
+} from '../../protocol/extension-methods.js';
 import { gatewayRecommendationStats, gatewayTokenReport, type RankingPorts, type TokenReportPorts } from './insight-requests.js';
 
 const log = logger('rpc');

@@ -3,7 +3,7 @@ import { logger } from '../log.js';
 import { modelCacheDir } from '../resolve/create-resolver.js';
 import { downloadModel } from '../resolve/semantic/model-download.js';
 import type { Runtime } from '../runtime.js';
-import type { DownloadModelParams, DownloadOutcome, DownloadProgress } from './protocol.js';
+import type { DownloadModelParams, DownloadOutcome, DownloadProgress } from '../../protocol/extension-methods.js';
 
 const log = logger('rpc');
 

@@ -4,7 +4,7 @@ import { historyMetrics } from '../ranking/history-metrics.js';
 import { DEFAULT_WEIGHTS, type RankingWeights } from '../ranking/learned-ranking.js';
 import type { Recommendation } from '../ranking/recommendations.js';
 import { MIN_SAMPLES, type TuningResult } from '../ranking/tune-weights.js';
-import type { RankingWeightsInfo, RecommendationStats, ScoreExplanation, TuneWeightsResult } from './protocol.js';
+import type { RankingWeightsInfo, RecommendationStats, ScoreExplanation, TuneWeightsResult } from '../../protocol/records.js';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 

@@ -22,8 +22,10 @@ import { fetchSemanticModel } from './model-requests.js';
 import { serverIdentity } from '../powers/import-common.js';
 import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language-server.js';
 import { spellContext } from '../spells/spell-context.js';
-import { approveTool, rejectTool, toolChanges, toolReviewInfo } from './tool-review-requests.js';
+import { toolReviewInfo } from '../trust/review-info.js';
+import { approveTool, rejectTool, toolChanges } from './tool-review-requests.js';
 import type { Review } from '../trust/pins.js';
+import { type Endpoint, type GatewayHealth, type GatewayStatus, type PowerInfo, type PowerStateChange } from '../../protocol/records.js';
 import {
   activatePower,
   approveToolChange,
@@ -51,15 +53,10 @@ import {
   statusChanged,
   tuneWeights,
   type LanguageModelAvailability,
-  type Endpoint,
-  type GatewayHealth,
-  type GatewayStatus,
-  type InitializationOptions,
   type NotificationType,
-  type PowerInfo,
-  type PowerStateChange,
   type RequestType,
-} from './protocol.js';
+} from '../../protocol/extension-methods.js';
+import { type InitializationOptions } from '../../protocol/client-settings-schema.js';
 
 const log = logger('rpc');
 const PUSH_DEBOUNCE_MS = 50;

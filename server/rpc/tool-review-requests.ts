@@ -1,28 +1,8 @@
 /** The tool review over JSON-RPC: the held tools with their diff, approve and keep-blocked. */
-import { describeDiff } from '../trust/diff.js';
-import type { Review } from '../trust/pins.js';
+import { toolReviewInfo } from '../trust/review-info.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
-import type { ToolChangesPayload, ToolReviewInfo, ToolReviewParams } from './protocol.js';
-
-export function toolReviewInfo(review: Review): ToolReviewInfo {
-  const version = (tool: Review['new']) => ({
-    ...(tool.description !== undefined ? { description: tool.description } : {}),
-    inputSchema: tool.inputSchema,
-    ...(tool.annotations ? { annotations: tool.annotations as Record<string, unknown> } : {}),
-  });
-  return {
-    power: review.power,
-    tool: review.tool,
-    kind: review.kind,
-    status: review.status,
-    seenAt: review.seenAt,
-    changes: describeDiff(review.diff),
-    diff: review.diff,
-    suspicious: review.suspicious,
-    ...(review.old ? { old: version(review.old) } : {}),
-    new: version(review.new),
-  };
-}
+import type { ToolChangesPayload } from '../../protocol/records.js';
+import type { ToolReviewParams } from '../../protocol/extension-methods.js';
 
 export interface ReviewPorts {
   trust: Pick<ToolTrust, 'changes' | 'approve' | 'reject'>;

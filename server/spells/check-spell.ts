@@ -6,8 +6,7 @@
  */
 import * as path from 'node:path';
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
-import { commandExists } from '../ranking/availability.js';
-import { lookupFor } from '../upstream/command-lookup.js';
+import { commandExists, lookupFor } from '../util/command-lookup.js';
 import { commandNotFoundText, editDistance, parseSpell, unknownKey, type SpellLoadContext } from '../powers/spell-loader.js';
 import { isPlaceholderDescription, PLACEHOLDER_KEYWORDS } from './placeholders.js';
 import { suggestKeywords } from './keyword-suggestions.js';

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { toolHash } from '../catalog/catalog.js';
+import { toolHash } from './tool-hash.js';
 import type { Store, WriteOp } from '../store/store.js';
 import type { PinnedTool, ToolDiff } from './diff.js';
 import type { SuspiciousFlag } from './suspicious-text.js';

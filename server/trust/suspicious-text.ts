@@ -2,9 +2,9 @@
  * Instruction-like text in a tool description, aimed at the agent rather than describing the tool.
  * A heuristic that informs the user in the review, never a block on its own.
  */
-import type { SuspiciousFlag } from '../rpc/protocol.js';
+import type { SuspiciousFlag } from '../../protocol/records.js';
 
-export type { SuspiciousFlag } from '../rpc/protocol.js';
+export type { SuspiciousFlag } from '../../protocol/records.js';
 
 const RULES: Array<{ kind: SuspiciousFlag['kind']; pattern: RegExp }> = [
   { kind: 'hidden-instruction', pattern: /<\s*\/?\s*(important|system|instructions?|secret|hidden|admin|prompt)\b[^>]*>/i },

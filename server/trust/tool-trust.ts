@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { toolHash } from '../catalog/catalog.js';
+import { toolHash } from './tool-hash.js';
 import type { Store, WriteOp } from '../store/store.js';
 import { toolDiff } from './diff.js';
 import { dropReviewOp, PinStore, pinOp, reviewOp, seenOp, unpinOp, type Review } from './pins.js';

@@ -8,10 +8,16 @@
  * network mount) is not interrupted.
  */
 import * as fs from 'node:fs';
-import { DEFAULT_LIMITS, type LimitsSettings } from '../config/limits-settings.js';
 import { byteSize } from './preview.js';
 
-export type FileLimits = Pick<LimitsSettings, 'fileBytes' | 'fileReadTimeoutMs'>;
+/** How much of a file is read, and for how long: the `limits` settings' `fileBytes` and `fileReadTimeoutMs` (config/limits-settings.ts). */
+export interface FileLimits {
+  fileBytes: number;
+  fileReadTimeoutMs: number;
+}
+
+/** Those settings' defaults, declared here so that this low module needs no settings. */
+export const DEFAULT_FILE_LIMITS: FileLimits = { fileBytes: 256 * 1024, fileReadTimeoutMs: 2000 };
 
 export type SafeReadFailure = 'missing' | 'not-a-file' | 'too-large' | 'timeout' | 'unreadable';
 
@@ -20,7 +26,7 @@ export type SafeRead = { ok: true; text: string } | { ok: false; reason: SafeRea
 const CHUNK = 64 * 1024;
 const NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
-export function readTextFile(file: string, limits: FileLimits = DEFAULT_LIMITS): SafeRead {
+export function readTextFile(file: string, limits: FileLimits = DEFAULT_FILE_LIMITS): SafeRead {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);

@@ -22,7 +22,7 @@ import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext } from '../../server/calls/pipeline.js';
 import { Intel } from '../../server/intel/intel.js';
-import { intelSettingsSchema, type IntelSettings } from '../../server/intel/intel-settings.js';
+import { intelSettingsSchema, type IntelSettings } from '../../server/config/intel-settings.js';
 import { expandIdentifiers } from '../../server/intel/local/expand.js';
 import { summarizeLocally } from '../../server/intel/local/local-summarizer.js';
 import { countTokens } from '../../server/intel/tokens/tokenizer-core.js';

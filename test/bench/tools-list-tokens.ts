@@ -8,14 +8,14 @@
  *   3. a scripted task per power (tools/list, resolve_intent, activate_power when not activated,
  *      tools/list again, one call) against direct exposure of all demo powers (the powers configured
  *      here), counted per model request as the dashboard and `grimoire stats` count
- *      (server/intel/accounting/request-model.ts): each tool call is one request carrying the tool
+ *      (protocol/request-model.ts): each tool call is one request carrying the tool
  *      list of that moment, and each answer and result is read once (gateway: resolve_intent,
  *      activate_power when needed and the call; direct: the call alone, carrying every demo tool).
  * Prints JSON.   Run: npm run bench:tokens
  */
 import * as path from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { directTokens, requestTokens } from '../../server/intel/accounting/request-model.js';
+import { directTokens, requestTokens } from '../../protocol/request-model.js';
 import { connectStdio, gatewayEnv, payload } from '../helpers/gateway-process.js';
 import { connectDirect, demoServerArgs, tokensOf } from '../helpers/demo-powers-direct.js';
 import { tempDir } from '../helpers/temp.js';

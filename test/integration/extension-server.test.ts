@@ -11,12 +11,12 @@ import * as path from 'node:path';
 import { connectHttp, gatewayEnv, isAlive, payload, textOf, waitFor } from '../helpers/gateway-process.js';
 import { IpcPeer } from '../helpers/ipc-peer.js';
 import { repoRoot, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
-import * as protocol from '../../server/rpc/protocol.js';
+import * as protocol from '../../protocol/extension-methods.js';
 import type {
+  ActivityFilterInfo,
   ActivityInfo,
   ActivityPage,
   ActivityRated,
-  ClientSettings,
   Endpoint,
   GatewayStatus,
   HintsPayload,
@@ -27,7 +27,8 @@ import type {
   ResolveResult,
   TokenReportInfo,
   TuneWeightsResult,
-} from '../../server/rpc/protocol.js';
+} from '../../protocol/records.js';
+import type { ClientSettings } from '../../protocol/client-settings-schema.js';
 
 const entry = path.join(repoRoot, 'out', 'server', 'extension-main.js');
 
@@ -160,7 +161,7 @@ async function mcpClient() {
   return (await connectHttp(endpoint.url, endpoint.token)).client;
 }
 
-const activity = (filter: protocol.ActivityFilterInfo) => peer.request<protocol.ActivityFilterInfo, ActivityPage>(protocol.listActivity, filter);
+const activity = (filter: ActivityFilterInfo) => peer.request<ActivityFilterInfo, ActivityPage>(protocol.listActivity, filter);
 const gatewayError = (pattern: RegExp) => (error: Error & { code?: number }) => error.code === protocol.GATEWAY_ERROR && pattern.test(error.message);
 
 test('resolve with explain gives every power its factor contributions ("why this power"), its flags and the resolver mode', async () => {

@@ -11,8 +11,9 @@ import { gatewayEnv, waitFor } from '../helpers/gateway-process.js';
 import { IpcPeer } from '../helpers/ipc-peer.js';
 import { fixtureSpell } from '../helpers/fixture-gateway.js';
 import { repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
-import * as protocol from '../../server/rpc/protocol.js';
-import type { ClientSettings, PowerInfo, PowersPayload, ToolChangesPayload } from '../../server/rpc/protocol.js';
+import * as protocol from '../../protocol/extension-methods.js';
+import type { PowerInfo, PowersPayload, ToolChangesPayload } from '../../protocol/records.js';
+import type { ClientSettings } from '../../protocol/client-settings-schema.js';
 
 const SECRET = 'sk-live-77aa88bb99cc00dd11ee';
 let home: { dir: string; cleanup: () => void };

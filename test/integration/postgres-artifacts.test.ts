@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import pg from 'pg';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Intel } from '../../server/intel/intel.js';
-import { intelSettingsSchema, type IntelSettings } from '../../server/intel/intel-settings.js';
+import { intelSettingsSchema, type IntelSettings } from '../../server/config/intel-settings.js';
 import { InlineTokenizer } from '../../server/intel/tokens/tokenizer.js';
 import { handleIntelTool } from '../../server/intel/tools/intel-tool-handlers.js';
 import { setLogSink } from '../../server/log.js';

@@ -11,8 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { connectHttp, gatewayEnv, waitFor } from '../helpers/gateway-process.js';
 import { IpcPeer } from '../helpers/ipc-peer.js';
 import { repoRoot, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
-import * as protocol from '../../server/rpc/protocol.js';
-import type { ClientSettings, Endpoint, PowersPayload } from '../../server/rpc/protocol.js';
+import * as protocol from '../../protocol/extension-methods.js';
+import type { Endpoint, PowersPayload } from '../../protocol/records.js';
+import type { ClientSettings, InitializationOptions, RestoreOptions } from '../../protocol/client-settings-schema.js';
 
 const entry = path.join(repoRoot, 'out', 'server', 'extension-main.js');
 
@@ -33,11 +34,11 @@ let home: { dir: string; cleanup: () => void };
 let spells: string;
 const peers: IpcPeer[] = [];
 
-async function startGateway(restore?: protocol.RestoreOptions): Promise<IpcPeer> {
+async function startGateway(restore?: RestoreOptions): Promise<IpcPeer> {
   const child = fork(entry, ['--node-ipc', `--clientProcessId=${process.pid}`], { env: gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }), stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   const peer = new IpcPeer(child);
   peers.push(peer);
-  const initializationOptions: protocol.InitializationOptions = { settings: settings(spells), ...(restore ? { restore } : {}) };
+  const initializationOptions: InitializationOptions = { settings: settings(spells), ...(restore ? { restore } : {}) };
   await peer.request({ method: 'initialize' }, { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions });
   peer.notify('initialized', {});
   return peer;

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ActivityLog } from '../../server/activity/activity-log.js';
 import { activityFromRow, type ActivityRow } from '../../server/activity/activity-row.js';
-import type { ActivityInfo, ActivityRated } from '../../server/rpc/protocol.js';
+import type { ActivityInfo, ActivityRated } from '../../protocol/records.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { activityContext, activityItem, ago } from '../../client/activity-items.js';
 import { chooseModel } from '../../client/model-choice.js';
-import type { ActivityInfo } from '../../server/rpc/protocol.js';
+import type { ActivityInfo } from '../../protocol/records.js';
 
 const now = Date.parse('2026-11-22T10:00:00Z');
 const call = (overrides: Partial<ActivityInfo> = {}): ActivityInfo => ({

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { edgesOf, hintChildren, hintItem, toolsWithHints, type HintNode } from '../../client/hint-items.js';
-import type { HintsPayload } from '../../server/rpc/protocol.js';
+import type { HintsPayload } from '../../protocol/records.js';
 
 const now = Date.parse('2026-11-22T10:00:00Z');
 const node = (power: string, tool: string, calls = 0) => ({ id: `${power}:${tool}`, power, tool, calls });

@@ -1,23 +1,17 @@
+/**
+ * Each `grimoire.*` setting is declared once (protocol/vscode-settings.ts): the client reads it, the
+ * gateway validates it and package.json and the Marketplace table show it, all from that declaration.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { EXTENSION_SETTING_KEYS, GATEWAY_SETTING_KEYS, readClientSettings, type SettingsSource } from '../../client/settings.js';
-import { defaultSettings } from '../../server/config/settings.js';
-import { gatewayConfig } from '../../server/rpc/client-settings.js';
+import { z } from 'zod';
+import { GATEWAY_SETTING_KEYS, readClientSettings, type SettingsSource } from '../../client/settings.js';
+import { generatedSettingsFiles } from '../../client/packaging/settings-manifest.js';
+import { CALIBRATED, declaration, type SettingDeclaration } from '../../protocol/vscode-settings.js';
+import { isDeclaredField } from '../../server/config/declared-fields.js';
+import { defaultSettings, settingsSchema } from '../../server/config/settings.js';
+import { effectiveSettings, gatewayConfig } from '../../server/rpc/client-settings.js';
 import { repoRoot, tempDir } from '../helpers/temp.js';
-
-interface ConfigurationProperty {
-  type: string;
-  default: unknown;
-  markdownDescription?: string;
-  description?: string;
-}
-
-const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
-  contributes: { configuration: { properties: Record<string, ConfigurationProperty> } };
-};
-const properties = manifest.contributes.configuration.properties;
 
 function source(values: Record<string, unknown>, explicit: Record<string, unknown>): SettingsSource {
   return { value: (key) => explicit[key] ?? values[key], explicit: (key) => explicit[key] };
@@ -25,6 +19,45 @@ function source(values: Record<string, unknown>, explicit: Record<string, unknow
 
 function valueAt(object: unknown, dotted: string): unknown {
   return dotted.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], object);
+}
+
+/** The zod schema at a dotted path of the gateway's settings, through `.prefault({})` and `.default()` wrappers. */
+function fieldAt(dotted: string): z.ZodType | undefined {
+  let schema: z.ZodType | undefined = settingsSchema;
+  for (const key of dotted.split('.')) {
+    while (schema instanceof z.ZodPrefault || schema instanceof z.ZodDefault) schema = schema.unwrap() as z.ZodType;
+    if (!(schema instanceof z.ZodObject)) return undefined;
+    schema = (schema.shape as Record<string, z.ZodType>)[key];
+  }
+  return schema;
+}
+
+/** A value the declaration admits that is not its default: the least one in bounds, or the other boolean or enum member. */
+function validOtherThanDefault(setting: SettingDeclaration, current: unknown): unknown {
+  switch (setting.type) {
+    case 'boolean':
+      return !current;
+    case 'string':
+      return setting.enum.find((member) => member !== current);
+    case 'array':
+      return ['x'];
+    default: {
+      const least = setting.minimum ?? (setting.exclusiveMinimum ?? -1) + 1;
+      return least === current ? least + 1 : least;
+    }
+  }
+}
+
+/** Values the declaration refuses, each with the part of the gateway's message that says why. */
+function refused(setting: SettingDeclaration): [unknown, RegExp][] {
+  const values: [unknown, RegExp][] = [];
+  if (setting.type === 'boolean' || setting.type === 'string') values.push([42, /Invalid/]);
+  if (setting.type !== 'number' && setting.type !== 'integer') return values;
+  if (setting.minimum !== undefined) values.push([setting.minimum - 1, new RegExp(`>=${setting.minimum}`)]);
+  if (setting.exclusiveMinimum !== undefined) values.push([setting.exclusiveMinimum, new RegExp(`>${setting.exclusiveMinimum}`)]);
+  if (setting.maximum !== undefined) values.push([setting.maximum + 1, new RegExp(`<=${setting.maximum}`)]);
+  if (setting.type === 'integer') values.push([(setting.minimum ?? setting.exclusiveMinimum ?? 0) + 1.5, /int/]);
+  return values;
 }
 
 test('only the gateway settings the user set are sent, shaped like settings.json', () => {
@@ -38,46 +71,49 @@ test('demo powers and spell folders are read from the effective value; junk in t
   assert.equal(settings.demoPowers, true);
   assert.deepEqual(settings.spellFolders, ['~/spells', 'team']);
   assert.deepEqual(settings.gateway, {});
+  assert.deepEqual(readClientSettings(source({ demoPowers: 'yes', spellFolders: 'team' }, {})), { demoPowers: false, spellFolders: [], gateway: {} });
 });
 
-test('package.json contributes exactly the settings the client reads, each described', () => {
-  const contributed = Object.keys(properties).sort();
-  const read = [...GATEWAY_SETTING_KEYS, ...EXTENSION_SETTING_KEYS].map((key) => `grimoire.${key}`).sort();
-  assert.deepEqual(contributed, read);
-  for (const [key, property] of Object.entries(properties)) assert.ok((property.markdownDescription ?? property.description ?? '').length > 20, `${key} has a description`);
+test('package.json and the Marketplace settings table are what the declarations make (run npm run docs:settings)', () => {
+  for (const { file, now, generated } of generatedSettingsFiles(repoRoot)) assert.equal(now, generated, `${file} is out of date: run npm run docs:settings`);
 });
 
-test("the contributed defaults are the gateway's own defaults", () => {
+test("every declared gateway setting is a field of the gateway's schema built from its declaration, with the declared default", () => {
   const defaults = defaultSettings();
-  for (const key of GATEWAY_SETTING_KEYS) assert.deepEqual(properties[`grimoire.${key}`].default, valueAt(defaults, key), key);
+  for (const key of GATEWAY_SETTING_KEYS) {
+    assert.ok(isDeclaredField(fieldAt(key)), `settingsSchema.${key} is spread from declaredFields('${key.split('.').slice(0, -1).join('.')}')`);
+    const declared = declaration(key).default;
+    if (declared !== CALIBRATED) assert.deepEqual(valueAt(defaults, key), declared, key);
+  }
 });
 
-test('every contributed gateway setting reaches the runtime settings when set', () => {
+test('every declared gateway setting reaches the runtime settings when set', () => {
   const home = tempDir();
   try {
-    const explicit: Record<string, unknown> = {
-      'resolve.activateThreshold': 0.9,
-      'resolve.multipleThreshold': 0.6,
-      'resolve.weakThreshold': 0.2,
-      'upstream.callTimeoutMs': 1234,
-      'upstream.idle.mode': 'never',
-      'upstream.idle.minutes': 3,
-      'upstream.idle.turns': 7,
-      'imports.vscode': false,
-      'imports.claudeDesktop': false,
-      'imports.cursor': false,
-      'imports.kiro': false,
-      'discovery.enabled': false,
-      'intel.readWholeTokens': 4000,
-      'intel.summarizers.timeBudgetMs': 1500,
-      'intel.summarizers.samplingInVsCode': true,
-    };
-    assert.deepEqual(Object.keys(explicit).sort(), [...GATEWAY_SETTING_KEYS].sort());
+    const defaults = defaultSettings();
+    const explicit = Object.fromEntries(GATEWAY_SETTING_KEYS.map((key) => [key, validOtherThanDefault(declaration(key), valueAt(defaults, key))]));
     const client = readClientSettings(source({ demoPowers: false, spellFolders: [] }, explicit));
     const config = gatewayConfig({ settings: client }, { GRIMOIRE_HOME: home.dir });
-    for (const [key, value] of Object.entries(explicit)) assert.deepEqual(valueAt(config.settings, key), value, key);
     assert.deepEqual(config.problems, []);
+    for (const [key, value] of Object.entries(explicit)) assert.deepEqual(valueAt(config.settings, key), value, key);
   } finally {
     home.cleanup();
   }
+});
+
+test("a value out of a declaration's bounds is refused by the gateway, named, and the default kept", () => {
+  const defaults = defaultSettings();
+  let checked = 0;
+  for (const key of GATEWAY_SETTING_KEYS) {
+    for (const [value, why] of refused(declaration(key))) {
+      const patch = key.split('.').reduceRight<unknown>((inner, part) => ({ [part]: inner }), value) as Record<string, unknown>;
+      const result = effectiveSettings('/nonexistent/settings.json', patch);
+      assert.equal(result.problems.length, 1, `${key} = ${String(value)}`);
+      assert.match(result.problems[0]!, new RegExp(`^grimoire\\.${key.replace(/\./g, '\\.')}: `));
+      assert.match(result.problems[0]!, why, `${key} = ${String(value)}`);
+      assert.deepEqual(valueAt(result.settings, key), valueAt(defaults, key));
+      checked++;
+    }
+  }
+  assert.ok(checked >= GATEWAY_SETTING_KEYS.length, `${checked} refusals checked`);
 });

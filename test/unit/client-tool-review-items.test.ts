@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ToolReviewInfo } from '../../server/rpc/protocol.js';
+import type { ToolReviewInfo } from '../../protocol/records.js';
 import { approvalDialog, approvalPrompt, flagNames, KEEP_BLOCKED, parseVersionPath, quarantineMessage, reviewItem, reviewNotice, versionPath, versionText } from '../../client/tool-review-items.js';
 
 const review: ToolReviewInfo = {

@@ -5,7 +5,7 @@ import { nothingToPickText, powerPicks, resolveTitle, scorePick } from '../../cl
 import { statusBarModel } from '../../client/status-model.js';
 import { Timings } from '../../client/timings.js';
 import { activationMessage, annotationTags, issueItem, powerItem, toolCounts, toolItem } from '../../client/tree-items.js';
-import type { GatewayStatus, PowerInfo, ResolveResult } from '../../server/rpc/protocol.js';
+import type { GatewayStatus, PowerInfo, ResolveResult } from '../../protocol/records.js';
 import { parseSpell } from '../../server/powers/spell-loader.js';
 
 function power(overrides: Partial<PowerInfo> = {}): PowerInfo {

@@ -2,8 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findCommand, type CommandLookup } from '../../server/upstream/command-lookup.js';
-import { commandExists } from '../../server/ranking/availability.js';
+import { commandExists, findCommand, type CommandLookup } from '../../server/util/command-lookup.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**

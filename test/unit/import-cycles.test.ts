@@ -1,5 +1,5 @@
 /**
- * No new import cycles in server/ and client/ (type imports and dynamic import() count: they tie modules together just
+ * No new import cycles in protocol/, server/, client/ and webview/ (type imports and dynamic import() count: they tie modules together just
  * as much). Tarjan's strongly connected components over the relative imports of the .ts sources:
  * there are none, and none may come back.
  */
@@ -14,19 +14,19 @@ function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) return sources(file);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [file] : [];
+    return /\.m?ts$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [file] : [];
   });
 }
 
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of [...sources(path.join(repoRoot, 'server')), ...sources(path.join(repoRoot, 'client'))]) {
+  for (const file of ['protocol', 'server', 'client', 'webview'].flatMap((folder) => sources(path.join(repoRoot, folder)))) {
     const text = fs.readFileSync(file, 'utf8');
     const targets = [
       ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'";]*?['"](\.[^'"]+)['"]/g),
       ...text.matchAll(/\b(?:import|require)\(\s*['"](\.[^'"]+)['"]\s*\)/g),
     ]
-      .map((match) => path.resolve(path.dirname(file), match[1]!.replace(/\.js$/, '.ts')))
+      .map((match) => path.resolve(path.dirname(file), match[1]!.replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts')))
       .filter((target) => fs.existsSync(target));
     graph.set(file, targets);
   }
@@ -71,7 +71,7 @@ test('the cycle finder finds a loop of three and leaves a chain alone', () => {
   assert.deepEqual(groups.map((g) => g.sort()), [['a', 'b', 'c']]);
 });
 
-test('no import cycle in server/ and client/', () => {
+test('no import cycle in protocol/, server/, client/ and webview/', () => {
   const graph = importGraph();
   assert.ok(graph.size > 200, `only ${graph.size} sources found`);
   const found = cycleGroups(graph).map((group) => group.map((file) => path.relative(repoRoot, file).split(path.sep).join('/')).sort().join(' '));

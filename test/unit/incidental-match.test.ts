@@ -65,5 +65,7 @@ test('at tool level, words that only match parameter names do not outrank a tool
   const [top] = resolver.rankTools('show the events of this month');
   assert.equal(top.name, 'calendar:list_events');
   const weather = resolver.rankTools('days').find((c) => c.name === 'weather:get_forecast');
-  assert.ok(weather && weather.incidental === 1, 'a parameter name alone is a match in passing');
+  assert.ok(weather, 'still ranked, by its power\'s match on the parameter name');
+  assert.deepEqual(weather.matchedTerms, [], 'a parameter name is no match of the tool itself');
+  assert.equal(weather.incidental, 1, 'a parameter name alone is a match in passing');
 });

@@ -2,7 +2,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext } from '../../server/calls/pipeline.js';
 import { Intel, type IntelOptions } from '../../server/intel/intel.js';
-import { intelSettingsSchema, type IntelSettings } from '../../server/intel/intel-settings.js';
+import { intelSettingsSchema, type IntelSettings } from '../../server/config/intel-settings.js';
 import { summarizeStage } from '../../server/intel/summarize-stage.js';
 import { InlineTokenizer } from '../../server/intel/tokens/tokenizer.js';
 import { Store } from '../../server/store/store.js';

@@ -8,7 +8,7 @@ import { setLogSink } from '../../server/log.js';
 import { expandIdentifiers } from '../../server/intel/local/expand.js';
 import { decide, isReadRequest } from '../../server/intel/summary-policy.js';
 import { isVsCodeClient, samplingAllowed } from '../../server/intel/summarizers/sampling-gate.js';
-import { intelSettingsSchema } from '../../server/intel/intel-settings.js';
+import { intelSettingsSchema } from '../../server/config/intel-settings.js';
 import { bigText, context, harness, metaOf, stageRunner, summaryOf, textResult } from './intel-helpers.js';
 
 before(() => setLogSink(() => undefined));

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ActivityLog } from '../../server/activity/activity-log.js';
-import type { ActivityInfo } from '../../server/rpc/protocol.js';
+import type { ActivityInfo } from '../../protocol/records.js';
 import { PRUNE_EVERY, recordStage } from '../../server/calls/record-stage.js';
 import type { CallContext } from '../../server/calls/pipeline.js';
 import { setLogSink } from '../../server/log.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { filterText, intentText, isFiltered, latencyText, matchesFilter, toggledRating, withRating, withRecorded } from '../../server/rpc/activity-shared.js';
-import type { ActivityInfo } from '../../server/rpc/protocol.js';
+import { filterText, intentText, isFiltered, latencyText, matchesFilter, toggledRating, withRating, withRecorded } from '../../protocol/activity-shared.js';
+import type { ActivityInfo } from '../../protocol/records.js';
 
 const call = (id: string, overrides: Partial<ActivityInfo> = {}): ActivityInfo => ({
   id,

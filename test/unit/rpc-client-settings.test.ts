@@ -6,7 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { effectiveSettings, gatewayConfig, onlyThresholdsDiffer, parseClientSettings, parseInitializationOptions } from '../../server/rpc/client-settings.js';
 import { bandOf } from '../../server/rpc/payloads.js';
-import type { ClientSettings } from '../../server/rpc/protocol.js';
+import type { ClientSettings } from '../../protocol/client-settings-schema.js';
+import { declaration, declaredKeys } from '../../protocol/vscode-settings.js';
 import { tempDir } from '../helpers/temp.js';
 
 const base: ClientSettings = { demoPowers: false, spellFolders: [], gateway: {} };
@@ -58,6 +59,21 @@ test('malformed initialization options fall back to the defaults and say why', (
   assert.match(bad.problems.join('\n'), /demoPowers/);
   assert.deepEqual(parseInitializationOptions(undefined).options, { settings: base });
   assert.equal(parseClientSettings({ demoPowers: true, spellFolders: 'x' }).settings, undefined);
+});
+
+test("the gateway patch takes each declared gateway key with its declared type, refuses another type and drops undeclared keys", () => {
+  const ofType = { boolean: true, number: 0.5, integer: 7, array: ['x'] } as Record<string, unknown>;
+  for (const key of declaredKeys('gateway')) {
+    const setting = declaration(key);
+    const good = setting.type === 'string' ? setting.enum[0] : ofType[setting.type];
+    const nest = (value: unknown) => key.split('.').reduceRight<unknown>((inner, part) => ({ [part]: inner }), value);
+    const accepted = parseClientSettings({ ...base, gateway: nest(good) });
+    assert.deepEqual(accepted.settings?.gateway, nest(good), key);
+    const refused = parseClientSettings({ ...base, gateway: nest(setting.type === 'boolean' ? 'yes' : false) });
+    assert.equal(refused.settings, undefined, key);
+    assert.deepEqual(refused.problems.map((problem) => problem.split(':')[0]), [`settings.gateway.${key}`]);
+  }
+  assert.deepEqual(parseClientSettings({ ...base, gateway: { resolve: { weakThreshold: 0.2, notDeclared: 1 }, elsewhere: {} } }).settings?.gateway, { resolve: { weakThreshold: 0.2 } });
 });
 
 test('each score falls in the band of its own confidence', () => {

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { HINTS_DEBOUNCE_MS, publishLiveUpdates, STATS_DEBOUNCE_MS, type LiveUpdatePorts } from '../../server/rpc/live-updates.js';
-import * as protocol from '../../server/rpc/protocol.js';
+import * as protocol from '../../protocol/extension-methods.js';
+import type * as records from '../../protocol/records.js';
 
 /** The emitters and reads live updates use (their ports), counting the reads. */
 function fakePorts() {
@@ -44,7 +45,7 @@ function fakePorts() {
   return { ports: ports as unknown as LiveUpdatePorts, emitter: ports, reads };
 }
 
-const entry: protocol.ActivityInfo = { id: 'c1', at: 1, session: 's', power: 'memory', tool: 'a', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 3, resultBytes: 9, audit: false, rating: 0 };
+const entry: records.ActivityInfo = { id: 'c1', at: 1, session: 's', power: 'memory', tool: 'a', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 3, resultBytes: 9, audit: false, rating: 0 };
 test('calls and ratings go out at once; hints, stats and tokens once per burst, debounced; nothing after unsubscribing', async (t) => {
   // The debounce runs on node:test's fake clock: time passes when the test says so.
   t.mock.timers.enable({ apis: ['setTimeout'] });
@@ -64,11 +65,11 @@ test('calls and ratings go out at once; hints, stats and tokens once per burst, 
   emitter.hints.events.emit('changed', {});
   assert.deepEqual(methods(), [protocol.activityRecorded.method, protocol.activityRecorded.method, protocol.activityRated.method]);
   assert.deepEqual(sent[2].params, { id: 'c1', rating: 1 });
-  assert.equal((sent[0].params as protocol.ActivityInfo).rating, 0);
+  assert.equal((sent[0].params as records.ActivityInfo).rating, 0);
 
   await advance(HINTS_DEBOUNCE_MS + 100);
   assert.equal(methods().filter((m) => m === protocol.hintsChanged.method).length, 1, 'one hints push for the burst');
-  const hints = sent.find((s) => s.method === protocol.hintsChanged.method)!.params as protocol.HintsPayload;
+  const hints = sent.find((s) => s.method === protocol.hintsChanged.method)!.params as records.HintsPayload;
   assert.deepEqual([hints.scope, hints.powers, hints.nodes.length], ['active', ['memory'], 1]);
   assert.equal(reads.tokens, 0, 'tokens wait longer');
 

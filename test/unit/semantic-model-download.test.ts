@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { downloadModel } from '../../server/resolve/semantic/model-download.js';
-import type { DownloadProgress } from '../../server/rpc/protocol.js';
+import type { DownloadProgress } from '../../protocol/extension-methods.js';
 import { replaceTransformersImport } from '../../server/resolve/semantic/transformers-module.js';
 import { guardNetwork, tinyModelPath } from '../fixtures/models/tiny-model.js';
 import { tempDir } from '../helpers/temp.js';

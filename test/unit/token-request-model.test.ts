@@ -1,5 +1,5 @@
 /**
- * Token figures counted per model request (server/intel/accounting/request-model.ts): each call is
+ * Token figures counted per model request (protocol/request-model.ts): each call is
  * one request carrying the tool list of that moment; direct exposure carries every configured
  * power's tools on each of its requests. Real tokenizer (o200k_base), real store.
  */
@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { directTokens, listedTwiceText, requestTokens, sessionsVerdict, toolListVerdict } from '../../server/intel/accounting/request-model.js';
+import { directTokens, listedTwiceText, requestTokens, sessionsVerdict, toolListVerdict } from '../../protocol/request-model.js';
 import { SessionReadLedger } from '../../server/intel/accounting/session-reads.js';
 import { tokenReport } from '../../server/intel/accounting/token-report.js';
 import { InlineTokenizer } from '../../server/intel/tokens/tokenizer.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { callsText, edgeLabelText, layoutHintGraph, smoothPath, strokeWidthOf } from '../../webview/graph-layout.js';
-import type { HintEdgeInfo, HintNodeInfo } from '../../server/rpc/protocol.js';
+import type { HintEdgeInfo, HintNodeInfo } from '../../protocol/records.js';
 
 const node = (power: string, tool: string, calls = 0): HintNodeInfo => ({ id: `${power}:${tool}`, power, tool, calls });
 const edge = (from: string, to: string, kind: HintEdgeInfo['kind'], weight = 0, source: HintEdgeInfo['source'] = 'declared', followRate: number | null = null): HintEdgeInfo => ({ from, to, kind, source, weight, followRate });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ActivityInfo, RecommendationStats, ScoreExplanation } from '../../server/rpc/protocol.js';
+import type { ActivityInfo, RecommendationStats, ScoreExplanation } from '../../protocol/records.js';
 import { activityRows, powerOptions } from '../../webview/activity-model.js';
 import { canTune, contributionSegments, historyFacts, metricCards, orderSentence, relevanceFacts, tuneMessage, tuneReadiness, weightBars } from '../../webview/quality-model.js';
 

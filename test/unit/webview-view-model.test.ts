@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { GatewayStatus, PowerInfo, ResolveResult } from '../../server/rpc/protocol.js';
+import type { GatewayStatus, PowerInfo, ResolveResult } from '../../protocol/records.js';
 import { healthText, powerRows, scoreRows, tierSummary } from '../../webview/view-model.js';
 
 function power(name: string, overrides: Partial<PowerInfo> = {}): PowerInfo {

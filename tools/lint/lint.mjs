@@ -1,5 +1,6 @@
-// `npm run lint`: installs this folder's ESLint the first time (or when its lock file changed), then
-// lints the repository with eslint.config.mjs. Arguments go to ESLint (e.g. `npm run lint -- --fix`).
+// `npm run lint`: installs this folder's ESLint the first time (or when its lock file changed), checks
+// the import layers (check-layers.mjs against layers.mjs), then lints the repository with
+// eslint.config.mjs. Arguments go to ESLint (e.g. `npm run lint -- --fix`).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -17,4 +18,6 @@ if (!fs.existsSync(installed) || fs.statSync(installed).mtimeMs < fs.statSync(lo
   const status = run('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], here);
   if (status !== 0) process.exit(status);
 }
-process.exit(run(process.execPath, [path.join(here, 'node_modules', 'eslint', 'bin', 'eslint.js'), ...(process.argv.length > 2 ? process.argv.slice(2) : ['.'])], root));
+const layers = run(process.execPath, [path.join(here, 'check-layers.mjs')], root);
+const eslint = run(process.execPath, [path.join(here, 'node_modules', 'eslint', 'bin', 'eslint.js'), ...(process.argv.length > 2 ? process.argv.slice(2) : ['.'])], root);
+process.exit(layers || eslint);

@@ -6,12 +6,12 @@
  * `grimoire stats --json` prints it; the dashboard reads the same object (protocol `TokenReportInfo`).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { SessionTokensInfo, TokenReportInfo, TokenTotals } from '../../rpc/protocol.js';
+import type { SessionTokensInfo, TokenReportInfo, TokenTotals } from '../../../protocol/records.js';
 import type { Store } from '../../store/store.js';
 import { cachedTokenCounts } from '../tokens/token-count-cache.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import { intelCallSums, type Aggregate } from './intel-calls-table.js';
-import { directTokens } from './request-model.js';
+import { directTokens } from '../../../protocol/request-model.js';
 import type { SessionReads } from './session-reads.js';
 
 export interface ToolLists {

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage, logger } from '../../log.js';
 import type { Store } from '../../store/store.js';
-import type { IntelSettings } from '../intel-settings.js';
+import type { IntelSettings } from '../../config/intel-settings.js';
 import type { Summary } from '../summary.js';
 import type { ArtifactFiles } from './artifact-files.js';
 import { storeFiles } from './store-files.js';

@@ -6,7 +6,7 @@
  * The local summarizer's identifiers are attached to a model's summary too.
  */
 import { errorMessage, logger } from '../../log.js';
-import type { IntelSettings, SummarizerName } from '../intel-settings.js';
+import type { IntelSettings, SummarizerName } from '../../config/intel-settings.js';
 import type { LocalSummary } from '../local/local-summarizer.js';
 import type { LocalSummarizer } from '../local/summary-thread.js';
 import type { Attempt, SummaryBody } from '../summary.js';

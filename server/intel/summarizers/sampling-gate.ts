@@ -3,7 +3,7 @@
  * shows a model picker and a consent dialog, so there the extension's language model (vscodeLm)
  * summarizes and sampling is used only when the user turns `intel.summarizers.samplingInVsCode` on.
  */
-import type { IntelSettings } from '../intel-settings.js';
+import type { IntelSettings } from '../../config/intel-settings.js';
 
 /** VS Code and its builds name themselves so in MCP's clientInfo (product nameLong). */
 const VS_CODE_CLIENT = /visual studio code|vscodium|code - oss|code-server|\bvs ?code\b/i;

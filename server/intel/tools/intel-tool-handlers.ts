@@ -1,7 +1,7 @@
 /** Answers read_artifact, get_artifact_context and semantic_search; undefined for any other tool. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorResult, jsonResult } from '../../calls/results.js';
-import { describeArgsError } from '../../gateway/gateway-tools.js';
+import { describeArgsError } from '../../util/tool-args.js';
 import { errorMessage } from '../../log.js';
 import type { ArtifactOwner, OwnedArtifacts } from '../artifacts/artifact-store.js';
 import type { Intel } from '../intel.js';

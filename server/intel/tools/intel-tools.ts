@@ -1,7 +1,7 @@
 /** The gateway tools of the intelligence layer: read_artifact, get_artifact_context, semantic_search. Names are a stable contract (DESIGN.md). */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { toolInputSchema } from '../../gateway/tool-input-schema.js';
+import { toolInputSchema } from '../../util/tool-args.js';
 
 export const READ_ARTIFACT_DEFAULT_LIMIT = 8_000;
 export const READ_ARTIFACT_MAX_LIMIT = 50_000;

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { errorMessage } from '../../log.js';
-import type { DownloadOutcome, DownloadProgress } from '../../rpc/protocol.js';
+import type { DownloadOutcome, DownloadProgress } from '../../../protocol/extension-methods.js';
 import { isLocalModel, loadExtractor } from './model-loader.js';
 import { TransformersMissingError, type LoadProgress } from './transformers-module.js';
 

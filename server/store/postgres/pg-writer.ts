@@ -6,7 +6,7 @@
  * beyond the bound are dropped, counted, logged, and recorded as an event once it is back.
  */
 import type { Pool, PoolClient } from 'pg';
-import { eventOp } from '../../activity/event-log.js';
+import { eventOp } from '../event-op.js';
 import { errorMessage, logger } from '../../log.js';
 import type { WriteOp } from '../ops.js';
 import { pgWriteStatements } from './pg-sql.js';

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { GatewayStatus, PowerInfo } from '../../../server/rpc/protocol.js';
+import type { GatewayStatus, PowerInfo } from '../../../protocol/records.js';
 import { dashboardHarness, posted, screenshotPath, send, violations, type DashboardHarness } from './dashboard-page.js';
 import { call, calls, hints, stats, tokens } from './insight-fixtures.js';
 

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { dashboardHtml } from '../../../client/dashboard-html.js';
 import { buildWebview } from '../../../client/packaging/bundle.js';
-import type { DashboardRequest, DashboardState, DashboardUpdate } from '../../../server/rpc/protocol.js';
+import type { DashboardRequest, DashboardState, DashboardUpdate } from '../../../protocol/dashboard-messages.js';
 import { base, paths } from '../harness/paths.js';
 
 /** Stand-in for acquireVsCodeApi, plus a CSP violation log; runs before the page's own script. */

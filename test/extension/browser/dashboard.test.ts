@@ -6,7 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { DashboardState, GatewayStatus, PowerInfo, ResolveResult } from '../../../server/rpc/protocol.js';
+import type { GatewayStatus, PowerInfo, ResolveResult } from '../../../protocol/records.js';
+import type { DashboardState } from '../../../protocol/dashboard-messages.js';
 import { dashboardHarness, posted, screenshotPath, send, violations, type DashboardHarness } from './dashboard-page.js';
 
 let harness: DashboardHarness;

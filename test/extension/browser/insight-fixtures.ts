@@ -1,5 +1,5 @@
 /** Payloads for the dashboard's browser tests, shaped as the gateway sends them. */
-import type { ActivityInfo, HintsPayload, RecommendationStats, TokenReportInfo } from '../../../server/rpc/protocol.js';
+import type { ActivityInfo, HintsPayload, RecommendationStats, TokenReportInfo } from '../../../protocol/records.js';
 
 const now = Date.now();
 

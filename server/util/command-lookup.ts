@@ -62,3 +62,36 @@ export function lookupFor(env: Record<string, string | undefined> = {}, cwd?: st
   const pick = (name: string) => env[name] ?? Object.entries(env).find(([key]) => process.platform === 'win32' && key.toUpperCase() === name)?.[1] ?? process.env[name];
   return { platform: process.platform, pathEnv: pick('PATH') ?? '', pathExt: pick('PATHEXT'), cwd: cwd ?? process.cwd() };
 }
+
+const CHECK_AGAIN_MS = 1000;
+const commandCache = new Map<string, { found: boolean; stamp: string; checkedAt: number }>();
+
+/**
+ * Whether a command can be found, with the platform's rules (PATHEXT on Windows: see
+ * findCommand). A result is kept only while PATH and PATHEXT are the same and the PATH
+ * folders and the found file are unchanged (checked at most once a second), so installing a
+ * missing command, or removing one, shows without a restart.
+ */
+export function commandExists(command: string, lookup: CommandLookup = lookupFor()): boolean {
+  const key = [lookup.platform, command, lookup.pathEnv, lookup.pathExt ?? '', lookup.cwd ?? ''].join('\u0000');
+  const cached = commandCache.get(key);
+  const now = Date.now();
+  if (cached && now - cached.checkedAt < CHECK_AGAIN_MS) return cached.found;
+  const found = findCommand(command, lookup);
+  const stamp = [found ?? '', ...[found, ...lookup.pathEnv.split(lookup.platform === 'win32' ? ';' : ':')].map(modified)].join('|');
+  if (cached && cached.stamp === stamp) {
+    cached.checkedAt = now;
+    return cached.found;
+  }
+  commandCache.set(key, { found: found !== undefined, stamp, checkedAt: now });
+  return found !== undefined;
+}
+
+function modified(file: string | undefined): string {
+  if (!file) return '';
+  try {
+    return String(fs.statSync(file).mtimeMs);
+  } catch {
+    return '-';
+  }
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { declaredFields } from '../config/declared-fields.js';
 
 /** The summarizers, by the names settings use. */
 export const SUMMARIZER_NAMES = ['sampling', 'vscodeLm', 'local'] as const;
@@ -23,17 +24,16 @@ export const intelSettingsSchema = z
     enabled: z.boolean().default(true),
     /** Bulk results (listings, logs, tables, JSON collections) of at least this many tokens (o200k_base, about 2 KB) are summarized. */
     summaryThresholdTokens: z.number().int().min(64).default(512),
-    /** Text the agent asked to read (a file, a page) comes back whole up to this many tokens; longer, it is summarized. */
-    readWholeTokens: z.number().int().min(256).default(8_000),
+    /** readWholeTokens: text the agent asked to read (a file, a page) comes back whole up to this many tokens; longer, it is summarized. */
+    ...declaredFields('intel'),
     summarizers: z
       .object({
         /**
-         * How long a model summarizer may take, in all, before the local summarizer answers: a
-         * consent dialog or a model picker never holds a call open.
+         * timeBudgetMs: how long a model summarizer may take, in all, before the local summarizer
+         * answers; samplingInVsCode: MCP sampling under VS Code (where it shows a model picker and a
+         * consent dialog per call); elsewhere it is used when the client offers it.
          */
-        timeBudgetMs: z.number().int().positive().default(3_000),
-        /** MCP sampling under VS Code (where it shows a model picker and a consent dialog per call); elsewhere it is used when the client offers it. */
-        samplingInVsCode: z.boolean().default(false),
+        ...declaredFields('intel.summarizers'),
         /** Tried in this order; a failing or unavailable one falls back to the next, the last to the raw result. */
         order: z.array(z.enum(SUMMARIZER_NAMES)).min(1).default(['vscodeLm', 'sampling', 'local']),
         /** The MCP client's own model (sampling/createMessage), when the client declares sampling. */

@@ -4,9 +4,10 @@
  * request carries the whole tool list of that moment; each answer and result is read once.
  * Through Grimoire a request carries the gateway's list as it was then, and its own tools
  * (resolve_intent, activate_power, ...) are requests of their own. Directly, every request carries
- * every configured power's tools, and only the powers' own calls are made.
+ * every configured power's tools, and only the powers' own calls are made. Pure: the server counts
+ * with it, the dashboard words its figures with it.
  */
-import type { TokenReportInfo } from '../../rpc/protocol.js';
+import type { TokenReportInfo } from './records.js';
 export interface RequestTokens {
   requests: number;
   /** The tool lists the requests carried. */

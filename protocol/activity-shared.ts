@@ -3,7 +3,7 @@
  * applied to calls pushed live (`activityRecorded`) the way the server's query applies it, the list
  * kept up to date, ratings toggled, and a call's intent and latency in words. Imports only protocol types.
  */
-import type { ActivityFilterInfo, ActivityInfo, ActivityRating } from './protocol.js';
+import type { ActivityFilterInfo, ActivityInfo, ActivityRating } from './records.js';
 
 /** How many calls a live list keeps by default. */
 export const ACTIVITY_LIMIT = 100;

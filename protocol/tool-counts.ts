@@ -2,7 +2,7 @@
  * A power's tools told apart by what the agent may do with them: available, held for review,
  * blocked. Shared by the Powers tree, the activation message and the dashboard (no `vscode`, no DOM).
  */
-import type { PowerInfo } from './protocol.js';
+import type { PowerInfo } from './records.js';
 
 export function toolCountText(count: number): string {
   return count === 1 ? '1 tool' : `${count} tools`;

@@ -1,42 +1,9 @@
 /**
- * Every custom message between the extension (client/), the gateway process (server/) and the
- * dashboard webview (webview/), declared once. Modelled on rust-analyzer's `lsp_ext.ts`.
- *
- * This file imports nothing at run time (only types): the webview bundles it for the browser, so
- * the method descriptors are plain typed objects that `client/gateway-client.ts` and
- * `server/rpc/rpc-server.ts` hand to their own connection. A record the server validates is declared
- * as a zod schema beside its parser and re-exported here as a type.
+ * The records the gateway process hands the extension and the dashboard (a power, its tools, a call,
+ * a hint network, a token report, a tool review, ...): declared once, produced directly by the
+ * server's modules, carried by the methods of extension-methods.ts, printed by the CLI's `--json`
+ * and the REST API. Types and plain constants only: the webview bundles this file for the browser.
  */
-
-/** A JSON-RPC request; `P` and `R` exist only for the type checker. */
-export interface RequestType<P, R> {
-  readonly method: string;
-  readonly __types?: { params: P; result: R };
-}
-
-/** A JSON-RPC notification; `P` exists only for the type checker. */
-export interface NotificationType<P> {
-  readonly method: string;
-  readonly __types?: { params: P };
-}
-
-const request = <P, R>(method: string): RequestType<P, R> => ({ method });
-const notification = <P>(method: string): NotificationType<P> => ({ method });
-
-// ---------------------------------------------------------------------------------------------
-// Settings: sent as `initializationOptions` and with `workspace/didChangeConfiguration`.
-
-// Declared as zod schemas in client-settings-schema.ts (the server validates them); type-only here.
-export type { ClientSettings, GatewaySettingsPatch, InitializationOptions, RestoreOptions } from './client-settings-schema.js';
-import type { ClientSettings } from './client-settings-schema.js';
-
-/** `workspace/didChangeConfiguration` params. */
-export interface ConfigurationChange {
-  settings: ClientSettings;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Payloads.
 
 export type PowerState = 'stopped' | 'starting' | 'active' | 'crashed' | 'stopping';
 export type PowerSourceKind = 'spell' | 'demo' | 'vscode-mcp' | 'claude-desktop' | 'cursor-mcp' | 'kiro-power';
@@ -130,12 +97,6 @@ export interface PowerStateChange {
   detail?: string;
 }
 
-export interface ResolveParams {
-  query: string;
-  /** Attach each power's factor contributions ("why this power"). */
-  explain?: boolean;
-}
-
 /** The ranking's factors (each weighted; the weights sum to 1). */
 export interface RankingWeightsInfo {
   relevance: number;
@@ -203,10 +164,6 @@ export interface ResolveResult {
   resolver?: ResolverStatusInfo;
 }
 
-export interface PowerParams {
-  name: string;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Activity: every call through the gateway (issue 5), rated by the user (issue 3).
 
@@ -263,11 +220,6 @@ export interface ActivityPage {
   filter: ActivityFilterInfo;
   /** Newest first. */
   entries: ActivityInfo[];
-}
-
-export interface RateActivityParams {
-  id: string;
-  rating: ActivityRating;
 }
 
 export interface ActivityRated {
@@ -366,13 +318,6 @@ export interface HintEventInfo {
   outcome: HintOutcome | null;
 }
 
-export interface HintsParams {
-  /** 'active' (default): the active powers' network; 'all': every power's. */
-  scope?: 'active' | 'all';
-  /** Recent hints to return (default 30). */
-  recent?: number;
-}
-
 export interface HintsPayload {
   scope: 'active' | 'all';
   powers: string[];
@@ -407,7 +352,7 @@ export interface TokenReportInfo {
   notStored: number;
   artifacts: { count: number; bytes: number; maxBytes: number; ttlMinutes: number };
   /**
-   * What one model request carries (server/intel/accounting/request-model.ts): the gateway's tool
+   * What one model request carries (request-model.ts): the gateway's tool
    * list now against every configured power's tools listed directly (the powers configured now,
    * not disabled; `unlisted` of them never listed their tools, so they count 0 here).
    */
@@ -459,25 +404,6 @@ export interface SessionTokensInfo {
 }
 
 // ---------------------------------------------------------------------------------------------
-// VS Code's language model, lent to the gateway's summarizer (issue 7).
-
-/** Client -> server: whether a VS Code language model can be asked (changes as models come and go). */
-export interface LanguageModelAvailability {
-  available: boolean;
-  /** The models' names, for the log. */
-  models: string[];
-}
-
-export interface LanguageModelParams {
-  prompt: string;
-}
-
-export interface LanguageModelReply {
-  text: string;
-  model: string;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Tool review (pinning and quarantine).
 
 /** What changed between the approved version of a tool and the one its server now offers. */
@@ -517,126 +443,3 @@ export interface ToolReviewInfo {
 export interface ToolChangesPayload {
   reviews: ToolReviewInfo[];
 }
-
-/** A tool (`tool` set) or every held tool of a power. */
-export interface ToolReviewParams {
-  power: string;
-  tool?: string;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The semantic model, fetched on the user's request (Grimoire: Download Semantic Model).
-
-/** Without a model: the one in the gateway's settings (resolve.semantic.model). */
-export interface DownloadModelParams {
-  model?: string;
-  /** A mirror instead of https://huggingface.co/. */
-  remoteHost?: string;
-}
-
-export interface DownloadProgress {
-  file: string;
-  /** 0-100 of this file, when its size is known. */
-  percent?: number;
-}
-
-/** `folder`: where the model is now (the data folder's models/, or the folder named). */
-export type DownloadOutcome = { ok: true; model: string; folder: string; files: string[] } | { ok: false; model: string; message: string };
-
-// ---------------------------------------------------------------------------------------------
-// Client -> server requests.
-
-export const getStatus = request<null, GatewayStatus>('grimoire/status');
-export const listPowers = request<null, PowersPayload>('grimoire/listPowers');
-export const activatePower = request<PowerParams, PowerInfo>('grimoire/activatePower');
-export const deactivatePower = request<PowerParams, PowerInfo>('grimoire/deactivatePower');
-export const resolveIntent = request<ResolveParams, ResolveResult>('grimoire/resolve');
-/** Reads every power source again now (the folders are watched too). */
-export const reloadPowers = request<null, PowersPayload>('grimoire/reload');
-/** Waits until the MCP endpoint is served. */
-export const getEndpoint = request<null, Endpoint>('grimoire/endpoint');
-export const listActivity = request<ActivityFilterInfo, ActivityPage>('grimoire/activity');
-/** Rating feeds the ranking's rating factor. */
-export const rateActivity = request<RateActivityParams, ActivityRated>('grimoire/rateActivity');
-export const getRecommendationStats = request<null, RecommendationStats>('grimoire/recommendationStats');
-/** Refits the ranking weights on the followed recommendations and saves them when they improve MRR. */
-export const tuneWeights = request<null, TuneWeightsResult>('grimoire/tuneWeights');
-export const getHints = request<HintsParams, HintsPayload>('grimoire/hints');
-export const getTokenReport = request<null, TokenReportInfo>('grimoire/tokenReport');
-/** Every tool awaiting review or kept blocked. */
-export const listToolChanges = request<null, ToolChangesPayload>('grimoire/toolChanges');
-/** Pins the reviewed version: the tool is exposed again. Answers with what still awaits review. */
-export const approveToolChange = request<ToolReviewParams, ToolChangesPayload>('grimoire/approveTool');
-/** Keeps the tool blocked. Answers with what still awaits review. */
-export const rejectToolChange = request<ToolReviewParams, ToolChangesPayload>('grimoire/rejectTool');
-
-/** Fetches the semantic model into the data folder (progress: modelDownloadProgress); the embedder loads it at the gateway's next start. */
-export const downloadModel = request<DownloadModelParams, DownloadOutcome>('grimoire/downloadModel');
-
-// Client -> server notifications.
-
-export const languageModelAvailability = notification<LanguageModelAvailability>('grimoire/languageModelAvailability');
-
-// Server -> client requests.
-
-/** One prompt to VS Code's language model; rejected when none is available or the user refused consent. */
-export const languageModelRequest = request<LanguageModelParams, LanguageModelReply>('grimoire/languageModel');
-
-// Server -> client notifications, pushed from gateway events.
-
-export const statusChanged = notification<GatewayStatus>('grimoire/statusChanged');
-export const powersChanged = notification<PowersPayload>('grimoire/powersChanged');
-export const powerStateChanged = notification<PowerStateChange>('grimoire/powerStateChanged');
-/** Each call, as soon as it is recorded (rating 0). */
-export const activityRecorded = notification<ActivityInfo>('grimoire/activityRecorded');
-export const activityRated = notification<ActivityRated>('grimoire/activityRated');
-/** The active powers' hint network and recent hints, after a hint fired or resolved, a call or an activation. */
-export const hintsChanged = notification<HintsPayload>('grimoire/hintsChanged');
-/** After calls (debounced): MRR, precision@k and weights. */
-export const recommendationStatsChanged = notification<RecommendationStats>('grimoire/recommendationStatsChanged');
-/** After calls and tool list changes (debounced). */
-export const tokenReportChanged = notification<TokenReportInfo>('grimoire/tokenReportChanged');
-/** While downloadModel runs: one file's progress. */
-export const modelDownloadProgress = notification<DownloadProgress>('grimoire/modelDownloadProgress');
-/** Tools just put in quarantine (only the new ones). */
-export const toolsQuarantined = notification<ToolChangesPayload>('grimoire/toolsQuarantined');
-
-/** The JSON-RPC error code of a request the gateway refused (unknown power, failed start, ...). */
-export const GATEWAY_ERROR = -32001;
-
-// ---------------------------------------------------------------------------------------------
-// Dashboard webview <-> extension (postMessage).
-
-/** What the dashboard keeps across hide / reload / reopen. */
-export interface DashboardState {
-  query: string;
-  result?: ResolveResult;
-  activityFilter?: ActivityFilterInfo;
-  hintsScope?: 'active' | 'all';
-}
-
-export type DashboardAction = 'resolve' | 'activate' | 'deactivate' | 'activity' | 'rate' | 'tune' | 'hints' | 'tokens';
-
-export type DashboardRequest =
-  | { type: 'ready' }
-  | { type: 'resolve'; query: string }
-  | { type: 'activate'; name: string }
-  | { type: 'deactivate'; name: string }
-  /** Show the calls matching this filter (and keep it). */
-  | { type: 'activityFilter'; filter: ActivityFilterInfo }
-  | { type: 'rate'; id: string; rating: ActivityRating }
-  | { type: 'tune' }
-  | { type: 'hintsScope'; scope: 'active' | 'all' };
-
-export type DashboardUpdate =
-  | { type: 'gateway'; status: GatewayStatus; powers: PowerInfo[]; /** The problems `status.issues` counts. */ issues?: LoadIssueInfo[] }
-  | { type: 'restore'; state: DashboardState }
-  | { type: 'resolved'; result: ResolveResult }
-  | { type: 'activity'; page: ActivityPage }
-  | { type: 'activityRecorded'; entry: ActivityInfo }
-  | { type: 'activityRated'; rated: ActivityRated }
-  | { type: 'recommendations'; stats: RecommendationStats }
-  | { type: 'tuned'; result: TuneWeightsResult }
-  | { type: 'hints'; payload: HintsPayload }
-  | { type: 'tokens'; report: TokenReportInfo }
-  | { type: 'failed'; action: DashboardAction; message: string };

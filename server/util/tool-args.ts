@@ -1,6 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
+// A tool's arguments as zod declares them: the schema an MCP client is shown, and a refusal in words.
+
 /**
  * The advertised inputSchema of a gateway tool, generated from the zod object its handler parses
  * with, so the two cannot drift. Input mode: defaulted fields are optional, as a caller sees them.
@@ -21,4 +23,13 @@ function withoutSafeIntegerBounds(node: unknown): unknown {
     out[key] = withoutSafeIntegerBounds(value);
   }
   return out;
+}
+
+/** A zod failure as one sentence naming the argument and what it needs. */
+export function describeArgsError(tool: string, error: z.ZodError): string {
+  const parts = error.issues.map((issue) => {
+    const field = issue.path.join('.') || 'arguments';
+    return `${field}: ${issue.message}`;
+  });
+  return `Invalid arguments for ${tool}: ${parts.join('; ')}.`;
 }
