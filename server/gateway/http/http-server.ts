@@ -4,17 +4,17 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, logger } from '../log.js';
-import { byteSize, preview } from '../util/preview.js';
-import type { Gateway } from './gateway.js';
+import { errorMessage, logger } from '../../log.js';
+import { byteSize, preview } from '../../util/preview.js';
+import type { Gateway } from '../gateway.js';
 import { readJsonBody } from './http-body.js';
-import type { Identity } from '../users/identity.js';
+import type { Identity } from '../../users/identity.js';
 import { authenticate, checkOrigin } from './http-guard.js';
 import { fromProxy, isLoopbackHost } from './http-bind.js';
-import { createMcpSession } from './mcp-session.js';
+import { createMcpSession } from '../mcp-session.js';
 import { handleRestApi } from './rest-api.js';
-import { clientName, SessionLimitError } from './session-registry.js';
-import { maskSecrets } from '../util/secrets.js';
+import { clientName, SessionLimitError } from '../session-registry.js';
+import { maskSecrets } from '../../util/secrets.js';
 
 const log = logger('http');
 

@@ -1,18 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseActivityFilter } from '../activity/activity-query.js';
-import { errorMessage } from '../log.js';
-import { ForbiddenError, requireReviewer, type Identity } from '../users/identity.js';
-import { preview } from '../util/preview.js';
-import { maskDeep } from '../util/secrets.js';
-import type { GatewayPorts } from './ports.js';
+import { parseActivityFilter } from '../../activity/activity-query.js';
+import { errorMessage } from '../../log.js';
+import { ForbiddenError, requireReviewer, type Identity } from '../../users/identity.js';
+import { preview } from '../../util/preview.js';
+import { maskDeep } from '../../util/secrets.js';
+import type { GatewayPorts } from '../ports.js';
 
 /** What the REST API reads and decides through. */
 export interface RestPorts {
   ports: Pick<GatewayPorts, 'activity' | 'trust'>;
 }
 import { readJsonBody } from './http-body.js';
-import { splitQualifiedName } from './tool-names.js';
-import { toolReviewInfo } from '../trust/review-info.js';
+import { splitQualifiedName } from '../tool-names.js';
+import { toolReviewInfo } from '../../trust/review-info.js';
 
 /**
  * The REST API beside /mcp, behind the same bearer tokens:
