@@ -7,9 +7,9 @@
 import { EventEmitter } from 'node:events';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, logger } from '../log.js';
+import { errorMessage, logger } from '../../log.js';
 import { activePowersOf, isActiveFor, type PassthroughPorts } from './passthrough-ports.js';
-import { maskDeep, maskSecrets, SecretLines } from '../util/secrets.js';
+import { maskDeep, maskSecrets, SecretLines } from '../../util/secrets.js';
 
 const activationEvents = new WeakMap<PassthroughPorts, EventEmitter<{ changed: [] }>>();
 

@@ -1,8 +1,8 @@
 /** What each power's server lists besides tools (prompts, resources, templates), cached until it says they changed. */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, logger } from '../log.js';
-import type { PowerConnection } from '../upstream/connection.js';
+import { errorMessage, logger } from '../../log.js';
+import type { PowerConnection } from '../../upstream/connection.js';
 import type { PassthroughPorts } from './passthrough-ports.js';
 
 const log = logger('passthrough');

@@ -1,5 +1,5 @@
-import type { Gateway } from './gateway.js';
-import type { GatewayPorts } from './ports.js';
+import type { Gateway } from '../gateway.js';
+import type { GatewayPorts } from '../ports.js';
 
 /**
  * What the MCP passthrough (prompts, resources, completions, the children's requests and

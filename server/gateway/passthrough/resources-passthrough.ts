@@ -17,10 +17,10 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, logger } from '../log.js';
-import { preview } from '../util/preview.js';
+import { errorMessage, logger } from '../../log.js';
+import { preview } from '../../util/preview.js';
 import { childLists } from './child-lists.js';
-import type { CallScope } from '../upstream/client-features.js';
+import type { CallScope } from '../../upstream/client-features.js';
 import { activePowersOf, type PassthroughPorts } from './passthrough-ports.js';
 
 const log = logger('passthrough');
