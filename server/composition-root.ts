@@ -24,7 +24,7 @@ import type { GatewayParts } from './gateway/gateway-parts.js';
 import { powerDocument } from './gateway/power-documents.js';
 import { learnFromCall, onPowerState, onQuarantined, onRegistryChange, type ReactionParts } from './gateway/power-reactions.js';
 import { Resolution } from './gateway/resolution.js';
-import { SessionRegistry } from './gateway/session-registry.js';
+import { SessionRegistry } from './gateway/sessions/session-registry.js';
 import { SteeringLog } from './gateway/steering.js';
 import { HintEvents } from './hints/hint-events.js';
 import { hintNetworkReport } from './hints/hint-network-report.js';

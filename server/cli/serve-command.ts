@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { planBind } from '../gateway/http/http-bind.js';
-import { EarlyAnswersTransport } from '../gateway/early-answers.js';
+import { EarlyAnswersTransport } from '../gateway/sessions/early-answers.js';
 import { GATEWAY_TOOLS } from '../gateway/gateway-tools.js';
-import { BoundedStdioServerTransport } from '../gateway/stdio-transport.js';
+import { BoundedStdioServerTransport } from '../gateway/sessions/stdio-transport.js';
 import type { UnavailableServer } from '../gateway/http/unavailable-server.js';
 import { databaseUrl } from '../store/open-store.js';
 import type { Runtime, RuntimeOptions } from '../runtime.js';
@@ -98,7 +98,7 @@ export async function serve(args: CliArgs, options: RuntimeOptions): Promise<num
     await transport.listen();
     setTimeout(() => void build(), BUILD_ANYWAY_MS).unref();
     const { gateway } = await build();
-    const { createMcpSession } = await import('../gateway/mcp-session.js');
+    const { createMcpSession } = await import('../gateway/sessions/mcp-session.js');
     const session = createMcpSession(gateway, 'stdio');
     await session.connect(transport);
     for (let i = 0; i < transport.listsAnswered; i++) gateway.ports.intel.reads.listed('stdio', gateway.listTools('stdio'));

@@ -7,7 +7,7 @@ import { preview } from '../util/preview.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import { exposeTool, type ExposedTool } from './exposure.js';
 import { GATEWAY_TOOLS } from './gateway-tools.js';
-import type { SessionRegistry, SessionState } from './session-registry.js';
+import type { SessionRegistry, SessionState } from './sessions/session-registry.js';
 
 /** A power name that names no configured power (or one that cannot be activated): the agent is told the known ones. */
 export class UnknownPowerError extends Error {

@@ -10,7 +10,7 @@ import { handleGatewayTool } from './gateway-tool-handlers.js';
 import { GATEWAY_TOOL_NAMES } from './gateway-tools.js';
 import { handleIntentCall } from './intent-calls.js';
 import { awaitingReview } from '../trust/tool-policy.js';
-import type { SessionHandle, SessionState } from './session-registry.js';
+import type { SessionHandle, SessionState } from './sessions/session-registry.js';
 import { splitQualifiedName } from './tool-names.js';
 
 export type { CallerContext } from '../calls/call-runner.js';

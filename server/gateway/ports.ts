@@ -29,7 +29,7 @@ import type { StateChange } from '../upstream/connection.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import type { ExposedTool } from './exposure.js';
 import type { ResolveOptions, ResolveOutcome } from './resolution.js';
-import type { SessionRegistry } from './session-registry.js';
+import type { SessionRegistry } from './sessions/session-registry.js';
 import type { SteeringLog } from './steering.js';
 
 export type { CallerContext, CallRequest } from '../calls/call-runner.js';

@@ -16,7 +16,7 @@ import { errorMessage, logger } from '../log.js';
 import { maskSecrets } from '../util/secrets.js';
 import type { Activation } from './activation.js';
 import type { GatewayEvents } from './ports.js';
-import type { SessionRegistry } from './session-registry.js';
+import type { SessionRegistry } from './sessions/session-registry.js';
 
 const log = logger('gateway');
 

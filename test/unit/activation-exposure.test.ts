@@ -10,7 +10,7 @@ import { PowerTools } from '../../server/catalog/power-tools.js';
 import { defaultSettings, withOverrides, type Settings } from '../../server/config/settings.js';
 import { Activation, UnknownPowerError } from '../../server/gateway/activation.js';
 import { GATEWAY_TOOLS } from '../../server/gateway/gateway-tools.js';
-import { SessionRegistry, type SessionHandle } from '../../server/gateway/session-registry.js';
+import { SessionRegistry, type SessionHandle } from '../../server/gateway/sessions/session-registry.js';
 import { PowerRegistry } from '../../server/powers/registry.js';
 import { Store } from '../../server/store/store.js';
 import { ToolPolicy } from '../../server/trust/tool-policy.js';

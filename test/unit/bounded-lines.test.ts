@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BoundedLines, type CutLine } from '../../server/util/bounded-lines.js';
-import { idOfDropped } from '../../server/gateway/stdio-transport.js';
+import { idOfDropped } from '../../server/gateway/sessions/stdio-transport.js';
 
 function split(max: number, chunks: Array<string | Buffer>, keepBytes?: number) {
   const lines: string[] = [];

@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { EarlyAnswersTransport } from '../../server/gateway/early-answers.js';
+import { EarlyAnswersTransport } from '../../server/gateway/sessions/early-answers.js';
 import { GATEWAY_TOOLS } from '../../server/gateway/gateway-tools.js';
-import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from '../../server/gateway/session-info.js';
+import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from '../../server/gateway/sessions/session-info.js';
 
 /** The result of an answer (the test fails on an error answer). */
 function resultOf<T>(message: JSONRPCMessage | undefined): T {

@@ -11,9 +11,9 @@ import { readJsonBody } from './http-body.js';
 import type { Identity } from '../../users/identity.js';
 import { authenticate, checkOrigin } from './http-guard.js';
 import { fromProxy, isLoopbackHost } from './http-bind.js';
-import { createMcpSession } from '../mcp-session.js';
+import { createMcpSession } from '../sessions/mcp-session.js';
 import { handleRestApi } from './rest-api.js';
-import { clientName, SessionLimitError } from '../session-registry.js';
+import { clientName, SessionLimitError } from '../sessions/session-registry.js';
 import { maskSecrets } from '../../util/secrets.js';
 
 const log = logger('http');

@@ -7,11 +7,11 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { logger } from '../log.js';
-import { writeJsonLine } from '../util/coalesced-write.js';
-import { isJsonRpcMessage } from '../util/json-rpc-shape.js';
-import { byteSize, preview } from '../util/preview.js';
-import { BoundedLines } from '../util/bounded-lines.js';
+import { logger } from '../../log.js';
+import { writeJsonLine } from '../../util/coalesced-write.js';
+import { isJsonRpcMessage } from '../../util/json-rpc-shape.js';
+import { byteSize, preview } from '../../util/preview.js';
+import { BoundedLines } from '../../util/bounded-lines.js';
 
 const log = logger('stdio');
 
