@@ -1,7 +1,7 @@
 /**
  * Two real gateways (`grimoire serve --http`) and the CLI on one data folder, calls bursting on
  * both, the CLI listing and rating meanwhile: one gateway killed with SIGKILL mid-burst. Every
- * acknowledged call has exactly one activity record (README: a call's record is committed before
+ * acknowledged call has exactly one activity record (docs/features.md: a call's record is committed before
  * its answer); the killed one's unanswered calls at most one each. The three replicas on PostgreSQL
  * hold the same in postgres-replicas.test.ts.
  */
