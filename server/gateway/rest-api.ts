@@ -27,7 +27,7 @@ export async function handleRestApi(gateway: RestPorts, request: IncomingMessage
   try {
     switch (route) {
       case 'GET /api/v1/activity':
-        return send(response, 200, { activity: gateway.activity.query(parseActivityFilter(Object.fromEntries(url.searchParams))) });
+        return send(response, 200, { activity: await gateway.activity.query(parseActivityFilter(Object.fromEntries(url.searchParams))) });
       case 'GET /api/v1/tools/changes':
         return send(response, 200, { changes: maskDeep(gateway.trust.changes(url.searchParams.get('power') ?? undefined).map(toolReviewInfo)) });
       case 'POST /api/v1/tools/approve':

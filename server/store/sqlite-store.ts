@@ -165,6 +165,11 @@ export class SqliteStore implements Store {
     return this.db.all<T>(sql, params);
   }
 
+  /** `query`, answered at once. */
+  async read<T = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+    return this.query<T>(sql, params);
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;

@@ -88,13 +88,13 @@ async function preload(store: Store, rows: number): Promise<void> {
   await store.durable();
 }
 
-function list(stores: Store[]): { p50_ms: number; p95_ms: number } {
+async function list(stores: Store[]): Promise<{ p50_ms: number; p95_ms: number }> {
   const times: number[] = [];
   for (const store of stores) {
     const log = new ActivityLog(store);
     for (let i = 0; i < LISTS / stores.length; i++) {
       const started = process.hrtime.bigint();
-      const rows = log.query({ limit: 50 });
+      const rows = await log.query({ limit: 50 });
       times.push(Number(process.hrtime.bigint() - started) / 1e6);
       if (rows.length !== 50) throw new Error(`activity list gave ${rows.length} rows`);
     }
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
             for (let n = 1; n < replicas; n++) stores.push(await open(n));
             const writesPerSecond = await writes(stores);
             const answer = await answerPath(stores);
-            const listed = list(stores);
+            const listed = await list(stores);
             const rss = Math.round(process.memoryUsage().rss / 1048576);
             if (backend !== 'postgres') for (const store of stores.splice(0)) await store.close();
             const api = await apiReads(dataDir, url, replicas, backend === 'sqljs' ? { GRIMOIRE_STORE_ENGINE: 'sql.js' } : {});

@@ -152,10 +152,10 @@ for (const backend of backends) {
       const log = new ActivityLog(store);
       const now = Date.now();
       const calls = [3, 2, 1].map((ago) => log.record({ at: now - ago * 1000, session: 's', power: 'p', tool: 't', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 1, resultBytes: 1 }));
-      log.rate(calls[0]!.id, 1);
-      log.rate(calls[2]!.id, -1);
-      assert.equal(log.prune(30, 2, now), 1);
-      assert.deepEqual(log.query({}).map((r) => [r.id, r.rating]), [[calls[2]!.id, -1], [calls[1]!.id, 0]]);
+      await log.rate(calls[0]!.id, 1);
+      await log.rate(calls[2]!.id, -1);
+      assert.equal(await log.prune(30, 2, now), 1);
+      assert.deepEqual((await log.query({})).map((r) => [r.id, r.rating]), [[calls[2]!.id, -1], [calls[1]!.id, 0]]);
       assert.deepEqual(store.query('SELECT activity_id FROM activity_ratings'), [{ activity_id: calls[2]!.id }]);
       assert.deepEqual(idsMatching(store, shortId(calls[1]!.id)), [calls[1]!.id], 'a short id finds its call');
       assert.deepEqual(idsMatching(store, '_'), [], 'a LIKE wildcard is matched as itself');

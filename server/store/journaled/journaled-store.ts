@@ -256,6 +256,11 @@ export class JournaledStore implements StoreContract {
     return this.db.all<T>(sql, params);
   }
 
+  /** `query`, answered at once. */
+  async read<T = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+    return this.query<T>(sql, params);
+  }
+
   /**
    * Folds every journal into a new snapshot and deletes the journals of gone owners. Returns false
    * (doing nothing) when another live process holds the lock. A compaction of this Store still
