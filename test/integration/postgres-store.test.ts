@@ -156,9 +156,9 @@ for (const backend of backends) {
       await log.rate(calls[2]!.id, -1);
       assert.equal(await log.prune(30, 2, now), 1);
       assert.deepEqual((await log.query({})).map((r) => [r.id, r.rating]), [[calls[2]!.id, -1], [calls[1]!.id, 0]]);
-      assert.deepEqual(store.query('SELECT activity_id FROM activity_ratings'), [{ activity_id: calls[2]!.id }]);
-      assert.deepEqual(idsMatching(store, shortId(calls[1]!.id)), [calls[1]!.id], 'a short id finds its call');
-      assert.deepEqual(idsMatching(store, '_'), [], 'a LIKE wildcard is matched as itself');
+      assert.deepEqual(await store.read('SELECT activity_id FROM activity_ratings'), [{ activity_id: calls[2]!.id }]);
+      assert.deepEqual(await idsMatching(store, shortId(calls[1]!.id)), [calls[1]!.id], 'a short id finds its call');
+      assert.deepEqual(await idsMatching(store, '_'), [], 'a LIKE wildcard is matched as itself');
       await store.durable();
     } finally {
       await store.close();
