@@ -1,11 +1,11 @@
 /**
  * What a replica reads in PostgreSQL itself rather than in its read model: the tables that grow
- * with use (the activity log and its ratings) are not held in memory; any query may be asked of
+ * with use (the activity log and its ratings, artifact bodies) are not held in memory; any query may be asked of
  * the database through `read()`, in the store's SQL written for SQLite (`?` parameters).
  */
 
 /** Tables left out of a replica's read model: read with `Store.read()`. */
-export const DATABASE_ONLY_TABLES: ReadonlySet<string> = new Set(['activity', 'activity_ratings']);
+export const DATABASE_ONLY_TABLES: ReadonlySet<string> = new Set(['activity', 'activity_ratings', 'artifact_bodies']);
 
 const MENTIONS = new RegExp(`\\b(${[...DATABASE_ONLY_TABLES].join('|')})\\b`);
 
