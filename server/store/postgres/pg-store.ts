@@ -16,6 +16,7 @@ import { StoreDatabase } from '../database.js';
 import { loadSqlEngine, type SqlEngine } from '../sql-engine.js';
 import { migrate, TABLE_KEYS } from '../migrations.js';
 import { applyOp, Schema, type Row, type SqlValue, type WriteOp } from '../ops.js';
+import { StoreBase } from '../store-base.js';
 import type { Store } from '../store-interface.js';
 import { CHANGE_LOG_KEEP_MS, PgFollower } from './pg-follower.js';
 import { migratePg } from './pg-schema.js';
@@ -45,13 +46,12 @@ const types = {
     oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-export class PgStore implements Store {
+export class PgStore extends StoreBase implements Store {
   readonly dataDir: string;
   readonly spansMachines = true;
   /** This replica's name in the change log (its own entries are not replayed). */
   readonly origin = randomUUID();
   readonly where: string;
-  private closed = false;
   private closing: Promise<void> | null = null;
   private follower!: PgFollower;
   private writer!: PgWriter;
@@ -65,6 +65,7 @@ export class PgStore implements Store {
     private readonly schema: Schema,
     private readonly engine: SqlEngine,
   ) {
+    super();
     this.dataDir = path.resolve(options.dataDir);
     this.where = maskDatabaseUrl(options.url);
   }
@@ -106,14 +107,9 @@ export class PgStore implements Store {
     }
   }
 
-  write(op: WriteOp): void {
-    this.writeMany([op]);
-  }
-
   /** Visible to this process at once; committed (with the other writes of this turn) by the writer. */
   writeMany(ops: WriteOp[]): void {
-    this.assertOpen();
-    ops = this.schema.prepareBatch(ops).map(pgTextOp);
+    ops = this.prepared(this.schema, ops).map(pgTextOp);
     if (ops.length === 0) return;
     this.applyToModel(ops);
     this.writer.push(ops);
@@ -136,7 +132,7 @@ export class PgStore implements Store {
   }
 
   /** Runs the query in PostgreSQL, once this replica's writes so far are committed (or queued while it is down). */
-  async read<T = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+  override async read<T = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
     this.assertOpen();
     await this.writer.settled(true);
     return (await this.readPool.query(pgParameters(sql), params)).rows as T[];
@@ -163,10 +159,6 @@ export class PgStore implements Store {
       this.db.close();
     })();
     return this.closing;
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new Error('store: closed');
   }
 
   private applyToModel(ops: WriteOp[]): void {
