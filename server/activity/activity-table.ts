@@ -142,9 +142,20 @@ function count(rows: Array<{ n: number | string }>): number {
   return Number(rows[0]?.n ?? 0);
 }
 
-/** Every finished call, by session then time. */
-export function finishedCalls(store: Reader): Promise<FinishedCallRow[]> {
-  return store.read<FinishedCallRow>("SELECT id, session, power, tool, status, at FROM activity WHERE status IN ('ok', 'error') ORDER BY session, at, id");
+/**
+ * The most finished calls the statistics a process keeps in memory read (usage factors, learned
+ * transitions): the newest this many (retention's default cap), however many the table holds, so
+ * that their memory does not grow with the table.
+ */
+export const STATISTICS_WINDOW = 10_000;
+
+/** The newest STATISTICS_WINDOW finished calls (NULL times last on either backend), in `order`. */
+const newestFinished = (columns: string, order: string) =>
+  `SELECT * FROM (SELECT ${columns} WHERE a.status IN ('ok', 'error') ORDER BY (a.at IS NULL), a.at DESC, a.id DESC LIMIT ?) AS newest ORDER BY ${order}`;
+
+/** The newest finished calls (STATISTICS_WINDOW), by session then time. */
+export function finishedCalls(store: Reader, window = STATISTICS_WINDOW): Promise<FinishedCallRow[]> {
+  return store.read<FinishedCallRow>(newestFinished('a.id, a.session, a.power, a.tool, a.status, a.at FROM activity a', 'session, at, id'), [window]);
 }
 
 /** Finished calls at or after `at` (the `activity_at` index), by time. */
@@ -152,10 +163,11 @@ export function finishedCallsSince(store: Reader, at: number): Promise<FinishedC
   return store.read<FinishedCallRow>("SELECT id, session, power, tool, status, at FROM activity WHERE at >= ? AND status IN ('ok', 'error') ORDER BY at, id", [at]);
 }
 
-/** Every finished call's outcome with its rating. */
-export function ratedOutcomes(store: Reader): Promise<RatedOutcome[]> {
+/** The newest finished calls' outcomes (STATISTICS_WINDOW) with their ratings, oldest first. */
+export function ratedOutcomes(store: Reader, window = STATISTICS_WINDOW): Promise<RatedOutcome[]> {
   return store.read<RatedOutcome>(
-    "SELECT a.id, a.power, a.tool, a.status, a.latency_ms, a.at, r.rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id WHERE a.status IN ('ok', 'error')",
+    newestFinished('a.id, a.power, a.tool, a.status, a.latency_ms, a.at, r.rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id', 'at, id'),
+    [window],
   );
 }
 

@@ -56,6 +56,9 @@ test('activity table: finished calls, counts, rated outcomes and short ids come 
       ['read', 'error', 10, null],
       ['write', 'ok', 250, -1],
     ]);
+    // The statistics read the newest finished calls only: their memory does not grow with the table.
+    assert.deepEqual((await table.finishedCalls(store, 2)).map((r) => [r.session, r.at]), [['s1', 3000], ['s2', 1500]], 'the newest two, by session then time');
+    assert.deepEqual((await table.ratedOutcomes(store, 2)).map((o) => [o.at, o.rating]), [[1500, null], [3000, -1]], 'the newest two, oldest first');
     assert.deepEqual(await table.idsMatching(store, a.id.slice(0, 24)), [a.id], 'the start of an id');
     assert.deepEqual(await table.idsMatching(store, shortId(a.id)), [a.id], 'the short id the CLI lists');
     assert.deepEqual(await table.idsMatching(store, '%'), [], 'a wildcard is matched as itself');

@@ -89,7 +89,7 @@ export class PgStore extends StoreBase implements Store {
       }
       fs.mkdirSync(options.dataDir, { recursive: true });
       // Reads run in read-only transactions: a statement that changes rows fails, as the Store contract says.
-      const readPool = new pg.Pool({ ...config, max: 4, idleTimeoutMillis: 30_000, query_timeout: 10_000, options: '-c default_transaction_read_only=on' });
+      const readPool = new pg.Pool({ ...config, connectionTimeoutMillis: 10_000, max: 4, idleTimeoutMillis: 30_000, query_timeout: 10_000, options: '-c default_transaction_read_only=on' });
       readPool.on('error', (error) => log.debug(`idle PostgreSQL connection lost: ${describeConnectionError(error, options.url)}`));
       const store = new PgStore(options, pool, readPool, db, new Schema(db.db), engine);
       store.writer = new PgWriter(pool, store.origin, options.maxQueuedOps ?? 10_000);
