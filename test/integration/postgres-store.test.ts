@@ -121,6 +121,30 @@ for (const backend of backends) {
     }
   });
 
+  test(`${backend.name}: read() is a query that can wait: it sees this store's writes at once and another's, and cannot write`, { skip: maybeSkip }, async () => {
+    const place = await backend.place();
+    const store = await place.open();
+    const other = await place.open();
+    try {
+      const call = (id: string, at: number): WriteOp => ({ op: 'insert', table: 'activity', row: { id, at, session: 's', power: 'p', tool: "it's?", status: 'ok' } });
+      store.writeMany([call('a', 1), call('b', 2)]);
+      // Read-your-writes, with a `?` inside a quoted literal left alone while the others become parameters.
+      assert.deepEqual(await store.read("SELECT id FROM activity WHERE tool = 'it''s?' AND at >= ? ORDER BY at", [2]), [{ id: 'b' }]);
+      await store.durable();
+      assert.deepEqual(await other.read('SELECT COUNT(*) AS n FROM activity'), [{ n: 2 }], 'committed by the other store: read at once in the database');
+      await assert.rejects(store.read("DELETE FROM activity WHERE id = 'a'"), /read-only|read only/);
+      assert.deepEqual(await store.read('SELECT id FROM activity ORDER BY id'), [{ id: 'a' }, { id: 'b' }]);
+      if (backend.name === 'postgres') {
+        // The tables that grow with use are not in a replica's memory: a synchronous query of them is refused.
+        assert.throws(() => store.query('SELECT COUNT(*) AS n FROM activity'), /activity table is not held in memory: read it with read\(\)/);
+        assert.throws(() => store.query('SELECT file FROM artifact_bodies'), /artifact_bodies table is not held in memory/);
+      } else assert.deepEqual(store.query('SELECT COUNT(*) AS n FROM activity'), [{ n: 2 }]);
+    } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
   test(`${backend.name}: a second store sees committed writes (PostgreSQL: within a second), a reopened one everything`, { skip: maybeSkip }, async () => {
     const place = await backend.place();
     const first = await place.open();
