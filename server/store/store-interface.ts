@@ -7,6 +7,9 @@ import type { Row, SqlValue, WriteOp } from './ops.js';
 
 export type { Row, SqlValue, WriteOp } from './ops.js';
 
+/** A read that could not reach the database (PostgreSQL down): the request may be tried again. */
+export class StoreUnavailableError extends Error {}
+
 export interface Store {
   /** A local folder for files that belong with the data (artifacts, models). */
   readonly dataDir: string;

@@ -186,6 +186,10 @@ test('the database stopped and restarted under load: calls still answered, their
   await waitFor(() => bursts.every((b) => b.acked >= 5), 10_000, 'calls before the outage');
   cluster!.pause();
   const during = bursts.map((b) => b.acked);
+  // The activity log is read in the database: while it is down, the REST API says so (503), it does not hang.
+  const down = await fetch(new URL('/api/v1/activity?limit=5', replicas[0].url), { headers: { Authorization: `Bearer ${adminToken}` } });
+  assert.equal(down.status, 503, await down.clone().text());
+  assert.match(((await down.json()) as { error: string }).error, /^store unavailable: PostgreSQL at postgres:\/\/grimoire:\*\*\*@/);
   await waitFor(() => bursts.every((b, i) => b.acked >= during[i] + 5), 10_000, 'calls answered while the database is down');
   cluster!.start();
   await new Promise((resolve) => setTimeout(resolve, 500));

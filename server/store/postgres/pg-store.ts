@@ -17,7 +17,7 @@ import { loadSqlEngine, type SqlEngine } from '../sql-engine.js';
 import { migrate, TABLE_KEYS } from '../migrations.js';
 import { applyOp, Schema, type Row, type SqlValue, type WriteOp } from '../ops.js';
 import { StoreBase } from '../store-base.js';
-import type { Store } from '../store-interface.js';
+import { StoreUnavailableError, type Store } from '../store-interface.js';
 import { CHANGE_LOG_KEEP_MS, PgFollower } from './pg-follower.js';
 import { migratePg } from './pg-schema.js';
 import { pgTextOp } from './pg-sql.js';
@@ -135,7 +135,12 @@ export class PgStore extends StoreBase implements Store {
   override async read<T = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
     this.assertOpen();
     await this.writer.settled(true);
-    return (await this.readPool.query(pgParameters(sql), params)).rows as T[];
+    try {
+      return (await this.readPool.query(pgParameters(sql), params)).rows as T[];
+    } catch (error) {
+      if (isConnectionError(error)) throw new StoreUnavailableError(`store unavailable: PostgreSQL at ${this.where} could not be read (${errorMessage(error)}); try again.`);
+      throw error;
+    }
   }
 
   /** Fetches other replicas' committed writes now (they also arrive by themselves within a second). */
