@@ -69,7 +69,7 @@ export interface GatewayParts {
   /** What the gateway tells its listeners; the Gateway re-emits these. */
   notices: EventEmitter<GatewayEvents>;
   /** The hint network of the given powers (default: the active ones), with learned edges and follow rates. */
-  hintNetwork(powers?: string[]): HintNetwork;
+  hintNetwork(powers?: string[]): Promise<HintNetwork>;
   /** Starts learning the tools of powers the catalog has never seen. */
   discoverUnknownPowers(): void;
   /** Runs deferred writes, ends the sessions, the children and the intel workers, then writes the activity log's last calls. The store stays open. */
