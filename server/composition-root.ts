@@ -100,9 +100,14 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const reindex = () => index.reindex();
   activity.on('recorded', (call) => learnFromCall(learned, () => settings.ranking.learn && recommendations.knows(call.session), reindex, call));
   const usage = new UsageStats(activity);
-  activity.prune(settings.activity.retentionDays, settings.activity.maxEntries);
   const hints = { sessions: new SessionContexts(), events: new HintEvents(store), transitions: new LearnedTransitions(store, () => activity.version) };
   activity.on('recorded', (call) => hints.transitions.observe(call));
+  // Retention, then the first reads of the log: queries that can wait, the gateway serves meanwhile.
+  void activity
+    .prune(settings.activity.retentionDays, settings.activity.maxEntries)
+    .catch((error) => log.warn(`could not apply the activity retention: ${errorMessage(error)}`))
+    .then(() => Promise.all([usage.refresh(), hints.transitions.refresh()]))
+    .catch((error) => log.warn(`could not read the activity log: ${errorMessage(error)}`));
   const resolution = new Resolution({
     rank: (query) => index.rank(query),
     powers: () => tools.powers(),

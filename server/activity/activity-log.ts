@@ -93,33 +93,33 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
   }
 
   /** Thumbs up (+1) or down (-1) on a call; 0 takes the rating back. */
-  rate(activityId: string, rating: ActivityRating): void {
-    if (!table.exists(this.store, activityId)) throw new Error(`No activity '${activityId}': rate a call listed by 'grimoire activity list' or the Activity view.`);
+  async rate(activityId: string, rating: ActivityRating): Promise<void> {
+    if (!(await table.exists(this.store, activityId))) throw new Error(`No activity '${activityId}': rate a call listed by 'grimoire activity list' or the Activity view.`);
     this.store.write(table.ratingOp(activityId, rating, Date.now()));
     this.generation += 1;
     this.emit('rated', { id: activityId, rating });
   }
 
   /** Every finished call's outcome with its rating, the calls recorded so far included. */
-  ratedOutcomes(): table.RatedOutcome[] {
+  ratedOutcomes(): Promise<table.RatedOutcome[]> {
     return table.ratedOutcomes(this.store);
   }
 
-  recent(limit = 50): ActivityInfo[] {
+  recent(limit = 50): Promise<ActivityInfo[]> {
     return this.query({ limit });
   }
 
   /** Calls matching the filter, newest first. */
-  query(filter: ActivityFilter): ActivityInfo[] {
-    return table.filteredRows<ActivityRow>(this.store, filter).map(activityFromRow);
+  async query(filter: ActivityFilter): Promise<ActivityInfo[]> {
+    return (await table.filteredRows<ActivityRow>(this.store, filter)).map(activityFromRow);
   }
 
   /** Retention: drops rows older than `maxAgeDays`, then the oldest beyond `maxEntries`. Returns how many. */
-  prune(maxAgeDays: number, maxEntries: number, now = Date.now()): number {
-    const cut = table.retentionCut(this.store, maxAgeDays, maxEntries, now);
+  async prune(maxAgeDays: number, maxEntries: number, now = Date.now()): Promise<number> {
+    const cut = await table.retentionCut(this.store, maxAgeDays, maxEntries, now);
     if (!cut) return 0;
     this.store.write(table.deleteBeforeOp(cut));
-    this.writeInBatches(table.orphanedRatingOps(this.store));
+    this.writeInBatches(await table.orphanedRatingOps(this.store));
     this.generation += 1;
     return cut.dropped;
   }

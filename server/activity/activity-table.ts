@@ -6,7 +6,8 @@
 import type { SqlValue, Store, WriteOp } from '../store/store.js';
 import type { ActivityFilter } from './activity-query.js';
 
-type Reader = Pick<Store, 'query'>;
+/** The activity log grows with use: it is read with queries that can wait (`Store.read`). */
+type Reader = Pick<Store, 'read'>;
 
 /** The most rows one filtered query returns. */
 export const MAX_LIMIT = 1000;
@@ -59,9 +60,9 @@ export function filteredSql(filter: ActivityFilter): { sql: string; params: SqlV
 }
 
 /** Rows (with their rating) matching the filter, newest first. */
-export function filteredRows<T>(store: Reader, filter: ActivityFilter): T[] {
+export function filteredRows<T>(store: Reader, filter: ActivityFilter): Promise<T[]> {
   const { sql, params } = filteredSql(filter);
-  return store.query<T>(sql, params);
+  return store.read<T>(sql, params);
 }
 
 export function insertOp(row: Record<string, SqlValue>): WriteOp {
@@ -88,25 +89,22 @@ export function deleteBeforeOp(cut: RetentionCut): WriteOp {
  * row, so this probes a few rows instead of deleting a rating for every dropped call; a call rated
  * by another process while it was being dropped leaves a rating that the next pass deletes.
  */
-export function orphanedRatingOps(store: Reader): WriteOp[] {
-  return store
-    .query<{ activity_id: string }>('SELECT activity_id FROM activity_ratings WHERE activity_id NOT IN (SELECT id FROM activity)')
-    .map((row): WriteOp => ({ op: 'delete', table: 'activity_ratings', where: { activity_id: row.activity_id } }));
+export async function orphanedRatingOps(store: Reader): Promise<WriteOp[]> {
+  return (await store.read<{ activity_id: string }>('SELECT activity_id FROM activity_ratings WHERE activity_id NOT IN (SELECT id FROM activity)')).map((row): WriteOp => ({ op: 'delete', table: 'activity_ratings', where: { activity_id: row.activity_id } }));
 }
 
-export function exists(store: Reader, id: string): boolean {
-  return store.query<{ id: string }>('SELECT id FROM activity WHERE id = ?', [id]).length > 0;
+export async function exists(store: Reader, id: string): Promise<boolean> {
+  return (await store.read<{ id: string }>('SELECT id FROM activity WHERE id = ?', [id])).length > 0;
 }
 
 /**
  * Ids that start or end with `part`: a short id as the CLI lists it (the id's end), or the start
  * of an id (as the CLI listed ids before they were time-ordered).
  */
-export function idsMatching(store: Reader, part: string): string[] {
+export async function idsMatching(store: Reader, part: string): Promise<string[]> {
   const literal = part.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return store
-    .query<{ id: string }>("SELECT id FROM activity WHERE id LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\' ORDER BY at, id", [`${literal}%`, `%${literal}`])
-    .map((row) => row.id);
+  const rows = await store.read<{ id: string }>("SELECT id FROM activity WHERE id LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\' ORDER BY at, id", [`${literal}%`, `%${literal}`]);
+  return rows.map((row) => row.id);
 }
 
 /**
@@ -115,12 +113,12 @@ export function idsMatching(store: Reader, part: string): string[] {
  * then one range delete (`deleteBeforeOp`), not one op per dropped call: at the cap, retention
  * drops as many calls as are recorded.
  */
-export function retentionCut(store: Reader, maxAgeDays: number, maxEntries: number, now: number): RetentionCut | undefined {
+export async function retentionCut(store: Reader, maxAgeDays: number, maxEntries: number, now: number): Promise<RetentionCut | undefined> {
   let before = { at: now - maxAgeDays * 24 * 3600 * 1000, id: '' };
   // A call without a time (none this gateway writes) is neither counted nor dropped.
-  const firstKept = firstKeptBeyond(store, count(store.query<{ n: number | string }>('SELECT COUNT(at) AS n FROM activity')) - Math.max(0, maxEntries));
+  const firstKept = await firstKeptBeyond(store, count(await store.read<{ n: number | string }>('SELECT COUNT(at) AS n FROM activity')) - Math.max(0, maxEntries));
   if (firstKept && (firstKept.at > before.at || (firstKept.at === before.at && firstKept.id > before.id))) before = firstKept;
-  const dropped = count(store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity WHERE (at, id) < (?, ?)', [before.at, before.id]));
+  const dropped = count(await store.read<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity WHERE (at, id) < (?, ?)', [before.at, before.id]));
   return dropped > 0 ? { before, dropped } : undefined;
 }
 
@@ -130,12 +128,12 @@ export function retentionCut(store: Reader, maxAgeDays: number, maxEntries: numb
  * are older, then the id among the calls of that very millisecond (an ORDER BY at, id would sort
  * the whole table on every pass).
  */
-function firstKeptBeyond(store: Reader, excess: number): { at: number; id: string } | undefined {
+async function firstKeptBeyond(store: Reader, excess: number): Promise<{ at: number; id: string } | undefined> {
   if (excess <= 0) return undefined;
-  const at = store.query<{ at: number }>('SELECT at FROM activity WHERE at IS NOT NULL ORDER BY at LIMIT 1 OFFSET ?', [excess])[0]?.at;
+  const at = (await store.read<{ at: number }>('SELECT at FROM activity WHERE at IS NOT NULL ORDER BY at LIMIT 1 OFFSET ?', [excess]))[0]?.at;
   if (at === undefined) return { at: Number.MAX_SAFE_INTEGER, id: '' };
-  const older = count(store.query<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity WHERE at < ?', [at]));
-  const id = store.query<{ id: string }>('SELECT id FROM activity WHERE at = ? ORDER BY id LIMIT 1 OFFSET ?', [at, excess - older])[0]!.id;
+  const older = count(await store.read<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity WHERE at < ?', [at]));
+  const id = (await store.read<{ id: string }>('SELECT id FROM activity WHERE at = ? ORDER BY id LIMIT 1 OFFSET ?', [at, excess - older]))[0]!.id;
   return { at: Number(at), id };
 }
 
@@ -144,29 +142,42 @@ function count(rows: Array<{ n: number | string }>): number {
   return Number(rows[0]?.n ?? 0);
 }
 
-/** Every finished call, by session then time. */
-export function finishedCalls(store: Reader): FinishedCallRow[] {
-  return store.query<FinishedCallRow>("SELECT id, session, power, tool, status, at FROM activity WHERE status IN ('ok', 'error') ORDER BY session, at, id");
+/**
+ * The most finished calls the statistics a process keeps in memory read (usage factors, learned
+ * transitions): the newest this many (retention's default cap), however many the table holds, so
+ * that their memory does not grow with the table.
+ */
+export const STATISTICS_WINDOW = 10_000;
+
+/** The newest STATISTICS_WINDOW finished calls (NULL times last on either backend), in `order`. */
+const newestFinished = (columns: string, order: string) =>
+  `SELECT * FROM (SELECT ${columns} WHERE a.status IN ('ok', 'error') ORDER BY (a.at IS NULL), a.at DESC, a.id DESC LIMIT ?) AS newest ORDER BY ${order}`;
+
+/** The newest finished calls (STATISTICS_WINDOW), by session then time. */
+export function finishedCalls(store: Reader, window = STATISTICS_WINDOW): Promise<FinishedCallRow[]> {
+  return store.read<FinishedCallRow>(newestFinished('a.id, a.session, a.power, a.tool, a.status, a.at FROM activity a', 'session, at, id'), [window]);
 }
 
 /** Finished calls at or after `at` (the `activity_at` index), by time. */
-export function finishedCallsSince(store: Reader, at: number): FinishedCallRow[] {
-  return store.query<FinishedCallRow>("SELECT id, session, power, tool, status, at FROM activity WHERE at >= ? AND status IN ('ok', 'error') ORDER BY at, id", [at]);
+export function finishedCallsSince(store: Reader, at: number): Promise<FinishedCallRow[]> {
+  return store.read<FinishedCallRow>("SELECT id, session, power, tool, status, at FROM activity WHERE at >= ? AND status IN ('ok', 'error') ORDER BY at, id", [at]);
 }
 
-/** Every finished call's outcome with its rating. */
-export function ratedOutcomes(store: Reader): RatedOutcome[] {
-  return store.query<RatedOutcome>(
-    "SELECT a.id, a.power, a.tool, a.status, a.latency_ms, a.at, r.rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id WHERE a.status IN ('ok', 'error')",
+/** The newest finished calls' outcomes (STATISTICS_WINDOW) with their ratings, oldest first. */
+export function ratedOutcomes(store: Reader, window = STATISTICS_WINDOW): Promise<RatedOutcome[]> {
+  return store.read<RatedOutcome>(
+    newestFinished('a.id, a.power, a.tool, a.status, a.latency_ms, a.at, r.rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id', 'at, id'),
+    [window],
   );
 }
 
 /** Calls per `power:tool`. */
-export function callsPerTool(store: Reader): Map<string, number> {
-  return new Map(store.query<{ key: string; n: number }>("SELECT power || ':' || tool AS key, COUNT(*) AS n FROM activity GROUP BY power, tool").map((r) => [r.key, r.n]));
+export async function callsPerTool(store: Reader): Promise<Map<string, number>> {
+  const rows = await store.read<{ key: string; n: number }>("SELECT power || ':' || tool AS key, COUNT(*) AS n FROM activity GROUP BY power, tool");
+  return new Map(rows.map((r) => [r.key, r.n]));
 }
 
 /** Calls per status. */
-export function callsPerStatus(store: Reader): Array<{ status: string; n: number }> {
-  return store.query<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM activity GROUP BY status');
+export function callsPerStatus(store: Reader): Promise<Array<{ status: string; n: number }>> {
+  return store.read<{ status: string; n: number }>('SELECT status, COUNT(*) AS n FROM activity GROUP BY status');
 }

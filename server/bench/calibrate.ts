@@ -4,7 +4,7 @@ import { LexicalResolver } from '../resolve/lexical-resolver.js';
 import { mayAutoActivate } from '../resolve/tiers.js';
 import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from './dataset.js';
 
-/** The development sets of ../shared/benchmarks, as the resolver is calibrated and measured on them. */
+/** The development sets (test/fixtures/benchmarks/, see benchmarksDir), as the resolver is calibrated and measured on them. */
 export interface DevSet {
   name: string;
   servers: string;

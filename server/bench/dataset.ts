@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import type { PowerDocument } from '../resolve/types.js';
 
-/** The routing benchmark format of ../shared/benchmarks (see its README). */
+/** The routing benchmark format of test/fixtures/benchmarks/ (see its README). */
 export interface BenchServer {
   server: string;
   description: string;

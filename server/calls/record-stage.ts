@@ -31,6 +31,7 @@ export function recordStage(activity: ActivityLog, retention: () => { retentionD
   let calls = 0;
   let waiting: Finished[] = [];
   let written: Promise<void> | undefined;
+  let pruning = false;
   const write = (finished: Finished[]): void => {
     try {
       activity.recordMany(finished.map((f) => entryOf(f.context, f.result, f.at)));
@@ -40,13 +41,13 @@ export function recordStage(activity: ActivityLog, retention: () => { retentionD
     }
     const before = calls;
     calls += finished.length;
-    if (Math.floor(calls / PRUNE_EVERY) === Math.floor(before / PRUNE_EVERY)) return;
-    try {
-      const { retentionDays, maxEntries } = retention();
-      activity.prune(retentionDays, maxEntries);
-    } catch (error) {
-      log.warn(`could not apply the activity retention: ${errorMessage(error)}`);
-    }
+    if (pruning || Math.floor(calls / PRUNE_EVERY) === Math.floor(before / PRUNE_EVERY)) return;
+    pruning = true;
+    const { retentionDays, maxEntries } = retention();
+    activity
+      .prune(retentionDays, maxEntries)
+      .catch((error) => log.warn(`could not apply the activity retention: ${errorMessage(error)}`))
+      .finally(() => (pruning = false));
   };
   const endOfTurn = (): Promise<void> =>
     new Promise((resolve) =>

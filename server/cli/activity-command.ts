@@ -8,10 +8,10 @@ import { withStore } from './store-only.js';
 
 /** `grimoire activity list [filters incl. --user NAME] [--json] [--limit N]` and `grimoire activity rate <id> up|down|clear`. */
 export function activity(sub: string | undefined, rest: string[], args: CliArgs, options: RuntimeOptions): Promise<number> {
-  return withStore(options, (store) => {
+  return withStore(options, async (store) => {
     const log = new ActivityLog(store);
     if (sub === 'list') {
-      const rows = log.query({
+      const rows = await log.query({
         ...parseActivityFilter({ intentType: args.intentType, status: args.status, power: args.power, tool: args.tool, user: args.user, since: args.since, until: args.until }),
         limit: args.limit,
       });
@@ -23,9 +23,9 @@ export function activity(sub: string | undefined, rest: string[], args: CliArgs,
       const [part, verdict] = rest;
       const rating = verdict === 'up' ? 1 : verdict === 'down' ? -1 : verdict === 'clear' ? 0 : undefined;
       if (!part || rating === undefined) throw new UsageError('usage: grimoire activity rate <id> up|down|clear');
-      const matches = idsMatching(store, part);
+      const matches = await idsMatching(store, part);
       if (matches.length !== 1) throw new UsageError(`'${part}' matches ${matches.length} activity rows: give the id as 'grimoire activity list' shows it, or more of it.`);
-      log.rate(matches[0], rating);
+      await log.rate(matches[0], rating);
       process.stdout.write(`rated ${matches[0]} ${verdict}\n`);
       return 0;
     }

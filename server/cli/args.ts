@@ -162,10 +162,11 @@ Usage:
   grimoire powers list [--json] [options]   list the configured powers and any problems with them
   grimoire resolve "<query>" [--json] [options]  rank powers for a request without activating any
   grimoire events [--json] [--limit N]      the event log: power starts, stops and crashes
-  grimoire bench --servers F [--tools F] --queries F [--level server|tool]
+  grimoire bench [--servers F [--tools F] --queries F | --benchmarks DIR] [--level server|tool]
                  [--query-field query|task_description] [--semantic off|on] [--json]
-                                            the resolver over a routing data set; prints metrics as JSON
-  grimoire calibrate --benchmarks DIR [--write]  fit the confidence model on the development sets
+                                            the resolver over a routing data set (default: every development
+                                            set of test/fixtures/benchmarks); prints metrics as JSON
+  grimoire calibrate [--benchmarks DIR] [--write]  fit the confidence model on the development sets
   grimoire stats [--json] [--tune]          recommendation quality (MRR, precision@k) from history; --tune refits the ranking weights
   grimoire users add NAME [--admin] | users list [--json] | users remove NAME
                                             gateway users: add prints the user's token once

@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { benchmarksDir } from '../bench/benchmarks-dir.js';
+import { devSets } from '../bench/calibrate.js';
 import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from '../bench/dataset.js';
 import { benchCatalog } from '../bench/answer-bench.js';
 import { runLearnSplit } from '../bench/learn-split.js';
@@ -10,13 +12,41 @@ import { createResolver } from '../resolve/create-resolver.js';
 import { Store } from '../store/store.js';
 import { UsageError, type CliArgs } from './args.js';
 
-/** `grimoire bench`: the resolver over a routing data set, no server started; prints the metrics as JSON. */
+interface BenchFiles {
+  servers: string;
+  tools?: string;
+  queries: string;
+  queryField: CliArgs['queryField'];
+}
+
+/**
+ * `grimoire bench`: the resolver over a routing data set, no server started; prints the metrics as
+ * JSON. With --servers and --queries, those files; without, every development set of the
+ * benchmarks folder (--benchmarks DIR, else $GRIMOIRE_BENCHMARKS, else test/fixtures/benchmarks/),
+ * each with its own query field, keyed by set name (at --level tool, the sets with tool ground truth).
+ */
 export async function bench(args: CliArgs): Promise<number> {
-  if (!args.servers || !args.queries) throw new UsageError('bench needs --servers FILE and --queries FILE (see ../shared/benchmarks).');
-  const servers = readJsonl<BenchServer>(args.servers);
-  const tools = args.tools ? readJsonl<BenchTool>(args.tools) : [];
+  if (Boolean(args.servers) !== Boolean(args.queries)) throw new UsageError('bench needs both --servers FILE and --queries FILE, or neither (the development sets of test/fixtures/benchmarks/).');
+  if (args.servers && args.queries) {
+    process.stdout.write(JSON.stringify(await benchFiles({ servers: args.servers, tools: args.tools, queries: args.queries, queryField: args.queryField }, args), null, args.json ? 0 : 2) + '\n');
+    return 0;
+  }
+  const dir = benchmarksDir(args.benchmarks);
+  if (!fs.existsSync(dir)) throw new UsageError(`bench: no development sets at ${dir} (--benchmarks DIR or GRIMOIRE_BENCHMARKS names another folder).`);
+  const results: Record<string, unknown> = {};
+  for (const set of devSets(dir)) {
+    if (args.level === 'tool' && !readJsonl<BenchQuery>(set.queries).some((query) => query.gt_tool_ids?.length)) continue;
+    results[set.name] = await benchFiles(set, args);
+  }
+  process.stdout.write(JSON.stringify(results, null, args.json ? 0 : 2) + '\n');
+  return 0;
+}
+
+async function benchFiles(files: BenchFiles, args: CliArgs): Promise<unknown> {
+  const servers = readJsonl<BenchServer>(files.servers);
+  const tools = files.tools ? readJsonl<BenchTool>(files.tools) : [];
   const powers = benchPowers(servers, tools);
-  const queries = readJsonl<BenchQuery>(args.queries);
+  const queries = readJsonl<BenchQuery>(files.queries);
   const settings = withOverrides(defaultSettings(), { resolve: { semantic: { enabled: args.semantic === 'on' } } });
   // Embeddings are cached in a throwaway store: a bench never touches the user's data.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-bench-'));
@@ -29,16 +59,14 @@ export async function bench(args: CliArgs): Promise<number> {
     if (args.learnSplit !== undefined) {
       const n = args.learnSplit;
       const fresh = () => createResolver(settings.resolve, store, process.env.GRIMOIRE_DATA ?? dataDir).resolver;
-      const result = await runLearnSplit({ resolver: fresh, powers, queries, level: args.level, queryField: args.queryField, thresholds: settings.resolve, n, store });
+      const result = await runLearnSplit({ resolver: fresh, powers, queries, level: args.level, queryField: files.queryField, thresholds: settings.resolve, n, store });
       process.stderr.write(`grimoire bench: ${result.history} queries replayed as history (${n} per power), ${result.learned} learned; ${result.before.n} measured\n`);
-      process.stdout.write(JSON.stringify({ before: result.before, after: result.after }, null, args.json ? 0 : 2) + '\n');
-      return 0;
+      return { before: result.before, after: result.after };
     }
     resolver.index(powers);
     await resolver.ready();
-    const { summary } = await runBench({ resolver, powers, queries, level: args.level, queryField: args.queryField, thresholds: settings.resolve, indexed: true, catalog: benchCatalog(servers, tools) });
-    process.stdout.write(JSON.stringify({ ...summary, resolver: resolver.status() }, null, args.json ? 0 : 2) + '\n');
-    return 0;
+    const { summary } = await runBench({ resolver, powers, queries, level: args.level, queryField: files.queryField, thresholds: settings.resolve, indexed: true, catalog: benchCatalog(servers, tools) });
+    return { ...summary, resolver: resolver.status() };
   } finally {
     store.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

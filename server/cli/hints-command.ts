@@ -9,14 +9,14 @@ import { withStore } from './store-only.js';
 
 /** `grimoire hints [--json] [--power P]`: the hint network of the powers, follow rates, recent hints. */
 export function hintsCommand(args: CliArgs, options: RuntimeOptions): Promise<number> {
-  return withStore(options, (store) => {
+  return withStore(options, async (store) => {
     const config = runtimeConfig(options);
     const registry = loadRegistry(options, config, 'debug');
     const catalog = new Catalog(store).all();
     const names = args.power ? [args.power] : registry.snapshot().powers.map((p) => p.name);
     const powers = names.flatMap((name) => (registry.get(name) ? [{ name, tools: (catalog.get(name) ?? []).map((t) => t.name), extensions: registry.extensions(name) }] : []));
     const events = new HintEvents(store);
-    const network = hintNetworkReport(store, powers, { transitions: new LearnedTransitions(store, () => 0), events }, config.settings.hints.minSupport);
+    const network = await hintNetworkReport(store, powers, { transitions: new LearnedTransitions(store, () => 0), events }, config.settings.hints.minSupport);
     const report = { network, followRates: events.followRates(), recent: events.recent(args.limit) };
     if (args.json) {
       process.stdout.write(JSON.stringify(report, null, 2) + '\n');

@@ -27,7 +27,7 @@ export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
   return withStore(options, async (store) => {
     const config = runtimeConfig(options);
     const history = new RecommendationLog(store).all();
-    const calls = callsPerStatus(store);
+    const calls = await callsPerStatus(store);
     const weights = currentWeights(store);
     const tuning = args.tune ? tuneWeights(history, weights) : undefined;
     if (tuning?.tuned) saveWeights(store, tuning);

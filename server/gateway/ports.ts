@@ -113,7 +113,7 @@ export interface GatewayPorts extends PowerLookup, ToolLookup, EnsureTools, Reso
   /** 'disabled' when the settings disable the power: nothing of it is offered, read or started. */
   powerRefusal(name: string): 'disabled' | undefined;
   /** The hint network of the given powers (default: the active ones), with learned edges and follow rates. */
-  hintNetwork(powers?: string[]): HintNetwork;
+  hintNetwork(powers?: string[]): Promise<HintNetwork>;
   /** Starts learning the tools of powers the catalog has never seen. */
   discoverUnknownPowers(): void;
   settings: Settings;

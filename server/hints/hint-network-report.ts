@@ -6,12 +6,13 @@ import { hintNetwork, type HintNetwork } from './hint-network.js';
 import type { LearnedTransitions } from './learned-transitions.js';
 
 /** The hint network of these powers from the store: learned edges, call counts and follow rates. */
-export function hintNetworkReport(
+export async function hintNetworkReport(
   store: Store,
   powers: Array<{ name: string; tools: string[]; extensions?: SpellExtensions }>,
   learned: { transitions: LearnedTransitions; events: HintEvents },
   minSupport: number,
-): HintNetwork {
-  const calls = callsPerTool(store);
+): Promise<HintNetwork> {
+  const calls = await callsPerTool(store);
+  await learned.transitions.refresh();
   return hintNetwork(powers, learned.transitions.all(), calls, learned.events.followRates(), minSupport);
 }

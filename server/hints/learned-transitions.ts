@@ -52,6 +52,7 @@ export class LearnedTransitions {
   private state?: State;
   /** Calls recorded by this process since the last read, not yet counted. */
   private observed: Row[] = [];
+  private reading: Promise<void> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -88,28 +89,45 @@ export class LearnedTransitions {
     return state.transitions;
   }
 
-  /** The counts up to date with the log (the ranked lists of `stale` tools not yet). */
+  /**
+   * The counts as of the last read, with the calls observed since; a read of the log is started
+   * (not awaited: the log is read with a query that can wait) when something else changed it or a
+   * full scan is due. Empty until the first read.
+   */
   private current(): State {
+    const state = this.state;
+    const full = !state || this.now() - state.fullAt >= FULL_SCAN_MS;
+    if (state && !this.reading && this.observed.length > 0) {
+      this.readObserved(state);
+      state.version = this.logVersion();
+    }
+    if (!state || full || state.version !== this.logVersion()) void this.refresh().catch(() => undefined);
+    return this.state ?? emptyState(-1, -Infinity);
+  }
+
+  /**
+   * Reads the log (single flight): the whole of it every FULL_SCAN_MS, else the rows at or after
+   * the last one read. Calls observed meanwhile are counted after it, those it read excepted.
+   */
+  refresh(): Promise<void> {
+    this.reading ??= this.readLog().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  private async readLog(): Promise<void> {
     const version = this.logVersion();
     const now = this.now();
-    let state = this.state;
-    const full = !state || now - state.fullAt >= FULL_SCAN_MS;
-    if (!full && this.observed.length > 0) {
-      this.readObserved(state!);
-      state!.version = version;
-    }
-    if (state && state.version === version && !full) return state;
+    const state = this.state;
     this.observed = [];
-    if (!state || full) {
-      state = { version, fullAt: now, watermark: -Infinity, atWatermark: new Set(), last: new Map(), counts: new Map(), transitions: new Map(), stale: new Set() };
-      this.read(state, finishedCalls(this.store));
+    if (!state || now - state.fullAt >= FULL_SCAN_MS) {
+      const fresh = emptyState(version, now);
+      this.read(fresh, await finishedCalls(this.store));
+      this.state = fresh;
     } else {
-      const rows = finishedCallsSince(this.store, state.watermark);
-      this.read(state, rows.filter((row) => !state!.atWatermark.has(row.id)));
+      const rows = await finishedCallsSince(this.store, state.watermark);
+      this.read(state, rows.filter((row) => !state.atWatermark.has(row.id)));
       state.version = version;
     }
-    this.state = state;
-    return state;
   }
 
   /** The observed calls the incremental query would return (at or after the watermark, not yet read), in its order. */
@@ -143,6 +161,10 @@ export class LearnedTransitions {
       state.stale.add(from);
     }
   }
+}
+
+function emptyState(version: number, fullAt: number): State {
+  return { version, fullAt, watermark: -Infinity, atWatermark: new Set(), last: new Map(), counts: new Map(), transitions: new Map(), stale: new Set() };
 }
 
 /** Ranks the transitions from `from`, most supported first. */

@@ -140,18 +140,25 @@ export class Intel {
       });
       if (!rendered) return undefined;
       const rawTokens = this.ledger.rawTokensOf(record.id);
-      this.ledger.record({
+      const entry = {
         at: this.now(),
         power: context.power,
         tool: context.tool,
         artifactId: record.id,
         summarizer: record.summarizer,
-        cache: 'hit',
+        cache: 'hit' as const,
         stored: true,
         rawBytes: record.rawBytes,
-        ...(rawTokens === undefined ? { raw: this.artifacts.readRaw(record.id, owner) ?? '' } : { rawTokens }),
         delivered: textOf(rendered),
-      });
+      };
+      if (rawTokens !== undefined) this.ledger.record({ ...entry, rawTokens });
+      else {
+        // The raw text's tokens were never counted: counted from the body, read when it comes.
+        void this.artifacts
+          .readRaw(record.id, owner)
+          .then((raw) => this.ledger.record({ ...entry, raw: raw ?? '' }))
+          .catch((error) => log.warn(`cache hit not counted: ${errorMessage(error)}`));
+      }
       this.afterRecord();
       return rendered;
     } catch (error) {

@@ -8,13 +8,13 @@ type Row = RatedOutcome;
 export interface UsageSource {
   /** Bumps on every write of this process's log (calls, ratings, retention). */
   readonly version: number;
-  ratedOutcomes(): RatedOutcome[];
+  ratedOutcomes(): Promise<RatedOutcome[]>;
   on(event: 'recorded', listener: (call: ActivityInfo) => void): unknown;
   on(event: 'rated', listener: (rated: ActivityRated) => void): unknown;
 }
 
 /**
- * The log is read again, whole, at most every RELOAD_MS while this process keeps writing to it
+ * The log is read (with a query that can wait: the factors of the last read serve meanwhile) again, whole, at most every RELOAD_MS while this process keeps writing to it
  * (a table at its 10,000-row cap takes ~20 ms to read); in between, this process's calls and
  * ratings are applied to the rows read as they are recorded. What only a re-read sees (another
  * process's calls, retention's deletes) shows within RELOAD_MS, or at the next minute.
@@ -38,27 +38,34 @@ export class UsageStats {
   private read = { version: -1, at: 0, minute: -1 };
   private applied = 0;
   private cache?: { powers: Map<string, UsageFactors>; tools: Map<string, UsageFactors> };
+  private reading: Promise<void> | undefined;
+  /** This process's calls and ratings during a read, applied once it is in. */
+  private whileReading: Array<() => void> | undefined;
 
   constructor(
     private readonly log: UsageSource,
     private readonly now: () => number = Date.now,
   ) {
-    log.on('recorded', (call) => {
-      if (!this.rows || (call.status !== 'ok' && call.status !== 'error') || this.rows.has(call.id)) return;
-      if (++this.applied > MAX_APPLIED) return this.forget();
-      const row: Row = { id: call.id, power: call.power, tool: call.tool, status: call.status, latency_ms: call.latencyMs, at: call.at, rating: null };
-      this.rows.set(row.id, row);
-      for (const group of this.groupsOf(row)) group.add(row);
-      this.cache = undefined;
-    });
-    log.on('rated', ({ id, rating }) => {
-      const row = this.rows?.get(id);
-      if (!row) return;
-      const before = row.rating;
-      row.rating = rating === 0 ? null : rating;
-      for (const group of this.groupsOf(row)) group.rate(before, row.rating);
-      this.cache = undefined;
-    });
+    log.on('recorded', (call) => (this.whileReading ? this.whileReading.push(() => this.recorded(call)) : this.recorded(call)));
+    log.on('rated', (rated) => (this.whileReading ? this.whileReading.push(() => this.rated(rated)) : this.rated(rated)));
+  }
+
+  private recorded(call: ActivityInfo): void {
+    if (!this.rows || (call.status !== 'ok' && call.status !== 'error') || this.rows.has(call.id)) return;
+    if (++this.applied > MAX_APPLIED) return this.forget();
+    const row: Row = { id: call.id, power: call.power, tool: call.tool, status: call.status, latency_ms: call.latencyMs, at: call.at, rating: null };
+    this.rows.set(row.id, row);
+    for (const group of this.groupsOf(row)) group.add(row);
+    this.cache = undefined;
+  }
+
+  private rated({ id, rating }: ActivityRated): void {
+    const row = this.rows?.get(id);
+    if (!row) return;
+    const before = row.rating;
+    row.rating = rating === 0 ? null : rating;
+    for (const group of this.groupsOf(row)) group.rate(before, row.rating);
+    this.cache = undefined;
   }
 
   forPowers(): Map<string, UsageFactors> {
@@ -72,7 +79,7 @@ export class UsageStats {
   private compute() {
     const now = this.now();
     const stale = this.log.version !== this.read.version && now - this.read.at >= RELOAD_MS;
-    if (!this.rows || stale || Math.floor(now / 60_000) !== this.read.minute) this.reload(now);
+    if (!this.rows || stale || Math.floor(now / 60_000) !== this.read.minute) void this.refresh().catch(() => undefined);
     this.cache ??= { powers: factorsBy(this.powers), tools: factorsBy(this.tools) };
     return this.cache;
   }
@@ -85,15 +92,27 @@ export class UsageStats {
     this.cache = undefined;
   }
 
-  private reload(now: number): void {
-    this.applied = 0;
+  /** Reads the log again (single flight); the factors served are those of the last read until it is in. */
+  refresh(): Promise<void> {
+    this.reading ??= this.reload().finally(() => {
+      this.reading = undefined;
+      this.whileReading = undefined;
+    });
+    return this.reading;
+  }
+
+  private async reload(): Promise<void> {
+    this.whileReading = [];
     const version = this.log.version;
-    const rows = this.log.ratedOutcomes();
+    const rows = await this.log.ratedOutcomes();
+    const now = this.now();
+    this.applied = 0;
     this.rows = new Map(rows.map((row) => [row.id, row]));
     this.powers = groupsBy(rows, powerKey, now);
     this.tools = groupsBy(rows, toolKey, now);
     this.read = { version, at: now, minute: Math.floor(now / 60_000) };
     this.cache = undefined;
+    for (const replay of this.whileReading) replay();
   }
 
   /** The groups a call counts in, made (empty, as of the last read) when it is the first of its power or tool. */

@@ -9,7 +9,7 @@ import type { HintsParams } from '../../protocol/extension-methods.js';
 export interface HintsPorts {
   powers(): PowerDefinition[];
   isActive(name: string): boolean;
-  hintNetwork(powers: string[]): HintNetwork;
+  hintNetwork(powers: string[]): Promise<HintNetwork>;
   hints: { events: Pick<HintEvents, 'followRates' | 'recent'> };
 }
 
@@ -25,12 +25,12 @@ export function parseHintsParams(params: unknown): Required<HintsParams> {
   return { scope, recent: Math.min(recent, MAX_RECENT) };
 }
 
-export function hintsPayload(ports: HintsPorts, params: Required<HintsParams>): HintsPayload {
+export async function hintsPayload(ports: HintsPorts, params: Required<HintsParams>): Promise<HintsPayload> {
   const powers = ports
     .powers()
     .map((power) => power.name)
     .filter((name) => params.scope === 'all' || ports.isActive(name));
-  const network = ports.hintNetwork(powers);
+  const network = await ports.hintNetwork(powers);
   return {
     scope: params.scope,
     powers,

@@ -28,16 +28,16 @@ export interface TokenReportPorts {
 
 export type InsightPorts = ActivityPorts & RankingPorts & HintsPorts & TokenReportPorts;
 
-export function gatewayActivity(ports: ActivityPorts, params: unknown): ActivityPage {
+export async function gatewayActivity(ports: ActivityPorts, params: unknown): Promise<ActivityPage> {
   const filter = parseActivityFilterInfo(params);
-  return { filter, entries: ports.activity.query(filter) };
+  return { filter, entries: await ports.activity.query(filter) };
 }
 
-export function gatewayRate(ports: ActivityPorts, params: unknown): ActivityRated {
+export async function gatewayRate(ports: ActivityPorts, params: unknown): Promise<ActivityRated> {
   const p = (params && typeof params === 'object' ? params : {}) as { id?: unknown; rating?: unknown };
   if (typeof p.id !== 'string' || !p.id) throw new Error('Give the id of the call to rate.');
   const rating = parseRating(p.rating);
-  ports.activity.rate(p.id, rating);
+  await ports.activity.rate(p.id, rating);
   return { id: p.id, rating };
 }
 
@@ -51,7 +51,7 @@ export function gatewayTune(ports: RankingPorts): TuneWeightsResult {
   return tuneResult(tuning, gatewayRecommendationStats(ports));
 }
 
-export function gatewayHints(ports: HintsPorts, params: unknown): HintsPayload {
+export function gatewayHints(ports: HintsPorts, params: unknown): Promise<HintsPayload> {
   return hintsPayload(ports, parseHintsParams(params));
 }
 

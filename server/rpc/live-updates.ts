@@ -60,7 +60,7 @@ class Debounced {
 
 /** Subscribes to the gateway's emitters; returns the unsubscribe function. */
 export function publishLiveUpdates(ports: LiveUpdatePorts, notify: Notify): () => void {
-  const hints = new Debounced(HINTS_DEBOUNCE_MS, () => notify(hintsChanged, hintsPayload(ports, { scope: 'active', recent: RECENT_HINTS })));
+  const hints = new Debounced(HINTS_DEBOUNCE_MS, async () => notify(hintsChanged, await hintsPayload(ports, { scope: 'active', recent: RECENT_HINTS })));
   const stats = new Debounced(STATS_DEBOUNCE_MS, async () => {
     notify(recommendationStatsChanged, gatewayRecommendationStats(ports));
     notify(tokenReportChanged, await gatewayTokenReport(ports));

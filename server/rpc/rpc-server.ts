@@ -228,7 +228,9 @@ export class GatewayRpc {
       this.reuse = { url: endpoint.url, token: endpoint.token };
       this.activateAgain(runtime, activeServers);
       // The Hints view shows this process's active powers from now on, not the last process's.
-      this.notify(hintsChanged, hintsPayload(rpcPorts(runtime), { scope: 'active', recent: RECENT_HINTS }));
+      void hintsPayload(rpcPorts(runtime), { scope: 'active', recent: RECENT_HINTS })
+        .then((payload) => this.notify(hintsChanged, payload))
+        .catch((error) => log.debug(`hints not sent: ${errorMessage(error)}`));
       this.init = { ...this.init, restore: undefined };
       rpcPorts(runtime).discoverUnknownPowers();
     } catch (error) {

@@ -16,6 +16,7 @@ import { importLegacy } from './legacy-import.js';
 import { migrate } from './migrations.js';
 import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
 import type { SqlEngine } from './sql-surface.js';
+import { StoreBase } from './store-base.js';
 import type { Store } from './store-interface.js';
 
 const log = logger('store');
@@ -34,11 +35,10 @@ export interface SqliteStoreOptions {
   fsync?: boolean;
 }
 
-export class SqliteStore implements Store {
+export class SqliteStore extends StoreBase implements Store {
   readonly dataDir: string;
   readonly file: string;
   private readonly fsync: boolean;
-  private closed = false;
   /** Per table, bumped by this process's writes; `foreign` moves when another connection committed. */
   private readonly tableVersions = new Map<string, number>();
   private foreign = 0;
@@ -54,6 +54,7 @@ export class SqliteStore implements Store {
     options: SqliteStoreOptions,
     file: string,
   ) {
+    super();
     this.dataDir = path.resolve(options.dataDir);
     this.file = file;
     this.fsync = options.fsync ?? true;
@@ -83,14 +84,9 @@ export class SqliteStore implements Store {
     }
   }
 
-  write(op: WriteOp): void {
-    this.writeMany([op]);
-  }
-
   /** One transaction for all ops: they commit (and survive a crash) together. */
   writeMany(ops: WriteOp[]): void {
-    this.assertOpen();
-    ops = this.schema.prepareBatch(ops);
+    ops = this.prepared(this.schema, ops);
     if (ops.length === 0) return;
     const run = (sql: string, params: SqlValue[]) => this.db.run(sql, params);
     let failure: unknown;
@@ -171,9 +167,5 @@ export class SqliteStore implements Store {
     clearTimeout(this.syncTimer);
     // The last connection to close checkpoints the WAL into the file and syncs it; otherwise the WAL stays for the others.
     this.db.close();
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new Error('store: closed');
   }
 }

@@ -1,11 +1,14 @@
 /**
- * What the rest of the server may ask of a store, whatever keeps the data: in-memory SQLite with journals
+ * What the rest of the server may ask of a store, whatever keeps the data: the SQLite file
  * (store.ts, the embedded default) or PostgreSQL for a team (postgres/pg-store.ts). Writes are
  * logical ops (server/store/ops.ts); queries are read-only SQL over everything committed.
  */
 import type { Row, SqlValue, WriteOp } from './ops.js';
 
 export type { Row, SqlValue, WriteOp } from './ops.js';
+
+/** A read that could not reach the database (PostgreSQL down): the request may be tried again. */
+export class StoreUnavailableError extends Error {}
 
 export interface Store {
   /** A local folder for files that belong with the data (artifacts, models). */
@@ -38,6 +41,12 @@ export interface Store {
   tableVersion?(table: string): number;
   /** Read-only SQL over everything committed so far; a statement that changes rows throws. */
   query<T = Row>(sql: string, params?: SqlValue[]): T[];
+  /**
+   * A query that can wait, for what grows with use (the activity log): PostgreSQL runs it in the
+   * database, after this process's writes so far, instead of keeping those tables in memory (there
+   * `query` refuses them); the embedded store answers at once.
+   */
+  read<T = Row>(sql: string, params?: SqlValue[]): Promise<T[]>;
   /**
    * Resolves when the writes made so far may be acknowledged to a client: committed where a killed
    * process would lose them otherwise (PostgreSQL), or queued while that database is unreachable.

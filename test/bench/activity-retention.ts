@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     for (let pass = 0; pass < PASSES; pass++) {
       record(PRUNE_EVERY);
       const started = process.hrtime.bigint();
-      const dropped = activity.prune(30, CAP);
+      const dropped = await activity.prune(30, CAP);
       ms.push(Number(process.hrtime.bigint() - started) / 1e6);
       if (dropped !== PRUNE_EVERY) throw new Error(`a pass dropped ${dropped} rows, not ${PRUNE_EVERY}`);
     }

@@ -15,11 +15,12 @@
  * the right call; the call's own result is left out on both sides. Direct exposure: every tool of
  * every server on each of its two requests, 0 round trips.
  *
- * Run: npm run bench:agent   (GRIMOIRE_BENCHMARKS=<folder of ../shared/benchmarks> if elsewhere)
+ * Run: npm run bench:agent   (GRIMOIRE_BENCHMARKS=DIR for development sets other than test/fixtures/benchmarks)
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { benchmarksDir } from '../../server/bench/benchmarks-dir.js';
 import { benchAnswer, benchCatalog, answerTokens, type BenchCatalog } from '../../server/bench/answer-bench.js';
 import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from '../../server/bench/dataset.js';
 import { defaultSettings } from '../../server/config/settings.js';
@@ -34,7 +35,7 @@ import { decideTier } from '../../server/resolve/tiers.js';
 import type { PowerDefinition } from '../../server/powers/types.js';
 import { repoRoot } from '../helpers/temp.js';
 
-const benchmarks = process.env.GRIMOIRE_BENCHMARKS ?? path.join(repoRoot, '..', 'shared', 'benchmarks');
+const benchmarks = benchmarksDir();
 const realServers = path.join(repoRoot, 'test', 'fixtures', 'benchmarks', 'real-servers');
 
 interface AgentSet {

@@ -1,5 +1,5 @@
 /**
- * Captures what the 14 real npm MCP servers of ../shared/notes/real-mcp-servers.md tell a client at
+ * Captures what 14 real npm MCP servers (the ones installed below) tell a client at
  * `initialize` and `tools/list` into test/fixtures/real-servers/<server>.json, so benchmarks over
  * them run offline without starting them. Run it again when a server's version is bumped.
  *

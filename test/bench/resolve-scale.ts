@@ -1,16 +1,16 @@
 /**
  * Resolve latency and memory at 500, 5,000 and 20,000 tools, lexical: the MetaTool catalog
  * replicated (each copy renamed) and grouped ten tools to a power. Prints JSON.
- * Run: npm run bench:scale   (needs ../shared/benchmarks beside the checkout)
+ * Run: npm run bench:scale   (the MetaTool set of test/fixtures/benchmarks, or $GRIMOIRE_BENCHMARKS)
  */
 import * as path from 'node:path';
+import { benchmarksDir } from '../../server/bench/benchmarks-dir.js';
 import { readJsonl, type BenchQuery, type BenchTool } from '../../server/bench/dataset.js';
 import { DEFAULT_CALIBRATIONS } from '../../server/resolve/default-calibration.js';
 import { HybridResolver } from '../../server/resolve/hybrid-resolver.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
-import { repoRoot } from '../helpers/temp.js';
 
-const benchmarks = process.env.GRIMOIRE_BENCHMARKS ?? path.join(repoRoot, '..', 'shared', 'benchmarks');
+const benchmarks = benchmarksDir();
 const TOOLS_PER_POWER = 10;
 
 function catalog(tools: BenchTool[], size: number): PowerDocument[] {

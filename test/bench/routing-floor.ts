@@ -1,17 +1,16 @@
 /**
  * Plain Okapi BM25 on the development sets, the floor the resolver has to beat (as in
- * ../shared/benchmarks/README.md: k1 = 1.2, b = 0.75, a small stop-word list, no stemming; a
+ * test/fixtures/benchmarks/README.md: k1 = 1.2, b = 0.75, a small stop-word list, no stemming; a
  * server's document is its name, description and all its tools' names and descriptions), for
  * every set `npm run bench:routing` measures, at server level and, for MetaTool single, tool level.
  * Prints JSON. Run: npm run build && node out/test/bench/routing-floor.js
  */
-import * as path from 'node:path';
+import { benchmarksDir } from '../../server/bench/benchmarks-dir.js';
 import { devSets } from '../../server/bench/calibrate.js';
 import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from '../../server/bench/dataset.js';
 import { Bm25fIndex } from '../../server/resolve/bm25f.js';
-import { repoRoot } from '../helpers/temp.js';
 
-const benchmarks = process.env.GRIMOIRE_BENCHMARKS ?? path.join(repoRoot, '..', 'shared', 'benchmarks');
+const benchmarks = benchmarksDir();
 const STOP = new Set('a an and are as at be by for from has have i in is it its me my of on or please that the this to was were will with you your can could would should what how'.split(' '));
 const tokens = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t && !STOP.has(t));
 const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -1,5 +1,5 @@
 /**
- * The resolver on the development sets (../shared/benchmarks), lexical, server level, as
+ * The resolver on the development sets (test/fixtures/benchmarks, or $GRIMOIRE_BENCHMARKS), lexical, server level, as
  * `grimoire bench` measures it: MetaTool single and multi, MCP-Bench vague and explicit, each
  * MCP-Bench set with and without its tool lists. Prints JSON.
  * `--check` fails (exit 1) when any set's hit@1 or hit@3 is more than 3 points, or its activated
@@ -10,6 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { benchmarksDir } from '../../server/bench/benchmarks-dir.js';
 import { devSets } from '../../server/bench/calibrate.js';
 import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from '../../server/bench/dataset.js';
 import { runBench } from '../../server/bench/run-bench.js';
@@ -19,7 +20,7 @@ import { DEFAULT_CALIBRATIONS } from '../../server/resolve/default-calibration.j
 import { HybridResolver } from '../../server/resolve/hybrid-resolver.js';
 import { repoRoot } from '../helpers/temp.js';
 
-const benchmarks = process.env.GRIMOIRE_BENCHMARKS ?? path.join(repoRoot, '..', 'shared', 'benchmarks');
+const benchmarks = benchmarksDir();
 const baselineFile = path.join(repoRoot, 'test', 'bench', 'routing-baseline.json');
 const TOLERANCE = 0.03;
 const GATED = ['hit_at_1', 'hit_at_3', 'activated_precision'] as const;
@@ -28,7 +29,7 @@ type Gated = Record<(typeof GATED)[number], number | null>;
 
 async function main(): Promise<number> {
   if (!fs.existsSync(benchmarks)) {
-    process.stderr.write(`routing bench: no benchmarks at ${benchmarks}; set GRIMOIRE_BENCHMARKS to the folder of ../shared/benchmarks.\n`);
+    process.stderr.write(`routing bench: no benchmarks at ${benchmarks}; set GRIMOIRE_BENCHMARKS to a folder of development sets (the layout of test/fixtures/benchmarks).\n`);
     return 2;
   }
   const found = fs.existsSync(baselineFile) ? (JSON.parse(fs.readFileSync(baselineFile, 'utf8')) as Record<string, Gated>) : undefined;

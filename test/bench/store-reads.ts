@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     }
     // What ranking (resolve_intent, retrieve_tools) pays for the usage factors after each call.
     const usage = new UsageStats(activity);
-    usage.forPowers();
+    await usage.refresh();
     const usageMs: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       activity.record(call(run));

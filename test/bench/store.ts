@@ -88,13 +88,13 @@ async function preload(store: Store, rows: number): Promise<void> {
   await store.durable();
 }
 
-function list(stores: Store[]): { p50_ms: number; p95_ms: number } {
+async function list(stores: Store[]): Promise<{ p50_ms: number; p95_ms: number }> {
   const times: number[] = [];
   for (const store of stores) {
     const log = new ActivityLog(store);
     for (let i = 0; i < LISTS / stores.length; i++) {
       const started = process.hrtime.bigint();
-      const rows = log.query({ limit: 50 });
+      const rows = await log.query({ limit: 50 });
       times.push(Number(process.hrtime.bigint() - started) / 1e6);
       if (rows.length !== 50) throw new Error(`activity list gave ${rows.length} rows`);
     }
@@ -106,9 +106,11 @@ function list(stores: Store[]): { p50_ms: number; p95_ms: number } {
 const API_READS = 100;
 
 /** Gateway processes on the data: the REST API's activity page, timed from here, and each one's RSS. */
-async function apiReads(dataDir: string, url: string | undefined, replicas: number, engineEnv: Record<string, string>): Promise<{ p50_ms: number; p95_ms: number; rss_mb: number[] }> {
+async function apiReads(dataDir: string, url: string | undefined, replicas: number, tableRows: number, engineEnv: Record<string, string>): Promise<{ p50_ms: number; p95_ms: number; rss_mb: number[] }> {
   const home = `${dataDir}-home`;
   fs.mkdirSync(home, { recursive: true });
+  // The retention's default cap (10,000 calls) would cut the table at the gateway's start: the table is kept whole.
+  fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ activity: { maxEntries: 2 * (tableRows + WRITES + CALLS * replicas) } }));
   const gateways = [];
   for (let n = 0; n < replicas; n++) {
     const data = url ? `${dataDir}-api-${n}` : dataDir;
@@ -164,10 +166,15 @@ async function main(): Promise<void> {
             for (let n = 1; n < replicas; n++) stores.push(await open(n));
             const writesPerSecond = await writes(stores);
             const answer = await answerPath(stores);
-            const listed = list(stores);
+            const listed = await list(stores);
             const rss = Math.round(process.memoryUsage().rss / 1048576);
             if (backend !== 'postgres') for (const store of stores.splice(0)) await store.close();
-            const api = await apiReads(dataDir, url, replicas, backend === 'sqljs' ? { GRIMOIRE_STORE_ENGINE: 'sql.js' } : {});
+            const api = await apiReads(dataDir, url, replicas, tableRows, backend === 'sqljs' ? { GRIMOIRE_STORE_ENGINE: 'sql.js' } : {});
+            // The API read the table whole: no retention pass cut it meanwhile.
+            const counter = backend === 'postgres' ? first : await open(0);
+            const [{ n: rowsAfter }] = await counter.read<{ n: number }>('SELECT COUNT(*) AS n FROM activity');
+            if (counter !== first) await counter.close();
+            if (Number(rowsAfter) < tableRows) throw new Error(`the activity table holds ${rowsAfter} rows after the API reads, not ${tableRows}`);
             rows.push({
               backend: backend === 'file' ? `file (${(await loadSqlEngine()).name})` : backend,
               rows: tableRows,
@@ -181,6 +188,7 @@ async function main(): Promise<void> {
               api_p50_ms: api.p50_ms,
               api_p95_ms: api.p95_ms,
               api_rss_mb: api.rss_mb,
+              rows_after: Number(rowsAfter),
             });
             process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);
           } finally {

@@ -140,7 +140,7 @@ async function corpusRows(): Promise<Row[]> {
       const summarizedResult = await summaries.intel.process(context('s'), original, undefined);
       const meta = summarizedResult._meta?.['grimoire/summary'] as { artifactId?: string } | undefined;
       const summary = summaryParts(summarizedResult);
-      const stored = meta?.artifactId ? (summaries.intel.artifacts.readRaw(meta.artifactId, '') ?? '') : raw;
+      const stored = meta?.artifactId ? ((await summaries.intel.artifacts.readRaw(meta.artifactId, '')) ?? '') : raw;
       const missing: string[] = [];
       let inSummary = 0;
       let reachable = 0;

@@ -121,6 +121,30 @@ for (const backend of backends) {
     }
   });
 
+  test(`${backend.name}: read() is a query that can wait: it sees this store's writes at once and another's, and cannot write`, { skip: maybeSkip }, async () => {
+    const place = await backend.place();
+    const store = await place.open();
+    const other = await place.open();
+    try {
+      const call = (id: string, at: number): WriteOp => ({ op: 'insert', table: 'activity', row: { id, at, session: 's', power: 'p', tool: "it's?", status: 'ok' } });
+      store.writeMany([call('a', 1), call('b', 2)]);
+      // Read-your-writes, with a `?` inside a quoted literal left alone while the others become parameters.
+      assert.deepEqual(await store.read("SELECT id FROM activity WHERE tool = 'it''s?' AND at >= ? ORDER BY at", [2]), [{ id: 'b' }]);
+      await store.durable();
+      assert.deepEqual(await other.read('SELECT COUNT(*) AS n FROM activity'), [{ n: 2 }], 'committed by the other store: read at once in the database');
+      await assert.rejects(store.read("DELETE FROM activity WHERE id = 'a'"), /read-only|read only/);
+      assert.deepEqual(await store.read('SELECT id FROM activity ORDER BY id'), [{ id: 'a' }, { id: 'b' }]);
+      if (backend.name === 'postgres') {
+        // The tables that grow with use are not in a replica's memory: a synchronous query of them is refused.
+        assert.throws(() => store.query('SELECT COUNT(*) AS n FROM activity'), /activity table is not held in memory: read it with read\(\)/);
+        assert.throws(() => store.query('SELECT file FROM artifact_bodies'), /artifact_bodies table is not held in memory/);
+      } else assert.deepEqual(store.query('SELECT COUNT(*) AS n FROM activity'), [{ n: 2 }]);
+    } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
   test(`${backend.name}: a second store sees committed writes (PostgreSQL: within a second), a reopened one everything`, { skip: maybeSkip }, async () => {
     const place = await backend.place();
     const first = await place.open();
@@ -152,13 +176,13 @@ for (const backend of backends) {
       const log = new ActivityLog(store);
       const now = Date.now();
       const calls = [3, 2, 1].map((ago) => log.record({ at: now - ago * 1000, session: 's', power: 'p', tool: 't', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 1, resultBytes: 1 }));
-      log.rate(calls[0]!.id, 1);
-      log.rate(calls[2]!.id, -1);
-      assert.equal(log.prune(30, 2, now), 1);
-      assert.deepEqual(log.query({}).map((r) => [r.id, r.rating]), [[calls[2]!.id, -1], [calls[1]!.id, 0]]);
-      assert.deepEqual(store.query('SELECT activity_id FROM activity_ratings'), [{ activity_id: calls[2]!.id }]);
-      assert.deepEqual(idsMatching(store, shortId(calls[1]!.id)), [calls[1]!.id], 'a short id finds its call');
-      assert.deepEqual(idsMatching(store, '_'), [], 'a LIKE wildcard is matched as itself');
+      await log.rate(calls[0]!.id, 1);
+      await log.rate(calls[2]!.id, -1);
+      assert.equal(await log.prune(30, 2, now), 1);
+      assert.deepEqual((await log.query({})).map((r) => [r.id, r.rating]), [[calls[2]!.id, -1], [calls[1]!.id, 0]]);
+      assert.deepEqual(await store.read('SELECT activity_id FROM activity_ratings'), [{ activity_id: calls[2]!.id }]);
+      assert.deepEqual(await idsMatching(store, shortId(calls[1]!.id)), [calls[1]!.id], 'a short id finds its call');
+      assert.deepEqual(await idsMatching(store, '_'), [], 'a LIKE wildcard is matched as itself');
       await store.durable();
     } finally {
       await store.close();

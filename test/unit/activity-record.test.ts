@@ -82,10 +82,10 @@ test('the log hands out the same record live (recorded), as returned, and as que
     assert.deepEqual(live, [returned]);
     assert.equal(returned.latencyMs, 41, 'rounded as stored');
     assert.ok(!('dataSensitivity' in returned), 'an undefined field is left out, as from the store');
-    assert.deepEqual(log.query({}), [returned], 'the stored call reads back as the very record announced live');
-    log.rate(returned.id, -1);
+    assert.deepEqual(await log.query({}), [returned], 'the stored call reads back as the very record announced live');
+    await log.rate(returned.id, -1);
     assert.deepEqual(rated, [{ id: returned.id, rating: -1 }]);
-    assert.deepEqual(log.recent(1), [{ ...returned, rating: -1 }]);
+    assert.deepEqual(await log.recent(1), [{ ...returned, rating: -1 }]);
     await store.close();
   } finally {
     cleanup();

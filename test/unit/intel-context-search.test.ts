@@ -124,7 +124,7 @@ test('semantic_search without a model is lexical: it finds passages of past resu
     assert.equal(found.results[0].age, '2 min');
     assert.equal(found.results[0].age_seconds, 120);
     assert.ok(found.results[0].relevance > 0 && found.results[0].relevance <= 1);
-    const raw = h.intel.artifacts.readRaw(podsId, '')!;
+    const raw = (await h.intel.artifacts.readRaw(podsId, ''))!;
     assert.equal(raw.slice(found.results[0].start, found.results[0].end).startsWith(found.results[0].passage.replace(/…$/, '')), true, 'the range is where the passage comes from');
     assert.match(found.results[0].passage, /shop/);
     assert.ok(!found.results.some((r: { power: string }) => r.power === 'billing'), 'no shared words: not returned');

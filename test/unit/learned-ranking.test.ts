@@ -60,15 +60,16 @@ test('usage stats come from the activity log in the store, ratings included', as
     const base = { session: 's', variant: 'direct', decision: 'allowed' as const, resultBytes: 10 };
     const first = log.record({ ...base, power: 'fast', tool: 'x', status: 'ok', latencyMs: 20 });
     log.record({ ...base, power: 'slow', tool: 'y', status: 'error', latencyMs: 4000 });
-    log.rate(first.id, 1);
-    assert.throws(() => log.rate('nope', 1), /No activity 'nope'/);
+    await log.rate(first.id, 1);
+    await assert.rejects(log.rate('nope', 1), /No activity 'nope'/);
     const stats = new UsageStats(log);
+    await stats.refresh();
     const powers = stats.forPowers();
     assert.ok(powers.get('fast')!.success > powers.get('slow')!.success);
     assert.ok(powers.get('fast')!.performance > powers.get('slow')!.performance);
     assert.ok(powers.get('fast')!.rating > 0.5);
     assert.equal(stats.forTools().get('slow:y')!.calls, 1);
-    assert.equal(log.recent(5)[1].rating, 1, 'the rating is joined onto its row');
+    assert.equal((await log.recent(5))[1].rating, 1, 'the rating is joined onto its row');
     store.close();
   } finally {
     cleanup();

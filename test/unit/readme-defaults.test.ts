@@ -1,4 +1,4 @@
-/** The README's block of settings.json defaults states the gateway's own defaults (server/config/settings.ts), value for value. */
+/** The settings page's block of settings.json defaults (docs/settings.md) states the gateway's own defaults (server/config/settings.ts), value for value. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -11,10 +11,10 @@ function leaves(value: unknown, at: string[] = []): Array<[string[], unknown]> {
   return [[at, value]];
 }
 
-test("every default the README's settings.json block states is the gateway's default", () => {
-  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
-  const block = /The defaults:\n\n```json\n([\s\S]*?)\n```/.exec(readme);
-  assert.ok(block, 'the README has its block of defaults');
+test("every default the settings page's settings.json block states is the gateway's default", () => {
+  const page = fs.readFileSync(path.join(repoRoot, 'docs', 'settings.md'), 'utf8');
+  const block = /The defaults:\n\n```json\n([\s\S]*?)\n```/.exec(page);
+  assert.ok(block, 'docs/settings.md has its block of defaults');
   const stated = leaves(JSON.parse(block[1]));
   assert.ok(stated.length > 30, `${stated.length} values stated`);
   const defaults = defaultSettings() as unknown as Record<string, unknown>;

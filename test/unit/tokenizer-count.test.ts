@@ -80,7 +80,8 @@ test('a piece of more than 64 characters (a hash, a blob, padding) is counted in
 
 test('headWithin cuts at a token as encode would, and a long piece costs it no more than its slices', { timeout: 60_000 }, () => {
   const enc = loadEncoder();
-  const text = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8').slice(0, 12_000);
+  const text = fs.readFileSync(path.join(repoRoot, 'docs', 'features.md'), 'utf8').slice(0, 12_000);
+  assert.equal(text.length, 12_000, 'twelve thousand characters of prose');
   for (const budget of [1, 37, 500, 2_000]) {
     const head = headWithin(text, budget);
     const tokens = enc.encode(text, 'all').slice(0, budget);

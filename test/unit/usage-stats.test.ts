@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ActivityLog, type ActivityCall } from '../../server/activity/activity-log.js';
+import { STATISTICS_WINDOW } from '../../server/activity/activity-table.js';
 import { factorsOf, UsageGroup } from '../../server/ranking/usage-group.js';
 import { MAX_APPLIED, RELOAD_MS, UsageStats } from '../../server/ranking/usage-stats.js';
 import { Store } from '../../server/store/store.js';
@@ -28,6 +29,8 @@ test("this process's calls and ratings count at once without reading the log aga
   let now = Date.parse('2026-11-24T10:00:05Z');
   const stats = new UsageStats(log, () => now);
   log.record(call('a', 'ok'));
+  assert.equal(stats.forTools().get('p:a'), undefined, 'nothing before the first read is in');
+  await stats.refresh();
   assert.equal(stats.forTools().get('p:a')!.calls, 1);
   assert.equal(counted.reads(), 1);
 
@@ -36,7 +39,7 @@ test("this process's calls and ratings count at once without reading the log aga
   const a = stats.forTools().get('p:a')!;
   assert.equal(a.calls, 2, 'a call recorded a moment ago counts');
   assert.equal(a.success, (1 + 1) / (2 + 2));
-  log.rate(second.id, -1);
+  await log.rate(second.id, -1);
   now += 10;
   assert.equal(stats.forTools().get('p:a')!.rating, 1 / 3, 'a rating counts at once');
   assert.equal(counted.reads(), 1, 'from the rows read before');
@@ -46,6 +49,8 @@ test("this process's calls and ratings count at once without reading the log aga
   now += 10;
   assert.equal(stats.forTools().get('p:b'), undefined, "another process's call shows only once the log is read again");
   now += RELOAD_MS;
+  stats.forTools();
+  await stats.refresh(); // the read that use started
   assert.equal(stats.forTools().get('p:b')!.calls, 1);
   assert.equal(stats.forTools().get('p:a')!.calls, 3);
   assert.equal(counted.reads(), 2);
@@ -59,6 +64,8 @@ test('the log is read again each minute and after retention, and not while nothi
   const stats = new UsageStats(log, () => now);
   const at = (ago: number) => ({ at: now - ago });
   log.recordMany([{ ...call('c', 'rejected' as 'ok'), ...at(4000) }, { ...call('a', 'ok'), ...at(3000) }, { ...call('a', 'ok'), ...at(2000) }, { ...call('b', 'ok'), ...at(1000) }]);
+  stats.forPowers();
+  await stats.refresh();
   assert.equal(stats.forPowers().get('p')!.calls, 3, 'finished calls only');
   now += RELOAD_MS * 10;
   stats.forPowers();
@@ -67,8 +74,11 @@ test('the log is read again each minute and after retention, and not while nothi
   stats.forPowers();
   assert.equal(counted.reads(), 2, 'a new minute reads again');
 
-  assert.equal(log.prune(30, 1, now), 3);
+  assert.equal(await log.prune(30, 1, now), 3);
   now += RELOAD_MS;
+  stats.forPowers();
+  await stats.refresh();
+  assert.equal(counted.reads(), 3);
   assert.equal(stats.forPowers().get('p')!.calls, 1, "retention's deletes show once read again");
   assert.equal(stats.forTools().get('p:b')!.calls, 1, 'the newest call is the one kept');
 });
@@ -103,11 +113,14 @@ test('past MAX_APPLIED calls with no use, the rows read are dropped and the next
   const now = Date.parse('2026-11-24T10:00:05Z');
   const stats = new UsageStats(log, () => now);
   log.record({ ...call('a', 'ok'), at: now });
+  await stats.refresh();
   assert.equal(stats.forTools().get('p:a')!.calls, 1);
   const version = log.version;
   const calls = Array.from({ length: MAX_APPLIED + 1 }, () => ({ ...call('a', 'ok'), at: now }));
   log.recordMany(calls);
   Object.defineProperty(log, 'version', { get: () => version }); // no staleness: only the cap can drop the rows
-  assert.equal(stats.forTools().get('p:a')!.calls, MAX_APPLIED + 2, 'every call counts');
+  stats.forTools();
+  await stats.refresh();
+  assert.equal(stats.forTools().get('p:a')!.calls, Math.min(MAX_APPLIED + 2, STATISTICS_WINDOW), 'every call of the newest STATISTICS_WINDOW counts');
   assert.equal(counted.reads(), 2, 'read again once the rows applied passed the cap');
 });

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseActivityFilter } from '../../activity/activity-query.js';
 import { errorMessage } from '../../log.js';
+import { StoreUnavailableError } from '../../store/store-interface.js';
 import { ForbiddenError, requireReviewer, type Identity } from '../../users/identity.js';
 import { preview } from '../../util/preview.js';
 import { maskDeep } from '../../util/secrets.js';
@@ -29,7 +30,7 @@ export async function handleRestApi(gateway: RestPorts, request: IncomingMessage
   try {
     switch (route) {
       case 'GET /api/v1/activity':
-        return send(response, 200, { activity: gateway.ports.activity.query(parseActivityFilter(Object.fromEntries(url.searchParams))) });
+        return send(response, 200, { activity: await gateway.ports.activity.query(parseActivityFilter(Object.fromEntries(url.searchParams))) });
       case 'GET /api/v1/tools/changes':
         return send(response, 200, { changes: maskDeep(gateway.ports.trust.changes(url.searchParams.get('power') ?? undefined).map(toolReviewInfo)) });
       case 'POST /api/v1/tools/approve':
@@ -40,6 +41,7 @@ export async function handleRestApi(gateway: RestPorts, request: IncomingMessage
     }
   } catch (error) {
     if (error instanceof ForbiddenError) return send(response, 403, { error: error.message });
+    if (error instanceof StoreUnavailableError) return send(response, 503, { error: error.message });
     return send(response, 400, { error: errorMessage(error) });
   }
 }

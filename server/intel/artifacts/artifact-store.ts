@@ -50,7 +50,7 @@ export interface ArtifactRecord {
 export interface OwnedArtifacts {
   readonly ttlMs: number;
   get(id: string): (ArtifactRecord & { expired: boolean }) | undefined;
-  readRaw(id: string): string | undefined;
+  readRaw(id: string): Promise<string | undefined>;
 }
 
 export type SaveOutcome = { stored: true } | { stored: false; reason: string };
@@ -70,10 +70,10 @@ export const nodeFiles: ArtifactFiles = {
       throw error;
     }
   },
-  read: (file) => fs.readFileSync(file, 'utf8'),
+  read: async (file) => fs.readFileSync(file, 'utf8'),
   remove: (file) => fs.rmSync(file, { force: true }),
-  list: (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []),
-  mtime: (file) => fs.statSync(file).mtimeMs,
+  list: async (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []),
+  mtime: async (file) => fs.statSync(file).mtimeMs,
 };
 
 type Row = {
@@ -162,11 +162,11 @@ export class ArtifactStore {
   }
 
   /** The raw text of the owner's live artifact; undefined when its file is gone or it is another owner's. */
-  readRaw(id: string, owner: ArtifactOwner): string | undefined {
+  async readRaw(id: string, owner: ArtifactOwner): Promise<string | undefined> {
     const row = this.store.query<{ file: string }>(`SELECT file FROM ${TABLE} WHERE id = ? AND ${OWNED}`, [id, owner])[0];
     if (!row) return undefined;
     try {
-      return this.files.read(path.join(this.dir, row.file));
+      return await this.files.read(path.join(this.dir, row.file));
     } catch {
       return undefined;
     }
@@ -208,13 +208,21 @@ export class ArtifactStore {
     return { count: row?.n ?? 0, bytes: row?.bytes ?? 0 };
   }
 
-  /** Removes expired artifacts, and (unless told not to) files no row names; returns how many artifacts went. */
+  /**
+   * Removes expired artifacts, and (unless told not to) files no row names, those after the call
+   * (`orphansSwept` resolves then); returns how many artifacts went.
+   */
   sweep(options: { orphans?: boolean } = {}): number {
     const expired = this.store.query<{ id: string; file: string }>(`SELECT id, file FROM ${TABLE} WHERE expires_at <= ?`, [this.now()]);
     this.remove(expired);
-    if (options.orphans !== false) this.removeOrphans();
+    if (options.orphans !== false) {
+      this.orphansSwept = this.removeOrphans().catch((error) => log.debug(`orphaned artifact files not removed: ${errorMessage(error)}`));
+    }
     return expired.length;
   }
+
+  /** The last sweep's removal of orphaned files. */
+  orphansSwept: Promise<void> = Promise.resolve();
 
   private evictFor(bytes: number, cap: number): void {
     let { bytes: used } = this.usage();
@@ -235,10 +243,10 @@ export class ArtifactStore {
     for (const row of rows) this.removeFile(row.file);
   }
 
-  private removeOrphans(): void {
+  private async removeOrphans(): Promise<void> {
     let names: string[];
     try {
-      names = this.files.list(this.dir).filter((name) => name.endsWith('.txt'));
+      names = (await this.files.list(this.dir)).filter((name) => name.endsWith('.txt'));
     } catch {
       return;
     }
@@ -247,7 +255,7 @@ export class ArtifactStore {
     for (const name of names) {
       if (known.has(name)) continue;
       try {
-        if (this.now() - this.files.mtime(path.join(this.dir, name)) > ORPHAN_GRACE_MS) this.removeFile(name);
+        if (this.now() - (await this.files.mtime(path.join(this.dir, name))) > ORPHAN_GRACE_MS) this.removeFile(name);
       } catch {
         // gone already
       }

@@ -1,7 +1,8 @@
 /**
  * Artifact bodies kept in the store's `artifact_bodies` table instead of files under one machine's
  * data dir: for a store that spans machines (PostgreSQL), so that every replica reads what another
- * stored. Files are named by their base name (the folder is each replica's own).
+ * stored. Files are named by their base name (the folder is each replica's own). Read when asked
+ * for, in the database (a replica holds no body in memory).
  */
 import * as path from 'node:path';
 import type { Store } from '../../store/store-interface.js';
@@ -17,17 +18,17 @@ export function storeFiles(store: Store, now: () => number = Date.now): Artifact
       const json = NOT_PG_TEXT.test(text);
       store.write({ op: 'upsert', table: TABLE, row: { file: path.basename(file), body: json ? JSON.stringify(text) : text, encoding: json ? 'json' : 'text', at: now() } });
     },
-    read(file) {
-      const row = store.query<{ body: string; encoding: string }>(`SELECT body, encoding FROM ${TABLE} WHERE file = ?`, [path.basename(file)])[0];
+    async read(file) {
+      const row = (await store.read<{ body: string; encoding: string }>(`SELECT body, encoding FROM ${TABLE} WHERE file = ?`, [path.basename(file)]))[0];
       if (!row) throw Object.assign(new Error(`no stored body for ${path.basename(file)}`), { code: 'ENOENT' });
       return row.encoding === 'json' ? (JSON.parse(row.body) as string) : row.body;
     },
     remove(file) {
       store.write({ op: 'delete', table: TABLE, where: { file: path.basename(file) } });
     },
-    list: () => store.query<{ file: string }>(`SELECT file FROM ${TABLE}`).map((row) => row.file),
-    mtime(file) {
-      const row = store.query<{ at: number }>(`SELECT at FROM ${TABLE} WHERE file = ?`, [path.basename(file)])[0];
+    list: async () => (await store.read<{ file: string }>(`SELECT file FROM ${TABLE}`)).map((row) => row.file),
+    async mtime(file) {
+      const row = (await store.read<{ at: number }>(`SELECT at FROM ${TABLE} WHERE file = ?`, [path.basename(file)]))[0];
       if (!row) throw Object.assign(new Error(`no stored body for ${path.basename(file)}`), { code: 'ENOENT' });
       return row.at;
     },

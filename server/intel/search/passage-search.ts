@@ -30,7 +30,7 @@ export async function searchPassages(artifacts: ArtifactStore, query: string, li
   const docs: Array<{ id: string; raw: string }> = [];
   let chars = 0;
   for (const record of candidates) {
-    const raw = artifacts.readRaw(record.id, owner);
+    const raw = await artifacts.readRaw(record.id, owner);
     if (raw === undefined || chars + raw.length > MAX_CHARS) continue;
     chars += raw.length;
     docs.push({ id: record.id, raw });

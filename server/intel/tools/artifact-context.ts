@@ -25,7 +25,7 @@ export async function artifactContext(artifacts: OwnedArtifacts, tokenizer: Toke
   const missing: Array<{ id: string; problem: string }> = [];
   const parts: Part[] = [];
   for (const id of [...new Set(ids)]) {
-    const found = lookUpArtifact(artifacts, id);
+    const found = await lookUpArtifact(artifacts, id);
     if (!found.ok) {
       missing.push({ id: found.id, problem: found.problem });
       continue;

@@ -19,7 +19,7 @@ export async function handleIntelTool(intel: Intel, name: string, args: Record<s
       case 'read_artifact': {
         const parsed = readArtifactArgs.safeParse(args);
         if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
-        return readArtifact(artifacts(), parsed.data.id, parsed.data.offset, parsed.data.limit);
+        return await readArtifact(artifacts(), parsed.data.id, parsed.data.offset, parsed.data.limit);
       }
       case 'get_artifact_context': {
         const parsed = artifactContextArgs.safeParse(args);
@@ -44,8 +44,8 @@ export async function handleIntelTool(intel: Intel, name: string, args: Record<s
   }
 }
 
-function readArtifact(artifacts: OwnedArtifacts, id: string, offset: number, limit: number): CallToolResult {
-  const found = lookUpArtifact(artifacts, id);
+async function readArtifact(artifacts: OwnedArtifacts, id: string, offset: number, limit: number): Promise<CallToolResult> {
+  const found = await lookUpArtifact(artifacts, id);
   if (!found.ok) return errorResult(found.problem, { id });
   const { record, raw } = found;
   const start = Math.min(offset, raw.length);

@@ -26,7 +26,7 @@ export async function passageContext(artifacts: OwnedArtifacts, tokenizer: Token
   const missing: Array<{ id: string; problem: string }> = [];
   const found: Array<{ id: string; record: ArtifactRecord; raw: string }> = [];
   for (const id of [...new Set(request.ids)]) {
-    const lookup = lookUpArtifact(artifacts, id);
+    const lookup = await lookUpArtifact(artifacts, id);
     if (lookup.ok) found.push({ id, record: lookup.record, raw: lookup.raw });
     else missing.push({ id: lookup.id, problem: lookup.problem });
   }

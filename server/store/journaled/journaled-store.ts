@@ -19,6 +19,7 @@ import { isAlive } from './pids.js';
 import { moveCorrupt, readSnapshot, removeStaleTemps, snapshotIdentity, writeSnapshot } from './snapshot.js';
 import { loadSqlEngine, type SqlEngine } from '../sql-engine.js';
 import { writeSnapshotInBackground } from './snapshot-in-background.js';
+import { StoreBase } from '../store-base.js';
 import type { Store as StoreContract } from '../store-interface.js';
 
 
@@ -75,7 +76,7 @@ interface Compaction {
 
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 
-export class JournaledStore implements StoreContract {
+export class JournaledStore extends StoreBase implements StoreContract {
   readonly dataDir: string;
   private readonly snapshotPath: string;
   private readonly journalDir: string;
@@ -102,7 +103,6 @@ export class JournaledStore implements StoreContract {
   private compactTimer: NodeJS.Timeout | undefined;
   /** The compaction whose snapshot is being written off the event loop. */
   private background: Compaction | undefined;
-  private closed = false;
   private readonly changes: ChangeCounter;
   private readonly commits: GroupCommit;
   private lastFullLook = 0;
@@ -116,6 +116,7 @@ export class JournaledStore implements StoreContract {
     private readonly engine: SqlEngine,
     options: StoreOptions,
   ) {
+    super();
     this.dataDir = path.resolve(options.dataDir);
     this.snapshotPath = path.join(this.dataDir, SNAPSHOT);
     this.journalDir = path.join(this.dataDir, JOURNALS);
@@ -143,14 +144,9 @@ export class JournaledStore implements StoreContract {
     return store;
   }
 
-  write(op: WriteOp): void {
-    this.writeMany([op]);
-  }
-
   /** One journal line for all ops: they commit (and survive a crash) together. */
   writeMany(ops: WriteOp[]): void {
-    this.assertOpen();
-    ops = this.schema.prepareBatch(ops);
+    ops = this.prepared(this.schema, ops);
     if (ops.length === 0) return;
     // Fold in what others committed first, so this process applies ops in stamp order.
     this.refresh();
@@ -351,10 +347,6 @@ export class JournaledStore implements StoreContract {
       this.changes.close();
       this.db.close();
     }
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new Error('store: closed');
   }
 
   private ownerGone(name: string): boolean {

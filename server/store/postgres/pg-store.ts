@@ -1,9 +1,11 @@
 /**
- * The store on PostgreSQL, for a team gateway with several replicas. Callers use the Store
- * contract synchronously, PostgreSQL is asynchronous: so this store keeps a read model (in-memory SQLite,
- * the same migrations) loaded from PostgreSQL at open, applies its own writes to it at once, and
- * pushes them to PostgreSQL in group-committed transactions (pg-writer.ts); other replicas' writes
- * arrive through LISTEN/NOTIFY and the change log (pg-follower.ts). See server/store/README.md.
+ * The store on PostgreSQL, for a team gateway with several replicas. `read()` asks the database
+ * itself. `query()` is synchronous, PostgreSQL is not: for it this store keeps a read model
+ * (in-memory SQLite, the same migrations) of the small, hot tables (pins, weights, catalog, users...)
+ * loaded from PostgreSQL at open, applies its own writes to it at once, and pushes every write to
+ * PostgreSQL in group-committed transactions (pg-writer.ts); other replicas' writes arrive through
+ * LISTEN/NOTIFY and the change log (pg-follower.ts). The tables that grow with use
+ * (pg-reads.ts) are not in the model: they are read with `read()`. See server/store/README.md.
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -14,10 +16,12 @@ import { StoreDatabase } from '../database.js';
 import { loadSqlEngine, type SqlEngine } from '../sql-engine.js';
 import { migrate, TABLE_KEYS } from '../migrations.js';
 import { applyOp, Schema, type Row, type SqlValue, type WriteOp } from '../ops.js';
-import type { Store } from '../store-interface.js';
+import { StoreBase } from '../store-base.js';
+import { StoreUnavailableError, type Store } from '../store-interface.js';
 import { CHANGE_LOG_KEEP_MS, PgFollower } from './pg-follower.js';
 import { migratePg } from './pg-schema.js';
 import { pgTextOp } from './pg-sql.js';
+import { databaseOnlyTable, DATABASE_ONLY_TABLES, pgParameters } from './pg-reads.js';
 import { describeConnectionError, isConnectionError, maskDatabaseUrl } from './pg-url.js';
 import { PgWriter, type WriterStatus } from './pg-writer.js';
 
@@ -42,13 +46,12 @@ const types = {
     oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
-export class PgStore implements Store {
+export class PgStore extends StoreBase implements Store {
   readonly dataDir: string;
   readonly spansMachines = true;
   /** This replica's name in the change log (its own entries are not replayed). */
   readonly origin = randomUUID();
   readonly where: string;
-  private closed = false;
   private closing: Promise<void> | null = null;
   private follower!: PgFollower;
   private writer!: PgWriter;
@@ -57,10 +60,12 @@ export class PgStore implements Store {
   private constructor(
     options: PgStoreOptions,
     private readonly pool: pg.Pool,
+    private readonly readPool: pg.Pool,
     private db: StoreDatabase,
     private readonly schema: Schema,
     private readonly engine: SqlEngine,
   ) {
+    super();
     this.dataDir = path.resolve(options.dataDir);
     this.where = maskDatabaseUrl(options.url);
   }
@@ -83,7 +88,10 @@ export class PgStore implements Store {
         client.release();
       }
       fs.mkdirSync(options.dataDir, { recursive: true });
-      const store = new PgStore(options, pool, db, new Schema(db.db), engine);
+      // Reads run in read-only transactions: a statement that changes rows fails, as the Store contract says.
+      const readPool = new pg.Pool({ ...config, connectionTimeoutMillis: 10_000, max: 4, idleTimeoutMillis: 30_000, query_timeout: 10_000, options: '-c default_transaction_read_only=on' });
+      readPool.on('error', (error) => log.debug(`idle PostgreSQL connection lost: ${describeConnectionError(error, options.url)}`));
+      const store = new PgStore(options, pool, readPool, db, new Schema(db.db), engine);
       store.writer = new PgWriter(pool, store.origin, options.maxQueuedOps ?? 10_000);
       store.follower = new PgFollower(config, pool, store.origin, seq, {
         apply: (ops) => store.applyToModel(ops),
@@ -99,14 +107,9 @@ export class PgStore implements Store {
     }
   }
 
-  write(op: WriteOp): void {
-    this.writeMany([op]);
-  }
-
   /** Visible to this process at once; committed (with the other writes of this turn) by the writer. */
   writeMany(ops: WriteOp[]): void {
-    this.assertOpen();
-    ops = this.schema.prepareBatch(ops).map(pgTextOp);
+    ops = this.prepared(this.schema, ops).map(pgTextOp);
     if (ops.length === 0) return;
     this.applyToModel(ops);
     this.writer.push(ops);
@@ -120,9 +123,24 @@ export class PgStore implements Store {
     return this.writer.settled(true);
   }
 
+  /** The read model's tables only: a query naming a table kept in the database alone throws. */
   query<T = Row>(sql: string, params: SqlValue[] = []): T[] {
     this.assertOpen();
+    const table = databaseOnlyTable(sql);
+    if (table) throw new Error(`store: on PostgreSQL the ${table} table is not held in memory: read it with read()`);
     return this.db.all<T>(sql, params);
+  }
+
+  /** Runs the query in PostgreSQL, once this replica's writes so far are committed (or queued while it is down). */
+  override async read<T = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
+    this.assertOpen();
+    await this.writer.settled(true);
+    try {
+      return (await this.readPool.query(pgParameters(sql), params)).rows as T[];
+    } catch (error) {
+      if (isConnectionError(error)) throw new StoreUnavailableError(`store unavailable: PostgreSQL at ${this.where} could not be read (${errorMessage(error)}); try again.`);
+      throw error;
+    }
   }
 
   /** Fetches other replicas' committed writes now (they also arrive by themselves within a second). */
@@ -142,19 +160,17 @@ export class PgStore implements Store {
       await this.writer.stop(5_000);
       await this.follower.stop();
       await this.pool.end().catch(() => undefined);
+      await this.readPool.end().catch(() => undefined);
       this.db.close();
     })();
     return this.closing;
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new Error('store: closed');
   }
 
   private applyToModel(ops: WriteOp[]): void {
     const run = (sql: string, params: SqlValue[]) => this.db.run(sql, params);
     this.db.writing(() => {
       for (const op of ops) {
+        if (DATABASE_ONLY_TABLES.has(op.table)) continue;
         try {
           applyOp(run, op);
         } catch (error) {
@@ -205,7 +221,7 @@ async function connectWithRetry(pool: pg.Pool, options: PgStoreOptions): Promise
   }
 }
 
-/** Every table, read in one snapshot with the change sequence it reflects. */
+/** Every table of the read model, read in one snapshot with the change sequence it reflects. */
 async function loadReadModel(engine: SqlEngine, client: pg.PoolClient): Promise<{ db: StoreDatabase; seq: number }> {
   const db = StoreDatabase.create(engine);
   try {
@@ -214,7 +230,7 @@ async function loadReadModel(engine: SqlEngine, client: pg.PoolClient): Promise<
     try {
       const seq = Number((await client.query<{ seq: string }>('SELECT COALESCE(MAX(seq), 0) AS seq FROM grimoire_changes')).rows[0].seq);
       const run = (sql: string, params: SqlValue[]) => db.run(sql, params);
-      for (const table of Object.keys(TABLE_KEYS)) {
+      for (const table of Object.keys(TABLE_KEYS).filter((name) => !DATABASE_ONLY_TABLES.has(name))) {
         const rows = (await client.query<Row>(`SELECT * FROM "${table}"`)).rows;
         db.writing(() => {
           for (const row of rows) applyOp(run, { op: 'upsert', table, row });
