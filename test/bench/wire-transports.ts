@@ -6,9 +6,9 @@
  * (ChildProcessTransport to a minimal child that answers every request with an echo-sized result,
  * 20 in flight). CPU from process.cpuUsage: for a power's side it includes reading and writing the
  * pipes, not the child. Promise hooks are on, as in the gateway (its AsyncLocalStorage turns them
- * on for the process). Also an SDK Server answering tools/call over an in-memory pair, with the
- * SDK's router and with routeByShape (server/util/protocol-routing.ts). Prints JSON: µs per
- * message per run and their median.
+ * on for the process). Also an SDK Server answering tools/call over an in-memory pair (the SDK's
+ * own router and handler, as every session runs them). Prints JSON: µs per message per run and
+ * their median.
  * Run: npm run bench:wire   (BENCH_RUNS, BENCH_MESSAGES; BENCH_OUT=path to another build's out/
  * to measure its transports instead, e.g. main's).
  */
@@ -25,7 +25,6 @@ import {
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { routeByShape } from '../../server/util/protocol-routing.js';
 import { repoRoot } from '../helpers/temp.js';
 import { median, round } from './figures.js';
 
@@ -122,7 +121,7 @@ async function powerSide(module: ChildModule): Promise<number> {
 /**
  * µs per message of the routing check: the SDK's schema against json-rpc-shape, on a request and a
  * result; and, for scale, the guards the SDK's Protocol itself runs on every message it gets (a
- * request: result?, error?, request?; a result: result? in the router and again in _onresponse).
+ * request: result?, error?, request?; a result: result? in the router and again where it is answered).
  */
 function checks(shape: ShapeModule): Record<string, number> {
   const messages = { request: JSON.parse(request(7)), result: result(7) };
@@ -146,11 +145,8 @@ function checks(shape: ShapeModule): Record<string, number> {
   return figures;
 }
 
-/**
- * µs of CPU per tools/call request answered by an SDK Server over an in-memory pair, with the
- * SDK's router and with routeByShape (this build's; BENCH_OUT does not change it).
- */
-async function serverRouting(shape: boolean): Promise<number> {
+/** µs of CPU per tools/call request answered by an SDK Server over an in-memory pair. */
+async function sdkServer(): Promise<number> {
   const server = new Server({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text' as const, text: `Echo: ${String(request.params.arguments?.message)}` }] }));
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
@@ -158,7 +154,6 @@ async function serverRouting(shape: boolean): Promise<number> {
   client.onmessage = () => void (answered += 1);
   await client.start();
   await server.connect(serverSide);
-  if (shape && !routeByShape(server, serverSide)) throw new Error('routeByShape refused the Server');
   const started = cpuMicros();
   for (let sent = 0; sent < MESSAGES; ) {
     for (let index = 0; index < 20; index += 1, sent += 1) {
@@ -179,18 +174,15 @@ async function main(): Promise<void> {
   const child = await load<ChildModule>('server/upstream/children/child-process-transport.js');
   const agent: number[] = [];
   const power: number[] = [];
-  const sdkRouter: number[] = [];
-  const shapeRouter: number[] = [];
-  await serverRouting(false);
-  await serverRouting(true);
+  const sdk: number[] = [];
+  await sdkServer();
   // One run unmeasured: the first runs are mostly the JIT warming up.
   await agentSide(stdio, early);
   await powerSide(child);
   for (let run = 0; run < RUNS; run += 1) {
     agent.push(round(await agentSide(stdio, early), 2));
     power.push(round(await powerSide(child), 2));
-    sdkRouter.push(round(await serverRouting(false), 2));
-    shapeRouter.push(round(await serverRouting(true), 2));
+    sdk.push(round(await sdkServer(), 2));
   }
   const shape = await load<ShapeModule>('server/util/json-rpc-shape.js').catch(() => undefined);
   process.stdout.write(
@@ -200,10 +192,7 @@ async function main(): Promise<void> {
         messages_per_run: MESSAGES,
         agent_side_cpu_us_per_message: { runs: agent, median: median(agent) },
         power_side_cpu_us_per_call: { runs: power, median: median(power) },
-        sdk_server_cpu_us_per_call: {
-          sdk_router: { runs: sdkRouter, median: median(sdkRouter) },
-          route_by_shape: { runs: shapeRouter, median: median(shapeRouter) },
-        },
+        sdk_server_cpu_us_per_call: { runs: sdk, median: median(sdk) },
         ...(shape ? { routing_check: checks(shape) } : {}),
       },
       null,
