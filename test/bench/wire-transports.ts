@@ -6,9 +6,10 @@
  * (ChildProcessTransport to a minimal child that answers every request with an echo-sized result,
  * 20 in flight). CPU from process.cpuUsage: for a power's side it includes reading and writing the
  * pipes, not the child. Promise hooks are on, as in the gateway (its AsyncLocalStorage turns them
- * on for the process). Also an SDK Server answering tools/call over an in-memory pair (the SDK's
- * own router and handler, as every session runs them). Prints JSON: µs per message per run and
- * their median.
+ * on for the process). Also the SDK's own part of a call on each side, over an in-memory pair
+ * whose other end is a bare transport: an SDK Server answering tools/call (as every agent session
+ * does) and an SDK Client's callTool, 20 in flight (as the gateway calls a power). Prints JSON: µs
+ * per message per run and their median.
  * Run: npm run bench:wire   (BENCH_RUNS, BENCH_MESSAGES; BENCH_OUT=path to another build's out/
  * to measure its transports instead, e.g. main's).
  */
@@ -24,7 +25,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { repoRoot } from '../helpers/temp.js';
 import { median, round } from './figures.js';
 
@@ -167,6 +169,30 @@ async function sdkServer(): Promise<number> {
   return used / MESSAGES;
 }
 
+/** µs of CPU per callTool of an SDK Client, answered at once by a bare transport (initialize included, before the count). */
+async function sdkClient(): Promise<number> {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  serverSide.onmessage = (message) => {
+    const m = message as { id?: number; method?: string };
+    if (m.id === undefined || m.method === undefined) return;
+    const answer =
+      m.method === 'initialize'
+        ? { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: 'bare', version: '1.0.0' } }
+        : { content: [{ type: 'text', text: `Echo: hello ${m.id}` }] };
+    void serverSide.send({ jsonrpc: '2.0', id: m.id, result: answer } as JSONRPCMessage);
+  };
+  await serverSide.start();
+  await client.connect(clientSide);
+  const started = cpuMicros();
+  for (let sent = 0; sent < MESSAGES; sent += 20) {
+    await Promise.all(Array.from({ length: 20 }, (_, index) => client.callTool({ name: 'echo', arguments: { message: `hello ${sent + index}` } }, undefined, { timeout: 60_000 })));
+  }
+  const used = cpuMicros() - started;
+  await client.close();
+  return used / MESSAGES;
+}
+
 async function main(): Promise<void> {
   new AsyncLocalStorage<number>().run(0, () => undefined);
   const stdio = await load<StdioModule>('server/gateway/stdio-transport.js');
@@ -175,7 +201,9 @@ async function main(): Promise<void> {
   const agent: number[] = [];
   const power: number[] = [];
   const sdk: number[] = [];
+  const sdkClients: number[] = [];
   await sdkServer();
+  await sdkClient();
   // One run unmeasured: the first runs are mostly the JIT warming up.
   await agentSide(stdio, early);
   await powerSide(child);
@@ -183,6 +211,7 @@ async function main(): Promise<void> {
     agent.push(round(await agentSide(stdio, early), 2));
     power.push(round(await powerSide(child), 2));
     sdk.push(round(await sdkServer(), 2));
+    sdkClients.push(round(await sdkClient(), 2));
   }
   const shape = await load<ShapeModule>('server/util/json-rpc-shape.js').catch(() => undefined);
   process.stdout.write(
@@ -193,6 +222,7 @@ async function main(): Promise<void> {
         agent_side_cpu_us_per_message: { runs: agent, median: median(agent) },
         power_side_cpu_us_per_call: { runs: power, median: median(power) },
         sdk_server_cpu_us_per_call: { runs: sdk, median: median(sdk) },
+        sdk_client_cpu_us_per_call: { runs: sdkClients, median: median(sdkClients) },
         ...(shape ? { routing_check: checks(shape) } : {}),
       },
       null,
