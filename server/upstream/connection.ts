@@ -14,8 +14,6 @@ import { createTransport, type CreatedTransport } from './transport.js';
 import { VERSION } from '../version.js';
 import type { PowerState, PowerStateChange as StateChange } from '../../protocol/records.js';
 import type { Cancellation } from '../util/cancellation.js';
-import { routeByShape } from '../util/protocol-routing.js';
-import { ToolCallLane } from './tool-call-lane.js';
 import { ToolCheckGate, type ToolCheck } from './tool-check-gate.js';
 
 /** The power-state record is the protocol's (one declaration for server, extension and dashboard). */
@@ -51,8 +49,6 @@ export type ConnectionEvents = {
  */
 export class PowerConnection extends EventEmitter<ConnectionEvents> {
   private client?: Client;
-  /** The tools/call lane beside each connected Client (none where the SDK lacks what it relies on). */
-  private readonly lanes = new WeakMap<Client, ToolCallLane>();
   private starting?: Promise<void>;
   private currentState: PowerState = 'stopped';
   private inFlightCalls = 0;
@@ -146,16 +142,10 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     this.exitOf = exit;
     this.stderr.attach(stderr, (line) => this.log.debug(`stderr: ${line}`));
     const client = this.features?.createClient(this.name) ?? new Client({ name: 'grimoire-gateway', version: VERSION });
-    client.onclose = () => {
-      this.lanes.get(client)?.close();
-      this.onClosed(client);
-    };
+    client.onclose = () => this.onClosed(client);
     client.onerror = (error) => this.log.debug(`transport error: ${errorMessage(error)}`);
     try {
       await client.connect(transport, { timeout: this.options.startTimeoutMs });
-      const lane = ToolCallLane.for(client, transport);
-      const routed = routeByShape(client, transport, lane && ((message, kind) => lane.take(message, kind)));
-      if (lane && routed) this.lanes.set(client, lane);
     } catch (error) {
       // Read before the close: its SIGTERM is the gateway's doing, not how the server failed.
       const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout && !this.exitOf();
@@ -282,8 +272,6 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
           const refusal = check?.refusal(this.name, tool);
           if (refusal) throw new UpstreamError(refusal.code, this.name, refusal.message);
           const progress = this.features?.progressOptions(options.scope);
-          const lane = this.lanes.get(client);
-          if (lane?.serves(tool)) return lane.call(tool, args, { timeout: timeoutMs, cancellation: options.cancellation, ...progress });
           const sent = { timeout: timeoutMs, signal: options.cancellation?.signal, ...progress };
           return client.callTool({ name: tool, arguments: args }, undefined, sent) as Promise<CallToolResult>;
         };

@@ -1,8 +1,8 @@
 /**
- * One call's cancellation, as the call path checks and listens to it. An AbortSignal per call
- * (made, then listened to and unlistened by the power's lane) cost about 6% of the gateway's main
- * thread at 20 calls at a time; this is a flag and a short list, and `signal` makes an AbortSignal
- * on first use for the APIs that take one (the SDK Client, model summarizers).
+ * One call's cancellation, as the call path checks and listens to it: a flag and a short list.
+ * A session's call follows the SDK's AbortSignal for its request (`following`), and `signal` gives
+ * that same signal back (or makes one on first use) to the APIs that take one (the SDK Client,
+ * model summarizers).
  */
 export class Cancellation {
   aborted = false;

@@ -1,19 +1,15 @@
 /**
- * Three parts of the gateway's call path, each beside what it replaced, in one process:
+ * Two parts of the gateway's call path, each beside what it replaced, in one process:
  * - pipe writes: six small JSON lines a turn to a child's stdin, joined into one write
  *   (`writeJsonLine`) against a corked stream's writev of them (the way before);
- * - a text-only tool result taken as it is (`plainTextResult`) against the SDK's
- *   `CallToolResultSchema.safeParse`;
  * - an activity id (`activityId`) against the time prefix plus a `randomUUID()` tail.
- * Prints CPU µs per message / result / id, the median of BENCH_RUNS runs (default 5) of each, the
+ * Prints CPU µs per message / id, the median of BENCH_RUNS runs (default 5) of each, the
  * two ways alternating. Run: npm run build && node out/test/bench/call-path-parts.js
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { activityId } from '../../server/activity/activity-id.js';
-import { plainTextResult } from '../../server/upstream/plain-text-result.js';
 import { writeJsonLine } from '../../server/util/coalesced-write.js';
 import { median, round } from './figures.js';
 
@@ -54,17 +50,12 @@ function corked(stream: Writable): (message: unknown) => void {
 async function main(): Promise<void> {
   const child = spawn('sh', ['-c', 'cat > /dev/null'], { stdio: ['pipe', 'ignore', 'ignore'] });
   const stdin = child.stdin!;
-  const figures: Record<string, number[]> = { joined: [], corked: [], plain: [], schema: [], activityId: [], randomUUID: [] };
-  const results = (n: number) => Array.from({ length: n }, (_, i) => JSON.parse(`{"content":[{"type":"text","text":"Echo: bench ${i}"}]}`) as unknown);
+  const figures: Record<string, number[]> = { joined: [], corked: [], activityId: [], randomUUID: [] };
   const prefix = '01a21c57-ebfd-7';
   for (let run = 0; run < RUNS; run++) {
     const count = 20_000;
     figures.joined!.push(await cpuPer(count * LINES_A_TURN, () => turns(stdin, count, (m) => void writeJsonLine(stdin, m))));
     figures.corked!.push(await cpuPer(count * LINES_A_TURN, () => turns(stdin, count, corked(stdin))));
-    const a = results(200_000);
-    figures.plain!.push(await cpuPer(a.length, () => a.forEach((r) => plainTextResult(r))));
-    const b = results(200_000);
-    figures.schema!.push(await cpuPer(b.length, () => b.forEach((r) => CallToolResultSchema.safeParse(r))));
     figures.activityId!.push(await cpuPer(500_000, () => {
       for (let i = 0; i < 500_000; i++) activityId(Date.now());
     }));

@@ -6,9 +6,10 @@
  * (ChildProcessTransport to a minimal child that answers every request with an echo-sized result,
  * 20 in flight). CPU from process.cpuUsage: for a power's side it includes reading and writing the
  * pipes, not the child. Promise hooks are on, as in the gateway (its AsyncLocalStorage turns them
- * on for the process). Also an SDK Server answering tools/call over an in-memory pair, with the
- * SDK's router and with routeByShape (server/util/protocol-routing.ts). Prints JSON: µs per
- * message per run and their median.
+ * on for the process). Also the SDK's own part of a call on each side, over an in-memory pair
+ * whose other end is a bare transport: an SDK Server answering tools/call (as every agent session
+ * does) and an SDK Client's callTool, 20 in flight (as the gateway calls a power). Prints JSON: µs
+ * per message per run and their median.
  * Run: npm run bench:wire   (BENCH_RUNS, BENCH_MESSAGES; BENCH_OUT=path to another build's out/
  * to measure its transports instead, e.g. main's).
  */
@@ -24,8 +25,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { routeByShape } from '../../server/util/protocol-routing.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { repoRoot } from '../helpers/temp.js';
 import { median, round } from './figures.js';
 
@@ -122,7 +123,7 @@ async function powerSide(module: ChildModule): Promise<number> {
 /**
  * µs per message of the routing check: the SDK's schema against json-rpc-shape, on a request and a
  * result; and, for scale, the guards the SDK's Protocol itself runs on every message it gets (a
- * request: result?, error?, request?; a result: result? in the router and again in _onresponse).
+ * request: result?, error?, request?; a result: result? in the router and again where it is answered).
  */
 function checks(shape: ShapeModule): Record<string, number> {
   const messages = { request: JSON.parse(request(7)), result: result(7) };
@@ -146,11 +147,8 @@ function checks(shape: ShapeModule): Record<string, number> {
   return figures;
 }
 
-/**
- * µs of CPU per tools/call request answered by an SDK Server over an in-memory pair, with the
- * SDK's router and with routeByShape (this build's; BENCH_OUT does not change it).
- */
-async function serverRouting(shape: boolean): Promise<number> {
+/** µs of CPU per tools/call request answered by an SDK Server over an in-memory pair. */
+async function sdkServer(): Promise<number> {
   const server = new Server({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text' as const, text: `Echo: ${String(request.params.arguments?.message)}` }] }));
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
@@ -158,7 +156,6 @@ async function serverRouting(shape: boolean): Promise<number> {
   client.onmessage = () => void (answered += 1);
   await client.start();
   await server.connect(serverSide);
-  if (shape && !routeByShape(server, serverSide)) throw new Error('routeByShape refused the Server');
   const started = cpuMicros();
   for (let sent = 0; sent < MESSAGES; ) {
     for (let index = 0; index < 20; index += 1, sent += 1) {
@@ -172,6 +169,30 @@ async function serverRouting(shape: boolean): Promise<number> {
   return used / MESSAGES;
 }
 
+/** µs of CPU per callTool of an SDK Client, answered at once by a bare transport (initialize included, before the count). */
+async function sdkClient(): Promise<number> {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  serverSide.onmessage = (message) => {
+    const m = message as { id?: number; method?: string };
+    if (m.id === undefined || m.method === undefined) return;
+    const answer =
+      m.method === 'initialize'
+        ? { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: 'bare', version: '1.0.0' } }
+        : { content: [{ type: 'text', text: `Echo: hello ${m.id}` }] };
+    void serverSide.send({ jsonrpc: '2.0', id: m.id, result: answer } as JSONRPCMessage);
+  };
+  await serverSide.start();
+  await client.connect(clientSide);
+  const started = cpuMicros();
+  for (let sent = 0; sent < MESSAGES; sent += 20) {
+    await Promise.all(Array.from({ length: 20 }, (_, index) => client.callTool({ name: 'echo', arguments: { message: `hello ${sent + index}` } }, undefined, { timeout: 60_000 })));
+  }
+  const used = cpuMicros() - started;
+  await client.close();
+  return used / MESSAGES;
+}
+
 async function main(): Promise<void> {
   new AsyncLocalStorage<number>().run(0, () => undefined);
   const stdio = await load<StdioModule>('server/gateway/stdio-transport.js');
@@ -179,18 +200,18 @@ async function main(): Promise<void> {
   const child = await load<ChildModule>('server/upstream/children/child-process-transport.js');
   const agent: number[] = [];
   const power: number[] = [];
-  const sdkRouter: number[] = [];
-  const shapeRouter: number[] = [];
-  await serverRouting(false);
-  await serverRouting(true);
+  const sdk: number[] = [];
+  const sdkClients: number[] = [];
+  await sdkServer();
+  await sdkClient();
   // One run unmeasured: the first runs are mostly the JIT warming up.
   await agentSide(stdio, early);
   await powerSide(child);
   for (let run = 0; run < RUNS; run += 1) {
     agent.push(round(await agentSide(stdio, early), 2));
     power.push(round(await powerSide(child), 2));
-    sdkRouter.push(round(await serverRouting(false), 2));
-    shapeRouter.push(round(await serverRouting(true), 2));
+    sdk.push(round(await sdkServer(), 2));
+    sdkClients.push(round(await sdkClient(), 2));
   }
   const shape = await load<ShapeModule>('server/util/json-rpc-shape.js').catch(() => undefined);
   process.stdout.write(
@@ -200,10 +221,8 @@ async function main(): Promise<void> {
         messages_per_run: MESSAGES,
         agent_side_cpu_us_per_message: { runs: agent, median: median(agent) },
         power_side_cpu_us_per_call: { runs: power, median: median(power) },
-        sdk_server_cpu_us_per_call: {
-          sdk_router: { runs: sdkRouter, median: median(sdkRouter) },
-          route_by_shape: { runs: shapeRouter, median: median(shapeRouter) },
-        },
+        sdk_server_cpu_us_per_call: { runs: sdk, median: median(sdk) },
+        sdk_client_cpu_us_per_call: { runs: sdkClients, median: median(sdkClients) },
         ...(shape ? { routing_check: checks(shape) } : {}),
       },
       null,

@@ -24,7 +24,7 @@ import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './sessi
 
 const log = logger('stdio');
 
-/** What the session's Server answers to `initialize` (the SDK's Server._oninitialize, with our info). */
+/** What the session's Server answers to `initialize` (the protocol version it would pick, with our info). */
 export function initializeResult(requestedVersion: string): InitializeResult {
   const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requestedVersion) ? requestedVersion : LATEST_PROTOCOL_VERSION;
   return { protocolVersion, capabilities: SESSION_CAPABILITIES, serverInfo: SERVER_INFO, instructions: GATEWAY_INSTRUCTIONS };

@@ -15,15 +15,12 @@ import type { PassthroughPorts } from '../passthrough/passthrough-ports.js';
 import { registerPrompts } from '../passthrough/prompts-passthrough.js';
 import { registerResources } from '../passthrough/resources-passthrough.js';
 import type { CallScope } from '../../upstream/client-features.js';
-import { routeByShape } from '../../util/protocol-routing.js';
-import { SessionCallLane, type CallHandler } from '../session-call-lane.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';
 
 const log = logger('session');
 
-/** One agent's MCP session: its SDK Server, and its tools/call answered beside it once connected. */
+/** One agent's MCP session: its SDK Server, which answers every request through its handlers. */
 export interface McpSession {
-  /** Connects the Server to the transport and routes the messages (protocol-routing.ts, session-call-lane.ts). */
   connect(transport: Transport): Promise<void>;
   close(): Promise<void>;
 }
@@ -43,15 +40,14 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     gateway.ports.intel.reads.listed(sessionId, tools);
     return { tools };
   });
-  const answerCall: CallHandler = async (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     gateway.ports.sessions.touch(sessionId);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.ports.settings.intel.summarizers)
       ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
       : undefined;
-    return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, extra), cancellation: extra.cancellation ?? Cancellation.following(extra.signal), sample });
-  };
-  server.setRequestHandler(CallToolRequestSchema, answerCall);
+    return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, extra), cancellation: Cancellation.following(extra.signal), sample });
+  });
   gateway.openSession(
     sessionId,
     {
@@ -66,9 +62,7 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     client,
   );
   const undoPassthrough = registerPassthrough(server, gateway, sessionId);
-  let lane: SessionCallLane | undefined;
   server.onclose = () => {
-    lane?.close();
     undoPassthrough();
     gateway.closeSession(sessionId);
   };
@@ -76,8 +70,6 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     async connect(transport) {
       maskErrorAnswers(transport);
       await server.connect(transport);
-      const calls = new SessionCallLane(transport, answerCall, (error) => log.debug(`session ${sessionId}: ${errorMessage(error)}`));
-      if (routeByShape(server, transport, (message, kind) => calls.take(message, kind))) lane = calls;
     },
     close: () => server.close(),
   };
