@@ -19,14 +19,12 @@ import { declaresReadOnly } from './calls/annotations.js';
 import { PowerTools } from './catalog/power-tools.js';
 import type { Settings } from './config/settings.js';
 import { Activation } from './gateway/activation.js';
-import type { GatewayEvents } from './gateway/gateway-events.js';
+import type { GatewayEvents, GatewayPorts } from './gateway/ports.js';
 import type { GatewayParts } from './gateway/gateway-parts.js';
-import type { GatewayToolPorts } from './gateway/gateway-tool-handlers.js';
-import type { IntentCallPorts } from './gateway/intent-calls.js';
 import { powerDocument } from './gateway/power-documents.js';
 import { learnFromCall, onPowerState, onQuarantined, onRegistryChange, type ReactionParts } from './gateway/power-reactions.js';
 import { Resolution } from './gateway/resolution.js';
-import { SessionRegistry } from './gateway/session-registry.js';
+import { SessionRegistry } from './gateway/sessions/session-registry.js';
 import { SteeringLog } from './gateway/steering.js';
 import { HintEvents } from './hints/hint-events.js';
 import { hintNetworkReport } from './hints/hint-network-report.js';
@@ -43,8 +41,7 @@ import { currentWeights } from './ranking/weights-store.js';
 import { createResolver } from './resolve/create-resolver.js';
 import { PowerIndex } from './resolve/power-index.js';
 import type { Store } from './store/store.js';
-import { settingsRefusalText, ToolPolicy } from './trust/tool-policy.js';
-import { awaitingReview } from './gateway/quarantine-messages.js';
+import { awaitingReview, settingsRefusalText, ToolPolicy } from './trust/tool-policy.js';
 import { ToolTrust } from './trust/tool-trust.js';
 import { UpstreamManager } from './upstream/manager.js';
 import { errorMessage, logger } from './log.js';
@@ -140,7 +137,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     cacheTtlSeconds: (power, tool) => registry.extensions(power)?.cache?.[tool]?.ttlSeconds,
   });
   const steering = new SteeringLog();
-  const handlers: GatewayToolPorts & IntentCallPorts = {
+  const ports: GatewayPorts = {
     powers: () => tools.powers(),
     power: (name) => tools.power(name),
     toolsOf: (name) => tools.toolsOf(name),
@@ -151,14 +148,34 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     rankTools: (query) => index.rankTools(query),
     activate: (name, sessionId) => activation.activate(name, sessionId),
     deactivate: (name, sessionId) => activation.deactivate(name, sessionId),
+    isActive: (name, sessionId) => activation.isActive(name, sessionId),
+    powerRefusal: (name) => policy.powerRefusal(name),
     runCall: (call, caller) => calls.run(call, caller),
-    intel,
-    policy,
-    steering,
+    weights: () => currentWeights(store),
+    hintNetwork: (powers = [...sessions.activeAnywhere()]) =>
+      hintNetworkReport(
+        store,
+        powers.flatMap((name) => (tools.power(name) ? [{ name, tools: tools.toolsOf(name).map((t) => t.name), extensions: registry.extensions(name) }] : [])),
+        hints,
+        settings.hints.minSupport,
+      ),
+    discoverUnknownPowers() {
+      if (!settings.discovery.enabled) return;
+      // A disabled power's server is never run, not even to learn its tools.
+      for (const power of tools.powers()) if (power.problems.length === 0 && !policy.powerRefusal(power.name) && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
+    },
+    settings,
+    store,
+    manager,
+    activity,
     usage,
     recommendations,
-    weights: () => currentWeights(store),
-    settings,
+    hints,
+    intel,
+    steering,
+    sessions,
+    trust,
+    policy,
   };
 
   const reactions: ReactionParts = { tools, activation, sessions, events, manager, notices, reindex };
@@ -185,10 +202,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   manager.on('state', (change) => onPowerState(reactions, change));
 
   return {
-    settings,
-    store,
     registry,
-    manager,
     catalog,
     discovery,
     tools,
@@ -196,31 +210,10 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     resolution,
     activation,
     calls,
-    activity,
     events,
     learned,
-    recommendations,
-    usage,
-    hints,
-    intel,
-    steering,
-    sessions,
-    trust,
-    policy,
-    handlers,
+    ports,
     notices,
-    hintNetwork: (powers = [...sessions.activeAnywhere()]) =>
-      hintNetworkReport(
-        store,
-        powers.flatMap((name) => (tools.power(name) ? [{ name, tools: tools.toolsOf(name).map((t) => t.name), extensions: registry.extensions(name) }] : [])),
-        hints,
-        settings.hints.minSupport,
-      ),
-    discoverUnknownPowers() {
-      if (!settings.discovery.enabled) return;
-      // A disabled power's server is never run, not even to learn its tools.
-      for (const power of tools.powers()) if (power.problems.length === 0 && !policy.powerRefusal(power.name) && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
-    },
     async shutdown() {
       deferred.flush();
       sessions.dispose();

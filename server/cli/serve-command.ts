@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { planBind } from '../gateway/http-bind.js';
-import { EarlyAnswersTransport } from '../gateway/early-answers.js';
+import { planBind } from '../gateway/http/http-bind.js';
+import { EarlyAnswersTransport } from '../gateway/sessions/early-answers.js';
 import { GATEWAY_TOOLS } from '../gateway/gateway-tools.js';
-import { BoundedStdioServerTransport } from '../gateway/stdio-transport.js';
-import type { UnavailableServer } from '../gateway/unavailable-server.js';
+import { BoundedStdioServerTransport } from '../gateway/sessions/stdio-transport.js';
+import type { UnavailableServer } from '../gateway/http/unavailable-server.js';
 import { databaseUrl } from '../store/open-store.js';
 import type { Runtime, RuntimeOptions } from '../runtime.js';
 import { runtimeConfig } from '../runtime-parts.js';
@@ -47,7 +47,7 @@ export async function serve(args: CliArgs, options: RuntimeOptions): Promise<num
   };
   const onStoreRetry = async (message: string) => {
     if (!args.http || unavailable) return unavailable?.setReason(message);
-    const { serveUnavailable } = await import('../gateway/unavailable-server.js');
+    const { serveUnavailable } = await import('../gateway/http/unavailable-server.js');
     unavailable = await serveUnavailable(bind.host, port ?? 0, message);
     port = unavailable.port;
     announce(`${bind.tls ? 'https' : 'http'}://${bind.host}:${port}/mcp`);
@@ -98,22 +98,22 @@ export async function serve(args: CliArgs, options: RuntimeOptions): Promise<num
     await transport.listen();
     setTimeout(() => void build(), BUILD_ANYWAY_MS).unref();
     const { gateway } = await build();
-    const { createMcpSession } = await import('../gateway/mcp-session.js');
+    const { createMcpSession } = await import('../gateway/sessions/mcp-session.js');
     const session = createMcpSession(gateway, 'stdio');
     await session.connect(transport);
-    for (let i = 0; i < transport.listsAnswered; i++) gateway.intel.reads.listed('stdio', gateway.listTools('stdio'));
+    for (let i = 0; i < transport.listsAnswered; i++) gateway.ports.intel.reads.listed('stdio', gateway.listTools('stdio'));
     closeEndpoint = () => session.close();
     log.info('serving MCP on stdio');
   } else {
     const built = await build();
-    const [{ serveHttp }, { UserDirectory }] = await Promise.all([import('../gateway/http-server.js'), import('../users/user-directory.js')]);
+    const [{ serveHttp }, { UserDirectory }] = await Promise.all([import('../gateway/http/http-server.js'), import('../users/user-directory.js')]);
     const users = new UserDirectory(built.store);
     const endpoint = await serveHttp(built.gateway, { ...bind, port, token, users: (bearer) => users.authenticate(bearer), adminToken: adminToken(process.env) });
     closeEndpoint = () => endpoint.close();
     announce(endpoint.url);
     log.info(`serving MCP on ${endpoint.url}`);
   }
-  runtime!.gateway.discoverUnknownPowers();
+  runtime!.gateway.ports.discoverUnknownPowers();
   await new Promise<never>(() => undefined);
   return 0;
 }

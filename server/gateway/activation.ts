@@ -3,11 +3,26 @@ import type { PowerTools } from '../catalog/power-tools.js';
 import type { Settings } from '../config/settings.js';
 import type { PowerRegistry } from '../powers/registry.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
+import { preview } from '../util/preview.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import { exposeTool, type ExposedTool } from './exposure.js';
 import { GATEWAY_TOOLS } from './gateway-tools.js';
-import type { SessionRegistry, SessionState } from './session-registry.js';
-import { UnknownPowerError } from './unknown-power.js';
+import type { SessionRegistry, SessionState } from './sessions/session-registry.js';
+
+/** A power name that names no configured power (or one that cannot be activated): the agent is told the known ones. */
+export class UnknownPowerError extends Error {
+  constructor(
+    readonly requested: string,
+    readonly known: string[],
+    why?: string,
+  ) {
+    super(
+      `${why ? `Power '${preview(requested)}' ${why}` : `Unknown power '${preview(requested)}'`}. Known powers: ${known.length ? known.join(', ') : '(none configured)'}. ` +
+        'Use one of these names, or call resolve_intent to find the right one.',
+    );
+    this.name = 'UnknownPowerError';
+  }
+}
 
 export interface ActivationDeps {
   sessions: SessionRegistry;

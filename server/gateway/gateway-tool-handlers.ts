@@ -2,20 +2,18 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorResult, jsonResult } from '../calls/results.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { errorMessage } from '../log.js';
-import type { Activate, ReadArtifacts, Resolve, SettingsPort } from './ports.js';
+import { preview } from '../util/preview.js';
+import type { Activate, PolicyPort, PowerLookup, ReadArtifacts, Resolve, SettingsPort, ToolLookup } from './ports.js';
 import { describeArgsError } from '../util/tool-args.js';
 import { activatePowerArgs, deactivatePowerArgs, resolveIntentArgs } from './gateway-tools.js';
 import { retrieveToolsArgs } from './call-tool-definitions.js';
 import { retrieveTools, type RetrievePorts } from './retrieve-tools.js';
 import { describePower } from './power-documents.js';
-import { explainCandidate } from './explain.js';
 import type { ResolvedCandidate, ResolveOptions } from './resolution.js';
 import type { ExposedTool } from './exposure.js';
-import { UnknownPowerError } from './unknown-power.js';
-import { queryTooLong } from './query-limit.js';
+import { UnknownPowerError } from './activation.js';
 import { SteeringLog } from './steering.js';
-import { gatewayAnswerView } from './answer-view.js';
-import { activatedAnswer, activatePowerAnswer, matchesAnswer, type ActivationFacts } from './resolve-answer.js';
+import { activatedAnswer, activatePowerAnswer, matchesAnswer, type ActivationFacts, type ResolveAnswerView } from './resolve-answer.js';
 import { handleIntelTool } from '../intel/tools/intel-tool-handlers.js';
 
 /** The ports the handler uses (ports.ts). */
@@ -103,4 +101,62 @@ async function guarded(work: () => Promise<CallToolResult>): Promise<CallToolRes
     if (error instanceof UpstreamError) return errorResult(error.message, { code: error.code, power: error.power });
     return errorResult(errorMessage(error));
   }
+}
+
+/** resolve_intent and retrieve_tools refuse a query over the limit (settings: limits.queryChars), quoting only its start. */
+function queryTooLong(tool: string, query: string, limit: number): CallToolResult | undefined {
+  if (query.length <= limit) return undefined;
+  return errorResult(
+    `The query for ${tool} has ${query.length.toLocaleString('en-US')} characters; the limit is ${limit.toLocaleString('en-US')} (setting limits.queryChars). ` +
+      `Say in a sentence or two what you want to do. The query began: '${preview(query, 80)}'`,
+    { code: 'query_too_long' },
+  );
+}
+
+/** The gateway's catalog as resolve-answer.ts reads it: tool rankings name tools `<power>:<tool>`. */
+function gatewayAnswerView(ports: PowerLookup & ToolLookup & PolicyPort): ResolveAnswerView {
+  return {
+    describe: (name) => {
+      const power = ports.power(name);
+      return power ? describePower(power, ports.toolsOf(name)).description : '';
+    },
+    powerNames: () => ports.powers().map((power) => power.name),
+    toolsOf: (power) => ports.toolsOf(power),
+    annotationsOf: (power, tool) => ports.annotationsOf(power, tool),
+    callable: (power, tool) => ports.policy.exposable(power, tool),
+    toolOf: (ranked) => {
+      const colon = ranked.indexOf(':');
+      return colon > 0 ? { power: ranked.slice(0, colon), tool: ranked.slice(colon + 1) } : undefined;
+    },
+  };
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** "Why this power": what matched, how sure the calibration is, and what history added. */
+function explainCandidate(candidate: ResolvedCandidate): Record<string, unknown> {
+  const explanation = candidate.explanation;
+  return {
+    relevance: {
+      lexical_score: round(candidate.score),
+      strength: candidate.normalized,
+      coverage: candidate.coverage,
+      matched_terms: candidate.matchedTerms,
+      match_type: candidate.matchType,
+      ...(candidate.semantic !== undefined ? { semantic_similarity: candidate.semantic } : {}),
+    },
+    confidence: candidate.confidence,
+    ...(explanation
+      ? {
+          learned: {
+            relative_relevance: round(explanation.relevance),
+            factors: Object.fromEntries(Object.entries(explanation.factors).map(([k, v]) => [k, round(v)])),
+            contributions: Object.fromEntries(Object.entries(explanation.contributions).map(([k, v]) => [k, round(v)])),
+            final_score: round(explanation.final),
+            moved_by_history: explanation.moved,
+          },
+        }
+      : {}),
+    ...(candidate.flags.length ? { flags: candidate.flags } : {}),
+  };
 }

@@ -7,9 +7,8 @@ import { errorMessage } from '../log.js';
 import type { CallerContext, CallTool, EnsureTools, PolicyPort, PowerLookup, ToolLookup } from './ports.js';
 import { describeArgsError } from '../util/tool-args.js';
 import { splitQualifiedName } from './tool-names.js';
-import { awaitingReview } from './quarantine-messages.js';
+import { awaitingReview, settingsRefusalText } from '../trust/tool-policy.js';
 import { preview } from '../util/preview.js';
-import { settingsRefusalText } from '../trust/tool-policy.js';
 
 /** The ports the handler uses (ports.ts). */
 export type IntentCallPorts = PowerLookup & EnsureTools & Pick<ToolLookup, 'annotationsOf'> & CallTool & PolicyPort;

@@ -1,12 +1,18 @@
 /**
  * The small interfaces the gateway's tool handlers are given, instead of the whole gateway: each
- * handler names the ports it uses, and the composition root (server/composition-root.ts) hands in
- * the objects that implement them.
+ * handler names the ports it uses. `GatewayPorts` lists every operation once; the composition root
+ * (server/composition-root.ts) builds the one object that implements it, and the tool handlers,
+ * `Gateway` and the JSON-RPC handlers (rpc/rpc-ports.ts) each take it, or a Pick of it.
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { EffectiveAnnotations } from '../calls/annotations.js';
 import type { CallerContext, CallRequest } from '../calls/call-runner.js';
+import type { ActivityLog } from '../activity/activity-log.js';
 import type { Settings } from '../config/settings.js';
+import type { HintEvents } from '../hints/hint-events.js';
+import type { HintNetwork } from '../hints/hint-network.js';
+import type { LearnedTransitions } from '../hints/learned-transitions.js';
+import type { SessionContexts } from '../hints/session-context.js';
 import type { Intel } from '../intel/intel.js';
 import type { PowerDefinition } from '../powers/types.js';
 import type { RankingWeights } from '../ranking/learned-ranking.js';
@@ -14,10 +20,16 @@ import type { RecommendationLog } from '../ranking/recommendations.js';
 import type { UsageStats } from '../ranking/usage-stats.js';
 import type { ResolverStatus } from '../resolve/hybrid-resolver.js';
 import type { PowerScore } from '../resolve/types.js';
+import type { Store } from '../store/store.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
+import type { Review } from '../trust/pins.js';
+import type { ToolTrust } from '../trust/tool-trust.js';
 import type { CallScope } from '../upstream/client-features.js';
+import type { StateChange } from '../upstream/connection.js';
+import type { UpstreamManager } from '../upstream/manager.js';
 import type { ExposedTool } from './exposure.js';
 import type { ResolveOptions, ResolveOutcome } from './resolution.js';
+import type { SessionRegistry } from './sessions/session-registry.js';
 import type { SteeringLog } from './steering.js';
 
 export type { CallerContext, CallRequest } from '../calls/call-runner.js';
@@ -86,3 +98,47 @@ export interface RetrieveRanking {
 export interface SettingsPort<K extends keyof Settings> {
   settings: Pick<Settings, K>;
 }
+
+/** The hints' session contexts, events and learned transitions. */
+export interface GatewayHints {
+  sessions: SessionContexts;
+  events: HintEvents;
+  transitions: LearnedTransitions;
+}
+
+/** Every operation on a gateway's parts, and the parts its surfaces read: built once by the composition root. */
+export interface GatewayPorts extends PowerLookup, ToolLookup, EnsureTools, Resolve, RankTools, Activate, CallTool, SteeringPort, RetrieveRanking, SettingsPort<keyof Settings> {
+  /** Active in the session; without one, active anywhere (the window or any session). */
+  isActive(name: string, sessionId?: string): boolean;
+  /** 'disabled' when the settings disable the power: nothing of it is offered, read or started. */
+  powerRefusal(name: string): 'disabled' | undefined;
+  /** The hint network of the given powers (default: the active ones), with learned edges and follow rates. */
+  hintNetwork(powers?: string[]): Promise<HintNetwork>;
+  /** Starts learning the tools of powers the catalog has never seen. */
+  discoverUnknownPowers(): void;
+  settings: Settings;
+  store: Store;
+  manager: UpstreamManager;
+  activity: ActivityLog;
+  usage: UsageStats;
+  recommendations: RecommendationLog;
+  hints: GatewayHints;
+  /** Summaries, artifacts, the result cache, search and token accounting (server/intel). */
+  intel: Intel;
+  /** Each MCP session's active powers and tool list. */
+  sessions: SessionRegistry;
+  /** Pinned tools and the quarantine of changed ones. */
+  trust: ToolTrust;
+  /** May a power or tool be resolved, offered, exposed or called. */
+  policy: ToolPolicy;
+}
+
+/** What the gateway tells its listeners (the JSON-RPC server, live views, list_changed notifications). */
+export type GatewayEvents = {
+  /** Some session's tool list changed. */
+  toolsChanged: [];
+  /** A power's server started, stopped or crashed (never 'stopping'). */
+  powerState: [StateChange];
+  /** Tools were held for the user's review. */
+  toolsQuarantined: [Review[]];
+};

@@ -15,8 +15,8 @@ import type { UpstreamManager } from '../upstream/manager.js';
 import { errorMessage, logger } from '../log.js';
 import { maskSecrets } from '../util/secrets.js';
 import type { Activation } from './activation.js';
-import type { GatewayEvents } from './gateway-events.js';
-import type { SessionRegistry } from './session-registry.js';
+import type { GatewayEvents } from './ports.js';
+import type { SessionRegistry } from './sessions/session-registry.js';
 
 const log = logger('gateway');
 

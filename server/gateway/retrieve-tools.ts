@@ -4,7 +4,7 @@ import { jsonResult } from '../calls/results.js';
 import { rerank } from '../ranking/learned-ranking.js';
 import { NEUTRAL } from '../ranking/usage-group.js';
 import type { PolicyPort, PowerLookup, RankTools, RetrieveRanking, SettingsPort, SteeringPort, ToolLookup } from './ports.js';
-import { AWAITING_REVIEW_NOTE } from './quarantine-messages.js';
+import { AWAITING_REVIEW_NOTE } from '../trust/tool-policy.js';
 import { SteeringLog } from './steering.js';
 
 export interface RetrieveRequest {

@@ -5,7 +5,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { ActivityLog } from '../activity/activity-log.js';
-import type { GatewayEvents } from '../gateway/gateway-events.js';
+import type { GatewayEvents } from '../gateway/ports.js';
 import type { HintEvents } from '../hints/hint-events.js';
 import { errorMessage, logger } from '../log.js';
 import { hintsPayload, RECENT_HINTS, type HintsPorts } from './hints-payloads.js';

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { ResponseError, type Connection } from 'vscode-languageserver/node';
-import type { HttpEndpoint } from '../gateway/http-server.js';
+import type { HttpEndpoint } from '../gateway/http/http-server.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { errorMessage, logger, registerSecret } from '../log.js';
 import { maskDeep, maskSecrets } from '../util/secrets.js';

@@ -1,5 +1,5 @@
 /** Serves the MCP endpoint at the address and token it had before a restart, when that port is still free. */
-import { serveHttp, type HttpEndpoint } from '../gateway/http-server.js';
+import { serveHttp, type HttpEndpoint } from '../gateway/http/http-server.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { errorMessage, logger } from '../log.js';
 

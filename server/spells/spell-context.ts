@@ -19,6 +19,6 @@ export function spellContext(source: SpellContextSource, file: string): SpellChe
     ...(extra ? { vars: extra.vars, kind: extra.kind } : {}),
     pathEnv: source.env.PATH,
     otherPowers: runtime?.registry.snapshot().powers.map((power) => ({ name: power.name, file: power.source.file })) ?? [],
-    toolsOf: (name) => runtime?.gateway.toolsOf(name).map((tool) => tool.name),
+    toolsOf: (name) => runtime?.gateway.ports.toolsOf(name).map((tool) => tool.name),
   };
 }

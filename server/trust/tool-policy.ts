@@ -56,7 +56,17 @@ export class ToolPolicy {
   }
 }
 
-/** What the agent is told when the settings refuse a call (held tools: quarantine-messages.ts). */
+/** What the agent is told when the settings refuse a call (held tools: awaitingReview below). */
 export function settingsRefusalText(refusal: 'disabled' | 'blocked', power: string, tool: string): string {
   return refusal === 'disabled' ? `Power '${power}' is disabled in settings (powers.disabled).` : `Tool '${power}:${tool}' is blocked in settings (tools.blocked).`;
 }
+
+/** What the agent is told about a tool held for the user's review. */
+export function awaitingReview(name: string): string {
+  return (
+    `Tool '${name}' changed since the user approved it (or is new) and awaits their review, so Grimoire does not call it. ` +
+    `Tell the user: they can review it in the Grimoire Powers view or with 'grimoire tools changes', then approve it.`
+  );
+}
+
+export const AWAITING_REVIEW_NOTE = "changed since approved (or new): awaits the user's review and cannot be called until approved";

@@ -1,5 +1,5 @@
 import { maskSecrets, SecretLines } from '../util/secrets.js';
-import { BoundedLines } from './children/bounded-lines.js';
+import { BoundedLines } from '../util/bounded-lines.js';
 
 /** The longest stderr line kept; a longer one is cut and the rest of it dropped as it streams past. */
 export const STDERR_LINE_BYTES = 2048;

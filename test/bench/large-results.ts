@@ -6,9 +6,9 @@
  * writes a CPU profile of the gateway there)
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { connectStdio, gatewayEnv, textOf } from '../helpers/gateway-process.js';
-import { fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
+import { textOf } from '../helpers/gateway-process.js';
+import { connectFixture, fixtureHome, fixtureSpell } from '../helpers/fixture-gateway.js';
+import { writeSpell } from '../helpers/temp.js';
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 const profile = process.env.PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE_DIR}`] : [];
@@ -28,27 +28,11 @@ function memoryOf(pid: number | undefined): { rss_mb: number; peak_mb: number } 
 const at = (sorted: number[], q: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10 : 0);
 
 async function main(): Promise<void> {
-  const home = tempDir('grimoire-bench-large-');
-  const spells = path.join(home.dir, 'spells');
-  writeSpell(spells, 'hostile', `name: hostile
-version: 1.0.0
-description: A server that answers with large results.
-keywords: [large, result, bench]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: ${JSON.stringify([fixtureServer('hostile-server')])}
-`);
+  const fixture = fixtureHome({ upstream: { maxResultMB: 12, callTimeoutMs: 300_000 } }, { prefix: 'grimoire-bench-large-' });
+  writeSpell(fixture.spells, 'hostile', fixtureSpell('hostile', 'hostile-server', { description: 'A server that answers with large results.', keywords: ['large', 'result', 'bench'] }));
   // The calls made meanwhile go to another power: a child busy writing megabytes answers nothing else.
-  writeSpell(spells, 'calm', `name: calm
-version: 1.0.0
-description: A server that answers small calls.
-keywords: [small, calm, bench]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: ${JSON.stringify([fixtureServer('hostile-server')])}
-`);
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ upstream: { maxResultMB: 12, callTimeoutMs: 300_000 } }));
-  const session = await connectStdio(['--spells', spells, '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }), profile);
+  writeSpell(fixture.spells, 'calm', fixtureSpell('calm', 'hostile-server', { description: 'A server that answers small calls.', keywords: ['small', 'calm', 'bench'] }));
+  const session = await connectFixture(fixture, profile);
   const rows: unknown[] = [];
   try {
     for (const name of ['hostile', 'calm']) await session.client.callTool({ name: 'activate_power', arguments: { name } });
@@ -76,7 +60,7 @@ server:
     }
   } finally {
     await session.client.close();
-    home.cleanup();
+    fixture.home.cleanup();
   }
   process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
 }

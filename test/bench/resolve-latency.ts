@@ -31,19 +31,19 @@ async function main(): Promise<void> {
   const home = tempDir();
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
   const runtime = await createRuntime({ env, demo: true, imports: false });
-  runtime.gateway.discoverUnknownPowers();
+  runtime.gateway.ports.discoverUnknownPowers();
   await runtime.parts.discovery.idle();
-  const tools = runtime.gateway.powers().reduce((sum, power) => sum + runtime.gateway.toolsOf(power.name).length, 0);
+  const tools = runtime.gateway.ports.powers().reduce((sum, power) => sum + runtime.gateway.ports.toolsOf(power.name).length, 0);
   const uncached: number[] = [];
   const cached: number[] = [];
   for (let round = 0; round < 50; round += 1) {
     for (const query of QUERIES) {
       const unique = `${query} ${round}`;
       let started = performance.now();
-      await runtime.gateway.resolve(unique);
+      await runtime.gateway.ports.resolve(unique);
       uncached.push(performance.now() - started);
       started = performance.now();
-      await runtime.gateway.resolve(unique);
+      await runtime.gateway.ports.resolve(unique);
       cached.push(performance.now() - started);
     }
   }

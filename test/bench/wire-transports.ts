@@ -30,8 +30,8 @@ import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextpro
 import { repoRoot } from '../helpers/temp.js';
 import { median, round } from './figures.js';
 
-type StdioModule = typeof import('../../server/gateway/stdio-transport.js');
-type EarlyModule = typeof import('../../server/gateway/early-answers.js');
+type StdioModule = typeof import('../../server/gateway/sessions/stdio-transport.js');
+type EarlyModule = typeof import('../../server/gateway/sessions/early-answers.js');
 type ChildModule = typeof import('../../server/upstream/children/child-process-transport.js');
 type ShapeModule = typeof import('../../server/util/json-rpc-shape.js');
 

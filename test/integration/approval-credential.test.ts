@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connectHttp, gatewayEnv, payload, startHttpGateway, textOf, waitFor } from '../helpers/gateway-process.js';
-import { fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
+import { fixtureSpell } from '../helpers/fixture-gateway.js';
+import { tempDir, writeSpell } from '../helpers/temp.js';
 
 /**
  * The agent cannot approve its own tools. A real `serve --http` without GRIMOIRE_ADMIN_TOKEN: the
@@ -19,11 +20,7 @@ test('the MCP bearer token cannot approve or reject a held tool; a flagged new t
   fs.writeFileSync(defs, JSON.stringify({ tools: [peek] }));
   fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ trust: { newTools: 'allow' } }));
   const spells = path.join(home.dir, 'spells');
-  writeSpell(
-    spells,
-    'defined',
-    `name: defined\nversion: 1.0.0\ndescription: A test server whose tools come from a file.\nkeywords: [notes, peek, review]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([fixtureServer('defined-server'), defs])}\n`,
-  );
+  writeSpell(spells, 'defined', fixtureSpell('defined', 'defined-server', { description: 'A test server whose tools come from a file.', keywords: ['notes', 'peek', 'review'], args: [defs] }));
   const gateway = await startHttpGateway(['--spells', spells, '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
   t.after(() => gateway.stop());
   const session = await connectHttp(gateway.url, gateway.token);

@@ -1,10 +1,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { connectStdio, gatewayEnv, payload, textOf } from '../helpers/gateway-process.js';
-import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
+import { connectStdio, payload, textOf } from '../helpers/gateway-process.js';
+import { connectFixture, definitionsFile, fixtureHome, fixtureSpell, type FixtureHome } from '../helpers/fixture-gateway.js';
+import { cliPath, writeSpell } from '../helpers/temp.js';
 
 /**
  * No call before the check: after a restart or a tools/list_changed of a power whose tools changed,
@@ -12,9 +11,8 @@ import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js'
  * then held for review). The real defined-server says in every answer which definitions the call
  * reached, as of its start or its last list_changed.
  */
-let home: { dir: string; cleanup: () => void };
-let env: Record<string, string>;
-let defs: string;
+let fixture: FixtureHome;
+let defs: ReturnType<typeof definitionsFile>;
 let session: Awaited<ReturnType<typeof connectStdio>>;
 
 const crash = { name: 'crash', description: 'Exit the server.', inputSchema: { type: 'object', properties: {} } };
@@ -24,12 +22,9 @@ const poke = (version: number) => ({
   inputSchema: { type: 'object', properties: version === 1 ? {} : { note: { type: 'string' } } },
 });
 
-function define(version: number, extra: Record<string, unknown> = {}): void {
-  fs.writeFileSync(`${defs}.tmp`, JSON.stringify({ tools: [poke(version), crash], version, ...extra }));
-  fs.renameSync(`${defs}.tmp`, defs);
-}
+const define = (version: number, extra: Record<string, unknown> = {}) => defs.define({ tools: [poke(version), crash], version, ...extra });
 
-const cli = (...args: string[]) => execFileSync(process.execPath, [cliPath, 'tools', ...args], { env, encoding: 'utf8' });
+const cli = (...args: string[]) => execFileSync(process.execPath, [cliPath, 'tools', ...args], { env: fixture.env, encoding: 'utf8' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const callPoke = async () => textOf(await session.client.callTool({ name: 'defined__poke', arguments: {} }));
 const held = (text: string) => /awaits their review|awaiting_review/.test(text);
@@ -44,21 +39,11 @@ async function approvePoke(): Promise<void> {
 }
 
 before(async () => {
-  home = tempDir();
-  defs = path.join(home.dir, 'defs.json');
+  fixture = fixtureHome({ upstream: { restart: { baseDelayMs: 50, maxAttempts: 20 } } });
+  defs = definitionsFile(fixture.home.dir);
   define(1);
-  const spells = path.join(home.dir, 'spells');
-  writeSpell(spells, 'defined', `name: defined
-version: 1.0.0
-description: A test server whose tools come from a file.
-keywords: [poke, backend, nudge]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: ${JSON.stringify([fixtureServer('defined-server'), defs])}
-`);
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ upstream: { restart: { baseDelayMs: 50, maxAttempts: 20 } } }));
-  env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
-  session = await connectStdio(['--spells', spells, '--no-imports'], env);
+  writeSpell(fixture.spells, 'defined', fixtureSpell('defined', 'defined-server', { description: 'A test server whose tools come from a file.', keywords: ['poke', 'backend', 'nudge'], args: [defs.file] }));
+  session = await connectFixture(fixture);
   const activated = await session.client.callTool({ name: 'activate_power', arguments: { name: 'defined' } });
   assert.equal(payload(activated).status, 'activated', textOf(activated) + session.stderr.join(''));
   assert.match(await callPoke(), /ran poke \{\} \(definitions v1\)/);
@@ -66,7 +51,7 @@ server:
 
 after(async () => {
   await session.client.close();
-  home.cleanup();
+  fixture.home.cleanup();
 });
 
 test('calls sent while a silently changed power restarts never reach the changed tool: they wait for the check, which holds it', async () => {

@@ -16,7 +16,7 @@ let runtime: Runtime;
 before(async () => {
   home = tempDir();
   runtime = await createRuntime({ env: gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }), demo: true, imports: false });
-  runtime.gateway.discoverUnknownPowers();
+  runtime.gateway.ports.discoverUnknownPowers();
   await runtime.parts.discovery.idle();
 });
 
@@ -26,11 +26,11 @@ after(async () => {
 });
 
 test('the demo powers are indexed with their real tool lists', () => {
-  for (const power of ['filesystem', 'memory', 'everything']) assert.ok(runtime.gateway.toolsOf(power).length > 0, `${power} has its tools listed`);
+  for (const power of ['filesystem', 'memory', 'everything']) assert.ok(runtime.gateway.ports.toolsOf(power).length > 0, `${power} has its tools listed`);
 });
 
 test('"remember that Ada Lovelace wrote the first program" activates memory: a keyword match among unrelated powers', async () => {
-  const outcome = await runtime.gateway.resolve('remember that Ada Lovelace wrote the first program');
+  const outcome = await runtime.gateway.ports.resolve('remember that Ada Lovelace wrote the first program');
   assert.equal(outcome.tier, 'activated', JSON.stringify(outcome.ranked.slice(0, 2)));
   assert.deepEqual(outcome.candidates.map((c) => c.name), ['memory']);
 });
@@ -46,14 +46,14 @@ const EXPECTED: Array<[string, string]> = [
 
 test('each scripted demo request ranks its power first', async () => {
   for (const [query, power] of EXPECTED) {
-    const outcome = await runtime.gateway.resolve(query);
+    const outcome = await runtime.gateway.ports.resolve(query);
     assert.equal(outcome.ranked[0]?.name, power, `${query}: ${JSON.stringify(outcome.ranked.slice(0, 2))}`);
     assert.notEqual(outcome.tier, 'not_found', query);
   }
 });
 
 test('a request no demo power serves activates nothing', async () => {
-  const outcome = await runtime.gateway.resolve('book a flight to Lisbon');
+  const outcome = await runtime.gateway.ports.resolve('book a flight to Lisbon');
   assert.equal(outcome.tier, 'not_found');
   assert.deepEqual(outcome.candidates, []);
 });

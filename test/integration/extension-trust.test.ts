@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gatewayEnv, waitFor } from '../helpers/gateway-process.js';
 import { IpcPeer } from '../helpers/ipc-peer.js';
-import { fixtureServer, repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
+import { fixtureSpell } from '../helpers/fixture-gateway.js';
+import { repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
 import * as protocol from '../../protocol/extension-methods.js';
 import type { PowerInfo, PowersPayload, ToolChangesPayload } from '../../protocol/records.js';
 import type { ClientSettings } from '../../protocol/client-settings-schema.js';
@@ -27,8 +28,7 @@ before(async () => {
   fs.writeFileSync(defs, JSON.stringify({ tools: [peek] }));
   const leaky = path.join(home.dir, 'leaky.json');
   fs.writeFileSync(leaky, JSON.stringify({ tools: [peek], stderr: `API_KEY=${SECRET} connecting`, silent: true }));
-  const spell = (name: string, file: string) =>
-    `name: ${name}\nversion: 1.0.0\ndescription: Notes from a file.\nkeywords: [notes, peek, file]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([fixtureServer('defined-server'), file])}\n`;
+  const spell = (name: string, file: string) => fixtureSpell(name, 'defined-server', { description: 'Notes from a file.', keywords: ['notes', 'peek', 'file'], args: [file] });
   writeSpell(extra, 'defined', spell('defined', defs));
   writeSpell(extra, 'alpha', spell('alpha', leaky));
   fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ upstream: { startTimeoutMs: 8000, restart: { maxAttempts: 0 } } }));

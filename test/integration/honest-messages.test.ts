@@ -1,22 +1,20 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { connectStdio, gatewayEnv, payload, textOf, waitFor } from '../helpers/gateway-process.js';
-import { fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
+import { connectStdio, payload, textOf, waitFor } from '../helpers/gateway-process.js';
+import { connectFixture, definitionsFile, fixtureHome, fixtureSpell, type FixtureHome } from '../helpers/fixture-gateway.js';
+import { writeSpell } from '../helpers/temp.js';
 
 /**
  * Honest messages about a real child: one the gateway stops at the initialize timeout is reported
  * as a timeout (not as the signal the gateway sent it), and a crash or failed start never quotes
  * stderr a previous run of the server wrote.
  */
-let home: { dir: string; cleanup: () => void };
-let defs: string;
+let fixture: FixtureHome;
+let defs: ReturnType<typeof definitionsFile>;
 let session: Awaited<ReturnType<typeof connectStdio>>;
 const told: string[] = [];
 
-const define = (extra: Record<string, unknown>) =>
-  fs.writeFileSync(defs, JSON.stringify({ tools: [{ name: 'poke', description: 'Poke the backend.', inputSchema: { type: 'object', properties: {} } }], ...extra }));
+const define = (extra: Record<string, unknown>) => defs.define({ tools: [{ name: 'poke', description: 'Poke the backend.', inputSchema: { type: 'object', properties: {} } }], ...extra });
 const poke = async () => {
   const result = await session.client.callTool({ name: 'call_tool_write', arguments: { name: 'slow:poke', args: {}, intent: { operation_type: 'write' } } });
   told.push(textOf(result));
@@ -24,25 +22,16 @@ const poke = async () => {
 };
 
 before(async () => {
-  home = tempDir();
-  defs = path.join(home.dir, 'defs.json');
+  fixture = fixtureHome({ upstream: { startTimeoutMs: 6000, restart: { maxAttempts: 5, baseDelayMs: 100 } } });
+  defs = definitionsFile(fixture.home.dir);
   define({ stderr: 'first run: warming the cache', exitAfterMs: 3000 });
-  const spells = path.join(home.dir, 'spells');
-  writeSpell(spells, 'slow', `name: slow
-version: 1.0.0
-description: A server that is slow to start.
-keywords: [slow, poke, backend]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: ${JSON.stringify([fixtureServer('defined-server'), defs])}
-`);
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ upstream: { startTimeoutMs: 6000, restart: { maxAttempts: 5, baseDelayMs: 100 } } }));
-  session = await connectStdio(['--spells', spells, '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
+  writeSpell(fixture.spells, 'slow', fixtureSpell('slow', 'defined-server', { description: 'A server that is slow to start.', keywords: ['slow', 'poke', 'backend'], args: [defs.file] }));
+  session = await connectFixture(fixture);
 });
 
 after(async () => {
   await session.client.close();
-  home.cleanup();
+  fixture.home.cleanup();
 });
 
 test('a start stopped at the initialize timeout is reported as a timeout, and quotes no stderr of the run before it', async () => {

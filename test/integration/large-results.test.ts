@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { connectStdio, gatewayEnv, textOf } from '../helpers/gateway-process.js';
-import { fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
+import { textOf } from '../helpers/gateway-process.js';
+import { connectFixture, fixtureHome, fixtureSpell } from '../helpers/fixture-gateway.js';
+import { writeSpell } from '../helpers/temp.js';
 
 /**
  * A 6 MB single-line result through a real gateway is summarized, and calls to another power keep
@@ -11,23 +10,14 @@ import { fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
  * measured by `npm run bench:large-results`; this test holds only generous bounds.
  */
 test('other calls keep answering while a 6 MB single-line result is summarized', { timeout: 180_000 }, async (t) => {
-  const home = tempDir();
-  const spells = path.join(home.dir, 'spells');
+  const fixture = fixtureHome({ upstream: { maxResultMB: 8, callTimeoutMs: 120_000 } });
   for (const name of ['hostile', 'calm']) {
-    writeSpell(spells, name, `name: ${name}
-version: 1.0.0
-description: A server for large and small results.
-keywords: [large, small, result]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: ${JSON.stringify([fixtureServer('hostile-server')])}
-`);
+    writeSpell(fixture.spells, name, fixtureSpell(name, 'hostile-server', { description: 'A server for large and small results.', keywords: ['large', 'small', 'result'] }));
   }
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ upstream: { maxResultMB: 8, callTimeoutMs: 120_000 } }));
-  const session = await connectStdio(['--spells', spells, '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
+  const session = await connectFixture(fixture);
   t.after(async () => {
     await session.client.close();
-    home.cleanup();
+    fixture.home.cleanup();
   });
   for (const name of ['hostile', 'calm']) await session.client.callTool({ name: 'activate_power', arguments: { name } });
   await session.client.callTool({ name: 'calm__pid', arguments: {} });

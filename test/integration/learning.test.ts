@@ -24,12 +24,12 @@ const learnedFor = (power: string) => runtime.parts.learned.documents().powers.g
 test('a request that led to a successful call is learned and resolves to the same power next time', async () => {
   const gateway = runtime.gateway;
   const query = 'jot down that the sprint review moved to Friday';
-  await gateway.resolve(query, { sessionId: 'learn-1' });
-  await gateway.activate('memory', 'learn-1');
+  await gateway.ports.resolve(query, { sessionId: 'learn-1' });
+  await gateway.ports.activate('memory', 'learn-1');
   const result = await gateway.callTool('memory__search_nodes', { query: 'sprint review' }, { sessionId: 'learn-1' });
   assert.notEqual(result.isError, true, JSON.stringify(result));
   await waitFor(() => learnedFor('memory').includes(query), 5000, 'the request learned for memory');
-  const again = await gateway.resolve('Jot down that the sprint review moved to Friday.');
+  const again = await gateway.ports.resolve('Jot down that the sprint review moved to Friday.');
   assert.equal(again.ranked[0].name, 'memory', JSON.stringify(again.ranked.slice(0, 2)));
   assert.equal(again.ranked[0].matchType, 'learned');
 });
@@ -37,8 +37,8 @@ test('a request that led to a successful call is learned and resolves to the sam
 test('a failed call teaches nothing', async () => {
   const gateway = runtime.gateway;
   const query = 'scribble the quarterly numbers somewhere';
-  await gateway.resolve(query, { sessionId: 'learn-2' });
-  await gateway.activate('memory', 'learn-2');
+  await gateway.ports.resolve(query, { sessionId: 'learn-2' });
+  await gateway.ports.activate('memory', 'learn-2');
   const result = await gateway.callTool('memory__search_nodes', { query: 42 }, { sessionId: 'learn-2' });
   assert.equal(result.isError, true, JSON.stringify(result));
   await new Promise((resolve) => setTimeout(resolve, 200));

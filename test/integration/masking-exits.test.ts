@@ -4,8 +4,9 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { connectStdio, gatewayEnv, payload, textOf, waitFor } from '../helpers/gateway-process.js';
-import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
+import { connectStdio, payload, textOf, waitFor } from '../helpers/gateway-process.js';
+import { connectFixture, definitionsFile, filesUnder, fixtureHome, fixtureSpell, type FixtureHome } from '../helpers/fixture-gateway.js';
+import { cliPath, writeSpell } from '../helpers/temp.js';
 
 /**
  * Masking everywhere a child's words go: a real child says secrets in its log messages, its
@@ -36,41 +37,28 @@ const stderr = [
   `FATAL: could not connect to postgres://admin:${URL_PASSWORD}@db.internal:5432/app`,
 ].join('\n');
 
-let home: { dir: string; cleanup: () => void };
-let env: Record<string, string>;
-let defs: string;
+let fixture: FixtureHome;
+let defs: ReturnType<typeof definitionsFile>;
 let session: Awaited<ReturnType<typeof connectStdio>>;
 const seen: string[] = [];
 const progress: string[] = [];
 
 const define = (extra: Record<string, unknown>) =>
-  fs.writeFileSync(defs, JSON.stringify({ tools: ['speak', 'crash'].map((name) => ({ name, description: `${name} aloud.`, inputSchema: { type: 'object', properties: {} } })), stderr, say, ...extra }));
+  defs.define({ tools: ['speak', 'crash'].map((name) => ({ name, description: `${name} aloud.`, inputSchema: { type: 'object', properties: {} } })), stderr, say, ...extra });
 
 before(async () => {
-  home = tempDir();
-  defs = path.join(home.dir, 'defs.json');
+  fixture = fixtureHome({ upstream: { restart: { maxAttempts: 0, baseDelayMs: 100 } } }, { env: { GRIMOIRE_LOG: 'debug' } });
+  defs = definitionsFile(fixture.home.dir);
   define({ fail: `query failed: postgres://admin:${URL_PASSWORD}@db.internal:5432/app refused the login` });
-  const spells = path.join(home.dir, 'spells');
-  writeSpell(spells, 'talker', `name: talker
-version: 1.0.0
-description: A server that says its secrets.
-keywords: [speak, talk, secrets]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: ${JSON.stringify([fixtureServer('defined-server'), defs])}
-  env:
-    SERVICE_TOKEN: ${secrets[4]}
-    MODE: talker
-`);
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ upstream: { restart: { maxAttempts: 0, baseDelayMs: 100 } } }));
-  env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_LOG: 'debug' });
-  session = await connectStdio(['--spells', spells, '--no-imports'], env);
+  const env = { SERVICE_TOKEN: secrets[4], MODE: 'talker' };
+  writeSpell(fixture.spells, 'talker', fixtureSpell('talker', 'defined-server', { description: 'A server that says its secrets.', keywords: ['speak', 'talk', 'secrets'], args: [defs.file], env }));
+  session = await connectFixture(fixture);
   await session.client.setLoggingLevel('debug');
 });
 
 after(async () => {
   await session.client.close();
-  home.cleanup();
+  fixture.home.cleanup();
 });
 
 test("a child's log lines, progress messages and error result reach the agent masked, their ordinary words kept", async () => {
@@ -100,7 +88,7 @@ test('a crash quoting stderr with a key and a URL password: masked in the crash 
   const told = session.logMessages.find((m) => /talker.*crashed/.test(m))!;
   assert.match(told, /postgres:\/\/admin:\*\*\*@db\.internal/, 'the crash message quotes the last stderr line, masked');
 
-  const run = async (...args: string[]) => (await promisify(execFile)(process.execPath, [cliPath, ...args], { env, encoding: 'utf8' })).stdout;
+  const run = async (...args: string[]) => (await promisify(execFile)(process.execPath, [cliPath, ...args], { env: fixture.env, encoding: 'utf8' })).stdout;
   const events = await run('events', '--json', '--limit', '200');
   const activity = await run('activity', 'list', '--json');
   assert.match(events, /power\.crashed/);
@@ -109,17 +97,9 @@ test('a crash quoting stderr with a key and a URL password: masked in the crash 
   const log = session.stderr.join('');
   assert.match(log, /stderr: booting worker 3/, 'ordinary stderr lines are logged as they are');
   assert.match(log, /'talker'/, "the power's name is not masked although MODE: talker is an env value");
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else files.push(full);
-    }
-  };
-  walk(path.join(home.dir, 'data'));
+  const files = filesUnder(path.join(fixture.home.dir, 'data'));
   assert.ok(files.length > 0);
   const exits: Array<[string, string]> = [['agent', [...seen, ...session.logMessages].join('\n')], ['events', events], ['activity', activity], ['log', log]];
-  for (const file of files) exits.push([path.relative(home.dir, file), fs.readFileSync(file, 'latin1')]);
+  for (const file of files) exits.push([path.relative(fixture.home.dir, file), fs.readFileSync(file, 'latin1')]);
   for (const [where, text] of exits) for (const secret of secrets) assert.ok(!text.includes(secret), `${secret} in ${where}`);
 });

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connectHttp, gatewayEnv, payload, startHttpGateway, waitFor } from '../helpers/gateway-process.js';
-import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
+import { fixtureSpell } from '../helpers/fixture-gateway.js';
+import { cliPath, tempDir, writeSpell } from '../helpers/temp.js';
 
 /**
  * A team's review of a changed tool over the REST API of a real `serve --http`: any user sees what
@@ -18,11 +19,7 @@ test('REST tool review: every user sees the held tool, no user token can approve
   const peek = { name: 'peek', description: 'Read the notes.', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } };
   fs.writeFileSync(defs, JSON.stringify({ tools: [peek] }));
   const spells = path.join(home.dir, 'spells');
-  writeSpell(
-    spells,
-    'defined',
-    `name: defined\nversion: 1.0.0\ndescription: A test server whose tools come from a file.\nkeywords: [notes, peek, review]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([fixtureServer('defined-server'), defs])}\n`,
-  );
+  writeSpell(spells, 'defined', fixtureSpell('defined', 'defined-server', { description: 'A test server whose tools come from a file.', keywords: ['notes', 'peek', 'review'], args: [defs] }));
   const adminToken = randomBytes(32).toString('base64url');
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_ADMIN_TOKEN: adminToken });
   const addUser = (name: string, ...flags: string[]) =>

@@ -4,8 +4,9 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { connectStdio, gatewayEnv, payload, textOf, waitFor } from '../helpers/gateway-process.js';
-import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
+import { connectStdio, payload, textOf, waitFor } from '../helpers/gateway-process.js';
+import { connectFixture, definitionsFile, filesUnder, fixtureHome, fixtureSpell, type FixtureHome } from '../helpers/fixture-gateway.js';
+import { cliPath, writeSpell } from '../helpers/temp.js';
 
 /**
  * A child that prints a secret on stderr and crashes, then hangs at start (so its stderr is what
@@ -13,38 +14,25 @@ import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js'
  * row and no store file.
  */
 const SECRET = 'sk-live-4f9c2a7b1e8d3c6a9d0e';
-let home: { dir: string; cleanup: () => void };
-let env: Record<string, string>;
-let defs: string;
+let fixture: FixtureHome;
+let defs: ReturnType<typeof definitionsFile>;
 let session: Awaited<ReturnType<typeof connectStdio>>;
 const results: string[] = [];
 
 const define = (extra: Record<string, unknown>) =>
-  fs.writeFileSync(defs, JSON.stringify({ tools: [{ name: 'poke', description: 'Poke the backend.', inputSchema: { type: 'object', properties: {} } }], stderr: `API_KEY=${SECRET} connecting to the backend`, ...extra }));
+  defs.define({ tools: [{ name: 'poke', description: 'Poke the backend.', inputSchema: { type: 'object', properties: {} } }], stderr: `API_KEY=${SECRET} connecting to the backend`, ...extra });
 
 before(async () => {
-  home = tempDir();
-  defs = path.join(home.dir, 'defs.json');
+  fixture = fixtureHome({ upstream: { startTimeoutMs: 8000, restart: { maxAttempts: 1, baseDelayMs: 100 } } }, { env: { GRIMOIRE_LOG: 'debug' } });
+  defs = definitionsFile(fixture.home.dir);
   define({ exitAfterMs: 800 });
-  const spells = path.join(home.dir, 'spells');
-  writeSpell(spells, 'alpha', `name: alpha
-version: 1.0.0
-description: A server that leaks its key on stderr.
-keywords: [leak, backend, poke]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: ${JSON.stringify([fixtureServer('defined-server'), defs])}
-  env:
-    MODE: alpha
-`);
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ upstream: { startTimeoutMs: 8000, restart: { maxAttempts: 1, baseDelayMs: 100 } } }));
-  env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_LOG: 'debug' });
-  session = await connectStdio(['--spells', spells, '--no-imports'], env);
+  writeSpell(fixture.spells, 'alpha', fixtureSpell('alpha', 'defined-server', { description: 'A server that leaks its key on stderr.', keywords: ['leak', 'backend', 'poke'], args: [defs.file], env: { MODE: 'alpha' } }));
+  session = await connectFixture(fixture);
 });
 
 after(async () => {
   await session.client.close();
-  home.cleanup();
+  fixture.home.cleanup();
 });
 
 test('a crash, then a failed start explained by stderr: the secret is masked in every message the agent gets', async () => {
@@ -65,7 +53,7 @@ test('a crash, then a failed start explained by stderr: the secret is masked in 
 });
 
 test('nor in the log, the events, the activity or any store file; a non-secret env value is not masked', async () => {
-  const run = async (...args: string[]) => (await promisify(execFile)(process.execPath, [cliPath, ...args], { env, encoding: 'utf8' })).stdout;
+  const run = async (...args: string[]) => (await promisify(execFile)(process.execPath, [cliPath, ...args], { env: fixture.env, encoding: 'utf8' })).stdout;
   const events = await run('events', '--json', '--limit', '200');
   const activity = await run('activity', 'list', '--json');
   assert.match(events, /power\.crashed/);
@@ -74,15 +62,7 @@ test('nor in the log, the events, the activity or any store file; a non-secret e
   assert.match(log, /stderr: API_KEY=\*\*\* connecting/, 'the stderr line is logged, masked');
   assert.match(log, /'alpha'/, "the power's name is not masked although MODE: alpha is an env value");
   for (const [where, text] of [['events', events], ['activity', activity], ['log', log]] as const) assert.ok(!text.includes(SECRET), `not in ${where}`);
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else files.push(full);
-    }
-  };
-  walk(path.join(home.dir, 'data'));
+  const files = filesUnder(path.join(fixture.home.dir, 'data'));
   assert.ok(files.length > 0);
-  for (const file of files) assert.ok(!fs.readFileSync(file).includes(SECRET), `not in ${path.relative(home.dir, file)}`);
+  for (const file of files) assert.ok(!fs.readFileSync(file).includes(SECRET), `not in ${path.relative(fixture.home.dir, file)}`);
 });

@@ -26,7 +26,7 @@ test("an imported server's own words: its title leads its description, its instr
     let runtime = await createRuntime({ env, demo: false, workspaceFolder: workspace });
     try {
       assert.equal(runtime.parts.tools.power('everything')!.steering, '', 'no steering before its server was listed');
-      runtime.gateway.discoverUnknownPowers();
+      runtime.gateway.ports.discoverUnknownPowers();
       await runtime.parts.discovery.idle();
       assert.match(runtime.parts.tools.power('everything')!.steering, /get-roots-list/, "its instructions once it was listed");
     } catch (error) {

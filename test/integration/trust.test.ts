@@ -2,55 +2,40 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { connectStdio, gatewayEnv, payload, textOf, waitFor } from '../helpers/gateway-process.js';
-import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
+import { connectStdio, payload, textOf, waitFor } from '../helpers/gateway-process.js';
+import { connectFixture, definitionsFile, fixtureHome, fixtureSpell, type FixtureHome } from '../helpers/fixture-gateway.js';
+import { cliPath, writeSpell } from '../helpers/temp.js';
 
 /**
  * Pinning and quarantine against a real MCP server whose tool definitions come from a file the test
  * rewrites: description, schema and annotation changes, a new tool, a removed tool, and a change seen
  * only after a crash and restart. Decisions go through the real CLI.
  */
-let home: { dir: string; cleanup: () => void };
-let env: Record<string, string>;
-let defs: string;
+let fixture: FixtureHome;
+let defs: ReturnType<typeof definitionsFile>;
 let session: Awaited<ReturnType<typeof connectStdio>>;
 
 const peek = { name: 'peek', description: 'Read the notes.', inputSchema: { type: 'object', properties: { topic: { type: 'string' } } }, annotations: { readOnlyHint: true } };
 const scribble = { name: 'scribble', description: 'Write a note.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, annotations: { readOnlyHint: false } };
 const crash = { name: 'crash', description: 'Exit the server.', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: false, destructiveHint: true } };
 
-/** Rewrites the server's definitions at once (a rename): the server never reads them half written. */
-function define(tools: object[], extra: Record<string, unknown> = {}): void {
-  fs.writeFileSync(`${defs}.tmp`, JSON.stringify({ tools, ...extra }));
-  fs.renameSync(`${defs}.tmp`, defs);
-}
+const define = (tools: object[], extra: Record<string, unknown> = {}) => defs.define({ tools, ...extra });
 
-const cli = (...args: string[]) => execFileSync(process.execPath, [cliPath, 'tools', ...args], { env, encoding: 'utf8' });
+const cli = (...args: string[]) => execFileSync(process.execPath, [cliPath, 'tools', ...args], { env: fixture.env, encoding: 'utf8' });
 const changes = () => JSON.parse(cli('changes', '--json')).changes as Array<Record<string, any>>;
 const listed = async () => (await session.client.listTools()).tools.map((t) => t.name);
 
 before(async () => {
-  home = tempDir();
-  defs = path.join(home.dir, 'defs.json');
+  fixture = fixtureHome({ trust: { newTools: 'quarantine' }, upstream: { restart: { baseDelayMs: 100 } } });
+  defs = definitionsFile(fixture.home.dir);
   define([peek, scribble, crash]);
-  const spells = path.join(home.dir, 'spells');
-  writeSpell(spells, 'defined', `name: defined
-version: 1.0.0
-description: A test server whose tools come from a file.
-keywords: [notes, peek, scribble]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: ${JSON.stringify([fixtureServer('defined-server'), defs])}
-`);
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ trust: { newTools: 'quarantine' }, upstream: { restart: { baseDelayMs: 100 } } }));
-  env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
-  session = await connectStdio(['--spells', spells, '--no-imports'], env);
+  writeSpell(fixture.spells, 'defined', fixtureSpell('defined', 'defined-server', { description: 'A test server whose tools come from a file.', keywords: ['notes', 'peek', 'scribble'], args: [defs.file] }));
+  session = await connectFixture(fixture);
 });
 
 after(async () => {
   await session.client.close();
-  home.cleanup();
+  fixture.home.cleanup();
 });
 
 test('first sight pins; a changed description, schema and annotation, and a new tool, are withheld everywhere and listed with their diff', async () => {
@@ -120,14 +105,14 @@ test('approve exposes the new version (the running gateway picks it up); reject 
   assert.equal(rejected.status, 'rejected');
   assert.ok(!(await listed()).includes('defined__scribble'));
 
-  const [peekNow, scribbleNow] = JSON.parse(fs.readFileSync(defs, 'utf8')).tools;
+  const [peekNow, scribbleNow] = JSON.parse(fs.readFileSync(defs.file, 'utf8')).tools;
   define([peekNow, scribbleNow, crash]);
   await waitFor(() => !changes().some((c) => c.tool === 'fresh'), 10_000, 'the removed new tool leaves the review list');
   assert.ok(!(await listed()).includes('defined__fresh'));
 });
 
 test('a change seen only after a crash and restart is quarantined: the tools are listed again after a restart', async () => {
-  const current = JSON.parse(fs.readFileSync(defs, 'utf8')).tools as Array<Record<string, unknown>>;
+  const current = JSON.parse(fs.readFileSync(defs.file, 'utf8')).tools as Array<Record<string, unknown>>;
   assert.ok((await listed()).includes('defined__peek'));
   // The server now says peek destroys, and says nothing about it (no list_changed).
   define(current.map((t) => (t.name === 'peek' ? { ...t, annotations: { readOnlyHint: false, destructiveHint: true } } : t)), { quiet: true });

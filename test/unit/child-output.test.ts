@@ -1,48 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { BoundedLines, type CutLine } from '../../server/upstream/children/bounded-lines.js';
+import type { CutLine } from '../../server/util/bounded-lines.js';
 import { cutMessageId, tooLargeAnswer } from '../../server/upstream/children/oversize-message.js';
 import { StderrTail, STDERR_LINE_BYTES } from '../../server/upstream/stderr-tail.js';
-
-function split(max: number, chunks: Array<string | Buffer>) {
-  const lines: string[] = [];
-  const cuts: CutLine[] = [];
-  const splitter = new BoundedLines(max, (line) => lines.push(line.toString()), (cut) => cuts.push(cut));
-  for (const chunk of chunks) splitter.push(Buffer.from(chunk));
-  return { lines, cuts, splitter };
-}
-
-test('lines split across chunks arrive whole; several in one chunk arrive in order', () => {
-  const { lines, cuts } = split(100, ['{"a":', '1}\n{"b"', ':2}\n{"c":3}\n', '\n']);
-  assert.deepEqual(lines, ['{"a":1}', '{"b":2}', '{"c":3}', '']);
-  assert.deepEqual(cuts, []);
-});
-
-test('a line over the bound is cut: its size counted, its start and end kept, the lines after it intact', () => {
-  const body = 'h'.repeat(50) + 'm'.repeat(10_000) + 't'.repeat(50);
-  const chunks = [...body.match(/.{1,333}/g)!, '\nnext\n'];
-  const { lines, cuts, splitter } = split(1000, chunks);
-  assert.deepEqual(lines, ['next']);
-  assert.equal(cuts.length, 1);
-  assert.equal(cuts[0].bytes, body.length);
-  assert.ok(cuts[0].head.toString().startsWith('h'.repeat(50)));
-  assert.ok(cuts[0].head.length <= 1000);
-  assert.ok(cuts[0].tail.toString().endsWith('t'.repeat(50)));
-  assert.equal(splitter.pending().length, 0);
-});
-
-test('a 100 MB line without a newline is never held: what is pending stays at the bound', () => {
-  const cuts: CutLine[] = [];
-  const splitter = new BoundedLines(2048, () => assert.fail('no line'), (cut) => cuts.push(cut));
-  const block = Buffer.alloc(64 * 1024, 'x');
-  const before = process.memoryUsage().arrayBuffers;
-  for (let i = 0; i < 1600; i++) splitter.push(block);
-  assert.ok(splitter.pending().length <= 2048);
-  assert.ok(process.memoryUsage().arrayBuffers - before < 20 * 1024 * 1024, 'no growth with the line');
-  splitter.end();
-  assert.equal(cuts[0].bytes, 1600 * 64 * 1024);
-});
 
 test('the request a cut answer belongs to: its id first or last, only a waiting one, else the only one waiting', () => {
   const cut = (head: string, tail: string): CutLine => ({ bytes: 1, head: Buffer.from(head), tail: Buffer.from(tail) });

@@ -64,7 +64,9 @@ for (const platform of ['linux', 'darwin'] as const) {
   });
 }
 
-test('availability is checked again when PATH changes and when the command is installed', async () => {
+test('availability is checked again when PATH changes and when the command is installed', (t) => {
+  // The once-a-second check runs on node:test's fake clock; the files and folders are real.
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
   const dir = tempDir();
   const other = tempDir();
   try {
@@ -75,10 +77,10 @@ test('availability is checked again when PATH changes and when the command is in
     assert.equal(commandExists('late-tool', { ...lookup, pathEnv: `${dir.dir}${path.delimiter}${other.dir}` }), true, 'a new PATH is looked up at once');
     fs.copyFileSync(file, path.join(dir.dir, 'late-tool'));
     fs.chmodSync(path.join(dir.dir, 'late-tool'), 0o755);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    t.mock.timers.tick(1100);
     assert.equal(commandExists('late-tool', lookup), true, 'installed into a PATH folder: seen within a second');
     fs.rmSync(path.join(dir.dir, 'late-tool'));
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    t.mock.timers.tick(1100);
     assert.equal(commandExists('late-tool', lookup), false, 'removed: seen within a second');
   } finally {
     dir.cleanup();

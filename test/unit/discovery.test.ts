@@ -42,16 +42,26 @@ test('powers are listed a bounded number at a time, all of them', async () => {
   assert.deepEqual(discovery.pending(), []);
 });
 
-test('settled waits for the listings up to its bound and names what is still pending', async () => {
+test('settled waits for the listings up to its bound and names what is still pending', async (t) => {
+  // The bound runs on node:test's fake clock: time passes only when the test ticks it.
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const turn = () => new Promise((r) => setImmediate(r));
   const listing = gatedListing();
   const discovery = new Discovery(listing.discover, () => 4);
   discovery.enqueue(power('quick'));
   discovery.enqueue(power('slow'));
-  await new Promise((r) => setImmediate(r));
-  setTimeout(() => listing.gates.get('quick')!(), 5);
-  assert.deepEqual(await discovery.settled(60), ['slow'], 'the bound passed with slow still listing');
-  setTimeout(() => listing.gates.get('slow')!(), 5);
-  assert.deepEqual(await discovery.settled(5000), [], 'resolved when the last listing ended, not at the bound');
+  await turn();
+  const bounded = discovery.settled(60);
+  listing.gates.get('quick')!();
+  await turn();
+  t.mock.timers.tick(60);
+  assert.deepEqual(await bounded, ['slow'], 'the bound passed with slow still listing');
+  let resolved = false;
+  const unbounded = discovery.settled(5000).then((pending) => ((resolved = true), pending));
+  listing.gates.get('slow')!();
+  await turn();
+  assert.equal(resolved, true, 'resolved when the last listing ended, not at the bound');
+  assert.deepEqual(await unbounded, []);
   assert.deepEqual(await discovery.settled(5000), [], 'nothing pending: no wait');
 });
 

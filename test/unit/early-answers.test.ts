@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { EarlyAnswersTransport } from '../../server/gateway/early-answers.js';
+import { EarlyAnswersTransport } from '../../server/gateway/sessions/early-answers.js';
 import { GATEWAY_TOOLS } from '../../server/gateway/gateway-tools.js';
-import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from '../../server/gateway/session-info.js';
+import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from '../../server/gateway/sessions/session-info.js';
 
 /** The result of an answer (the test fails on an error answer). */
 function resultOf<T>(message: JSONRPCMessage | undefined): T {
@@ -36,7 +36,8 @@ async function setup() {
   let needed = 0;
   const early = new EarlyAnswersTransport(inner, { tools: GATEWAY_TOOLS, needed: () => void (needed += 1) });
   await early.listen();
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  // Everything here is in memory, answered on promises: one turn of the event loop settles it.
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
   return { client, early, received, needed: () => needed, settle };
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isLoopbackHost, planBind } from '../../server/gateway/http-bind.js';
+import { isLoopbackHost, planBind } from '../../server/gateway/http/http-bind.js';
 
 test('a non-loopback bind needs TLS or a reverse proxy; loopback needs neither', () => {
   assert.deepEqual(planBind({}), { host: '127.0.0.1', tls: undefined, behindProxy: undefined });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
-import { checkRequest } from '../../server/gateway/http-guard.js';
+import { checkRequest } from '../../server/gateway/http/http-guard.js';
 
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
 const ok = { host: '127.0.0.1:4000', authorization: 'Bearer secret-token' };

@@ -1,6 +1,5 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as path from 'node:path';
 import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
 import type { SampleFn } from '../../server/calls/pipeline.js';
 import { countTokens } from '../../server/intel/tokens/tokenizer-core.js';
@@ -9,7 +8,7 @@ import { setLogSink } from '../../server/log.js';
 import { Embedder } from '../../server/resolve/semantic/embedder.js';
 import { EmbeddingCache } from '../../server/resolve/semantic/embedding-cache.js';
 import { Store } from '../../server/store/store.js';
-import { guardNetwork, tinyModelPath } from '../fixtures/models/tiny-model.js';
+import { guardNetwork, tinyModelOptions } from '../fixtures/models/tiny-model.js';
 import { tempDir } from '../helpers/temp.js';
 import { allText, bigText, context, harness, metaOf, stageRunner, summaryOf, textResult } from './intel-helpers.js';
 
@@ -25,7 +24,7 @@ after(() => {
 
 /** A ready tiny embedding model over the harness's own store. */
 async function tinyEmbeddings(store: Store, dir: string): Promise<EmbeddingCache> {
-  const embedder = new Embedder({ enabled: true, model: tinyModelPath, allowRemoteModels: false, cacheDir: path.join(dir, 'models') });
+  const embedder = new Embedder(tinyModelOptions(dir));
   assert.equal(await embedder.ready(), true, 'the tiny model loads');
   return new EmbeddingCache(store, embedder);
 }

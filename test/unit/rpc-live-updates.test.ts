@@ -46,9 +46,14 @@ function fakePorts() {
 }
 
 const entry: records.ActivityInfo = { id: 'c1', at: 1, session: 's', power: 'memory', tool: 'a', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 3, resultBytes: 9, audit: false, rating: 0 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-test('calls and ratings go out at once; hints, stats and tokens once per burst, debounced; nothing after unsubscribing', async () => {
+test('calls and ratings go out at once; hints, stats and tokens once per burst, debounced; nothing after unsubscribing', async (t) => {
+  // The debounce runs on node:test's fake clock: time passes when the test says so.
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const advance = async (ms: number) => {
+    t.mock.timers.tick(ms);
+    // A debounced push runs on a promise, and the token report awaits: let them finish.
+    await new Promise((resolve) => setImmediate(resolve));
+  };
   const { ports, emitter, reads } = fakePorts();
   const sent: Array<{ method: string; params: unknown }> = [];
   const stop = publishLiveUpdates(ports, (type, params) => sent.push({ method: type.method, params }));
@@ -62,13 +67,13 @@ test('calls and ratings go out at once; hints, stats and tokens once per burst, 
   assert.deepEqual(sent[2].params, { id: 'c1', rating: 1 });
   assert.equal((sent[0].params as records.ActivityInfo).rating, 0);
 
-  await sleep(HINTS_DEBOUNCE_MS + 100);
+  await advance(HINTS_DEBOUNCE_MS + 100);
   assert.equal(methods().filter((m) => m === protocol.hintsChanged.method).length, 1, 'one hints push for the burst');
   const hints = sent.find((s) => s.method === protocol.hintsChanged.method)!.params as records.HintsPayload;
   assert.deepEqual([hints.scope, hints.powers, hints.nodes.length], ['active', ['memory'], 1]);
   assert.equal(reads.tokens, 0, 'tokens wait longer');
 
-  await sleep(STATS_DEBOUNCE_MS);
+  await advance(STATS_DEBOUNCE_MS);
   assert.deepEqual([reads.stats, reads.tokens], [1, 1]);
   assert.ok(methods().includes(protocol.recommendationStatsChanged.method) && methods().includes(protocol.tokenReportChanged.method));
 
@@ -76,7 +81,7 @@ test('calls and ratings go out at once; hints, stats and tokens once per burst, 
   stop();
   const count = sent.length;
   emitter.activity.emit('recorded', entry);
-  await sleep(HINTS_DEBOUNCE_MS + 100);
+  await advance(HINTS_DEBOUNCE_MS + 100);
   assert.equal(sent.length, count, 'unsubscribed: nothing more, pending pushes cancelled');
   assert.equal(reads.network, 1);
 });

@@ -8,7 +8,7 @@ import { Lru } from '../../server/util/lru.js';
 import { cosine, fromBase64, toBase64 } from '../../server/resolve/semantic/vector.js';
 import { shortHash } from '../../server/util/hash.js';
 import { Store } from '../../server/store/store.js';
-import { copyTinyModel, guardNetwork, tinyModelPath } from '../fixtures/models/tiny-model.js';
+import { copyTinyModel, guardNetwork, tinyModelOptions } from '../fixtures/models/tiny-model.js';
 import { tempDir } from '../helpers/temp.js';
 
 const temp = tempDir('grimoire-semantic-cache-');
@@ -25,13 +25,7 @@ after(() => {
   temp.cleanup();
 });
 
-const options = (overrides: Partial<EmbedderOptions> = {}): EmbedderOptions => ({
-  enabled: true,
-  model: tinyModelPath,
-  allowRemoteModels: false,
-  cacheDir: path.join(temp.dir, 'models'),
-  ...overrides,
-});
+const options = (overrides: Partial<EmbedderOptions> = {}): EmbedderOptions => tinyModelOptions(temp.dir, overrides);
 
 async function openStore(dataDir: string): Promise<Store> {
   const store = await Store.open({ dataDir, fsync: false });

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { setLogSink } from '../../server/log.js';
 import { Embedder, type EmbedderOptions } from '../../server/resolve/semantic/embedder.js';
 import { cosine } from '../../server/resolve/semantic/vector.js';
-import { copyTinyModel, guardNetwork, tinyModelPath } from '../fixtures/models/tiny-model.js';
+import { copyTinyModel, guardNetwork, tinyModelOptions, tinyModelPath } from '../fixtures/models/tiny-model.js';
 import { tempDir } from '../helpers/temp.js';
 
 const temp = tempDir('grimoire-semantic-');
@@ -20,13 +20,7 @@ after(() => {
   temp.cleanup();
 });
 
-const options = (overrides: Partial<EmbedderOptions> = {}): EmbedderOptions => ({
-  enabled: true,
-  model: tinyModelPath,
-  allowRemoteModels: false,
-  cacheDir: path.join(temp.dir, 'models'),
-  ...overrides,
-});
+const options = (overrides: Partial<EmbedderOptions> = {}): EmbedderOptions => tinyModelOptions(temp.dir, overrides);
 
 const semanticWarnings = (): string[] => logLines.filter((line) => line.includes('warn') && line.includes('[semantic]'));
 const unavailableNotices = (): string[] => logLines.filter((line) => line.includes('[semantic]') && line.includes('semantic matching unavailable: lexical only'));

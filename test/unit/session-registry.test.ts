@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SessionLimitError, SessionRegistry } from '../../server/gateway/session-registry.js';
+import { SessionLimitError, SessionRegistry } from '../../server/gateway/sessions/session-registry.js';
 
 test('sessions start with the window powers, count users per power, respect the cap and close when idle', async () => {
   const clock = { now: 0 };

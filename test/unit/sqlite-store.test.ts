@@ -111,13 +111,20 @@ test('group commit: the writes of a moment get one WAL sync, 20 ms after the fir
   const engine = await loadSqlEngine();
   if (!engine.openFile) return t.skip(`${engine.name} opens no file`);
   const store = await open(t);
+  const quiet = await open(t, undefined, false);
+  // The 20 ms run on node:test's fake clock; the sync itself is real I/O.
+  t.mock.timers.enable({ apis: ['setTimeout'] });
   for (let i = 0; i < 100; i++) store.write(event(`e${i}`));
   assert.equal(store.walSyncs, 0, 'not on the write path');
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.mock.timers.tick(19);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(store.walSyncs, 0, 'not before 20 ms');
+  t.mock.timers.tick(1);
+  for (let turns = 0; store.walSyncs === 0 && turns < 10_000; turns++) await new Promise((resolve) => setImmediate(resolve));
+  t.mock.timers.tick(200);
   assert.equal(store.walSyncs, 1, 'one sync for the 100 writes');
-  const quiet = await open(t, undefined, false);
   quiet.write(event('q'));
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.mock.timers.tick(100);
   await quiet.durable();
   assert.equal(quiet.walSyncs, 0);
 });

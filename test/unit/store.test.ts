@@ -349,14 +349,22 @@ test('compactEvery compacts once the writes pause, or inside a write past twice 
   const dataDir = tempDir(t);
   const store = await open(t, dataDir, 10);
   const snapshot = path.join(dataDir, 'grimoire.sqlite');
+  const lock = path.join(dataDir, 'compact.lock');
+  // The pause in the writes runs on node:test's fake clock; the compaction itself is real I/O.
+  t.mock.timers.enable({ apis: ['setTimeout'] });
   for (let i = 0; i < 9; i++) store.write(event(`e${i}`));
-  await new Promise((resolve) => setTimeout(resolve, 120));
-  assert.equal(fs.existsSync(snapshot), false, 'not before compactEvery ops');
+  t.mock.timers.tick(120);
+  assert.equal(fs.existsSync(lock) || fs.existsSync(snapshot), false, 'not before compactEvery ops');
   store.write(event('e9'));
-  assert.equal(fs.existsSync(snapshot), false, 'not inside the write itself');
+  assert.equal(fs.existsSync(lock), false, 'not inside the write itself');
   await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(fs.existsSync(snapshot), false, 'not in the turn right after it: the writes may go on');
+  assert.equal(fs.existsSync(lock), false, 'not in the turn right after it: the writes may go on');
   for (let i = 10; i < 15; i++) store.write(event(`e${i}`));
+  t.mock.timers.tick(49);
+  assert.equal(fs.existsSync(lock), false, 'not before the writes paused');
+  t.mock.timers.tick(1);
+  assert.equal(fs.existsSync(lock), true, 'started once they paused');
+  t.mock.timers.reset();
   const deadline = Date.now() + 5_000;
   while (!fs.existsSync(snapshot) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.equal(fs.existsSync(snapshot), true, 'once they paused');
@@ -431,11 +439,15 @@ test('journals are read when the change counter moved, and listed at least every
   announce(dataDir);
   assert.equal(count(store), 1, 'announced: read on the next query');
 
+  // listEveryMs runs on node:test's fake clock; the journals are real files.
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
   const polling = await JournaledStore.open({ dataDir, fsync: false, listEveryMs: 200 });
   cleanup(t).stores.push(polling);
   assert.equal(count(polling), 1);
   fs.appendFileSync(path.join(journalDir(dataDir), name), line(name, 2, [event('older-writer')]));
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.mock.timers.tick(100);
+  assert.equal(count(polling), 1, 'within listEveryMs an unannounced line is not looked for');
+  t.mock.timers.tick(200);
   assert.equal(count(polling), 2, 'a writer that does not announce (an older version) is seen after listEveryMs');
   assert.equal(count(store), 1, 'and not before');
 });

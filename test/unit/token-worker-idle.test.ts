@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InlineTokenizer, WorkerTokenizer } from '../../server/intel/tokens/tokenizer.js';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-test('the token worker starts on the first request, ends when idle, and a later request starts a new one', async () => {
+test('the token worker starts on the first request, ends when idle, and a later request starts a new one', async (t) => {
+  // The idle time runs on node:test's fake clock; the worker thread is real.
+  t.mock.timers.enable({ apis: ['setTimeout'] });
   const tokenizer = new WorkerTokenizer(undefined, 200);
   const inline = new InlineTokenizer();
   const texts = ['{"tools":[{"name":"resolve_intent"}]}', 'héllo wörld, ünïcode 🙂'];
@@ -12,8 +12,9 @@ test('the token worker starts on the first request, ends when idle, and a later 
     assert.equal(tokenizer.running, false, 'no worker before the first request');
     assert.deepEqual(await tokenizer.count(texts), await inline.count(texts));
     assert.equal(tokenizer.running, true);
-    const deadline = Date.now() + 10_000;
-    while (tokenizer.running && Date.now() < deadline) await sleep(50);
+    t.mock.timers.tick(199);
+    assert.equal(tokenizer.running, true, 'not idle yet');
+    t.mock.timers.tick(1);
     assert.equal(tokenizer.running, false, 'the idle worker was ended');
     assert.deepEqual(await tokenizer.count(texts), await inline.count(texts), 'a new worker answers the same');
     assert.equal(tokenizer.running, true);

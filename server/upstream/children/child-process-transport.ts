@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream';
 import crossSpawn from 'cross-spawn';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { BoundedLines, type CutLine } from './bounded-lines.js';
+import { BoundedLines, type CutLine } from '../../util/bounded-lines.js';
 import { childSupervisor, type ChildSupervisor } from './child-supervisor.js';
 import { cutMessageId, megabytes, tooLargeAnswer } from './oversize-message.js';
 import { platformSpawn } from './platform-spawn.js';

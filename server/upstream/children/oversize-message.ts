@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { CutLine } from './bounded-lines.js';
+import type { CutLine } from '../../util/bounded-lines.js';
 
 /** The JSON-RPC error code a too-large answer gets (server-defined range); `data.reason` says which case. */
 export const RESULT_TOO_LARGE_CODE = -32010;

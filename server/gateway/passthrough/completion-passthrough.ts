@@ -3,7 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CompleteRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CompleteRequest } from '@modelcontextprotocol/sdk/types.js';
 import { childLists } from './child-lists.js';
-import type { CallScope } from '../upstream/client-features.js';
+import type { CallScope } from '../../upstream/client-features.js';
 import type { PassthroughPorts } from './passthrough-ports.js';
 import { findPrompt } from './prompts-passthrough.js';
 import { exposedTemplates } from './resources-passthrough.js';

@@ -1,4 +1,4 @@
-import { lineText } from '../../util/line-text.js';
+import { lineText } from './line-text.js';
 
 /** A line that went over the bound: only its start and end were kept, and its full size counted. */
 export interface CutLine {
@@ -12,19 +12,23 @@ const KEEP_BYTES = 4096;
 /**
  * Splits a byte stream into lines without ever holding more than `maxLineBytes` of one line: a
  * longer line is cut, its middle dropped as it streams past, and reported by size with its first
- * and last few KB. Cost is linear in the bytes read, whatever their shape.
+ * and last `keepBytes` (4 KB unless told). Cost is linear in the bytes read, whatever their shape.
  */
 export class BoundedLines {
   private parts: Buffer[] = [];
   private size = 0;
   private cut?: CutLine;
+  private readonly keepBytes: number;
 
   constructor(
     private readonly maxLineBytes: number,
     /** A line's text (UTF-8, without its newline or a carriage return before it). */
     private readonly onLine: (line: string) => void,
     private readonly onCut: (line: CutLine) => void,
-  ) {}
+    keepBytes = KEEP_BYTES,
+  ) {
+    this.keepBytes = keepBytes;
+  }
 
   push(chunk: Buffer): void {
     let start = 0;
@@ -52,14 +56,19 @@ export class BoundedLines {
   /** What the unfinished line holds so far (its start, when it is being cut). */
   pending(): Buffer {
     if (this.cut) return this.cut.head;
-    return Buffer.concat(this.parts).subarray(0, KEEP_BYTES);
+    return Buffer.concat(this.parts).subarray(0, this.keepBytes);
+  }
+
+  /** Bytes held for the unfinished line: at most `maxLineBytes`, or twice `keepBytes` once it is cut. */
+  get heldBytes(): number {
+    return this.cut ? this.cut.head.length + this.cut.tail.length : this.size;
   }
 
   private take(piece: Buffer): void {
     if (piece.length === 0) return;
     if (this.cut) {
       this.cut.bytes += piece.length;
-      this.cut.tail = keepEnd(this.cut.tail, piece);
+      this.cut.tail = this.keepEnd(this.cut.tail, piece);
       return;
     }
     if (this.size + piece.length <= this.maxLineBytes) {
@@ -67,9 +76,9 @@ export class BoundedLines {
       this.size += piece.length;
       return;
     }
-    const keep = Math.min(KEEP_BYTES, this.maxLineBytes);
+    const keep = Math.min(this.keepBytes, this.maxLineBytes);
     const head = Buffer.concat([...this.parts, piece]).subarray(0, keep);
-    this.cut = { bytes: this.size + piece.length, head: Buffer.from(head), tail: keepEnd(Buffer.alloc(0), Buffer.concat([...this.parts.slice(-2), piece])) };
+    this.cut = { bytes: this.size + piece.length, head: Buffer.from(head), tail: this.keepEnd(Buffer.alloc(0), Buffer.concat([...this.parts.slice(-2), piece])) };
     this.parts = [];
     this.size = 0;
   }
@@ -86,10 +95,11 @@ export class BoundedLines {
     this.size = 0;
     this.onLine(lineText(line, 0, line.length));
   }
-}
 
-function keepEnd(kept: Buffer, more: Buffer): Buffer {
-  if (more.length >= KEEP_BYTES) return Buffer.from(more.subarray(more.length - KEEP_BYTES));
-  const joined = Buffer.concat([kept, more]);
-  return Buffer.from(joined.subarray(Math.max(0, joined.length - KEEP_BYTES)));
+  private keepEnd(kept: Buffer, more: Buffer): Buffer {
+    const keep = this.keepBytes;
+    if (more.length >= keep) return Buffer.from(more.subarray(more.length - keep));
+    const joined = Buffer.concat([kept, more]);
+    return Buffer.from(joined.subarray(Math.max(0, joined.length - keep)));
+  }
 }

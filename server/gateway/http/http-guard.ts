@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { preview } from '../util/preview.js';
-import { OWNER, REVIEWER, type Identity } from '../users/identity.js';
+import { preview } from '../../util/preview.js';
+import { OWNER, REVIEWER, type Identity } from '../../users/identity.js';
 
 export interface GuardVerdict {
   status: 401 | 403;

@@ -7,10 +7,9 @@
 import { EventEmitter } from 'node:events';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, logger } from '../log.js';
-import type { PassthroughPorts } from './passthrough-ports.js';
-import { activePowersOf, isActiveFor } from './session-powers.js';
-import { maskDeep, maskSecrets, SecretLines } from '../util/secrets.js';
+import { errorMessage, logger } from '../../log.js';
+import { activePowersOf, isActiveFor, type PassthroughPorts } from './passthrough-ports.js';
+import { maskDeep, maskSecrets, SecretLines } from '../../util/secrets.js';
 
 const activationEvents = new WeakMap<PassthroughPorts, EventEmitter<{ changed: [] }>>();
 
@@ -31,7 +30,7 @@ function activationChanges(gateway: PassthroughPorts): EventEmitter<{ changed: [
 const log = logger('session');
 
 export function forwardChildNotifications(server: Server, gateway: PassthroughPorts, sessionId: string): () => void {
-  const hub = gateway.manager.features;
+  const hub = gateway.ports.manager.features;
   const concerns = (power: string) => isActiveFor(gateway, sessionId, power) || hub.sessionIsCalling(power, sessionId);
   const quietly = (what: string) => (error: unknown) => log.debug(`${what} not sent to ${sessionId}: ${errorMessage(error)}`);
 

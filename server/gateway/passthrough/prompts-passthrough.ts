@@ -3,10 +3,9 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { childLists } from './child-lists.js';
-import type { CallScope } from '../upstream/client-features.js';
-import type { PassthroughPorts } from './passthrough-ports.js';
-import { activePowersOf } from './session-powers.js';
-import { exposedToolName } from './tool-names.js';
+import type { CallScope } from '../../upstream/client-features.js';
+import { activePowersOf, type PassthroughPorts } from './passthrough-ports.js';
+import { exposedToolName } from '../tool-names.js';
 
 export interface ExposedPrompt {
   power: string;

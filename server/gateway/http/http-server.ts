@@ -4,17 +4,17 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, logger } from '../log.js';
-import { byteSize, preview } from '../util/preview.js';
-import type { Gateway } from './gateway.js';
+import { errorMessage, logger } from '../../log.js';
+import { byteSize, preview } from '../../util/preview.js';
+import type { Gateway } from '../gateway.js';
 import { readJsonBody } from './http-body.js';
-import type { Identity } from '../users/identity.js';
+import type { Identity } from '../../users/identity.js';
 import { authenticate, checkOrigin } from './http-guard.js';
 import { fromProxy, isLoopbackHost } from './http-bind.js';
-import { createMcpSession } from './mcp-session.js';
+import { createMcpSession } from '../sessions/mcp-session.js';
 import { handleRestApi } from './rest-api.js';
-import { clientName, SessionLimitError } from './session-registry.js';
-import { maskSecrets } from '../util/secrets.js';
+import { clientName, SessionLimitError } from '../sessions/session-registry.js';
+import { maskSecrets } from '../../util/secrets.js';
 
 const log = logger('http');
 
@@ -75,7 +75,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     const sessionId = request.headers['mcp-session-id'];
     let body: unknown;
     if (request.method === 'POST') {
-      const limit = gateway.settings.limits.requestBytes;
+      const limit = gateway.ports.settings.limits.requestBytes;
       const read = await readJsonBody(request, limit);
       if (read.kind === 'too-large') {
         if (!read.drained) response.setHeader('connection', 'close');
@@ -89,7 +89,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
       if (!transport || owners.get(sessionId) !== identity.user) return sendError(response, 404, `Session '${preview(sessionId, 64)}' is unknown or closed: initialize a new session.`);
-      gateway.sessions.touch(sessionId);
+      gateway.ports.sessions.touch(sessionId);
       return transport.handleRequest(request, response, body);
     }
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
@@ -98,7 +98,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     // Fair sessions: per client (the owner's token, or a team user), then for all (session-registry.ts).
     const client = identity.user ?? '';
     try {
-      for (const closed of await gateway.sessions.makeRoom(client)) log.info(`closed session ${closed} to make room for a new one of ${clientName(client)}`);
+      for (const closed of await gateway.ports.sessions.makeRoom(client)) log.info(`closed session ${closed} to make room for a new one of ${clientName(client)}`);
     } catch (error) {
       if (error instanceof SessionLimitError) return sendError(response, 503, error.message);
       throw error;
@@ -109,13 +109,13 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       onsessioninitialized: (sid) => {
         sessions.set(sid, transport);
         owners.set(sid, identity.user);
-        if (identity.user !== null) gateway.activity.attributeSession(sid, identity.user);
+        if (identity.user !== null) gateway.ports.activity.attributeSession(sid, identity.user);
       },
     });
     transport.onclose = () => {
       sessions.delete(id);
       owners.delete(id);
-      gateway.activity.attributeSession(id, undefined);
+      gateway.ports.activity.attributeSession(id, undefined);
     };
     const session = createMcpSession(gateway, id, true, client);
     await session.connect(transport);

@@ -1,8 +1,8 @@
 /** What each power's server lists besides tools (prompts, resources, templates), cached until it says they changed. */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, logger } from '../log.js';
-import type { PowerConnection } from '../upstream/connection.js';
+import { errorMessage, logger } from '../../log.js';
+import type { PowerConnection } from '../../upstream/connection.js';
 import type { PassthroughPorts } from './passthrough-ports.js';
 
 const log = logger('passthrough');
@@ -14,7 +14,7 @@ export class ChildLists {
   private readonly cache = new Map<string, Promise<unknown[]>>();
 
   constructor(private readonly gateway: PassthroughPorts) {
-    const hub = gateway.manager.features;
+    const hub = gateway.ports.manager.features;
     hub.on('promptsChanged', (power) => this.cache.delete(`prompts\u0000${power}`));
     hub.on('resourcesChanged', (power) => {
       this.cache.delete(`resources\u0000${power}`);
@@ -27,8 +27,8 @@ export class ChildLists {
 
   /** The power's connection (created on first use), or undefined when the power is gone. */
   connection(power: string): PowerConnection | undefined {
-    const definition = this.gateway.power(power);
-    return definition ? this.gateway.manager.connection(definition) : undefined;
+    const definition = this.gateway.ports.power(power);
+    return definition ? this.gateway.ports.manager.connection(definition) : undefined;
   }
 
   /** The power's items of one kind; empty when its server does not offer them or cannot start. */

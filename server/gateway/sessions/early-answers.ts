@@ -18,8 +18,8 @@ import {
   type RequestId,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { logger } from '../log.js';
-import { jsonRpcKind } from '../util/json-rpc-shape.js';
+import { logger } from '../../log.js';
+import { jsonRpcKind } from '../../util/json-rpc-shape.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';
 
 const log = logger('stdio');

@@ -7,13 +7,32 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { logger } from '../log.js';
-import { writeJsonLine } from '../util/coalesced-write.js';
-import { isJsonRpcMessage } from '../util/json-rpc-shape.js';
-import { byteSize, preview } from '../util/preview.js';
-import { BoundedLines, idOfDropped } from './bounded-lines.js';
+import { logger } from '../../log.js';
+import { writeJsonLine } from '../../util/coalesced-write.js';
+import { isJsonRpcMessage } from '../../util/json-rpc-shape.js';
+import { byteSize, preview } from '../../util/preview.js';
+import { BoundedLines } from '../../util/bounded-lines.js';
 
 const log = logger('stdio');
+
+const DROPPED_EDGE_BYTES = 1024;
+const ID = String.raw`(-?\d{1,20}|"(?:[^"\\]|\\.){0,200}")`;
+const ID_FIRST = new RegExp(String.raw`^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"[^"]{0,200}"\s*,)*\s*"id"\s*:\s*${ID}`);
+const ID_LAST = new RegExp(String.raw`"id"\s*:\s*${ID}\s*\}\s*$`);
+
+/**
+ * The id of a JSON-RPC message known only by its first and last KB: a top-level "id" among the
+ * first keys, or as the last key (where the SDK's client puts it). Undefined when neither shows one.
+ */
+export function idOfDropped(head: string, tail: string): string | number | undefined {
+  const match = ID_FIRST.exec(head) ?? ID_LAST.exec(tail);
+  if (!match) return undefined;
+  try {
+    return JSON.parse(match[1]) as string | number;
+  } catch {
+    return undefined;
+  }
+}
 
 export class BoundedStdioServerTransport implements Transport {
   onclose?: () => void;
@@ -27,7 +46,15 @@ export class BoundedStdioServerTransport implements Transport {
     private readonly input: Readable = process.stdin,
     private readonly output: Writable = process.stdout,
   ) {
-    this.lines = new BoundedLines(maxBytes);
+    // The first and last KB of a dropped message are enough to find its JSON-RPC id.
+    this.lines = new BoundedLines(
+      maxBytes,
+      (line) => {
+        if (line.trim()) this.receive(line);
+      },
+      (cut) => this.tooLarge(cut.bytes, idOfDropped(cut.head.toString('utf8'), cut.tail.toString('utf8'))),
+      DROPPED_EDGE_BYTES,
+    );
   }
 
   async start(): Promise<void> {
@@ -55,10 +82,7 @@ export class BoundedStdioServerTransport implements Transport {
   };
 
   private readonly onData = (chunk: Buffer) => {
-    for (const event of this.lines.push(chunk)) {
-      if (event.kind === 'too-long') this.tooLarge(event.bytes, idOfDropped(event.head, event.tail));
-      else if (event.text.trim()) this.receive(event.text);
-    }
+    this.lines.push(chunk);
   };
 
   private receive(line: string): void {

@@ -1,6 +1,6 @@
 /** What every MCP session of the gateway announces in its `initialize` answer (declared once: the early answers use it too). */
 import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../../version.js';
 
 export const GATEWAY_INSTRUCTIONS =
   'Grimoire is a gateway to many MCP servers ("powers"); you see only a few tools at first. ' +

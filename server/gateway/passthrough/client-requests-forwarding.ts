@@ -7,8 +7,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { RootsListChangedNotificationSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { CallScope, ClientFeatureHub } from '../upstream/client-features.js';
-import { maskSecrets } from '../util/secrets.js';
+import type { CallScope, ClientFeatureHub } from '../../upstream/client-features.js';
+import { maskSecrets } from '../../util/secrets.js';
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -1,4 +1,4 @@
-import type { ExposedTool } from './exposure.js';
+import type { ExposedTool } from '../exposure.js';
 
 /** What the registry needs from an MCP session's connection. */
 export interface SessionHandle {

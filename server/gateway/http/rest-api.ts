@@ -1,17 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseActivityFilter } from '../activity/activity-query.js';
-import { errorMessage } from '../log.js';
-import { StoreUnavailableError } from '../store/store-interface.js';
-import { ForbiddenError, requireReviewer, type Identity } from '../users/identity.js';
-import { preview } from '../util/preview.js';
-import { maskDeep } from '../util/secrets.js';
-import type { Gateway } from './gateway.js';
+import { parseActivityFilter } from '../../activity/activity-query.js';
+import { errorMessage } from '../../log.js';
+import { StoreUnavailableError } from '../../store/store-interface.js';
+import { ForbiddenError, requireReviewer, type Identity } from '../../users/identity.js';
+import { preview } from '../../util/preview.js';
+import { maskDeep } from '../../util/secrets.js';
+import type { GatewayPorts } from '../ports.js';
 
 /** What the REST API reads and decides through. */
-export type RestPorts = Pick<Gateway, 'activity' | 'trust'>;
+export interface RestPorts {
+  ports: Pick<GatewayPorts, 'activity' | 'trust'>;
+}
 import { readJsonBody } from './http-body.js';
-import { splitQualifiedName } from './tool-names.js';
-import { toolReviewInfo } from '../trust/review-info.js';
+import { splitQualifiedName } from '../tool-names.js';
+import { toolReviewInfo } from '../../trust/review-info.js';
 
 /**
  * The REST API beside /mcp, behind the same bearer tokens:
@@ -28,9 +30,9 @@ export async function handleRestApi(gateway: RestPorts, request: IncomingMessage
   try {
     switch (route) {
       case 'GET /api/v1/activity':
-        return send(response, 200, { activity: await gateway.activity.query(parseActivityFilter(Object.fromEntries(url.searchParams))) });
+        return send(response, 200, { activity: await gateway.ports.activity.query(parseActivityFilter(Object.fromEntries(url.searchParams))) });
       case 'GET /api/v1/tools/changes':
-        return send(response, 200, { changes: maskDeep(gateway.trust.changes(url.searchParams.get('power') ?? undefined).map(toolReviewInfo)) });
+        return send(response, 200, { changes: maskDeep(gateway.ports.trust.changes(url.searchParams.get('power') ?? undefined).map(toolReviewInfo)) });
       case 'POST /api/v1/tools/approve':
       case 'POST /api/v1/tools/reject':
         return await decide(gateway, request, response, identity, url.pathname.endsWith('approve') ? 'approve' : 'reject');
@@ -52,9 +54,9 @@ async function decide(gateway: RestPorts, request: IncomingMessage, response: Se
   }
   const { tool, power } = body.value as { tool?: unknown; power?: unknown };
   const target = typeof tool === 'string' ? splitQualifiedName(tool) : undefined;
-  if (action === 'approve' && !target && typeof power === 'string') return send(response, 200, { approved: maskDeep(gateway.trust.approve(power).map(toolReviewInfo)) });
+  if (action === 'approve' && !target && typeof power === 'string') return send(response, 200, { approved: maskDeep(gateway.ports.trust.approve(power).map(toolReviewInfo)) });
   if (!target) return send(response, 400, { error: `"tool" must name a tool as "power:tool"${action === 'approve' ? ', or give "power"' : ''}.` });
-  const decided = action === 'approve' ? gateway.trust.approve(target.power, target.tool) : [gateway.trust.reject(target.power, target.tool)].flatMap((r) => (r ? [r] : []));
+  const decided = action === 'approve' ? gateway.ports.trust.approve(target.power, target.tool) : [gateway.ports.trust.reject(target.power, target.tool)].flatMap((r) => (r ? [r] : []));
   if (decided.length === 0) return send(response, 404, { error: `No change of '${preview(`${target.power}:${target.tool}`, 120)}' awaits review.` });
   return send(response, 200, { [action === 'approve' ? 'approved' : 'rejected']: maskDeep(decided.map(toolReviewInfo)) });
 }

@@ -17,12 +17,11 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, logger } from '../log.js';
-import { preview } from '../util/preview.js';
+import { errorMessage, logger } from '../../log.js';
+import { preview } from '../../util/preview.js';
 import { childLists } from './child-lists.js';
-import type { CallScope } from '../upstream/client-features.js';
-import type { PassthroughPorts } from './passthrough-ports.js';
-import { activePowersOf } from './session-powers.js';
+import type { CallScope } from '../../upstream/client-features.js';
+import { activePowersOf, type PassthroughPorts } from './passthrough-ports.js';
 
 const log = logger('passthrough');
 const PREFIX = 'grimoire://power/';
@@ -91,7 +90,7 @@ async function ownersOf(gateway: PassthroughPorts, sessionId: string, uri: strin
   if (active.length === 0) return { listed: [], linked: [], templated: [] };
   const lists = childLists(gateway);
   const listed = (await Promise.all(active.map(async (power) => ((await lists.list('resources', power)).some((r) => r.uri === uri) ? [power] : [])))).flat();
-  const linked = gateway.manager.features.linkedPowers(sessionId, uri).filter((power) => active.includes(power));
+  const linked = gateway.ports.manager.features.linkedPowers(sessionId, uri).filter((power) => active.includes(power));
   const templated = hasDotSegment(uri)
     ? []
     : (await Promise.all(active.map(async (power) => ((await lists.list('templates', power)).some((t) => matches(t.uriTemplate, uri)) ? [power] : [])))).flat();
@@ -191,7 +190,7 @@ function subscriptions(gateway: PassthroughPorts): Subscriptions {
     subs = created;
     subscriptionsByGateway.set(gateway, created);
     // A restarted server forgot its subscriptions: make them again.
-    gateway.manager.features.on('connected', (power) => {
+    gateway.ports.manager.features.on('connected', (power) => {
       const connection = childLists(gateway).connection(power);
       for (const uri of created.urisOf(power)) {
         void connection?.request((client) => client.subscribeResource({ uri })).catch((error) => log.debug(`re-subscribe ${uri}: ${errorMessage(error)}`));
@@ -253,9 +252,9 @@ export function registerResources(server: Server, gateway: PassthroughPorts, ses
     const target = mine.get(`${power}\u0000${uri}`);
     if (target) server.sendResourceUpdated({ uri: target.asked }).catch((error) => log.debug(`resources/updated not sent to ${sessionId}: ${errorMessage(error)}`));
   };
-  gateway.manager.features.on('resourceUpdated', onUpdated);
+  gateway.ports.manager.features.on('resourceUpdated', onUpdated);
   return () => {
-    gateway.manager.features.off('resourceUpdated', onUpdated);
+    gateway.ports.manager.features.off('resourceUpdated', onUpdated);
     for (const target of [...mine.values()]) void unsubscribe(target).catch(() => undefined);
   };
 }

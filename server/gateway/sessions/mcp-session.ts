@@ -2,14 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, logger } from '../log.js';
-import { Cancellation } from '../util/cancellation.js';
-import { maskSecrets } from '../util/secrets.js';
-import type { SampleFn } from '../calls/pipeline.js';
-import type { Gateway } from './gateway.js';
-import { samplingAllowed } from '../intel/summarizers/sampling-gate.js';
-import { agentProgress } from './client-requests-forwarding.js';
-import { registerPassthrough } from './session-passthrough.js';
+import { errorMessage, logger } from '../../log.js';
+import { Cancellation } from '../../util/cancellation.js';
+import { maskSecrets } from '../../util/secrets.js';
+import type { SampleFn } from '../../calls/pipeline.js';
+import type { Gateway } from '../gateway.js';
+import { samplingAllowed } from '../../intel/summarizers/sampling-gate.js';
+import { agentProgress, forwardClientRequests } from '../passthrough/client-requests-forwarding.js';
+import { forwardChildNotifications } from '../passthrough/child-notifications.js';
+import { registerCompletion } from '../passthrough/completion-passthrough.js';
+import type { PassthroughPorts } from '../passthrough/passthrough-ports.js';
+import { registerPrompts } from '../passthrough/prompts-passthrough.js';
+import { registerResources } from '../passthrough/resources-passthrough.js';
+import type { CallScope } from '../../upstream/client-features.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';
 
 const log = logger('session');
@@ -30,15 +35,15 @@ export interface McpSession {
 export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false, client?: string): McpSession {
   const server = new Server(SERVER_INFO, { capabilities: SESSION_CAPABILITIES, instructions: GATEWAY_INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    gateway.sessions.touch(sessionId);
+    gateway.ports.sessions.touch(sessionId);
     const tools = gateway.listTools(sessionId);
-    gateway.intel.reads.listed(sessionId, tools);
+    gateway.ports.intel.reads.listed(sessionId, tools);
     return { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    gateway.sessions.touch(sessionId);
+    gateway.ports.sessions.touch(sessionId);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.settings.intel.summarizers)
+    const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.ports.settings.intel.summarizers)
       ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
       : undefined;
     return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, extra), cancellation: Cancellation.following(extra.signal), sample });
@@ -81,4 +86,15 @@ function maskErrorAnswers(transport: Transport): void {
     const masked = maskSecrets(message.error.message);
     return send(masked === message.error.message ? message : { ...message, error: { ...message.error, message: masked } }, options);
   };
+}
+
+/** Everything of a power besides its tools, wired into one MCP session (prompts, resources, completion, client requests, notifications); returns what to undo when the session closes. */
+function registerPassthrough(server: Server, gateway: PassthroughPorts, sessionId: string): () => void {
+  // The session's prompt gets, resource reads and completions are made for it (no progress: they carry no token).
+  const scope: CallScope = { sessionId };
+  const undo = [forwardClientRequests(server, gateway.ports.manager.features, sessionId), forwardChildNotifications(server, gateway, sessionId)];
+  registerPrompts(server, gateway, sessionId, scope);
+  undo.push(registerResources(server, gateway, sessionId, scope));
+  registerCompletion(server, gateway, sessionId, scope);
+  return () => undo.forEach((fn) => fn());
 }
