@@ -16,10 +16,11 @@ export const RANKS_MODULE = 'js-tiktoken/ranks/o200k_base';
 const CHUNK_CHARS = 4_000;
 
 let encoder: Tiktoken | undefined;
+let ranks: TiktokenBPE | undefined;
 
 /** The encoder, built on first use (building it takes about a second). */
 export function loadEncoder(): Tiktoken {
-  encoder ??= new Tiktoken(loadRanks());
+  encoder ??= new Tiktoken((ranks ??= loadRanks()));
   return encoder;
 }
 
@@ -67,20 +68,13 @@ function cutBefore(text: string, start: number, end: number): number {
 }
 
 export function countTokens(text: string): number {
-  counter ??= pieceCounter(loadEncoder());
+  counter ??= pieceCounter(loadEncoder(), (ranks ??= loadRanks()));
   let total = 0;
   for (const piece of chunks(text)) total += counter(piece);
   return total;
 }
 
 let counter: ((text: string) => number) | undefined;
-
-/** What the counter reads of js-tiktoken's encoder besides its API (fields it keeps in JavaScript). */
-interface EncoderFields {
-  patStr: string;
-  rankMap: Map<string, number>;
-  specialTokens: Record<string, number>;
-}
 
 /** Pieces counted so far (they repeat: words, keys, indentation); emptied when full. */
 const MAX_CACHED_PIECES = 20_000;
@@ -93,27 +87,23 @@ const MAX_CACHED_PIECES = 20_000;
 const MAX_PIECE_CHARS = 64;
 
 /**
- * Counts as `encode(text, 'all').length` does, without what `encode` builds on every call (two
- * regular expressions and two sets: most of its cost on a short text). The text is split at
- * special tokens (one token each) and into pieces by the encoder's own pattern, compiled once; a
- * piece that is one token in the ranks counts 1, any other is encoded alone, as `encode` does with
- * each piece (a piece over MAX_PIECE_CHARS in slices). If a later js-tiktoken lacks the fields,
- * every text goes through `encode`.
+ * Counts as `encode(text, 'all').length` does, from the ranks' public parts (`pat_str`,
+ * `special_tokens`) and `encode` itself: the text is split at special tokens (one token each) and
+ * into pieces by the encoder's own pattern, compiled once; a piece that is one token of the ranks
+ * counts 1, any other is encoded alone (as `encode` does with each piece; a piece over
+ * MAX_PIECE_CHARS in slices), and counts are remembered: this spares `encode`'s per-call set-up.
  */
-function pieceCounter(enc: Tiktoken): (text: string) => number {
-  const split = splitterOf(enc);
-  if (!split) return (text) => enc.encode(text, 'all').length;
-  const { fields, pieces } = split;
-  const ranks = fields.rankMap;
-  const names = Object.keys(fields.specialTokens);
+function pieceCounter(enc: Tiktoken, ranks: TiktokenBPE): (text: string) => number {
+  const pieces = new RegExp(ranks.pat_str, 'gu');
+  const names = Object.keys(ranks.special_tokens);
   const special = names.length > 0 ? new RegExp(names.map((name) => name.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'g') : undefined;
-  const utf8 = new TextEncoder();
+  const oneToken = singleTokens(ranks);
   const cached = new Map<string, number>();
   const pieceTokens = (piece: string): number => {
     if (piece.length > MAX_PIECE_CHARS) return longPieceTokens(piece);
     let n = cached.get(piece);
     if (n === undefined) {
-      n = ranks.has(utf8.encode(piece).join(',')) ? 1 : enc.encode(piece, 'all').length;
+      n = oneToken.has(Buffer.from(piece, 'utf8').toString('base64')) ? 1 : enc.encode(piece, 'all').length;
       if (cached.size >= MAX_CACHED_PIECES) cached.clear();
       cached.set(piece, n);
     }
@@ -143,16 +133,14 @@ function pieceCounter(enc: Tiktoken): (text: string) => number {
   };
 }
 
-let splitter: { fields: EncoderFields; pieces: RegExp } | null | undefined;
-
-/** The encoder's fields and its piece pattern, compiled once; null when this js-tiktoken lacks the fields. */
-function splitterOf(enc: Tiktoken): { fields: EncoderFields; pieces: RegExp } | null {
-  if (splitter === undefined) {
-    const fields = enc as unknown as Partial<EncoderFields>;
-    const fits = typeof fields.patStr === 'string' && fields.rankMap instanceof Map && typeof fields.specialTokens === 'object';
-    splitter = fits ? { fields: fields as EncoderFields, pieces: new RegExp(fields.patStr!, 'gu') } : null;
+/** The byte strings that are one token, base64 as the ranks' `bpe_ranks` lines list them (`! <first rank> <token> <token> ...`). */
+function singleTokens(ranks: TiktokenBPE): Set<string> {
+  const tokens = new Set<string>();
+  for (const line of ranks.bpe_ranks.split('\n')) {
+    const fields = line.split(' ');
+    for (let i = 2; i < fields.length; i++) if (fields[i]) tokens.add(fields[i]!);
   }
-  return splitter;
+  return tokens;
 }
 
 /** A long piece cut every MAX_PIECE_CHARS characters, never between the two halves of a surrogate pair. */
@@ -167,10 +155,11 @@ function slices(piece: string): string[] {
   return out;
 }
 
+let chunkPieces: RegExp | undefined;
+
 /** A chunk's tokens as `encode` gives them, except that a piece over MAX_PIECE_CHARS is encoded in slices. */
 function chunkTokens(enc: Tiktoken, chunk: string): number[] {
-  const piecePattern = splitterOf(enc)?.pieces;
-  if (!piecePattern) return enc.encode(chunk, 'all');
+  const piecePattern = (chunkPieces ??= new RegExp((ranks ??= loadRanks()).pat_str, 'gu'));
   const tokens: number[] = [];
   let at = 0;
   piecePattern.lastIndex = 0;
