@@ -27,6 +27,23 @@ const BUSY_TIMEOUT_MS = 5_000;
 const SYNC_AFTER_MS = 20;
 const PRAGMAS = `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`;
 
+/**
+ * Runs a step of opening again while another process holds a lock SQLite does not wait for
+ * (switching a new file to WAL, or its first schema read while another process does that): up
+ * to BUSY_TIMEOUT_MS, as any write waits.
+ */
+function whileLocked<T>(step: () => T): T {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      if (!/database is locked|SQLITE_BUSY/i.test(errorMessage(error)) || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    }
+  }
+}
+
 export interface SqliteStoreOptions {
   dataDir: string;
   /** An engine that opens files (better-sqlite3, node:sqlite). */
@@ -70,13 +87,13 @@ export class SqliteStore extends StoreBase implements Store {
     const raw = engine.openFile(file);
     let db: StoreDatabase;
     try {
-      db = new StoreDatabase(raw, PRAGMAS);
+      db = whileLocked(() => new StoreDatabase(raw, PRAGMAS));
     } catch (error) {
       raw.close();
       throw error;
     }
     try {
-      db.migrating((connection) => migrate(connection));
+      whileLocked(() => db.migrating((connection) => migrate(connection)));
       return new SqliteStore(db, new Schema(db.db), options, file);
     } catch (error) {
       db.close();

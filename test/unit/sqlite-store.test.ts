@@ -128,3 +128,25 @@ test('group commit: the writes of a moment get one WAL sync, 20 ms after the fir
   await quiet.durable();
   assert.equal(quiet.walSyncs, 0);
 });
+
+test('processes opening a new data folder at the same moment all open it (the switch to WAL is waited for, as a write is)', async (t) => {
+  const engine = await loadSqlEngine();
+  if (!engine.openFile) return t.skip(`${engine.name} opens no file`);
+  const temp = tempDir('grimoire-sqlite-together-');
+  t.after(temp.cleanup);
+  const storeJs = JSON.stringify(path.resolve(__dirname, '..', '..', 'server', 'store', 'store.js'));
+  const at = Date.now() + 2_000;
+  const child = (prefix: string) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const script = `(async () => { const { Store } = require(${storeJs}); while (Date.now() < ${at}); const s = await Store.open({ dataDir: ${JSON.stringify(temp.dir)} }); s.write({ op: 'insert', table: 'events', row: { id: '${prefix}', at: 1, kind: 'test' } }); s.close(); })().catch((e) => { console.error(e); process.exit(1); })`;
+      const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      proc.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+      proc.on('exit', (code) => resolve({ code, stderr }));
+    });
+  const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+  const results = await Promise.all(names.map(child));
+  for (const result of results) assert.equal(result.code, 0, result.stderr);
+  const store = await open(t, temp.dir);
+  assert.deepEqual(ids(store), names);
+});
