@@ -8,15 +8,9 @@ const MAX_PENDING_SESSIONS = 1_000;
 
 export type { HintKind, HintOutcome, HintSource };
 
-interface Pending {
+/** A hint shown whose outcome waits for the session's next call. */
+interface Pending extends Omit<HintEventInfo, 'session' | 'outcome'> {
   id: string;
-  at: number;
-  power: string;
-  tool: string;
-  kind: HintKind;
-  hint: string;
-  source: HintSource;
-  suggested: string[];
   /** For error hints: the failed call, so a blind retry counts as ignoring the hint. */
   failedCall?: string;
 }
