@@ -23,7 +23,8 @@ interface BenchFiles {
  * `grimoire bench`: the resolver over a routing data set, no server started; prints the metrics as
  * JSON. With --servers and --queries, those files; without, every development set of the
  * benchmarks folder (--benchmarks DIR, else $GRIMOIRE_BENCHMARKS, else test/fixtures/benchmarks/),
- * each with its own query field, keyed by set name (at --level tool, the sets with tool ground truth).
+ * each with its own query field, keyed by set name, and our requests over the 14 real servers (at
+ * --level tool, the sets with tool ground truth).
  */
 export async function bench(args: CliArgs): Promise<number> {
   if (Boolean(args.servers) !== Boolean(args.queries)) throw new UsageError('bench needs both --servers FILE and --queries FILE, or neither (the development sets of test/fixtures/benchmarks/).');
@@ -34,7 +35,10 @@ export async function bench(args: CliArgs): Promise<number> {
   const dir = benchmarksDir(args.benchmarks);
   if (!fs.existsSync(dir)) throw new UsageError(`bench: no development sets at ${dir} (--benchmarks DIR or GRIMOIRE_BENCHMARKS names another folder).`);
   const results: Record<string, unknown> = {};
-  for (const set of devSets(dir)) {
+  // Our own requests over the 14 real servers are measured too; calibration fits the public sets only.
+  const realServers = { name: 'real-servers', servers: path.join(dir, 'real-servers', 'servers.jsonl'), tools: path.join(dir, 'real-servers', 'tools.jsonl'), queries: path.join(dir, 'real-servers', 'queries.jsonl'), queryField: 'query' as const };
+  const sets = fs.existsSync(realServers.queries) ? [...devSets(dir), realServers] : devSets(dir);
+  for (const set of sets) {
     if (args.level === 'tool' && !readJsonl<BenchQuery>(set.queries).some((query) => query.gt_tool_ids?.length)) continue;
     results[set.name] = await benchFiles(set, args);
   }
