@@ -9,7 +9,6 @@
 import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
 import { cosine } from '../../resolve/semantic/vector.js';
 import type { Store } from '../../store/store.js';
-import { createHash } from 'node:crypto';
 import { shortHash, stableJson } from '../../util/hash.js';
 import type { ArtifactOwner, ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Summary, SummaryBody } from '../summary.js';
@@ -56,8 +55,7 @@ export class ResultCache {
 
   /** The key of a result's content: what makes two results identical. */
   contentKey(power: string, tool: string, raw: string): string {
-    // Hashed piece by piece: joining a result of megabytes first would copy it once more on the event loop.
-    return createHash('sha256').update(power).update('\u0000').update(tool).update('\u0000').update(raw).digest('hex').slice(0, 32);
+    return shortHash([power, '\u0000', tool, '\u0000', raw], 32);
   }
 
   /** The summary made earlier (in this process) for an identical result, if any. */
