@@ -26,7 +26,7 @@ import { withStore } from './store-only.js';
 export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
   return withStore(options, async (store) => {
     const config = runtimeConfig(options);
-    const history = new RecommendationLog(store).all();
+    const history = await new RecommendationLog(store).all();
     const calls = await callsPerStatus(store);
     const weights = currentWeights(store);
     const tuning = args.tune ? tuneWeights(history, weights) : undefined;

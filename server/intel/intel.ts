@@ -79,7 +79,7 @@ export class Intel {
     this.reads = new SessionReadLedger(this.tokenizer, this.now);
     try {
       this.artifacts.sweep();
-      this.ledger.prune(options.settings().statsRetentionDays, this.now());
+      this.pruneLedger(options.settings().statsRetentionDays);
     } catch (error) {
       log.warn(`artifact sweep failed: ${errorMessage(error)}`);
     }
@@ -139,7 +139,6 @@ export class Intel {
         cachedAgeMs: this.now() - record.at,
       });
       if (!rendered) return undefined;
-      const rawTokens = this.ledger.rawTokensOf(record.id);
       const entry = {
         at: this.now(),
         power: context.power,
@@ -151,14 +150,7 @@ export class Intel {
         rawBytes: record.rawBytes,
         delivered: textOf(rendered),
       };
-      if (rawTokens !== undefined) this.ledger.record({ ...entry, rawTokens });
-      else {
-        // The raw text's tokens were never counted: counted from the body, read when it comes.
-        void this.artifacts
-          .readRaw(record.id, owner)
-          .then((raw) => this.ledger.record({ ...entry, raw: raw ?? '' }))
-          .catch((error) => log.warn(`cache hit not counted: ${errorMessage(error)}`));
-      }
+      this.ledger.recordHit(entry, () => this.artifacts.readRaw(record.id, owner));
       this.afterRecord();
       return rendered;
     } catch (error) {
@@ -345,11 +337,16 @@ export class Intel {
     await this.localSummarizer.close();
   }
 
+  /** The token counts past the retention go; a query that can wait, so it runs beside the calls. */
+  private pruneLedger(retentionDays: number): void {
+    this.ledger.prune(retentionDays, this.now()).catch((error) => log.warn(`token counts not pruned: ${errorMessage(error)}`));
+  }
+
   private afterRecord(): void {
     this.recorded++;
     if (this.recorded % PRUNE_EVERY !== 0) return;
     try {
-      this.ledger.prune(this.settings.statsRetentionDays, this.now());
+      this.pruneLedger(this.settings.statsRetentionDays);
       this.artifacts.sweep();
     } catch (error) {
       log.warn(`intel pruning failed: ${errorMessage(error)}`);

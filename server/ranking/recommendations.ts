@@ -50,6 +50,8 @@ export class RecommendationLog {
    * serves the session, so a session missing here has nothing to credit: its calls skip the query.
    */
   private readonly sessions = new Lru<string, true>(MAX_SESSIONS);
+  /** The credits asked for so far, in order (each reads the log, then writes): learning waits for them. */
+  private marking: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly store: Store) {}
 
@@ -70,9 +72,20 @@ export class RecommendationLog {
   }
 
   /** The agent used `name` (a power, or `power:tool`) in this session: credit the latest open recommendation naming it. */
-  markUsed(session: string, name: string, now = Date.now()): Recommendation | undefined {
+  markUsed(session: string, name: string, now = Date.now()): Promise<Recommendation | undefined> {
+    const marked = this.marking.then(() => this.credit(session, name, now));
+    this.marking = marked.catch(() => undefined);
+    return marked;
+  }
+
+  /** Resolves once every credit asked for so far is written (or failed). */
+  marked(): Promise<void> {
+    return this.marking.then(() => undefined);
+  }
+
+  private async credit(session: string, name: string, now: number): Promise<Recommendation | undefined> {
     if (!this.knows(session)) return undefined;
-    const open = this.store.query<Row>('SELECT * FROM recommendations WHERE session = ? AND used IS NULL AND at >= ? ORDER BY at DESC LIMIT 20', [session, now - FOLLOW_WINDOW_MS]);
+    const open = await this.store.read<Row>('SELECT * FROM recommendations WHERE session = ? AND used IS NULL AND at >= ? ORDER BY at DESC LIMIT 20', [session, now - FOLLOW_WINDOW_MS]);
     for (const row of open) {
       const candidates = JSON.parse(row.candidates) as RecommendedCandidate[];
       const rank = candidates.findIndex((c) => c.name === name || name.startsWith(`${c.name}:`));
@@ -83,10 +96,10 @@ export class RecommendationLog {
     return undefined;
   }
 
-  all(source?: Recommendation['source']): Recommendation[] {
+  async all(source?: Recommendation['source']): Promise<Recommendation[]> {
     const rows = source
-      ? this.store.query<Row>('SELECT * FROM recommendations WHERE source = ? ORDER BY at', [source])
-      : this.store.query<Row>('SELECT * FROM recommendations ORDER BY at');
+      ? await this.store.read<Row>('SELECT * FROM recommendations WHERE source = ? ORDER BY at', [source])
+      : await this.store.read<Row>('SELECT * FROM recommendations ORDER BY at');
     return rows.map(fromRow);
   }
 }
@@ -97,13 +110,13 @@ export class RecommendationLog {
  * [since, at], when no call used it or when it offered the call's power beside the one used first.
  * Undefined when there is none.
  */
-export function requestFollowed(store: Pick<Store, 'query'>, call: { session: string; power: string; tool: string }, since: number, at: number): { id: string; query: string } | undefined {
-  const [used] = store.query<{ id: string; query: string }>(
+export async function requestFollowed(store: Pick<Store, 'read'>, call: { session: string; power: string; tool: string }, since: number, at: number): Promise<{ id: string; query: string } | undefined> {
+  const [used] = await store.read<{ id: string; query: string }>(
     'SELECT id, query FROM recommendations WHERE session = ? AND (used = ? OR used = ?) AND used_at >= ? ORDER BY used_at DESC LIMIT 1',
     [call.session, call.power, `${call.power}:${call.tool}`, since],
   );
   if (used) return used;
-  const [latest] = store.query<Pick<Row, 'id' | 'query' | 'used' | 'candidates'>>(
+  const [latest] = await store.read<Pick<Row, 'id' | 'query' | 'used' | 'candidates'>>(
     "SELECT id, query, used, candidates FROM recommendations WHERE session = ? AND source = 'resolve_intent' AND at >= ? AND at <= ? ORDER BY at DESC LIMIT 1",
     [call.session, since, at],
   );

@@ -41,14 +41,14 @@ export async function gatewayRate(ports: ActivityPorts, params: unknown): Promis
   return { id: p.id, rating };
 }
 
-export function gatewayRecommendationStats(ports: RankingPorts): RecommendationStats {
-  return recommendationStats(ports.recommendations.all(), currentWeights(ports.store), ports.settings.ranking.learn);
+export async function gatewayRecommendationStats(ports: RankingPorts): Promise<RecommendationStats> {
+  return recommendationStats(await ports.recommendations.all(), currentWeights(ports.store), ports.settings.ranking.learn);
 }
 
-export function gatewayTune(ports: RankingPorts): TuneWeightsResult {
-  const tuning = tuneWeights(ports.recommendations.all(), currentWeights(ports.store));
+export async function gatewayTune(ports: RankingPorts): Promise<TuneWeightsResult> {
+  const tuning = tuneWeights(await ports.recommendations.all(), currentWeights(ports.store));
   if (tuning.tuned) saveWeights(ports.store, tuning);
-  return tuneResult(tuning, gatewayRecommendationStats(ports));
+  return tuneResult(tuning, await gatewayRecommendationStats(ports));
 }
 
 export function gatewayHints(ports: HintsPorts, params: unknown): Promise<HintsPayload> {

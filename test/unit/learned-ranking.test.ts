@@ -84,12 +84,12 @@ test('recommendations: the next use in the session is credited at its rank; metr
     const candidates = ['fs', 'memory', 'web'].map((name, i) => ({ name, relevance: 1 - i * 0.1, factors: NEUTRAL }));
     log.record({ session: 's1', source: 'resolve_intent', query: 'q1', candidates });
     log.record({ session: 's2', source: 'resolve_intent', query: 'q2', candidates });
-    assert.equal(log.markUsed('s1', 'memory:search_nodes')?.usedRank, 1, 'a tool of the second candidate');
-    assert.equal(log.markUsed('s1', 'memory'), undefined, 'already credited');
-    assert.equal(log.markUsed('s2', 'fs')?.usedRank, 0);
-    assert.equal(log.markUsed('s3', 'fs'), undefined, 'another session');
+    assert.equal((await log.markUsed('s1', 'memory:search_nodes'))?.usedRank, 1, 'a tool of the second candidate');
+    assert.equal(await log.markUsed('s1', 'memory'), undefined, 'already credited');
+    assert.equal((await log.markUsed('s2', 'fs'))?.usedRank, 0);
+    assert.equal(await log.markUsed('s3', 'fs'), undefined, 'another session');
     assert.deepEqual(['s1', 's2', 's3'].map((s) => log.knows(s)), [true, true, false], 'only sessions it recorded a recommendation for can follow one');
-    const metrics = historyMetrics(log.all());
+    const metrics = historyMetrics(await log.all());
     assert.equal(metrics.followed, 2);
     assert.equal(metrics.mrr, 0.75);
     assert.equal(metrics.precisionAt1, 0.5);
