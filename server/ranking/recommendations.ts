@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import type { UsageFactors } from './usage-group.js';
+import { metricsBySource, type HistoryMetricsBySource, type HistorySums } from './history-metrics.js';
 import { Lru } from '../util/lru.js';
 
 /** What was recommended, as stored: enough to re-rank it later under other weights. */
@@ -96,11 +97,21 @@ export class RecommendationLog {
     return undefined;
   }
 
-  async all(source?: Recommendation['source']): Promise<Recommendation[]> {
-    const rows = source
-      ? await this.store.read<Row>('SELECT * FROM recommendations WHERE source = ? ORDER BY at', [source])
-      : await this.store.read<Row>('SELECT * FROM recommendations ORDER BY at');
-    return rows.map(fromRow);
+  /** MRR and precision@k per source and over all, summed where the log is kept (it grows with every answer). */
+  async metrics(): Promise<HistoryMetricsBySource> {
+    const rows = await this.store.read<{ source: Recommendation['source'] } & HistorySums>(
+      `SELECT source, COUNT(*) AS recommendations, COUNT(used_rank) AS followed,
+              COALESCE(SUM(1.0 / (used_rank + 1)), 0) AS "reciprocalRanks",
+              SUM(CASE WHEN used_rank = 0 THEN 1 ELSE 0 END) AS "atRank1",
+              SUM(CASE WHEN used_rank < 3 THEN 1 ELSE 0 END) AS "withinRank3"
+       FROM recommendations GROUP BY source`,
+    );
+    return metricsBySource(Object.fromEntries(rows.map(({ source, ...sums }) => [source, sums])));
+  }
+
+  /** The recommendations the agent followed, oldest first: what tuning replays. */
+  async followed(): Promise<Recommendation[]> {
+    return (await this.store.read<Row>('SELECT * FROM recommendations WHERE used IS NOT NULL ORDER BY at')).map(fromRow);
   }
 }
 

@@ -17,7 +17,7 @@ export interface ActivityPorts {
 
 /** The recommendation log, the saved ranking weights (in the store) and whether ranking learns. */
 export interface RankingPorts {
-  recommendations: Pick<RecommendationLog, 'all'>;
+  recommendations: Pick<RecommendationLog, 'metrics' | 'followed'>;
   store: Store;
   settings: Pick<Settings, 'ranking'>;
 }
@@ -42,11 +42,11 @@ export async function gatewayRate(ports: ActivityPorts, params: unknown): Promis
 }
 
 export async function gatewayRecommendationStats(ports: RankingPorts): Promise<RecommendationStats> {
-  return recommendationStats(await ports.recommendations.all(), currentWeights(ports.store), ports.settings.ranking.learn);
+  return recommendationStats(await ports.recommendations.metrics(), currentWeights(ports.store), ports.settings.ranking.learn);
 }
 
 export async function gatewayTune(ports: RankingPorts): Promise<TuneWeightsResult> {
-  const tuning = tuneWeights(await ports.recommendations.all(), currentWeights(ports.store));
+  const tuning = tuneWeights(await ports.recommendations.followed(), currentWeights(ports.store));
   if (tuning.tuned) saveWeights(ports.store, tuning);
   return tuneResult(tuning, await gatewayRecommendationStats(ports));
 }
