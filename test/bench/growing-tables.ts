@@ -9,7 +9,8 @@
  *    `grimoire hints`, `grimoire stats` (recommendation metrics and token sums): peak resident
  *    memory (max RSS) and wall time of each;
  *  - table_mb: the four tables' size in PostgreSQL (what a replica would hold if it copied them).
- * Prints one JSON row per size. BENCH_CLI=path/to/cli/main.js runs another build's CLI (to compare).
+ * Prints one JSON row per size. BENCH_CLI=path/to/out/server/cli/main.js runs another build's
+ * gateways and CLI (to compare).
  * Run: npm run bench:growing-tables   (needs root: the cluster runs as the postgres user).
  */
 import { execFile } from 'node:child_process';
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
       fs.mkdirSync(home, { recursive: true });
       const env = (data: string) => gatewayEnv({ home, data: path.join(temp.dir, `${name}-${data}`) }, { GRIMOIRE_DATABASE_URL: url });
       const gateways = [];
-      for (let n = 0; n < REPLICAS; n++) gateways.push(await startHttpGateway(['--no-imports'], env(`gateway-${n}`)));
+      for (let n = 0; n < REPLICAS; n++) gateways.push(await startHttpGateway(['--no-imports'], env(`gateway-${n}`), CLI));
       let gatewayRss: { started: number[]; after_reads: number[] };
       try {
         await new Promise((resolve) => setTimeout(resolve, 2_000)); // its first reads (retention, usage) run after start
