@@ -31,7 +31,7 @@ export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
     const tuning = args.tune ? tuneWeights(await log.followed(), weights) : undefined;
     if (tuning?.tuned) saveWeights(store, tuning);
     const artifacts = config.settings.intel.artifacts;
-    const usage = new ArtifactStore(store, () => artifacts).usage();
+    const usage = await new ArtifactStore(store, () => artifacts).usage();
     // Direct exposure: the powers configured now (not disabled), with their tools as the catalog last saw them.
     const catalog = new Catalog(store).all();
     const policy = new ToolPolicy(() => config.settings, new ToolTrust(store));

@@ -5,13 +5,13 @@
  */
 
 /**
- * Tables left out of a replica's read model, read with `Store.read()`: each gains rows with use,
- * without a bound: the activity log and its ratings, artifact bodies, the event log, the
- * recommendations shown, the hints shown, the token counts of every summarized call, the
- * catalog's change history, the embeddings of every text embedded. What stays in the model is small and bounded: the catalog, pins and reviews,
- * trust, users, ranking weights, learned requests (capped per power), the stored results' index
- * (`intel_artifacts`, bounded by their TTL and byte cap, read on the call path) and per-power
- * write times.
+ * Tables left out of a replica's read model, read with `Store.read()`: each gains rows with use:
+ * the activity log and its ratings, the stored results (`intel_artifacts`, bounded only by their
+ * TTL and byte cap, so by the rate of calls) and their bodies, the event log, the recommendations
+ * shown, the hints shown, the token counts of every summarized call, the catalog's change
+ * history, the embeddings of every text embedded. What stays in the model is small: the catalog,
+ * pins and reviews, trust, users, ranking weights, learned requests (capped per power) and the
+ * per-power write times.
  */
 export const DATABASE_ONLY_TABLES: ReadonlySet<string> = new Set([
   'activity',
@@ -21,6 +21,7 @@ export const DATABASE_ONLY_TABLES: ReadonlySet<string> = new Set([
   'recommendations',
   'hint_events',
   'intel_calls',
+  'intel_artifacts',
   'catalog_changes',
   'embeddings',
 ]);
