@@ -1,14 +1,15 @@
 /**
  * A PostgreSQL replica's memory over the tables that grow with use. For each size (BENCH_ROWS,
  * default 10000,1000000), a fresh database (fsync on) gets that many rows in each of `events`,
- * `hint_events`, `recommendations` and `intel_calls` (written by SQL in the database: filling is
- * not what is measured), then:
+ * `hint_events`, `recommendations`, `intel_calls` and `intel_artifacts` (live stored results'
+ * rows, their bodies left out; written by SQL in the database: filling is not what is measured),
+ * then:
  *  - gateway replicas (`grimoire serve --http`, BENCH_REPLICAS, default 2) start on it: each one's
  *    resident memory after start and after 20 `/api/v1/activity` reads (gateway_rss_mb);
  *  - the CLI commands that read those tables, each its own replica: `grimoire events --limit 50`,
- *    `grimoire hints`, `grimoire stats` (recommendation metrics and token sums): peak resident
+ *    `grimoire hints`, `grimoire stats` (recommendation metrics, token sums, stored results' use): peak resident
  *    memory (max RSS) and wall time of each;
- *  - table_mb: the four tables' size in PostgreSQL (what a replica would hold if it copied them).
+ *  - table_mb: the tables' size in PostgreSQL (what a replica would hold if it copied them).
  * Prints one JSON row per size. BENCH_CLI=path/to/out/server/cli/main.js runs another build's
  * gateways and CLI (to compare).
  * Run: npm run bench:growing-tables   (needs root: the cluster runs as the postgres user).
@@ -28,7 +29,7 @@ const run = promisify(execFile);
 const ROWS = (process.env.BENCH_ROWS ?? '10000,1000000').split(',').map(Number);
 const REPLICAS = Number(process.env.BENCH_REPLICAS ?? 2);
 const CLI = process.env.BENCH_CLI ?? cliPath;
-const TABLES = ['events', 'hint_events', 'recommendations', 'intel_calls'];
+const TABLES = ['events', 'hint_events', 'recommendations', 'intel_calls', 'intel_artifacts'];
 const DAY = 86_400_000;
 
 const candidates = JSON.stringify(
@@ -56,6 +57,14 @@ async function fill(client: pg.Client, n: number, now: number): Promise<void> {
     `INSERT INTO intel_calls (id, at, power, tool, artifact_id, summarizer, cache, stored, raw_bytes, raw_tokens, delivered_tokens)
      SELECT 'i' || g, ${at}, 'power' || (g % 20), 'fetch', 'art_' || g, 'local', CASE g % 3 WHEN 0 THEN 'hit' ELSE 'miss' END, 1, 20000, 5000, 300
      FROM generate_series(1, ${n}) g`,
+  );
+  const summary = JSON.stringify({ keyFindings: ['Forty open tickets, six of them blocking the release'], actionableInsights: ['Close the six blockers first'], metadata: { summarizer: 'local' } });
+  await client.query(
+    `INSERT INTO intel_artifacts (id, at, expires_at, power, tool, args_hash, args, read_only, summary, summarizer, raw_bytes, raw_chars, file, fingerprint, search_text, structured, owner)
+     SELECT 'art_' || g, ${at}, ${now} + ${3 * 3_600_000}, 'power' || (g % 20), 'list', md5(g::text), '{"page":' || g || '}', 1, $1, 'local', 4000, 4000, 'art_' || g || '.txt',
+            'power tool' || repeat(' ticket ' || g, 20), 'power list tickets blocking release ' || g, NULL, NULL
+     FROM generate_series(1, ${n}) g`,
+    [summary],
   );
   await client.query('VACUUM ANALYZE');
 }
@@ -123,8 +132,8 @@ async function main(): Promise<void> {
       const events = await cliRun(['events', '--limit', '50'], cliEnv, (json) => (json as { events: unknown[] }).events.length === 50);
       const hints = await cliRun(['hints'], cliEnv, (json) => (json as { followRates: Array<{ shown: number }> }).followRates.reduce((sum, r) => sum + r.shown, 0) === rows);
       const stats = await cliRun(['stats'], cliEnv, (json) => {
-        const report = json as { recommendations: { all: { recommendations: number } }; tokens: { summarized: { results: number } } };
-        return report.recommendations.all.recommendations === rows && report.tokens.summarized.results === rows;
+        const report = json as { recommendations: { all: { recommendations: number } }; tokens: { summarized: { results: number }; artifacts: { count: number } } };
+        return report.recommendations.all.recommendations === rows && report.tokens.summarized.results === rows && report.tokens.artifacts.count === rows;
       });
       process.stdout.write(`${JSON.stringify({ rows_per_table: rows, table_mb: tableMb, gateway_rss_mb: gatewayRss, cli: { events, hints, stats } })}\n`);
     }
