@@ -4,6 +4,7 @@ import { GATEWAY_TOOLS } from '../gateway/gateway-tools.js';
 import { tokenReport } from '../intel/accounting/token-report.js';
 import { ArtifactStore } from '../intel/artifacts/artifact-store.js';
 import { InlineTokenizer } from '../intel/tokens/tokenizer.js';
+import { metricsBySource } from '../ranking/history-metrics.js';
 import { RecommendationLog } from '../ranking/recommendations.js';
 import { tuneWeights } from '../ranking/tune-weights.js';
 import { currentWeights, saveWeights } from '../ranking/weights-store.js';
@@ -41,7 +42,7 @@ export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
       .map((power) => ({ power: power.name, tools: catalog.get(power.name) ?? [], listed: catalog.has(power.name) }));
     const tokens = await tokenReport(store, new InlineTokenizer(), { gateway: GATEWAY_TOOLS, powers }, { count: usage.count, bytes: usage.bytes, maxBytes: artifacts.maxBytes, ttlMinutes: artifacts.ttlMinutes });
     const report: StatsReport = {
-      recommendations: await log.metrics(),
+      recommendations: metricsBySource(await log.sums()),
       calls: Object.fromEntries(calls.map((row) => [row.status, row.n])),
       activityRows: calls.reduce((sum, row) => sum + row.n, 0),
       weights: tuning?.tuned ? tuning.weights : weights,

@@ -1,17 +1,8 @@
 import type { RecommendationMetricsInfo } from '../../protocol/records.js';
 import { rerank, type RankingWeights } from './learned-ranking.js';
-import type { Recommendation } from './recommendations.js';
+import type { HistorySums, Recommendation } from './recommendations.js';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
-
-/** What the metrics are computed from: counts, and over the followed recommendations the sums of 1/(rank+1), rank 0 and rank < 3. */
-export interface HistorySums {
-  recommendations: number;
-  followed: number;
-  reciprocalRanks: number;
-  atRank1: number;
-  withinRank3: number;
-}
 
 /** The metrics per source and over all, as the stats report them. */
 export type HistoryMetricsBySource = Record<'all' | 'resolveIntent' | 'retrieveTools', RecommendationMetricsInfo>;

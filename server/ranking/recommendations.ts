@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Store } from '../store/store.js';
 import type { UsageFactors } from './usage-group.js';
-import { metricsBySource, type HistoryMetricsBySource, type HistorySums } from './history-metrics.js';
 import { Lru } from '../util/lru.js';
 
 /** What was recommended, as stored: enough to re-rank it later under other weights. */
@@ -20,6 +19,15 @@ export interface Recommendation {
   candidates: RecommendedCandidate[];
   used?: string;
   usedRank?: number;
+}
+
+/** What the metrics are computed from: counts, and over the followed recommendations the sums of 1/(rank+1), rank 0 and rank < 3. */
+export interface HistorySums {
+  recommendations: number;
+  followed: number;
+  reciprocalRanks: number;
+  atRank1: number;
+  withinRank3: number;
 }
 
 interface Row {
@@ -97,8 +105,8 @@ export class RecommendationLog {
     return undefined;
   }
 
-  /** MRR and precision@k per source and over all, summed where the log is kept (it grows with every answer). */
-  async metrics(): Promise<HistoryMetricsBySource> {
+  /** Per source, what MRR and precision@k are computed from (metricsBySource), summed where the log is kept (it grows with every answer). */
+  async sums(): Promise<Partial<Record<Recommendation['source'], HistorySums>>> {
     const rows = await this.store.read<{ source: Recommendation['source'] } & HistorySums>(
       `SELECT source, COUNT(*) AS recommendations, COUNT(used_rank) AS followed,
               COALESCE(SUM(1.0 / (used_rank + 1)), 0) AS "reciprocalRanks",
@@ -106,7 +114,7 @@ export class RecommendationLog {
               SUM(CASE WHEN used_rank < 3 THEN 1 ELSE 0 END) AS "withinRank3"
        FROM recommendations GROUP BY source`,
     );
-    return metricsBySource(Object.fromEntries(rows.map(({ source, ...sums }) => [source, sums])));
+    return Object.fromEntries(rows.map(({ source, ...sums }) => [source, sums]));
   }
 
   /** The recommendations the agent followed, oldest first: what tuning replays. */

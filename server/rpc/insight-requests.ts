@@ -4,6 +4,7 @@ import type { Settings } from '../config/settings.js';
 import type { Intel } from '../intel/intel.js';
 import type { RecommendationLog } from '../ranking/recommendations.js';
 import type { Store } from '../store/store.js';
+import { metricsBySource } from '../ranking/history-metrics.js';
 import { tuneWeights } from '../ranking/tune-weights.js';
 import { currentWeights, saveWeights } from '../ranking/weights-store.js';
 import { parseActivityFilterInfo, parseRating } from './activity-payloads.js';
@@ -17,7 +18,7 @@ export interface ActivityPorts {
 
 /** The recommendation log, the saved ranking weights (in the store) and whether ranking learns. */
 export interface RankingPorts {
-  recommendations: Pick<RecommendationLog, 'metrics' | 'followed'>;
+  recommendations: Pick<RecommendationLog, 'sums' | 'followed'>;
   store: Store;
   settings: Pick<Settings, 'ranking'>;
 }
@@ -42,7 +43,7 @@ export async function gatewayRate(ports: ActivityPorts, params: unknown): Promis
 }
 
 export async function gatewayRecommendationStats(ports: RankingPorts): Promise<RecommendationStats> {
-  return recommendationStats(await ports.recommendations.metrics(), currentWeights(ports.store), ports.settings.ranking.learn);
+  return recommendationStats(metricsBySource(await ports.recommendations.sums()), currentWeights(ports.store), ports.settings.ranking.learn);
 }
 
 export async function gatewayTune(ports: RankingPorts): Promise<TuneWeightsResult> {

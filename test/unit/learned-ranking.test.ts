@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ActivityLog } from '../../server/activity/activity-log.js';
 import { availabilityFlags, workspaceContains } from '../../server/ranking/availability.js';
-import { replayMrr } from '../../server/ranking/history-metrics.js';
+import { metricsBySource, replayMrr } from '../../server/ranking/history-metrics.js';
 import { DEFAULT_WEIGHTS, rerank } from '../../server/ranking/learned-ranking.js';
 import { RecommendationLog, type Recommendation } from '../../server/ranking/recommendations.js';
 import { tuneWeights } from '../../server/ranking/tune-weights.js';
@@ -89,7 +89,7 @@ test('recommendations: the next use in the session is credited at its rank; metr
     assert.equal((await log.markUsed('s2', 'fs'))?.usedRank, 0);
     assert.equal(await log.markUsed('s3', 'fs'), undefined, 'another session');
     assert.deepEqual(['s1', 's2', 's3'].map((s) => log.knows(s)), [true, true, false], 'only sessions it recorded a recommendation for can follow one');
-    const metrics = (await log.metrics()).all;
+    const metrics = metricsBySource(await log.sums()).all;
     assert.equal(metrics.recommendations, 2);
     assert.deepEqual((await log.followed()).map((r) => r.used), ['memory:search_nodes', 'fs']);
     assert.equal(metrics.followed, 2);

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { metricsBySource } from '../../server/ranking/history-metrics.js';
 import { HINTS_DEBOUNCE_MS, publishLiveUpdates, STATS_DEBOUNCE_MS, type LiveUpdatePorts } from '../../server/rpc/live-updates.js';
 import * as protocol from '../../protocol/extension-methods.js';
 import type * as records from '../../protocol/records.js';
@@ -21,7 +20,7 @@ function fakePorts() {
       reads.network += 1;
       return { nodes: powers.map((p) => ({ id: `${p}:a`, power: p, tool: 'a', calls: 1 })), edges: [] };
     },
-    recommendations: { metrics: async () => ((reads.stats += 1), metricsBySource({})) },
+    recommendations: { sums: async () => ((reads.stats += 1), {}) },
     store: { query: () => [] },
     settings: { ranking: { learn: true } },
     intel: {
