@@ -98,7 +98,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   };
   const index = new PowerIndex(resolver, documents);
   const reindex = () => index.reindex();
-  activity.on('recorded', (call) => learnFromCall(learned, () => settings.ranking.learn && recommendations.knows(call.session), reindex, call, () => recommendations.marked()));
+  activity.on('recorded', (call) => learnFromCall(learned, () => settings.ranking.learn && recommendations.knows(call.session), reindex, call, () => recommendations.marked(call.session)));
   const usage = new UsageStats(activity);
   const hints = { sessions: new SessionContexts(), events: new HintEvents(store), transitions: new LearnedTransitions(store, () => activity.version) };
   activity.on('recorded', (call) => hints.transitions.observe(call));

@@ -59,8 +59,8 @@ export class RecommendationLog {
    * serves the session, so a session missing here has nothing to credit: its calls skip the query.
    */
   private readonly sessions = new Lru<string, true>(MAX_SESSIONS);
-  /** The credits asked for so far, in order (each reads the log, then writes): learning waits for them. */
-  private marking: Promise<unknown> = Promise.resolve();
+  /** Per session, its credits asked for so far, in order (each reads the log, then writes): learning from its calls waits for them. */
+  private readonly marking = new Map<string, Promise<unknown>>();
 
   constructor(private readonly store: Store) {}
 
@@ -82,14 +82,18 @@ export class RecommendationLog {
 
   /** The agent used `name` (a power, or `power:tool`) in this session: credit the latest open recommendation naming it. */
   markUsed(session: string, name: string, now = Date.now()): Promise<Recommendation | undefined> {
-    const marked = this.marking.then(() => this.credit(session, name, now));
-    this.marking = marked.catch(() => undefined);
+    const marked = (this.marking.get(session) ?? Promise.resolve()).then(() => this.credit(session, name, now));
+    const settled = marked.catch(() => undefined);
+    this.marking.set(session, settled);
+    void settled.then(() => {
+      if (this.marking.get(session) === settled) this.marking.delete(session);
+    });
     return marked;
   }
 
-  /** Resolves once every credit asked for so far is written (or failed). */
-  marked(): Promise<void> {
-    return this.marking.then(() => undefined);
+  /** Resolves once every credit asked for so far in the session is written (or failed). */
+  marked(session: string): Promise<void> {
+    return (this.marking.get(session) ?? Promise.resolve()).then(() => undefined);
   }
 
   private async credit(session: string, name: string, now: number): Promise<Recommendation | undefined> {

@@ -84,8 +84,10 @@ test('recommendations: the next use in the session is credited at its rank; metr
     const candidates = ['fs', 'memory', 'web'].map((name, i) => ({ name, relevance: 1 - i * 0.1, factors: NEUTRAL }));
     log.record({ session: 's1', source: 'resolve_intent', query: 'q1', candidates });
     log.record({ session: 's2', source: 'resolve_intent', query: 'q2', candidates });
-    assert.equal((await log.markUsed('s1', 'memory:search_nodes'))?.usedRank, 1, 'a tool of the second candidate');
-    assert.equal(await log.markUsed('s1', 'memory'), undefined, 'already credited');
+    // Asked together, as two calls of a session: the second reads the log after the first credited it.
+    const [first, second] = await Promise.all([log.markUsed('s1', 'memory:search_nodes'), log.markUsed('s1', 'memory')]);
+    assert.equal(first?.usedRank, 1, 'a tool of the second candidate');
+    assert.equal(second, undefined, 'already credited');
     assert.equal((await log.markUsed('s2', 'fs'))?.usedRank, 0);
     assert.equal(await log.markUsed('s3', 'fs'), undefined, 'another session');
     assert.deepEqual(['s1', 's2', 's3'].map((s) => log.knows(s)), [true, true, false], 'only sessions it recorded a recommendation for can follow one');
