@@ -76,7 +76,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const recommendations = new RecommendationLog(store);
   // A session with no recommendation has nothing to credit: its calls leave no deferred job.
   const markUsed = (sessionId: string, name: string) => {
-    if (recommendations.knows(sessionId)) deferred.later(() => recommendations.markUsed(sessionId, name));
+    if (recommendations.knows(sessionId)) deferred.later(() => void recommendations.markUsed(sessionId, name).catch((error) => log.warn(`a recommendation was not credited: ${errorMessage(error)}`)));
   };
   const activation = new Activation({ sessions, tools, registry, manager, policy, settings, markUsed, toolsChanged: () => notices.emit('toolsChanged') });
   const { resolver, embedder, embeddings } = createResolver(settings.resolve, store, store.dataDir);
@@ -98,7 +98,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   };
   const index = new PowerIndex(resolver, documents);
   const reindex = () => index.reindex();
-  activity.on('recorded', (call) => learnFromCall(learned, () => settings.ranking.learn && recommendations.knows(call.session), reindex, call));
+  activity.on('recorded', (call) => learnFromCall(learned, () => settings.ranking.learn && recommendations.knows(call.session), reindex, call, () => recommendations.marked(call.session)));
   const usage = new UsageStats(activity);
   const hints = { sessions: new SessionContexts(), events: new HintEvents(store), transitions: new LearnedTransitions(store, () => activity.version) };
   activity.on('recorded', (call) => hints.transitions.observe(call));

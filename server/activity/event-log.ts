@@ -14,8 +14,8 @@ export interface EventRow {
 }
 
 /** The latest `limit` events, oldest first. */
-export function latestEvents(store: Pick<Store, 'query'>, limit: number): EventRow[] {
-  return store.query<EventRow>('SELECT at, kind, power, detail FROM events ORDER BY at DESC, id LIMIT ?', [limit]).reverse();
+export async function latestEvents(store: Pick<Store, 'read'>, limit: number): Promise<EventRow[]> {
+  return (await store.read<EventRow>('SELECT at, kind, power, detail FROM events ORDER BY at DESC, id LIMIT ?', [limit])).reverse();
 }
 
 export class EventLog {
@@ -30,7 +30,7 @@ export class EventLog {
     this.store.write(eventOp(kind, power, detail, this.lastAt));
   }
 
-  latest(limit: number): EventRow[] {
+  latest(limit: number): Promise<EventRow[]> {
     return latestEvents(this.store, limit);
   }
 }

@@ -70,8 +70,8 @@ export async function runLearnSplit(run: LearnSplitRun): Promise<{ before: Bench
     for (const power of powers) {
       const tool = toolOf(query, power);
       at += 1;
-      recommendations.markUsed(session, power, at);
-      if (learned.learnFromCall({ session, power, tool, status: 'ok', at: at + 1 })) count += 1;
+      await recommendations.markUsed(session, power, at);
+      if (await learned.learnFromCall({ session, power, tool, status: 'ok', at: at + 1 })) count += 1;
     }
   }
   const after = await measure(withLearned(run.powers, learned.documents()));

@@ -126,8 +126,9 @@ export class Catalog {
     return row?.refreshed_at;
   }
 
-  changes(power: string): Array<CatalogChange & { at: number }> {
-    return this.store.query<CatalogChange & { at: number }>(
+  /** The power's change history (it grows with every change seen: read where it is kept). */
+  changes(power: string): Promise<Array<CatalogChange & { at: number }>> {
+    return this.store.read<CatalogChange & { at: number }>(
       'SELECT tool, kind, at FROM catalog_changes WHERE power = ? ORDER BY at, id',
       [power],
     );

@@ -17,7 +17,7 @@ export function hintsCommand(args: CliArgs, options: RuntimeOptions): Promise<nu
     const powers = names.flatMap((name) => (registry.get(name) ? [{ name, tools: (catalog.get(name) ?? []).map((t) => t.name), extensions: registry.extensions(name) }] : []));
     const events = new HintEvents(store);
     const network = await hintNetworkReport(store, powers, { transitions: new LearnedTransitions(store, () => 0), events }, config.settings.hints.minSupport);
-    const report = { network, followRates: events.followRates(), recent: events.recent(args.limit) };
+    const report = { network, followRates: await events.followRates(), recent: await events.recent(args.limit) };
     if (args.json) {
       process.stdout.write(JSON.stringify(report, null, 2) + '\n');
     } else {

@@ -4,7 +4,7 @@ import { GATEWAY_TOOLS } from '../gateway/gateway-tools.js';
 import { tokenReport } from '../intel/accounting/token-report.js';
 import { ArtifactStore } from '../intel/artifacts/artifact-store.js';
 import { InlineTokenizer } from '../intel/tokens/tokenizer.js';
-import { historyMetrics } from '../ranking/history-metrics.js';
+import { metricsBySource } from '../ranking/history-metrics.js';
 import { RecommendationLog } from '../ranking/recommendations.js';
 import { tuneWeights } from '../ranking/tune-weights.js';
 import { currentWeights, saveWeights } from '../ranking/weights-store.js';
@@ -26,13 +26,13 @@ import { withStore } from './store-only.js';
 export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
   return withStore(options, async (store) => {
     const config = runtimeConfig(options);
-    const history = new RecommendationLog(store).all();
+    const log = new RecommendationLog(store);
     const calls = await callsPerStatus(store);
     const weights = currentWeights(store);
-    const tuning = args.tune ? tuneWeights(history, weights) : undefined;
+    const tuning = args.tune ? tuneWeights(await log.followed(), weights) : undefined;
     if (tuning?.tuned) saveWeights(store, tuning);
     const artifacts = config.settings.intel.artifacts;
-    const usage = new ArtifactStore(store, () => artifacts).usage();
+    const usage = await new ArtifactStore(store, () => artifacts).usage();
     // Direct exposure: the powers configured now (not disabled), with their tools as the catalog last saw them.
     const catalog = new Catalog(store).all();
     const policy = new ToolPolicy(() => config.settings, new ToolTrust(store));
@@ -42,11 +42,7 @@ export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
       .map((power) => ({ power: power.name, tools: catalog.get(power.name) ?? [], listed: catalog.has(power.name) }));
     const tokens = await tokenReport(store, new InlineTokenizer(), { gateway: GATEWAY_TOOLS, powers }, { count: usage.count, bytes: usage.bytes, maxBytes: artifacts.maxBytes, ttlMinutes: artifacts.ttlMinutes });
     const report: StatsReport = {
-      recommendations: {
-        all: historyMetrics(history),
-        resolveIntent: historyMetrics(history.filter((r) => r.source === 'resolve_intent')),
-        retrieveTools: historyMetrics(history.filter((r) => r.source === 'retrieve_tools')),
-      },
+      recommendations: metricsBySource(await log.sums()),
       calls: Object.fromEntries(calls.map((row) => [row.status, row.n])),
       activityRows: calls.reduce((sum, row) => sum + row.n, 0),
       weights: tuning?.tuned ? tuning.weights : weights,

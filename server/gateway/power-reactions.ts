@@ -66,14 +66,16 @@ export async function onRegistryChange(parts: ReactionParts, change: RegistryCha
 }
 
 /** After the answer is on its way: a successful call's request joins its power's search document. */
-export function learnFromCall(learned: LearnedRequests, enabled: () => boolean, reindex: () => void, call: ActivityInfo): void {
+export function learnFromCall(learned: LearnedRequests, enabled: () => boolean, reindex: () => void, call: ActivityInfo, credited: () => Promise<void>): void {
   // Most calls come from sessions the resolver never answered: nothing to learn, nothing to schedule.
   if (!enabled()) return;
   setImmediate(() => {
-    try {
-      if (learned.learnFromCall(call)) reindex();
-    } catch (error) {
-      log.warn(`could not learn from the call to ${call.power}:${call.tool}: ${errorMessage(error)}`);
-    }
+    // After the session's credits (markUsed) so far are written: the call's use of an answer is then known.
+    credited()
+      .then(() => learned.learnFromCall(call))
+      .then((learnedOne) => {
+        if (learnedOne) reindex();
+      })
+      .catch((error) => log.warn(`could not learn from the call to ${call.power}:${call.tool}: ${errorMessage(error)}`));
   });
 }

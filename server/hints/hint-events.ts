@@ -53,8 +53,8 @@ export class HintEvents extends EventEmitter<{ changed: [HintEventSummary] }> {
     for (const event of list) this.write(session, event, outcomeOf(event, tool, call), now);
   }
 
-  followRates(): FollowRate[] {
-    const rows = this.store.query<Omit<FollowRate, 'rate'>>(
+  async followRates(): Promise<FollowRate[]> {
+    const rows = await this.store.read<Omit<FollowRate, 'rate'>>(
       `SELECT power, tool, kind, hint, source, COUNT(*) AS shown,
               SUM(CASE WHEN outcome = 'followed' THEN 1 ELSE 0 END) AS followed,
               SUM(CASE WHEN outcome = 'ignored' THEN 1 ELSE 0 END) AS ignored,
@@ -67,13 +67,13 @@ export class HintEvents extends EventEmitter<{ changed: [HintEventSummary] }> {
     });
   }
 
-  recent(limit = 50): HintEventInfo[] {
-    return this.store
-      .query<Omit<HintEventInfo, 'suggested'> & { suggested: string }>(
+  async recent(limit = 50): Promise<HintEventInfo[]> {
+    return (
+      await this.store.read<Omit<HintEventInfo, 'suggested'> & { suggested: string }>(
         'SELECT at, session, power, tool, kind, hint, source, suggested, outcome FROM hint_events ORDER BY at DESC, id LIMIT ?',
         [limit],
       )
-      .map((row) => ({ ...row, suggested: JSON.parse(row.suggested) as string[] }));
+    ).map((row) => ({ ...row, suggested: JSON.parse(row.suggested) as string[] }));
   }
 
   private write(session: string, event: Pending, outcome: HintOutcome | null, resolvedAt: number | null): void {

@@ -14,5 +14,5 @@ export async function hintNetworkReport(
 ): Promise<HintNetwork> {
   const calls = await callsPerTool(store);
   await learned.transitions.refresh();
-  return hintNetwork(powers, learned.transitions.all(), calls, learned.events.followRates(), minSupport);
+  return hintNetwork(powers, learned.transitions.all(), calls, await learned.events.followRates(), minSupport);
 }

@@ -77,12 +77,8 @@ export class Intel {
     this.cache = new ResultCache(options.store, this.artifacts, options.embeddings);
     this.ledger = new TokenLedger(options.store, this.tokenizer);
     this.reads = new SessionReadLedger(this.tokenizer, this.now);
-    try {
-      this.artifacts.sweep();
-      this.ledger.prune(options.settings().statsRetentionDays, this.now());
-    } catch (error) {
-      log.warn(`artifact sweep failed: ${errorMessage(error)}`);
-    }
+    this.sweep();
+    this.pruneLedger(options.settings().statsRetentionDays);
   }
 
   /** Embeddings shared with the resolver; undefined when semantic matching is off. */
@@ -121,13 +117,13 @@ export class Intel {
    * A cache hit for an identical earlier call, only for a tool whose spell opts in with
    * `cache: { ttlSeconds }` (then within that many seconds, in this process), or undefined (the call goes on).
    */
-  serveFromCache(context: CallContext, tool: Tool | undefined): CallToolResult | undefined {
+  async serveFromCache(context: CallContext, tool: Tool | undefined): Promise<CallToolResult | undefined> {
     const settings = this.settings;
     const ttlSeconds = context.cacheTtlSeconds;
     if (ttlSeconds === undefined || !this.enabledFor(context.power) || !settings.cache.enabled) return undefined;
     try {
       const owner = this.ownerOf(context.sessionId);
-      const record = this.cache.exact(context.power, context.tool, context.args, Math.max(this.startedAt - 1, this.now() - ttlSeconds * 1000), owner);
+      const record = await this.cache.exact(context.power, context.tool, context.args, Math.max(this.startedAt - 1, this.now() - ttlSeconds * 1000), owner);
       if (!record) return undefined;
       const summary: Summary = { ...record.summary, metadata: { ...record.summary.metadata, cached: true } };
       const rendered = renderSummary(summary, {
@@ -139,7 +135,6 @@ export class Intel {
         cachedAgeMs: this.now() - record.at,
       });
       if (!rendered) return undefined;
-      const rawTokens = this.ledger.rawTokensOf(record.id);
       const entry = {
         at: this.now(),
         power: context.power,
@@ -151,14 +146,7 @@ export class Intel {
         rawBytes: record.rawBytes,
         delivered: textOf(rendered),
       };
-      if (rawTokens !== undefined) this.ledger.record({ ...entry, rawTokens });
-      else {
-        // The raw text's tokens were never counted: counted from the body, read when it comes.
-        void this.artifacts
-          .readRaw(record.id, owner)
-          .then((raw) => this.ledger.record({ ...entry, raw: raw ?? '' }))
-          .catch((error) => log.warn(`cache hit not counted: ${errorMessage(error)}`));
-      }
+      this.ledger.recordHit(entry, () => this.artifacts.readRaw(record.id, owner));
       this.afterRecord();
       return rendered;
     } catch (error) {
@@ -170,11 +158,7 @@ export class Intel {
   /** Marks a non-read-only call: cached results of the power made before it are not reused. */
   noteWrite(power: string, at: number): void {
     if (!this.enabledFor(power)) return;
-    try {
-      this.cache.noteWrite(power, at);
-    } catch (error) {
-      log.warn(`could not note a write to '${power}': ${errorMessage(error)}`);
-    }
+    this.cache.noteWrite(power, at).catch((error) => log.warn(`could not note a write to '${power}': ${errorMessage(error)}`));
   }
 
   /**
@@ -283,7 +267,7 @@ export class Intel {
       return undefined;
     }
     const canonical = canonicalArgs(context.args);
-    const saved = this.artifacts.save(
+    const saved = await this.artifacts.save(
       {
         id,
         owner: this.ownerOf(context.sessionId),
@@ -314,7 +298,7 @@ export class Intel {
 
   /** Searches the owner's live artifacts (semantic when the model is ready, lexical otherwise). */
   async search(query: string, limit: number, owner: ArtifactOwner): Promise<SearchOutcome> {
-    return searchArtifacts(this.artifacts.live(1_000, owner), query, limit, this.options.embeddings);
+    return searchArtifacts(await this.artifacts.live(1_000, owner), query, limit, this.options.embeddings);
   }
 
   /** The passages of the owner's live artifacts that best answer a query, each with its artifact and range. */
@@ -327,7 +311,7 @@ export class Intel {
     await this.ledger.flush();
     const sessions = await this.reads.all();
     const settings = this.settings;
-    const usage = this.artifacts.usage();
+    const usage = await this.artifacts.usage();
     const lists = this.options.toolLists?.() ?? { gateway: [], powers: [] };
     return tokenReport(this.options.store, this.tokenizer, lists, { count: usage.count, bytes: usage.bytes, maxBytes: settings.artifacts.maxBytes, ttlMinutes: settings.artifacts.ttlMinutes }, sessions);
   }
@@ -345,15 +329,27 @@ export class Intel {
     await this.localSummarizer.close();
   }
 
+  /** Expired artifacts go (a query that can wait: it runs beside the calls); `swept` resolves when done. */
+  private sweep(): void {
+    this.swept = this.artifacts.sweep().then(
+      () => undefined,
+      (error) => log.warn(`artifact sweep failed: ${errorMessage(error)}`),
+    );
+  }
+
+  /** The last sweep of expired artifacts (started at construction and every PRUNE_EVERY results). */
+  swept: Promise<void> = Promise.resolve();
+
+  /** The token counts past the retention go; a query that can wait, so it runs beside the calls. */
+  private pruneLedger(retentionDays: number): void {
+    this.ledger.prune(retentionDays, this.now()).catch((error) => log.warn(`token counts not pruned: ${errorMessage(error)}`));
+  }
+
   private afterRecord(): void {
     this.recorded++;
     if (this.recorded % PRUNE_EVERY !== 0) return;
-    try {
-      this.ledger.prune(this.settings.statsRetentionDays, this.now());
-      this.artifacts.sweep();
-    } catch (error) {
-      log.warn(`intel pruning failed: ${errorMessage(error)}`);
-    }
+    this.pruneLedger(this.settings.statsRetentionDays);
+    this.sweep();
   }
 }
 

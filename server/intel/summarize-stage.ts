@@ -10,7 +10,7 @@ import type { Intel } from './intel.js';
 export function summarizeStage(intel: Intel, lookupTool: (power: string, tool: string) => Tool | undefined): Stage {
   return async (context, next) => {
     const tool = lookupTool(context.power, context.tool);
-    const cached = intel.serveFromCache(context, tool);
+    const cached = await intel.serveFromCache(context, tool);
     if (cached) return cached;
     const readOnly = context.annotations.readOnlyHint === true;
     if (!readOnly) intel.noteWrite(context.power, context.startedAt);

@@ -53,12 +53,12 @@ export class LearnedRequests {
   }
 
   /** Learns from a finished call; true when a request was learned. */
-  learnFromCall(call: FinishedCall): boolean {
+  async learnFromCall(call: FinishedCall): Promise<boolean> {
     if (call.status !== 'ok') return false;
     // The answer whose candidate the agent took; else the session's latest request, when the
     // agent left it unanswered (it took a power no answer offered, after a not_found say) or when
     // it offered this power beside the one the agent took first (a request that needs two powers).
-    const followed = requestFollowed(this.store, call, call.at - FOLLOW_WINDOW_MS, call.at);
+    const followed = await requestFollowed(this.store, call, call.at - FOLLOW_WINDOW_MS, call.at);
     if (!followed || !followed.query.trim()) return false;
     const id = `${followed.id}:${call.power}:${call.tool}`;
     if (this.store.query<{ id: string }>('SELECT id FROM learned_requests WHERE id = ?', [id]).length > 0) return false;

@@ -21,6 +21,15 @@ export interface Recommendation {
   usedRank?: number;
 }
 
+/** What the metrics are computed from: counts, and over the followed recommendations the sums of 1/(rank+1), rank 0 and rank < 3. */
+export interface HistorySums {
+  recommendations: number;
+  followed: number;
+  reciprocalRanks: number;
+  atRank1: number;
+  withinRank3: number;
+}
+
 interface Row {
   id: string;
   at: number;
@@ -50,6 +59,8 @@ export class RecommendationLog {
    * serves the session, so a session missing here has nothing to credit: its calls skip the query.
    */
   private readonly sessions = new Lru<string, true>(MAX_SESSIONS);
+  /** Per session, its credits asked for so far, in order (each reads the log, then writes): learning from its calls waits for them. */
+  private readonly marking = new Map<string, Promise<unknown>>();
 
   constructor(private readonly store: Store) {}
 
@@ -70,9 +81,24 @@ export class RecommendationLog {
   }
 
   /** The agent used `name` (a power, or `power:tool`) in this session: credit the latest open recommendation naming it. */
-  markUsed(session: string, name: string, now = Date.now()): Recommendation | undefined {
+  markUsed(session: string, name: string, now = Date.now()): Promise<Recommendation | undefined> {
+    const marked = (this.marking.get(session) ?? Promise.resolve()).then(() => this.credit(session, name, now));
+    const settled = marked.catch(() => undefined);
+    this.marking.set(session, settled);
+    void settled.then(() => {
+      if (this.marking.get(session) === settled) this.marking.delete(session);
+    });
+    return marked;
+  }
+
+  /** Resolves once every credit asked for so far in the session is written (or failed). */
+  marked(session: string): Promise<void> {
+    return (this.marking.get(session) ?? Promise.resolve()).then(() => undefined);
+  }
+
+  private async credit(session: string, name: string, now: number): Promise<Recommendation | undefined> {
     if (!this.knows(session)) return undefined;
-    const open = this.store.query<Row>('SELECT * FROM recommendations WHERE session = ? AND used IS NULL AND at >= ? ORDER BY at DESC LIMIT 20', [session, now - FOLLOW_WINDOW_MS]);
+    const open = await this.store.read<Row>('SELECT * FROM recommendations WHERE session = ? AND used IS NULL AND at >= ? ORDER BY at DESC LIMIT 20', [session, now - FOLLOW_WINDOW_MS]);
     for (const row of open) {
       const candidates = JSON.parse(row.candidates) as RecommendedCandidate[];
       const rank = candidates.findIndex((c) => c.name === name || name.startsWith(`${c.name}:`));
@@ -83,11 +109,21 @@ export class RecommendationLog {
     return undefined;
   }
 
-  all(source?: Recommendation['source']): Recommendation[] {
-    const rows = source
-      ? this.store.query<Row>('SELECT * FROM recommendations WHERE source = ? ORDER BY at', [source])
-      : this.store.query<Row>('SELECT * FROM recommendations ORDER BY at');
-    return rows.map(fromRow);
+  /** Per source, what MRR and precision@k are computed from (metricsBySource), summed where the log is kept (it grows with every answer). */
+  async sums(): Promise<Partial<Record<Recommendation['source'], HistorySums>>> {
+    const rows = await this.store.read<{ source: Recommendation['source'] } & HistorySums>(
+      `SELECT source, COUNT(*) AS recommendations, COUNT(used_rank) AS followed,
+              COALESCE(SUM(1.0 / (used_rank + 1)), 0) AS "reciprocalRanks",
+              SUM(CASE WHEN used_rank = 0 THEN 1 ELSE 0 END) AS "atRank1",
+              SUM(CASE WHEN used_rank < 3 THEN 1 ELSE 0 END) AS "withinRank3"
+       FROM recommendations GROUP BY source`,
+    );
+    return Object.fromEntries(rows.map(({ source, ...sums }) => [source, sums]));
+  }
+
+  /** The recommendations the agent followed, oldest first: what tuning replays. */
+  async followed(): Promise<Recommendation[]> {
+    return (await this.store.read<Row>('SELECT * FROM recommendations WHERE used IS NOT NULL ORDER BY at')).map(fromRow);
   }
 }
 
@@ -97,13 +133,13 @@ export class RecommendationLog {
  * [since, at], when no call used it or when it offered the call's power beside the one used first.
  * Undefined when there is none.
  */
-export function requestFollowed(store: Pick<Store, 'query'>, call: { session: string; power: string; tool: string }, since: number, at: number): { id: string; query: string } | undefined {
-  const [used] = store.query<{ id: string; query: string }>(
+export async function requestFollowed(store: Pick<Store, 'read'>, call: { session: string; power: string; tool: string }, since: number, at: number): Promise<{ id: string; query: string } | undefined> {
+  const [used] = await store.read<{ id: string; query: string }>(
     'SELECT id, query FROM recommendations WHERE session = ? AND (used = ? OR used = ?) AND used_at >= ? ORDER BY used_at DESC LIMIT 1',
     [call.session, call.power, `${call.power}:${call.tool}`, since],
   );
   if (used) return used;
-  const [latest] = store.query<Pick<Row, 'id' | 'query' | 'used' | 'candidates'>>(
+  const [latest] = await store.read<Pick<Row, 'id' | 'query' | 'used' | 'candidates'>>(
     "SELECT id, query, used, candidates FROM recommendations WHERE session = ? AND source = 'resolve_intent' AND at >= ? AND at <= ? ORDER BY at DESC LIMIT 1",
     [call.session, since, at],
   );

@@ -36,9 +36,7 @@ export async function hintsPayload(ports: HintsPorts, params: Required<HintsPara
     powers,
     nodes: network.nodes,
     edges: network.edges,
-    followRates: ports.hints.events.followRates(),
-    recent: params.recent
-      ? ports.hints.events.recent(params.recent)
-      : [],
+    followRates: await ports.hints.events.followRates(),
+    recent: params.recent ? await ports.hints.events.recent(params.recent) : [],
   };
 }

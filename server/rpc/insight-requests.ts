@@ -4,6 +4,7 @@ import type { Settings } from '../config/settings.js';
 import type { Intel } from '../intel/intel.js';
 import type { RecommendationLog } from '../ranking/recommendations.js';
 import type { Store } from '../store/store.js';
+import { metricsBySource } from '../ranking/history-metrics.js';
 import { tuneWeights } from '../ranking/tune-weights.js';
 import { currentWeights, saveWeights } from '../ranking/weights-store.js';
 import { parseActivityFilterInfo, parseRating } from './activity-payloads.js';
@@ -17,7 +18,7 @@ export interface ActivityPorts {
 
 /** The recommendation log, the saved ranking weights (in the store) and whether ranking learns. */
 export interface RankingPorts {
-  recommendations: Pick<RecommendationLog, 'all'>;
+  recommendations: Pick<RecommendationLog, 'sums' | 'followed'>;
   store: Store;
   settings: Pick<Settings, 'ranking'>;
 }
@@ -41,14 +42,14 @@ export async function gatewayRate(ports: ActivityPorts, params: unknown): Promis
   return { id: p.id, rating };
 }
 
-export function gatewayRecommendationStats(ports: RankingPorts): RecommendationStats {
-  return recommendationStats(ports.recommendations.all(), currentWeights(ports.store), ports.settings.ranking.learn);
+export async function gatewayRecommendationStats(ports: RankingPorts): Promise<RecommendationStats> {
+  return recommendationStats(metricsBySource(await ports.recommendations.sums()), currentWeights(ports.store), ports.settings.ranking.learn);
 }
 
-export function gatewayTune(ports: RankingPorts): TuneWeightsResult {
-  const tuning = tuneWeights(ports.recommendations.all(), currentWeights(ports.store));
+export async function gatewayTune(ports: RankingPorts): Promise<TuneWeightsResult> {
+  const tuning = tuneWeights(await ports.recommendations.followed(), currentWeights(ports.store));
   if (tuning.tuned) saveWeights(ports.store, tuning);
-  return tuneResult(tuning, gatewayRecommendationStats(ports));
+  return tuneResult(tuning, await gatewayRecommendationStats(ports));
 }
 
 export function gatewayHints(ports: HintsPorts, params: unknown): Promise<HintsPayload> {

@@ -62,7 +62,7 @@ class Debounced {
 export function publishLiveUpdates(ports: LiveUpdatePorts, notify: Notify): () => void {
   const hints = new Debounced(HINTS_DEBOUNCE_MS, async () => notify(hintsChanged, await hintsPayload(ports, { scope: 'active', recent: RECENT_HINTS })));
   const stats = new Debounced(STATS_DEBOUNCE_MS, async () => {
-    notify(recommendationStatsChanged, gatewayRecommendationStats(ports));
+    notify(recommendationStatsChanged, await gatewayRecommendationStats(ports));
     notify(tokenReportChanged, await gatewayTokenReport(ports));
   });
   const onRecorded = (entry: ActivityInfo) => {

@@ -1,8 +1,7 @@
 /** Recommendation quality (MRR, precision@k of what the agent used), the ranking weights, tuning, and "why this power". */
 import type { ResolvedCandidate } from '../gateway/resolution.js';
-import { historyMetrics } from '../ranking/history-metrics.js';
+import type { HistoryMetricsBySource } from '../ranking/history-metrics.js';
 import { DEFAULT_WEIGHTS, type RankingWeights } from '../ranking/learned-ranking.js';
-import type { Recommendation } from '../ranking/recommendations.js';
 import { MIN_SAMPLES, type TuningResult } from '../ranking/tune-weights.js';
 import type { RankingWeightsInfo, RecommendationStats, ScoreExplanation, TuneWeightsResult } from '../../protocol/records.js';
 
@@ -13,11 +12,9 @@ export function weightsInfo(weights: RankingWeights): RankingWeightsInfo {
   return { relevance: weights.relevance, success: weights.success, popularity: weights.popularity, performance: weights.performance, rating: weights.rating };
 }
 
-export function recommendationStats(history: Recommendation[], weights: RankingWeights, learning: boolean): RecommendationStats {
+export function recommendationStats(metrics: HistoryMetricsBySource, weights: RankingWeights, learning: boolean): RecommendationStats {
   return {
-    all: historyMetrics(history),
-    resolveIntent: historyMetrics(history.filter((r) => r.source === 'resolve_intent')),
-    retrieveTools: historyMetrics(history.filter((r) => r.source === 'retrieve_tools')),
+    ...metrics,
     weights: weightsInfo(weights),
     defaultWeights: weightsInfo(DEFAULT_WEIGHTS),
     minSamples: MIN_SAMPLES,

@@ -42,9 +42,10 @@ export interface Store {
   /** Read-only SQL over everything committed so far; a statement that changes rows throws. */
   query<T = Row>(sql: string, params?: SqlValue[]): T[];
   /**
-   * A query that can wait, for what grows with use (the activity log): PostgreSQL runs it in the
-   * database, after this process's writes so far, instead of keeping those tables in memory (there
-   * `query` refuses them); the embedded store answers at once.
+   * A query that can wait, for the tables that grow with use (the activity log, events, hints,
+   * recommendations, stored results, token counts...: postgres/pg-reads.ts): PostgreSQL runs it in
+   * the database, after this process's writes so far, instead of keeping those tables in memory
+   * (there `query` refuses them); the embedded store answers at once.
    */
   read<T = Row>(sql: string, params?: SqlValue[]): Promise<T[]>;
   /**

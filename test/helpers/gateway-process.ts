@@ -51,8 +51,9 @@ export interface HttpGatewayProcess {
 }
 
 /** Starts `grimoire serve --http` and reads the {url, token} line it prints. */
-export async function startHttpGateway(args: string[], env: Record<string, string>): Promise<HttpGatewayProcess> {
-  const child = spawn(process.execPath, [cliPath, 'serve', '--http', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `cli`: another build's out/server/cli/main.js (benchmarks comparing builds). */
+export async function startHttpGateway(args: string[], env: Record<string, string>, cli = cliPath): Promise<HttpGatewayProcess> {
+  const child = spawn(process.execPath, [cli, 'serve', '--http', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const lines = readline.createInterface({ input: child.stdout! });

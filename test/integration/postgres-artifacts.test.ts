@@ -125,12 +125,32 @@ test('the TTL sweep and the size cap delete the bodies from PostgreSQL; replica 
     assert.equal(await readWhole(b.h, second), bigText(5_000, 'two'));
 
     clock.now += 61 * MINUTE;
-    assert.equal(b.h.intel.artifacts.sweep(), 1, 'replica B sweeps the expired artifact');
+    assert.equal(await b.h.intel.artifacts.sweep(), 1, 'replica B sweeps the expired artifact');
     await b.store.acknowledged();
     assert.deepEqual(await bodies(), [], 'expiry removed the body row');
     await a.store.catchUp();
     const gone = (await handleIntelTool(a.h.intel, 'read_artifact', { id: second }, ''))!;
     assert.equal(gone.isError, true, 'replica A no longer serves it');
+  } finally {
+    await close();
+  }
+});
+
+test('the stored results are not in a replica\'s memory: replica B lists and searches what A stored, and A\'s exact cache reads the database', { skip }, async () => {
+  const { a, b, close } = await replicas({});
+  try {
+    const optIn = { cacheTtlSeconds: 600 };
+    const { run, upstream } = stageRunner(a.h);
+    const result = textResult(bigText(6_000, 'inventory'));
+    const id = summaryOf(await run(context(a.h, optIn), result)).metadata.artifactId as string;
+    await a.store.acknowledged();
+    assert.throws(() => b.store.query('SELECT COUNT(*) AS n FROM intel_artifacts'), /the intel_artifacts table is not held in memory: read it with read\(\)/);
+    assert.deepEqual((await b.h.intel.artifacts.live(10, '')).map((r) => r.id), [id], 'listed by replica B from the database');
+    const found = (await handleIntelTool(b.h.intel, 'semantic_search', { query: 'inventory', limit: 5 }, ''))!.structuredContent as { results: Array<{ id: string }> };
+    assert.deepEqual([...new Set(found.results.map((r) => r.id))], [id], "replica B's search finds A's result");
+    await run(context(a.h, { ...optIn, startedAt: a.h.clock.now }), result);
+    assert.equal(upstream.calls, 1, 'the identical opted-in call is served from the cache, read in the database');
+    assert.equal((await b.h.intel.artifacts.usage()).count, 1);
   } finally {
     await close();
   }

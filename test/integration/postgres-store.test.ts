@@ -62,8 +62,9 @@ const backends: Backend[] = [
   },
 ];
 
-const event = (id: string, detail: string | null = null): WriteOp => ({ op: 'insert', table: 'events', row: { id, at: Date.now(), kind: 'test', power: 'p', detail } });
-const ids = (store: Store) => store.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((r) => r.id);
+/** A row of a table every replica keeps in its read model (learned requests are small and capped per power). */
+const row = (id: string, query: string | null = null): WriteOp => ({ op: 'insert', table: 'learned_requests', row: { id, at: Date.now(), power: 'p', tool: 't', query } });
+const ids = (store: Store) => store.query<{ id: string }>('SELECT id FROM learned_requests ORDER BY id').map((r) => r.id);
 
 for (const backend of backends) {
   const maybeSkip = backend.name === 'postgres' ? skip : undefined;
@@ -73,13 +74,13 @@ for (const backend of backends) {
     try {
       store.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'a', tools_hash: 'h1', tool_count: 1, refreshed_at: 1 } });
       store.write({ op: 'upsert', table: 'catalog_powers', row: { power: 'a', tool_count: 2 } });
-      store.write(event('e1', 'first'));
-      store.write(event('e1', 'second'));
-      store.writeMany([event('e2'), event('e3')]);
-      store.write({ op: 'delete', table: 'events', where: { id: 'e2' } });
+      store.write(row('e1', 'first'));
+      store.write(row('e1', 'second'));
+      store.writeMany([row('e2'), row('e3')]);
+      store.write({ op: 'delete', table: 'learned_requests', where: { id: 'e2' } });
       assert.deepEqual(store.query('SELECT power, tools_hash, tool_count FROM catalog_powers'), [{ power: 'a', tools_hash: 'h1', tool_count: 2 }]);
       assert.deepEqual(ids(store), ['e1', 'e3']);
-      assert.equal(store.query<{ detail: string }>("SELECT detail FROM events WHERE id = 'e1'")[0].detail, 'first');
+      assert.equal(store.query<{ query: string }>("SELECT query FROM learned_requests WHERE id = 'e1'")[0].query, 'first');
       await store.durable();
     } finally {
       await store.close();
@@ -91,7 +92,7 @@ for (const backend of backends) {
     const store = await place.open();
     const upsert = (power: string, count: number): WriteOp => ({ op: 'upsert', table: 'catalog_powers', row: { power, tool_count: count } });
     try {
-      store.writeMany([upsert('a', 1), upsert('b', 1), upsert('a', 2), event('x', 'one'), { op: 'delete', table: 'events', where: { id: 'x' } }, event('x', 'two')]);
+      store.writeMany([upsert('a', 1), upsert('b', 1), upsert('a', 2), row('x', 'one'), { op: 'delete', table: 'learned_requests', where: { id: 'x' } }, row('x', 'two')]);
       await store.durable();
     } finally {
       await store.close();
@@ -102,7 +103,7 @@ for (const backend of backends) {
         { power: 'a', tool_count: 2 },
         { power: 'b', tool_count: 1 },
       ]);
-      assert.deepEqual(reopened.query('SELECT id, detail FROM events'), [{ id: 'x', detail: 'two' }]);
+      assert.deepEqual(reopened.query('SELECT id, query FROM learned_requests'), [{ id: 'x', query: 'two' }]);
     } finally {
       await reopened.close();
     }
@@ -111,10 +112,10 @@ for (const backend of backends) {
   test(`${backend.name}: a bad op throws before anything is committed; queries cannot write`, { skip: maybeSkip }, async () => {
     const store = await (await backend.place()).open();
     try {
-      assert.throws(() => store.writeMany([event('ok'), { op: 'insert', table: 'nope', row: { id: 'x' } }]), /unknown table "nope"/);
-      assert.throws(() => store.write({ op: 'insert', table: 'events', row: { id: 'x', bogus: 1 } }), /unknown column "bogus"/);
-      assert.throws(() => store.write({ op: 'upsert', table: 'events', row: { at: 1 } }), /missing key column "id"/);
-      assert.throws(() => store.query("INSERT INTO events (id) VALUES ('sneaky')"), /read-only/);
+      assert.throws(() => store.writeMany([row('ok'), { op: 'insert', table: 'nope', row: { id: 'x' } }]), /unknown table "nope"/);
+      assert.throws(() => store.write({ op: 'insert', table: 'learned_requests', row: { id: 'x', bogus: 1 } }), /unknown column "bogus"/);
+      assert.throws(() => store.write({ op: 'upsert', table: 'learned_requests', row: { at: 1 } }), /missing key column "id"/);
+      assert.throws(() => store.query("INSERT INTO learned_requests (id) VALUES ('sneaky')"), /read-only/);
       assert.deepEqual(ids(store), []);
     } finally {
       await store.close();
@@ -150,12 +151,12 @@ for (const backend of backends) {
     const first = await place.open();
     const second = await place.open();
     try {
-      for (let i = 0; i < 20; i++) first.write(event(`w${String(i).padStart(2, '0')}`));
+      for (let i = 0; i < 20; i++) first.write(row(`w${String(i).padStart(2, '0')}`));
       await first.durable();
       const started = Date.now();
-      await waitFor(() => ids(second).length === 20, 1_000, 'the second store to see 20 events');
+      await waitFor(() => ids(second).length === 20, 1_000, 'the second store to see 20 rows');
       assert.ok(Date.now() - started <= 1_000);
-      second.write({ op: 'delete', table: 'events', where: { id: 'w00' } });
+      second.write({ op: 'delete', table: 'learned_requests', where: { id: 'w00' } });
       await second.durable();
       await waitFor(() => !ids(first).includes('w00'), 1_000, 'the delete to reach the first store');
     } finally {
@@ -194,8 +195,8 @@ for (const backend of backends) {
     const store = await place.open();
     try {
       // Binary order: 'B' < 'C' < 'a' (a locale's collation would put 'a' first).
-      store.writeMany(['a', 'B', 'C', 'd'].map((id): WriteOp => ({ op: 'insert', table: 'events', row: { id, at: id === 'd' ? 2 : 1, kind: 'test', power: 'p', detail: null } })));
-      store.write({ op: 'deleteBefore', table: 'events', before: { at: 1, id: 'C' } });
+      store.writeMany(['a', 'B', 'C', 'd'].map((id): WriteOp => ({ op: 'insert', table: 'learned_requests', row: { id, at: id === 'd' ? 2 : 1, power: 'p', tool: 't', query: null } })));
+      store.write({ op: 'deleteBefore', table: 'learned_requests', before: { at: 1, id: 'C' } });
       assert.deepEqual(ids(store), ['C', 'a', 'd']);
       await store.durable();
     } finally {
@@ -214,7 +215,7 @@ for (const backend of backends) {
     await store.close();
     await store.close();
     assert.throws(() => store.query('SELECT 1'), /closed/);
-    assert.throws(() => store.write(event('late')), /closed/);
+    assert.throws(() => store.write(row('late')), /closed/);
   });
 }
 
@@ -279,11 +280,11 @@ test('postgres: the database lost mid-run: writes answered and queued, written w
   const writer = await PgStore.open({ url, dataDir: path.join(root, 'lost-w'), maxQueuedOps: 30 });
   let reader: PgStore | undefined;
   try {
-    writer.write(event('before'));
+    writer.write(row('before'));
     await writer.durable();
     cluster!.pause();
     const started = Date.now();
-    for (let i = 0; i < 40; i++) writer.write(event(`down${String(i).padStart(2, '0')}`));
+    for (let i = 0; i < 40; i++) writer.write(row(`down${String(i).padStart(2, '0')}`));
     await waitFor(() => writer.status().down, 5_000, 'the writer to notice the outage');
     await writer.acknowledged(); // queued: acknowledged without the database
     assert.ok(Date.now() - started < 5_000);
@@ -296,7 +297,7 @@ test('postgres: the database lost mid-run: writes answered and queued, written w
     const stored = ids(reader);
     assert.equal(stored.filter((id) => id.startsWith('down')).length, 30);
     assert.ok(stored.includes('before'));
-    const overflow = reader.query<{ detail: string }>("SELECT detail FROM events WHERE kind = 'store-overflow'");
+    const overflow = await reader.read<{ detail: string }>("SELECT detail FROM events WHERE kind = 'store-overflow'");
     assert.equal(overflow.length, 1);
     assert.match(overflow[0].detail, /^10 store write\(s\) dropped/);
   } finally {

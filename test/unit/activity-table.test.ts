@@ -123,13 +123,13 @@ test('event log: events are kept in order and read back newest last, limited', a
     events.record('power.active', 'fs', null);
     events.record('power.crashed', 'fs', 'exit code 1');
     store.write(eventOp('store-overflow', null, '3 store write(s) dropped', Date.now() + 10));
-    const all = latestEvents(store, 10);
+    const all = await latestEvents(store, 10);
     assert.deepEqual(all.map((e) => [e.kind, e.power, e.detail]), [
       ['power.active', 'fs', null],
       ['power.crashed', 'fs', 'exit code 1'],
       ['store-overflow', null, '3 store write(s) dropped'],
     ]);
-    assert.deepEqual(events.latest(1).map((e) => e.kind), ['store-overflow']);
+    assert.deepEqual((await events.latest(1)).map((e) => e.kind), ['store-overflow']);
   });
 });
 

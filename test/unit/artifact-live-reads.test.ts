@@ -21,18 +21,18 @@ test("hasLiveReads asks the store again only when the artifacts table changed (a
       return query(sql, params);
     }) as typeof h.store.query;
     const live = h.intel.artifacts;
-    assert.equal(live.hasLiveReads('files'), false);
+    assert.equal(await live.hasLiveReads('files'), false);
     h.store.write({ op: 'insert', table: 'events', row: { id: 'e1', at: 1, kind: 'test', power: 'p', detail: null } });
-    assert.equal(live.hasLiveReads('files'), false);
+    assert.equal(await live.hasLiveReads('files'), false);
     assert.equal(queries, 1, 'a write to another table keeps the answer');
 
     await stageRunner({ ...h, intel: otherIntel }).run(context(h), textResult(bigText(20_000)));
-    assert.equal(live.hasLiveReads('files'), true, "another process's read-only artifact is seen");
-    assert.equal(live.hasLiveReads('files'), true);
+    assert.equal(await live.hasLiveReads('files'), true, "another process's read-only artifact is seen");
+    assert.equal(await live.hasLiveReads('files'), true);
     assert.equal(queries, 2);
 
     h.clock.now += (h.settings.artifacts.ttlMinutes + 1) * 60_000;
-    assert.equal(live.hasLiveReads('files'), false, 'expired: asked again');
+    assert.equal(await live.hasLiveReads('files'), false, 'expired: asked again');
     assert.equal(queries, 3);
   } finally {
     await otherIntel.close();

@@ -31,7 +31,7 @@ test('the catalog keeps tools with hashes and records added, changed and removed
     const a = tools.find((t) => t.name === 'a')!;
     assert.equal(a.firstSeen, 1000, 'first seen survives a change');
     assert.equal(a.lastSeen, 3000);
-    assert.equal(catalog.changes('p').length, 5);
+    assert.equal((await catalog.changes('p')).length, 5);
     store.close();
 
     const reopened = await Store.open({ dataDir: dir });

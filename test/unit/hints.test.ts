@@ -60,12 +60,12 @@ test('follow-through: followed, ignored, proceeded and blind retries are counted
     events.fired('s4', { power: 'm', tool: 'add', kind: 'error_hint', hint: 'not found', source: 'declared', suggested: [], failedCall: 'm:add {"x":1}' });
     events.resolve('s4', 'm:add', () => 'm:add {"x":1}');
     events.resolve('s4', 'm:add', () => 'm:add {"x":1}');
-    const rates = events.followRates();
+    const rates = await events.followRates();
     const next = rates.find((r) => r.kind === 'next_action')!;
     assert.deepEqual([next.shown, next.followed, next.ignored, next.rate], [2, 1, 1, 0.5]);
     assert.equal(rates.find((r) => r.kind === 'prerequisite')!.proceeded, 1);
     assert.equal(rates.find((r) => r.kind === 'error_hint')!.ignored, 1, 'an identical retry ignores the error hint; resolved once');
-    assert.equal(events.recent(10).length, 4);
+    assert.equal((await events.recent(10)).length, 4);
     store.close();
   } finally {
     cleanup();

@@ -59,7 +59,7 @@ test('TTL: an artifact is readable until it expires, then it is gone (row and fi
     const expired = (await handleIntelTool(h.intel, 'read_artifact', { id }, ''))!;
     assert.equal(expired.isError, true);
     assert.match(allText(expired), /has expired \(results are kept 60 min\): call the tool again/);
-    assert.equal(h.intel.artifacts.sweep(), 1, 'the sweep removes the expired artifact');
+    assert.equal(await h.intel.artifacts.sweep(), 1, 'the sweep removes the expired artifact');
     assert.equal(fs.existsSync(file), false, 'with its file');
     assert.match(allText((await handleIntelTool(h.intel, 'read_artifact', { id }, ''))!), /No stored result/);
     await run(context(h, { ...optIn, startedAt: h.clock.now }), textResult(bigText(4000)));
@@ -79,7 +79,7 @@ test('eviction: under the size cap the oldest artifacts go first; one larger tha
       const result = await run(context(h, { args: { i }, startedAt: h.clock.now }), textResult(bigText(10_000, `batch${i}`)));
       ids.push(summaryOf(result).metadata.artifactId);
     }
-    const usage = h.intel.artifacts.usage();
+    const usage = await h.intel.artifacts.usage();
     assert.ok(usage.bytes <= 25_000, `${usage.bytes} bytes stored`);
     assert.equal(usage.count, 2);
     for (const old of ids.slice(0, 2)) assert.match(allText((await handleIntelTool(h.intel, 'read_artifact', { id: old }, ''))!), /No stored result/);
@@ -110,7 +110,7 @@ test('disk full: the agent still gets the summary, told that the full result cou
     assert.equal(summary.metadata.artifactId, undefined);
     assert.equal(metaOf(result).stored, false);
     assert.match(allText(result), /The full result could not be stored \(the disk is full\): call the tool again with narrower arguments/);
-    assert.equal(h.intel.artifacts.usage().count, 0);
+    assert.equal((await h.intel.artifacts.usage()).count, 0);
     const report = await h.intel.tokenReport();
     assert.equal(report.notStored, 1);
   } finally {

@@ -140,7 +140,7 @@ test('semantic_search with the (tiny) model finds a past result by meaning, with
     const { run } = stageRunner(h);
     const cars = summaryOf(await run(context(h, { power: 'fleet', tool: 'list', args: { kind: 'garage' } }), textResult(vehicles(40)))).metadata.artifactId;
     await run(context(h, { power: 'meteo', tool: 'report', args: { region: 'north' } }), textResult(weather(40)));
-    assert.ok(!h.intel.artifacts.live(10, '').some((r) => /automobile/i.test(r.searchText)), 'the word itself is nowhere in the stored results');
+    assert.ok(!(await h.intel.artifacts.live(10, '')).some((r) => /automobile/i.test(r.searchText)), 'the word itself is nowhere in the stored results');
     const found = (await handleIntelTool(h.intel, 'semantic_search', { query: 'automobile', limit: 5 }, ''))!.structuredContent as Record<string, any>;
     assert.equal(found.mode, 'semantic');
     assert.equal(found.results[0].id, cars, JSON.stringify(found.results.map((r: Record<string, unknown>) => [r.power, r.relevance])));

@@ -30,10 +30,10 @@ async function withStore(run: (store: Store, clock: { now: number }) => Promise<
 }
 
 /** What the gateway does: an answer recorded for the session, the agent's use of a power, then the call's outcome. */
-function replay(store: Store, learned: LearnedRequests, options: { session: string; query: string; offered: string[]; used: string; tool: string; status: string; at: number }): boolean {
+async function replay(store: Store, learned: LearnedRequests, options: { session: string; query: string; offered: string[]; used: string; tool: string; status: string; at: number }): Promise<boolean> {
   const log = new RecommendationLog(store);
   log.record({ session: options.session, source: 'resolve_intent', query: options.query, candidates: options.offered.map((name) => ({ name, relevance: 0.5, factors: NEUTRAL })) }, options.at);
-  log.markUsed(options.session, options.used, options.at + 1);
+  await log.markUsed(options.session, options.used, options.at + 1);
   return learned.learnFromCall({ session: options.session, power: options.used, tool: options.tool, status: options.status, at: options.at + 2 });
 }
 
@@ -48,7 +48,7 @@ test('a request that led to a successful call joins the power and tool documents
     const learned = new LearnedRequests(store, () => clock.now);
     const query = 'what is blocking the sprint demo';
     assert.equal((await rank(query, powers)).find((c) => c.name === 'tracker')!.score, 0, 'before learning, nothing links the words to the tracker');
-    assert.equal(replay(store, learned, { session: 's1', query, offered: ['notes', 'tracker'], used: 'tracker', tool: 'list_tickets', status: 'ok', at: clock.now }), true);
+    assert.equal(await replay(store, learned, { session: 's1', query, offered: ['notes', 'tracker'], used: 'tracker', tool: 'list_tickets', status: 'ok', at: clock.now }), true);
     const docs = withLearned(powers, learned.documents());
     assert.deepEqual(docs.find((d) => d.name === 'tracker')!.learned, [{ text: query, weight: 1 }]);
     assert.deepEqual(docs.find((d) => d.name === 'tracker')!.tools.find((t) => t.name === 'list_tickets')!.learned, [{ text: query, weight: 1 }]);
@@ -60,36 +60,36 @@ test('a request that led to a successful call joins the power and tool documents
 });
 
 test('failed, rejected and suggested calls teach nothing', async () => {
-  await withStore((store, clock) => {
+  await withStore(async (store, clock) => {
     const learned = new LearnedRequests(store, () => clock.now);
     for (const [i, status] of ['error', 'rejected', 'suggested'].entries()) {
-      assert.equal(replay(store, learned, { session: `s${i}`, query: 'close the flaky ticket', offered: ['tracker'], used: 'tracker', tool: 'close_ticket', status, at: clock.now }), false, status);
+      assert.equal(await replay(store, learned, { session: `s${i}`, query: 'close the flaky ticket', offered: ['tracker'], used: 'tracker', tool: 'close_ticket', status, at: clock.now }), false, status);
     }
     assert.equal(learned.documents().powers.size, 0);
   });
 });
 
 test('a power the answer did not offer still learns the request the agent left unanswered', async () => {
-  await withStore((store, clock) => {
+  await withStore(async (store, clock) => {
     const learned = new LearnedRequests(store, () => clock.now);
-    assert.equal(replay(store, learned, { session: 's', query: 'jot down that the demo moved', offered: ['weather'], used: 'notes', tool: 'search_notes', status: 'ok', at: clock.now }), true);
+    assert.equal(await replay(store, learned, { session: 's', query: 'jot down that the demo moved', offered: ['weather'], used: 'notes', tool: 'search_notes', status: 'ok', at: clock.now }), true);
     assert.deepEqual(learned.documents().powers.get('notes')?.map((l) => l.text), ['jot down that the demo moved']);
   });
 });
 
 test('a request that needs two powers is learned for each that the answer offered and that succeeded', async () => {
-  await withStore((store, clock) => {
+  await withStore(async (store, clock) => {
     const learned = new LearnedRequests(store, () => clock.now);
     const log = new RecommendationLog(store);
     const query = 'note the tickets blocking the release';
     const offered = ['tracker', 'notes'].map((name) => ({ name, relevance: 0.5, factors: NEUTRAL }));
     log.record({ session: 's', source: 'resolve_intent', query, candidates: offered }, clock.now);
-    log.markUsed('s', 'tracker', clock.now + 1);
-    assert.equal(learned.learnFromCall({ session: 's', power: 'tracker', tool: 'list_tickets', status: 'ok', at: clock.now + 2 }), true);
-    log.markUsed('s', 'notes', clock.now + 3);
-    assert.equal(learned.learnFromCall({ session: 's', power: 'notes', tool: 'search_notes', status: 'error', at: clock.now + 4 }), false, 'a failed call of the second power teaches nothing');
-    assert.equal(learned.learnFromCall({ session: 's', power: 'notes', tool: 'search_notes', status: 'ok', at: clock.now + 5 }), true);
-    assert.equal(learned.learnFromCall({ session: 's', power: 'notes', tool: 'search_notes', status: 'ok', at: clock.now + 6 }), false, 'one answer is learned once per tool');
+    await log.markUsed('s', 'tracker', clock.now + 1);
+    assert.equal(await learned.learnFromCall({ session: 's', power: 'tracker', tool: 'list_tickets', status: 'ok', at: clock.now + 2 }), true);
+    await log.markUsed('s', 'notes', clock.now + 3);
+    assert.equal(await learned.learnFromCall({ session: 's', power: 'notes', tool: 'search_notes', status: 'error', at: clock.now + 4 }), false, 'a failed call of the second power teaches nothing');
+    assert.equal(await learned.learnFromCall({ session: 's', power: 'notes', tool: 'search_notes', status: 'ok', at: clock.now + 5 }), true);
+    assert.equal(await learned.learnFromCall({ session: 's', power: 'notes', tool: 'search_notes', status: 'ok', at: clock.now + 6 }), false, 'one answer is learned once per tool');
     const docs = learned.documents();
     assert.deepEqual(docs.powers.get('tracker')?.map((l) => l.text), [query]);
     assert.deepEqual(docs.powers.get('notes')?.map((l) => l.text), [query]);
@@ -98,10 +98,10 @@ test('a request that needs two powers is learned for each that the answer offere
 });
 
 test('a power the answered request did not offer learns nothing from it', async () => {
-  await withStore((store, clock) => {
+  await withStore(async (store, clock) => {
     const learned = new LearnedRequests(store, () => clock.now);
-    assert.equal(replay(store, learned, { session: 's', query: 'close the flaky ticket', offered: ['tracker'], used: 'tracker', tool: 'close_ticket', status: 'ok', at: clock.now }), true);
-    assert.equal(learned.learnFromCall({ session: 's', power: 'weather', tool: 'get_forecast', status: 'ok', at: clock.now + 10 }), false);
+    assert.equal(await replay(store, learned, { session: 's', query: 'close the flaky ticket', offered: ['tracker'], used: 'tracker', tool: 'close_ticket', status: 'ok', at: clock.now }), true);
+    assert.equal(await learned.learnFromCall({ session: 's', power: 'weather', tool: 'get_forecast', status: 'ok', at: clock.now + 10 }), false);
     assert.equal(learned.documents().powers.get('weather'), undefined);
   });
 });
@@ -113,16 +113,16 @@ test('a request counts as seen before whatever the order and repeats of its word
 });
 
 test('learned requests are capped per power and count less as they age; one answer is learned once', async () => {
-  await withStore((store, clock) => {
+  await withStore(async (store, clock) => {
     const learned = new LearnedRequests(store, () => clock.now);
     const start = clock.now;
     for (let i = 0; i < LEARNED_PER_POWER + 5; i += 1) {
-      replay(store, learned, { session: `s${i}`, query: `request number ${i}`, offered: ['tracker'], used: 'tracker', tool: 'list_tickets', status: 'ok', at: start + i * 10 });
+      await replay(store, learned, { session: `s${i}`, query: `request number ${i}`, offered: ['tracker'], used: 'tracker', tool: 'list_tickets', status: 'ok', at: start + i * 10 });
     }
     const kept = learned.documents().powers.get('tracker')!;
     assert.equal(kept.length, LEARNED_PER_POWER);
     assert.ok(!kept.some((l) => l.text === 'request number 0'), 'the oldest went first');
-    assert.equal(learned.learnFromCall({ session: `s${LEARNED_PER_POWER + 4}`, power: 'tracker', tool: 'list_tickets', status: 'ok', at: start + 1000 }), false, 'a second call after the same answer adds nothing');
+    assert.equal(await learned.learnFromCall({ session: `s${LEARNED_PER_POWER + 4}`, power: 'tracker', tool: 'list_tickets', status: 'ok', at: start + 1000 }), false, 'a second call after the same answer adds nothing');
     clock.now = start + 60 * DAY + 1000;
     assert.ok(Math.abs(learned.documents().powers.get('tracker')![0].weight - 0.5) < 1e-9, 'half weight after the half-life');
   });

@@ -20,7 +20,7 @@ function fakePorts() {
       reads.network += 1;
       return { nodes: powers.map((p) => ({ id: `${p}:a`, power: p, tool: 'a', calls: 1 })), edges: [] };
     },
-    recommendations: { all: () => ((reads.stats += 1), []) },
+    recommendations: { sums: async () => ((reads.stats += 1), {}) },
     store: { query: () => [] },
     settings: { ranking: { learn: true } },
     intel: {

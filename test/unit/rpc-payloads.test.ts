@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResolvedCandidate } from '../../server/gateway/resolution.js';
+import { historySums, metricsBySource } from '../../server/ranking/history-metrics.js';
 import { DEFAULT_WEIGHTS } from '../../server/ranking/learned-ranking.js';
 import type { Recommendation } from '../../server/ranking/recommendations.js';
 import { parseActivityFilterInfo, parseRating } from '../../server/rpc/activity-payloads.js';
@@ -31,14 +32,14 @@ const history = (ranks: Array<number | undefined>, source: Recommendation['sourc
   ranks.map((rank, i) => ({ id: String(i), at: i, session: 's', source, query: 'q', candidates: [], ...(rank === undefined ? {} : { used: 'x', usedRank: rank }) }));
 
 test('recommendation stats: MRR and precision@k per source, the weights in use and the defaults', () => {
-  const stats = recommendationStats([...history([0, 1, undefined]), ...history([2], 'retrieve_tools')], { ...DEFAULT_WEIGHTS, relevance: 0.4, popularity: 0.1 }, true);
+  const stats = recommendationStats(metricsBySource({ resolve_intent: historySums(history([0, 1, undefined])), retrieve_tools: historySums(history([2], 'retrieve_tools')) }), { ...DEFAULT_WEIGHTS, relevance: 0.4, popularity: 0.1 }, true);
   assert.deepEqual(stats.resolveIntent, { recommendations: 3, followed: 2, mrr: 0.75, precisionAt1: 0.5, precisionAt3: 1 });
   assert.deepEqual(stats.retrieveTools, { recommendations: 1, followed: 1, mrr: 0.333, precisionAt1: 0, precisionAt3: 1 });
   assert.equal(stats.all.followed, 3);
   assert.equal(stats.weights.relevance, 0.4);
   assert.deepEqual(stats.defaultWeights, DEFAULT_WEIGHTS);
   assert.equal(stats.minSamples, 20);
-  const empty = recommendationStats([], DEFAULT_WEIGHTS, false);
+  const empty = recommendationStats(metricsBySource({}), DEFAULT_WEIGHTS, false);
   assert.deepEqual(empty.all, { recommendations: 0, followed: 0, mrr: null, precisionAt1: null, precisionAt3: null });
   const tuned = tuneResult({ weights: DEFAULT_WEIGHTS, samples: 3, mrrBefore: 0.51234, mrrAfter: 0.51234, tuned: false, reason: 'needs 20' }, empty);
   assert.deepEqual([tuned.mrrBefore, tuned.reason, tuned.stats], [0.512, 'needs 20', empty]);

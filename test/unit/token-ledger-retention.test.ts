@@ -34,10 +34,10 @@ test('token ledger: pruning drops the rows past the retention with one op, and w
       writeMany(ops);
     };
     const ledger = new TokenLedger(store, new InlineTokenizer());
-    ledger.prune(30, now);
+    await ledger.prune(30, now);
     assert.deepEqual(store.query('SELECT id FROM intel_calls'), [{ id: 'new' }]);
     assert.deepEqual(writes, [[{ op: 'deleteBefore', table: 'intel_calls', before: { at: now - 30 * DAY } }]], 'one write of one op for the prune');
-    ledger.prune(30, now);
+    await ledger.prune(30, now);
     assert.equal(writes.length, 1, 'nothing past the retention: nothing written');
   } finally {
     store.close();

@@ -8,7 +8,9 @@ import type { Store, WriteOp } from '../../store/store.js';
 const TABLE = 'intel_calls';
 const SUMS = 'COUNT(*) AS n, SUM(raw_tokens) AS raw, SUM(delivered_tokens) AS delivered';
 
-type Reader = Pick<Store, 'query'>;
+/** The table grows with every summarized call: read where it is kept (on PostgreSQL, the database). */
+type Reader = Pick<Store, 'read'>;
+const DAY_MS = 86_400_000;
 
 export interface IntelCallRow {
   id: string;
@@ -47,24 +49,33 @@ export function intelCallInsert(row: IntelCallRow): WriteOp {
 }
 
 /** The raw token count recorded for an artifact's first call, once counted. */
-export function rawTokensOf(store: Reader, artifactId: string): number | undefined {
-  const row = store.query<{ raw_tokens: number | null }>(`SELECT raw_tokens FROM ${TABLE} WHERE artifact_id = ? AND cache != 'hit' AND raw_tokens IS NOT NULL LIMIT 1`, [artifactId])[0];
+export async function rawTokensOf(store: Reader, artifactId: string): Promise<number | undefined> {
+  const [row] = await store.read<{ raw_tokens: number | null }>(`SELECT raw_tokens FROM ${TABLE} WHERE artifact_id = ? AND cache != 'hit' AND raw_tokens IS NOT NULL LIMIT 1`, [artifactId]);
   return row?.raw_tokens ?? undefined;
 }
 
 /** The one op that deletes the rows older than the cutoff (the `intel_calls_at` index counts them); undefined when there are none. */
-export function expiredIntelCallsOp(store: Reader, cutoff: number): WriteOp | undefined {
-  const expired = store.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE at < ?`, [cutoff])[0]?.n ?? 0;
+export async function expiredIntelCallsOp(store: Reader, cutoff: number): Promise<WriteOp | undefined> {
+  const expired = (await store.read<{ n: number }>(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE at < ?`, [cutoff]))[0]?.n ?? 0;
   return Number(expired) > 0 ? { op: 'deleteBefore', table: TABLE, before: { at: cutoff } } : undefined;
 }
 
-export function intelCallSums(store: Reader): IntelCallSums {
+export async function intelCallSums(store: Reader): Promise<IntelCallSums> {
+  // The UTC day as a whole number, in SQL both SQLite and PostgreSQL run alike (BIGINT division truncates).
+  const [total, days, powers, summarizers, cache, notStored] = await Promise.all([
+    store.read<Aggregate>(`SELECT ${SUMS} FROM ${TABLE}`),
+    store.read<Aggregate & { day: number }>(`SELECT CAST(at AS BIGINT) / ${DAY_MS} AS day, ${SUMS} FROM ${TABLE} GROUP BY 1 ORDER BY 1`),
+    store.read<Aggregate & { power: string }>(`SELECT power, ${SUMS} FROM ${TABLE} GROUP BY power ORDER BY SUM(raw_tokens) - SUM(delivered_tokens) DESC`),
+    store.read<{ summarizer: string; n: number }>(`SELECT summarizer, COUNT(*) AS n FROM ${TABLE} GROUP BY summarizer`),
+    store.read<{ cache: string; n: number }>(`SELECT cache, COUNT(*) AS n FROM ${TABLE} GROUP BY cache`),
+    store.read<{ n: number }>(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE stored = 0`),
+  ]);
   return {
-    total: store.query<Aggregate>(`SELECT ${SUMS} FROM ${TABLE}`)[0] ?? { n: 0, raw: 0, delivered: 0 },
-    days: store.query<Aggregate & { day: string }>(`SELECT date(at / 1000, 'unixepoch') AS day, ${SUMS} FROM ${TABLE} GROUP BY day ORDER BY day`),
-    powers: store.query<Aggregate & { power: string }>(`SELECT power, ${SUMS} FROM ${TABLE} GROUP BY power ORDER BY SUM(raw_tokens) - SUM(delivered_tokens) DESC`),
-    summarizers: store.query<{ summarizer: string; n: number }>(`SELECT summarizer, COUNT(*) AS n FROM ${TABLE} GROUP BY summarizer`),
-    cache: store.query<{ cache: string; n: number }>(`SELECT cache, COUNT(*) AS n FROM ${TABLE} GROUP BY cache`),
-    notStored: store.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE stored = 0`)[0]?.n ?? 0,
+    total: total[0] ?? { n: 0, raw: 0, delivered: 0 },
+    days: days.map((row) => ({ ...row, day: new Date(Number(row.day) * DAY_MS).toISOString().slice(0, 10) })),
+    powers,
+    summarizers,
+    cache,
+    notStored: notStored[0]?.n ?? 0,
   };
 }

@@ -39,12 +39,18 @@ export class TokenLedger {
 
   /** Counts and records in the background; never throws. */
   record(entry: LedgerEntry): void {
-    // After the answer is on its way: counting a large result takes milliseconds even in the worker's absence.
-    const work = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.write(entry))
-      .catch((error) => log.warn(`token accounting failed for ${entry.power}:${entry.tool}: ${errorMessage(error)}`));
-    this.pending.add(work);
-    void work.finally(() => this.pending.delete(work));
+    this.track(entry, () => this.write(entry));
+  }
+
+  /**
+   * Records a cache hit of an artifact: its raw tokens are those counted for the artifact's first
+   * call (read from the table), else counted from its body (`raw`, read when needed).
+   */
+  recordHit(entry: LedgerEntry & { artifactId: string }, raw: () => Promise<string | undefined>): void {
+    this.track(entry, async () => {
+      const rawTokens = await rawTokensOf(this.store, entry.artifactId);
+      await this.write(rawTokens === undefined ? { ...entry, raw: (await raw()) ?? '' } : { ...entry, rawTokens });
+    });
   }
 
   /** Waits until every recorded entry is counted and written. */
@@ -52,14 +58,18 @@ export class TokenLedger {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  /** The raw token count recorded for an artifact's first call, once counted. */
-  rawTokensOf(artifactId: string): number | undefined {
-    return rawTokensOf(this.store, artifactId);
+  /** Runs `work` after the answer is on its way (counting a large result takes milliseconds), kept until flushed; never throws. */
+  private track(entry: Pick<LedgerEntry, 'power' | 'tool'>, work: () => Promise<void>): void {
+    const done = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(work)
+      .catch((error) => log.warn(`token accounting failed for ${entry.power}:${entry.tool}: ${errorMessage(error)}`));
+    this.pending.add(done);
+    void done.finally(() => this.pending.delete(done));
   }
 
-  prune(retentionDays: number, now = Date.now()): void {
+  async prune(retentionDays: number, now = Date.now()): Promise<void> {
     const cutoff = now - retentionDays * 86_400_000;
-    const expired = expiredIntelCallsOp(this.store, cutoff);
+    const expired = await expiredIntelCallsOp(this.store, cutoff);
     if (expired) this.store.write(expired);
   }
 

@@ -27,7 +27,7 @@ export async function tokenReport(
   artifacts: TokenReportInfo['artifacts'],
   sessions: SessionReads[] = [],
 ): Promise<TokenReportInfo> {
-  const { total, days, powers, summarizers, cache, notStored } = intelCallSums(store);
+  const { total, days, powers, summarizers, cache, notStored } = await intelCallSums(store);
   const count = (name: string) => cache.find((row) => row.cache === name)?.n ?? 0;
   const hits = count('hit');
   const misses = count('miss');

@@ -3,7 +3,8 @@
  * and one file `<dataDir>/artifacts/<id>.txt` (the raw text), or, when the store spans machines
  * (PostgreSQL), one row in `artifact_bodies` (store-files.ts) that every replica reads. Rows expire
  * after the TTL; the bodies together stay under a size cap, the oldest evicted first. A failed write (disk full, read-only
- * folder) never fails the call: `save` says why nothing was stored.
+ * folder) never fails the call: `save` says why nothing was stored. The rows are read where the
+ * store keeps them (`Store.read`: on PostgreSQL, the database; they come and go with use).
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -19,6 +20,8 @@ const log = logger('intel');
 const TABLE = 'intel_artifacts';
 /** Files without a row (a crash between file and row) are removed after this long. */
 const ORPHAN_GRACE_MS = 10 * 60_000;
+/** Rows read at a time when evicting. */
+const EVICT_PAGE = 500;
 
 /** Whose stored results these are: a team user's name, or '' for calls with no user (stdio, the gateway's own token). */
 export type ArtifactOwner = string;
@@ -49,7 +52,7 @@ export interface ArtifactRecord {
 /** One owner's stored results, as the artifact tools read them: another owner's are not there. */
 export interface OwnedArtifacts {
   readonly ttlMs: number;
-  get(id: string): (ArtifactRecord & { expired: boolean }) | undefined;
+  get(id: string): Promise<(ArtifactRecord & { expired: boolean }) | undefined>;
   readRaw(id: string): Promise<string | undefined>;
 }
 
@@ -126,12 +129,12 @@ export class ArtifactStore {
   }
 
   /** Stores the raw text under the record's id, making room first; says why when it cannot. */
-  save(record: Omit<ArtifactRecord, 'expiresAt'>, raw: string): SaveOutcome {
+  async save(record: Omit<ArtifactRecord, 'expiresAt'>, raw: string): Promise<SaveOutcome> {
     const cap = this.settings().maxBytes;
     if (record.rawBytes > cap) return { stored: false, reason: `it is larger than the artifact store's cap (${cap} bytes)` };
     try {
-      this.sweep({ orphans: false });
-      this.evictFor(record.rawBytes, cap);
+      await this.sweep({ orphans: false });
+      await this.evictFor(record.rawBytes, cap);
     } catch (error) {
       log.warn(`artifact eviction failed: ${errorMessage(error)}`);
     }
@@ -154,8 +157,8 @@ export class ArtifactStore {
   }
 
   /** The owner's record, expired or not; undefined when it never existed, was evicted, or is another owner's. */
-  get(id: string, owner: ArtifactOwner): (ArtifactRecord & { expired: boolean }) | undefined {
-    const row = this.store.query<Row>(`SELECT * FROM ${TABLE} WHERE id = ? AND ${OWNED}`, [id, owner])[0];
+  async get(id: string, owner: ArtifactOwner): Promise<(ArtifactRecord & { expired: boolean }) | undefined> {
+    const [row] = await this.store.read<Row>(`SELECT * FROM ${TABLE} WHERE id = ? AND ${OWNED}`, [id, owner]);
     if (!row) return undefined;
     const record = fromRow(row);
     return record ? { ...record, expired: record.expiresAt <= this.now() } : undefined;
@@ -163,7 +166,7 @@ export class ArtifactStore {
 
   /** The raw text of the owner's live artifact; undefined when its file is gone or it is another owner's. */
   async readRaw(id: string, owner: ArtifactOwner): Promise<string | undefined> {
-    const row = this.store.query<{ file: string }>(`SELECT file FROM ${TABLE} WHERE id = ? AND ${OWNED}`, [id, owner])[0];
+    const [row] = await this.store.read<{ file: string }>(`SELECT file FROM ${TABLE} WHERE id = ? AND ${OWNED}`, [id, owner]);
     if (!row) return undefined;
     try {
       return await this.files.read(path.join(this.dir, row.file));
@@ -173,8 +176,8 @@ export class ArtifactStore {
   }
 
   /** The owner's newest live artifact of the same call (power, tool, canonical args) made after `since`. */
-  findExact(power: string, tool: string, argsHash: string, since: number, owner: ArtifactOwner): ArtifactRecord | undefined {
-    const rows = this.store.query<Row>(
+  async findExact(power: string, tool: string, argsHash: string, since: number, owner: ArtifactOwner): Promise<ArtifactRecord | undefined> {
+    const rows = await this.store.read<Row>(
       `SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND args_hash = ? AND expires_at > ? AND at > ? AND ${OWNED} ORDER BY at DESC LIMIT 1`,
       [power, tool, argsHash, this.now(), since, owner],
     );
@@ -182,15 +185,15 @@ export class ArtifactStore {
   }
 
   /** The owner's live artifacts, newest first; of one tool when given. */
-  live(limit: number, owner: ArtifactOwner, of?: { power: string; tool: string }): ArtifactRecord[] {
+  async live(limit: number, owner: ArtifactOwner, of?: { power: string; tool: string }): Promise<ArtifactRecord[]> {
     const rows = of
-      ? this.store.query<Row>(`SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND expires_at > ? AND ${OWNED} ORDER BY at DESC LIMIT ?`, [of.power, of.tool, this.now(), owner, limit])
-      : this.store.query<Row>(`SELECT * FROM ${TABLE} WHERE expires_at > ? AND ${OWNED} ORDER BY at DESC LIMIT ?`, [this.now(), owner, limit]);
+      ? await this.store.read<Row>(`SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND expires_at > ? AND ${OWNED} ORDER BY at DESC LIMIT ?`, [of.power, of.tool, this.now(), owner, limit])
+      : await this.store.read<Row>(`SELECT * FROM ${TABLE} WHERE expires_at > ? AND ${OWNED} ORDER BY at DESC LIMIT ?`, [this.now(), owner, limit]);
     return rows.map(fromRow).filter((r): r is ArtifactRecord => r !== undefined);
   }
 
   /** True when a live artifact of a read-only call to this power exists (a write must then invalidate it). */
-  hasLiveReads(power: string): boolean {
+  async hasLiveReads(power: string): Promise<boolean> {
     // Kept while the table is unchanged: time passing only ends artifacts, so "none" stays true,
     // and "until" (the latest expiry) says how long "some" does.
     const version = this.store.tableVersion?.(TABLE);
@@ -198,13 +201,13 @@ export class ArtifactStore {
     const now = this.now();
     if (version !== undefined && known?.version === version && now < known.until) return true;
     if (version !== undefined && known?.version === version && known.until === 0) return false;
-    const until = this.store.query<{ until: number | null }>(`SELECT MAX(expires_at) AS until FROM ${TABLE} WHERE power = ? AND read_only = 1 AND expires_at > ?`, [power, now])[0]?.until ?? 0;
+    const until = (await this.store.read<{ until: number | null }>(`SELECT MAX(expires_at) AS until FROM ${TABLE} WHERE power = ? AND read_only = 1 AND expires_at > ?`, [power, now]))[0]?.until ?? 0;
     if (version !== undefined) this.liveReads.set(power, { version, until });
     return until > 0;
   }
 
-  usage(): { count: number; bytes: number } {
-    const row = this.store.query<{ n: number; bytes: number | null }>(`SELECT COUNT(*) AS n, SUM(raw_bytes) AS bytes FROM ${TABLE}`)[0];
+  async usage(): Promise<{ count: number; bytes: number }> {
+    const [row] = await this.store.read<{ n: number; bytes: number | null }>(`SELECT COUNT(*) AS n, SUM(raw_bytes) AS bytes FROM ${TABLE}`);
     return { count: row?.n ?? 0, bytes: row?.bytes ?? 0 };
   }
 
@@ -212,8 +215,8 @@ export class ArtifactStore {
    * Removes expired artifacts, and (unless told not to) files no row names, those after the call
    * (`orphansSwept` resolves then); returns how many artifacts went.
    */
-  sweep(options: { orphans?: boolean } = {}): number {
-    const expired = this.store.query<{ id: string; file: string }>(`SELECT id, file FROM ${TABLE} WHERE expires_at <= ?`, [this.now()]);
+  async sweep(options: { orphans?: boolean } = {}): Promise<number> {
+    const expired = await this.store.read<{ id: string; file: string }>(`SELECT id, file FROM ${TABLE} WHERE expires_at <= ?`, [this.now()]);
     this.remove(expired);
     if (options.orphans !== false) {
       this.orphansSwept = this.removeOrphans().catch((error) => log.debug(`orphaned artifact files not removed: ${errorMessage(error)}`));
@@ -224,14 +227,19 @@ export class ArtifactStore {
   /** The last sweep's removal of orphaned files. */
   orphansSwept: Promise<void> = Promise.resolve();
 
-  private evictFor(bytes: number, cap: number): void {
-    let { bytes: used } = this.usage();
+  private async evictFor(bytes: number, cap: number): Promise<void> {
+    let { bytes: used } = await this.usage();
     if (used + bytes <= cap) return;
     const victims: Array<{ id: string; file: string }> = [];
-    for (const row of this.store.query<{ id: string; file: string; raw_bytes: number }>(`SELECT id, file, raw_bytes FROM ${TABLE} ORDER BY at ASC`)) {
-      if (used + bytes <= cap) break;
-      victims.push(row);
-      used -= row.raw_bytes;
+    // The oldest first, a page at a time: enough of them to make room, not the whole table.
+    for (let offset = 0; used + bytes > cap; offset += EVICT_PAGE) {
+      const page = await this.store.read<{ id: string; file: string; raw_bytes: number }>(`SELECT id, file, raw_bytes FROM ${TABLE} ORDER BY at ASC, id LIMIT ? OFFSET ?`, [EVICT_PAGE, offset]);
+      for (const row of page) {
+        if (used + bytes <= cap) break;
+        victims.push(row);
+        used -= row.raw_bytes;
+      }
+      if (page.length < EVICT_PAGE) break;
     }
     if (victims.length) log.info(`evicting ${victims.length} artifact(s) to stay under ${cap} bytes`);
     this.remove(victims);
@@ -251,7 +259,7 @@ export class ArtifactStore {
       return;
     }
     if (names.length === 0) return;
-    const known = new Set(this.store.query<{ file: string }>(`SELECT file FROM ${TABLE}`).map((r) => r.file));
+    const known = new Set((await this.store.read<{ file: string }>(`SELECT file FROM ${TABLE}`)).map((r) => r.file));
     for (const name of names) {
       if (known.has(name)) continue;
       try {

@@ -49,7 +49,7 @@ export class ResultCache {
   ) {}
 
   /** The live summary of an identical earlier call made after `notBefore` and the power's last write. */
-  exact(power: string, tool: string, args: Record<string, unknown>, notBefore: number, owner: ArtifactOwner): ArtifactRecord | undefined {
+  exact(power: string, tool: string, args: Record<string, unknown>, notBefore: number, owner: ArtifactOwner): Promise<ArtifactRecord | undefined> {
     return this.artifacts.findExact(power, tool, argsHash(args), Math.max(notBefore, this.lastWrite(power)), owner);
   }
 
@@ -69,12 +69,17 @@ export class ResultCache {
     if (this.sameResults.size > SAME_RESULTS) this.sameResults.delete(this.sameResults.keys().next().value!);
   }
 
-  /** A non-read-only call may change what read-only ones return: earlier cached results of the power stop counting. */
-  noteWrite(power: string, at: number): void {
+  /**
+   * A non-read-only call may change what read-only ones return: earlier cached results of the
+   * power stop counting, at once in this process; in the store (for the others) once the artifact
+   * rows say the power has live read-only results, resolving then.
+   */
+  async noteWrite(power: string, at: number): Promise<void> {
     if (at <= (this.writes.get(power) ?? 0)) return;
     this.writes.set(power, at);
-    if (!this.artifacts.hasLiveReads(power)) return;
-    this.store.write({ op: 'upsert', table: WRITES, row: { power, at } });
+    if (!(await this.artifacts.hasLiveReads(power))) return;
+    // The latest write this process knows of, should a later one have been noted meanwhile.
+    this.store.write({ op: 'upsert', table: WRITES, row: { power, at: Math.max(at, this.writes.get(power) ?? 0) } });
   }
 
   lastWrite(power: string): number {
@@ -85,7 +90,7 @@ export class ResultCache {
   /** The most similar live earlier result of the same tool above the threshold; undefined without a model. */
   async similar(power: string, tool: string, fingerprint: string, threshold: number, owner: ArtifactOwner): Promise<{ record: ArtifactRecord; similarity: number } | undefined> {
     if (!this.embeddings) return undefined;
-    const candidates = this.artifacts.live(SIMILAR_CANDIDATES, owner, { power, tool }).filter((c) => c.fingerprint);
+    const candidates = (await this.artifacts.live(SIMILAR_CANDIDATES, owner, { power, tool })).filter((c) => c.fingerprint);
     if (candidates.length === 0) return undefined;
     const vectors = await this.embeddings.vectorsFor([fingerprint, ...candidates.map((c) => c.fingerprint)]);
     const mine = vectors?.[0];

@@ -23,7 +23,7 @@ const MAX_CHARS = 8_000_000;
 const ARTIFACT_WEIGHT = 0.3;
 
 export async function searchPassages(artifacts: ArtifactStore, query: string, limit: number, owner: ArtifactOwner, embeddings?: EmbeddingCache): Promise<PassageSearchOutcome> {
-  const live = artifacts.live(1_000, owner);
+  const live = await artifacts.live(1_000, owner);
   const byArtifact = await searchArtifacts(live, query, ARTIFACT_CANDIDATES, embeddings);
   const artifactRelevance = new Map(byArtifact.hits.map((hit) => [hit.record.id, hit.relevance]));
   const candidates = [...new Map([...byArtifact.hits.map((hit) => hit.record), ...live.slice(0, RECENT)].map((r) => [r.id, r])).values()];

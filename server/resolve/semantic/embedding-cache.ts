@@ -40,7 +40,7 @@ export class EmbeddingCache {
   async vectorsFor(texts: string[]): Promise<(Float32Array | undefined)[] | undefined> {
     if (!this.usable()) return undefined;
     const keys = texts.map((text) => this.keyOf(text));
-    const found = this.lookUp([...new Set(keys)]);
+    const found = await this.lookUp([...new Set(keys)]);
     this.counters.storeHits += keys.filter((key) => found.has(key)).length;
     const missing = new Map<string, string>();
     keys.forEach((key, i) => {
@@ -106,11 +106,12 @@ export class EmbeddingCache {
     }
   }
 
-  private lookUp(keys: string[]): Map<string, Float32Array> {
+  /** Read where the vectors are kept (they grow with every text embedded: not in a PostgreSQL replica's memory). */
+  private async lookUp(keys: string[]): Promise<Map<string, Float32Array>> {
     const found = new Map<string, Float32Array>();
     for (let start = 0; start < keys.length; start += LOOKUP_CHUNK) {
       const chunk = keys.slice(start, start + LOOKUP_CHUNK);
-      const rows = this.store.query<{ key: string; dim: number; vector: string }>(
+      const rows = await this.store.read<{ key: string; dim: number; vector: string }>(
         `SELECT key, dim, vector FROM embeddings WHERE key IN (${chunk.map(() => '?').join(', ')})`,
         chunk,
       );
