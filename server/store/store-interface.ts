@@ -21,7 +21,7 @@ export interface Store {
   /**
    * Commits one op: when it returns, every query of this process sees it; the embedded store's
    * other processes see it on their next query and a killed process does not lose it (PostgreSQL:
-   * other replicas see it within a second, a killed replica keeps it once `durable()` resolved).
+   * other replicas see it within a second, a killed replica keeps it once `acknowledged()` resolved).
    * Surviving power loss is acknowledged by `durable()`.
    * Throws, before committing anything, on an unknown table or column or a missing key.
    */

@@ -23,7 +23,7 @@
  * median over the rounds, and the throughput ratio and added p50 are also given round by round.
  * One round alone moves by a quarter on a shared machine (a process landing on a busy core, the
  * machine's load changing between rows).
- * Run: npm run bench:proxy   (BENCH_CALLS=N measured calls per row, default at least 2,000 and at
+ * Run: npm run bench:proxy   (BENCH_STORE=postgres: on PostgreSQL; BENCH_CALLS=N measured calls per row, default at least 2,000 and at
  * least BENCH_MIN_SECONDS; GRIMOIRE_BENCH_CLI=path
  * to another build's out/server/cli/main.js to measure that build instead, e.g. main's;
  * BENCH_TARGETS='gateway stdio,direct http' and BENCH_CONCURRENCY=1 to run only some rows;
@@ -46,7 +46,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fetchWithOwnSignal } from '../../server/upstream/own-signal-fetch.js';
+import { DATABASE_URL_ENV } from '../../server/store/open-store.js';
 import { gatewayEnv } from '../helpers/gateway-process.js';
+import { startPgCluster } from '../helpers/postgres.js';
 import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
 import { median, round } from './figures.js';
 
@@ -64,6 +66,8 @@ const everything = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 
 const cli = process.env.GRIMOIRE_BENCH_CLI ? path.resolve(process.env.GRIMOIRE_BENCH_CLI) : cliPath;
 /** BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway. */
 const gatewayNodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** BENCH_STORE=postgres: the gateways' store is a PostgreSQL cluster this script starts (fsync on), not the data dir's file. */
+const STORE = process.env.BENCH_STORE ?? 'file';
 
 interface Target {
   name: string;
@@ -414,11 +418,13 @@ async function runRound(index: number, env: Record<string, string>): Promise<{ r
 
 async function main(): Promise<void> {
   const home = tempDir('grimoire-bench-');
-  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
+  const cluster = STORE === 'postgres' ? await startPgCluster({ fsync: true }) : undefined;
+  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, cluster ? { [DATABASE_URL_ENV]: cluster.url() } : {});
   const rounds: Array<{ rows: Row[]; overhead: Overhead[] }> = [];
   try {
     for (let index = 0; index < ROUNDS; index++) rounds.push(await runRound(index, env));
   } finally {
+    cluster?.stop();
     home.cleanup();
   }
   const rows = rounds[0]!.rows.map(({ target, concurrency }) => {
@@ -430,7 +436,7 @@ async function main(): Promise<void> {
     throughput_ratio_by_round: rounds.map((r) => r.overhead[i]!.throughput_ratio),
     added_p50_ms_by_round: rounds.map((r) => r.overhead[i]!.added_p50_ms),
   }));
-  process.stdout.write(JSON.stringify({ cli, rounds: ROUNDS, warmup_calls_per_row: WARMUP, min_calls_per_row: CALLS, min_seconds_per_row: MIN_SECONDS, rows, overhead: overheads }, null, 2) + '\n');
+  process.stdout.write(JSON.stringify({ cli, store: STORE, rounds: ROUNDS, warmup_calls_per_row: WARMUP, min_calls_per_row: CALLS, min_seconds_per_row: MIN_SECONDS, rows, overhead: overheads }, null, 2) + '\n');
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 /**
  * Follows the other replicas' writes: LISTEN on the change channel (a notification carries the
- * new sequence number), then fetch the change-log rows past the last one seen and hand their ops
+ * new sequence number and the replica that committed it), then fetch the change-log rows past the last one seen and hand their ops
  * to the read model. Polls once a second as well, so a missed notification (a reconnect) costs at
  * most a second. After a long outage (the log may have been pruned past us) it asks for a reload.
  */
@@ -100,7 +100,7 @@ export class PgFollower {
         await client.end().catch(() => undefined);
         break;
       }
-      client.on('notification', () => void this.fetchSoon());
+      client.on('notification', (message) => this.notified(message.payload));
       client.once('end', () => {
         if (this.listener !== client) return;
         this.listener = null;
@@ -111,6 +111,21 @@ export class PgFollower {
       break;
     }
     this.reconnecting = false;
+  }
+
+  /**
+   * A notification's payload is `<seq> <origin>`: this replica's own commit right after the last
+   * sequence seen has nothing to apply, so it only moves the sequence on (no query per own write).
+   */
+  private notified(payload: string | undefined): void {
+    const space = payload?.indexOf(' ') ?? -1;
+    const seq = space > 0 ? Number(payload!.slice(0, space)) : NaN;
+    if (!this.fetching && seq === this.seq + 1 && payload!.slice(space + 1) === this.origin) {
+      this.seq = seq;
+      this.lastContact = Date.now();
+      return;
+    }
+    void this.fetchSoon();
   }
 
   private async fetch(): Promise<void> {

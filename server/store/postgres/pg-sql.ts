@@ -2,6 +2,7 @@
  * The store's SQL in PostgreSQL's dialect: migrations (written for SQLite) translated, and logical
  * write ops (server/store/ops.ts) as parameterized statements with the same idempotent meaning.
  */
+import { escapeLiteral } from 'pg';
 import { TABLE_KEYS, type Migration } from '../migrations.js';
 import { quote, type SqlValue, type WriteOp } from '../ops.js';
 import { opValues, withOpValues } from '../write-op.js';
@@ -113,4 +114,29 @@ export function pgStatement(op: WriteOp): PgStatement {
   const updates = op.op === 'upsert' ? names.filter((n) => !keys.includes(n)).map((n) => `${quote(n)} = EXCLUDED.${quote(n)}`) : [];
   const action = updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING';
   return { text: `INSERT INTO ${table} (${cols}) VALUES (${marks}) ON CONFLICT (${keys.map(quote).join(', ')}) DO ${action}`, values };
+}
+
+/** Above this many characters of values, a batch is sent with its values as parameters (see `inlined`). */
+export const MAX_INLINED_CHARS = 64 * 1024;
+
+/** How many characters a batch's statements carry in values (what inlining them would escape). */
+export function valueChars(statements: PgStatement[]): number {
+  let chars = 0;
+  for (const statement of statements) for (const value of statement.values) chars += value === null ? 4 : String(value).length;
+  return chars;
+}
+
+/**
+ * The statement with its values written in as literals, for a transaction sent as one simple
+ * query (one round trip instead of one per statement). Each value is quoted by the driver's
+ * `escapeLiteral` as text of unknown type, which PostgreSQL resolves as it resolves a parameter
+ * (node-postgres sends every parameter as text of unknown type: a number as its `String`).
+ * The `$n` it replaces are only placeholders: the statements' identifiers are quoted schema names.
+ */
+export function inlined(statement: PgStatement): string {
+  return statement.text.replace(/\$(\d+)/g, (_, n: string) => {
+    const value = statement.values[Number(n) - 1];
+    if (value === undefined) throw new Error(`store: statement has no value for $${n}`);
+    return value === null ? 'NULL' : escapeLiteral(String(value));
+  });
 }

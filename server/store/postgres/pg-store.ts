@@ -116,11 +116,11 @@ export class PgStore extends StoreBase implements Store {
   }
 
   durable(): Promise<void> {
-    return this.writer.settled(false);
+    return this.writer.onDisk();
   }
 
   acknowledged(): Promise<void> {
-    return this.writer.settled(true);
+    return this.writer.committedOrQueued();
   }
 
   /** The read model's tables only: a query naming a table kept in the database alone throws. */
@@ -134,7 +134,7 @@ export class PgStore extends StoreBase implements Store {
   /** Runs the query in PostgreSQL, once this replica's writes so far are committed (or queued while it is down). */
   override async read<T = Row>(sql: string, params: SqlValue[] = []): Promise<T[]> {
     this.assertOpen();
-    await this.writer.settled(true);
+    await this.writer.committedOrQueued();
     try {
       return (await this.readPool.query(pgParameters(sql), params)).rows as T[];
     } catch (error) {
