@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { errorMessage, logger } from '../log.js';
 import { StoreDatabase } from './database.js';
 import { GroupCommit } from './group-commit.js';
-import { entryLine, gonePresence, journalGeneration, journalName, JOURNALS, liveLegacyWriter, listJournals, presenceName, readJournal, SNAPSHOT, type ParsedEntry } from './journal.js';
+import { entryLine, gonePresence, journalGeneration, journalName, JOURNALS, liveLegacyWriter, listJournals, presenceName, readJournal, SNAPSHOT, syncDir, type ParsedEntry } from './journal.js';
 import { applyEntries, readJournals, watermarks } from './journal-replay.js';
 import { migrate } from './migrations.js';
 import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
@@ -163,7 +163,7 @@ export class SqljsStore extends StoreBase implements Store {
    * writer's and is cut off.
    */
   private refresh(locked: boolean): void {
-    const size = fs.statSync(path.join(this.journals, this.journal), { throwIfNoEntry: false })?.size;
+    const size = journalSize(path.join(this.journals, this.journal));
     if (size === undefined) {
       if (locked) this.load();
       else withLock(this.lock, () => this.load());
@@ -194,7 +194,7 @@ export class SqljsStore extends StoreBase implements Store {
       const replay = readJournals(this.journals, marks);
       const generation = Math.max(1, ...[...marks.keys()].map((name) => journalGeneration(name) ?? 0));
       const journal = journalName(generation);
-      const fd = fs.openSync(path.join(this.journals, journal), 'a+');
+      const fd = openJournal(path.join(this.journals, journal));
       const applied = replay.ends.get(journal) ?? 0;
       if (fs.fstatSync(fd).size > applied) fs.ftruncateSync(fd, applied); // a dead writer's torn line
       if (this.fd >= 0) fs.closeSync(this.fd);
@@ -250,8 +250,8 @@ export class SqljsStore extends StoreBase implements Store {
     this.db.commit();
     const bytes = this.image.export();
     const nextPath = path.join(this.journals, next);
-    fs.writeFileSync(nextPath, '');
-    const fd = fs.openSync(nextPath, 'a+');
+    fs.rmSync(nextPath, { force: true }); // an empty one a compaction that died before its rename left
+    const fd = openJournal(nextPath);
     try {
       writeSnapshot(this.snapshot, bytes);
     } catch (error) {
@@ -280,5 +280,24 @@ export class SqljsStore extends StoreBase implements Store {
   private apply(ops: WriteOp[], failed: (op: WriteOp, error: unknown) => void): void {
     for (const op of ops) this.tableVersions.set(op.table, (this.tableVersions.get(op.table) ?? 0) + 1);
     this.db.writing(() => applyOps((sql, params) => this.db.run(sql, params), ops, failed));
+  }
+}
+
+/** The journal open for appending and reading; a new one's name synced into its folder. */
+function openJournal(file: string): number {
+  const created = !fs.existsSync(file);
+  const fd = fs.openSync(file, 'a+');
+  if (created) syncDir(path.dirname(file));
+  return fd;
+}
+
+/** The journal's size; undefined once a compaction deleted it (on Windows, while its deletion is pending). */
+function journalSize(file: string): number | undefined {
+  try {
+    return fs.statSync(file).size;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EPERM') return undefined;
+    throw error;
   }
 }

@@ -130,9 +130,16 @@ async function replayCost({ Store, ActivityLog, sqlJsEngine }: Built, journalRow
     let start = performance.now();
     const reopened = await Store.open({ dataDir: copy.dir, engine, compactBytes: 1 });
     const openMs = performance.now() - start;
-    start = performance.now();
-    new ActivityLog(reopened).record(call(0));
-    const compactMs = performance.now() - start;
+    // The write that takes the journal past the snapshot's size compacts: its time.
+    const journals = path.join(copy.dir, 'journals');
+    const current = path.join(journals, fs.readdirSync(journals).find((name) => name.endsWith('.jsonl'))!);
+    const log = new ActivityLog(reopened);
+    let compactMs = 0;
+    for (let i = 0; fs.existsSync(current); i++) {
+      start = performance.now();
+      log.record(call(i));
+      compactMs = performance.now() - start;
+    }
     reopened.close();
     return { row: 'replay (sql.js)', snapshot_mb: round(snapshotBytes / 1e6), journal_rows: journalRows, open_ms: round(openMs), compact_ms: round(compactMs) };
   } finally {
