@@ -50,10 +50,17 @@ export class GroupCommit {
   /** Syncs what is left, on this thread. */
   close(): void {
     clearTimeout(this.timer);
+    if (!this.dirty) return;
     try {
-      if (this.dirty) this.withFile((fd) => fs.fdatasyncSync(fd));
+      const fd = fs.openSync(this.file(), 'r+');
+      try {
+        this.syncs += 1;
+        fs.fdatasyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
     } catch (error) {
-      log.warn(`could not sync ${path.basename(this.file())}: ${errorMessage(error)}`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log.warn(`could not sync ${path.basename(this.file())}: ${errorMessage(error)}`);
     }
   }
 
@@ -76,23 +83,6 @@ export class GroupCommit {
       throw error;
     } finally {
       this.syncing = undefined;
-    }
-  }
-
-  private withFile(use: (fd: number) => void): void {
-    let fd: number;
-    try {
-      fd = fs.openSync(this.file(), 'r+');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
-    }
-    try {
-      this.syncs += 1;
-      use(fd);
-      this.dirty = false;
-    } finally {
-      fs.closeSync(fd);
     }
   }
 }
