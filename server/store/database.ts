@@ -1,16 +1,14 @@
 /**
  * One SQLite connection (sql-engine.ts: better-sqlite3, node:sqlite or sql.js) as a store uses it:
- * the database file's (sqlite-store.ts) or the journaled store's in-memory one. A query runs only
- * if SQLite compiles it to a program that writes nothing (its `EXPLAIN`, read once per statement
- * text: no write transaction, no opcode that changes the connection), so writes go through
- * `write()`. (`PRAGMA query_only`, toggled around each write, did the same, but a flag pragma
- * expires every prepared statement: each was compiled again on its next use, twice per write.)
- * Statements are prepared once.
+ * the database file's (sqlite-store.ts) or one in memory (the sql.js store's, PostgreSQL's read
+ * model). A query runs only if SQLite compiles it to a program that writes nothing (its `EXPLAIN`,
+ * read once per statement text: no write transaction, no opcode that changes the connection), so
+ * writes go through `write()`. (`PRAGMA query_only`, toggled around each write, did the same, but
+ * a flag pragma expires every prepared statement.) Statements are prepared once.
  * In memory (the default pragmas), the rollback journal is in memory and the lock exclusive
- * (nothing else opens it: with the default locking SQLite drops its page cache after every
- * transaction and re-reads the pages through sql.js's file system, ten times the cost of a write);
- * writes run in one long transaction (`writing`), committed every COMMIT_EVERY writes and before an
- * export (a commit copies the changed pages into that file system). Durability is the journals' job there.
+ * (with the default locking SQLite drops its page cache after every transaction and re-reads the
+ * pages through sql.js's file system, ten times the cost of a write); writes run in one long
+ * transaction (`writing`), committed every COMMIT_EVERY writes and before an export.
  */
 import type { SqlDatabase, SqlEngine, SqlStatement } from './sql-surface.js';
 import type { SqlValue } from './ops.js';
@@ -46,8 +44,9 @@ export class StoreDatabase {
     db.exec(pragmas);
   }
 
-  static create(engine: SqlEngine, bytes?: Uint8Array): StoreDatabase {
-    const db = engine.open(bytes);
+  /** An empty database in memory. */
+  static create(engine: SqlEngine): StoreDatabase {
+    const db = engine.open();
     try {
       return new StoreDatabase(db);
     } catch (error) {
@@ -153,17 +152,6 @@ export class StoreDatabase {
       this.statements.set(sql, statement);
     }
     return statement;
-  }
-
-  /**
-   * The database file, committed first. sql.js (1.16 on) copies it with SQLite's backup API on this
-   * connection, better-sqlite3 serializes it, node:sqlite writes it with VACUUM INTO: prepared
-   * statements, pragmas and the page cache stay (sql.js before 1.16 closed and reopened the
-   * database, and every statement was prepared again after a compaction).
-   */
-  export(): Uint8Array {
-    this.commit();
-    return this.db.export();
   }
 
   close(): void {

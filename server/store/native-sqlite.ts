@@ -80,10 +80,6 @@ class NativeDatabase implements SqlDatabase {
     return this;
   }
 
-  export(): Uint8Array {
-    return this.db.serialize();
-  }
-
   close(): void {
     this.db.close();
   }
@@ -96,7 +92,7 @@ export async function nativeEngine(): Promise<SqlEngine> {
   new Database(':memory:').close(); // the native binding loads here, not at the first open
   return {
     name: 'better-sqlite3',
-    open: (bytes) => new NativeDatabase(bytes ? new Database(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) : new Database(':memory:')),
+    open: () => new NativeDatabase(new Database(':memory:')),
     openFile: (file) => new NativeDatabase(new Database(file)),
   };
 }

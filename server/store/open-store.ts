@@ -1,6 +1,6 @@
 /**
  * Chooses the store's backend: PostgreSQL when a database URL is given (`--database` or
- * GRIMOIRE_DATABASE_URL), otherwise the embedded store of the data dir (in-memory SQLite with journals).
+ * GRIMOIRE_DATABASE_URL), otherwise the embedded store of the data dir (store.ts).
  */
 import { isPostgresUrl } from './postgres/pg-url.js';
 import type { Store } from './store-interface.js';

@@ -1,28 +1,28 @@
 /**
- * The SQLite engine under the store's in-memory database, chosen once per process: better-sqlite3
- * (native) where it loads, else Node's own `node:sqlite` where it has what the store needs (Node 24,
- * Node 22.23 here, and VS Code's Electron when its Node does), else sql.js (WebAssembly). All three
- * hold the same SQLite database file image (a snapshot written by one opens in the others), so processes on different engines share a data
- * dir. better-sqlite3 is an optional dependency: it does not load in VS Code's Electron (another
- * ABI; the .vsix does not carry it) nor where its install could not build. Falling back says why
- * once, at debug level. GRIMOIRE_STORE_ENGINE=node:sqlite or sql.js chooses one.
+ * The SQLite engine of this process, chosen once: better-sqlite3 (native) where it loads, else
+ * Node's own `node:sqlite` where it has what the store needs (Node 24, Node 22.23 here, and VS
+ * Code's Electron when its Node does), else sql.js (WebAssembly, which cannot write a file: the
+ * sql.js store). better-sqlite3 is an optional dependency: it does not load in VS Code's Electron
+ * (another ABI; the .vsix does not carry it) nor where its install could not build. Falling back
+ * says why once, at debug level. GRIMOIRE_STORE_ENGINE=node:sqlite or sql.js chooses one.
  * The surface is the part of sql.js's Database the store uses; native-sqlite.ts gives it to
  * better-sqlite3, node-sqlite.ts to node:sqlite.
  */
 import initSqlJs from 'sql.js';
 import { errorMessage, logger } from '../log.js';
-import type { SqlEngine } from './sql-surface.js';
+import type { ImageEngine, SqlEngine } from './sql-surface.js';
 
-export type { SqlDatabase, SqlEngine, SqlStatement } from './sql-surface.js';
+export type { ImageDatabase, ImageEngine, SqlDatabase, SqlEngine, SqlStatement } from './sql-surface.js';
 
 const log = logger('store');
 
 export const ENGINE_VARIABLE = 'GRIMOIRE_STORE_ENGINE';
 
-/** sql.js's own Database already has this surface. */
-export async function sqlJsEngine(): Promise<SqlEngine> {
-  const SQL = await initSqlJs();
-  return { name: 'sql.js', open: (bytes) => (bytes ? new SQL.Database(bytes) : new SQL.Database()) };
+let sqlJs: Promise<ImageEngine> | undefined;
+
+/** sql.js's own Database already has this surface (loaded once per process). */
+export function sqlJsEngine(): Promise<ImageEngine> {
+  return (sqlJs ??= initSqlJs().then((SQL) => ({ name: 'sql.js', open: (bytes?: Uint8Array) => (bytes ? new SQL.Database(bytes) : new SQL.Database()) })));
 }
 
 let loading: Promise<SqlEngine> | undefined;

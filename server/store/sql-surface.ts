@@ -19,15 +19,23 @@ export interface SqlDatabase {
   exec(sql: string, params?: SqlValue[]): Array<{ columns: string[]; values: unknown[][] }>;
   run(sql: string, params?: SqlValue[]): unknown;
   prepare(sql: string): SqlStatement;
-  /** The database file image. */
-  export(): Uint8Array;
   close(): void;
 }
 
 export interface SqlEngine {
   readonly name: 'better-sqlite3' | 'node:sqlite' | 'sql.js';
-  /** An in-memory database, empty or from a file image. */
-  open(bytes?: Uint8Array): SqlDatabase;
+  /** An empty database in memory. */
+  open(): SqlDatabase;
   /** A connection to a database file (created when missing); absent where the engine cannot write a file (sql.js). */
   openFile?(file: string): SqlDatabase;
+}
+
+/** A database in memory that comes from a file image and goes back to one: sql.js's. */
+export interface ImageDatabase extends SqlDatabase {
+  export(): Uint8Array;
+}
+
+export interface ImageEngine extends SqlEngine {
+  readonly name: 'sql.js';
+  open(bytes?: Uint8Array): ImageDatabase;
 }

@@ -4,27 +4,23 @@
  * locking. A write is one `BEGIN IMMEDIATE` transaction (waiting up to `busy_timeout` for another
  * process's); it is committed in the WAL file when `writeMany` returns, so a killed process loses
  * nothing it committed. `synchronous = NORMAL`: SQLite syncs the WAL at checkpoints; for power loss
- * this store syncs it too, off the event loop, SYNC_AFTER_MS after the first unsynced write (group
- * commit: one sync covers every write of that moment), and `durable()` waits for such a sync.
+ * this store syncs it too (group-commit.ts), and `durable()` waits for such a sync.
  * Every query sees what any process committed before it. See server/store/README.md.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { errorMessage, logger } from '../log.js';
+import { errorMessage } from '../log.js';
 import { StoreDatabase } from './database.js';
-import { importLegacy } from './legacy-import.js';
+import { GroupCommit } from './group-commit.js';
 import { migrate } from './migrations.js';
 import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
 import type { SqlEngine } from './sql-surface.js';
 import { StoreBase } from './store-base.js';
 import type { Store } from './store-interface.js';
 
-const log = logger('store');
 export const DATABASE_FILE = 'grimoire.db';
 /** How long a write waits for another process's transaction before it throws SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5_000;
-/** The WAL is synced this long after the first write it does not cover yet. */
-const SYNC_AFTER_MS = 20;
 const PRAGMAS = `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL`;
 
 /**
@@ -55,15 +51,11 @@ export interface SqliteStoreOptions {
 export class SqliteStore extends StoreBase implements Store {
   readonly dataDir: string;
   readonly file: string;
-  private readonly fsync: boolean;
+  private readonly commits: GroupCommit;
   /** Per table, bumped by this process's writes; `foreign` moves when another connection committed. */
   private readonly tableVersions = new Map<string, number>();
   private foreign = 0;
   private dataVersion = -1;
-  private syncing: Promise<void> | undefined;
-  private syncAgain: Promise<void> | undefined;
-  private syncTimer: NodeJS.Timeout | undefined;
-  private syncs = 0;
 
   private constructor(
     private readonly db: StoreDatabase,
@@ -74,7 +66,8 @@ export class SqliteStore extends StoreBase implements Store {
     super();
     this.dataDir = path.resolve(options.dataDir);
     this.file = file;
-    this.fsync = options.fsync ?? true;
+    // Checkpoints sync the database file themselves; what is not checkpointed yet is in the WAL.
+    this.commits = new GroupCommit(() => `${file}-wal`, options.fsync ?? true);
   }
 
   static open(options: SqliteStoreOptions): SqliteStore {
@@ -83,7 +76,6 @@ export class SqliteStore extends StoreBase implements Store {
     const dataDir = path.resolve(options.dataDir);
     fs.mkdirSync(dataDir, { recursive: true });
     const file = path.join(dataDir, DATABASE_FILE);
-    importLegacy(dataDir, file, engine);
     const raw = engine.openFile(file);
     let db: StoreDatabase;
     try {
@@ -117,49 +109,18 @@ export class SqliteStore extends StoreBase implements Store {
       throw error;
     }
     for (const op of ops) this.tableVersions.set(op.table, (this.tableVersions.get(op.table) ?? 0) + 1);
-    if (this.fsync && !this.syncTimer) {
-      this.syncTimer = setTimeout(() => {
-        this.syncTimer = undefined;
-        if (!this.closed) this.durable().catch((error: unknown) => log.warn(`could not sync ${path.basename(this.file)}-wal: ${errorMessage(error)}`));
-      }, SYNC_AFTER_MS);
-      this.syncTimer.unref();
-    }
+    this.commits.noteWrite();
   }
 
   /** Resolves once every write made before the call is on stable storage: the WAL synced, one sync for the writes of that moment. */
   durable(): Promise<void> {
     this.assertOpen();
-    if (!this.fsync) return Promise.resolve();
-    if (!this.syncing) return (this.syncing = this.syncWal());
-    // A sync in flight may have started before this call's writes: the next one covers them.
-    return (this.syncAgain ??= this.syncing.catch(() => undefined).then(() => {
-      this.syncAgain = undefined;
-      return (this.syncing = this.syncWal());
-    }));
-  }
-
-  private async syncWal(): Promise<void> {
-    try {
-      // Checkpoints sync the database file themselves; what is not checkpointed yet is in the WAL.
-      const handle = await fs.promises.open(`${this.file}-wal`, 'r').catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return undefined;
-        throw error;
-      });
-      if (!handle) return;
-      try {
-        this.syncs += 1;
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
-    } finally {
-      this.syncing = undefined;
-    }
+    return this.commits.durable();
   }
 
   /** WAL syncs started so far (for benchmarks and tests). */
   get walSyncs(): number {
-    return this.syncs;
+    return this.commits.syncs;
   }
 
   tableVersion(table: string): number {
@@ -181,7 +142,7 @@ export class SqliteStore extends StoreBase implements Store {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.syncTimer);
+    this.commits.close();
     // The last connection to close checkpoints the WAL into the file and syncs it; otherwise the WAL stays for the others.
     this.db.close();
   }

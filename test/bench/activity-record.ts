@@ -7,8 +7,8 @@
  *    records written behind, retention every PRUNE_EVERY calls at the default cap of 10,000 rows,
  *    compaction as the gateway has it), CPU µs per call over 20,000 calls once the table is at its
  *    cap; BENCH_RUNS runs, sorted, and their median;
- *  - replay: `Store.open` over a snapshot of 10,000 activity rows plus 0 / 2,500 / 5,000 rows
- *    in the journal, and the compaction after, in ms.
+ *  - replay (the sql.js store): `Store.open` over a snapshot of 10,000 activity rows plus 0 / 2,500
+ *    / 5,000 rows in the journal, and a compaction (a write past the bound), in ms.
  * Run: npx tsc -b && node out/test/bench/activity-record.js [OUT]   (OUT: another build's out/
  * folder to measure instead of this one, e.g. main's).
  */
@@ -19,13 +19,14 @@ import type { ActivityCall, ActivityLog as ActivityLogClass } from '../../server
 import type { recordStage as RecordStage } from '../../server/calls/record-stage.js';
 import type { CallContext } from '../../server/calls/pipeline.js';
 import type { Store as StoreFactory } from '../../server/store/store.js';
+import type { sqlJsEngine as SqlJsEngine } from '../../server/store/sql-engine.js';
 import { repoRoot, tempDir } from '../helpers/temp.js';
 
 const out = path.resolve(process.argv[2] ?? path.join(repoRoot, 'out'));
 const BATCH = Number(process.env.BENCH_BATCH ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
-type Built = { Store: typeof StoreFactory; ActivityLog: typeof ActivityLogClass; recordStage: typeof RecordStage };
+type Built = { Store: typeof StoreFactory; ActivityLog: typeof ActivityLogClass; recordStage: typeof RecordStage; sqlJsEngine: typeof SqlJsEngine };
 const load = async (file: string) => (await import(pathToFileURL(path.join(out, file)).href)) as Partial<Built>;
 const CAP = 10_000;
 const STAGE_CALLS = 20_000;
@@ -50,7 +51,7 @@ const round = (n: number) => Math.round(n * 10) / 10;
 
 async function recordCost({ Store, ActivityLog }: Built): Promise<Record<string, unknown>> {
   const dir = tempDir('grimoire-bench-record-');
-  const store = await Store.open({ dataDir: dir.dir, compactEvery: 0 });
+  const store = await Store.open({ dataDir: dir.dir });
   try {
     const log = new ActivityLog(store);
     record(log, 2000);
@@ -112,26 +113,36 @@ async function stageCost({ Store, ActivityLog, recordStage }: Built): Promise<Re
   }
 }
 
-async function replayCost({ Store, ActivityLog }: Built, journalRows: number): Promise<Record<string, unknown>> {
+async function replayCost({ Store, ActivityLog, sqlJsEngine }: Built, journalRows: number): Promise<Record<string, unknown>> {
   const dir = tempDir('grimoire-bench-replay-');
   const copy = tempDir('grimoire-bench-replay-copy-');
-  const store = await Store.open({ dataDir: dir.dir, compactEvery: 0 });
+  const engine = await sqlJsEngine();
   try {
-    record(new ActivityLog(store), 10_000);
-    if ('compact' in store) store.compact();
+    // One batch past a bound of 1 byte: the 10,000 rows go into the snapshot.
+    const first = await Store.open({ dataDir: dir.dir, engine, compactBytes: 1 });
+    new ActivityLog(first).recordMany(Array.from({ length: 10_000 }, (_, i) => call(i)));
+    first.close();
     const snapshotBytes = fs.statSync(path.join(dir.dir, 'grimoire.sqlite')).size;
+    const store = await Store.open({ dataDir: dir.dir, engine, compactBytes: 2 ** 40 });
     record(new ActivityLog(store), journalRows);
+    store.close();
     fs.cpSync(dir.dir, copy.dir, { recursive: true });
     let start = performance.now();
-    const reopened = await Store.open({ dataDir: copy.dir, compactEvery: 0 });
+    const reopened = await Store.open({ dataDir: copy.dir, engine, compactBytes: 1 });
     const openMs = performance.now() - start;
+    // The write that takes the journal past the snapshot's size compacts: its time.
+    const journals = path.join(copy.dir, 'journals');
+    const current = path.join(journals, fs.readdirSync(journals).find((name) => name.endsWith('.jsonl'))!);
+    const log = new ActivityLog(reopened);
+    let compactMs = 0;
+    for (let i = 0; fs.existsSync(current); i++) {
+      start = performance.now();
+      log.record(call(i));
+      compactMs = performance.now() - start;
+    }
     reopened.close();
-    start = performance.now();
-    if ('compact' in store) store.compact();
-    const compactMs = performance.now() - start;
-    return { row: 'replay', snapshot_mb: round(snapshotBytes / 1e6), journal_rows: journalRows, open_ms: round(openMs), compact_ms: round(compactMs) };
+    return { row: 'replay (sql.js)', snapshot_mb: round(snapshotBytes / 1e6), journal_rows: journalRows, open_ms: round(openMs), compact_ms: round(compactMs) };
   } finally {
-    store.close();
     dir.cleanup();
     copy.cleanup();
   }
@@ -142,6 +153,7 @@ async function main(): Promise<void> {
     Store: (await load('server/store/store.js')).Store!,
     ActivityLog: (await load('server/activity/activity-log.js')).ActivityLog!,
     recordStage: (await load('server/calls/record-stage.js')).recordStage!,
+    sqlJsEngine: ((await import(pathToFileURL(path.join(out, 'server/store/sql-engine.js')).href)) as { sqlJsEngine: typeof SqlJsEngine }).sqlJsEngine,
   };
   console.log(JSON.stringify({ out, ...(await recordCost(built)) }));
   console.log(JSON.stringify(await stageCost(built)));

@@ -20,7 +20,7 @@ const call = (): ActivityCall => ({ at: Date.now(), session: 'stdio', power: 'ev
 
 async function main(): Promise<void> {
   const { dir, cleanup } = tempDir();
-  const store = await Store.open({ dataDir: path.join(dir, 'data'), fsync: false, compactEvery: 0 });
+  const store = await Store.open({ dataDir: path.join(dir, 'data'), fsync: false });
   try {
     const activity = new ActivityLog(store);
     const record = (n: number) => {

@@ -1,11 +1,10 @@
 /**
- * What reading the embedded store costs (sql.js, the store's own query path) on an activity table
+ * What reading the embedded store costs (the store's own query path) on an activity table
  * of ROWS calls: the reads the CLI, the Activity view, stats and retention make, and ranking's
  * usage factors just after a call (the log itself is read again at most every 2 s while calls
  * come). Each timed read follows a one-row write, so no read is answered from an earlier one.
- * Then a compaction (the database exported and written as the snapshot), and the records and
- * reads just after it. Prints CPU ms per operation (median of RUNS) as JSON; with fsync off, the
- * file writes cost what the page cache takes.
+ * Prints CPU ms per operation (median of RUNS) as JSON; with fsync off, the file writes cost what
+ * the page cache takes. GRIMOIRE_STORE_ENGINE=sql.js measures the sql.js store.
  * Run: npm run bench:reads   (BENCH_ROWS=N calls in the table, default 10000; BENCH_RUNS=N, default 60)
  */
 import * as path from 'node:path';
@@ -43,7 +42,7 @@ const cpuMs = (work: () => unknown): number => {
 
 async function main(): Promise<void> {
   const { dir, cleanup } = tempDir();
-  const store = await Store.open({ dataDir: path.join(dir, 'data'), fsync: false, compactEvery: 0 });
+  const store = await Store.open({ dataDir: path.join(dir, 'data'), fsync: false });
   try {
     const activity = new ActivityLog(store);
     for (let i = 0; i < ROWS; i += 50) activity.recordMany(Array.from({ length: Math.min(50, ROWS - i) }, (_, j) => call(i + j)));
@@ -72,19 +71,6 @@ async function main(): Promise<void> {
       usageMs.push(cpuMs(() => [usage.forPowers(), usage.forTools()]));
     }
     rows["ranking's usage factors after a call_ms"] = round(median(usageMs));
-    const compactMs: number[] = [];
-    const afterMs: number[] = [];
-    for (let run = 0; run < Math.max(3, Math.round(RUNS / 10)); run++) {
-      compactMs.push(cpuMs(() => ('compact' in store ? store.compact() : undefined)));
-      afterMs.push(cpuMs(() => {
-        for (let i = 0; i < 8; i++) {
-          activity.recordMany(Array.from({ length: 50 }, (_, j) => call(i * 50 + j)));
-          activity.recent(20);
-        }
-      }));
-    }
-    rows['compaction (export, snapshot written)_ms'] = round(median(compactMs));
-    rows['400 records and 8 reads after a compaction_ms'] = round(median(afterMs));
     process.stdout.write(JSON.stringify({ rows_in_table: ROWS, runs: RUNS, cpu: rows }, null, 2) + '\n');
   } finally {
     store.close();

@@ -1,5 +1,5 @@
 /**
- * The store's cost: embedded (the SQLite file on this process's engine, and the journaled sql.js
+ * The store's cost: embedded (the SQLite file on this process's engine, and the sql.js
  * store), against PostgreSQL (a cluster this script starts in a temp dir, fsync on), with one and
  * three replicas (three stores in this process, one event loop, on one data dir / one database),
  * over an activity table already holding BENCH_ROWS rows:

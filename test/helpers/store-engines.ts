@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeSqliteEngine } from '../../server/store/node-sqlite.js';
-import { sqlJsEngine, type SqlEngine } from '../../server/store/sql-engine.js';
+import type { SqlEngine } from '../../server/store/sql-engine.js';
 import { node22 } from './node22.js';
 import { repoRoot } from './temp.js';
 
@@ -25,15 +25,6 @@ export async function nodeSqliteEngineOrReason(): Promise<SqlEngine | string> {
   } catch (error) {
     return reason('node:sqlite', error);
   }
-}
-
-/** Every engine by name; one that does not load here as the reason it is missing. */
-export async function storeEngines(): Promise<Array<[string, SqlEngine | string]>> {
-  return [
-    ['sql.js', await sqlJsEngine()],
-    ['better-sqlite3', await nativeEngineOrReason()],
-    ['node:sqlite', await nodeSqliteEngineOrReason()],
-  ];
 }
 
 /**

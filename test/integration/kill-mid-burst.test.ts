@@ -1,16 +1,18 @@
 /**
  * Two real gateways (`grimoire serve --http`) and the CLI on one data folder, calls bursting on
- * both, the CLI listing and rating meanwhile: one gateway killed with SIGKILL mid-burst. Every
+ * both, the CLI listing and rating meanwhile: one gateway killed with SIGKILL mid-burst; on the
+ * database file and on the sql.js store. Every
  * acknowledged call has exactly one activity record (docs/features.md: a call's record is committed before
  * its answer); the killed one's unanswered calls at most one each. The three replicas on PostgreSQL
  * hold the same in postgres-replicas.test.ts.
  */
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { Store } from '../../server/store/store.js';
+import { sqlJsEngine } from '../../server/store/sql-engine.js';
+import { SqljsStore, Store } from '../../server/store/store.js';
 import { gatewayEnv, startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
 import { assertOneRecordPerAcknowledgedCall, connect, killMidBurst } from '../helpers/kill-burst.js';
 import { cliPath, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
@@ -18,26 +20,11 @@ import { cliPath, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js'
 const run = promisify(execFile);
 const temp = tempDir('grimoire-kill-burst-');
 const home = path.join(temp.dir, 'home');
-const data = path.join(temp.dir, 'data');
-const env = gatewayEnv({ home, data });
-const gateways: HttpGatewayProcess[] = [];
 
-before(async () => {
-  writeSpell(home, 'unstable', unstableSpell());
-  gateways.push(await startHttpGateway(['--spells', home], env));
-  gateways.push(await startHttpGateway(['--spells', home], env));
-});
-
-after(async () => {
-  try {
-    await Promise.all(gateways.map((g) => g.stop()));
-  } finally {
-    temp.cleanup();
-  }
-});
+after(() => temp.cleanup());
 
 /** The CLI on the same folder meanwhile: lists the latest calls and rates one, until stopped. */
-function cliLoop() {
+function cliLoop(env: Record<string, string>) {
   let stopped = false;
   let runs = 0;
   const done = (async () => {
@@ -57,24 +44,43 @@ function cliLoop() {
   };
 }
 
-test('two gateways and the CLI on one folder, one gateway killed with SIGKILL mid-burst: every acknowledged call has exactly one record', { timeout: 60_000 }, async () => {
-  const sessions = [
-    { ...(await connect(gateways[0]!)), killed: false },
-    { ...(await connect(gateways[0]!)), killed: false },
-    { ...(await connect(gateways[1]!)), killed: true },
-    { ...(await connect(gateways[1]!)), killed: true },
-  ];
-  const cli = cliLoop();
-  const results = await killMidBurst(sessions, 50, () => gateways[1]!.process.kill('SIGKILL'));
-  const cliRuns = await cli.stop();
-  await Promise.all(sessions.filter((s) => !s.killed).map((s) => s.client.close()));
-  assert.ok(cliRuns >= 1, 'the CLI listed and rated during the burst');
+/** The database file (this Node's engine), and the sql.js store (what VS Code 1.101-1.102 runs, one gateway per window). */
+const FORMATS: Array<{ name: string; extra: Record<string, string> }> = [
+  { name: 'database file', extra: {} },
+  { name: 'sql.js store', extra: { GRIMOIRE_STORE_ENGINE: 'sql.js' } },
+];
 
-  const store = await Store.open({ dataDir: data });
-  try {
-    const counts = new Map(store.query<{ session: string; n: number }>('SELECT session, count(*) AS n FROM activity GROUP BY session').map((r) => [r.session, r.n]));
-    assertOneRecordPerAcknowledgedCall(sessions, results, (session) => counts.get(session) ?? 0);
-  } finally {
-    store.close();
-  }
-});
+for (const format of FORMATS) {
+  test(`two gateways and the CLI on one folder, one gateway killed with SIGKILL mid-burst: every acknowledged call has exactly one record (${format.name})`, { timeout: 90_000 }, async () => {
+    const data = path.join(temp.dir, format.name.replace(/\W+/g, '-'));
+    const env = gatewayEnv({ home, data }, format.extra);
+    writeSpell(home, 'unstable', unstableSpell());
+    const gateways: HttpGatewayProcess[] = [];
+    try {
+      gateways.push(await startHttpGateway(['--spells', home], env));
+      gateways.push(await startHttpGateway(['--spells', home], env));
+      const sessions = [
+        { ...(await connect(gateways[0]!)), killed: false },
+        { ...(await connect(gateways[0]!)), killed: false },
+        { ...(await connect(gateways[1]!)), killed: true },
+        { ...(await connect(gateways[1]!)), killed: true },
+      ];
+      const cli = cliLoop(env);
+      const results = await killMidBurst(sessions, 50, () => gateways[1]!.process.kill('SIGKILL'));
+      const cliRuns = await cli.stop();
+      await Promise.all(sessions.filter((s) => !s.killed).map((s) => s.client.close()));
+      assert.ok(cliRuns >= 1, 'the CLI listed and rated during the burst');
+
+      const store = await Store.open({ dataDir: data, ...(format.extra.GRIMOIRE_STORE_ENGINE ? { engine: await sqlJsEngine() } : {}) });
+      try {
+        assert.equal(store instanceof SqljsStore, format.name === 'sql.js store', 'the format this run is about');
+        const counts = new Map(store.query<{ session: string; n: number }>('SELECT session, count(*) AS n FROM activity GROUP BY session').map((r) => [r.session, r.n]));
+        assertOneRecordPerAcknowledgedCall(sessions, results, (session) => counts.get(session) ?? 0);
+      } finally {
+        store.close();
+      }
+    } finally {
+      await Promise.all(gateways.map((g) => g.stop()));
+    }
+  });
+}

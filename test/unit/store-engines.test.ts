@@ -2,11 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { firstStatement, holdsNoStatement, withoutLeadingComments } from '../../server/store/sql-text.js';
-import { ENGINE_VARIABLE, loadSqlEngine, sqlJsEngine } from '../../server/store/sql-engine.js';
-import { JournaledStore, Store, type WriteOp } from '../../server/store/store.js';
+import { ENGINE_VARIABLE, loadSqlEngine, sqlJsEngine, type SqlEngine } from '../../server/store/sql-engine.js';
+import { setLogSink } from '../../server/log.js';
+import { migrate } from '../../server/store/migrations.js';
+import { SqljsStore, Store, type WriteOp } from '../../server/store/store.js';
 import { SqliteStore } from '../../server/store/sqlite-store.js';
 import { nativeEngineOrReason, nodeSqliteEngineOrReason, nodeWithSqlite } from '../helpers/store-engines.js';
 import { tempDir } from '../helpers/temp.js';
@@ -25,43 +26,88 @@ test('the store runs on better-sqlite3 where it loads, and on sql.js when GRIMOI
   assert.equal(forced.stderr, '', 'nothing said at the default log level');
 });
 
-test('a data dir in the journaled format (snapshot + journals, a dead writer\'s whole last line) moves into the database file without losing a record; sql.js then refuses the file', async (t) => {
+/** What an earlier release's journaled store left: a snapshot with watermarks, per-process journals (owners gone), one ending in a whole line without its newline. */
+async function earlierFormat(dataDir: string): Promise<void> {
+  const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+  const line = (journal: string, seq: number, op: WriteOp, ts: number) => JSON.stringify({ id: `${journal.slice(0, -6)}:${seq}`, ts, ops: [op] }) + '\n';
+  const db = (await sqlJsEngine()).open();
+  migrate(db);
+  db.run("INSERT INTO events (id, at, kind, detail) VALUES ('compacted-1', 1, 'test', 'compacted-1'), ('compacted-2', 1, 'test', 'compacted-2')");
+  const folded = line(`${dead}-a.jsonl`, 1, event('compacted-2'), 1);
+  db.run('INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?)', [`${dead}-a.jsonl`, Buffer.byteLength(folded)]);
+  fs.writeFileSync(path.join(dataDir, 'grimoire.sqlite'), db.export());
+  db.close();
+  fs.mkdirSync(path.join(dataDir, 'journals'));
+  const update: WriteOp = { op: 'upsert', table: 'events', row: { id: 'compacted-1', at: 2, kind: 'test', detail: 'updated in the journal' } };
+  fs.writeFileSync(path.join(dataDir, 'journals', `${dead}-a.jsonl`), folded + line(`${dead}-a.jsonl`, 2, event('journal-only'), 2) + line(`${dead}-a.jsonl`, 3, update, 4));
+  fs.writeFileSync(path.join(dataDir, 'journals', `${dead}-b.jsonl`), line(`${dead}-b.jsonl`, 1, event('killed-tail'), 3).trimEnd());
+}
+
+/** What this release's sql.js store leaves: a snapshot (after a compaction), its journal, and a killed writer's torn line. */
+async function sqljsFormat(dataDir: string): Promise<void> {
+  const store = await Store.open({ dataDir, engine: await sqlJsEngine(), compactBytes: 600 });
+  assert.ok(store instanceof SqljsStore);
+  store.writeMany([event('compacted-1'), event('compacted-2')]);
+  for (let i = 0; !fs.existsSync(path.join(dataDir, 'journals', 'journal-2.jsonl')); i++) store.write({ op: 'insert', table: 'events', row: { id: `filler-${i}`, at: 1, kind: 'filler', detail: 'x'.repeat(200) } });
+  store.write(event('journal-only'));
+  store.write({ op: 'upsert', table: 'events', row: { id: 'compacted-1', at: 2, kind: 'test', detail: 'updated in the journal' } });
+  store.write(event('killed-tail'));
+  await store.close();
+  fs.appendFileSync(path.join(dataDir, 'journals', 'journal-2.jsonl'), '{"id":"journal-2:9999","ts":1,"ops":[{"op":"ins');
+}
+
+for (const [format, make] of [['an earlier release\'s per-process journals', earlierFormat], ['this release\'s sql.js store', sqljsFormat]] as const) {
+  test(`a data dir of ${format} moves into the database file on the first native open without losing a record; sql.js then refuses the file`, async (t) => {
+    const native = await nativeEngineOrReason();
+    if (typeof native === 'string') return t.skip(native);
+    const { dir: dataDir, cleanup } = tempDir('grimoire-engines-');
+    t.after(cleanup);
+    await make(dataDir);
+    const file = await Store.open({ dataDir, engine: native });
+    t.after(() => file.close());
+    assert.ok(file instanceof SqliteStore);
+    assert.deepEqual(
+      file.query<{ id: string; detail: string }>("SELECT id, detail FROM events WHERE kind <> 'filler' ORDER BY id").map((row) => `${row.id}:${row.detail}`),
+      ['compacted-1:updated in the journal', 'compacted-2:compacted-2', 'journal-only:journal-only', 'killed-tail:killed-tail'],
+    );
+    assert.deepEqual(fs.readdirSync(dataDir).filter((name) => name.startsWith('grimoire.') || name === 'journals').sort(), ['grimoire.db', 'grimoire.db-shm', 'grimoire.db-wal']);
+    assert.ok(fs.existsSync(path.join(dataDir, 'journaled-store', 'grimoire.sqlite')), 'the old files are kept aside');
+    await assert.rejects(Store.open({ dataDir, engine: await sqlJsEngine() }), /grimoire\.db is a SQLite database file, which sql\.js cannot share/);
+    file.write(event('after'));
+    const again = await Store.open({ dataDir, engine: native });
+    assert.equal(again.query<{ n: number }>("SELECT count(*) AS n FROM events WHERE kind <> 'filler'")[0]!.n, 5, 'imported once, not again');
+    await again.close();
+  });
+}
+
+test('a native process finding a live sql.js store on the data dir joins it on sql.js, saying so; the first native open after it is gone imports it', async (t) => {
   const native = await nativeEngineOrReason();
   if (typeof native === 'string') return t.skip(native);
-  const wasm = await sqlJsEngine();
   const { dir: dataDir, cleanup } = tempDir('grimoire-engines-');
   t.after(cleanup);
-  const journaled = await Store.open({ dataDir, engine: wasm });
-  assert.ok(journaled instanceof JournaledStore);
-  journaled.writeMany([event('compacted-1'), event('compacted-2')]);
-  assert.equal(journaled.compact(), true);
-  journaled.write(event('journal-only'));
-  journaled.write({ op: 'upsert', table: 'events', row: { id: 'compacted-1', at: 2, kind: 'test', detail: 'updated in the journal' } });
-  await journaled.close();
-  // What a killed writer of that format leaves: a whole entry without its newline, in a journal of a dead pid.
-  const dead = spawnSync(process.execPath, ['-e', '']).pid!;
-  const killed = path.join(dataDir, 'journals', `${dead}-cafe.jsonl`);
-  fs.writeFileSync(killed, JSON.stringify({ id: `${dead}-cafe:1`, ts: Date.now(), ops: [event('killed-tail')] }));
+  const logs: string[] = [];
+  setLogSink((line) => logs.push(line));
+  t.after(() => setLogSink((line) => process.stderr.write(line + '\n')));
+  const sqljs = await Store.open({ dataDir, engine: await sqlJsEngine() });
+  sqljs.write(event('from-sql.js'));
+  const joined = await Store.open({ dataDir, engine: native });
+  assert.ok(joined instanceof SqljsStore, 'not the database file while a sql.js store is open');
+  assert.ok(logs.some((l) => l.includes(`process ${process.pid} has this data dir's store open on sql.js`)), logs.join('\n'));
+  joined.write(event('from-native'));
+  assert.deepEqual(sqljs.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id), ['from-native', 'from-sql.js']);
+  assert.equal(fs.existsSync(path.join(dataDir, 'grimoire.db')), false);
+  await joined.close();
+  await sqljs.close();
   const file = await Store.open({ dataDir, engine: native });
   t.after(() => file.close());
   assert.ok(file instanceof SqliteStore);
-  assert.deepEqual(
-    file.query<{ id: string; detail: string }>('SELECT id, detail FROM events ORDER BY id').map((row) => `${row.id}:${row.detail}`),
-    ['compacted-1:updated in the journal', 'compacted-2:compacted-2', 'journal-only:journal-only', 'killed-tail:killed-tail'],
-  );
-  assert.deepEqual(fs.readdirSync(dataDir).filter((name) => name.startsWith('grimoire.') || name === 'journals').sort(), ['grimoire.db', 'grimoire.db-shm', 'grimoire.db-wal']);
-  assert.ok(fs.existsSync(path.join(dataDir, 'journaled-store', 'grimoire.sqlite')), 'the old files are kept aside');
-  await assert.rejects(Store.open({ dataDir, engine: wasm }), /grimoire\.db is a SQLite database file, which sql\.js cannot share/);
-  file.write(event('after'));
-  const again = await Store.open({ dataDir, engine: native });
-  assert.equal(again.query<{ n: number }>('SELECT count(*) AS n FROM events')[0]!.n, 5, 'imported once, not again');
-  await again.close();
+  assert.deepEqual(file.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id), ['from-native', 'from-sql.js']);
 });
 
 test('better-sqlite3 and node:sqlite as sql.js: several statements prepare the first, and a parameter left out binds NULL', async (t) => {
   const others = [await nativeEngineOrReason(), await nodeSqliteEngineOrReason()].filter((engine) => typeof engine !== 'string');
   if (others.length === 0) return t.skip('neither better-sqlite3 nor node:sqlite loads in this process');
-  for (const engine of [...others, await sqlJsEngine()]) {
+  for (const engine of [...others, await sqlJsEngine()] as SqlEngine[]) {
     const db = engine.open();
     db.exec('CREATE TABLE t (a, b); INSERT INTO t VALUES (1, 2)');
     const statement = db.prepare("SELECT a, ';' AS s FROM t WHERE a = ? OR b IS ?; DELETE FROM t");
@@ -81,28 +127,7 @@ test('better-sqlite3 and node:sqlite as sql.js: several statements prepare the f
   assert.equal(withoutLeadingComments('  -- a\n/* b; */ SELECT 1 -- c'), 'SELECT 1 -- c');
 });
 
-test('node:sqlite: an image exports and opens again (schema, rows, indexes, user_version), leaving no file behind', async (t) => {
-  const engine = await nodeSqliteEngineOrReason();
-  if (typeof engine === 'string') return t.skip(engine);
-  const leftovers = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('grimoire-sqlite-'));
-  const before = leftovers();
-  const db = engine.open();
-  db.exec("CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER, b BLOB); CREATE INDEX t_n ON t (n); CREATE TABLE s (k INTEGER PRIMARY KEY AUTOINCREMENT, v TEXT); PRAGMA user_version = 7");
-  db.run("INSERT INTO t VALUES ('a', 1, x'00ff'), ('b', 2, NULL)");
-  db.run("INSERT INTO s (v) VALUES ('x'), ('y')");
-  const image = db.export();
-  db.close();
-  const again = engine.open(image);
-  assert.deepEqual(again.exec('SELECT id, n, b FROM t ORDER BY id')[0]?.values, [['a', 1, new Uint8Array([0, 255])], ['b', 2, null]]);
-  assert.deepEqual(again.exec("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 't_n'")[0]?.values, [['t_n']]);
-  assert.deepEqual(again.exec('PRAGMA user_version')[0]?.values, [[7]]);
-  again.run("INSERT INTO s (v) VALUES ('z')");
-  assert.deepEqual(again.exec("SELECT k FROM s WHERE v = 'z'")[0]?.values, [[3]], 'AUTOINCREMENT goes on from the image');
-  again.close();
-  assert.deepEqual(leftovers(), before);
-});
-
-const STORE_TEST_FILES = ['store.test.js', 'sqlite-store.test.js', 'store-apply-ops.test.js', 'store-database-export.test.js', 'activity-record.test.js', 'activity-retention.test.js', 'activity-table.test.js'];
+const STORE_TEST_FILES = ['sqljs-store.test.js', 'sqlite-store.test.js', 'store-apply-ops.test.js', 'store-database-export.test.js', 'activity-record.test.js', 'activity-retention.test.js', 'activity-table.test.js'];
 
 /** Runs the store and activity test files again in a child on `node` with the engine forced; asserts they pass. */
 function rerunStoreTests(node: string, engine: string, extraFiles: string[] = []): void {
