@@ -1,9 +1,15 @@
 /**
  * transformers.js (`@huggingface/transformers`, with onnxruntime about 465 MB) is an optional
- * dependency: imported at the first model load, never by the bundle (esbuild leaves it external,
- * the .vsix does not carry it). Declared here is only what Grimoire uses of it, so that a checkout
- * installed without it (`npm ci --omit=optional`) still builds.
+ * dependency: imported at the first model load, never by the gateway's bundle. A checkout imports
+ * the package; a platform build of the .vsix carries it as one file with that platform's ONNX
+ * runtime (runtime-builds.ts), the universal build not at all. Declared here is only what Grimoire
+ * uses of it, so that a checkout installed without it (`npm ci --omit=optional`) still builds.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BUNDLED_RUNTIME_DIR, BUNDLED_RUNTIME_ENTRY, runtimeAdvice } from './runtime-builds.js';
+
 export const TRANSFORMERS_PACKAGE = '@huggingface/transformers';
 
 export interface Tensor {
@@ -45,9 +51,11 @@ export interface Transformers {
   LogLevel: { ERROR: unknown };
 }
 
-/** The package is not installed: semantic matching cannot run in this install (said without asking anyone to run npm in the extension's folder). */
+/** Neither the package nor a bundled runtime: semantic matching cannot run in this install (said with which build has it, never asking anyone to run npm in the extension's folder). */
 export class TransformersMissingError extends Error {
   override readonly name = 'TransformersMissingError';
+  /** Which build carries it, for this platform. */
+  readonly advice = runtimeAdvice();
 
   constructor(cause: unknown) {
     super(`transformers.js (${TRANSFORMERS_PACKAGE}, with its ONNX runtime) is not part of this install of Grimoire`, { cause });
@@ -56,7 +64,10 @@ export class TransformersMissingError extends Error {
 
 // A specifier in a variable: TypeScript does not look for the package's types, and the import
 // stays a real dynamic import at run time (this file compiles to CommonJS).
-const importPackage = (): Promise<unknown> => import(TRANSFORMERS_PACKAGE);
+const importPackage = (): Promise<unknown> => {
+  const bundled = path.join(BUNDLED_RUNTIME_DIR, BUNDLED_RUNTIME_ENTRY);
+  return import(fs.existsSync(bundled) ? pathToFileURL(bundled).href : TRANSFORMERS_PACKAGE);
+};
 let load: () => Promise<unknown> = importPackage;
 
 /** Loads transformers.js; a missing package rejects with TransformersMissingError. */

@@ -1,0 +1,45 @@
+/**
+ * Which builds of the .vsix carry the semantic runtime (transformers.js with onnxruntime-node's
+ * binary for one platform; client/packaging/semantic-runtime.ts writes it). The universal build
+ * carries none. Keys are VS Code's target platforms (`vsce package --target`), values the folder
+ * onnxruntime-node keeps that platform's binary in (bin/napi-v6/<platform>/<arch>).
+ */
+import * as path from 'node:path';
+import { packageRoot } from '../../config/paths.js';
+
+export const RUNTIME_TARGETS = {
+  'linux-x64': 'linux/x64',
+  'linux-arm64': 'linux/arm64',
+  'darwin-arm64': 'darwin/arm64',
+  'win32-x64': 'win32/x64',
+  'win32-arm64': 'win32/arm64',
+} as const;
+
+export type RuntimeTarget = keyof typeof RUNTIME_TARGETS;
+
+/** The bundled transformers.js of a platform build, beside the gateway's bundle; absent from the universal build and from a checkout. */
+export const BUNDLED_RUNTIME_DIR = path.join(packageRoot, 'dist', 'semantic');
+export const BUNDLED_RUNTIME_ENTRY = 'transformers.mjs';
+
+export function isRuntimeTarget(target: string): target is RuntimeTarget {
+  return Object.hasOwn(RUNTIME_TARGETS, target);
+}
+
+/** VS Code's name for this machine's platform (musl Linux is `alpine-*`, which onnxruntime-node has no binary for). */
+export function currentTarget(platform: string = process.platform, arch: string = process.arch, musl: boolean = isMusl()): string {
+  return `${platform === 'linux' && musl ? 'alpine' : platform}-${arch}`;
+}
+
+function isMusl(): boolean {
+  if (process.platform !== 'linux') return false;
+  const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
+  return !header?.glibcVersionRuntime;
+}
+
+/** What a user of the universal build (or of another platform's build) can do to get semantic matching. */
+export function runtimeAdvice(target: string = currentTarget()): string {
+  if (isRuntimeTarget(target)) {
+    return `the ${target} build of Grimoire carries it: VS Code installs that build from the Marketplace on ${target}, or install grimoire-${target}-<version>.vsix`;
+  }
+  return `no build of Grimoire carries an ONNX runtime for ${target} (builds with it: ${Object.keys(RUNTIME_TARGETS).join(', ')})`;
+}

@@ -1,0 +1,20 @@
+/** Which build of the .vsix carries the semantic runtime, and what the other builds tell their users. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { currentTarget, isRuntimeTarget, RUNTIME_TARGETS, runtimeAdvice } from '../../server/resolve/semantic/runtime-builds.js';
+
+test("VS Code's target names: platform-arch, alpine for musl Linux", () => {
+  assert.equal(currentTarget('linux', 'x64', false), 'linux-x64');
+  assert.equal(currentTarget('linux', 'arm64', true), 'alpine-arm64');
+  assert.equal(currentTarget('darwin', 'arm64', true), 'darwin-arm64', 'musl is a Linux matter only');
+  assert.equal(currentTarget('win32', 'x64', false), 'win32-x64');
+});
+
+test('a platform with a build names it; one without says none carries a runtime for it, and lists those that do', () => {
+  assert.equal(runtimeAdvice('darwin-arm64'), 'the darwin-arm64 build of Grimoire carries it: VS Code installs that build from the Marketplace on darwin-arm64, or install grimoire-darwin-arm64-<version>.vsix');
+  const none = runtimeAdvice('darwin-x64');
+  assert.match(none, /^no build of Grimoire carries an ONNX runtime for darwin-x64 \(builds with it: /);
+  for (const target of Object.keys(RUNTIME_TARGETS)) assert.ok(none.includes(target), target);
+  assert.equal(isRuntimeTarget('alpine-x64'), false);
+  assert.equal(isRuntimeTarget('toString'), false, 'own keys only');
+});
