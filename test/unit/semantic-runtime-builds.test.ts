@@ -1,7 +1,10 @@
 /** Which build of the .vsix carries the semantic runtime, and what the other builds tell their users. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { currentTarget, isRuntimeTarget, RUNTIME_TARGETS, runtimeAdvice } from '../../server/resolve/semantic/runtime-builds.js';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { BUNDLED_RUNTIME_ENTRY, carriedRuntime, currentTarget, isRuntimeTarget, RUNTIME_TARGETS, runtimeAdvice } from '../../server/resolve/semantic/runtime-builds.js';
+import { tempDir } from '../helpers/temp.js';
 
 test("VS Code's target names: platform-arch, alpine for musl Linux", () => {
   assert.equal(currentTarget('linux', 'x64', false), 'linux-x64');
@@ -17,4 +20,19 @@ test('a platform with a build names it; one without says none carries a runtime 
   for (const target of Object.keys(RUNTIME_TARGETS)) assert.ok(none.includes(target), target);
   assert.equal(isRuntimeTarget('alpine-x64'), false);
   assert.equal(isRuntimeTarget('toString'), false, 'own keys only');
+});
+
+test("a build's runtime counts only with this platform's binary: the universal build and another platform's build have none", () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    assert.equal(carriedRuntime(dir, 'linux', 'x64'), undefined, 'universal: no runtime folder');
+    fs.writeFileSync(path.join(dir, BUNDLED_RUNTIME_ENTRY), '');
+    const binaries = path.join(dir, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6', 'win32', 'x64');
+    fs.mkdirSync(binaries, { recursive: true });
+    fs.writeFileSync(path.join(binaries, 'onnxruntime_binding.node'), '');
+    assert.equal(carriedRuntime(dir, 'linux', 'x64'), undefined, "the win32-x64 build installed on linux-x64");
+    assert.equal(carriedRuntime(dir, 'win32', 'x64'), path.join(dir, BUNDLED_RUNTIME_ENTRY));
+  } finally {
+    cleanup();
+  }
 });

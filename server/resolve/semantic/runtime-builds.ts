@@ -4,6 +4,7 @@
  * carries none. Keys are VS Code's target platforms (`vsce package --target`), values the folder
  * onnxruntime-node keeps that platform's binary in (bin/napi-v6/<platform>/<arch>).
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { packageRoot } from '../../config/paths.js';
 
@@ -20,6 +21,13 @@ export type RuntimeTarget = keyof typeof RUNTIME_TARGETS;
 /** The bundled transformers.js of a platform build, beside the gateway's bundle; absent from the universal build and from a checkout. */
 export const BUNDLED_RUNTIME_DIR = path.join(packageRoot, 'dist', 'semantic');
 export const BUNDLED_RUNTIME_ENTRY = 'transformers.mjs';
+
+/** The carried runtime's entry file when it holds this platform's binary; undefined in the universal build, or in another platform's build. */
+export function carriedRuntime(dir: string = BUNDLED_RUNTIME_DIR, platform: string = process.platform, arch: string = process.arch): string | undefined {
+  const entry = path.join(dir, BUNDLED_RUNTIME_ENTRY);
+  const binding = path.join(dir, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6', platform, arch, 'onnxruntime_binding.node');
+  return fs.existsSync(entry) && fs.existsSync(binding) ? entry : undefined;
+}
 
 export function isRuntimeTarget(target: string): target is RuntimeTarget {
   return Object.hasOwn(RUNTIME_TARGETS, target);
