@@ -16,12 +16,12 @@ import * as esbuild from 'esbuild';
 import { z } from 'zod';
 import { RANKS_FILE, RANKS_MODULE } from '../../server/intel/tokens/tokenizer-core.js';
 import { spellSchema } from '../../server/powers/spell-schema.js';
-import { BUNDLED_RUNTIME_DIR, isRuntimeTarget, RUNTIME_TARGETS } from '../../server/resolve/semantic/runtime-builds.js';
+import { BUNDLED_RUNTIME_DIR, GATEWAY_BUNDLE_DIR, isRuntimeTarget, RUNTIME_TARGETS } from '../../server/resolve/semantic/runtime-builds.js';
 import { writeSemanticRuntime } from './semantic-runtime.js';
 
 export const root = path.resolve(__dirname, '..', '..', '..');
 const dist = path.join(root, 'dist');
-const serverDir = path.join(dist, 'server', 'process');
+const serverDir = path.join(root, GATEWAY_BUNDLE_DIR);
 
 /** Loaded lazily when installed (the semantic resolver's model runtime, the store's native SQLite); never needed to start, never in the gateway's bundle. */
 const LAZY_NATIVE = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp', 'pg-native', 'better-sqlite3'];
@@ -147,7 +147,7 @@ export async function bundle(): Promise<void> {
   let semantic = '';
   if (target) {
     if (!isRuntimeTarget(target)) throw new Error(`${TARGET_VARIABLE}=${target}: the semantic runtime exists for ${Object.keys(RUNTIME_TARGETS).join(', ')}`);
-    semantic = `, semantic runtime for ${target} ${(await writeSemanticRuntime(path.join(root, 'node_modules'), BUNDLED_RUNTIME_DIR, target) / 1024 / 1024).toFixed(1)} MB`;
+    semantic = `, semantic runtime for ${target} ${(await writeSemanticRuntime(path.join(root, 'node_modules'), path.join(root, BUNDLED_RUNTIME_DIR), target) / 1024 / 1024).toFixed(1)} MB`;
   }
   const kb = (dir: string) => `${Math.round(sizeOf(path.join(dist, dir)) / 1024)} KB`;
   console.log(`bundled in ${Date.now() - started} ms: client ${kb('client')}, server ${kb('server')}, webview ${kb('webview')}, demo servers ${kb('demo-servers')} (with source maps)${semantic}`);

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BUNDLED_RUNTIME_ENTRY, carriedRuntime, currentTarget, isRuntimeTarget, RUNTIME_TARGETS, runtimeAdvice } from '../../server/resolve/semantic/runtime-builds.js';
+import { BUNDLED_RUNTIME_ENTRY, bundledRuntimeDir, carriedRuntime, currentTarget, isRuntimeTarget, RUNTIME_TARGETS, runtimeAdvice } from '../../server/resolve/semantic/runtime-builds.js';
 import { tempDir } from '../helpers/temp.js';
 
 test("VS Code's target names: platform-arch, alpine for musl Linux", () => {
@@ -35,4 +35,10 @@ test("a build's runtime counts only with this platform's binary: the universal b
   } finally {
     cleanup();
   }
+});
+
+test("the runtime is looked for only from the gateway's bundle in dist/server/process; a checkout's out/ imports the package", () => {
+  const extension = path.join(path.sep, 'home', 'user', '.vscode', 'extensions', 'grimoire.grimoire-0.1.0');
+  assert.equal(bundledRuntimeDir(path.join(extension, 'dist', 'server', 'process')), path.join(extension, 'dist', 'semantic'));
+  assert.equal(bundledRuntimeDir(path.join(extension, 'out', 'server', 'resolve', 'semantic')), undefined);
 });

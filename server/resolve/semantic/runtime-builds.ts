@@ -6,7 +6,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { packageRoot } from '../../config/paths.js';
 
 export const RUNTIME_TARGETS = {
   'linux-x64': 'linux/x64',
@@ -18,12 +17,20 @@ export const RUNTIME_TARGETS = {
 
 export type RuntimeTarget = keyof typeof RUNTIME_TARGETS;
 
-/** The bundled transformers.js of a platform build, beside the gateway's bundle; absent from the universal build and from a checkout. */
-export const BUNDLED_RUNTIME_DIR = path.join(packageRoot, 'dist', 'semantic');
+/** Where the gateway's bundle sits in the .vsix, below the package root (client/packaging/bundle.ts). */
+export const GATEWAY_BUNDLE_DIR = path.join('dist', 'server', 'process');
+/** A platform build's runtime: dist/semantic/, with transformers.js as one file in it. */
+export const BUNDLED_RUNTIME_DIR = path.join('dist', 'semantic');
 export const BUNDLED_RUNTIME_ENTRY = 'transformers.mjs';
 
+/** The runtime folder when `moduleDir` is the gateway's bundle (a .vsix); undefined in a checkout (out/), which imports the package. */
+export function bundledRuntimeDir(moduleDir: string): string | undefined {
+  if (!moduleDir.endsWith(path.sep + GATEWAY_BUNDLE_DIR)) return undefined;
+  return path.join(moduleDir.slice(0, -GATEWAY_BUNDLE_DIR.length), BUNDLED_RUNTIME_DIR);
+}
+
 /** The carried runtime's entry file when it holds this platform's binary; undefined in the universal build, or in another platform's build. */
-export function carriedRuntime(dir: string = BUNDLED_RUNTIME_DIR, platform: string = process.platform, arch: string = process.arch): string | undefined {
+export function carriedRuntime(dir: string, platform: string = process.platform, arch: string = process.arch): string | undefined {
   const entry = path.join(dir, BUNDLED_RUNTIME_ENTRY);
   const binding = path.join(dir, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6', platform, arch, 'onnxruntime_binding.node');
   return fs.existsSync(entry) && fs.existsSync(binding) ? entry : undefined;

@@ -5,10 +5,8 @@
  * runtime (runtime-builds.ts), the universal build not at all. Declared here is only what Grimoire
  * uses of it, so that a checkout installed without it (`npm ci --omit=optional`) still builds.
  */
-import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packageRoot } from '../../config/paths.js';
-import { BUNDLED_RUNTIME_DIR, carriedRuntime, currentTarget, runtimeAdvice } from './runtime-builds.js';
+import { bundledRuntimeDir, carriedRuntime, currentTarget, runtimeAdvice } from './runtime-builds.js';
 
 export const TRANSFORMERS_PACKAGE = '@huggingface/transformers';
 
@@ -62,15 +60,14 @@ export class TransformersMissingError extends Error {
   }
 }
 
-/** In a .vsix the gateway runs from its bundle under dist/ and uses only what its build carries; a checkout (out/) imports the package. */
-const fromBundle = !path.relative(path.join(packageRoot, 'dist'), __dirname).startsWith('..');
-
 // A specifier in a variable: TypeScript does not look for the package's types, and the import
-// stays a real dynamic import at run time (this file compiles to CommonJS).
+// stays a real dynamic import at run time (this file compiles to CommonJS). In a .vsix the gateway
+// runs from its bundle and uses only what its build carries; a checkout imports the package.
 const importPackage = (): Promise<unknown> => {
-  if (!fromBundle) return import(TRANSFORMERS_PACKAGE);
-  const entry = carriedRuntime();
-  if (!entry) return Promise.reject(new TransformersMissingError(new Error(`${BUNDLED_RUNTIME_DIR} holds no runtime for ${currentTarget()}`)));
+  const dir = bundledRuntimeDir(__dirname);
+  if (!dir) return import(TRANSFORMERS_PACKAGE);
+  const entry = carriedRuntime(dir);
+  if (!entry) return Promise.reject(new TransformersMissingError(new Error(`${dir} holds no runtime for ${currentTarget()}`)));
   return import(pathToFileURL(entry).href);
 };
 let load: () => Promise<unknown> = importPackage;
