@@ -69,12 +69,12 @@ function prepare(): void {
   });
   fs.writeFileSync(path.join(dirs.workspace, 'README.md'), '# A workspace for the Grimoire extension tests\n');
   // Nothing may reach for the network: no update or gallery checks.
-  const offline = { 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'update.mode': 'none', 'telemetry.telemetryLevel': 'off', 'chat.mcp.autostart': 'never' };
+  // The run folder sits in the repository: VS Code would offer to open its git repository.
+  const offline = { 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'update.mode': 'none', 'telemetry.telemetryLevel': 'off', 'chat.mcp.autostart': 'never', 'git.openRepositoryInParentFolders': 'never' };
   writeJson(path.join(dirs.serverData, 'data', 'Machine', 'settings.json'), {
     ...offline,
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
-    'git.openRepositoryInParentFolders': 'never',
   });
   // The user's first start keeps VS Code's own Welcome page at startup.
   writeJson(path.join(dirs.userServerData, 'data', 'Machine', 'settings.json'), offline);
