@@ -81,7 +81,7 @@ function prepare(): void {
   fs.writeFileSync(path.join(dirs.userWorkspace, 'README.md'), '# A new user\'s workspace\n');
 }
 
-/** Installs the .vsix into its own extensions folder, starts VS Code on it and opens the Grimoire view once, as a new user does. */
+/** Installs the .vsix into its own extensions folder, starts VS Code on it and opens the Grimoire view once, as a new user does; then runs Download Semantic Model from the palette. */
 async function firstStartAsUser(vsix: string): Promise<WalkthroughAsUser> {
   const env = { ...serverEnv(), GRIMOIRE_HOME: dirs.userGrimoireHome, GRIMOIRE_HARNESS_DIR: undefined };
   installVsix(vsix, dirs.userInstalled, dirs.userServerData, env);
@@ -114,17 +114,18 @@ function stopServer(server: ChildProcess): void {
 
 /**
  * The build VS Code would install from the Marketplace on this machine: its platform's build (with the
- * semantic runtime) where there is one, else the universal build.
+ * semantic runtime) where there is one, else the universal build. `universal` packs the universal one.
  */
-function packageVsix(): string {
-  const vsix = path.join(paths.run, 'grimoire.vsix');
-  const target = currentTarget();
-  const args = ['--out', vsix, ...(isRuntimeTarget(target) ? ['--target', target] : [])];
+function packageVsix(universal = false): string {
+  const target = universal ? undefined : currentTarget();
+  const platformBuild = target !== undefined && isRuntimeTarget(target);
+  const vsix = path.join(paths.run, platformBuild ? 'grimoire.vsix' : 'grimoire-universal.vsix');
+  const args = ['--out', vsix, ...(platformBuild ? ['--target', target] : [])];
   const result = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'client', 'packaging', 'package.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`npm run package failed:\n${result.stdout}\n${result.stderr}`);
   const summary = result.stdout.trim().split('\n').at(-1) ?? '';
-  log(`packed ${isRuntimeTarget(target) ? `the ${target} build` : 'the universal build'}: ${summary}`);
-  fs.writeFileSync(path.join(paths.output, 'package.txt'), summary + '\n');
+  log(`packed ${platformBuild ? `the ${target} build` : 'the universal build'}: ${summary}`);
+  fs.appendFileSync(path.join(paths.output, 'package.txt'), summary + '\n');
   return vsix;
 }
 
@@ -389,10 +390,15 @@ async function main(): Promise<number> {
     browser = undefined;
     // The suite loads the extension for development, activated before VS Code has registered its walkthrough: the first start as a user has it is checked here.
     const userStarted = Date.now();
-    const firstStart = await firstStartAsUser(vsix);
+    const firstStart = await firstStartAsUser(isRuntimeTarget(currentTarget()) ? packageVsix(true) : vsix);
     const userSeconds = Math.round((Date.now() - userStarted) / 100) / 10;
     if (firstStart.shown === WALKTHROUGH_TITLE) log(`ok: installed from the .vsix, the first start opens the walkthrough "${firstStart.shown}" ${firstStart.afterActivationMs} ms after the Grimoire view was opened (${userSeconds} s for this check)`);
     else problems.push(`installed from the .vsix, the first start shows ${firstStart.shown ? `the walkthrough "${firstStart.shown}"` : "VS Code's list of walkthroughs"} instead of "${WALKTHROUGH_TITLE}": see ${path.relative(repoRoot, firstStart.screenshot)}`);
+    // The universal build has no semantic runtime: its command says which build has it, and asks for no npm.
+    const advice = `The ${currentTarget()} build of Grimoire carries it`;
+    if (!isRuntimeTarget(currentTarget())) log(`no platform build for ${currentTarget()}: the universal build's message is not checked`);
+    else if (firstStart.downloadMessage.includes(advice) && !/npm/.test(firstStart.downloadMessage)) log(`ok: the universal build's Download Semantic Model says: ${firstStart.downloadMessage}`);
+    else problems.push(`the universal build's Download Semantic Model should say "${advice}" and never ask for npm; it said: ${firstStart.downloadMessage}`);
     for (const problem of problems) log(`FAIL: ${problem}`);
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     writeJson(path.join(paths.output, 'result.json'), { exitCode: code, problems, firstStartAsUser: { ...firstStart, checkSeconds: userSeconds }, timings: harness.timings, wallSeconds: seconds });
