@@ -8,7 +8,7 @@ import type { ActivityFilterInfo, ActivityInfo, LoadIssueInfo, PowerInfo, TokenR
 import { registerActivityCommands } from './activity-commands.js';
 import { ActivityView } from './activity-view.js';
 import { registerCommands } from './commands.js';
-import { openWalkthroughOnce, WALKTHROUGH_ID } from './first-run.js';
+import { openWalkthroughOnce, WALKTHROUGH_DELAY_MS, WALKTHROUGH_ID } from './first-run.js';
 import { registerModelCommands } from './model-commands.js';
 import { registerAdoption } from './adoption.js';
 import { Dashboard } from './dashboard.js';
@@ -35,8 +35,8 @@ export interface GrimoireApi {
   issues(): readonly LoadIssueInfo[];
   /** The calls the Activity view lists now (newest first) and its filter. */
   activity(): { entries: readonly ActivityInfo[]; filter: ActivityFilterInfo };
-  /** Whether this activation asked VS Code to open the walkthrough (the first one after installing does), and whether its tab was seen. */
-  walkthroughOpened(): Promise<{ asked: boolean; shown: boolean }>;
+  /** Whether this activation asked VS Code to open the walkthrough (the first one after installing does). */
+  walkthroughOpened(): Promise<{ asked: boolean }>;
   /** The token report as the gateway last pushed it. */
   tokenReport(): TokenReportInfo | undefined;
 }
@@ -91,18 +91,17 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     () => timings.mark('serverInitialized', performance.now()),
     (error: Error) => channel.error(`the gateway process did not start: ${error.message}`),
   );
-  // VS Code registers the extensions' walkthroughs after activating them: asked too early, it opens its Welcome page instead.
-  let shown = false;
-  const walkthrough = settled(client)
-    .then(() =>
-      openWalkthroughOnce(context.globalState, async () => {
-        shown = await showWalkthrough(`${context.extension.id}#${WALKTHROUGH_ID}`, String(context.extension.packageJSON.contributes?.walkthroughs?.[0]?.title ?? ''), channel);
-      }),
-    )
-    .then((asked) => ({ asked, shown }))
+  // After the gateway's first start and VS Code's registration of the walkthrough (first-run.ts).
+  const walkthroughId = `${context.extension.id}#${WALKTHROUGH_ID}`;
+  const walkthrough = Promise.all([settled(client), new Promise((resolve) => setTimeout(resolve, WALKTHROUGH_DELAY_MS))])
+    .then(() => openWalkthroughOnce(context.globalState, () => vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId, false)))
+    .then((asked) => {
+      if (asked) channel.info(`asked VS Code to open the walkthrough ${walkthroughId} (once; Help > Welcome lists it)`);
+      return { asked };
+    })
     .catch((error: Error) => {
       channel.warn(`the walkthrough did not open: ${error.message}`);
-      return { asked: true, shown: false };
+      return { asked: true };
     });
   timings.mark('activated', performance.now());
   const { loadMs, activatedMs } = timings.snapshot();
@@ -117,16 +116,6 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     walkthroughOpened: () => walkthrough,
     tokenReport: () => client.tokenReport,
   };
-}
-
-/** Asks VS Code to open the walkthrough; true when its tab is seen a moment later (VS Code falls back to its own page for an id it does not hold). */
-async function showWalkthrough(id: string, title: string, channel: vscode.LogOutputChannel): Promise<boolean> {
-  await vscode.commands.executeCommand('workbench.action.openWalkthrough', id, false);
-  await new Promise((resolve) => setTimeout(resolve, 3000));
-  const labels = vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
-  if (labels.includes(`Walkthrough: ${title}`)) return true;
-  channel.info(`VS Code did not show the walkthrough ${id} (tabs: ${labels.join(', ')}); Help > Get Started lists it`);
-  return false;
 }
 
 /** Once the gateway is ready or has failed (the first start takes a few seconds). */

@@ -6,6 +6,8 @@
  *   dist/webview/dashboard.{js,css} the dashboard, for the browser
  *   dist/demo-servers/...           the demo powers' npm servers, one file each
  *   dist/spell.schema.json          the spell schema (JSON Schema draft 7), from the zod definition
+ *   dist/semantic/                  a platform build's semantic runtime (semantic-runtime.ts), when
+ *                                   GRIMOIRE_VSIX_TARGET names a target (npm run package -- --target T sets it)
  * Usage: node out/client/packaging/bundle.js
  */
 import * as fs from 'node:fs';
@@ -14,13 +16,17 @@ import * as esbuild from 'esbuild';
 import { z } from 'zod';
 import { RANKS_FILE, RANKS_MODULE } from '../../server/intel/tokens/tokenizer-core.js';
 import { spellSchema } from '../../server/powers/spell-schema.js';
+import { BUNDLED_RUNTIME_DIR, GATEWAY_BUNDLE_DIR, isRuntimeTarget, RUNTIME_TARGETS } from '../../server/resolve/semantic/runtime-builds.js';
+import { writeSemanticRuntime } from './semantic-runtime.js';
 
 export const root = path.resolve(__dirname, '..', '..', '..');
 const dist = path.join(root, 'dist');
-const serverDir = path.join(dist, 'server', 'process');
+const serverDir = path.join(root, GATEWAY_BUNDLE_DIR);
 
-/** Loaded lazily when installed (the semantic resolver's model runtime, the store's native SQLite); never needed to start, never in the .vsix. */
+/** Loaded lazily when installed (the semantic resolver's model runtime, the store's native SQLite); never needed to start, never in the gateway's bundle. */
 const LAZY_NATIVE = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp', 'pg-native', 'better-sqlite3'];
+/** The platform a build is for (vsce's --target); unset for the universal build. */
+export const TARGET_VARIABLE = 'GRIMOIRE_VSIX_TARGET';
 const DEMO_SERVERS = ['server-everything', 'server-filesystem', 'server-memory'];
 
 /** jsonc-parser's `main` is a UMD build whose factory requires its parts at run time, which esbuild cannot follow: bundle its ESM build. */
@@ -137,8 +143,14 @@ export async function bundle(): Promise<void> {
   fs.mkdirSync(path.join(dist, 'demo-servers'), { recursive: true });
   await Promise.all([buildClient(), buildServer(), buildWebview(), buildDemoServers()]);
   writeSchema();
+  const target = process.env[TARGET_VARIABLE];
+  let semantic = '';
+  if (target) {
+    if (!isRuntimeTarget(target)) throw new Error(`${TARGET_VARIABLE}=${target}: the semantic runtime exists for ${Object.keys(RUNTIME_TARGETS).join(', ')}`);
+    semantic = `, semantic runtime for ${target} ${(await writeSemanticRuntime(path.join(root, 'node_modules'), path.join(root, BUNDLED_RUNTIME_DIR), target) / 1024 / 1024).toFixed(1)} MB`;
+  }
   const kb = (dir: string) => `${Math.round(sizeOf(path.join(dist, dir)) / 1024)} KB`;
-  console.log(`bundled in ${Date.now() - started} ms: client ${kb('client')}, server ${kb('server')}, webview ${kb('webview')}, demo servers ${kb('demo-servers')} (with source maps)`);
+  console.log(`bundled in ${Date.now() - started} ms: client ${kb('client')}, server ${kb('server')}, webview ${kb('webview')}, demo servers ${kb('demo-servers')} (with source maps)${semantic}`);
 }
 
 if (require.main === module) {

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { downloadModel } from '../../server/resolve/semantic/model-download.js';
 import type { DownloadProgress } from '../../protocol/extension-methods.js';
 import { replaceTransformersImport } from '../../server/resolve/semantic/transformers-module.js';
+import { runtimeAdvice } from '../../server/resolve/semantic/runtime-builds.js';
 import { guardNetwork, tinyModelPath } from '../fixtures/models/tiny-model.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -54,6 +55,8 @@ test('without transformers.js the failure says so, without asking anyone to run 
     assert.equal(outcome.ok, false);
     const message = !outcome.ok ? outcome.message : '';
     assert.match(message, /^Semantic matching cannot run here: transformers\.js .* is not part of this install of Grimoire, so the model was not downloaded\./);
+    // Which build carries it, for this machine's platform (linux-x64 here: a platform build exists).
+    assert.ok(message.includes(`so the model was not downloaded. ${runtimeAdvice().replace(/^./, (c) => c.toUpperCase())}.`), message);
     assert.doesNotMatch(message, /npm/);
   } finally {
     restore();

@@ -13,7 +13,7 @@ import { tempDir } from '../helpers/temp.js';
 const root = path.resolve(__dirname, '..', '..', '..');
 const EVERYTHING_DOCS = ['architecture.md', 'extension.md', 'features.md', 'how-it-works.md', 'instructions.md', 'startup.md', 'structure.md'];
 
-test('the .vsix file list: what runs, LICENSE and CHANGELOG, only the instructions of server-everything', async () => {
+test("the .vsix file list: what runs (a platform build's semantic runtime included), LICENSE and CHANGELOG, only the instructions of server-everything", async () => {
   const tree = tempDir();
   try {
     const files = [
@@ -25,6 +25,11 @@ test('the .vsix file list: what runs, LICENSE and CHANGELOG, only the instructio
       'dist/client/extension.js.map',
       'dist/server/process/main.js',
       'dist/spell.schema.json',
+      'dist/semantic/THIRD-PARTY-NOTICES.md',
+      'dist/semantic/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1',
+      'dist/semantic/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node',
+      'dist/semantic/node_modules/onnxruntime-node/package.json',
+      'dist/semantic/transformers.mjs',
       ...EVERYTHING_DOCS.map((name) => `dist/demo-servers/@modelcontextprotocol/server-everything/docs/${name}`),
       'dist/demo-servers/@modelcontextprotocol/server-everything/dist/index.js',
       'client/extension.ts',
@@ -49,6 +54,11 @@ test('the .vsix file list: what runs, LICENSE and CHANGELOG, only the instructio
       'dist/client/extension.js',
       'dist/demo-servers/@modelcontextprotocol/server-everything/dist/index.js',
       'dist/demo-servers/@modelcontextprotocol/server-everything/docs/instructions.md',
+      'dist/semantic/THIRD-PARTY-NOTICES.md',
+      'dist/semantic/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/libonnxruntime.so.1',
+      'dist/semantic/node_modules/onnxruntime-node/bin/napi-v6/linux/x64/onnxruntime_binding.node',
+      'dist/semantic/node_modules/onnxruntime-node/package.json',
+      'dist/semantic/transformers.mjs',
       'dist/server/process/main.js',
       'dist/spell.schema.json',
       'package.json',

@@ -94,7 +94,7 @@ export class Embedder {
       this.state = 'ready';
       log.info(`model ${this.options.model} ready in ${Date.now() - started} ms`);
     } catch (error) {
-      if (error instanceof TransformersMissingError) this.fail(`semantic matching is off: ${error.message}`, true);
+      if (error instanceof TransformersMissingError) this.fail(`semantic matching is off: ${error.message} (${error.advice})`, true);
       else this.fail(loadFailure(this.options, error));
     }
   }

@@ -42,7 +42,7 @@ export async function downloadModel(request: DownloadRequest, progress: (p: Down
 
 function failure(request: DownloadRequest, folder: string, error: unknown): string {
   if (error instanceof TransformersMissingError) {
-    return `Semantic matching cannot run here: ${error.message}, so the model was not downloaded. Grimoire matches your requests by their words (lexical matching) meanwhile.`;
+    return `Semantic matching cannot run here: ${error.message}, so the model was not downloaded. ${capitalized(error.advice)}. Grimoire matches your requests by their words (lexical matching) meanwhile.`;
   }
   if (isLocalModel(request.model)) return `The model folder ${folder} could not be loaded (${errorMessage(error)}): it needs ${MODEL_FILES}.`;
   const host = request.remoteHost ?? 'https://huggingface.co/';
@@ -51,3 +51,5 @@ function failure(request: DownloadRequest, folder: string, error: unknown): stri
     `Check the network connection or proxy and run the command again, or put its files (${MODEL_FILES}) in ${folder} by hand.`
   );
 }
+
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);

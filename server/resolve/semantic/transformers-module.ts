@@ -1,9 +1,13 @@
 /**
  * transformers.js (`@huggingface/transformers`, with onnxruntime about 465 MB) is an optional
- * dependency: imported at the first model load, never by the bundle (esbuild leaves it external,
- * the .vsix does not carry it). Declared here is only what Grimoire uses of it, so that a checkout
- * installed without it (`npm ci --omit=optional`) still builds.
+ * dependency: imported at the first model load, never by the gateway's bundle. A checkout imports
+ * the package; a platform build of the .vsix carries it as one file with that platform's ONNX
+ * runtime (runtime-builds.ts), the universal build not at all. Declared here is only what Grimoire
+ * uses of it, so that a checkout installed without it (`npm ci --omit=optional`) still builds.
  */
+import { pathToFileURL } from 'node:url';
+import { bundledRuntimeDir, carriedRuntime, currentTarget, runtimeAdvice } from './runtime-builds.js';
+
 export const TRANSFORMERS_PACKAGE = '@huggingface/transformers';
 
 export interface Tensor {
@@ -45,9 +49,11 @@ export interface Transformers {
   LogLevel: { ERROR: unknown };
 }
 
-/** The package is not installed: semantic matching cannot run in this install (said without asking anyone to run npm in the extension's folder). */
+/** Neither the package nor a bundled runtime: semantic matching cannot run in this install (said with which build has it, never asking anyone to run npm in the extension's folder). */
 export class TransformersMissingError extends Error {
   override readonly name = 'TransformersMissingError';
+  /** Which build carries it, for this platform. */
+  readonly advice = runtimeAdvice();
 
   constructor(cause: unknown) {
     super(`transformers.js (${TRANSFORMERS_PACKAGE}, with its ONNX runtime) is not part of this install of Grimoire`, { cause });
@@ -55,11 +61,18 @@ export class TransformersMissingError extends Error {
 }
 
 // A specifier in a variable: TypeScript does not look for the package's types, and the import
-// stays a real dynamic import at run time (this file compiles to CommonJS).
-const importPackage = (): Promise<unknown> => import(TRANSFORMERS_PACKAGE);
+// stays a real dynamic import at run time (this file compiles to CommonJS). In a .vsix the gateway
+// runs from its bundle and uses only what its build carries; a checkout imports the package.
+const importPackage = (): Promise<unknown> => {
+  const dir = bundledRuntimeDir(__dirname);
+  if (!dir) return import(TRANSFORMERS_PACKAGE);
+  const entry = carriedRuntime(dir);
+  if (!entry) return Promise.reject(new TransformersMissingError(new Error(`${dir} holds no runtime for ${currentTarget()}`)));
+  return import(pathToFileURL(entry).href);
+};
 let load: () => Promise<unknown> = importPackage;
 
-/** Loads transformers.js; a missing package rejects with TransformersMissingError. */
+/** Loads transformers.js; a missing package or runtime rejects with TransformersMissingError. */
 export async function importTransformers(): Promise<Transformers> {
   try {
     return (await load()) as Transformers;

@@ -13,10 +13,12 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
-import { HARNESS_PREFIX, type DashboardAnswer, type GrammarAnswer, type HarnessRequest, type SnapshotAnswer } from '../suite/harness-client.js';
+import { HARNESS_PREFIX, TEST_MODEL_ID, type DashboardAnswer, type GrammarAnswer, type HarnessRequest, type SnapshotAnswer } from '../suite/harness-client.js';
 import { dashboardSections, readPane, readProblems, readText, readWelcome, typeInEditor } from './views.js';
 import { tokenizeSpell } from './grammar.js';
+import { walkthroughAsUser, type WalkthroughAsUser } from './walkthrough-as-user.js';
 import { paths, repoRoot } from './paths.js';
+import { currentTarget, isRuntimeTarget } from '../../../server/resolve/semantic/runtime-builds.js';
 
 const RUN_TIMEOUT_MS = 10 * 60_000;
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -34,7 +36,15 @@ const dirs = {
   workspace: path.join(paths.run, 'workspace'),
   harness: path.join(paths.run, 'harness'),
   browserProfile: path.join(paths.run, 'chromium-profile'),
+  /** The first start as a user has it (walkthrough-as-user.ts): its own install, VS Code data, Grimoire data and browser. */
+  userInstalled: path.join(os.tmpdir(), `grimoire-vsix-user-${process.pid}`),
+  userServerData: path.join(paths.run, 'user-server-data'),
+  userGrimoireHome: path.join(paths.run, 'user-grimoire-home'),
+  userWorkspace: path.join(paths.run, 'user-workspace'),
+  userBrowserProfile: path.join(paths.run, 'user-chromium-profile'),
 };
+
+const WALKTHROUGH_TITLE = 'Get started with Grimoire';
 
 function log(message: string): void {
   console.log(`[harness] ${message}`);
@@ -49,6 +59,9 @@ function prepare(): void {
   fs.rmSync(paths.run, { recursive: true, force: true });
   fs.rmSync(paths.output, { recursive: true, force: true });
   for (const dir of [...Object.values(dirs), paths.output]) fs.mkdirSync(dir, { recursive: true });
+  // Semantic matching with the tiny fixture model, which only the Download Semantic Model test fetches
+  // (from a 127.0.0.1 server): until then the gateway finds no model and never reaches for the network.
+  writeJson(path.join(dirs.grimoireHome, 'settings.json'), { resolve: { semantic: { model: TEST_MODEL_ID, allowRemoteModels: false } } });
   writeJson(path.join(dirs.workspace, '.vscode', 'settings.json'), {
     'grimoire.demoPowers': true,
     'grimoire.imports.vscode': false,
@@ -56,25 +69,63 @@ function prepare(): void {
   });
   fs.writeFileSync(path.join(dirs.workspace, 'README.md'), '# A workspace for the Grimoire extension tests\n');
   // Nothing may reach for the network: no update or gallery checks.
+  // The run folder sits in the repository: VS Code would offer to open its git repository.
+  const offline = { 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'update.mode': 'none', 'telemetry.telemetryLevel': 'off', 'chat.mcp.autostart': 'never', 'git.openRepositoryInParentFolders': 'never' };
   writeJson(path.join(dirs.serverData, 'data', 'Machine', 'settings.json'), {
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'update.mode': 'none',
-    'telemetry.telemetryLevel': 'off',
+    ...offline,
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
-    'chat.mcp.autostart': 'never',
-    'git.openRepositoryInParentFolders': 'never',
   });
+  // The user's first start keeps VS Code's own Welcome page at startup.
+  writeJson(path.join(dirs.userServerData, 'data', 'Machine', 'settings.json'), offline);
+  fs.writeFileSync(path.join(dirs.userWorkspace, 'README.md'), '# A new user\'s workspace\n');
 }
 
-function packageVsix(): string {
-  const vsix = path.join(paths.run, 'grimoire.vsix');
-  const result = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'client', 'packaging', 'package.js'), '--out', vsix], { cwd: repoRoot, encoding: 'utf8' });
+/** Installs the .vsix into its own extensions folder, starts VS Code on it and opens the Grimoire view once, as a new user does; then runs Download Semantic Model from the palette. */
+async function firstStartAsUser(vsix: string): Promise<WalkthroughAsUser> {
+  const env = { ...serverEnv(), GRIMOIRE_HOME: dirs.userGrimoireHome, GRIMOIRE_HARNESS_DIR: undefined };
+  installVsix(vsix, dirs.userInstalled, dirs.userServerData, env);
+  const port = await freePort();
+  const server = await startVsCodeServer(port, { extensionsDir: dirs.userInstalled, serverData: dirs.userServerData, env, logName: 'vscode-server-user.log' });
+  const browser = await chromium.launchPersistentContext(dirs.userBrowserProfile, { executablePath: paths.chromium, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1440, height: 900 } });
+  try {
+    const page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.userWorkspace)}`);
+    return await walkthroughAsUser(page, WALKTHROUGH_TITLE, async (name) => {
+      const file = path.join(paths.output, `${name}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    });
+  } finally {
+    await browser.close().catch(() => undefined);
+    fs.rmSync(dirs.userInstalled, { recursive: true, force: true });
+    stopServer(server);
+  }
+}
+
+function stopServer(server: ChildProcess): void {
+  if (!server.pid) return;
+  try {
+    process.kill(-server.pid, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * The build VS Code would install from the Marketplace on this machine: its platform's build (with the
+ * semantic runtime) where there is one, else the universal build. `universal` packs the universal one.
+ */
+function packageVsix(universal = false): string {
+  const target = universal ? undefined : currentTarget();
+  const platformBuild = target !== undefined && isRuntimeTarget(target);
+  const vsix = path.join(paths.run, platformBuild ? 'grimoire.vsix' : 'grimoire-universal.vsix');
+  const args = ['--out', vsix, ...(platformBuild ? ['--target', target] : [])];
+  const result = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'client', 'packaging', 'package.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`npm run package failed:\n${result.stdout}\n${result.stderr}`);
   const summary = result.stdout.trim().split('\n').at(-1) ?? '';
-  log(`packed ${summary}`);
-  fs.writeFileSync(path.join(paths.output, 'package.txt'), summary + '\n');
+  log(`packed ${platformBuild ? `the ${target} build` : 'the universal build'}: ${summary}`);
+  fs.appendFileSync(path.join(paths.output, 'package.txt'), summary + '\n');
   return vsix;
 }
 
@@ -102,15 +153,15 @@ function serverEnv(): NodeJS.ProcessEnv {
 }
 
 /** Installs the .vsix the way a user would, with VS Code's own installer; returns the installed folder. */
-function installVsix(vsix: string): string {
-  const result = spawnSync(paths.node, [paths.serverMain, '--install-extension', vsix, '--extensions-dir', dirs.installed, '--server-data-dir', dirs.serverData, '--accept-server-license-terms'], {
-    env: serverEnv(),
+function installVsix(vsix: string, extensionsDir = dirs.installed, serverData = dirs.serverData, env = serverEnv()): string {
+  const result = spawnSync(paths.node, [paths.serverMain, '--install-extension', vsix, '--extensions-dir', extensionsDir, '--server-data-dir', serverData, '--accept-server-license-terms'], {
+    env,
     encoding: 'utf8',
   });
-  const installed = fs.readdirSync(dirs.installed).find((name) => name.startsWith('grimoire.grimoire-'));
+  const installed = fs.readdirSync(extensionsDir).find((name) => name.startsWith('grimoire.grimoire-'));
   if (result.status !== 0 || !installed) throw new Error(`installing the .vsix failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   log(`installed ${installed}: ${result.stdout.trim().split('\n').at(-1)}`);
-  return path.join(dirs.installed, installed);
+  return path.join(extensionsDir, installed);
 }
 
 function freePort(): Promise<number> {
@@ -133,8 +184,10 @@ function httpOk(url: string): Promise<boolean> {
   });
 }
 
-async function startVsCodeServer(port: number): Promise<ChildProcess> {
-  const logFile = fs.openSync(path.join(paths.output, 'vscode-server.log'), 'w');
+/** VS Code's server; by default the test runner's (its smoke-test driver on, no installed extensions: the suite loads the installed folder for development). */
+async function startVsCodeServer(port: number, options: { extensionsDir?: string; serverData?: string; env?: NodeJS.ProcessEnv; logName?: string } = {}): Promise<ChildProcess> {
+  const { extensionsDir = dirs.noExtensions, serverData = dirs.serverData, env = serverEnv(), logName = 'vscode-server.log' } = options;
+  const logFile = fs.openSync(path.join(paths.output, logName), 'w');
   const server = spawn(
     paths.node,
     [
@@ -143,16 +196,16 @@ async function startVsCodeServer(port: number): Promise<ChildProcess> {
       '--port', String(port),
       '--without-connection-token',
       '--accept-server-license-terms',
-      '--enable-smoke-test-driver',
+      ...(extensionsDir === dirs.noExtensions ? ['--enable-smoke-test-driver'] : []),
       '--disable-workspace-trust',
-      '--server-data-dir', dirs.serverData,
-      '--extensions-dir', dirs.noExtensions,
+      '--server-data-dir', serverData,
+      '--extensions-dir', extensionsDir,
     ],
-    { env: serverEnv(), stdio: ['ignore', logFile, logFile], detached: true },
+    { env, stdio: ['ignore', logFile, logFile], detached: true },
   );
   const deadline = Date.now() + 60_000;
   while (!(await httpOk(`http://127.0.0.1:${port}/`))) {
-    if (server.exitCode !== null) throw new Error(`VS Code's server exited with ${server.exitCode}: see out/test-output/vscode/vscode-server.log`);
+    if (server.exitCode !== null) throw new Error(`VS Code's server exited with ${server.exitCode}: see out/test-output/vscode/${logName}`);
     if (Date.now() > deadline) throw new Error("VS Code's server did not answer within 60 s");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -307,7 +360,8 @@ async function main(): Promise<number> {
   const started = Date.now();
   if (!fs.existsSync(paths.serverMain) || !fs.existsSync(paths.node)) throw new Error('run the setup first: node out/test/extension/harness/setup.js');
   prepare();
-  const extensionPath = installVsix(packageVsix());
+  const vsix = packageVsix();
+  const extensionPath = installVsix(vsix);
   writeWorkspaceMcpJson(extensionPath);
   const port = await freePort();
   const server = await startVsCodeServer(port);
@@ -332,21 +386,28 @@ async function main(): Promise<number> {
       log(`the tests did not finish within ${RUN_TIMEOUT_MS / 60_000} minutes`);
     }
     const problems = checkOutputChannel();
+    await browser.close().catch(() => undefined);
+    browser = undefined;
+    // The suite loads the extension for development, activated before VS Code has registered its walkthrough: the first start as a user has it is checked here.
+    const userStarted = Date.now();
+    const firstStart = await firstStartAsUser(isRuntimeTarget(currentTarget()) ? packageVsix(true) : vsix);
+    const userSeconds = Math.round((Date.now() - userStarted) / 100) / 10;
+    if (firstStart.shown === WALKTHROUGH_TITLE) log(`ok: installed from the .vsix, the first start opens the walkthrough "${firstStart.shown}" ${firstStart.afterActivationMs} ms after the Grimoire view was opened (${userSeconds} s for this check)`);
+    else problems.push(`installed from the .vsix, the first start shows ${firstStart.shown ? `the walkthrough "${firstStart.shown}"` : "VS Code's list of walkthroughs"} instead of "${WALKTHROUGH_TITLE}": see ${path.relative(repoRoot, firstStart.screenshot)}`);
+    // The universal build has no semantic runtime: its command says which build has it, and asks for no npm.
+    const advice = `The ${currentTarget()} build of Grimoire carries it`;
+    if (!isRuntimeTarget(currentTarget())) log(`no platform build for ${currentTarget()}: the universal build's message is not checked`);
+    else if (firstStart.downloadMessage.includes(advice) && !/npm/.test(firstStart.downloadMessage)) log(`ok: the universal build's Download Semantic Model says: ${firstStart.downloadMessage}`);
+    else problems.push(`the universal build's Download Semantic Model should say "${advice}" and never ask for npm; it said: ${firstStart.downloadMessage}`);
     for (const problem of problems) log(`FAIL: ${problem}`);
     const seconds = Math.round((Date.now() - started) / 100) / 10;
-    writeJson(path.join(paths.output, 'result.json'), { exitCode: code, outputChannelProblems: problems, timings: harness.timings, wallSeconds: seconds });
+    writeJson(path.join(paths.output, 'result.json'), { exitCode: code, problems, firstStartAsUser: { ...firstStart, checkSeconds: userSeconds }, timings: harness.timings, wallSeconds: seconds });
     log(`VS Code test runner exit code ${code}; ${seconds} s; screenshots and logs in ${path.relative(repoRoot, paths.output)}/`);
     return code === 0 && problems.length === 0 ? 0 : 1;
   } finally {
     await browser?.close().catch(() => undefined);
     fs.rmSync(dirs.installed, { recursive: true, force: true });
-    if (server.pid) {
-      try {
-        process.kill(-server.pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
+    stopServer(server);
   }
 }
 

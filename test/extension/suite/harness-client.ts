@@ -9,6 +9,9 @@ import { waitFor } from './runner.js';
 
 export const HARNESS_PREFIX = '[grimoire-harness]';
 
+/** The semantic model the harness's settings name; the suite serves the tiny fixture model under this id from 127.0.0.1. */
+export const TEST_MODEL_ID = 'grimoire-test/tiny-embedder';
+
 export type HarnessRequest =
   | { action: 'snapshot'; name: string }
   | { action: 'dashboard'; name: string; query?: string; activate?: string }
