@@ -150,6 +150,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE catalog_powers ADD COLUMN instructions TEXT;
     `,
   },
+  {
+    // Since PostgreSQL replicas read these tables in the database (issue 37), their newest-first
+    // listings and the expiry sweep run before each stored result are index scans, not table scans.
+    version: 12,
+    sql: `
+      CREATE INDEX events_at ON events (at);
+      CREATE INDEX hint_events_at ON hint_events (at);
+      CREATE INDEX intel_artifacts_expires ON intel_artifacts (expires_at);
+    `,
+  },
 ];
 
 /**

@@ -150,3 +150,11 @@ test('processes opening a new data folder at the same moment all open it (the sw
   const store = await open(t, temp.dir);
   assert.deepEqual(ids(store), names);
 });
+
+test('the newest-first listings and the expiry sweep of stored results are index searches, not table scans', async (t) => {
+  const store = await open(t);
+  const plan = (sql: string) => store.query<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).map((row) => row.detail).join('; ');
+  assert.match(plan('SELECT id, file FROM intel_artifacts WHERE expires_at <= 5'), /USING (COVERING )?INDEX intel_artifacts_expires/);
+  assert.match(plan('SELECT at, kind FROM events ORDER BY at DESC, id LIMIT 50'), /events_at/);
+  assert.match(plan('SELECT at, hint FROM hint_events ORDER BY at DESC, id LIMIT 50'), /hint_events_at/);
+});
