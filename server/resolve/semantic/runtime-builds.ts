@@ -54,7 +54,7 @@ function isMusl(): boolean {
 /** What a user of the universal build (or of another platform's build) can do to get semantic matching. */
 export function runtimeAdvice(target: string = currentTarget()): string {
   if (isRuntimeTarget(target)) {
-    return `the ${target} build of Grimoire carries it: VS Code installs that build from the Marketplace on ${target}, or install grimoire-${target}-<version>.vsix`;
+    return `the ${target} build of Grimoire carries it: VS Code installs that build from the Marketplace on ${target}, or install the Grimoire .vsix built for ${target}`;
   }
   return `no build of Grimoire carries an ONNX runtime for ${target} (builds with it: ${Object.keys(RUNTIME_TARGETS).join(', ')})`;
 }
