@@ -105,3 +105,24 @@ test('a record is acknowledged once committed, before the WAL flush; durable() w
     await admin.end();
   }
 });
+
+test("the change log carries only what other replicas apply: a call's record alone adds no row", { skip }, async () => {
+  const { url, store } = await freshStore();
+  const client = new pg.Client(url);
+  await client.connect();
+  const logged = async () => (await client.query<{ ops: string }>('SELECT ops FROM grimoire_changes ORDER BY seq')).rows.map((row) => (JSON.parse(row.ops) as WriteOp[]).map((op) => op.table));
+  const activity = (id: string): WriteOp => ({ op: 'insert', table: 'activity', row: { id, at: Date.now(), session: 's', power: 'p', tool: 't', variant: 'direct', decision: 'allowed', status: 'ok' } });
+  try {
+    const before = await logged();
+    store.write(activity('a1'));
+    await store.acknowledged!();
+    assert.deepEqual(await logged(), before, 'a record of a call (a database-only table) is not in the change log');
+    store.writeMany([activity('a2'), { op: 'upsert', table: 'catalog_powers', row: { power: 'p', tool_count: 1 } }]);
+    await store.acknowledged!();
+    assert.deepEqual(await logged(), [...before, ['catalog_powers']], 'a mixed batch logs its read-model ops only');
+    assert.equal((await client.query("SELECT id FROM activity WHERE id IN ('a1', 'a2')")).rowCount, 2, 'both records are committed');
+  } finally {
+    await store.close();
+    await client.end();
+  }
+});

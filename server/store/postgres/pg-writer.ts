@@ -13,6 +13,7 @@ import { escapeLiteral, type Pool, type PoolClient } from 'pg';
 import { eventOp } from '../event-op.js';
 import { errorMessage, logger } from '../../log.js';
 import type { WriteOp } from '../ops.js';
+import { DATABASE_ONLY_TABLES } from './pg-reads.js';
 import { inlined, MAX_INLINED_CHARS, pgWriteStatements, valueChars, type PgStatement } from './pg-sql.js';
 import { CHANGES_CHANNEL, COMMIT_LOCK } from './pg-schema.js';
 import { isConnectionError } from './pg-url.js';
@@ -188,14 +189,18 @@ export class PgWriter {
   }
 
   private async commit(ops: WriteOp[], synchronous: boolean): Promise<void> {
-    const statements = [
-      ...pgWriteStatements(ops),
-      {
+    // Other replicas apply what the change log carries to their read models, which hold no
+    // database-only table: a batch of only those (a call's record) needs no log row, no NOTIFY,
+    // and no commit-order lock.
+    const logged = ops.filter((op) => !DATABASE_ONLY_TABLES.has(op.table));
+    const statements = [...pgWriteStatements(ops)];
+    if (logged.length > 0) {
+      statements.push({
         text: "WITH logged AS (INSERT INTO grimoire_changes (origin, at, ops) VALUES ($1, $2, $3) RETURNING seq) SELECT pg_notify($4, seq::text || ' ' || $1) FROM logged",
-        values: [this.origin, Date.now(), JSON.stringify(ops), CHANGES_CHANNEL],
-      },
-    ];
-    const begin = `BEGIN; ${synchronous ? '' : 'SET LOCAL synchronous_commit = off; '}SELECT pg_advisory_xact_lock(${COMMIT_LOCK})`;
+        values: [this.origin, Date.now(), JSON.stringify(logged), CHANGES_CHANNEL],
+      });
+    }
+    const begin = ['BEGIN', ...(synchronous ? [] : ['SET LOCAL synchronous_commit = off']), ...(logged.length > 0 ? [`SELECT pg_advisory_xact_lock(${COMMIT_LOCK})`] : [])].join('; ');
     if (valueChars(statements) <= MAX_INLINED_CHARS) await this.run([begin, ...statements.map(inlined), 'COMMIT'].join(';\n'));
     else await this.run(begin, statements, 'COMMIT');
     this.transactions += 1;
