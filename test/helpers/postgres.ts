@@ -16,6 +16,8 @@ export interface PgCluster {
   url(database?: string): string;
   password: string;
   createDatabase(name: string): Promise<void>;
+  /** A new, empty database of its own name; its URL. */
+  freshDatabase(): Promise<string>;
   /** Fast shutdown (connections are cut); `start()` brings it back on the same port (each a no-op when already so). */
   pause(): void;
   start(): void;
@@ -62,19 +64,26 @@ export async function startPgCluster(options: { fsync?: boolean } = {}): Promise
   start();
   let stopped = false;
   let running = true;
+  let databases = 0;
   const url = (database = 'postgres') => `postgres://grimoire:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  const createDatabase = async (name: string) => {
+    const client = new pg.Client({ connectionString: url() });
+    await client.connect();
+    try {
+      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    } finally {
+      await client.end();
+    }
+  };
   return {
     port,
     password: PASSWORD,
     url,
-    async createDatabase(name) {
-      const client = new pg.Client({ connectionString: url() });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
-      } finally {
-        await client.end();
-      }
+    createDatabase,
+    async freshDatabase() {
+      const name = `t${++databases}`;
+      await createDatabase(name);
+      return url(name);
     },
     pause() {
       if (!running) return;

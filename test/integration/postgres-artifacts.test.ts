@@ -22,7 +22,6 @@ import { allText, bigText, context, stageRunner, summaryOf, textResult, type Har
 
 const skip = pgUnavailable();
 let cluster: PgCluster | undefined;
-let databases = 0;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-pgart-'));
 const MINUTE = 60_000;
 
@@ -43,9 +42,7 @@ interface Replica {
 
 /** Two replicas (own data dir, own store, own Intel) on one fresh database, sharing a clock. */
 async function replicas(settings: Record<string, unknown>) {
-  const name = `a${++databases}`;
-  await cluster!.createDatabase(name);
-  const url = cluster!.url(name);
+  const url = await cluster!.freshDatabase();
   const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
   const parsed: IntelSettings = intelSettingsSchema.parse(settings);
   const open = async (): Promise<Replica> => {

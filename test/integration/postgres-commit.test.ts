@@ -17,7 +17,6 @@ import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgr
 
 const skip = pgUnavailable();
 let cluster: PgCluster | undefined;
-let databases = 0;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-pgcommit-'));
 
 before(async () => {
@@ -29,9 +28,7 @@ after(() => {
 });
 
 async function freshStore() {
-  const name = `c${++databases}`;
-  await cluster!.createDatabase(name);
-  const url = cluster!.url(name);
+  const url = await cluster!.freshDatabase();
   return { url, store: await openStore({ dataDir: fs.mkdtempSync(path.join(root, 'd-')), databaseUrl: url }) };
 }
 

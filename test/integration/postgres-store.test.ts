@@ -22,7 +22,6 @@ import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgr
 
 const skip = pgUnavailable();
 let cluster: PgCluster | undefined;
-let databases = 0;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-pgstore-'));
 
 before(async () => {
@@ -33,11 +32,6 @@ after(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-async function freshDatabase(): Promise<string> {
-  const name = `t${++databases}`;
-  await cluster!.createDatabase(name);
-  return cluster!.url(name);
-}
 
 /** One place (a data dir, or a database) and a way to open stores on it. */
 interface Backend {
@@ -56,7 +50,7 @@ const backends: Backend[] = [
   {
     name: 'postgres',
     place: async () => {
-      const url = await freshDatabase();
+      const url = await cluster!.freshDatabase();
       return { open: () => openStore({ dataDir: fs.mkdtempSync(path.join(root, 'pg-')), databaseUrl: url }) };
     },
   },
@@ -220,7 +214,7 @@ for (const backend of backends) {
 }
 
 test('postgres: replicas opening a fresh database together migrate it once', { skip }, async () => {
-  const url = await freshDatabase();
+  const url = await cluster!.freshDatabase();
   const stores = await Promise.all([1, 2, 3].map(() => PgStore.open({ url, dataDir: fs.mkdtempSync(path.join(root, 'm-')) })));
   try {
     const client = new pg.Client({ connectionString: url });
@@ -236,7 +230,7 @@ test('postgres: replicas opening a fresh database together migrate it once', { s
 });
 
 test('postgres: a database of a newer schema version is refused with a clear message', { skip }, async () => {
-  const url = await freshDatabase();
+  const url = await cluster!.freshDatabase();
   await (await PgStore.open({ url, dataDir: path.join(root, 'newer') })).close();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -276,7 +270,7 @@ test('postgres: unreachable at start: retried with backoff, then a clear error',
 });
 
 test('postgres: the database lost mid-run: writes answered and queued, written when it returns; overflow counted and reported', { skip }, async () => {
-  const url = await freshDatabase();
+  const url = await cluster!.freshDatabase();
   const writer = await PgStore.open({ url, dataDir: path.join(root, 'lost-w'), maxQueuedOps: 30 });
   let reader: PgStore | undefined;
   try {

@@ -9,7 +9,7 @@
  * batches wait in memory (up to `maxQueuedOps`) and are written, in order, when it returns; writes
  * beyond the bound are dropped, counted, logged, and recorded as an event once it is back.
  */
-import { escapeLiteral, type Pool, type PoolClient } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { eventOp } from '../event-op.js';
 import { errorMessage, logger } from '../../log.js';
 import type { WriteOp } from '../ops.js';
@@ -184,7 +184,14 @@ export class PgWriter {
    */
   private async flush(): Promise<void> {
     const upTo = this.committed;
-    await this.run(`INSERT INTO meta (key, value) VALUES ('last_flush', ${escapeLiteral(this.origin)}) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`);
+    try {
+      await this.run(inlined({ text: "INSERT INTO meta (key, value) VALUES ('last_flush', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", values: [this.origin] }));
+    } catch (error) {
+      if (isConnectionError(error)) throw error;
+      log.warn(`PostgreSQL refused the write that flushes its WAL: ${errorMessage(error)}`);
+      this.advance(upTo, false, new Error(`PostgreSQL refused the flush: ${errorMessage(error)}`));
+      return;
+    }
     this.advance(upTo, true);
   }
 
