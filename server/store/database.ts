@@ -12,7 +12,6 @@
  */
 import type { SqlDatabase, SqlEngine, SqlStatement } from './sql-surface.js';
 import type { SqlValue } from './ops.js';
-import { withoutLeadingComments } from './sql-text.js';
 
 const MAX_CACHED_STATEMENTS = 200;
 const COMMIT_EVERY = 200;
@@ -28,6 +27,8 @@ const READ_PRAGMA = /^PRAGMA\s+(?:\w+\.)?(?:\w+|(?:table_info|table_xinfo|index_
  * read-only program may hold fill its own ephemeral tables (IN lists, DISTINCT, sorting).
  */
 const CONNECTION_OPCODES = new Set(['AutoCommit', 'Savepoint', 'Vacuum', 'IncrVacuum', 'JournalMode', 'Checkpoint', 'SqlExec', 'VBegin', 'VUpdate', 'VCreate', 'VDestroy']);
+/** White space and comments before the first token, as SQLite skips them. */
+const LEADING_SPACE_AND_COMMENTS = /^(?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/;
 
 export class StoreDatabase {
   private readonly statements = new Map<string, SqlStatement>();
@@ -83,43 +84,23 @@ export class StoreDatabase {
 
   /** Runs one statement, prepared once (inside `writing` for one that changes rows). */
   run(sql: string, params: SqlValue[]): void {
-    const statement = this.prepared(sql);
-    try {
-      statement.run(params);
-    } finally {
-      statement.reset();
-    }
+    this.prepared(sql).run(params);
   }
 
   /** Rows of a read-only statement; one that would change the database or the connection throws. */
   all<T>(sql: string, params: SqlValue[]): T[] {
-    const head = withoutLeadingComments(sql);
+    const head = sql.replace(LEADING_SPACE_AND_COMMENTS, '');
     if (CONNECTION_CONTROL.test(head) || (/^PRAGMA\b/i.test(head) && !READ_PRAGMA.test(head))) throw new Error(READ_ONLY);
-    if (!this.compilesReadOnly(sql, head)) throw new Error(READ_ONLY);
-    const statement = this.prepared(sql);
-    const rows: T[] = [];
-    try {
-      statement.bind(params);
-      // The column names once per run, not once per row as `getAsObject` reads them.
-      let names: string[] | undefined;
-      while (statement.step()) {
-        names ??= statement.getColumnNames();
-        const values = statement.get();
-        const row: Record<string, unknown> = {};
-        for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
-        rows.push(row as T);
-      }
-    } finally {
-      statement.reset();
-    }
-    return rows;
+    if (!this.compilesReadOnly(sql, head, params)) throw new Error(READ_ONLY);
+    return this.prepared(sql).all(params) as T[];
   }
 
   /**
    * Whether the first statement of `sql` (the only one `prepare` compiles and `all` runs) writes
-   * nothing: no write transaction and no connection opcode in its program. EXPLAIN runs nothing.
+   * nothing: no write transaction and no connection opcode in its program. EXPLAIN runs nothing
+   * (it takes the statement's parameters only to compile).
    */
-  private compilesReadOnly(sql: string, head: string): boolean {
+  private compilesReadOnly(sql: string, head: string, params: SqlValue[]): boolean {
     if (/^EXPLAIN\b/i.test(head)) return true;
     let verdict = this.readOnly.get(sql);
     if (verdict !== undefined) return verdict;
@@ -130,12 +111,9 @@ export class StoreDatabase {
       this.prepared(sql); // throws SQLite's own message for SQL that does not compile
       return false;
     }
-    verdict = true;
     try {
-      while (explain.step()) {
-        const [, opcode, , p2] = explain.get() as [number, string, number, number];
-        if (CONNECTION_OPCODES.has(opcode) || (opcode === 'Transaction' && p2 !== 0)) verdict = false;
-      }
+      const program = explain.all(params) as Array<{ opcode: string; p2: number }>;
+      verdict = !program.some(({ opcode, p2 }) => CONNECTION_OPCODES.has(opcode) || (opcode === 'Transaction' && p2 !== 0));
     } finally {
       explain.free();
     }

@@ -8,7 +8,7 @@
 import { errorMessage, logger } from '../log.js';
 import { journalOwner, listJournals, parseEntry, readJournal, type ParsedEntry } from './journal.js';
 import { applyOps, type RunSql, type Schema } from './ops.js';
-import type { SqlDatabase } from './sql-surface.js';
+import { rowsOf, type SqlDatabase } from './sql-surface.js';
 
 const log = logger('store');
 
@@ -27,7 +27,7 @@ export interface Replay {
 /** The bytes of each journal the database already holds. */
 export function watermarks(db: SqlDatabase): Map<string, number> {
   const marks = new Map<string, number>();
-  for (const [journal, offset] of db.exec('SELECT journal, offset FROM journal_watermarks')[0]?.values ?? []) marks.set(String(journal), Number(offset));
+  for (const { journal, offset } of rowsOf<{ journal: string; offset: number }>(db, 'SELECT journal, offset FROM journal_watermarks')) marks.set(journal, offset);
   return marks;
 }
 

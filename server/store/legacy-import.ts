@@ -15,7 +15,7 @@ import { JOURNALS, liveLegacyWriter, SNAPSHOT, syncDir } from './journal.js';
 import { applyEntries, readJournals, watermarks } from './journal-replay.js';
 import { migrate } from './migrations.js';
 import { Schema } from './ops.js';
-import type { SqlDatabase, SqlEngine } from './sql-surface.js';
+import { rowsOf, runOnce, type SqlDatabase, type SqlEngine } from './sql-surface.js';
 
 const log = logger('store');
 /** Where the sql.js store's files go once imported. */
@@ -67,7 +67,7 @@ function build(dataDir: string, temp: string, engine: SqlEngine): number {
     migrate(db);
     const { entries } = readJournals(path.join(dataDir, JOURNALS), watermarks(db));
     db.exec('BEGIN');
-    const applied = applyEntries((sql, params) => db.run(sql, params), new Schema(db), entries);
+    const applied = applyEntries((sql, params) => runOnce(db, sql, params), new Schema(db), entries);
     db.exec('DELETE FROM journal_watermarks');
     db.exec('COMMIT');
     return applied;
@@ -84,7 +84,7 @@ function open(engine: SqlEngine, file: string): SqlDatabase {
 
 function intact(db: SqlDatabase): boolean {
   try {
-    return db.exec('PRAGMA quick_check')[0]?.values[0]?.[0] === 'ok';
+    return rowsOf<{ quick_check: string }>(db, 'PRAGMA quick_check')[0]?.quick_check === 'ok';
   } catch {
     return false;
   }

@@ -2,7 +2,7 @@
  * Schema of the store: versioned migrations and, next to them, the key of every table that
  * logical write ops may touch (upsert / insert / delete are resolved against these keys).
  */
-import type { SqlDatabase as Database } from './sql-surface.js';
+import { rowsOf, runOnce, type SqlDatabase as Database } from './sql-surface.js';
 
 export interface Migration {
   version: number;
@@ -196,10 +196,9 @@ export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): nu
 
 /** The schema version recorded in `meta`, 0 for an empty database. */
 export function schemaVersion(db: Database): number {
-  const hasMeta = db.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+  const hasMeta = rowsOf(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
   if (hasMeta.length === 0) return 0;
-  const rows = db.exec('SELECT value FROM meta WHERE key = ?', [SCHEMA_VERSION_KEY]);
-  const value = rows[0]?.values[0]?.[0];
+  const value = rowsOf<{ value: string | null }>(db, 'SELECT value FROM meta WHERE key = ?', [SCHEMA_VERSION_KEY])[0]?.value;
   return value === undefined || value === null ? 0 : Number(value);
 }
 
@@ -220,7 +219,7 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
       }
       db.exec(migration.sql);
       db.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)');
-      db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [
+      runOnce(db, 'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', [
         SCHEMA_VERSION_KEY,
         String(migration.version),
       ]);

@@ -4,7 +4,7 @@
  * the key; delete = delete the rows matching every `where` column (null-safe equality);
  * deleteBefore = delete the rows whose `before` columns sort before its values (a row-value `<`).
  */
-import type { SqlDatabase as Database } from './sql-surface.js';
+import { rowsOf, type SqlDatabase as Database } from './sql-surface.js';
 import { TABLE_KEYS } from './migrations.js';
 import { maskedOp } from './masked-op.js';
 
@@ -21,9 +21,7 @@ export class Schema {
 
   constructor(db: Database) {
     for (const table of Object.keys(TABLE_KEYS)) {
-      const info = db.exec(`PRAGMA table_info(${quote(table)})`);
-      const names = (info[0]?.values ?? []).map((r) => String(r[1]));
-      this.columns.set(table, new Set(names));
+      this.columns.set(table, new Set(rowsOf<{ name: string }>(db, `PRAGMA table_info(${quote(table)})`).map((column) => column.name)));
     }
   }
 

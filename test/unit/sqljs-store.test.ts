@@ -12,6 +12,7 @@ import { setLogSink } from '../../server/log.js';
 import { latestVersion, migrate, MIGRATIONS, schemaVersion, TABLE_KEYS } from '../../server/store/migrations.js';
 import { SqljsStore, type Store, type WriteOp } from '../../server/store/store.js';
 import { loadSqlEngine, sqlJsEngine } from '../../server/store/sql-engine.js';
+import { runOnce } from '../../server/store/sql-surface.js';
 import { withLock } from '../../server/store/write-lock.js';
 
 type Ctx = { after(fn: () => void): void };
@@ -359,9 +360,9 @@ test('an earlier release\'s per-process journals (owners gone) are imported on o
   const b = `${pid}-bbbb.jsonl`;
   const db = (await sqlJsEngine()).open();
   migrate(db);
-  db.run("INSERT INTO events (id, at, kind, detail) VALUES ('in-snapshot', 1, 'test', 'old')");
+  runOnce(db, "INSERT INTO events (id, at, kind, detail) VALUES ('in-snapshot', 1, 'test', 'old')");
   const aLines = line(a, 1, [event('folded-already')], 1) + line(a, 2, [event('a2')], 3);
-  db.run('INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?)', [a, Buffer.byteLength(line(a, 1, [event('folded-already')], 1))]);
+  runOnce(db, 'INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?)', [a, Buffer.byteLength(line(a, 1, [event('folded-already')], 1))]);
   fs.writeFileSync(path.join(dataDir, 'grimoire.sqlite'), db.export());
   db.close();
   fs.mkdirSync(journalDir(dataDir));

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { migrate } from '../../server/store/migrations.js';
 import { applyOp, applyOps, type SqlValue, type WriteOp } from '../../server/store/ops.js';
 import { loadSqlEngine, type SqlDatabase } from '../../server/store/sql-engine.js';
+import { rowsOf, runOnce } from '../../server/store/sql-surface.js';
 
 /** A migrated database whose activity table refuses (RAISE ABORT, which OR IGNORE does not swallow) a row with `at` 13. */
 async function database(): Promise<SqlDatabase> {
@@ -30,7 +31,7 @@ function ops(): WriteOp[] {
   return list;
 }
 
-const dump = (db: SqlDatabase) => JSON.stringify([db.exec('SELECT * FROM activity ORDER BY id'), db.exec('SELECT * FROM activity_ratings')]);
+const dump = (db: SqlDatabase) => JSON.stringify([rowsOf(db, 'SELECT * FROM activity ORDER BY id'), rowsOf(db, 'SELECT * FROM activity_ratings')]);
 
 test('applyOps: multi-row inserts leave what one-by-one application leaves, a failing group falls back to its ops one by one', async () => {
   const grouped = await database();
@@ -40,7 +41,7 @@ test('applyOps: multi-row inserts leave what one-by-one application leaves, a fa
   applyOps(
     (sql, params) => {
       statements.push(sql);
-      grouped.run(sql, params);
+      runOnce(grouped, sql, params);
     },
     ops(),
     (op) => failures.push(op),
@@ -48,7 +49,7 @@ test('applyOps: multi-row inserts leave what one-by-one application leaves, a fa
   const singleFailures: WriteOp[] = [];
   for (const op of ops()) {
     try {
-      applyOp((sql, params) => single.run(sql, params), op);
+      applyOp((sql, params) => runOnce(single, sql, params), op);
     } catch {
       singleFailures.push(op);
     }
@@ -56,7 +57,7 @@ test('applyOps: multi-row inserts leave what one-by-one application leaves, a fa
   assert.equal(dump(grouped), dump(single));
   assert.deepEqual(failures, singleFailures);
   assert.deepEqual(failures, [activity(13)]);
-  const rows = grouped.exec('SELECT count(*) FROM activity')[0]!.values[0]![0];
+  const rows = rowsOf<{ n: number }>(grouped, 'SELECT count(*) AS n FROM activity')[0]!.n;
   assert.equal(rows, 68, '70 ids, a7 deleted, a13 refused');
   assert.ok(statements.some((sql) => (sql.match(/\), \(/g) ?? []).length === 31), 'a statement of 32 rows was used');
   assert.ok(statements.length < ops().length, `fewer statements (${statements.length}) than ops`);
@@ -77,22 +78,22 @@ test('applyOps: consecutive deletes by one column go as DELETE ... IN and leave 
   ];
   const grouped = await database();
   const single = await database();
-  for (const db of [grouped, single]) applyOps((sql, params) => db.run(sql, params), seed(), () => assert.fail('seed'));
+  for (const db of [grouped, single]) applyOps((sql, params) => runOnce(db, sql, params), seed(), () => assert.fail('seed'));
   const statements: string[] = [];
   applyOps(
     (sql, params) => {
       statements.push(sql);
-      grouped.run(sql, params);
+      runOnce(grouped, sql, params);
     },
     deletes(),
     () => assert.fail('no delete fails'),
   );
-  for (const op of deletes()) applyOp((sql, params) => single.run(sql, params), op);
+  for (const op of deletes()) applyOp((sql, params) => runOnce(single, sql, params), op);
   assert.equal(dump(grouped), dump(single));
   assert.ok(statements.some((sql) => /^DELETE FROM "activity" WHERE "id" IN \((\?, ){31}\?\)$/.test(sql)), 'a DELETE of 32 ids was used');
   assert.ok(statements.some((sql) => /^DELETE FROM "activity_ratings" WHERE "activity_id" IN \((\?, ){15}\?\)$/.test(sql)), 'the ratings grouped too');
   assert.ok(statements.some((sql) => sql === 'DELETE FROM "activity_ratings" WHERE "rating" IS ?'), 'a null value is deleted by IS, alone');
   assert.ok(statements.length < deletes().length / 3, `${statements.length} statements for ${deletes().length} ops`);
-  const left = grouped.exec('SELECT id FROM activity ORDER BY id')[0]!.values.map((row) => row[0]);
+  const left = rowsOf<{ id: string }>(grouped, 'SELECT id FROM activity ORDER BY id').map((row) => row.id);
   assert.deepEqual(left, ['a137', 'a138', 'a139', 'a200'], 'a138 stays: its two-column where does not match');
 });
