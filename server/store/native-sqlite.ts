@@ -1,14 +1,16 @@
 /** better-sqlite3 behind the store's surface (sql-surface.ts), which is its own shape. */
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SqlDatabase, SqlEngine, SqlRow, SqlStatement } from './sql-surface.js';
+import { objectsOf, type SqlDatabase, type SqlEngine, type SqlStatement } from './sql-surface.js';
 import type { SqlValue } from './write-op.js';
 
 type Native = typeof BetterSqlite3;
 
 /** better-sqlite3 refuses `all` on a statement that returns no rows and `run` on one that does: both run either. */
-function statementOf(statement: BetterSqlite3.Statement<SqlValue[], SqlRow>): SqlStatement {
+function statementOf(statement: BetterSqlite3.Statement<SqlValue[], unknown[]>): SqlStatement {
+  const names = statement.reader ? statement.columns().map((column) => column.name) : [];
+  if (statement.reader) statement.raw(true);
   return {
-    all: (params) => (statement.reader ? statement.all(...params) : (statement.run(...params), [])),
+    all: (params) => (statement.reader ? objectsOf(names, statement.all(...params)) : (statement.run(...params), [])),
     run: (params) => void (statement.reader ? statement.all(...params) : statement.run(...params)),
     free: () => undefined,
   };
@@ -17,7 +19,7 @@ function statementOf(statement: BetterSqlite3.Statement<SqlValue[], SqlRow>): Sq
 function databaseOf(db: BetterSqlite3.Database): SqlDatabase {
   return {
     exec: (sql) => void db.exec(sql),
-    prepare: (sql) => statementOf(db.prepare<SqlValue[], SqlRow>(sql)),
+    prepare: (sql) => statementOf(db.prepare<SqlValue[], unknown[]>(sql)),
     close: () => void db.close(),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Node's own SQLite (`node:sqlite`, Node 22.13 and later, VS Code 1.101 and later) behind the
  * store's surface (sql-surface.ts), which is its own shape; its rows (objects without a prototype)
- * become plain objects. Loading the module makes Node print an ExperimentalWarning; that one
+ * are copied into plain ones. Loading the module makes Node print an ExperimentalWarning; that one
  * warning is not passed on (the CLI's read-only commands print nothing on stderr).
  */
 import type { SqlDatabase, SqlEngine, SqlRow } from './sql-surface.js';
@@ -27,7 +27,15 @@ function databaseOf(db: DatabaseSync): SqlDatabase {
     prepare: (sql) => {
       const statement = db.prepare(sql);
       return {
-        all: (params) => statement.all(...params).map((row) => ({ ...row })),
+        all: (params) => {
+          const rows = statement.all(...params);
+          const names = rows.length > 0 ? Object.keys(rows[0]!) : [];
+          return rows.map((row) => {
+            const copy: SqlRow = {};
+            for (const name of names) copy[name] = row[name];
+            return copy;
+          });
+        },
         run: (params) => void statement.run(...params),
         free: () => undefined,
       };

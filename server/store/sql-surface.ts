@@ -41,6 +41,19 @@ export interface ImageEngine extends SqlEngine {
   open(bytes?: Uint8Array): ImageDatabase;
 }
 
+/**
+ * Rows as plain objects keyed by `names` (the column names, once per statement) from each row's
+ * values in that order: quicker than the objects the engines build (better-sqlite3's take twice
+ * the time; node:sqlite's have no prototype).
+ */
+export function objectsOf(names: readonly string[], rows: ReadonlyArray<ArrayLike<unknown>>): SqlRow[] {
+  return rows.map((values) => {
+    const row: SqlRow = {};
+    for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
+    return row;
+  });
+}
+
 /** The rows of one statement run once (a statement that is not kept). */
 export function rowsOf<T = SqlRow>(db: SqlDatabase, sql: string, params: SqlValue[] = []): T[] {
   const statement = db.prepare(sql);

@@ -1,28 +1,20 @@
-/** sql.js's Database behind the store's surface (sql-surface.ts): rows as objects, statements freed. */
+/** sql.js's Database behind the store's surface (sql-surface.ts): rows as plain objects, statements freed. */
 import type { Database, Statement } from 'sql.js';
-import type { ImageDatabase, SqlRow, SqlStatement } from './sql-surface.js';
+import { objectsOf, type ImageDatabase, type SqlRow, type SqlStatement } from './sql-surface.js';
 import type { SqlValue } from './write-op.js';
 
 class SqlJsStatement implements SqlStatement {
   constructor(private readonly statement: Statement) {}
 
   all(params: SqlValue[]): SqlRow[] {
-    const rows: SqlRow[] = [];
+    const values: unknown[][] = [];
     try {
       this.statement.bind(params);
-      // The column names once per run, not once per row as `getAsObject` reads them.
-      let names: string[] | undefined;
-      while (this.statement.step()) {
-        names ??= this.statement.getColumnNames();
-        const values = this.statement.get();
-        const row: SqlRow = {};
-        for (let i = 0; i < names.length; i++) row[names[i]!] = values[i];
-        rows.push(row);
-      }
+      while (this.statement.step()) values.push(this.statement.get());
+      return objectsOf(this.statement.getColumnNames(), values);
     } finally {
       this.statement.reset();
     }
-    return rows;
   }
 
   run(params: SqlValue[]): void {
