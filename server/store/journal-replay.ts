@@ -6,7 +6,7 @@
  * data dir into the database file (legacy-import.ts) and by the sql.js store when it loads.
  */
 import { errorMessage, logger } from '../log.js';
-import { journalOwner, listJournals, parseEntry, readJournal, type ParsedEntry } from './journal.js';
+import { journalGeneration, journalOwner, listJournals, parseEntry, readJournal, type ParsedEntry } from './journal.js';
 import { applyOps, type RunSql, type Schema } from './ops.js';
 import { rowsOf, type SqlDatabase } from './sql-surface.js';
 
@@ -34,19 +34,22 @@ export function watermarks(db: SqlDatabase): Map<string, number> {
 /**
  * The entries of every journal in `dir` past `marks`. A per-process journal's whole unterminated
  * last line counts too (its owner is gone: checked by the caller); this release's journal gives its
- * complete lines only (a torn line was never acknowledged).
+ * complete lines only (a torn line was never acknowledged), and one of a generation before the
+ * snapshot's is in it already (a compaction stopped before deleting it).
  */
 export function readJournals(dir: string, marks: Map<string, number>): Replay {
   const entries: ParsedEntry[] = [];
   const ends = new Map<string, number>();
   const legacy: string[] = [];
+  const generation = Math.max(0, ...[...marks.keys()].map((name) => journalGeneration(name) ?? 0));
   for (const name of listJournals(dir)) {
+    if ((journalGeneration(name) ?? generation) < generation) continue;
     const chunk = readJournal(dir, name, marks.get(name) ?? 0);
     entries.push(...chunk.entries);
     ends.set(name, chunk.end);
     if (journalOwner(name) === null) continue;
     legacy.push(name);
-    const tail = chunk.tail.length > 0 ? parseEntry(chunk.tail.toString('utf8'), name, 'unterminated last line') : null;
+    const tail = chunk.tail.length > 0 ? parseEntry(chunk.tail.toString('utf8'), name) : null;
     if (tail) {
       entries.push(tail);
       ends.set(name, chunk.end + chunk.tail.length);
