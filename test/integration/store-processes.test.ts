@@ -1,8 +1,9 @@
 /**
- * The store shared by real processes, in both formats (the database file of better-sqlite3 and
- * node:sqlite; the sql.js store's snapshot and journal): concurrent writers (with compactions, on
- * sql.js), a reader that sees committed records as they land, and a writer killed with SIGKILL
- * that loses nothing committed.
+ * The store with real processes. The database file (better-sqlite3, node:sqlite): concurrent
+ * writers and a reader that sees committed records as they land, and a writer killed with SIGKILL
+ * that loses nothing committed. The sql.js store (snapshot and journal): one process per data dir,
+ * a second one (sql.js or native) refused while it lives, and after it is killed with SIGKILL the
+ * next open (sql.js, or native importing into grimoire.db) has every acknowledged record once.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +12,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sqlJsEngine } from '../../server/store/sql-engine.js';
-import { Store } from '../../server/store/store.js';
+import { SqliteStore } from '../../server/store/sqlite-store.js';
+import { SqljsStore, Store } from '../../server/store/store.js';
+import { nativeEngineOrReason } from '../helpers/store-engines.js';
 
 const FIXTURE = path.join(__dirname, '../fixtures/store-writer.js');
 
@@ -24,12 +27,10 @@ interface Child {
   waitFor(predicate: (lines: string[]) => boolean, timeoutMs?: number): Promise<void>;
 }
 
-/** The two formats: the children's engine (GRIMOIRE_STORE_ENGINE) and whether it keeps a journal. */
-const FORMATS = [
-  { name: 'database file', env: {}, journaled: false },
-  { name: 'sql.js store', env: { GRIMOIRE_STORE_ENGINE: 'sql.js' }, journaled: true },
-] as const;
-type Format = (typeof FORMATS)[number];
+/** The children's engine (GRIMOIRE_STORE_ENGINE): this Node's (the database file) or sql.js. */
+const FILE = { name: 'database file', env: {} };
+const SQLJS = { name: 'sql.js store', env: { GRIMOIRE_STORE_ENGINE: 'sql.js' } };
+type Format = typeof FILE | typeof SQLJS;
 
 function run(args: object, format: Format): Child {
   const proc = spawn(process.execPath, [FIXTURE, JSON.stringify(args)], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...format.env } });
@@ -45,7 +46,7 @@ function run(args: object, format: Format): Child {
   });
   proc.stderr!.setEncoding('utf8').on('data', (text: string) => stderr.push(text));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.on('exit', (code, signal) => resolve({ code, signal })),
+    proc.on('close', (code, signal) => resolve({ code, signal })), // after the last of its output
   );
   const waitFor = (predicate: (lines: string[]) => boolean, timeoutMs = 10_000) =>
     new Promise<void>((resolve, reject) => {
@@ -86,17 +87,9 @@ function setup(t: { after(fn: () => void): void }, format: Format): { dataDir: s
   };
 }
 
-async function eventIds(dataDir: string, format: Format): Promise<string[]> {
-  const store = await Store.open({ dataDir, ...(format.journaled ? { engine: await sqlJsEngine() } : {}) });
-  try {
-    return store.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((r) => r.id);
-  } finally {
-    store.close();
-  }
-}
-
-for (const format of FORMATS) {
-  test(`two writer processes and a reader share one data dir; compactions run meanwhile (${format.name})`, { timeout: 30_000 }, async (t) => {
+{
+  const format = FILE;
+  test(`two writer processes and a reader share one data dir (${format.name})`, { timeout: 30_000 }, async (t) => {
     const { dataDir, spawn: start } = setup(t, format);
     // Lockstep, so the test does not depend on timing: both writers stop after 150 and after 225
     // events each, until the reader has seen 300 and 450 and opens the matching gate.
@@ -137,47 +130,84 @@ for (const format of FORMATS) {
       assert.equal(ids.length, 300, `writer ${i} committed 300 ids`);
     }
 
-    if (format.journaled) assert.ok(reader.lines.includes('snapshot yes'), 'writers had compacted before the reader opened');
     const counts = reader.lines.filter((l) => l.startsWith('count ')).map((l) => Number(l.slice(6)));
     assert.equal(counts[0], 300, 'the reader sees everything committed before it opened');
     assert.ok(counts.includes(450), `the reader saw the writers' progress: ${counts.join(',')}`);
     assert.equal(counts.at(-1), 600, 'the reader ends up seeing every record');
     for (let i = 1; i < counts.length; i++) assert.ok(counts[i]! > counts[i - 1]!, `count only grew: ${counts.join(',')}`);
 
-    const ids = await eventIds(dataDir, format);
+    const ids = await eventIds(dataDir);
     const expected = ['a', 'b'].flatMap((p) => Array.from({ length: 300 }, (_, i) => `${p}-${i}`)).sort();
     assert.deepEqual(ids, expected);
-    if (format.journaled) {
-      const left = fs.readdirSync(path.join(dataDir, 'journals'));
-      assert.equal(left.length, 1, `one journal, no presence file: ${left.join(', ')}`);
-      assert.ok(Number(/^journal-(\d+)\.jsonl$/.exec(left[0]!)?.[1]) >= 2, `the writers compacted: ${left[0]}`);
-      assert.equal(fs.existsSync(path.join(dataDir, 'journal.lock')), false);
-    } else {
-      assert.deepEqual(fs.readdirSync(dataDir).filter((name) => name.startsWith('grimoire.')), ['grimoire.db'], 'one database file; the last connection checkpointed and removed the WAL');
-    }
+    assert.deepEqual(fs.readdirSync(dataDir).filter((name) => name.startsWith('grimoire.')), ['grimoire.db'], 'one database file; the last connection checkpointed and removed the WAL');
   });
 
   test(`a writer killed with SIGKILL mid-run loses no committed record (${format.name})`, { timeout: 30_000 }, async (t) => {
     const { dataDir, spawn: start } = setup(t, format);
-    const child = start({ mode: 'write', dataDir, prefix: 'k', count: 1_000_000, compactBytes: 8_000 });
+    const child = start({ mode: 'write', dataDir, prefix: 'k', count: 1_000_000 });
     await child.waitFor((lines) => lines.length >= 100);
     child.proc.kill('SIGKILL');
     const { signal } = await child.exited;
     assert.equal(signal, 'SIGKILL');
-
     const printed = child.lines.filter((l) => /^k-\d+$/.test(l));
-    assert.ok(printed.length >= 100, `printed ${printed.length} ids`);
     assert.ok(!child.lines.includes('done'), 'the writer was killed before finishing');
 
-    const ids = new Set(await eventIds(dataDir, format));
-    const missing = printed.filter((id) => !ids.has(id));
-    assert.deepEqual(missing, [], 'every id printed after write() returned is in the store');
-    // Ids are written in order: what the store holds is a prefix of the sequence, no gaps.
-    const highest = Math.max(...[...ids].map((id) => Number(id.slice(2))));
-    assert.equal(ids.size, highest + 1);
+    assertEveryPrintedIdOnce(printed, await eventIds(dataDir));
+  });
+}
 
-    if (format.journaled) {
-      assert.deepEqual(fs.readdirSync(path.join(dataDir, 'journals')).filter((name) => name.endsWith('.open')), [], "the killed writer's presence file was removed by the next open");
+for (const next of ['sql.js', 'native'] as const) {
+  test(`a sql.js process has its data dir alone: a second process (sql.js, native) is refused, naming it, changing nothing; after SIGKILL the next open (${next}) has every acknowledged record once`, { timeout: 30_000 }, async (t) => {
+    const native = await nativeEngineOrReason();
+    if (typeof native === 'string') return t.skip(`the native process: ${native}`);
+    const { dataDir, spawn: start } = setup(t, SQLJS);
+    const child = start({ mode: 'write', dataDir, prefix: 'k', count: 1_000_000, compactBytes: 8_000 });
+    await child.waitFor((lines) => lines.length >= 100);
+    const lock = fs.readFileSync(path.join(dataDir, 'journal.lock'), 'utf8');
+    for (const format of [SQLJS, FILE]) {
+      const second = run({ mode: 'write', dataDir, prefix: 'second', count: 1 }, format);
+      const { code } = await second.exited;
+      assert.equal(code, 1, `${format.name}: ${second.lines.join('\n')}`);
+      assert.match(second.stderr.join(''), new RegExp(`store: process ${child.proc.pid} has this data folder open on sql\\.js .*one process at a time`), format.name);
+      assert.deepEqual(second.lines, [], `${format.name}: wrote nothing`);
+    }
+    assert.equal(fs.readFileSync(path.join(dataDir, 'journal.lock'), 'utf8'), lock, 'the holder keeps its lock');
+    assert.equal(fs.existsSync(path.join(dataDir, 'grimoire.db')), false, 'the native process claimed nothing');
+    await child.waitFor((lines) => lines.length >= 400);
+    child.proc.kill('SIGKILL');
+    const { signal } = await child.exited;
+    assert.equal(signal, 'SIGKILL');
+    const printed = child.lines.filter((l) => /^k-\d+$/.test(l));
+    assert.ok(!child.lines.includes('done'), 'the writer was killed before finishing');
+
+    const store = await Store.open({ dataDir, engine: next === 'sql.js' ? await sqlJsEngine() : native });
+    try {
+      assert.ok(next === 'sql.js' ? store instanceof SqljsStore : store instanceof SqliteStore, next);
+      if (next === 'sql.js') assert.ok(fs.readdirSync(path.join(dataDir, 'journals')).some((name) => Number(/^journal-(\d+)/.exec(name)?.[1]) >= 2), 'the killed writer had compacted');
+      else assert.ok(fs.existsSync(path.join(dataDir, 'journaled-store', 'grimoire.sqlite')), 'imported into grimoire.db');
+      assertEveryPrintedIdOnce(printed, store.query<{ id: string }>('SELECT id FROM events').map((r) => r.id));
+      console.log(`${next}: ${printed.length} acknowledged, ${store.query<{ n: number }>('SELECT count(*) AS n FROM events')[0]!.n} recorded`);
+    } finally {
+      store.close();
     }
   });
+}
+
+async function eventIds(dataDir: string): Promise<string[]> {
+  const store = await Store.open({ dataDir });
+  try {
+    return store.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((r) => r.id);
+  } finally {
+    store.close();
+  }
+}
+
+/** Every id printed after write() returned is in the store once; ids are written in order, so what it holds is a prefix of the sequence. */
+function assertEveryPrintedIdOnce(printed: string[], stored: string[]): void {
+  assert.ok(printed.length >= 100, `printed ${printed.length} ids`);
+  const ids = new Set(stored);
+  assert.deepEqual(printed.filter((id) => !ids.has(id)), [], 'every id printed after write() returned is in the store');
+  const highest = Math.max(...stored.map((id) => Number(id.slice(2))));
+  assert.equal(ids.size, highest + 1, 'no gaps');
+  assert.ok(highest + 1 <= printed.length + 1, 'at most the write cut by the kill beyond what was acknowledged');
 }

@@ -5,7 +5,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ENGINE_VARIABLE, loadSqlEngine, sqlJsEngine, type SqlEngine } from '../../server/store/sql-engine.js';
 import { rowsOf, runOnce } from '../../server/store/sql-surface.js';
-import { setLogSink } from '../../server/log.js';
 import { migrate } from '../../server/store/migrations.js';
 import { SqljsStore, Store, type WriteOp } from '../../server/store/store.js';
 import { SqliteStore } from '../../server/store/sqlite-store.js';
@@ -81,28 +80,23 @@ for (const [format, make] of [['an earlier release\'s per-process journals', ear
   });
 }
 
-test('a native process finding a live sql.js store on the data dir joins it on sql.js, saying so; the first native open after it is gone imports it', async (t) => {
+test('a native process on a data dir a live sql.js store holds is refused, naming it, and changes nothing; once it is closed the first native open imports it', async (t) => {
   const native = await nativeEngineOrReason();
   if (typeof native === 'string') return t.skip(native);
   const { dir: dataDir, cleanup } = tempDir('grimoire-engines-');
   t.after(cleanup);
-  const logs: string[] = [];
-  setLogSink((line) => logs.push(line));
-  t.after(() => setLogSink((line) => process.stderr.write(line + '\n')));
   const sqljs = await Store.open({ dataDir, engine: await sqlJsEngine() });
+  assert.ok(sqljs instanceof SqljsStore);
   sqljs.write(event('from-sql.js'));
-  const joined = await Store.open({ dataDir, engine: native });
-  assert.ok(joined instanceof SqljsStore, 'not the database file while a sql.js store is open');
-  assert.ok(logs.some((l) => l.includes(`process ${process.pid} has this data dir's store open on sql.js`)), logs.join('\n'));
-  joined.write(event('from-native'));
-  assert.deepEqual(sqljs.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id), ['from-native', 'from-sql.js']);
-  assert.equal(fs.existsSync(path.join(dataDir, 'grimoire.db')), false);
-  await joined.close();
+  const before = fs.readdirSync(dataDir).sort();
+  await assert.rejects(Store.open({ dataDir, engine: native }), new RegExp(`store: process ${process.pid} has this data folder open on sql\\.js`));
+  assert.deepEqual(fs.readdirSync(dataDir).sort(), before, 'no grimoire.db, nothing moved');
+  sqljs.write(event('after-the-refusal'));
   await sqljs.close();
   const file = await Store.open({ dataDir, engine: native });
   t.after(() => file.close());
   assert.ok(file instanceof SqliteStore);
-  assert.deepEqual(file.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id), ['from-native', 'from-sql.js']);
+  assert.deepEqual(file.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id), ['after-the-refusal', 'from-sql.js']);
 });
 
 test('every engine gives the same surface: rows as plain objects, the first statement of a text prepared, exec running them all, a statement kept and run again', async (t) => {
