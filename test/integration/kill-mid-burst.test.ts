@@ -1,10 +1,10 @@
 /**
- * Two real gateways (`grimoire serve --http`) and the CLI on one data folder, calls bursting on
- * both, the CLI listing and rating meanwhile: one gateway killed with SIGKILL mid-burst; on the
- * database file and on the sql.js store. Every
- * acknowledged call has exactly one activity record (docs/features.md: a call's record is committed before
- * its answer); the killed one's unanswered calls at most one each. The three replicas on PostgreSQL
- * hold the same in postgres-replicas.test.ts.
+ * A real gateway (`grimoire serve --http`) killed with SIGKILL mid-burst: on the database file, one
+ * of two gateways with the CLI listing and rating meanwhile; on the sql.js store (one process per
+ * data folder) its one gateway, the CLI refused meanwhile. Every acknowledged call has exactly one
+ * activity record (docs/features.md: a call's record is committed before its answer); the killed
+ * gateway's unanswered calls at most one each. The three replicas on PostgreSQL hold the same in
+ * postgres-replicas.test.ts.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,9 +12,10 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { sqlJsEngine } from '../../server/store/sql-engine.js';
+import { SqliteStore } from '../../server/store/sqlite-store.js';
 import { SqljsStore, Store } from '../../server/store/store.js';
 import { gatewayEnv, startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
-import { assertOneRecordPerAcknowledgedCall, connect, killMidBurst } from '../helpers/kill-burst.js';
+import { assertOneRecordPerAcknowledgedCall, connect, killMidBurst, type BurstResult, type BurstSession } from '../helpers/kill-burst.js';
 import { cliPath, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
 
 const run = promisify(execFile);
@@ -44,43 +45,63 @@ function cliLoop(env: Record<string, string>) {
   };
 }
 
-/** The database file (this Node's engine), and the sql.js store (what VS Code 1.101-1.102 runs, one gateway per window). */
-const FORMATS: Array<{ name: string; extra: Record<string, string> }> = [
-  { name: 'database file', extra: {} },
-  { name: 'sql.js store', extra: { GRIMOIRE_STORE_ENGINE: 'sql.js' } },
-];
-
-for (const format of FORMATS) {
-  test(`two gateways and the CLI on one folder, one gateway killed with SIGKILL mid-burst: every acknowledged call has exactly one record (${format.name})`, { timeout: 90_000 }, async () => {
-    const data = path.join(temp.dir, format.name.replace(/\W+/g, '-'));
-    const env = gatewayEnv({ home, data }, format.extra);
-    writeSpell(home, 'unstable', unstableSpell());
-    const gateways: HttpGatewayProcess[] = [];
+test('two gateways and the CLI on one folder, one gateway killed with SIGKILL mid-burst: every acknowledged call has exactly one record (database file)', { timeout: 90_000 }, async () => {
+  const data = path.join(temp.dir, 'database-file');
+  const env = gatewayEnv({ home, data });
+  writeSpell(home, 'unstable', unstableSpell());
+  const gateways: HttpGatewayProcess[] = [];
+  try {
+    gateways.push(await startHttpGateway(['--spells', home], env));
+    gateways.push(await startHttpGateway(['--spells', home], env));
+    const sessions = [
+      { ...(await connect(gateways[0]!)), killed: false },
+      { ...(await connect(gateways[0]!)), killed: false },
+      { ...(await connect(gateways[1]!)), killed: true },
+      { ...(await connect(gateways[1]!)), killed: true },
+    ];
+    const cli = cliLoop(env);
+    const results = await killMidBurst(sessions, 50, () => gateways[1]!.process.kill('SIGKILL'));
+    const cliRuns = await cli.stop();
+    await Promise.all(sessions.filter((s) => !s.killed).map((s) => s.client.close()));
+    assert.ok(cliRuns >= 1, 'the CLI listed and rated during the burst');
+    const store = await Store.open({ dataDir: data });
     try {
-      gateways.push(await startHttpGateway(['--spells', home], env));
-      gateways.push(await startHttpGateway(['--spells', home], env));
-      const sessions = [
-        { ...(await connect(gateways[0]!)), killed: false },
-        { ...(await connect(gateways[0]!)), killed: false },
-        { ...(await connect(gateways[1]!)), killed: true },
-        { ...(await connect(gateways[1]!)), killed: true },
-      ];
-      const cli = cliLoop(env);
-      const results = await killMidBurst(sessions, 50, () => gateways[1]!.process.kill('SIGKILL'));
-      const cliRuns = await cli.stop();
-      await Promise.all(sessions.filter((s) => !s.killed).map((s) => s.client.close()));
-      assert.ok(cliRuns >= 1, 'the CLI listed and rated during the burst');
-
-      const store = await Store.open({ dataDir: data, ...(format.extra.GRIMOIRE_STORE_ENGINE ? { engine: await sqlJsEngine() } : {}) });
-      try {
-        assert.equal(store instanceof SqljsStore, format.name === 'sql.js store', 'the format this run is about');
-        const counts = new Map(store.query<{ session: string; n: number }>('SELECT session, count(*) AS n FROM activity GROUP BY session').map((r) => [r.session, r.n]));
-        assertOneRecordPerAcknowledgedCall(sessions, results, (session) => counts.get(session) ?? 0);
-      } finally {
-        store.close();
-      }
+      assert.ok(store instanceof SqliteStore, 'the format this run is about');
+      assertRecords(store, sessions, results);
     } finally {
-      await Promise.all(gateways.map((g) => g.stop()));
+      store.close();
     }
-  });
+  } finally {
+    await Promise.all(gateways.map((g) => g.stop()));
+  }
+});
+
+test('the one gateway on a sql.js folder killed with SIGKILL mid-burst, the CLI refused meanwhile: every acknowledged call has exactly one record', { timeout: 90_000 }, async () => {
+  const data = path.join(temp.dir, 'sql-js-store');
+  const env = gatewayEnv({ home, data }, { GRIMOIRE_STORE_ENGINE: 'sql.js' });
+  writeSpell(home, 'unstable', unstableSpell());
+  const gateway = await startHttpGateway(['--spells', home], env);
+  try {
+    const sessions = [
+      { ...(await connect(gateway)), killed: true },
+      { ...(await connect(gateway)), killed: true },
+    ];
+    const refused = run(process.execPath, [cliPath, 'activity', 'list', '--json'], { env });
+    await assert.rejects(refused, (error: { stderr: string }) => error.stderr.includes(`store: process ${gateway.process.pid} has this data folder open on sql.js`));
+    const results = await killMidBurst(sessions, 100, () => gateway.process.kill('SIGKILL'));
+    const store = await Store.open({ dataDir: data, engine: await sqlJsEngine() });
+    try {
+      assert.ok(store instanceof SqljsStore, 'the format this run is about');
+      assertRecords(store, sessions, results);
+    } finally {
+      store.close();
+    }
+  } finally {
+    await gateway.stop();
+  }
+});
+
+function assertRecords(store: Store, sessions: BurstSession[], results: BurstResult[]): void {
+  const counts = new Map(store.query<{ session: string; n: number }>('SELECT session, count(*) AS n FROM activity GROUP BY session').map((r) => [r.session, r.n]));
+  assertOneRecordPerAcknowledgedCall(sessions, results, (session) => counts.get(session) ?? 0);
 }
