@@ -276,7 +276,7 @@ test('past compactBytes (and the snapshot\'s size) the store rewrites the snapsh
   assert.deepEqual(marks.map((m) => m.journal), ['journal-2.jsonl', 'journal-3.jsonl']);
   writer.close();
   // A journal of an older generation that a compaction left (stopped before deleting it) is in the snapshot already.
-  fs.writeFileSync(journalFile(dataDir, 1), line('journal-1', 0, [event('e0', 'replayed?')]));
+  fs.writeFileSync(journalFile(dataDir, 1), line('journal-1', 0, [{ op: 'upsert', table: 'events', row: { id: 'e0', detail: 'replayed?' } }]));
   const reopened = await open(t, dataDir);
   assert.equal(count(reopened), n + later + 1, 'a new store opens every row');
   assert.deepEqual(reopened.query("SELECT detail FROM events WHERE id = 'e0'"), [{ detail: 'x'.repeat(100) }], 'the older generation is not replayed');
