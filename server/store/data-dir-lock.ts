@@ -58,7 +58,7 @@ export function lockDataDir(dataDir: string, sqljs: boolean, waitMs = WAIT_MS): 
     }
     held.add(token);
     return () => {
-      if (held.delete(token)) fs.rmSync(file, { force: true });
+      if (held.delete(token) && readHolder(file)?.token === token) fs.rmSync(file, { force: true }); // not one taken after this one was deleted
     };
   }
 }
