@@ -42,9 +42,9 @@ export const Store = {
     if (!fs.existsSync(file)) {
       const release = lockDataDir(dataDir, false);
       try {
-        if (fs.existsSync(file)) return SqliteStore.open({ dataDir, engine, fsync: options.fsync }); // another process claimed it meanwhile
-        if (holdsJournals(dataDir)) importLegacy(dataDir, file, engine);
-        else fs.closeSync(fs.openSync(file, 'a'));
+        const claimed = fs.existsSync(file); // by another process meanwhile
+        if (!claimed && holdsJournals(dataDir)) importLegacy(dataDir, file, engine);
+        else if (!claimed) fs.closeSync(fs.openSync(file, 'a'));
       } finally {
         release();
       }
