@@ -202,12 +202,12 @@ async function eventIds(dataDir: string): Promise<string[]> {
   }
 }
 
-/** Every id printed after write() returned is in the store once; ids are written in order, so what it holds is a prefix of the sequence. */
+/** Every id printed after write() returned is in the store; ids are written in order, so what it holds is a prefix of the sequence. */
 function assertEveryPrintedIdOnce(printed: string[], stored: string[]): void {
   assert.ok(printed.length >= 100, `printed ${printed.length} ids`);
   const ids = new Set(stored);
   assert.deepEqual(printed.filter((id) => !ids.has(id)), [], 'every id printed after write() returned is in the store');
   const highest = Math.max(...stored.map((id) => Number(id.slice(2))));
+  // More than printed may be stored: a write returned, its id still in the killed child's output buffer.
   assert.equal(ids.size, highest + 1, 'no gaps');
-  assert.ok(highest + 1 <= printed.length + 1, 'at most the write cut by the kill beyond what was acknowledged');
 }
