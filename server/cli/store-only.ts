@@ -5,7 +5,8 @@ import type { Store } from '../store/store.js';
 
 /**
  * Runs a read-only command on the data dir's store alone: no power is started, no gateway, no
- * resolver or embedder, no token worker, no discovery (safe while a gateway runs on the same dir).
+ * resolver or embedder, no token worker, no discovery (safe while a gateway runs on the same dir;
+ * on the sql.js fallback, which one process at a time can use, such a command is refused instead).
  * Settings and spells are loaded by the commands that need them (server/runtime-parts.ts).
  */
 export async function withStore<T>(options: RuntimeOptions, run: (store: Store) => T | Promise<T>): Promise<T> {
