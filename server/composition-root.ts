@@ -8,6 +8,7 @@
 import { EventEmitter } from 'node:events';
 import { ActivityLog } from './activity/activity-log.js';
 import { EventLog } from './activity/event-log.js';
+import { pruneAgedHistory } from './activity/history-retention.js';
 import { CallPipeline } from './calls/pipeline.js';
 import { CallRunner } from './calls/call-runner.js';
 import { forwardStage } from './calls/forward-stage.js';
@@ -105,6 +106,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   // Retention, then the first reads of the log: queries that can wait, the gateway serves meanwhile.
   void activity
     .prune(settings.activity.retentionDays, settings.activity.maxEntries)
+    .then(() => pruneAgedHistory(store, settings.activity.retentionDays))
     .catch((error) => log.warn(`could not apply the activity retention: ${errorMessage(error)}`))
     .then(() => Promise.all([usage.refresh(), hints.transitions.refresh()]))
     .catch((error) => log.warn(`could not read the activity log: ${errorMessage(error)}`));

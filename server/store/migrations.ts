@@ -160,6 +160,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX intel_artifacts_expires ON intel_artifacts (expires_at);
     `,
   },
+  {
+    // Retention's range delete of old recommendations (server/activity/history-retention.ts).
+    version: 13,
+    sql: `CREATE INDEX recommendations_at ON recommendations (at);`,
+  },
 ];
 
 /**
