@@ -181,6 +181,9 @@ test('a change through one replica or the CLI is seen by the others within a sec
 
 test('the database stopped and restarted under load: calls still answered, their records written after', { skip, timeout: 30_000 }, async () => {
   const erin = await addUser('erin');
+  // A user the CLI adds reaches each replica through the change log (within a second, later under a loaded machine).
+  const known = async (replica: HttpGatewayProcess) => (await fetch(new URL('/api/v1/activity', replica.url), { headers: { Authorization: `Bearer ${erin}` } })).status === 200;
+  await waitFor(async () => (await known(replicas[0])) && (await known(replicas[1])), 5_000, 'erin known on both replicas');
   const sessions = [await connect(replicas[0], erin), await connect(replicas[1], erin)];
   const bursts = sessions.map((s, i) => burst(s.client, `db${i}`));
   await waitFor(() => bursts.every((b) => b.acked >= 5), 10_000, 'calls before the outage');
