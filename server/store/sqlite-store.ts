@@ -11,11 +11,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../log.js';
 import { StoreDatabase } from './database.js';
+import { EmbeddedStoreBase } from './embedded-store-base.js';
 import { GroupCommit } from './group-commit.js';
 import { migrate } from './migrations.js';
-import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
+import { applyOps, Schema, type SqlValue, type WriteOp } from './ops.js';
 import type { SqlEngine } from './sql-surface.js';
-import { StoreBase } from './store-base.js';
 import type { Store } from './store-interface.js';
 
 export const DATABASE_FILE = 'grimoire.db';
@@ -48,17 +48,16 @@ export interface SqliteStoreOptions {
   fsync?: boolean;
 }
 
-export class SqliteStore extends StoreBase implements Store {
+export class SqliteStore extends EmbeddedStoreBase implements Store {
   readonly dataDir: string;
   readonly file: string;
-  private readonly commits: GroupCommit;
-  /** Per table, bumped by this process's writes; `foreign` moves when another connection committed. */
-  private readonly tableVersions = new Map<string, number>();
+  protected readonly commits: GroupCommit;
+  /** Moves when another connection committed (`PRAGMA data_version`). */
   private foreign = 0;
   private dataVersion = -1;
 
   private constructor(
-    private readonly db: StoreDatabase,
+    protected readonly db: StoreDatabase,
     private readonly schema: Schema,
     options: SqliteStoreOptions,
     file: string,
@@ -108,19 +107,7 @@ export class SqliteStore extends StoreBase implements Store {
       this.db.run('ROLLBACK', []);
       throw error;
     }
-    for (const op of ops) this.tableVersions.set(op.table, (this.tableVersions.get(op.table) ?? 0) + 1);
-    this.commits.noteWrite();
-  }
-
-  /** Resolves once every write made before the call is on stable storage: the WAL synced, one sync for the writes of that moment. */
-  durable(): Promise<void> {
-    this.assertOpen();
-    return this.commits.durable();
-  }
-
-  /** WAL syncs started so far (for benchmarks and tests). */
-  get walSyncs(): number {
-    return this.commits.syncs;
+    this.written(ops);
   }
 
   tableVersion(table: string): number {
@@ -131,12 +118,6 @@ export class SqliteStore extends StoreBase implements Store {
       this.foreign += 1;
     }
     return this.foreign * 2 ** 32 + (this.tableVersions.get(table) ?? 0);
-  }
-
-  /** Read-only SQL over everything committed so far by any process; a statement that changes rows throws. */
-  query<T = Row>(sql: string, params: SqlValue[] = []): T[] {
-    this.assertOpen();
-    return this.db.all<T>(sql, params);
   }
 
   close(): void {

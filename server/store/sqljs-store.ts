@@ -12,16 +12,16 @@ import * as path from 'node:path';
 import { errorMessage, logger } from '../log.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { StoreDatabase } from './database.js';
+import { EmbeddedStoreBase } from './embedded-store-base.js';
 import { GroupCommit } from './group-commit.js';
 import { entryLine, journalGeneration, journalName, JOURNALS, liveLegacyWriter, listJournals, SNAPSHOT, syncDir } from './journal.js';
 import { applyEntries, readJournals, watermarks } from './journal-replay.js';
 import { migrate } from './migrations.js';
-import { applyOps, Schema, type Row, type SqlValue, type WriteOp } from './ops.js';
+import { applyOps, Schema, type WriteOp } from './ops.js';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
 import { sqlJsEngine } from './sql-engine.js';
 import type { ImageDatabase } from './sql-surface.js';
 import { DATABASE_FILE } from './sqlite-store.js';
-import { StoreBase } from './store-base.js';
 import type { Store } from './store-interface.js';
 
 const log = logger('store');
@@ -36,14 +36,13 @@ export interface SqljsStoreOptions {
   compactBytes?: number;
 }
 
-export class SqljsStore extends StoreBase implements Store {
+export class SqljsStore extends EmbeddedStoreBase implements Store {
   readonly dataDir: string;
   private readonly journals: string;
   private readonly snapshot: string;
   private readonly compactBytes: number;
-  private readonly commits: GroupCommit;
-  private readonly tableVersions = new Map<string, number>();
-  private readonly db: StoreDatabase;
+  protected readonly commits: GroupCommit;
+  protected readonly db: StoreDatabase;
   private readonly schema: Schema;
   /** The journal after the snapshot, open for appending, and its size. */
   private journal: string;
@@ -118,32 +117,15 @@ export class SqljsStore extends StoreBase implements Store {
     }
     this.size += line.length;
     this.lastTs = ts;
-    for (const op of ops) this.tableVersions.set(op.table, (this.tableVersions.get(op.table) ?? 0) + 1);
     this.db.writing(() => applyOps((sql, params) => this.db.run(sql, params), ops, (op, error) => log.warn(`could not apply an op on ${op.table}: ${errorMessage(error)}`)));
+    this.written(ops);
     if (this.size >= Math.max(this.compactBytes, this.snapshotBytes)) this.compactOrWarn();
-    this.commits.noteWrite();
-  }
-
-  durable(): Promise<void> {
-    this.assertOpen();
-    return this.commits.durable();
-  }
-
-  /** fdatasync calls the group commit made so far (for benchmarks and tests). */
-  get journalSyncs(): number {
-    return this.commits.syncs;
   }
 
   /** This store's writes to `table` (no other process writes while it is open). */
   tableVersion(table: string): number {
     this.assertOpen();
     return this.tableVersions.get(table) ?? 0;
-  }
-
-  /** Read-only SQL over everything written so far; a statement that changes rows throws. */
-  query<T = Row>(sql: string, params: SqlValue[] = []): T[] {
-    this.assertOpen();
-    return this.db.all<T>(sql, params);
   }
 
   close(): void {

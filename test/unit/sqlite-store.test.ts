@@ -115,18 +115,18 @@ test('group commit: the writes of a moment get one WAL sync, 20 ms after the fir
   // The 20 ms run on node:test's fake clock; the sync itself is real I/O.
   t.mock.timers.enable({ apis: ['setTimeout'] });
   for (let i = 0; i < 100; i++) store.write(event(`e${i}`));
-  assert.equal(store.walSyncs, 0, 'not on the write path');
+  assert.equal(store.syncs, 0, 'not on the write path');
   t.mock.timers.tick(19);
   await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(store.walSyncs, 0, 'not before 20 ms');
+  assert.equal(store.syncs, 0, 'not before 20 ms');
   t.mock.timers.tick(1);
-  for (let turns = 0; store.walSyncs === 0 && turns < 10_000; turns++) await new Promise((resolve) => setImmediate(resolve));
+  for (let turns = 0; store.syncs === 0 && turns < 10_000; turns++) await new Promise((resolve) => setImmediate(resolve));
   t.mock.timers.tick(200);
-  assert.equal(store.walSyncs, 1, 'one sync for the 100 writes');
+  assert.equal(store.syncs, 1, 'one sync for the 100 writes');
   quiet.write(event('q'));
   t.mock.timers.tick(100);
   await quiet.durable();
-  assert.equal(quiet.walSyncs, 0);
+  assert.equal(quiet.syncs, 0);
 });
 
 test('processes opening a new data folder at the same moment all open it (the switch to WAL is waited for, as a write is)', async (t) => {

@@ -289,10 +289,10 @@ test('group commit: writes are in the journal file at once, synced in batches; d
   for (let i = 0; i < 100; i++) store.write(event(`g${i}`));
   assert.equal(fs.readFileSync(journalFile(dataDir), 'utf8').trimEnd().split('\n').length, 100, 'every write is in the journal file before durable()');
   await store.durable();
-  const syncs = store.journalSyncs;
+  const syncs = store.syncs;
   assert.ok(syncs >= 1 && syncs < 100, `100 writes took ${syncs} fdatasync calls`);
   await store.durable();
-  assert.equal(store.journalSyncs, syncs, 'nothing new to sync: durable() resolves without a sync');
+  assert.equal(store.syncs, syncs, 'nothing new to sync: durable() resolves without a sync');
 });
 
 test("the data dir's lock: a live sql.js holder is refused at once, a live import waited for, then named; a dead holder's, an earlier process's with this pid, or an unreadable old one is broken", async (t) => {
