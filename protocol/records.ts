@@ -359,9 +359,11 @@ export interface TokenReportInfo {
   toolsList: {
     gateway: { tools: number; tokens: number };
     configured: { powers: number; unlisted: number; tools: number; tokens: number };
-    /** Per request; negative when the gateway's list is the longer. */
+    /** The tools of `listedTwice`, together: VS Code's agent gets them on every request besides the gateway's list. */
+    alsoDirect: { tools: number; tokens: number };
+    /** Per request, against the gateway's list plus `alsoDirect`; negative when those are the longer. */
     savedTokens: number;
-    /** 1 - gateway / direct, 0 when nothing is configured; negative when the gateway's list is the longer. */
+    /** 1 - (gateway + alsoDirect) / direct, 0 when nothing is configured; negative when the former are the longer. */
     reduction: number;
     /** Powers VS Code also offers its agent directly (from its mcp.json): their tools are on every request besides Grimoire's. */
     listedTwice: ListedTwiceInfo[];
@@ -380,6 +382,8 @@ export interface TokenReportInfo {
       reduction: number;
       /** Requests for the gateway's own tools (resolve_intent, activate_power, ...): direct exposure makes none. */
       extraRequests: number;
+      /** What the VS Code sessions' requests carried of the tools VS Code lists directly besides the gateway's (counted in gatewayTokens). */
+      alsoDirectTokens: number;
     };
   };
 }
@@ -397,7 +401,8 @@ export interface SessionTokensInfo {
   startedAt: number;
   lastAt: number;
   /** `requests`: one per call; `toolsListTokens`: the lists those requests carried; `toolsLists`: tools/list answers served. */
-  gateway: { requests: number; toolsLists: number; toolsListTokens: number; answers: number; answerTokens: number; results: number; resultTokens: number; tokens: number };
+  /** `alsoDirectTokens`: the tools VS Code lists directly besides the gateway's, on each request of a VS Code session (counted in `tokens`). */
+  gateway: { requests: number; toolsLists: number; toolsListTokens: number; alsoDirectTokens: number; answers: number; answerTokens: number; results: number; resultTokens: number; tokens: number };
   /** One request per power's result, each carrying every configured power's tools. */
   direct: { requests: number; toolsListTokens: number; resultTokens: number; tokens: number };
   savedTokens: number;

@@ -8,6 +8,15 @@
  * with it, the dashboard words its figures with it.
  */
 import type { TokenReportInfo } from './records.js';
+
+/**
+ * A tool list as the agent's model reads it, the one text every count of a list is made from: each
+ * tool whole, as its server or the gateway listed it (output schema, annotations and all).
+ */
+export function toolListText(tools: readonly unknown[]): string {
+  return JSON.stringify(tools);
+}
+
 export interface RequestTokens {
   requests: number;
   /** The tool lists the requests carried. */
@@ -31,7 +40,7 @@ export function directTokens(calls: number, configuredListTokens: number, rawTok
 /** How the figures are counted, said once wherever they are shown. */
 export const REQUEST_MODEL_TEXT =
   'Counted per model request: each tool call is one request to the model, and each request carries the whole tool list of that moment. ' +
-  "Through Grimoire: its list then (its own tools and the activated powers'), its answers, and the results as delivered. " +
+  "Through Grimoire: its list then (its own tools and the activated powers'), with what VS Code lists directly besides it, its answers, and the results as delivered. " +
   "Directly: every configured power's tools on every request, and the raw results.";
 
 export interface NumberWords {
@@ -42,19 +51,26 @@ export interface NumberWords {
 const plain: NumberWords = { tokens: (n) => String(Math.round(n)), percent: (x) => `${Math.round(x * 100)}%` };
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** What VS Code lists directly besides Grimoire's list, in words ("" when nothing). */
+function besides(alsoDirect: { tools: number; tokens: number }, words: NumberWords): string {
+  return alsoDirect.tools > 0 ? ` plus the ${plural(alsoDirect.tools, 'tool')} (${words.tokens(alsoDirect.tokens)} tokens) VS Code lists directly besides it` : '';
+}
+
 /** What one request carries, in a sentence: the saving, or why Grimoire's list is the longer. */
 export function toolListVerdict(t: TokenReportInfo['toolsList'], words: NumberWords = plain): string {
-  const { gateway, configured } = t;
+  const { gateway, configured, alsoDirect } = t;
   const unlisted = configured.unlisted > 0 ? ` (${plural(configured.unlisted, 'configured power')} never listed ${configured.unlisted === 1 ? 'its' : 'their'} tools: counted as none.)` : '';
   if (configured.tools === 0) {
     return `No configured power has listed its tools yet, so listing them directly would carry nothing; Grimoire's own ${plural(gateway.tools, 'tool')} take ${words.tokens(gateway.tokens)} tokens on each model request.${unlisted}`;
   }
   const direct = `the ${plural(configured.tools, 'tool')} of the ${plural(configured.powers, 'configured power')} listed directly`;
-  if (t.savedTokens >= 0) return `Each model request carries ${words.tokens(t.savedTokens)} tokens (${words.percent(t.reduction)}) fewer through Grimoire than ${direct}.${unlisted}`;
-  return (
-    `Each model request carries ${words.tokens(-t.savedTokens)} tokens more through Grimoire (${plural(gateway.tools, 'tool')}) than ${direct}: ` +
-    `Grimoire's own tools cost more than so few tools save. It saves once the configured powers' tools outweigh its list.${unlisted}`
-  );
+  const through = `through Grimoire (its ${plural(gateway.tools, 'tool')}${besides(alsoDirect, words)})`;
+  if (t.savedTokens >= 0) return `Each model request carries ${words.tokens(t.savedTokens)} tokens (${words.percent(t.reduction)}) fewer ${through} than ${direct}.${unlisted}`;
+  const why =
+    alsoDirect.tools > 0
+      ? 'the tools VS Code also lists directly are carried twice: route them through Grimoire alone to stop that.'
+      : "Grimoire's own tools cost more than so few tools save. It saves once the configured powers' tools outweigh its list.";
+  return `Each model request carries ${words.tokens(-t.savedTokens)} tokens more ${through} than ${direct}: ${why}${unlisted}`;
 }
 
 /** Powers VS Code also offers directly, one sentence each: what they cost on every request, and the way out. */
@@ -67,9 +83,11 @@ export function listedTwiceText(entry: TokenReportInfo['toolsList']['listedTwice
 
 /** The sessions' totals in a sentence: the saving, or why going through Grimoire cost more. */
 export function sessionsVerdict(totals: TokenReportInfo['sessions']['totals'], configuredListTokens: number, words: NumberWords = plain): string {
-  if (totals.savedTokens >= 0) return `In all, the agents read ${words.tokens(totals.savedTokens)} tokens (${words.percent(totals.reduction)}) fewer than with the configured powers listed directly.`;
+  const twice =
+    totals.alsoDirectTokens > 0 ? `, counting the ${words.tokens(totals.alsoDirectTokens)} tokens of the tools VS Code listed directly besides Grimoire's on the same requests` : '';
+  if (totals.savedTokens >= 0) return `In all, the agents read ${words.tokens(totals.savedTokens)} tokens (${words.percent(totals.reduction)}) fewer than with the configured powers listed directly${twice}.`;
   return (
-    `In all, the agents read ${words.tokens(-totals.savedTokens)} tokens more through Grimoire than directly: ` +
+    `In all, the agents read ${words.tokens(-totals.savedTokens)} tokens more through Grimoire than directly${twice}: ` +
     `its ${plural(totals.extraRequests, 'call')} to its own tools (resolve_intent, activate_power, ...) ${totals.extraRequests === 1 ? 'is a model request' : 'are model requests'} that direct exposure does not make, each carrying the tool list and an answer, ` +
     `while listing the configured powers directly costs only ${words.tokens(configuredListTokens)} tokens per request.`
   );

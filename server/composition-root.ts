@@ -163,8 +163,10 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
       ),
     discoverUnknownPowers() {
       if (!settings.discovery.enabled) return;
-      // A disabled power's server is never run, not even to learn its tools.
-      for (const power of tools.powers()) if (power.problems.length === 0 && !policy.powerRefusal(power.name) && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
+      // A disabled power's server is never run, not even to learn its tools; one kept without its tools' definitions is listed again.
+      for (const power of tools.powers()) {
+        if (power.problems.length === 0 && !policy.powerRefusal(power.name) && (catalog.refreshedAt(power.name) === undefined || catalog.lacksDefinitions(power.name))) discovery.enqueue(power);
+      }
     },
     settings,
     store,
@@ -186,9 +188,10 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   };
   trust.on('change', () => activation.updateExposure());
   trust.on('quarantined', (reviews) => onQuarantined(reactions, reviews));
-  tools.on('listed', () => {
+  tools.on('listed', (power) => {
     reindex();
     activation.updateExposure();
+    notices.emit('powerListed', power);
   });
   reindex();
   registry.on('change', (change) => void onRegistryChange(reactions, change, discoverAdded));

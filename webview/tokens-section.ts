@@ -83,7 +83,8 @@ function sessionReads(report: TokenReportInfo): HTMLElement {
 
 function toolsList(report: TokenReportInfo): HTMLElement {
   const t = report.toolsList;
-  const bars = readBars(t.gateway.tokens, t.configured.tokens);
+  const bars = readBars(t.gateway.tokens + t.alsoDirect.tokens, t.configured.tokens);
+  const besides = t.alsoDirect.tools > 0 ? ` plus the ${t.alsoDirect.tools} tools VS Code lists directly besides it` : '';
   return el(
     'div',
     { 'data-testid': 'tools-list-savings' },
@@ -94,7 +95,7 @@ function toolsList(report: TokenReportInfo): HTMLElement {
         'tbody',
         {},
         barRow(bars.direct, `The configured powers' tools listed directly (${t.configured.tools} tools, ${t.configured.powers} powers)`),
-        barRow(bars.gateway, `Grimoire's list now (${t.gateway.tools} tools)`),
+        barRow(bars.gateway, `Grimoire's list now (${t.gateway.tools} tools)${besides}`),
       ),
     ),
     el('p', { class: 'small', 'data-testid': 'tools-list-verdict' }, toolListVerdict(t, WORDS)),

@@ -11,14 +11,16 @@ export interface CatalogTool {
   description?: string;
   inputSchema: Tool['inputSchema'];
   annotations?: Tool['annotations'];
+  /** The tool as its server listed it; absent for a row kept before definitions were. */
+  definition?: Tool;
   hash: string;
   firstSeen: number;
   lastSeen: number;
 }
 
-/** The tool as an MCP client lists it (what the catalog keeps beside it left out). */
+/** The tool as an MCP client lists it: its definition as listed, else the parts kept before definitions were. */
 export function asTool(tool: CatalogTool): Tool {
-  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
+  return tool.definition ?? { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
 }
 
 export interface CatalogChange {
@@ -32,6 +34,7 @@ interface ToolRow {
   description: string | null;
   input_schema: string;
   annotations: string | null;
+  definition: string | null;
   hash: string;
   first_seen: number;
   last_seen: number;
@@ -74,6 +77,7 @@ export class Catalog {
           description: tool.description ?? null,
           input_schema: JSON.stringify(tool.inputSchema),
           annotations: tool.annotations ? JSON.stringify(tool.annotations) : null,
+          definition: JSON.stringify(tool),
           hash,
           first_seen: previous?.first_seen ?? now,
           last_seen: now,
@@ -120,6 +124,11 @@ export class Catalog {
     return new Map(rows.map((row) => [row.power, { title: row.server_title ?? undefined, description: row.server_description ?? undefined, instructions: row.instructions ?? undefined }]));
   }
 
+  /** Some of the power's tools were kept without their definition (before definitions were): its next listing completes them. */
+  lacksDefinitions(power: string): boolean {
+    return this.store.query('SELECT 1 FROM catalog_tools WHERE power = ? AND definition IS NULL LIMIT 1', [power]).length > 0;
+  }
+
   /** When the power's tools were last listed, or undefined if never. */
   refreshedAt(power: string): number | undefined {
     const [row] = this.store.query<{ refreshed_at: number }>('SELECT refreshed_at FROM catalog_powers WHERE power = ?', [power]);
@@ -154,6 +163,7 @@ function fromRow(row: ToolRow): CatalogTool {
     description: row.description ?? undefined,
     inputSchema: JSON.parse(row.input_schema) as Tool['inputSchema'],
     annotations: row.annotations ? (JSON.parse(row.annotations) as Tool['annotations']) : undefined,
+    ...(row.definition ? { definition: JSON.parse(row.definition) as Tool } : {}),
     hash: row.hash,
     firstSeen: row.first_seen,
     lastSeen: row.last_seen,

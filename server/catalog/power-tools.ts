@@ -44,6 +44,11 @@ export interface ConfiguredTools {
   direct?: string;
 }
 
+/** The token report's view of `powers`: each with its tools as last listed (`known`), the one shape the gateway and `grimoire stats` count. */
+export function configuredTools(powers: readonly PowerDefinition[], known: ReadonlyMap<string, Tool[]>): ConfiguredTools[] {
+  return powers.map((power) => ({ power: power.name, tools: known.get(power.name) ?? [], listed: known.has(power.name), ...(offeredDirectlyByVsCode(power) ? { direct: power.source.file } : {}) }));
+}
+
 export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   private readonly known = new Map<string, Tool[]>();
   private readonly listing = new Map<string, Promise<void>>();
@@ -83,9 +88,7 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
 
   /** The powers configured now that `usable` accepts, with their tools as last listed (none, `listed` false, when never listed). */
   configuredTools(usable: (name: string) => boolean): ConfiguredTools[] {
-    return this.powers()
-      .filter((power) => usable(power.name))
-      .map((power) => ({ power: power.name, tools: this.toolsOf(power.name), listed: this.listed(power.name), ...(offeredDirectlyByVsCode(power) ? { direct: power.source.file } : {}) }));
+    return configuredTools(this.powers().filter((power) => usable(power.name)), this.known);
   }
 
   /** The annotations validation trusts for a tool: the spell's, else the server's, else inferred. */

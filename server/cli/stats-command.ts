@@ -1,5 +1,6 @@
 import { callsPerStatus } from '../activity/activity-table.js';
-import { Catalog } from '../catalog/catalog.js';
+import { asTool, Catalog } from '../catalog/catalog.js';
+import { configuredTools } from '../catalog/power-tools.js';
 import { GATEWAY_TOOLS } from '../gateway/gateway-tools.js';
 import { tokenReport } from '../intel/accounting/token-report.js';
 import { ArtifactStore } from '../intel/artifacts/artifact-store.js';
@@ -34,12 +35,14 @@ export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
     const artifacts = config.settings.intel.artifacts;
     const usage = await new ArtifactStore(store, () => artifacts).usage();
     // Direct exposure: the powers configured now (not disabled), with their tools as the catalog last saw them.
-    const catalog = new Catalog(store).all();
+    const known = new Map([...new Catalog(store).all()].map(([power, tools]) => [power, tools.map(asTool)]));
     const policy = new ToolPolicy(() => config.settings, new ToolTrust(store));
-    const powers = loadRegistry(options, config, 'debug')
-      .snapshot()
-      .powers.filter((power) => !policy.powerRefusal(power.name))
-      .map((power) => ({ power: power.name, tools: catalog.get(power.name) ?? [], listed: catalog.has(power.name) }));
+    const powers = configuredTools(
+      loadRegistry(options, config, 'debug')
+        .snapshot()
+        .powers.filter((power) => !policy.powerRefusal(power.name)),
+      known,
+    );
     const tokens = await tokenReport(store, new InlineTokenizer(), { gateway: GATEWAY_TOOLS, powers }, { count: usage.count, bytes: usage.bytes, maxBytes: artifacts.maxBytes, ttlMinutes: artifacts.ttlMinutes });
     const report: StatsReport = {
       recommendations: metricsBySource(await log.sums()),

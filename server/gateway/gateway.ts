@@ -41,6 +41,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     wiring.notices.on('toolsChanged', () => this.emit('toolsChanged'));
     wiring.notices.on('powerState', (change) => this.emit('powerState', change));
     wiring.notices.on('toolsQuarantined', (reviews) => this.emit('toolsQuarantined', reviews));
+    wiring.notices.on('powerListed', (power) => this.emit('powerListed', power));
   }
 
   /** Registers an MCP session (stdio: one; HTTP: one per client). Throws SessionLimitError past the cap. */

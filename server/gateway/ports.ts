@@ -137,6 +137,8 @@ export interface GatewayPorts extends PowerLookup, ToolLookup, EnsureTools, Reso
 export type GatewayEvents = {
   /** Some session's tool list changed. */
   toolsChanged: [];
+  /** A power's tools were listed (at discovery, a start or list_changed): what the token report counts changed. */
+  powerListed: [power: string];
   /** A power's server started, stopped or crashed (never 'stopping'). */
   powerState: [StateChange];
   /** Tools were held for the user's review. */

@@ -1,7 +1,8 @@
 /**
  * Pushes what the sidebar views and the dashboard show as it happens, from the gateway's emitters
  * (no polling): each call and rating at once; the hint network, the recommendation figures and the
- * token report debounced after calls, hints and tool list changes.
+ * token report debounced after calls, hints, tool list changes and each power's listing (so the
+ * configured powers' tools are counted before any call).
  */
 import type { EventEmitter } from 'node:events';
 import type { ActivityLog } from '../activity/activity-log.js';
@@ -79,7 +80,9 @@ export function publishLiveUpdates(ports: LiveUpdatePorts, notify: Notify): () =
   ports.activity.on('recorded', onRecorded);
   ports.activity.on('rated', onRated);
   ports.hints.events.on('changed', onHint);
+  const onListed = () => stats.schedule();
   ports.gatewayEvents.on('toolsChanged', onTools);
+  ports.gatewayEvents.on('powerListed', onListed);
   return () => {
     hints.cancel();
     stats.cancel();
@@ -87,5 +90,6 @@ export function publishLiveUpdates(ports: LiveUpdatePorts, notify: Notify): () =
     ports.activity.off('rated', onRated);
     ports.hints.events.off('changed', onHint);
     ports.gatewayEvents.off('toolsChanged', onTools);
+    ports.gatewayEvents.off('powerListed', onListed);
   };
 }

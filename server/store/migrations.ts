@@ -165,6 +165,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 13,
     sql: `CREATE INDEX recommendations_at ON recommendations (at);`,
   },
+  {
+    // Each tool as its server listed it (output schema, title and all), so that its tokens are counted
+    // the same after a restart as in the session that listed it.
+    version: 14,
+    sql: `ALTER TABLE catalog_tools ADD COLUMN definition TEXT;`,
+  },
 ];
 
 /**

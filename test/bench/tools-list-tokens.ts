@@ -15,7 +15,7 @@
  */
 import * as path from 'node:path';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { directTokens, requestTokens } from '../../protocol/request-model.js';
+import { directTokens, requestTokens, toolListText } from '../../protocol/request-model.js';
 import { connectStdio, gatewayEnv, payload } from '../helpers/gateway-process.js';
 import { connectDirect, demoServerArgs, tokensOf } from '../helpers/demo-powers-direct.js';
 import { tempDir } from '../helpers/temp.js';
@@ -29,6 +29,8 @@ const TASKS: Record<Power, { query: string; tool: string; args: Record<string, u
 };
 
 /** What the agent reads of a tool result: the text of its content (structured content repeats it). */
+/** A tool list's tokens, from the text the dashboard and `grimoire stats` count (each tool whole, as listed). */
+const listTokens = (tools: Tool[]) => tokensOf(toolListText(tools));
 const resultTokens = (result: CallToolResult) => tokensOf((result.content ?? []).map((item) => (item.type === 'text' ? item.text : JSON.stringify(item))).join('\n'));
 
 async function main(): Promise<void> {
@@ -57,8 +59,8 @@ async function main(): Promise<void> {
       const activated = await call('activate_power', { name });
       const guidance = (payload(activated).guidance as string | undefined) ?? '';
       const exposed = (await list()).filter((tool) => tool.name.startsWith(`${name}__`));
-      const exposedTokens = tokensOf(exposed);
-      const directTokens = tokensOf(direct[name].tools);
+      const exposedTokens = listTokens(exposed);
+      const directTokens = listTokens(direct[name].tools);
       const guidanceTokens = guidance ? tokensOf(guidance) : 0;
       perPower[name] = {
         tools: exposed.length,
@@ -72,18 +74,18 @@ async function main(): Promise<void> {
     }
     for (const name of Object.keys(direct) as Power[]) {
       const task = TASKS[name];
-      const steps: Record<string, number> = { tools_list: tokensOf(await list()) };
+      const steps: Record<string, number> = { tools_list: listTokens(await list()) };
       const resolved = await call('resolve_intent', { query: task.query });
       steps.resolve_intent = resultTokens(resolved);
       if (payload(resolved).status !== 'activated') steps.activate_power = resultTokens(await call('activate_power', { name }));
-      steps.tools_list_after = tokensOf(await list());
+      steps.tools_list_after = listTokens(await list());
       // The demo filesystem power serves its copy of the demo project in the data folder.
       const args = name === 'filesystem' ? { path: path.join(home.dir, 'data', 'demo-project', 'README.md') } : task.args;
       const result = await call(`${name}__${task.tool}`, args);
       if (result.isError) throw new Error(`${name}__${task.tool} failed: ${JSON.stringify(result.content)}`);
       steps.call = resultTokens(result);
       const answers = steps.resolve_intent + (steps.activate_power ?? 0);
-      const directList = tokensOf(allDirect);
+      const directList = listTokens(allDirect);
       // resolve_intent (and activate_power) are asked for with the list before activation; the call with the list after it.
       const gatewayRequests = requestTokens([steps.tools_list, ...(steps.activate_power === undefined ? [] : [steps.tools_list]), steps.tools_list_after], answers + steps.call);
       const directRequests = directTokens(1, directList, direct[name].rawResult);
@@ -107,13 +109,13 @@ async function main(): Promise<void> {
 
   const result = {
     tokenizer: 'o200k_base',
-    gateway_before_activation: { tools: before.length, tokens: tokensOf(before) },
+    gateway_before_activation: { tools: before.length, tokens: listTokens(before) },
     demo_powers_direct: {
       tools: allDirect.length,
-      tokens: tokensOf(allDirect),
-      per_power: Object.fromEntries(Object.entries(direct).map(([name, d]) => [name, { tools: d.tools.length, tokens: tokensOf(d.tools) }])),
+      tokens: listTokens(allDirect),
+      per_power: Object.fromEntries(Object.entries(direct).map(([name, d]) => [name, { tools: d.tools.length, tokens: listTokens(d.tools) }])),
     },
-    saved_before_activation: round(1 - tokensOf(before) / tokensOf(allDirect)),
+    saved_before_activation: round(1 - listTokens(before) / listTokens(allDirect)),
     each_power_activated: perPower,
     scripted_task_per_power: tasks,
   };

@@ -296,13 +296,13 @@ test("the VS Code language model the client lends summarizes a large result; the
   assert.equal(report.byDay.at(-1)!.day, new Date().toISOString().slice(0, 10));
   const listed = (await client.listTools()).tools.length;
   assert.equal(report.toolsList.gateway.tools, listed, "the gateway's tools/list as the agent sees it");
-  assert.equal(report.toolsList.savedTokens, report.toolsList.configured.tokens - report.toolsList.gateway.tokens);
+  assert.equal(report.toolsList.savedTokens, report.toolsList.configured.tokens - report.toolsList.gateway.tokens - report.toolsList.alsoDirect.tokens);
   assert.deepEqual(report.toolsList.configured.powers, (await peer.request<null, PowersPayload>(protocol.listPowers, null)).powers.length, 'direct exposure: the powers configured now');
   // Per session: what this agent read (its tool lists, answers and the summaries) against direct exposure.
   const sessions = (await peer.request<null, TokenReportInfo>(protocol.getTokenReport, null)).sessions;
   const mine = sessions.rows.find((row) => row.gateway.results >= 2 && row.gateway.toolsLists >= 1);
   assert.ok(mine, JSON.stringify(sessions.rows));
-  assert.equal(mine.gateway.tokens, mine.gateway.toolsListTokens + mine.gateway.answerTokens + mine.gateway.resultTokens);
+  assert.equal(mine.gateway.tokens, mine.gateway.toolsListTokens + mine.gateway.alsoDirectTokens + mine.gateway.answerTokens + mine.gateway.resultTokens);
   assert.ok(mine.gateway.resultTokens < mine.direct.resultTokens, 'the summaries are smaller than the raw results');
   assert.equal(mine.gateway.requests, mine.gateway.answers + mine.gateway.results, 'one model request per call');
   assert.equal(mine.direct.requests, mine.gateway.results, "directly, only the powers' own calls are requests");

@@ -76,7 +76,7 @@ test('with few tools configured Grimoire costs more, and the sentences say so an
   assert.ok(report.toolsList.reduction < 0);
   assert.deepEqual([report.toolsList.configured.powers, report.toolsList.configured.unlisted, report.toolsList.configured.tools], [2, 1, 3]);
   const list = toolListVerdict(report.toolsList);
-  assert.match(list, new RegExp(`^Each model request carries ${-report.toolsList.savedTokens} tokens more through Grimoire \\(12 tools\\) than the 3 tools of the 2 configured powers listed directly: `));
+  assert.match(list, new RegExp(`^Each model request carries ${-report.toolsList.savedTokens} tokens more through Grimoire \\(its 12 tools\\) than the 3 tools of the 2 configured powers listed directly: `));
   assert.match(list, /1 configured power never listed its tools: counted as none/);
   assert.ok(report.sessions.totals.savedTokens < 0);
   const sessions = sessionsVerdict(report.sessions.totals, report.toolsList.configured.tokens);
@@ -85,7 +85,7 @@ test('with few tools configured Grimoire costs more, and the sentences say so an
   const many = [{ power: 'big', tools: tools(60, 'big'), listed: true }];
   const fewer = await tokenReport(await openStore('fewer'), tokenizer, { gateway, powers: many }, { count: 0, bytes: 0, maxBytes: 1, ttlMinutes: 1 });
   assert.ok(fewer.toolsList.savedTokens > 0);
-  assert.match(toolListVerdict(fewer.toolsList), /^Each model request carries \d+ tokens \(\d+%\) fewer through Grimoire than the 60 tools of the 1 configured power listed directly\.$/);
+  assert.match(toolListVerdict(fewer.toolsList), /^Each model request carries \d+ tokens \(\d+%\) fewer through Grimoire \(its 12 tools\) than the 60 tools of the 1 configured power listed directly\.$/);
 });
 
 test("a power VS Code also offers from its mcp.json is named with its tools' tokens, listed twice", async () => {
@@ -93,4 +93,28 @@ test("a power VS Code also offers from its mcp.json is named with its tools' tok
   const report = await tokenReport(await openStore('twice'), tokenizer, { gateway: tools(5, 'gw'), powers: [{ power: 'notes', tools: notes, listed: true, direct: '/w/.vscode/mcp.json' }, { power: 'spelled', tools: tools(4, 's'), listed: true }, { power: 'unseen', tools: [], listed: false, direct: '/w/.vscode/mcp.json' }] }, { count: 0, bytes: 0, maxBytes: 1, ttlMinutes: 1 });
   assert.deepEqual(report.toolsList.listedTwice, [{ power: 'notes', file: '/w/.vscode/mcp.json', tools: 6, tokens: await tokens(notes) }]);
   assert.match(listedTwiceText(report.toolsList.listedTwice[0]!), /^VS Code also offers "notes" to its agent directly \(from \/w\/\.vscode\/mcp\.json\): its 6 tools \(\d+ tokens\) are on every request besides Grimoire's list\./);
+});
+
+test("what VS Code lists directly besides Grimoire's list is on Grimoire's side of every figure, in VS Code sessions only", async () => {
+  const notes = tools(6, 'notes');
+  const files = tools(30, 'files');
+  const gateway = tools(5, 'gw');
+  const ledger = new SessionReadLedger(tokenizer, () => 1);
+  ledger.listed('vscode', gateway, true);
+  ledger.delivered('vscode', text('a result'), text('a result'));
+  ledger.listed('cli', gateway, false);
+  ledger.delivered('cli', text('a result'), text('a result'));
+  const powers = [{ power: 'notes', tools: notes, listed: true, direct: '/w/.vscode/mcp.json' }, { power: 'files', tools: files, listed: true }];
+  const report = await tokenReport(await openStore('also-direct'), tokenizer, { gateway, powers }, { count: 0, bytes: 0, maxBytes: 1, ttlMinutes: 1 }, await ledger.all());
+  const t = report.toolsList;
+  assert.deepEqual(t.alsoDirect, { tools: 6, tokens: await tokens(notes) });
+  assert.equal(t.savedTokens, t.configured.tokens - t.gateway.tokens - t.alsoDirect.tokens);
+  assert.match(toolListVerdict(t), new RegExp(`^Each model request carries ${t.savedTokens} tokens \\(\\d+%\\) fewer through Grimoire \\(its 5 tools plus the 6 tools \\(${t.alsoDirect.tokens} tokens\\) VS Code lists directly besides it\\) than the 36 tools`));
+  const vscode = report.sessions.rows.find((row) => row.session === 'vscode')!;
+  const cli = report.sessions.rows.find((row) => row.session === 'cli')!;
+  assert.equal(vscode.gateway.alsoDirectTokens, t.alsoDirect.tokens, "VS Code's one request carried notes' tools besides Grimoire's list");
+  assert.equal(cli.gateway.alsoDirectTokens, 0, 'another client gets only the gateway');
+  assert.equal(vscode.gateway.tokens - cli.gateway.tokens, t.alsoDirect.tokens);
+  assert.equal(report.sessions.totals.alsoDirectTokens, t.alsoDirect.tokens);
+  assert.match(sessionsVerdict(report.sessions.totals, t.configured.tokens), new RegExp(`counting the ${t.alsoDirect.tokens} tokens of the tools VS Code listed directly besides Grimoire's on the same requests`));
 });

@@ -56,6 +56,20 @@ test("countTokens gives encode's count on the repository's sources and on hostil
   assert.ok(total > 80_000, `${total} tokens in all (a sample of the tree large enough to mean something)`);
 });
 
+test('a tool list on one line (JSON, no line ends) is counted as encode counts it whole', () => {
+  const enc = loadEncoder();
+  const tools = Array.from({ length: 40 }, (_, i) => ({
+    name: `tool_${i}`,
+    title: `Tool ${i}`,
+    description: `Reads the ${i}th thing of the project, with options: a path, a depth of 3, and "quoted" words (e.g. it's done).`,
+    inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'A path inside the project' }, depth: { type: 'integer', minimum: 1 } } },
+    outputSchema: { type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } } },
+  }));
+  const text = JSON.stringify(tools);
+  assert.ok(text.length > 4 * 4_000 && !text.includes('\n'), 'several chunks, one line');
+  assert.equal(countTokens(text), enc.encode(text, 'all').length);
+});
+
 test('a piece of more than 64 characters (a hash, a blob, padding) is counted in slices: fast, off by a token or two a slice', { timeout: 60_000 }, () => {
   for (const text of ['x'.repeat(1_000), ' '.repeat(1_000) + 'end', 'abcdefghij'.repeat(100), '😀'.repeat(301), 'é'.repeat(700)]) {
     const exact = encodedCount(text);

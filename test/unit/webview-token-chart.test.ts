@@ -52,8 +52,8 @@ test('what the agent read per session: the smaller number is drawn smaller, and 
   assert.ok(more.gateway.percent > more.direct.percent, 'a larger gateway figure is drawn larger');
   assert.equal(more.gateway.className, 'over', 'and not green');
   const rows = sessionReadRows({
-    rows: [{ session: 's', startedAt: 1, lastAt: 2, gateway: { requests: 2, toolsLists: 2, toolsListTokens: 10, answers: 1, answerTokens: 5, results: 1, resultTokens: 5, tokens: 20 }, direct: { requests: 1, toolsListTokens: 30, resultTokens: 50, tokens: 80 }, savedTokens: 60 }],
-    totals: { gatewayTokens: 20, directTokens: 80, savedTokens: 60, reduction: 0.75, extraRequests: 1 },
+    rows: [{ session: 's', startedAt: 1, lastAt: 2, gateway: { requests: 2, toolsLists: 2, toolsListTokens: 10, alsoDirectTokens: 0, answers: 1, answerTokens: 5, results: 1, resultTokens: 5, tokens: 20 }, direct: { requests: 1, toolsListTokens: 30, resultTokens: 50, tokens: 80 }, savedTokens: 60 }],
+    totals: { gatewayTokens: 20, directTokens: 80, savedTokens: 60, reduction: 0.75, extraRequests: 1, alsoDirectTokens: 0 },
   });
   assert.equal(rows[0]!.gateway.percent, 25);
   assert.match(rows[0]!.detail, /2 requests carrying the tool list \(10\)/);

@@ -7,7 +7,7 @@ import { Cancellation } from '../../util/cancellation.js';
 import { maskSecrets } from '../../util/secrets.js';
 import type { SampleFn } from '../../calls/pipeline.js';
 import type { Gateway } from '../gateway.js';
-import { samplingAllowed } from '../../intel/summarizers/sampling-gate.js';
+import { isVsCodeClient, samplingAllowed } from '../../intel/summarizers/sampling-gate.js';
 import { agentProgress, forwardClientRequests } from '../passthrough/client-requests-forwarding.js';
 import { forwardChildNotifications } from '../passthrough/child-notifications.js';
 import { registerCompletion } from '../passthrough/completion-passthrough.js';
@@ -37,7 +37,7 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     gateway.ports.sessions.touch(sessionId);
     const tools = gateway.listTools(sessionId);
-    gateway.ports.intel.reads.listed(sessionId, tools);
+    gateway.ports.intel.reads.listed(sessionId, tools, isVsCodeClient(server.getClientVersion()?.name));
     return { tools };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {

@@ -10,6 +10,7 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../../log.js';
+import { toolListText } from '../../../protocol/request-model.js';
 import { CountBatcher } from '../tokens/count-batcher.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 
@@ -18,6 +19,8 @@ const MAX_SESSIONS = 50;
 
 export interface SessionReads {
   session: string;
+  /** Its client is VS Code, whose agent also gets the tools VS Code lists directly (its own mcp.json's servers) on each request. */
+  vsCode: boolean;
   startedAt: number;
   lastAt: number;
   /** tools/list answers served. */
@@ -82,8 +85,12 @@ export class SessionReadLedger {
     this.counts = new CountBatcher(tokenizer);
   }
 
-  listed(session: string, tools: Tool[]): void {
-    this.count(session, [JSON.stringify(tools)], listApplied);
+  /** `vsCode`: the session's client is VS Code. */
+  listed(session: string, tools: Tool[], vsCode = false): void {
+    this.count(session, [toolListText(tools)], (row, counts) => {
+      row.vsCode ||= vsCode;
+      listApplied(row, counts);
+    });
   }
 
   answered(session: string, answer: CallToolResult): void {
@@ -120,7 +127,7 @@ export class SessionReadLedger {
         const oldest = [...this.sessions.values()].sort((a, b) => a.lastAt - b.lastAt)[0]!;
         this.sessions.delete(oldest.session);
       }
-      row = { session, startedAt: at, lastAt: at, toolsLists: 0, currentListTokens: 0, requests: 0, requestListTokens: 0, answers: 0, answerTokens: 0, results: 0, deliveredTokens: 0, rawTokens: 0 };
+      row = { session, vsCode: false, startedAt: at, lastAt: at, toolsLists: 0, currentListTokens: 0, requests: 0, requestListTokens: 0, answers: 0, answerTokens: 0, results: 0, deliveredTokens: 0, rawTokens: 0 };
       this.sessions.set(session, row);
     }
     row.lastAt = Math.max(row.lastAt, at);

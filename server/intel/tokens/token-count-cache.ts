@@ -16,6 +16,8 @@ import type { Tokenizer } from './tokenizer.js';
 const log = logger('intel');
 
 export const TOKEN_COUNTS_FILE = 'token-counts.json';
+/** How texts are cut for counting (tokenizer-core.ts `chunks`): a count made another way is counted again. */
+const COUNTING = 'chunks-2';
 /** The most counts kept: the newest, by when they were counted. */
 const MAX_ENTRIES = 64;
 const MAX_FILE_BYTES = 64 * 1024;
@@ -29,7 +31,7 @@ interface Entry {
 export async function cachedTokenCounts(dataDir: string, tokenizer: Tokenizer, texts: string[], now = Date.now()): Promise<number[]> {
   const file = path.join(dataDir, TOKEN_COUNTS_FILE);
   const entries = readEntries(file);
-  const keys = texts.map((text) => createHash('sha256').update(tokenizer.name).update('\0').update(text).digest('hex'));
+  const keys = texts.map((text) => createHash('sha256').update(tokenizer.name).update('\0').update(COUNTING).update('\0').update(text).digest('hex'));
   const missing = keys.map((key, i) => (entries.has(key) ? -1 : i)).filter((i) => i >= 0);
   if (missing.length > 0) {
     const counted = await tokenizer.count(missing.map((i) => texts[i]!));

@@ -39,7 +39,8 @@ export function loadRanks(dir = __dirname): TiktokenBPE {
  * starts with a visible character other than `/`: no piece of the encoder's pattern spans such a
  * cut, so the count is the whole text's. (A run of whitespace and line breaks is one piece, and so
  * is punctuation with the line breaks and slashes after it: a cut inside either would count it as
- * two.) Else any line end, else a space.
+ * two.) Else before a single space between visible characters (it starts a piece: one long line
+ * of JSON, a tool list, is counted as a whole), else any line end, else after a space.
  */
 export function chunks(text: string): string[] {
   if (text.length <= CHUNK_CHARS) return [text];
@@ -63,8 +64,17 @@ function cutBefore(text: string, start: number, end: number): number {
   }
   const newline = lastIndexWithin(text, '\n', least + 1, end - 1);
   if (newline > least) return newline + 1;
+  // A single space between two visible characters always starts a piece (" word", " 42", " {"): cut before it.
+  for (let at = end - 1; at > least; at--) {
+    if (text.charCodeAt(at) === 32 && visible(text.charCodeAt(at - 1)) && visible(text.charCodeAt(at + 1))) return at;
+  }
   const space = lastIndexWithin(text, ' ', least + 1, end - 1);
   return space > least ? space + 1 : end;
+}
+
+/** Not whitespace (nor past the end): a character that ends or starts a piece beside a single space. */
+function visible(code: number): boolean {
+  return !Number.isNaN(code) && !/\s/.test(String.fromCharCode(code));
 }
 
 export function countTokens(text: string): number {

@@ -94,18 +94,18 @@ export const tokens: TokenReportInfo = {
   cache: { hits: 4, misses: 9, similar: 1, hitRate: 0.308 },
   notStored: 0,
   artifacts: { count: 14, bytes: 812_000, maxBytes: 268_435_456, ttlMinutes: 180 },
-  toolsList: { gateway: { tools: 11, tokens: 2_300 }, configured: { powers: 3, unlisted: 0, tools: 36, tokens: 9_800 }, savedTokens: 7_500, reduction: 0.765, listedTwice: [{ power: 'notes', file: '/w/.vscode/mcp.json', tools: 9, tokens: 2_100 }] },
+  toolsList: { gateway: { tools: 11, tokens: 2_300 }, configured: { powers: 3, unlisted: 0, tools: 36, tokens: 9_800 }, alsoDirect: { tools: 9, tokens: 2_100 }, savedTokens: 5_400, reduction: 0.551, listedTwice: [{ power: 'notes', file: '/w/.vscode/mcp.json', tools: 9, tokens: 2_100 }] },
   sessions: {
     rows: [
       {
         session: 'a1b2c3d4-session',
         startedAt: now - 60_000,
         lastAt: now - 5_000,
-        gateway: { requests: 5, toolsLists: 2, toolsListTokens: 11_500, answers: 2, answerTokens: 700, results: 3, resultTokens: 1_900, tokens: 14_100 },
+        gateway: { requests: 5, toolsLists: 2, toolsListTokens: 11_500, alsoDirectTokens: 10_500, answers: 2, answerTokens: 700, results: 3, resultTokens: 1_900, tokens: 24_600 },
         direct: { requests: 3, toolsListTokens: 29_400, resultTokens: 24_000, tokens: 53_400 },
-        savedTokens: 39_300,
+        savedTokens: 28_800,
       },
     ],
-    totals: { gatewayTokens: 14_100, directTokens: 53_400, savedTokens: 39_300, reduction: 0.736, extraRequests: 2 },
+    totals: { gatewayTokens: 24_600, directTokens: 53_400, savedTokens: 28_800, reduction: 0.539, extraRequests: 2, alsoDirectTokens: 10_500 },
   },
 };
