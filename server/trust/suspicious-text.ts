@@ -28,9 +28,28 @@ export function suspiciousFlags(text: string | undefined): SuspiciousFlag[] {
   for (const { kind, pattern } of RULES) {
     const match = pattern.exec(text);
     if (!match) continue;
-    const start = Math.max(0, match.index - 20);
-    const excerpt = text.slice(start, match.index + match[0].length + 20).replace(/[\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/g, '\u2423').replace(/\s+/g, ' ').trim();
-    if (!flags.some((flag) => flag.kind === kind)) flags.push({ kind, excerpt });
+    if (!flags.some((flag) => flag.kind === kind)) flags.push({ kind, excerpt: excerptAround(text, match.index, match.index + match[0].length) });
   }
   return flags;
+}
+
+/** Context shown on each side of a match, in characters, before widening to whole words. */
+const CONTEXT = 20;
+/** The most a word at either edge may widen the excerpt by (a long token is cut, with an ellipsis). */
+const MAX_WORD = 24;
+const INVISIBLE = /[\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/g;
+const wordChar = (text: string, at: number) => at >= 0 && at < text.length && /[\p{L}\p{N}_'-]/u.test(text[at]!);
+
+/**
+ * The match with about CONTEXT characters on each side, widened to whole words at both edges (a
+ * word longer than MAX_WORD is cut there), with "…" where the description goes on; invisible
+ * characters shown as ␣.
+ */
+export function excerptAround(text: string, from: number, to: number): string {
+  let start = Math.max(0, from - CONTEXT);
+  for (let widened = 0; start > 0 && wordChar(text, start - 1) && wordChar(text, start) && widened < MAX_WORD; widened++) start--;
+  let end = Math.min(text.length, to + CONTEXT);
+  for (let widened = 0; end < text.length && wordChar(text, end) && wordChar(text, end - 1) && widened < MAX_WORD; widened++) end++;
+  const body = text.slice(start, end).replace(INVISIBLE, '\u2423').replace(/\s+/g, ' ').trim();
+  return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }
