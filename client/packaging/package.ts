@@ -1,6 +1,6 @@
 /**
  * `npm run package`: builds dist/ (vsce runs `vscode:prepublish`) and packs the .vsix with only what
- * .vscodeignore lets through; prints its path, size and file count.
+ * .vscodeignore lets through; prints its path, size and file count (the archive's, as vsce counts).
  * `--target T` packs the platform build for VS Code's target T (linux-x64, darwin-arm64, win32-x64...):
  * the same, plus the semantic runtime for that platform (semantic-runtime.ts). Without it, the universal
  * build, which matches by words only.
@@ -8,9 +8,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createVSIX, listFiles, PackageManager } from '@vscode/vsce';
+import { createVSIX } from '@vscode/vsce';
 import { isRuntimeTarget, RUNTIME_TARGETS } from '../../server/resolve/semantic/runtime-builds.js';
 import { root, TARGET_VARIABLE } from './bundle.js';
+import { vsixEntries } from './vsix-entries.js';
 
 export const MARKETPLACE_README = 'docs/marketplace.md';
 
@@ -36,9 +37,9 @@ async function main(): Promise<void> {
   // The Marketplace page is written for users (docs/marketplace.md); README.md is the developer's.
   const options = { cwd: root, dependencies: false, allowMissingRepository: true, readmePath: MARKETPLACE_README, changelogPath: 'CHANGELOG.md' } as const;
   await createVSIX({ ...options, packagePath, ...(target ? { target } : {}) });
-  const files = await listFiles({ cwd: root, packageManager: PackageManager.None });
   const bytes = fs.statSync(packagePath).size;
-  console.log(`${path.relative(process.cwd(), packagePath)}: ${(bytes / 1024 / 1024).toFixed(2)} MB (${bytes} bytes), ${files.length} files`);
+  // Counted in the archive, as vsce counts: its manifest and content types included.
+  console.log(`${path.relative(process.cwd(), packagePath)}: ${(bytes / 1024 / 1024).toFixed(2)} MB (${bytes} bytes), ${vsixEntries(packagePath)} files`);
 }
 
 main().catch((error: unknown) => {
