@@ -1,9 +1,10 @@
 /** What the Powers tree shows, built from protocol payloads. No `vscode` import: powers-tree.ts makes TreeItems of it. */
 import * as path from 'node:path';
 import type { LoadIssueInfo, PowerInfo, ToolInfo } from '../protocol/records.js';
+import { inAgentsView, powerStateText } from '../protocol/power-state.js';
 import { toolCountText, toolCounts, toolCountsText, toolStatus, type ToolStatus } from '../protocol/tool-counts.js';
 
-export { toolCountText, toolCounts, toolCountsText, toolStatus };
+export { powerStateText, toolCountText, toolCounts, toolCountsText, toolStatus };
 
 export interface IconModel {
   id: string;
@@ -29,18 +30,12 @@ const SOURCE_LABEL: Record<PowerInfo['source']['kind'], string> = {
   'kiro-power': 'Kiro power',
 };
 
-export function powerStateText(power: PowerInfo): string {
-  if (power.missingCommand && power.state !== 'active') return 'command not found';
-  if (power.problems.length > 0 && power.state !== 'active') return 'cannot start';
-  if (power.active && power.state === 'stopped') return 'activated (idle)';
-  return power.active && power.state === 'active' ? 'active' : power.state;
-}
-
 export function powerIcon(power: PowerInfo): IconModel {
   if (power.state === 'crashed') return { id: 'error', color: 'errorForeground' };
   if (power.problems.length > 0 && power.state !== 'active') return { id: 'warning', color: 'problemsWarningIcon.foreground' };
   if (power.state === 'starting' || power.state === 'stopping') return { id: 'loading~spin' };
-  if (power.state === 'active') return { id: 'pass-filled', color: 'testing.iconPassed' };
+  // Green only where an agent has its tools.
+  if (inAgentsView(power)) return { id: 'pass-filled', color: 'testing.iconPassed' };
   return power.active ? { id: 'circle-large-filled' } : { id: 'circle-large-outline' };
 }
 
@@ -66,6 +61,7 @@ export function powerItem(power: PowerInfo): ItemModel {
   const lines = [
     `${power.name} ${power.version}: ${power.description}`,
     `State: ${powerStateText(power)}`,
+    `In the tool list of ${power.agentSessions} agent session${power.agentSessions === 1 ? '' : 's'}`,
     `Source: ${SOURCE_LABEL[power.source.kind]} (${power.source.file})${power.source.readOnly ? ', read-only' : ''}`,
     ...power.problems.map((problem) => `Problem: ${problem}`),
     ...(power.lastError ? [`Last error: ${power.lastError}`] : []),

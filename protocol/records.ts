@@ -33,8 +33,10 @@ export interface PowerInfo {
   serverId: string;
   /** The power's server process. */
   state: PowerState;
-  /** Activated: its tools are in the agent's list (a stopped server restarts on the next call). */
+  /** Activated (by the editor or an agent): its tools go in the lists of the sessions it is active in (a stopped server restarts on the next call). */
   active: boolean;
+  /** The agents' MCP sessions whose tool list holds some of its tools now: what the agents see. */
+  agentSessions: number;
   /** The tools as last seen (from the catalog when the server has not run yet). */
   tools: ToolInfo[];
   /** Why it cannot start as configured (an unset variable, a command not on PATH, ...). */

@@ -1,6 +1,7 @@
 /** What the dashboard shows, computed from protocol payloads. No DOM: unit-tested under Node. */
 import type { GatewayStatus, PowerInfo, ResolveResult, Tier } from '../protocol/records.js';
 import { toolCounts, type ToolCounts } from '../protocol/tool-counts.js';
+import { inAgentsView, powerStateText } from '../protocol/power-state.js';
 
 export interface PowerRow {
   name: string;
@@ -59,9 +60,9 @@ function withheldText(counts: ToolCounts): string {
 export function powerRows(powers: PowerInfo[]): PowerRow[] {
   return powers.map((power) => {
     const cannotStart = power.problems.length > 0 && power.state !== 'active';
-    const state = cannotStart ? 'cannot start' : power.active && power.state === 'stopped' ? 'activated (idle)' : power.state;
+    const state = powerStateText(power);
     const tone: PowerRow['tone'] =
-      power.state === 'crashed' ? 'error' : cannotStart ? 'warn' : power.state === 'active' ? 'ok' : power.state === 'starting' || power.state === 'stopping' ? 'busy' : 'idle';
+      power.state === 'crashed' ? 'error' : cannotStart ? 'warn' : inAgentsView(power) ? 'ok' : power.state === 'starting' || power.state === 'stopping' ? 'busy' : 'idle';
     return {
       name: power.name,
       description: power.description,

@@ -13,6 +13,7 @@ import { commandExists, lookupFor } from '../util/command-lookup.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
+import type { SessionRegistry } from '../gateway/sessions/session-registry.js';
 
 /** What a power's entry reads: its connection's state, its tools as last listed, what awaits review, whether it is active. */
 export interface PowerInfoPorts {
@@ -22,6 +23,13 @@ export interface PowerInfoPorts {
   policy: Pick<ToolPolicy, 'settingsRefusal'>;
   toolsOf(name: string): Tool[];
   isActive(name: string): boolean;
+  /** The window's state and every MCP session's (SessionRegistry.all). */
+  sessions: Pick<SessionRegistry, 'all'>;
+}
+
+/** The MCP sessions (not the window) whose tool list holds some of the power's tools. */
+function agentSessions(ports: Pick<PowerInfoPorts, 'sessions'>, power: string): number {
+  return ports.sessions.all().filter((state) => state.id !== '' && [...state.exposed.values()].some((tool) => tool.power === power)).length;
 }
 
 export function powersPayload(ports: PowerInfoPorts, snapshot: RegistrySnapshot): PowersPayload {
@@ -55,6 +63,7 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition): PowerI
     serverId: serverIdentity(power.server),
     state: status?.state ?? 'stopped',
     active: ports.isActive(power.name),
+    agentSessions: agentSessions(ports, power.name),
     tools: tools.map(toolInfo),
     problems: [...power.problems, ...(missing ? [`command '${missing}' was not found on PATH: install it, or give its full path in ${power.source.file}`] : [])],
     ...(missing ? { missingCommand: missing } : {}),

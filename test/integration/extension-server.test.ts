@@ -127,6 +127,22 @@ test('activate starts the power, pushes its state changes and the powers list; d
   await waitFor(() => peer.last(protocol.statusChanged)?.activePowers === 0, 5000, 'a status notification with no active power');
 });
 
+test("a power's entry counts the agents' sessions that list its tools: one that deactivated it in its own session no longer counts", async () => {
+  const client = await mcpClient();
+  await client.listTools();
+  const info = await peer.request<protocol.PowerParams, PowerInfo>(protocol.activatePower, { name: 'memory' });
+  const withClient = info.agentSessions;
+  assert.ok(withClient >= 1, `the new session lists memory's tools: ${withClient}`);
+  assert.ok((await client.listTools()).tools.some((tool) => tool.name.startsWith('memory__')));
+  await client.callTool({ name: 'deactivate_power', arguments: { name: 'memory' } });
+  assert.ok(!(await client.listTools()).tools.some((tool) => tool.name.startsWith('memory__')), "the agent's own list no longer has them");
+  await waitFor(() => peer.last(protocol.powersChanged)?.powers.find((p) => p.name === 'memory')?.agentSessions === withClient - 1, 5000, 'a powers notification counting one session fewer');
+  const listed = (await peer.request<null, PowersPayload>(protocol.listPowers, null)).powers.find((p) => p.name === 'memory')!;
+  assert.deepEqual([listed.active, listed.agentSessions], [true, withClient - 1], 'still activated for the window, in one agent list fewer');
+  await client.close();
+  await peer.request(protocol.deactivatePower, { name: 'memory' });
+});
+
 test('a request the gateway refuses comes back as an error with the gateway code and a message', async () => {
   await assert.rejects(peer.request(protocol.activatePower, { name: 'nope' }), (error: Error & { code?: number }) => {
     assert.equal(error.code, protocol.GATEWAY_ERROR);

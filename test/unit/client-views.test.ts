@@ -18,6 +18,7 @@ function power(overrides: Partial<PowerInfo> = {}): PowerInfo {
     serverId: `server-of-${'memory'}`,
     state: 'stopped',
     active: false,
+    agentSessions: 0,
     tools: [
       { name: 'read_graph', description: 'Read it all.', annotations: { readOnlyHint: true } },
       { name: 'delete_entities', description: 'Delete.', annotations: { destructiveHint: true, idempotentHint: true } },
@@ -38,12 +39,22 @@ test('a power item shows its state, tool count and source, and offers the matchi
   assert.equal(stopped.collapsible, true);
   assert.match(stopped.tooltip, /Source: demo \(\/ext\/server\/demo\/powers\/memory\.spell\.yaml\), read-only/);
 
-  const active = powerItem(power({ state: 'active', active: true }));
+  const active = powerItem(power({ state: 'active', active: true, agentSessions: 1 }));
   assert.equal(active.contextValue, 'grimoire.power.active');
   assert.equal(active.icon.id, 'pass-filled');
   assert.match(active.description, /^active/);
+  assert.match(active.tooltip, /In the tool list of 1 agent session\b/);
 
-  assert.match(powerItem(power({ state: 'stopped', active: true })).description, /^activated \(idle\)/);
+  // What the agent sees decides: a running server nobody activated, or an activation in no agent's list, is not "active" nor green.
+  const running = powerItem(power({ state: 'active' }));
+  assert.equal(running.description, 'running, not activated · 2 tools · demo');
+  assert.notEqual(running.icon.id, 'pass-filled');
+  const unseen = powerItem(power({ state: 'active', active: true, agentSessions: 0 }));
+  assert.equal(unseen.description, "activated, in no agent's list · 2 tools · demo");
+  assert.notEqual(unseen.icon.id, 'pass-filled');
+  assert.match(unseen.tooltip, /In the tool list of 0 agent sessions/);
+
+  assert.match(powerItem(power({ state: 'stopped', active: true, agentSessions: 1 })).description, /^activated \(idle\)/);
   assert.equal(powerItem(power({ state: 'starting' })).icon.id, 'loading~spin');
   const crashed = powerItem(power({ state: 'crashed', lastError: 'crashed: exit 1' }));
   assert.equal(crashed.icon.id, 'error');
@@ -59,7 +70,7 @@ test('a power item shows its state, tool count and source, and offers the matchi
 });
 
 test('counts separate available, held and blocked tools: in the tree, on each tool and in the activation toast', () => {
-  const held = power({ state: 'active', active: true, tools: [power().tools[0]], awaitingReview: ['read_graph'] });
+  const held = power({ state: 'active', active: true, agentSessions: 1, tools: [power().tools[0]], awaitingReview: ['read_graph'] });
   assert.deepEqual(toolCounts(held), { available: 0, held: 1, blocked: 0 });
   assert.equal(powerItem(held).description, 'active · 0 available · 1 held for review · demo');
   assert.doesNotMatch(powerItem(held).description, /1 tool\b/);
@@ -68,13 +79,13 @@ test('counts separate available, held and blocked tools: in the tree, on each to
   assert.equal(heldItem.description, 'held for review · read-only');
   assert.equal(heldItem.contextValue, 'grimoire.tool.held');
 
-  const mixed = power({ state: 'active', active: true, awaitingReview: ['read_graph'], blocked: ['delete_entities'], tools: [...power().tools, { name: 'search', description: '', annotations: {} }] });
+  const mixed = power({ state: 'active', active: true, agentSessions: 1, awaitingReview: ['read_graph'], blocked: ['delete_entities'], tools: [...power().tools, { name: 'search', description: '', annotations: {} }] });
   assert.deepEqual(toolCounts(mixed), { available: 1, held: 1, blocked: 1 });
   assert.equal(powerItem(mixed).description, 'active · 1 available · 1 held for review · 1 blocked · demo');
   assert.equal(activationMessage(mixed), "Grimoire: 'memory' is active; 1 of its 3 tools is in the agent's list; 1 tool held for your review (read_graph), 1 tool blocked (delete_entities).");
   assert.equal(toolItem(mixed, mixed.tools[1]).contextValue, 'grimoire.tool.blocked');
 
-  const plain = power({ state: 'active', active: true });
+  const plain = power({ state: 'active', active: true, agentSessions: 1 });
   assert.equal(powerItem(plain).description, 'active · 2 tools · demo');
   assert.equal(activationMessage(plain), "Grimoire: 'memory' is active; its 2 tools are in the agent's list.");
 });

@@ -13,6 +13,7 @@ function power(name: string, overrides: Partial<PowerInfo> = {}): PowerInfo {
     serverId: `server-of-${name}`,
     state: 'stopped',
     active: false,
+    agentSessions: 0,
     tools: [{ name: 't', description: '', annotations: {} }],
     problems: [],
     ...overrides,
@@ -34,11 +35,13 @@ const result: ResolveResult = {
 
 test('power rows: state text, tone, and the action the button takes', () => {
   const rows = powerRows([
-    power('a', { state: 'active', active: true }),
+    power('a', { state: 'active', active: true, agentSessions: 1 }),
     power('b', { state: 'crashed' }),
     power('c', { problems: ['X is not set'] }),
-    power('d', { active: true }),
+    power('d', { active: true, agentSessions: 1 }),
     power('e', { state: 'starting', source: { kind: 'claude-desktop', file: '/c.json', readOnly: true } }),
+    power('f', { state: 'active' }),
+    power('g', { state: 'active', active: true }),
   ]);
   assert.deepEqual(
     rows.map((row) => [row.name, row.state, row.tone, row.action]),
@@ -48,6 +51,8 @@ test('power rows: state text, tone, and the action the button takes', () => {
       ['c', 'cannot start', 'warn', 'activate'],
       ['d', 'activated (idle)', 'idle', 'deactivate'],
       ['e', 'starting', 'busy', 'activate'],
+      ['f', 'running, not activated', 'idle', 'activate'],
+      ['g', "activated, in no agent's list", 'idle', 'deactivate'],
     ],
   );
   assert.equal(rows[4].source, 'Claude Desktop');

@@ -21,6 +21,7 @@ const power = (name: string): PowerInfo => ({
   serverId: `server-of-${name}`,
   state: 'active',
   active: true,
+  agentSessions: 1,
   tools: [],
   problems: [],
 });

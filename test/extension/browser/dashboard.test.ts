@@ -22,6 +22,7 @@ function powerInfo(name: string, overrides: Partial<PowerInfo> = {}): PowerInfo 
     serverId: `server-of-${name}`,
     state: 'stopped',
     active: false,
+    agentSessions: 0,
     tools: [{ name: 'a', description: '', annotations: {} }],
     problems: [],
     ...overrides,
