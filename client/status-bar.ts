@@ -1,7 +1,10 @@
-/** The status bar item: active powers and gateway health; a click opens the dashboard. */
+/**
+ * The status bar items: active powers and gateway health (a click opens the dashboard), and, while the
+ * semantic model is unavailable, "lexical only" (a click runs Download Semantic Model).
+ */
 import * as vscode from 'vscode';
 import type { GatewayClient } from './gateway-client.js';
-import { statusBarModel } from './status-model.js';
+import { matchingItemModel, statusBarModel } from './status-model.js';
 
 export function createStatusBar(gateway: GatewayClient): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('grimoire.status', vscode.StatusBarAlignment.Right, 100);
@@ -19,6 +22,17 @@ export function createStatusBar(gateway: GatewayClient): vscode.Disposable {
   };
   render();
   item.show();
-  const subscription = gateway.onDidChangeStatus(render);
-  return vscode.Disposable.from(subscription, item);
+  const matching = vscode.window.createStatusBarItem('grimoire.matching', vscode.StatusBarAlignment.Right, 99);
+  matching.name = 'Grimoire matching';
+  const renderMatching = () => {
+    const model = matchingItemModel(gateway.status);
+    if (!model) return matching.hide();
+    matching.text = model.text;
+    matching.tooltip = model.tooltip;
+    matching.command = model.command;
+    matching.show();
+  };
+  renderMatching();
+  const subscriptions = [gateway.onDidChangeStatus(render), gateway.onDidChangeStatus(renderMatching)];
+  return vscode.Disposable.from(...subscriptions, item, matching);
 }

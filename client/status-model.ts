@@ -29,3 +29,20 @@ export function statusBarModel(status: GatewayStatus): StatusBarModel {
     }
   }
 }
+
+export interface MatchingItemModel {
+  text: string;
+  tooltip: string;
+  /** Runs *Download Semantic Model*. */
+  command: 'grimoire.downloadSemanticModel';
+}
+
+/** While the embedding model is unavailable here: "lexical only", and a click downloads it. Otherwise no item. */
+export function matchingItemModel(status: GatewayStatus): MatchingItemModel | undefined {
+  if (status.health !== 'ready' || status.matching?.semantic !== 'unavailable') return undefined;
+  return {
+    text: '$(whole-word) lexical only',
+    tooltip: `Grimoire matches requests by their words only: ${status.matching.detail}.\nClick to download the semantic model (from Hugging Face, a mirror or a folder on this machine) and match by meaning as well.`,
+    command: 'grimoire.downloadSemanticModel',
+  };
+}

@@ -97,6 +97,8 @@ export interface DownloadModelParams {
   model?: string;
   /** A mirror instead of https://huggingface.co/. */
   remoteHost?: string;
+  /** An absolute folder on this machine holding the model's files: loaded from there to check it, then copied into the data folder as the model. */
+  fromFolder?: string;
 }
 
 export interface DownloadProgress {

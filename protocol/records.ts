@@ -81,6 +81,8 @@ export interface GatewayStatus {
   endpointVersion: number;
   powers: number;
   activePowers: number;
+  /** How requests are matched now (absent until the gateway runs): lexical only, with why, or by meaning as well. */
+  matching?: ResolverStatusInfo;
   /** Powers whose server is crashed. */
   crashedPowers: number;
   issues: number;
@@ -151,7 +153,11 @@ export interface PowerScoreInfo {
 export interface ResolverStatusInfo {
   mode: 'hybrid' | 'lexical-only';
   detail: string;
+  /** The embedding model: turned off in settings, loading, ready, or unavailable here (not downloaded, no runtime). */
+  semantic: SemanticModelState;
 }
+
+export type SemanticModelState = 'off' | 'loading' | 'ready' | 'unavailable';
 
 export interface ResolveResult {
   query: string;

@@ -82,6 +82,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const activation = new Activation({ sessions, tools, registry, manager, policy, settings, markUsed, toolsChanged: () => notices.emit('toolsChanged') });
   const { resolver, embedder, embeddings } = createResolver(settings.resolve, store, store.dataDir);
   embedder.warmUp();
+  void embedder.ready().then(() => notices.emit('matchingChanged'));
   const intel = new Intel({
     store,
     settings: () => settings.intel,

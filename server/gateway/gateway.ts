@@ -42,6 +42,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     wiring.notices.on('powerState', (change) => this.emit('powerState', change));
     wiring.notices.on('toolsQuarantined', (reviews) => this.emit('toolsQuarantined', reviews));
     wiring.notices.on('powerListed', (power) => this.emit('powerListed', power));
+    wiring.notices.on('matchingChanged', () => this.emit('matchingChanged'));
   }
 
   /** Registers an MCP session (stdio: one; HTTP: one per client). Throws SessionLimitError past the cap. */

@@ -139,6 +139,8 @@ export type GatewayEvents = {
   toolsChanged: [];
   /** A power's tools were listed (at discovery, a start or list_changed): what the token report counts changed. */
   powerListed: [power: string];
+  /** The embedding model is ready or known to be unavailable: how requests are matched changed. */
+  matchingChanged: [];
   /** A power's server started, stopped or crashed (never 'stopping'). */
   powerState: [StateChange];
   /** Tools were held for the user's review. */

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { Store } from '../store/store.js';
+import type { SemanticModelState } from '../../protocol/records.js';
 import { DEFAULT_CALIBRATIONS } from './default-calibration.js';
 import { HybridResolver } from './hybrid-resolver.js';
 import { Embedder } from './semantic/embedder.js';
@@ -35,6 +36,10 @@ export function createResolver(
     return status.detail ?? `model ${status.model} is ${status.state}`;
   };
   const embeddings = settings.semantic.enabled ? new EmbeddingCache(store, embedder) : undefined;
-  const resolver = new HybridResolver(DEFAULT_CALIBRATIONS, embeddings, describe);
+  const state = (): SemanticModelState => {
+    const now = embedder.status().state;
+    return now === 'idle' ? 'loading' : now;
+  };
+  const resolver = new HybridResolver(DEFAULT_CALIBRATIONS, embeddings, describe, state);
   return { resolver, embedder, embeddings };
 }

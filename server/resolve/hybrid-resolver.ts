@@ -1,4 +1,4 @@
-import type { ResolverStatusInfo } from '../../protocol/records.js';
+import type { ResolverStatusInfo, SemanticModelState } from '../../protocol/records.js';
 import { rankingShape, spreadConfidence, topProbability, type CalibrationModel } from './calibration.js';
 import { LexicalResolver, type LexicalCandidate } from './lexical-resolver.js';
 import type { EmbeddingCache } from './semantic/embedding-cache.js';
@@ -32,6 +32,7 @@ export class HybridResolver implements Resolver {
     private readonly calibrations: Calibrations,
     private readonly semantic?: EmbeddingCache,
     private readonly describeSemantic: () => string = () => 'no embedding model configured',
+    private readonly semanticState: () => SemanticModelState = () => 'off',
   ) {}
 
   index(documents: PowerDocument[]): void {
@@ -46,8 +47,9 @@ export class HybridResolver implements Resolver {
   }
 
   status(): ResolverStatus {
-    if (this.powerVectors.size > 0) return { mode: 'hybrid', detail: `lexical BM25F + semantic (${this.describeSemantic()})` };
-    return { mode: 'lexical-only', detail: `lexical BM25F only: ${this.describeSemantic()}` };
+    const semantic = this.semanticState();
+    if (this.powerVectors.size > 0) return { mode: 'hybrid', detail: `lexical BM25F + semantic (${this.describeSemantic()})`, semantic };
+    return { mode: 'lexical-only', detail: `lexical BM25F only: ${this.describeSemantic()}`, semantic };
   }
 
   async rank(query: string): Promise<PowerScore[]> {

@@ -95,7 +95,11 @@ export interface StatusInput {
   endpointVersion: number;
 }
 
-export function gatewayStatus(input: StatusInput, ports: Pick<PowerInfoPorts, 'manager' | 'isActive'> | undefined, snapshot: RegistrySnapshot | undefined): GatewayStatus {
+export function gatewayStatus(
+  input: StatusInput,
+  ports: (Pick<PowerInfoPorts, 'manager' | 'isActive'> & { resolverStatus(): ResolverStatus }) | undefined,
+  snapshot: RegistrySnapshot | undefined,
+): GatewayStatus {
   const powers = snapshot?.powers ?? [];
   const crashed = new Set((ports?.manager.statuses() ?? []).filter((s) => s.state === 'crashed').map((s) => s.name));
   return {
@@ -105,6 +109,7 @@ export function gatewayStatus(input: StatusInput, ports: Pick<PowerInfoPorts, 'm
     endpointVersion: input.endpointVersion,
     powers: powers.length,
     activePowers: ports ? powers.filter((power) => ports.isActive(power.name)).length : 0,
+    ...(ports ? { matching: ports.resolverStatus() } : {}),
     crashedPowers: powers.filter((power) => crashed.has(power.name)).length,
     issues: snapshot?.issues.length ?? 0,
   };

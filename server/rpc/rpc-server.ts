@@ -320,6 +320,7 @@ export class GatewayRpc {
     ports.trust.on('change', onChange);
     ports.gatewayEvents.on('powerState', onState);
     ports.gatewayEvents.on('toolsChanged', onChange);
+    ports.gatewayEvents.on('matchingChanged', onChange);
     runtime.registry.on('change', onChange);
     runtime.registry.on('issues', onChange);
     this.lendLanguageModel(runtime);
@@ -331,6 +332,7 @@ export class GatewayRpc {
       ports.trust.off('change', onChange);
       ports.gatewayEvents.off('powerState', onState);
       ports.gatewayEvents.off('toolsChanged', onChange);
+      ports.gatewayEvents.off('matchingChanged', onChange);
       runtime.registry.off('change', onChange);
       runtime.registry.off('issues', onChange);
     };

@@ -78,6 +78,11 @@ test('serves the MCP endpoint once ready: the token works over Streamable HTTP a
   await waitFor(() => peer.last(protocol.statusChanged)?.health === 'ready', 5000, 'a ready status notification');
   const status = await peer.request<null, GatewayStatus>(protocol.getStatus, null);
   assert.equal(status.health, 'ready');
+  // How requests are matched: once the model has loaded or is known to be unavailable, a status push says so.
+  await waitFor(() => ['ready', 'unavailable', 'off'].includes(peer.last(protocol.statusChanged)?.matching?.semantic ?? ''), 30_000, 'a status push with the semantic model settled');
+  const matching = peer.last(protocol.statusChanged)!.matching!;
+  if (matching.mode === 'hybrid') assert.equal(matching.semantic, 'ready', 'matching by meaning needs the model');
+  assert.match(matching.detail, /^lexical BM25F/);
   assert.equal(status.url, endpoint.url);
   assert.equal(status.powers, 4);
   assert.ok(!JSON.stringify(peer.notifications).includes(endpoint.token), 'the token is never pushed in a notification');

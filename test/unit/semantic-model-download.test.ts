@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { downloadModel } from '../../server/resolve/semantic/model-download.js';
+import { fetchSemanticModel } from '../../server/rpc/model-requests.js';
+import { modelCacheDir } from '../../server/resolve/create-resolver.js';
 import type { DownloadProgress } from '../../protocol/extension-methods.js';
 import { replaceTransformersImport } from '../../server/resolve/semantic/transformers-module.js';
 import { runtimeAdvice } from '../../server/resolve/semantic/runtime-builds.js';
@@ -60,6 +62,29 @@ test('without transformers.js the failure says so, without asking anyone to run 
     assert.doesNotMatch(message, /npm/);
   } finally {
     restore();
+    cleanup();
+  }
+});
+
+test('a model folder given from the UI is loaded to check it, then copied to where the gateway looks for the configured model', async () => {
+  await guardNetwork();
+  const { dir, cleanup } = tempDir();
+  try {
+    const data = path.join(dir, 'data');
+    const runtime = { settings: { resolve: { semantic: { model: 'grimoire-test/tiny-embedder' } } }, paths: { data } } as unknown as Parameters<typeof fetchSemanticModel>[0];
+    const outcome = await fetchSemanticModel(runtime, { fromFolder: tinyModelPath }, () => undefined);
+    const target = path.join(modelCacheDir(data), 'grimoire-test', 'tiny-embedder');
+    assert.deepEqual(outcome.ok && [outcome.model, outcome.folder], ['grimoire-test/tiny-embedder', target]);
+    // The gateway's next start finds it by id, offline (no remote models).
+    const reloaded = await downloadModel({ model: 'grimoire-test/tiny-embedder', cacheDir: modelCacheDir(data) });
+    assert.equal(reloaded.ok, true, JSON.stringify(reloaded));
+
+    const empty = path.join(dir, 'empty');
+    fs.mkdirSync(empty);
+    const refused = await fetchSemanticModel(runtime, { fromFolder: empty }, () => undefined);
+    assert.match(!refused.ok ? refused.message : '', /^The model folder .*empty could not be loaded .*: it needs config\.json, tokenizer\.json/);
+    assert.match(((await fetchSemanticModel(runtime, { fromFolder: 'relative/models' }, () => undefined)) as { message?: string }).message ?? '', /must be an absolute path/);
+  } finally {
     cleanup();
   }
 });
