@@ -30,7 +30,7 @@ function powerInfo(name: string, overrides: Partial<PowerInfo> = {}): PowerInfo 
 }
 
 const status: GatewayStatus = { health: 'ready', url: 'http://127.0.0.1:5555/mcp', endpointVersion: 1, powers: 3, activePowers: 1, crashedPowers: 0, issues: 0 };
-const powers = [powerInfo('filesystem', { state: 'active', active: true }), powerInfo('memory'), powerInfo('everything', { description: '<img src=x onerror="window.__pwned=1">' })];
+const powers = [powerInfo('filesystem', { state: 'active', active: true, agentSessions: 1 }), powerInfo('memory'), powerInfo('everything', { description: '<img src=x onerror="window.__pwned=1">' })];
 const result: ResolveResult = {
   query: 'remember facts',
   tier: 'multiple_matches',

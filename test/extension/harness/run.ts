@@ -17,6 +17,7 @@ import { HARNESS_PREFIX, TEST_MODEL_ID, type DashboardAnswer, type GrammarAnswer
 import { dashboardSections, readPane, readProblems, readText, readWelcome, typeInEditor } from './views.js';
 import { tokenizeSpell } from './grammar.js';
 import { walkthroughAsUser, type WalkthroughAsUser } from './walkthrough-as-user.js';
+import { figuresAsUser, workspaceServers, type FiguresAsUser } from './first-start-figures.js';
 import { paths, repoRoot } from './paths.js';
 import { currentTarget, isRuntimeTarget } from '../../../server/resolve/semantic/runtime-builds.js';
 
@@ -81,21 +82,30 @@ function prepare(): void {
   fs.writeFileSync(path.join(dirs.userWorkspace, 'README.md'), '# A new user\'s workspace\n');
 }
 
-/** Installs the .vsix into its own extensions folder, starts VS Code on it and opens the Grimoire view once, as a new user does; then runs Download Semantic Model from the palette. */
-async function firstStartAsUser(vsix: string): Promise<WalkthroughAsUser> {
+/**
+ * Installs the .vsix into its own extensions folder, with a workspace whose own .vscode/mcp.json names
+ * two servers, starts VS Code on it and waits as a new user does (walkthrough-as-user.ts), then reads
+ * the figures before any call and after a restart (first-start-figures.ts).
+ */
+async function firstStartAsUser(vsix: string): Promise<WalkthroughAsUser & { figures: FiguresAsUser | { error: string } }> {
   const env = { ...serverEnv(), GRIMOIRE_HOME: dirs.userGrimoireHome, GRIMOIRE_HARNESS_DIR: undefined };
-  installVsix(vsix, dirs.userInstalled, dirs.userServerData, env);
+  const extensionPath = installVsix(vsix, dirs.userInstalled, dirs.userServerData, env);
+  const { mcpJson, servers } = workspaceServers(extensionPath, paths.node, dirs.userWorkspace);
+  writeJson(path.join(dirs.userWorkspace, '.vscode', 'mcp.json'), mcpJson);
   const port = await freePort();
   const server = await startVsCodeServer(port, { extensionsDir: dirs.userInstalled, serverData: dirs.userServerData, env, logName: 'vscode-server-user.log' });
   const browser = await chromium.launchPersistentContext(dirs.userBrowserProfile, { executablePath: paths.chromium, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1440, height: 900 } });
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.userWorkspace)}`);
-    return await walkthroughAsUser(page, WALKTHROUGH_TITLE, async (name) => {
+    const screenshot = async (name: string) => {
       const file = path.join(paths.output, `${name}.png`);
       await page.screenshot({ path: file });
       return file;
-    });
+    };
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.userWorkspace)}`);
+    const walkthrough = await walkthroughAsUser(page, WALKTHROUGH_TITLE, Date.now(), screenshot);
+    const figures = await figuresAsUser(page, servers, screenshot).catch((error: Error) => ({ error: error.message }));
+    return { ...walkthrough, figures };
   } finally {
     await browser.close().catch(() => undefined);
     fs.rmSync(dirs.userInstalled, { recursive: true, force: true });
@@ -392,13 +402,27 @@ async function main(): Promise<number> {
     const userStarted = Date.now();
     const firstStart = await firstStartAsUser(isRuntimeTarget(currentTarget()) ? packageVsix(true) : vsix);
     const userSeconds = Math.round((Date.now() - userStarted) / 100) / 10;
-    if (firstStart.shown === WALKTHROUGH_TITLE) log(`ok: installed from the .vsix, the first start opens the walkthrough "${firstStart.shown}" ${firstStart.afterActivationMs} ms after the Grimoire view was opened (${userSeconds} s for this check)`);
-    else problems.push(`installed from the .vsix, the first start shows ${firstStart.shown ? `the walkthrough "${firstStart.shown}"` : "VS Code's list of walkthroughs"} instead of "${WALKTHROUGH_TITLE}": see ${path.relative(repoRoot, firstStart.screenshot)}`);
+    if (firstStart.shown === WALKTHROUGH_TITLE) log(`ok: installed from the .vsix, the first start opens the walkthrough "${firstStart.shown}" ${firstStart.afterLoadMs} ms after the page loaded, with no click (the status item in ${firstStart.statusItemMs} ms) (${userSeconds} s for this check)`);
+    else problems.push(`installed from the .vsix, the first start shows ${firstStart.shown ? `the walkthrough "${firstStart.shown}"` : "VS Code's list of walkthroughs"} instead of "${WALKTHROUGH_TITLE}" without a click: see ${path.relative(repoRoot, firstStart.screenshot)}`);
+    if (firstStart.statusItemMs < 0) problems.push("Grimoire's status item did not show at startup");
+    if (firstStart.tickedSteps.length === 0) log('ok: opening the Grimoire view ticks no walkthrough step');
+    else problems.push(`opening the Grimoire view ticked walkthrough steps nobody did: ${firstStart.tickedSteps.join(', ')}`);
+    if (/lexical only/.test(firstStart.lexicalItem)) log(`ok: the universal build says "${firstStart.lexicalItem}" in the status bar; its click offers: ${firstStart.sources.join(' | ')}`);
+    else problems.push('the universal build shows no "lexical only" status item');
+    if (firstStart.lexicalItem && !['Download from Hugging Face', 'Download from a mirror...', 'Use a folder on this machine...'].every((source) => firstStart.sources.includes(source))) problems.push(`Download Semantic Model should offer Hugging Face, a mirror and a folder; it offered: ${firstStart.sources.join(' | ')}`);
     // The universal build has no semantic runtime: its command says which build has it, and asks for no npm.
     const advice = `The ${currentTarget()} build of Grimoire carries it`;
     if (!isRuntimeTarget(currentTarget())) log(`no platform build for ${currentTarget()}: the universal build's message is not checked`);
     else if (firstStart.downloadMessage.includes(advice) && !/npm/.test(firstStart.downloadMessage)) log(`ok: the universal build's Download Semantic Model says: ${firstStart.downloadMessage}`);
     else problems.push(`the universal build's Download Semantic Model should say "${advice}" and never ask for npm; it said: ${firstStart.downloadMessage}`);
+    const figures = firstStart.figures;
+    if ('error' in figures) problems.push(`the first start's figures could not be read: ${figures.error}`);
+    else {
+      problems.push(...figures.problems);
+      if (figures.problems.length === 0) {
+        log(`ok: before any call the dashboard names ${figures.before.map((row) => `${row.power} (${row.tools} tools, ${row.shown} tokens)`).join(', ')} as listed twice, as the SDK's Client counts them, and the same after Restart Gateway; the tree (${figures.powersRows.join('; ')}) and the status bar ("${figures.statusBar}") show no power active`);
+      }
+    }
     for (const problem of problems) log(`FAIL: ${problem}`);
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     writeJson(path.join(paths.output, 'result.json'), { exitCode: code, problems, firstStartAsUser: { ...firstStart, checkSeconds: userSeconds }, timings: harness.timings, wallSeconds: seconds });

@@ -628,7 +628,7 @@ test('a changed tool is held back: the Powers tree counts it as held, the diff o
       const answer = await fromHarness<SnapshotAnswer>({ action: 'snapshot', name: 'tool-review' });
       return answer.powersRows.some((row) => row.startsWith('Review changes (1)')) && answer.powersRows;
     }, 20_000, 'the Review changes item in the rendered Powers tree');
-    assert.ok(rows.some((row) => row.startsWith('reviewed active · 0 available · 1 held for review')), `the held tool is not counted as available: ${rows.join(' | ')}`);
+    assert.ok(rows.some((row) => row.startsWith("reviewed activated, in no agent's list · 0 available · 1 held for review")), `the held tool is not counted as available, nor the power as in the agent's list: ${rows.join(' | ')}`);
   }
 
   // Approving asks first, in a modal that names the flags. VS Code refuses to show dialogs while
@@ -648,7 +648,7 @@ test('a changed tool is held back: the Powers tree counts it as held, the diff o
       return answer.powersRows.some((row) => row.startsWith('Blocked tools (1)')) && answer.powersRows;
     }, 20_000, 'the item names the blocked tool');
     assert.ok(!afterKeep.some((row) => row.startsWith('Review changes (0)')), afterKeep.join(' | '));
-    assert.ok(afterKeep.some((row) => row.startsWith('reviewed active · 0 available · 1 blocked')), afterKeep.join(' | '));
+    assert.ok(afterKeep.some((row) => row.startsWith("reviewed activated, in no agent's list · 0 available · 1 blocked")), afterKeep.join(' | '));
   }
 
   // The user approves from a terminal instead (the dialog cannot be answered here): the gateway picks the decision up.
