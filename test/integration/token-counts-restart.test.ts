@@ -2,11 +2,11 @@
  * The token report counts each tool whole (output schema, title, annotations: as an MCP client
  * receives it), before any call and after a restart alike: the extension's gateway process
  * (server/extension-main.ts) over IPC, a workspace `.vscode/mcp.json` naming the real memory server,
- * and the same server listed by the SDK's Client as the user's own count.
+ * and the same server listed by the SDK's Client as the user's own count; `grimoire stats` agrees.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,7 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { getEncoding } from 'js-tiktoken';
 import { gatewayEnv, waitFor } from '../helpers/gateway-process.js';
 import { IpcPeer } from '../helpers/ipc-peer.js';
-import { repoRoot, tempDir } from '../helpers/temp.js';
+import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
 import * as protocol from '../../protocol/extension-methods.js';
 import type { TokenReportInfo } from '../../protocol/records.js';
 
@@ -96,4 +96,11 @@ test("before any call and after a restart, memory's tools are counted whole, as 
   const twiceAgain = again.toolsList.listedTwice.find((e) => e.power === 'memory');
   assert.deepEqual(twiceAgain && { tools: twiceAgain.tools, tokens: twiceAgain.tokens }, { tools: own.tools, tokens: own.tokens }, JSON.stringify(again.toolsList));
   assert.equal(again.toolsList.configured.tokens, report.toolsList.configured.tokens);
+  await second.stop();
+
+  // `grimoire stats` reads the same catalog and counts the same way.
+  const stats = JSON.parse(execFileSync(process.execPath, [cliPath, 'stats', '--json', '--workspace', workspace], { env, encoding: 'utf8' })) as { tokens: TokenReportInfo };
+  assert.deepEqual(stats.tokens.toolsList.listedTwice.map((e) => [e.power, e.tools, e.tokens]), [['memory', own.tools, own.tokens]]);
+  assert.deepEqual(stats.tokens.toolsList.configured, report.toolsList.configured);
+  assert.deepEqual(stats.tokens.toolsList.alsoDirect, report.toolsList.alsoDirect);
 });
