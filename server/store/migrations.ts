@@ -168,7 +168,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     // Each tool as its server listed it (output schema, title and all), so that its tokens are counted
     // the same after a restart as in the session that listed it.
-    version: 14,
+    version: 20,
     sql: `ALTER TABLE catalog_tools ADD COLUMN definition TEXT;`,
   },
 ];
