@@ -17,6 +17,7 @@ import { migrate } from './migrations.js';
 import { applyOps, Schema, type SqlValue, type WriteOp } from './ops.js';
 import type { SqlEngine } from './sql-surface.js';
 import type { Store } from './store-interface.js';
+import { writeFailure } from './write-failure.js';
 
 export const DATABASE_FILE = 'grimoire.db';
 /** How long a write waits for another process's transaction before it throws SQLITE_BUSY. */
@@ -98,14 +99,22 @@ export class SqliteStore extends EmbeddedStoreBase implements Store {
     if (ops.length === 0) return;
     const run = (sql: string, params: SqlValue[]) => this.db.run(sql, params);
     let failure: unknown;
-    this.db.run('BEGIN IMMEDIATE', []);
+    try {
+      this.db.run('BEGIN IMMEDIATE', []);
+    } catch (error) {
+      throw writeFailure(this.file, error);
+    }
     try {
       applyOps(run, ops, (_op, error) => (failure ??= error));
       if (failure !== undefined) throw failure;
       this.db.run('COMMIT', []);
     } catch (error) {
-      this.db.run('ROLLBACK', []);
-      throw error;
+      try {
+        this.db.run('ROLLBACK', []);
+      } catch {
+        // SQLite rolled it back itself (a full disk, an I/O error): what failed is `error`
+      }
+      throw writeFailure(this.file, error);
     }
     this.written(ops);
   }

@@ -1,0 +1,135 @@
+/**
+ * The audit trail fails closed, on a real full disk: a gateway process
+ * whose data folder is a small tmpfs, a real MCP client, the real server-memory power (its own file
+ * outside that folder). No call is answered as a success without its record; once the store is
+ * known to be unwritable no tool is called (the memory file shows which ran); when space returns
+ * calls run and are recorded again, without a restart.
+ */
+import { after, before, test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Store } from '../../server/store/store.js';
+import { connectStdio, gatewayEnv, textOf } from '../helpers/gateway-process.js';
+import { repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
+
+const temp = tempDir('grimoire-audit-closed-');
+const memoryServer = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+let mountError: string | undefined;
+const mounts: string[] = [];
+
+/** A tmpfs of `size` at a new folder: the data folder of one test. */
+function tmpfs(name: string, size: string): string {
+  const dir = path.join(temp.dir, name);
+  fs.mkdirSync(dir);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
+  mounts.push(dir);
+  return dir;
+}
+
+before(() => {
+  try {
+    const probe = tmpfs('probe', '64k');
+    execFileSync('umount', [probe]);
+    mounts.pop();
+  } catch (error) {
+    mountError = `mounting a tmpfs is not permitted here: ${String((error as { stderr?: Buffer }).stderr ?? error).trim()}`;
+  }
+});
+
+after(() => {
+  for (const dir of mounts.reverse()) execFileSync('umount', ['-l', dir], { stdio: 'ignore' });
+  temp.cleanup();
+});
+
+/** Fills the file system holding `dir` to the last byte. */
+function fill(dir: string): string {
+  const filler = path.join(dir, 'filler');
+  const fd = fs.openSync(filler, 'w');
+  const chunk = Buffer.alloc(4096, 1);
+  try {
+    for (;;) fs.writeSync(fd, chunk);
+  } catch (error) {
+    assert.equal((error as NodeJS.ErrnoException).code, 'ENOSPC');
+  } finally {
+    fs.closeSync(fd);
+  }
+  return filler;
+}
+
+async function gatewayOn(t: TestContext, name: string) {
+  const data = tmpfs(name, '2m');
+  const home = path.join(temp.dir, `${name}-home`);
+  const memoryFile = path.join(temp.dir, `${name}-memory.jsonl`);
+  writeSpell(
+    home,
+    'memory',
+    `name: memory
+version: 1.0.0
+description: A knowledge graph the agent remembers entities in.
+keywords: [memory, entity, graph]
+server:
+  command: ${JSON.stringify(process.execPath)}
+  args: [${JSON.stringify(memoryServer)}]
+  env:
+    MEMORY_FILE_PATH: ${JSON.stringify(memoryFile)}
+`,
+  );
+  const session = await connectStdio(['--spells', home, '--no-imports'], gatewayEnv({ home, data }));
+  t.after(() => session.client.close());
+  const create = (entity: string) =>
+    session.client.callTool({
+      name: 'call_tool_write',
+      arguments: { name: 'memory:create_entities', args: { entities: [{ name: entity, entityType: 'test', observations: ['made in a test'] }] }, intent: { operation_type: 'write' } },
+    });
+  const created = (): string[] => (fs.existsSync(memoryFile) ? fs.readFileSync(memoryFile, 'utf8') : '').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { name: string }).name);
+  return { data, session, create, created };
+}
+
+/** How many create_entities calls are recorded, read from the store once the gateway is gone. */
+async function recordedEntities(data: string, session: { client: { close(): Promise<void> } }): Promise<number> {
+  await session.client.close();
+  const store = await Store.open({ dataDir: data });
+  try {
+    return store.query<{ n: number }>("SELECT COUNT(*) AS n FROM activity WHERE tool = 'create_entities'")[0]!.n;
+  } finally {
+    store.close();
+  }
+}
+
+test('a full disk under the data folder: no call is answered as a success without its record; the tool is not called while the store cannot be written; space returns, recording resumes', { timeout: 120_000 }, async (t) => {
+  if (mountError) return t.skip(mountError);
+  const { data, session, create, created } = await gatewayOn(t, 'full');
+  for (let i = 0; i < 5; i++) { const r = await create(`before-${i}`); assert.equal(r.isError, undefined, textOf(r)); }
+
+  const filler = fill(data);
+  const answers: Array<{ entity: string; ok: boolean; text: string }> = [];
+  for (let i = 0; i < 200; i++) {
+    const entity = `full-${i}`;
+    const result = await create(entity);
+    answers.push({ entity, ok: result.isError !== true, text: textOf(result) });
+  }
+  const succeeded = answers.filter((a) => a.ok);
+  const unrecorded = answers.filter((a) => /could not record this call/.test(a.text));
+  const refused = answers.filter((a) => /did not call this tool/.test(a.text));
+  assert.ok(unrecorded.length >= 1, `the full disk was met within 200 calls: ${answers.slice(-1)[0]?.text}`);
+  assert.equal(succeeded.length + unrecorded.length + refused.length, 200, answers.map((a) => a.text).join('\n'));
+  const cause = new RegExp(`the data folder ${data.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} .*SQLITE_FULL`);
+  for (const answer of [...unrecorded, ...refused]) assert.match(answer.text, cause, 'names the real cause and the data folder');
+  console.log(`${succeeded.length} recorded successes, ${unrecorded.length} unrecorded (error), ${refused.length} refused before the tool`);
+  assert.ok(refused.length >= 150, `once unwritable, calls are refused before their tool (${refused.length} refused, ${unrecorded.length} unrecorded)`);
+  const ran = new Set(created());
+  assert.deepEqual(refused.filter((a) => ran.has(a.entity)), [], 'no refused call reached the tool');
+  assert.ok(unrecorded.every((a) => ran.has(a.entity)), 'a call said to have run did run');
+  const stderr = session.stderr.join('');
+  assert.match(stderr, /SQLITE_FULL/, 'the log names the real cause');
+  assert.doesNotMatch(stderr, /cannot rollback/);
+
+  fs.rmSync(filler);
+  const back = await create('after');
+  assert.equal(back.isError, undefined, `space returned, no restart: ${textOf(back)}`);
+  assert.ok(created().includes('after'));
+  const records = await recordedEntities(data, session);
+  assert.equal(records, 5 + succeeded.length + 1, 'every call answered as a success has its record, and only those');
+});
