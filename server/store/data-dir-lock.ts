@@ -23,6 +23,8 @@ interface Holder {
   pid: number | null;
   token: string;
   sqljs: boolean;
+  /** When the lock was taken (ms), if it says. */
+  ts: number | undefined;
   mtimeMs: number;
 }
 
@@ -42,9 +44,9 @@ export function lockDataDir(dataDir: string, sqljs: boolean, waitMs = WAIT_MS): 
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(file);
       if (!holder) continue;
-      if (holder.pid === null ? Date.now() - holder.mtimeMs > waitMs : !isAlive(holder.pid, holder.token)) breakLock(file, holder);
+      if (holder.pid === null ? Date.now() - holder.mtimeMs > waitMs : !isAlive(holder.pid, holder.token) || startedAfter(holder.pid, holder.ts)) breakLock(file, holder);
       else if (holder.sqljs) throw new Error(sqljsHolderMessage(holder.pid!, file));
-      else if (Date.now() >= deadline) throw new Error(`store: process ${holder.pid ?? '?'} has held ${file} for ${waitMs / 1000} s`);
+      else if (Date.now() >= deadline) throw new Error(staleHolderMessage(holder.pid, file, waitMs));
       else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
       continue;
     }
@@ -63,6 +65,9 @@ export function lockDataDir(dataDir: string, sqljs: boolean, waitMs = WAIT_MS): 
   }
 }
 
+const staleHolderMessage = (pid: number | null, file: string, waitMs: number): string =>
+  `store: ${file} names process ${pid ?? '?'}, which has held it for ${waitMs / 1000} s; if no Grimoire is running on this folder (a crashed one's pid now used by another program), delete that file: rm ${JSON.stringify(file)}`;
+
 export const sqljsHolderMessage = (pid: number, file: string): string =>
   `store: process ${pid} has this data folder open on sql.js (a runtime that loads neither node:sqlite nor better-sqlite3), which one process at a time can use; close it (if it is not Grimoire, delete ${file}), or run Grimoire on Node 22.13+ or with better-sqlite3`;
 
@@ -78,17 +83,36 @@ export function isAlive(pid: number, token?: string): boolean {
   }
 }
 
+/**
+ * Whether process `pid` started after `ts` (ms), so it cannot be the one that took a lock then: a
+ * crashed holder's pid reused by another program. Known where /proc tells a process's start
+ * (Linux: clock ticks after boot, 100 a second there); elsewhere false.
+ */
+export function startedAfter(pid: number, ts: number | undefined): boolean {
+  if (ts === undefined || pid === process.pid) return false;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'utf8'))?.[1]);
+    if (!Number.isFinite(ticks) || !Number.isFinite(boot)) return false;
+    return boot * 1000 + ticks * 10 > ts + 1000; // boot time is whole seconds
+  } catch {
+    return false;
+  }
+}
+
 function readHolder(file: string): Holder | null {
   try {
     const content = fs.readFileSync(file, 'utf8');
-    let value: { pid?: unknown; token?: unknown; sqljs?: unknown } = {};
+    let value: { pid?: unknown; token?: unknown; sqljs?: unknown; ts?: unknown } = {};
     try {
       value = JSON.parse(content) as typeof value;
     } catch {
       // empty or partial: its holder is writing it, or died doing so
     }
     const pid = typeof value.pid === 'number' ? value.pid : null;
-    return { content, pid, token: String(value.token), sqljs: value.sqljs === true, mtimeMs: fs.statSync(file).mtimeMs };
+    const ts = typeof value.ts === 'number' ? value.ts : undefined;
+    return { content, pid, token: String(value.token), sqljs: value.sqljs === true, ts, mtimeMs: fs.statSync(file).mtimeMs };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

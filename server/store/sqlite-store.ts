@@ -12,10 +12,11 @@ import * as path from 'node:path';
 import { errorMessage } from '../log.js';
 import { StoreDatabase } from './database.js';
 import { EmbeddedStoreBase } from './embedded-store-base.js';
+import { DamagedStoreError, isDamage } from './damaged-file.js';
 import { GroupCommit } from './group-commit.js';
 import { migrate } from './migrations.js';
 import { applyOps, Schema, type SqlValue, type WriteOp } from './ops.js';
-import type { SqlEngine } from './sql-surface.js';
+import { rowsOf, type SqlEngine } from './sql-surface.js';
 import type { Store } from './store-interface.js';
 import { writeFailure } from './write-failure.js';
 
@@ -39,6 +40,22 @@ function whileLocked<T>(step: () => T): T {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
     }
   }
+}
+
+/**
+ * Reads every page (`PRAGMA quick_check`: the b-trees, not the index contents) before anything is
+ * served: a truncated file or a garbage page throws DamagedStoreError here rather than on the
+ * first read that meets it. It reads the whole file: `npm run bench:store` prints what it costs.
+ */
+function checkIntact(db: StoreDatabase): void {
+  let problems: string[];
+  try {
+    problems = whileLocked(() => rowsOf<{ quick_check: string }>(db.db, 'PRAGMA quick_check(3)')).map((row) => row.quick_check);
+  } catch (error) {
+    if (isDamage(error)) throw new DamagedStoreError(errorMessage(error));
+    throw error;
+  }
+  if (problems.join() !== 'ok') throw new DamagedStoreError(`PRAGMA quick_check: ${problems.join('; ')}`);
 }
 
 export interface SqliteStoreOptions {
@@ -82,9 +99,10 @@ export class SqliteStore extends EmbeddedStoreBase implements Store {
       db = whileLocked(() => new StoreDatabase(raw, PRAGMAS));
     } catch (error) {
       raw.close();
-      throw error;
+      throw isDamage(error) ? new DamagedStoreError(errorMessage(error)) : error;
     }
     try {
+      checkIntact(db);
       whileLocked(() => db.migrating((connection) => migrate(connection)));
       return new SqliteStore(db, new Schema(db.db), options, file);
     } catch (error) {
