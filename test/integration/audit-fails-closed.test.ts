@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { sqlJsEngine } from '../../server/store/sql-engine.js';
 import { Store } from '../../server/store/store.js';
 import { connectStdio, gatewayEnv, textOf } from '../helpers/gateway-process.js';
 import { repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
@@ -43,6 +44,9 @@ after(() => {
   temp.cleanup();
 });
 
+/** The database file (better-sqlite3 or node:sqlite), or the sql.js store's journal. */
+type Engine = 'database file' | 'sql.js';
+
 /** Fills the file system holding `dir` to the last byte. */
 function fill(dir: string): string {
   const filler = path.join(dir, 'filler');
@@ -58,7 +62,7 @@ function fill(dir: string): string {
   return filler;
 }
 
-async function gatewayOn(t: TestContext, name: string) {
+async function gatewayOn(t: TestContext, name: string, engine: Engine) {
   const data = tmpfs(name, '2m');
   const home = path.join(temp.dir, `${name}-home`);
   const memoryFile = path.join(temp.dir, `${name}-memory.jsonl`);
@@ -76,7 +80,7 @@ server:
     MEMORY_FILE_PATH: ${JSON.stringify(memoryFile)}
 `,
   );
-  const session = await connectStdio(['--spells', home, '--no-imports'], gatewayEnv({ home, data }));
+  const session = await connectStdio(['--spells', home, '--no-imports'], gatewayEnv({ home, data }, engine === 'sql.js' ? { GRIMOIRE_STORE_ENGINE: 'sql.js' } : {}));
   t.after(() => session.client.close());
   const create = (entity: string) =>
     session.client.callTool({
@@ -88,9 +92,9 @@ server:
 }
 
 /** How many create_entities calls are recorded, read from the store once the gateway is gone. */
-async function recordedEntities(data: string, session: { client: { close(): Promise<void> } }): Promise<number> {
+async function recordedEntities(data: string, session: { client: { close(): Promise<void> } }, engine: Engine): Promise<number> {
   await session.client.close();
-  const store = await Store.open({ dataDir: data });
+  const store = await Store.open({ dataDir: data, engine: engine === 'sql.js' ? await sqlJsEngine() : undefined });
   try {
     return store.query<{ n: number }>("SELECT COUNT(*) AS n FROM activity WHERE tool = 'create_entities'")[0]!.n;
   } finally {
@@ -98,38 +102,41 @@ async function recordedEntities(data: string, session: { client: { close(): Prom
   }
 }
 
-test('a full disk under the data folder: no call is answered as a success without its record; the tool is not called while the store cannot be written; space returns, recording resumes', { timeout: 120_000 }, async (t) => {
-  if (mountError) return t.skip(mountError);
-  const { data, session, create, created } = await gatewayOn(t, 'full');
-  for (let i = 0; i < 5; i++) { const r = await create(`before-${i}`); assert.equal(r.isError, undefined, textOf(r)); }
+for (const engine of ['database file', 'sql.js'] as const) {
+  test(`a full disk under the data folder (${engine}): no call is answered as a success without its record; the tool is not called while the store cannot be written; space returns, recording resumes`, { timeout: 120_000 }, async (t) => {
+    if (mountError) return t.skip(mountError);
+    const { data, session, create, created } = await gatewayOn(t, engine.replace(/\W+/g, '-'), engine);
+    for (let i = 0; i < 5; i++) { const r = await create(`before-${i}`); assert.equal(r.isError, undefined, textOf(r)); }
 
-  const filler = fill(data);
-  const answers: Array<{ entity: string; ok: boolean; text: string }> = [];
-  for (let i = 0; i < 200; i++) {
-    const entity = `full-${i}`;
-    const result = await create(entity);
-    answers.push({ entity, ok: result.isError !== true, text: textOf(result) });
-  }
-  const succeeded = answers.filter((a) => a.ok);
-  const unrecorded = answers.filter((a) => /could not record this call/.test(a.text));
-  const refused = answers.filter((a) => /did not call this tool/.test(a.text));
-  assert.ok(unrecorded.length >= 1, `the full disk was met within 200 calls: ${answers.slice(-1)[0]?.text}`);
-  assert.equal(succeeded.length + unrecorded.length + refused.length, 200, answers.map((a) => a.text).join('\n'));
-  const cause = new RegExp(`the data folder ${data.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} .*SQLITE_FULL`);
-  for (const answer of [...unrecorded, ...refused]) assert.match(answer.text, cause, 'names the real cause and the data folder');
-  console.log(`${succeeded.length} recorded successes, ${unrecorded.length} unrecorded (error), ${refused.length} refused before the tool`);
-  assert.ok(refused.length >= 150, `once unwritable, calls are refused before their tool (${refused.length} refused, ${unrecorded.length} unrecorded)`);
-  const ran = new Set(created());
-  assert.deepEqual(refused.filter((a) => ran.has(a.entity)), [], 'no refused call reached the tool');
-  assert.ok(unrecorded.every((a) => ran.has(a.entity)), 'a call said to have run did run');
-  const stderr = session.stderr.join('');
-  assert.match(stderr, /SQLITE_FULL/, 'the log names the real cause');
-  assert.doesNotMatch(stderr, /cannot rollback/);
+    const filler = fill(data);
+    const answers: Array<{ entity: string; ok: boolean; text: string }> = [];
+    for (let i = 0; i < 200; i++) {
+      const entity = `full-${i}`;
+      const result = await create(entity);
+      answers.push({ entity, ok: result.isError !== true, text: textOf(result) });
+    }
+    const succeeded = answers.filter((a) => a.ok);
+    const unrecorded = answers.filter((a) => /could not record this call/.test(a.text));
+    const refused = answers.filter((a) => /did not call this tool/.test(a.text));
+    assert.ok(unrecorded.length >= 1, `the full disk was met within 200 calls: ${answers.slice(-1)[0]?.text}`);
+    assert.equal(succeeded.length + unrecorded.length + refused.length, 200, answers.map((a) => a.text).join('\n'));
+    const folder = data.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const cause = new RegExp(`the data folder ${folder} .*could not write ${folder}/.*(SQLITE_FULL|ENOSPC).*the disk is full`);
+    for (const answer of [...unrecorded, ...refused]) assert.match(answer.text, cause, 'names the real cause and the data folder');
+    console.log(`${succeeded.length} recorded successes, ${unrecorded.length} unrecorded (error), ${refused.length} refused before the tool`);
+    assert.ok(refused.length >= 150, `once unwritable, calls are refused before their tool (${refused.length} refused, ${unrecorded.length} unrecorded)`);
+    const ran = new Set(created());
+    assert.deepEqual(refused.filter((a) => ran.has(a.entity)), [], 'no refused call reached the tool');
+    assert.ok(unrecorded.every((a) => ran.has(a.entity)), 'a call said to have run did run');
+    const stderr = session.stderr.join('');
+    assert.match(stderr, /SQLITE_FULL|ENOSPC/, 'the log names the real cause');
+    assert.doesNotMatch(stderr, /cannot rollback/);
 
-  fs.rmSync(filler);
-  const back = await create('after');
-  assert.equal(back.isError, undefined, `space returned, no restart: ${textOf(back)}`);
-  assert.ok(created().includes('after'));
-  const records = await recordedEntities(data, session);
-  assert.equal(records, 5 + succeeded.length + 1, 'every call answered as a success has its record, and only those');
-});
+    fs.rmSync(filler);
+    const back = await create('after');
+    assert.equal(back.isError, undefined, `space returned, no restart: ${textOf(back)}`);
+    assert.ok(created().includes('after'));
+    const records = await recordedEntities(data, session, engine);
+    assert.equal(records, 5 + succeeded.length + 1, 'every call answered as a success has its record, and only those');
+  });
+}
