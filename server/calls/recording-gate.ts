@@ -51,7 +51,7 @@ export class RecordingGate {
     this.outage.refused += 1;
     return errorResult(
       `Grimoire did not call this tool: its activity log in ${this.deps.where} cannot be written (${errorMessage(error)}), and no call runs unrecorded. ` +
-        'Free space or make the folder writable: the next call tries again.',
+        'Once it can be written again (space freed, made writable), the next call runs.',
     );
   }
 
@@ -59,7 +59,7 @@ export class RecordingGate {
   unrecorded(error: unknown, power: string, tool: string): CallToolResult {
     return errorResult(
       `Grimoire could not record this call in its activity log in ${this.deps.where} (${errorMessage(error)}), so its result is withheld. ` +
-        `The tool ${power}:${tool} did run. Free space or make the folder writable: recording resumes by itself.`,
+        `The tool ${power}:${tool} did run. Recording resumes by itself once the store can be written again (space freed, made writable).`,
     );
   }
 

@@ -79,8 +79,8 @@ export function moveAside(file: string, reason: string): string {
   return message;
 }
 
-/** The file's identity, to check that the file moved aside is the one judged damaged. */
+/** The file's identity (not its content, which opening it may touch), to check that the file moved aside is the one judged damaged. */
 export function identity(file: string): string | undefined {
   const stat = fs.statSync(file, { throwIfNoEntry: false });
-  return stat && `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  return stat && `${stat.dev}:${stat.ino}`;
 }

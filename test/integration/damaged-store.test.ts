@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { ActivityLog } from '../../server/activity/activity-log.js';
 import { createClaimed } from '../../server/store/damaged-file.js';
+import { processStart } from '../../server/store/data-dir-lock.js';
 import { Store } from '../../server/store/store.js';
 import { connectStdio, gatewayEnv, isAlive } from '../helpers/gateway-process.js';
 import { cliPath, tempDir } from '../helpers/temp.js';
@@ -130,7 +131,7 @@ test('an empty grimoire.db a claim made and no process wrote (its opener died fi
   assert.deepEqual(asideOf(data), []);
 });
 
-test('a stale journal.lock whose pid another program now has is broken at once; one whose holder may be alive is refused naming the file to delete', { timeout: 60_000 }, async () => {
+test('a stale journal.lock whose pid another program now has is broken at once (Linux: /proc says when it started); one whose holder may be alive is refused naming the file to delete', { timeout: 60_000 }, async (t) => {
   const data = path.join(temp.dir, 'stale-lock');
   const home = path.join(temp.dir, 'stale-lock-home');
   fs.mkdirSync(data, { recursive: true });
@@ -139,17 +140,19 @@ test('a stale journal.lock whose pid another program now has is broken at once; 
   const env = gatewayEnv({ home, data });
   const other = spawn('sleep', ['60']);
   try {
-    fs.writeFileSync(lock, JSON.stringify({ pid: other.pid, ts: Date.now() - 60_000, token: 'crashed' }));
+    if (processStart(other.pid!) === undefined) return t.skip('no /proc/<pid>/stat here to tell when a process started');
+    // As a crashed holder left it: its own start time, which the pid's new process does not have.
+    fs.writeFileSync(lock, JSON.stringify({ pid: other.pid, ts: Date.now() - 60_000, token: 'crashed', start: processStart(other.pid!)! - 100 }));
     const started = Date.now();
     const { stdout } = await run(process.execPath, [cliPath, 'activity', 'list', '--json'], { env });
     assert.deepEqual(JSON.parse(stdout).activity, []);
-    assert.ok(Date.now() - started < 8_000, 'not waited out: the pid started after the lock was taken');
+    assert.ok(Date.now() - started < 8_000, 'not waited out: the pid names a process of another start');
     assert.ok(!fs.existsSync(lock));
   } finally {
     other.kill();
   }
   fs.rmSync(path.join(data, 'grimoire.db'));
-  // pid 1 started before this lock was taken: it may be its holder; after the wait, the file is named.
+  // pid 1 as it is (an earlier release's lock says no start): it may be the holder; after the wait, the file is named.
   fs.writeFileSync(lock, JSON.stringify({ pid: 1, ts: Date.now(), token: 'unknown' }));
   const refused = await run(process.execPath, [cliPath, 'activity', 'list', '--json'], { env }).then(
     () => assert.fail('opened while the lock stands'),
