@@ -24,10 +24,16 @@ export class DamagedStoreError extends Error {}
 /** The modification time a claim gives the empty file it creates (no write ever leaves it so). */
 const CLAIMED_MTIME = 0;
 
-/** Creates the empty file a claim holds the data dir with, marked as never written. */
+/**
+ * Creates the empty file a claim holds the data dir with, marked as never written: made and
+ * marked under another name, then renamed in (the caller holds the lock), so that no process sees
+ * it empty and unmarked.
+ */
 export function createClaimed(file: string): void {
-  fs.closeSync(fs.openSync(file, 'a'));
-  fs.utimesSync(file, CLAIMED_MTIME, CLAIMED_MTIME);
+  const temp = `${file}.${process.pid}.claim`;
+  fs.closeSync(fs.openSync(temp, 'w'));
+  fs.utimesSync(temp, CLAIMED_MTIME, CLAIMED_MTIME);
+  fs.renameSync(temp, file);
 }
 
 const sizeOf = (file: string): number | undefined => fs.statSync(file, { throwIfNoEntry: false })?.size;

@@ -16,7 +16,7 @@ import { DamagedStoreError, isDamage } from './damaged-file.js';
 import { GroupCommit } from './group-commit.js';
 import { migrate } from './migrations.js';
 import { applyOps, Schema, type SqlValue, type WriteOp } from './ops.js';
-import { rowsOf, type SqlEngine } from './sql-surface.js';
+import { rowsOf, type SqlDatabase, type SqlEngine } from './sql-surface.js';
 import type { Store } from './store-interface.js';
 import { writeFailure } from './write-failure.js';
 
@@ -93,13 +93,18 @@ export class SqliteStore extends EmbeddedStoreBase implements Store {
     const dataDir = path.resolve(options.dataDir);
     fs.mkdirSync(dataDir, { recursive: true });
     const file = path.join(dataDir, DATABASE_FILE);
-    const raw = engine.openFile(file);
+    let raw: SqlDatabase;
+    try {
+      raw = engine.openFile(file);
+    } catch (error) {
+      throw writeFailure(file, error, 'open');
+    }
     let db: StoreDatabase;
     try {
       db = whileLocked(() => new StoreDatabase(raw, PRAGMAS));
     } catch (error) {
       raw.close();
-      throw isDamage(error) ? new DamagedStoreError(errorMessage(error)) : error;
+      throw isDamage(error) ? new DamagedStoreError(errorMessage(error)) : writeFailure(file, error, 'open');
     }
     try {
       checkIntact(db);
@@ -107,7 +112,7 @@ export class SqliteStore extends EmbeddedStoreBase implements Store {
       return new SqliteStore(db, new Schema(db.db), options, file);
     } catch (error) {
       db.close();
-      throw error;
+      throw error instanceof DamagedStoreError ? error : writeFailure(file, error, 'open');
     }
   }
 

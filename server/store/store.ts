@@ -42,7 +42,7 @@ export const Store = {
     const file = path.join(dataDir, DATABASE_FILE);
     const open = () => SqliteStore.open({ dataDir, engine, fsync: options.fsync });
     const emptied = emptiedFile(file);
-    if (emptied) return replaceDamaged(dataDir, file, emptied, identity(file), open);
+    if (emptied) return replaceDamaged(dataDir, file, emptied, identity(file), open, () => emptiedFile(file) !== undefined);
     if (!fs.existsSync(file)) {
       const release = lockDataDir(dataDir, false);
       try {
@@ -66,12 +66,12 @@ export const Store = {
 
 /**
  * Under the data dir's lock: moves the damaged file aside when it is still the one judged so (else
- * another process replaced it meanwhile), claims a new one and opens it.
+ * another process replaced it meanwhile) and still `damaged`, claims a new one and opens it.
  */
-function replaceDamaged(dataDir: string, file: string, reason: string, seen: string | undefined, open: () => SqliteStore): SqliteStore {
+function replaceDamaged(dataDir: string, file: string, reason: string, seen: string | undefined, open: () => SqliteStore, damaged = () => true): SqliteStore {
   const release = lockDataDir(dataDir, false);
   try {
-    if (identity(file) === seen) {
+    if (identity(file) === seen && damaged()) {
       moveAside(file, reason);
       createClaimed(file);
     }

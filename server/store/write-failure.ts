@@ -35,6 +35,7 @@ const MEANING: Readonly<Record<string, string>> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',
   SQLITE_IOERR: 'an I/O error',
+  SQLITE_CANTOPEN: 'it or its -wal/-shm cannot be opened for writing: a read-only folder or file system, or no permission',
   EIO: 'an I/O error',
 };
 
@@ -44,18 +45,18 @@ const primaryOf = (code: string): string => (code.startsWith('SQLITE_') ? code.s
 /** Whether the error is the storage's (full, read-only, I/O, damaged), not the write's own (a constraint). */
 export function isStorageError(error: unknown): boolean {
   const code = errorCode(error);
-  return code !== undefined && (primaryOf(code) in MEANING || ['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CANTOPEN', 'SQLITE_PERM'].includes(primaryOf(code)));
+  return code !== undefined && (primaryOf(code) in MEANING || ['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_PERM'].includes(primaryOf(code)));
 }
 
 /**
  * A storage error as `store: could not write <file> (SQLITE_FULL: database or disk is full; the
- * disk is full)`, the original as its cause; any other error as it is.
+ * disk is full)` (`doing`: open), the original as its cause; any other error as it is.
  */
-export function writeFailure(file: string, error: unknown): unknown {
+export function writeFailure(file: string, error: unknown, doing: 'write' | 'open' = 'write'): unknown {
   if (!isStorageError(error)) return error;
   const code = errorCode(error)!;
   const message = errorMessage(error);
   const meaning = MEANING[primaryOf(code)];
   const cause = [message.includes(code) ? message : `${code}: ${message}`, meaning].filter(Boolean).join('; ');
-  return Object.assign(new Error(`store: could not write ${file} (${cause})`, { cause: error }), { code });
+  return Object.assign(new Error(`store: could not ${doing} ${file} (${cause})`, { cause: error }), { code });
 }

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sqlJsEngine } from '../../server/store/sql-engine.js';
 import { Store } from '../../server/store/store.js';
-import { connectStdio, gatewayEnv, textOf } from '../helpers/gateway-process.js';
+import { connectStdio, gatewayEnv, isAlive, textOf, waitFor } from '../helpers/gateway-process.js';
 import { repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
 
 const temp = tempDir('grimoire-audit-closed-');
@@ -140,3 +140,22 @@ for (const engine of ['database file', 'sql.js'] as const) {
     assert.equal(records, 5 + succeeded.length + 1, 'every call answered as a success has its record, and only those');
   });
 }
+
+test('a data folder on a read-only file system: the gateway calls no tool, and says which file and why', { timeout: 60_000 }, async (t) => {
+  if (mountError) return t.skip(mountError);
+  const { data, session, create, created } = await gatewayOn(t, 'read-only', 'database file');
+  assert.equal((await create('before')).isError, undefined, 'writable at first');
+  await session.client.close();
+  await waitFor(() => !isAlive(session.pid!), 10_000, 'the first gateway to exit'); // its open files would keep the mount busy
+  execFileSync('mount', ['-o', 'remount,ro', data]);
+  const again = await connectStdio(['--spells', path.join(temp.dir, 'read-only-home'), '--no-imports'], gatewayEnv({ home: path.join(temp.dir, 'read-only-home'), data }));
+  const answer = await again.client
+    .callTool({ name: 'call_tool_write', arguments: { name: 'memory:create_entities', args: { entities: [{ name: 'read-only', entityType: 'test', observations: [] }] }, intent: { operation_type: 'write' } } })
+    .then((result) => `answered: ${textOf(result)}`, (error: Error) => `refused: ${error.message}`);
+  await again.client.close().catch(() => undefined);
+  await waitFor(() => again.stderr.join('').includes('could not open'), 5_000, 'its log').catch(() => undefined); // the log may come in after the answers
+  assert.ok(!answer.startsWith('answered') || /could not|did not call/.test(answer), answer);
+  assert.ok(!created().includes('read-only'), 'no tool called');
+  assert.match(again.stderr.join(''), new RegExp(`could not open ${path.join(data, 'grimoire.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(SQLITE_CANTOPEN: .*read-only`));
+  execFileSync('mount', ['-o', 'remount,rw', data]);
+});
