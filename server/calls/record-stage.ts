@@ -73,7 +73,8 @@ export function recordStage(activity: ActivityLog, retention: () => { retentionD
       },
     );
   return async (context, next) => {
-    const refusal = await gate.refusal();
+    const refused = gate.refusal();
+    const refusal = refused && (await refused);
     if (refusal) return refusal;
     let result: CallToolResult | undefined;
     let thrown: { error: unknown } | undefined;

@@ -43,9 +43,15 @@ export class RecordingGate {
     this.outage.unrecorded += calls;
   }
 
-  /** Undefined when calls may run; otherwise the refusal to answer with (the tool is not called). */
-  async refusal(): Promise<CallToolResult | undefined> {
-    if (!this.outage) return undefined;
+  /**
+   * Undefined while the store takes writes (no wait on the common path); during an outage, the
+   * refusal to answer with (the tool is not called), or undefined once the probe committed.
+   */
+  refusal(): Promise<CallToolResult | undefined> | undefined {
+    return this.outage ? this.refuseUnlessWritable() : undefined;
+  }
+
+  private async refuseUnlessWritable(): Promise<CallToolResult | undefined> {
     const error = await (this.probing ??= this.probe().finally(() => (this.probing = undefined)));
     if (error === undefined || !this.outage) return undefined;
     this.outage.refused += 1;
