@@ -13,6 +13,7 @@ import { CallPipeline } from './calls/pipeline.js';
 import { CallRunner } from './calls/call-runner.js';
 import { forwardStage } from './calls/forward-stage.js';
 import { recordStage } from './calls/record-stage.js';
+import { RecordingGate } from './calls/recording-gate.js';
 import { validateStage } from './calls/validate-stage.js';
 import { Catalog } from './catalog/catalog.js';
 import { Discovery } from './catalog/discovery.js';
@@ -127,7 +128,17 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   });
   const toolOf = (power: string, tool: string) => tools.toolsOf(power).find((t) => t.name === tool);
   const pipeline = new CallPipeline([
-    recordStage(activity, () => settings.activity),
+    recordStage(
+      activity,
+      () => settings.activity,
+      new RecordingGate({
+        where: store.spansMachines ? 'the PostgreSQL database' : `the data folder ${store.dataDir}`,
+        probe: async (detail) => {
+          events.record('activity-log-resumed', null, detail);
+          await activity.acknowledged();
+        },
+      }),
+    ),
     validateStage(() => settings.intentDeclaration.strictServerValidation),
     hintsStage({ ...hints, extensions: (power) => registry.extensions(power), tool: toolOf, settings: () => settings.hints }),
     summarizeStage(intel, toolOf),

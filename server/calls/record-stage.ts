@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { unrecorded, type ActivityCall, type ActivityLog } from '../activity/activity-log.js';
 import { errorMessage, logger } from '../log.js';
 import type { CallContext, Stage } from './pipeline.js';
+import type { RecordingGate } from './recording-gate.js';
 
 const log = logger('activity');
 
@@ -25,50 +26,68 @@ interface Finished {
  * gateway loses no answered call's record (group commit: the calls that finish in one turn of the
  * event loop are written together at its end, and their answers wait for that one write; on
  * PostgreSQL, for its commit too: `acknowledged()`, or its queueing while the database is down).
- * Retention is applied every PRUNE_EVERY calls.
+ * A call whose record cannot be committed is answered with that error, and while the store stays
+ * unwritable no tool is called (recording-gate.ts). Retention is applied every PRUNE_EVERY calls.
  */
-export function recordStage(activity: ActivityLog, retention: () => { retentionDays: number; maxEntries: number }): Stage {
+export function recordStage(activity: ActivityLog, retention: () => { retentionDays: number; maxEntries: number }, gate: RecordingGate): Stage {
   let calls = 0;
   let waiting: Finished[] = [];
-  let written: Promise<void> | undefined;
+  let written: Promise<unknown> | undefined;
   let pruning = false;
-  const write = (finished: Finished[]): void => {
+  /** Undefined once the calls are committed; otherwise why they are not. */
+  const write = (finished: Finished[]): unknown => {
     try {
       activity.recordMany(finished.map((f) => entryOf(f.context, f.result, f.at)));
     } catch (error) {
       log.warn(unrecorded(finished.map((f) => f.context), error));
-      return;
+      gate.failed(error, finished.length);
+      return error;
     }
     const before = calls;
     calls += finished.length;
-    if (pruning || Math.floor(calls / PRUNE_EVERY) === Math.floor(before / PRUNE_EVERY)) return;
+    if (pruning || Math.floor(calls / PRUNE_EVERY) === Math.floor(before / PRUNE_EVERY)) return undefined;
     pruning = true;
     const { retentionDays, maxEntries } = retention();
     activity
       .prune(retentionDays, maxEntries)
       .catch((error) => log.warn(`could not apply the activity retention: ${errorMessage(error)}`))
       .finally(() => (pruning = false));
+    return undefined;
   };
-  const endOfTurn = (): Promise<void> =>
+  const endOfTurn = (): Promise<unknown> =>
     new Promise((resolve) =>
       setImmediate(() => {
         const finished = waiting;
         waiting = [];
         written = undefined;
-        write(finished);
-        resolve();
+        resolve(write(finished));
       }),
     );
+  const acknowledged = (): Promise<unknown> =>
+    activity.acknowledged().then(
+      () => undefined,
+      (error: unknown) => {
+        log.warn(`call record not committed: ${errorMessage(error)}`);
+        gate.failed(error, 1);
+        return error;
+      },
+    );
   return async (context, next) => {
+    const refused = gate.refusal();
+    const refusal = refused && (await refused);
+    if (refusal) return refusal;
     let result: CallToolResult | undefined;
+    let thrown: { error: unknown } | undefined;
     try {
       result = await next();
-      return result;
-    } finally {
-      waiting.push({ context, result, at: Date.now() });
-      await (written ??= endOfTurn());
-      await activity.acknowledged().catch((error: unknown) => log.warn(`call record not committed: ${errorMessage(error)}`));
+    } catch (error) {
+      thrown = { error };
     }
+    waiting.push({ context, result, at: Date.now() });
+    const failure = (await (written ??= endOfTurn())) ?? (await acknowledged());
+    if (failure !== undefined) return gate.unrecorded(failure, context.power, context.tool);
+    if (thrown) throw thrown.error;
+    return result!;
   };
 }
 

@@ -12,11 +12,13 @@ import * as path from 'node:path';
 import { errorMessage } from '../log.js';
 import { StoreDatabase } from './database.js';
 import { EmbeddedStoreBase } from './embedded-store-base.js';
+import { DamagedStoreError, isDamage } from './damaged-file.js';
 import { GroupCommit } from './group-commit.js';
 import { migrate } from './migrations.js';
 import { applyOps, Schema, type SqlValue, type WriteOp } from './ops.js';
-import type { SqlEngine } from './sql-surface.js';
+import { rowsOf, type SqlDatabase, type SqlEngine } from './sql-surface.js';
 import type { Store } from './store-interface.js';
+import { writeFailure } from './write-failure.js';
 
 export const DATABASE_FILE = 'grimoire.db';
 /** How long a write waits for another process's transaction before it throws SQLITE_BUSY. */
@@ -38,6 +40,22 @@ function whileLocked<T>(step: () => T): T {
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
     }
   }
+}
+
+/**
+ * Reads every page (`PRAGMA quick_check`: the b-trees, not the index contents) before anything is
+ * served: a truncated file or a garbage page throws DamagedStoreError here rather than on the
+ * first read that meets it. It reads the whole file: `npm run bench:store` prints what it costs.
+ */
+function checkIntact(db: StoreDatabase): void {
+  let problems: string[];
+  try {
+    problems = whileLocked(() => rowsOf<{ quick_check: string }>(db.db, 'PRAGMA quick_check(3)')).map((row) => row.quick_check);
+  } catch (error) {
+    if (isDamage(error)) throw new DamagedStoreError(errorMessage(error));
+    throw error;
+  }
+  if (problems.join() !== 'ok') throw new DamagedStoreError(`PRAGMA quick_check: ${problems.join('; ')}`);
 }
 
 export interface SqliteStoreOptions {
@@ -75,20 +93,26 @@ export class SqliteStore extends EmbeddedStoreBase implements Store {
     const dataDir = path.resolve(options.dataDir);
     fs.mkdirSync(dataDir, { recursive: true });
     const file = path.join(dataDir, DATABASE_FILE);
-    const raw = engine.openFile(file);
+    let raw: SqlDatabase;
+    try {
+      raw = engine.openFile(file);
+    } catch (error) {
+      throw writeFailure(file, error, 'open');
+    }
     let db: StoreDatabase;
     try {
       db = whileLocked(() => new StoreDatabase(raw, PRAGMAS));
     } catch (error) {
       raw.close();
-      throw error;
+      throw isDamage(error) ? new DamagedStoreError(errorMessage(error)) : writeFailure(file, error, 'open');
     }
     try {
+      checkIntact(db);
       whileLocked(() => db.migrating((connection) => migrate(connection)));
       return new SqliteStore(db, new Schema(db.db), options, file);
     } catch (error) {
       db.close();
-      throw error;
+      throw error instanceof DamagedStoreError ? error : writeFailure(file, error, 'open');
     }
   }
 
@@ -98,14 +122,22 @@ export class SqliteStore extends EmbeddedStoreBase implements Store {
     if (ops.length === 0) return;
     const run = (sql: string, params: SqlValue[]) => this.db.run(sql, params);
     let failure: unknown;
-    this.db.run('BEGIN IMMEDIATE', []);
+    try {
+      this.db.run('BEGIN IMMEDIATE', []);
+    } catch (error) {
+      throw writeFailure(this.file, error);
+    }
     try {
       applyOps(run, ops, (_op, error) => (failure ??= error));
       if (failure !== undefined) throw failure;
       this.db.run('COMMIT', []);
     } catch (error) {
-      this.db.run('ROLLBACK', []);
-      throw error;
+      try {
+        this.db.run('ROLLBACK', []);
+      } catch {
+        // SQLite rolled it back itself (a full disk, an I/O error): what failed is `error`
+      }
+      throw writeFailure(this.file, error);
     }
     this.written(ops);
   }

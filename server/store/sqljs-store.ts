@@ -23,6 +23,7 @@ import { sqlJsEngine } from './sql-engine.js';
 import type { ImageDatabase } from './sql-surface.js';
 import { DATABASE_FILE } from './sqlite-store.js';
 import type { Store } from './store-interface.js';
+import { writeFailure } from './write-failure.js';
 
 const log = logger('store');
 /** About 10,000 recorded calls of journal: what a load replays at most beyond the snapshot's size. */
@@ -113,7 +114,7 @@ export class SqljsStore extends EmbeddedStoreBase implements Store {
       for (let written = 0; written < line.length; ) written += fs.writeSync(this.fd, line, written, line.length - written);
     } catch (error) {
       fs.ftruncateSync(this.fd, this.size); // leave no torn line behind
-      throw error;
+      throw writeFailure(path.join(this.journals, this.journal), error);
     }
     this.size += line.length;
     this.lastTs = ts;

@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { createClaimed, DamagedStoreError, emptiedFile, identity, moveAside } from './damaged-file.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { holdsJournals, importLegacy } from './legacy-import.js';
 import { loadSqlEngine, type SqlEngine } from './sql-engine.js';
@@ -39,16 +40,43 @@ export const Store = {
     fs.mkdirSync(dataDir, { recursive: true });
     if (!engine.openFile) return SqljsStore.open({ ...options, dataDir });
     const file = path.join(dataDir, DATABASE_FILE);
+    const open = () => SqliteStore.open({ dataDir, engine, fsync: options.fsync });
+    const emptied = emptiedFile(file);
+    if (emptied) return replaceDamaged(dataDir, file, emptied, identity(file), open, () => emptiedFile(file) !== undefined);
     if (!fs.existsSync(file)) {
       const release = lockDataDir(dataDir, false);
       try {
-        const claimed = fs.existsSync(file); // by another process meanwhile
-        if (!claimed && holdsJournals(dataDir)) importLegacy(dataDir, file, engine);
-        else if (!claimed) fs.closeSync(fs.openSync(file, 'a'));
+        if (fs.existsSync(file)) return open(); // claimed by another process meanwhile
+        if (holdsJournals(dataDir)) importLegacy(dataDir, file, engine);
+        else createClaimed(file);
+        return open(); // under the lock: no other process judges the file while it is being made
       } finally {
         release();
       }
     }
-    return SqliteStore.open({ dataDir, engine, fsync: options.fsync });
+    const seen = identity(file);
+    try {
+      return open();
+    } catch (error) {
+      if (!(error instanceof DamagedStoreError)) throw error;
+      return replaceDamaged(dataDir, file, error.message, seen, open);
+    }
   },
 };
+
+/**
+ * Under the data dir's lock: moves the damaged file aside when it is still the one judged so (else
+ * another process replaced it meanwhile) and still `damaged`, claims a new one and opens it.
+ */
+function replaceDamaged(dataDir: string, file: string, reason: string, seen: string | undefined, open: () => SqliteStore, damaged = () => true): SqliteStore {
+  const release = lockDataDir(dataDir, false);
+  try {
+    if (identity(file) === seen && damaged()) {
+      moveAside(file, reason);
+      createClaimed(file);
+    }
+    return open();
+  } finally {
+    release();
+  }
+}

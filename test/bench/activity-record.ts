@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ActivityCall, ActivityLog as ActivityLogClass } from '../../server/activity/activity-log.js';
 import type { recordStage as RecordStage } from '../../server/calls/record-stage.js';
+import type { RecordingGate as RecordingGateClass } from '../../server/calls/recording-gate.js';
 import type { CallContext } from '../../server/calls/pipeline.js';
 import type { Store as StoreFactory } from '../../server/store/store.js';
 import type { sqlJsEngine as SqlJsEngine } from '../../server/store/sql-engine.js';
@@ -26,7 +27,7 @@ const out = path.resolve(process.argv[2] ?? path.join(repoRoot, 'out'));
 const BATCH = Number(process.env.BENCH_BATCH ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
-type Built = { Store: typeof StoreFactory; ActivityLog: typeof ActivityLogClass; recordStage: typeof RecordStage; sqlJsEngine: typeof SqlJsEngine };
+type Built = { Store: typeof StoreFactory; ActivityLog: typeof ActivityLogClass; recordStage: typeof RecordStage; RecordingGate?: typeof RecordingGateClass; sqlJsEngine: typeof SqlJsEngine };
 const load = async (file: string) => (await import(pathToFileURL(path.join(out, file)).href)) as Partial<Built>;
 const CAP = 10_000;
 const STAGE_CALLS = 20_000;
@@ -82,12 +83,14 @@ const context = (i: number): CallContext => ({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, source: 'server' },
 });
 
-async function stageCost({ Store, ActivityLog, recordStage }: Built): Promise<Record<string, unknown>> {
+async function stageCost({ Store, ActivityLog, recordStage, RecordingGate }: Built): Promise<Record<string, unknown>> {
   const dir = tempDir('grimoire-bench-stage-');
   const store = await Store.open({ dataDir: dir.dir });
   const log = new ActivityLog(store);
   try {
-    const stage = recordStage(log, () => ({ retentionDays: 30, maxEntries: CAP }));
+    // A build before the recording gate takes no third argument.
+    const gate = RecordingGate && new RecordingGate({ where: dir.dir, probe: async () => undefined });
+    const stage = recordStage(log, () => ({ retentionDays: 30, maxEntries: CAP }), gate!);
     const answer = { content: [{ type: 'text' as const, text: 'Echo: bench' }] };
     const next = () => Promise.resolve(answer);
     let made = 0;
@@ -153,6 +156,7 @@ async function main(): Promise<void> {
     Store: (await load('server/store/store.js')).Store!,
     ActivityLog: (await load('server/activity/activity-log.js')).ActivityLog!,
     recordStage: (await load('server/calls/record-stage.js')).recordStage!,
+    RecordingGate: ((await import(pathToFileURL(path.join(out, 'server/calls/recording-gate.js')).href).catch(() => ({}))) as { RecordingGate?: typeof RecordingGateClass }).RecordingGate,
     sqlJsEngine: ((await import(pathToFileURL(path.join(out, 'server/store/sql-engine.js')).href)) as { sqlJsEngine: typeof SqlJsEngine }).sqlJsEngine,
   };
   console.log(JSON.stringify({ out, ...(await recordCost(built)) }));

@@ -10,7 +10,9 @@
  *  - list: `activity list --limit 50`'s query (ActivityLog.query, in process: the CLI adds its start);
  *  - rss_mb: this process's resident memory after the row (every replica of the row is in it);
  *  - api: `grimoire serve --http` processes (one per replica) on the same data: `/api/v1/activity?limit=50`
- *    p50/p95 over all of them, and each one's resident memory after its reads (api_rss_mb).
+ *    p50/p95 over all of them, and each one's resident memory after its reads (api_rss_mb);
+ *  - open_ms: opening the embedded store on that data again (the file: its `PRAGMA quick_check`
+ *    reads every page of it, file_mb, before anything is served).
  * Prints one JSON row per backend, row count and replica count.
  * Run: npm run bench:store   (BENCH_WRITES=N records per write row, default 5000; BENCH_CALLS=N
  * calls per replica in the answer-path rows, default 500; BENCH_ROWS=10000,1000000 the table sizes,
@@ -172,7 +174,9 @@ async function main(): Promise<void> {
             if (backend !== 'postgres') for (const store of stores.splice(0)) await store.close();
             const api = await apiReads(dataDir, url, replicas, tableRows, backend === 'sqljs' ? { GRIMOIRE_STORE_ENGINE: 'sql.js' } : {});
             // The API read the table whole: no retention pass cut it meanwhile.
+            const opening = performance.now();
             const counter = backend === 'postgres' ? first : await open(0);
+            const openMs = backend === 'postgres' ? undefined : round(performance.now() - opening);
             const [{ n: rowsAfter }] = await counter.read<{ n: number }>('SELECT COUNT(*) AS n FROM activity');
             if (counter !== first) await counter.close();
             if (Number(rowsAfter) < tableRows) throw new Error(`the activity table holds ${rowsAfter} rows after the API reads, not ${tableRows}`);
@@ -190,6 +194,8 @@ async function main(): Promise<void> {
               api_p95_ms: api.p95_ms,
               api_rss_mb: api.rss_mb,
               rows_after: Number(rowsAfter),
+              open_ms: openMs,
+              file_mb: backend === 'file' ? round(fs.statSync(path.join(dataDir, 'grimoire.db')).size / 1048576) : undefined,
             });
             process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);
           } finally {

@@ -6,6 +6,8 @@ import type { ActivityInfo } from '../../protocol/records.js';
 import { PRUNE_EVERY, recordStage } from '../../server/calls/record-stage.js';
 import type { CallContext } from '../../server/calls/pipeline.js';
 import { setLogSink } from '../../server/log.js';
+import { EventLog } from '../../server/activity/event-log.js';
+import { RecordingGate } from '../../server/calls/recording-gate.js';
 import { tempStore } from '../helpers/temp-store.js';
 
 const retention = () => ({ retentionDays: 30, maxEntries: 10_000 });
@@ -14,6 +16,7 @@ function context(tool: string): CallContext {
   return { power: 'p', tool, calledAs: `p__${tool}`, args: {}, sessionId: 's1', startedAt: Date.now() - 5, variant: 'direct', annotations: { source: 'server' } };
 }
 
+const textOf = (result: CallToolResult): string => result.content.map((c) => ('text' in c ? c.text : '')).join('\n');
 const ok = (text: string): CallToolResult => ({ content: [{ type: 'text', text }] });
 
 async function setup(t: { after(fn: () => void): void }) {
@@ -23,11 +26,15 @@ async function setup(t: { after(fn: () => void): void }) {
   activity.on('recorded', (entry) => recorded.push(entry));
   const writes: number[] = [];
   const writeMany = store.writeMany.bind(store);
+  const failing: { error?: Error } = {};
   store.writeMany = (ops) => {
+    if (failing.error) throw failing.error;
     writes.push(ops.length);
     writeMany(ops);
   };
-  return { store, activity, recorded, writes, stage: recordStage(activity, retention) };
+  const events = new EventLog(store);
+  const gate = () => new RecordingGate({ where: `the data folder ${store.dataDir}`, probe: async (detail) => events.record('activity-log-resumed', null, detail) });
+  return { store, activity, recorded, writes, failing, gate, stage: recordStage(activity, retention, gate()) };
 }
 
 test('calls answered in one turn are recorded together, in one store write, before their answers are sent', async (t) => {
@@ -43,7 +50,7 @@ test('calls answered in one turn are recorded together, in one store write, befo
   assert.deepEqual(writes, [4, 1], 'a call of a later turn: a write of its own');
 });
 
-test('a failed call and a throwing stage are recorded too; a record that cannot be written does not fail the answer', async (t) => {
+test('a failed call and a throwing stage are recorded too', async (t) => {
   const { store, stage } = await setup(t);
   const failed = await stage(context('bad'), async () => ({ content: [{ type: 'text', text: 'boom' }], isError: true }));
   assert.equal(failed.isError, true);
@@ -53,19 +60,44 @@ test('a failed call and a throwing stage are recorded too; a record that cannot 
     { tool: 'bad', status: 'error', error: 'boom' },
     { tool: 'throws', status: 'error', error: 'the call threw' },
   ]);
+});
 
+test('a record that cannot be committed fails the answer; until the store takes a write again no tool is called; then calls run and are recorded again', async (t) => {
+  const { store, stage, failing } = await setup(t);
   const lines: string[] = [];
   setLogSink((line) => lines.push(line));
   t.after(() => setLogSink((line) => process.stderr.write(line + '\n')));
-  store.close();
-  const answer = await stage(context('late'), async () => ok('fine'));
-  assert.equal((answer.content[0] as { text: string }).text, 'fine');
-  assert.ok(lines.some((line) => /could not record 1 call\(s\) to p:late/.test(line)), lines.join('\n'));
+  // The store's own failure is exercised on a real full disk in test/integration/audit-fails-closed.test.ts.
+  failing.error = Object.assign(new Error('store: could not write x/grimoire.db (SQLITE_FULL: database or disk is full; the disk is full)'), { code: 'SQLITE_FULL' });
+  let ran = 0;
+  const tool = async () => {
+    ran += 1;
+    return ok('fine');
+  };
+  const lost = await stage(context('late'), tool);
+  assert.equal(ran, 1, 'the store was writable as far as anyone knew: the tool ran');
+  assert.equal(lost.isError, true, 'not answered as a success');
+  assert.match(textOf(lost), /could not record this call .*the data folder .*SQLITE_FULL.*withheld.*did run/s);
+  assert.ok(!textOf(lost).includes('fine'), 'the unrecorded result is withheld');
+  assert.ok(lines.some((line) => /could not record 1 call\(s\) to p:late: .*SQLITE_FULL/.test(line)), lines.join('\n'));
+
+  const refused = await Promise.all([stage(context('a'), tool), stage(context('b'), tool)]);
+  assert.equal(ran, 1, 'known unwritable: no tool called');
+  assert.ok(refused.every((r) => r.isError && /did not call this tool.*SQLITE_FULL/s.test(textOf(r))), refused.map(textOf).join('\n'));
+
+  failing.error = undefined;
+  const back = await stage(context('again'), tool);
+  assert.equal(textOf(back), 'fine', 'writable again: the call runs, without a restart');
+  assert.equal(ran, 2);
+  assert.deepEqual(store.query<{ tool: string }>('SELECT tool FROM activity ORDER BY at').map((r) => r.tool), ['again']);
+  const [event] = store.query<{ kind: string; detail: string }>('SELECT kind, detail FROM events');
+  assert.equal(event?.kind, 'activity-log-resumed');
+  assert.match(event!.detail, /1 call\(s\) ran unrecorded .* 2 refused/);
 });
 
 test('retention is applied once every PRUNE_EVERY recorded calls, not before', async (t) => {
-  const { store, activity } = await setup(t);
-  const stage = recordStage(activity, () => ({ retentionDays: 30, maxEntries: 10 }));
+  const { store, activity, gate } = await setup(t);
+  const stage = recordStage(activity, () => ({ retentionDays: 30, maxEntries: 10 }), gate());
   const calls = async (n: number) => {
     for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: Math.min(50, n - i) }, () => stage(context('t'), async () => ok('x'))));
   };

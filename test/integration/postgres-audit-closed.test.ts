@@ -1,0 +1,97 @@
+/**
+ * The audit trail fails closed on PostgreSQL too, on a real cluster: a real gateway (`serve --stdio
+ * --database`) with the real server-memory power, while the cluster refuses every write (made
+ * read-only for every session: `ALTER SYSTEM SET default_transaction_read_only`, reloaded). A
+ * call whose record PostgreSQL refused is answered with that error, not as a success; the next
+ * calls reach no tool; once the cluster takes writes again, calls run and are recorded.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import pg from 'pg';
+import { connectStdio, gatewayEnv, textOf } from '../helpers/gateway-process.js';
+import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
+
+const skip = pgUnavailable();
+let cluster: PgCluster | undefined;
+const temp = tempDir('grimoire-pg-audit-');
+const memoryServer = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+
+before(async () => {
+  if (!skip) cluster = await startPgCluster();
+});
+after(() => {
+  cluster?.stop();
+  temp.cleanup();
+});
+
+/** Every session's next transaction read-only (`on`), or writable again. */
+async function readOnly(url: string, on: boolean): Promise<void> {
+  const admin = new pg.Client(url);
+  await admin.connect();
+  try {
+    await admin.query('SET default_transaction_read_only = off');
+    await admin.query(on ? 'ALTER SYSTEM SET default_transaction_read_only = on' : 'ALTER SYSTEM RESET default_transaction_read_only');
+    await admin.query('SELECT pg_reload_conf()');
+  } finally {
+    await admin.end();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 500)); // the backends read the reloaded configuration
+}
+
+test('PostgreSQL refusing the writes: a call whose record was refused is answered with that error; no further tool is called; writable again, calls are recorded', { skip, timeout: 90_000 }, async (t) => {
+  const url = await cluster!.freshDatabase();
+  const home = path.join(temp.dir, 'home');
+  const memoryFile = path.join(temp.dir, 'memory.jsonl');
+  writeSpell(
+    home,
+    'memory',
+    `name: memory
+version: 1.0.0
+description: A knowledge graph the agent remembers entities in.
+keywords: [memory, entity, graph]
+server:
+  command: ${JSON.stringify(process.execPath)}
+  args: [${JSON.stringify(memoryServer)}]
+  env:
+    MEMORY_FILE_PATH: ${JSON.stringify(memoryFile)}
+`,
+  );
+  const session = await connectStdio(['--spells', home, '--no-imports', '--database', url], gatewayEnv({ home, data: path.join(temp.dir, 'data') }));
+  t.after(async () => {
+    await session.client.close();
+    await readOnly(url, false);
+  });
+  const create = (entity: string) =>
+    session.client.callTool({
+      name: 'call_tool_write',
+      arguments: { name: 'memory:create_entities', args: { entities: [{ name: entity, entityType: 'test', observations: ['made in a test'] }] }, intent: { operation_type: 'write' } },
+    });
+  const created = (): string[] => (fs.existsSync(memoryFile) ? fs.readFileSync(memoryFile, 'utf8') : '').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { name: string }).name);
+  const before = await create('before');
+  assert.equal(before.isError, undefined, textOf(before));
+
+  await readOnly(url, true);
+  const lost = await create('refused-record');
+  assert.equal(lost.isError, true, `not answered as a success: ${textOf(lost)}`);
+  assert.match(textOf(lost), /could not record this call .*the PostgreSQL database .*read-only transaction.*did run/s);
+  const refused = [await create('not-called-1'), await create('not-called-2')];
+  for (const answer of refused) assert.match(textOf(answer), /did not call this tool: its activity log in the PostgreSQL database cannot be written .*read-only transaction/s);
+  assert.deepEqual(created().filter((name) => name.startsWith('not-called')), [], 'no tool called while PostgreSQL refuses the records');
+
+  await readOnly(url, false);
+  const back = await create('after');
+  assert.equal(back.isError, undefined, `writable again, no restart: ${textOf(back)}`);
+  const reader = new pg.Client(url);
+  await reader.connect();
+  try {
+    const { rows } = await reader.query<{ n: string }>("SELECT COUNT(*) AS n FROM activity WHERE tool = 'create_entities'");
+    assert.equal(Number(rows[0]!.n), 2, 'the two calls answered as successes are recorded');
+    const events = await reader.query<{ detail: string }>("SELECT detail FROM events WHERE kind = 'activity-log-resumed'");
+    assert.match(events.rows[0]?.detail ?? '', /1 call\(s\) ran unrecorded .* 2 refused/);
+  } finally {
+    await reader.end();
+  }
+});
