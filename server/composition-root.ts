@@ -94,7 +94,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const events = new EventLog(store);
   const learned = new LearnedRequests(store);
   const documents = () => {
-    const all = tools.powers().map((power) => powerDocument(power, tools.toolsOf(power.name)));
+    const all = tools.powers().map((power) => powerDocument(power, tools.toolsOf(power.name), (tool) => tools.annotationsOf(power.name, tool)));
     return settings.ranking.learn ? withLearned(all, learned.documents()) : all;
   };
   const index = new PowerIndex(resolver, documents);

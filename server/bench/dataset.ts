@@ -1,4 +1,7 @@
 import * as fs from 'node:fs';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { effectiveAnnotations } from '../calls/annotations.js';
+import { isDestructive } from '../gateway/power-documents.js';
 import type { PowerDocument } from '../resolve/types.js';
 
 /** The routing benchmark format of test/fixtures/benchmarks/ (see its README). */
@@ -14,6 +17,7 @@ export interface BenchTool {
   name: string;
   description?: string;
   inputSchema?: { properties?: Record<string, unknown> };
+  annotations?: ToolAnnotations;
 }
 
 export interface BenchQuery {
@@ -47,7 +51,9 @@ export function benchPowers(servers: BenchServer[], tools: BenchTool[]): PowerDo
   for (const tool of tools) {
     const power = byServer.get(tool.server);
     if (!power) throw new Error(`tool '${tool.tool_id}' names server '${tool.server}', which servers.jsonl does not have`);
-    power.tools.push({ id: tool.tool_id, name: tool.name, description: tool.description, parameters: Object.keys(tool.inputSchema?.properties ?? {}) });
+    // Annotations as the gateway decides them by default: declared, else inferred from the name.
+    const destructive = isDestructive(effectiveAnnotations(tool, undefined, true));
+    power.tools.push({ id: tool.tool_id, name: tool.name, description: tool.description, parameters: Object.keys(tool.inputSchema?.properties ?? {}), ...(destructive ? { destructive } : {}) });
   }
   return [...byServer.values()];
 }

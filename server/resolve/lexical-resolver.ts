@@ -1,7 +1,8 @@
 import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
 import { domainTagTerms } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
-import { terms } from './text.js';
+import { asksForChange, requestActionTags, toolActionTags } from './request-actions.js';
+import { leadAndRest, terms } from './text.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
 /**
@@ -31,9 +32,11 @@ const POWER_FIELDS: Record<string, FieldSpec> = {
  */
 const TOOL_FIELDS: Record<string, FieldSpec> = {
   name: { weight: 3, b: 0.3 },
-  description: { weight: 1.5, b: 0.75 },
+  lead: { weight: 1.5, b: 0.5 },
+  description: { weight: 1, b: 0.75 },
   power: { weight: 0.6, b: 0.75 },
   domains: { weight: 1, b: 0.5 },
+  actions: { weight: 2, b: 0 },
   learned: { weight: LEARNED_WEIGHT, b: 0.75 },
 };
 
@@ -64,6 +67,8 @@ const FIELD_MATCH_TYPE: Record<string, MatchType> = {
   toolDescriptions: 'tool',
   parameters: 'tool',
   power: 'description',
+  lead: 'description',
+  actions: 'tool',
   domains: 'description',
   phrases: 'description',
   learned: 'learned',
@@ -116,6 +121,9 @@ export class LexicalResolver {
   private declaredPower = new Map<string, Set<string>>();
   private declaredTool = new Map<string, Set<string>>();
 
+  /** The destructive tools, by id, with the terms and actions of their names. */
+  private destructiveTools = new Map<string, string[]>();
+
   /** Each tool id's parameter-name terms. */
   private toolParameters = new Map<string, Set<string>>();
 
@@ -134,6 +142,7 @@ export class LexicalResolver {
     this.powerOfTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, entry.power.id] as const)));
     this.declaredPower = new Map(analysed.map((entry) => [entry.power.id, entry.power.declared]));
     this.declaredTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.declared] as const)));
+    this.destructiveTools = new Map(analysed.flatMap((entry) => entry.tools.flatMap((tool) => (tool.destructive ? [[tool.id, tool.nameTerms] as const] : []))));
     this.toolParameters = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.parameters] as const)));
     this.powers.build(analysed.map((entry) => entry.power));
     this.tools.build(analysed.flatMap((entry) => entry.tools));
@@ -164,7 +173,7 @@ export class LexicalResolver {
    * named "search" is the right one when its power is about what the request is about.
    */
   rankTools(query: string): LexicalCandidate[] {
-    const weighted = queryTerms(query);
+    const weighted = [...queryTerms(query), ...requestActionTags(query).map((term) => ({ term, weight: 1 }))];
     const remembered = this.rememberedTools.get(requestKeyOf(query));
     const tools = rankIndex(this.tools, weighted, (id) => this.declaredTool.get(id) ?? NONE);
     const powers = rankIndex(this.powers, weighted, this.declaredOfPower);
@@ -185,13 +194,35 @@ export class LexicalResolver {
       const paramHits = paramHitsOf(this.toolParameters.get(toolId), weighted, this.tools);
       return [{ ...base, paramHits, score: scale * ((1 - POWER_MIX) * (base.score / scale) + POWER_MIX * share) }];
     });
-    return rememberedFirst(mixed.sort(byStrength), remembered);
+    return rememberedFirst(this.safeForRequest(query, weighted, mixed.sort(byStrength)), remembered);
+  }
+
+  /**
+   * A request that asks for no change never gets a destructive tool first unless it names it (a
+   * word or action of the tool's name): such a tool matched only on its description or its
+   * power's, so it follows every other tool, and goes when nothing else matched. "Reason about a
+   * logic puzzle" is no reason to send input to a running process, whatever words the process
+   * tool's description shares with it.
+   */
+  private safeForRequest(query: string, weighted: WeightedTerm[], ranked: LexicalCandidate[]): LexicalCandidate[] {
+    if (asksForChange(query)) return ranked;
+    const asked = new Set(weighted.map((t) => t.term));
+    const unasked = (c: LexicalCandidate) => {
+      const nameTerms = this.destructiveTools.get(c.name);
+      return nameTerms !== undefined && !nameTerms.some((term) => asked.has(term));
+    };
+    const first = ranked.filter((c) => !unasked(c));
+    if (first.length === ranked.length) return ranked;
+    if (!first.some((c) => c.score > 0)) return first;
+    const bottom = first[first.length - 1].score;
+    // Below the last of the others, in their own order: their scores still say how well each matched.
+    return [...first, ...ranked.filter(unasked).map((c) => ({ ...c, score: Math.min(c.score, bottom * 0.999) }))];
   }
 }
 
 interface AnalysedPower {
   power: SearchDocument;
-  tools: Array<SearchDocument & { parameters: Set<string> }>;
+  tools: Array<SearchDocument & { parameters: Set<string>; destructive: boolean; nameTerms: string[] }>;
   /** Requests that worked before, by request key, with their weight: for the power, and for each tool id. */
   remembered: Array<{ key: string; id: string; weight: number; tool: boolean }>;
 }
@@ -219,16 +250,20 @@ function analysePower(doc: PowerDocument): AnalysedPower {
     tools: doc.tools.map((tool) => {
       const id = tool.id ?? `${doc.name}:${tool.name}`;
       const name = terms(tool.name);
-      const description = terms(tool.description ?? '');
+      const [leadText, restText] = leadAndRest(tool.description ?? '');
+      const lead = terms(leadText);
+      const rest = terms(restText);
       const toolLearned = learnedField(tool.learned);
       for (const l of tool.learned ?? []) remembered.push({ key: requestKeyOf(l.text), id, weight: l.weight, tool: true });
-      const toolDomains = domainTagTerms([...name, ...description, ...powerContext]);
+      const toolDomains = domainTagTerms([...name, ...lead, ...rest, ...powerContext]);
       return {
         id,
-        fields: { name, description, power: powerContext, domains: toolDomains, learned: toolLearned.terms },
+        fields: { name, lead, description: rest, power: powerContext, domains: toolDomains, actions: toolActionTags(tool.name, leadText), learned: toolLearned.terms },
         parameters: new Set((tool.parameters ?? []).flatMap(terms)),
+        destructive: tool.destructive === true,
+        nameTerms: [...name, ...toolActionTags(tool.name, '')],
         weights: { learned: toolLearned.weights },
-        declared: new Set([...name, ...description, ...powerContext, ...toolDomains, ...toolLearned.terms, ...bigrams(name), ...bigrams(description)]),
+        declared: new Set([...name, ...lead, ...powerContext, ...toolDomains, ...toolActionTags(tool.name, leadText), ...toolLearned.terms, ...bigrams(name), ...bigrams(lead)]),
       };
     }),
     remembered,
