@@ -1,18 +1,26 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { callWith, type EffectiveAnnotations } from '../calls/annotations.js';
 import type { PowerDefinition } from '../powers/types.js';
-import { deriveFromTools } from '../powers/derive.js';
+import { catalogRarity, deriveFromTools, type WordRarity } from '../powers/derive.js';
 import type { PowerDocument } from '../resolve/types.js';
 
-/** What the agent and the resolver see of a power: imported powers take their words from their tools. */
-export function describePower(power: PowerDefinition, tools: Tool[]): { description: string; keywords: string[] } {
+/**
+ * What the agent and the resolver see of a power: imported powers take their words from their
+ * tools, weighted by `rarity` (what tells them from the rest of the catalog, catalogRarityOf).
+ */
+export function describePower(power: PowerDefinition, tools: Tool[], rarity?: WordRarity): { description: string; keywords: string[] } {
   if (!power.derivedFromTools || tools.length === 0) return { description: power.description, keywords: power.keywords };
-  return deriveFromTools(power, tools);
+  return deriveFromTools(power, tools, undefined, rarity);
+}
+
+/** How rare each word is across the configured powers' tools and what they say of themselves. */
+export function catalogRarityOf(powers: PowerDefinition[], toolsOf: (power: string) => Tool[]): WordRarity {
+  return catalogRarity(powers.map((power) => ({ tools: toolsOf(power.name), said: power.serverWords })));
 }
 
 /** A power's search document; `annotationsOf` says which of its tools are destructive, as their calls are checked. */
-export function powerDocument(power: PowerDefinition, tools: Tool[], annotationsOf?: (tool: Tool) => EffectiveAnnotations): PowerDocument {
-  const { description, keywords } = describePower(power, tools);
+export function powerDocument(power: PowerDefinition, tools: Tool[], annotationsOf?: (tool: Tool) => EffectiveAnnotations, rarity?: WordRarity): PowerDocument {
+  const { description, keywords } = describePower(power, tools, rarity);
   return {
     name: power.name,
     description,

@@ -11,12 +11,18 @@ import type { LearnedText, MatchType, PowerDocument } from './types.js';
  */
 const LEARNED_WEIGHT = 1;
 
+/**
+ * A power's tools' descriptions count by their first sentences, what each tool does; the rest of
+ * them (how and when to call, "prefer X over Y", "note that...") counts a fifth of that: a server
+ * whose long tool prose happens to say "prefer" or "note" is not about preferences or notes.
+ */
 const POWER_FIELDS: Record<string, FieldSpec> = {
   name: { weight: 3, b: 0.3 },
   keywords: { weight: 2.5, b: 0.3 },
   description: { weight: 0.5, b: 0.75 },
   toolNames: { weight: 4, b: 0.5 },
   toolDescriptions: { weight: 0.5, b: 0.75 },
+  toolProse: { weight: 0.1, b: 0.75 },
   parameters: { weight: 0.3, b: 0.5 },
   domains: { weight: 1, b: 0.5 },
   phrases: { weight: 1, b: 0.5 },
@@ -65,6 +71,7 @@ const FIELD_MATCH_TYPE: Record<string, MatchType> = {
   description: 'description',
   toolNames: 'tool',
   toolDescriptions: 'tool',
+  toolProse: 'tool',
   parameters: 'tool',
   power: 'description',
   lead: 'description',
@@ -233,10 +240,11 @@ function analysePower(doc: PowerDocument): AnalysedPower {
     keywords: doc.keywords.flatMap(terms),
     description: terms(doc.description),
     toolNames: doc.tools.flatMap((tool) => terms(tool.name)),
-    toolDescriptions: doc.tools.flatMap((tool) => terms(tool.description ?? '')),
+    toolDescriptions: doc.tools.flatMap((tool) => terms(leadAndRest(tool.description ?? '')[0])),
+    toolProse: doc.tools.flatMap((tool) => terms(leadAndRest(tool.description ?? '')[1])),
     parameters: doc.tools.flatMap((tool) => (tool.parameters ?? []).flatMap(terms)),
   };
-  const own = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames, ...fields.toolDescriptions];
+  const own = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames, ...fields.toolDescriptions, ...fields.toolProse];
   const phrases = [fields.name, fields.keywords, fields.description, fields.toolNames, fields.toolDescriptions].flatMap(bigrams);
   // What the power says it is (its name, keywords, description, tool names), apart from what its
   // tools' prose and parameters mention in passing.
