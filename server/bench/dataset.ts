@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { effectiveAnnotations } from '../calls/annotations.js';
-import { isDestructive } from '../gateway/power-documents.js';
+import { toolEffect } from '../gateway/power-documents.js';
 import { catalogRarity, deriveFromTools } from '../powers/derive.js';
 import { boundedWords, type ServerWords } from '../powers/server-words.js';
 import type { PowerDocument } from '../resolve/types.js';
@@ -73,8 +73,8 @@ export function benchPowers(servers: BenchServer[], tools: BenchTool[]): PowerDo
     const power = byServer.get(tool.server);
     if (!power) throw new Error(`tool '${tool.tool_id}' names server '${tool.server}', which servers.jsonl does not have`);
     // Annotations as the gateway decides them by default: declared, else inferred from the name.
-    const destructive = isDestructive(effectiveAnnotations(tool, undefined, true));
-    power.tools.push({ id: tool.tool_id, name: tool.name, description: tool.description, parameters: Object.keys(tool.inputSchema?.properties ?? {}), ...(destructive ? { destructive } : {}) });
+    const effect = toolEffect(effectiveAnnotations(tool, undefined, true));
+    power.tools.push({ id: tool.tool_id, name: tool.name, description: tool.description, parameters: Object.keys(tool.inputSchema?.properties ?? {}), ...effect });
   }
   return [...byServer.values()];
 }

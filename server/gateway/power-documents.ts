@@ -18,7 +18,7 @@ export function catalogRarityOf(powers: PowerDefinition[], toolsOf: (power: stri
   return catalogRarity(powers.map((power) => ({ tools: toolsOf(power.name), said: power.serverWords })));
 }
 
-/** A power's search document; `annotationsOf` says which of its tools are destructive, as their calls are checked. */
+/** A power's search document; `annotationsOf` says which of its tools write or destroy, as their calls are checked. */
 export function powerDocument(power: PowerDefinition, tools: Tool[], annotationsOf?: (tool: Tool) => EffectiveAnnotations, rarity?: WordRarity): PowerDocument {
   const { description, keywords } = describePower(power, tools, rarity);
   return {
@@ -26,13 +26,19 @@ export function powerDocument(power: PowerDefinition, tools: Tool[], annotations
     description,
     keywords,
     tools: tools.map((tool) => {
-      const destructive = annotationsOf ? isDestructive(annotationsOf(tool)) : false;
-      return { name: tool.name, description: tool.description, ...(destructive ? { destructive } : {}) };
+      const effect = annotationsOf ? toolEffect(annotationsOf(tool)) : {};
+      return { name: tool.name, description: tool.description, ...effect };
     }),
   };
 }
 
-/** The tool's call goes through call_tool_destructive: the ranking keeps it from requests that change nothing. */
-export function isDestructive(annotations: EffectiveAnnotations): boolean {
-  return callWith(annotations) === 'call_tool_destructive';
+/**
+ * What a call of the tool may change, as the ranking weighs it against the request: it writes
+ * when its annotations (declared, else inferred) say it is not read-only, and is destructive when
+ * it goes through call_tool_destructive. A tool whose annotations are unknown is neither.
+ */
+export function toolEffect(annotations: EffectiveAnnotations): { writes?: true; destructive?: true } {
+  const destructive = callWith(annotations) === 'call_tool_destructive';
+  const writes = destructive || (annotations.source !== 'none' && annotations.readOnlyHint !== true);
+  return { ...(writes ? { writes: true } : {}), ...(destructive ? { destructive: true } : {}) };
 }

@@ -1,7 +1,7 @@
 import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
 import { domainTagTerms } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
-import { asksForChange, requestActionTags, toolActionTags } from './request-actions.js';
+import { asksForChange, asksQuestion, requestActionTags, toolActionTags } from './request-actions.js';
 import { leadAndRest, terms } from './text.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
@@ -128,8 +128,8 @@ export class LexicalResolver {
   private declaredPower = new Map<string, Set<string>>();
   private declaredTool = new Map<string, Set<string>>();
 
-  /** The destructive tools, by id, with the terms and actions of their names. */
-  private destructiveTools = new Map<string, string[]>();
+  /** The tools that write (and whether they destroy), by id, with the terms and actions of their names. */
+  private changingTools = new Map<string, { destructive: boolean; nameTerms: string[] }>();
 
   /** Each tool id's parameter-name terms. */
   private toolParameters = new Map<string, Set<string>>();
@@ -149,7 +149,9 @@ export class LexicalResolver {
     this.powerOfTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, entry.power.id] as const)));
     this.declaredPower = new Map(analysed.map((entry) => [entry.power.id, entry.power.declared]));
     this.declaredTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.declared] as const)));
-    this.destructiveTools = new Map(analysed.flatMap((entry) => entry.tools.flatMap((tool) => (tool.destructive ? [[tool.id, tool.nameTerms] as const] : []))));
+    this.changingTools = new Map(
+      analysed.flatMap((entry) => entry.tools.flatMap((tool) => (tool.writes || tool.destructive ? [[tool.id, { destructive: tool.destructive, nameTerms: tool.nameTerms }] as const] : []))),
+    );
     this.toolParameters = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.parameters] as const)));
     this.powers.build(analysed.map((entry) => entry.power));
     this.tools.build(analysed.flatMap((entry) => entry.tools));
@@ -209,27 +211,31 @@ export class LexicalResolver {
    * word or action of the tool's name): such a tool matched only on its description or its
    * power's, so it follows every other tool, and goes when nothing else matched. "Reason about a
    * logic puzzle" is no reason to send input to a running process, whatever words the process
-   * tool's description shares with it.
+   * tool's description shares with it. A question asks to read, whatever its verbs ("what do you
+   * remember about Alice?", "what files did the pull request change?"): there, every tool that
+   * writes and is not named follows the others.
    */
   private safeForRequest(query: string, weighted: WeightedTerm[], ranked: LexicalCandidate[]): LexicalCandidate[] {
-    if (asksForChange(query)) return ranked;
+    const question = asksQuestion(query);
+    if (!question && asksForChange(query)) return ranked;
     const asked = new Set(weighted.map((t) => t.term));
     const unasked = (c: LexicalCandidate) => {
-      const nameTerms = this.destructiveTools.get(c.name);
-      return nameTerms !== undefined && !nameTerms.some((term) => asked.has(term));
+      const tool = this.changingTools.get(c.name);
+      return tool !== undefined && (question || tool.destructive) && !tool.nameTerms.some((term) => asked.has(term));
     };
     const first = ranked.filter((c) => !unasked(c));
     if (first.length === ranked.length) return ranked;
-    if (!first.some((c) => c.score > 0)) return first;
-    const bottom = first[first.length - 1].score;
+    const matched = first.some((c) => c.score > 0);
+    const bottom = first[first.length - 1]?.score ?? 0;
     // Below the last of the others, in their own order: their scores still say how well each matched.
-    return [...first, ...ranked.filter(unasked).map((c) => ({ ...c, score: Math.min(c.score, bottom * 0.999) }))];
+    const after = ranked.filter((c) => unasked(c) && (matched || !this.changingTools.get(c.name)?.destructive));
+    return [...first, ...after.map((c) => ({ ...c, score: Math.min(c.score, bottom * 0.999) }))];
   }
 }
 
 interface AnalysedPower {
   power: SearchDocument;
-  tools: Array<SearchDocument & { parameters: Set<string>; destructive: boolean; nameTerms: string[] }>;
+  tools: Array<SearchDocument & { parameters: Set<string>; destructive: boolean; writes: boolean; nameTerms: string[] }>;
   /** Requests that worked before, by request key, with their weight: for the power, and for each tool id. */
   remembered: Array<{ key: string; id: string; weight: number; tool: boolean }>;
 }
@@ -269,6 +275,7 @@ function analysePower(doc: PowerDocument): AnalysedPower {
         fields: { name, lead, description: rest, power: powerContext, domains: toolDomains, actions: toolActionTags(tool.name, leadText), learned: toolLearned.terms },
         parameters: new Set((tool.parameters ?? []).flatMap(terms)),
         destructive: tool.destructive === true,
+        writes: tool.writes === true,
         nameTerms: [...name, ...toolActionTags(tool.name, '')],
         weights: { learned: toolLearned.weights },
         declared: new Set([...name, ...lead, ...powerContext, ...toolDomains, ...toolActionTags(tool.name, leadText), ...toolLearned.terms, ...bigrams(name), ...bigrams(lead)]),

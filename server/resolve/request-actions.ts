@@ -55,3 +55,11 @@ const OTHER_CHANGES = new Set(
 export function asksForChange(query: string): boolean {
   return [...groupsOf(query)].some((group) => CHANGING.has(group)) || words(query).some((word) => OTHER_CHANGES.has(stem(word)));
 }
+
+/** Words that open a question about something (not "can you...", which asks for an action). */
+const QUESTION_WORDS = new Set('what which who whom whose when where why how'.split(' '));
+
+/** True when a request is a question: it opens with a question word ("what do you remember about Alice?"). */
+export function asksQuestion(query: string): boolean {
+  return QUESTION_WORDS.has(words(query)[0] ?? '');
+}

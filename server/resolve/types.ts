@@ -17,6 +17,8 @@ export interface ToolDocument {
   learned?: LearnedText[];
   /** Its annotations (declared, else inferred from its name) say it may destroy or overwrite something. */
   destructive?: boolean;
+  /** Its annotations (declared, else inferred from its name) say a call may change something (destructive or not). */
+  writes?: boolean;
 }
 
 export interface PowerDocument {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LexicalResolver } from '../../server/resolve/lexical-resolver.js';
-import { asksForChange, requestActionTags, toolActionTags } from '../../server/resolve/request-actions.js';
+import { asksForChange, asksQuestion, requestActionTags, toolActionTags } from '../../server/resolve/request-actions.js';
 import { leadAndRest } from '../../server/resolve/text.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
 
@@ -36,6 +36,23 @@ test('a destructive tool is never the only offer for a request that changes noth
   assert.ok(resolver.rankTools('send careful reasoning about logic to the process').some((c) => c.name === 'terminal:interact_with_process'));
 });
 
+test('a question asks to read: tools that write and that it does not name follow the others', () => {
+  const resolver = new LexicalResolver();
+  const memory: PowerDocument = {
+    name: 'memory',
+    description: 'A knowledge graph: remember people and facts.',
+    keywords: ['remember'],
+    tools: [
+      { name: 'add_observations', description: 'Add observations about people to remember to the graph.', writes: true },
+      { name: 'open_nodes', description: 'Open nodes of the graph by name.' },
+    ],
+  };
+  resolver.index([memory]);
+  assert.equal(resolver.rankTools('what do you remember about Alice?').map((c) => c.name)[0], 'memory:open_nodes');
+  // Not a question: the request to remember may be a write.
+  assert.equal(resolver.rankTools('remember people: Alice moved to Berlin').map((c) => c.name)[0], 'memory:add_observations');
+});
+
 test('the tool whose name says the action the request asks for goes first', () => {
   const resolver = new LexicalResolver();
   resolver.index([
@@ -59,6 +76,8 @@ test('request actions: verbs by group, stemmed; a request with no verb of change
   assert.equal(asksForChange('everything you stored about the project'), true);
   assert.equal(asksForChange('help me reason about a logic puzzle'), false);
   assert.equal(asksForChange('show the commit history'), false);
+  assert.equal(asksQuestion('what files did pull request 8 change?'), true);
+  assert.equal(asksQuestion('can you create a page'), false);
 });
 
 test('a description splits into its first sentence and the rest', () => {
