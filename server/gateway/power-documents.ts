@@ -13,9 +13,17 @@ export function describePower(power: PowerDefinition, tools: Tool[], rarity?: Wo
   return deriveFromTools(power, tools, undefined, rarity);
 }
 
+/** The last catalog measured and its rarity: answers and the index ask again and again of an unchanged catalog. */
+let measured: { powers: PowerDefinition[]; tools: Tool[][]; rarity: WordRarity } | undefined;
+
 /** How rare each word is across the configured powers' tools and what they say of themselves. */
 export function catalogRarityOf(powers: PowerDefinition[], toolsOf: (power: string) => Tool[]): WordRarity {
-  return catalogRarity(powers.map((power) => ({ tools: toolsOf(power.name), said: power.serverWords })));
+  const tools = powers.map((power) => toolsOf(power.name));
+  const same = (list: Tool[], i: number) => list === measured!.tools[i] || (list.length === 0 && measured!.tools[i].length === 0);
+  if (measured && measured.powers.length === powers.length && powers.every((power, i) => power === measured!.powers[i]) && tools.every(same)) return measured.rarity;
+  const rarity = catalogRarity(powers.map((power, i) => ({ tools: tools[i], said: power.serverWords })));
+  measured = { powers, tools, rarity };
+  return rarity;
 }
 
 /** A power's search document; `annotationsOf` says which of its tools write or destroy, as their calls are checked. */

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { catalogRarityOf } from '../../server/gateway/power-documents.js';
 import { catalogRarity, deriveFromTools } from '../../server/powers/derive.js';
+import type { PowerDefinition } from '../../server/powers/types.js';
 
 const api = (name: string, what: string) => ({ name, description: `${what}. Returns an API error response when the API request fails.` });
 const notes = { name: 'notes', description: '' };
@@ -25,4 +28,18 @@ test("a server's instructions' first sentence counts among its words", () => {
   const { keywords } = deriveFromTools(notes, [{ name: 'ping' }], { instructions: 'Keep journal entries for the user. Other guidance follows.' });
   assert.ok(keywords.includes('journal'), keywords.join(' '));
   assert.ok(!keywords.includes('guidance'), keywords.join(' '));
+});
+
+test("the catalog's rarity is measured again when a power's tools change, and reused while nothing did", () => {
+  const powers = [{ name: 'notes', serverWords: {} }, { name: 'mail', serverWords: {} }] as unknown as PowerDefinition[];
+  const listed = new Map<string, Tool[]>([
+    ['notes', [{ name: 'create_note', description: 'Create a note.', inputSchema: { type: 'object' } }]],
+    ['mail', [{ name: 'send_mail', description: 'Send a mail.', inputSchema: { type: 'object' } }]],
+  ]);
+  const first = catalogRarityOf(powers, (name) => listed.get(name) ?? []);
+  assert.equal(catalogRarityOf(powers, (name) => listed.get(name) ?? []), first);
+  listed.set('mail', [{ name: 'send_note', description: 'Send a note by mail.', inputSchema: { type: 'object' } }]);
+  const next = catalogRarityOf(powers, (name) => listed.get(name) ?? []);
+  assert.notEqual(next, first);
+  assert.ok(next('note') < first('note'), 'a word both servers say now is less rare');
 });
