@@ -23,7 +23,7 @@ import type { Settings } from './config/settings.js';
 import { Activation } from './gateway/activation.js';
 import type { GatewayEvents, GatewayPorts } from './gateway/ports.js';
 import type { GatewayParts } from './gateway/gateway-parts.js';
-import { powerDocument } from './gateway/power-documents.js';
+import { catalogRarityOf, powerDocument } from './gateway/power-documents.js';
 import { learnFromCall, onPowerState, onQuarantined, onRegistryChange, type ReactionParts } from './gateway/power-reactions.js';
 import { Resolution } from './gateway/resolution.js';
 import { SessionRegistry } from './gateway/sessions/session-registry.js';
@@ -96,7 +96,9 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const events = new EventLog(store);
   const learned = new LearnedRequests(store);
   const documents = () => {
-    const all = tools.powers().map((power) => powerDocument(power, tools.toolsOf(power.name)));
+    const powers = tools.powers();
+    const rarity = catalogRarityOf(powers, (name) => tools.toolsOf(name));
+    const all = powers.map((power) => powerDocument(power, tools.toolsOf(power.name), (tool) => tools.annotationsOf(power.name, tool), rarity));
     return settings.ranking.learn ? withLearned(all, learned.documents()) : all;
   };
   const index = new PowerIndex(resolver, documents);

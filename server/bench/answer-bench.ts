@@ -27,7 +27,7 @@ export function benchCatalog(servers: BenchServer[], tools: BenchTool[]): BenchC
       name: row.name,
       description: row.description,
       inputSchema: { type: 'object', ...(row.inputSchema ?? {}) },
-      ...((row as { annotations?: Tool['annotations'] }).annotations ? { annotations: (row as { annotations?: Tool['annotations'] }).annotations } : {}),
+      ...(row.annotations ? { annotations: row.annotations } : {}),
     } as Tool;
     byPower.get(row.server)?.push(tool);
     ids.set(row.tool_id, { power: row.server, tool: row.name });

@@ -1,4 +1,9 @@
 import * as fs from 'node:fs';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { effectiveAnnotations } from '../calls/annotations.js';
+import { toolEffect } from '../gateway/power-documents.js';
+import { catalogRarity, deriveFromTools } from '../powers/derive.js';
+import { boundedWords, type ServerWords } from '../powers/server-words.js';
 import type { PowerDocument } from '../resolve/types.js';
 
 /** The routing benchmark format of test/fixtures/benchmarks/ (see its README). */
@@ -14,6 +19,7 @@ export interface BenchTool {
   name: string;
   description?: string;
   inputSchema?: { properties?: Record<string, unknown> };
+  annotations?: ToolAnnotations;
 }
 
 export interface BenchQuery {
@@ -22,6 +28,25 @@ export interface BenchQuery {
   task_description?: string;
   gt_servers?: string[];
   gt_tool_ids?: string[];
+}
+
+/** What a server says of itself at `initialize` (server-words.jsonl): an imported power is described from it and its tools. */
+export interface BenchServerWords extends ServerWords {
+  server: string;
+}
+
+/**
+ * The servers as an import of them would be described: no description or keywords of their own,
+ * only what each says of itself and its tools say, derived as the gateway derives them.
+ */
+export function importedServers(servers: BenchServer[], tools: BenchTool[], said: BenchServerWords[]): BenchServer[] {
+  const wordsOf = new Map(said.map(({ server, ...words }) => [server, boundedWords(words)]));
+  const toolsOf = (server: string) => tools.filter((t) => t.server === server);
+  const rarity = catalogRarity(servers.map(({ server }) => ({ tools: toolsOf(server), said: wordsOf.get(server) })));
+  return servers.map(({ server }) => {
+    const derived = deriveFromTools({ name: server, description: '', serverWords: wordsOf.get(server) ?? {} }, toolsOf(server), undefined, rarity);
+    return { server, description: derived.description, keywords: derived.keywords };
+  });
 }
 
 export function readJsonl<T>(file: string): T[] {
@@ -47,7 +72,9 @@ export function benchPowers(servers: BenchServer[], tools: BenchTool[]): PowerDo
   for (const tool of tools) {
     const power = byServer.get(tool.server);
     if (!power) throw new Error(`tool '${tool.tool_id}' names server '${tool.server}', which servers.jsonl does not have`);
-    power.tools.push({ id: tool.tool_id, name: tool.name, description: tool.description, parameters: Object.keys(tool.inputSchema?.properties ?? {}) });
+    // Annotations as the gateway decides them by default: declared, else inferred from the name.
+    const effect = toolEffect(effectiveAnnotations(tool, undefined, true));
+    power.tools.push({ id: tool.tool_id, name: tool.name, description: tool.description, parameters: Object.keys(tool.inputSchema?.properties ?? {}), ...effect });
   }
   return [...byServer.values()];
 }

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchmarksDir } from '../bench/benchmarks-dir.js';
 import { devSets } from '../bench/calibrate.js';
-import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from '../bench/dataset.js';
+import { benchPowers, importedServers, readJsonl, type BenchQuery, type BenchServer, type BenchServerWords, type BenchTool } from '../bench/dataset.js';
 import { benchCatalog } from '../bench/answer-bench.js';
 import { runLearnSplit } from '../bench/learn-split.js';
 import { runBench } from '../bench/run-bench.js';
@@ -14,6 +14,8 @@ import { UsageError, type CliArgs } from './args.js';
 
 interface BenchFiles {
   servers: string;
+  /** Describe the servers as imports: from this server-words.jsonl and their tools, not their own lines. */
+  serverWords?: string;
   tools?: string;
   queries: string;
   queryField: CliArgs['queryField'];
@@ -23,8 +25,8 @@ interface BenchFiles {
  * `grimoire bench`: the resolver over a routing data set, no server started; prints the metrics as
  * JSON. With --servers and --queries, those files; without, every development set of the
  * benchmarks folder (--benchmarks DIR, else $GRIMOIRE_BENCHMARKS, else test/fixtures/benchmarks/),
- * each with its own query field, keyed by set name, and our requests over the 14 real servers (at
- * --level tool, the sets with tool ground truth).
+ * each with its own query field, keyed by set name, and our requests over the 14 real servers, as
+ * spells and as an import would describe them (at --level tool, the sets with tool ground truth).
  */
 export async function bench(args: CliArgs): Promise<number> {
   if (Boolean(args.servers) !== Boolean(args.queries)) throw new UsageError('bench needs both --servers FILE and --queries FILE, or neither (the development sets of test/fixtures/benchmarks/).');
@@ -37,7 +39,10 @@ export async function bench(args: CliArgs): Promise<number> {
   const results: Record<string, unknown> = {};
   // Our own requests over the 14 real servers are measured too; calibration fits the public sets only.
   const realServers = { name: 'real-servers', servers: path.join(dir, 'real-servers', 'servers.jsonl'), tools: path.join(dir, 'real-servers', 'tools.jsonl'), queries: path.join(dir, 'real-servers', 'queries.jsonl'), queryField: 'query' as const };
-  const sets = fs.existsSync(realServers.queries) ? [...devSets(dir), realServers] : devSets(dir);
+  // The same servers as an imported config would give them: described only by what they say of themselves and their tools.
+  const realImported = { ...realServers, name: 'real-servers-imported', serverWords: path.join(dir, 'real-servers', 'server-words.jsonl') };
+  const real = fs.existsSync(realServers.queries) ? [realServers, ...(fs.existsSync(realImported.serverWords) ? [realImported] : [])] : [];
+  const sets: Array<BenchFiles & { name: string }> = [...devSets(dir), ...real];
   for (const set of sets) {
     if (args.level === 'tool' && !readJsonl<BenchQuery>(set.queries).some((query) => query.gt_tool_ids?.length)) continue;
     results[set.name] = await benchFiles(set, args);
@@ -47,8 +52,9 @@ export async function bench(args: CliArgs): Promise<number> {
 }
 
 async function benchFiles(files: BenchFiles, args: CliArgs): Promise<unknown> {
-  const servers = readJsonl<BenchServer>(files.servers);
   const tools = files.tools ? readJsonl<BenchTool>(files.tools) : [];
+  const listed = readJsonl<BenchServer>(files.servers);
+  const servers = files.serverWords ? importedServers(listed, tools, readJsonl<BenchServerWords>(files.serverWords)) : listed;
   const powers = benchPowers(servers, tools);
   const queries = readJsonl<BenchQuery>(files.queries);
   const settings = withOverrides(defaultSettings(), { resolve: { semantic: { enabled: args.semantic === 'on' } } });

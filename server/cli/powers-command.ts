@@ -1,5 +1,5 @@
 import { Catalog } from '../catalog/catalog.js';
-import { describePower } from '../gateway/power-documents.js';
+import { catalogRarityOf, describePower } from '../gateway/power-documents.js';
 import { formatIssue } from '../powers/issue-text.js';
 import type { RuntimeOptions } from '../runtime.js';
 import { loadRegistry, runtimeConfig } from '../runtime-parts.js';
@@ -12,11 +12,12 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
     const config = runtimeConfig(options);
     const { powers, issues } = loadRegistry(options, config, 'debug').snapshot();
     const catalog = new Catalog(store).all();
+    const rarity = catalogRarityOf(powers, (name) => catalog.get(name) ?? []);
     const rows = powers.map((power) => {
       const tools = catalog.get(power.name) ?? [];
       return {
         name: power.name,
-        description: describePower(power, tools).description,
+        description: describePower(power, tools, rarity).description,
         source: power.source.kind,
         file: power.source.file,
         transport: power.server.transport,

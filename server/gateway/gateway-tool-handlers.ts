@@ -8,7 +8,8 @@ import { describeArgsError } from '../util/tool-args.js';
 import { activatePowerArgs, deactivatePowerArgs, resolveIntentArgs } from './gateway-tools.js';
 import { retrieveToolsArgs } from './call-tool-definitions.js';
 import { retrieveTools, type RetrievePorts } from './retrieve-tools.js';
-import { describePower } from './power-documents.js';
+import { catalogRarityOf, describePower } from './power-documents.js';
+import type { WordRarity } from '../powers/derive.js';
 import type { ResolvedCandidate, ResolveOptions } from './resolution.js';
 import type { ExposedTool } from './exposure.js';
 import { UnknownPowerError } from './activation.js';
@@ -67,10 +68,11 @@ async function resolveIntent(ports: GatewayToolPorts, query: string, options: Re
       return jsonResult(activatedAnswer(view, best, activationFacts(ports, best.name, exposed, options.sessionId), toolRanking, { internals, power, partial }));
     });
   }
+  const rarity = catalogRarityOnce(ports);
   const decorate = options.explain
     ? (score: ResolvedCandidate) => {
         const power = ports.power(score.name);
-        return { match_type: score.matchType, keywords: power ? describePower(power, ports.toolsOf(score.name)).keywords : [], explain: explainCandidate(score) };
+        return { match_type: score.matchType, keywords: power ? describePower(power, ports.toolsOf(score.name), rarity()).keywords : [], explain: explainCandidate(score) };
       }
     : undefined;
   return jsonResult(matchesAnswer(view, outcome.tier, outcome.candidates, await ports.rankTools(query), { internals, decorate, partial }));
@@ -113,12 +115,19 @@ function queryTooLong(tool: string, query: string, limit: number): CallToolResul
   );
 }
 
+/** The catalog's word rarity, computed on first use: imported powers are described as the index describes them. */
+function catalogRarityOnce(ports: PowerLookup & ToolLookup): () => WordRarity {
+  let rarity: WordRarity | undefined;
+  return () => (rarity ??= catalogRarityOf(ports.powers(), (name) => ports.toolsOf(name)));
+}
+
 /** The gateway's catalog as resolve-answer.ts reads it: tool rankings name tools `<power>:<tool>`. */
 function gatewayAnswerView(ports: PowerLookup & ToolLookup & PolicyPort): ResolveAnswerView {
+  const rarity = catalogRarityOnce(ports);
   return {
     describe: (name) => {
       const power = ports.power(name);
-      return power ? describePower(power, ports.toolsOf(name)).description : '';
+      return power ? describePower(power, ports.toolsOf(name), rarity()).description : '';
     },
     powerNames: () => ports.powers().map((power) => power.name),
     toolsOf: (power) => ports.toolsOf(power),

@@ -44,7 +44,7 @@ function firstSentence(text: string): string {
  * per stem); led by its title when it has one. Instructions are guidance for the agent, not a
  * description: they are its steering.
  */
-export function describeServer(power: PowerDefinition, tools: ToolSummary[], words: ServerWords = {}, keywords: string[] = []): string {
+export function describeServer(power: Pick<PowerDefinition, 'name'>, tools: ToolSummary[], words: ServerWords = {}, keywords: string[] = []): string {
   const label = words.title?.trim() || power.name;
   if (words.description?.trim()) return words.title ? `${label}: ${firstSentence(words.description)}` : firstSentence(words.description);
   const seen = new Set<string>();
@@ -54,7 +54,43 @@ export function describeServer(power: PowerDefinition, tools: ToolSummary[], wor
   return `${label}: ${tools.length} tool${tools.length === 1 ? '' : 's'} about ${list}.`;
 }
 
-export function deriveFromTools(power: PowerDefinition, tools: ToolSummary[], said: ServerWords = power.serverWords ?? {}): { description: string; keywords: string[] } {
+/**
+ * How much a word tells one server from the others: its inverse document frequency over the
+ * servers of the catalog (BM25's), so "file" in a catalog of file tools or "error" in every API's
+ * tool texts weighs little and what only this server does weighs most.
+ */
+export type WordRarity = (word: string) => number;
+
+/** Every word counts alike: a server described alone. */
+const ALIKE: WordRarity = () => 1;
+
+/** The words a server says it does: its tools' names (counted twice) and descriptions, and its instructions' first sentence. */
+function serverTerms(tools: ToolSummary[], said: ServerWords): { word: string; weight: number }[] {
+  return [
+    ...tools.flatMap((tool) => [...words(tool.name).map((word) => ({ word, weight: NAME_WEIGHT })), ...words(tool.description ?? '').map((word) => ({ word, weight: 1 }))]),
+    ...words(firstSentence(said.instructions ?? '')).map((word) => ({ word, weight: 1 })),
+  ];
+}
+
+/** The rarity of words across a catalog: one entry per server, its tools and what it says of itself. */
+export function catalogRarity(servers: { tools: ToolSummary[]; said?: ServerWords }[]): WordRarity {
+  const documentFrequency = new Map<string, number>();
+  for (const server of servers) {
+    for (const word of new Set(serverTerms(server.tools, server.said ?? {}).map((t) => t.word))) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
+  }
+  const n = servers.length;
+  return (word) => {
+    const df = documentFrequency.get(word) ?? 0;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  };
+}
+
+export function deriveFromTools(
+  power: Pick<PowerDefinition, 'name' | 'description' | 'serverWords'>,
+  tools: ToolSummary[],
+  said: ServerWords = power.serverWords ?? {},
+  rarity: WordRarity = ALIKE,
+): { description: string; keywords: string[] } {
   if (tools.length === 0) {
     const description = said.description || said.title ? describeServer(power, tools, said) : power.description;
     return { description, keywords: fallbackKeywords(power, []) };
@@ -62,14 +98,10 @@ export function deriveFromTools(power: PowerDefinition, tools: ToolSummary[], sa
 
   const score = new Map<string, { count: number; first: number }>();
   let order = 0;
-  const add = (word: string, weight: number) => {
+  for (const { word, weight } of serverTerms(tools, said)) {
     const entry = score.get(word) ?? { count: 0, first: order++ };
-    entry.count += weight;
+    entry.count += weight * rarity(word);
     score.set(word, entry);
-  };
-  for (const tool of tools) {
-    for (const w of words(tool.name)) add(w, NAME_WEIGHT);
-    for (const w of words(tool.description ?? '')) add(w, 1);
   }
   const ranked = [...score]
     .sort(([, a], [, b]) => b.count - a.count || a.first - b.first)
@@ -80,7 +112,7 @@ export function deriveFromTools(power: PowerDefinition, tools: ToolSummary[], sa
 }
 
 /** Tops the list up to the minimum with the power's name words, then generic ones. */
-function fallbackKeywords(power: PowerDefinition, keywords: string[]): string[] {
+function fallbackKeywords(power: Pick<PowerDefinition, 'name'>, keywords: string[]): string[] {
   const out = [...keywords];
   for (const w of [...words(power.name), power.name, 'mcp', 'server', 'tools']) {
     if (out.length >= MIN_KEYWORDS) break;

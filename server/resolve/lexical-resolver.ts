@@ -1,7 +1,8 @@
 import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
 import { domainTagTerms } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
-import { terms } from './text.js';
+import { asksForChange, asksQuestion, requestActionTags, toolActionTags } from './request-actions.js';
+import { leadAndRest, terms } from './text.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
 /**
@@ -10,12 +11,18 @@ import type { LearnedText, MatchType, PowerDocument } from './types.js';
  */
 const LEARNED_WEIGHT = 1;
 
+/**
+ * A power's tools' descriptions count by their first sentences, what each tool does; the rest of
+ * them (how and when to call, "prefer X over Y", "note that...") counts a fifth of that: a server
+ * whose long tool prose happens to say "prefer" or "note" is not about preferences or notes.
+ */
 const POWER_FIELDS: Record<string, FieldSpec> = {
   name: { weight: 3, b: 0.3 },
   keywords: { weight: 2.5, b: 0.3 },
   description: { weight: 0.5, b: 0.75 },
   toolNames: { weight: 4, b: 0.5 },
   toolDescriptions: { weight: 0.5, b: 0.75 },
+  toolProse: { weight: 0.1, b: 0.75 },
   parameters: { weight: 0.3, b: 0.5 },
   domains: { weight: 1, b: 0.5 },
   phrases: { weight: 1, b: 0.5 },
@@ -31,9 +38,11 @@ const POWER_FIELDS: Record<string, FieldSpec> = {
  */
 const TOOL_FIELDS: Record<string, FieldSpec> = {
   name: { weight: 3, b: 0.3 },
-  description: { weight: 1.5, b: 0.75 },
+  lead: { weight: 1.5, b: 0.5 },
+  description: { weight: 1, b: 0.75 },
   power: { weight: 0.6, b: 0.75 },
   domains: { weight: 1, b: 0.5 },
+  actions: { weight: 2, b: 0 },
   learned: { weight: LEARNED_WEIGHT, b: 0.75 },
 };
 
@@ -62,8 +71,11 @@ const FIELD_MATCH_TYPE: Record<string, MatchType> = {
   description: 'description',
   toolNames: 'tool',
   toolDescriptions: 'tool',
+  toolProse: 'tool',
   parameters: 'tool',
   power: 'description',
+  lead: 'description',
+  actions: 'tool',
   domains: 'description',
   phrases: 'description',
   learned: 'learned',
@@ -116,6 +128,9 @@ export class LexicalResolver {
   private declaredPower = new Map<string, Set<string>>();
   private declaredTool = new Map<string, Set<string>>();
 
+  /** The tools that write (and whether they destroy), by id, with the terms and actions of their names. */
+  private changingTools = new Map<string, { destructive: boolean; nameTerms: string[] }>();
+
   /** Each tool id's parameter-name terms. */
   private toolParameters = new Map<string, Set<string>>();
 
@@ -134,6 +149,9 @@ export class LexicalResolver {
     this.powerOfTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, entry.power.id] as const)));
     this.declaredPower = new Map(analysed.map((entry) => [entry.power.id, entry.power.declared]));
     this.declaredTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.declared] as const)));
+    this.changingTools = new Map(
+      analysed.flatMap((entry) => entry.tools.flatMap((tool) => (tool.writes || tool.destructive ? [[tool.id, { destructive: tool.destructive, nameTerms: tool.nameTerms }] as const] : []))),
+    );
     this.toolParameters = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.parameters] as const)));
     this.powers.build(analysed.map((entry) => entry.power));
     this.tools.build(analysed.flatMap((entry) => entry.tools));
@@ -164,7 +182,7 @@ export class LexicalResolver {
    * named "search" is the right one when its power is about what the request is about.
    */
   rankTools(query: string): LexicalCandidate[] {
-    const weighted = queryTerms(query);
+    const weighted = [...queryTerms(query), ...requestActionTags(query).map((term) => ({ term, weight: 1 }))];
     const remembered = this.rememberedTools.get(requestKeyOf(query));
     const tools = rankIndex(this.tools, weighted, (id) => this.declaredTool.get(id) ?? NONE);
     const powers = rankIndex(this.powers, weighted, this.declaredOfPower);
@@ -185,13 +203,39 @@ export class LexicalResolver {
       const paramHits = paramHitsOf(this.toolParameters.get(toolId), weighted, this.tools);
       return [{ ...base, paramHits, score: scale * ((1 - POWER_MIX) * (base.score / scale) + POWER_MIX * share) }];
     });
-    return rememberedFirst(mixed.sort(byStrength), remembered);
+    return rememberedFirst(this.safeForRequest(query, weighted, mixed.sort(byStrength)), remembered);
+  }
+
+  /**
+   * A request that asks for no change never gets a destructive tool first unless it names it (a
+   * word or action of the tool's name): such a tool matched only on its description or its
+   * power's, so it follows every other tool, and goes when nothing else matched. "Reason about a
+   * logic puzzle" is no reason to send input to a running process, whatever words the process
+   * tool's description shares with it. A question asks to read, whatever its verbs ("what do you
+   * remember about Alice?", "what files did the pull request change?"): there, every tool that
+   * writes and is not named follows the others.
+   */
+  private safeForRequest(query: string, weighted: WeightedTerm[], ranked: LexicalCandidate[]): LexicalCandidate[] {
+    const question = asksQuestion(query);
+    if (!question && asksForChange(query)) return ranked;
+    const asked = new Set(weighted.map((t) => t.term));
+    const unasked = (c: LexicalCandidate) => {
+      const tool = this.changingTools.get(c.name);
+      return tool !== undefined && (question || tool.destructive) && !tool.nameTerms.some((term) => asked.has(term));
+    };
+    const first = ranked.filter((c) => !unasked(c));
+    if (first.length === ranked.length) return ranked;
+    const matched = first.some((c) => c.score > 0);
+    const bottom = first[first.length - 1]?.score ?? 0;
+    // Below the last of the others, in their own order: their scores still say how well each matched.
+    const after = ranked.filter((c) => unasked(c) && (matched || !this.changingTools.get(c.name)?.destructive));
+    return [...first, ...after.map((c) => ({ ...c, score: Math.min(c.score, bottom * 0.999) }))];
   }
 }
 
 interface AnalysedPower {
   power: SearchDocument;
-  tools: Array<SearchDocument & { parameters: Set<string> }>;
+  tools: Array<SearchDocument & { parameters: Set<string>; destructive: boolean; writes: boolean; nameTerms: string[] }>;
   /** Requests that worked before, by request key, with their weight: for the power, and for each tool id. */
   remembered: Array<{ key: string; id: string; weight: number; tool: boolean }>;
 }
@@ -202,10 +246,11 @@ function analysePower(doc: PowerDocument): AnalysedPower {
     keywords: doc.keywords.flatMap(terms),
     description: terms(doc.description),
     toolNames: doc.tools.flatMap((tool) => terms(tool.name)),
-    toolDescriptions: doc.tools.flatMap((tool) => terms(tool.description ?? '')),
+    toolDescriptions: doc.tools.flatMap((tool) => terms(leadAndRest(tool.description ?? '')[0])),
+    toolProse: doc.tools.flatMap((tool) => terms(leadAndRest(tool.description ?? '')[1])),
     parameters: doc.tools.flatMap((tool) => (tool.parameters ?? []).flatMap(terms)),
   };
-  const own = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames, ...fields.toolDescriptions];
+  const own = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames, ...fields.toolDescriptions, ...fields.toolProse];
   const phrases = [fields.name, fields.keywords, fields.description, fields.toolNames, fields.toolDescriptions].flatMap(bigrams);
   // What the power says it is (its name, keywords, description, tool names), apart from what its
   // tools' prose and parameters mention in passing.
@@ -219,16 +264,21 @@ function analysePower(doc: PowerDocument): AnalysedPower {
     tools: doc.tools.map((tool) => {
       const id = tool.id ?? `${doc.name}:${tool.name}`;
       const name = terms(tool.name);
-      const description = terms(tool.description ?? '');
+      const [leadText, restText] = leadAndRest(tool.description ?? '');
+      const lead = terms(leadText);
+      const rest = terms(restText);
       const toolLearned = learnedField(tool.learned);
       for (const l of tool.learned ?? []) remembered.push({ key: requestKeyOf(l.text), id, weight: l.weight, tool: true });
-      const toolDomains = domainTagTerms([...name, ...description, ...powerContext]);
+      const toolDomains = domainTagTerms([...name, ...lead, ...rest, ...powerContext]);
       return {
         id,
-        fields: { name, description, power: powerContext, domains: toolDomains, learned: toolLearned.terms },
+        fields: { name, lead, description: rest, power: powerContext, domains: toolDomains, actions: toolActionTags(tool.name, leadText), learned: toolLearned.terms },
         parameters: new Set((tool.parameters ?? []).flatMap(terms)),
+        destructive: tool.destructive === true,
+        writes: tool.writes === true,
+        nameTerms: [...name, ...toolActionTags(tool.name, '')],
         weights: { learned: toolLearned.weights },
-        declared: new Set([...name, ...description, ...powerContext, ...toolDomains, ...toolLearned.terms, ...bigrams(name), ...bigrams(description)]),
+        declared: new Set([...name, ...lead, ...powerContext, ...toolDomains, ...toolActionTags(tool.name, leadText), ...toolLearned.terms, ...bigrams(name), ...bigrams(lead)]),
       };
     }),
     remembered,

@@ -78,3 +78,16 @@ export function queryWordsFor(query: string, matched: readonly string[]): string
   }
   return [...found.values(), ...matched.filter((term) => !found.has(term))];
 }
+
+/**
+ * A description's first sentence (of its first non-empty line), and the rest: what a tool says it
+ * does comes first; what follows is how, when and with what, words a request matches only in
+ * passing. A question opening it ("Planning a trip?") says no more of the tool than the rest: the
+ * first sentence is the first statement, the question with it.
+ */
+export function leadAndRest(text: string): [string, string] {
+  const trimmed = text.trim();
+  const line = trimmed.split('\n')[0] ?? '';
+  const sentence = line.match(/^.+?[.!](?=\s|$)/)?.[0] ?? line;
+  return [sentence, trimmed.slice(sentence.length)];
+}

@@ -17,7 +17,7 @@ export const TIER_SIZE = { activated: 1, multiple_matches: 3, weak_matches: 5, n
 export function decideTier<T extends PowerScore>(ranked: T[], thresholds: TierThresholds): TierDecision<T> {
   const best = ranked[0]?.confidence ?? 0;
   const confident: Tier = best >= thresholds.multipleThreshold ? 'multiple_matches' : best >= thresholds.weakThreshold ? 'weak_matches' : 'not_found';
-  const tier: Tier = best >= thresholds.activateThreshold && mayAutoActivate(ranked[0]) ? 'activated' : confident;
+  const tier: Tier = best >= thresholds.activateThreshold && mayAutoActivate(ranked[0]) && understood(ranked[0]) ? 'activated' : confident;
   return { tier, candidates: topCandidates(ranked, TIER_SIZE[tier]) };
 }
 
@@ -31,6 +31,19 @@ export const MAX_INCIDENTAL = { any: 0.5, writes: 0.25 } as const;
 /** A match mostly on words the power does not declare itself by never starts it. */
 export function mayAutoActivate(top: Pick<PowerScore, 'incidental'>, options: { writes?: boolean } = {}): boolean {
   return (top.incidental ?? 0) < (options.writes ? MAX_INCIDENTAL.writes : MAX_INCIDENTAL.any);
+}
+
+/**
+ * A lexical match starts a power on one word only when that word is the power's name or one of
+ * its keywords (what it declares itself by: "remember that..." for a memory power); otherwise it
+ * takes two or more of the request's own words. One word met in a tool's name or prose, however
+ * rare in the catalog ("how long ago was..." meeting a tool named for long-running operations),
+ * is a request not understood, and the power is offered instead. Domain tags and phrases are no
+ * words of their own; a semantic similarity speaks for the whole request.
+ */
+function understood(top: Pick<PowerScore, 'matchedTerms' | 'matchType' | 'semantic'>): boolean {
+  if (top.semantic !== undefined || top.matchType === 'name' || top.matchType === 'keyword') return true;
+  return new Set(top.matchedTerms.filter((term) => !term.startsWith('#') && !term.includes(' '))).size >= 2;
 }
 
 /** The first `count` candidates by rank that matched something. */

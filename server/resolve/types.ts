@@ -15,6 +15,10 @@ export interface ToolDocument {
   id?: string;
   /** Requests that led to a successful call of this tool. */
   learned?: LearnedText[];
+  /** Its annotations (declared, else inferred from its name) say it may destroy or overwrite something. */
+  destructive?: boolean;
+  /** Its annotations (declared, else inferred from its name) say a call may change something (destructive or not). */
+  writes?: boolean;
 }
 
 export interface PowerDocument {

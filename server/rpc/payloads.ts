@@ -1,7 +1,8 @@
 /** The protocol's payloads, built from the parts each one names. */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ResolveOutcome } from '../gateway/resolution.js';
-import { describePower } from '../gateway/power-documents.js';
+import { catalogRarityOf, describePower } from '../gateway/power-documents.js';
+import type { WordRarity } from '../powers/derive.js';
 import { serverIdentity } from '../powers/import-common.js';
 import type { PowerDefinition, RegistrySnapshot } from '../powers/types.js';
 import type { TierThresholds } from '../resolve/types.js';
@@ -33,8 +34,9 @@ function agentSessions(ports: Pick<PowerInfoPorts, 'sessions'>, power: string): 
 }
 
 export function powersPayload(ports: PowerInfoPorts, snapshot: RegistrySnapshot): PowersPayload {
+  const catalogRarity = catalogRarityOf(snapshot.powers, (name) => ports.toolsOf(name));
   return {
-    powers: snapshot.powers.map((power) => powerInfo(ports, power)),
+    powers: snapshot.powers.map((power) => powerInfo(ports, power, catalogRarity)),
     issues: snapshot.issues,
   };
 }
@@ -44,7 +46,8 @@ function missingCommand(power: PowerDefinition): string | undefined {
   return power.server.transport === 'stdio' && power.problems.length === 0 && !commandExists(power.server.command, lookupFor(power.server.env, power.server.cwd)) ? power.server.command : undefined;
 }
 
-export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition): PowerInfo {
+/** `rarity`: the catalog's (catalogRarityOf), so an imported power is described as the resolver indexes it. */
+export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition, rarity?: WordRarity): PowerInfo {
   const status = ports.manager.statuses().find((s) => s.name === power.name);
   const tools = ports.toolsOf(power.name);
   // Each listed tool is available, held for review, or blocked (by the review or the settings; blocked wins).
@@ -52,7 +55,7 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition): PowerI
   const blockedBySettings = tools.filter((tool) => ports.policy.settingsRefusal(power.name, tool.name) === 'blocked').map((tool) => tool.name);
   const blocked = [...new Set([...ports.trust.quarantinedOf(power.name, 'rejected').filter((tool) => listed.has(tool)), ...blockedBySettings])].sort();
   const held = ports.trust.quarantinedOf(power.name, 'pending').filter((tool) => !blocked.includes(tool));
-  const words = describePower(power, tools);
+  const words = describePower(power, tools, rarity);
   const missing = missingCommand(power);
   return {
     name: power.name,

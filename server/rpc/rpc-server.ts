@@ -17,6 +17,7 @@ import { publishLiveUpdates } from './live-updates.js';
 import { hintsPayload, RECENT_HINTS } from './hints-payloads.js';
 import { rpcPorts, type RpcPorts } from './rpc-ports.js';
 import { gatewayStatus, powerInfo, powersPayload, resolveResult } from './payloads.js';
+import { catalogRarityOf } from '../gateway/power-documents.js';
 import { serveAgain } from './serve-again.js';
 import { fetchSemanticModel } from './model-requests.js';
 import { serverIdentity } from '../powers/import-common.js';
@@ -202,7 +203,8 @@ export class GatewayRpc {
   private powerInfoOf(runtime: Runtime, name: string): PowerInfo {
     const power = runtime.registry.get(name);
     if (!power) throw new Error(`Power '${name}' is gone: the powers were reloaded meanwhile.`);
-    return powerInfo(rpcPorts(runtime), power);
+    const ports = rpcPorts(runtime);
+    return powerInfo(ports, power, catalogRarityOf(runtime.registry.snapshot().powers, (name) => ports.toolsOf(name)));
   }
 
   /** `activeServers`: the servers whose powers were active before a restart; they are active in the first push already. */

@@ -20,7 +20,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { repoRoot } from '../helpers/temp.js';
-import { benchToolRows, type RealServerCapture } from './real-servers-fixture.js';
+import { benchServerWordsRow, benchToolRows, type RealServerCapture } from './real-servers-fixture.js';
 
 interface Launch {
   server: string;
@@ -95,14 +95,18 @@ async function main(): Promise<void> {
   const out = path.join(repoRoot, 'test', 'fixtures', 'real-servers');
   fs.mkdirSync(out, { recursive: true });
   const rows: string[] = [];
+  const words: string[] = [];
   for (const launch of LAUNCHES) {
     const captured = await capture(prefix, launch);
     fs.writeFileSync(path.join(out, `${launch.server}.json`), JSON.stringify(captured, null, 2) + '\n');
     rows.push(...benchToolRows(captured).map((row) => JSON.stringify(row)));
+    words.push(JSON.stringify(benchServerWordsRow(captured)));
     process.stdout.write(`${launch.server}: ${captured.tools.length} tools${captured.instructions ? ', instructions' : ''}\n`);
   }
   // The same tools in the routing benchmark format, for `grimoire bench --tools`.
   fs.writeFileSync(path.join(repoRoot, 'test', 'fixtures', 'benchmarks', 'real-servers', 'tools.jsonl'), rows.join('\n') + '\n');
+  // What each server says of itself, so the bench can describe the servers as an import does.
+  fs.writeFileSync(path.join(repoRoot, 'test', 'fixtures', 'benchmarks', 'real-servers', 'server-words.jsonl'), words.join('\n') + '\n');
 }
 
 main().catch((error) => {

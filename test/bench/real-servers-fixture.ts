@@ -44,3 +44,14 @@ export function benchToolRows(capture: RealServerCapture): Record<string, unknow
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
   }));
 }
+
+/** What a captured server says of itself at `initialize`, as a row of the benchmark's server-words.jsonl (an import is described from it). */
+export function benchServerWordsRow(capture: RealServerCapture): Record<string, unknown> {
+  const { title, description } = capture.serverInfo;
+  return {
+    server: capture.server,
+    ...(title ? { title } : {}),
+    ...(description ? { description } : {}),
+    ...(capture.instructions ? { instructions: capture.instructions } : {}),
+  };
+}

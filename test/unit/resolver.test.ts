@@ -177,3 +177,12 @@ test('tiers follow the thresholds', () => {
   assert.equal(decideTier([score('a', 0.29)], thresholds).tier, 'not_found');
   assert.equal(decideTier([], thresholds).tier, 'not_found');
 });
+
+test("one word met in a tool's name or prose never starts a power; the power's own name or keyword may", () => {
+  const top = (matchType: PowerScore['matchType'], matchedTerms: string[], extra: Partial<PowerScore> = {}): PowerScore => ({ name: 'a', confidence: 0.99, score: 1, relevance: 1, matchType, matchedTerms, ...extra });
+  const tier = (score: PowerScore) => decideTier([score, { ...score, name: 'b', confidence: 0.01 }], thresholds).tier;
+  assert.equal(tier(top('tool', ['long', '#time', 'long ago'])), 'multiple_matches', 'tags and phrases are no words of their own');
+  assert.equal(tier(top('tool', ['long', 'oper'])), 'activated');
+  assert.equal(tier(top('keyword', ['rememb'])), 'activated');
+  assert.equal(tier(top('tool', ['long'], { semantic: 0.8 })), 'activated', 'a similarity speaks for the whole request');
+});

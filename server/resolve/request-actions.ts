@@ -1,0 +1,65 @@
+/**
+ * What a request asks to be done, and what a tool does, in the same words: the action groups of
+ * the lexicon (find, read, create, update, delete, ...). A request's verb says which tool of a
+ * power it wants ("save the notes to a file" is a write, not a listing of recent calls), and a
+ * request with no verb of change asks for nothing to change.
+ */
+import { ACTION_VERBS } from './lexicon/request-words.js';
+import { stem, words } from './text.js';
+
+/** A tag term cannot collide with a word or a domain tag: words never contain '!'. */
+const TAG_PREFIX = '!';
+
+/** The groups whose verbs change something (everything else finds, reads or examines). */
+const CHANGING = new Set(['create', 'update', 'delete', 'write', 'run']);
+
+const GROUPS_OF = new Map<string, string[]>();
+for (const [group, verbs] of Object.entries(ACTION_VERBS)) {
+  for (const verb of verbs.split(' ')) {
+    const term = stem(verb);
+    const groups = GROUPS_OF.get(term) ?? [];
+    if (!groups.includes(group)) groups.push(group);
+    GROUPS_OF.set(term, groups);
+  }
+}
+
+/** The action groups the words of a text name (stemmed, so "stored" is a write like "store"). */
+function groupsOf(text: string): Set<string> {
+  return new Set(words(text).flatMap((word) => GROUPS_OF.get(stem(word)) ?? []));
+}
+
+/** The action tags of a request: one per group its verbs name. */
+export function requestActionTags(query: string): string[] {
+  return [...groupsOf(query)].map((group) => TAG_PREFIX + group);
+}
+
+/**
+ * The action tags of a tool: what its name says it does, and the verb its description opens with
+ * ("View commit history..." for `git_log`), which names the action when the name does not.
+ */
+export function toolActionTags(name: string, lead: string): string[] {
+  const opening = words(lead)[0] ?? '';
+  return [...new Set([...groupsOf(name), ...groupsOf(opening)])].map((group) => TAG_PREFIX + group);
+}
+
+/**
+ * Everyday verbs that ask for a change though no tool is named after them ("remember that...",
+ * "switch to the branch", "undo the commit", "click the button"): they only say that a request is
+ * not a read, and are no action of their own to match a tool by.
+ */
+const OTHER_CHANGES = new Set(
+  'remember forget switch undo revert restore kill terminate stop cancel click fill press submit install close navigate go rewrite'.split(' ').map(stem),
+);
+
+/** True when a request names an action that changes something (creates, updates, deletes, writes, runs, or another change). */
+export function asksForChange(query: string): boolean {
+  return [...groupsOf(query)].some((group) => CHANGING.has(group)) || words(query).some((word) => OTHER_CHANGES.has(stem(word)));
+}
+
+/** Words that open a question about something (not "can you...", which asks for an action). */
+const QUESTION_WORDS = new Set('what which who whom whose when where why how'.split(' '));
+
+/** True when a request is a question: it opens with a question word ("what do you remember about Alice?"). */
+export function asksQuestion(query: string): boolean {
+  return QUESTION_WORDS.has(words(query)[0] ?? '');
+}

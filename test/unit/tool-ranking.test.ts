@@ -1,0 +1,86 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LexicalResolver } from '../../server/resolve/lexical-resolver.js';
+import { asksForChange, asksQuestion, requestActionTags, toolActionTags } from '../../server/resolve/request-actions.js';
+import { leadAndRest } from '../../server/resolve/text.js';
+import type { PowerDocument } from '../../server/resolve/types.js';
+
+/** A terminal power whose process tools' descriptions mention reasoning and logic in passing, as real ones do. */
+const terminal: PowerDocument = {
+  name: 'terminal',
+  description: 'Run commands and manage processes on this computer.',
+  keywords: [],
+  tools: [
+    { name: 'interact_with_process', description: 'Send input to a running process. Useful for logic checks and careful reasoning in a REPL.', destructive: true },
+    { name: 'start_search', description: 'Start a search over files. Results can feed later reasoning.' },
+    { name: 'kill_process', description: 'Terminate a running process by PID.', destructive: true },
+  ],
+};
+
+test('a request that asks for no change never gets a destructive tool first, unless it names it', () => {
+  const resolver = new LexicalResolver();
+  resolver.index([terminal]);
+  const puzzle = resolver.rankTools('help me reason carefully about a tricky logic puzzle').map((c) => c.name);
+  assert.equal(puzzle[0], 'terminal:start_search');
+  assert.ok(puzzle.indexOf('terminal:interact_with_process') > puzzle.indexOf('terminal:start_search'));
+  // The request names the destructive tool's own action: it stays first.
+  assert.equal(resolver.rankTools('which process to kill').map((c) => c.name)[0], 'terminal:kill_process');
+});
+
+test('a destructive tool is never the only offer for a request that changes nothing', () => {
+  const resolver = new LexicalResolver();
+  resolver.index([{ ...terminal, tools: terminal.tools.filter((t) => t.destructive) }]);
+  const ranked = resolver.rankTools('careful reasoning about logic');
+  assert.ok(ranked.every((c) => c.name !== 'terminal:interact_with_process'), JSON.stringify(ranked.map((c) => c.name)));
+  // Asked for a change, the same words may reach it.
+  assert.ok(resolver.rankTools('send careful reasoning about logic to the process').some((c) => c.name === 'terminal:interact_with_process'));
+});
+
+test('a question asks to read: tools that write and that it does not name follow the others', () => {
+  const resolver = new LexicalResolver();
+  const memory: PowerDocument = {
+    name: 'memory',
+    description: 'A knowledge graph: remember people and facts.',
+    keywords: ['remember'],
+    tools: [
+      { name: 'add_observations', description: 'Add observations about people to remember to the graph.', writes: true },
+      { name: 'open_nodes', description: 'Open nodes of the graph by name.' },
+    ],
+  };
+  resolver.index([memory]);
+  assert.equal(resolver.rankTools('what do you remember about Alice?').map((c) => c.name)[0], 'memory:open_nodes');
+  // Not a question: the request to remember may be a write.
+  assert.equal(resolver.rankTools('remember people: Alice moved to Berlin').map((c) => c.name)[0], 'memory:add_observations');
+});
+
+test('the tool whose name says the action the request asks for goes first', () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'files',
+      description: 'Files and folders.',
+      keywords: [],
+      tools: [
+        { name: 'get_recent_calls', description: 'Get the recent tool calls. Each lists the notes and the file it touched.' },
+        { name: 'write_file', description: 'Write content to a file.' },
+      ],
+    },
+  ]);
+  assert.equal(resolver.rankTools('save these notes to a file').map((c) => c.name)[0], 'files:write_file');
+});
+
+test('request actions: verbs by group, stemmed; a request with no verb of change asks for none', () => {
+  assert.deepEqual(requestActionTags('save the notes'), ['!write']);
+  assert.deepEqual(toolActionTags('git_log', 'View commit history.'), ['!write', '!read']);
+  assert.equal(asksForChange('remember that Alice works at Acme'), true);
+  assert.equal(asksForChange('everything you stored about the project'), true);
+  assert.equal(asksForChange('help me reason about a logic puzzle'), false);
+  assert.equal(asksForChange('show the commit history'), false);
+  assert.equal(asksQuestion('what files did pull request 8 change?'), true);
+  assert.equal(asksQuestion('can you create a page'), false);
+});
+
+test('a description splits into its first sentence and the rest', () => {
+  assert.deepEqual(leadAndRest('  Read a file. Use it when the path is known.\nMore.'), ['Read a file.', ' Use it when the path is known.\nMore.']);
+  assert.deepEqual(leadAndRest('No full stop'), ['No full stop', '']);
+});
