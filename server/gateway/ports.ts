@@ -80,7 +80,7 @@ export interface ReadArtifacts {
 
 /** May a power or tool be offered, exposed or called (server/trust/tool-policy.ts). */
 export interface PolicyPort {
-  policy: Pick<ToolPolicy, 'settingsRefusal' | 'isHeld' | 'held' | 'exposable'>;
+  policy: Pick<ToolPolicy, 'powerRefusal' | 'settingsRefusal' | 'isHeld' | 'held' | 'exposable'>;
 }
 
 /** Which powers' guidance (and the usage instructions) each session has been given. */
