@@ -13,6 +13,7 @@ import { commandExists, lookupFor } from '../util/command-lookup.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
+import type { LaunchApprovals } from '../trust/launch-approvals.js';
 
 /** What a power's entry reads: its connection's state, its tools as last listed, what awaits review, whether it is active. */
 export interface PowerInfoPorts {
@@ -20,6 +21,8 @@ export interface PowerInfoPorts {
   trust: Pick<ToolTrust, 'quarantinedOf'>;
   /** Which tools the settings block (`tools.blocked`). */
   policy: Pick<ToolPolicy, 'settingsRefusal'>;
+  /** Which launches wait for the user's approval. */
+  launches: Pick<LaunchApprovals, 'waiting'>;
   toolsOf(name: string): Tool[];
   isActive(name: string): boolean;
 }
@@ -46,6 +49,7 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition): PowerI
   const held = ports.trust.quarantinedOf(power.name, 'pending').filter((tool) => !blocked.includes(tool));
   const words = describePower(power, tools);
   const missing = missingCommand(power);
+  const launch = ports.launches.waiting(power);
   return {
     name: power.name,
     version: power.version,
@@ -61,6 +65,7 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition): PowerI
     ...(status?.lastError ? { lastError: status.lastError } : {}),
     ...(held.length ? { awaitingReview: held } : {}),
     ...(blocked.length ? { blocked } : {}),
+    ...(launch ? { awaitingLaunch: launch } : {}),
   };
 }
 

@@ -165,6 +165,13 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 13,
     sql: `CREATE INDEX recommendations_at ON recommendations (at);`,
   },
+  {
+    // A server from the workspace or an imported config runs only once the user approved its exact
+    // launch definition (server/trust/launch-approvals.ts): `hash` is the definition's, `approved_by`
+    // the team user who approved it (NULL: the owner, the CLI or the admin token).
+    version: 14,
+    sql: `CREATE TABLE launch_approvals (power TEXT PRIMARY KEY, hash TEXT, approved_by TEXT, approved_at INTEGER);`,
+  },
 ];
 
 /**
@@ -191,6 +198,7 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   users: ['name'],
   learned_requests: ['id'],
   artifact_bodies: ['file'],
+  launch_approvals: ['power'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';
