@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectStdio, gatewayEnv, payload, textOf, waitFor } from '../helpers/gateway-process.js';
+import { connectHttp, connectStdio, gatewayEnv, payload, startHttpGateway, textOf, waitFor } from '../helpers/gateway-process.js';
 import { cliPath, repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
 
 const memoryEntry = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
@@ -88,4 +88,60 @@ test('a server named by a workspace file runs only once the user approved its ex
   await waitFor(async () => /waiting for the user's approval/.test(textOf(await client.callTool({ name: 'call_tool_read', arguments: { name: 'helper:read_graph', args: {}, intent: { operation_type: 'read', reason: 'probe' } } }))), 10_000, 'the changed definition waits again');
   await new Promise((resolve) => setTimeout(resolve, 1000));
   assert.equal(fs.readFileSync(mark, 'utf8'), runs, 'the changed launch never ran');
+});
+
+/**
+ * Over HTTP, the approval takes the admin credential: the agent's MCP token (the gateway's own, or
+ * a team user's) is refused, a stale definition is refused, the admin token approves; --trust-workspace
+ * (CI) starts the workspace's server with no approval at all.
+ */
+test('the REST approval takes the admin token, never an MCP token, and only for the definition seen', { timeout: 120_000 }, async (t) => {
+  const home = tempDir();
+  t.after(() => home.cleanup());
+  const workspace = path.join(home.dir, 'project');
+  const mark = path.join(home.dir, 'helper-ran.txt');
+  fs.mkdirSync(path.join(workspace, '.grimoire'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'helper.mjs'), helperScript(mark));
+  writeSpell(path.join(workspace, '.grimoire'), 'helper', `name: helper\nversion: 1.0.0\ndescription: Helps with notes.\nkeywords: [notes, graph, entities]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(path.join(workspace, 'helper.mjs'))}]\n`);
+  const adminToken = 'admin-' + 'z'.repeat(40);
+  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_ADMIN_TOKEN: adminToken });
+  const gateway = await startHttpGateway(['--workspace', workspace, '--no-imports'], env);
+  t.after(() => gateway.stop());
+  const rest = (route: string, token: string, body?: unknown) =>
+    fetch(new URL(route, gateway.url), { method: body ? 'POST' : 'GET', headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+
+  const waiting = (await (await rest('/api/v1/powers/launches', gateway.token)).json()) as { waiting: { power: string; command: string; hash: string }[] };
+  assert.equal(waiting.waiting.length, 1);
+  assert.equal(waiting.waiting[0].power, 'helper');
+  assert.match(waiting.waiting[0].command, /helper\.mjs/);
+  const byMcpToken = await rest('/api/v1/powers/approve', gateway.token, { power: 'helper', hash: waiting.waiting[0].hash });
+  assert.equal(byMcpToken.status, 403, 'the MCP token an agent holds cannot approve');
+  const stale = await rest('/api/v1/powers/approve', adminToken, { power: 'helper', hash: 'not-the-definition-seen' });
+  assert.equal(stale.status, 409);
+  const session = await connectHttp(gateway.url, gateway.token);
+  t.after(() => session.client.close());
+  const refused = await session.client.callTool({ name: 'activate_power', arguments: { name: 'helper' } });
+  assert.match(textOf(refused), /waiting for the user's approval to run/);
+  assert.ok(!fs.existsSync(mark), 'not started before the approval');
+
+  const approved = await rest('/api/v1/powers/approve', adminToken, { power: 'helper', hash: waiting.waiting[0].hash });
+  assert.equal(approved.status, 200, await approved.clone().text());
+  const activated = await session.client.callTool({ name: 'activate_power', arguments: { name: 'helper' } });
+  assert.equal(payload(activated).status, 'activated', textOf(activated));
+  assert.ok(fs.existsSync(mark), 'approved, it runs');
+});
+
+test('serve --trust-workspace (CI) starts the workspace\'s server without asking', { timeout: 60_000 }, async (t) => {
+  const home = tempDir();
+  t.after(() => home.cleanup());
+  const workspace = path.join(home.dir, 'project');
+  const mark = path.join(home.dir, 'helper-ran.txt');
+  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'helper.mjs'), helperScript(mark));
+  fs.writeFileSync(path.join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { helper: { command: process.execPath, args: [path.join(workspace, 'helper.mjs')] } } }));
+  const { client } = await connectStdio(['--workspace', workspace, '--trust-workspace'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
+  t.after(() => client.close());
+  const activated = await client.callTool({ name: 'activate_power', arguments: { name: 'helper' } });
+  assert.equal(payload(activated).status, 'activated', textOf(activated));
+  assert.ok(fs.existsSync(mark));
 });
