@@ -10,7 +10,7 @@ import { runtimeConfig } from '../runtime-parts.js';
 import { errorMessage, logger } from '../log.js';
 import { UsageError, type CliArgs } from './args.js';
 import { adminToken } from './admin-token.js';
-import { isGatewaySecret } from '../util/gateway-secrets.js';
+import { READ_AT_START } from '../util/gateway-secrets.js';
 
 const log = logger('serve');
 /** Without a tools/list or another request, the gateway is built this long after start anyway. */
@@ -27,7 +27,7 @@ export async function serve(args: CliArgs, given: RuntimeOptions): Promise<numbe
   // The gateway's own credentials are read once, then gone from its environment: nothing it runs inherits them.
   const admin = adminToken(args.adminTokenFile, process.env);
   const options: RuntimeOptions = { ...given, databaseUrl: databaseUrl(given.databaseUrl, process.env) };
-  for (const name of Object.keys(process.env)) if (isGatewaySecret(name)) delete process.env[name];
+  for (const name of READ_AT_START) delete process.env[name];
   let bind;
   try {
     bind = planBind(args);
