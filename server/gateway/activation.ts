@@ -9,15 +9,14 @@ import { exposeTool, type ExposedTool } from './exposure.js';
 import { GATEWAY_TOOLS } from './gateway-tools.js';
 import type { SessionRegistry, SessionState } from './sessions/session-registry.js';
 
-/** A power name that names no configured power (or one that cannot be activated): the agent is told the known ones. */
+/** A power name that names no configured power (or a disabled one, which is answered alike): the agent is told the known ones. */
 export class UnknownPowerError extends Error {
   constructor(
     readonly requested: string,
     readonly known: string[],
-    why?: string,
   ) {
     super(
-      `${why ? `Power '${preview(requested)}' ${why}` : `Unknown power '${preview(requested)}'`}. Known powers: ${known.length ? known.join(', ') : '(none configured)'}. ` +
+      `Unknown power '${preview(requested)}'. Known powers: ${known.length ? known.join(', ') : '(none configured)'}. ` +
         'Use one of these names, or call resolve_intent to find the right one.',
     );
     this.name = 'UnknownPowerError';
