@@ -1,7 +1,8 @@
 /**
  * Asks the user before a server from the workspace or an imported config runs: a modal naming the
- * command, whose default (its first button, Enter, Escape) is not to run. Each launch is asked once
- * per window as it appears; "Review Server Launches..." asks again for every one still waiting.
+ * command, whose default (its first button, Enter, Escape) is not to run. Launches that appear are
+ * announced once per window (a notification offering the review, so a window with many imported
+ * servers does not open with a row of dialogs); "Review Server Launches..." asks for each waiting one.
  */
 import * as vscode from 'vscode';
 import * as protocol from '../protocol/extension-methods.js';
@@ -26,7 +27,7 @@ export function launchQuestion(power: Waiting): { message: string; detail: strin
 }
 
 export function registerLaunchApproval(gateway: GatewayClient): vscode.Disposable[] {
-  const asked = new Set<string>();
+  const announced = new Set<string>();
   const ask = async (power: Waiting): Promise<void> => {
     const { message, detail } = launchQuestion(power);
     const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, DONT_RUN, RUN);
@@ -38,24 +39,22 @@ export function registerLaunchApproval(gateway: GatewayClient): vscode.Disposabl
     }
   };
   const waiting = () => gateway.powers.filter((power): power is Waiting => power.awaitingLaunch !== undefined);
-  const askNew = async () => {
-    for (const power of waiting()) {
-      const key = `${power.name}\n${power.awaitingLaunch.hash}`;
-      if (asked.has(key)) continue;
-      asked.add(key);
-      await ask(power);
-    }
-  };
   let queue = Promise.resolve();
   const enqueue = (work: () => Promise<void>) => (queue = queue.then(work).catch(() => undefined));
-  return [
-    gateway.onDidChangePowers(() => void enqueue(askNew)),
-    vscode.commands.registerCommand('grimoire.reviewLaunches', () =>
-      enqueue(async () => {
-        const all = waiting();
-        if (all.length === 0) return void vscode.window.showInformationMessage('Grimoire: no server waits for your approval to run.');
-        for (const power of all) await ask(power);
-      }),
-    ),
-  ];
+  const review = () =>
+    enqueue(async () => {
+      const all = waiting();
+      if (all.length === 0) return void vscode.window.showInformationMessage('Grimoire: no server waits for your approval to run.');
+      for (const power of all) await ask(power);
+    });
+  const announceNew = () => {
+    const fresh = waiting().filter((power) => !announced.has(`${power.name}\n${power.awaitingLaunch.hash}`));
+    if (fresh.length === 0) return;
+    for (const power of fresh) announced.add(`${power.name}\n${power.awaitingLaunch.hash}`);
+    const names = fresh.map((power) => `'${power.name}'`).join(', ');
+    void vscode.window.showWarningMessage(`Grimoire: ${names} ${fresh.length === 1 ? 'waits' : 'wait'} for your approval to run (from the workspace or an imported MCP config).`, 'Review...').then((choice) => {
+      if (choice) void review();
+    });
+  };
+  return [gateway.onDidChangePowers(announceNew), vscode.commands.registerCommand('grimoire.reviewLaunches', review)];
 }
