@@ -41,10 +41,10 @@ const toolNames = () => vscode.lm.tools.map((tool) => tool.name);
  * modal while extension tests run, so the user approves from a terminal: `grimoire powers approve`
  * (retried until the spell is on disk and loaded).
  */
-async function approveLaunch(name: string): Promise<void> {
+async function approveLaunch(name: string, imported = false): Promise<void> {
   const cli = path.resolve(__dirname, '..', '..', '..', 'server', 'cli', 'main.js');
   await waitFor(() => {
-    const approved = spawnSync(process.execPath, [cli, 'powers', 'approve', name, '--workspace', workspaceFolder(), '--no-imports'], { encoding: 'utf8', env: process.env, timeout: 30_000 });
+    const approved = spawnSync(process.execPath, [cli, 'powers', 'approve', name, '--workspace', workspaceFolder(), ...(imported ? [] : ['--no-imports'])], { encoding: 'utf8', env: process.env, timeout: 30_000 });
     return approved.status === 0;
   }, 30_000, `'${name}' approved from a terminal`);
 }
@@ -698,6 +698,8 @@ test("a server of the workspace's mcp.json, offered to the agent twice, is route
   const spell = path.join(workspaceFolder(), '.grimoire', 'shared-memory.spell.yaml');
   try {
     await waitFor(() => api.powers().find((power) => power.name === 'shared-memory' && power.source.kind === 'vscode-mcp'), 60_000, 'shared-memory imported after the settings restart');
+    // A server of the workspace's mcp.json runs once the user approved it (from a terminal here: no dialogs in tests).
+    await approveLaunch('shared-memory', true);
     await vscode.commands.executeCommand('grimoire.activatePower', 'shared-memory');
     const twice = await waitFor(() => api.tokenReport()?.toolsList.listedTwice.find((entry) => entry.power === 'shared-memory'), 30_000, 'shared-memory named as listed twice');
     assert.equal(twice.file, mcpJson);
