@@ -86,6 +86,9 @@ test('a server named by a workspace file runs only once the user approved its ex
   const runs = fs.readFileSync(mark, 'utf8');
   assert.ok(!(await writeFile(client, path.join(workspace, '.grimoire', 'helper.spell.yaml'), spellText('--changed'))).isError);
   await waitFor(async () => /waiting for the user's approval/.test(textOf(await client.callTool({ name: 'call_tool_read', arguments: { name: 'helper:read_graph', args: {}, intent: { operation_type: 'read', reason: 'probe' } } }))), 10_000, 'the changed definition waits again');
+  // The power is still active in this session: listing its resources or reading one starts nothing either.
+  await client.listResources().catch(() => undefined);
+  await assert.rejects(client.readResource({ uri: `grimoire://power/helper/${encodeURIComponent('memory://graph')}` }));
   await new Promise((resolve) => setTimeout(resolve, 1000));
   assert.equal(fs.readFileSync(mark, 'utf8'), runs, 'the changed launch never ran');
 });
