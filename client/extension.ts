@@ -11,6 +11,7 @@ import { registerCommands } from './commands.js';
 import { openWalkthroughOnce, WALKTHROUGH_DELAY_MS, WALKTHROUGH_ID } from './first-run.js';
 import { registerModelCommands } from './model-commands.js';
 import { registerAdoption } from './adoption.js';
+import { registerLaunchApproval } from './launch-approval.js';
 import { Dashboard } from './dashboard.js';
 import { GatewayClient } from './gateway-client.js';
 import { HintsView } from './hints-view.js';
@@ -78,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     ...registerActivityCommands(client, activityView),
     ...registerModelCommands(client),
     ...registerAdoption(client, context.workspaceState),
+    ...registerLaunchApproval(client),
   );
 
   const ready = client.onDidChangeStatus((status) => {

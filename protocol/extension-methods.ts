@@ -87,6 +87,12 @@ export interface LanguageModelReply {
 }
 
 /** A tool (`tool` set) or every held tool of a power. */
+export interface LaunchApprovalParams {
+  name: string;
+  /** The definition the user saw (PowerInfo.awaitingLaunch.hash): a definition changed since is not approved. */
+  hash: string;
+}
+
 export interface ToolReviewParams {
   power: string;
   tool?: string;
@@ -136,6 +142,8 @@ export const listToolChanges = request<null, ToolChangesPayload>('grimoire/toolC
 export const approveToolChange = request<ToolReviewParams, ToolChangesPayload>('grimoire/approveTool');
 /** Keeps the tool blocked. Answers with what still awaits review. */
 export const rejectToolChange = request<ToolReviewParams, ToolChangesPayload>('grimoire/rejectTool');
+/** The user approved a power's launch (the command the modal showed, named by its hash): its server may start from now on. */
+export const approveLaunch = request<LaunchApprovalParams, PowerInfo>('grimoire/approveLaunch');
 
 /** Fetches the semantic model into the data folder (progress: modelDownloadProgress); the embedder loads it at the gateway's next start. */
 export const downloadModel = request<DownloadModelParams, DownloadOutcome>('grimoire/downloadModel');

@@ -48,6 +48,12 @@ export interface PowerInfo {
   awaitingReview?: string[];
   /** Tools kept blocked: by the user in the review, or by the settings (`tools.blocked`). Never exposed or called. */
   blocked?: string[];
+  /**
+   * Its server comes from the workspace or an imported config and waits for the user's approval of
+   * this launch (`command`, secret values masked): it is never started until approved. `hash`
+   * names the definition approved (a changed definition asks again).
+   */
+  awaitingLaunch?: { origin: 'workspace' | 'imported'; command: string; hash: string };
 }
 
 /** A spell or config that failed to load (the others still load). */

@@ -36,6 +36,7 @@ import { SessionContexts } from './hints/session-context.js';
 import { Intel } from './intel/intel.js';
 import { summarizeStage } from './intel/summarize-stage.js';
 import type { PowerRegistry } from './powers/registry.js';
+import type { PowerDefinition } from './powers/types.js';
 import { LearnedRequests, withLearned } from './ranking/learned-requests.js';
 import { RecommendationLog } from './ranking/recommendations.js';
 import { UsageStats } from './ranking/usage-stats.js';
@@ -45,6 +46,7 @@ import { PowerIndex } from './resolve/power-index.js';
 import type { Store } from './store/store.js';
 import { awaitingReview, settingsRefusalText, ToolPolicy } from './trust/tool-policy.js';
 import { ToolTrust } from './trust/tool-trust.js';
+import type { LaunchApprovals } from './trust/launch-approvals.js';
 import { UpstreamManager } from './upstream/manager.js';
 import { errorMessage, logger } from './log.js';
 import { DeferredWork } from './util/deferred-work.js';
@@ -56,10 +58,12 @@ export interface GatewayOptions {
   store: Store;
   settings: Settings;
   workspaceFolder?: string;
+  /** Which launches need the user's approval (the runtime knows the workspace and `--trust-workspace`). */
+  launches: LaunchApprovals;
 }
 
 export function composeGateway(options: GatewayOptions): GatewayParts {
-  const { registry, store, settings, workspaceFolder } = options;
+  const { registry, store, settings, workspaceFolder, launches } = options;
   const deferred = new DeferredWork((error) => log.warn(`a deferred write failed: ${errorMessage(error)}`));
   const notices = new EventEmitter<GatewayEvents>();
   const upstream = settings.upstream;
@@ -70,11 +74,15 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     idle: upstream.idle,
     maxMessageBytes: Math.round(upstream.maxResultMB * 1024 * 1024),
   });
+  // No server from the workspace or an imported config starts before the user approved its launch.
+  manager.gateLaunchWith((power) => launches.refusal(power));
   const catalog = new Catalog(store);
   const sessions = new SessionRegistry(() => settings.sessions);
   const trust = new ToolTrust(store);
   const policy = new ToolPolicy(() => settings, trust);
   const tools = new PowerTools({ registry, manager, catalog, trust, settings, workspaceFolder });
+  /** Discovery starts servers in the background: only those that can start, are not disabled, and wait for no approval. */
+  const discoverable = (power: PowerDefinition) => power.problems.length === 0 && !policy.powerRefusal(power.name) && !launches.waiting(power);
   const recommendations = new RecommendationLog(store);
   // A session with no recommendation has nothing to credit: its calls leave no deferred job.
   const markUsed = (sessionId: string, name: string) => {
@@ -126,6 +134,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     workspaceFolder,
     later: (work) => deferred.later(work),
     catalogPending: () => (discovery.pending().length ? discovery.settled(settings.discovery.waitMs) : Promise.resolve([])),
+    launchFlag: (power) => launches.flag(power),
     writes: (name) => !tools.listed(name) || tools.toolsOf(name).some((tool) => !declaresReadOnly(tools.annotationsOf(name, tool))),
   });
   const toolOf = (power: string, tool: string) => tools.toolsOf(power).find((t) => t.name === tool);
@@ -177,9 +186,9 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
       ),
     discoverUnknownPowers() {
       if (!settings.discovery.enabled) return;
-      // A disabled power's server is never run, not even to learn its tools; one kept without its tools' definitions is listed again.
+      // A disabled or unapproved power's server is never run, not even to learn its tools; one kept without its tools' definitions is listed again.
       for (const power of tools.powers()) {
-        if (power.problems.length === 0 && !policy.powerRefusal(power.name) && (catalog.refreshedAt(power.name) === undefined || catalog.lacksDefinitions(power.name))) discovery.enqueue(power);
+        if (discoverable(power) && (catalog.refreshedAt(power.name) === undefined || catalog.lacksDefinitions(power.name))) discovery.enqueue(power);
       }
     },
     settings,
@@ -194,13 +203,16 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     sessions,
     trust,
     policy,
+    launches,
   };
 
   const reactions: ReactionParts = { tools, activation, sessions, events, manager, notices, reindex };
   const discoverAdded = (power: Parameters<Discovery['enqueue']>[0]) => {
-    if (settings.discovery.enabled && power.problems.length === 0 && !policy.powerRefusal(power.name)) discovery.enqueue(power);
+    if (settings.discovery.enabled && discoverable(power)) discovery.enqueue(power);
   };
   trust.on('change', () => activation.updateExposure());
+  // An approved launch (here, or by the CLI in another process): its tools can be learned now.
+  launches.on('change', () => ports.discoverUnknownPowers());
   trust.on('quarantined', (reviews) => onQuarantined(reactions, reviews));
   tools.on('listed', (power) => {
     reindex();
@@ -237,6 +249,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
       deferred.flush();
       sessions.dispose();
       trust.close();
+      launches.close();
       await manager.shutdown();
       await intel.close();
     },

@@ -11,6 +11,11 @@ export interface RuntimeOptions {
   /** Read VS Code's and Claude Desktop's configs (subject to the settings too). */
   imports?: boolean;
   settingsOverrides?: Record<string, unknown>;
+  /**
+   * Start servers from the workspace and imported configs without the user's approval (a headless
+   * run with no one to ask, such as CI: `serve --trust-workspace`).
+   */
+  trustWorkspace?: boolean;
   /** Reload powers when their files change. */
   watch?: boolean;
   /** The store in PostgreSQL (postgres://…); default GRIMOIRE_DATABASE_URL, else the embedded store. */

@@ -13,6 +13,7 @@ import { PowerRegistry } from './powers/registry.js';
 import { databaseUrl, openStore as openBackend } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import { logger } from './log.js';
+import { withoutGatewaySecrets } from './util/gateway-secrets.js';
 import type { ExtraSpellDir, RuntimeOptions } from './runtime-options.js';
 
 const log = logger('runtime');
@@ -55,7 +56,8 @@ export function loadRegistry(options: RuntimeOptions, config: RuntimeConfig, pro
     spellDirs,
     importFiles,
     extraSpellDirs,
-    env,
+    // A spell or imported config never expands the gateway's own credentials.
+    env: withoutGatewaySecrets(env),
     workspaceFolder: options.workspaceFolder,
     limits: settings.limits,
   });

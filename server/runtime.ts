@@ -7,6 +7,7 @@ import type { PowerRegistry } from './powers/registry.js';
 import { demoSpellDirs, loadRegistry, openStore, runtimeConfig } from './runtime-parts.js';
 import type { ExtraSpellDir, RuntimeOptions } from './runtime-options.js';
 import type { Store } from './store/store.js';
+import { LaunchApprovals } from './trust/launch-approvals.js';
 import { logger } from './log.js';
 
 const log = logger('runtime');
@@ -38,7 +39,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   log.debug(`${snapshot.powers.length} power(s): ${snapshot.powers.map((p) => p.name).join(', ') || 'none'}`);
   if (options.watch) registry.watch();
 
-  const parts = composeGateway({ registry, store, settings, workspaceFolder: options.workspaceFolder });
+  const launches = new LaunchApprovals(store, { workspaceSpells: paths.workspaceSpells, trustAll: options.trustWorkspace === true });
+  const parts = composeGateway({ registry, store, settings, workspaceFolder: options.workspaceFolder, launches });
   const gateway = new Gateway(parts);
   let closed = false;
   return {

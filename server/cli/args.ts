@@ -40,6 +40,10 @@ export interface CliArgs {
   behindProxy?: string;
   admin: boolean;
   user?: string;
+  /** `serve --trust-workspace`: start the workspace's and imported configs' servers without asking (CI). */
+  trustWorkspace: boolean;
+  /** `serve --admin-token-file F`: read the admin token from F (mode 0600) instead of GRIMOIRE_ADMIN_TOKEN. */
+  adminTokenFile?: string;
   help: boolean;
   version: boolean;
 }
@@ -90,6 +94,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'behind-proxy': { type: 'string' },
         admin: { type: 'boolean', default: false },
         user: { type: 'string' },
+        'trust-workspace': { type: 'boolean', default: false },
+        'admin-token-file': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -100,6 +106,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
   const { values, positionals } = parsed;
   return {
     command: positionals,
+    trustWorkspace: values['trust-workspace'],
+    adminTokenFile: values['admin-token-file'],
     stdio: values.stdio,
     http: values.http,
     port: values.port === undefined ? undefined : positiveInt('--port', values.port, true),
@@ -159,7 +167,10 @@ Usage:
   grimoire serve --stdio [options]          serve MCP over stdio (Claude Desktop, the MCP Inspector, scripts)
   grimoire serve --http [--port N] [options] serve Streamable HTTP on 127.0.0.1; prints {"url","token"} as JSON
         [--host ADDR (--tls-cert F --tls-key F | --behind-proxy PROXY_ADDR)]  bind another address (a team gateway)
-  grimoire powers list [--json] [options]   list the configured powers and any problems with them
+  grimoire powers list [--json] [options]   list the configured powers and any problems with them (and the
+                                            servers from the workspace or an imported config waiting for approval)
+  grimoire powers approve <name> [options]  let that power's server run: approves its command as listed (a changed
+                                            command asks again; --workspace DIR for a workspace's powers)
   grimoire resolve "<query>" [--json] [options]  rank powers for a request without activating any
   grimoire events [--json] [--limit N]      the event log: power starts, stops and crashes
   grimoire bench [--servers F [--tools F] --queries F | --benchmarks DIR] [--level server|tool]
@@ -189,6 +200,8 @@ Options:
   --workspace DIR      also read DIR/.grimoire/ spells and DIR/.vscode/mcp.json
   --no-imports         do not import VS Code, Claude Desktop, Cursor or Kiro configs
   --call-timeout MS    fail a tool call that takes longer (default 60000)
+  --trust-workspace    serve: start servers from the workspace and imported configs without approval (CI)
+  --admin-token-file F serve: read the admin token from F (mode 0600) instead of GRIMOIRE_ADMIN_TOKEN
   --database URL       keep the store in PostgreSQL (postgres://…; default: GRIMOIRE_DATABASE_URL, else the embedded store)
 
 Environment: GRIMOIRE_HOME (spells and settings; default ~/.grimoire if it exists, else the platform's place:

@@ -23,7 +23,8 @@ async function main(argv: string[]): Promise<number> {
     case 'serve':
       return (await import('./serve-command.js')).serve(args, runtime);
     case 'powers':
-      if (sub !== 'list') throw new UsageError(`unknown subcommand 'powers ${sub ?? ''}': use 'grimoire powers list'.`);
+      if (sub === 'approve') return (await import('./launch-command.js')).approveLaunchCommand(rest[0], args, runtime);
+      if (sub !== 'list') throw new UsageError(`unknown subcommand 'powers ${sub ?? ''}': use 'grimoire powers list' or 'grimoire powers approve <name>'.`);
       return (await import('./powers-command.js')).listPowers(args, runtime);
     case 'resolve': {
       const query = [sub, ...rest].filter(Boolean).join(' ');
@@ -63,6 +64,7 @@ function runtimeOptions(args: CliArgs): RuntimeOptions {
     workspaceFolder: args.workspace,
     imports: args.imports,
     databaseUrl: args.database,
+    trustWorkspace: args.trustWorkspace,
     settingsOverrides: args.callTimeoutMs ? { upstream: { callTimeoutMs: args.callTimeoutMs } } : {},
   };
 }

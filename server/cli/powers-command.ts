@@ -5,6 +5,7 @@ import type { RuntimeOptions } from '../runtime.js';
 import { loadRegistry, runtimeConfig } from '../runtime-parts.js';
 import type { CliArgs } from './args.js';
 import { withStore } from './store-only.js';
+import { LaunchApprovals } from '../trust/launch-approvals.js';
 
 /** `grimoire powers list [--json]`: the configured powers, their tools as the catalog knows them, and any problems; starts none. */
 export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<number> {
@@ -13,6 +14,7 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
     const { powers, issues } = loadRegistry(options, config, 'debug').snapshot();
     const catalog = new Catalog(store).all();
     const rarity = catalogRarityOf(powers, (name) => catalog.get(name) ?? []);
+    const launches = new LaunchApprovals(store, { workspaceSpells: config.paths.workspaceSpells });
     const rows = powers.map((power) => {
       const tools = catalog.get(power.name) ?? [];
       return {
@@ -23,6 +25,7 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
         transport: power.server.transport,
         tools: tools.length,
         problems: power.problems,
+        ...(launches.waiting(power) ? { awaitingLaunch: launches.waiting(power) } : {}),
       };
     });
     if (args.json) {
@@ -31,10 +34,12 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
       for (const row of rows) {
         process.stdout.write(`${row.name.padEnd(20)} ${row.source.padEnd(14)} ${String(row.tools).padStart(3)} tools  ${row.description}\n`);
         for (const problem of row.problems) process.stdout.write(`${''.padEnd(20)} ! ${problem}\n`);
+        if (row.awaitingLaunch) process.stdout.write(`${''.padEnd(20)} ? waiting for approval to run: ${row.awaitingLaunch.command} (grimoire powers approve ${row.name})\n`);
       }
       for (const issue of issues) process.stdout.write(`issue: ${formatIssue(issue)}\n`);
       if (rows.length === 0) process.stdout.write(`No powers configured. Add a *.spell.yaml to ${config.paths.home}, or try --demo.\n`);
     }
+    launches.close();
     return 0;
   });
 }

@@ -9,19 +9,12 @@ import type { Runtime, RuntimeOptions } from '../runtime.js';
 import { runtimeConfig } from '../runtime-parts.js';
 import { errorMessage, logger } from '../log.js';
 import { UsageError, type CliArgs } from './args.js';
+import { adminToken } from './admin-token.js';
+import { READ_AT_START } from '../util/gateway-secrets.js';
 
 const log = logger('serve');
 /** Without a tools/list or another request, the gateway is built this long after start anyway. */
 const BUILD_ANYWAY_MS = 2000;
-const ADMIN_TOKEN_MIN = 32;
-
-/** GRIMOIRE_ADMIN_TOKEN: the one REST credential that approves tool changes (see users/identity.ts); unset, REST cannot approve. */
-function adminToken(env: NodeJS.ProcessEnv): string | undefined {
-  const value = env.GRIMOIRE_ADMIN_TOKEN?.trim();
-  if (!value) return undefined;
-  if (value.length < ADMIN_TOKEN_MIN) throw new UsageError(`GRIMOIRE_ADMIN_TOKEN is too short: use at least ${ADMIN_TOKEN_MIN} random characters (openssl rand -base64 32).`);
-  return value;
-}
 
 /**
  * Runs the gateway until the client goes away or a signal arrives; every child is stopped on the way out.
@@ -29,8 +22,12 @@ function adminToken(env: NodeJS.ProcessEnv): string | undefined {
  * (EarlyAnswersTransport); the store, the powers and the rest load after them. Over HTTP, a team
  * store that cannot be reached yet answers "store unavailable" while the gateway retries.
  */
-export async function serve(args: CliArgs, options: RuntimeOptions): Promise<number> {
+export async function serve(args: CliArgs, given: RuntimeOptions): Promise<number> {
   if (args.stdio === args.http) throw new UsageError('serve needs exactly one of --stdio or --http.');
+  // The gateway's own credentials are read once, then gone from its environment: nothing it runs inherits them.
+  const admin = adminToken(args.adminTokenFile, process.env);
+  const options: RuntimeOptions = { ...given, databaseUrl: databaseUrl(given.databaseUrl, process.env) };
+  for (const name of READ_AT_START) delete process.env[name];
   let bind;
   try {
     bind = planBind(args);
@@ -53,7 +50,7 @@ export async function serve(args: CliArgs, options: RuntimeOptions): Promise<num
     announce(`${bind.tls ? 'https' : 'http'}://${bind.host}:${port}/mcp`);
   };
   let retrying: Promise<void> = Promise.resolve();
-  const team = databaseUrl(options.databaseUrl, process.env) !== undefined;
+  const team = options.databaseUrl !== undefined;
 
   let runtime: Runtime | undefined;
   let stopping: Promise<void> | undefined;
@@ -108,7 +105,7 @@ export async function serve(args: CliArgs, options: RuntimeOptions): Promise<num
     const built = await build();
     const [{ serveHttp }, { UserDirectory }] = await Promise.all([import('../gateway/http/http-server.js'), import('../users/user-directory.js')]);
     const users = new UserDirectory(built.store);
-    const endpoint = await serveHttp(built.gateway, { ...bind, port, token, users: (bearer) => users.authenticate(bearer), adminToken: adminToken(process.env) });
+    const endpoint = await serveHttp(built.gateway, { ...bind, port, token, users: (bearer) => users.authenticate(bearer), adminToken: admin });
     closeEndpoint = () => endpoint.close();
     announce(endpoint.url);
     log.info(`serving MCP on ${endpoint.url}`);

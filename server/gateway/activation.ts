@@ -9,15 +9,14 @@ import { exposeTool, type ExposedTool } from './exposure.js';
 import { GATEWAY_TOOLS } from './gateway-tools.js';
 import type { SessionRegistry, SessionState } from './sessions/session-registry.js';
 
-/** A power name that names no configured power (or one that cannot be activated): the agent is told the known ones. */
+/** A power name that names no configured power (or a disabled one, which is answered alike): the agent is told the known ones. */
 export class UnknownPowerError extends Error {
   constructor(
     readonly requested: string,
     readonly known: string[],
-    why?: string,
   ) {
     super(
-      `${why ? `Power '${preview(requested)}' ${why}` : `Unknown power '${preview(requested)}'`}. Known powers: ${known.length ? known.join(', ') : '(none configured)'}. ` +
+      `Unknown power '${preview(requested)}'. Known powers: ${known.length ? known.join(', ') : '(none configured)'}. ` +
         'Use one of these names, or call resolve_intent to find the right one.',
     );
     this.name = 'UnknownPowerError';
@@ -63,10 +62,8 @@ export class Activation {
   async activate(name: string, sessionId?: string): Promise<ExposedTool[]> {
     const { tools, policy, manager } = this.deps;
     const power = tools.power(name);
-    if (!power) throw new UnknownPowerError(name, tools.powers().map((p) => p.name));
-    if (policy.powerRefusal(name)) {
-      throw new UnknownPowerError(name, tools.powers().map((p) => p.name).filter((n) => !policy.powerRefusal(n)), 'is disabled in settings (powers.disabled)');
-    }
+    // A disabled power is answered as no power at all: no answer names it.
+    if (!power || policy.powerRefusal(name)) throw new UnknownPowerError(name, this.offered());
     if (sessionId) this.deps.markUsed(sessionId, name);
     const connection = manager.connection(power);
     const targets = this.targets(sessionId);
@@ -87,11 +84,16 @@ export class Activation {
   /** Removes a power from the session (without one: from the window and every session); the child stops when no one uses it. */
   async deactivate(name: string, sessionId?: string): Promise<void> {
     const { tools, sessions, manager } = this.deps;
-    if (!tools.power(name)) throw new UnknownPowerError(name, tools.powers().map((p) => p.name));
+    if (!tools.power(name)) throw new UnknownPowerError(name, this.offered());
     let removed = false;
     for (const state of this.targets(sessionId)) removed = state.active.delete(name) || removed;
     if (removed) this.updateExposure();
     if (sessions.users(name) === 0) await manager.get(name)?.stop('deactivated');
+  }
+
+  /** The powers an answer may name: the configured ones the settings do not disable. */
+  private offered(): string[] {
+    return this.deps.tools.powers().map((p) => p.name).filter((name) => !this.deps.policy.powerRefusal(name));
   }
 
   /** Forgets removed powers in every session (a reload). */

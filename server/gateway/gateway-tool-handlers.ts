@@ -129,7 +129,7 @@ function gatewayAnswerView(ports: PowerLookup & ToolLookup & PolicyPort): Resolv
       const power = ports.power(name);
       return power ? describePower(power, ports.toolsOf(name), rarity()).description : '';
     },
-    powerNames: () => ports.powers().map((power) => power.name),
+    powerNames: () => ports.powers().map((power) => power.name).filter((name) => !ports.policy.powerRefusal(name)),
     toolsOf: (power) => ports.toolsOf(power),
     annotationsOf: (power, tool) => ports.annotationsOf(power, tool),
     callable: (power, tool) => ports.policy.exposable(power, tool),

@@ -28,8 +28,10 @@ export async function handleIntentCall(ports: IntentCallPorts, variant: Operatio
   const target = splitQualifiedName(name);
   if (!target) return errorResult(`'${preview(name)}' does not name a tool: write '<power>:<tool>', e.g. 'filesystem:read_text_file'. retrieve_tools finds tools by what they do.`);
   const power = ports.power(target.power);
-  if (!power) {
-    return errorResult(`Unknown power '${preview(target.power)}'. Known powers: ${ports.powers().map((p) => p.name).join(', ') || '(none)'}.`, { known_powers: ports.powers().map((p) => p.name) });
+  // A disabled power is answered as no power at all: no answer names it.
+  if (!power || ports.policy.powerRefusal(target.power)) {
+    const known = ports.powers().map((p) => p.name).filter((name) => !ports.policy.powerRefusal(name));
+    return errorResult(`Unknown power '${preview(target.power)}'. Known powers: ${known.join(', ') || '(none)'}.`, { known_powers: known });
   }
   const refused = ports.policy.settingsRefusal(power.name, target.tool);
   if (refused) return errorResult(settingsRefusalText(refused, power.name, preview(target.tool)));

@@ -21,6 +21,7 @@ import type { UsageStats } from '../ranking/usage-stats.js';
 import type { ResolverStatus } from '../resolve/hybrid-resolver.js';
 import type { PowerScore } from '../resolve/types.js';
 import type { Store } from '../store/store.js';
+import type { LaunchApprovals } from '../trust/launch-approvals.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
 import type { Review } from '../trust/pins.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
@@ -80,7 +81,7 @@ export interface ReadArtifacts {
 
 /** May a power or tool be offered, exposed or called (server/trust/tool-policy.ts). */
 export interface PolicyPort {
-  policy: Pick<ToolPolicy, 'settingsRefusal' | 'isHeld' | 'held' | 'exposable'>;
+  policy: Pick<ToolPolicy, 'powerRefusal' | 'settingsRefusal' | 'isHeld' | 'held' | 'exposable'>;
 }
 
 /** Which powers' guidance (and the usage instructions) each session has been given. */
@@ -131,6 +132,8 @@ export interface GatewayPorts extends PowerLookup, ToolLookup, EnsureTools, Reso
   trust: ToolTrust;
   /** May a power or tool be resolved, offered, exposed or called. */
   policy: ToolPolicy;
+  /** Which servers from the workspace or an imported config wait for the user's approval to run. */
+  launches: LaunchApprovals;
 }
 
 /** What the gateway tells its listeners (the JSON-RPC server, live views, list_changed notifications). */

@@ -63,6 +63,8 @@ export interface ResolutionDeps {
    * those still pending (none: the catalog is complete).
    */
   catalogPending?: () => Promise<string[]>;
+  /** Why the power's server may not start yet (its launch awaits the user's approval): a flag, so it is never auto-activated. */
+  launchFlag?: (power: PowerDefinition) => string | undefined;
   /** The power has a tool that is not declared read-only (it can write or run commands), or its tools are not known. */
   writes?: (name: string) => boolean;
 }
@@ -111,6 +113,7 @@ export class Resolution {
 
   /** Checked on every resolve (availability.ts keeps it cheap): an installed command shows without a restart. */
   private flags(power: PowerDefinition): string[] {
-    return availabilityFlags(power, this.deps.extensions(power.name), { workspaceFolder: this.deps.workspaceFolder });
+    const launch = this.deps.launchFlag?.(power);
+    return [...availabilityFlags(power, this.deps.extensions(power.name), { workspaceFolder: this.deps.workspaceFolder }), ...(launch ? [launch] : [])];
   }
 }

@@ -15,6 +15,7 @@ import type { UpstreamManager } from '../upstream/manager.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
 import type { SessionRegistry } from '../gateway/sessions/session-registry.js';
+import type { LaunchApprovals } from '../trust/launch-approvals.js';
 
 /** What a power's entry reads: its connection's state, its tools as last listed, what awaits review, whether it is active. */
 export interface PowerInfoPorts {
@@ -22,6 +23,8 @@ export interface PowerInfoPorts {
   trust: Pick<ToolTrust, 'quarantinedOf'>;
   /** Which tools the settings block (`tools.blocked`). */
   policy: Pick<ToolPolicy, 'settingsRefusal'>;
+  /** Which launches wait for the user's approval. */
+  launches: Pick<LaunchApprovals, 'waiting'>;
   toolsOf(name: string): Tool[];
   isActive(name: string): boolean;
   /** The window's state and every MCP session's (SessionRegistry.all). */
@@ -57,6 +60,7 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition, rarity?
   const held = ports.trust.quarantinedOf(power.name, 'pending').filter((tool) => !blocked.includes(tool));
   const words = describePower(power, tools, rarity);
   const missing = missingCommand(power);
+  const launch = ports.launches.waiting(power);
   return {
     name: power.name,
     version: power.version,
@@ -73,6 +77,7 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition, rarity?
     ...(status?.lastError ? { lastError: status.lastError } : {}),
     ...(held.length ? { awaitingReview: held } : {}),
     ...(blocked.length ? { blocked } : {}),
+    ...(launch ? { awaitingLaunch: launch } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import type { Settings } from '../config/settings.js';
 import type { Intel } from '../intel/intel.js';
 import type { Runtime } from '../runtime.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
+import type { LaunchApprovals } from '../trust/launch-approvals.js';
 import type { InsightPorts } from './insight-requests.js';
 import type { LiveUpdatePorts } from './live-updates.js';
 import type { PowerInfoPorts } from './payloads.js';
@@ -20,12 +21,14 @@ export type RpcPorts = InsightPorts &
   LiveUpdatePorts &
   PowerInfoPorts &
   ReviewPorts &
-  Pick<GatewayPorts, 'activate' | 'deactivate' | 'resolve' | 'resolverStatus' | 'discoverUnknownPowers'> & {
+  Pick<GatewayPorts, 'power' | 'activate' | 'deactivate' | 'resolve' | 'resolverStatus' | 'discoverUnknownPowers'> & {
     /** The thresholds a resolve answer reports. */
     settings: Pick<Settings, 'resolve'>;
     intel: Pick<Intel, 'setLanguageModel'>;
     /** Its `change` event: a review was decided or a tool was held. */
     trust: Pick<ToolTrust, 'on' | 'off'>;
+    /** Its `change` event: a launch was approved (here or by the CLI). */
+    launches: Pick<LaunchApprovals, 'on' | 'off' | 'approve' | 'waiting'>;
     gatewayEvents: Pick<EventEmitter<GatewayEvents>, 'on' | 'off'>;
   };
 

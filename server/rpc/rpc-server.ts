@@ -25,10 +25,12 @@ import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language
 import { spellContext } from '../spells/spell-context.js';
 import { toolReviewInfo } from '../trust/review-info.js';
 import { approveTool, rejectTool, toolChanges } from './tool-review-requests.js';
+import { approvePowerLaunch } from './launch-requests.js';
 import type { Review } from '../trust/pins.js';
 import { type Endpoint, type GatewayHealth, type GatewayStatus, type PowerInfo, type PowerStateChange } from '../../protocol/records.js';
 import {
   activatePower,
+  approveLaunch,
   approveToolChange,
   listToolChanges,
   rejectToolChange,
@@ -140,6 +142,11 @@ export class GatewayRpc {
     this.handle(listToolChanges, async () => toolChanges(await this.ports()));
     this.handle(approveToolChange, async (params) => approveTool(await this.ports(), params));
     this.handle(rejectToolChange, async (params) => rejectTool(await this.ports(), params));
+    this.handle(approveLaunch, async (params) => {
+      const runtime = await this.runtimeReady.promise;
+      approvePowerLaunch(rpcPorts(runtime), params);
+      return this.powerInfoOf(runtime, params.name);
+    });
     connection.onNotification(languageModelAvailability.method, (params: unknown) => {
       const next = parseAvailability(params);
       if (next.available !== this.languageModel.available) log.info(next.available ? `VS Code language models available for summaries: ${next.models.join(', ')}` : 'no VS Code language model for summaries');
@@ -320,6 +327,7 @@ export class GatewayRpc {
     const ports = rpcPorts(runtime);
     ports.gatewayEvents.on('toolsQuarantined', onQuarantined);
     ports.trust.on('change', onChange);
+    ports.launches.on('change', onChange);
     ports.gatewayEvents.on('powerState', onState);
     ports.gatewayEvents.on('toolsChanged', onChange);
     ports.gatewayEvents.on('matchingChanged', onChange);
@@ -332,6 +340,7 @@ export class GatewayRpc {
       ports.intel.setLanguageModel(undefined);
       ports.gatewayEvents.off('toolsQuarantined', onQuarantined);
       ports.trust.off('change', onChange);
+      ports.launches.off('change', onChange);
       ports.gatewayEvents.off('powerState', onState);
       ports.gatewayEvents.off('toolsChanged', onChange);
       ports.gatewayEvents.off('matchingChanged', onChange);

@@ -166,6 +166,13 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `CREATE INDEX recommendations_at ON recommendations (at);`,
   },
   {
+    // A server from the workspace or an imported config runs only once the user approved its exact
+    // launch definition (server/trust/launch-approvals.ts): `hash` is the definition's, `approved_by`
+    // the team user who approved it (NULL: the owner, the CLI or the admin token).
+    version: 14,
+    sql: `CREATE TABLE launch_approvals (power TEXT PRIMARY KEY, hash TEXT, approved_by TEXT, approved_at INTEGER);`,
+  },
+  {
     // Each tool as its server listed it (output schema, title and all), so that its tokens are counted
     // the same after a restart as in the session that listed it.
     version: 20,
@@ -197,6 +204,7 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   users: ['name'],
   learned_requests: ['id'],
   artifact_bodies: ['file'],
+  launch_approvals: ['power'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';

@@ -72,6 +72,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     private readonly features?: ClientFeatureHub,
     /** What checks the tools before calls reach them; none in tests of the connection alone. */
     private readonly toolCheck: () => ToolCheck | undefined = () => undefined,
+    /** Why the definition may not start (its launch awaits the user's approval); none in tests of the connection alone. */
+    private readonly launchRefusal: (power: PowerDefinition) => string | undefined = () => undefined,
   ) {
     super();
     this.log = logger(`power:${definition.name}`);
@@ -114,6 +116,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     if (this.definition.problems.length > 0) {
       throw new UpstreamError('not_startable', this.name, `Power '${this.name}' cannot start: ${this.definition.problems.join('; ')}`);
     }
+    const refused = this.launchRefusal(this.definition);
+    if (refused) throw new UpstreamError('awaiting_approval', this.name, refused);
     const gate = this.restarts.gate();
     if (!gate.open && !options.scheduled) {
       throw gate.gaveUp

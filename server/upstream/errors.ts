@@ -2,6 +2,8 @@
 
 export type UpstreamErrorCode =
   | 'not_startable'
+  /** Its launch definition (from the workspace or an imported config) awaits the user's approval. */
+  | 'awaiting_approval'
   | 'start_failed'
   | 'backing_off'
   | 'gave_up'

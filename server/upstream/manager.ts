@@ -43,6 +43,7 @@ export class UpstreamManager extends EventEmitter<UpstreamEvents> {
   private readonly turnsIdle = new Map<string, number>();
   private readonly idleTimer: NodeJS.Timeout;
   private toolCheck?: ToolCheck;
+  private launchRefusal?: (power: PowerDefinition) => string | undefined;
 
   constructor(private readonly options: ManagerOptions) {
     super();
@@ -63,11 +64,16 @@ export class UpstreamManager extends EventEmitter<UpstreamEvents> {
     this.toolCheck = check;
   }
 
+  /** From now on, no server starts while `refusal` gives a reason (its launch awaits the user's approval). */
+  gateLaunchWith(refusal: (power: PowerDefinition) => string | undefined): void {
+    this.launchRefusal = refusal;
+  }
+
   /** The connection for a power, created on first use. */
   connection(power: PowerDefinition): PowerConnection {
     let connection = this.connections.get(power.name);
     if (!connection) {
-      connection = new PowerConnection(power, this.options, this.features, () => this.toolCheck);
+      connection = new PowerConnection(power, this.options, this.features, () => this.toolCheck, (definition) => this.launchRefusal?.(definition));
       connection.on('state', (change) => this.emit('state', change));
       connection.on('toolsChanged', () => this.emit('toolsChanged', power.name));
       this.connections.set(power.name, connection);

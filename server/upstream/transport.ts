@@ -6,6 +6,7 @@ import type { ServerSpec } from '../powers/types.js';
 import { ChildProcessTransport } from './children/child-process-transport.js';
 import { electronAsNode } from './children/platform-spawn.js';
 import { fetchWithOwnSignal } from './own-signal-fetch.js';
+import { withoutGatewaySecrets } from '../util/gateway-secrets.js';
 
 export interface CreatedTransport {
   transport: Transport;
@@ -24,7 +25,7 @@ export function createTransport(spec: ServerSpec, options: { maxMessageBytes: nu
   switch (spec.transport) {
     case 'stdio': {
       const transport = new ChildProcessTransport(
-        { command: spec.command, args: spec.args, env: { ...getDefaultEnvironment(), ...electronAsNode(), ...spec.env }, cwd: spec.cwd },
+        { command: spec.command, args: spec.args, env: withoutGatewaySecrets({ ...getDefaultEnvironment(), ...electronAsNode(), ...spec.env }), cwd: spec.cwd },
         { maxMessageBytes: options.maxMessageBytes },
       );
       return { transport, stderr: transport.stderr, exit: () => transport.exit };

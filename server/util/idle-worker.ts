@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { withoutGatewaySecrets } from './gateway-secrets.js';
 
 interface Waiter<R> {
   resolve: (response: R) => void;
@@ -62,7 +63,7 @@ export class IdleWorker<Q extends object, R extends { id: number }> {
       this.broken = true;
       return undefined;
     }
-    const worker = new Worker(this.file);
+    const worker = new Worker(this.file, { env: withoutGatewaySecrets(process.env) });
     worker.unref();
     worker.on('message', (response: R) => {
       const waiter = this.pending.get(response.id);

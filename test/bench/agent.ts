@@ -142,7 +142,7 @@ function benchRetrievePorts(catalog: BenchCatalog, servers: BenchServer[], resol
     usage: { forTools: () => new Map() },
     recommendations: { record: () => 'not kept' },
     weights: () => DEFAULT_WEIGHTS,
-    policy: { settingsRefusal: () => undefined, isHeld: () => false, held: () => [], exposable: () => true },
+    policy: { powerRefusal: () => undefined, settingsRefusal: () => undefined, isHeld: () => false, held: () => [], exposable: () => true },
     steering: new SteeringLog(),
     settings,
   };

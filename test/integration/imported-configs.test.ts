@@ -42,6 +42,9 @@ test("every config a user has: a Kiro power folder, Cursor's, VS Code's and Clau
   assert.equal(byName.get('shared')?.source, 'vscode-mcp');
   assert.equal(powers.filter((p) => p.name === 'shared').length, 1);
   for (const power of powers) assert.ok(!/Imported from/.test(power.description), power.description);
+  // Imported servers run once the user approved their launch, as they would on the command line.
+  assert.ok((byName.get('reference') as { awaitingLaunch?: unknown }).awaitingLaunch, 'the imported power waits for approval');
+  execFileSync(process.execPath, [cliPath, 'powers', 'approve', 'reference', '--workspace', workspace], { env, stdio: 'ignore' });
 
   const session = await connectStdio(['--workspace', workspace], env);
   try {

@@ -20,6 +20,8 @@ test('a workspace .vscode/mcp.json server becomes a read-only power described by
 }`,
   );
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
+  // A workspace's server runs once the user approved its launch, as they would on the command line.
+  execFileSync(process.execPath, [cliPath, 'powers', 'approve', 'unstable-test', '--workspace', workspace], { env, stdio: 'ignore' });
   const session = await connectStdio(['--workspace', workspace], env);
   try {
     // Discovery lists the imported server's tools in the background; then its words come from them.

@@ -26,6 +26,8 @@ test("an imported server's own words: its title leads its description, its instr
     let runtime = await createRuntime({ env, demo: false, workspaceFolder: workspace });
     try {
       assert.equal(runtime.parts.tools.power('everything')!.steering, '', 'no steering before its server was listed');
+      // A workspace's server runs once the user approved its launch (what the editor's modal does).
+      assert.ok(runtime.gateway.ports.launches.approve(runtime.parts.tools.power('everything')!));
       runtime.gateway.ports.discoverUnknownPowers();
       await runtime.parts.discovery.idle();
       assert.match(runtime.parts.tools.power('everything')!.steering, /get-roots-list/, "its instructions once it was listed");

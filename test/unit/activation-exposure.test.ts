@@ -112,11 +112,12 @@ test('exposure: the cap counts tools in activation order; call-tools mode expose
   });
 });
 
-test('activation refuses an unknown power and a disabled one, naming the powers that can be activated', async () => {
+test('activation refuses an unknown power and a disabled one alike, never naming the disabled one', async () => {
   await parts({ powers: { disabled: ['unstable'] } }, async ({ activation, sessions }) => {
     sessions.open('a', handle(), false);
-    await assert.rejects(activation.activate('nope', 'a'), (error: unknown) => error instanceof UnknownPowerError && /Unknown power 'nope'.*Known powers: unstable\./.test(error.message));
-    await assert.rejects(activation.activate('unstable', 'a'), (error: unknown) => error instanceof UnknownPowerError && /is disabled in settings \(powers\.disabled\)\. Known powers: \(none configured\)/.test(error.message));
+    await assert.rejects(activation.activate('nope', 'a'), (error: unknown) => error instanceof UnknownPowerError && /Unknown power 'nope'.*Known powers: \(none configured\)\./.test(error.message) && error.known.length === 0);
+    await assert.rejects(activation.activate('unstable', 'a'), (error: unknown) => error instanceof UnknownPowerError && /^Unknown power 'unstable'\. Known powers: \(none configured\)/.test(error.message));
+    await assert.rejects(activation.deactivate('nope', 'a'), (error: unknown) => error instanceof UnknownPowerError && !error.message.includes('unstable'));
     assert.equal(sessions.state('a').active.size, 0);
   });
 });

@@ -14,7 +14,8 @@ for (const platform of ['linux', 'darwin', 'freebsd'] as const) {
     assert.equal(spawn.supervisor.args[0], '-c');
     assert.equal(spawn.supervisor.args[3], '20', 'grace in tenths of a second');
     assert.equal(spawn.supervisor.options.detached, true);
-    assert.equal(spawn.supervisor.options.env, undefined, 'no Electron variable needed for sh');
+    assert.equal(spawn.supervisor.options.env?.ELECTRON_RUN_AS_NODE, undefined, 'no Electron variable needed for sh');
+    assert.equal(spawn.supervisor.options.env?.PATH, process.env.PATH, 'the environment is passed on (without the gateway\'s credentials)');
   });
 }
 

@@ -97,7 +97,7 @@ test('a power\'s tools are told apart: held for review (pending), blocked (kept 
     trust.check('fs', now, 'quarantine');
     trust.reject('fs', 'write');
     const definition = { name: 'fs', version: '1.0.0', description: 'Files.', keywords: ['file', 'folder', 'path'], steering: '', server: { transport: 'http' as const, url: 'https://x.example/mcp', headers: {} }, source: { kind: 'spell' as const, file: '/s/fs.spell.yaml', readOnly: false }, derivedFromTools: false, problems: [] } as unknown as PowerDefinition;
-    const info = powerInfo({ manager: { statuses: () => [] }, trust, policy: new ToolPolicy(() => ({ powers: { disabled: [] }, tools: { blocked: ['fs:remove'] } }), trust), toolsOf: () => now, isActive: () => true, sessions: { all: () => [] } }, definition);
+    const info = powerInfo({ manager: { statuses: () => [] }, trust, policy: new ToolPolicy(() => ({ powers: { disabled: [] }, tools: { blocked: ['fs:remove'] } }), trust), toolsOf: () => now, isActive: () => true, launches: { waiting: () => undefined }, sessions: { all: () => [] } }, definition);
     assert.deepEqual(info.awaitingReview, ['read'], 'pending only');
     assert.deepEqual(info.blocked, ['remove', 'write'], 'kept blocked in the review, and blocked by the settings (over its pending review)');
     assert.equal(info.tools.length, 4);

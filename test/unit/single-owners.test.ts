@@ -58,6 +58,7 @@ const OWNERS: Record<string, string> = {
   intel_artifacts: 'server/intel/artifacts/artifact-store.ts',
   intel_calls: 'server/intel/accounting/intel-calls-table.ts',
   intel_power_writes: 'server/intel/cache/result-cache.ts',
+  launch_approvals: 'server/trust/launch-approvals.ts',
   learned_requests: 'server/ranking/learned-requests.ts',
   ranking_weights: 'server/ranking/weights-store.ts',
   recommendations: 'server/ranking/recommendations.ts',

@@ -9,11 +9,12 @@ import type { GatewayPorts } from '../ports.js';
 
 /** What the REST API reads and decides through. */
 export interface RestPorts {
-  ports: Pick<GatewayPorts, 'activity' | 'trust'>;
+  ports: Pick<GatewayPorts, 'activity' | 'trust' | 'launches' | 'power' | 'powers'>;
 }
 import { readJsonBody } from './http-body.js';
 import { splitQualifiedName } from '../tool-names.js';
 import { toolReviewInfo } from '../../trust/review-info.js';
+import { LaunchChangedError } from '../../trust/launch-approvals.js';
 
 /**
  * The REST API beside /mcp, behind the same bearer tokens:
@@ -21,6 +22,8 @@ import { toolReviewInfo } from '../../trust/review-info.js';
  * GET  /api/v1/tools/changes?power=      tools held for review (any user)
  * POST /api/v1/tools/approve {tool: "power:tool"} | {power}   (the admin token only: identity.ts)
  * POST /api/v1/tools/reject  {tool: "power:tool"}             (the admin token only)
+ * GET  /api/v1/powers/launches           servers waiting for the user's approval to run, with their command
+ * POST /api/v1/powers/approve {power, hash?}   approve a power's launch (the admin token only)
  * Resolves true when it answered the request.
  */
 export async function handleRestApi(gateway: RestPorts, request: IncomingMessage, response: ServerResponse, identity: Identity): Promise<boolean> {
@@ -36,6 +39,10 @@ export async function handleRestApi(gateway: RestPorts, request: IncomingMessage
       case 'POST /api/v1/tools/approve':
       case 'POST /api/v1/tools/reject':
         return await decide(gateway, request, response, identity, url.pathname.endsWith('approve') ? 'approve' : 'reject');
+      case 'GET /api/v1/powers/launches':
+        return send(response, 200, { waiting: waitingLaunches(gateway) });
+      case 'POST /api/v1/powers/approve':
+        return await approveLaunchOver(gateway, request, response, identity);
       default:
         return send(response, 404, { error: `No endpoint ${request.method} ${preview(url.pathname, 80)}: try GET /api/v1/activity or GET /api/v1/tools/changes.` });
     }
@@ -59,6 +66,32 @@ async function decide(gateway: RestPorts, request: IncomingMessage, response: Se
   const decided = action === 'approve' ? gateway.ports.trust.approve(target.power, target.tool) : [gateway.ports.trust.reject(target.power, target.tool)].flatMap((r) => (r ? [r] : []));
   if (decided.length === 0) return send(response, 404, { error: `No change of '${preview(`${target.power}:${target.tool}`, 120)}' awaits review.` });
   return send(response, 200, { [action === 'approve' ? 'approved' : 'rejected']: maskDeep(decided.map(toolReviewInfo)) });
+}
+
+function waitingLaunches(gateway: RestPorts): { power: string; origin: string; command: string; hash: string; file: string }[] {
+  return gateway.ports.powers().flatMap((power) => {
+    const wait = gateway.ports.launches.waiting(power);
+    return wait ? [{ power: power.name, ...wait, file: power.source.file }] : [];
+  });
+}
+
+async function approveLaunchOver(gateway: RestPorts, request: IncomingMessage, response: ServerResponse, identity: Identity): Promise<true> {
+  requireReviewer(identity, "Approving a power's launch");
+  const body = await readJsonBody(request, 64 * 1024);
+  const value = body.kind === 'json' && typeof body.value === 'object' && body.value !== null ? (body.value as { power?: unknown; hash?: unknown }) : undefined;
+  if (typeof value?.power !== 'string' || (value.hash !== undefined && typeof value.hash !== 'string')) {
+    return send(response, 400, { error: 'Send a JSON body: {"power": "name"}, with "hash" (from GET /api/v1/powers/launches) to approve only the launch you saw.' });
+  }
+  const power = gateway.ports.power(value.power);
+  if (!power) return send(response, 404, { error: `No power '${preview(value.power, 120)}' is configured.` });
+  try {
+    const approved = gateway.ports.launches.approve(power, identity.user, value.hash as string | undefined);
+    if (!approved) return send(response, 404, { error: `Power '${power.name}' waits for no approval to run.` });
+    return send(response, 200, { approved: { power: power.name, ...approved } });
+  } catch (error) {
+    if (error instanceof LaunchChangedError) return send(response, 409, { error: error.message });
+    throw error;
+  }
 }
 
 function send(response: ServerResponse, status: number, body: unknown): true {

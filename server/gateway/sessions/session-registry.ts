@@ -25,10 +25,11 @@ export interface SessionState {
 }
 
 export class SessionLimitError extends Error {
-  constructor(readonly max: number, holders: string) {
+  /** `yours`: the sessions the refused client holds itself (never anyone else's). */
+  constructor(readonly max: number, yours?: number) {
     super(
-      `Grimoire already serves ${max} MCP sessions, its limit for all clients together (sessions.maxConcurrent), and no client holds more than its share (${holders}): ` +
-        'close a session you no longer use, or wait for idle ones to be closed (sessions.idleMinutes), then connect again.',
+      `Grimoire already serves ${max} MCP sessions, its limit for all clients together (sessions.maxConcurrent), and no client holds more than its share` +
+        `${yours === undefined ? '' : ` (you hold ${yours})`}: close a session you no longer use, or wait for idle ones to be closed (sessions.idleMinutes), then connect again.`,
     );
   }
 }
@@ -73,7 +74,7 @@ export class SessionRegistry {
   /** Throws SessionLimitError when no new expiring session may open. */
   assertRoom(): void {
     const max = this.limits().maxConcurrent;
-    if (this.expiring().length >= max) throw new SessionLimitError(max, this.holders());
+    if (this.expiring().length >= max) throw new SessionLimitError(max);
   }
 
   /**
@@ -93,19 +94,13 @@ export class SessionRegistry {
     for (const state of expiring) byClient.set(state.client ?? '', [...(byClient.get(state.client ?? '') ?? []), state]);
     const [largest, theirs] = [...byClient].sort((a, b) => b[1].length - a[1].length)[0]!;
     if (theirs.length > mine.length + 1) return this.evict(theirs, `the gateway is full (sessions.maxConcurrent) and ${clientName(largest)} holds the most sessions`);
-    throw new SessionLimitError(maxConcurrent, this.holders());
+    throw new SessionLimitError(maxConcurrent, mine.length);
   }
 
   private expiring(): SessionState[] {
     return [...this.sessions.values()].filter((s) => s.expires);
   }
 
-  /** Who holds the HTTP sessions, for the refusal: `the owner's token 2, user 'bob' 1`. */
-  private holders(): string {
-    const counts = new Map<string, number>();
-    for (const state of this.expiring()) counts.set(state.client ?? '', (counts.get(state.client ?? '') ?? 0) + 1);
-    return [...counts].map(([client, n]) => `${clientName(client)} ${n}`).join(', ');
-  }
 
   /** Closes the least recently used of `candidates` to make room; says why in its client's log. */
   private async evict(candidates: SessionState[], why: string): Promise<string[]> {

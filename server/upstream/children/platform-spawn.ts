@@ -1,6 +1,7 @@
 import type { SpawnOptions } from 'node:child_process';
 import * as path from 'node:path';
 import { POSIX_SUPERVISOR_SCRIPT } from './supervisor-script.js';
+import { withoutGatewaySecrets } from '../../util/gateway-secrets.js';
 
 /** How each platform starts a stdio child and the supervisor: the one place that differs by platform. */
 export interface PlatformSpawn {
@@ -22,13 +23,13 @@ export function platformSpawn(graceMs: number, platform: NodeJS.Platform = proce
       supervisor: {
         command: process.execPath,
         args: [path.join(__dirname, 'child-supervisor-node.js'), String(graceMs)],
-        options: { stdio, env: { ...process.env, ...electronAsNode(versions) }, windowsHide: true },
+        options: { stdio, env: { ...withoutGatewaySecrets(process.env), ...electronAsNode(versions) }, windowsHide: true },
       },
     };
   }
   return {
     childOptions: { detached: true, windowsHide: true, shell: false },
     // Detached too: a signal to the gateway's group (a terminal's Ctrl-C, `kill -- -pgid`) leaves it to clean up.
-    supervisor: { command: '/bin/sh', args: ['-c', POSIX_SUPERVISOR_SCRIPT, 'grimoire-child-supervisor', String(Math.ceil(graceMs / 100))], options: { stdio, detached: true } },
+    supervisor: { command: '/bin/sh', args: ['-c', POSIX_SUPERVISOR_SCRIPT, 'grimoire-child-supervisor', String(Math.ceil(graceMs / 100))], options: { stdio, detached: true, env: withoutGatewaySecrets(process.env) } },
   };
 }

@@ -35,6 +35,19 @@ async function grimoire(): Promise<GrimoireApi> {
 }
 
 const toolNames = () => vscode.lm.tools.map((tool) => tool.name);
+
+/**
+ * A workspace spell's server runs once the user approved its launch. VS Code refuses to show the
+ * modal while extension tests run, so the user approves from a terminal: `grimoire powers approve`
+ * (retried until the spell is on disk and loaded).
+ */
+async function approveLaunch(name: string, imported = false): Promise<void> {
+  const cli = path.resolve(__dirname, '..', '..', '..', 'server', 'cli', 'main.js');
+  await waitFor(() => {
+    const approved = spawnSync(process.execPath, [cli, 'powers', 'approve', name, '--workspace', workspaceFolder(), ...(imported ? [] : ['--no-imports'])], { encoding: 'utf8', env: process.env, timeout: 30_000 });
+    return approved.status === 0;
+  }, 30_000, `'${name}' approved from a terminal`);
+}
 const gatewayTool = (suffix: string) => toolNames().find((name) => name.startsWith('mcp_') && name.endsWith(suffix));
 
 function textOf(result: vscode.LanguageModelToolResult): string {
@@ -483,6 +496,9 @@ test('every contributed command runs without error', async (t) => {
   assert.equal(await run('grimoire.reviewToolChanges'), undefined, 'nothing awaits review');
   assert.equal(await run('grimoire.approveToolChange'), undefined);
   assert.equal(await run('grimoire.keepToolBlocked'), undefined);
+  // test-spell (a workspace spell) waits for approval: the modal is refused in tests, so nothing is approved.
+  assert.equal(await run('grimoire.reviewLaunches'), undefined);
+  assert.ok((await grimoire()).powers().find((power) => power.name === 'test-spell')?.awaitingLaunch, 'the new workspace spell waits for approval');
 
   const api = await grimoire();
   await vscode.commands.executeCommand('grimoire.clearActivityFilter');
@@ -534,6 +550,12 @@ test('a spell made from a workspace mcp.json entry becomes a power that starts a
   assert.doesNotMatch(editor.document.getText(), /^keywords: .*"(mcp|server|tools|add)"/m);
   const flagged = await waitFor(() => vscode.languages.getDiagnostics(editor.document.uri).find((d) => String(d.code) === 'placeholder' && d.range.start.line === editor.document.getText().split('\n').findIndex((line) => line.startsWith('description:'))), 30_000, 'the placeholder description flagged');
   assert.equal(flagged.severity, vscode.DiagnosticSeverity.Warning);
+  // Until the user approves it, the new spell's server is not started.
+  const api = await grimoire();
+  const waiting = await waitFor(() => api.powers().find((power) => power.name === 'team-notes')?.awaitingLaunch, 30_000, 'team-notes listed as waiting for approval, with its command');
+  assert.ok(waiting.command.includes('team-notes.jsonl'), waiting.command);
+  assert.equal(await vscode.commands.executeCommand('grimoire.activatePower', 'team-notes'), undefined, 'not started before the approval');
+  await approveLaunch('team-notes');
   const info = await waitFor(
     async () => {
       const activated = await vscode.commands.executeCommand<{ active: boolean; tools: unknown[] } | undefined>('grimoire.activatePower', 'team-notes');
@@ -576,6 +598,7 @@ test('a gateway restart keeps the active powers and the MCP endpoint, and VS Cod
   // The restarted process activates memory while VS Code connects: its tools come back with list_changed.
   const graph = await waitFor(() => invoke('memory__read_graph', {}).catch(() => undefined), 20_000, "memory's tools callable after the restart");
   assert.match(graph, /entities/);
+  await approveLaunch('restart-notes');
   await vscode.commands.executeCommand('grimoire.activatePower', 'restart-notes');
   await waitFor(() => gatewayTool('restart-notes__read_graph'), 20_000, "a new power's tools in vscode.lm.tools after the restart (list_changed over the new connection)");
   await vscode.commands.executeCommand('grimoire.deactivatePower', 'memory');
@@ -597,6 +620,7 @@ test('a changed tool is held back: the Powers tree counts it as held, the diff o
   );
   const reloaded = await vscode.commands.executeCommand<{ powers: Array<{ name: string }> }>('grimoire.reloadPowers');
   assert.ok(reloaded.powers.some((power) => power.name === 'reviewed'));
+  await approveLaunch('reviewed');
   await vscode.commands.executeCommand('grimoire.activatePower', 'reviewed');
   await waitFor(() => gatewayTool('reviewed__peek'), 30_000, 'reviewed__peek in vscode.lm.tools');
   assert.match(await invoke('reviewed__peek', {}), /ran peek/);
@@ -674,6 +698,8 @@ test("a server of the workspace's mcp.json, offered to the agent twice, is route
   const spell = path.join(workspaceFolder(), '.grimoire', 'shared-memory.spell.yaml');
   try {
     await waitFor(() => api.powers().find((power) => power.name === 'shared-memory' && power.source.kind === 'vscode-mcp'), 60_000, 'shared-memory imported after the settings restart');
+    // A server of the workspace's mcp.json runs once the user approved it (from a terminal here: no dialogs in tests).
+    await approveLaunch('shared-memory', true);
     await vscode.commands.executeCommand('grimoire.activatePower', 'shared-memory');
     const twice = await waitFor(() => api.tokenReport()?.toolsList.listedTwice.find((entry) => entry.power === 'shared-memory'), 30_000, 'shared-memory named as listed twice');
     assert.equal(twice.file, mcpJson);
