@@ -26,6 +26,7 @@ import { powerDocument } from './gateway/power-documents.js';
 import { learnFromCall, onPowerState, onQuarantined, onRegistryChange, type ReactionParts } from './gateway/power-reactions.js';
 import { Resolution } from './gateway/resolution.js';
 import { SessionRegistry } from './gateway/sessions/session-registry.js';
+import { GATEWAY_INSTRUCTIONS, SERVER_INFO } from './gateway/sessions/session-info.js';
 import { SteeringLog } from './gateway/steering.js';
 import { HintEvents } from './hints/hint-events.js';
 import { hintNetworkReport } from './hints/hint-network-report.js';
@@ -73,7 +74,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const sessions = new SessionRegistry(() => settings.sessions);
   const trust = new ToolTrust(store);
   const policy = new ToolPolicy(() => settings, trust);
-  const tools = new PowerTools({ registry, manager, catalog, trust, settings, workspaceFolder });
+  const tools = new PowerTools({ registry, manager, catalog, trust, settings, workspaceFolder, isGrimoire: (words) => words.title === SERVER_INFO.title && words.instructions === GATEWAY_INSTRUCTIONS });
   const recommendations = new RecommendationLog(store);
   // A session with no recommendation has nothing to credit: its calls leave no deferred job.
   const markUsed = (sessionId: string, name: string) => {

@@ -29,6 +29,8 @@ export interface PowerToolsDeps {
   trust: Pick<ToolTrust, 'check'>;
   settings: Pick<Settings, 'trust' | 'intentDeclaration'>;
   workspaceFolder?: string;
+  /** The server answered `initialize` as this gateway does: Grimoire itself (a URL of its own endpoint). */
+  isGrimoire?: (words: ServerWords) => boolean;
 }
 
 /**
@@ -50,6 +52,8 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   /** What each listed power's server said of itself. */
   private readonly words: Map<string, ServerWords>;
   private withWords?: { from: PowerDefinition[]; version: number; powers: PowerDefinition[] };
+  /** Powers whose server turned out to be Grimoire itself, by the server they start: left out. */
+  private readonly itself = new Set<string>();
   private wordsVersion = 0;
 
   constructor(private readonly deps: PowerToolsDeps) {
@@ -62,7 +66,8 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   powers(): PowerDefinition[] {
     const from = this.deps.registry.snapshot().powers;
     if (this.withWords?.from !== from || this.withWords.version !== this.wordsVersion) {
-      this.withWords = { from, version: this.wordsVersion, powers: from.map((power) => withServerWords(power, this.words.get(power.name))) };
+      const others = from.filter((power) => !this.itself.has(power.serverHash));
+      this.withWords = { from, version: this.wordsVersion, powers: others.map((power) => withServerWords(power, this.words.get(power.name))) };
     }
     return this.withWords.powers;
   }
@@ -135,6 +140,14 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     const connection = this.deps.manager.connection(power);
     const { tools, generation } = await connection.listTools(scope);
     const words = boundedWords(connection.serverWords?.() ?? {});
+    if (this.deps.isGrimoire?.(words)) {
+      this.itself.add(power.serverHash);
+      this.wordsVersion += 1;
+      await connection.stop('Grimoire itself');
+      log.info(`'${name}' is left out: its server is Grimoire itself (${power.source.file})`);
+      this.emit('listed', name);
+      throw new Error(`'${name}' is Grimoire itself (${power.source.file}): a gateway is never a power behind itself.`);
+    }
     const changes = this.deps.catalog.record(name, tools, Date.now(), words);
     this.words.set(name, words);
     this.wordsVersion += 1;
