@@ -18,6 +18,7 @@ import { Catalog } from './catalog/catalog.js';
 import { Discovery } from './catalog/discovery.js';
 import { declaresReadOnly } from './calls/annotations.js';
 import { PowerTools } from './catalog/power-tools.js';
+import { confirmReads, readCandidates } from './catalog/read-candidates.js';
 import type { Settings } from './config/settings.js';
 import { Activation } from './gateway/activation.js';
 import type { GatewayEvents, GatewayPorts } from './gateway/ports.js';
@@ -45,6 +46,7 @@ import { PowerIndex } from './resolve/power-index.js';
 import type { Store } from './store/store.js';
 import { awaitingReview, settingsRefusalText, ToolPolicy } from './trust/tool-policy.js';
 import { ToolTrust } from './trust/tool-trust.js';
+import { ReadConfirmations } from './trust/read-confirmations.js';
 import { UpstreamManager } from './upstream/manager.js';
 import { errorMessage, logger } from './log.js';
 import { DeferredWork } from './util/deferred-work.js';
@@ -74,7 +76,8 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const sessions = new SessionRegistry(() => settings.sessions);
   const trust = new ToolTrust(store);
   const policy = new ToolPolicy(() => settings, trust);
-  const tools = new PowerTools({ registry, manager, catalog, trust, settings, workspaceFolder, isGrimoire: (words) => words.title === SERVER_INFO.title && words.instructions === GATEWAY_INSTRUCTIONS });
+  const reads = new ReadConfirmations(store);
+  const tools = new PowerTools({ registry, manager, catalog, trust, reads, settings, workspaceFolder, isGrimoire: (words) => words.title === SERVER_INFO.title && words.instructions === GATEWAY_INSTRUCTIONS });
   const recommendations = new RecommendationLog(store);
   // A session with no recommendation has nothing to credit: its calls leave no deferred job.
   const markUsed = (sessionId: string, name: string) => {
@@ -178,6 +181,9 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     steering,
     sessions,
     trust,
+    reads,
+    readCandidates: () => readCandidates(tools.powers().map((power) => ({ power: power.name, tools: tools.toolsOf(power.name), override: (tool) => tools.overrideOf(power.name, tool) })), reads),
+    confirmReads: (targets) => confirmReads(targets, tools, reads),
     policy,
   };
 
@@ -186,6 +192,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     if (settings.discovery.enabled && power.problems.length === 0 && !policy.powerRefusal(power.name)) discovery.enqueue(power);
   };
   trust.on('change', () => activation.updateExposure());
+  reads.on('change', () => activation.updateExposure());
   trust.on('quarantined', (reviews) => onQuarantined(reactions, reviews));
   tools.on('listed', () => {
     reindex();
@@ -221,6 +228,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
       deferred.flush();
       sessions.dispose();
       trust.close();
+      reads.close();
       await manager.shutdown();
       await intel.close();
     },

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { effectiveAnnotations, type EffectiveAnnotations } from '../calls/annotations.js';
 import type { Settings } from '../config/settings.js';
 import { unknownHintTools } from '../hints/declared-hints.js';
@@ -8,6 +8,7 @@ import type { PowerRegistry } from '../powers/registry.js';
 import type { PowerDefinition } from '../powers/types.js';
 import { newToolsPolicy } from '../trust/quarantine-policy.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
+import type { ReadConfirmations } from '../trust/read-confirmations.js';
 import type { CallScope } from '../upstream/client-features.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import { logger } from '../log.js';
@@ -27,6 +28,8 @@ export interface PowerToolsDeps {
   manager: Pick<UpstreamManager, 'connection'>;
   catalog: Catalog;
   trust: Pick<ToolTrust, 'check'>;
+  /** The user's confirmations that a tool only reads. */
+  reads?: Pick<ReadConfirmations, 'isConfirmed'>;
   settings: Pick<Settings, 'trust' | 'intentDeclaration'>;
   workspaceFolder?: string;
   /** The server answered `initialize` as this gateway does: Grimoire itself (a URL of its own endpoint). */
@@ -93,10 +96,18 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
       .map((power) => ({ power: power.name, tools: this.toolsOf(power.name), listed: this.listed(power.name), ...(offeredDirectlyByVsCode(power) ? { direct: power.source.file } : {}) }));
   }
 
-  /** The annotations validation trusts for a tool: the spell's, else the server's, else inferred. */
+  /** The annotations validation trusts for a tool: the spell's, else the server's, else the user's confirmed read, else inferred. */
   annotationsOf(power: string, tool: Pick<Tool, 'name' | 'description' | 'annotations'>): EffectiveAnnotations {
     const override = this.deps.registry.extensions(power)?.annotations?.[tool.name];
-    return effectiveAnnotations(tool, override, this.deps.settings.intentDeclaration.inferAnnotations);
+    // The confirmation holds for the version listed now (its hash): the tool as last listed.
+    const listed = this.deps.reads && this.known.get(power)?.find((t) => t.name === tool.name);
+    const confirmed = !!listed && this.deps.reads!.isConfirmed(power, listed);
+    return effectiveAnnotations(tool, override, this.deps.settings.intentDeclaration.inferAnnotations, confirmed);
+  }
+
+  /** The spell's annotation override of a tool, if any. */
+  overrideOf(power: string, tool: string): ToolAnnotations | undefined {
+    return this.deps.registry.extensions(power)?.annotations?.[tool];
   }
 
   /** A power's tools, listing them first (which starts the power) when they were never seen; `scope` as for refresh. */

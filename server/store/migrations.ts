@@ -165,6 +165,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 13,
     sql: `CREATE INDEX recommendations_at ON recommendations (at);`,
   },
+  {
+    // The user's confirmation that a tool with no read/write annotation only reads, pinned to the
+    // version of the tool confirmed (its trust hash): a changed tool is not read-only until confirmed again.
+    version: 15,
+    sql: `CREATE TABLE read_confirmations (power TEXT, tool TEXT, hash TEXT, confirmed_at INTEGER, PRIMARY KEY (power, tool));`,
+  },
 ];
 
 /**
@@ -191,6 +197,7 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   users: ['name'],
   learned_requests: ['id'],
   artifact_bodies: ['file'],
+  read_confirmations: ['power', 'tool'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';
