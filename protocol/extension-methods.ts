@@ -22,6 +22,7 @@ import type {
   ResolveResult,
   TokenReportInfo,
   ToolChangesPayload,
+  ReadCandidatesPayload,
   TuneWeightsResult,
 } from './records.js';
 
@@ -87,6 +88,11 @@ export interface LanguageModelReply {
 }
 
 /** A tool (`tool` set) or every held tool of a power. */
+export interface ConfirmReadsParams {
+  /** `power:tool` each. */
+  tools: string[];
+}
+
 export interface ToolReviewParams {
   power: string;
   tool?: string;
@@ -134,6 +140,10 @@ export const listToolChanges = request<null, ToolChangesPayload>('grimoire/toolC
 export const approveToolChange = request<ToolReviewParams, ToolChangesPayload>('grimoire/approveTool');
 /** Keeps the tool blocked. Answers with what still awaits review. */
 export const rejectToolChange = request<ToolReviewParams, ToolChangesPayload>('grimoire/rejectTool');
+/** The tools Grimoire believes only read that no annotation declares, and where the user's confirmation stands. */
+export const listReadCandidates = request<null, ReadCandidatesPayload>('grimoire/readCandidates');
+/** The user confirms these tools (`power:tool`) read-only, pinned to their current version. Answers with the candidates after it. */
+export const confirmReads = request<ConfirmReadsParams, ReadCandidatesPayload>('grimoire/confirmReads');
 
 /** Fetches the semantic model into the data folder (progress: modelDownloadProgress); the embedder loads it at the gateway's next start. */
 export const downloadModel = request<DownloadModelParams, DownloadOutcome>('grimoire/downloadModel');

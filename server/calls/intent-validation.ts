@@ -13,7 +13,7 @@ const whose: Record<EffectiveAnnotations['source'], string> = {
   server: 'by its server',
   spell: 'by its spell file',
   user: 'by the user (confirmed read-only)',
-  inferred: 'by Grimoire from its name (inferred; no annotation was given)',
+  inferred: 'by Grimoire from its name or description (inferred; no annotation was given)',
   none: '',
 };
 
