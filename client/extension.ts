@@ -21,6 +21,7 @@ import { trackGatewayContext } from './context-keys.js';
 import { createStatusBar } from './status-bar.js';
 import { Timings, type TimingsSnapshot } from './timings.js';
 import { reviewBadge, ToolReview } from './tool-review.js';
+import { ReadReview } from './tool-review-reads.js';
 
 /** What activate() returns: measurements, for the extension tests and anyone curious. */
 export interface GrimoireApi {
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     toolReview,
     powersView,
     reviewBadge(powersView, toolReview),
+    new ReadReview(client),
     activityView,
     new HintsView(client),
     new LanguageModelLender(context, client),
