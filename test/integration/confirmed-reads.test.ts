@@ -61,6 +61,8 @@ test('the list of believed reads holds every unannotated read and no write; conf
   const names = listed.map((c) => `${c.power}:${c.tool}`).sort();
   assert.deepEqual(names, ['clock:get_current_time', 'sqlite:db_info', 'sqlite:get_table_schema', 'sqlite:list_tables', 'sqlite:read_records']);
   assert.ok(listed.every((c) => c.status === 'new'));
+  const powers = spawnSync(process.execPath, [cliPath, 'powers', 'list'], { env, encoding: 'utf8' });
+  assert.match(powers.stdout, /5 listed tools look like reads but do not declare it: review them once with 'grimoire tools reads'/);
 
   const confirmed = cli('confirm-read', '--all');
   assert.equal(confirmed.status, 0, confirmed.stderr);
