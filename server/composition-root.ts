@@ -16,6 +16,7 @@ import { recordStage } from './calls/record-stage.js';
 import { validateStage } from './calls/validate-stage.js';
 import { Catalog } from './catalog/catalog.js';
 import { Discovery } from './catalog/discovery.js';
+import { ServerToolLists } from './catalog/server-tool-lists.js';
 import { declaresReadOnly } from './calls/annotations.js';
 import { PowerTools } from './catalog/power-tools.js';
 import { confirmReads, readCandidates } from './catalog/read-candidates.js';
@@ -77,7 +78,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const trust = new ToolTrust(store);
   const policy = new ToolPolicy(() => settings, trust);
   const reads = new ReadConfirmations(store);
-  const tools = new PowerTools({ registry, manager, catalog, trust, reads, settings, workspaceFolder, isGrimoire: (words) => words.title === SERVER_INFO.title && words.instructions === GATEWAY_INSTRUCTIONS });
+  const tools = new PowerTools({ registry, manager, catalog, lists: new ServerToolLists(store), trust, reads, settings, workspaceFolder, isGrimoire: (words) => words.title === SERVER_INFO.title && words.instructions === GATEWAY_INSTRUCTIONS });
   const recommendations = new RecommendationLog(store);
   // A session with no recommendation has nothing to credit: its calls leave no deferred job.
   const markUsed = (sessionId: string, name: string) => {
@@ -94,6 +95,11 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     userOf: (sessionId) => activity.userOf(sessionId),
   });
   const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0), () => settings.discovery.concurrency);
+  const discoverUnknown = () => {
+    if (!settings.discovery.enabled) return;
+    // A disabled power's server is never run, not even to learn its tools.
+    for (const power of tools.powers()) if (power.problems.length === 0 && !policy.powerRefusal(power.name) && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
+  };
   const activity = new ActivityLog(store);
   const events = new EventLog(store);
   const learned = new LearnedRequests(store);
@@ -125,7 +131,12 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     recommendations,
     workspaceFolder,
     later: (work) => deferred.later(work),
-    catalogPending: () => (discovery.pending().length ? discovery.settled(settings.discovery.waitMs) : Promise.resolve([])),
+    // An agent's request that comes before the start-up's discovery was asked for asks for it itself; it waits only for powers with no tools known.
+    catalogPending: (discover) => {
+      if (discover) discoverUnknown();
+      return discovery.settled(settings.discovery.waitMs, (name) => !tools.listed(name));
+    },
+    listed: (name) => tools.listed(name),
     writes: (name) => !tools.listed(name) || tools.toolsOf(name).some((tool) => !declaresReadOnly(tools.annotationsOf(name, tool))),
   });
   const toolOf = (power: string, tool: string) => tools.toolsOf(power).find((t) => t.name === tool);
@@ -165,11 +176,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
         hints,
         settings.hints.minSupport,
       ),
-    discoverUnknownPowers() {
-      if (!settings.discovery.enabled) return;
-      // A disabled power's server is never run, not even to learn its tools.
-      for (const power of tools.powers()) if (power.problems.length === 0 && !policy.powerRefusal(power.name) && catalog.refreshedAt(power.name) === undefined) discovery.enqueue(power);
-    },
+    discoverUnknownPowers: discoverUnknown,
     settings,
     store,
     manager,

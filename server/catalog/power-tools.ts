@@ -13,6 +13,7 @@ import type { CallScope } from '../upstream/client-features.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import { logger } from '../log.js';
 import { asTool, type Catalog } from './catalog.js';
+import type { ServerToolLists } from './server-tool-lists.js';
 import { boundedWords, type ServerWords } from '../powers/server-words.js';
 
 /** A power with its server's words: their instructions guide the agent when the spell or config gives no steering. */
@@ -28,6 +29,8 @@ export interface PowerToolsDeps {
   manager: Pick<UpstreamManager, 'connection'>;
   catalog: Catalog;
   trust: Pick<ToolTrust, 'check'>;
+  /** Each server's last tool list by its launch definition. */
+  lists?: ServerToolLists;
   /** The user's confirmations that a tool only reads. */
   reads?: Pick<ReadConfirmations, 'isConfirmed'>;
   settings: Pick<Settings, 'trust' | 'intentDeclaration'>;
@@ -55,6 +58,8 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   /** What each listed power's server said of itself. */
   private readonly words: Map<string, ServerWords>;
   private withWords?: { from: PowerDefinition[]; version: number; powers: PowerDefinition[] };
+  /** Launch definitions looked up in the lists kept by launch definition (once each). */
+  private readonly recalled = new Set<string>();
   /** Powers whose server turned out to be Grimoire itself, by the server they start: left out. */
   private readonly itself = new Set<string>();
   private wordsVersion = 0;
@@ -69,10 +74,28 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   powers(): PowerDefinition[] {
     const from = this.deps.registry.snapshot().powers;
     if (this.withWords?.from !== from || this.withWords.version !== this.wordsVersion) {
+      this.recallLists(from);
       const others = from.filter((power) => !this.itself.has(power.serverHash));
       this.withWords = { from, version: this.wordsVersion, powers: others.map((power) => withServerWords(power, this.words.get(power.name))) };
     }
     return this.withWords.powers;
+  }
+
+  /**
+   * A power whose tools were never listed under its name, but whose launch definition was (under
+   * another name, from another config): ranked on that list until its server is listed.
+   */
+  private recallLists(powers: readonly PowerDefinition[]): void {
+    const lists = this.deps.lists;
+    if (!lists) return;
+    for (const power of powers) {
+      if (this.known.has(power.name) || this.recalled.has(power.serverHash)) continue;
+      this.recalled.add(power.serverHash);
+      const last = lists.recall(power.serverHash);
+      if (!last) continue;
+      this.known.set(power.name, last.tools);
+      if (!this.words.has(power.name)) this.words.set(power.name, last.words);
+    }
   }
 
   power(name: string): PowerDefinition | undefined {
@@ -160,6 +183,7 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
       throw new Error(`'${name}' is Grimoire itself (${power.source.file}): a gateway is never a power behind itself.`);
     }
     const changes = this.deps.catalog.record(name, tools, Date.now(), words);
+    this.deps.lists?.remember(power.serverHash, tools, words);
     this.words.set(name, words);
     this.wordsVersion += 1;
     this.known.set(name, tools);

@@ -171,6 +171,15 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 15,
     sql: `CREATE TABLE read_confirmations (power TEXT, tool TEXT, hash TEXT, confirmed_at INTEGER, PRIMARY KEY (power, tool));`,
   },
+  {
+    // Each server's last tool list by its launch definition (PowerDefinition.serverHash): a power
+    // imported under another name, or started again, is ranked on it before its server is listed.
+    version: 16,
+    sql: `
+      CREATE TABLE server_tool_lists (server_hash TEXT PRIMARY KEY, tools TEXT, words TEXT, listed_at INTEGER);
+      CREATE INDEX server_tool_lists_at ON server_tool_lists (listed_at);
+    `,
+  },
 ];
 
 /**
@@ -198,6 +207,7 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   learned_requests: ['id'],
   artifact_bodies: ['file'],
   read_confirmations: ['power', 'tool'],
+  server_tool_lists: ['server_hash'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';
