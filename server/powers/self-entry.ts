@@ -57,7 +57,7 @@ function grimoireEntry(arg: string, baseDir: string): string | undefined {
   const normalized = arg.replace(/\\/g, '/');
   const entry = ENTRIES.find((candidate) => normalized === candidate || normalized.endsWith(`/${candidate}`));
   if (!entry) return undefined;
-  const file = path.resolve(baseDir, arg);
+  const file = path.resolve(baseDir, normalized);
   const root = path.resolve(file, ...entry.split('/').map(() => '..'));
   const read = readTextFile(path.join(root, 'package.json'));
   if (!read.ok) return undefined;
