@@ -47,7 +47,7 @@ export function callLine(view: ToolCatalogView, power: string, tool: Tool): stri
 
 /** Why a tool that looks like a read goes through write: nobody declared it read-only, and the user has not confirmed it. */
 function whyWrite(view: ToolCatalogView, power: string, tool: Tool): string {
-  return looksReadOnly(view.annotationsOf(power, tool)) ? ' (a read by its name, not yet confirmed read-only by the user)' : '';
+  return looksReadOnly(view.annotationsOf(power, tool)) ? ' (not confirmed read-only)' : '';
 }
 
 /** `{path: string, content: string} (+2 optional)`: the required parameters, and how many others there are. */
