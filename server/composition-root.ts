@@ -28,7 +28,7 @@ import { powerDocument } from './gateway/power-documents.js';
 import { learnFromCall, onPowerState, onQuarantined, onRegistryChange, type ReactionParts } from './gateway/power-reactions.js';
 import { Resolution } from './gateway/resolution.js';
 import { SessionRegistry } from './gateway/sessions/session-registry.js';
-import { GATEWAY_INSTRUCTIONS, SERVER_INFO } from './gateway/sessions/session-info.js';
+import { SERVER_INFO } from './gateway/sessions/session-info.js';
 import { SteeringLog } from './gateway/steering.js';
 import { HintEvents } from './hints/hint-events.js';
 import { hintNetworkReport } from './hints/hint-network-report.js';
@@ -78,7 +78,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const trust = new ToolTrust(store);
   const policy = new ToolPolicy(() => settings, trust);
   const reads = new ReadConfirmations(store);
-  const tools = new PowerTools({ registry, manager, catalog, lists: new ServerToolLists(store), trust, reads, settings, workspaceFolder, isGrimoire: (words) => words.title === SERVER_INFO.title && words.instructions === GATEWAY_INSTRUCTIONS });
+  const tools = new PowerTools({ registry, manager, catalog, lists: new ServerToolLists(store), trust, reads, settings, workspaceFolder, isGrimoire: (words) => words.title === SERVER_INFO.title });
   const recommendations = new RecommendationLog(store);
   // A session with no recommendation has nothing to credit: its calls leave no deferred job.
   const markUsed = (sessionId: string, name: string) => {

@@ -35,7 +35,7 @@ export interface PowerToolsDeps {
   reads?: Pick<ReadConfirmations, 'isConfirmed'>;
   settings: Pick<Settings, 'trust' | 'intentDeclaration'>;
   workspaceFolder?: string;
-  /** The server answered `initialize` as this gateway does: Grimoire itself (a URL of its own endpoint). */
+  /** The server answered `initialize` with Grimoire's title: Grimoire itself (a URL of its own endpoint, or another Grimoire's). */
   isGrimoire?: (words: ServerWords) => boolean;
 }
 
