@@ -69,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     toolReview,
     powersView,
     reviewBadge(powersView, toolReview),
-    new ReadReview(client),
+    new ReadReview(client, context.globalState),
     activityView,
     new HintsView(client),
     new LanguageModelLender(context, client),

@@ -12,15 +12,22 @@ import { awaitingWord, confirmPrompt, MARK_READ_ONLY, offerMessage, pickItem, RE
 
 /** Powers change in bursts while servers are listed: the offer waits for the burst to end. */
 const OFFER_AFTER_MS = 3000;
+/** Where the tools already offered are kept (global state): a declined offer is not repeated at every start. */
+const OFFERED_KEY = 'grimoire.readsOffered';
+const OFFERED_KEPT = 2000;
 
 export class ReadReview implements vscode.Disposable {
-  /** The candidates already offered in this window: each is offered once. */
-  private readonly offered = new Set<string>();
+  /** The candidates already offered: each is offered once (the review command lists them all, always). */
+  private readonly offered: Set<string>;
   private timer?: NodeJS.Timeout;
   private offering = false;
   private readonly disposables: vscode.Disposable[];
 
-  constructor(private readonly gateway: GatewayClient) {
+  constructor(
+    private readonly gateway: GatewayClient,
+    private readonly memory: vscode.Memento,
+  ) {
+    this.offered = new Set(memory.get<string[]>(OFFERED_KEY, []));
     this.disposables = [
       gateway.onDidChangePowers(() => this.scheduleOffer()),
       vscode.commands.registerCommand('grimoire.reviewReads', () => this.review()),
@@ -67,6 +74,7 @@ export class ReadReview implements vscode.Disposable {
     const fresh = awaitingWord(reads ?? []).filter((read) => !this.offered.has(`${read.power}:${read.tool}`));
     if (fresh.length === 0) return;
     for (const read of fresh) this.offered.add(`${read.power}:${read.tool}`);
+    void this.memory.update(OFFERED_KEY, [...this.offered].slice(-OFFERED_KEPT));
     this.offering = true;
     try {
       if ((await vscode.window.showInformationMessage(`Grimoire: ${offerMessage(fresh)}`, REVIEW_READS)) === REVIEW_READS) await this.review();
