@@ -483,6 +483,7 @@ test('every contributed command runs without error', async (t) => {
   assert.equal(await run('grimoire.reviewToolChanges'), undefined, 'nothing awaits review');
   assert.equal(await run('grimoire.approveToolChange'), undefined);
   assert.equal(await run('grimoire.keepToolBlocked'), undefined);
+  assert.deepEqual(await dismiss('grimoire.reviewReads'), [], 'the review of believed reads: nothing confirmed without the user');
 
   const api = await grimoire();
   await vscode.commands.executeCommand('grimoire.clearActivityFilter');
