@@ -47,7 +47,7 @@ test('the first request after an import, with a server slower than the wait: ran
   const session = await connectStdio([], env);
   try {
     const first = await resolve(session, 'what will the weather be like in Paris tomorrow');
-    assert.match(String(first.answer.partial), /still listing: slowpoke/, JSON.stringify(first.answer));
+    assert.match(String(first.answer.partial), /still listing: [^)]*slowpoke/, JSON.stringify(first.answer));
     assert.ok(first.ms < 6_000, `bounded by discovery.waitMs: ${Math.round(first.ms)} ms`);
     const second = await resolve(session, 'store a row in the sqlite table');
     assert.match(String(second.answer.partial), /slowpoke/, 'the next answer on the partial catalog says so too');
