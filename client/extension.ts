@@ -22,6 +22,7 @@ import { trackGatewayContext } from './context-keys.js';
 import { createStatusBar } from './status-bar.js';
 import { Timings, type TimingsSnapshot } from './timings.js';
 import { reviewBadge, ToolReview } from './tool-review.js';
+import { ReadReview } from './tool-review-reads.js';
 
 /** What activate() returns: measurements, for the extension tests and anyone curious. */
 export interface GrimoireApi {
@@ -69,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
     toolReview,
     powersView,
     reviewBadge(powersView, toolReview),
+    new ReadReview(client, context.globalState),
     activityView,
     new HintsView(client),
     new LanguageModelLender(context, client),

@@ -22,6 +22,7 @@ import type {
   ResolveResult,
   TokenReportInfo,
   ToolChangesPayload,
+  ReadCandidatesPayload,
   TuneWeightsResult,
 } from './records.js';
 
@@ -93,6 +94,11 @@ export interface LaunchApprovalParams {
   hash: string;
 }
 
+export interface ConfirmReadsParams {
+  /** `power:tool` each. */
+  tools: string[];
+}
+
 export interface ToolReviewParams {
   power: string;
   tool?: string;
@@ -144,6 +150,10 @@ export const approveToolChange = request<ToolReviewParams, ToolChangesPayload>('
 export const rejectToolChange = request<ToolReviewParams, ToolChangesPayload>('grimoire/rejectTool');
 /** The user approved a power's launch (the command the modal showed, named by its hash): its server may start from now on. */
 export const approveLaunch = request<LaunchApprovalParams, PowerInfo>('grimoire/approveLaunch');
+/** The tools Grimoire believes only read that no annotation declares, and where the user's confirmation stands. */
+export const listReadCandidates = request<null, ReadCandidatesPayload>('grimoire/readCandidates');
+/** The user confirms these tools (`power:tool`) read-only, pinned to their current version. Answers with the candidates after it. */
+export const confirmReads = request<ConfirmReadsParams, ReadCandidatesPayload>('grimoire/confirmReads');
 
 /** Fetches the semantic model into the data folder (progress: modelDownloadProgress); the embedder loads it at the gateway's next start. */
 export const downloadModel = request<DownloadModelParams, DownloadOutcome>('grimoire/downloadModel');

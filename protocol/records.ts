@@ -462,3 +462,18 @@ export interface ToolReviewInfo {
 export interface ToolChangesPayload {
   reviews: ToolReviewInfo[];
 }
+
+/** A tool Grimoire believes only reads (by its name) that no annotation declares: the user may confirm it once. */
+export interface ReadCandidateInfo {
+  power: string;
+  tool: string;
+  description: string;
+  /** 'new': never confirmed; 'changed': confirmed, but the tool changed since; 'confirmed': read-only by the user's word. */
+  status: 'new' | 'changed' | 'confirmed';
+}
+
+export interface ReadCandidatesPayload {
+  reads: ReadCandidateInfo[];
+  /** Tools that could not be confirmed, and why (an answer to a confirmation). */
+  refused?: string[];
+}

@@ -17,8 +17,10 @@ import { RecordingGate } from './calls/recording-gate.js';
 import { validateStage } from './calls/validate-stage.js';
 import { Catalog } from './catalog/catalog.js';
 import { Discovery } from './catalog/discovery.js';
+import { ServerToolLists } from './catalog/server-tool-lists.js';
 import { declaresReadOnly } from './calls/annotations.js';
 import { PowerTools } from './catalog/power-tools.js';
+import { confirmReads, readCandidates } from './catalog/read-candidates.js';
 import type { Settings } from './config/settings.js';
 import { Activation } from './gateway/activation.js';
 import type { GatewayEvents, GatewayPorts } from './gateway/ports.js';
@@ -27,6 +29,7 @@ import { catalogRarityOf, powerDocument } from './gateway/power-documents.js';
 import { learnFromCall, onPowerState, onQuarantined, onRegistryChange, type ReactionParts } from './gateway/power-reactions.js';
 import { Resolution } from './gateway/resolution.js';
 import { SessionRegistry } from './gateway/sessions/session-registry.js';
+import { SERVER_INFO } from './gateway/sessions/session-info.js';
 import { SteeringLog } from './gateway/steering.js';
 import { HintEvents } from './hints/hint-events.js';
 import { hintNetworkReport } from './hints/hint-network-report.js';
@@ -47,6 +50,7 @@ import type { Store } from './store/store.js';
 import { awaitingReview, settingsRefusalText, ToolPolicy } from './trust/tool-policy.js';
 import { ToolTrust } from './trust/tool-trust.js';
 import type { LaunchApprovals } from './trust/launch-approvals.js';
+import { ReadConfirmations } from './trust/read-confirmations.js';
 import { UpstreamManager } from './upstream/manager.js';
 import { errorMessage, logger } from './log.js';
 import { DeferredWork } from './util/deferred-work.js';
@@ -80,7 +84,8 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const sessions = new SessionRegistry(() => settings.sessions);
   const trust = new ToolTrust(store);
   const policy = new ToolPolicy(() => settings, trust);
-  const tools = new PowerTools({ registry, manager, catalog, trust, settings, workspaceFolder });
+  const reads = new ReadConfirmations(store);
+  const tools = new PowerTools({ registry, manager, catalog, lists: new ServerToolLists(store), trust, reads, settings, workspaceFolder, isGrimoire: (words) => words.title === SERVER_INFO.title });
   /** Discovery starts servers in the background: only those that can start, are not disabled, and wait for no approval. */
   const discoverable = (power: PowerDefinition) => power.problems.length === 0 && !policy.powerRefusal(power.name) && !launches.waiting(power);
   const recommendations = new RecommendationLog(store);
@@ -100,6 +105,13 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     userOf: (sessionId) => activity.userOf(sessionId),
   });
   const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0), () => settings.discovery.concurrency);
+  const discoverUnknown = () => {
+    if (!settings.discovery.enabled) return;
+    // A disabled or unapproved power's server is never run, not even to learn its tools; one kept without its tools' definitions is listed again.
+    for (const power of tools.powers()) {
+      if (discoverable(power) && (catalog.refreshedAt(power.name) === undefined || catalog.lacksDefinitions(power.name))) discovery.enqueue(power);
+    }
+  };
   const activity = new ActivityLog(store);
   const events = new EventLog(store);
   const learned = new LearnedRequests(store);
@@ -133,8 +145,13 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     recommendations,
     workspaceFolder,
     later: (work) => deferred.later(work),
-    catalogPending: () => (discovery.pending().length ? discovery.settled(settings.discovery.waitMs) : Promise.resolve([])),
     launchFlag: (power) => launches.flag(power),
+    // An agent's request that comes before the start-up's discovery was asked for asks for it itself; it waits only for powers with no tools known.
+    catalogPending: (discover) => {
+      if (discover) discoverUnknown();
+      return discovery.settled(settings.discovery.waitMs, (name) => !tools.listed(name));
+    },
+    listed: (name) => tools.listed(name),
     writes: (name) => !tools.listed(name) || tools.toolsOf(name).some((tool) => !declaresReadOnly(tools.annotationsOf(name, tool))),
   });
   const toolOf = (power: string, tool: string) => tools.toolsOf(power).find((t) => t.name === tool);
@@ -184,13 +201,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
         hints,
         settings.hints.minSupport,
       ),
-    discoverUnknownPowers() {
-      if (!settings.discovery.enabled) return;
-      // A disabled or unapproved power's server is never run, not even to learn its tools; one kept without its tools' definitions is listed again.
-      for (const power of tools.powers()) {
-        if (discoverable(power) && (catalog.refreshedAt(power.name) === undefined || catalog.lacksDefinitions(power.name))) discovery.enqueue(power);
-      }
-    },
+    discoverUnknownPowers: discoverUnknown,
     settings,
     store,
     manager,
@@ -202,6 +213,9 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     steering,
     sessions,
     trust,
+    reads,
+    readCandidates: () => readCandidates(tools.powers().map((power) => ({ power: power.name, tools: tools.toolsOf(power.name), override: (tool) => tools.overrideOf(power.name, tool) })), reads),
+    confirmReads: (targets) => confirmReads(targets, tools, reads),
     policy,
     launches,
   };
@@ -213,6 +227,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   trust.on('change', () => activation.updateExposure());
   // An approved launch (here, or by the CLI in another process): its tools can be learned now.
   launches.on('change', () => ports.discoverUnknownPowers());
+  reads.on('change', () => activation.updateExposure());
   trust.on('quarantined', (reviews) => onQuarantined(reactions, reviews));
   tools.on('listed', (power) => {
     reindex();
@@ -250,6 +265,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
       sessions.dispose();
       trust.close();
       launches.close();
+      reads.close();
       await manager.shutdown();
       await intel.close();
     },

@@ -12,7 +12,8 @@ export interface Validation {
 const whose: Record<EffectiveAnnotations['source'], string> = {
   server: 'by its server',
   spell: 'by its spell file',
-  inferred: 'by Grimoire from its name (inferred; no annotation was given)',
+  user: 'by the user (confirmed read-only)',
+  inferred: 'by Grimoire from its name or description (inferred; no annotation was given)',
   none: '',
 };
 
@@ -45,7 +46,9 @@ export function validateIntent(variant: OperationType, intent: Intent | undefine
     if (declaresReadOnly(annotations)) return { decision: 'allowed' };
     return annotationCheck(
       `'${tool}' does not declare itself read-only; call it with call_tool_write, or mark it read-only in a spell override` +
-        (annotations.inferred ? ' (its name only suggests a read, which is not a declaration).' : '.'),
+        (annotations.inferred && annotations.readOnlyHint === true
+          ? ` (its name only suggests a read, which is not a declaration; the user can confirm it read-only once: 'grimoire tools confirm-read ${tool}' or the tool review in VS Code).`
+          : '.'),
     );
   }
   if (variant === 'write') {

@@ -12,8 +12,12 @@ const log = logger('discovery');
 export class Discovery {
   private readonly queue: PowerDefinition[] = [];
   private readonly inFlight = new Set<string>();
+  /** Each launch definition is listed once in the background: a failed one is not tried again by every resolve that asks. */
+  private readonly tried = new Set<string>();
   private workers = 0;
   private drained?: { promise: Promise<void>; resolve: () => void };
+  /** Told each time a listing ends (`settled` waits on them). */
+  private finished = new Set<() => void>();
 
   constructor(
     private readonly discover: (power: PowerDefinition) => Promise<void>,
@@ -21,12 +25,14 @@ export class Discovery {
   ) {}
 
   enqueue(power: PowerDefinition): void {
+    const key = `${power.name}\u0000${power.serverHash}`;
+    if (this.tried.has(key) || this.inFlight.has(power.name) || this.queue.some((queued) => queued.name === power.name)) return;
     // A command that is not installed (a new spell's placeholder) is not run: it would only "crash".
     if (power.server.transport === 'stdio' && !commandExists(power.server.command, lookupFor(power.server.env, power.server.cwd))) {
       log.debug(`'${power.name}' not discovered: its command is not on PATH`);
       return;
     }
-    if (this.inFlight.has(power.name) || this.queue.some((queued) => queued.name === power.name)) return;
+    this.tried.add(key);
     this.queue.push(power);
     while (this.workers < Math.max(1, this.concurrency()) && this.workers < this.queue.length + this.inFlight.size) {
       this.workers += 1;
@@ -45,16 +51,22 @@ export class Discovery {
   }
 
   /**
-   * Waits until the queue is empty or `ms` have passed, whichever is first; resolves to the powers
-   * still pending then (none: the catalog is complete).
+   * Waits until no power `waitingFor` names is pending (default: the queue is empty) or `ms` have
+   * passed, whichever is first; resolves to the powers still pending then that it names (none: the
+   * catalog is complete).
    */
-  async settled(ms: number): Promise<string[]> {
-    if (this.drained && ms > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  async settled(ms: number, waitingFor: (name: string) => boolean = () => true): Promise<string[]> {
+    const waiting = () => this.pending().filter(waitingFor);
+    if (ms <= 0 || waiting().length === 0) return waiting();
+    let timer: NodeJS.Timeout | undefined;
+    let timedOut = false;
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(() => ((timedOut = true), resolve()), ms)));
+    try {
+      while (!timedOut && waiting().length > 0) await Promise.race([deadline, new Promise<void>((resolve) => this.finished.add(resolve))]);
+    } finally {
       clearTimeout(timer);
     }
-    return this.pending();
+    return waiting();
   }
 
   private async work(): Promise<void> {
@@ -72,6 +84,9 @@ export class Discovery {
           log.warn(`could not list the tools of '${power.name}': ${errorMessage(error)}`);
         } finally {
           this.inFlight.delete(power.name);
+          const waiters = this.finished;
+          this.finished = new Set();
+          for (const resolve of waiters) resolve();
         }
       }
     } finally {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { effectiveAnnotations, type EffectiveAnnotations } from '../calls/annotations.js';
 import type { Settings } from '../config/settings.js';
 import { unknownHintTools } from '../hints/declared-hints.js';
@@ -8,10 +8,12 @@ import type { PowerRegistry } from '../powers/registry.js';
 import type { PowerDefinition } from '../powers/types.js';
 import { newToolsPolicy } from '../trust/quarantine-policy.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
+import type { ReadConfirmations } from '../trust/read-confirmations.js';
 import type { CallScope } from '../upstream/client-features.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import { logger } from '../log.js';
 import { asTool, type Catalog } from './catalog.js';
+import type { ServerToolLists } from './server-tool-lists.js';
 import { boundedWords, type ServerWords } from '../powers/server-words.js';
 
 /** A power with its server's words: their instructions guide the agent when the spell or config gives no steering. */
@@ -27,8 +29,14 @@ export interface PowerToolsDeps {
   manager: Pick<UpstreamManager, 'connection'>;
   catalog: Catalog;
   trust: Pick<ToolTrust, 'check'>;
+  /** Each server's last tool list by its launch definition. */
+  lists?: ServerToolLists;
+  /** The user's confirmations that a tool only reads. */
+  reads?: Pick<ReadConfirmations, 'isConfirmed'>;
   settings: Pick<Settings, 'trust' | 'intentDeclaration'>;
   workspaceFolder?: string;
+  /** The server answered `initialize` with Grimoire's title: Grimoire itself (a URL of its own endpoint, or another Grimoire's). */
+  isGrimoire?: (words: ServerWords) => boolean;
 }
 
 /**
@@ -55,6 +63,10 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   /** What each listed power's server said of itself. */
   private readonly words: Map<string, ServerWords>;
   private withWords?: { from: PowerDefinition[]; version: number; powers: PowerDefinition[] };
+  /** Launch definitions looked up in the lists kept by launch definition (once each). */
+  private readonly recalled = new Set<string>();
+  /** Powers whose server turned out to be Grimoire itself, by the server they start: left out. */
+  private readonly itself = new Set<string>();
   private wordsVersion = 0;
 
   constructor(private readonly deps: PowerToolsDeps) {
@@ -67,9 +79,28 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   powers(): PowerDefinition[] {
     const from = this.deps.registry.snapshot().powers;
     if (this.withWords?.from !== from || this.withWords.version !== this.wordsVersion) {
-      this.withWords = { from, version: this.wordsVersion, powers: from.map((power) => withServerWords(power, this.words.get(power.name))) };
+      this.recallLists(from);
+      const others = from.filter((power) => !this.itself.has(power.serverHash));
+      this.withWords = { from, version: this.wordsVersion, powers: others.map((power) => withServerWords(power, this.words.get(power.name))) };
     }
     return this.withWords.powers;
+  }
+
+  /**
+   * A power whose tools were never listed under its name, but whose launch definition was (under
+   * another name, from another config): ranked on that list until its server is listed.
+   */
+  private recallLists(powers: readonly PowerDefinition[]): void {
+    const lists = this.deps.lists;
+    if (!lists) return;
+    for (const power of powers) {
+      if (this.known.has(power.name) || this.recalled.has(power.serverHash)) continue;
+      this.recalled.add(power.serverHash);
+      const last = lists.recall(power.serverHash);
+      if (!last) continue;
+      this.known.set(power.name, last.tools);
+      if (!this.words.has(power.name)) this.words.set(power.name, last.words);
+    }
   }
 
   power(name: string): PowerDefinition | undefined {
@@ -91,10 +122,18 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     return configuredTools(this.powers().filter((power) => usable(power.name)), this.known);
   }
 
-  /** The annotations validation trusts for a tool: the spell's, else the server's, else inferred. */
+  /** The annotations validation trusts for a tool: the spell's, else the server's, else the user's confirmed read, else inferred. */
   annotationsOf(power: string, tool: Pick<Tool, 'name' | 'description' | 'annotations'>): EffectiveAnnotations {
     const override = this.deps.registry.extensions(power)?.annotations?.[tool.name];
-    return effectiveAnnotations(tool, override, this.deps.settings.intentDeclaration.inferAnnotations);
+    // The confirmation holds for the version listed now (its hash): the tool as last listed.
+    const listed = this.deps.reads && this.known.get(power)?.find((t) => t.name === tool.name);
+    const confirmed = !!listed && this.deps.reads!.isConfirmed(power, listed);
+    return effectiveAnnotations(tool, override, this.deps.settings.intentDeclaration.inferAnnotations, confirmed);
+  }
+
+  /** The spell's annotation override of a tool, if any. */
+  overrideOf(power: string, tool: string): ToolAnnotations | undefined {
+    return this.deps.registry.extensions(power)?.annotations?.[tool];
   }
 
   /** A power's tools, listing them first (which starts the power) when they were never seen; `scope` as for refresh. */
@@ -138,7 +177,16 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     const connection = this.deps.manager.connection(power);
     const { tools, generation } = await connection.listTools(scope);
     const words = boundedWords(connection.serverWords?.() ?? {});
+    if (this.deps.isGrimoire?.(words)) {
+      this.itself.add(power.serverHash);
+      this.wordsVersion += 1;
+      await connection.stop('Grimoire itself');
+      log.info(`'${name}' is left out: its server is Grimoire itself (${power.source.file})`);
+      this.emit('listed', name);
+      throw new Error(`'${name}' is Grimoire itself (${power.source.file}): a gateway is never a power behind itself.`);
+    }
     const changes = this.deps.catalog.record(name, tools, Date.now(), words);
+    this.deps.lists?.remember(power.serverHash, tools, words);
     this.words.set(name, words);
     this.wordsVersion += 1;
     this.known.set(name, tools);

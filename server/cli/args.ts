@@ -39,6 +39,8 @@ export interface CliArgs {
   tlsKey?: string;
   behindProxy?: string;
   admin: boolean;
+  /** `tools confirm-read --all`: every tool that awaits the user's word. */
+  all: boolean;
   user?: string;
   /** `serve --trust-workspace`: start the workspace's and imported configs' servers without asking (CI). */
   trustWorkspace: boolean;
@@ -93,6 +95,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
         'tls-key': { type: 'string' },
         'behind-proxy': { type: 'string' },
         admin: { type: 'boolean', default: false },
+        all: { type: 'boolean', default: false },
         user: { type: 'string' },
         'trust-workspace': { type: 'boolean', default: false },
         'admin-token-file': { type: 'string' },
@@ -144,6 +147,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     tlsKey: values['tls-key'],
     behindProxy: values['behind-proxy'],
     admin: values.admin,
+    all: values.all,
     user: values.user,
     help: values.help,
     version: values.version,
@@ -191,6 +195,9 @@ Usage:
   grimoire tools changes [--power P] [--json]  tools held for review: changed since approved, or new (with the diff)
   grimoire tools approve <power:tool> | --power P  approve the new version; the tool is exposed again
   grimoire tools reject <power:tool>          keep it blocked
+  grimoire tools reads [--power P] [--json]   tools Grimoire believes only read, no annotation declares: confirm them once
+  grimoire tools confirm-read <power:tool> | --power P | --all   confirm them read-only (call_tool_read; auto-approvable reads)
+  grimoire tools unconfirm-read <power:tool>  take a confirmation back
   grimoire spells check [FILE|DIR]... [--json]  check spell files (default: $GRIMOIRE_HOME and ./.grimoire);
                                             prints file:line:col: severity: message, exits 1 on errors
 

@@ -1,4 +1,7 @@
-import { Catalog } from '../catalog/catalog.js';
+import { asTool, Catalog } from '../catalog/catalog.js';
+import { readCandidates, unconfirmed, type PowerToolsView } from '../catalog/read-candidates.js';
+import type { Store } from '../store/store.js';
+import { ReadConfirmations } from '../trust/read-confirmations.js';
 import { catalogRarityOf, describePower } from '../gateway/power-documents.js';
 import { formatIssue } from '../powers/issue-text.js';
 import type { RuntimeOptions } from '../runtime.js';
@@ -11,7 +14,8 @@ import { LaunchApprovals } from '../trust/launch-approvals.js';
 export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<number> {
   return withStore(options, (store) => {
     const config = runtimeConfig(options);
-    const { powers, issues } = loadRegistry(options, config, 'debug').snapshot();
+    const registry = loadRegistry(options, config, 'debug');
+    const { powers, issues } = registry.snapshot();
     const catalog = new Catalog(store).all();
     const rarity = catalogRarityOf(powers, (name) => catalog.get(name) ?? []);
     const launches = new LaunchApprovals(store, { workspaceSpells: config.paths.workspaceSpells });
@@ -38,8 +42,20 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
       }
       for (const issue of issues) process.stdout.write(`issue: ${formatIssue(issue)}\n`);
       if (rows.length === 0) process.stdout.write(`No powers configured. Add a *.spell.yaml to ${config.paths.home}, or try --demo.\n`);
+      const waiting = awaitingReads(store, powers.map((power) => ({ power: power.name, tools: (catalog.get(power.name) ?? []).map(asTool), override: (tool) => registry.extensions(power.name)?.annotations?.[tool] })));
+      if (waiting > 0) process.stdout.write(`${waiting} listed tool${waiting === 1 ? ' looks like a read but does' : 's look like reads but do'} not declare it: review them once with 'grimoire tools reads'.\n`);
     }
     launches.close();
     return 0;
   });
+}
+
+/** How many listed tools look like reads that no annotation declares and the user has not confirmed. */
+function awaitingReads(store: Store, powers: PowerToolsView[]): number {
+  const reads = new ReadConfirmations(store);
+  try {
+    return unconfirmed(readCandidates(powers, reads)).length;
+  } finally {
+    reads.close();
+  }
 }

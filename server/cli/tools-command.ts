@@ -6,7 +6,8 @@ import { ToolTrust } from '../trust/tool-trust.js';
 import { maskDeep } from '../util/secrets.js';
 import { UsageError, type CliArgs } from './args.js';
 
-const USAGE = "usage: grimoire tools changes [--power P] [--json] | grimoire tools approve <power:tool> | --power P | grimoire tools reject <power:tool>";
+const USAGE =
+  "usage: grimoire tools changes [--power P] [--json] | grimoire tools approve <power:tool> | --power P | grimoire tools reject <power:tool> | grimoire tools reads [--power P] [--json] | grimoire tools confirm-read <power:tool> | --power P | --all";
 
 /**
  * `grimoire tools changes|approve|reject`: the tools held for review (changed since approved, or new),

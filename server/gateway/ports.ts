@@ -25,6 +25,8 @@ import type { LaunchApprovals } from '../trust/launch-approvals.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
 import type { Review } from '../trust/pins.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
+import type { ReadConfirmations } from '../trust/read-confirmations.js';
+import type { ConfirmOutcome, ReadCandidate, ReadTarget } from '../catalog/read-candidates.js';
 import type { CallScope } from '../upstream/client-features.js';
 import type { StateChange } from '../upstream/connection.js';
 import type { UpstreamManager } from '../upstream/manager.js';
@@ -130,6 +132,11 @@ export interface GatewayPorts extends PowerLookup, ToolLookup, EnsureTools, Reso
   sessions: SessionRegistry;
   /** Pinned tools and the quarantine of changed ones. */
   trust: ToolTrust;
+  /** The user's confirmations that a tool only reads: decided in the editor, the CLI or over REST by the admin, never through MCP. */
+  reads: ReadConfirmations;
+  /** The tools Grimoire believes only read that no annotation declares, and where the user's word stands. */
+  readCandidates(): ReadCandidate[];
+  confirmReads(targets: readonly ReadTarget[]): ConfirmOutcome;
   /** May a power or tool be resolved, offered, exposed or called. */
   policy: ToolPolicy;
   /** Which servers from the workspace or an imported config wait for the user's approval to run. */

@@ -34,16 +34,23 @@ export interface ResolveOutcome {
   partial?: PartialCatalog;
 }
 
-/** Powers whose tools were still being listed when the answer was ranked, and a line saying so. */
+/** Powers whose tools were not known when the answer was ranked (still being listed, or never listed), and a line saying so. */
 export interface PartialCatalog {
   pending: string[];
+  /** Never listed and not being listed now (not started yet, or their listing failed): ranked on their names and descriptions. */
+  unlisted: string[];
   note: string;
 }
 
-export function partialCatalog(pending: string[]): PartialCatalog | undefined {
-  if (pending.length === 0) return undefined;
-  const names = pending.slice(0, 5).join(', ') + (pending.length > 5 ? ` and ${pending.length - 5} more` : '');
-  return { pending, note: `Ranked before every power's tools were listed (still listing: ${names}); ask again shortly if nothing fits.` };
+export function partialCatalog(pending: string[], unlisted: string[] = []): PartialCatalog | undefined {
+  if (pending.length === 0 && unlisted.length === 0) return undefined;
+  const names = (list: string[]) => list.slice(0, 5).join(', ') + (list.length > 5 ? ` and ${list.length - 5} more` : '');
+  const which = [pending.length ? `still listing: ${names(pending)}` : '', unlisted.length ? `not listed yet: ${names(unlisted)}` : ''].filter(Boolean).join('; ');
+  return {
+    pending,
+    unlisted,
+    note: `Ranked before every power's tools were listed (${which}); ${pending.length ? 'ask again shortly if nothing fits' : 'a power not listed yet is ranked on its name and description only'}.`,
+  };
 }
 
 export interface ResolutionDeps {
@@ -60,9 +67,12 @@ export interface ResolutionDeps {
   later: (work: () => void) => void;
   /**
    * Waits a short while for powers whose tools are being listed for the first time; resolves to
-   * those still pending (none: the catalog is complete).
+   * those still pending (none: the catalog is complete). `discover`: start listing the powers never
+   * listed, if that was not asked yet (an agent's request; a ranking alone starts no server).
    */
-  catalogPending?: () => Promise<string[]>;
+  catalogPending?: (discover: boolean) => Promise<string[]>;
+  /** The power's tools are known (listed now or before, or cached by its launch definition). */
+  listed?: (name: string) => boolean;
   /** Why the power's server may not start yet (its launch awaits the user's approval): a flag, so it is never auto-activated. */
   launchFlag?: (power: PowerDefinition) => string | undefined;
   /** The power has a tool that is not declared read-only (it can write or run commands), or its tools are not known. */
@@ -80,8 +90,11 @@ export class Resolution {
 
   async resolve(query: string, options: ResolveOptions = {}): Promise<ResolveOutcome> {
     const { settings } = this.deps;
-    const partial = partialCatalog((await this.deps.catalogPending?.()) ?? []);
+    const pending = (await this.deps.catalogPending?.(options.sessionId !== undefined)) ?? [];
     const byName = new Map(this.deps.powers().map((p) => [p.name, p]));
+    const listed = this.deps.listed;
+    const unlisted = listed ? [...byName.keys()].filter((name) => !listed(name) && !pending.includes(name) && !this.deps.policy.powerRefusal(name)) : [];
+    const partial = partialCatalog(pending, unlisted);
     const relevant = (await this.deps.rank(query)).filter((c) => !this.deps.policy.powerRefusal(c.name) && byName.has(c.name));
     // The resolver's relevance is on one 0..1 scale in both modes and its order is the ranking's:
     // history re-ranks on it, so a candidate moves only when history moved it.

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { callWith, type EffectiveAnnotations } from '../calls/annotations.js';
+import { callWith, looksReadOnly, type EffectiveAnnotations } from '../calls/annotations.js';
 import type { PowerScore } from '../resolve/types.js';
 
 /** How many of a power's tools an answer names for the request. */
@@ -42,7 +42,12 @@ export function variantFor(view: ToolCatalogView, power: string, tool: Tool): Re
  */
 export function callLine(view: ToolCatalogView, power: string, tool: Tool): string {
   const what = firstSentence(tool.description ?? '', 100);
-  return `${power}:${tool.name} via ${variantFor(view, power, tool)}, args ${requiredArgs(tool)}${what ? `: ${what}` : ''}`;
+  return `${power}:${tool.name} via ${variantFor(view, power, tool)}${whyWrite(view, power, tool)}, args ${requiredArgs(tool)}${what ? `: ${what}` : ''}`;
+}
+
+/** Why a tool that looks like a read goes through write: nobody declared it read-only, and the user has not confirmed it. */
+function whyWrite(view: ToolCatalogView, power: string, tool: Tool): string {
+  return looksReadOnly(view.annotationsOf(power, tool)) ? ' (not confirmed read-only)' : '';
 }
 
 /** `{path: string, content: string} (+2 optional)`: the required parameters, and how many others there are. */

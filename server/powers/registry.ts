@@ -8,6 +8,7 @@ import { sameServer, type ImportKind, type ImportResult } from './import-common.
 import { importCursorMcp } from './import-cursor.js';
 import { importKiroPowers, powerFolders } from './import-kiro.js';
 import { importVscodeMcp } from './import-vscode.js';
+import { grimoireItself } from './self-entry.js';
 import { brokenPowers, describeChange, formatIssue } from './issue-text.js';
 import { isSpellFileName, loadSpellFile, type SpellLoadContext } from './spell-loader.js';
 import type { FileLimits } from '../util/safe-read.js';
@@ -84,7 +85,12 @@ export class PowerRegistry extends EventEmitter<Events> {
     for (const { kind, file } of this.options.importFiles) {
       const result = this.importFile(kind, file);
       issues.push(...result.issues);
-      for (const power of result.powers) accept(power);
+      for (const power of result.powers) {
+        // An entry that runs Grimoire itself would be a gateway behind itself.
+        const itself = grimoireItself(power.server, path.dirname(path.resolve(file)));
+        if (itself) log.info(`${file}: "${power.name}" is not imported: it runs Grimoire itself (${itself})`);
+        else accept(power);
+      }
     }
     for (const extra of this.options.extraSpellDirs ?? []) this.loadDir(extra.dir, { env, limits, vars: extra.vars, kind: extra.kind }, accept, issues);
     this.current = { powers: [...powers.values()], issues };

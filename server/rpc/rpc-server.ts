@@ -24,7 +24,7 @@ import { serverIdentity } from '../powers/import-common.js';
 import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language-server.js';
 import { spellContext } from '../spells/spell-context.js';
 import { toolReviewInfo } from '../trust/review-info.js';
-import { approveTool, rejectTool, toolChanges } from './tool-review-requests.js';
+import { approveTool, confirmReadsRequest, readCandidatesPayload, rejectTool, toolChanges } from './tool-review-requests.js';
 import { approvePowerLaunch } from './launch-requests.js';
 import type { Review } from '../trust/pins.js';
 import { type Endpoint, type GatewayHealth, type GatewayStatus, type PowerInfo, type PowerStateChange } from '../../protocol/records.js';
@@ -34,6 +34,8 @@ import {
   approveToolChange,
   listToolChanges,
   rejectToolChange,
+  listReadCandidates,
+  confirmReads,
   toolsQuarantined,
   deactivatePower,
   GATEWAY_ERROR,
@@ -147,6 +149,8 @@ export class GatewayRpc {
       approvePowerLaunch(rpcPorts(runtime), params);
       return this.powerInfoOf(runtime, params.name);
     });
+    this.handle(listReadCandidates, async () => readCandidatesPayload(await this.ports()));
+    this.handle(confirmReads, async (params) => confirmReadsRequest(await this.ports(), params));
     connection.onNotification(languageModelAvailability.method, (params: unknown) => {
       const next = parseAvailability(params);
       if (next.available !== this.languageModel.available) log.info(next.available ? `VS Code language models available for summaries: ${next.models.join(', ')}` : 'no VS Code language model for summaries');

@@ -1,11 +1,29 @@
-/** The tool review over JSON-RPC: the held tools with their diff, approve and keep-blocked. */
+/** The tool review over JSON-RPC: the held tools with their diff, approve and keep-blocked; the reads the user confirms once. */
 import { toolReviewInfo } from '../trust/review-info.js';
 import type { ToolTrust } from '../trust/tool-trust.js';
-import type { ToolChangesPayload } from '../../protocol/records.js';
-import type { ToolReviewParams } from '../../protocol/extension-methods.js';
+import type { GatewayPorts } from '../gateway/ports.js';
+import { splitQualifiedName } from '../gateway/tool-names.js';
+import type { ReadCandidatesPayload, ToolChangesPayload } from '../../protocol/records.js';
+import type { ConfirmReadsParams, ToolReviewParams } from '../../protocol/extension-methods.js';
 
-export interface ReviewPorts {
+export interface ReviewPorts extends Pick<GatewayPorts, 'readCandidates' | 'confirmReads'> {
   trust: Pick<ToolTrust, 'changes' | 'approve' | 'reject'>;
+}
+
+export function readCandidatesPayload(ports: ReviewPorts, refused?: string[]): ReadCandidatesPayload {
+  const reads = ports.readCandidates().map(({ power, tool, description, status }) => ({ power, tool, description, status }));
+  return { reads, ...(refused?.length ? { refused } : {}) };
+}
+
+/** The user's confirmation from the editor's review (the extension host: never an MCP client). */
+export function confirmReadsRequest(ports: ReviewPorts, params: ConfirmReadsParams): ReadCandidatesPayload {
+  if (!Array.isArray(params?.tools) || params.tools.length === 0) throw new Error("Name the tools to confirm read-only, as 'power:tool'.");
+  const targets = params.tools.map((name) => {
+    const target = typeof name === 'string' ? splitQualifiedName(name) : undefined;
+    if (!target) throw new Error(`'${String(name).slice(0, 100)}' does not name a tool as 'power:tool'.`);
+    return target;
+  });
+  return readCandidatesPayload(ports, ports.confirmReads(targets).refused);
 }
 
 export function toolChanges(ports: ReviewPorts): ToolChangesPayload {

@@ -173,6 +173,21 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `CREATE TABLE launch_approvals (power TEXT PRIMARY KEY, hash TEXT, approved_by TEXT, approved_at INTEGER);`,
   },
   {
+    // The user's confirmation that a tool with no read/write annotation only reads, pinned to the
+    // version of the tool confirmed (its trust hash): a changed tool is not read-only until confirmed again.
+    version: 15,
+    sql: `CREATE TABLE read_confirmations (power TEXT, tool TEXT, hash TEXT, confirmed_at INTEGER, PRIMARY KEY (power, tool));`,
+  },
+  {
+    // Each server's last tool list by its launch definition (PowerDefinition.serverHash): a power
+    // imported under another name, or started again, is ranked on it before its server is listed.
+    version: 16,
+    sql: `
+      CREATE TABLE server_tool_lists (server_hash TEXT PRIMARY KEY, tools TEXT, words TEXT, listed_at INTEGER);
+      CREATE INDEX server_tool_lists_at ON server_tool_lists (listed_at);
+    `,
+  },
+  {
     // Each tool as its server listed it (output schema, title and all), so that its tokens are counted
     // the same after a restart as in the session that listed it.
     version: 20,
@@ -205,6 +220,8 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   learned_requests: ['id'],
   artifact_bodies: ['file'],
   launch_approvals: ['power'],
+  read_confirmations: ['power', 'tool'],
+  server_tool_lists: ['server_hash'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';

@@ -60,7 +60,7 @@ for (const [title, variant, tool, intent, expected, message] of rows) {
 
 test('inferred annotations: a destructive-sounding name is treated as destructive and marked inferred everywhere', async () => {
   const { error } = await call('read', 'annotated:purge_cache');
-  assert.match(error, /marked destructive by Grimoire from its name \(inferred/);
+  assert.match(error, /marked destructive by Grimoire from its name or description \(inferred/);
   const found = payload(await session.client.callTool({ name: 'retrieve_tools', arguments: { query: 'purge cache', limit: 3 } }));
   const purge = found.tools.find((t: { name: string }) => t.name === 'annotated:purge_cache');
   assert.equal(purge.annotations.inferred, true);

@@ -46,7 +46,7 @@ after(async () => {
 const call = (variant: 'read' | 'write', name: string, args: Record<string, unknown>) =>
   session.client.callTool({ name: `call_tool_${variant}`, arguments: { name, args, intent: { operation_type: variant, reason: 'test' } } });
 
-test("sqlite's unannotated query: DELETE refused on call_tool_read with how to proceed, allowed on call_tool_write", async () => {
+test("sqlite's unannotated query (it executes any SQL): DELETE refused on call_tool_read with how to proceed, allowed on call_tool_write", async () => {
   for (const sql of ['CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)', "INSERT INTO notes (text) VALUES ('keep'), ('drop')"]) {
     const made = await call('write', 'sqlite:query', { sql });
     assert.notEqual(made.isError, true, textOf(made));
@@ -55,7 +55,7 @@ test("sqlite's unannotated query: DELETE refused on call_tool_read with how to p
   assert.equal(refused.isError, true);
   assert.equal(
     payload(refused).error,
-    "'sqlite:query' does not declare itself read-only; call it with call_tool_write, or mark it read-only in a spell override (its name only suggests a read, which is not a declaration).",
+    "Tool 'sqlite:query' is marked as not read-only by Grimoire from its name or description (inferred; no annotation was given) (it writes); use call_tool_write.",
   );
   const count = async () => JSON.parse(textOf(await call('write', 'sqlite:query', { sql: 'SELECT COUNT(*) AS n FROM notes' })))[0].n;
   assert.equal(await count(), 2, 'nothing was deleted');

@@ -75,3 +75,43 @@ test('REST tool review: every user sees the held tool, no user token can approve
     home.cleanup();
   }
 });
+
+test("REST read confirmation in a team: every user sees the believed reads, only the admin token confirms one, for everyone", async () => {
+  const home = tempDir();
+  const defs = path.join(home.dir, 'defs.json');
+  const clock = { name: 'get_current_time', description: 'Get the current date and time.', inputSchema: { type: 'object', properties: {} } };
+  const alarm = { name: 'set_alarm', description: 'Set an alarm.', inputSchema: { type: 'object', properties: {} } };
+  fs.writeFileSync(defs, JSON.stringify({ tools: [clock, alarm] }));
+  const spells = path.join(home.dir, 'spells');
+  writeSpell(spells, 'clock', fixtureSpell('clock', 'defined-server', { description: 'The time of day.', keywords: ['time', 'clock', 'date'], args: [defs] }));
+  const adminToken = randomBytes(32).toString('base64url');
+  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_ADMIN_TOKEN: adminToken });
+  const member = (JSON.parse(execFileSync(process.execPath, [cliPath, 'users', 'add', 'bob', '--json'], { env, encoding: 'utf8' })) as { token: string }).token;
+  const gateway = await startHttpGateway(['--spells', spells, '--no-imports'], env);
+  const rest = (token: string, route: string, body?: unknown) =>
+    fetch(new URL(route, gateway.url), {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const session = await connectHttp(gateway.url, member);
+  const read = async () => session.client.callTool({ name: 'call_tool_read', arguments: { name: 'clock:get_current_time', args: {}, intent: { operation_type: 'read' } } });
+  try {
+    const activated = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'clock' } }));
+    assert.equal(activated.status, 'activated', JSON.stringify(activated));
+    const seen = (await (await rest(member, '/api/v1/tools/reads')).json()) as { reads: Array<{ power: string; tool: string; status: string }> };
+    assert.deepEqual(seen.reads.map((r) => `${r.power}:${r.tool}:${r.status}`), ['clock:get_current_time:new']);
+    for (const token of [member, gateway.token]) assert.equal((await rest(token, '/api/v1/tools/confirm-read', { all: true })).status, 403);
+    assert.equal((await read()).isError, true, 'no MCP token confirmed it');
+    const refused = await rest(adminToken, '/api/v1/tools/confirm-read', { tools: ['clock:nothing'] });
+    assert.equal(refused.status, 409);
+    const confirmed = await rest(adminToken, '/api/v1/tools/confirm-read', { all: true });
+    assert.equal(confirmed.status, 200, await confirmed.clone().text());
+    assert.deepEqual(((await confirmed.json()) as { confirmed: string[] }).confirmed, ['clock:get_current_time']);
+    await waitFor(async () => !(await read()).isError, 5_000, 'the member reads through call_tool_read');
+  } finally {
+    await session.client.close().catch(() => undefined);
+    await gateway.stop();
+    home.cleanup();
+  }
+});

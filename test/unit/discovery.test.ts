@@ -71,3 +71,32 @@ test('an answer ranked on a partial catalog says so; a complete one says nothing
   assert.deepEqual(partial.pending, ['github', 'notion']);
   assert.match(partial.note, /still listing: github, notion/);
 });
+
+test('a launch definition is listed once in the background: asking again (every resolve does) lists it again only when its definition changed', async () => {
+  const listed: string[] = [];
+  const discovery = new Discovery(async (p) => void listed.push(`${p.name}@${p.serverHash}`), () => 2);
+  const one = { ...power('flaky'), serverHash: 'h1' } as PowerDefinition;
+  discovery.enqueue(one);
+  await discovery.idle();
+  discovery.enqueue(one);
+  discovery.enqueue({ ...one });
+  await discovery.idle();
+  assert.deepEqual(listed, ['flaky@h1']);
+  discovery.enqueue({ ...one, serverHash: 'h2' } as PowerDefinition);
+  await discovery.idle();
+  assert.deepEqual(listed, ['flaky@h1', 'flaky@h2']);
+});
+
+test('settled can wait for some powers only: it ends when those are listed, though others still are', async () => {
+  const listing = gatedListing();
+  const discovery = new Discovery(listing.discover, () => 4);
+  discovery.enqueue(power('cached'));
+  discovery.enqueue(power('unknown'));
+  await new Promise((r) => setImmediate(r));
+  const waiting = discovery.settled(60_000, (name) => name === 'unknown');
+  listing.gates.get('unknown')!();
+  assert.deepEqual(await waiting, []);
+  assert.deepEqual(discovery.pending(), ['cached']);
+  listing.gates.get('cached')!();
+  await discovery.idle();
+});

@@ -14,6 +14,32 @@ test('inference from names, then descriptions; nothing when neither says', () =>
   assert.equal(inferAnnotations('frobnicate', 'Twiddle the knobs'), undefined);
 });
 
+test("a tool name's leading verb decides: the nouns after it are not verbs; a description leading with another verb, or a bare write verb later, is no read", () => {
+  assert.deepEqual(inferAnnotations('list_commits', 'Get list of commits of a branch'), { readOnlyHint: true });
+  assert.deepEqual(inferAnnotations('get_settings', ''), { readOnlyHint: true });
+  assert.deepEqual(inferAnnotations('get_pull_request_files', 'Get the list of files changed in a pull request'), { readOnlyHint: true });
+  assert.deepEqual(inferAnnotations('convert_time', 'Convert time between timezones.'), { readOnlyHint: true });
+  assert.deepEqual(inferAnnotations('current_time', 'Get the current date and time.'), { readOnlyHint: true });
+  assert.deepEqual(inferAnnotations('git_commit', ''), { readOnlyHint: false, destructiveHint: false });
+  assert.deepEqual(inferAnnotations('query', 'Execute a raw SQL query against the database'), { readOnlyHint: false, destructiveHint: false });
+  assert.deepEqual(inferAnnotations('search_and_replace', ''), { readOnlyHint: false, destructiveHint: false });
+  assert.deepEqual(inferAnnotations('get_or_create_user', ''), { readOnlyHint: false, destructiveHint: false });
+  assert.deepEqual(inferAnnotations('fork_repository', 'Fork a GitHub repository to your account'), { readOnlyHint: false, destructiveHint: false });
+  assert.deepEqual(inferAnnotations('list_deleted_items', ''), { readOnlyHint: false, destructiveHint: true }, 'a destructive word anywhere asks for care');
+});
+
+test('a read the user confirmed: call_tool_read, but never over what a server or spell declares', () => {
+  const tool = { name: 'list_tables', description: 'List all user tables' };
+  const confirmed = effectiveAnnotations(tool, undefined, true, true);
+  assert.deepEqual(confirmed, { readOnlyHint: true, source: 'user' });
+  assert.equal(callWith(confirmed), 'call_tool_read');
+  assert.equal(validateIntent('read', { operation_type: 'read' }, 'sqlite:list_tables', confirmed, true).decision, 'allowed');
+  assert.equal(effectiveAnnotations(tool, undefined, true, false).source, 'inferred', 'the same tool object decides again without the confirmation');
+  const writes = { name: 'list_tables', annotations: { readOnlyHint: false } };
+  assert.equal(effectiveAnnotations(writes, undefined, true, true).source, 'server');
+  assert.equal(effectiveAnnotations(tool, { readOnlyHint: false }, true, true).source, 'spell');
+});
+
 test('precedence: spell over server over inferred; inference can be switched off', () => {
   const tool = { name: 'delete_x', annotations: { readOnlyHint: true } };
   assert.equal(effectiveAnnotations(tool, undefined, true).source, 'server');
@@ -63,14 +89,15 @@ test('variant names', () => {
 
 test('strict read: only a declared read-only reaches call_tool_read; inferred or missing is refused with how to proceed', () => {
   const read = { operation_type: 'read' as const };
-  const inferredRead = effectiveAnnotations({ name: 'query', description: 'Execute a raw SQL query' }, undefined, true);
+  const inferredRead = effectiveAnnotations({ name: 'list_tables', description: 'List all user tables' }, undefined, true);
   assert.equal(inferredRead.source, 'inferred');
   assert.equal(inferredRead.readOnlyHint, true, 'the name suggests a read');
-  const refused = validateIntent('read', read, 'sqlite:query', inferredRead, true);
+  const refused = validateIntent('read', read, 'sqlite:list_tables', inferredRead, true);
   assert.equal(refused.decision, 'rejected');
-  assert.match(refused.message!, /^'sqlite:query' does not declare itself read-only; call it with call_tool_write, or mark it read-only in a spell override/);
+  assert.match(refused.message!, /^'sqlite:list_tables' does not declare itself read-only; call it with call_tool_write, or mark it read-only in a spell override/);
+  assert.match(refused.message!, /the user can confirm it read-only once: 'grimoire tools confirm-read sqlite:list_tables'/);
   assert.equal(callWith(inferredRead), 'call_tool_write', 'inference is advice: call_with stays write');
-  assert.equal(validateIntent('write', { operation_type: 'write' }, 'sqlite:query', inferredRead, true).decision, 'allowed');
+  assert.equal(validateIntent('write', { operation_type: 'write' }, 'sqlite:list_tables', inferredRead, true).decision, 'allowed');
   const none = effectiveAnnotations({ name: 'frobnicate' }, undefined, true);
   assert.equal(validateIntent('read', read, 'x:frobnicate', none, true).decision, 'rejected');
   assert.equal(validateIntent('read', read, 'x:frobnicate', none, false).decision, 'warned', 'non-strict keeps the old behaviour, with a warning');

@@ -44,7 +44,7 @@ test('multiple_matches: each power shown names at most three of its ranked tools
 
 test('not_found offers the closest tools the ranking matched, and none when it matched nothing', () => {
   const some = matchesAnswer(view, 'not_found', [], ranking('time:current_time'));
-  assert.deepEqual(some.closest_tools, ['time:current_time via call_tool_write, args {} (+2 optional): Get the current date and time.']);
+  assert.deepEqual(some.closest_tools, ['time:current_time via call_tool_write (not confirmed read-only), args {} (+2 optional): Get the current date and time.']);
   const powers = some.powers as { name: string; description?: string }[];
   assert.equal(powers.length, 14);
   assert.ok(powers.every((p) => p.description), 'few powers: each described in a sentence');

@@ -9,7 +9,7 @@ import type { GatewayPorts } from '../ports.js';
 
 /** What the REST API reads and decides through. */
 export interface RestPorts {
-  ports: Pick<GatewayPorts, 'activity' | 'trust' | 'launches' | 'power' | 'powers'>;
+  ports: Pick<GatewayPorts, 'activity' | 'trust' | 'launches' | 'power' | 'powers' | 'readCandidates' | 'confirmReads'>;
 }
 import { readJsonBody } from './http-body.js';
 import { splitQualifiedName } from '../tool-names.js';
@@ -24,6 +24,8 @@ import { LaunchChangedError } from '../../trust/launch-approvals.js';
  * POST /api/v1/tools/reject  {tool: "power:tool"}             (the admin token only)
  * GET  /api/v1/powers/launches           servers waiting for the user's approval to run, with their command
  * POST /api/v1/powers/approve {power, hash?}   approve a power's launch (the admin token only)
+ * GET  /api/v1/tools/reads               tools believed to only read that no annotation declares (any user)
+ * POST /api/v1/tools/confirm-read {tools: ["power:tool", ...]} | {all: true}   (the admin token only)
  * Resolves true when it answered the request.
  */
 export async function handleRestApi(gateway: RestPorts, request: IncomingMessage, response: ServerResponse, identity: Identity): Promise<boolean> {
@@ -36,6 +38,10 @@ export async function handleRestApi(gateway: RestPorts, request: IncomingMessage
         return send(response, 200, { activity: await gateway.ports.activity.query(parseActivityFilter(Object.fromEntries(url.searchParams))) });
       case 'GET /api/v1/tools/changes':
         return send(response, 200, { changes: maskDeep(gateway.ports.trust.changes(url.searchParams.get('power') ?? undefined).map(toolReviewInfo)) });
+      case 'GET /api/v1/tools/reads':
+        return send(response, 200, { reads: readsInfo(gateway) });
+      case 'POST /api/v1/tools/confirm-read':
+        return await confirmRead(gateway, request, response, identity);
       case 'POST /api/v1/tools/approve':
       case 'POST /api/v1/tools/reject':
         return await decide(gateway, request, response, identity, url.pathname.endsWith('approve') ? 'approve' : 'reject');
@@ -92,6 +98,27 @@ async function approveLaunchOver(gateway: RestPorts, request: IncomingMessage, r
     if (error instanceof LaunchChangedError) return send(response, 409, { error: error.message });
     throw error;
   }
+}
+
+function readsInfo(gateway: RestPorts): Array<{ power: string; tool: string; description: string; status: string }> {
+  return gateway.ports.readCandidates().map(({ power, tool, description, status }) => ({ power, tool, description, status }));
+}
+
+/** In a team, the admin decides which tools count as reads: one decision for every user, never through an MCP token. */
+async function confirmRead(gateway: RestPorts, request: IncomingMessage, response: ServerResponse, identity: Identity): Promise<true> {
+  requireReviewer(identity, 'Confirming a tool read-only');
+  const body = await readJsonBody(request, 64 * 1024);
+  const value = body.kind === 'json' && typeof body.value === 'object' && body.value !== null ? (body.value as { tools?: unknown; all?: unknown }) : undefined;
+  const names = Array.isArray(value?.tools) ? value.tools : undefined;
+  const targets = value?.all === true ? (['all'] as const) : names?.map((name) => (typeof name === 'string' ? splitQualifiedName(name) : undefined));
+  if (!targets || targets.length === 0 || targets.some((t) => t === undefined)) {
+    return send(response, 400, { error: 'Send a JSON body: {"tools": ["power:tool", ...]}, or {"all": true} to confirm every tool believed to only read.' });
+  }
+  const outcome = gateway.ports.confirmReads(targets as Parameters<RestPorts['ports']['confirmReads']>[0]);
+  return send(response, outcome.refused.length && !outcome.confirmed.length ? 409 : 200, {
+    confirmed: outcome.confirmed.map((c) => `${c.power}:${c.tool}`),
+    ...(outcome.refused.length ? { refused: outcome.refused } : {}),
+  });
 }
 
 function send(response: ServerResponse, status: number, body: unknown): true {

@@ -499,6 +499,7 @@ test('every contributed command runs without error', async (t) => {
   // test-spell (a workspace spell) waits for approval: the modal is refused in tests, so nothing is approved.
   assert.equal(await run('grimoire.reviewLaunches'), undefined);
   assert.ok((await grimoire()).powers().find((power) => power.name === 'test-spell')?.awaitingLaunch, 'the new workspace spell waits for approval');
+  assert.deepEqual(await dismiss('grimoire.reviewReads'), [], 'the review of believed reads: nothing confirmed without the user');
 
   const api = await grimoire();
   await vscode.commands.executeCommand('grimoire.clearActivityFilter');
