@@ -5,26 +5,13 @@
  * URL's userinfo (`scheme://user:***@host`) and private keys (the whole PEM block; across lines
  * that arrive one at a time, `SecretLines`). A value's length alone never makes it a secret.
  */
+import { isSecretName } from '../../protocol/secret-names.js';
+
+export { isSecretName };
 
 export const MASK = '***';
 
-const SECRET_WORDS = new Set([
-  'key', 'apikey', 'token', 'secret', 'password', 'passwd', 'pwd', 'passphrase', 'auth', 'oauth', 'authorization',
-  'credential', 'credentials', 'cookie', 'cookies', 'bearer', 'pat', 'privatekey', 'accesskey',
-]);
-const SECRET_ENDINGS = ['token', 'secret', 'password', 'passwd', 'apikey', 'credential', 'credentials', 'cookie', 'privatekey', 'accesskey'];
-
 const registered = new Set<string>();
-
-/** True for names like API_KEY, githubToken, x-api-key, Authorization, Set-Cookie, DB_PASSWORD. */
-export function isSecretName(name: string): boolean {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  return words.some((word) => SECRET_WORDS.has(word) || /^auth(?!or)/.test(word) || SECRET_ENDINGS.some((end) => word.endsWith(end)));
-}
 
 /** A value that must be masked wherever it appears from now on (a secret-named env or header value, the endpoint token). */
 export function registerSecretValue(value: string): void {
