@@ -7,7 +7,8 @@
 import * as vscode from 'vscode';
 import { resolvePaths } from '../protocol/grimoire-paths.js';
 import * as protocol from '../protocol/extension-methods.js';
-import type { ListedTwiceInfo, TokenReportInfo } from '../protocol/records.js';
+import type { TokenReportInfo } from '../protocol/records.js';
+import { offerKey, offerText, openOffers, reportIsBehind } from './adoption-offer.js';
 import { AdoptionError, adopt, planAdoption, readRecords, undoAdoption, type Adoption, type UndoOutcome } from './adoption-files.js';
 import type { GatewayClient } from './gateway-client.js';
 import type { PowerNode } from './powers-tree.js';
@@ -38,14 +39,14 @@ export function registerAdoption(gateway: GatewayClient, state: vscode.Memento):
   ];
 }
 
-function offerKey(entry: Pick<ListedTwiceInfo, 'file' | 'power'>): string {
-  return `${entry.file}#${entry.power}`;
-}
-
 /** One offer on screen at a time, for every listed-twice server not answered yet. */
 class Offers {
   private showing = false;
   private asking = false;
+  /** The newest report seen: the gateway's pushed one, or the one asked for here. */
+  private report: TokenReportInfo | undefined;
+  /** Answered in this window without a lasting "Not Now" (the move was cancelled or failed): not offered again until a reload. */
+  private readonly answered = new Set<string>();
 
   constructor(
     private readonly gateway: GatewayClient,
@@ -53,22 +54,13 @@ class Offers {
     private readonly routeAll: (powers: string[]) => Promise<unknown>,
   ) {}
 
-  private declined(): Set<string> {
-    return new Set(this.state.get<string[]>(DECLINED_KEY, []));
-  }
-
-  private open(report: TokenReportInfo): ListedTwiceInfo[] {
-    const declined = this.declined();
-    return report.toolsList.listedTwice.filter((entry) => !declined.has(offerKey(entry)));
+  private notToOffer(): Set<string> {
+    return new Set([...this.state.get<string[]>(DECLINED_KEY, []), ...this.answered]);
   }
 
   /** A server of VS Code's mcp.json whose tools are known but not in the last report yet: ask for a fresh one. */
   refreshIfNew(): void {
-    if (this.asking || this.showing) return;
-    const inReport = new Set((this.gateway.tokenReport?.toolsList.listedTwice ?? []).map((entry) => entry.power));
-    const declined = this.declined();
-    const fresh = this.gateway.powers.some((p) => p.source.kind === 'vscode-mcp' && p.tools.length > 0 && !inReport.has(p.name) && !declined.has(offerKey({ file: p.source.file, power: p.name })));
-    if (!fresh) return;
+    if (this.asking || this.showing || !reportIsBehind(this.gateway.powers, this.report ?? this.gateway.tokenReport, this.notToOffer())) return;
     this.asking = true;
     void this.gateway
       .request(protocol.getTokenReport, null)
@@ -78,22 +70,19 @@ class Offers {
   }
 
   consider(report: TokenReportInfo): void {
+    this.report = report;
     if (this.showing) return;
-    const open = this.open(report);
+    const open = openOffers(report, this.notToOffer());
     if (open.length === 0) return;
     this.showing = true;
-    const named = open.map((entry) => `"${entry.power}" (${entry.tools} tools, ${entry.tokens} tokens)`);
-    const files = [...new Set(open.map((entry) => vscode.workspace.asRelativePath(entry.file)))].join(', ');
-    const text =
-      open.length === 1
-        ? `Grimoire: VS Code also offers ${named[0]} to the agent directly (from ${files}): its tools are listed twice when Grimoire activates it, and on every request even when it does not.`
-        : `Grimoire: VS Code also offers ${named.slice(0, -1).join(', ')} and ${named.at(-1)} to the agent directly (from ${files}): their tools are listed twice when Grimoire activates them, and on every request even when it does not.`;
+    const text = offerText(open, (file) => vscode.workspace.asRelativePath(file));
     void vscode.window.showInformationMessage(text, ROUTE, 'Not Now').then(async (choice) => {
-      if (choice === ROUTE) await this.routeAll(open.map((entry) => entry.power));
-      else await this.state.update(DECLINED_KEY, [...this.declined(), ...open.map(offerKey)]);
+      for (const entry of open) this.answered.add(offerKey(entry));
+      if (choice === ROUTE) await this.routeAll(open.map((entry) => entry.power)).catch(() => undefined);
+      else await this.state.update(DECLINED_KEY, [...new Set([...this.state.get<string[]>(DECLINED_KEY, []), ...open.map(offerKey)])]);
       this.showing = false;
       // A server added meanwhile is offered now.
-      if (this.gateway.tokenReport) this.consider(this.gateway.tokenReport);
+      if (this.report) this.consider(this.report);
     });
   }
 }

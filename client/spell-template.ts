@@ -120,6 +120,8 @@ function yamlValue(value: string | string[] | Record<string, string>): string {
 function convertVariables(value: string, workspaceFolder: string | undefined, inputs: Set<string>): string {
   return value.replace(/\$\{([^}]+)\}/g, (whole, inner: string) => {
     if (inner === 'workspaceFolder') return workspaceFolder ?? whole;
+    if (inner === 'workspaceFolderBasename') return workspaceFolder ? path.basename(workspaceFolder) : whole;
+    if (inner === 'pathSeparator' || inner === '/') return path.sep;
     if (inner === 'userHome') return '${HOME}';
     const env = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner);
     if (env) return `\${${env[1]}}`;

@@ -1,4 +1,5 @@
 /** Reads one spell file into a PowerDefinition, turning every problem into a LoadIssue with a fix. */
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { z } from 'zod';
 import { readTextFile, type FileLimits } from '../util/safe-read.js';
@@ -91,12 +92,15 @@ export function parseSpell(text: string, file: string, ctx: SpellLoadContext): S
 }
 
 /**
- * The variables a spell's server fields see: the environment, `${workspaceFolder}` for a spell of a
+ * The variables a spell's server fields see: the environment, `${workspaceFolder}` (and
+ * `${workspaceFolderBasename}`) for a spell of a
  * workspace's `.grimoire/` folder (so that a committed spell names no absolute path), then the context's own.
  */
 function spellVars(file: string, ctx: SpellLoadContext): Vars {
   const dir = path.dirname(path.resolve(file));
-  const workspace = path.basename(dir) === '.grimoire' ? { workspaceFolder: path.dirname(dir) } : {};
+  // The Grimoire folder itself may be named .grimoire (~/.grimoire): its spells belong to no workspace.
+  const grimoireHomes = [resolvePaths(ctx.env).home, path.join(ctx.env.HOME || os.homedir(), '.grimoire')].map((home) => path.resolve(home));
+  const workspace = path.basename(dir) === '.grimoire' && !grimoireHomes.includes(dir) ? { workspaceFolder: path.dirname(dir), workspaceFolderBasename: path.basename(path.dirname(dir)) } : {};
   return { ...ctx.env, ...workspace, ...ctx.vars };
 }
 

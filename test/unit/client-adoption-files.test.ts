@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import nodeFs from 'node:fs';
 import * as path from 'node:path';
 import { AdoptionError, adopt, adoptions, planAdoption, readRecords, spellFolderFor, undoAdoption } from '../../client/adoption-files.js';
 import { replaceFile } from '../../client/file-write.js';
@@ -242,6 +243,35 @@ describe('route through Grimoire alone', () => {
     fs.writeFileSync(w.mcpFile, edited);
     assert.equal(undoAdoption(adoption, w.data).restored, 'entry');
     assert.equal(fs.readFileSync(w.mcpFile, 'utf8'), MCP_JSON.replace('"args": ["other-server"] }', '"args": ["other-server"] },\n    "third": { "command": "t" }'), 'the entry is back at its own place; the other save is kept');
+  });
+
+  test('another save while routing is read again and kept: the entry leaves the file as it is at the moment of writing', () => {
+    const w = workspace('save-during');
+    const plan = planAdoption('shared-notes', w.mcpFile, w.home);
+    assert.ok(plan.ok);
+    // The other writer saves right when routing prepares its write (after the backup and the spell); `nodeFs` is the module object itself.
+    const mkdtemp = nodeFs.mkdtempSync;
+    let saved = false;
+    nodeFs.mkdtempSync = ((prefix: string, options?: unknown) => {
+      if (!saved) {
+        saved = true;
+        fs.writeFileSync(w.mcpFile, MCP_JSON.replace('"other": { "command": "uvx"', '"other": { "command": "pipx"'));
+      }
+      return (mkdtemp as (p: string, o?: unknown) => string)(prefix, options);
+    }) as typeof fs.mkdtempSync;
+    let adoption;
+    try {
+      adoption = adopt(plan, words, w.data);
+    } finally {
+      nodeFs.mkdtempSync = mkdtemp;
+    }
+    assert.ok(saved, 'the other save happened during routing');
+    const after = fs.readFileSync(w.mcpFile, 'utf8');
+    assert.match(after, /"command": "pipx"/, 'the other save is kept');
+    assert.doesNotMatch(after, /Shared Notes/);
+    assert.match(fs.readFileSync(adoption.backupFile, 'utf8'), /"command": "pipx"/, 'the backup is of the file that was edited');
+    undoAdoption(adoption, w.data);
+    assert.equal(fs.readFileSync(w.mcpFile, 'utf8'), MCP_JSON.replace('"other": { "command": "uvx"', '"other": { "command": "pipx"'));
   });
 
   test('a save by another writer between read and rename is never overwritten', () => {

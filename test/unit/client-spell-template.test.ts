@@ -86,10 +86,13 @@ test('names and keywords always satisfy the spell schema', () => {
 });
 
 test('a spell made in the workspace keeps ${workspaceFolder} as a variable, which the loader sets for a workspace spell', () => {
-  const text = spellFromMcpEntry({ file: '/w/.vscode/mcp.json', key: 'files', config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}'] } });
+  const text = spellFromMcpEntry({ file: '/w/.vscode/mcp.json', key: 'files', config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}', '--name=${workspaceFolderBasename}'] } });
   assert.match(text, /"\$\{workspaceFolder\}"/);
   const loaded = parseSpell(text, '/elsewhere/project/.grimoire/files.spell.yaml', { env: {} });
-  assert.deepEqual(loaded.power?.server.transport === 'stdio' && loaded.power.server.args, ['-y', '@modelcontextprotocol/server-filesystem', '/elsewhere/project']);
+  assert.deepEqual(loaded.power?.problems, []);
+  assert.deepEqual(loaded.power?.server.transport === 'stdio' && loaded.power.server.args, ['-y', '@modelcontextprotocol/server-filesystem', '/elsewhere/project', '--name=project']);
+  const outside = parseSpell(text, '/home/u/.grimoire/files.spell.yaml', { env: { HOME: '/home/u' } });
+  assert.match(outside.power!.problems.join('\n'), /workspaceFolder is not set/, 'outside a workspace the variable has no value, and says so');
 });
 
 test('a generated spell has no steering and no filler keywords; placeholder steering left in a spell is flagged and never loaded', () => {
