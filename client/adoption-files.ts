@@ -10,6 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { applyEdits, modify } from 'jsonc-parser';
 import { secretsFolder, writeSecret } from '../protocol/secret-files.js';
 import { isSecretName } from '../protocol/secret-names.js';
 import { normalizeName } from '../server/powers/import-common.js';
@@ -150,6 +151,7 @@ function backupOf(bytes: Buffer, firstBackup: string, done: Undo[]): string {
   const file = firstBackup.replace(/-mcp\.json$/, '-mcp.edited.json');
   createFile(file, bytes, 0o600);
   done.push(() => fs.rmSync(file, { force: true }));
+  fs.rmSync(firstBackup, { force: true });
   return file;
 }
 
@@ -204,8 +206,8 @@ export function undoAdoption(adoption: Adoption, dataDir: string): UndoOutcome {
     else keptSpell = adoption.spellFile;
   }
   // A kept spell still reads its secrets.
-  if (!keptSpell) for (const file of adoption.secretFiles ?? []) fs.rmSync(file, { force: true });
-  const removedFolders = removeEmptyFolders(adoption.createdFolders ?? []);
+  if (!keptSpell) for (const file of adoption.secretFiles) fs.rmSync(file, { force: true });
+  const removedFolders = removeEmptyFolders(adoption.createdFolders);
   writeRecords(dataDir, readRecords(dataDir).records.filter((a) => !(a.mcpFile === adoption.mcpFile && a.key === adoption.key)));
   return { restored, ...(keptSpell ? { keptSpell } : {}), backupFile: adoption.backupFile, removedFolders };
 }
@@ -217,15 +219,21 @@ function putBack(adoption: Adoption): UndoOutcome['restored'] {
   }
   const read = readForEdit(adoption.mcpFile);
   if (!read.ok) throw new AdoptionError(read.message);
-  if (shortHash(read.text) === adoption.afterHash) {
+  if (adoption.afterHash !== undefined && shortHash(read.text) === adoption.afterHash) {
     if (!replaceFile(adoption.mcpFile, fs.readFileSync(adoption.backupFile), () => fs.readFileSync(adoption.mcpFile).equals(read.bytes))) throw new AdoptionError(`${adoption.mcpFile} changed while Grimoire put "${adoption.key}" back: try again.`);
     return 'exact';
   }
   if (mcpEntries(adoption.mcpFile, read.text).some((entry) => entry.key === adoption.key)) return 'present';
-  const inserted = reinsertEntry(read.text, adoption.key, adoption.removed);
+  const inserted = adoption.removed ? reinsertEntry(read.text, adoption.key, adoption.removed) : legacyInsert(read.text, adoption);
   if (!inserted.ok) throw new AdoptionError(`"${adoption.key}" cannot be put back into ${adoption.mcpFile} (${inserted.message}): the whole file as it was is ${adoption.backupFile}.`);
   if (!replaceFile(adoption.mcpFile, inserted.text, () => fs.readFileSync(adoption.mcpFile).equals(read.bytes))) throw new AdoptionError(`${adoption.mcpFile} changed while Grimoire put "${adoption.key}" back: try again.`);
   return 'entry';
+}
+
+/** A record of an earlier version has the entry's value only: it goes back last, formatted by jsonc-parser. */
+function legacyInsert(text: string, adoption: Adoption): { ok: true; text: string } {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  return { ok: true, text: applyEdits(text, modify(text, ['servers', adoption.key], adoption.entry, { formattingOptions: { insertSpaces: true, tabSize: 2, eol } })) };
 }
 
 /** The mcp.json was deleted since: it comes back as it was, with the usual mode. */

@@ -17,10 +17,10 @@ export interface Adoption {
   key: string;
   /** The entry as it was in the mcp.json. */
   entry: Record<string, unknown>;
-  /** The entry's own text and neighbours, to put it back when the file changed since. */
-  removed: RemovedEntry;
-  /** Of the mcp.json as routing left it: while it is unchanged, the undo writes the backup's exact bytes. */
-  afterHash: string;
+  /** The entry's own text and neighbours, to put it back when the file changed since (absent in records of earlier versions). */
+  removed?: RemovedEntry;
+  /** Of the mcp.json as routing left it: while it is unchanged, the undo writes the backup's exact bytes (absent in records of earlier versions). */
+  afterHash?: string;
   spellFile: string;
   /** Of the spell as written: a spell edited since is never deleted by the undo. */
   spellHash: string;
@@ -65,7 +65,8 @@ export function readRecords(dataDir: string): Records {
   }
   try {
     const records = parseJsonc(text);
-    if (Array.isArray(records) && records.every(isAdoption)) return { records };
+    // Records of earlier versions lack the newer fields: what they did not create is nothing to remove.
+    if (Array.isArray(records) && records.every(isAdoption)) return { records: records.map((a) => ({ ...a, createdFolders: a.createdFolders ?? [], secretFiles: a.secretFiles ?? [] })) };
     return { records: [], damaged: `${recordsFile(dataDir)} does not hold routing records` };
   } catch (error) {
     return { records: [], damaged: `${recordsFile(dataDir)} is damaged (${(error as Error).message})` };
@@ -74,7 +75,7 @@ export function readRecords(dataDir: string): Records {
 
 function isAdoption(value: unknown): value is Adoption {
   const a = value as Partial<Adoption> | null;
-  return typeof a === 'object' && a !== null && typeof a.power === 'string' && typeof a.mcpFile === 'string' && typeof a.key === 'string' && typeof a.backupFile === 'string' && typeof a.removed === 'object';
+  return typeof a === 'object' && a !== null && typeof a.power === 'string' && typeof a.mcpFile === 'string' && typeof a.key === 'string' && typeof a.backupFile === 'string' && typeof a.entry === 'object' && a.entry !== null;
 }
 
 /**

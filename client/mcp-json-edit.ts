@@ -12,6 +12,10 @@ export interface RemovedEntry {
   propertyText: string;
   /** The whitespace before the entry on its line ("" when the entry shared a line with something else). */
   indent: string;
+  /** Whole comment lines between the entry before it (or the opening brace) and the entry: they stay in the file, the entry goes back after them. */
+  leading?: string;
+  /** What followed the entry (and its comma) on its line, a `// comment`: it leaves and comes back with the entry. */
+  trailing?: string;
   /** The key of the entry before it in `servers`, when there was one. */
   previousKey?: string;
   /** The key of the entry after it, when there was one. */
@@ -94,10 +98,26 @@ export function removeEntry(text: string, key: string): RemoveResult {
   }
   let out = body;
   for (const [from, to] of cuts.sort((a, b) => b[0] - a[0])) out = out.slice(0, from) + out.slice(to);
+  let leading = '';
+  let trailing = '';
+  if (onOwnLine) {
+    const afterEntry = comma >= 0 ? comma + 1 : end;
+    trailing = body.slice(afterEntry, throughLineEnd(body, afterEntry)).replace(/\r?\n$/, '');
+    const before = previous ? commaBetween(body, previous.offset + previous.length, start) : -1;
+    const anchor = throughLineEnd(body, previous ? (before >= 0 ? before + 1 : previous.offset + previous.length) : servers.offset + 1);
+    if (body[anchor - 1] === '\n' && anchor <= lineStart(body, start)) leading = body.slice(anchor, lineStart(body, start));
+  }
   return {
     ok: true,
     text: text.slice(0, base) + out,
-    removed: { propertyText: body.slice(start, end), indent, ...(previous ? { previousKey: keyOf(previous) } : {}), ...(next ? { nextKey: keyOf(next) } : {}) },
+    removed: {
+      propertyText: body.slice(start, end),
+      indent,
+      ...(leading ? { leading } : {}),
+      ...(trailing ? { trailing } : {}),
+      ...(previous ? { previousKey: keyOf(previous) } : {}),
+      ...(next ? { nextKey: keyOf(next) } : {}),
+    },
   };
 }
 
@@ -111,8 +131,9 @@ export type InsertResult = { ok: true; text: string } | { ok: false; message: st
 
 /**
  * Puts a removed entry's own text back: after the entry that preceded it, else first; on its own
- * line with its own indentation and the file's line ending when it had its own line. Each case is
- * the inverse of its removal, so that an unchanged neighbourhood comes back byte for byte.
+ * line (after the comment lines that were above it, with its own indentation, trailing comment and
+ * the file's line ending) when it had its own line. Each case is the inverse of its removal, so
+ * that an unchanged neighbourhood comes back byte for byte.
  */
 export function reinsertEntry(text: string, key: string, removed: RemovedEntry): InsertResult {
   const found = serversOf(text);
@@ -122,27 +143,29 @@ export function reinsertEntry(text: string, key: string, removed: RemovedEntry):
   const siblings = servers.children ?? [];
   if (siblings.some((p) => keyOf(p) === key)) return { ok: false, message: `the file has a server "${key}" already` };
   const eol = body.includes('\r\n') ? '\r\n' : '\n';
-  const ownLine = removed.indent !== '';
   const previous = siblings.find((p) => removed.previousKey !== undefined && keyOf(p) === removed.previousKey);
-  let at: number;
-  let insert: string;
+  const inserts: Array<[number, string]> = [];
+  const line = (at: number, comma: boolean): void => {
+    const leading = removed.leading && body.startsWith(removed.leading, at) ? removed.leading.length : 0;
+    inserts.push([at + leading, `${removed.indent}${removed.propertyText}${comma ? ',' : ''}${removed.trailing ?? ''}${eol}`]);
+  };
   if (previous) {
     const end = previous.offset + previous.length;
     const comma = commaBetween(body, end, servers.offset + servers.length - 1);
-    if (comma < 0) {
-      at = end;
-      insert = ownLine ? `,${eol}${removed.indent}${removed.propertyText}` : `,${removed.propertyText}`;
-    } else {
-      const lineEnd = throughLineEnd(body, comma + 1);
-      at = ownLine && lineEnd > comma + 1 ? lineEnd : comma + 1;
-      insert = at === lineEnd && ownLine ? `${removed.indent}${removed.propertyText},${eol}` : `${removed.propertyText},`;
-    }
+    const after = comma >= 0 ? comma + 1 : end;
+    const lineEnd = throughLineEnd(body, after);
+    if (removed.indent && lineEnd > after) {
+      if (comma < 0) inserts.push([end, ',']);
+      line(lineEnd, comma >= 0);
+    } else inserts.push([after, comma >= 0 ? `${removed.propertyText},` : `,${removed.propertyText}`]);
   } else {
     const open = servers.offset + 1;
     const lineEnd = throughLineEnd(body, open);
-    const more = siblings.length > 0 ? ',' : '';
-    at = ownLine && lineEnd > open ? lineEnd : open;
-    insert = at === lineEnd && ownLine ? `${removed.indent}${removed.propertyText}${more}${eol}` : `${removed.propertyText}${more}`;
+    const more = siblings.length > 0;
+    if (removed.indent && lineEnd > open) line(lineEnd, more);
+    else inserts.push([open, `${removed.propertyText}${more ? ',' : ''}`]);
   }
-  return { ok: true, text: text.slice(0, base) + body.slice(0, at) + insert + body.slice(at) };
+  let out = body;
+  for (const [at, insert] of inserts.sort((a, b) => b[0] - a[0])) out = out.slice(0, at) + insert + out.slice(at);
+  return { ok: true, text: text.slice(0, base) + out };
 }

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { AdoptionError, adopt, adoptions, planAdoption, readRecords, spellFolderFor, undoAdoption } from '../../client/adoption-files.js';
 import { replaceFile } from '../../client/file-write.js';
 import { serverIdentity } from '../../server/powers/import-common.js';
+import { shortHash } from '../../server/util/hash.js';
 import { importVscodeMcp } from '../../server/powers/import-vscode.js';
 import { parseJsonc } from '../../server/powers/jsonc.js';
 import { loadSpellFile } from '../../server/powers/spell-loader.js';
@@ -272,6 +273,20 @@ describe('route through Grimoire alone', () => {
     assert.match(fs.readFileSync(adoption.backupFile, 'utf8'), /"command": "pipx"/, 'the backup is of the file that was edited');
     undoAdoption(adoption, w.data);
     assert.equal(fs.readFileSync(w.mcpFile, 'utf8'), MCP_JSON.replace('"other": { "command": "uvx"', '"other": { "command": "pipx"'));
+  });
+
+  test("a record of the earlier version is no damage: its undo puts the entry back", () => {
+    const w = workspace('legacy', '{\n  "servers": {\n    "other": { "command": "uvx" }\n  }\n}\n');
+    const spellFile = scratch.write('legacy/.grimoire/notes.spell.yaml', 'name: notes\n');
+    const backupFile = scratch.write('legacy/data/adoptions/old-notes-mcp.json', MCP_JSON);
+    const legacy = { power: 'notes', mcpFile: w.mcpFile, key: 'notes', entry: { command: 'node', args: ['n.js'] }, spellFile, spellHash: shortHash('name: notes\n'), backupFile, at: '2026-11-01T00:00:00.000Z' };
+    scratch.write('legacy/data/adoptions/adoptions.json', JSON.stringify([legacy]));
+    const { records, damaged } = readRecords(w.data);
+    assert.equal(damaged, undefined);
+    assert.equal(undoAdoption(records[0]!, w.data).restored, 'entry');
+    assert.deepEqual((parseJsonc(fs.readFileSync(w.mcpFile, 'utf8')) as { servers: object }).servers, { other: { command: 'uvx' }, notes: { command: 'node', args: ['n.js'] } });
+    assert.ok(!fs.existsSync(spellFile));
+    assert.deepEqual(adoptions(w.data), []);
   });
 
   test('a save by another writer between read and rename is never overwritten', () => {
