@@ -19,6 +19,8 @@ export interface NewSpellOptions {
   from?: 'template' | { file: string; key: string };
   name?: string;
   folder?: string;
+  /** For an entry of VS Code's own mcp.json: `move` routes it (the user already agreed), `copy` leaves it; asked when absent. */
+  entry?: 'move' | 'copy';
 }
 
 type PowerArgument = string | PowerNode | undefined;
@@ -219,7 +221,7 @@ async function newSpellFile(gateway: GatewayClient, options: NewSpellOptions): P
     const imported = gateway.powers.find((power) => power.source.file === entry.file && power.name === spellName(entry.key));
     // A spell beside the entry in VS Code's list would list its tools twice: routing moves the entry instead.
     if (imported?.source.kind === 'vscode-mcp' && !options.folder && name === imported.name) {
-      const choice = await vscode.window.showInformationMessage(
+      const choice = options.entry === 'move' ? 'Move It' : options.entry === 'copy' ? 'Copy Only' : await vscode.window.showInformationMessage(
         `Grimoire: move "${entry.key}" out of ${vscode.workspace.asRelativePath(entry.file)} into the spell?`,
         { modal: true, detail: `Otherwise VS Code keeps offering its tools to the agent directly, and they are listed twice. The mcp.json is backed up, and "Grimoire: Undo Routing Through Grimoire" puts the entry back.` },
         'Move It',
