@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import { secretsFolder, writeSecret } from '../protocol/secret-files.js';
+import { readSecret, secretsFolder, writeSecret } from '../protocol/secret-files.js';
 import { isSecretName } from '../protocol/secret-names.js';
 import { normalizeName } from '../server/powers/import-common.js';
 import { inferWorkspace } from '../server/powers/import-vscode.js';
@@ -80,10 +80,12 @@ export function adopt(plan: Extract<AdoptionPlan, { ok: true }>, words: PowerWor
 
     const secretFiles: string[] = [];
     const config = withSecretRefs(plan.entry.config, (name, value) => {
-      const file = writeSecret(secretsFolder(dataDir), `${plan.power}.${name}`, value);
-      secretFiles.push(file);
-      done.push(() => fs.rmSync(file, { force: true }));
-      return `\${secret:${plan.power}.${name}}`;
+      const stored = storeSecret(secretsFolder(dataDir), `${plan.power}.${name}`, value);
+      if (stored.created) {
+        secretFiles.push(stored.file);
+        done.push(() => fs.rmSync(stored.file, { force: true }));
+      }
+      return `\${secret:${path.basename(stored.file)}}`;
     });
     const spell = spellFromMcpEntry(
       { ...plan.entry, config },
@@ -143,6 +145,16 @@ export function adopt(plan: Extract<AdoptionPlan, { ok: true }>, words: PowerWor
     }
     if (error instanceof AdoptionError) throw error;
     throw new AdoptionError(`nothing was changed: ${(error as NodeJS.ErrnoException).code === 'EACCES' || (error as NodeJS.ErrnoException).code === 'EPERM' ? `a file or folder cannot be written (${(error as Error).message})` : (error as Error).message}`);
+  }
+}
+
+/** A secret file of that name holding the same value is used as it is (an earlier move kept it); another value gets a name of its own. */
+function storeSecret(folder: string, name: string, value: string): { file: string; created: boolean } {
+  for (let n = 1; ; n += 1) {
+    const candidate = n === 1 ? name : `${name}-${n}`;
+    const existing = readSecret(folder, candidate);
+    if (existing.ok && existing.value === value) return { file: path.join(folder, candidate), created: false };
+    if (!fs.existsSync(path.join(folder, candidate))) return { file: writeSecret(folder, candidate, value), created: true };
   }
 }
 

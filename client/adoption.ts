@@ -15,6 +15,7 @@ import type { PowerNode } from './powers-tree.js';
 
 const DECLINED_KEY = 'grimoire.adoptionDeclined';
 const ROUTE = 'Route Through Grimoire Alone...';
+const TOOLS_WAIT_MS = 20_000;
 
 /** `confirmed`: the caller already has the user's consent (tests, New Spell File); the palette and the tree always ask. */
 export interface RouteArgs {
@@ -117,6 +118,8 @@ async function route(gateway: GatewayClient, paths: Paths, arg: RouteArgs | unde
   if (!power) return undefined;
   let confirmed = arg?.confirmed ?? false;
   let changed = false;
+  // The spell says what the server's tools are about: a server added a moment ago is listed in the background first.
+  if (gateway.power(power)?.tools.length === 0) await toolsListed(gateway, power, TOOLS_WAIT_MS);
   for (;;) {
     const info = gateway.power(power);
     if (!info || info.source.kind !== 'vscode-mcp') return refuse(`"${power}" is not a server of VS Code's mcp.json that Grimoire serves.`);
@@ -135,6 +138,23 @@ async function route(gateway: GatewayClient, paths: Paths, arg: RouteArgs | unde
       return refuse(`"${power}" was not moved: ${(error as Error).message}`);
     }
   }
+}
+
+/** Waits (with a progress notification) until the power's tools are known, at most `ms`; the spell then has a placeholder the editor flags. */
+async function toolsListed(gateway: GatewayClient, power: string, ms: number): Promise<void> {
+  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Grimoire: listing the tools of "${power}" for its spell...` }, () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        listener.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      const listener = gateway.onDidChangePowers(() => {
+        if ((gateway.power(power)?.tools.length ?? 0) > 0) done();
+      });
+    }),
+  );
 }
 
 async function consent(gateway: GatewayClient, power: string, key: string, mcpFile: string, spellFile: string, changed: boolean): Promise<boolean> {

@@ -13,6 +13,7 @@ import nodeFs from 'node:fs';
 import * as path from 'node:path';
 import { AdoptionError, adopt, adoptions, planAdoption, readRecords, spellFolderFor, undoAdoption } from '../../client/adoption-files.js';
 import { replaceFile } from '../../client/file-write.js';
+import { secretsFolder, writeSecret } from '../../protocol/secret-files.js';
 import { serverIdentity } from '../../server/powers/import-common.js';
 import { shortHash } from '../../server/util/hash.js';
 import { importVscodeMcp } from '../../server/powers/import-vscode.js';
@@ -179,6 +180,17 @@ describe('route through Grimoire alone', () => {
     undoAdoption(vault, w.data);
     assert.equal(fs.readFileSync(w.mcpFile, 'utf8'), text);
     for (const file of [...vault.secretFiles, ...remote.secretFiles]) assert.ok(!fs.existsSync(file), 'the undo removes the secret files it made');
+  });
+
+  test("a secret file of the same name is never overwritten: another value gets a name of its own", () => {
+    const w = workspace('secret-taken', JSON.stringify({ servers: { vault: { command: 'node', env: { API_KEY: 'sk-live-1234567890abcdef' } } } }));
+    const taken = writeSecret(secretsFolder(w.data), 'vault.API_KEY', 'someone-else');
+    const adoption = route(w, 'vault');
+    assert.equal(fs.readFileSync(taken, 'utf8'), 'someone-else');
+    assert.deepEqual(adoption.secretFiles, [`${taken}-2`]);
+    assert.match(fs.readFileSync(adoption.spellFile, 'utf8'), /\$\{secret:vault\.API_KEY-2\}/);
+    undoAdoption(adoption, w.data);
+    assert.ok(fs.existsSync(taken) && !fs.existsSync(`${taken}-2`));
   });
 
   test('a secret file readable by others is refused with the fix', () => {
