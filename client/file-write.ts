@@ -7,9 +7,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DEFAULT_FILE_BYTES } from '../protocol/file-limits.js';
 
-/** Past this size an mcp.json is not edited (the edit is synchronous): the user moves the entry by hand. */
-export const MAX_EDIT_BYTES = 1024 * 1024;
+/**
+ * Past this size an mcp.json is not edited: the edit is synchronous on the extension host, and the
+ * gateway reads no larger config by default (so no power comes from it to route).
+ */
+export const MAX_EDIT_BYTES = DEFAULT_FILE_BYTES;
 
 export type ReadResult = { ok: true; text: string; bytes: Buffer } | { ok: false; message: string };
 
@@ -22,13 +26,17 @@ export function readForEdit(file: string): ReadResult {
     return { ok: false, message: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
   if (!stat.isFile()) return { ok: false, message: `${file} is not a file` };
-  if (stat.size > MAX_EDIT_BYTES) return { ok: false, message: `${file} has ${(stat.size / 1024 / 1024).toFixed(1)} MB; Grimoire edits an mcp.json of up to ${MAX_EDIT_BYTES / 1024 / 1024} MB: move the entry by hand` };
+  if (stat.size > MAX_EDIT_BYTES) return { ok: false, message: `${file} has ${kilobytes(stat.size)}; Grimoire edits an mcp.json of up to ${kilobytes(MAX_EDIT_BYTES)}: move the entry by hand` };
   try {
     const bytes = fs.readFileSync(file);
     return { ok: true, bytes, text: bytes.toString('utf8') };
   } catch (error) {
     return { ok: false, message: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
+}
+
+function kilobytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
 /**

@@ -312,7 +312,7 @@ describe('route through Grimoire alone', () => {
     const w = workspace('huge', `{"servers":{"a":{"command":"x"}},"pad":"${'x'.repeat(2 * 1024 * 1024)}"}`);
     const plan = planAdoption('a', w.mcpFile, w.home);
     assert.ok(!plan.ok);
-    assert.match(plan.message, /has 2\.0 MB; Grimoire edits an mcp\.json of up to 1 MB: move the entry by hand/);
+    assert.match(plan.message, /has 2\.0 MB; Grimoire edits an mcp\.json of up to 256 KB: move the entry by hand/);
   });
 
   test('a spell edited since the move is kept by the undo; an entry put back by hand is left alone', () => {

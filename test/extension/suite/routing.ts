@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GrimoireApi } from '../../../client/extension.js';
+import { askHarness, harnessAvailable, type TextAnswer } from './harness-client.js';
 import { test, waitFor } from './runner.js';
 
 async function grimoire(): Promise<GrimoireApi> {
@@ -80,5 +81,43 @@ test('New Spell File from a server of the workspace mcp.json moves the entry int
     await settings.update('imports.vscode', false, vscode.ConfigurationTarget.Workspace);
     fs.writeFileSync(mcpJson, original);
     fs.rmSync(spell, { force: true });
+  }
+}, 180_000);
+
+test('servers added to the workspace mcp.json are offered for routing once their tools are listed, in one offer naming each with its figures, before any call', async (t) => {
+  const api = await grimoire();
+  await waitFor(() => api.timings().gatewayReadyMs !== undefined, 60_000, 'the gateway to be ready');
+  const mcpJson = path.join(workspaceFolder(), '.vscode', 'mcp.json');
+  const original = fs.readFileSync(mcpJson, 'utf8');
+  const config = JSON.parse(original) as { servers: Record<string, { command: string; args: string[] }> };
+  const teamNotes = config.servers['Team Notes']!;
+  const server = (file: string) => ({ command: teamNotes.command, args: teamNotes.args, env: { MEMORY_FILE_PATH: `\${workspaceFolder}/${file}` } });
+  await vscode.commands.executeCommand('notifications.clearAll');
+  fs.writeFileSync(mcpJson, JSON.stringify({ servers: { ...config.servers, 'Offer One': server('one.jsonl'), 'Offer Two': server('two.jsonl') } }, null, 2) + '\n');
+  const settings = vscode.workspace.getConfiguration('grimoire');
+  await settings.update('imports.vscode', true, vscode.ConfigurationTarget.Workspace);
+  try {
+    // Listed in the background (discovery): nobody activates or calls them.
+    const listed = await waitFor(() => {
+      const both = ['offer-one', 'offer-two'].map((name) => api.powers().find((power) => power.name === name && power.tools.length > 0));
+      return both.every(Boolean) && both;
+    }, 90_000, 'both servers listed in the background');
+    assert.ok(listed.every((power) => !power!.active), 'no activation');
+    if (!harnessAvailable()) {
+      t.skip('the notification cannot be read without the Playwright harness');
+      return;
+    }
+    const offer = await waitFor(async () => {
+      await vscode.commands.executeCommand('notifications.showList');
+      const answer = await askHarness<TextAnswer>({ action: 'text', name: 'adoption-offer-both', selector: '.notifications-center', waitFor: '"offer-two" (' }, 5000).catch(() => undefined);
+      return answer && /"offer-one" \(\d+ tools, \d+ tokens\)/.test(answer.text) && answer;
+    }, 60_000, 'one offer naming both servers');
+    await vscode.commands.executeCommand('notifications.hideList');
+    assert.match(offer.text, /"offer-one" \(9 tools, \d+ tokens\)/);
+    assert.match(offer.text, /"offer-two" \(9 tools, \d+ tokens\)/);
+  } finally {
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await settings.update('imports.vscode', false, vscode.ConfigurationTarget.Workspace);
+    fs.writeFileSync(mcpJson, original);
   }
 }, 180_000);
