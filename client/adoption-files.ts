@@ -3,21 +3,22 @@
  * one server of its mcp.json for its agent (only its UI can, and keeps that to itself), so the server
  * moves: its entry leaves the mcp.json by one minimal text edit (client/mcp-json-edit.ts) and becomes
  * a spell file. Before that the whole mcp.json is copied, byte for byte, to a 0600 backup, and a
- * literal secret of the entry goes to a 0600 file of Grimoire's secrets folder that the spell names
- * (`${secret:NAME}`): no secret is copied into the workspace. The record of the move lets the undo
- * write the backup back when the file is unchanged since, or re-insert the entry's own text.
+ * literal secret of the entry (client/entry-secrets.ts) goes to a 0600 file of Grimoire's secrets
+ * folder that the spell names (`${secret:NAME}`): no secret is copied into the workspace. The
+ * record of the move lets the undo write the backup back when the file is unchanged since, or
+ * re-insert the entry's own text.
  * Every step is undone when a later one fails. No `vscode` import.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import { readSecret, secretsFolder, writeSecret } from '../protocol/secret-files.js';
-import { isSecretName } from '../protocol/secret-names.js';
 import { normalizeName } from '../server/powers/import-common.js';
 import { inferWorkspace } from '../server/powers/import-vscode.js';
 import { shortHash } from '../server/util/hash.js';
 import { ensureAdoptionsDir, readRecords, writeRecords, type Adoption } from './adoption-records.js';
 import { createFile, makeFolders, readForEdit, removeEmptyFolders, replaceFile } from './file-write.js';
+import { withSecretRefs } from './entry-secrets.js';
 import { reinsertEntry, removeEntry } from './mcp-json-edit.js';
 import { mcpEntries, spellFileName, spellFromMcpEntry, type McpEntry } from './spell-template.js';
 
@@ -175,23 +176,6 @@ function currentEntry(plan: Extract<AdoptionPlan, { ok: true }>): { text: string
   if (!now) throw new AdoptionError(`"${plan.key}" is no longer in ${plan.mcpFile}.`, true);
   if (JSON.stringify(now.config) !== JSON.stringify(plan.entry.config)) throw new AdoptionError(`"${plan.key}" changed in ${plan.mcpFile} since you agreed to move it.`, true);
   return { text: read.text, bytes: read.bytes };
-}
-
-/** A value with something besides `${...}` references and an auth scheme word is written out: a literal. */
-function isLiteral(value: string): boolean {
-  return value.replace(/\$\{[^}]*\}/g, '').replace(/\b(Bearer|Basic|Token)\b/gi, '').trim() !== '';
-}
-
-/** The entry with each literal secret of its env or headers replaced by what `store` returns for it. */
-export function withSecretRefs(config: Record<string, unknown>, store: (name: string, value: string) => string): Record<string, unknown> {
-  const replace = (field: 'env' | 'headers') => {
-    const values = config[field];
-    if (typeof values !== 'object' || values === null || Array.isArray(values)) return values;
-    return Object.fromEntries(
-      Object.entries(values as Record<string, unknown>).map(([name, value]) => [name, typeof value === 'string' && isSecretName(name) && isLiteral(value) ? store(name.replace(/[^A-Za-z0-9_.-]/g, '_'), value) : value]),
-    );
-  };
-  return { ...config, ...(config.env !== undefined ? { env: replace('env') } : {}), ...(config.headers !== undefined ? { headers: replace('headers') } : {}) };
 }
 
 function displayName(mcpFile: string): string {

@@ -182,6 +182,25 @@ describe('route through Grimoire alone', () => {
     for (const file of [...vault.secretFiles, ...remote.secretFiles]) assert.ok(!fs.existsSync(file), 'the undo removes the secret files it made');
   });
 
+  test('secrets in arguments and in the URL are kept out of the spell too; the spell is still the same server', () => {
+    const text = JSON.stringify({ servers: {
+      cli: { command: 'node', args: ['srv.js', '--api-key=sk-live-abcdef1234567890', '--token', 'tok-literal-42', '--mode', 'fast', '--password=${env:PW}'] },
+      hosted: { type: 'http', url: 'https://bot:hunter2-pass@x.example/mcp?api_key=qk-998877&region=eu' },
+    } }, null, 2);
+    const w = workspace('secret-args', text);
+    const ctx = { env: { ...env, PW: 'from-env', GRIMOIRE_DATA: w.data } };
+    const imported = importVscodeMcp(w.mcpFile, { env: ctx.env });
+    for (const power of ['cli', 'hosted']) {
+      const adoption = route(w, power);
+      const spell = fs.readFileSync(adoption.spellFile, 'utf8');
+      assert.doesNotMatch(spell, /sk-live|tok-literal|hunter2|qk-998877/, `${power}: no literal secret in the spell`);
+      assert.match(spell, power === 'cli' ? /"--mode", "fast", "--password=\$\{PW\}"/ : /region=eu/, 'what is no secret stays as it was');
+      const loaded = loadSpellFile(adoption.spellFile, ctx).power!;
+      assert.deepEqual(loaded.problems, []);
+      assert.equal(serverIdentity(loaded.server), serverIdentity(imported.powers.find((p) => p.name === power)!.server), `${power}: the same server`);
+    }
+  });
+
   test("a secret file of the same name is never overwritten: another value gets a name of its own", () => {
     const w = workspace('secret-taken', JSON.stringify({ servers: { vault: { command: 'node', env: { API_KEY: 'sk-live-1234567890abcdef' } } } }));
     const taken = writeSecret(secretsFolder(w.data), 'vault.API_KEY', 'someone-else');
