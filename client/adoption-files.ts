@@ -22,7 +22,7 @@ import { withSecretRefs } from './entry-secrets.js';
 import { reinsertEntry, removeEntry } from './mcp-json-edit.js';
 import { mcpEntries, spellFileName, spellFromMcpEntry, type McpEntry } from './spell-template.js';
 
-export { adoptionsDir, type Adoption } from './adoption-records.js';
+export { adoptionsDir, readRecords, type Adoption } from './adoption-records.js';
 
 export type AdoptionPlan = { ok: true; power: string; mcpFile: string; key: string; entry: McpEntry; spellFile: string } | { ok: false; message: string };
 
@@ -238,9 +238,7 @@ function replaceOrCreate(file: string, bytes: Buffer): void {
   createFile(file, bytes, 0o644);
 }
 
-/** The moves not undone yet, oldest first, and why the record file could not be read when it could not. */
+/** The moves not undone yet, oldest first (readRecords also says when the record file is damaged). */
 export function adoptions(dataDir: string): Adoption[] {
   return readRecords(dataDir).records;
 }
-
-export { readRecords } from './adoption-records.js';
