@@ -40,13 +40,18 @@ export function registerAdoption(gateway: GatewayClient, state: vscode.Memento):
   ];
 }
 
-/** One offer on screen at a time, for every listed-twice server not answered yet. */
+/**
+ * The offers on screen: each names the listed-twice servers not answered yet and not in another
+ * offer still on screen, so that a server added later is offered at once (VS Code cannot take a
+ * notification back, so an unanswered one never holds the next).
+ */
 class Offers {
-  private showing = false;
   private asking = false;
   /** The newest report seen: the gateway's pushed one, or the one asked for here. */
   private report: TokenReportInfo | undefined;
-  /** Answered in this window without a lasting "Not Now" (the move was cancelled or failed): not offered again until a reload. */
+  /** In an offer on screen now. */
+  private readonly pending = new Set<string>();
+  /** Answered in this window without a lasting "Not Now" (the move was chosen: done, cancelled or failed). */
   private readonly answered = new Set<string>();
 
   constructor(
@@ -56,12 +61,12 @@ class Offers {
   ) {}
 
   private notToOffer(): Set<string> {
-    return new Set([...this.state.get<string[]>(DECLINED_KEY, []), ...this.answered]);
+    return new Set([...this.state.get<string[]>(DECLINED_KEY, []), ...this.answered, ...this.pending]);
   }
 
   /** A server of VS Code's mcp.json whose tools are known but not in the last report yet: ask for a fresh one. */
   refreshIfNew(): void {
-    if (this.asking || this.showing || !reportIsBehind(this.gateway.powers, this.report ?? this.gateway.tokenReport, this.notToOffer())) return;
+    if (this.asking || !reportIsBehind(this.gateway.powers, this.report ?? this.gateway.tokenReport, this.notToOffer())) return;
     this.asking = true;
     void this.gateway
       .request(protocol.getTokenReport, null)
@@ -72,18 +77,19 @@ class Offers {
 
   consider(report: TokenReportInfo): void {
     this.report = report;
-    if (this.showing) return;
     const open = openOffers(report, this.notToOffer());
     if (open.length === 0) return;
-    this.showing = true;
+    const keys = open.map(offerKey);
+    for (const key of keys) this.pending.add(key);
     const text = offerText(open, (file) => vscode.workspace.asRelativePath(file));
     void vscode.window.showInformationMessage(text, ROUTE, 'Not Now').then(async (choice) => {
-      for (const entry of open) this.answered.add(offerKey(entry));
-      if (choice === ROUTE) await this.routeAll(open.map((entry) => entry.power)).catch(() => undefined);
-      else await this.state.update(DECLINED_KEY, [...new Set([...this.state.get<string[]>(DECLINED_KEY, []), ...open.map(offerKey)])]);
-      this.showing = false;
-      // A server added meanwhile is offered now.
-      if (this.report) this.consider(this.report);
+      for (const key of keys) {
+        this.pending.delete(key);
+        this.answered.add(key);
+      }
+      // Closed or "Not Now": remembered per server, in this workspace.
+      if (choice !== ROUTE) await this.state.update(DECLINED_KEY, [...new Set([...this.state.get<string[]>(DECLINED_KEY, []), ...keys])]);
+      else await this.routeAll(open.map((entry) => entry.power)).catch(() => undefined);
     });
   }
 }

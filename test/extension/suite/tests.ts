@@ -528,7 +528,7 @@ test('a spell made from a workspace mcp.json entry becomes a power that starts a
   const editor = await vscode.commands.executeCommand<vscode.TextEditor>('grimoire.newSpellFile', { from: { file: mcpJson, key: 'Team Notes' } });
   assert.equal(editor.document.fileName, path.join(workspaceFolder(), '.grimoire', 'team-notes.spell.yaml'));
   assert.match(editor.document.getText(), /^# Made from "Team Notes"/);
-  assert.ok(editor.document.getText().includes(`"MEMORY_FILE_PATH": "${workspaceFolder()}/team-notes.jsonl"`), '${workspaceFolder} written out');
+  assert.ok(editor.document.getText().includes('"MEMORY_FILE_PATH": "${workspaceFolder}/team-notes.jsonl"'), '${workspaceFolder} kept as a variable: the spell is portable');
   // Not imported here (imports are off), so its tools are unknown: a marked placeholder, flagged until written over, and no filler keywords.
   assert.match(editor.document.getText(), /^description: "TODO: say in one sentence what the \\"Team Notes\\" server does/m);
   assert.doesNotMatch(editor.document.getText(), /^keywords: .*"(mcp|server|tools|add)"/m);
