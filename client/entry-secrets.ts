@@ -1,12 +1,13 @@
 /**
  * The literal secrets of an mcp.json entry, taken out before the entry becomes a spell in the
  * workspace: values of env keys and headers whose names name a secret, `--token=...` and
- * `--api-key ...` arguments, a URL's password and its secret-named query values. Each is handed to
+ * `--api-key ...` arguments, a URL's password and its secret-named query values, and any env,
+ * header or argument value holding a token of a well-known shape (`ghp_...`, `sk-...`, a JWT). Each is handed to
  * `store`, which keeps it elsewhere and returns what the spell says instead (`${secret:NAME}`).
  * A value that is only `${...}` references (and an auth scheme word) is no literal and stays.
  * No `vscode` import.
  */
-import { isSecretName } from '../protocol/secret-names.js';
+import { hasTokenShape, isSecretName, TOKEN_SHAPES } from '../protocol/secret-names.js';
 
 export type StoreSecret = (name: string, value: string) => string;
 
@@ -25,13 +26,15 @@ export function withSecretRefs(config: Record<string, unknown>, store: StoreSecr
   for (const field of ['env', 'headers'] as const) {
     const values = config[field];
     if (typeof values !== 'object' || values === null || Array.isArray(values)) continue;
-    out[field] = Object.fromEntries(Object.entries(values as Record<string, unknown>).map(([name, value]) => [name, typeof value === 'string' && isSecretName(name) && isLiteral(value) ? store(safeName(name), value) : value]));
+    out[field] = Object.fromEntries(Object.entries(values as Record<string, unknown>).map(([name, value]) => [name, typeof value === 'string' && (isSecretName(name) || hasTokenShape(value)) && isLiteral(value) ? store(safeName(name), value) : value]));
   }
   if (Array.isArray(config.args)) out.args = argsWithRefs(config.args, store);
   if (typeof config.url === 'string') out.url = urlWithRefs(config.url, store);
   return out;
 }
 
+/** A token of a well-known shape inside an argument: only the token is replaced. */
+const TOKEN = new RegExp(TOKEN_SHAPES.source, 'g');
 const FLAG = /^(--?[A-Za-z][A-Za-z0-9_-]*)$/;
 const FLAG_VALUE = /^(--?[A-Za-z][A-Za-z0-9_-]*)=(.+)$/s;
 
@@ -42,6 +45,7 @@ function argsWithRefs(args: unknown[], store: StoreSecret): unknown[] {
     if (pair && isSecretName(pair[1]!) && isLiteral(pair[2]!)) return `${pair[1]}=${store(safeName(pair[1]!), pair[2]!)}`;
     const flag = typeof args[i - 1] === 'string' ? FLAG.exec(args[i - 1] as string) : null;
     if (flag && isSecretName(flag[1]!) && !arg.startsWith('-') && isLiteral(arg)) return store(safeName(flag[1]!), arg);
+    if (hasTokenShape(arg)) return arg.replace(TOKEN, (token) => store(`arg${i}`, token));
     return arg;
   });
 }

@@ -5,7 +5,7 @@
  * URL's userinfo (`scheme://user:***@host`) and private keys (the whole PEM block; across lines
  * that arrive one at a time, `SecretLines`). A value's length alone never makes it a secret.
  */
-import { isSecretName } from '../../protocol/secret-names.js';
+import { isSecretName, TOKEN_SHAPES } from '../../protocol/secret-names.js';
 
 export { isSecretName };
 
@@ -32,8 +32,7 @@ const URL_PASSWORD = /\b([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s:/?#@]*:)([^\s/?#@
 const BEARER = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{6,}/g;
 /** NAME=value, NAME: value, "NAME": "value" (the name up to 64 characters, the value up to the next separator). */
 const PAIR = /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,63})(["']?[ \t]*[:=][ \t]*["']?)([^\s"',;&{}[\]()<>]+)/g;
-/** Common token shapes that carry their own meaning: GitHub, Slack, OpenAI, AWS, JWT. */
-const TOKEN_SHAPES = /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})\b/g;
+
 
 /**
  * A necessary condition of every pattern above: each match holds one of these literals (PAIR its

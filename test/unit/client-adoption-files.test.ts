@@ -184,7 +184,7 @@ describe('route through Grimoire alone', () => {
 
   test('secrets in arguments and in the URL are kept out of the spell too; the spell is still the same server', () => {
     const text = JSON.stringify({ servers: {
-      cli: { command: 'node', args: ['srv.js', '--api-key=sk-live-abcdef1234567890', '--token', 'tok-literal-42', '--mode', 'fast', '--password=${env:PW}'] },
+      cli: { command: 'node', args: ['srv.js', '--api-key=sk-live-abcdef1234567890', '--token', 'tok-literal-42', '--mode', 'fast', '--password=${env:PW}', '--repo-access=ghp_abcdefghijklmnopqrstuvwxyz0123'], env: { CONFIG: 'xoxb-1234567890-abcdefghij' } },
       hosted: { type: 'http', url: 'https://bot:hunter2-pass@x.example/mcp?api_key=qk-998877&region=eu' },
     } }, null, 2);
     const w = workspace('secret-args', text);
@@ -193,7 +193,7 @@ describe('route through Grimoire alone', () => {
     for (const power of ['cli', 'hosted']) {
       const adoption = route(w, power);
       const spell = fs.readFileSync(adoption.spellFile, 'utf8');
-      assert.doesNotMatch(spell, /sk-live|tok-literal|hunter2|qk-998877/, `${power}: no literal secret in the spell`);
+      assert.doesNotMatch(spell, /sk-live|tok-literal|hunter2|qk-998877|ghp_|xoxb-/, `${power}: no literal secret in the spell`);
       assert.match(spell, power === 'cli' ? /"--mode", "fast", "--password=\$\{PW\}"/ : /region=eu/, 'what is no secret stays as it was');
       const loaded = loadSpellFile(adoption.spellFile, ctx).power!;
       assert.deepEqual(loaded.problems, []);
