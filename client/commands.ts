@@ -10,7 +10,7 @@ import type { GatewayClient } from './gateway-client.js';
 import { explainNothingToPick, showActivationFailure } from './next-steps.js';
 import { powerPicks, resolveTitle, scorePick, type PickModel } from './picks.js';
 import type { PowerNode } from './powers-tree.js';
-import { readForEdit } from './file-write.js';
+import { createFile, readForEdit } from './file-write.js';
 import { describeEntry, mcpEntries, SPELL_NAME, spellFileName, spellFromMcpEntry, spellName, templateSpell, type McpEntry } from './spell-template.js';
 import { activationMessage } from './tree-items.js';
 
@@ -239,11 +239,12 @@ async function newSpellFile(gateway: GatewayClient, options: NewSpellOptions): P
   }
   if (!SPELL_NAME.test(name)) throw new Error(`'${name}' is not a power name: use lowercase letters, digits and "-".`);
   const file = path.join(spellFolder(options), spellFileName(name));
-  if (fs.existsSync(file)) {
+  // lstat: a link planted under the spell's name (even a dangling one) is never written through.
+  if (fs.lstatSync(file, { throwIfNoEntry: false })) {
     void vscode.window.showWarningMessage(`Grimoire: ${file} already exists; opened it instead.`);
   } else {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
+    createFile(file, text, 0o644);
   }
   return vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
 }
