@@ -10,6 +10,7 @@ import type { GatewayClient } from './gateway-client.js';
 import { explainNothingToPick, showActivationFailure } from './next-steps.js';
 import { powerPicks, resolveTitle, scorePick, type PickModel } from './picks.js';
 import type { PowerNode } from './powers-tree.js';
+import { createFile, readForEdit } from './file-write.js';
 import { describeEntry, mcpEntries, SPELL_NAME, spellFileName, spellFromMcpEntry, spellName, templateSpell, type McpEntry } from './spell-template.js';
 import { activationMessage } from './tree-items.js';
 
@@ -18,6 +19,8 @@ export interface NewSpellOptions {
   from?: 'template' | { file: string; key: string };
   name?: string;
   folder?: string;
+  /** For an entry of VS Code's own mcp.json: `move` routes it (the user already agreed), `copy` leaves it; asked when absent. */
+  entry?: 'move' | 'copy';
 }
 
 type PowerArgument = string | PowerNode | undefined;
@@ -171,11 +174,9 @@ function knownMcpEntries(gateway: GatewayClient): McpEntry[] {
   for (const folder of vscode.workspace.workspaceFolders ?? []) files.add(path.join(folder.uri.fsPath, '.vscode', 'mcp.json'));
   for (const power of gateway.powers) if (power.source.readOnly && power.source.kind !== 'demo') files.add(power.source.file);
   return [...files].flatMap((file) => {
-    try {
-      return mcpEntries(file, fs.readFileSync(file, 'utf8'));
-    } catch {
-      return [];
-    }
+    // Size-checked: a huge config is not parsed on the extension host's thread.
+    const read = readForEdit(file);
+    return read.ok ? mcpEntries(file, read.text) : [];
   });
 }
 
@@ -218,15 +219,32 @@ async function newSpellFile(gateway: GatewayClient, options: NewSpellOptions): P
     if (!entry) throw new Error(`No server "${source.key}" in ${source.file}.`);
     name ??= spellName(entry.key);
     const imported = gateway.powers.find((power) => power.source.file === entry.file && power.name === spellName(entry.key));
-    text = spellFromMcpEntry(entry, { workspaceFolder, ...(imported ? { known: { description: imported.description, toolNames: imported.tools.map((tool) => tool.name) } } : {}) });
+    // A spell beside the entry in VS Code's list would list its tools twice: routing moves the entry instead.
+    if (imported?.source.kind === 'vscode-mcp' && !options.folder && name === imported.name) {
+      const choice = options.entry === 'move' ? 'Move It' : options.entry === 'copy' ? 'Copy Only' : await vscode.window.showInformationMessage(
+        `Grimoire: move "${entry.key}" out of ${vscode.workspace.asRelativePath(entry.file)} into the spell?`,
+        { modal: true, detail: `Otherwise VS Code keeps offering its tools to the agent directly, and they are listed twice. The mcp.json is backed up, and "Grimoire: Undo Routing Through Grimoire" puts the entry back.` },
+        'Move It',
+        'Copy Only',
+      );
+      if (choice === undefined) return undefined;
+      if (choice === 'Move It') {
+        const routed = (await vscode.commands.executeCommand('grimoire.routeThroughGrimoire', { power: imported.name, confirmed: true })) as { ok: boolean; adoption?: { spellFile: string } } | undefined;
+        return routed?.ok && routed.adoption ? vscode.window.showTextDocument(vscode.Uri.file(routed.adoption.spellFile), { preview: false }) : undefined;
+      }
+    }
+    // \${workspaceFolder} keeps its meaning in the workspace's own .grimoire/: written out only elsewhere.
+    const inWorkspace = workspaceFolder !== undefined && path.resolve(spellFolder(options)) === path.resolve(workspaceFolder, '.grimoire');
+    text = spellFromMcpEntry(entry, { ...(inWorkspace ? {} : { workspaceFolder }), ...(imported ? { known: { description: imported.description, toolNames: imported.tools.map((tool) => tool.name) } } : {}) });
   }
   if (!SPELL_NAME.test(name)) throw new Error(`'${name}' is not a power name: use lowercase letters, digits and "-".`);
   const file = path.join(spellFolder(options), spellFileName(name));
-  if (fs.existsSync(file)) {
+  // lstat: a link planted under the spell's name (even a dangling one) is never written through.
+  if (fs.lstatSync(file, { throwIfNoEntry: false })) {
     void vscode.window.showWarningMessage(`Grimoire: ${file} already exists; opened it instead.`);
   } else {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
+    createFile(file, text, 0o644);
   }
   return vscode.window.showTextDocument(vscode.Uri.file(file), { preview: false });
 }

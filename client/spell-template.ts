@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { parseJsonc } from '../server/powers/jsonc.js';
 import { powerNameFrom } from '../server/spells/power-name.js';
 import { suggestKeywords } from '../server/spells/keyword-suggestions.js';
-import { isPlaceholderDescription, PLACEHOLDER_KEYWORDS, serverPlaceholderDescription, TEMPLATE_DESCRIPTION } from '../server/spells/placeholders.js';
+import { isPlaceholderDescription, PLACEHOLDER_KEYWORDS, serverPlaceholderDescription, TEMPLATE_DESCRIPTION, TEMPLATE_STEERING } from '../server/spells/placeholders.js';
 
 export const SPELL_NAME = /^[a-z0-9-]+$/;
 
@@ -33,15 +33,13 @@ export const spellName = powerNameFrom;
 
 export function templateSpell(name: string): string {
   return `# A Grimoire power: one MCP server, with the words that let an agent find it.
-# The description and keywords below are placeholders: the editor flags them until you write your own.
+# The description, keywords and steering below are placeholders: the editor flags them until you write your own.
 name: ${name}
 version: 1.0.0
 description: ${quote(TEMPLATE_DESCRIPTION)}
 keywords: [${PLACEHOLDER_KEYWORDS.join(', ')}]
 steering: |
-  Guidance the agent reads with every tool of this power:
-  - which tool to call first, and which to prefer;
-  - what to check before a change.
+${TEMPLATE_STEERING.map((line) => `  ${line}`).join('\n')}
 server:
   # The program that starts the MCP server over stdio, e.g. command: npx with args: ["-y", "<npm package>"];
   # or transport: http with url: https://... for a remote server.
@@ -51,10 +49,6 @@ server:
 `;
 }
 
-/**
- * A spell for an mcp.json server. VS Code variables become spell variables: `${env:X}` and
- * `${input:x}` read `${X}` from the environment, `${workspaceFolder}` is written out.
- */
 /** What the gateway already knows of the server, when it has listed its tools. */
 export interface KnownServer {
   /** As the Powers view shows it: from the server's instructions and tools. */
@@ -62,7 +56,20 @@ export interface KnownServer {
   toolNames: string[];
 }
 
-export function spellFromMcpEntry(entry: McpEntry, options: { workspaceFolder?: string; known?: KnownServer } = {}): string {
+export interface McpSpellOptions {
+  /** Written out for `${workspaceFolder}`: only for a spell kept outside that workspace's `.grimoire/` (where the variable has its value). */
+  workspaceFolder?: string;
+  known?: KnownServer;
+  /** The first comment lines (default: where the entry came from). */
+  header?: string[];
+}
+
+/**
+ * A spell for an mcp.json server. VS Code variables become spell variables: `${env:X}` and
+ * `${input:x}` read `${X}` from the environment, `${workspaceFolder}` stays a variable unless
+ * `workspaceFolder` is given, `${secret:NAME}` is kept. No steering: only the user can say what to steer.
+ */
+export function spellFromMcpEntry(entry: McpEntry, options: McpSpellOptions = {}): string {
   const name = spellName(entry.key);
   const inputs = new Set<string>();
   const convert = (value: unknown): string => convertVariables(String(value), options.workspaceFolder, inputs);
@@ -80,9 +87,9 @@ export function spellFromMcpEntry(entry: McpEntry, options: { workspaceFolder?: 
   const description = known ? known.description : serverPlaceholderDescription(entry.key);
   const keywords = keywordsFor(entry.key, known?.toolNames ?? [], { description: known?.description, packageName: packageOf(c) });
   const header = [
-    `# Made from "${entry.key}" in ${entry.file}.`,
+    ...(options.header ?? [`# Made from "${entry.key}" in ${path.join(path.basename(path.dirname(entry.file)), path.basename(entry.file))}.`]),
     ...[...inputs].map((input) => `# \${${input}} was an mcp.json input: set it in the environment VS Code starts from.`),
-    ...(known ? ['# The description is what the server says of itself and its tools: make it say what you use it for.'] : ['# Its tools were not listed yet: the description is a placeholder (the editor flags it until you write it).']),
+    ...(known ? [] : ['# Its tools were not listed yet: the description is a placeholder (the editor flags it until you write it).']),
     ...(keywords.some((word) => PLACEHOLDER_KEYWORDS.includes(word)) ? ['# Too few telling words were found for keywords: replace the placeholders.'] : []),
   ];
   return [
@@ -91,8 +98,6 @@ export function spellFromMcpEntry(entry: McpEntry, options: { workspaceFolder?: 
     'version: 1.0.0',
     `description: ${quote(description)}`,
     `keywords: [${keywords.map(quote).join(', ')}]`,
-    'steering: |',
-    `  Guidance the agent reads with every tool of ${name}: which tool to call first, and what to check before a change.`,
     'server:',
     ...Object.entries(server).map(([key, value]) => `  ${key}:${yamlValue(value)}`),
     '',
@@ -115,6 +120,8 @@ function yamlValue(value: string | string[] | Record<string, string>): string {
 function convertVariables(value: string, workspaceFolder: string | undefined, inputs: Set<string>): string {
   return value.replace(/\$\{([^}]+)\}/g, (whole, inner: string) => {
     if (inner === 'workspaceFolder') return workspaceFolder ?? whole;
+    if (inner === 'workspaceFolderBasename') return workspaceFolder ? path.basename(workspaceFolder) : whole;
+    if (inner === 'pathSeparator' || inner === '/') return path.sep;
     if (inner === 'userHome') return '${HOME}';
     const env = /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(inner);
     if (env) return `\${${env[1]}}`;
@@ -134,7 +141,9 @@ function convertVariables(value: string, workspaceFolder: string | undefined, in
  */
 export function keywordsFor(key: string, toolNames: string[], more: { description?: string; packageName?: string } = {}): string[] {
   const name = [key, more.packageName ?? ''].join(' ');
-  const words = suggestKeywords({ name, description: more.description, toolNames }, 12);
+  // The description's words only when the name and tools tell too little: prose brings filler ("between", "existing", "entire").
+  const telling = suggestKeywords({ name, toolNames }, 12);
+  const words = telling.length >= 3 ? telling : suggestKeywords({ name, toolNames, description: more.description }, 12);
   return [...words, ...PLACEHOLDER_KEYWORDS.slice(0, Math.max(0, 3 - words.length))].slice(0, 20);
 }
 

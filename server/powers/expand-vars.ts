@@ -1,5 +1,5 @@
 /** `${VAR}` / `${VAR:-default}` expansion over the string fields of a server spec. */
-import { registerSecretEntries } from '../util/secrets.js';
+import { registerSecretEntries, registerSecretValue } from '../util/secrets.js';
 import type { ServerSpec } from './types.js';
 
 export type Vars = Record<string, string | undefined>;
@@ -40,26 +40,42 @@ export class MissingVars {
   }
 }
 
-const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+/** `${NAME}`, `${NAME:-default}`, and `${secret:NAME}` (a file of Grimoire's secrets folder: protocol/secret-files.ts). */
+const VAR = /\$\{(?:secret:([^}]*)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}/g;
 
-export function expandText(text: string, vars: Vars, onMissing: (name: string) => void): string {
-  return text.replace(VAR, (_match, name: string, fallback: string | undefined) => {
-    const value = vars[name];
+/** A secret's value, or why it cannot be read. */
+export type SecretSource = (name: string) => { ok: true; value: string } | { ok: false; message: string };
+
+export function expandText(text: string, vars: Vars, onMissing: (name: string) => void, secrets?: SecretSource, onSecretProblem?: (message: string) => void): string {
+  return text.replace(VAR, (match: string, secret: string | undefined, name: string | undefined, fallback: string | undefined) => {
+    if (secret !== undefined) {
+      const read = secrets?.(secret) ?? { ok: false, message: `${match} is read only in a spell file` };
+      if (read.ok) {
+        registerSecretValue(read.value);
+        return read.value;
+      }
+      onSecretProblem?.(read.message);
+      return '';
+    }
+    const value = vars[name!];
     if (fallback !== undefined) return value ? value : fallback;
     if (value === undefined) {
-      onMissing(name);
+      onMissing(name!);
       return '';
     }
     return value;
   });
 }
 
-export function expandServer(server: ServerSpec, vars: Vars): { server: ServerSpec; problems: string[] } {
+export function expandServer(server: ServerSpec, vars: Vars, secrets?: SecretSource): { server: ServerSpec; problems: string[] } {
   const missing = new MissingVars();
-  const expanded = mapServerStrings(server, (value, where) => expandText(value, vars, (name) => missing.add(name, where)));
+  const secretProblems = new Set<string>();
+  const expanded = mapServerStrings(server, (value, where) =>
+    expandText(value, vars, (name) => missing.add(name, where), secrets, (message) => secretProblems.add(`${message} (used in ${where})`)),
+  );
   registerServerSecrets(expanded);
   const problems = missing.problems(
     (name, where) => `environment variable ${name} is not set (used in ${where}): set it in the environment or in the spell`,
   );
-  return { server: expanded, problems };
+  return { server: expanded, problems: [...problems, ...secretProblems] };
 }

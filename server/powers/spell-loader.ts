@@ -1,8 +1,12 @@
 /** Reads one spell file into a PowerDefinition, turning every problem into a LoadIssue with a fix. */
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { z } from 'zod';
 import { readTextFile, type FileLimits } from '../util/safe-read.js';
-import { expandServer, type Vars } from './expand-vars.js';
+import { isPlaceholderSteering } from '../../protocol/placeholder-steering.js';
+import { resolvePaths } from '../../protocol/grimoire-paths.js';
+import { readSecret, secretsFolder } from '../../protocol/secret-files.js';
+import { expandServer, type SecretSource, type Vars } from './expand-vars.js';
 import { withHashes } from './hash.js';
 import { serverKeys, spellKeys, spellSchema, splitMessage, type SpellExtensions, type SpellFile } from './spell-schema.js';
 import type { LoadIssue, PowerDefinition, ServerSpec } from './types.js';
@@ -16,6 +20,8 @@ export interface SpellLoadContext {
   kind?: 'spell' | 'demo';
   /** Size and time limits for reading the file (default: the settings' defaults). */
   limits?: FileLimits;
+  /** Where `${secret:NAME}` is read (default: the secrets folder of the data folder `env` names). */
+  secretsFolder?: string;
 }
 
 export interface SpellLoadResult {
@@ -53,13 +59,13 @@ export function parseSpell(text: string, file: string, ctx: SpellLoadContext): S
   if (!parsed.success) {
     // Every check at once: the command is looked up even while other fields are wrong.
     const raw = data as Record<string, unknown>;
-    const missing = missingCommandIssue(raw, { ...ctx.env, ...ctx.vars }, issue);
+    const missing = missingCommandIssue(raw, spellVars(file, ctx), issue);
     const unknown = unknownKeys(raw as SpellFile, issue).map((found): LoadIssue => ({ ...found, severity: 'warning' }));
     return { issues: [...firstPerField(parsed.error.issues.map((iss) => zodIssue(iss, issue))), ...unknown, ...(missing ? [missing] : [])] };
   }
   const spell = parsed.data;
   const issues = [...unknownKeys(spell, issue), ...fileNameIssues(file, spell.name, issue)];
-  const { server, problems } = expandServer(serverSpec(spell), { ...ctx.env, ...ctx.vars });
+  const { server, problems } = expandServer(serverSpec(spell), spellVars(file, ctx), spellSecrets(ctx));
   if (problems.length === 0) problems.push(...urlProblems(server));
   const kind = ctx.kind ?? 'spell';
   const extensions: SpellExtensions = {};
@@ -73,7 +79,8 @@ export function parseSpell(text: string, file: string, ctx: SpellLoadContext): S
       version: spell.version,
       description: spell.description,
       keywords: spell.keywords,
-      steering: spell.steering ?? '',
+      // A placeholder left in the file is flagged by the checker and never reaches the agent.
+      steering: isPlaceholderSteering(spell.steering) ? '' : (spell.steering ?? ''),
       server,
       source: { kind, file: path.resolve(file), readOnly: kind === 'demo' },
       derivedFromTools: false,
@@ -82,6 +89,25 @@ export function parseSpell(text: string, file: string, ctx: SpellLoadContext): S
     extensions,
   );
   return { power, extensions, issues };
+}
+
+/**
+ * The variables a spell's server fields see: the environment, `${workspaceFolder}` (and
+ * `${workspaceFolderBasename}`) for a spell of a
+ * workspace's `.grimoire/` folder (so that a committed spell names no absolute path), then the context's own.
+ */
+function spellVars(file: string, ctx: SpellLoadContext): Vars {
+  const dir = path.dirname(path.resolve(file));
+  // The Grimoire folder itself may be named .grimoire (~/.grimoire): its spells belong to no workspace.
+  const grimoireHomes = [resolvePaths(ctx.env).home, path.join(ctx.env.HOME || os.homedir(), '.grimoire')].map((home) => path.resolve(home));
+  const workspace = path.basename(dir) === '.grimoire' && !grimoireHomes.includes(dir) ? { workspaceFolder: path.dirname(dir), workspaceFolderBasename: path.basename(path.dirname(dir)) } : {};
+  return { ...ctx.env, ...workspace, ...ctx.vars };
+}
+
+/** `${secret:NAME}`: a 0600 file of the secrets folder in the data folder the environment names. */
+function spellSecrets(ctx: SpellLoadContext): SecretSource {
+  const folder = ctx.secretsFolder ?? secretsFolder(resolvePaths(ctx.env).data);
+  return (name) => readSecret(folder, name);
 }
 
 type MakeIssue = (field: string, message: string, fix: string) => LoadIssue;

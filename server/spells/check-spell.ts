@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { commandExists, lookupFor } from '../util/command-lookup.js';
 import { commandNotFoundText, editDistance, parseSpell, unknownKey, type SpellLoadContext } from '../powers/spell-loader.js';
-import { isPlaceholderDescription, PLACEHOLDER_KEYWORDS } from './placeholders.js';
+import { isPlaceholderDescription, isPlaceholderSteering, PLACEHOLDER_KEYWORDS } from './placeholders.js';
 import { suggestKeywords } from './keyword-suggestions.js';
 import type { SpellExtensions } from '../powers/spell-schema.js';
 import type { LoadIssue, PowerDefinition } from '../powers/types.js';
@@ -167,6 +167,11 @@ function placeholderProblems(spell: SpellText): SpellProblem[] {
   if (description !== undefined && isPlaceholderDescription(description)) {
     const at = locate(spell, ['description']);
     found.push(problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'placeholder', { field: 'description', message: 'the description is still the placeholder: intent resolution matches requests against it', fix: 'say in one sentence what this power does, in the words a user would use' }));
+  }
+  const steering = scalarAt(spell, ['steering']);
+  if (steering !== undefined && isPlaceholderSteering(steering)) {
+    const at = locate(spell, ['steering']);
+    found.push(problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'placeholder', { field: 'steering', message: 'the steering is still the placeholder: it is not sent to the agent until you write your own', fix: 'write what the agent should know with every tool of this power, or delete steering' }));
   }
   const keywords = spell.doc.get('keywords', true);
   if (isSeq(keywords)) {

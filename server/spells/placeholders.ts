@@ -3,6 +3,7 @@
  * purpose is not known yet). One source: the writers put them in, the checker flags them while
  * they are left unchanged.
  */
+export { isPlaceholderSteering, TEMPLATE_STEERING } from '../../protocol/placeholder-steering.js';
 
 /** Starts every placeholder description, so that it reads as one and the checker finds it. */
 export const PLACEHOLDER_MARK = 'TODO:';

@@ -8,6 +8,7 @@
  * network mount) is not interrupted.
  */
 import * as fs from 'node:fs';
+import { DEFAULT_FILE_BYTES } from '../../protocol/file-limits.js';
 import { byteSize } from './preview.js';
 
 /** How much of a file is read, and for how long: the `limits` settings' `fileBytes` and `fileReadTimeoutMs` (config/limits-settings.ts). */
@@ -17,7 +18,7 @@ export interface FileLimits {
 }
 
 /** Those settings' defaults, declared here so that this low module needs no settings. */
-export const DEFAULT_FILE_LIMITS: FileLimits = { fileBytes: 256 * 1024, fileReadTimeoutMs: 2000 };
+export const DEFAULT_FILE_LIMITS: FileLimits = { fileBytes: DEFAULT_FILE_BYTES, fileReadTimeoutMs: 2000 };
 
 export type SafeReadFailure = 'missing' | 'not-a-file' | 'too-large' | 'timeout' | 'unreadable';
 

@@ -5,26 +5,13 @@
  * URL's userinfo (`scheme://user:***@host`) and private keys (the whole PEM block; across lines
  * that arrive one at a time, `SecretLines`). A value's length alone never makes it a secret.
  */
+import { isSecretName, TOKEN_SHAPES } from '../../protocol/secret-names.js';
+
+export { isSecretName };
 
 export const MASK = '***';
 
-const SECRET_WORDS = new Set([
-  'key', 'apikey', 'token', 'secret', 'password', 'passwd', 'pwd', 'passphrase', 'auth', 'oauth', 'authorization',
-  'credential', 'credentials', 'cookie', 'cookies', 'bearer', 'pat', 'privatekey', 'accesskey',
-]);
-const SECRET_ENDINGS = ['token', 'secret', 'password', 'passwd', 'apikey', 'credential', 'credentials', 'cookie', 'privatekey', 'accesskey'];
-
 const registered = new Set<string>();
-
-/** True for names like API_KEY, githubToken, x-api-key, Authorization, Set-Cookie, DB_PASSWORD. */
-export function isSecretName(name: string): boolean {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-  return words.some((word) => SECRET_WORDS.has(word) || /^auth(?!or)/.test(word) || SECRET_ENDINGS.some((end) => word.endsWith(end)));
-}
 
 /** A value that must be masked wherever it appears from now on (a secret-named env or header value, the endpoint token). */
 export function registerSecretValue(value: string): void {
@@ -45,8 +32,7 @@ const URL_PASSWORD = /\b([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s:/?#@]*:)([^\s/?#@
 const BEARER = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{6,}/g;
 /** NAME=value, NAME: value, "NAME": "value" (the name up to 64 characters, the value up to the next separator). */
 const PAIR = /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,63})(["']?[ \t]*[:=][ \t]*["']?)([^\s"',;&{}[\]()<>]+)/g;
-/** Common token shapes that carry their own meaning: GitHub, Slack, OpenAI, AWS, JWT. */
-const TOKEN_SHAPES = /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})\b/g;
+
 
 /**
  * A necessary condition of every pattern above: each match holds one of these literals (PAIR its

@@ -4,6 +4,7 @@ import { parse } from 'yaml';
 import { keywordsFor, mcpEntries, spellFromMcpEntry, spellName, templateSpell } from '../../client/spell-template.js';
 import { spellSchema } from '../../server/powers/spell-schema.js';
 import { checkSpell } from '../../server/spells/check-spell.js';
+import { parseSpell } from '../../server/powers/spell-loader.js';
 
 function valid(text: string): Record<string, unknown> {
   const parsed = spellSchema.safeParse(parse(text));
@@ -40,7 +41,7 @@ test('a stdio entry becomes a valid spell; VS Code variables become spell variab
   const spell = valid(text);
   assert.equal(spell.name, 'my-github');
   assert.deepEqual(spell.server, { transport: 'stdio', command: 'npx', args: ['-y', 'server-github', '/w/src'], env: { TOKEN: '${GH_TOKEN}', HOME_DIR: '${HOME}', KEY: '${API_KEY}' } });
-  assert.match(text, /^# Made from "My GitHub" in \/w\/\.vscode\/mcp\.json\./);
+  assert.match(text, /^# Made from "My GitHub" in \.vscode\/mcp\.json\./);
   assert.match(text, /# \$\{GH_TOKEN\} was an mcp\.json input/);
   assert.ok((spell.keywords as string[]).includes('issue'));
   assert.equal(spell.description, 'Issues and pull requests of GitHub repositories.', 'what the gateway knows of the server');
@@ -68,7 +69,7 @@ test('New Spell File from mcp.json: a real description and telling keywords when
 
 test('the template is flagged until its placeholders are written over', () => {
   const problems = checkSpell(templateSpell('my-power'), '/w/my-power.spell.yaml', { env: { PATH: process.env.PATH }, pathEnv: process.env.PATH }).problems;
-  assert.deepEqual(problems.filter((p) => p.code === 'placeholder').map((p) => p.field), ['description', 'keywords.0', 'keywords.1', 'keywords.2']);
+  assert.deepEqual(problems.filter((p) => p.code === 'placeholder').map((p) => p.field), ['description', 'keywords.0', 'keywords.1', 'keywords.2', 'steering']);
 });
 
 test('an http entry keeps its URL and headers', () => {
@@ -82,4 +83,30 @@ test('names and keywords always satisfy the spell schema', () => {
   const few = keywordsFor('db', []);
   assert.ok(few.length >= 3);
   assert.ok(keywordsFor('x', Array.from({ length: 40 }, (_, i) => `tool_number${i}`)).length <= 20);
+});
+
+test('a spell made in the workspace keeps ${workspaceFolder} as a variable, which the loader sets for a workspace spell', () => {
+  const text = spellFromMcpEntry({ file: '/w/.vscode/mcp.json', key: 'files', config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '${workspaceFolder}', '--name=${workspaceFolderBasename}'] } });
+  assert.match(text, /"\$\{workspaceFolder\}"/);
+  const loaded = parseSpell(text, '/elsewhere/project/.grimoire/files.spell.yaml', { env: {} });
+  assert.deepEqual(loaded.power?.problems, []);
+  assert.deepEqual(loaded.power?.server.transport === 'stdio' && loaded.power.server.args, ['-y', '@modelcontextprotocol/server-filesystem', '/elsewhere/project', '--name=project']);
+  const outside = parseSpell(text, '/home/u/.grimoire/files.spell.yaml', { env: { HOME: '/home/u' } });
+  assert.match(outside.power!.problems.join('\n'), /workspaceFolder is not set/, 'outside a workspace the variable has no value, and says so');
+});
+
+test('a generated spell has no steering and no filler keywords; placeholder steering left in a spell is flagged and never loaded', () => {
+  const entry = { file: '/w/.vscode/mcp.json', key: 'memory', config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } };
+  const tools = ['create_entities', 'create_relations', 'add_observations', 'delete_entities', 'delete_observations', 'delete_relations', 'read_graph', 'search_nodes', 'open_nodes'];
+  const text = spellFromMcpEntry(entry, { known: { description: 'Create multiple new entities between existing nodes in the entire active voice graph.', toolNames: tools } });
+  assert.doesNotMatch(text, /steering|Guidance/);
+  const keywords = valid(text).keywords as string[];
+  for (const filler of ['active', 'voice', 'between', 'existing', 'entire', 'multiple']) assert.ok(!keywords.includes(filler), `no filler "${filler}" in ${keywords.join(', ')}`);
+  const left = templateSpell('my-power');
+  assert.equal(parseSpell(left, '/w/.grimoire/my-power.spell.yaml', { env: {} }).power?.steering, '', 'the placeholder is never sent to the agent');
+  const older = `${text}steering: |\n  Guidance the agent reads with every tool of memory: which tool to call first, and what to check before a change.\n`;
+  assert.equal(parseSpell(older, '/w/.grimoire/memory.spell.yaml', { env: {} }).power?.steering, '');
+  assert.deepEqual(checkSpell(older, '/w/.grimoire/memory.spell.yaml', { env: { PATH: process.env.PATH }, pathEnv: process.env.PATH }).problems.filter((p) => p.code === 'placeholder').map((p) => p.field), ['steering']);
+  const own = parseSpell(`${text}steering: Call read_graph first.\n`, '/w/.grimoire/memory.spell.yaml', { env: {} });
+  assert.equal(own.power?.steering, 'Call read_graph first.');
 });

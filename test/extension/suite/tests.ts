@@ -545,7 +545,7 @@ test('a spell made from a workspace mcp.json entry becomes a power that starts a
   const editor = await vscode.commands.executeCommand<vscode.TextEditor>('grimoire.newSpellFile', { from: { file: mcpJson, key: 'Team Notes' } });
   assert.equal(editor.document.fileName, path.join(workspaceFolder(), '.grimoire', 'team-notes.spell.yaml'));
   assert.match(editor.document.getText(), /^# Made from "Team Notes"/);
-  assert.ok(editor.document.getText().includes(`"MEMORY_FILE_PATH": "${workspaceFolder()}/team-notes.jsonl"`), '${workspaceFolder} written out');
+  assert.ok(editor.document.getText().includes('"MEMORY_FILE_PATH": "${workspaceFolder}/team-notes.jsonl"'), '${workspaceFolder} kept as a variable: the spell is portable');
   // Not imported here (imports are off), so its tools are unknown: a marked placeholder, flagged until written over, and no filler keywords.
   assert.match(editor.document.getText(), /^description: "TODO: say in one sentence what the \\"Team Notes\\" server does/m);
   assert.doesNotMatch(editor.document.getText(), /^keywords: .*"(mcp|server|tools|add)"/m);
@@ -709,14 +709,15 @@ test("a server of the workspace's mcp.json, offered to the agent twice, is route
       // One offer at a time (another mcp.json server may come first): the notification centre keeps it whether or not its toast is up.
       const offer = await waitFor(async () => {
         await vscode.commands.executeCommand('notifications.showList');
-        const answer = await askHarness<TextAnswer>({ action: 'text', name: 'adoption-offer', selector: '.notifications-center', waitFor: 'also offers "shared-memory"' }, 5000).catch(() => undefined);
+        const answer = await askHarness<TextAnswer>({ action: 'text', name: 'adoption-offer', selector: '.notifications-center', waitFor: '"shared-memory" (' }, 5000).catch(() => undefined);
         if (!answer) await vscode.commands.executeCommand('notifications.clearAll');
         return answer;
       }, 40_000, 'the offer for shared-memory');
       await vscode.commands.executeCommand('notifications.hideList');
-      assert.match(offer.text, new RegExp(`its ${twice.tools} tools \\(${twice.tokens} tokens\\) are listed twice`));
+      assert.match(offer.text, new RegExp(`"shared-memory" \\(${twice.tools} tools, ${twice.tokens} tokens\\)`));
     }
 
+    const beforeRouting = fs.readFileSync(mcpJson);
     const routed = await vscode.commands.executeCommand<{ ok: boolean; message?: string }>('grimoire.routeThroughGrimoire', { power: 'shared-memory', confirmed: true });
     assert.equal(routed.ok, true, routed.message);
     assert.ok(!('Shared Memory' in (JSON.parse(fs.readFileSync(mcpJson, 'utf8')) as typeof config).servers), 'out of the mcp.json: VS Code no longer offers it');
@@ -725,8 +726,11 @@ test("a server of the workspace's mcp.json, offered to the agent twice, is route
     assert.equal(moved.active, true, 'the same server: still active');
     await waitFor(() => gatewayTool('shared-memory__read_graph'), 20_000, "shared-memory's tools through Grimoire");
 
-    const undone = await vscode.commands.executeCommand<{ restored: boolean }>('grimoire.undoRouteThroughGrimoire', 'shared-memory');
-    assert.deepEqual(undone, { restored: true });
+    assert.match(fs.readFileSync(spell, 'utf8'), /"\$\{workspaceFolder\}\/shared-memory\.jsonl"/, 'the routed spell keeps the variable');
+    const undone = await vscode.commands.executeCommand<{ restored: string; backupFile: string }>('grimoire.undoRouteThroughGrimoire', 'shared-memory');
+    assert.equal(undone.restored, 'exact');
+    assert.ok(fs.readFileSync(mcpJson).equals(beforeRouting), 'the mcp.json byte for byte');
+    assert.ok(fs.readFileSync(undone.backupFile).equals(beforeRouting), 'the backup the undo names is the exact file');
     assert.deepEqual((JSON.parse(fs.readFileSync(mcpJson, 'utf8')) as typeof config).servers['Shared Memory'], shared);
     assert.ok(!fs.existsSync(spell), 'the spell it wrote is gone');
     await waitFor(() => api.powers().find((power) => power.name === 'shared-memory' && power.source.kind === 'vscode-mcp'), 20_000, 'shared-memory from the mcp.json again');

@@ -1,0 +1,101 @@
+/**
+ * Replacing a user's file without changing what it is: the new bytes go to the file a symlink
+ * points at (the link stays), with the file's own mode, through a temporary file that is created
+ * exclusively inside a fresh folder only this user can enter (mkdtemp: random name, mode 0700), so
+ * that nothing planted beside the file (a symlink named like the temporary) is ever written
+ * through. The rename is atomic: a reader sees the old file or the new one. No `vscode` import.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_FILE_BYTES } from '../protocol/file-limits.js';
+
+/**
+ * Past this size an mcp.json is not edited: the edit is synchronous on the extension host, and the
+ * gateway reads no larger config by default (so no power comes from it to route).
+ */
+export const MAX_EDIT_BYTES = DEFAULT_FILE_BYTES;
+
+export type ReadResult = { ok: true; text: string; bytes: Buffer } | { ok: false; message: string };
+
+/** Reads a config file to edit it: refused, with the reason, when it is not a plain file or is larger than MAX_EDIT_BYTES. */
+export function readForEdit(file: string): ReadResult {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    return { ok: false, message: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
+  if (!stat.isFile()) return { ok: false, message: `${file} is not a file` };
+  if (stat.size > MAX_EDIT_BYTES) return { ok: false, message: `${file} has ${kilobytes(stat.size)}; Grimoire edits an mcp.json of up to ${kilobytes(MAX_EDIT_BYTES)}: move the entry by hand` };
+  try {
+    const bytes = fs.readFileSync(file);
+    return { ok: true, bytes, text: bytes.toString('utf8') };
+  } catch (error) {
+    return { ok: false, message: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
+}
+
+function kilobytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/**
+ * Replaces the file (or the file its symlink points to) with `data`, keeping its mode. `unchanged`
+ * is asked right before the rename: when it returns false (another writer saved meanwhile), the
+ * file is left as it is and false is returned.
+ */
+export function replaceFile(file: string, data: string | Buffer, unchanged: () => boolean = () => true): boolean {
+  const target = fs.realpathSync(file);
+  const mode = fs.statSync(target).mode & 0o7777;
+  const folder = fs.mkdtempSync(path.join(path.dirname(target), '.grimoire-edit-'));
+  const temp = path.join(folder, path.basename(target));
+  try {
+    const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
+    try {
+      fs.writeFileSync(fd, data);
+      fs.fchmodSync(fd, mode);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    if (!unchanged()) return false;
+    fs.renameSync(temp, target);
+    return true;
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** Creates a new file (never over anything, never through a link) with `mode`. */
+export function createFile(file: string, data: string | Buffer, mode: number): void {
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), mode);
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fchmodSync(fd, mode);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Creates `folder` and its missing parents; returns those it created, outermost first (the undo removes them when empty). */
+export function makeFolders(folder: string, mode = 0o777): string[] {
+  const missing: string[] = [];
+  for (let dir = path.resolve(folder); !fs.existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
+  for (const dir of missing) fs.mkdirSync(dir, { mode });
+  return missing;
+}
+
+/** Removes the folders (innermost first) that are empty now; the others stay. */
+export function removeEmptyFolders(folders: readonly string[]): string[] {
+  const removed: string[] = [];
+  for (const dir of [...folders].reverse()) {
+    try {
+      fs.rmdirSync(dir);
+      removed.push(dir);
+    } catch {
+      // Not empty, or gone already: left as it is.
+    }
+  }
+  return removed;
+}
