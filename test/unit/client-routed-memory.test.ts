@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { adopt, planAdoption } from '../../client/adoption-files.js';
-import { connectStdio, gatewayEnv, payload, waitFor } from '../helpers/gateway-process.js';
+import { approveLaunches, connectStdio, gatewayEnv, payload, waitFor } from '../helpers/gateway-process.js';
 import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
 
 const memoryServer = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
@@ -34,6 +34,8 @@ test('the routed memory spell is portable, has telling keywords and is still fou
   fs.writeFileSync(mcpFile, text);
   const data = path.join(home.dir, 'data');
   const env = gatewayEnv({ home: home.dir, data });
+  // The user approved the workspace server's launch (as VS Code's modal or the command line would).
+  approveLaunches(env, ['memory'], ['--workspace', workspace]);
   const session = await connectStdio(['--workspace', workspace], env);
   let described: { description: string; tools: string[] } | undefined;
   try {
