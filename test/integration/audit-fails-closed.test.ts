@@ -92,8 +92,10 @@ server:
 }
 
 /** How many create_entities calls are recorded, read from the store once the gateway is gone. */
-async function recordedEntities(data: string, session: { client: { close(): Promise<void> } }, engine: Engine): Promise<number> {
+async function recordedEntities(data: string, session: { client: { close(): Promise<void> }; pid: number | null }, engine: Engine): Promise<number> {
   await session.client.close();
+  // sql.js is one process per data folder: the gateway must have exited before this process opens it.
+  await waitFor(() => !isAlive(session.pid!), 10_000, 'the gateway to exit');
   const store = await Store.open({ dataDir: data, engine: engine === 'sql.js' ? await sqlJsEngine() : undefined });
   try {
     return store.query<{ n: number }>("SELECT COUNT(*) AS n FROM activity WHERE tool = 'create_entities'")[0]!.n;
