@@ -104,6 +104,7 @@ export class HybridResolver implements Resolver {
       normalized: round(c.normalized),
       coverage: round(c.coverage),
       incidental: round(c.incidental),
+      identity: round(c.identity),
       ...(semantic ? { semantic: round(semantic.get(c.name) ?? 0) } : {}),
     }));
   }

@@ -41,8 +41,8 @@ export function mayAutoActivate(top: Pick<PowerScore, 'incidental'>, options: { 
  * is a request not understood, and the power is offered instead. Domain tags and phrases are no
  * words of their own; a semantic similarity speaks for the whole request.
  */
-function understood(top: Pick<PowerScore, 'matchedTerms' | 'matchType' | 'semantic'>): boolean {
-  if (top.semantic !== undefined || top.matchType === 'name' || top.matchType === 'keyword') return true;
+function understood(top: Pick<PowerScore, 'matchedTerms' | 'matchType' | 'semantic' | 'identity'>): boolean {
+  if (top.semantic !== undefined || top.matchType === 'name' || top.matchType === 'keyword' || (top.identity ?? 0) > 0) return true;
   return new Set(top.matchedTerms.filter((term) => !term.startsWith('#') && !term.includes(' '))).size >= 2;
 }
 

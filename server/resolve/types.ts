@@ -59,6 +59,8 @@ export interface PowerScore {
    * tools' descriptions or parameter names (0..1). A match mostly in passing never auto-activates.
    */
   incidental?: number;
+  /** The share of the lexical score from the power's name and keywords (0..1). */
+  identity?: number;
 }
 
 export interface Resolver {
