@@ -5,7 +5,7 @@
  * session has a request to it in flight. A change of the session's active powers is a list change too.
  */
 import { EventEmitter } from 'node:events';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../../log.js';
 import { activePowersOf, isActiveFor, type PassthroughPorts } from './passthrough-ports.js';
