@@ -12,6 +12,7 @@ import type { Identity } from '../../users/identity.js';
 import { authenticate, checkOrigin } from './http-guard.js';
 import { fromProxy, isLoopbackHost } from './http-bind.js';
 import { createMcpSession } from '../sessions/mcp-session.js';
+import { modernHttp } from './modern-http.js';
 import { handleRestApi } from './rest-api.js';
 import { clientName, SessionLimitError } from '../sessions/session-registry.js';
 import { maskSecrets } from '../../util/secrets.js';
@@ -40,7 +41,8 @@ export interface HttpOptions {
 }
 
 /**
- * Streamable HTTP, one MCP session per client, every request authenticated: on 127.0.0.1 by
+ * Streamable HTTP, one MCP session per 2025 client (a 2026-07-28 client's requests stand alone:
+ * modern-http.ts), every request authenticated: on 127.0.0.1 by
  * default, on another address for a team (TLS or a reverse proxy). A session belongs to the
  * identity that opened it; its calls are recorded as that user's.
  */
@@ -51,6 +53,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   const host = options.host ?? '127.0.0.1';
   const publicBind = !isLoopbackHost(host);
   let port = 0;
+  const modern = modernHttp(gateway, () => `http://127.0.0.1:${port}/mcp`);
 
   const listener: RequestListener = (request, response) => {
     handle(request, response).catch((error) => {
@@ -86,6 +89,8 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       if (read.kind === 'invalid-json') return sendError(response, 400, `Parse error: the body is not valid JSON (${read.reason}).`, ErrorCode.ParseError);
       body = read.value;
     }
+    // A 2026-07-28 request has no session: it is answered on its own (modern-http.ts).
+    if (typeof sessionId !== 'string' && request.method === 'POST' && (await modern.isModern(request, body))) return modern.serve(request, response, body, identity.user);
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
       if (!transport || owners.get(sessionId) !== identity.user) return sendError(response, 404, `Session '${preview(sessionId, 64)}' is unknown or closed: initialize a new session.`);
@@ -133,7 +138,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     token,
     port,
     async close() {
-      await Promise.allSettled([...sessions.values()].map((transport) => transport.close()));
+      await Promise.allSettled([...sessions.values()].map((transport) => transport.close()).concat(modern.close()));
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();

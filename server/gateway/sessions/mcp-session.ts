@@ -33,9 +33,11 @@ export interface McpSession {
  * `era`: a 2026-07-28 client ('modern') gets a tool list that never changes with activation (era-modern.ts);
  * a 2025 one ('legacy') sees an active power's tools join its list.
  * `expires`: closed after the idle timeout (HTTP sessions); `client`: whose it is (SessionRegistry.makeRoom).
+ * `stateOutlives`: the session's state is the authorization's, not this server's (a modern HTTP
+ * request's server lives for one request; the state stays for the user's next one).
  * Throws SessionLimitError past the cap.
  */
-export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false, client?: string, era: Era = 'legacy'): McpSession {
+export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false, client?: string, era: Era = 'legacy', stateOutlives = false): McpSession {
   const server = new SessionServer(era);
   server.setRequestHandler('tools/list', async () => {
     gateway.ports.sessions.touch(sessionId);
@@ -71,7 +73,7 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   const undoPassthrough = registerPassthrough(server, gateway, sessionId);
   server.onclose = () => {
     undoPassthrough();
-    gateway.closeSession(sessionId);
+    if (!stateOutlives) gateway.closeSession(sessionId);
   };
   return {
     server,
