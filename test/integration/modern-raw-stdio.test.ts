@@ -15,6 +15,7 @@ let home: { dir: string; cleanup: () => void };
 let child: ChildProcess;
 const waiting = new Map<number, (message: Record<string, unknown>) => void>();
 let nextId = 1;
+const notifications: Array<{ method: string; params?: { _meta?: Record<string, unknown> } }> = [];
 
 function envelope(version = MODERN): Record<string, unknown> {
   return {
@@ -48,6 +49,7 @@ before(() => {
   readline.createInterface({ input: child.stdout! }).on('line', (line) => {
     const message = JSON.parse(line) as Record<string, unknown>;
     if (typeof message.id === 'number') waiting.get(message.id)?.(message);
+    else if (typeof message.method === 'string') notifications.push(message as (typeof notifications)[number]);
   });
 });
 
@@ -106,3 +108,22 @@ test('the tool an answer names is called with call_tool_* and answers with resul
   assert.equal(called.resultType, 'complete');
   assert.notEqual(called.isError, true, JSON.stringify(called.content));
 });
+
+test('subscriptions/listen carries an activated power\'s prompt and resource list changes, and never a tool list change', async () => {
+  const id = nextId++;
+  child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: envelope(), notifications: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true } } })}\n`);
+  const ours = (method: string) => notifications.filter((n) => n.method === method && n.params?._meta?.['io.modelcontextprotocol/subscriptionId'] === id);
+  await waitUntil(() => ours('notifications/subscriptions/acknowledged').length === 1, 'the acknowledgment');
+  const activated = await result('tools/call', { name: 'activate_power', arguments: { name: 'everything' } });
+  assert.notEqual(activated.isError, true, JSON.stringify(activated.content));
+  await waitUntil(() => ours('notifications/prompts/list_changed').length > 0, 'prompts/list_changed on the subscription');
+  assert.equal(ours('notifications/tools/list_changed').length, 0, 'the tool list did not change');
+});
+
+async function waitUntil(predicate: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(notifications.map((n) => n.method))}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
