@@ -46,6 +46,8 @@ export interface PowerInfo {
   awaitingReview?: string[];
   /** Tools kept blocked: by the user in the review, or by the settings (`tools.blocked`). Never exposed or called. */
   blocked?: string[];
+  /** The MCP revision its server spoke when it last ran ('2026-07-28': modern; a 2025 or 2024 one: legacy); unknown before it ran. */
+  protocolVersion?: string;
 }
 
 /** A spell or config that failed to load (the others still load). */

@@ -135,7 +135,7 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     const connection = this.deps.manager.connection(power);
     const { tools, generation } = await connection.listTools(scope);
     const words = boundedWords(connection.serverWords?.() ?? {});
-    const changes = this.deps.catalog.record(name, tools, Date.now(), words);
+    const changes = this.deps.catalog.record(name, tools, Date.now(), words, connection.protocolVersion);
     this.words.set(name, words);
     this.wordsVersion += 1;
     this.known.set(name, tools);

@@ -11,7 +11,9 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
   return withStore(options, (store) => {
     const config = runtimeConfig(options);
     const { powers, issues } = loadRegistry(options, config, 'debug').snapshot();
-    const catalog = new Catalog(store).all();
+    const known = new Catalog(store);
+    const catalog = known.all();
+    const versions = known.protocolVersions();
     const rows = powers.map((power) => {
       const tools = catalog.get(power.name) ?? [];
       return {
@@ -21,6 +23,8 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
         file: power.source.file,
         transport: power.server.transport,
         tools: tools.length,
+        protocolVersion: versions.get(power.name) ?? null,
+        era: eraOf(versions.get(power.name)),
         problems: power.problems,
       };
     });
@@ -28,7 +32,7 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
       process.stdout.write(JSON.stringify({ powers: rows, issues }, null, 2) + '\n');
     } else {
       for (const row of rows) {
-        process.stdout.write(`${row.name.padEnd(20)} ${row.source.padEnd(14)} ${String(row.tools).padStart(3)} tools  ${row.description}\n`);
+        process.stdout.write(`${row.name.padEnd(20)} ${row.source.padEnd(14)} ${String(row.tools).padStart(3)} tools  ${row.era.padEnd(7)} ${row.description}\n`);
         for (const problem of row.problems) process.stdout.write(`${''.padEnd(20)} ! ${problem}\n`);
       }
       for (const issue of issues) process.stdout.write(`issue: ${formatIssue(issue)}\n`);
@@ -36,4 +40,10 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
     }
     return 0;
   });
+}
+
+/** 'modern' (2026-07-28 and later), 'legacy' (the 2025 and 2024 revisions), '?' before the server ever listed its tools. */
+function eraOf(version: string | undefined): string {
+  if (!version) return '?';
+  return version >= '2026-07-28' ? 'modern' : 'legacy';
 }

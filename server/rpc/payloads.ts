@@ -61,6 +61,7 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition): PowerI
     ...(status?.lastError ? { lastError: status.lastError } : {}),
     ...(held.length ? { awaitingReview: held } : {}),
     ...(blocked.length ? { blocked } : {}),
+    ...(status?.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
   };
 }
 

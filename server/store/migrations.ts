@@ -165,6 +165,11 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 13,
     sql: `CREATE INDEX recommendations_at ON recommendations (at);`,
   },
+  {
+    // The protocol revision each power's server spoke at its last listing (2026-07-28 or a 2025 one).
+    version: 18,
+    sql: `ALTER TABLE catalog_powers ADD COLUMN protocol_version TEXT;`,
+  },
 ];
 
 /**

@@ -64,6 +64,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
   private readonly gate = new ToolCheckGate();
   lastError?: string;
   lastUsedAt = 0;
+  /** The protocol revision its server speaks, as negotiated at its last start (2026-07-28 by server/discover, else by initialize). */
+  protocolVersion?: string;
 
   constructor(
     private definition: PowerDefinition,
@@ -168,6 +170,7 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     // A new server: its tools are unchecked until listed and compared with their pins.
     this.gate.changed();
     this.client = client;
+    this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.features?.connected(this.name, client);
     this.lastError = undefined;
     this.lastUsedAt = Date.now();

@@ -102,3 +102,52 @@ test('over HTTP a modern request whose Mcp-Method header contradicts its body is
   const answer = (await response.json()) as { error?: { code: number } };
   assert.equal(answer.error?.code, -32020, JSON.stringify(answer));
 });
+
+function modernPost(method: string, params: Record<string, unknown>, id: number, name?: string): Promise<Response> {
+  return fetch(http.url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${http.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-method': method,
+      'mcp-protocol-version': '2026-07-28',
+      ...(name ? { 'mcp-name': name } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+    }),
+  });
+}
+
+test('over HTTP a modern listen stream carries its user\'s prompt list change when a power with prompts is activated', async () => {
+  const stream = await modernPost('subscriptions/listen', { notifications: { promptsListChanged: true, toolsListChanged: true } }, 7);
+  assert.equal(stream.status, 200);
+  const reader = stream.body!.getReader();
+  const seen: string[] = [];
+  let text = '';
+  const until = async (method: string) => {
+    const deadline = Date.now() + 20_000;
+    while (!seen.includes(method)) {
+      if (Date.now() > deadline) throw new Error(`no ${method} on the stream: ${JSON.stringify(seen)}`);
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the stream ended before ${method}: ${JSON.stringify(seen)}`);
+      text += new TextDecoder().decode(value);
+      for (const line of text.split('\n')) if (line.startsWith('data: ')) seen.push((JSON.parse(line.slice(6)) as { method?: string }).method ?? 'result');
+      text = text.slice(text.lastIndexOf('\n') + 1);
+    }
+  };
+  try {
+    await until('notifications/subscriptions/acknowledged');
+    const activated = await modernPost('tools/call', { name: 'activate_power', arguments: { name: 'everything' } }, 8, 'activate_power');
+    assert.equal(activated.status, 200);
+    await activated.text();
+    await until('notifications/prompts/list_changed');
+    assert.ok(!seen.includes('notifications/tools/list_changed'), 'the modern tool list did not change');
+  } finally {
+    await reader.cancel();
+  }
+});

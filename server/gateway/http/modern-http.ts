@@ -3,15 +3,16 @@
  * handler (it checks the `_meta` envelope, the Mcp-Method and Mcp-Name headers, refuses an unknown
  * revision with -32022, serves subscriptions/listen). The state that spans calls (active powers,
  * what was shown, hints, the token ledger) is the authorization's: one gateway session per user
- * (the owner's token is one user), never shared with another user.
+ * (the owner's token is one user). Each user has a handler of their own, so their listen streams
+ * carry their own list changes and never another user's.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { errorMessage, logger } from '../../log.js';
 import type { Gateway } from '../gateway.js';
+import { forwardChildNotifications } from '../passthrough/child-notifications.js';
 import { createMcpSession } from '../sessions/mcp-session.js';
+import { sendWebResponse, webHeaders, webRequest } from './web-exchange.js';
 
 const log = logger('http');
 
@@ -25,42 +26,56 @@ export interface ModernHttp {
   close(): Promise<void>;
 }
 
-export function modernHttp(gateway: Gateway, url: () => string): ModernHttp {
-  const handler: McpHttpHandler = createMcpHandler(
-    ({ authInfo }) => {
-      const user = typeof authInfo?.extra?.user === 'string' ? authInfo.extra.user : null;
-      const id = modernSessionId(user);
-      const session = createMcpSession(gateway, id, true, user ?? '', 'modern', true);
-      if (user !== null) gateway.ports.activity.attributeSession(id, user);
-      return session.server;
-    },
-    { legacy: 'reject', onerror: (error) => log.debug(`modern request: ${errorMessage(error)}`) },
-  );
-  return {
-    async isModern(request, body) {
-      return !(await isLegacyRequest(webRequest(request, url(), body), body));
-    },
-    async serve(request, response, body, user) {
-      const aborted = new AbortController();
-      response.once('close', () => aborted.abort());
-      // The user travels as data, never the bearer token.
-      const answer = await handler.fetch(webRequest(request, url(), body, aborted.signal), {
-        parsedBody: body,
-        authInfo: { token: '', clientId: user ?? '', scopes: [], extra: { user } },
-      });
-      response.writeHead(answer.status, Object.fromEntries(answer.headers));
-      if (!answer.body) return void response.end();
-      Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>).pipe(response);
-    },
-    close: () => handler.close(),
-  };
+interface UserHandler {
+  handler: McpHttpHandler;
+  stopForwarding: () => void;
 }
 
-function webRequest(request: IncomingMessage, url: string, body: unknown, signal?: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  const method = request.method ?? 'GET';
-  return new Request(url, { method, headers, ...(method === 'POST' ? { body: JSON.stringify(body) } : {}), ...(signal ? { signal } : {}) });
+export function modernHttp(gateway: Gateway, url: () => string): ModernHttp {
+  const handlers = new Map<string, UserHandler>();
+
+  const handlerOf = (user: string | null): McpHttpHandler => {
+    const id = modernSessionId(user);
+    const known = handlers.get(id);
+    if (known) return known.handler;
+    const handler = createMcpHandler(
+      () => {
+        const session = createMcpSession(gateway, id, true, user ?? '', 'modern', true);
+        if (user !== null) gateway.ports.activity.attributeSession(id, user);
+        return session.server;
+      },
+      { legacy: 'reject', onerror: (error) => log.debug(`modern request: ${errorMessage(error)}`) },
+    );
+    // The user's active powers' prompt and resource list changes, on the user's listen streams (logging is not carried: deprecated in 2026-07-28).
+    const stopForwarding = forwardChildNotifications(
+      {
+        transport: handler,
+        sendLoggingMessage: async () => undefined,
+        sendPromptListChanged: async () => handler.notify.promptsChanged(),
+        sendResourceListChanged: async () => handler.notify.resourcesChanged(),
+      },
+      gateway,
+      id,
+    );
+    handlers.set(id, { handler, stopForwarding });
+    return handler;
+  };
+
+  return {
+    async isModern(request, body) {
+      // Classified from the headers and the body already parsed (the predicate then reads no body).
+      return !(await isLegacyRequest(new Request(url(), { method: 'POST', headers: webHeaders(request) }), body));
+    },
+    async serve(request, response, body, user) {
+      // The user travels as data, never the bearer token.
+      const answer = await handlerOf(user).fetch(webRequest(request, response, url(), body), { parsedBody: body });
+      sendWebResponse(response, answer);
+    },
+    async close() {
+      const all = [...handlers.values()];
+      handlers.clear();
+      for (const { stopForwarding } of all) stopForwarding();
+      await Promise.allSettled(all.map(({ handler }) => handler.close()));
+    },
+  };
 }

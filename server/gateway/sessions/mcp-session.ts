@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Server, type CreateMessageRequest, type ListToolsResult, type Transport } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, Server, type ClientCapabilities, type CreateMessageRequest, type ListToolsResult, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import { errorMessage, logger } from '../../log.js';
 import { Cancellation } from '../../util/cancellation.js';
 import { maskSecrets } from '../../util/secrets.js';
@@ -16,6 +16,10 @@ import type { CallScope } from '../../upstream/client-features.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';
 import { MODERN_CACHE_HINTS, modernToolList, withNamedToolSchemas, type Era } from './modern-era.js';
 import { keepLegacyResourceCodes } from './legacy-error-codes.js';
+import { inputBridgeOf } from './input-bridge.js';
+
+/** How long a power's question to a modern client waits for the client's retry. */
+const RETRY_WAIT_MS = 120_000;
 
 const log = logger('session');
 
@@ -46,15 +50,30 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     // The gateway's records are typed by the v1 package (the powers' side); the wire shape is the same.
     return { tools } as ListToolsResult;
   });
+  // A modern client's requests each declare what it can do: the union of what this session's did.
+  let declared: ClientCapabilities = {};
+  const bridge = era === 'modern' ? inputBridgeOf(gateway, RETRY_WAIT_MS) : undefined;
+  const modernCall = async (name: string, args: Record<string, unknown>, ctx: ServerContext, onprogress: CallScope['onprogress']) => {
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    declared = { ...declared, ...(envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) };
+    const state = ctx.mcpReq.requestState();
+    const cancellation = new Cancellation();
+    const outcome = bridge!.knows(state)
+      ? await bridge!.resume(sessionId, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal)
+      : await bridge!.start(sessionId, () => gateway.callTool(name, args, { sessionId, cancellation, onprogress }), (reason) => cancellation.abort(reason), ctx.mcpReq.signal);
+    if ('result' in outcome) return withNamedToolSchemas(gateway.ports, name, outcome.result);
+    return inputRequired({ inputRequests: outcome.inputRequests, requestState: outcome.requestState });
+  };
   server.setRequestHandler('tools/call', async (request, ctx) => {
     gateway.ports.sessions.touch(sessionId);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    // Progress goes to the request that started the call (a retry's own stream carries none).
+    if (era === 'modern') return modernCall(request.params.name, args, ctx, agentProgress(request, ctx));
     const sample: SampleFn | undefined =
       era === 'legacy' && server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.ports.settings.intel.summarizers)
         ? (params, options) => server.createMessage(params as CreateMessageRequest['params'], { timeout: options?.timeoutMs ?? 30_000 })
         : undefined;
-    const result = await gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, ctx), cancellation: Cancellation.following(ctx.mcpReq.signal), sample });
-    return era === 'modern' ? withNamedToolSchemas(gateway.ports, request.params.name, result) : result;
+    return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, ctx), cancellation: Cancellation.following(ctx.mcpReq.signal), sample });
   });
   gateway.openSession(
     sessionId,
@@ -71,6 +90,8 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     client,
   );
   const undoPassthrough = registerPassthrough(server, gateway, sessionId);
+  // A modern session's powers ask it through input_required (input-bridge.ts).
+  if (bridge) gateway.ports.manager.features.addSession({ id: sessionId, capabilities: () => declared, ...bridge.peer(sessionId) });
   server.onclose = () => {
     undoPassthrough();
     if (!stateOutlives) gateway.closeSession(sessionId);
