@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createRuntime } from '../../server/runtime.js';
 import { rpcPorts } from '../../server/rpc/rpc-ports.js';
 import { powersPayload } from '../../server/rpc/payloads.js';
@@ -79,7 +82,7 @@ test('a 2026-07-28 client calls both', async () => {
     const read = await client.callTool({ name: 'call_tool_read', arguments: graph });
     assert.notEqual(read.isError, true, JSON.stringify(read.content));
     const activated = payload(await client.callTool({ name: 'activate_power', arguments: { name: 'forecast' } }));
-    assert.deepEqual(activated.callable.map((t: { name: string }) => t.name).sort(), ['forecast:note', 'forecast:weather']);
+    assert.deepEqual(activated.callable.map((t: { name: string }) => t.name).sort(), ['forecast:confirm', 'forecast:note', 'forecast:weather']);
   } finally {
     await client.close();
   }
@@ -108,5 +111,24 @@ test('the power info the sidebar gets names the revision each running power spea
     assert.ok(legacy && legacy < '2026-07-28', String(legacy));
   } finally {
     await runtime.close();
+  }
+});
+
+test('a modern power\'s input_required toward a 2025 client becomes that client\'s own elicitation, then the power is retried', async () => {
+  const asked: string[] = [];
+  const client = new V1Client({ name: 'v1-elicit', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params.message);
+    return { action: 'accept', content: { confirm: true } };
+  });
+  await client.connect(new V1StdioTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', '--spells', spells, '--no-imports'], env, stderr: 'ignore' }));
+  try {
+    const answered = await client.callTool({ name: 'call_tool_read', arguments: { name: 'forecast:confirm', args: { action: 'the launch' }, intent: { operation_type: 'read' } } });
+    const text = (answered.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+    assert.notEqual(answered.isError, true, text);
+    assert.deepEqual(asked, ['forecast: Confirm the launch?']);
+    assert.match(text, /the launch: confirmed/);
+  } finally {
+    await client.close();
   }
 });

@@ -84,7 +84,7 @@ export class InputBridge {
       }
       return [...calls][0].questions.ask(request);
     };
-    // The client's answer is the result the power asked for (the SDK validated its shape on the retry).
+    // The client's answer goes to the power as the result of its request; the power's SDK checks its shape, as it would the client's own.
     return {
       elicit: (params: ElicitRequest['params']) => route({ method: 'elicitation/create', params } as InputRequest) as Promise<ElicitResult>,
       createMessage: (params: CreateMessageRequest['params']) => route({ method: 'sampling/createMessage', params } as InputRequest) as Promise<CreateMessageResult>,
