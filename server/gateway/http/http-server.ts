@@ -94,7 +94,14 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       body = read.value;
     }
     // A 2026-07-28 request has no session: it is answered on its own (modern-http.ts).
-    if (typeof sessionId !== 'string' && request.method === 'POST' && (await modern.isModern(request, body))) return modern.serve(request, response, body, identity.user);
+    if (typeof sessionId !== 'string' && request.method === 'POST' && (await modern.isModern(request, body))) {
+      try {
+        return await modern.serve(request, response, body, identity.user);
+      } catch (error) {
+        if (error instanceof SessionLimitError) return sendError(response, 503, error.message);
+        throw error;
+      }
+    }
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
       if (!transport || owners.get(sessionId) !== identity.user) return sendError(response, 404, `Session '${preview(sessionId, 64)}' is unknown or closed: initialize a new session.`);

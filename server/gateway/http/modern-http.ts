@@ -12,6 +12,7 @@ import { errorMessage, logger } from '../../log.js';
 import type { Gateway } from '../gateway.js';
 import { forwardChildNotifications } from '../passthrough/child-notifications.js';
 import { createMcpSession } from '../sessions/mcp-session.js';
+import { clientName, type SessionHandle } from '../sessions/session-registry.js';
 import { sendWebResponse, webHeaders, webRequest } from './web-exchange.js';
 
 const log = logger('http');
@@ -22,9 +23,13 @@ export const modernSessionId = (user: string | null) => `modern:${user ?? ''}`;
 export interface ModernHttp {
   /** Whether a POST body is a 2026-07-28 request (the SDK's own classification). */
   isModern(request: IncomingMessage, body: unknown): Promise<boolean>;
+  /** Throws SessionLimitError when the user has no session yet and none may open (http-server.ts answers 503). */
   serve(request: IncomingMessage, response: ServerResponse, body: unknown, user: string | null): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A modern user's session has no connection to tell or close: its requests each stand alone. */
+const STANDALONE: SessionHandle = { toolsChanged: () => undefined, log: () => undefined, close: () => undefined };
 
 interface UserHandler {
   handler: McpHttpHandler;
@@ -67,6 +72,12 @@ export function modernHttp(gateway: Gateway, url: () => string): ModernHttp {
       return !(await isLegacyRequest(new Request(url(), { method: 'POST', headers: webHeaders(request) }), body));
     },
     async serve(request, response, body, user) {
+      const id = modernSessionId(user);
+      if (!gateway.ports.sessions.has(id)) {
+        // Fair sessions, as for a 2025 client's initialize: the user's session takes a place of the user's.
+        for (const closed of await gateway.ports.sessions.makeRoom(user ?? '')) log.info(`closed session ${closed} to make room for the modern requests of ${clientName(user ?? '')}`);
+        gateway.openSession(id, STANDALONE, true, user ?? '');
+      }
       // The user travels as data, never the bearer token.
       const answer = await handlerOf(user).fetch(webRequest(request, response, url(), body), { parsedBody: body });
       sendWebResponse(response, answer);
