@@ -11,7 +11,7 @@ import { cliPath, fixtureServer, repoRoot, tempDir, writeSpell } from '../helper
 /**
  * Nothing lost in passing, in both eras: the same calls made directly to the servers and through
  * the gateway give equal results (content blocks with their annotations, images, resource links,
- * structured content, the result's `_meta`). The gateway's documented additions are none on these
+ * structured content, the result's `_meta` with its trace keys `traceparent` and `tracestate`). The gateway's documented additions are none on these
  * results; the SDK's own wire fields of the 2026-07-28 era (`resultType`, the server's identity in
  * `_meta`) are left out of the comparison, as the client's SDK reads them.
  */
@@ -89,6 +89,7 @@ for (const modern of [false, true]) {
     try {
       for (const { power, tool, args, variant } of CALLS) {
         const expected = comparable(await plain.call(power, tool, args, variant));
+        if (tool === 'weather') assert.equal((expected._meta as Record<string, unknown>)?.tracestate, 'vendor=forecast', 'the fixture sends trace keys');
         const actual = comparable(await gateway.call(power, tool, args, variant));
         assert.deepEqual(actual, expected, `${power}:${tool}`);
       }
