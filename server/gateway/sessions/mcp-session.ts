@@ -34,7 +34,7 @@ export interface McpSession {
  * One MCP server per client connection (the SDK binds a server to one transport); all of them
  * share the gateway, each with its own active powers and tool list (the gateway's session registry
  * tells it when its list changed: no per-session listeners on the gateway).
- * `era`: a 2026-07-28 client ('modern') gets a tool list that never changes with activation (era-modern.ts);
+ * `era`: a 2026-07-28 client ('modern') gets a tool list that never changes with activation (modern-era.ts);
  * a 2025 one ('legacy') sees an active power's tools join its list.
  * `expires`: closed after the idle timeout (HTTP sessions); `client`: whose it is (SessionRegistry.makeRoom).
  * `stateOutlives`: the session's state is the authorization's, not this server's (a modern HTTP
@@ -70,7 +70,7 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     // Progress goes to the request that started the call (a retry's own stream carries none).
     if (era === 'modern') return modernCall(request.params.name, args, ctx, agentProgress(request, ctx));
     const sample: SampleFn | undefined =
-      era === 'legacy' && server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.ports.settings.intel.summarizers)
+      server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.ports.settings.intel.summarizers)
         ? (params, options) => server.createMessage(params as CreateMessageRequest['params'], { timeout: options?.timeoutMs ?? 30_000 })
         : undefined;
     return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, ctx), cancellation: Cancellation.following(ctx.mcpReq.signal), sample });
