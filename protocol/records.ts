@@ -54,6 +54,8 @@ export interface PowerInfo {
    * names the definition approved (a changed definition asks again).
    */
   awaitingLaunch?: { origin: 'workspace' | 'imported'; command: string; hash: string };
+  /** The MCP revision its server spoke when it last ran ('2026-07-28': modern; a 2025 or 2024 one: legacy); unknown before it ran. */
+  protocolVersion?: string;
 }
 
 /** A spell or config that failed to load (the others still load). */

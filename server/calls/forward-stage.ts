@@ -1,4 +1,4 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
 import type { UpstreamManager } from '../upstream/manager.js';
 import { UpstreamError } from '../upstream/errors.js';
 import type { PowerDefinition } from '../powers/types.js';
@@ -20,7 +20,7 @@ export function forwardStage(manager: UpstreamManager, lookup: (power: string) =
       return result.isError ? maskedErrorResult(result) : result;
     } catch (error) {
       if (error instanceof UpstreamError) return errorResult(error.message, { code: error.code, power: error.power });
-      if (error instanceof McpError) {
+      if (error instanceof ProtocolError) {
         return errorResult(`'${context.power}:${context.tool}' answered with an error: ${error.message}`, { code: error.code });
       }
       return errorResult(`Call to '${context.power}:${context.tool}' failed: ${errorMessage(error)}`);

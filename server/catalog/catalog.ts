@@ -55,7 +55,8 @@ export class Catalog {
     return this.generation;
   }
 
-  record(power: string, tools: Tool[], now = Date.now(), words: ServerWords = {}): CatalogChange[] {
+  /** `protocolVersion`: the revision the server spoke when it listed them. */
+  record(power: string, tools: Tool[], now = Date.now(), words: ServerWords = {}, protocolVersion?: string): CatalogChange[] {
     const before = new Map(this.rows(power).map((row) => [row.tool, row]));
     const ops: WriteOp[] = [];
     const changes: CatalogChange[] = [];
@@ -94,7 +95,7 @@ export class Catalog {
     ops.push({
       op: 'upsert',
       table: 'catalog_powers',
-      row: { power, tools_hash: toolsHash, tool_count: tools.length, refreshed_at: now, server_title: said.title ?? null, server_description: said.description ?? null, instructions: said.instructions ?? null },
+      row: { power, tools_hash: toolsHash, tool_count: tools.length, refreshed_at: now, server_title: said.title ?? null, server_description: said.description ?? null, instructions: said.instructions ?? null, protocol_version: protocolVersion ?? null },
     });
     this.store.writeMany(ops);
     if (changes.length > 0) this.generation += 1;
@@ -114,6 +115,12 @@ export class Catalog {
       grouped.set(row.power, list);
     }
     return grouped;
+  }
+
+  /** The protocol revision each listed power's server spoke at its last listing. */
+  protocolVersions(): Map<string, string> {
+    const rows = this.store.query<{ power: string; protocol_version: string | null }>('SELECT power, protocol_version FROM catalog_powers WHERE protocol_version IS NOT NULL');
+    return new Map(rows.map((row) => [row.power, row.protocol_version!]));
   }
 
   /** What each listed power's server said of itself at its last listing. */

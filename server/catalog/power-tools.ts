@@ -185,7 +185,7 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
       this.emit('listed', name);
       throw new Error(`'${name}' is Grimoire itself (${power.source.file}): a gateway is never a power behind itself.`);
     }
-    const changes = this.deps.catalog.record(name, tools, Date.now(), words);
+    const changes = this.deps.catalog.record(name, tools, Date.now(), words, connection.protocolVersion);
     this.deps.lists?.remember(power.serverHash, tools, words);
     this.words.set(name, words);
     this.wordsVersion += 1;

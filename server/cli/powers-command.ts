@@ -16,7 +16,9 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
     const config = runtimeConfig(options);
     const registry = loadRegistry(options, config, 'debug');
     const { powers, issues } = registry.snapshot();
-    const catalog = new Catalog(store).all();
+    const known = new Catalog(store);
+    const catalog = known.all();
+    const versions = known.protocolVersions();
     const rarity = catalogRarityOf(powers, (name) => catalog.get(name) ?? []);
     const launches = new LaunchApprovals(store, { workspaceSpells: config.paths.workspaceSpells });
     const rows = powers.map((power) => {
@@ -28,6 +30,8 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
         file: power.source.file,
         transport: power.server.transport,
         tools: tools.length,
+        protocolVersion: versions.get(power.name) ?? null,
+        era: eraOf(versions.get(power.name)),
         problems: power.problems,
         ...(launches.waiting(power) ? { awaitingLaunch: launches.waiting(power) } : {}),
       };
@@ -36,7 +40,7 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
       process.stdout.write(JSON.stringify({ powers: rows, issues }, null, 2) + '\n');
     } else {
       for (const row of rows) {
-        process.stdout.write(`${row.name.padEnd(20)} ${row.source.padEnd(14)} ${String(row.tools).padStart(3)} tools  ${row.description}\n`);
+        process.stdout.write(`${row.name.padEnd(20)} ${row.source.padEnd(14)} ${String(row.tools).padStart(3)} tools  ${row.era.padEnd(7)} ${row.description}\n`);
         for (const problem of row.problems) process.stdout.write(`${''.padEnd(20)} ! ${problem}\n`);
         if (row.awaitingLaunch) process.stdout.write(`${''.padEnd(20)} ? waiting for approval to run: ${row.awaitingLaunch.command} (grimoire powers approve ${row.name})\n`);
       }
@@ -58,4 +62,10 @@ function awaitingReads(store: Store, powers: PowerToolsView[]): number {
   } finally {
     reads.close();
   }
+}
+
+/** 'modern' (2026-07-28 and later), 'legacy' (the 2025 and 2024 revisions), '?' before the server ever listed its tools. */
+function eraOf(version: string | undefined): string {
+  if (!version) return '?';
+  return version >= '2026-07-28' ? 'modern' : 'legacy';
 }

@@ -95,11 +95,10 @@ export async function serve(args: CliArgs, given: RuntimeOptions): Promise<numbe
     await transport.listen();
     setTimeout(() => void build(), BUILD_ANYWAY_MS).unref();
     const { gateway } = await build();
-    const { createMcpSession } = await import('../gateway/sessions/mcp-session.js');
-    const session = createMcpSession(gateway, 'stdio');
-    await session.connect(transport);
+    const { serveStdioSessions } = await import('../gateway/sessions/stdio-sessions.js');
+    const served = serveStdioSessions(gateway, transport);
     for (let i = 0; i < transport.listsAnswered; i++) gateway.ports.intel.reads.listed('stdio', gateway.listTools('stdio'));
-    closeEndpoint = () => session.close();
+    closeEndpoint = () => served.close();
     log.info('serving MCP on stdio');
   } else {
     const built = await build();

@@ -7,8 +7,8 @@
  * the artifact so that a cache hit can answer without the original.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import type { JsonSchemaValidator } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 
 const LONG_STRING = 256;
 const CUT_TO = 200;

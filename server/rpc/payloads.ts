@@ -78,6 +78,7 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition, rarity?
     ...(held.length ? { awaitingReview: held } : {}),
     ...(blocked.length ? { blocked } : {}),
     ...(launch ? { awaitingLaunch: launch } : {}),
+    ...(status?.protocolVersion ? { protocolVersion: status.protocolVersion } : {}),
   };
 }
 

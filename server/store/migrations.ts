@@ -188,6 +188,11 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    // The protocol revision each power's server spoke at its last listing (2026-07-28 or a 2025 one).
+    version: 18,
+    sql: `ALTER TABLE catalog_powers ADD COLUMN protocol_version TEXT;`,
+  },
+  {
     // Each tool as its server listed it (output schema, title and all), so that its tokens are counted
     // the same after a restart as in the session that listed it.
     version: 20,

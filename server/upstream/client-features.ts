@@ -5,19 +5,7 @@
  * which the sessions pick up from this hub's events.
  */
 import { EventEmitter } from 'node:events';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  LoggingMessageNotificationSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { Client, ProtocolError, ProtocolErrorCode, type RequestOptions } from '@modelcontextprotocol/client';
 import type {
   ClientCapabilities,
   CreateMessageRequest,
@@ -28,11 +16,14 @@ import type {
   LoggingLevel,
   LoggingMessageNotification,
   Progress,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import { errorMessage, logger } from '../log.js';
 import { VERSION } from '../version.js';
 
 const log = logger('client-features');
+
+/** A power's server is probed with server/discover (2026-07-28) and falls back to initialize (2025). */
+export const CHILD_VERSION_NEGOTIATION = { mode: 'auto' } as const;
 
 /** The agent-facing side of one MCP session, as the hub needs it. */
 export interface SessionPeer {
@@ -112,23 +103,23 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
   /** A new MCP client for a power's server, answering its requests through the sessions. */
   createClient(power: string): Client {
     const capabilities = this.childCapabilities();
-    const client = new Client({ name: 'grimoire-gateway', version: VERSION }, { capabilities });
+    const client = new Client({ name: 'grimoire-gateway', version: VERSION }, { capabilities, versionNegotiation: CHILD_VERSION_NEGOTIATION });
     this.declared.set(power, capabilities);
     if (capabilities.sampling) {
-      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => this.peerFor(power, 'sampling').createMessage(withPowerMeta(request.params, power), { signal: extra.signal }));
+      client.setRequestHandler('sampling/createMessage', (request, ctx) => this.peerFor(power, 'sampling').createMessage(withPowerMeta(request.params, power), { signal: ctx.mcpReq.signal }));
     }
     if (capabilities.elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-        this.peerFor(power, 'elicitation').elicit({ ...request.params, message: elicitationMessage(power, request.params.message) }, { signal: extra.signal }),
+      client.setRequestHandler('elicitation/create', (request, ctx) =>
+        this.peerFor(power, 'elicitation').elicit({ ...request.params, message: elicitationMessage(power, request.params.message) }, { signal: ctx.mcpReq.signal }),
       );
     }
     if (capabilities.roots) {
-      client.setRequestHandler(ListRootsRequestSchema, (_request, extra) => this.peerFor(power, 'roots').listRoots({ signal: extra.signal }));
+      client.setRequestHandler('roots/list', (_request, ctx) => this.peerFor(power, 'roots').listRoots({ signal: ctx.mcpReq.signal }));
     }
-    client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => void this.emit('log', power, notification.params));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => void this.emit('promptsChanged', power));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => void this.emit('resourcesChanged', power));
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (n) => void this.emit('resourceUpdated', power, n.params.uri));
+    client.setNotificationHandler('notifications/message', async (notification) => void this.emit('log', power, notification.params));
+    client.setNotificationHandler('notifications/prompts/list_changed', async () => void this.emit('promptsChanged', power));
+    client.setNotificationHandler('notifications/resources/list_changed', async () => void this.emit('resourcesChanged', power));
+    client.setNotificationHandler('notifications/resources/updated', async (n) => void this.emit('resourceUpdated', power, n.params.uri));
     this.clients.set(power, client);
     return client;
   }
@@ -225,17 +216,17 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
   private peerFor(power: string, feature: 'sampling' | 'elicitation' | 'roots'): SessionPeer {
     const calling = new Set(this.callers.get(power) ?? []);
     if (calling.size === 0) {
-      throw new McpError(ErrorCode.InvalidRequest, `'${power}' asked for ${feature} while no agent's request to it is running: the gateway forwards ${feature} only to the session whose call the server is serving.`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `'${power}' asked for ${feature} while no agent's request to it is running: the gateway forwards ${feature} only to the session whose call the server is serving.`);
     }
     if (calling.size > 1) {
-      throw new McpError(
-        ErrorCode.InvalidRequest,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
         `'${power}' asked for ${feature} while requests of ${calling.size} sessions are running on it: the request does not say which it serves, so the gateway forwards it to none. Retry when one call runs alone.`,
       );
     }
     const peer = this.sessions.get([...calling][0]);
     if (!peer?.capabilities()?.[feature]) {
-      throw new McpError(ErrorCode.InvalidRequest, `The client of the session calling '${power}' does not support ${feature}.`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The client of the session calling '${power}' does not support ${feature}.`);
     }
     return peer;
   }

@@ -1,11 +1,10 @@
 import { EventEmitter } from 'node:events';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { PowerDefinition } from '../powers/types.js';
 import { errorMessage, logger } from '../log.js';
 import { RESULT_TOO_LARGE_CODE, megabytes, type TooLargeData } from './children/oversize-message.js';
-import type { CallScope, ClientFeatureHub } from './client-features.js';
+import { CHILD_VERSION_NEGOTIATION, type CallScope, type ClientFeatureHub } from './client-features.js';
 import type { ServerWords } from '../powers/server-words.js';
 import { UpstreamError } from './errors.js';
 import { RestartPolicy } from './restart-policy.js';
@@ -65,6 +64,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
   private readonly gate = new ToolCheckGate();
   lastError?: string;
   lastUsedAt = 0;
+  /** The protocol revision its server speaks, as negotiated at its last start (2026-07-28 by server/discover, else by initialize). */
+  protocolVersion?: string;
 
   constructor(
     private definition: PowerDefinition,
@@ -145,14 +146,14 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     const { transport, stderr, exit } = createTransport(this.definition.server, { maxMessageBytes: this.options.maxMessageBytes });
     this.exitOf = exit;
     this.stderr.attach(stderr, (line) => this.log.debug(`stderr: ${line}`));
-    const client = this.features?.createClient(this.name) ?? new Client({ name: 'grimoire-gateway', version: VERSION });
+    const client = this.features?.createClient(this.name) ?? new Client({ name: 'grimoire-gateway', version: VERSION }, { versionNegotiation: CHILD_VERSION_NEGOTIATION });
     client.onclose = () => this.onClosed(client);
     client.onerror = (error) => this.log.debug(`transport error: ${errorMessage(error)}`);
     try {
       await client.connect(transport, { timeout: this.options.startTimeoutMs });
     } catch (error) {
       // Read before the close: its SIGTERM is the gateway's doing, not how the server failed.
-      const timedOut = error instanceof McpError && error.code === ErrorCode.RequestTimeout && !this.exitOf();
+      const timedOut = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && !this.exitOf();
       this.closingOnPurpose = true;
       await client.close().catch(() => undefined);
       this.closingOnPurpose = false;
@@ -166,13 +167,14 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
         `Power '${this.name}' failed to start: ${why}. Check its server command in ${this.definition.source.file}. ${retry}`,
       );
     }
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    client.setNotificationHandler('notifications/tools/list_changed', async () => {
       if (client === this.client) this.gate.changed();
       this.emit('toolsChanged');
     });
     // A new server: its tools are unchecked until listed and compared with their pins.
     this.gate.changed();
     this.client = client;
+    this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.features?.connected(this.name, client);
     this.lastError = undefined;
     this.lastUsedAt = Date.now();
@@ -255,7 +257,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
       let cursor: string | undefined;
       do {
         const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.callTimeoutMs });
-        tools.push(...page.tools);
+        // The gateway's records are typed by the v1 package's types (the same wire shape).
+        tools.push(...(page.tools as Tool[]));
         cursor = page.nextCursor;
       } while (cursor);
       return { tools, generation };
@@ -277,12 +280,12 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
           if (refusal) throw new UpstreamError(refusal.code, this.name, refusal.message);
           const progress = this.features?.progressOptions(options.scope);
           const sent = { timeout: timeoutMs, signal: options.cancellation?.signal, ...progress };
-          return client.callTool({ name: tool, arguments: args }, undefined, sent) as Promise<CallToolResult>;
+          return client.callTool({ name: tool, arguments: args }, sent) as Promise<CallToolResult>;
         };
         if (!check || this.gate.open) return send();
         return this.gate.untilChecked(this.name, tool, check).then(() => {
           // The server restarted while its tools were checked: the call does not go to the old one.
-          if (client !== this.client) throw new McpError(ErrorCode.ConnectionClosed, 'Connection closed');
+          if (client !== this.client) throw new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed');
           return send();
         });
       }, options.scope);
@@ -334,7 +337,7 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
 
   private explainCallError(error: unknown, tool: string, timeoutMs: number): Error {
     if (error instanceof UpstreamError) return error;
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       return new UpstreamError(
         'timeout',
         this.name,
@@ -342,7 +345,7 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
           `The power keeps serving other calls. Retry with smaller input, or raise upstream.callTimeoutMs if the tool is just slow.`,
       );
     }
-    if (error instanceof McpError && error.code === RESULT_TOO_LARGE_CODE && (error.data as TooLargeData | undefined)?.reason === 'result_too_large') {
+    if (error instanceof ProtocolError && error.code === RESULT_TOO_LARGE_CODE && (error.data as TooLargeData | undefined)?.reason === 'result_too_large') {
       const data = error.data as TooLargeData;
       return new UpstreamError(
         'result_too_large',
@@ -351,7 +354,7 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
           `The power is still running and keeps its state. Ask for less (a filter, a smaller page), or raise upstream.maxResultMB.`,
       );
     }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
       const why = this.lastError ?? 'the connection closed';
       return new UpstreamError(
         'crashed',
@@ -360,7 +363,7 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
           `Grimoire restarts it automatically; call again in a few seconds.`,
       );
     }
-    if (error instanceof McpError) return error;
+    if (error instanceof ProtocolError) return error;
     return new UpstreamError('call_failed', this.name, `Call to '${this.name}:${tool}' failed: ${errorMessage(error)}`);
   }
 

@@ -20,6 +20,7 @@ export interface PowerStatus {
   state: PowerState;
   inFlight: number;
   lastError?: string;
+  protocolVersion?: string;
 }
 
 const log = logger('upstream');
@@ -129,7 +130,7 @@ export class UpstreamManager extends EventEmitter<UpstreamEvents> {
   }
 
   statuses(): PowerStatus[] {
-    return [...this.connections.values()].map((c) => ({ name: c.name, state: c.state, inFlight: c.inFlight, lastError: c.lastError }));
+    return [...this.connections.values()].map((c) => ({ name: c.name, state: c.state, inFlight: c.inFlight, lastError: c.lastError, protocolVersion: c.protocolVersion }));
   }
 
   async shutdown(): Promise<void> {

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike } from '@modelcontextprotocol/client';
 
 /** Statuses whose response carries no body, and redirects, which the SDK reads by their url. */
 const PASSED_AS_IS = (status: number) => status < 200 || status === 204 || status === 205 || (status >= 300 && status < 400);

@@ -30,6 +30,8 @@
  * BENCH_TARGETS='direct stdio,gateway stdio,floor stdio' adds the floor: a proxy that only parses
  * and re-serializes each line (floor-proxy.ts), what any gateway in its own process costs here,
  * and the gateway against it (against: 'floor stdio');
+ * BENCH_ERA=modern: the gateway rows as a 2026-07-28 client (the SDK's v2 Client pinned, calling
+ * through call_tool_read; the direct rows stay the server's own 2025 session);
  * BENCH_STRACE=DIR to count the answering process's syscalls over each row's measured calls with
  * `strace -c -f -p`, one summary file per row in DIR; traced rows run slower).
  * The HTTP client is the SDK's with the gateway's own fetch for HTTP powers (fetchWithOwnSignal),
@@ -43,6 +45,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { fetchWithOwnSignal } from '../../server/upstream/own-signal-fetch.js';
@@ -71,9 +75,11 @@ const STORE = process.env.BENCH_STORE ?? 'file';
 
 interface Target {
   name: string;
-  client: Client;
+  client: Pick<Client, 'callTool'> | Pick<ModernClient, 'callTool'>;
   /** The tool that echoes: `echo` directly, `everything__echo` through the gateway. */
   tool: string;
+  /** A call's arguments (default: `{ message }`): a modern client calls through call_tool_read. */
+  args?: (message: string) => Record<string, unknown>;
   /** The process that answers the client (the server directly, else the gateway). */
   pid: number | undefined;
   close(): Promise<void>;
@@ -198,7 +204,7 @@ async function callsAtOnce(more: (made: number) => boolean, concurrency: number,
 }
 
 async function measure(target: Target, concurrency: number): Promise<Row> {
-  const call = (i: number) => target.client.callTool({ name: target.tool, arguments: { message: `bench ${i}` } });
+  const call = (i: number) => target.client.callTool({ name: target.tool, arguments: target.args ? target.args(`bench ${i}`) : { message: `bench ${i}` } });
   await callsAtOnce((made) => made < WARMUP, concurrency, call);
   await settle(target.pid);
   const traceDir = process.env.BENCH_STRACE;
@@ -319,7 +325,23 @@ async function activateEverything(client: Client): Promise<void> {
   if (result.isError) throw new Error(`activate_power everything failed: ${JSON.stringify(result.content)}`);
 }
 
+/** BENCH_ERA=modern: the gateway rows with the SDK's v2 Client pinned to 2026-07-28, calling `everything:echo` through call_tool_read (its list never has `everything__echo`). */
+const MODERN = process.env.BENCH_ERA === 'modern';
+const modernEcho = { tool: 'call_tool_read', args: (message: string) => ({ name: 'everything:echo', args: { message }, intent: { operation_type: 'read' } }) };
+
+async function modernTarget(name: string, client: ModernClient, pid: number | undefined, close: () => Promise<void>): Promise<Target> {
+  const result = await client.callTool({ name: 'activate_power', arguments: { name: 'everything' } });
+  if (result.isError) throw new Error(`activate_power everything failed: ${JSON.stringify(result.content)}`);
+  return { name, client, ...modernEcho, pid, close };
+}
+
 async function gatewayStdio(env: Record<string, string>): Promise<Target> {
+  if (MODERN) {
+    const client = new ModernClient({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const transport = new ModernStdioTransport({ command: process.execPath, args: [...gatewayNodeArgs, cli, 'serve', '--stdio', '--demo', '--no-imports'], env, stderr: 'ignore' });
+    await client.connect(transport);
+    return modernTarget('gateway stdio', client, transport.pid ?? undefined, () => client.close());
+  }
   const client = new Client({ name: 'bench', version: '1.0.0' });
   const transport = new StdioClientTransport({ command: process.execPath, args: [...gatewayNodeArgs, cli, 'serve', '--stdio', '--demo', '--no-imports'], env, stderr: 'ignore' });
   await client.connect(transport);
@@ -340,6 +362,14 @@ async function gatewayHttp(env: Record<string, string>): Promise<Target> {
   const child = spawn(process.execPath, [...gatewayNodeArgs, cli, 'serve', '--http', '--demo', '--no-imports'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const line = await waitForLine(child, child.stdout!, (text) => text.startsWith('{'));
   const { url, token } = JSON.parse(line) as { url: string; token: string };
+  if (MODERN) {
+    const modern = new ModernClient({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await modern.connect(new ModernHttpTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch: fetchWithOwnSignal() }));
+    return modernTarget('gateway http', modern, child.pid, async () => {
+      await modern.close();
+      await stopChild(child);
+    });
+  }
   const client = new Client({ name: 'bench', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch: fetchWithOwnSignal() }));
   await activateEverything(client);

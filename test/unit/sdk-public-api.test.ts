@@ -5,7 +5,9 @@
  * reaches any member starting with `_` at all (an undocumented internal of the SDK or of anything
  * else), except the wire field `_meta` (public in the SDK's types) and zod's `_zod` (zod's
  * documented namespace for library authors, not the SDK's). The private names are read from the
- * installed SDK, so an upgrade that adds internals is checked against them too.
+ * installed SDK, so an upgrade that adds internals is checked against them too: the v2 line the
+ * gateway serves and reaches powers with (@modelcontextprotocol/server, client, core) and the v1
+ * package (@modelcontextprotocol/sdk) the tests' v1 clients and the powers' side still use.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +15,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoRoot } from '../helpers/temp.js';
 
-const SDK_TYPES = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm');
+const SDK_TYPES = [
+  path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm'),
+  ...['server', 'client', 'core'].map((name) => path.join(repoRoot, 'node_modules', '@modelcontextprotocol', name, 'dist')),
+];
 const SCANNED = ['server', 'client', 'test'];
 const THIS_FILE = path.join('test', 'unit', 'sdk-public-api.test.ts');
 /** Underscore members code under server/ may use, and why. */
@@ -35,7 +40,7 @@ function files(dir: string, ext: RegExp): string[] {
 function sdkMembers(): { hidden: Set<string>; open: Set<string> } {
   const hidden = new Set<string>();
   const open = new Set<string>();
-  for (const file of files(SDK_TYPES, /\.d\.ts$/)) {
+  for (const file of SDK_TYPES.flatMap((dir) => files(dir, /\.d\.m?ts$/))) {
     const text = fs.readFileSync(file, 'utf8');
     for (const m of text.matchAll(/^\s+(?:private|protected)\s+(?:(?:readonly|static|abstract|async|get|set)\s+)*([A-Za-z_$][\w$]*)/gm)) hidden.add(m[1]!);
     for (const m of text.matchAll(/^\s+(?!private\b|protected\b)(?:(?:public|readonly|static|abstract|async|get|set)\s+)*([A-Za-z_$][\w$]*)\??\s*[(:<]/gm)) open.add(m[1]!);
@@ -71,7 +76,7 @@ export function underscoreMembers(text: string): string[] {
 const names = forbiddenNames();
 
 test('the SDK private members are read from its declaration files', () => {
-  for (const known of ['_requestMessageId', '_onrequest', '_onresponse', '_onnotification', '_transport', 'getToolOutputValidator', 'isToolTaskRequired']) {
+  for (const known of ['_requestMessageId', '_onrequest', '_onresponse', '_onnotification', '_transport', 'getToolOutputValidator', 'isToolTaskRequired', '_legacyShim', '_servedModernEra', '_ondiscover']) {
     assert.ok(names.includes(known), `${known} is private in the installed SDK's types`);
   }
   assert.ok(!names.includes('setRequestHandler') && !names.includes('callTool') && !names.includes('sessionIdGenerator'), 'public members are not among them');

@@ -2,8 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, ProtocolErrorCode, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { errorMessage, logger } from '../../log.js';
 import { byteSize, preview } from '../../util/preview.js';
 import type { Gateway } from '../gateway.js';
@@ -12,6 +11,8 @@ import type { Identity } from '../../users/identity.js';
 import { authenticate, checkOrigin } from './http-guard.js';
 import { fromProxy, isLoopbackHost } from './http-bind.js';
 import { createMcpSession } from '../sessions/mcp-session.js';
+import { modernHttp } from './modern-http.js';
+import { sendWebResponse, webRequest } from './web-exchange.js';
 import { handleRestApi } from './rest-api.js';
 import { clientName, SessionLimitError } from '../sessions/session-registry.js';
 import { maskSecrets } from '../../util/secrets.js';
@@ -40,17 +41,23 @@ export interface HttpOptions {
 }
 
 /**
- * Streamable HTTP, one MCP session per client, every request authenticated: on 127.0.0.1 by
+ * Streamable HTTP, one MCP session per 2025 client (a 2026-07-28 client's requests stand alone:
+ * modern-http.ts), every request authenticated: on 127.0.0.1 by
  * default, on another address for a team (TLS or a reverse proxy). A session belongs to the
  * identity that opened it; its calls are recorded as that user's.
  */
 export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Promise<HttpEndpoint> {
   const token = options.token ?? randomBytes(32).toString('base64url');
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
   const owners = new Map<string, string | null>();
   const host = options.host ?? '127.0.0.1';
   const publicBind = !isLoopbackHost(host);
   let port = 0;
+  const mcpUrl = () => `http://127.0.0.1:${port}/mcp`;
+  const modern = modernHttp(gateway, mcpUrl);
+  /** A legacy session's exchange through its SDK transport. */
+  const exchange = async (transport: WebStandardStreamableHTTPServerTransport, request: IncomingMessage, response: ServerResponse, body: unknown) =>
+    sendWebResponse(response, await transport.handleRequest(webRequest(request, response, mcpUrl(), body), { parsedBody: body }));
 
   const listener: RequestListener = (request, response) => {
     handle(request, response).catch((error) => {
@@ -81,16 +88,25 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
         if (!read.drained) response.setHeader('connection', 'close');
         const size = read.drained || read.declared ? byteSize(read.bytes) : `over ${byteSize(read.bytes)}`;
         log.warn(`refused a request body of ${size} (limit ${byteSize(limit)})`);
-        return sendError(response, 413, `Request too large: the body is ${size}; the limit is ${byteSize(limit)} (setting limits.requestBytes).`, ErrorCode.InvalidRequest);
+        return sendError(response, 413, `Request too large: the body is ${size}; the limit is ${byteSize(limit)} (setting limits.requestBytes).`, ProtocolErrorCode.InvalidRequest);
       }
-      if (read.kind === 'invalid-json') return sendError(response, 400, `Parse error: the body is not valid JSON (${read.reason}).`, ErrorCode.ParseError);
+      if (read.kind === 'invalid-json') return sendError(response, 400, `Parse error: the body is not valid JSON (${read.reason}).`, ProtocolErrorCode.ParseError);
       body = read.value;
+    }
+    // A 2026-07-28 request has no session: it is answered on its own (modern-http.ts).
+    if (typeof sessionId !== 'string' && request.method === 'POST' && (await modern.isModern(request, body))) {
+      try {
+        return await modern.serve(request, response, body, identity.user);
+      } catch (error) {
+        if (error instanceof SessionLimitError) return sendError(response, 503, error.message);
+        throw error;
+      }
     }
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
       if (!transport || owners.get(sessionId) !== identity.user) return sendError(response, 404, `Session '${preview(sessionId, 64)}' is unknown or closed: initialize a new session.`);
       gateway.ports.sessions.touch(sessionId);
-      return transport.handleRequest(request, response, body);
+      return exchange(transport, request, response, body);
     }
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
       return sendError(response, 400, 'No session: send an initialize request first, then the mcp-session-id header with every request.');
@@ -104,7 +120,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       throw error;
     }
     const id = randomUUID();
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: (sid) => {
         sessions.set(sid, transport);
@@ -119,7 +135,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     };
     const session = createMcpSession(gateway, id, true, client);
     await session.connect(transport);
-    await transport.handleRequest(request, response, body);
+    await exchange(transport, request, response, body);
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -133,7 +149,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     token,
     port,
     async close() {
-      await Promise.allSettled([...sessions.values()].map((transport) => transport.close()));
+      await Promise.allSettled([...sessions.values()].map((transport) => transport.close()).concat(modern.close()));
       await new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();

@@ -1,5 +1,5 @@
 /** What each power's server lists besides tools (prompts, resources, templates), cached until it says they changed. */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../../log.js';
 import type { PowerConnection } from '../../upstream/connection.js';

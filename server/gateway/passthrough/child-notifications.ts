@@ -5,7 +5,7 @@
  * session has a request to it in flight. A change of the session's active powers is a list change too.
  */
 import { EventEmitter } from 'node:events';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../../log.js';
 import { activePowersOf, isActiveFor, type PassthroughPorts } from './passthrough-ports.js';
@@ -29,7 +29,10 @@ function activationChanges(gateway: PassthroughPorts): EventEmitter<{ changed: [
 
 const log = logger('session');
 
-export function forwardChildNotifications(server: Server, gateway: PassthroughPorts, sessionId: string): () => void {
+/** Where a session's notifications go: its SDK Server, or (a modern HTTP user) the user's listen streams. */
+export type SessionNotifier = Pick<Server, 'sendLoggingMessage' | 'sendPromptListChanged' | 'sendResourceListChanged'> & { readonly transport?: unknown };
+
+export function forwardChildNotifications(server: SessionNotifier, gateway: PassthroughPorts, sessionId: string): () => void {
   const hub = gateway.ports.manager.features;
   const concerns = (power: string) => isActiveFor(gateway, sessionId, power) || hub.sessionIsCalling(power, sessionId);
   const quietly = (what: string) => (error: unknown) => log.debug(`${what} not sent to ${sessionId}: ${errorMessage(error)}`);

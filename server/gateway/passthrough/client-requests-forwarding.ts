@@ -3,22 +3,18 @@
  * with the hub once initialized (its sampling, elicitation and roots), sets its log level, tells
  * the servers its roots changed; agentProgress passes a call's progress back to it.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { RootsListChangedNotificationSchema, SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageRequest, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { CallScope, ClientFeatureHub } from '../../upstream/client-features.js';
 import { maskSecrets } from '../../util/secrets.js';
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Where a power's progress goes for one request from the agent: to it, with its own token, when it sent one (its message masked). */
-export function agentProgress(request: { params?: { _meta?: { progressToken?: string | number } } }, extra: Pick<Extra, 'sendNotification'>): CallScope['onprogress'] {
+export function agentProgress(request: { params?: { _meta?: { progressToken?: string | number } } }, ctx: Pick<ServerContext, 'mcpReq'>): CallScope['onprogress'] {
   const progressToken = request.params?._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   return (progress) => {
     const params = progress.message ? { ...progress, message: maskSecrets(progress.message), progressToken } : { ...progress, progressToken };
-    void extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
+    void ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => undefined);
   };
 }
 
@@ -28,16 +24,16 @@ export function forwardClientRequests(server: Server, hub: ClientFeatureHub, ses
     hub.addSession({
       id: sessionId,
       capabilities: () => server.getClientCapabilities(),
-      createMessage: (params, options) => server.createMessage(params, options),
+      createMessage: (params, options) => server.createMessage(params as CreateMessageRequest['params'], options),
       elicit: (params, options) => server.elicitInput(params, options),
       listRoots: (options) => server.listRoots(undefined, options),
     });
     previous?.();
   };
-  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+  server.setRequestHandler('logging/setLevel', async (request) => {
     hub.setLogLevel(sessionId, request.params.level);
     return {};
   });
-  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => hub.rootsChanged());
+  server.setNotificationHandler('notifications/roots/list_changed', async () => hub.rootsChanged());
   return () => hub.removeSession(sessionId);
 }

@@ -1,6 +1,5 @@
 /** The active powers' prompts, named `<power>__<prompt>` like their tools, passed through to their servers. */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
 import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
 import { childLists } from './child-lists.js';
 import type { CallScope } from '../../upstream/client-features.js';
@@ -35,19 +34,19 @@ export async function findPrompt(gateway: PassthroughPorts, sessionId: string, n
   const found = prompts.find((p) => p.exposed.name === name);
   if (found) return found;
   const active = activePowersOf(gateway, sessionId);
-  throw new McpError(
-    ErrorCode.InvalidParams,
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
     `Prompt '${name}' is not available. ${active.length ? `Prompts come from the active powers (${active.join(', ')})` : 'No power is active'}: ` +
       'list them with prompts/list, or activate the power that has it (resolve_intent).',
   );
 }
 
 export function registerPrompts(server: Server, gateway: PassthroughPorts, sessionId: string, scope: CallScope): void {
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: (await exposedPrompts(gateway, sessionId)).map((p) => p.exposed) }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+  server.setRequestHandler('prompts/list', async () => ({ prompts: (await exposedPrompts(gateway, sessionId)).map((p) => p.exposed) }));
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
     const target = await findPrompt(gateway, sessionId, request.params.name);
     const connection = childLists(gateway).connection(target.power);
-    if (!connection) throw new McpError(ErrorCode.InvalidParams, `Power '${target.power}' is no longer configured.`);
-    return connection.request((client) => client.getPrompt({ ...request.params, name: target.prompt.name }, { signal: extra.signal }), scope);
+    if (!connection) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Power '${target.power}' is no longer configured.`);
+    return connection.request((client) => client.getPrompt({ ...request.params, name: target.prompt.name }, { signal: ctx.mcpReq.signal }), scope);
   });
 }

@@ -5,17 +5,7 @@
  * (never a disabled one) that lists it, whose template it matches, or that linked to it in a result
  * made for that session; the qualified form is held to the same rule.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import {
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, UriTemplate, type Server } from '@modelcontextprotocol/server';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, logger } from '../../log.js';
 import { preview } from '../../util/preview.js';
@@ -108,20 +98,20 @@ export async function resolveResource(gateway: PassthroughPorts, sessionId: stri
   const { listed, linked, templated } = await ownersOf(gateway, sessionId, asked);
   if (listed.length === 1) return { power: listed[0], uri: asked, asked };
   if (listed.length > 1) {
-    throw new McpError(RESOURCE_NOT_FOUND, `Resource '${asked}' is offered by ${listed.join(' and ')}: read it as ${listed.map((p) => qualifiedUri(p, asked)).join(' or ')}.`, { uri: asked });
+    throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource '${asked}' is offered by ${listed.join(' and ')}: read it as ${listed.map((p) => qualifiedUri(p, asked)).join(' or ')}.`, { uri: asked });
   }
   // The power that linked to it last (a link is the session's own result: that power answered it).
   if (linked.length > 0) return { power: linked[linked.length - 1], uri: asked, asked };
   if (templated.length === 1) return { power: templated[0], uri: asked, asked };
   if (templated.length > 1) {
-    throw new McpError(RESOURCE_NOT_FOUND, `Resource '${asked}' matches templates of ${templated.join(' and ')}: read it as ${templated.map((p) => qualifiedUri(p, asked)).join(' or ')}.`, { uri: asked });
+    throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource '${asked}' matches templates of ${templated.join(' and ')}: read it as ${templated.map((p) => qualifiedUri(p, asked)).join(' or ')}.`, { uri: asked });
   }
   throw notFound(gateway, sessionId, asked);
 }
 
-function notFound(gateway: PassthroughPorts, sessionId: string, asked: string): McpError {
+function notFound(gateway: PassthroughPorts, sessionId: string, asked: string): ProtocolError {
   const active = activePowersOf(gateway, sessionId);
-  return new McpError(
+  return new ProtocolError(
     RESOURCE_NOT_FOUND,
     `Resource '${preview(asked, 200)}' was not found: it is not listed by a power active in this session (${active.join(', ') || 'none'}), nor matched by one of its templates, nor linked from one of this session's results.`,
     { uri: preview(asked, 200) },
@@ -213,25 +203,25 @@ export function registerResources(server: Server, gateway: PassthroughPorts, ses
   const mine = new Map<string, ResourceTarget>();
   const connectionOf = (power: string) => {
     const connection = lists.connection(power);
-    if (!connection) throw new McpError(RESOURCE_NOT_FOUND, `Power '${power}' is no longer configured.`);
+    if (!connection) throw new ProtocolError(RESOURCE_NOT_FOUND, `Power '${power}' is no longer configured.`);
     return connection;
   };
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: (await exposedResources(gateway, sessionId)).map((r) => r.exposed) }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: (await exposedTemplates(gateway, sessionId)).map((t) => t.exposed) }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.setRequestHandler('resources/list', async () => ({ resources: (await exposedResources(gateway, sessionId)).map((r) => r.exposed) }));
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: (await exposedTemplates(gateway, sessionId)).map((t) => t.exposed) }));
+  server.setRequestHandler('resources/read', async (request, ctx) => {
     const target = await resolveResource(gateway, sessionId, request.params.uri);
-    const result = await connectionOf(target.power).request((client) => client.readResource({ ...request.params, uri: target.uri }, { signal: extra.signal }), scope);
+    const result = await connectionOf(target.power).request((client) => client.readResource({ ...request.params, uri: target.uri }, { signal: ctx.mcpReq.signal }), scope);
     return rewriteContents(result, target);
   });
-  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+  server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const target = await resolveResource(gateway, sessionId, request.params.uri);
     const connection = connectionOf(target.power);
     await connection.request(async (client) => {
       if (!client.getServerCapabilities()?.resources?.subscribe) {
-        throw new McpError(ErrorCode.MethodNotFound, `Power '${target.power}' does not offer resource subscriptions.`);
+        throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Power '${target.power}' does not offer resource subscriptions.`);
       }
-      if (subs.add(target, sessionId)) await client.subscribeResource({ ...request.params, uri: target.uri }, { signal: extra.signal });
+      if (subs.add(target, sessionId)) await client.subscribeResource({ ...request.params, uri: target.uri }, { signal: ctx.mcpReq.signal });
     });
     mine.set(`${target.power}\u0000${target.uri}`, target);
     return {};
@@ -242,7 +232,7 @@ export function registerResources(server: Server, gateway: PassthroughPorts, ses
       await lists.connection(target.power)?.request((client) => client.unsubscribeResource({ uri: target.uri }));
     }
   };
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+  server.setRequestHandler('resources/unsubscribe', async (request) => {
     const target = [...mine.values()].find((t) => t.asked === request.params.uri) ?? (await resolveResource(gateway, sessionId, request.params.uri));
     await unsubscribe(target);
     return {};

@@ -6,9 +6,8 @@
  * messages in order, the `initialize` included so that it knows the client; its second answer to
  * that request is not sent. From then on messages pass straight through.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  InitializeRequestSchema,
+  isInitializeRequest,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
   type InitializeResult,
@@ -16,8 +15,9 @@ import {
   type JSONRPCRequest,
   type JSONRPCResultResponse,
   type RequestId,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+  type Transport,
+} from '@modelcontextprotocol/server';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { logger } from '../../log.js';
 import { jsonRpcKind } from '../../util/json-rpc-shape.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';
@@ -94,10 +94,9 @@ export class EarlyAnswersTransport implements Transport {
   private early(message: JSONRPCMessage): void {
     const request = jsonRpcKind(message) === 'request' ? (message as JSONRPCRequest) : undefined;
     if (request?.method === 'initialize' && !this.initialized) {
-      const initialize = InitializeRequestSchema.safeParse(request);
-      if (initialize.success) {
+      if (isInitializeRequest(request)) {
         this.initialized = true;
-        const result = initializeResult(initialize.data.params.protocolVersion);
+        const result = initializeResult(request.params.protocolVersion);
         this.answeredEarly.set(request.id, result);
         this.held.push(request);
         void this.inner.send({ jsonrpc: '2.0', id: request.id, result });

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, Server, type ClientCapabilities, type CreateMessageRequest, type ListToolsResult, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import { errorMessage, logger } from '../../log.js';
 import { Cancellation } from '../../util/cancellation.js';
 import { maskSecrets } from '../../util/secrets.js';
@@ -16,11 +14,18 @@ import { registerPrompts } from '../passthrough/prompts-passthrough.js';
 import { registerResources } from '../passthrough/resources-passthrough.js';
 import type { CallScope } from '../../upstream/client-features.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';
+import { MODERN_CACHE_HINTS, modernToolList, withNamedToolSchemas, type Era } from './modern-era.js';
+import { keepLegacyResourceCodes } from './legacy-error-codes.js';
+import { inputBridgeOf } from './input-bridge.js';
+
+/** How long a power's question to a modern client waits for the client's retry. */
+const RETRY_WAIT_MS = 120_000;
 
 const log = logger('session');
 
 /** One agent's MCP session: its SDK Server, which answers every request through its handlers. */
 export interface McpSession {
+  server: Server;
   connect(transport: Transport): Promise<void>;
   close(): Promise<void>;
 }
@@ -29,29 +34,52 @@ export interface McpSession {
  * One MCP server per client connection (the SDK binds a server to one transport); all of them
  * share the gateway, each with its own active powers and tool list (the gateway's session registry
  * tells it when its list changed: no per-session listeners on the gateway).
+ * `era`: a 2026-07-28 client ('modern') gets a tool list that never changes with activation (modern-era.ts);
+ * a 2025 one ('legacy') sees an active power's tools join its list.
  * `expires`: closed after the idle timeout (HTTP sessions); `client`: whose it is (SessionRegistry.makeRoom).
+ * `stateOutlives`: the session's state is the authorization's, not this server's (a modern HTTP
+ * request's server lives for one request; the state stays for the user's next one).
  * Throws SessionLimitError past the cap.
  */
-export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false, client?: string): McpSession {
-  const server = new Server(SERVER_INFO, { capabilities: SESSION_CAPABILITIES, instructions: GATEWAY_INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false, client?: string, era: Era = 'legacy', stateOutlives = false): McpSession {
+  const server = new SessionServer(era);
+  server.setRequestHandler('tools/list', async () => {
     gateway.ports.sessions.touch(sessionId);
-    const tools = gateway.listTools(sessionId);
+    const tools = era === 'modern' ? modernToolList() : gateway.listTools(sessionId);
     gateway.ports.intel.reads.listed(sessionId, tools, isVsCodeClient(server.getClientVersion()?.name));
-    return { tools };
+    // The gateway's records are typed by the v1 package (the powers' side); the wire shape is the same.
+    return { tools } as ListToolsResult;
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // A modern client's requests each declare what it can do: the union of what this session's did.
+  let declared: ClientCapabilities = {};
+  const bridge = era === 'modern' ? inputBridgeOf(gateway, RETRY_WAIT_MS) : undefined;
+  const modernCall = async (name: string, args: Record<string, unknown>, ctx: ServerContext, onprogress: CallScope['onprogress']) => {
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    declared = { ...declared, ...(envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) };
+    const state = ctx.mcpReq.requestState();
+    const cancellation = new Cancellation();
+    const outcome = bridge!.knows(state)
+      ? await bridge!.resume(sessionId, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal)
+      : await bridge!.start(sessionId, () => gateway.callTool(name, args, { sessionId, cancellation, onprogress }), (reason) => cancellation.abort(reason), ctx.mcpReq.signal);
+    if ('result' in outcome) return withNamedToolSchemas(gateway.ports, name, outcome.result);
+    return inputRequired({ inputRequests: outcome.inputRequests, requestState: outcome.requestState });
+  };
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     gateway.ports.sessions.touch(sessionId);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const sample: SampleFn | undefined = server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.ports.settings.intel.summarizers)
-      ? (params, options) => server.createMessage(params, { timeout: options?.timeoutMs ?? 30_000 })
-      : undefined;
-    return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, extra), cancellation: Cancellation.following(extra.signal), sample });
+    // Progress goes to the request that started the call (a retry's own stream carries none).
+    if (era === 'modern') return modernCall(request.params.name, args, ctx, agentProgress(request, ctx));
+    const sample: SampleFn | undefined =
+      server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.ports.settings.intel.summarizers)
+        ? (params, options) => server.createMessage(params as CreateMessageRequest['params'], { timeout: options?.timeoutMs ?? 30_000 })
+        : undefined;
+    return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, ctx), cancellation: Cancellation.following(ctx.mcpReq.signal), sample });
   });
   gateway.openSession(
     sessionId,
     {
-      toolsChanged: () => server.sendToolListChanged().catch((error) => log.debug(`list_changed not sent to ${sessionId}: ${errorMessage(error)}`)),
+      // A modern client's list never changes with activation: nothing to announce.
+      toolsChanged: () => (era === 'modern' ? undefined : server.sendToolListChanged().catch((error) => log.debug(`list_changed not sent to ${sessionId}: ${errorMessage(error)}`))),
       log: (message) =>
         server
           .sendLoggingMessage({ level: 'warning', logger: 'grimoire', data: maskSecrets(message) })
@@ -62,11 +90,14 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     client,
   );
   const undoPassthrough = registerPassthrough(server, gateway, sessionId);
+  // A modern session's powers ask it through input_required (input-bridge.ts).
+  if (bridge) gateway.ports.manager.features.addSession({ id: sessionId, capabilities: () => declared, ...bridge.peer(sessionId) });
   server.onclose = () => {
     undoPassthrough();
-    gateway.closeSession(sessionId);
+    if (!stateOutlives) gateway.closeSession(sessionId);
   };
   return {
+    server,
     async connect(transport) {
       maskErrorAnswers(transport);
       await server.connect(transport);
@@ -75,11 +106,24 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   };
 }
 
+/** The SDK's Server in one era: a legacy one keeps the 2025 error codes (legacy-error-codes.ts). */
+class SessionServer extends Server {
+  constructor(private readonly sessionEra: Era) {
+    super(SERVER_INFO, { capabilities: SESSION_CAPABILITIES, instructions: GATEWAY_INSTRUCTIONS, cacheHints: MODERN_CACHE_HINTS });
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    const connected = this.sessionEra === 'legacy' ? keepLegacyResourceCodes(transport) : undefined;
+    await super.connect(transport);
+    connected?.();
+  }
+}
+
 /**
  * Every error answer the session sends (a power's error from a prompt, a resource read, a
  * completion, as the SDK passes it on) has its message masked, as the gateway's own log is.
  */
-function maskErrorAnswers(transport: Transport): void {
+export function maskErrorAnswers(transport: Transport): void {
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     if (!('error' in message) || typeof message.error?.message !== 'string') return send(message, options);

@@ -1,5 +1,5 @@
 /** What every MCP session of the gateway announces in its `initialize` answer (declared once: the early answers use it too). */
-import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/server';
 import { VERSION } from '../../version.js';
 
 export const GATEWAY_INSTRUCTIONS =

@@ -5,8 +5,7 @@
  * nothing to a malformed one).
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { logger } from '../../log.js';
 import { writeJsonLine } from '../../util/coalesced-write.js';
 import { isJsonRpcMessage } from '../../util/json-rpc-shape.js';
@@ -91,11 +90,11 @@ export class BoundedStdioServerTransport implements Transport {
       json = JSON.parse(line);
     } catch (error) {
       log.warn(`a message that is not JSON was answered with a parse error: ${preview(line, 80)}`);
-      return this.answerError(null, ErrorCode.ParseError, `Parse error: the message is not valid JSON (${preview((error as Error).message, 120)}).`);
+      return this.answerError(null, ProtocolErrorCode.ParseError, `Parse error: the message is not valid JSON (${preview((error as Error).message, 120)}).`);
     }
     if (!isJsonRpcMessage(json)) {
       const id = (json as { id?: unknown } | null)?.id;
-      return this.answerError(typeof id === 'string' || typeof id === 'number' ? id : null, ErrorCode.InvalidRequest, 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.');
+      return this.answerError(typeof id === 'string' || typeof id === 'number' ? id : null, ProtocolErrorCode.InvalidRequest, 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.');
     }
     this.onmessage?.(json);
   }
@@ -103,7 +102,7 @@ export class BoundedStdioServerTransport implements Transport {
   private tooLarge(bytes: number, id: string | number | undefined): void {
     const message = `Request too large: the message is ${byteSize(bytes)}; the limit is ${byteSize(this.maxBytes)} (setting limits.requestBytes).`;
     log.warn(`${message} ${id === undefined ? 'No id was found in it' : `Answered to id ${preview(String(id), 40)}`}.`);
-    this.answerError(id ?? null, ErrorCode.InvalidRequest, message);
+    this.answerError(id ?? null, ProtocolErrorCode.InvalidRequest, message);
   }
 
   private answerError(id: string | number | null, code: number, message: string): void {

@@ -1,8 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import crossSpawn from 'cross-spawn';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { BoundedLines, type CutLine } from '../../util/bounded-lines.js';
 import { childSupervisor, type ChildSupervisor } from './child-supervisor.js';
 import { cutMessageId, megabytes, tooLargeAnswer } from './oversize-message.js';

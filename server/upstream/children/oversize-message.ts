@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { CutLine } from '../../util/bounded-lines.js';
 
 /** The JSON-RPC error code a too-large answer gets (server-defined range); `data.reason` says which case. */
