@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { getEncoding } from 'js-tiktoken';
-import { gatewayEnv, waitFor } from '../helpers/gateway-process.js';
+import { approveLaunches, gatewayEnv, waitFor } from '../helpers/gateway-process.js';
 import { IpcPeer } from '../helpers/ipc-peer.js';
 import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
 import * as protocol from '../../protocol/extension-methods.js';
@@ -34,6 +34,9 @@ fs.writeFileSync(
   path.join(workspace, '.vscode', 'mcp.json'),
   JSON.stringify({ servers: { memory: { type: 'stdio', command: process.execPath, args: [memoryServer], env: { MEMORY_FILE_PATH: '${workspaceFolder}/memory.jsonl' } } } }),
 );
+
+// The user approved the workspace server's launch (VS Code's modal, or the command line as here).
+approveLaunches(env, ['memory'], ['--workspace', workspace]);
 
 /** The gateway process as the extension starts it, on the same data dir each time (a restart). */
 async function start(): Promise<IpcPeer> {
