@@ -1,7 +1,7 @@
 import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
 import { domainTagTerms } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
-import { asksForChange, asksQuestion, requestActionTags, toolActionTags } from './request-actions.js';
+import { asksForChange, asksToRead, requestActionTags, toolActionTags } from './request-actions.js';
 import { leadAndRest, terms } from './text.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
@@ -212,16 +212,17 @@ export class LexicalResolver {
    * power's, so it follows every other tool, and goes when nothing else matched. "Reason about a
    * logic puzzle" is no reason to send input to a running process, whatever words the process
    * tool's description shares with it. A question asks to read, whatever its verbs ("what do you
-   * remember about Alice?", "what files did the pull request change?"): there, every tool that
-   * writes and is not named follows the others.
+   * remember about Alice?", "what files did the pull request change?"), and so does an imperative
+   * that opens with a verb of reading and names no change ("show the commit history"): there,
+   * every tool that writes and is not named follows the others.
    */
   private safeForRequest(query: string, weighted: WeightedTerm[], ranked: LexicalCandidate[]): LexicalCandidate[] {
-    const question = asksQuestion(query);
-    if (!question && asksForChange(query)) return ranked;
+    const reading = asksToRead(query);
+    if (!reading && asksForChange(query)) return ranked;
     const asked = new Set(weighted.map((t) => t.term));
     const unasked = (c: LexicalCandidate) => {
       const tool = this.changingTools.get(c.name);
-      return tool !== undefined && (question || tool.destructive) && !tool.nameTerms.some((term) => asked.has(term));
+      return tool !== undefined && (reading || tool.destructive) && !tool.nameTerms.some((term) => asked.has(term));
     };
     const first = ranked.filter((c) => !unasked(c));
     if (first.length === ranked.length) return ranked;

@@ -56,6 +56,24 @@ export function asksForChange(query: string): boolean {
   return [...groupsOf(query)].some((group) => CHANGING.has(group)) || words(query).some((word) => OTHER_CHANGES.has(stem(word)));
 }
 
+/** The groups whose verbs only find, read or examine. */
+const READING = new Set(['find', 'read', 'analyze']);
+
+/** Words that may open an imperative before its verb. */
+const COURTESY = new Set(['please', 'now', 'just', 'quickly']);
+
+/**
+ * True when a request asks to read and nothing else: a question, or an imperative that opens
+ * with a verb that finds, reads or examines and names no change ("show the last ten commits",
+ * "list my open pull requests"). Only the opening verb counts as the request's action: in "can
+ * you get a t-shirt printed", "get" is not asking to read.
+ */
+export function asksToRead(query: string): boolean {
+  if (asksQuestion(query)) return true;
+  const opening = words(query).find((word) => !COURTESY.has(word)) ?? '';
+  return !asksForChange(query) && (GROUPS_OF.get(stem(opening)) ?? []).some((group) => READING.has(group));
+}
+
 /** Words that open a question about something (not "can you...", which asks for an action). */
 const QUESTION_WORDS = new Set('what which who whom whose when where why how'.split(' '));
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LexicalResolver } from '../../server/resolve/lexical-resolver.js';
-import { asksForChange, asksQuestion, requestActionTags, toolActionTags } from '../../server/resolve/request-actions.js';
+import { asksForChange, asksQuestion, asksToRead, requestActionTags, toolActionTags } from '../../server/resolve/request-actions.js';
 import { leadAndRest } from '../../server/resolve/text.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
 
@@ -53,6 +53,25 @@ test('a question asks to read: tools that write and that it does not name follow
   assert.equal(resolver.rankTools('remember people: Alice moved to Berlin').map((c) => c.name)[0], 'memory:add_observations');
 });
 
+test('an imperative that opens with a verb of reading asks to read: tools that write and that it does not name follow', () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'git',
+      description: 'Git repositories.',
+      keywords: [],
+      tools: [
+        // The tool that writes shares more of the request's words than the read does.
+        { name: 'git_rebase', description: 'Rewrite the commit history: show each commit of the history and replay it.', writes: true },
+        { name: 'git_log', description: 'View the log of commits.' },
+      ],
+    },
+  ]);
+  assert.equal(resolver.rankTools('show the commit history').map((c) => c.name)[0], 'git:git_log');
+  // Named, the tool that writes keeps its place.
+  assert.equal(resolver.rankTools('show the commit history to rebase').map((c) => c.name)[0], 'git:git_rebase');
+});
+
 test('the tool whose name says the action the request asks for goes first', () => {
   const resolver = new LexicalResolver();
   resolver.index([
@@ -78,6 +97,13 @@ test('request actions: verbs by group, stemmed; a request with no verb of change
   assert.equal(asksForChange('show the commit history'), false);
   assert.equal(asksQuestion('what files did pull request 8 change?'), true);
   assert.equal(asksQuestion('can you create a page'), false);
+  assert.equal(asksToRead('show the commit history'), true);
+  assert.equal(asksToRead('please list my open pull requests'), true);
+  assert.equal(asksToRead('what do you remember about Alice?'), true);
+  // Only the opening verb is the request's action; a read verb beside a change is no read.
+  assert.equal(asksToRead('can you get a t-shirt printed with a dinosaur'), false);
+  assert.equal(asksToRead('show the diff and then delete the branch'), false);
+  assert.equal(asksToRead('help me reason about a logic puzzle'), false);
 });
 
 test('a description splits into its first sentence and the rest', () => {
