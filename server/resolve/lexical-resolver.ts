@@ -270,7 +270,9 @@ function analysePower(doc: PowerDocument): AnalysedPower {
       const rest = terms(restText);
       const toolLearned = learnedField(tool.learned);
       for (const l of tool.learned ?? []) remembered.push({ key: requestKeyOf(l.text), id, weight: l.weight, tool: true });
-      const toolDomains = domainTagTerms([...name, ...lead, ...rest, ...powerContext]);
+      // A tool's domains are what its name and first sentence say it does: its power's words are
+      // every sibling's (and weigh through the power's share), its further prose is in passing.
+      const toolDomains = domainTagTerms([...name, ...lead]);
       return {
         id,
         fields: { name, lead, description: rest, power: powerContext, domains: toolDomains, actions: toolActionTags(tool.name, leadText), learned: toolLearned.terms },

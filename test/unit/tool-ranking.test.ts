@@ -88,6 +88,26 @@ test('the tool whose name says the action the request asks for goes first', () =
   assert.equal(resolver.rankTools('save these notes to a file').map((c) => c.name)[0], 'files:write_file');
 });
 
+test("a tool's domains are what its own name and first sentence say, not its power's words", () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'wiki',
+      description: 'Pages and comments of a team wiki.',
+      keywords: [],
+      tools: [
+        { name: 'get_page', description: 'Get a page.' },
+        { name: 'create_comment', description: 'Create a comment on a page.', writes: true },
+      ],
+    },
+  ]);
+  assert.equal(resolver.rankTools('add a comment on the wiki page about the launch').map((c) => c.name)[0], 'wiki:create_comment');
+  // A discussion is the comment tool's domain; the page tool's only by its power's description.
+  const ranked = resolver.rankTools('start a discussion thread');
+  assert.ok(!ranked.find((c) => c.name === 'wiki:get_page')?.matchedTerms.includes('#social'), JSON.stringify(ranked));
+  assert.equal(ranked[0].name, 'wiki:create_comment');
+});
+
 test('request actions: verbs by group, stemmed; a request with no verb of change asks for none', () => {
   assert.deepEqual(requestActionTags('save the notes'), ['!write']);
   assert.deepEqual(toolActionTags('git_log', 'View commit history.'), ['!write', '!read']);
