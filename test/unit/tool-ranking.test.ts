@@ -86,6 +86,8 @@ test('the tool whose name says the action the request asks for goes first', () =
     },
   ]);
   assert.equal(resolver.rankTools('save these notes to a file').map((c) => c.name)[0], 'files:write_file');
+  // "called" introduces a name: the request is not about calls.
+  assert.equal(resolver.rankTools('save these notes to a file called todo.txt').map((c) => c.name)[0], 'files:write_file');
 });
 
 test("a tool's domains are what its own name and first sentence say, not its power's words", () => {
