@@ -1,7 +1,7 @@
 import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
 import { domainTagTerms } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
-import { asksForChange, asksToRead, requestActionTags, toolActionTags } from './request-actions.js';
+import { asksForChange, asksQuestion, asksToRead, requestActionTags, toolActionTags } from './request-actions.js';
 import { leadAndRest, terms } from './text.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
@@ -182,7 +182,10 @@ export class LexicalResolver {
    * named "search" is the right one when its power is about what the request is about.
    */
   rankTools(query: string): LexicalCandidate[] {
-    const weighted = [...queryTerms(query), ...requestActionTags(query).map((term) => ({ term, weight: 1 }))];
+    // A question's verbs say what it asks about ("what files did the pull request change?", "who
+    // wrote line 40?"), not an action to take: it asks to read, and names no tool by its action.
+    const actions = asksQuestion(query) ? [] : requestActionTags(query);
+    const weighted = [...queryTerms(query), ...actions.map((term) => ({ term, weight: 1 }))];
     const remembered = this.rememberedTools.get(requestKeyOf(query));
     const tools = rankIndex(this.tools, weighted, (id) => this.declaredTool.get(id) ?? NONE);
     const powers = rankIndex(this.powers, weighted, this.declaredOfPower);

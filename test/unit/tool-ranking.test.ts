@@ -53,6 +53,27 @@ test('a question asks to read: tools that write and that it does not name follow
   assert.equal(resolver.rankTools('remember people: Alice moved to Berlin').map((c) => c.name)[0], 'memory:add_observations');
 });
 
+test("a question's verbs name no action: 'what files did the pull request change' is no request to update", () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'code',
+      description: 'Pull requests of a code host.',
+      keywords: [],
+      tools: [
+        { name: 'update_pull_request_branch', description: 'Update a pull request branch with the latest changes from the base branch.', writes: true },
+        { name: 'get_pull_request_files', description: 'Get the files a pull request touches, with their patches and status.' },
+        { name: 'list_commits', description: 'List commits of a branch.' },
+        { name: 'create_issue', description: 'Create an issue.', writes: true },
+      ],
+    },
+  ]);
+  const asked = resolver.rankTools('what files did pull request 8 change');
+  assert.equal(asked[0].name, 'code:get_pull_request_files');
+  assert.ok(asked[0].score > asked[1].score, JSON.stringify(asked));
+  assert.equal(resolver.rankTools('bring the branch of pull request 8 up to date with the latest changes').map((c) => c.name)[0], 'code:update_pull_request_branch');
+});
+
 test('an imperative that opens with a verb of reading asks to read: tools that write and that it does not name follow', () => {
   const resolver = new LexicalResolver();
   resolver.index([
