@@ -153,3 +153,30 @@ test('a description splits into its first sentence and the rest', () => {
   assert.deepEqual(leadAndRest('  Read a file. Use it when the path is known.\nMore.'), ['Read a file.', ' Use it when the path is known.\nMore.']);
   assert.deepEqual(leadAndRest('No full stop'), ['No full stop', '']);
 });
+
+test('filler words ("right now", "right away") of a learned request do not pull other requests to its tool', () => {
+  const learned = [{ text: 'what time is it in Tokyo right now', weight: 1 }];
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'clock',
+      description: 'Time and time zones.',
+      keywords: [],
+      learned,
+      tools: [
+        { name: 'relative_time', description: 'How long ago or ahead a time is from now.', learned },
+        { name: 'current_time', description: 'The current time in a time zone.' },
+      ],
+    },
+    {
+      name: 'terminal',
+      description: 'Run commands on this computer.',
+      keywords: [],
+      tools: [
+        { name: 'list_processes', description: 'List what runs on this computer.' },
+        { name: 'start_process', description: 'Start a program.' },
+      ],
+    },
+  ]);
+  assert.equal(resolver.rankTools('which processes are using the most memory right now').map((c) => c.name)[0], 'terminal:list_processes');
+});
