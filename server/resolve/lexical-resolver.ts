@@ -90,6 +90,9 @@ const K1 = 2;
 /** At tool level, the share of a tool's score that comes from its power's relevance. */
 const POWER_MIX = 0.5;
 
+/** At tool level, how much the request saying a tool's own name words adds (relative to the best tool's score). */
+const NAME_MIX = 0.2;
+
 /** One document's lexical match, before fusion and calibration. */
 export interface LexicalCandidate {
   name: string;
@@ -131,6 +134,9 @@ export class LexicalResolver {
   /** The tools that write (and whether they destroy), by id, with the terms and actions of their names. */
   private changingTools = new Map<string, { destructive: boolean; nameTerms: string[] }>();
 
+  /** Each tool id's name terms, but for its power's name's. */
+  private ownNameTerms = new Map<string, string[]>();
+
   /** Each tool id's parameter-name terms. */
   private toolParameters = new Map<string, Set<string>>();
 
@@ -153,6 +159,7 @@ export class LexicalResolver {
       analysed.flatMap((entry) => entry.tools.flatMap((tool) => (tool.writes || tool.destructive ? [[tool.id, { destructive: tool.destructive, nameTerms: tool.nameTerms }] as const] : []))),
     );
     this.toolParameters = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.parameters] as const)));
+    this.ownNameTerms = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.ownName] as const)));
     this.powers.build(analysed.map((entry) => entry.power));
     this.tools.build(analysed.flatMap((entry) => entry.tools));
     this.rememberedPowers = new Map();
@@ -197,6 +204,7 @@ export class LexicalResolver {
     const powerShare = new Map(powers.map((p) => [p.name, bestPower > 0 ? p.score / bestPower : 0]));
     const powerIncidental = new Map(powers.map((p) => [p.name, p.incidental]));
     const byId = new Map(tools.map((t) => [t.name, t]));
+    const subjects = new Set(weighted.filter((t) => t.weight >= 1).map((t) => t.term));
     const mixed = [...this.powerOfTool].flatMap(([toolId, power]) => {
       const tool = byId.get(toolId);
       const share = powerShare.get(power) ?? 0;
@@ -204,7 +212,8 @@ export class LexicalResolver {
       // A tool that matched nothing itself is there by its power's match, as much in passing as that.
       const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, identity: 0, incidental: powerIncidental.get(power) ?? 0, matchType: 'description' as const, matchedTerms: [] };
       const paramHits = paramHitsOf(this.toolParameters.get(toolId), weighted, this.tools);
-      return [{ ...base, paramHits, score: scale * ((1 - POWER_MIX) * (base.score / scale) + POWER_MIX * share) }];
+      const named = nameCoverage(this.ownNameTerms.get(toolId), subjects, this.tools);
+      return [{ ...base, paramHits, score: scale * ((1 - POWER_MIX) * (base.score / scale) + POWER_MIX * share + NAME_MIX * named) }];
     });
     return rememberedFirst(this.safeForRequest(query, weighted, mixed.sort(byStrength)), remembered);
   }
@@ -239,7 +248,7 @@ export class LexicalResolver {
 
 interface AnalysedPower {
   power: SearchDocument;
-  tools: Array<SearchDocument & { parameters: Set<string>; destructive: boolean; writes: boolean; nameTerms: string[] }>;
+  tools: Array<SearchDocument & { parameters: Set<string>; destructive: boolean; writes: boolean; nameTerms: string[]; ownName: string[] }>;
   /** Requests that worked before, by request key, with their weight: for the power, and for each tool id. */
   remembered: Array<{ key: string; id: string; weight: number; tool: boolean }>;
 }
@@ -283,6 +292,7 @@ function analysePower(doc: PowerDocument): AnalysedPower {
         destructive: tool.destructive === true,
         writes: tool.writes === true,
         nameTerms: [...name, ...toolActionTags(tool.name, '')],
+        ownName: [...new Set(name.filter((t) => !fields.name.includes(t)))],
         weights: { learned: toolLearned.weights },
         declared: new Set([...name, ...lead, ...powerContext, ...toolDomains, ...toolActionTags(tool.name, leadText), ...toolLearned.terms, ...bigrams(name), ...bigrams(lead)]),
       };
@@ -348,6 +358,18 @@ function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: stri
     };
   });
   return scored.sort(byStrength);
+}
+
+/**
+ * The IDF-weighted share of a tool's own name words (not its power's name, which every sibling
+ * shares) that are the request's subject words: a tool's name is the shortest summary of what it
+ * does, and a request that says it ("find the library id" for `resolve-library-id`) asks for that
+ * tool, whatever a sibling's longer description also mentions.
+ */
+function nameCoverage(own: string[] | undefined, asked: ReadonlySet<string>, index: Bm25fIndex): number {
+  if (!own || own.length === 0) return 0;
+  const total = own.reduce((sum, term) => sum + index.idf(term), 0);
+  return total > 0 ? own.reduce((sum, term) => sum + (asked.has(term) ? index.idf(term) : 0), 0) / total : 0;
 }
 
 /** The query's terms a tool's parameter names have, each by its weight and IDF in the tool index. */

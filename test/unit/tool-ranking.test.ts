@@ -180,3 +180,22 @@ test('filler words ("right now", "right away") of a learned request do not pull 
   ]);
   assert.equal(resolver.rankTools('which processes are using the most memory right now').map((c) => c.name)[0], 'terminal:list_processes');
 });
+
+test("a request that says a tool's own name words asks for that tool, whatever a sibling's longer description mentions", () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'git',
+      description: 'Git for a local repository.',
+      keywords: [],
+      tools: [
+        { name: 'git_show', description: 'Show details of a git object (commit, tree, blob, or tag). Displays commit information and the diff of changes introduced.' },
+        { name: 'git_tag', description: 'Manage tags: list, create, or delete tags.' },
+        { name: 'git_commit', description: 'Create a new commit with the staged changes.', writes: true },
+      ],
+    },
+    { name: 'browser', description: 'A web browser.', keywords: [], tools: [{ name: 'browser_snapshot', description: 'Take a snapshot of the page.' }] },
+  ]);
+  // git_show's description has both words; git_tag's name is the request's verb.
+  assert.equal(resolver.rankTools('tag this commit as v1.2.0').map((c) => c.name)[0], 'git:git_tag');
+});
