@@ -1,7 +1,7 @@
 import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
 import { domainTagTerms } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
-import { asksForChange, asksQuestion, asksToRead, requestActionTags, toolActionTags } from './request-actions.js';
+import { asksForChange, asksQuestion, asksToRead, isActionTerm, requestActionTags, toolActionTags } from './request-actions.js';
 import { leadAndRest, terms } from './text.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
@@ -91,7 +91,7 @@ const K1 = 2;
 const POWER_MIX = 0.5;
 
 /** At tool level, how much the request saying a tool's own name words adds (relative to the best tool's score). */
-const NAME_MIX = 0.2;
+const NAME_MIX = 0.1;
 
 /** One document's lexical match, before fusion and calibration. */
 export interface LexicalCandidate {
@@ -134,7 +134,7 @@ export class LexicalResolver {
   /** The tools that write (and whether they destroy), by id, with the terms and actions of their names. */
   private changingTools = new Map<string, { destructive: boolean; nameTerms: string[] }>();
 
-  /** Each tool id's name terms, but for its power's name's. */
+  /** Each tool id's name terms but its verbs (its actions match those) and its power's name's. */
   private ownNameTerms = new Map<string, string[]>();
 
   /** Each tool id's parameter-name terms. */
@@ -292,7 +292,7 @@ function analysePower(doc: PowerDocument): AnalysedPower {
         destructive: tool.destructive === true,
         writes: tool.writes === true,
         nameTerms: [...name, ...toolActionTags(tool.name, '')],
-        ownName: [...new Set(name.filter((t) => !fields.name.includes(t)))],
+        ownName: [...new Set(name.filter((t) => !fields.name.includes(t) && !isActionTerm(t)))],
         weights: { learned: toolLearned.weights },
         declared: new Set([...name, ...lead, ...powerContext, ...toolDomains, ...toolActionTags(tool.name, leadText), ...toolLearned.terms, ...bigrams(name), ...bigrams(lead)]),
       };
@@ -361,10 +361,10 @@ function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: stri
 }
 
 /**
- * The IDF-weighted share of a tool's own name words (not its power's name, which every sibling
- * shares) that are the request's subject words: a tool's name is the shortest summary of what it
- * does, and a request that says it ("find the library id" for `resolve-library-id`) asks for that
- * tool, whatever a sibling's longer description also mentions.
+ * The IDF-weighted share of a tool's own name words that are the request's subject words: a
+ * tool's name is the shortest summary of what it is about, and a request that says it ("tag this
+ * commit" for `git_tag`) asks for that tool, whatever a sibling's longer description also
+ * mentions. Its power's name is every sibling's, and its verbs are matched as actions.
  */
 function nameCoverage(own: string[] | undefined, asked: ReadonlySet<string>, index: Bm25fIndex): number {
   if (!own || own.length === 0) return 0;

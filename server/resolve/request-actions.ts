@@ -23,6 +23,11 @@ for (const [group, verbs] of Object.entries(ACTION_VERBS)) {
   }
 }
 
+/** True when a (stemmed) term is a verb of the lexicon's action groups ("get", "list", "creat"). */
+export function isActionTerm(term: string): boolean {
+  return GROUPS_OF.has(term);
+}
+
 /** The action groups the words of a text name (stemmed, so "stored" is a write like "store"). */
 function groupsOf(text: string): Set<string> {
   return new Set(words(text).flatMap((word) => GROUPS_OF.get(stem(word)) ?? []));
