@@ -1,7 +1,7 @@
 import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
 import { domainTagTerms } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
-import { asksForChange, asksQuestion, asksToRead, isActionTerm, requestActionTags, toolActionTags } from './request-actions.js';
+import { asksForChange, asksQuestion, asksToRead, isActionTerm, requestActionTags, requestVerbs, sameKindOfAction, toolActionTags } from './request-actions.js';
 import { leadAndRest, terms } from './text.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
@@ -119,6 +119,11 @@ export interface LexicalCandidate {
 export class LexicalResolver {
   private readonly powers = new Bm25fIndex(POWER_FIELDS, K1);
   private readonly tools = new Bm25fIndex(TOOL_FIELDS, K1);
+  /** The same tools without what they learned: for a request whose action none of a tool's learned requests asked for. */
+  private readonly unlearnedTools = new Bm25fIndex(TOOL_FIELDS, K1);
+
+  /** The kinds of action each tool's learned requests asked for, by tool id (only tools that learned). */
+  private learnedVerbs = new Map<string, Array<Set<string>>>();
 
   /** Requests seen before (by request key) and the power, or tool id, that worked for them. */
   private rememberedPowers = new Map<string, string>();
@@ -162,6 +167,8 @@ export class LexicalResolver {
     this.ownNameTerms = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.ownName] as const)));
     this.powers.build(analysed.map((entry) => entry.power));
     this.tools.build(analysed.flatMap((entry) => entry.tools));
+    this.learnedVerbs = new Map(analysed.flatMap((entry) => entry.tools.filter((tool) => tool.learnedVerbs.length > 0).map((tool) => [tool.id, tool.learnedVerbs] as const)));
+    this.unlearnedTools.build(this.learnedVerbs.size > 0 ? analysed.flatMap((entry) => entry.tools.map((tool) => ({ ...tool, fields: { ...tool.fields, learned: [] } }))) : []);
     this.rememberedPowers = new Map();
     this.rememberedTools = new Map();
     const best = new Map<string, number>();
@@ -194,7 +201,7 @@ export class LexicalResolver {
     const actions = asksQuestion(query) ? [] : requestActionTags(query);
     const weighted = [...queryTerms(query), ...actions.map((term) => ({ term, weight: 1 }))];
     const remembered = this.rememberedTools.get(requestKeyOf(query));
-    const tools = rankIndex(this.tools, weighted, (id) => this.declaredTool.get(id) ?? NONE);
+    const tools = this.withoutOtherActions(query, rankIndex(this.tools, weighted, (id) => this.declaredTool.get(id) ?? NONE), weighted);
     const powers = rankIndex(this.powers, weighted, this.declaredOfPower);
     const bestTool = tools[0]?.score ?? 0;
     const bestPower = powers[0]?.score ?? 0;
@@ -216,6 +223,20 @@ export class LexicalResolver {
       return [{ ...base, paramHits, score: scale * ((1 - POWER_MIX) * (base.score / scale) + POWER_MIX * share + NAME_MIX * named) }];
     });
     return rememberedFirst(this.safeForRequest(query, weighted, mixed.sort(byStrength)), remembered);
+  }
+
+  /**
+   * A tool learned requests for the actions they asked: a request that asks for another kind of
+   * action gets the tool's match without them ("close issue 12" does not follow "open an issue"
+   * to the tool that creates issues).
+   */
+  private withoutOtherActions(query: string, ranked: LexicalCandidate[], weighted: WeightedTerm[]): LexicalCandidate[] {
+    if (this.learnedVerbs.size === 0) return ranked;
+    const verbs = requestVerbs(query);
+    const other = new Set([...this.learnedVerbs].filter(([, asked]) => !asked.some((kind) => sameKindOfAction(verbs, kind))).map(([id]) => id));
+    if (other.size === 0) return ranked;
+    const plain = new Map(rankIndex(this.unlearnedTools, weighted, (id) => this.declaredTool.get(id) ?? NONE, this.tools).map((c) => [c.name, c]));
+    return ranked.flatMap((c) => (other.has(c.name) ? (plain.has(c.name) ? [plain.get(c.name)!] : []) : [c])).sort(byStrength);
   }
 
   /**
@@ -248,7 +269,7 @@ export class LexicalResolver {
 
 interface AnalysedPower {
   power: SearchDocument;
-  tools: Array<SearchDocument & { parameters: Set<string>; destructive: boolean; writes: boolean; nameTerms: string[]; ownName: string[] }>;
+  tools: Array<SearchDocument & { parameters: Set<string>; destructive: boolean; writes: boolean; nameTerms: string[]; ownName: string[]; learnedVerbs: Array<Set<string>> }>;
   /** Requests that worked before, by request key, with their weight: for the power, and for each tool id. */
   remembered: Array<{ key: string; id: string; weight: number; tool: boolean }>;
 }
@@ -292,6 +313,7 @@ function analysePower(doc: PowerDocument): AnalysedPower {
         destructive: tool.destructive === true,
         writes: tool.writes === true,
         nameTerms: [...name, ...toolActionTags(tool.name, '')],
+        learnedVerbs: (tool.learned ?? []).map((l) => requestVerbs(l.text)),
         ownName: [...new Set(name.filter((t) => !fields.name.includes(t) && !isActionTerm(t)))],
         weights: { learned: toolLearned.weights },
         declared: new Set([...name, ...lead, ...powerContext, ...toolDomains, ...toolActionTags(tool.name, leadText), ...toolLearned.terms, ...bigrams(name), ...bigrams(lead)]),
@@ -336,16 +358,17 @@ function rememberedFirst(ranked: LexicalCandidate[], remembered: string | undefi
   return [{ ...ranked[at], score: ranked[0].score }, ...ranked.slice(0, at), ...ranked.slice(at + 1)];
 }
 
-function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: string) => ReadonlySet<string>): LexicalCandidate[] {
+/** `scale`: the index whose term statistics (IDF) the scores are on, when not `index` itself. */
+function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: string) => ReadonlySet<string>, scale: Bm25fIndex = index): LexicalCandidate[] {
   // Words no document has cannot tell the powers apart ("remember that Ada Lovelace ..."): the
   // reachable score and the coverage count only the query's words the catalog knows.
-  const known = query.filter((t) => index.documentFrequency(t.term) > 0);
+  const known = query.filter((t) => scale.documentFrequency(t.term) > 0);
   const subject = known.filter((t) => t.weight >= 1);
-  const subjectIdf = subject.reduce((sum, t) => sum + index.idf(t.term), 0);
+  const subjectIdf = subject.reduce((sum, t) => sum + scale.idf(t.term), 0);
   const subjectTerms = new Set(subject.map((t) => t.term));
-  const reachable = known.reduce((sum, t) => sum + t.weight * index.idf(t.term), 0);
-  const scored = index.score(query).map(({ id, score, matches }) => {
-    const covered = matches.filter((m) => subjectTerms.has(m.term)).reduce((s, m) => s + index.idf(m.term), 0);
+  const reachable = known.reduce((sum, t) => sum + t.weight * scale.idf(t.term), 0);
+  const scored = index.score(query, (term) => scale.idf(term)).map(({ id, score, matches }) => {
+    const covered = matches.filter((m) => subjectTerms.has(m.term)).reduce((s, m) => s + scale.idf(m.term), 0);
     return {
       name: id,
       score,

@@ -79,6 +79,20 @@ export function asksToRead(query: string): boolean {
   return !asksForChange(query) && (GROUPS_OF.get(stem(opening)) ?? []).some((group) => READING.has(group));
 }
 
+/**
+ * The kinds of action a request names: its verbs' action groups and the other changes it asks for
+ * by their own word ("close", "remember").
+ */
+export function requestVerbs(query: string): Set<string> {
+  return new Set([...groupsOf(query), ...words(query).map(stem).filter((term) => OTHER_CHANGES.has(term))]);
+}
+
+/** Two requests ask for the same kind of action unless both name one and they share none ("close issue 12" is not "open an issue"). */
+export function sameKindOfAction(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size === 0 || b.size === 0) return true;
+  return [...a].some((verb) => b.has(verb));
+}
+
 /** Words that open a question about something (not "can you...", which asks for an action). */
 const QUESTION_WORDS = new Set('what which who whom whose when where why how'.split(' '));
 

@@ -199,3 +199,28 @@ test("a request that says a tool's own name words asks for that tool, whatever a
   // git_show's description has both words; git_tag's name is the request's verb.
   assert.equal(resolver.rankTools('tag this commit as v1.2.0').map((c) => c.name)[0], 'git:git_tag');
 });
+
+test('a learned request credits its tool only for requests that ask for its kind of action: "close issue 12" does not follow "open an issue"', () => {
+  const learned = [{ text: 'open an issue on my repo saying the login page crashes', weight: 1 }];
+  const tools = [
+    { name: 'create_issue', description: 'Create a new issue in a repository.', writes: true },
+    { name: 'update_issue', description: 'Update an existing issue in a repository.', writes: true },
+    { name: 'get_issue', description: 'Get details of an issue in a repository.' },
+  ];
+  const power = (withLearned: boolean): PowerDocument => ({
+    name: 'code',
+    description: 'Issues of a code host.',
+    keywords: [],
+    tools: tools.map((tool) => (withLearned && tool.name === 'create_issue' ? { ...tool, learned } : tool)),
+  });
+  const before = new LexicalResolver();
+  before.index([power(false)]);
+  const after = new LexicalResolver();
+  after.index([power(true)]);
+  const order = (resolver: LexicalResolver, query: string) => resolver.rankTools(query).map((c) => `${c.name} ${c.score.toFixed(6)}`);
+  // Another kind of action: the learned request changes nothing.
+  assert.deepEqual(order(after, 'close issue 12 on the repo'), order(before, 'close issue 12 on the repo'));
+  // The same kind of action ("open" again) or none named: it still credits its tool.
+  assert.equal(after.rankTools('open an issue on my repo saying the signup page crashes').map((c) => c.name)[0], 'code:create_issue');
+  assert.equal(after.rankTools('issue: the signup page crashes on my repo').map((c) => c.name)[0], 'code:create_issue');
+});
