@@ -1,5 +1,5 @@
 /** Description and keywords for imported powers, derived from the tools their server lists. */
-import { stem, words as splitWords } from '../resolve/text.js';
+import { leadAndRest, stem, words as splitWords } from '../resolve/text.js';
 import type { ServerWords } from './server-words.js';
 import type { PowerDefinition } from './types.js';
 
@@ -13,6 +13,11 @@ const MAX_ABOUT = 5;
 const MAX_KEYWORDS = 20;
 const MIN_KEYWORDS = 3;
 const NAME_WEIGHT = 2;
+/**
+ * A tool description's words past its first sentence (how to call it, its errors, its caveats)
+ * count this much of the first sentence's, which says what the tool does.
+ */
+const PROSE_WEIGHT = 0.1;
 /** A server's tool description can be any length; the sentence borrowed from it cannot. */
 const SENTENCE_CHARS = 300;
 
@@ -64,10 +69,17 @@ export type WordRarity = (word: string) => number;
 /** Every word counts alike: a server described alone. */
 const ALIKE: WordRarity = () => 1;
 
-/** The words a server says it does: its tools' names (counted twice) and descriptions, and its instructions' first sentence. */
+/** The words a server says it does: its tools' names (counted twice) and descriptions (their first sentences most), and its instructions' first sentence. */
 function serverTerms(tools: ToolSummary[], said: ServerWords): { word: string; weight: number }[] {
   return [
-    ...tools.flatMap((tool) => [...words(tool.name).map((word) => ({ word, weight: NAME_WEIGHT })), ...words(tool.description ?? '').map((word) => ({ word, weight: 1 }))]),
+    ...tools.flatMap((tool) => {
+      const [lead, prose] = leadAndRest(tool.description ?? '');
+      return [
+        ...words(tool.name).map((word) => ({ word, weight: NAME_WEIGHT })),
+        ...words(lead).map((word) => ({ word, weight: 1 })),
+        ...words(prose).map((word) => ({ word, weight: PROSE_WEIGHT })),
+      ];
+    }),
     ...words(firstSentence(said.instructions ?? '')).map((word) => ({ word, weight: 1 })),
   ];
 }

@@ -109,15 +109,18 @@ export class Bm25fIndex {
     return this.postings.get(term)?.length ?? 0;
   }
 
-  /** The documents that share a term with the query, scored; `matches` explains where each term matched. */
-  score(query: WeightedTerm[]): Array<{ id: string; score: number; matches: TermMatch[] }> {
+  /**
+   * The documents that share a term with the query, scored; `matches` explains where each term
+   * matched. `idf` may come from another index over the same documents, to score on its scale.
+   */
+  score(query: WeightedTerm[], idf: (term: string) => number = (term) => this.idf(term)): Array<{ id: string; score: number; matches: TermMatch[] }> {
     const results = new Map<number, { id: string; score: number; matches: TermMatch[] }>();
     for (const { term, weight } of query) {
       const postings = this.postings.get(term);
       if (!postings) continue;
-      const idf = this.idf(term);
+      const termIdf = idf(term);
       for (const { doc, pseudoTf, field } of postings) {
-        const termScore = weight * idf * (pseudoTf / (this.k1 + pseudoTf));
+        const termScore = weight * termIdf * (pseudoTf / (this.k1 + pseudoTf));
         let result = results.get(doc);
         if (!result) {
           result = { id: this.ids[doc], score: 0, matches: [] };

@@ -1,7 +1,7 @@
 import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
 import { domainTagTerms } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
-import { asksForChange, asksQuestion, requestActionTags, toolActionTags } from './request-actions.js';
+import { asksForChange, asksQuestion, asksToRead, isActionTerm, requestActionTags, requestVerbs, sameKindOfAction, toolActionTags } from './request-actions.js';
 import { leadAndRest, terms } from './text.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
@@ -90,6 +90,9 @@ const K1 = 2;
 /** At tool level, the share of a tool's score that comes from its power's relevance. */
 const POWER_MIX = 0.5;
 
+/** At tool level, how much the request saying a tool's own name words adds (relative to the best tool's score). */
+const NAME_MIX = 0.1;
+
 /** One document's lexical match, before fusion and calibration. */
 export interface LexicalCandidate {
   name: string;
@@ -116,6 +119,11 @@ export interface LexicalCandidate {
 export class LexicalResolver {
   private readonly powers = new Bm25fIndex(POWER_FIELDS, K1);
   private readonly tools = new Bm25fIndex(TOOL_FIELDS, K1);
+  /** The same tools without what they learned: for a request whose action none of a tool's learned requests asked for. */
+  private readonly unlearnedTools = new Bm25fIndex(TOOL_FIELDS, K1);
+
+  /** The kinds of action each tool's learned requests asked for, by tool id (only tools that learned). */
+  private learnedVerbs = new Map<string, Array<Set<string>>>();
 
   /** Requests seen before (by request key) and the power, or tool id, that worked for them. */
   private rememberedPowers = new Map<string, string>();
@@ -130,6 +138,9 @@ export class LexicalResolver {
 
   /** The tools that write (and whether they destroy), by id, with the terms and actions of their names. */
   private changingTools = new Map<string, { destructive: boolean; nameTerms: string[] }>();
+
+  /** Each tool id's name terms but its verbs (its actions match those) and its power's name's. */
+  private ownNameTerms = new Map<string, string[]>();
 
   /** Each tool id's parameter-name terms. */
   private toolParameters = new Map<string, Set<string>>();
@@ -153,8 +164,11 @@ export class LexicalResolver {
       analysed.flatMap((entry) => entry.tools.flatMap((tool) => (tool.writes || tool.destructive ? [[tool.id, { destructive: tool.destructive, nameTerms: tool.nameTerms }] as const] : []))),
     );
     this.toolParameters = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.parameters] as const)));
+    this.ownNameTerms = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.ownName] as const)));
     this.powers.build(analysed.map((entry) => entry.power));
     this.tools.build(analysed.flatMap((entry) => entry.tools));
+    this.learnedVerbs = new Map(analysed.flatMap((entry) => entry.tools.filter((tool) => tool.learnedVerbs.length > 0).map((tool) => [tool.id, tool.learnedVerbs] as const)));
+    this.unlearnedTools.build(this.learnedVerbs.size > 0 ? analysed.flatMap((entry) => entry.tools.map((tool) => ({ ...tool, fields: { ...tool.fields, learned: [] } }))) : []);
     this.rememberedPowers = new Map();
     this.rememberedTools = new Map();
     const best = new Map<string, number>();
@@ -182,9 +196,12 @@ export class LexicalResolver {
    * named "search" is the right one when its power is about what the request is about.
    */
   rankTools(query: string): LexicalCandidate[] {
-    const weighted = [...queryTerms(query), ...requestActionTags(query).map((term) => ({ term, weight: 1 }))];
+    // A question's verbs say what it asks about ("what files did the pull request change?", "who
+    // wrote line 40?"), not an action to take: it asks to read, and names no tool by its action.
+    const actions = asksQuestion(query) ? [] : requestActionTags(query);
+    const weighted = [...queryTerms(query), ...actions.map((term) => ({ term, weight: 1 }))];
     const remembered = this.rememberedTools.get(requestKeyOf(query));
-    const tools = rankIndex(this.tools, weighted, (id) => this.declaredTool.get(id) ?? NONE);
+    const tools = this.withoutOtherActions(query, rankIndex(this.tools, weighted, (id) => this.declaredTool.get(id) ?? NONE), weighted);
     const powers = rankIndex(this.powers, weighted, this.declaredOfPower);
     const bestTool = tools[0]?.score ?? 0;
     const bestPower = powers[0]?.score ?? 0;
@@ -194,6 +211,7 @@ export class LexicalResolver {
     const powerShare = new Map(powers.map((p) => [p.name, bestPower > 0 ? p.score / bestPower : 0]));
     const powerIncidental = new Map(powers.map((p) => [p.name, p.incidental]));
     const byId = new Map(tools.map((t) => [t.name, t]));
+    const subjects = new Set(weighted.filter((t) => t.weight >= 1).map((t) => t.term));
     const mixed = [...this.powerOfTool].flatMap(([toolId, power]) => {
       const tool = byId.get(toolId);
       const share = powerShare.get(power) ?? 0;
@@ -201,9 +219,24 @@ export class LexicalResolver {
       // A tool that matched nothing itself is there by its power's match, as much in passing as that.
       const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, identity: 0, incidental: powerIncidental.get(power) ?? 0, matchType: 'description' as const, matchedTerms: [] };
       const paramHits = paramHitsOf(this.toolParameters.get(toolId), weighted, this.tools);
-      return [{ ...base, paramHits, score: scale * ((1 - POWER_MIX) * (base.score / scale) + POWER_MIX * share) }];
+      const named = nameCoverage(this.ownNameTerms.get(toolId), subjects, this.tools);
+      return [{ ...base, paramHits, score: scale * ((1 - POWER_MIX) * (base.score / scale) + POWER_MIX * share + NAME_MIX * named) }];
     });
     return rememberedFirst(this.safeForRequest(query, weighted, mixed.sort(byStrength)), remembered);
+  }
+
+  /**
+   * A tool learned requests for the actions they asked: a request that asks for another kind of
+   * action gets the tool's match without them ("close issue 12" does not follow "open an issue"
+   * to the tool that creates issues).
+   */
+  private withoutOtherActions(query: string, ranked: LexicalCandidate[], weighted: WeightedTerm[]): LexicalCandidate[] {
+    if (this.learnedVerbs.size === 0) return ranked;
+    const verbs = requestVerbs(query);
+    const other = new Set([...this.learnedVerbs].filter(([, asked]) => !asked.some((kind) => sameKindOfAction(verbs, kind))).map(([id]) => id));
+    if (other.size === 0) return ranked;
+    const plain = new Map(rankIndex(this.unlearnedTools, weighted, (id) => this.declaredTool.get(id) ?? NONE, this.tools).map((c) => [c.name, c]));
+    return ranked.flatMap((c) => (other.has(c.name) ? (plain.has(c.name) ? [plain.get(c.name)!] : []) : [c])).sort(byStrength);
   }
 
   /**
@@ -212,16 +245,17 @@ export class LexicalResolver {
    * power's, so it follows every other tool, and goes when nothing else matched. "Reason about a
    * logic puzzle" is no reason to send input to a running process, whatever words the process
    * tool's description shares with it. A question asks to read, whatever its verbs ("what do you
-   * remember about Alice?", "what files did the pull request change?"): there, every tool that
-   * writes and is not named follows the others.
+   * remember about Alice?", "what files did the pull request change?"), and so does an imperative
+   * that opens with a verb of reading and names no change ("show the commit history"): there,
+   * every tool that writes and is not named follows the others.
    */
   private safeForRequest(query: string, weighted: WeightedTerm[], ranked: LexicalCandidate[]): LexicalCandidate[] {
-    const question = asksQuestion(query);
-    if (!question && asksForChange(query)) return ranked;
+    const reading = asksToRead(query);
+    if (!reading && asksForChange(query)) return ranked;
     const asked = new Set(weighted.map((t) => t.term));
     const unasked = (c: LexicalCandidate) => {
       const tool = this.changingTools.get(c.name);
-      return tool !== undefined && (question || tool.destructive) && !tool.nameTerms.some((term) => asked.has(term));
+      return tool !== undefined && (reading || tool.destructive) && !tool.nameTerms.some((term) => asked.has(term));
     };
     const first = ranked.filter((c) => !unasked(c));
     if (first.length === ranked.length) return ranked;
@@ -235,7 +269,7 @@ export class LexicalResolver {
 
 interface AnalysedPower {
   power: SearchDocument;
-  tools: Array<SearchDocument & { parameters: Set<string>; destructive: boolean; writes: boolean; nameTerms: string[] }>;
+  tools: Array<SearchDocument & { parameters: Set<string>; destructive: boolean; writes: boolean; nameTerms: string[]; ownName: string[]; learnedVerbs: Array<Set<string>> }>;
   /** Requests that worked before, by request key, with their weight: for the power, and for each tool id. */
   remembered: Array<{ key: string; id: string; weight: number; tool: boolean }>;
 }
@@ -269,7 +303,9 @@ function analysePower(doc: PowerDocument): AnalysedPower {
       const rest = terms(restText);
       const toolLearned = learnedField(tool.learned);
       for (const l of tool.learned ?? []) remembered.push({ key: requestKeyOf(l.text), id, weight: l.weight, tool: true });
-      const toolDomains = domainTagTerms([...name, ...lead, ...rest, ...powerContext]);
+      // A tool's domains are what its name and first sentence say it does: its power's words are
+      // every sibling's (and weigh through the power's share), its further prose is in passing.
+      const toolDomains = domainTagTerms([...name, ...lead]);
       return {
         id,
         fields: { name, lead, description: rest, power: powerContext, domains: toolDomains, actions: toolActionTags(tool.name, leadText), learned: toolLearned.terms },
@@ -277,6 +313,8 @@ function analysePower(doc: PowerDocument): AnalysedPower {
         destructive: tool.destructive === true,
         writes: tool.writes === true,
         nameTerms: [...name, ...toolActionTags(tool.name, '')],
+        learnedVerbs: (tool.learned ?? []).map((l) => requestVerbs(l.text)),
+        ownName: [...new Set(name.filter((t) => !fields.name.includes(t) && !isActionTerm(t)))],
         weights: { learned: toolLearned.weights },
         declared: new Set([...name, ...lead, ...powerContext, ...toolDomains, ...toolActionTags(tool.name, leadText), ...toolLearned.terms, ...bigrams(name), ...bigrams(lead)]),
       };
@@ -320,16 +358,17 @@ function rememberedFirst(ranked: LexicalCandidate[], remembered: string | undefi
   return [{ ...ranked[at], score: ranked[0].score }, ...ranked.slice(0, at), ...ranked.slice(at + 1)];
 }
 
-function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: string) => ReadonlySet<string>): LexicalCandidate[] {
+/** `scale`: the index whose term statistics (IDF) the scores are on, when not `index` itself. */
+function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: string) => ReadonlySet<string>, scale: Bm25fIndex = index): LexicalCandidate[] {
   // Words no document has cannot tell the powers apart ("remember that Ada Lovelace ..."): the
   // reachable score and the coverage count only the query's words the catalog knows.
-  const known = query.filter((t) => index.documentFrequency(t.term) > 0);
+  const known = query.filter((t) => scale.documentFrequency(t.term) > 0);
   const subject = known.filter((t) => t.weight >= 1);
-  const subjectIdf = subject.reduce((sum, t) => sum + index.idf(t.term), 0);
+  const subjectIdf = subject.reduce((sum, t) => sum + scale.idf(t.term), 0);
   const subjectTerms = new Set(subject.map((t) => t.term));
-  const reachable = known.reduce((sum, t) => sum + t.weight * index.idf(t.term), 0);
-  const scored = index.score(query).map(({ id, score, matches }) => {
-    const covered = matches.filter((m) => subjectTerms.has(m.term)).reduce((s, m) => s + index.idf(m.term), 0);
+  const reachable = known.reduce((sum, t) => sum + t.weight * scale.idf(t.term), 0);
+  const scored = index.score(query, (term) => scale.idf(term)).map(({ id, score, matches }) => {
+    const covered = matches.filter((m) => subjectTerms.has(m.term)).reduce((s, m) => s + scale.idf(m.term), 0);
     return {
       name: id,
       score,
@@ -342,6 +381,18 @@ function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: stri
     };
   });
   return scored.sort(byStrength);
+}
+
+/**
+ * The IDF-weighted share of a tool's own name words that are the request's subject words: a
+ * tool's name is the shortest summary of what it is about, and a request that says it ("tag this
+ * commit" for `git_tag`) asks for that tool, whatever a sibling's longer description also
+ * mentions. Its power's name is every sibling's, and its verbs are matched as actions.
+ */
+function nameCoverage(own: string[] | undefined, asked: ReadonlySet<string>, index: Bm25fIndex): number {
+  if (!own || own.length === 0) return 0;
+  const total = own.reduce((sum, term) => sum + index.idf(term), 0);
+  return total > 0 ? own.reduce((sum, term) => sum + (asked.has(term) ? index.idf(term) : 0), 0) / total : 0;
 }
 
 /** The query's terms a tool's parameter names have, each by its weight and IDF in the tool index. */

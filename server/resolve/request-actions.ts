@@ -23,6 +23,11 @@ for (const [group, verbs] of Object.entries(ACTION_VERBS)) {
   }
 }
 
+/** True when a (stemmed) term is a verb of the lexicon's action groups ("get", "list", "creat"). */
+export function isActionTerm(term: string): boolean {
+  return GROUPS_OF.has(term);
+}
+
 /** The action groups the words of a text name (stemmed, so "stored" is a write like "store"). */
 function groupsOf(text: string): Set<string> {
   return new Set(words(text).flatMap((word) => GROUPS_OF.get(stem(word)) ?? []));
@@ -54,6 +59,38 @@ const OTHER_CHANGES = new Set(
 /** True when a request names an action that changes something (creates, updates, deletes, writes, runs, or another change). */
 export function asksForChange(query: string): boolean {
   return [...groupsOf(query)].some((group) => CHANGING.has(group)) || words(query).some((word) => OTHER_CHANGES.has(stem(word)));
+}
+
+/** The groups whose verbs only find, read or examine. */
+const READING = new Set(['find', 'read', 'analyze']);
+
+/** Words that may open an imperative before its verb. */
+const COURTESY = new Set(['please', 'now', 'just', 'quickly']);
+
+/**
+ * True when a request asks to read and nothing else: a question, or an imperative that opens
+ * with a verb that finds, reads or examines and names no change ("show the last ten commits",
+ * "list my open pull requests"). Only the opening verb counts as the request's action: in "can
+ * you get a t-shirt printed", "get" is not asking to read.
+ */
+export function asksToRead(query: string): boolean {
+  if (asksQuestion(query)) return true;
+  const opening = words(query).find((word) => !COURTESY.has(word)) ?? '';
+  return !asksForChange(query) && (GROUPS_OF.get(stem(opening)) ?? []).some((group) => READING.has(group));
+}
+
+/**
+ * The kinds of action a request names: its verbs' action groups and the other changes it asks for
+ * by their own word ("close", "remember").
+ */
+export function requestVerbs(query: string): Set<string> {
+  return new Set([...groupsOf(query), ...words(query).map(stem).filter((term) => OTHER_CHANGES.has(term))]);
+}
+
+/** Two requests ask for the same kind of action unless both name one and they share none ("close issue 12" is not "open an issue"). */
+export function sameKindOfAction(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size === 0 || b.size === 0) return true;
+  return [...a].some((verb) => b.has(verb));
 }
 
 /** Words that open a question about something (not "can you...", which asks for an action). */

@@ -5,7 +5,7 @@ import { catalogRarityOf } from '../../server/gateway/power-documents.js';
 import { catalogRarity, deriveFromTools } from '../../server/powers/derive.js';
 import type { PowerDefinition } from '../../server/powers/types.js';
 
-const api = (name: string, what: string) => ({ name, description: `${what}. Returns an API error response when the API request fails.` });
+const api = (name: string, what: string) => ({ name, description: `${what} with the API, or an API error response when the API request fails.` });
 const notes = { name: 'notes', description: '' };
 const noteTools = [api('create_note', 'Create a note in the notebook'), api('search_notes', 'Search the notebook for notes'), api('delete_note', 'Delete a note')];
 const others = [
@@ -42,4 +42,15 @@ test("the catalog's rarity is measured again when a power's tools change, and re
   const next = catalogRarityOf(powers, (name) => listed.get(name) ?? []);
   assert.notEqual(next, first);
   assert.ok(next('note') < first('note'), 'a word both servers say now is less rare');
+});
+
+test("imported descriptions: a tool's first sentence says what it does; its further prose (errors, how to call it) counts far less", () => {
+  // Each tool's prose repeats what only this server's API says when it fails: rare in the catalog, yet not what the server does.
+  const prose = (name: string, what: string) => ({ name, description: `${what}. Error responses: 400 Bad request, 401 Unauthorized, 404 Not found.` });
+  const pages = [prose('post_page', 'Create a page in the workspace'), prose('retrieve_page', 'Retrieve a page of the workspace'), prose('append_block', 'Append a block to a page')];
+  const rarity = catalogRarity([{ tools: pages }, ...others.map((tools) => ({ tools }))]);
+  const { description, keywords } = deriveFromTools({ name: 'wiki', description: '' }, pages, {}, rarity);
+  assert.ok(keywords.indexOf('workspace') < keywords.indexOf('bad'), keywords.join(' '));
+  assert.doesNotMatch(description, /\b(bad|responses|unauthorized)\b/);
+  assert.match(description, /\bpage\b/);
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LexicalResolver } from '../../server/resolve/lexical-resolver.js';
-import { asksForChange, asksQuestion, requestActionTags, toolActionTags } from '../../server/resolve/request-actions.js';
+import { asksForChange, asksQuestion, asksToRead, requestActionTags, toolActionTags } from '../../server/resolve/request-actions.js';
 import { leadAndRest } from '../../server/resolve/text.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
 
@@ -53,6 +53,46 @@ test('a question asks to read: tools that write and that it does not name follow
   assert.equal(resolver.rankTools('remember people: Alice moved to Berlin').map((c) => c.name)[0], 'memory:add_observations');
 });
 
+test("a question's verbs name no action: 'what files did the pull request change' is no request to update", () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'code',
+      description: 'Pull requests of a code host.',
+      keywords: [],
+      tools: [
+        { name: 'update_pull_request_branch', description: 'Update a pull request branch with the latest changes from the base branch.', writes: true },
+        { name: 'get_pull_request_files', description: 'Get the files a pull request touches, with their patches and status.' },
+        { name: 'list_commits', description: 'List commits of a branch.' },
+        { name: 'create_issue', description: 'Create an issue.', writes: true },
+      ],
+    },
+  ]);
+  const asked = resolver.rankTools('what files did pull request 8 change');
+  assert.equal(asked[0].name, 'code:get_pull_request_files');
+  assert.ok(asked[0].score > asked[1].score, JSON.stringify(asked));
+  assert.equal(resolver.rankTools('bring the branch of pull request 8 up to date with the latest changes').map((c) => c.name)[0], 'code:update_pull_request_branch');
+});
+
+test('an imperative that opens with a verb of reading asks to read: tools that write and that it does not name follow', () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'git',
+      description: 'Git repositories.',
+      keywords: [],
+      tools: [
+        // The tool that writes shares more of the request's words than the read does.
+        { name: 'git_rebase', description: 'Rewrite the commit history: show each commit of the history and replay it.', writes: true },
+        { name: 'git_log', description: 'View the log of commits.' },
+      ],
+    },
+  ]);
+  assert.equal(resolver.rankTools('show the commit history').map((c) => c.name)[0], 'git:git_log');
+  // Named, the tool that writes keeps its place.
+  assert.equal(resolver.rankTools('show the commit history to rebase').map((c) => c.name)[0], 'git:git_rebase');
+});
+
 test('the tool whose name says the action the request asks for goes first', () => {
   const resolver = new LexicalResolver();
   resolver.index([
@@ -67,6 +107,28 @@ test('the tool whose name says the action the request asks for goes first', () =
     },
   ]);
   assert.equal(resolver.rankTools('save these notes to a file').map((c) => c.name)[0], 'files:write_file');
+  // "called" introduces a name: the request is not about calls.
+  assert.equal(resolver.rankTools('save these notes to a file called todo.txt').map((c) => c.name)[0], 'files:write_file');
+});
+
+test("a tool's domains are what its own name and first sentence say, not its power's words", () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'wiki',
+      description: 'Pages and comments of a team wiki.',
+      keywords: [],
+      tools: [
+        { name: 'get_page', description: 'Get a page.' },
+        { name: 'create_comment', description: 'Create a comment on a page.', writes: true },
+      ],
+    },
+  ]);
+  assert.equal(resolver.rankTools('add a comment on the wiki page about the launch').map((c) => c.name)[0], 'wiki:create_comment');
+  // A discussion is the comment tool's domain; the page tool's only by its power's description.
+  const ranked = resolver.rankTools('start a discussion thread');
+  assert.ok(!ranked.find((c) => c.name === 'wiki:get_page')?.matchedTerms.includes('#social'), JSON.stringify(ranked));
+  assert.equal(ranked[0].name, 'wiki:create_comment');
 });
 
 test('request actions: verbs by group, stemmed; a request with no verb of change asks for none', () => {
@@ -78,9 +140,87 @@ test('request actions: verbs by group, stemmed; a request with no verb of change
   assert.equal(asksForChange('show the commit history'), false);
   assert.equal(asksQuestion('what files did pull request 8 change?'), true);
   assert.equal(asksQuestion('can you create a page'), false);
+  assert.equal(asksToRead('show the commit history'), true);
+  assert.equal(asksToRead('please list my open pull requests'), true);
+  assert.equal(asksToRead('what do you remember about Alice?'), true);
+  // Only the opening verb is the request's action; a read verb beside a change is no read.
+  assert.equal(asksToRead('can you get a t-shirt printed with a dinosaur'), false);
+  assert.equal(asksToRead('show the diff and then delete the branch'), false);
+  assert.equal(asksToRead('help me reason about a logic puzzle'), false);
 });
 
 test('a description splits into its first sentence and the rest', () => {
   assert.deepEqual(leadAndRest('  Read a file. Use it when the path is known.\nMore.'), ['Read a file.', ' Use it when the path is known.\nMore.']);
   assert.deepEqual(leadAndRest('No full stop'), ['No full stop', '']);
+});
+
+test('filler words ("right now", "right away") of a learned request do not pull other requests to its tool', () => {
+  const learned = [{ text: 'what time is it in Tokyo right now', weight: 1 }];
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'clock',
+      description: 'Time and time zones.',
+      keywords: [],
+      learned,
+      tools: [
+        { name: 'relative_time', description: 'How long ago or ahead a time is from now.', learned },
+        { name: 'current_time', description: 'The current time in a time zone.' },
+      ],
+    },
+    {
+      name: 'terminal',
+      description: 'Run commands on this computer.',
+      keywords: [],
+      tools: [
+        { name: 'list_processes', description: 'List what runs on this computer.' },
+        { name: 'start_process', description: 'Start a program.' },
+      ],
+    },
+  ]);
+  assert.equal(resolver.rankTools('which processes are using the most memory right now').map((c) => c.name)[0], 'terminal:list_processes');
+});
+
+test("a request that says a tool's own name words asks for that tool, whatever a sibling's longer description mentions", () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'git',
+      description: 'Git for a local repository.',
+      keywords: [],
+      tools: [
+        { name: 'git_show', description: 'Show details of a git object (commit, tree, blob, or tag). Displays commit information and the diff of changes introduced.' },
+        { name: 'git_tag', description: 'Manage tags: list, create, or delete tags.' },
+        { name: 'git_commit', description: 'Create a new commit with the staged changes.', writes: true },
+      ],
+    },
+    { name: 'browser', description: 'A web browser.', keywords: [], tools: [{ name: 'browser_snapshot', description: 'Take a snapshot of the page.' }] },
+  ]);
+  // git_show's description has both words; git_tag's name is the request's verb.
+  assert.equal(resolver.rankTools('tag this commit as v1.2.0').map((c) => c.name)[0], 'git:git_tag');
+});
+
+test('a learned request credits its tool only for requests that ask for its kind of action: "close issue 12" does not follow "open an issue"', () => {
+  const learned = [{ text: 'open an issue on my repo saying the login page crashes', weight: 1 }];
+  const tools = [
+    { name: 'create_issue', description: 'Create a new issue in a repository.', writes: true },
+    { name: 'update_issue', description: 'Update an existing issue in a repository.', writes: true },
+    { name: 'get_issue', description: 'Get details of an issue in a repository.' },
+  ];
+  const power = (withLearned: boolean): PowerDocument => ({
+    name: 'code',
+    description: 'Issues of a code host.',
+    keywords: [],
+    tools: tools.map((tool) => (withLearned && tool.name === 'create_issue' ? { ...tool, learned } : tool)),
+  });
+  const before = new LexicalResolver();
+  before.index([power(false)]);
+  const after = new LexicalResolver();
+  after.index([power(true)]);
+  const order = (resolver: LexicalResolver, query: string) => resolver.rankTools(query).map((c) => `${c.name} ${c.score.toFixed(6)}`);
+  // Another kind of action: the learned request changes nothing.
+  assert.deepEqual(order(after, 'close issue 12 on the repo'), order(before, 'close issue 12 on the repo'));
+  // The same kind of action ("open" again) or none named: it still credits its tool.
+  assert.equal(after.rankTools('open an issue on my repo saying the signup page crashes').map((c) => c.name)[0], 'code:create_issue');
+  assert.equal(after.rankTools('issue: the signup page crashes on my repo').map((c) => c.name)[0], 'code:create_issue');
 });

@@ -10,7 +10,7 @@ export const GENERIC_REQUEST_WORDS =
   'knowing understand understanding explain share show showing look looking seek seeking interested curious ' +
   'wondering recommend recommendation recommendations suggest suggestion suggestions option options idea ideas ' +
   'important quick quickly easy easily simple exactly whole real sometime today tomorrow soon please request ' +
-  'first last next previous';
+  'first last next previous called named titled now right away';
 
 /** What a request wants done; the recommendation design's action verbs, grouped by intent. */
 export const ACTION_VERBS: Record<string, string> = {
