@@ -5,25 +5,21 @@
  * call whose record PostgreSQL refused is answered with that error, not as a success; the next
  * calls reach no tool; once the cluster takes writes again, calls run and are recorded.
  */
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import pg from 'pg';
 import { connectStdio, gatewayEnv, textOf } from '../helpers/gateway-process.js';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { useTestCluster } from '../helpers/test-cluster.js';
 import { repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
 
-const skip = pgUnavailable();
-let cluster: PgCluster | undefined;
+const postgres = useTestCluster();
+const { skip } = postgres;
 const temp = tempDir('grimoire-pg-audit-');
 const memoryServer = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
 
-before(async () => {
-  if (!skip) cluster = await startPgCluster();
-});
 after(() => {
-  cluster?.stop();
   temp.cleanup();
 });
 
@@ -42,7 +38,7 @@ async function readOnly(url: string, on: boolean): Promise<void> {
 }
 
 test('PostgreSQL refusing the writes: a call whose record was refused is answered with that error; no further tool is called; writable again, calls are recorded', { skip, timeout: 90_000 }, async (t) => {
-  const url = await cluster!.freshDatabase();
+  const url = await postgres.cluster.freshDatabase();
   const home = path.join(temp.dir, 'home');
   const memoryFile = path.join(temp.dir, 'memory.jsonl');
   writeSpell(
