@@ -50,14 +50,7 @@ export function replaceFile(file: string, data: string | Buffer, unchanged: () =
   const folder = fs.mkdtempSync(path.join(path.dirname(target), '.grimoire-edit-'));
   const temp = path.join(folder, path.basename(target));
   try {
-    const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
-    try {
-      fs.writeFileSync(fd, data);
-      fs.fchmodSync(fd, mode);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    createFile(temp, data, mode);
     if (!unchanged()) return false;
     fs.renameSync(temp, target);
     return true;

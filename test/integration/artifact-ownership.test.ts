@@ -1,4 +1,4 @@
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { connectHttp, gatewayEnv, payload, startHttpGateway, textOf, type HttpGatewayProcess } from '../helpers/gateway-process.js';
 import { everythingSpell, everythingStdioServer } from '../helpers/everything-spell.js';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { useTestCluster } from '../helpers/test-cluster.js';
 import { cliPath, tempDir, writeSpell } from '../helpers/temp.js';
 
 /**
@@ -15,29 +15,25 @@ import { cliPath, tempDir, writeSpell } from '../helpers/temp.js';
  * (nor does the gateway's own token); A reads it in full.
  */
 const run = promisify(execFile);
-const skip = pgUnavailable();
-let cluster: PgCluster | undefined;
 let gateway: HttpGatewayProcess | undefined;
 const temp = tempDir('grimoire-artifact-owners-');
 const home = path.join(temp.dir, 'home');
 let url = '';
 
-before(async () => {
-  if (skip) return;
-  cluster = await startPgCluster();
-  await cluster.createDatabase('team');
-  url = cluster.url('team');
-  writeSpell(home, 'everything', everythingSpell(everythingStdioServer));
-  gateway = await startHttpGateway(['--spells', home, '--no-imports'], gatewayEnv({ home, data: path.join(temp.dir, 'data') }, { GRIMOIRE_DATABASE_URL: url }));
-});
-
-after(async () => {
-  try {
-    await gateway?.stop();
-  } finally {
-    cluster?.stop();
-    temp.cleanup();
-  }
+const { skip } = useTestCluster({
+  async setUp(cluster) {
+    await cluster.createDatabase('team');
+    url = cluster.url('team');
+    writeSpell(home, 'everything', everythingSpell(everythingStdioServer));
+    gateway = await startHttpGateway(['--spells', home, '--no-imports'], gatewayEnv({ home, data: path.join(temp.dir, 'data') }, { GRIMOIRE_DATABASE_URL: url }));
+  },
+  async tearDown() {
+    try {
+      await gateway?.stop();
+    } finally {
+      temp.cleanup();
+    }
+  },
 });
 
 async function addUser(name: string): Promise<string> {

@@ -13,10 +13,10 @@ import * as path from 'node:path';
 import { sqlJsEngine } from '../../server/store/sql-engine.js';
 import { Store } from '../../server/store/store.js';
 import { connectStdio, gatewayEnv, isAlive, textOf, waitFor } from '../helpers/gateway-process.js';
-import { repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
+import { createEntity, storedEntities, writeMemorySpell } from '../helpers/memory-spell.js';
+import { tempDir } from '../helpers/temp.js';
 
 const temp = tempDir('grimoire-audit-closed-');
-const memoryServer = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
 let mountError: string | undefined;
 const mounts: string[] = [];
 
@@ -66,28 +66,11 @@ async function gatewayOn(t: TestContext, name: string, engine: Engine) {
   const data = tmpfs(name, '2m');
   const home = path.join(temp.dir, `${name}-home`);
   const memoryFile = path.join(temp.dir, `${name}-memory.jsonl`);
-  writeSpell(
-    home,
-    'memory',
-    `name: memory
-version: 1.0.0
-description: A knowledge graph the agent remembers entities in.
-keywords: [memory, entity, graph]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: [${JSON.stringify(memoryServer)}]
-  env:
-    MEMORY_FILE_PATH: ${JSON.stringify(memoryFile)}
-`,
-  );
+  writeMemorySpell(home, memoryFile);
   const session = await connectStdio(['--spells', home, '--no-imports'], gatewayEnv({ home, data }, engine === 'sql.js' ? { GRIMOIRE_STORE_ENGINE: 'sql.js' } : {}));
   t.after(() => session.client.close());
-  const create = (entity: string) =>
-    session.client.callTool({
-      name: 'call_tool_write',
-      arguments: { name: 'memory:create_entities', args: { entities: [{ name: entity, entityType: 'test', observations: ['made in a test'] }] }, intent: { operation_type: 'write' } },
-    });
-  const created = (): string[] => (fs.existsSync(memoryFile) ? fs.readFileSync(memoryFile, 'utf8') : '').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { name: string }).name);
+  const create = (entity: string) => createEntity(session.client, entity);
+  const created = () => storedEntities(memoryFile);
   return { data, session, create, created };
 }
 

@@ -13,8 +13,13 @@ import { execFileSync } from 'node:child_process';
  * start ranks at once on the tool lists kept by launch definition, under any name.
  */
 const nm = path.join(repoRoot, 'node_modules');
+const weatherQuery = 'what will the weather be like in Paris tomorrow';
 const weather = { name: 'get_weather', description: 'Get the weather forecast for a city.', inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 
+/**
+ * Four real servers imported from a Claude config, their launches approved; the slow one (listing
+ * its weather tool after `listDelayMs`) named `slowpoke`, until `importConfig` names it otherwise.
+ */
 function setup(listDelayMs: number, waitMs: number) {
   const home = tempDir();
   const config = path.join(home.dir, '.config');
@@ -32,6 +37,8 @@ function setup(listDelayMs: number, waitMs: number) {
     fs.writeFileSync(path.join(config, 'Claude', 'claude_desktop_config.json'), JSON.stringify({ mcpServers: servers(slowName) }));
   };
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { XDG_CONFIG_HOME: config });
+  importConfig('slowpoke');
+  approveLaunches(env, ['everything', 'memory', 'sqlite', 'slowpoke']);
   return { home, env, importConfig };
 }
 
@@ -42,12 +49,10 @@ const resolve = async (session: Awaited<ReturnType<typeof connectStdio>>, query:
 };
 
 test('the first request after an import, with a server slower than the wait: ranked on what is listed, and every such answer says partial', { timeout: 60_000 }, async () => {
-  const { home, env, importConfig } = setup(8_000, 1_000);
-  importConfig('slowpoke');
-  approveLaunches(env, ['everything', 'memory', 'sqlite', 'slowpoke']);
+  const { home, env } = setup(8_000, 1_000);
   const session = await connectStdio([], env);
   try {
-    const first = await resolve(session, 'what will the weather be like in Paris tomorrow');
+    const first = await resolve(session, weatherQuery);
     assert.match(String(first.answer.partial), /still listing: [^)]*slowpoke/, JSON.stringify(first.answer));
     assert.ok(first.ms < 6_000, `bounded by discovery.waitMs: ${Math.round(first.ms)} ms`);
     const second = await resolve(session, 'store a row in the sqlite table');
@@ -61,11 +66,9 @@ test('the first request after an import, with a server slower than the wait: ran
 
 test('the first request waits for a listing that ends within discovery.waitMs, and finds the tool it brings; the next start, under another name, ranks it on the list kept by launch definition without starting it', { timeout: 90_000 }, async () => {
   const { home, env, importConfig } = setup(2_000, 10_000);
-  importConfig('slowpoke');
-  approveLaunches(env, ['everything', 'memory', 'sqlite', 'slowpoke']);
   let session = await connectStdio([], env);
   try {
-    const first = await resolve(session, 'what will the weather be like in Paris tomorrow');
+    const first = await resolve(session, weatherQuery);
     assert.equal(first.answer.partial, undefined, JSON.stringify(first.answer));
     assert.ok(first.ms >= 1_500, `it waited for the listing: ${Math.round(first.ms)} ms`);
     assert.match(JSON.stringify(first.answer), /get_weather/);
@@ -76,12 +79,12 @@ test('the first request waits for a listing that ends within discovery.waitMs, a
   importConfig('forecast-station');
   const listed = execFileSync(process.execPath, [cliPath, 'powers', 'list', '--json'], { env, encoding: 'utf8' });
   assert.ok((JSON.parse(listed).powers as Array<{ name: string }>).some((p) => p.name === 'forecast-station'));
-  const ranked = JSON.parse(execFileSync(process.execPath, [cliPath, 'resolve', 'what will the weather be like in Paris tomorrow', '--json'], { env, encoding: 'utf8' }));
+  const ranked = JSON.parse(execFileSync(process.execPath, [cliPath, 'resolve', weatherQuery, '--json'], { env, encoding: 'utf8' }));
   assert.equal(ranked.ranked[0]?.name, 'forecast-station', JSON.stringify(ranked));
   assert.ok(ranked.ranked[0].matched_terms.includes('weather'), 'ranked on the tools its launch definition listed, under the other name');
   session = await connectStdio([], env);
   try {
-    const again = await resolve(session, 'what will the weather be like in Paris tomorrow');
+    const again = await resolve(session, weatherQuery);
     assert.equal(again.answer.partial, undefined, JSON.stringify(again.answer));
     assert.match(JSON.stringify(again.answer), /forecast-station/);
   } finally {

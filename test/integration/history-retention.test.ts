@@ -1,5 +1,5 @@
 /** The activity age limit applied to events, hints shown and recommendations, on the embedded store and on PostgreSQL (where those tables live in the database only). */
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -7,18 +7,13 @@ import * as path from 'node:path';
 import { AGED_TABLES, pruneAgedHistory } from '../../server/activity/history-retention.js';
 import { openStore } from '../../server/store/open-store.js';
 import type { Store, WriteOp } from '../../server/store/store.js';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { useTestCluster } from '../helpers/test-cluster.js';
 
 const DAY = 24 * 3600 * 1000;
-const pgSkip = pgUnavailable();
-let cluster: PgCluster | undefined;
+const postgres = useTestCluster();
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-history-'));
 
-before(async () => {
-  if (!pgSkip) cluster = await startPgCluster();
-});
 after(() => {
-  cluster?.stop();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -30,7 +25,7 @@ function rowOf(table: string, id: string, at: number): WriteOp {
 
 const backends: Array<{ name: string; skip?: string; open(): Promise<Store> }> = [
   { name: 'embedded store', open: () => openStore({ dataDir: fs.mkdtempSync(path.join(root, 'emb-')) }) },
-  { name: 'PostgreSQL', skip: pgSkip, open: async () => openStore({ dataDir: fs.mkdtempSync(path.join(root, 'pg-')), databaseUrl: await cluster!.freshDatabase() }) },
+  { name: 'PostgreSQL', skip: postgres.skip, open: async () => openStore({ dataDir: fs.mkdtempSync(path.join(root, 'pg-')), databaseUrl: await postgres.cluster.freshDatabase() }) },
 ];
 
 for (const backend of backends) {

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -13,6 +13,20 @@ const filesystemEntry = path.join(repoRoot, 'node_modules', '@modelcontextprotoc
 /** A script that leaves a mark when it runs, then serves MCP (server-memory): what an agent could write next to a spell. */
 function helperScript(mark: string): string {
   return `import fs from 'node:fs';\nfs.appendFileSync(${JSON.stringify(mark)}, String(process.pid) + '\\n');\nawait import(${JSON.stringify(memoryEntry)});\n`;
+}
+
+/**
+ * A home for one test (removed after it) with a workspace `project` holding the helper script
+ * (`helper.mjs`, leaving `mark` when it runs) and an empty `folder` (`.grimoire` or `.vscode`).
+ */
+function helperWorkspace(t: TestContext, folder: string) {
+  const home = tempDir();
+  t.after(() => home.cleanup());
+  const workspace = path.join(home.dir, 'project');
+  const mark = path.join(home.dir, 'helper-ran.txt');
+  fs.mkdirSync(path.join(workspace, folder), { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'helper.mjs'), helperScript(mark));
+  return { home, workspace, mark };
 }
 
 const writeFile = (client: Client, file: string, content: string) =>
@@ -99,12 +113,7 @@ test('a server named by a workspace file runs only once the user approved its ex
  * (CI) starts the workspace's server with no approval at all.
  */
 test('the REST approval takes the admin token, never an MCP token, and only for the definition seen', { timeout: 120_000 }, async (t) => {
-  const home = tempDir();
-  t.after(() => home.cleanup());
-  const workspace = path.join(home.dir, 'project');
-  const mark = path.join(home.dir, 'helper-ran.txt');
-  fs.mkdirSync(path.join(workspace, '.grimoire'), { recursive: true });
-  fs.writeFileSync(path.join(workspace, 'helper.mjs'), helperScript(mark));
+  const { home, workspace, mark } = helperWorkspace(t, '.grimoire');
   writeSpell(path.join(workspace, '.grimoire'), 'helper', `name: helper\nversion: 1.0.0\ndescription: Helps with notes.\nkeywords: [notes, graph, entities]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(path.join(workspace, 'helper.mjs'))}]\n`);
   const adminToken = 'admin-' + 'z'.repeat(40);
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_ADMIN_TOKEN: adminToken });
@@ -135,12 +144,7 @@ test('the REST approval takes the admin token, never an MCP token, and only for 
 });
 
 test('serve --trust-workspace (CI) starts the workspace\'s server without asking', { timeout: 60_000 }, async (t) => {
-  const home = tempDir();
-  t.after(() => home.cleanup());
-  const workspace = path.join(home.dir, 'project');
-  const mark = path.join(home.dir, 'helper-ran.txt');
-  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-  fs.writeFileSync(path.join(workspace, 'helper.mjs'), helperScript(mark));
+  const { home, workspace, mark } = helperWorkspace(t, '.vscode');
   fs.writeFileSync(path.join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { helper: { command: process.execPath, args: [path.join(workspace, 'helper.mjs')] } } }));
   const { client } = await connectStdio(['--workspace', workspace, '--trust-workspace'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
   t.after(() => client.close());

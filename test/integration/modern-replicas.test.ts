@@ -4,7 +4,7 @@
  * the next replica): every request is answered whichever replica gets it, the tool list is the same
  * from both, and every call is recorded as its user's.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -14,12 +14,10 @@ import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pg from 'pg';
 import { gatewayEnv, startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { useTestCluster } from '../helpers/test-cluster.js';
 import { cliPath, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
 
 const run = promisify(execFile);
-const skip = pgUnavailable();
-let cluster: PgCluster | undefined;
 const temp = tempDir('grimoire-modern-replicas-');
 const home = path.join(temp.dir, 'home');
 const replicas: HttpGatewayProcess[] = [];
@@ -46,27 +44,25 @@ function roundRobin(targets: string[]): Server {
   });
 }
 
-before(async () => {
-  if (skip) return;
-  cluster = await startPgCluster();
-  await cluster.createDatabase('team');
-  url = cluster.url('team');
-  writeSpell(home, 'unstable', unstableSpell());
-  replicas.push(...(await Promise.all([0, 1].map((n) => startHttpGateway(['--spells', home], env(n))))));
-  proxy = roundRobin(replicas.map((r) => r.url));
-  await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`;
-});
-
-after(async () => {
-  try {
-    proxy?.closeAllConnections();
-    proxy?.close();
-    await Promise.all(replicas.map((r) => r.stop()));
-  } finally {
-    cluster?.stop();
-    temp.cleanup();
-  }
+const { skip } = useTestCluster({
+  async setUp(cluster) {
+    await cluster.createDatabase('team');
+    url = cluster.url('team');
+    writeSpell(home, 'unstable', unstableSpell());
+    replicas.push(...(await Promise.all([0, 1].map((n) => startHttpGateway(['--spells', home], env(n))))));
+    proxy = roundRobin(replicas.map((r) => r.url));
+    await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`;
+  },
+  async tearDown() {
+    try {
+      proxy?.closeAllConnections();
+      proxy?.close();
+      await Promise.all(replicas.map((r) => r.stop()));
+    } finally {
+      temp.cleanup();
+    }
+  },
 });
 
 async function addUser(name: string): Promise<string> {

@@ -17,21 +17,19 @@ import { handleIntelTool } from '../../server/intel/tools/intel-tool-handlers.js
 import { setLogSink } from '../../server/log.js';
 import { openStore } from '../../server/store/open-store.js';
 import type { PgStore } from '../../server/store/postgres/pg-store.js';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { useTestCluster } from '../helpers/test-cluster.js';
 import { allText, bigText, context, stageRunner, summaryOf, textResult, type Harness } from '../unit/intel-helpers.js';
 
-const skip = pgUnavailable();
-let cluster: PgCluster | undefined;
+const postgres = useTestCluster();
+const { skip } = postgres;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-pgart-'));
 const MINUTE = 60_000;
 
 before(async () => {
   setLogSink(() => undefined);
-  if (!skip) cluster = await startPgCluster();
 });
 after(() => {
   setLogSink((line) => process.stderr.write(line + '\n'));
-  cluster?.stop();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -42,7 +40,7 @@ interface Replica {
 
 /** Two replicas (own data dir, own store, own Intel) on one fresh database, sharing a clock. */
 async function replicas(settings: Record<string, unknown>) {
-  const url = await cluster!.freshDatabase();
+  const url = await postgres.cluster.freshDatabase();
   const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
   const parsed: IntelSettings = intelSettingsSchema.parse(settings);
   const open = async (): Promise<Replica> => {

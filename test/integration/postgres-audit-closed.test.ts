@@ -5,25 +5,20 @@
  * call whose record PostgreSQL refused is answered with that error, not as a success; the next
  * calls reach no tool; once the cluster takes writes again, calls run and are recorded.
  */
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import pg from 'pg';
 import { connectStdio, gatewayEnv, textOf } from '../helpers/gateway-process.js';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
-import { repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
+import { useTestCluster } from '../helpers/test-cluster.js';
+import { createEntity, storedEntities, writeMemorySpell } from '../helpers/memory-spell.js';
+import { tempDir } from '../helpers/temp.js';
 
-const skip = pgUnavailable();
-let cluster: PgCluster | undefined;
+const postgres = useTestCluster();
+const { skip } = postgres;
 const temp = tempDir('grimoire-pg-audit-');
-const memoryServer = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
 
-before(async () => {
-  if (!skip) cluster = await startPgCluster();
-});
 after(() => {
-  cluster?.stop();
   temp.cleanup();
 });
 
@@ -42,34 +37,17 @@ async function readOnly(url: string, on: boolean): Promise<void> {
 }
 
 test('PostgreSQL refusing the writes: a call whose record was refused is answered with that error; no further tool is called; writable again, calls are recorded', { skip, timeout: 90_000 }, async (t) => {
-  const url = await cluster!.freshDatabase();
+  const url = await postgres.cluster.freshDatabase();
   const home = path.join(temp.dir, 'home');
   const memoryFile = path.join(temp.dir, 'memory.jsonl');
-  writeSpell(
-    home,
-    'memory',
-    `name: memory
-version: 1.0.0
-description: A knowledge graph the agent remembers entities in.
-keywords: [memory, entity, graph]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: [${JSON.stringify(memoryServer)}]
-  env:
-    MEMORY_FILE_PATH: ${JSON.stringify(memoryFile)}
-`,
-  );
+  writeMemorySpell(home, memoryFile);
   const session = await connectStdio(['--spells', home, '--no-imports', '--database', url], gatewayEnv({ home, data: path.join(temp.dir, 'data') }));
   t.after(async () => {
     await session.client.close();
     await readOnly(url, false);
   });
-  const create = (entity: string) =>
-    session.client.callTool({
-      name: 'call_tool_write',
-      arguments: { name: 'memory:create_entities', args: { entities: [{ name: entity, entityType: 'test', observations: ['made in a test'] }] }, intent: { operation_type: 'write' } },
-    });
-  const created = (): string[] => (fs.existsSync(memoryFile) ? fs.readFileSync(memoryFile, 'utf8') : '').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { name: string }).name);
+  const create = (entity: string) => createEntity(session.client, entity);
+  const created = () => storedEntities(memoryFile);
   const before = await create('before');
   assert.equal(before.isError, undefined, textOf(before));
 

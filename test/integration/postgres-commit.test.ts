@@ -4,7 +4,7 @@
  * they are large, and both keep every value as written; a call's record is acknowledged once
  * committed, before PostgreSQL flushes its WAL, and `durable()` waits for that flush.
  */
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -13,22 +13,18 @@ import pg from 'pg';
 import { openStore } from '../../server/store/open-store.js';
 import { MAX_INLINED_CHARS } from '../../server/store/postgres/pg-sql.js';
 import type { WriteOp } from '../../server/store/store-interface.js';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { useTestCluster } from '../helpers/test-cluster.js';
 
-const skip = pgUnavailable();
-let cluster: PgCluster | undefined;
+const postgres = useTestCluster();
+const { skip } = postgres;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-pgcommit-'));
 
-before(async () => {
-  if (!skip) cluster = await startPgCluster();
-});
 after(() => {
-  cluster?.stop();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
 async function freshStore() {
-  const url = await cluster!.freshDatabase();
+  const url = await postgres.cluster.freshDatabase();
   return { url, store: await openStore({ dataDir: fs.mkdtempSync(path.join(root, 'd-')), databaseUrl: url }) };
 }
 

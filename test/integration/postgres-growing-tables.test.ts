@@ -5,7 +5,7 @@
  * replica, and the catalog's change history, stored embeddings and recommendation learning as a
  * second gateway replica reads them. Token-count retention prunes in the database. One real cluster.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
@@ -23,34 +23,30 @@ import { EmbeddingCache } from '../../server/resolve/semantic/embedding-cache.js
 import { Embedder } from '../../server/resolve/semantic/embedder.js';
 import { PgStore } from '../../server/store/postgres/pg-store.js';
 import { gatewayEnv } from '../helpers/gateway-process.js';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { useTestCluster } from '../helpers/test-cluster.js';
 import { cliPath, tempDir } from '../helpers/temp.js';
 import { guardNetwork, tinyModelOptions } from '../fixtures/models/tiny-model.js';
 
 const run = promisify(execFile);
-const skip = pgUnavailable();
 const temp = tempDir('grimoire-pg-growing-');
-let cluster: PgCluster | undefined;
 let url = '';
 /** Two gateway replicas on one database: `writer` writes, `other` reads. */
 let writer: PgStore;
 let other: PgStore;
 
-before(async () => {
-  if (skip) return;
-  cluster = await startPgCluster();
-  await cluster.createDatabase('team');
-  url = cluster.url('team');
-  [writer, other] = await Promise.all(['a', 'b'].map((name) => PgStore.open({ url, dataDir: path.join(temp.dir, `data-${name}`) })));
-});
-
-after(async () => {
-  try {
-    await Promise.all([writer?.close(), other?.close()]);
-  } finally {
-    cluster?.stop();
-    temp.cleanup();
-  }
+const { skip } = useTestCluster({
+  async setUp(cluster) {
+    await cluster.createDatabase('team');
+    url = cluster.url('team');
+    [writer, other] = await Promise.all(['a', 'b'].map((name) => PgStore.open({ url, dataDir: path.join(temp.dir, `data-${name}`) })));
+  },
+  async tearDown() {
+    try {
+      await Promise.all([writer?.close(), other?.close()]);
+    } finally {
+      temp.cleanup();
+    }
+  },
 });
 
 /** A CLI command as a third replica (its own process and store) on the same database, its JSON output parsed. */

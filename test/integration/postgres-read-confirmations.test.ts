@@ -1,4 +1,4 @@
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -9,28 +9,23 @@ import { PgStore } from '../../server/store/postgres/pg-store.js';
 import { ReadConfirmations } from '../../server/trust/read-confirmations.js';
 import { toolHash } from '../../server/trust/tool-hash.js';
 import { waitFor } from '../helpers/gateway-process.js';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { useTestCluster } from '../helpers/test-cluster.js';
 
 /**
  * A team's gateway replicas share the store in a real PostgreSQL: a read confirmed on one (the
  * admin's decision, over REST or the CLI) holds on every replica within a second, and each server's
  * tool list kept by launch definition is there for the next replica that starts.
  */
-const skip = pgUnavailable();
-let cluster: PgCluster | undefined;
+const postgres = useTestCluster();
+const { skip } = postgres;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-pg-reads-'));
 
-before(async () => {
-  if (!skip) cluster = await startPgCluster();
-});
-
 after(() => {
-  cluster?.stop();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
 test('a read confirmed on one replica holds on the other; a changed tool is not confirmed on either', { skip }, async () => {
-  const url = await cluster!.freshDatabase();
+  const url = await postgres.cluster.freshDatabase();
   const [one, two] = await Promise.all([1, 2].map((i) => PgStore.open({ url, dataDir: fs.mkdtempSync(path.join(root, `r${i}-`)) })));
   const here = new ReadConfirmations(one);
   const there = new ReadConfirmations(two);
@@ -49,7 +44,7 @@ test('a read confirmed on one replica holds on the other; a changed tool is not 
 });
 
 test('the tool list kept by launch definition is read by a replica that starts later', { skip }, async () => {
-  const url = await cluster!.freshDatabase();
+  const url = await postgres.cluster.freshDatabase();
   const first = await PgStore.open({ url, dataDir: fs.mkdtempSync(path.join(root, 'a-')) });
   const tools: Tool[] = [{ name: 'get_weather', description: 'Get the weather.', inputSchema: { type: 'object' } }];
   new ServerToolLists(first).remember('launch-hash', tools, { title: 'Weather' });

@@ -4,7 +4,7 @@
  * doubles none, every record carries its user; a change made through one replica (or the CLI) is
  * seen by the others within a second; the database stopped and restarted under load.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,12 +15,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import pg from 'pg';
 import { gatewayEnv, startHttpGateway, waitFor, type HttpGatewayProcess } from '../helpers/gateway-process.js';
 import { assertOneRecordPerAcknowledgedCall, burst, connect, killMidBurst } from '../helpers/kill-burst.js';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { useTestCluster } from '../helpers/test-cluster.js';
 import { cliPath, fixtureServer, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
 
 const run = promisify(execFile);
-const skip = pgUnavailable();
-let cluster: PgCluster | undefined;
 const temp = tempDir('grimoire-replicas-');
 const home = path.join(temp.dir, 'home');
 const replicas: HttpGatewayProcess[] = [];
@@ -31,30 +29,28 @@ const peek = { name: 'peek', description: 'Read the notes.', inputSchema: { type
 const adminToken = randomBytes(32).toString('base64url');
 const env = (n: number) => gatewayEnv({ home, data: path.join(temp.dir, `data-${n}`) }, { GRIMOIRE_DATABASE_URL: url, GRIMOIRE_ADMIN_TOKEN: adminToken });
 
-before(async () => {
-  if (skip) return;
-  cluster = await startPgCluster();
-  await cluster.createDatabase('team');
-  url = cluster.url('team');
-  writeSpell(home, 'unstable', unstableSpell());
-  fs.writeFileSync(defs, JSON.stringify({ tools: [peek] }));
-  writeSpell(
-    home,
-    'defined',
-    `name: defined\nversion: 1.0.0\ndescription: A test server whose tools come from a file.\nkeywords: [notes, peek, review]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([fixtureServer('defined-server'), defs])}\n`,
-  );
-  replicas.push(...(await Promise.all([0, 1, 2].map((n) => startHttpGateway(['--spells', home], env(n))))));
+const postgres = useTestCluster({
+  async setUp(cluster) {
+    await cluster.createDatabase('team');
+    url = cluster.url('team');
+    writeSpell(home, 'unstable', unstableSpell());
+    fs.writeFileSync(defs, JSON.stringify({ tools: [peek] }));
+    writeSpell(
+      home,
+      'defined',
+      `name: defined\nversion: 1.0.0\ndescription: A test server whose tools come from a file.\nkeywords: [notes, peek, review]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([fixtureServer('defined-server'), defs])}\n`,
+    );
+    replicas.push(...(await Promise.all([0, 1, 2].map((n) => startHttpGateway(['--spells', home], env(n))))));
+  },
+  async tearDown() {
+    try {
+      await Promise.all(replicas.map((r) => r.stop()));
+    } finally {
+      temp.cleanup();
+    }
+  },
 });
-
-after(async () => {
-  try {
-    await Promise.all(replicas.map((r) => r.stop()));
-  } finally {
-    // The cluster is a daemon of its own: a hook that stopped short would leave it running.
-    cluster?.stop();
-    temp.cleanup();
-  }
-});
+const { skip } = postgres;
 
 async function cli(args: string[]): Promise<string> {
   const { stdout } = await run(process.execPath, [cliPath, ...args, '--database', url], { env: gatewayEnv({ home, data: path.join(temp.dir, 'cli') }) });
@@ -187,14 +183,14 @@ test('the database stopped and restarted under load: calls still answered, their
   const sessions = [await connect(replicas[0], erin), await connect(replicas[1], erin)];
   const bursts = sessions.map((s, i) => burst(s.client, `db${i}`));
   await waitFor(() => bursts.every((b) => b.acked >= 5), 10_000, 'calls before the outage');
-  cluster!.pause();
+  postgres.cluster.pause();
   const during = bursts.map((b) => b.acked);
   // The activity log is read in the database: while it is down, the REST API says so (503), it does not hang.
   const down = await fetch(new URL('/api/v1/activity?limit=5', replicas[0].url), { headers: { Authorization: `Bearer ${adminToken}` } });
   assert.equal(down.status, 503, await down.clone().text());
   assert.match(((await down.json()) as { error: string }).error, /^store unavailable: PostgreSQL at postgres:\/\/grimoire:\*\*\*@/);
   await waitFor(() => bursts.every((b, i) => b.acked >= during[i] + 5), 10_000, 'calls answered while the database is down');
-  cluster!.start();
+  postgres.cluster.start();
   await new Promise((resolve) => setTimeout(resolve, 500));
   const results = await Promise.all(bursts.map((b) => b.stop()));
   await Promise.all(sessions.map((s) => s.client.close()));
@@ -212,7 +208,7 @@ test('the database stopped and restarted under load: calls still answered, their
 });
 
 test('a replica started while the database is down answers "store unavailable" at once, then serves when it returns', { skip, timeout: 30_000 }, async () => {
-  cluster!.pause();
+  postgres.cluster.pause();
   let late: HttpGatewayProcess | undefined;
   try {
     late = await startHttpGateway(['--spells', home], env(9));
@@ -221,9 +217,9 @@ test('a replica started while the database is down answers "store unavailable" a
     assert.equal(refused.status, 503);
     const body = (await refused.json()) as { error: { message: string } };
     assert.match(body.error.message, /^store unavailable: PostgreSQL at postgres:\/\/grimoire:\*\*\*@127\.0\.0\.1:\d+\/team is not accepting connections/);
-    assert.ok(!body.error.message.includes(cluster!.password));
+    assert.ok(!body.error.message.includes(postgres.cluster.password));
     assert.ok(Date.now() - started < 2_000);
-    cluster!.start();
+    postgres.cluster.start();
     const gateway = late;
     await waitFor(
       async () => (await fetch(new URL('/api/v1/activity', gateway.url), { headers: { Authorization: `Bearer ${gateway.token}` } }).catch(() => undefined))?.status === 200,
@@ -231,7 +227,7 @@ test('a replica started while the database is down answers "store unavailable" a
       'the replica to serve once the database is back',
     );
   } finally {
-    cluster!.start();
+    postgres.cluster.start();
     await late?.stop();
   }
 });

@@ -3,7 +3,7 @@
  * started for this file), then what only PostgreSQL has: migrations under an advisory lock, a
  * newer schema refused, a wrong password, the database down at start and lost mid-run.
  */
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -18,17 +18,13 @@ import { openStore } from '../../server/store/open-store.js';
 import { PgStore } from '../../server/store/postgres/pg-store.js';
 import type { Store, WriteOp } from '../../server/store/store-interface.js';
 import { waitFor } from '../helpers/gateway-process.js';
-import { pgUnavailable, startPgCluster, type PgCluster } from '../helpers/postgres.js';
+import { useTestCluster } from '../helpers/test-cluster.js';
 
-const skip = pgUnavailable();
-let cluster: PgCluster | undefined;
+const postgres = useTestCluster();
+const { skip } = postgres;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'grimoire-pgstore-'));
 
-before(async () => {
-  if (!skip) cluster = await startPgCluster();
-});
 after(() => {
-  cluster?.stop();
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -50,7 +46,7 @@ const backends: Backend[] = [
   {
     name: 'postgres',
     place: async () => {
-      const url = await cluster!.freshDatabase();
+      const url = await postgres.cluster.freshDatabase();
       return { open: () => openStore({ dataDir: fs.mkdtempSync(path.join(root, 'pg-')), databaseUrl: url }) };
     },
   },
@@ -214,7 +210,7 @@ for (const backend of backends) {
 }
 
 test('postgres: replicas opening a fresh database together migrate it once', { skip }, async () => {
-  const url = await cluster!.freshDatabase();
+  const url = await postgres.cluster.freshDatabase();
   const stores = await Promise.all([1, 2, 3].map(() => PgStore.open({ url, dataDir: fs.mkdtempSync(path.join(root, 'm-')) })));
   try {
     const client = new pg.Client({ connectionString: url });
@@ -230,7 +226,7 @@ test('postgres: replicas opening a fresh database together migrate it once', { s
 });
 
 test('postgres: a database of a newer schema version is refused with a clear message', { skip }, async () => {
-  const url = await cluster!.freshDatabase();
+  const url = await postgres.cluster.freshDatabase();
   await (await PgStore.open({ url, dataDir: path.join(root, 'newer') })).close();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -243,13 +239,13 @@ test('postgres: a wrong password is named as such, and neither password appears 
   const lines: string[] = [];
   setLogSink((line) => lines.push(line));
   try {
-    const url = cluster!.url('postgres').replace(cluster!.password, 'WrongPassw0rd');
+    const url = postgres.cluster.url('postgres').replace(postgres.cluster.password, 'WrongPassw0rd');
     const error = await PgStore.open({ url, dataDir: path.join(root, 'pw') }).then(() => undefined, (e: Error) => e);
     assert.ok(error);
     assert.match(error.message, /refused the login \(wrong user name or password\)/);
     assert.match(error.message, /postgres:\/\/grimoire:\*\*\*@127\.0\.0\.1/);
     for (const text of [error.message, ...lines]) {
-      assert.ok(!text.includes('WrongPassw0rd') && !text.includes(cluster!.password), text);
+      assert.ok(!text.includes('WrongPassw0rd') && !text.includes(postgres.cluster.password), text);
     }
   } finally {
     setLogSink((line) => process.stderr.write(line + '\n'));
@@ -257,7 +253,7 @@ test('postgres: a wrong password is named as such, and neither password appears 
 });
 
 test('postgres: unreachable at start: retried with backoff, then a clear error', { skip }, async () => {
-  const url = cluster!.url('postgres').replace(`:${cluster!.port}/`, ':1/');
+  const url = postgres.cluster.url('postgres').replace(`:${postgres.cluster.port}/`, ':1/');
   const retries: string[] = [];
   const started = Date.now();
   await assert.rejects(
@@ -266,17 +262,17 @@ test('postgres: unreachable at start: retried with backoff, then a clear error',
   );
   assert.ok(retries.length >= 2, `retries: ${retries.length}`);
   assert.ok(Date.now() - started < 5_000);
-  assert.ok(retries.every((m) => !m.includes(cluster!.password)));
+  assert.ok(retries.every((m) => !m.includes(postgres.cluster.password)));
 });
 
 test('postgres: the database lost mid-run: writes answered and queued, written when it returns; overflow counted and reported', { skip }, async () => {
-  const url = await cluster!.freshDatabase();
+  const url = await postgres.cluster.freshDatabase();
   const writer = await PgStore.open({ url, dataDir: path.join(root, 'lost-w'), maxQueuedOps: 30 });
   let reader: PgStore | undefined;
   try {
     writer.write(row('before'));
     await writer.durable();
-    cluster!.pause();
+    postgres.cluster.pause();
     const started = Date.now();
     for (let i = 0; i < 40; i++) writer.write(row(`down${String(i).padStart(2, '0')}`));
     await waitFor(() => writer.status().down, 5_000, 'the writer to notice the outage');
@@ -284,7 +280,7 @@ test('postgres: the database lost mid-run: writes answered and queued, written w
     assert.ok(Date.now() - started < 5_000);
     assert.equal(ids(writer).length, 41, 'the replica itself still answers with every write');
     assert.equal(writer.status().overflow, 10);
-    cluster!.start();
+    postgres.cluster.start();
     await waitFor(() => !writer.status().down && writer.status().queuedOps === 0, 10_000, 'the queue to drain');
     await writer.durable();
     reader = await PgStore.open({ url, dataDir: path.join(root, 'lost-r') });

@@ -9,23 +9,22 @@ import { fixtureSpell } from '../helpers/fixture-gateway.js';
 import { cliPath, tempDir, writeSpell } from '../helpers/temp.js';
 
 /**
- * A team's review of a changed tool over the REST API of a real `serve --http`: any user sees what
- * is held back; approving takes the admin token (GRIMOIRE_ADMIN_TOKEN), never a user's token (an
- * MCP token, a member's or an admin's: 403), after which the tool is served again.
+ * A real `serve --http` with an admin token, serving one power `name` (the defined-server fixture
+ * with `tools`, from the file `defs`), and `users` (name: `users add` flags) added before it starts;
+ * `rest` calls its REST API with a token, a GET or (with a body) a POST.
  */
-test('REST tool review: every user sees the held tool, no user token can approve it, the admin token can', async () => {
+async function teamGateway(name: string, tools: object[], spell: { description: string; keywords: string[] }, users: Record<string, string[]>) {
   const home = tempDir();
   const defs = path.join(home.dir, 'defs.json');
-  const peek = { name: 'peek', description: 'Read the notes.', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } };
-  fs.writeFileSync(defs, JSON.stringify({ tools: [peek] }));
+  fs.writeFileSync(defs, JSON.stringify({ tools }));
   const spells = path.join(home.dir, 'spells');
-  writeSpell(spells, 'defined', fixtureSpell('defined', 'defined-server', { description: 'A test server whose tools come from a file.', keywords: ['notes', 'peek', 'review'], args: [defs] }));
+  writeSpell(spells, name, fixtureSpell(name, 'defined-server', { ...spell, args: [defs] }));
   const adminToken = randomBytes(32).toString('base64url');
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_ADMIN_TOKEN: adminToken });
-  const addUser = (name: string, ...flags: string[]) =>
-    (JSON.parse(execFileSync(process.execPath, [cliPath, 'users', 'add', name, ...flags, '--json'], { env, encoding: 'utf8' })) as { token: string }).token;
-  const member = addUser('bob');
-  const admin = addUser('alice', '--admin');
+  const tokens: Record<string, string> = {};
+  for (const [user, flags] of Object.entries(users)) {
+    tokens[user] = (JSON.parse(execFileSync(process.execPath, [cliPath, 'users', 'add', user, ...flags, '--json'], { env, encoding: 'utf8' })) as { token: string }).token;
+  }
   const gateway = await startHttpGateway(['--spells', spells, '--no-imports'], env);
   const rest = (token: string, route: string, body?: unknown) =>
     fetch(new URL(route, gateway.url), {
@@ -33,6 +32,23 @@ test('REST tool review: every user sees the held tool, no user token can approve
       headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+  return { home, defs, adminToken, tokens, gateway, rest };
+}
+
+/**
+ * A team's review of a changed tool over the REST API of a real `serve --http`: any user sees what
+ * is held back; approving takes the admin token (GRIMOIRE_ADMIN_TOKEN), never a user's token (an
+ * MCP token, a member's or an admin's: 403), after which the tool is served again.
+ */
+test('REST tool review: every user sees the held tool, no user token can approve it, the admin token can', async () => {
+  const peek = { name: 'peek', description: 'Read the notes.', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true } };
+  const { home, defs, adminToken, tokens, gateway, rest } = await teamGateway(
+    'defined',
+    [peek],
+    { description: 'A test server whose tools come from a file.', keywords: ['notes', 'peek', 'review'] },
+    { bob: [], alice: ['--admin'] },
+  );
+  const [member, admin] = [tokens.bob, tokens.alice];
   const session = await connectHttp(gateway.url, admin);
   try {
     assert.equal(payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'defined' } })).status, 'activated');
@@ -77,23 +93,10 @@ test('REST tool review: every user sees the held tool, no user token can approve
 });
 
 test("REST read confirmation in a team: every user sees the believed reads, only the admin token confirms one, for everyone", async () => {
-  const home = tempDir();
-  const defs = path.join(home.dir, 'defs.json');
   const clock = { name: 'get_current_time', description: 'Get the current date and time.', inputSchema: { type: 'object', properties: {} } };
   const alarm = { name: 'set_alarm', description: 'Set an alarm.', inputSchema: { type: 'object', properties: {} } };
-  fs.writeFileSync(defs, JSON.stringify({ tools: [clock, alarm] }));
-  const spells = path.join(home.dir, 'spells');
-  writeSpell(spells, 'clock', fixtureSpell('clock', 'defined-server', { description: 'The time of day.', keywords: ['time', 'clock', 'date'], args: [defs] }));
-  const adminToken = randomBytes(32).toString('base64url');
-  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_ADMIN_TOKEN: adminToken });
-  const member = (JSON.parse(execFileSync(process.execPath, [cliPath, 'users', 'add', 'bob', '--json'], { env, encoding: 'utf8' })) as { token: string }).token;
-  const gateway = await startHttpGateway(['--spells', spells, '--no-imports'], env);
-  const rest = (token: string, route: string, body?: unknown) =>
-    fetch(new URL(route, gateway.url), {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const { home, adminToken, tokens, gateway, rest } = await teamGateway('clock', [clock, alarm], { description: 'The time of day.', keywords: ['time', 'clock', 'date'] }, { bob: [] });
+  const member = tokens.bob;
   const session = await connectHttp(gateway.url, member);
   const read = async () => session.client.callTool({ name: 'call_tool_read', arguments: { name: 'clock:get_current_time', args: {}, intent: { operation_type: 'read' } } });
   try {

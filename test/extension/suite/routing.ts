@@ -26,6 +26,22 @@ function workspaceFolder(): string {
 
 const placeholders = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => /placeholder/.test(d.message));
 
+/**
+ * The extension's API once its gateway is ready; the workspace mcp.json (its text and parsed), and
+ * an entry for a new server-memory (its 'Team Notes' server's command) keeping its notes in `file`
+ * of the workspace folder.
+ */
+async function readyWorkspace() {
+  const api = await grimoire();
+  await waitFor(() => api.timings().gatewayReadyMs !== undefined, 60_000, 'the gateway to be ready');
+  const mcpJson = path.join(workspaceFolder(), '.vscode', 'mcp.json');
+  const original = fs.readFileSync(mcpJson, 'utf8');
+  const config = JSON.parse(original) as { servers: Record<string, { command: string; args: string[] }> };
+  const teamNotes = config.servers['Team Notes']!;
+  const notesServer = (file: string) => ({ command: teamNotes.command, args: teamNotes.args, env: { MEMORY_FILE_PATH: `\${workspaceFolder}/${file}` } });
+  return { api, mcpJson, original, config, notesServer };
+}
+
 test('a placeholder steering left in a spell is a warning in the Problems panel', async () => {
   await grimoire();
   const editor = await vscode.commands.executeCommand<vscode.TextEditor>('grimoire.newSpellFile', { from: 'template', name: 'placeholder-check', folder: path.join(workspaceFolder(), '.grimoire-placeholder-check') });
@@ -44,14 +60,9 @@ test('a placeholder steering left in a spell is a warning in the Problems panel'
 });
 
 test('New Spell File from a server of the workspace mcp.json moves the entry into the spell; the undo gives the file back byte for byte', async () => {
-  const api = await grimoire();
-  await waitFor(() => api.timings().gatewayReadyMs !== undefined, 60_000, 'the gateway to be ready');
-  const mcpJson = path.join(workspaceFolder(), '.vscode', 'mcp.json');
-  const original = fs.readFileSync(mcpJson, 'utf8');
-  const config = JSON.parse(original) as { servers: Record<string, { command: string; args: string[] }> };
-  const teamNotes = config.servers['Team Notes']!;
+  const { api, mcpJson, original, notesServer } = await readyWorkspace();
   // A comment and the file's own layout, which routing must keep.
-  const withEntry = original.replace('"servers": {', `"servers": {\n    // notes of the walkthrough\n    "Walk Notes": ${JSON.stringify({ command: teamNotes.command, args: teamNotes.args, env: { MEMORY_FILE_PATH: '${workspaceFolder}/walk-notes.jsonl' } })},`);
+  const withEntry = original.replace('"servers": {', `"servers": {\n    // notes of the walkthrough\n    "Walk Notes": ${JSON.stringify(notesServer('walk-notes.jsonl'))},`);
   fs.writeFileSync(mcpJson, withEntry);
   const settings = vscode.workspace.getConfiguration('grimoire');
   await settings.update('imports.vscode', true, vscode.ConfigurationTarget.Workspace);
@@ -85,13 +96,7 @@ test('New Spell File from a server of the workspace mcp.json moves the entry int
 }, 180_000);
 
 test('servers added to the workspace mcp.json are offered for routing once their tools are listed, in one offer naming each with its figures, before any call', async (t) => {
-  const api = await grimoire();
-  await waitFor(() => api.timings().gatewayReadyMs !== undefined, 60_000, 'the gateway to be ready');
-  const mcpJson = path.join(workspaceFolder(), '.vscode', 'mcp.json');
-  const original = fs.readFileSync(mcpJson, 'utf8');
-  const config = JSON.parse(original) as { servers: Record<string, { command: string; args: string[] }> };
-  const teamNotes = config.servers['Team Notes']!;
-  const server = (file: string) => ({ command: teamNotes.command, args: teamNotes.args, env: { MEMORY_FILE_PATH: `\${workspaceFolder}/${file}` } });
+  const { api, mcpJson, original, config, notesServer: server } = await readyWorkspace();
   await vscode.commands.executeCommand('notifications.clearAll');
   fs.writeFileSync(mcpJson, JSON.stringify({ servers: { ...config.servers, 'Offer One': server('one.jsonl'), 'Offer Two': server('two.jsonl') } }, null, 2) + '\n');
   const settings = vscode.workspace.getConfiguration('grimoire');
