@@ -5,27 +5,38 @@
  * model summarizers).
  */
 export class Cancellation {
-  aborted = false;
-  reason: unknown = undefined;
+  private cancelled = false;
+  private cancelledWith: unknown = undefined;
   private listeners: Array<(reason: unknown) => void> | undefined;
   private controller: AbortController | undefined;
   private followed: AbortSignal | undefined;
+  /** Whether the followed signal has this cancellation's listener: added with the first `onAbort`, not per call. */
+  private listening = false;
 
-  /** A cancellation that follows `signal` (a request the SDK's own Server handles); none for none. */
+  /**
+   * A cancellation that follows `signal` (a request the SDK's own Server handles); none for none.
+   * It reads the signal's state when asked and listens to it only once something listens to it.
+   */
   static following(signal: AbortSignal | undefined): Cancellation | undefined {
     if (!signal) return undefined;
     const cancellation = new Cancellation();
     cancellation.followed = signal;
-    if (signal.aborted) cancellation.abort(signal.reason);
-    else signal.addEventListener('abort', () => cancellation.abort(signal.reason), { once: true });
     return cancellation;
+  }
+
+  get aborted(): boolean {
+    return this.cancelled || this.followed?.aborted === true;
+  }
+
+  get reason(): unknown {
+    return this.cancelled ? this.cancelledWith : this.followed?.aborted ? this.followed.reason : undefined;
   }
 
   /** Cancels the call once; without a reason, the reason is the AbortError an AbortController gives. */
   abort(reason: unknown = new DOMException('This operation was aborted', 'AbortError')): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason;
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.cancelledWith = reason;
     this.controller?.abort(reason);
     const listeners = this.listeners;
     this.listeners = undefined;
@@ -35,6 +46,11 @@ export class Cancellation {
   /** Calls `listener` with the reason when the call is cancelled (not if it already was); returns what stops that. */
   onAbort(listener: (reason: unknown) => void): () => void {
     if (this.aborted) return () => undefined;
+    const followed = this.followed;
+    if (followed && !this.listening) {
+      this.listening = true;
+      followed.addEventListener('abort', () => this.abort(followed.reason), { once: true });
+    }
     (this.listeners ??= []).push(listener);
     return () => {
       const at = this.listeners?.indexOf(listener) ?? -1;

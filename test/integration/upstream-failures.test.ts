@@ -133,6 +133,11 @@ test('a power answering malformed tools/call results: each call fails clearly, t
       assert.match(error, detail, tool);
     }
     assert.equal(textOf(await session.client.callTool({ name: 'malformed__good', arguments: {} })), 'fine');
+    // Structured content is checked against the output schema the power's own listing gave the tool.
+    const offSchema = await session.client.callTool({ name: 'malformed__off_schema', arguments: {} });
+    assert.equal(offSchema.isError, true, JSON.stringify(offSchema));
+    assert.match(payload(offSchema).error as string, /'malformed:off_schema'.*does not match the tool's output schema/);
+    assert.deepEqual((await session.client.callTool({ name: 'malformed__on_schema', arguments: {} })).structuredContent, { count: 3 });
   } finally {
     await session.client.close();
     home.cleanup();

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
 import { Cancellation } from '../../server/util/cancellation.js';
 
@@ -53,4 +54,25 @@ test('following a signal: aborted with it, now or later; its signal is that sign
   assert.deepEqual([following.aborted, following.reason, heard], [true, 'from the SDK', ['from the SDK']]);
   const already = Cancellation.following(AbortSignal.abort('done'))!;
   assert.deepEqual([already.aborted, already.reason], [true, 'done']);
+});
+
+test('following a signal adds no listener to it until something listens, then one for all listeners', () => {
+  const controller = new AbortController();
+  const following = Cancellation.following(controller.signal)!;
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'a call nobody listens to costs the signal nothing');
+  const heard: unknown[] = [];
+  following.onAbort((reason) => heard.push(['first', reason]));
+  following.onAbort((reason) => heard.push(['second', reason]));
+  assert.equal(getEventListeners(controller.signal, 'abort').length, 1);
+  controller.abort('gone');
+  assert.deepEqual(heard, [['first', 'gone'], ['second', 'gone']]);
+  assert.deepEqual([following.aborted, following.reason], [true, 'gone']);
+});
+
+test('a followed cancellation aborted on its own keeps its own reason when the signal aborts later', () => {
+  const controller = new AbortController();
+  const following = Cancellation.following(controller.signal)!;
+  following.abort('the gateway gave up');
+  controller.abort('the client gave up');
+  assert.deepEqual([following.aborted, following.reason], [true, 'the gateway gave up']);
 });

@@ -75,3 +75,23 @@ test('a question while no call of the session runs, or while two do, goes to non
   release();
   await Promise.all(calls);
 });
+
+test('a question the power still has waiting when its call ends is refused: the call already ended', async () => {
+  const bridge = new InputBridge(5_000);
+  const peer = bridge.peer('a');
+  let second: Promise<unknown> | undefined;
+  const first = await bridge.start(
+    'a',
+    async () => {
+      void peer.elicit({ message: 'first?' } as never).catch(() => undefined);
+      // Asked while the first waits for the client's retry: it waits its turn, then the call ends.
+      second = peer.listRoots();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return result('done without them');
+    },
+    () => undefined,
+    signal(),
+  );
+  assert.ok('requestState' in first);
+  await assert.rejects(second!, /The call already ended/);
+});

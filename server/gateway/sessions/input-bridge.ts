@@ -36,9 +36,13 @@ class Questions {
     return new Promise((resolve) => (this.listener = resolve));
   }
 
-  refuseAll(error: Error): void {
-    for (const question of this.waiting.splice(0)) question.refuse(error);
+  /** Refuses the questions still waiting with `error()`, made only when one waits (an Error's stack costs a call microseconds). */
+  refuseAll(error: () => Error): void {
+    const waiting = this.waiting.splice(0);
     this.listener = undefined;
+    if (waiting.length === 0) return;
+    const refusal = error();
+    for (const question of waiting) question.refuse(refusal);
   }
 }
 
@@ -104,7 +108,7 @@ export class InputBridge {
     call.result = run().finally(() => {
       calls.delete(call);
       if (calls.size === 0 && this.open.get(sessionId) === calls) this.open.delete(sessionId);
-      call.questions.refuseAll(new ProtocolError(ProtocolErrorCode.InvalidRequest, 'The call already ended.'));
+      call.questions.refuseAll(() => new ProtocolError(ProtocolErrorCode.InvalidRequest, 'The call already ended.'));
     });
     return this.await(sessionId, call, signal);
   }
