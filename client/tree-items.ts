@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { LoadIssueInfo, PowerInfo, ToolInfo } from '../protocol/records.js';
 import { inAgentsView, powerStateText } from '../protocol/power-state.js';
 import { toolCountText, toolCounts, toolCountsText, toolStatus, type ToolStatus } from '../protocol/tool-counts.js';
+import { eraOf } from '../protocol/protocol-era.js';
 
 export { powerStateText, toolCountText, toolCounts, toolCountsText, toolStatus };
 
@@ -63,6 +64,7 @@ export function powerItem(power: PowerInfo): ItemModel {
     `State: ${powerStateText(power)}`,
     `In the tool list of ${power.agentSessions} agent session${power.agentSessions === 1 ? '' : 's'}`,
     `Source: ${SOURCE_LABEL[power.source.kind]} (${power.source.file})${power.source.readOnly ? ', read-only' : ''}`,
+    ...(power.protocolVersion ? [`MCP revision: ${power.protocolVersion} (${eraOf(power.protocolVersion)})`] : []),
     ...power.problems.map((problem) => `Problem: ${problem}`),
     ...(power.lastError ? [`Last error: ${power.lastError}`] : []),
     ...(power.awaitingLaunch ? [`Waiting for your approval to run: ${power.awaitingLaunch.command} (Grimoire: Review Server Launches...)`] : []),

@@ -1,3 +1,4 @@
+import { eraOf } from '../../protocol/protocol-era.js';
 import { asTool, Catalog } from '../catalog/catalog.js';
 import { readCandidates, unconfirmed, type PowerToolsView } from '../catalog/read-candidates.js';
 import type { Store } from '../store/store.js';
@@ -62,10 +63,4 @@ function awaitingReads(store: Store, powers: PowerToolsView[]): number {
   } finally {
     reads.close();
   }
-}
-
-/** 'modern' (2026-07-28 and later), 'legacy' (the 2025 and 2024 revisions), '?' before the server ever listed its tools. */
-function eraOf(version: string | undefined): string {
-  if (!version) return '?';
-  return version >= '2026-07-28' ? 'modern' : 'legacy';
 }
