@@ -10,18 +10,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GrimoireApi } from '../../../client/extension.js';
 import { askHarness, harnessAvailable, type TextAnswer } from './harness-client.js';
+import { approveLaunch, workspaceFolder } from './launches.js';
 import { test, waitFor } from './runner.js';
 
 async function grimoire(): Promise<GrimoireApi> {
   const extension = vscode.extensions.getExtension<GrimoireApi>('grimoire.grimoire');
   assert.ok(extension, 'the extension is installed');
   return extension.activate();
-}
-
-function workspaceFolder(): string {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  assert.ok(folder, 'the tests run in a workspace');
-  return folder;
 }
 
 const placeholders = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => /placeholder/.test(d.message));
@@ -69,6 +64,9 @@ test('New Spell File from a server of the workspace mcp.json moves the entry int
   const spell = path.join(workspaceFolder(), '.grimoire', 'walk-notes.spell.yaml');
   try {
     await waitFor(() => api.powers().find((power) => power.name === 'walk-notes' && power.source.kind === 'vscode-mcp'), 60_000, 'walk-notes imported');
+    // The user approved the server's launch (from a terminal here: no dialogs in tests); its tools are then listed in the background.
+    await approveLaunch('walk-notes', true);
+    await waitFor(() => api.powers().find((power) => power.name === 'walk-notes' && power.tools.length > 0), 60_000, 'walk-notes listed');
     const editor = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('grimoire.newSpellFile', { from: { file: mcpJson, key: 'Walk Notes' }, entry: 'move' });
     assert.equal(editor?.document.uri.fsPath, spell, 'the spell routing wrote is opened');
     const after = fs.readFileSync(mcpJson, 'utf8');
@@ -102,7 +100,9 @@ test('servers added to the workspace mcp.json are offered for routing once their
   const settings = vscode.workspace.getConfiguration('grimoire');
   await settings.update('imports.vscode', true, vscode.ConfigurationTarget.Workspace);
   try {
-    // Listed in the background (discovery): nobody activates or calls them.
+    // The user approved both launches (from a terminal: no dialogs in tests); listed in the background (discovery): nobody activates or calls them.
+    await waitFor(() => ['offer-one', 'offer-two'].every((name) => api.powers().some((power) => power.name === name)), 60_000, 'both servers imported');
+    for (const name of ['offer-one', 'offer-two']) await approveLaunch(name, true);
     const listed = await waitFor(() => {
       const both = ['offer-one', 'offer-two'].map((name) => api.powers().find((power) => power.name === name && power.tools.length > 0));
       return both.every(Boolean) && both;

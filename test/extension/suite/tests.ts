@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GrimoireApi } from '../../../client/extension.js';
 import { askHarness, harnessAvailable, TEST_MODEL_ID, type DashboardAnswer, type DashboardSectionsAnswer, type GrammarAnswer, type PaneAnswer, type ProblemsAnswer, type SnapshotAnswer, type TextAnswer, type WelcomeAnswer } from './harness-client.js';
+import { approveLaunch, workspaceFolder } from './launches.js';
 import { test, waitFor, type TestContext } from './runner.js';
 
 const EXTENSION_ID = 'grimoire.grimoire';
@@ -36,18 +37,6 @@ async function grimoire(): Promise<GrimoireApi> {
 
 const toolNames = () => vscode.lm.tools.map((tool) => tool.name);
 
-/**
- * A workspace spell's server runs once the user approved its launch. VS Code refuses to show the
- * modal while extension tests run, so the user approves from a terminal: `grimoire powers approve`
- * (retried until the spell is on disk and loaded).
- */
-async function approveLaunch(name: string, imported = false): Promise<void> {
-  const cli = path.resolve(__dirname, '..', '..', '..', 'server', 'cli', 'main.js');
-  await waitFor(() => {
-    const approved = spawnSync(process.execPath, [cli, 'powers', 'approve', name, '--workspace', workspaceFolder(), ...(imported ? [] : ['--no-imports'])], { encoding: 'utf8', env: process.env, timeout: 30_000 });
-    return approved.status === 0;
-  }, 30_000, `'${name}' approved from a terminal`);
-}
 const gatewayTool = (suffix: string) => toolNames().find((name) => name.startsWith('mcp_') && name.endsWith(suffix));
 
 function textOf(result: vscode.LanguageModelToolResult): string {
@@ -79,12 +68,6 @@ async function runDismissing<T>(command: string, ...args: unknown[]): Promise<T>
   await new Promise((resolve) => setTimeout(resolve, 800));
   await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
   return running;
-}
-
-function workspaceFolder(): string {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  assert.ok(folder, 'the tests run in a workspace');
-  return folder;
 }
 
 test('the Powers view says the gateway is starting until it answers, then lists the powers', async (t) => {
