@@ -1,9 +1,9 @@
 /**
- * What a new user reads before the agent has made a single call, in the rendered workbench: the
- * workspace's own `.vscode/mcp.json` servers named on the dashboard as listed twice with their
- * tokens, equal to the user's own count (the SDK's Client listing the same servers, o200k_base), the
- * same after *Restart Gateway*; and the Powers tree and the status bar agreeing that no power is in
- * the agent's list.
+ * What a new user reads before the agent has made a single call, in the rendered workbench: once
+ * the user let them run (the launch modals), the workspace's own `.vscode/mcp.json` servers named
+ * on the dashboard as listed twice with their tokens, equal to the user's own count (the SDK's
+ * Client listing the same servers, o200k_base), the same after *Restart Gateway*; and the Powers
+ * tree and the status bar agreeing that no power is in the agent's list.
  */
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -85,6 +85,26 @@ async function palette(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
+/**
+ * The user lets the workspace's servers run, as Grimoire asks before any server a workspace file
+ * names: *Review Server Launches...*, then *Run It* in the modal of each (its default is not to run).
+ */
+async function approveLaunchesAsUser(page: Page, count: number): Promise<string[]> {
+  const problems: string[] = [];
+  await palette(page, 'Grimoire: Review Server Launches...');
+  for (let i = 0; i < count; i++) {
+    const run = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Run It' }).first();
+    const shown = await run.waitFor({ timeout: 30_000 }).then(() => true, () => false);
+    if (!shown) {
+      problems.push(`the launch modal ${i + 1} of ${count} (Run It) did not show`);
+      break;
+    }
+    await run.click();
+    await page.waitForTimeout(500);
+  }
+  return problems;
+}
+
 async function tokensFrame(page: Page): Promise<Frame> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
@@ -129,6 +149,8 @@ export async function figuresAsUser(page: Page, servers: WorkspaceServer[], scre
   const shownActive = powersRows.filter((row) => / active · /.test(` ${row}`) || row.includes(' active ·'));
   if (shownActive.length > 0) problems.push(`the Powers tree shows powers active that no agent has: ${JSON.stringify(shownActive)}`);
   if (!/Grimoire 0\/\d+/.test(statusBar)) problems.push(`the status bar should count no active power: "${statusBar}"`);
+
+  problems.push(...(await approveLaunchesAsUser(page, names.length)));
 
   const compare = (rows: ListedTwiceRead[], when: string) => {
     for (const name of names) {
