@@ -141,12 +141,15 @@ test('the activity log records the outcome of calls answered as tasks', { timeou
   await waitFor(() => !isAlive(child.pid!), 10_000, 'the gateway to exit');
   const store = await Store.open({ dataDir: data });
   try {
-    const rows = store.query<{ tool: string; status: string; latency_ms: number }>("SELECT tool, status, latency_ms FROM activity WHERE power = 'probe' AND tool IN ('ticks', 'wait') ORDER BY at");
+    const rows = store.query<{ tool: string; status: string; error: string | null; latency_ms: number }>("SELECT tool, status, error, latency_ms FROM activity WHERE power = 'probe' AND tool IN ('ticks', 'wait') ORDER BY at");
     const ticks = rows.filter((r) => r.tool === 'ticks');
     assert.equal(ticks.length, 2, JSON.stringify(rows));
     assert.ok(ticks.every((r) => r.status === 'ok'), JSON.stringify(rows));
     assert.ok(ticks[0].latency_ms >= 1000, `the task's record has the call's whole time: ${ticks[0].latency_ms} ms`);
-    assert.equal(rows.filter((r) => r.tool === 'wait').length, 1, JSON.stringify(rows));
+    const waits = rows.filter((r) => r.tool === 'wait');
+    assert.equal(waits.length, 1, JSON.stringify(rows));
+    assert.equal(waits[0].status, 'error', `the cancelled task's call is recorded as not ok: ${JSON.stringify(waits[0])}`);
+    assert.match(String(waits[0].error), /cancel/i);
   } finally {
     store.close();
   }
