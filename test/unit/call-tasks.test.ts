@@ -95,6 +95,38 @@ test('tasks/cancel cancels the call and the task stays cancelled when the call e
   assert.equal(ended.result, undefined);
 });
 
+test('when its owner is gone, a running task\'s call is cancelled and every task of the owner dropped, no other\'s', async () => {
+  const bridge = new InputBridge(5_000);
+  const tasks = new CallTasks(5_000);
+  const [running, ended, others] = [await longCall(bridge, 'a'), await longCall(bridge, 'a'), await longCall(bridge, 'b')];
+  const [runningTask, endedTask] = [tasks.create('a', running.running, (r) => r), tasks.create('a', ended.running, (r) => r)];
+  const othersTask = tasks.create('b', others.running, (r) => r);
+  ended.finish('done');
+  await tick();
+  tasks.closeOwner('a');
+  assert.equal(running.aborted.length, 1, 'the running call is cancelled');
+  assert.equal(others.aborted.length, 0);
+  for (const id of [runningTask.taskId, endedTask.taskId]) assert.throws(() => tasks.get('a', id), /Unknown task/);
+  assert.equal(tasks.get('b', othersTask.taskId).status, 'working');
+  assert.equal(tasks.size, 1);
+});
+
+test('at most 100 ended tasks are kept per owner: the oldest is dropped first', async () => {
+  const bridge = new InputBridge(5_000);
+  const tasks = new CallTasks(5_000);
+  const ids: string[] = [];
+  for (let i = 0; i < 101; i++) {
+    const call = await longCall(bridge, 'a');
+    ids.push(tasks.create('a', call.running, (r) => r).taskId);
+    call.finish(`done ${i}`);
+    await tick(1);
+  }
+  await tick();
+  assert.equal(tasks.size, 100);
+  assert.throws(() => tasks.get('a', ids[0]), /Unknown task/);
+  assert.deepEqual(tasks.get('a', ids[100]).result, result('done 100'));
+});
+
 test('only a request that declares the extension gets tasks', () => {
   assert.equal(declaresTasks(undefined), false);
   assert.equal(declaresTasks({}), false);

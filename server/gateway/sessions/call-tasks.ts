@@ -106,6 +106,16 @@ export class CallTasks {
     task.running.call.abort(new Error('The task was cancelled.'));
   }
 
+  /** The owner is gone (its connection closed): its running tasks' calls are cancelled and all its tasks dropped. */
+  closeOwner(owner: string): void {
+    for (const task of [...this.tasks.values()]) {
+      if (task.owner !== owner) continue;
+      if (!isEnded(task.view.status)) this.cancel(owner, task.view.taskId);
+      clearTimeout(task.expiry);
+      this.tasks.delete(task.view.taskId);
+    }
+  }
+
   /** How many tasks the store holds (for tests of its bounds). */
   get size(): number {
     return this.tasks.size;

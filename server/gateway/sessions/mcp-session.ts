@@ -107,7 +107,10 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   if (bridge) gateway.ports.manager.features.addSession({ id: sessionId, capabilities: () => declared, ...bridge.peer(sessionId) });
   server.onclose = () => {
     undoPassthrough();
-    if (!stateOutlives) gateway.closeSession(sessionId);
+    if (stateOutlives) return;
+    // The connection was the owner of its tasks: nobody can reach them any more.
+    tasks?.closeOwner(sessionId);
+    gateway.closeSession(sessionId);
   };
   return {
     server,
