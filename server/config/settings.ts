@@ -123,6 +123,11 @@ export const settingsSchema = z.object({
       maxConcurrent: z.number().int().min(1).default(64),
       /** At most this many HTTP sessions per client (a bearer token: the owner's, or a team user's); past it, its least recently used one is closed. */
       maxPerClient: z.number().int().min(1).default(16),
+      /**
+       * A 2026-07-28 client's tool call still running after this long is answered with a task
+       * (the `io.modelcontextprotocol/tasks` extension, when the request declares it) and goes on; 0: never.
+       */
+      taskAfterMs: z.number().int().min(0).default(10_000),
     })
     .prefault({}),
   trust: z

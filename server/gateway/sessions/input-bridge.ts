@@ -46,7 +46,7 @@ class Questions {
   }
 }
 
-interface OpenCall {
+export interface OpenCall {
   result: Promise<CallToolResult>;
   questions: Questions;
   /** Cancels the call (the client cancelled the request waiting on it). */
@@ -61,7 +61,13 @@ interface Parked {
   timer: NodeJS.Timeout;
 }
 
-export type BridgedOutcome = { result: CallToolResult } | { inputRequests: Record<string, InputRequest>; requestState: string };
+/** A call still running when its request stopped waiting: `next` is the power's next question (tasks take it from here, call-tasks.ts). */
+export interface RunningCall {
+  call: OpenCall;
+  next: Promise<Question>;
+}
+
+export type BridgedOutcome = { result: CallToolResult } | { inputRequests: Record<string, InputRequest>; requestState: string } | { running: RunningCall };
 
 const bridges = new WeakMap<object, InputBridge>();
 
@@ -100,7 +106,7 @@ export class InputBridge {
    * Starts a call for a session and answers with its result, or with the first question its power
    * asks. `signal`: the request's; while a request waits on the call, its cancellation cancels it.
    */
-  start(sessionId: string, run: () => Promise<CallToolResult>, abort: (reason: unknown) => void, signal: AbortSignal): Promise<BridgedOutcome> {
+  start(sessionId: string, run: () => Promise<CallToolResult>, abort: (reason: unknown) => void, signal: AbortSignal, taskAfterMs?: number): Promise<BridgedOutcome> {
     const call: OpenCall = { result: undefined as unknown as Promise<CallToolResult>, questions: new Questions(), abort };
     let calls = this.open.get(sessionId);
     if (!calls) this.open.set(sessionId, (calls = new Set()));
@@ -110,7 +116,7 @@ export class InputBridge {
       if (calls.size === 0 && this.open.get(sessionId) === calls) this.open.delete(sessionId);
       call.questions.refuseAll(() => new ProtocolError(ProtocolErrorCode.InvalidRequest, 'The call already ended.'));
     });
-    return this.await(sessionId, call, signal);
+    return this.await(sessionId, call, signal, taskAfterMs);
   }
 
   /** Whether a retry's `requestState` is a handle this gateway minted (for any session). */
@@ -119,7 +125,7 @@ export class InputBridge {
   }
 
   /** A retry: answers the power's question with the client's response and waits for what comes next. Throws for another session's handle. */
-  resume(sessionId: string, state: string, responses: Record<string, unknown> | undefined, signal: AbortSignal): Promise<BridgedOutcome> {
+  resume(sessionId: string, state: string, responses: Record<string, unknown> | undefined, signal: AbortSignal, taskAfterMs?: number): Promise<BridgedOutcome> {
     const parked = this.parked.get(state);
     if (!parked || parked.owner !== sessionId) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'This requestState names no call of this session (it expired, was answered, or is not yours).');
     this.parked.delete(state);
@@ -127,19 +133,28 @@ export class InputBridge {
     const response = responses?.[parked.key];
     if (response === undefined) parked.question.refuse(new ProtocolError(ProtocolErrorCode.InvalidRequest, 'The client did not answer the request.'));
     else parked.question.answer(response);
-    return this.await(sessionId, parked.call, signal);
+    return this.await(sessionId, parked.call, signal, taskAfterMs);
   }
 
-  private async await(sessionId: string, call: OpenCall, signal: AbortSignal): Promise<BridgedOutcome> {
+  /**
+   * Waits for the call's result or its power's next question; with `taskAfterMs`, for at most that
+   * long, then answers with the call still running (the client takes a task).
+   */
+  private async await(sessionId: string, call: OpenCall, signal: AbortSignal, taskAfterMs?: number): Promise<BridgedOutcome> {
     const cancel = () => call.abort(signal.reason);
     if (signal.aborted) cancel();
     else signal.addEventListener('abort', cancel, { once: true });
-    let next: { result: CallToolResult } | { question: Question };
+    const question = call.questions.next();
+    let bound: NodeJS.Timeout | undefined;
+    const late = taskAfterMs === undefined ? undefined : new Promise<{ late: true }>((resolve) => (bound = setTimeout(() => resolve({ late: true }), taskAfterMs)));
+    let next: { result: CallToolResult } | { question: Question } | { late: true };
     try {
-      next = await Promise.race([call.result.then((result) => ({ result })), call.questions.next().then((question) => ({ question }))]);
+      next = await Promise.race([call.result.then((result) => ({ result })), question.then((asked) => ({ question: asked })), ...(late ? [late] : [])]);
     } finally {
+      clearTimeout(bound);
       signal.removeEventListener('abort', cancel);
     }
+    if ('late' in next) return { running: { call, next: question } };
     if ('result' in next) return next;
     const state = randomBytes(18).toString('base64url');
     const key = next.question.method.replace(/\W+/g, '_');

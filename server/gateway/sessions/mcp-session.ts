@@ -17,6 +17,8 @@ import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './sessi
 import { MODERN_CACHE_HINTS, modernToolList, withNamedToolSchemas, type Era } from './modern-era.js';
 import { keepLegacyResourceCodes } from './legacy-error-codes.js';
 import { inputBridgeOf } from './input-bridge.js';
+import { registerTaskMethods } from './task-methods.js';
+import { callTasksOf, declaresTasks, TASKS_EXTENSION } from './call-tasks.js';
 
 /** How long a power's question to a modern client waits for the client's retry. */
 const RETRY_WAIT_MS = 120_000;
@@ -53,17 +55,28 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   // A modern client's requests each declare what it can do: the union of what this session's did.
   let declared: ClientCapabilities = {};
   const bridge = era === 'modern' ? inputBridgeOf(gateway, RETRY_WAIT_MS) : undefined;
+  const tasks = era === 'modern' ? callTasksOf(gateway, RETRY_WAIT_MS) : undefined;
   const modernCall = async (name: string, args: Record<string, unknown>, ctx: ServerContext, onprogress: CallScope['onprogress']) => {
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-    declared = { ...declared, ...(envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) };
+    const requested = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+    declared = { ...declared, ...requested };
+    // A call of a client that declared the tasks extension answers with a task once it outlasts the bound (0: never).
+    const bound = gateway.ports.settings.sessions.taskAfterMs;
+    const taskAfterMs = bound > 0 && declaresTasks(requested) ? bound : undefined;
     const state = ctx.mcpReq.requestState();
     const cancellation = new Cancellation();
     const outcome = bridge!.knows(state)
-      ? await bridge!.resume(sessionId, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal)
-      : await bridge!.start(sessionId, () => gateway.callTool(name, args, { sessionId, cancellation, onprogress }), (reason) => cancellation.abort(reason), ctx.mcpReq.signal);
+      ? await bridge!.resume(sessionId, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal, taskAfterMs)
+      : await bridge!.start(sessionId, () => gateway.callTool(name, args, { sessionId, cancellation, onprogress }), (reason) => cancellation.abort(reason), ctx.mcpReq.signal, taskAfterMs);
     if ('result' in outcome) return withNamedToolSchemas(gateway.ports, name, outcome.result);
+    if ('running' in outcome) {
+      const task = tasks!.create(sessionId, outcome.running, (result) => withNamedToolSchemas(gateway.ports, name, result));
+      // The SDK passes a tools/call result whose resultType is not 'complete' through as it is.
+      return { resultType: 'task', ...task } as unknown as ReturnType<typeof withNamedToolSchemas>;
+    }
     return inputRequired({ inputRequests: outcome.inputRequests, requestState: outcome.requestState });
   };
+  if (tasks) registerTaskMethods(server, tasks, sessionId, () => gateway.ports.sessions.touch(sessionId));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     gateway.ports.sessions.touch(sessionId);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
@@ -94,7 +107,10 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   if (bridge) gateway.ports.manager.features.addSession({ id: sessionId, capabilities: () => declared, ...bridge.peer(sessionId) });
   server.onclose = () => {
     undoPassthrough();
-    if (!stateOutlives) gateway.closeSession(sessionId);
+    if (stateOutlives) return;
+    // The connection was the owner of its tasks: nobody can reach them any more.
+    tasks?.closeOwner(sessionId);
+    gateway.closeSession(sessionId);
   };
   return {
     server,
@@ -109,7 +125,9 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
 /** The SDK's Server in one era: a legacy one keeps the 2025 error codes (legacy-error-codes.ts). */
 class SessionServer extends Server {
   constructor(private readonly sessionEra: Era) {
-    super(SERVER_INFO, { capabilities: SESSION_CAPABILITIES, instructions: GATEWAY_INSTRUCTIONS, cacheHints: MODERN_CACHE_HINTS });
+    // A modern session offers the tasks extension (call-tasks.ts); a legacy one has no such extension.
+    const capabilities = sessionEra === 'modern' ? { ...SESSION_CAPABILITIES, extensions: { [TASKS_EXTENSION]: {} } } : SESSION_CAPABILITIES;
+    super(SERVER_INFO, { capabilities, instructions: GATEWAY_INSTRUCTIONS, cacheHints: MODERN_CACHE_HINTS });
   }
 
   override async connect(transport: Transport): Promise<void> {

@@ -1,0 +1,90 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { gatewayEnv, startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
+import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
+
+/**
+ * Long calls as tasks over Streamable HTTP, two users of one real gateway (`serve --http`), raw
+ * 2026-07-28 requests (each its own, no session) and a real slow power (cancel-probe-server as
+ * `probe`): a task is found by its user's later requests and by no other user's.
+ */
+const MODERN = '2026-07-28';
+const TASKS = 'io.modelcontextprotocol/tasks';
+let home: { dir: string; cleanup: () => void };
+let gateway: HttpGatewayProcess;
+let tokens: { alice: string; bob: string };
+let nextId = 1;
+
+before(async () => {
+  home = tempDir();
+  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ sessions: { taskAfterMs: 300 } }));
+  const spells = path.join(home.dir, 'spells');
+  writeSpell(spells, 'probe', `name: probe
+version: 1.0.0
+description: Answers after a while, or waits until cancelled.
+keywords: [ticks, wait, cancel]
+server:
+  command: ${JSON.stringify(process.execPath)}
+  args: ${JSON.stringify([fixtureServer('cancel-probe-server')])}
+`);
+  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
+  const addUser = (name: string) => (JSON.parse(execFileSync(process.execPath, [cliPath, 'users', 'add', name, '--json'], { env, encoding: 'utf8' })) as { token: string }).token;
+  tokens = { alice: addUser('alice'), bob: addUser('bob') };
+  gateway = await startHttpGateway(['--spells', spells, '--no-imports'], env);
+});
+
+after(async () => {
+  await gateway.stop();
+  home.cleanup();
+});
+
+/** One modern request of `token`'s user; its JSON-RPC answer (from a JSON body or an event stream). */
+async function send(token: string, method: string, params: Record<string, unknown>, name: string): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
+  const id = nextId++;
+  const response = await fetch(gateway.url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-method': method, 'mcp-name': name, 'mcp-protocol-version': MODERN },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw-tasks', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } } } },
+    }),
+  });
+  const text = await response.text();
+  const messages = response.headers.get('content-type')?.includes('text/event-stream')
+    ? text.split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
+    : [JSON.parse(text) as Record<string, unknown>];
+  const answer = messages.find((m) => m.id === id);
+  assert.ok(answer, `${method} answered ${response.status}: ${text.slice(0, 300)}`);
+  return answer as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
+
+const task = (token: string, method: string, taskId: string) => send(token, method, { taskId }, taskId);
+
+test('a user\'s task is found by that user\'s later requests only: another user\'s get and cancel answer unknown', { timeout: 30_000 }, async () => {
+  const started = await send(tokens.alice, 'tools/call', { name: 'call_tool_write', arguments: { name: 'probe:ticks', args: { count: 8, every: 250 }, intent: { operation_type: 'write' } } }, 'call_tool_write');
+  assert.equal(started.result?.resultType, 'task', JSON.stringify(started));
+  const taskId = String(started.result!.taskId);
+
+  for (const method of ['tasks/get', 'tasks/cancel']) {
+    const bobs = await task(tokens.bob, method, taskId);
+    assert.equal(bobs.error?.code, -32602, `bob's ${method}: ${JSON.stringify(bobs)}`);
+    assert.match(bobs.error!.message, /Unknown task/);
+  }
+  const owners = await task(gateway.token, 'tasks/get', taskId);
+  assert.equal(owners.error?.code, -32602, 'the gateway owner\'s token is another user too');
+
+  let polled = await task(tokens.alice, 'tasks/get', taskId);
+  assert.equal(polled.result?.status, 'working', 'bob\'s cancel changed nothing');
+  for (let polls = 0; polled.result?.status === 'working' && polls < 100; polls++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    polled = await task(tokens.alice, 'tasks/get', taskId);
+  }
+  assert.equal(polled.result?.status, 'completed', JSON.stringify(polled));
+  const content = (polled.result?.result as { content: Array<{ text: string }> }).content;
+  assert.match(content[0].text, /ticked 8/);
+});
