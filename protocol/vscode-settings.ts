@@ -19,6 +19,11 @@ interface Declared {
    */
   to: 'gateway' | 'client' | 'extension';
   markdownDescription: string;
+  /**
+   * `machine`: only the user's own settings set it, never a workspace's `.vscode/settings.json` (a
+   * setting that names programs to run must not come from a folder an agent can write).
+   */
+  scope?: 'machine';
 }
 
 export type SettingDeclaration = Declared &
@@ -40,11 +45,12 @@ export const VSCODE_SETTINGS = {
   },
   spellFolders: {
     to: 'client',
+    scope: 'machine',
     type: 'array',
     items: { type: 'string' },
     default: [],
     markdownDescription:
-      "More folders with `*.spell.yaml` files, read besides the Grimoire folder (`$GRIMOIRE_HOME`; `~/.grimoire` if it exists, else e.g. `~/.config/grimoire`, `~/Library/Application Support/Grimoire`, `%APPDATA%\\Grimoire`) and the workspace's `.grimoire/`. Relative paths are relative to the first workspace folder; `~` is your home folder.",
+      "More folders with `*.spell.yaml` files, read besides the Grimoire folder (`$GRIMOIRE_HOME`; `~/.grimoire` if it exists, else e.g. `~/.config/grimoire`, `~/Library/Application Support/Grimoire`, `%APPDATA%\\Grimoire`) and the workspace's `.grimoire/`. Relative paths are relative to the first workspace folder; `~` is your home folder. Set in your user settings only: a workspace cannot add spell folders, and a spell inside the workspace runs only once you approved its command.",
   },
   'imports.vscode': {
     to: 'gateway',

@@ -18,6 +18,7 @@ function property(key: string, setting: SettingDeclaration, order: number, defau
   const out: Record<string, unknown> = { type };
   for (const name of ['items', 'minimum', 'exclusiveMinimum', 'maximum', 'enum', 'enumDescriptions']) if (bounds[name] !== undefined) out[name] = bounds[name];
   out.default = declared === CALIBRATED ? key.split('.').reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], defaults) : declared;
+  if (setting.scope) out.scope = setting.scope;
   out.order = order;
   out.markdownDescription = markdownDescription;
   return out;

@@ -44,11 +44,15 @@ interface ApprovalRow {
   approved_at: number;
 }
 
-/** Where a power's launch definition comes from. */
+/**
+ * Where a power's launch definition comes from. Any file inside the workspace folder is the
+ * workspace's, whichever spell folder read it: what an agent can write there is never the user's own.
+ */
 export function launchOrigin(power: PowerDefinition, workspaceSpells?: string): LaunchOrigin {
   if (power.source.kind === 'demo') return 'user';
-  if (power.source.kind === 'spell') return workspaceSpells && path.resolve(path.dirname(power.source.file)) === path.resolve(workspaceSpells) ? 'workspace' : 'user';
-  return workspaceSpells && isInside(power.source.file, path.dirname(workspaceSpells)) ? 'workspace' : 'imported';
+  const inWorkspace = workspaceSpells !== undefined && isInside(power.source.file, path.dirname(workspaceSpells));
+  if (power.source.kind === 'spell') return inWorkspace ? 'workspace' : 'user';
+  return inWorkspace ? 'workspace' : 'imported';
 }
 
 function isInside(file: string, folder: string): boolean {

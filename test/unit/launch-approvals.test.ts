@@ -15,6 +15,8 @@ test('what asks first: workspace spells and every imported config; never the use
   const spells = path.join(workspace, '.grimoire');
   assert.equal(launchOrigin(power('spell', path.join(spells, 'helper.spell.yaml')), spells), 'workspace');
   assert.equal(launchOrigin(power('spell', '/home/me/.config/grimoire/helper.spell.yaml'), spells), 'user');
+  // A spell folder inside the workspace (a relative spellFolders entry) is the workspace's too: an agent can write there.
+  assert.equal(launchOrigin(power('spell', path.join(workspace, 'tools', 'spells', 'helper.spell.yaml')), spells), 'workspace');
   assert.equal(launchOrigin(power('demo', '/pkg/server/demo/powers/memory.spell.yaml'), spells), 'user');
   assert.equal(launchOrigin(power('vscode-mcp', path.join(workspace, '.vscode', 'mcp.json')), spells), 'workspace');
   assert.equal(launchOrigin(power('cursor-mcp', path.join(workspace, '.cursor', 'mcp.json')), spells), 'workspace');

@@ -5,6 +5,7 @@
 import { runAll } from './runner.js';
 import './tests.js';
 import './routing.js';
+import './workspace-trust.js';
 
 export async function run(): Promise<void> {
   const { failed } = await runAll((line) => console.log(line));
