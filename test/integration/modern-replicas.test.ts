@@ -2,7 +2,9 @@
  * 2026-07-28 clients of two users on two real gateway replicas (`grimoire serve --http --database …`)
  * on one real PostgreSQL, behind a plain round-robin proxy (no sticky sessions: each request goes to
  * the next replica): every request is answered whichever replica gets it, the tool list is the same
- * from both, and every call is recorded as its user's.
+ * from both, every call is recorded as its user's, and what the agent is told follows the user
+ * across replicas (the powers active for the user, the guidance already given) and never reaches
+ * another user.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -98,6 +100,73 @@ test('two users\' modern clients through a round-robin proxy: every request answ
         [
           ['modern:alice', 'alice', 4],
           ['modern:bob', 'bob', 4],
+        ],
+      );
+    } finally {
+      await db.end();
+    }
+  } finally {
+    await Promise.all(Object.values(clients).map((client) => client.close()));
+  }
+});
+
+type Answer = Awaited<ReturnType<Client['callTool']>>;
+const payloadOf = (answer: Answer) => (answer.structuredContent ?? {}) as Record<string, unknown>;
+const textOf = (answer: Answer) => (answer.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+
+/** `work` run `times` times in a row, with how many of them each replica served (the proxy's turns are shared by every client). */
+async function inTurns<T>(times: number, work: () => Promise<T>): Promise<{ results: T[]; byReplica: number[] }> {
+  const start = [...served];
+  const results: T[] = [];
+  for (let i = 0; i < times; i++) results.push(await work());
+  return { results, byReplica: served.map((n, i) => n - start[i]) };
+}
+
+test("a user's active powers and the guidance already given follow the user across replicas; another user's stay apart", { skip, timeout: 60_000 }, async () => {
+  const [carol, dave] = await Promise.all([addUser('carol'), addUser('dave')]);
+  const clients = { carol: await modernClient(carol), dave: await modernClient(dave) };
+  // An unknown tool's answer names the caller's active powers.
+  const activeSeenBy = async (client: Client) => textOf(await client.callTool({ name: 'no_such_tool', arguments: {} }));
+  try {
+    const first = await clients.carol.callTool({ name: 'activate_power', arguments: { name: 'unstable' } });
+    assert.equal(payloadOf(first).status, 'activated', textOf(first));
+    assert.equal(payloadOf(first).guidance, 'Test guidance for the unstable server.', 'the guidance comes with the first activation');
+
+    const probes = await inTurns(2, () => activeSeenBy(clients.carol));
+    assert.deepEqual(probes.byReplica, [1, 1], 'one probe on each replica');
+    for (const text of probes.results) assert.match(text, /Active powers: unstable\./, 'the power is active for carol on either replica');
+
+    const again = await inTurns(2, () => clients.carol.callTool({ name: 'activate_power', arguments: { name: 'unstable' } }));
+    assert.deepEqual(again.byReplica, [1, 1]);
+    for (const answer of again.results) {
+      assert.notEqual(answer.isError, true, textOf(answer));
+      assert.equal(payloadOf(answer).guidance, undefined, 'the guidance is not given again, whichever replica answers');
+    }
+
+    // Dave's state is his own: nothing active, and the guidance is new to him.
+    const daves = await inTurns(2, () => activeSeenBy(clients.dave));
+    for (const text of daves.results) assert.match(text, /No power is active\./);
+    const davesFirst = await clients.dave.callTool({ name: 'activate_power', arguments: { name: 'unstable' } });
+    assert.equal(payloadOf(davesFirst).guidance, 'Test guidance for the unstable server.');
+
+    const off = await clients.carol.callTool({ name: 'deactivate_power', arguments: { name: 'unstable' } });
+    assert.notEqual(off.isError, true, textOf(off));
+    const after = await inTurns(2, () => activeSeenBy(clients.carol));
+    assert.deepEqual(after.byReplica, [1, 1]);
+    for (const text of after.results) assert.match(text, /No power is active\./, 'deactivated on every replica');
+    const davesStill = await inTurns(2, () => activeSeenBy(clients.dave));
+    for (const text of davesStill.results) assert.match(text, /Active powers: unstable\./, "carol's deactivation leaves dave's power active");
+
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      const rows = await db.query<{ session: string; kind: string; item: string }>("SELECT session, kind, item FROM session_state WHERE session IN ('modern:carol', 'modern:dave') ORDER BY session, kind");
+      assert.deepEqual(
+        rows.rows.map((r) => [r.session, r.kind, r.item.split('#')[0]]),
+        [
+          ['modern:carol', 'shown', 'unstable'],
+          ['modern:dave', 'active', 'unstable'],
+          ['modern:dave', 'shown', 'unstable'],
         ],
       );
     } finally {
