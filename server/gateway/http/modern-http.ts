@@ -75,13 +75,15 @@ export function modernHttp(gateway: Gateway, url: () => string): ModernHttp {
     },
     async serve(request, response, body, user) {
       const id = modernSessionId(user);
+      const shared = sharedUserStateOf(gateway.ports);
       if (!gateway.ports.sessions.has(id)) {
         // Fair sessions, as for a 2025 client's initialize: the user's session takes a place of the user's.
         for (const closed of await gateway.ports.sessions.makeRoom(user ?? '')) log.info(`closed session ${closed} to make room for the modern requests of ${clientName(user ?? '')}`);
         gateway.openSession(id, STANDALONE, true, user ?? '');
+        shared?.opened(id);
       }
       // Another replica may have served the user's last request: its changes first (a store that cannot be read leaves this replica's).
-      await sharedUserStateOf(gateway.ports)
+      await shared
         ?.adopt(id)
         .catch((error) => log.warn(`the session state of ${id} was not read: ${errorMessage(error)}`));
       // The user travels as data, never the bearer token.

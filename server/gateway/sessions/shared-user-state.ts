@@ -36,6 +36,11 @@ export class SharedUserState {
     return { active: new Set(this.ports.sessions.state(sessionId).active), shown: new Set(this.ports.steering.givenTo(sessionId)) };
   }
 
+  /** The session was opened anew in this replica (first request, or after its idle close): everything stored is adopted. */
+  opened(sessionId: string): void {
+    this.synced.delete(sessionId);
+  }
+
   /** Brings this replica's state of the session up to the store's: powers activated or deactivated elsewhere, guidance given elsewhere. */
   async adopt(sessionId: string): Promise<void> {
     const rows = await this.ports.store.read<{ kind: Kind; item: string }>('SELECT kind, item FROM session_state WHERE session = ?', [sessionId]);
