@@ -201,7 +201,8 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     // What a modern HTTP user's session holds across requests, so that every replica of a team gateway
     // tells the agent the same (server/gateway/sessions/shared-user-state.ts): `session` is the user's
-    // ('modern:<user>'), `kind` 'active' (a power active for the user) or 'shown' (guidance given once).
+    // ('modern:<user>'), `kind` 'active' (a power active for the user), 'shown' (guidance given once),
+    // 'completed' or 'suggested' (the hint context: a tool that completed, one a prerequisite was suggested for).
     version: 21,
     sql: `CREATE TABLE session_state (session TEXT, kind TEXT, item TEXT, at INTEGER, PRIMARY KEY (session, kind, item));`,
   },

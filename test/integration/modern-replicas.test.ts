@@ -3,8 +3,8 @@
  * on one real PostgreSQL, behind a plain round-robin proxy (no sticky sessions: each request goes to
  * the next replica): every request is answered whichever replica gets it, the tool list is the same
  * from both, every call is recorded as its user's, and what the agent is told follows the user
- * across replicas (the powers active for the user, the guidance already given) and never reaches
- * another user.
+ * across replicas (the powers active for the user, the guidance already given, the hint context)
+ * and never reaches another user.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import pg from 'pg';
 import { gatewayEnv, startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
 import { useTestCluster } from '../helpers/test-cluster.js';
-import { cliPath, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
+import { cliPath, repoRoot, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
 
 const run = promisify(execFile);
 const temp = tempDir('grimoire-modern-replicas-');
@@ -27,6 +27,21 @@ let proxy: Server | undefined;
 let proxyUrl = '';
 let url = '';
 const served = [0, 0];
+
+/** The real memory server, whose create_entities declares search_nodes as its prerequisite (a hint). */
+const memorySpell = () => `name: memory
+version: 1.0.0
+description: A knowledge graph memory of entities, relations and observations.
+keywords: [memory, knowledge, graph]
+server:
+  command: ${JSON.stringify(process.execPath)}
+  args: [${JSON.stringify(path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js'))}]
+  env:
+    MEMORY_FILE_PATH: ${JSON.stringify(path.join(temp.dir, 'memory.jsonl'))}
+hints:
+  create_entities:
+    prerequisites: [search_nodes]
+`;
 
 const env = (n: number) => gatewayEnv({ home, data: path.join(temp.dir, `data-${n}`) }, { GRIMOIRE_DATABASE_URL: url });
 
@@ -51,6 +66,7 @@ const { skip } = useTestCluster({
     await cluster.createDatabase('team');
     url = cluster.url('team');
     writeSpell(home, 'unstable', unstableSpell());
+    writeSpell(home, 'memory', memorySpell());
     replicas.push(...(await Promise.all([0, 1].map((n) => startHttpGateway(['--spells', home], env(n))))));
     proxy = roundRobin(replicas.map((r) => r.url));
     await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
@@ -172,6 +188,25 @@ test("a user's active powers and the guidance already given follow the user acro
     } finally {
       await db.end();
     }
+  } finally {
+    await Promise.all(Object.values(clients).map((client) => client.close()));
+  }
+});
+
+test("the hint context follows the user across replicas: a prerequisite suggested through one is not suggested again through the other", { skip, timeout: 60_000 }, async () => {
+  const [erin, frank] = await Promise.all([addUser('erin'), addUser('frank')]);
+  const clients = { erin: await modernClient(erin), frank: await modernClient(frank) };
+  const create = (client: Client, name: string) =>
+    client.callTool({ name: 'call_tool_write', arguments: { name: 'memory:create_entities', args: { entities: [{ name, entityType: 'test', observations: [] }] }, intent: { operation_type: 'write' } } });
+  try {
+    const calls = await inTurns(2, () => create(clients.erin, 'erin-1'));
+    assert.deepEqual(calls.byReplica, [1, 1], 'one call on each replica');
+    assert.match(textOf(calls.results[0]), /PREREQUISITE_SUGGESTED/, 'the first call is told to run search_nodes first');
+    assert.notEqual(calls.results[1].isError, true, textOf(calls.results[1]));
+    assert.doesNotMatch(textOf(calls.results[1]), /PREREQUISITE_SUGGESTED/, 'calling again runs it, whichever replica answers');
+
+    const franks = await create(clients.frank, 'frank-1');
+    assert.match(textOf(franks), /PREREQUISITE_SUGGESTED/, "erin's context is not frank's");
   } finally {
     await Promise.all(Object.values(clients).map((client) => client.close()));
   }
