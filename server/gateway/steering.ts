@@ -20,6 +20,11 @@ export class SteeringLog {
     given.add(key);
   }
 
+  /** Every item the session was given. */
+  givenTo(sessionId: string): string[] {
+    return [...(this.sessions.get(sessionId) ?? [])];
+  }
+
   given(sessionId: string, key: string): boolean {
     return this.sessions.get(sessionId)?.has(key) === true;
   }

@@ -22,6 +22,22 @@ export class SessionContext {
     return this.completed.has(tool);
   }
 
+  /** The tools completed so far (a replica of a team gateway stores them for the others). */
+  completedTools(): string[] {
+    return [...this.completed];
+  }
+
+  /** The tools a prerequisite was suggested for so far. */
+  suggestedTools(): string[] {
+    return [...this.suggestedBefore];
+  }
+
+  /** Takes what another replica recorded of this session. */
+  adopt(completed: Iterable<string>, suggested: Iterable<string>): void {
+    for (const tool of completed) this.completed.add(tool);
+    for (const tool of suggested) this.suggestedBefore.add(tool);
+  }
+
   /** True the first time a prerequisite is suggested for `tool`; calling again runs it. */
   firstSuggestion(tool: string): boolean {
     if (this.suggestedBefore.has(tool)) return false;

@@ -198,6 +198,14 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 20,
     sql: `ALTER TABLE catalog_tools ADD COLUMN definition TEXT;`,
   },
+  {
+    // What a modern HTTP user's session holds across requests, so that every replica of a team gateway
+    // tells the agent the same (server/gateway/sessions/shared-user-state.ts): `session` is the user's
+    // ('modern:<user>'), `kind` 'active' (a power active for the user), 'shown' (guidance given once),
+    // 'completed' or 'suggested' (the hint context: a tool that completed, one a prerequisite was suggested for).
+    version: 21,
+    sql: `CREATE TABLE session_state (session TEXT, kind TEXT, item TEXT, at INTEGER, PRIMARY KEY (session, kind, item));`,
+  },
 ];
 
 /**
@@ -227,6 +235,7 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   launch_approvals: ['power'],
   read_confirmations: ['power', 'tool'],
   server_tool_lists: ['server_hash'],
+  session_state: ['session', 'kind', 'item'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';

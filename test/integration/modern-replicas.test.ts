@@ -2,7 +2,9 @@
  * 2026-07-28 clients of two users on two real gateway replicas (`grimoire serve --http --database …`)
  * on one real PostgreSQL, behind a plain round-robin proxy (no sticky sessions: each request goes to
  * the next replica): every request is answered whichever replica gets it, the tool list is the same
- * from both, and every call is recorded as its user's.
+ * from both, every call is recorded as its user's, and what the agent is told follows the user
+ * across replicas (the powers active for the user, the guidance already given, the hint context)
+ * and never reaches another user.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +17,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import pg from 'pg';
 import { gatewayEnv, startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
 import { useTestCluster } from '../helpers/test-cluster.js';
-import { cliPath, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
+import { cliPath, repoRoot, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
 
 const run = promisify(execFile);
 const temp = tempDir('grimoire-modern-replicas-');
@@ -25,6 +27,21 @@ let proxy: Server | undefined;
 let proxyUrl = '';
 let url = '';
 const served = [0, 0];
+
+/** The real memory server, whose create_entities declares search_nodes as its prerequisite (a hint). */
+const memorySpell = () => `name: memory
+version: 1.0.0
+description: A knowledge graph memory of entities, relations and observations.
+keywords: [memory, knowledge, graph]
+server:
+  command: ${JSON.stringify(process.execPath)}
+  args: [${JSON.stringify(path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js'))}]
+  env:
+    MEMORY_FILE_PATH: ${JSON.stringify(path.join(temp.dir, 'memory.jsonl'))}
+hints:
+  create_entities:
+    prerequisites: [search_nodes]
+`;
 
 const env = (n: number) => gatewayEnv({ home, data: path.join(temp.dir, `data-${n}`) }, { GRIMOIRE_DATABASE_URL: url });
 
@@ -49,6 +66,7 @@ const { skip } = useTestCluster({
     await cluster.createDatabase('team');
     url = cluster.url('team');
     writeSpell(home, 'unstable', unstableSpell());
+    writeSpell(home, 'memory', memorySpell());
     replicas.push(...(await Promise.all([0, 1].map((n) => startHttpGateway(['--spells', home], env(n))))));
     proxy = roundRobin(replicas.map((r) => r.url));
     await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
@@ -103,6 +121,92 @@ test('two users\' modern clients through a round-robin proxy: every request answ
     } finally {
       await db.end();
     }
+  } finally {
+    await Promise.all(Object.values(clients).map((client) => client.close()));
+  }
+});
+
+type Answer = Awaited<ReturnType<Client['callTool']>>;
+const payloadOf = (answer: Answer) => (answer.structuredContent ?? {}) as Record<string, unknown>;
+const textOf = (answer: Answer) => (answer.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+
+/** `work` run `times` times in a row, with how many of them each replica served (the proxy's turns are shared by every client). */
+async function inTurns<T>(times: number, work: () => Promise<T>): Promise<{ results: T[]; byReplica: number[] }> {
+  const start = [...served];
+  const results: T[] = [];
+  for (let i = 0; i < times; i++) results.push(await work());
+  return { results, byReplica: served.map((n, i) => n - start[i]) };
+}
+
+test("a user's active powers and the guidance already given follow the user across replicas; another user's stay apart", { skip, timeout: 60_000 }, async () => {
+  const [carol, dave] = await Promise.all([addUser('carol'), addUser('dave')]);
+  const clients = { carol: await modernClient(carol), dave: await modernClient(dave) };
+  // An unknown tool's answer names the caller's active powers.
+  const activeSeenBy = async (client: Client) => textOf(await client.callTool({ name: 'no_such_tool', arguments: {} }));
+  try {
+    const first = await clients.carol.callTool({ name: 'activate_power', arguments: { name: 'unstable' } });
+    assert.equal(payloadOf(first).status, 'activated', textOf(first));
+    assert.equal(payloadOf(first).guidance, 'Test guidance for the unstable server.', 'the guidance comes with the first activation');
+
+    const probes = await inTurns(2, () => activeSeenBy(clients.carol));
+    assert.deepEqual(probes.byReplica, [1, 1], 'one probe on each replica');
+    for (const text of probes.results) assert.match(text, /Active powers: unstable\./, 'the power is active for carol on either replica');
+
+    const again = await inTurns(2, () => clients.carol.callTool({ name: 'activate_power', arguments: { name: 'unstable' } }));
+    assert.deepEqual(again.byReplica, [1, 1]);
+    for (const answer of again.results) {
+      assert.notEqual(answer.isError, true, textOf(answer));
+      assert.equal(payloadOf(answer).guidance, undefined, 'the guidance is not given again, whichever replica answers');
+    }
+
+    // Dave's state is his own: nothing active, and the guidance is new to him.
+    const daves = await inTurns(2, () => activeSeenBy(clients.dave));
+    for (const text of daves.results) assert.match(text, /No power is active\./);
+    const davesFirst = await clients.dave.callTool({ name: 'activate_power', arguments: { name: 'unstable' } });
+    assert.equal(payloadOf(davesFirst).guidance, 'Test guidance for the unstable server.');
+
+    const off = await clients.carol.callTool({ name: 'deactivate_power', arguments: { name: 'unstable' } });
+    assert.notEqual(off.isError, true, textOf(off));
+    const after = await inTurns(2, () => activeSeenBy(clients.carol));
+    assert.deepEqual(after.byReplica, [1, 1]);
+    for (const text of after.results) assert.match(text, /No power is active\./, 'deactivated on every replica');
+    const davesStill = await inTurns(2, () => activeSeenBy(clients.dave));
+    for (const text of davesStill.results) assert.match(text, /Active powers: unstable\./, "carol's deactivation leaves dave's power active");
+
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      const rows = await db.query<{ session: string; kind: string; item: string }>("SELECT session, kind, item FROM session_state WHERE session IN ('modern:carol', 'modern:dave') ORDER BY session, kind");
+      assert.deepEqual(
+        rows.rows.map((r) => [r.session, r.kind, r.item.split('#')[0]]),
+        [
+          ['modern:carol', 'shown', 'unstable'],
+          ['modern:dave', 'active', 'unstable'],
+          ['modern:dave', 'shown', 'unstable'],
+        ],
+      );
+    } finally {
+      await db.end();
+    }
+  } finally {
+    await Promise.all(Object.values(clients).map((client) => client.close()));
+  }
+});
+
+test("the hint context follows the user across replicas: a prerequisite suggested through one is not suggested again through the other", { skip, timeout: 60_000 }, async () => {
+  const [erin, frank] = await Promise.all([addUser('erin'), addUser('frank')]);
+  const clients = { erin: await modernClient(erin), frank: await modernClient(frank) };
+  const create = (client: Client, name: string) =>
+    client.callTool({ name: 'call_tool_write', arguments: { name: 'memory:create_entities', args: { entities: [{ name, entityType: 'test', observations: [] }] }, intent: { operation_type: 'write' } } });
+  try {
+    const calls = await inTurns(2, () => create(clients.erin, 'erin-1'));
+    assert.deepEqual(calls.byReplica, [1, 1], 'one call on each replica');
+    assert.match(textOf(calls.results[0]), /PREREQUISITE_SUGGESTED/, 'the first call is told to run search_nodes first');
+    assert.notEqual(calls.results[1].isError, true, textOf(calls.results[1]));
+    assert.doesNotMatch(textOf(calls.results[1]), /PREREQUISITE_SUGGESTED/, 'calling again runs it, whichever replica answers');
+
+    const franks = await create(clients.frank, 'frank-1');
+    assert.match(textOf(franks), /PREREQUISITE_SUGGESTED/, "erin's context is not frank's");
   } finally {
     await Promise.all(Object.values(clients).map((client) => client.close()));
   }

@@ -64,6 +64,7 @@ const OWNERS: Record<string, string> = {
   read_confirmations: 'server/trust/read-confirmations.ts',
   recommendations: 'server/ranking/recommendations.ts',
   server_tool_lists: 'server/catalog/server-tool-lists.ts',
+  session_state: 'server/gateway/sessions/shared-user-state.ts',
   tool_pins: 'server/trust/pins.ts',
   tool_reviews: 'server/trust/pins.ts',
   trust_powers: 'server/trust/pins.ts',

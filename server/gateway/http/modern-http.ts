@@ -3,7 +3,8 @@
  * handler (it checks the `_meta` envelope, the Mcp-Method and Mcp-Name headers, refuses an unknown
  * revision with -32022, serves subscriptions/listen). The state that spans calls (active powers,
  * what was shown, hints, the token ledger) is the authorization's: one gateway session per user
- * (the owner's token is one user). Each user has a handler of their own, so their listen streams
+ * (the owner's token is one user), kept in the store when several replicas share it
+ * (shared-user-state.ts). Each user has a handler of their own, so their listen streams
  * carry their own list changes and never another user's.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,6 +14,7 @@ import type { Gateway } from '../gateway.js';
 import { forwardChildNotifications } from '../passthrough/child-notifications.js';
 import { createMcpSession } from '../sessions/mcp-session.js';
 import { clientName, type SessionHandle } from '../sessions/session-registry.js';
+import { sharedUserStateOf } from '../sessions/shared-user-state.js';
 import { sendWebResponse, webHeaders, webRequest } from './web-exchange.js';
 
 const log = logger('http');
@@ -73,11 +75,17 @@ export function modernHttp(gateway: Gateway, url: () => string): ModernHttp {
     },
     async serve(request, response, body, user) {
       const id = modernSessionId(user);
+      const shared = sharedUserStateOf(gateway.ports);
       if (!gateway.ports.sessions.has(id)) {
         // Fair sessions, as for a 2025 client's initialize: the user's session takes a place of the user's.
         for (const closed of await gateway.ports.sessions.makeRoom(user ?? '')) log.info(`closed session ${closed} to make room for the modern requests of ${clientName(user ?? '')}`);
         gateway.openSession(id, STANDALONE, true, user ?? '');
+        shared?.opened(id);
       }
+      // Another replica may have served the user's last request: its changes first (a store that cannot be read leaves this replica's).
+      await shared
+        ?.adopt(id)
+        .catch((error) => log.warn(`the session state of ${id} was not read: ${errorMessage(error)}`));
       // The user travels as data, never the bearer token.
       const answer = await handlerOf(user).fetch(webRequest(request, response, url(), body), { parsedBody: body });
       sendWebResponse(response, answer);

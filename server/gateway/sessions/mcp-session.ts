@@ -19,6 +19,7 @@ import { keepLegacyResourceCodes } from './legacy-error-codes.js';
 import { inputBridgeOf } from './input-bridge.js';
 import { registerTaskMethods } from './task-methods.js';
 import { callTasksOf, declaresTasks, TASKS_EXTENSION } from './call-tasks.js';
+import { sharedUserStateOf, type SharedSnapshot } from './shared-user-state.js';
 
 /** How long a power's question to a modern client waits for the client's retry. */
 const RETRY_WAIT_MS = 120_000;
@@ -56,6 +57,10 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   let declared: ClientCapabilities = {};
   const bridge = era === 'modern' ? inputBridgeOf(gateway, RETRY_WAIT_MS) : undefined;
   const tasks = era === 'modern' ? callTasksOf(gateway, RETRY_WAIT_MS) : undefined;
+  // The user's state, when every replica of a team gateway must tell the agent the same (shared-user-state.ts).
+  const shared = era === 'modern' && stateOutlives ? sharedUserStateOf(gateway.ports) : undefined;
+  const recordShared = (before: SharedSnapshot | undefined) =>
+    before ? shared!.record(sessionId, before).catch((error) => log.warn(`the session state of ${sessionId} was not stored: ${errorMessage(error)}`)) : undefined;
   const modernCall = async (name: string, args: Record<string, unknown>, ctx: ServerContext, onprogress: CallScope['onprogress']) => {
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     const requested = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
@@ -65,12 +70,17 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     const taskAfterMs = bound > 0 && declaresTasks(requested) ? bound : undefined;
     const state = ctx.mcpReq.requestState();
     const cancellation = new Cancellation();
+    const before = shared?.snapshot(sessionId);
     const outcome = bridge!.knows(state)
       ? await bridge!.resume(sessionId, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal, taskAfterMs)
       : await bridge!.start(sessionId, () => gateway.callTool(name, args, { sessionId, cancellation, onprogress }), (reason) => cancellation.abort(reason), ctx.mcpReq.signal, taskAfterMs);
+    await recordShared(before);
     if ('result' in outcome) return withNamedToolSchemas(gateway.ports, name, outcome.result);
     if ('running' in outcome) {
-      const task = tasks!.create(sessionId, outcome.running, (result) => withNamedToolSchemas(gateway.ports, name, result));
+      const task = tasks!.create(sessionId, outcome.running, (result) => {
+        void recordShared(before);
+        return withNamedToolSchemas(gateway.ports, name, result);
+      });
       // The SDK passes a tools/call result whose resultType is not 'complete' through as it is.
       return { resultType: 'task', ...task } as unknown as ReturnType<typeof withNamedToolSchemas>;
     }
