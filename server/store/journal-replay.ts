@@ -45,7 +45,8 @@ export function readJournals(dir: string, marks: Map<string, number>): Replay {
   for (const name of listJournals(dir)) {
     if ((journalGeneration(name) ?? generation) < generation) continue;
     const chunk = readJournal(dir, name, marks.get(name) ?? 0);
-    entries.push(...chunk.entries);
+    // One at a time: a spread of a long journal's entries would overflow the call stack.
+    for (const entry of chunk.entries) entries.push(entry);
     ends.set(name, chunk.end);
     if (journalOwner(name) === null) continue;
     legacy.push(name);

@@ -77,7 +77,7 @@ export class SqljsStore extends EmbeddedStoreBase implements Store {
       fs.ftruncateSync(this.fd, this.size);
     }
     this.db.writing(() => applyEntries((sql, params) => this.db.run(sql, params), this.schema, replay.entries));
-    this.lastTs = Math.max(0, ...replay.entries.map((entry) => entry.ts));
+    this.lastTs = replay.entries.reduce((latest, entry) => Math.max(latest, entry.ts), 0);
     if (replay.legacy.length > 0 && this.compactOrWarn(replay.legacy)) log.info(`imported ${replay.legacy.length} journal(s) of an earlier Grimoire into ${SNAPSHOT}`);
   }
 
