@@ -13,13 +13,16 @@ const TAG_PREFIX = '!';
 /** The groups whose verbs change something (everything else finds, reads or examines). */
 const CHANGING = new Set(['create', 'update', 'delete', 'write', 'run']);
 
+/** Each verb's action groups, by the verb as written (`VERB_GROUPS`) and by its stem (`GROUPS_OF`). */
+const VERB_GROUPS = new Map<string, string[]>();
 const GROUPS_OF = new Map<string, string[]>();
 for (const [group, verbs] of Object.entries(ACTION_VERBS)) {
   for (const verb of verbs.split(' ')) {
-    const term = stem(verb);
-    const groups = GROUPS_OF.get(term) ?? [];
-    if (!groups.includes(group)) groups.push(group);
-    GROUPS_OF.set(term, groups);
+    for (const [map, key] of [[VERB_GROUPS, verb], [GROUPS_OF, stem(verb)]] as const) {
+      const groups = map.get(key) ?? [];
+      if (!groups.includes(group)) groups.push(group);
+      map.set(key, groups);
+    }
   }
 }
 
@@ -28,9 +31,18 @@ export function isActionTerm(term: string): boolean {
   return GROUPS_OF.has(term);
 }
 
-/** The action groups the words of a text name (stemmed, so "stored" is a write like "store"). */
+/**
+ * The groups a word names as a verb: the verb as written ("store"), or its past or present
+ * participle ("stored", "creating"); never a noun that only stems like one ("settings", "logs"), as
+ * query-terms.ts reads request words.
+ */
+function groupsOfWord(word: string): readonly string[] {
+  return VERB_GROUPS.get(word) ?? (/(?:ed|ing)$/.test(word) ? (GROUPS_OF.get(stem(word)) ?? []) : []);
+}
+
+/** The action groups the words of a text name. */
 function groupsOf(text: string): Set<string> {
-  return new Set(words(text).flatMap((word) => GROUPS_OF.get(stem(word)) ?? []));
+  return new Set(words(text).flatMap(groupsOfWord));
 }
 
 /** The action tags of a request: one per group its verbs name. */
@@ -76,7 +88,7 @@ const COURTESY = new Set(['please', 'now', 'just', 'quickly']);
 export function asksToRead(query: string): boolean {
   if (asksQuestion(query)) return true;
   const opening = words(query).find((word) => !COURTESY.has(word)) ?? '';
-  return !asksForChange(query) && (GROUPS_OF.get(stem(opening)) ?? []).some((group) => READING.has(group));
+  return !asksForChange(query) && groupsOfWord(opening).some((group) => READING.has(group));
 }
 
 /**
