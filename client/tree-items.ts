@@ -69,11 +69,10 @@ export function powerItem(power: PowerInfo): ItemModel {
     ...(power.lastError ? [`Last error: ${power.lastError}`] : []),
     ...(power.awaitingLaunch ? [`Waiting for your approval to run: ${power.awaitingLaunch.command} (Grimoire: Review Server Launches...)`] : []),
   ];
-  const state = power.awaitingLaunch ? 'waiting for approval' : powerStateText(power);
   return {
     id: `power:${power.name}`,
     label: power.name,
-    description: `${state} · ${toolCountsText(toolCounts(power))} · ${SOURCE_LABEL[power.source.kind]}`,
+    description: `${powerStateText(power)} · ${toolCountsText(toolCounts(power))} · ${SOURCE_LABEL[power.source.kind]}`,
     tooltip: lines.join('\n'),
     contextValue: `grimoire.power.${power.active ? 'active' : 'inactive'}`,
     icon: powerIcon(power),

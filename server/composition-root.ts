@@ -105,8 +105,11 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     userOf: (sessionId) => activity.userOf(sessionId),
   });
   const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0), () => settings.discovery.concurrency);
+  // Whether the start-up (or an agent's request) asked for discovery already: a request asks only before that.
+  let discoveryAsked = false;
   const discoverUnknown = () => {
     if (!settings.discovery.enabled) return;
+    discoveryAsked = true;
     // A disabled or unapproved power's server is never run, not even to learn its tools; one kept without its tools' definitions is listed again.
     for (const power of tools.powers()) {
       if (discoverable(power) && (catalog.refreshedAt(power.name) === undefined || catalog.lacksDefinitions(power.name))) discovery.enqueue(power);
@@ -148,7 +151,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     launchFlag: (power) => launches.flag(power),
     // An agent's request that comes before the start-up's discovery was asked for asks for it itself; it waits only for powers with no tools known.
     catalogPending: (discover) => {
-      if (discover) discoverUnknown();
+      if (discover && !discoveryAsked) discoverUnknown();
       return discovery.settled(settings.discovery.waitMs, (name) => !tools.listed(name));
     },
     listed: (name) => tools.listed(name),

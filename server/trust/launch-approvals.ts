@@ -103,6 +103,8 @@ export class LaunchApprovals extends EventEmitter<{ change: [] }> {
     private readonly now: () => number = Date.now,
   ) {
     super();
+    // The version first: a write between the two is seen by the next poll.
+    this.readAt = this.store.tableVersion?.(TABLE);
     this.read();
     this.timer = setInterval(() => this.poll(), POLL_MS);
     this.timer.unref();
@@ -113,7 +115,6 @@ export class LaunchApprovals extends EventEmitter<{ change: [] }> {
     if (this.scope.trustAll) return undefined;
     const origin = launchOrigin(power, this.scope.workspaceSpells);
     if (origin === 'user') return undefined;
-    this.poll();
     if (this.rows.get(power.name)?.hash === power.serverHash) return undefined;
     return { origin, command: launchCommand(power.server), hash: power.serverHash };
   }

@@ -24,12 +24,12 @@ export function gatewayEnv(paths: GatewayEnv, extra: Record<string, string> = {}
   };
 }
 
-/** A real MCP client on a real gateway process over stdio (`nodeArgs`: flags for its node, e.g. --cpu-prof); counts tools/list_changed notifications. */
 /** The user approves these imported or workspace servers' launches on the command line (`grimoire powers approve`). */
 export function approveLaunches(env: Record<string, string>, names: string[], cliArgs: string[] = []): void {
   for (const name of names) execFileSync(process.execPath, [cliPath, 'powers', 'approve', name, ...cliArgs], { env, stdio: 'ignore' });
 }
 
+/** A real MCP client on a real gateway process over stdio (`nodeArgs`: flags for its node, e.g. --cpu-prof); counts tools/list_changed notifications. */
 export async function connectStdio(args: string[], env: Record<string, string>, nodeArgs: string[] = []) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArgs, cliPath, 'serve', '--stdio', ...args], env, stderr: 'pipe' });
   const stderr: string[] = [];
