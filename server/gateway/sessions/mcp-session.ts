@@ -124,10 +124,7 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   };
   return {
     server,
-    async connect(transport) {
-      maskErrorAnswers(transport);
-      await server.connect(transport);
-    },
+    connect: (transport) => server.connect(transport),
     close: () => server.close(),
   };
 }
@@ -140,7 +137,9 @@ class SessionServer extends Server {
     super(SERVER_INFO, { capabilities, instructions: GATEWAY_INSTRUCTIONS, cacheHints: MODERN_CACHE_HINTS });
   }
 
+  /** Every transport the session answers on is masked, a modern HTTP request's own included. */
   override async connect(transport: Transport): Promise<void> {
+    maskErrorAnswers(transport);
     const connected = this.sessionEra === 'legacy' ? keepLegacyResourceCodes(transport) : undefined;
     await super.connect(transport);
     connected?.();
