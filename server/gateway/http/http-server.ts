@@ -57,7 +57,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   const modern = modernHttp(gateway, mcpUrl);
   /** A legacy session's exchange through its SDK transport. */
   const exchange = async (transport: WebStandardStreamableHTTPServerTransport, request: IncomingMessage, response: ServerResponse, body: unknown) =>
-    sendWebResponse(response, await transport.handleRequest(webRequest(request, response, mcpUrl(), body), { parsedBody: body }));
+    sendWebResponse(response, await transport.handleRequest(webRequest(request, response, mcpUrl()), { parsedBody: body }));
 
   const listener: RequestListener = (request, response) => {
     handle(request, response).catch((error) => {

@@ -87,7 +87,7 @@ export function modernHttp(gateway: Gateway, url: () => string): ModernHttp {
         ?.adopt(id)
         .catch((error) => log.warn(`the session state of ${id} was not read: ${errorMessage(error)}`));
       // The user travels as data, never the bearer token.
-      const answer = await handlerOf(user).fetch(webRequest(request, response, url(), body), { parsedBody: body });
+      const answer = await handlerOf(user).fetch(webRequest(request, response, url()), { parsedBody: body });
       sendWebResponse(response, answer);
     },
     async close() {

@@ -1,7 +1,7 @@
 /**
  * Node's HTTP request and response as the web-standard Request and Response the SDK's v2 HTTP
  * transports take and give: the body already read and parsed by the gateway (its size limit
- * applied) travels as JSON text, and a streamed answer (SSE) is piped until either side ends.
+ * applied) travels as `parsedBody`, and a streamed answer (SSE) is piped until either side ends.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
@@ -15,13 +15,14 @@ export function webHeaders(request: IncomingMessage): Headers {
   return headers;
 }
 
-/** The request as a web Request, aborted when the client goes away. */
-export function webRequest(request: IncomingMessage, response: ServerResponse, url: string, body: unknown): Request {
-  const headers = webHeaders(request);
+/**
+ * The request as a web Request, aborted when the client goes away. Its body is not copied in: the
+ * gateway has read and parsed it already and hands it to the SDK as `parsedBody`.
+ */
+export function webRequest(request: IncomingMessage, response: ServerResponse, url: string): Request {
   const aborted = new AbortController();
   response.once('close', () => aborted.abort());
-  const method = request.method ?? 'GET';
-  return new Request(url, { method, headers, signal: aborted.signal, ...(method === 'POST' ? { body: JSON.stringify(body) } : {}) });
+  return new Request(url, { method: request.method ?? 'GET', headers: webHeaders(request), signal: aborted.signal });
 }
 
 /** Writes a web Response to the Node response, streaming its body. */
