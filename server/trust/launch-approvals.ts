@@ -116,6 +116,9 @@ export class LaunchApprovals extends EventEmitter<{ change: [] }> {
     const origin = launchOrigin(power, this.scope.workspaceSpells);
     if (origin === 'user') return undefined;
     if (this.rows.get(power.name)?.hash === power.serverHash) return undefined;
+    // Not approved as far as this process knows: the user may have approved it a moment ago elsewhere (the CLI).
+    this.poll();
+    if (this.rows.get(power.name)?.hash === power.serverHash) return undefined;
     return { origin, command: launchCommand(power.server), hash: power.serverHash };
   }
 
