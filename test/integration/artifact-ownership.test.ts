@@ -1,20 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { connectHttp, gatewayEnv, payload, startHttpGateway, textOf, type HttpGatewayProcess } from '../helpers/gateway-process.js';
 import { everythingSpell, everythingStdioServer } from '../helpers/everything-spell.js';
+import { acceptedEverywhere, addTeamUser } from '../helpers/team-users.js';
 import { useTestCluster } from '../helpers/test-cluster.js';
-import { cliPath, tempDir, writeSpell } from '../helpers/temp.js';
+import { tempDir, writeSpell } from '../helpers/temp.js';
 
 /**
  * A team gateway (`serve --http` on a real PostgreSQL): a stored result is its user's. Member B's
  * read_artifact, get_artifact_context and semantic_search do not see what member A's calls stored
  * (nor does the gateway's own token); A reads it in full.
  */
-const run = promisify(execFile);
 let gateway: HttpGatewayProcess | undefined;
 const temp = tempDir('grimoire-artifact-owners-');
 const home = path.join(temp.dir, 'home');
@@ -37,8 +35,9 @@ const { skip } = useTestCluster({
 });
 
 async function addUser(name: string): Promise<string> {
-  const { stdout } = await run(process.execPath, [cliPath, 'users', 'add', name, '--json', '--database', url], { env: gatewayEnv({ home, data: path.join(temp.dir, 'cli') }) });
-  return (JSON.parse(stdout) as { token: string }).token;
+  const token = await addTeamUser({ databaseUrl: url, env: gatewayEnv({ home, data: path.join(temp.dir, 'cli') }) }, name);
+  await acceptedEverywhere(token, [gateway!]);
+  return token;
 }
 
 /** A result long enough to be summarized and stored, about one account. */

@@ -8,18 +8,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pg from 'pg';
 import { gatewayEnv, startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
+import { acceptedEverywhere, addTeamUser } from '../helpers/team-users.js';
 import { useTestCluster } from '../helpers/test-cluster.js';
-import { cliPath, repoRoot, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
+import { repoRoot, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
 
-const run = promisify(execFile);
 const temp = tempDir('grimoire-modern-replicas-');
 const home = path.join(temp.dir, 'home');
 const replicas: HttpGatewayProcess[] = [];
@@ -84,8 +82,9 @@ const { skip } = useTestCluster({
 });
 
 async function addUser(name: string): Promise<string> {
-  const { stdout } = await run(process.execPath, [cliPath, 'users', 'add', name, '--json', '--database', url], { env: gatewayEnv({ home, data: path.join(temp.dir, 'cli') }) });
-  return (JSON.parse(stdout) as { token: string }).token;
+  const token = await addTeamUser({ databaseUrl: url, env: gatewayEnv({ home, data: path.join(temp.dir, 'cli') }) }, name);
+  await acceptedEverywhere(token, replicas);
+  return token;
 }
 
 async function modernClient(token: string): Promise<Client> {

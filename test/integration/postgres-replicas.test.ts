@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import pg from 'pg';
 import { gatewayEnv, startHttpGateway, waitFor, type HttpGatewayProcess } from '../helpers/gateway-process.js';
 import { assertOneRecordPerAcknowledgedCall, burst, connect, killMidBurst } from '../helpers/kill-burst.js';
+import { acceptedEverywhere, addTeamUser } from '../helpers/team-users.js';
 import { useTestCluster } from '../helpers/test-cluster.js';
 import { cliPath, fixtureServer, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
 
@@ -57,13 +58,10 @@ async function cli(args: string[]): Promise<string> {
   return stdout;
 }
 
-/** A user added through the CLI, returned once every replica accepts the token unless `known` is false (how soon is the subject of its own test below). */
-async function addUser(name: string, admin = false, known = true): Promise<string> {
-  const { token } = JSON.parse(await cli(['users', 'add', name, '--json', ...(admin ? ['--admin'] : [])])) as { token: string };
-  if (!known) return token;
-  const accepted = async (replica: HttpGatewayProcess) =>
-    (await fetch(new URL('/api/v1/tools/changes', replica.url), { headers: { Authorization: `Bearer ${token}` } })).status !== 401;
-  await waitFor(async () => (await Promise.all(replicas.map(accepted))).every(Boolean), 10_000, `user ${name} known to every replica`);
+/** A user added through the CLI, once the replicas `knownTo` accept the token (how soon is a test of its own below). */
+async function addUser(name: string, admin = false, knownTo: HttpGatewayProcess[] = replicas): Promise<string> {
+  const token = await addTeamUser({ databaseUrl: url, env: gatewayEnv({ home, data: path.join(temp.dir, 'cli') }) }, name, admin);
+  await acceptedEverywhere(token, knownTo);
   return token;
 }
 
@@ -137,7 +135,7 @@ test('two users on three replicas, one killed with SIGKILL mid-burst: every ackn
 });
 
 test('a change through one replica or the CLI is seen by the others within a second; sessions are their owner\'s', { skip, timeout: 20_000 }, async () => {
-  const carol = await addUser('carol', false, false);
+  const carol = await addUser('carol', false, []);
   const started = Date.now();
   const session = await (async () => {
     for (;;) {
@@ -163,7 +161,7 @@ test('a change through one replica or the CLI is seen by the others within a sec
   );
   assert.ok(Date.now() - seen <= 1_000);
   // Another user's token cannot use carol's session.
-  const dave = await addUser('dave', false, false);
+  const dave = await addUser('dave', false, []);
   await waitFor(async () => (await fetch(new URL('/api/v1/activity', replicas[1].url), { headers: { Authorization: `Bearer ${dave}` } })).status === 200, 1_000, 'dave known');
   const hijack = await fetch(replicas[1].url, {
     method: 'POST',
@@ -182,7 +180,7 @@ test('a change through one replica or the CLI is seen by the others within a sec
 });
 
 test('the database stopped and restarted under load: calls still answered, their records written after', { skip, timeout: 30_000 }, async () => {
-  const erin = await addUser('erin');
+  const erin = await addUser('erin', false, replicas.slice(0, 2)); // replica 2 was killed above
   const sessions = [await connect(replicas[0], erin), await connect(replicas[1], erin)];
   const bursts = sessions.map((s, i) => burst(s.client, `db${i}`));
   await waitFor(() => bursts.every((b) => b.acked >= 5), 10_000, 'calls before the outage');
