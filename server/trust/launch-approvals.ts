@@ -17,6 +17,7 @@ import type { PowerDefinition, ServerSpec } from '../powers/types.js';
 import type { Store } from '../store/store.js';
 import { PolledTable } from '../store/polled-table.js';
 import { maskSecrets } from '../util/secrets.js';
+import { fromWorkspace } from './quarantine-policy.js';
 
 const TABLE = 'launch_approvals';
 
@@ -43,14 +44,8 @@ export interface LaunchWait {
  */
 export function launchOrigin(power: PowerDefinition, workspaceSpells?: string): LaunchOrigin {
   if (power.source.kind === 'demo') return 'user';
-  const inWorkspace = workspaceSpells !== undefined && isInside(power.source.file, path.dirname(workspaceSpells));
-  if (power.source.kind === 'spell') return inWorkspace ? 'workspace' : 'user';
-  return inWorkspace ? 'workspace' : 'imported';
-}
-
-function isInside(file: string, folder: string): boolean {
-  const relative = path.relative(path.resolve(folder), path.resolve(file));
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  if (fromWorkspace(power, workspaceSpells === undefined ? undefined : path.dirname(workspaceSpells))) return 'workspace';
+  return power.source.kind === 'spell' ? 'user' : 'imported';
 }
 
 /** The launch as one line a user can judge: `command arg...` with its folder and environment, or the URL with its header names. */
