@@ -16,7 +16,7 @@ import { readSecret, secretsFolder, writeSecret } from '../protocol/secret-files
 import { normalizeName } from '../server/powers/import-common.js';
 import { inferWorkspace } from '../server/powers/import-vscode.js';
 import { shortHash } from '../server/util/hash.js';
-import { ensureAdoptionsDir, readRecords, writeRecords, type Adoption } from './adoption-records.js';
+import { ensureAdoptionsDir, readRecords, updateRecords, type Adoption } from './adoption-records.js';
 import { createFile, makeFolders, readForEdit, removeEmptyFolders, replaceFile } from './file-write.js';
 import { withSecretRefs } from './entry-secrets.js';
 import { reinsertEntry, removeEntry } from './mcp-json-edit.js';
@@ -133,8 +133,7 @@ export function adopt(plan: Extract<AdoptionPlan, { ok: true }>, words: PowerWor
       secretFiles,
       at: now.toISOString(),
     };
-    const { records } = readRecords(dataDir);
-    const { setAside } = writeRecords(dataDir, [...records.filter((a) => !(a.mcpFile === adoption.mcpFile && a.key === adoption.key)), adoption], now);
+    const { setAside } = updateRecords(dataDir, (records) => [...records.filter((a) => !sameEntry(a, adoption)), adoption], now);
     return { ...adoption, ...(setAside ? { recordsSetAside: setAside } : {}) };
   } catch (error) {
     for (const undo of done.reverse()) {
@@ -204,8 +203,13 @@ export function undoAdoption(adoption: Adoption, dataDir: string): UndoOutcome {
   // A kept spell still reads its secrets.
   if (!keptSpell) for (const file of adoption.secretFiles) fs.rmSync(file, { force: true });
   const removedFolders = removeEmptyFolders(adoption.createdFolders);
-  writeRecords(dataDir, readRecords(dataDir).records.filter((a) => !(a.mcpFile === adoption.mcpFile && a.key === adoption.key)));
+  updateRecords(dataDir, (records) => records.filter((a) => !sameEntry(a, adoption)));
   return { restored, ...(keptSpell ? { keptSpell } : {}), backupFile: adoption.backupFile, removedFolders };
+}
+
+/** Both records are of the same mcp.json entry. */
+function sameEntry(a: Adoption, b: Adoption): boolean {
+  return a.mcpFile === b.mcpFile && a.key === b.key;
 }
 
 function putBack(adoption: Adoption): UndoOutcome['restored'] {
