@@ -17,7 +17,7 @@ const USAGE = 'usage: grimoire tools reads [--power P] [--json] | grimoire tools
  * Works on the store and the spells alone; a running gateway picks a decision up within a second.
  */
 export function readsCommand(sub: string, target: string | undefined, args: CliArgs, options: RuntimeOptions): Promise<number> {
-  return withStore(options, (store) => {
+  return withStore(options, sub === 'reads' ? 'reads' : 'writes', (store) => {
     const reads = new ReadConfirmations(store);
     try {
       const listed = listedTools(new Catalog(store), options);

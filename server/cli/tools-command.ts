@@ -15,7 +15,7 @@ const USAGE =
  * and the user's decision. Works on the store directly, so a running gateway picks it up within seconds.
  */
 export async function toolsCommand(sub: string | undefined, target: string | undefined, args: CliArgs): Promise<number> {
-  const store = await Store.open({ dataDir: resolvePaths(process.env).data });
+  const store = await Store.open({ dataDir: resolvePaths(process.env).data, verify: sub !== 'changes' });
   const trust = new ToolTrust(store);
   try {
     switch (sub) {
