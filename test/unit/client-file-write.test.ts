@@ -8,21 +8,24 @@ import { repoRoot, tempDir } from '../helpers/temp.js';
 
 const noFifo = process.platform === 'win32' && 'FIFOs are POSIX';
 
-test('an mcp.json that is a FIFO is refused at once, naming what it is', { skip: noFifo }, (t) => {
+/** A FIFO named mcp.json in a temp folder removed after the test. */
+function fifoMcpJson(t: { after(fn: () => void): void }): string {
   const home = tempDir();
   t.after(() => home.cleanup());
   const file = path.join(home.dir, 'mcp.json');
   execFileSync('mkfifo', [file]);
+  return file;
+}
+
+test('an mcp.json that is a FIFO is refused at once, naming what it is', { skip: noFifo }, (t) => {
+  const file = fifoMcpJson(t);
   const read = readForEdit(file);
   assert.equal(read.ok, false);
   assert.match(!read.ok ? read.message : '', /mcp\.json: it is a named pipe \(FIFO\), not a regular file, and was not read/);
 });
 
 test('an mcp.json swapped for a FIFO right after it was looked at is not waited on either (the open itself never blocks)', { skip: noFifo }, (t) => {
-  const home = tempDir();
-  t.after(() => home.cleanup());
-  const file = path.join(home.dir, 'mcp.json');
-  execFileSync('mkfifo', [file]);
+  const file = fifoMcpJson(t);
   const regular = fs.statSync(__filename);
   // The swap cannot be timed from outside: this child's first stat of the file answers what a regular file's stat would, as if it was swapped just after.
   const child = `
