@@ -33,6 +33,12 @@ export function readForEdit(file: string): ReadResult {
   return { ok: false, message: `${file}: ${read.message}` };
 }
 
+/** The file holds exactly `expected` now (read as readForEdit reads: a file that cannot be read so does not). */
+export function holds(file: string, expected: Buffer | string): boolean {
+  const read = readForEdit(file);
+  return read.ok && read.bytes.equals(typeof expected === 'string' ? Buffer.from(expected) : expected);
+}
+
 /**
  * Replaces the file (or the file its symlink points to) with `data`, keeping its mode. `unchanged`
  * is asked right before the rename: when it returns false (another writer saved meanwhile), the
