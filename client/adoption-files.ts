@@ -16,8 +16,8 @@ import { readSecret, secretsFolder, writeSecret } from '../protocol/secret-files
 import { normalizeName } from '../server/powers/import-common.js';
 import { inferWorkspace } from '../server/powers/import-vscode.js';
 import { shortHash } from '../server/util/hash.js';
-import { ensureAdoptionsDir, readRecords, writeRecords, type Adoption } from './adoption-records.js';
-import { createFile, makeFolders, readForEdit, removeEmptyFolders, replaceFile } from './file-write.js';
+import { ensureAdoptionsDir, readRecords, updateRecords, type Adoption } from './adoption-records.js';
+import { createFile, holds, makeFolders, readForEdit, removeEmptyFolders, replaceFile } from './file-write.js';
 import { withSecretRefs } from './entry-secrets.js';
 import { reinsertEntry, removeEntry } from './mcp-json-edit.js';
 import { mcpEntries, spellFileName, spellFromMcpEntry, type McpEntry } from './spell-template.js';
@@ -112,12 +112,12 @@ export function adopt(plan: Extract<AdoptionPlan, { ok: true }>, words: PowerWor
       const removal = removeEntry(current.text, plan.key);
       if (!removal.ok) throw new AdoptionError(`${plan.mcpFile}: ${removal.message}`);
       const seen = current.bytes;
-      if (replaceFile(plan.mcpFile, removal.text, () => fs.readFileSync(plan.mcpFile).equals(seen))) moved = removal;
+      if (replaceFile(plan.mcpFile, removal.text, () => holds(plan.mcpFile, seen))) moved = removal;
     }
     if (!moved) throw new AdoptionError(`${plan.mcpFile} kept changing while Grimoire edited it: try again.`);
     const written = moved.text;
     const before = current.bytes;
-    done.push(() => void replaceFile(plan.mcpFile, before, () => fs.readFileSync(plan.mcpFile, 'utf8') === written));
+    done.push(() => void replaceFile(plan.mcpFile, before, () => holds(plan.mcpFile, written)));
 
     const adoption: Adoption = {
       power: plan.power,
@@ -133,8 +133,7 @@ export function adopt(plan: Extract<AdoptionPlan, { ok: true }>, words: PowerWor
       secretFiles,
       at: now.toISOString(),
     };
-    const { records } = readRecords(dataDir);
-    const { setAside } = writeRecords(dataDir, [...records.filter((a) => !(a.mcpFile === adoption.mcpFile && a.key === adoption.key)), adoption], now);
+    const { setAside } = updateRecords(dataDir, (records) => [...records.filter((a) => !sameEntry(a, adoption)), adoption], now);
     return { ...adoption, ...(setAside ? { recordsSetAside: setAside } : {}) };
   } catch (error) {
     for (const undo of done.reverse()) {
@@ -198,14 +197,20 @@ export function undoAdoption(adoption: Adoption, dataDir: string): UndoOutcome {
   const restored = putBack(adoption);
   let keptSpell: string | undefined;
   if (fs.existsSync(adoption.spellFile)) {
-    if (shortHash(fs.readFileSync(adoption.spellFile, 'utf8')) === adoption.spellHash) fs.rmSync(adoption.spellFile);
+    const spell = readForEdit(adoption.spellFile);
+    if (spell.ok && shortHash(spell.text) === adoption.spellHash) fs.rmSync(adoption.spellFile);
     else keptSpell = adoption.spellFile;
   }
   // A kept spell still reads its secrets.
   if (!keptSpell) for (const file of adoption.secretFiles) fs.rmSync(file, { force: true });
   const removedFolders = removeEmptyFolders(adoption.createdFolders);
-  writeRecords(dataDir, readRecords(dataDir).records.filter((a) => !(a.mcpFile === adoption.mcpFile && a.key === adoption.key)));
+  updateRecords(dataDir, (records) => records.filter((a) => !sameEntry(a, adoption)));
   return { restored, ...(keptSpell ? { keptSpell } : {}), backupFile: adoption.backupFile, removedFolders };
+}
+
+/** Both records are of the same mcp.json entry. */
+function sameEntry(a: Adoption, b: Adoption): boolean {
+  return a.mcpFile === b.mcpFile && a.key === b.key;
 }
 
 function putBack(adoption: Adoption): UndoOutcome['restored'] {
@@ -216,13 +221,13 @@ function putBack(adoption: Adoption): UndoOutcome['restored'] {
   const read = readForEdit(adoption.mcpFile);
   if (!read.ok) throw new AdoptionError(read.message);
   if (adoption.afterHash !== undefined && shortHash(read.text) === adoption.afterHash) {
-    if (!replaceFile(adoption.mcpFile, fs.readFileSync(adoption.backupFile), () => fs.readFileSync(adoption.mcpFile).equals(read.bytes))) throw new AdoptionError(`${adoption.mcpFile} changed while Grimoire put "${adoption.key}" back: try again.`);
+    if (!replaceFile(adoption.mcpFile, fs.readFileSync(adoption.backupFile), () => holds(adoption.mcpFile, read.bytes))) throw new AdoptionError(`${adoption.mcpFile} changed while Grimoire put "${adoption.key}" back: try again.`);
     return 'exact';
   }
   if (mcpEntries(adoption.mcpFile, read.text).some((entry) => entry.key === adoption.key)) return 'present';
   const inserted = adoption.removed ? reinsertEntry(read.text, adoption.key, adoption.removed) : legacyInsert(read.text, adoption);
   if (!inserted.ok) throw new AdoptionError(`"${adoption.key}" cannot be put back into ${adoption.mcpFile} (${inserted.message}): the whole file as it was is ${adoption.backupFile}.`);
-  if (!replaceFile(adoption.mcpFile, inserted.text, () => fs.readFileSync(adoption.mcpFile).equals(read.bytes))) throw new AdoptionError(`${adoption.mcpFile} changed while Grimoire put "${adoption.key}" back: try again.`);
+  if (!replaceFile(adoption.mcpFile, inserted.text, () => holds(adoption.mcpFile, read.bytes))) throw new AdoptionError(`${adoption.mcpFile} changed while Grimoire put "${adoption.key}" back: try again.`);
   return 'entry';
 }
 

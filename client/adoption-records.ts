@@ -79,14 +79,14 @@ function isAdoption(value: unknown): value is Adoption {
 }
 
 /**
- * Replaces the records with `records`. A damaged file is renamed aside first; its new name is
- * returned so that the caller can say where it is.
+ * Replaces the records with what `change` makes of them (read once). A damaged file is renamed aside
+ * first; its new name is returned so that the caller can say where it is.
  */
-export function writeRecords(dataDir: string, records: Adoption[], now = new Date()): { setAside?: string } {
+export function updateRecords(dataDir: string, change: (records: Adoption[]) => Adoption[], now = new Date()): { setAside?: string } {
   ensureAdoptionsDir(dataDir);
   const file = recordsFile(dataDir);
-  const text = JSON.stringify(records, null, 2) + '\n';
   const current = readRecords(dataDir);
+  const text = JSON.stringify(change(current.records), null, 2) + '\n';
   let setAside: string | undefined;
   if (current.damaged && fs.existsSync(file)) {
     setAside = `${file}.broken-${now.toISOString().replace(/[:.]/g, '-')}`;

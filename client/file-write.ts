@@ -8,6 +8,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_FILE_BYTES } from '../protocol/file-limits.js';
+import { byteSize } from '../server/util/preview.js';
+import { DEFAULT_FILE_LIMITS, readFileBytes } from '../server/util/safe-read.js';
 
 /**
  * Past this size an mcp.json is not edited: the edit is synchronous on the extension host, and the
@@ -17,26 +19,24 @@ export const MAX_EDIT_BYTES = DEFAULT_FILE_BYTES;
 
 export type ReadResult = { ok: true; text: string; bytes: Buffer } | { ok: false; message: string };
 
-/** Reads a config file to edit it: refused, with the reason, when it is not a plain file or is larger than MAX_EDIT_BYTES. */
+/**
+ * Reads a config file to edit it: refused, with the reason, when it is not a plain file or is larger
+ * than MAX_EDIT_BYTES. The gateway's safe read: a FIFO put in its place is refused, never waited on
+ * (the extension host would hang).
+ */
 export function readForEdit(file: string): ReadResult {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch (error) {
-    return { ok: false, message: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  const read = readFileBytes(file, { ...DEFAULT_FILE_LIMITS, fileBytes: MAX_EDIT_BYTES });
+  if (read.ok) return { ok: true, bytes: read.bytes, text: read.bytes.toString('utf8') };
+  if (read.reason === 'too-large' && read.size !== undefined) {
+    return { ok: false, message: `${file} has ${byteSize(read.size)}; Grimoire edits an mcp.json of up to ${byteSize(MAX_EDIT_BYTES)}: move the entry by hand` };
   }
-  if (!stat.isFile()) return { ok: false, message: `${file} is not a file` };
-  if (stat.size > MAX_EDIT_BYTES) return { ok: false, message: `${file} has ${kilobytes(stat.size)}; Grimoire edits an mcp.json of up to ${kilobytes(MAX_EDIT_BYTES)}: move the entry by hand` };
-  try {
-    const bytes = fs.readFileSync(file);
-    return { ok: true, bytes, text: bytes.toString('utf8') };
-  } catch (error) {
-    return { ok: false, message: `${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
-  }
+  return { ok: false, message: `${file}: ${read.message}` };
 }
 
-function kilobytes(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+/** The file holds exactly `expected` now (read as readForEdit reads: a file that cannot be read so does not). */
+export function holds(file: string, expected: Buffer | string): boolean {
+  const read = readForEdit(file);
+  return read.ok && read.bytes.equals(typeof expected === 'string' ? Buffer.from(expected) : expected);
 }
 
 /**

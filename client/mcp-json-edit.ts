@@ -18,8 +18,6 @@ export interface RemovedEntry {
   trailing?: string;
   /** The key of the entry before it in `servers`, when there was one. */
   previousKey?: string;
-  /** The key of the entry after it, when there was one. */
-  nextKey?: string;
 }
 
 export type RemoveResult = { ok: true; text: string; removed: RemovedEntry } | { ok: false; message: string };
@@ -116,7 +114,6 @@ export function removeEntry(text: string, key: string): RemoveResult {
       ...(leading ? { leading } : {}),
       ...(trailing ? { trailing } : {}),
       ...(previous ? { previousKey: keyOf(previous) } : {}),
-      ...(next ? { nextKey: keyOf(next) } : {}),
     },
   };
 }

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readPrivateFile } from './private-file.js';
 
 /** No path separator, no leading dot: a name is always one file directly in the folder. */
 export const SECRET_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
@@ -20,16 +21,20 @@ export type SecretRead = { ok: true; value: string } | { ok: false; message: str
 export function readSecret(folder: string, name: string): SecretRead {
   if (!SECRET_NAME.test(name)) return { ok: false, message: `\${secret:${name}} is not a secret name (letters, digits, "_", "." and "-", no path)` };
   const file = path.join(folder, name);
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(file);
-  } catch {
-    return { ok: false, message: `secret ${name} is not set: write it into ${file} (mode 0600)` };
+  const read = readPrivateFile(file, MAX_BYTES, false);
+  if (read.ok) return { ok: true, value: read.text.replace(/\r?\n$/, '') };
+  switch (read.reason) {
+    case 'unreadable':
+      return { ok: false, message: read.code === 'ENOENT' ? `secret ${name} is not set: write it into ${file} (mode 0600)` : `secret ${name}: ${file} cannot be read (${read.code})` };
+    case 'not-a-file':
+      return { ok: false, message: `secret ${name}: ${file} is not a plain file (a link or a folder is not read)` };
+    case 'shared':
+      return { ok: false, message: `secret ${name}: ${file} can be read by others (mode ${read.mode.toString(8)}): run chmod 600 on it` };
+    case 'other-owner':
+      return { ok: false, message: `secret ${name}: ${file} belongs to another user (uid ${read.uid}): it must be this user's own, mode 0600` };
+    case 'too-large':
+      return { ok: false, message: `secret ${name}: ${file} has ${read.size} bytes; a secret is at most ${MAX_BYTES}` };
   }
-  if (!stat.isFile()) return { ok: false, message: `secret ${name}: ${file} is not a plain file (a link or a folder is not read)` };
-  if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) return { ok: false, message: `secret ${name}: ${file} can be read by others (mode ${(stat.mode & 0o777).toString(8)}): run chmod 600 on it` };
-  if (stat.size > MAX_BYTES) return { ok: false, message: `secret ${name}: ${file} has ${stat.size} bytes; a secret is at most ${MAX_BYTES}` };
-  return { ok: true, value: fs.readFileSync(file, 'utf8').replace(/\r?\n$/, '') };
 }
 
 /** Writes a new secret file (never over an existing one): mode 0600 from its creation, in a 0700 folder. Returns its path. */

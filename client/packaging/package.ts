@@ -1,6 +1,6 @@
 /**
  * `npm run package`: builds dist/ (vsce runs `vscode:prepublish`) and packs the .vsix with only what
- * .vscodeignore lets through; prints its path, size and file count (the archive's, as vsce counts).
+ * .vscodeignore lets through; prints its path and exact size (vsce prints its file count as it packs).
  * `--target T` packs the platform build for VS Code's target T (linux-x64, darwin-arm64, win32-x64...):
  * the same, plus the semantic runtime for that platform (semantic-runtime.ts). Without it, the universal
  * build, which matches by words only.
@@ -11,7 +11,6 @@ import * as path from 'node:path';
 import { createVSIX } from '@vscode/vsce';
 import { isRuntimeTarget, RUNTIME_TARGETS } from '../../server/resolve/semantic/runtime-builds.js';
 import { root, TARGET_VARIABLE } from './bundle.js';
-import { vsixEntries } from './vsix-entries.js';
 
 export const MARKETPLACE_README = 'docs/marketplace.md';
 
@@ -38,8 +37,7 @@ async function main(): Promise<void> {
   const options = { cwd: root, dependencies: false, allowMissingRepository: true, readmePath: MARKETPLACE_README, changelogPath: 'CHANGELOG.md' } as const;
   await createVSIX({ ...options, packagePath, ...(target ? { target } : {}) });
   const bytes = fs.statSync(packagePath).size;
-  // Counted in the archive, as vsce counts: its manifest and content types included.
-  console.log(`${path.relative(process.cwd(), packagePath)}: ${(bytes / 1024 / 1024).toFixed(2)} MB (${bytes} bytes), ${vsixEntries(packagePath)} files`);
+  console.log(`${path.relative(process.cwd(), packagePath)}: ${(bytes / 1024 / 1024).toFixed(2)} MB (${bytes} bytes)`);
 }
 
 main().catch((error: unknown) => {

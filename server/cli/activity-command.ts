@@ -8,7 +8,7 @@ import { withStore } from './store-only.js';
 
 /** `grimoire activity list [filters incl. --user NAME] [--json] [--limit N]` and `grimoire activity rate <id> up|down|clear`. */
 export function activity(sub: string | undefined, rest: string[], args: CliArgs, options: RuntimeOptions): Promise<number> {
-  return withStore(options, async (store) => {
+  return withStore(options, sub === 'list' ? 'reads' : 'writes', async (store) => {
     const log = new ActivityLog(store);
     if (sub === 'list') {
       const rows = await log.query({

@@ -4,7 +4,7 @@
  * GRIMOIRE_ADMIN_TOKEN_FILE), or from GRIMOIRE_ADMIN_TOKEN. The file keeps it out of the
  * gateway's own environment, which every process of the same user can read (/proc/<pid>/environ).
  */
-import * as fs from 'node:fs';
+import { readPrivateFile } from '../../protocol/private-file.js';
 import { UsageError } from './args.js';
 
 const ADMIN_TOKEN_MIN = 32;
@@ -25,24 +25,18 @@ export function adminToken(file: string | undefined, env: NodeJS.ProcessEnv): st
 
 /** The file's text, refused when anyone but its owner (this user) may read or write it. */
 function readTokenFile(file: string): string {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (error) {
-    throw new UsageError(`Cannot read the admin token file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new UsageError(`The admin token file ${file} is not a regular file.`);
-    if (process.platform !== 'win32') {
-      const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
-      if (stat.mode & 0o077) throw new UsageError(`The admin token file ${file} can be read or written by others (mode ${mode}): a token others can read is refused. Run chmod 600 ${file}, then start again.`);
-      const uid = process.getuid?.();
-      if (uid !== undefined && stat.uid !== uid) throw new UsageError(`The admin token file ${file} belongs to another user (uid ${stat.uid}): it must be this user's own, mode 0600.`);
-    }
-    if (stat.size > FILE_MAX_BYTES) throw new UsageError(`The admin token file ${file} holds ${stat.size} bytes: a token is one line of at most ${FILE_MAX_BYTES} bytes.`);
-    return fs.readFileSync(fd, 'utf8');
-  } finally {
-    fs.closeSync(fd);
+  const read = readPrivateFile(file, FILE_MAX_BYTES, true);
+  if (read.ok) return read.text;
+  switch (read.reason) {
+    case 'unreadable':
+      throw new UsageError(`Cannot read the admin token file ${file}: ${read.code}.`);
+    case 'not-a-file':
+      throw new UsageError(`The admin token file ${file} is not a regular file.`);
+    case 'shared':
+      throw new UsageError(`The admin token file ${file} can be read or written by others (mode ${read.mode.toString(8).padStart(4, '0')}): a token others can read is refused. Run chmod 600 ${file}, then start again.`);
+    case 'other-owner':
+      throw new UsageError(`The admin token file ${file} belongs to another user (uid ${read.uid}): it must be this user's own, mode 0600.`);
+    case 'too-large':
+      throw new UsageError(`The admin token file ${file} holds ${read.size} bytes: a token is one line of at most ${FILE_MAX_BYTES} bytes.`);
   }
 }

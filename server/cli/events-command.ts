@@ -5,7 +5,7 @@ import { withStore } from './store-only.js';
 
 /** The gateway's event log (power starts, stops, crashes), newest last; safe while a gateway runs. */
 export function listEvents(args: CliArgs, options: RuntimeOptions): Promise<number> {
-  return withStore(options, async (store) => {
+  return withStore(options, 'reads', async (store) => {
     const rows = await latestEvents(store, args.limit);
     if (args.json) {
       process.stdout.write(JSON.stringify({ events: rows }, null, 2) + '\n');

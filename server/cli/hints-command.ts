@@ -9,7 +9,7 @@ import { withStore } from './store-only.js';
 
 /** `grimoire hints [--json] [--power P]`: the hint network of the powers, follow rates, recent hints. */
 export function hintsCommand(args: CliArgs, options: RuntimeOptions): Promise<number> {
-  return withStore(options, async (store) => {
+  return withStore(options, 'reads', async (store) => {
     const config = runtimeConfig(options);
     const registry = loadRegistry(options, config, 'debug');
     const catalog = new Catalog(store).all();

@@ -11,7 +11,7 @@ import { withStore } from './store-only.js';
  */
 export function approveLaunchCommand(name: string | undefined, args: CliArgs, options: RuntimeOptions): Promise<number> {
   if (!name) throw new UsageError("powers approve needs a power's name: grimoire powers approve <name> (grimoire powers list shows those waiting).");
-  return withStore(options, (store) => {
+  return withStore(options, 'writes', (store) => {
     const config = runtimeConfig(options);
     const power = loadRegistry(options, config, 'debug').get(name);
     if (!power) throw new UsageError(`No power '${name}' is configured here${options.workspaceFolder ? '' : ' (a workspace\'s power needs --workspace DIR)'}.`);

@@ -13,7 +13,7 @@ import { LaunchApprovals } from '../trust/launch-approvals.js';
 
 /** `grimoire powers list [--json]`: the configured powers, their tools as the catalog knows them, and any problems; starts none. */
 export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<number> {
-  return withStore(options, (store) => {
+  return withStore(options, 'reads', (store) => {
     const config = runtimeConfig(options);
     const registry = loadRegistry(options, config, 'debug');
     const { powers, issues } = registry.snapshot();

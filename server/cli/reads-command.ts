@@ -6,6 +6,7 @@ import type { RuntimeOptions } from '../runtime.js';
 import { loadRegistry, runtimeConfig } from '../runtime-parts.js';
 import { ReadConfirmations } from '../trust/read-confirmations.js';
 import { UsageError, type CliArgs } from './args.js';
+import { parseToolTarget } from './tool-target.js';
 import { withStore } from './store-only.js';
 
 const USAGE = 'usage: grimoire tools reads [--power P] [--json] | grimoire tools confirm-read <power:tool> | --power P | --all | grimoire tools unconfirm-read <power:tool>';
@@ -16,7 +17,7 @@ const USAGE = 'usage: grimoire tools reads [--power P] [--json] | grimoire tools
  * Works on the store and the spells alone; a running gateway picks a decision up within a second.
  */
 export function readsCommand(sub: string, target: string | undefined, args: CliArgs, options: RuntimeOptions): Promise<number> {
-  return withStore(options, (store) => {
+  return withStore(options, sub === 'reads' ? 'reads' : 'writes', (store) => {
     const reads = new ReadConfirmations(store);
     try {
       const listed = listedTools(new Catalog(store), options);
@@ -31,7 +32,7 @@ export function readsCommand(sub: string, target: string | undefined, args: CliA
           return 0;
         }
         case 'confirm-read': {
-          const targets: ReadTarget[] = args.all ? ['all'] : [parseTarget(target, args.power)];
+          const targets: ReadTarget[] = args.all ? ['all'] : [parseToolTarget(target, args.power, USAGE)];
           const outcome = confirmReads(targets, listed, reads);
           for (const refusal of outcome.refused) process.stderr.write(`grimoire: ${refusal}\n`);
           for (const candidate of outcome.confirmed) process.stdout.write(`confirmed read-only ${candidate.power}:${candidate.tool}\n`);
@@ -39,7 +40,7 @@ export function readsCommand(sub: string, target: string | undefined, args: CliA
           return outcome.refused.length > 0 ? 1 : 0;
         }
         case 'unconfirm-read': {
-          const { power, tool } = parseTarget(target, undefined) as { power: string; tool: string };
+          const { power, tool } = parseToolTarget(target, undefined, USAGE) as { power: string; tool: string };
           if (!reads.revoke(power, tool)) {
             process.stderr.write(`grimoire: '${power}:${tool}' was not confirmed read-only.\n`);
             return 1;
@@ -67,16 +68,6 @@ function listedTools(catalog: Catalog, options: RuntimeOptions): ListedTools {
     toolsOf: (power) => tools.get(power) ?? [],
     overrideOf: (power, tool) => registry.extensions(power)?.annotations?.[tool],
   };
-}
-
-function parseTarget(target: string | undefined, powerFlag: string | undefined): ReadTarget {
-  if (target) {
-    const at = target.indexOf(':');
-    if (at <= 0 || at === target.length - 1) throw new UsageError(`'${target}' does not name a tool: write <power>:<tool>.\n${USAGE}`);
-    return { power: target.slice(0, at), tool: target.slice(at + 1) };
-  }
-  if (powerFlag) return { power: powerFlag };
-  throw new UsageError(USAGE);
 }
 
 const STATUS = { new: 'not confirmed', changed: 'changed since confirmed', confirmed: 'confirmed read-only' } as const;

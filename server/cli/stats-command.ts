@@ -25,7 +25,7 @@ import { withStore } from './store-only.js';
  * Without --json, a table.
  */
 export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
-  return withStore(options, async (store) => {
+  return withStore(options, args.tune ? 'writes' : 'reads', async (store) => {
     const config = runtimeConfig(options);
     const log = new RecommendationLog(store);
     const calls = await callsPerStatus(store);

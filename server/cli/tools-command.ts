@@ -5,6 +5,7 @@ import type { Review } from '../trust/pins.js';
 import { ToolTrust } from '../trust/tool-trust.js';
 import { maskDeep } from '../util/secrets.js';
 import { UsageError, type CliArgs } from './args.js';
+import { parseToolTarget } from './tool-target.js';
 
 const USAGE =
   "usage: grimoire tools changes [--power P] [--json] | grimoire tools approve <power:tool> | --power P | grimoire tools reject <power:tool> | grimoire tools reads [--power P] [--json] | grimoire tools confirm-read <power:tool> | --power P | --all";
@@ -14,7 +15,7 @@ const USAGE =
  * and the user's decision. Works on the store directly, so a running gateway picks it up within seconds.
  */
 export async function toolsCommand(sub: string | undefined, target: string | undefined, args: CliArgs): Promise<number> {
-  const store = await Store.open({ dataDir: resolvePaths(process.env).data });
+  const store = await Store.open({ dataDir: resolvePaths(process.env).data, verify: sub !== 'changes' });
   const trust = new ToolTrust(store);
   try {
     switch (sub) {
@@ -26,7 +27,7 @@ export async function toolsCommand(sub: string | undefined, target: string | und
         return 0;
       }
       case 'approve': {
-        const { power, tool } = parseTarget(target, args.power, true);
+        const { power, tool } = parseToolTarget(target, args.power, USAGE);
         const approved = trust.approve(power, tool);
         if (approved.length === 0) {
           process.stderr.write(`grimoire: nothing awaits review for '${tool ? `${power}:${tool}` : power}'. See 'grimoire tools changes'.\n`);
@@ -36,7 +37,7 @@ export async function toolsCommand(sub: string | undefined, target: string | und
         return 0;
       }
       case 'reject': {
-        const { power, tool } = parseTarget(target, undefined, false);
+        const { power, tool } = parseToolTarget(target, undefined, USAGE);
         const rejected = trust.reject(power, tool!);
         if (!rejected) {
           process.stderr.write(`grimoire: '${power}:${tool}' does not await review. See 'grimoire tools changes'.\n`);
@@ -52,16 +53,6 @@ export async function toolsCommand(sub: string | undefined, target: string | und
     trust.close();
     store.close();
   }
-}
-
-function parseTarget(target: string | undefined, powerFlag: string | undefined, allowPower: boolean): { power: string; tool?: string } {
-  if (target) {
-    const at = target.indexOf(':');
-    if (at <= 0 || at === target.length - 1) throw new UsageError(`'${target}' does not name a tool: write <power>:<tool>.\n${USAGE}`);
-    return { power: target.slice(0, at), tool: target.slice(at + 1) };
-  }
-  if (allowPower && powerFlag) return { power: powerFlag };
-  throw new UsageError(USAGE);
 }
 
 function describeReview(review: Review): string {

@@ -9,7 +9,7 @@ const USAGE = "use 'grimoire users add NAME [--admin]', 'grimoire users list' or
 export function usersCommand(sub: string | undefined, rest: string[], args: CliArgs, options: RuntimeOptions): Promise<number> {
   if (sub !== 'add' && sub !== 'list' && sub !== 'remove') throw new UsageError(`unknown subcommand 'users ${sub ?? ''}': ${USAGE}.`);
   if (sub !== 'list' && !rest[0]) throw new UsageError(`users ${sub} needs a NAME: ${USAGE}.`);
-  return withStore(options, async (store) => {
+  return withStore(options, sub === 'list' ? 'reads' : 'writes', async (store) => {
     const users = new UserDirectory(store);
     if (sub === 'add') {
       const token = users.add(rest[0], args.admin ? 'admin' : 'member');

@@ -38,7 +38,8 @@ function spellFilesIn(target: string): string[] {
 async function openCatalog(dataDir: string | undefined): Promise<{ catalog?: Catalog; close(): void }> {
   if (!dataDir || !fs.existsSync(dataDir)) return { close: () => undefined };
   try {
-    const store = await Store.open({ dataDir });
+    // Only read: the whole file is not checked first (a damaged page fails the read, reported below).
+    const store = await Store.open({ dataDir, verify: false });
     return { catalog: new Catalog(store), close: () => store.close() };
   } catch (error) {
     process.stderr.write(`grimoire: the catalog in ${dataDir} could not be read (${errorMessage(error)}): tool names are not checked\n`);

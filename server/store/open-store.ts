@@ -15,6 +15,8 @@ export interface OpenStoreOptions {
   /** PostgreSQL unreachable at open: keep retrying this long (default 10 s). */
   connectForMs?: number;
   onRetry?: (message: string, nextDelayMs: number) => void;
+  /** The embedded store: see StoreOptions.verify (PostgreSQL checks its own pages). */
+  verify?: boolean;
 }
 
 /** The database URL of a command: the flag wins over the environment. */
@@ -24,7 +26,7 @@ export function databaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): s
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
-  if (!options.databaseUrl) return EmbeddedStore.open({ dataDir: options.dataDir });
+  if (!options.databaseUrl) return EmbeddedStore.open({ dataDir: options.dataDir, verify: options.verify });
   if (!isPostgresUrl(options.databaseUrl)) throw new Error(`the database URL must start with postgres:// or postgresql:// (got a value of ${options.databaseUrl.length} characters)`);
   const { PgStore } = await import('./postgres/pg-store.js');
   return PgStore.open({ url: options.databaseUrl, dataDir: options.dataDir, connectForMs: options.connectForMs, onRetry: options.onRetry });

@@ -64,6 +64,8 @@ export interface SqliteStoreOptions {
   engine: SqlEngine;
   /** Sync the WAL after writes and in `durable()` (default true); false: `durable()` resolves at once. */
   fsync?: boolean;
+  /** Check every page at open (checkIntact; default true). See StoreOptions.verify. */
+  verify?: boolean;
 }
 
 export class SqliteStore extends EmbeddedStoreBase implements Store {
@@ -107,7 +109,7 @@ export class SqliteStore extends EmbeddedStoreBase implements Store {
       throw isDamage(error) ? new DamagedStoreError(errorMessage(error)) : writeFailure(file, error, 'open');
     }
     try {
-      checkIntact(db);
+      if (options.verify !== false) checkIntact(db);
       whileLocked(() => db.migrating((connection) => migrate(connection)));
       return new SqliteStore(db, new Schema(db.db), options, file);
     } catch (error) {

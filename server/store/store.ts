@@ -26,6 +26,13 @@ export interface StoreOptions {
   engine?: SqlEngine;
   /** sql.js store: compact past this many journal bytes (see SqljsStore). */
   compactBytes?: number;
+  /**
+   * Read every page of the database file first (`PRAGMA quick_check`, default true), so that a
+   * damaged file is moved aside before anything is served from it or written to it. False for a
+   * command that only reads: it does not pay for reading the whole file, and a damaged page it meets
+   * fails that read (it moves nothing aside; the next gateway or writer does).
+   */
+  verify?: boolean;
 }
 
 export const Store = {
@@ -40,7 +47,7 @@ export const Store = {
     fs.mkdirSync(dataDir, { recursive: true });
     if (!engine.openFile) return SqljsStore.open({ ...options, dataDir });
     const file = path.join(dataDir, DATABASE_FILE);
-    const open = () => SqliteStore.open({ dataDir, engine, fsync: options.fsync });
+    const open = () => SqliteStore.open({ dataDir, engine, fsync: options.fsync, verify: options.verify });
     const emptied = emptiedFile(file);
     if (emptied) return replaceDamaged(dataDir, file, emptied, identity(file), open, () => emptiedFile(file) !== undefined);
     if (!fs.existsSync(file)) {

@@ -15,10 +15,11 @@ import { EventEmitter } from 'node:events';
 import * as path from 'node:path';
 import type { PowerDefinition, ServerSpec } from '../powers/types.js';
 import type { Store } from '../store/store.js';
+import { PolledTable } from '../store/polled-table.js';
 import { maskSecrets } from '../util/secrets.js';
+import { fromWorkspace } from './quarantine-policy.js';
 
 const TABLE = 'launch_approvals';
-const POLL_MS = 500;
 
 export type LaunchOrigin = 'user' | 'workspace' | 'imported';
 
@@ -37,27 +38,14 @@ export interface LaunchWait {
   hash: string;
 }
 
-interface ApprovalRow {
-  power: string;
-  hash: string;
-  approved_by: string | null;
-  approved_at: number;
-}
-
 /**
  * Where a power's launch definition comes from. Any file inside the workspace folder is the
  * workspace's, whichever spell folder read it: what an agent can write there is never the user's own.
  */
 export function launchOrigin(power: PowerDefinition, workspaceSpells?: string): LaunchOrigin {
   if (power.source.kind === 'demo') return 'user';
-  const inWorkspace = workspaceSpells !== undefined && isInside(power.source.file, path.dirname(workspaceSpells));
-  if (power.source.kind === 'spell') return inWorkspace ? 'workspace' : 'user';
-  return inWorkspace ? 'workspace' : 'imported';
-}
-
-function isInside(file: string, folder: string): boolean {
-  const relative = path.relative(path.resolve(folder), path.resolve(file));
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  if (fromWorkspace(power, workspaceSpells === undefined ? undefined : path.dirname(workspaceSpells))) return 'workspace';
+  return power.source.kind === 'spell' ? 'user' : 'imported';
 }
 
 /** The launch as one line a user can judge: `command arg...` with its folder and environment, or the URL with its header names. */
@@ -93,9 +81,8 @@ export function awaitingLaunchFlag(power: PowerDefinition, wait: LaunchWait): st
 }
 
 export class LaunchApprovals extends EventEmitter<{ change: [] }> {
-  private rows = new Map<string, ApprovalRow>();
-  private readAt?: number;
-  private readonly timer: NodeJS.Timeout;
+  /** The approved definition's hash, by power. */
+  private readonly approved: PolledTable<string>;
 
   constructor(
     private readonly store: Store,
@@ -103,11 +90,13 @@ export class LaunchApprovals extends EventEmitter<{ change: [] }> {
     private readonly now: () => number = Date.now,
   ) {
     super();
-    // The version first: a write between the two is seen by the next poll.
-    this.readAt = this.store.tableVersion?.(TABLE);
-    this.read();
-    this.timer = setInterval(() => this.poll(), POLL_MS);
-    this.timer.unref();
+    this.approved = new PolledTable(
+      store,
+      TABLE,
+      () => new Map(store.query<{ power: string; hash: string }>(`SELECT power, hash FROM ${TABLE}`).map((row) => [row.power, row.hash])),
+      (hash) => hash,
+      () => this.emit('change'),
+    );
   }
 
   /** Undefined when the power may start; otherwise what the user has to approve first. */
@@ -115,10 +104,10 @@ export class LaunchApprovals extends EventEmitter<{ change: [] }> {
     if (this.scope.trustAll) return undefined;
     const origin = launchOrigin(power, this.scope.workspaceSpells);
     if (origin === 'user') return undefined;
-    if (this.rows.get(power.name)?.hash === power.serverHash) return undefined;
+    if (this.approved.get(power.name) === power.serverHash) return undefined;
     // Not approved as far as this process knows: the user may have approved it a moment ago elsewhere (the CLI).
     this.poll();
-    if (this.rows.get(power.name)?.hash === power.serverHash) return undefined;
+    if (this.approved.get(power.name) === power.serverHash) return undefined;
     return { origin, command: launchCommand(power.server), hash: power.serverHash };
   }
 
@@ -153,24 +142,10 @@ export class LaunchApprovals extends EventEmitter<{ change: [] }> {
 
   /** Re-reads the approvals when another process (or this one) may have changed them; emits 'change' when they did. */
   poll(): void {
-    const version = this.store.tableVersion?.(TABLE);
-    if (version !== undefined && version === this.readAt) return;
-    const before = JSON.stringify([...this.rows.values()].map((row) => [row.power, row.hash]));
-    try {
-      this.read();
-    } catch {
-      return;
-    }
-    this.readAt = version;
-    if (JSON.stringify([...this.rows.values()].map((row) => [row.power, row.hash])) !== before) this.emit('change');
-  }
-
-  private read(): void {
-    const rows = this.store.query<ApprovalRow>(`SELECT power, hash, approved_by, approved_at FROM ${TABLE} ORDER BY power`);
-    this.rows = new Map(rows.map((row) => [row.power, row]));
+    this.approved.poll();
   }
 
   close(): void {
-    clearInterval(this.timer);
+    this.approved.close();
   }
 }

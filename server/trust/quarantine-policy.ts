@@ -15,6 +15,7 @@ export function newToolsPolicy(power: PowerDefinition, setting: NewToolsPolicy |
   return fromWorkspace(power, workspaceFolder) ? 'quarantine' : 'allow';
 }
 
+/** The power's definition is a file inside the workspace folder (a demo power never is). */
 export function fromWorkspace(power: PowerDefinition, workspaceFolder: string | undefined): boolean {
   if (!workspaceFolder || power.source.kind === 'demo') return false;
   const relative = path.relative(path.resolve(workspaceFolder), path.resolve(power.source.file));

@@ -1,10 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Store, WriteOp } from '../store/store.js';
+import { PolledTable } from '../store/polled-table.js';
 import { toolHash } from './tool-hash.js';
-
-/** Confirmations made by another process (the CLI, another replica) reach this one within this time. */
-const POLL_MS = 500;
 
 /** A tool the user confirmed only reads, and the version of it they confirmed. */
 export interface ReadConfirmation {
@@ -29,19 +27,21 @@ interface Row {
  * are picked up by polling the store.
  */
 export class ReadConfirmations extends EventEmitter<{ change: [] }> {
-  private confirmed = new Map<string, string>();
-  private seenVersion?: number;
+  private readonly confirmed: PolledTable<string>;
   private readonly hashes = new WeakMap<Tool, string>();
-  private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly store: Store,
     private readonly now: () => number = Date.now,
   ) {
     super();
-    this.confirmed = this.read();
-    this.timer = setInterval(() => this.poll(), POLL_MS);
-    this.timer.unref();
+    this.confirmed = new PolledTable(
+      store,
+      'read_confirmations',
+      () => new Map(this.list().map((row) => [key(row.power, row.tool), row.hash])),
+      (hash) => hash,
+      () => this.emit('change'),
+    );
   }
 
   /** The user confirmed this very version of the tool as read-only. */
@@ -77,33 +77,17 @@ export class ReadConfirmations extends EventEmitter<{ change: [] }> {
 
   /** Reads the confirmations again when the table moved; emits 'change' when they differ. */
   poll(): void {
-    const version = this.store.tableVersion?.('read_confirmations');
-    if (version !== undefined && version === this.seenVersion) return;
-    let next: Map<string, string>;
-    try {
-      next = this.read();
-    } catch {
-      return;
-    }
-    this.seenVersion = version;
-    const same = next.size === this.confirmed.size && [...next].every(([k, hash]) => this.confirmed.get(k) === hash);
-    if (same) return;
-    this.confirmed = next;
-    this.emit('change');
+    this.confirmed.poll();
   }
 
   close(): void {
-    clearInterval(this.timer);
+    this.confirmed.close();
   }
 
   private write(ops: WriteOp[]): void {
     if (ops.length === 0) return;
     this.store.writeMany(ops);
     this.poll();
-  }
-
-  private read(): Map<string, string> {
-    return new Map(this.list().map((row) => [key(row.power, row.tool), row.hash]));
   }
 
   private hashOf(tool: Tool): string {

@@ -2,13 +2,11 @@ import { EventEmitter } from 'node:events';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toolHash } from './tool-hash.js';
 import type { Store, WriteOp } from '../store/store.js';
+import { PolledTable } from '../store/polled-table.js';
 import { toolDiff } from './diff.js';
-import { dropReviewOp, PinStore, pinOp, reviewOp, seenOp, unpinOp, type Review } from './pins.js';
+import { dropReviewOp, PinStore, pinOp, reviewOp, seenOp, unpinOp, type Review, type ReviewStatus } from './pins.js';
 import type { NewToolsPolicy } from './quarantine-policy.js';
 import { suspiciousFlags } from './suspicious-text.js';
-
-/** Decisions made by another process (the CLI, another replica) reach this one within this time. */
-const POLL_MS = 500;
 
 type Events = {
   /** The set of quarantined tools changed (here, or in another process sharing the store). */
@@ -25,15 +23,12 @@ type Events = {
  */
 export class ToolTrust extends EventEmitter<Events> {
   private readonly pins: PinStore;
-  private held = new Map<string, { status: string; newHash: string }>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly held: PolledTable<{ status: ReviewStatus; newHash: string }>;
 
   constructor(store: Store, private readonly now: () => number = Date.now) {
     super();
     this.pins = new PinStore(store);
-    this.held = this.pins.quarantined();
-    this.timer = setInterval(() => this.poll(), POLL_MS);
-    this.timer.unref();
+    this.held = new PolledTable(store, 'tool_reviews', () => this.pins.quarantined(), (held) => `${held.status} ${held.newHash}`, () => this.emit('change'));
   }
 
   /** Tools held for review, as `power:tool`. */
@@ -44,7 +39,7 @@ export class ToolTrust extends EventEmitter<Events> {
   /** The power's tools held for review: all of them, or only those awaiting a decision ('pending') or kept blocked ('rejected'). */
   quarantinedOf(power: string, status?: 'pending' | 'rejected'): string[] {
     const prefix = `${power}:`;
-    return [...this.held]
+    return [...this.held.entries()]
       .filter(([key, held]) => key.startsWith(prefix) && (status === undefined || held.status === status))
       .map(([key]) => key.slice(prefix.length));
   }
@@ -127,19 +122,10 @@ export class ToolTrust extends EventEmitter<Events> {
 
   /** Re-reads the quarantine set; emits 'change' when it differs. */
   poll(): void {
-    let next;
-    try {
-      next = this.pins.quarantined();
-    } catch {
-      return;
-    }
-    const key = (map: Map<string, { status: string; newHash: string }>) => JSON.stringify([...map].sort(([a], [b]) => a.localeCompare(b)));
-    if (key(next) === key(this.held)) return;
-    this.held = next;
-    this.emit('change');
+    this.held.poll();
   }
 
   close(): void {
-    clearInterval(this.timer);
+    this.held.close();
   }
 }

@@ -15,6 +15,17 @@ export interface CreatedTransport {
 }
 
 /**
+ * The environment a stdio power's server starts with: the few variables the SDK lets a server inherit
+ * (PATH, HOME...; never one of the gateway's own credentials), then its spell's or config's `env` as
+ * written. A value written there under a credential's name (a Postgres server's `PGPASSWORD`) is
+ * that server's own, the user's choice, and passes: the gateway's own value never reaches a spell
+ * (`${PGPASSWORD}` is unset there, runtime-parts.ts), so only a value the author wrote can.
+ */
+export function childEnvironment(written: Record<string, string>): Record<string, string> {
+  return { ...withoutGatewaySecrets(getDefaultEnvironment()), ...electronAsNode(), ...written };
+}
+
+/**
  * One client transport for a power's server spec. Stdio servers run in a process group of their
  * own under the gateway's one supervisor (children/); inside VS Code they get ELECTRON_RUN_AS_NODE
  * so a server started with the editor's own binary (the demo) runs as Node, not as an app.
@@ -23,7 +34,7 @@ export function createTransport(spec: ServerSpec, options: { maxMessageBytes: nu
   switch (spec.transport) {
     case 'stdio': {
       const transport = new ChildProcessTransport(
-        { command: spec.command, args: spec.args, env: withoutGatewaySecrets({ ...getDefaultEnvironment(), ...electronAsNode(), ...spec.env }), cwd: spec.cwd },
+        { command: spec.command, args: spec.args, env: childEnvironment(spec.env), cwd: spec.cwd },
         { maxMessageBytes: options.maxMessageBytes },
       );
       return { transport, stderr: transport.stderr, exit: () => transport.exit };

@@ -22,12 +22,23 @@ export const DEFAULT_FILE_LIMITS: FileLimits = { fileBytes: DEFAULT_FILE_BYTES, 
 
 export type SafeReadFailure = 'missing' | 'not-a-file' | 'too-large' | 'timeout' | 'unreadable';
 
-export type SafeRead = { ok: true; text: string } | { ok: false; reason: SafeReadFailure; message: string; fix: string };
+/** `size`: on 'too-large', the size the file claimed (absent when it grew past the limit while read). */
+export type SafeReadRefusal = { ok: false; reason: SafeReadFailure; message: string; fix: string; size?: number };
+
+export type SafeRead = { ok: true; text: string } | SafeReadRefusal;
+
+export type SafeBytes = { ok: true; bytes: Buffer } | SafeReadRefusal;
 
 const CHUNK = 64 * 1024;
 const NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
 
 export function readTextFile(file: string, limits: FileLimits = DEFAULT_FILE_LIMITS): SafeRead {
+  const read = readFileBytes(file, limits);
+  return read.ok ? { ok: true, text: read.bytes.toString('utf8') } : read;
+}
+
+/** The same read, as bytes (to compare or copy a file exactly). */
+export function readFileBytes(file: string, limits: FileLimits = DEFAULT_FILE_LIMITS): SafeBytes {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
@@ -64,7 +75,7 @@ export function readTextFile(file: string, limits: FileLimits = DEFAULT_FILE_LIM
         };
       }
     }
-    return { ok: true, text: buffer.toString('utf8', 0, length) };
+    return { ok: true, bytes: buffer.subarray(0, length) };
   } catch (error) {
     return failure(error);
   } finally {
@@ -72,17 +83,18 @@ export function readTextFile(file: string, limits: FileLimits = DEFAULT_FILE_LIM
   }
 }
 
-function failure(error: unknown): SafeRead {
+function failure(error: unknown): SafeReadRefusal {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return { ok: false, reason: 'missing', message: 'cannot read the file: it does not exist', fix: 'check the path' };
   return { ok: false, reason: 'unreadable', message: `cannot read the file (${code ?? (error as Error).message})`, fix: 'check that the file exists and is readable' };
 }
 
 /** `size` is the size the file claimed; without it, the file grew past the limit while it was read. */
-function tooLarge(limits: FileLimits, size?: number): SafeRead {
+function tooLarge(limits: FileLimits, size?: number): SafeReadRefusal {
   return {
     ok: false,
     reason: 'too-large',
+    ...(size === undefined ? {} : { size }),
     message:
       size === undefined
         ? `the file grew past the limit of ${byteSize(limits.fileBytes)} while it was read, and was not read`
@@ -91,7 +103,7 @@ function tooLarge(limits: FileLimits, size?: number): SafeRead {
   };
 }
 
-function notAFile(file: string, stat: fs.Stats): SafeRead {
+function notAFile(file: string, stat: fs.Stats): SafeReadRefusal {
   let what = kindOf(stat);
   try {
     if (fs.lstatSync(file).isSymbolicLink()) what = `a symbolic link to ${fs.readlinkSync(file)} (${what})`;

@@ -12,7 +12,8 @@
  *  - api: `grimoire serve --http` processes (one per replica) on the same data: `/api/v1/activity?limit=50`
  *    p50/p95 over all of them, and each one's resident memory after its reads (api_rss_mb);
  *  - open_ms: opening the embedded store on that data again (the file: its `PRAGMA quick_check`
- *    reads every page of it, file_mb, before anything is served).
+ *    reads every page of it, file_mb, before anything is served); open_read_ms: the file opened as a
+ *    CLI command that only reads opens it (no quick_check).
  * Prints one JSON row per backend, row count and replica count.
  * Run: npm run bench:store   (BENCH_WRITES=N records per write row, default 5000; BENCH_CALLS=N
  * calls per replica in the answer-path rows, default 500; BENCH_ROWS=10000,1000000 the table sizes,
@@ -177,6 +178,10 @@ async function main(): Promise<void> {
             const opening = performance.now();
             const counter = backend === 'postgres' ? first : await open(0);
             const openMs = backend === 'postgres' ? undefined : round(performance.now() - opening);
+            // As a CLI command that only reads opens it: no quick_check.
+            const readOpening = performance.now();
+            if (backend === 'file') await (await openStore({ dataDir, verify: false })).close();
+            const openReadMs = backend === 'file' ? round(performance.now() - readOpening) : undefined;
             const [{ n: rowsAfter }] = await counter.read<{ n: number }>('SELECT COUNT(*) AS n FROM activity');
             if (counter !== first) await counter.close();
             if (Number(rowsAfter) < tableRows) throw new Error(`the activity table holds ${rowsAfter} rows after the API reads, not ${tableRows}`);
@@ -195,6 +200,7 @@ async function main(): Promise<void> {
               api_rss_mb: api.rss_mb,
               rows_after: Number(rowsAfter),
               open_ms: openMs,
+              open_read_ms: openReadMs,
               file_mb: backend === 'file' ? round(fs.statSync(path.join(dataDir, 'grimoire.db')).size / 1048576) : undefined,
             });
             process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);

@@ -1,10 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { gatewayEnv, startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
-import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
+import { fixtureHome, fixtureSpell, type FixtureHome } from '../helpers/fixture-gateway.js';
+import { startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
+import { cliPath, writeSpell } from '../helpers/temp.js';
 
 /**
  * Long calls as tasks over Streamable HTTP, two users of one real gateway (`serve --http`), raw
@@ -13,32 +12,23 @@ import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js'
  */
 const MODERN = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
-let home: { dir: string; cleanup: () => void };
+let fixture: FixtureHome;
 let gateway: HttpGatewayProcess;
 let tokens: { alice: string; bob: string };
 let nextId = 1;
 
 before(async () => {
-  home = tempDir();
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ sessions: { taskAfterMs: 300 } }));
-  const spells = path.join(home.dir, 'spells');
-  writeSpell(spells, 'probe', `name: probe
-version: 1.0.0
-description: Answers after a while, or waits until cancelled.
-keywords: [ticks, wait, cancel]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: ${JSON.stringify([fixtureServer('cancel-probe-server')])}
-`);
-  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
+  fixture = fixtureHome({ sessions: { taskAfterMs: 300 } });
+  writeSpell(fixture.spells, 'probe', fixtureSpell('probe', 'cancel-probe-server', { description: 'Answers after a while, or waits until cancelled.', keywords: ['ticks', 'wait', 'cancel'] }));
+  const { env } = fixture;
   const addUser = (name: string) => (JSON.parse(execFileSync(process.execPath, [cliPath, 'users', 'add', name, '--json'], { env, encoding: 'utf8' })) as { token: string }).token;
   tokens = { alice: addUser('alice'), bob: addUser('bob') };
-  gateway = await startHttpGateway(['--spells', spells, '--no-imports'], env);
+  gateway = await startHttpGateway(['--spells', fixture.spells, '--no-imports'], env);
 });
 
 after(async () => {
   await gateway.stop();
-  home.cleanup();
+  fixture.home.cleanup();
 });
 
 /** One modern request of `token`'s user; its JSON-RPC answer (from a JSON body or an event stream). */

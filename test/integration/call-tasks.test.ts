@@ -1,12 +1,11 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Store } from '../../server/store/store.js';
-import { gatewayEnv, isAlive, waitFor } from '../helpers/gateway-process.js';
-import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
+import { fixtureHome, fixtureSpell, type FixtureHome } from '../helpers/fixture-gateway.js';
+import { isAlive, waitFor } from '../helpers/gateway-process.js';
+import { cliPath, writeSpell } from '../helpers/temp.js';
 
 /**
  * Long calls as tasks (the `io.modelcontextprotocol/tasks` extension): a raw 2026-07-28 client over
@@ -16,8 +15,7 @@ import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js'
  */
 const MODERN = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
-let home: { dir: string; cleanup: () => void };
-let data: string;
+let fixture: FixtureHome;
 let child: ChildProcess;
 const waiting = new Map<number, (message: Record<string, unknown>) => void>();
 let nextId = 1;
@@ -58,20 +56,10 @@ async function settled(taskId: string): Promise<Record<string, unknown>> {
 }
 
 before(() => {
-  home = tempDir();
-  data = path.join(home.dir, 'data');
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ sessions: { taskAfterMs: 300 } }));
-  const spells = path.join(home.dir, 'spells');
-  writeSpell(spells, 'probe', `name: probe
-version: 1.0.0
-description: Answers after a while, or waits until cancelled.
-keywords: [ticks, wait, cancel]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: ${JSON.stringify([fixtureServer('cancel-probe-server')])}
-`);
-  child = spawn(process.execPath, [cliPath, 'serve', '--stdio', '--spells', spells, '--no-imports'], {
-    env: gatewayEnv({ home: home.dir, data }),
+  fixture = fixtureHome({ sessions: { taskAfterMs: 300 } });
+  writeSpell(fixture.spells, 'probe', fixtureSpell('probe', 'cancel-probe-server', { description: 'Answers after a while, or waits until cancelled.', keywords: ['ticks', 'wait', 'cancel'] }));
+  child = spawn(process.execPath, [cliPath, 'serve', '--stdio', '--spells', fixture.spells, '--no-imports'], {
+    env: fixture.env,
     stdio: ['pipe', 'pipe', 'ignore'],
   });
   readline.createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -82,7 +70,7 @@ server:
 
 after(() => {
   if (isAlive(child.pid!)) child.kill();
-  home.cleanup();
+  fixture.home.cleanup();
 });
 
 test('server/discover offers the tasks extension', async () => {
@@ -139,7 +127,7 @@ test('the activity log records the outcome of calls answered as tasks', { timeou
   child.stdin!.end();
   child.kill();
   await waitFor(() => !isAlive(child.pid!), 10_000, 'the gateway to exit');
-  const store = await Store.open({ dataDir: data });
+  const store = await Store.open({ dataDir: fixture.env.GRIMOIRE_DATA! });
   try {
     const rows = store.query<{ tool: string; status: string; error: string | null; latency_ms: number }>("SELECT tool, status, error, latency_ms FROM activity WHERE power = 'probe' AND tool IN ('ticks', 'wait') ORDER BY at");
     const ticks = rows.filter((r) => r.tool === 'ticks');

@@ -10,8 +10,10 @@ import { createRuntime } from '../../server/runtime.js';
 import { rpcPorts } from '../../server/rpc/rpc-ports.js';
 import { powersPayload } from '../../server/rpc/payloads.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { connectStdio, gatewayEnv, payload } from '../helpers/gateway-process.js';
-import { cliPath, fixtureServer, repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
+import { connectFixture, fixtureHome, fixtureSpell, type FixtureHome } from '../helpers/fixture-gateway.js';
+import { payload } from '../helpers/gateway-process.js';
+import { writeMemorySpell } from '../helpers/memory-spell.js';
+import { cliPath, writeSpell } from '../helpers/temp.js';
 
 /**
  * Powers of both eras behind one gateway: a server on the SDK's v2 line (test/fixtures/servers/
@@ -19,49 +21,21 @@ import { cliPath, fixtureServer, repoRoot, tempDir, writeSpell } from '../helper
  * gateway probes each with server/discover and falls back to initialize; `grimoire powers list`
  * and the power info name each one's revision; clients of both eras call tools of both.
  */
-let home: { dir: string; cleanup: () => void };
-let env: Record<string, string>;
-let spells: string;
+let fixture: FixtureHome;
 
 before(() => {
-  home = tempDir();
-  env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
-  spells = path.join(home.dir, 'spells');
-  writeSpell(
-    spells,
-    'forecast',
-    `name: forecast
-version: 1.0.0
-description: Weather forecasts for a city, and notes.
-keywords: [weather, forecast, city, notes]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: [${JSON.stringify(fixtureServer('modern-server'))}]
-`,
-  );
-  writeSpell(
-    spells,
-    'memory',
-    `name: memory
-version: 1.0.0
-description: A persistent knowledge graph of entities and relations.
-keywords: [memory, graph, entities, remember]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: [${JSON.stringify(path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js'))}]
-  env:
-    MEMORY_FILE_PATH: ${JSON.stringify(path.join(home.dir, 'memory.jsonl'))}
-`,
-  );
+  fixture = fixtureHome();
+  writeSpell(fixture.spells, 'forecast', fixtureSpell('forecast', 'modern-server', { description: 'Weather forecasts for a city, and notes.', keywords: ['weather', 'forecast', 'city', 'notes'] }));
+  writeMemorySpell(fixture.spells, path.join(fixture.home.dir, 'memory.jsonl'));
 });
 
-after(() => home.cleanup());
+after(() => fixture.home.cleanup());
 
 const weather = { name: 'forecast:weather', args: { city: 'Lyon' }, intent: { operation_type: 'read' } };
 const graph = { name: 'memory:read_graph', args: {}, intent: { operation_type: 'read' } };
 
 test('a v1 (2025) client calls the modern power and the legacy one; the modern one\'s structured content arrives as it sent it', async () => {
-  const { client } = await connectStdio(['--spells', spells, '--no-imports'], env);
+  const { client } = await connectFixture(fixture);
   try {
     const forecast = await client.callTool({ name: 'call_tool_read', arguments: weather });
     assert.notEqual(forecast.isError, true, JSON.stringify(forecast.content));
@@ -75,7 +49,7 @@ test('a v1 (2025) client calls the modern power and the legacy one; the modern o
 
 test('a 2026-07-28 client calls both', async () => {
   const client = new Client({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', '--spells', spells, '--no-imports'], env, stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', '--spells', fixture.spells, '--no-imports'], env: fixture.env, stderr: 'ignore' }));
   try {
     const forecast = await client.callTool({ name: 'call_tool_read', arguments: weather });
     assert.deepEqual(forecast.structuredContent, { city: 'Lyon', forecast: 'sunny', celsius: 21 });
@@ -90,7 +64,7 @@ test('a 2026-07-28 client calls both', async () => {
 
 test('grimoire powers list shows each power\'s era, as its server last spoke', async () => {
   const listed = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, [cliPath, 'powers', 'list', '--spells', spells, '--no-imports', '--json'], { env }, (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout))),
+    execFile(process.execPath, [cliPath, 'powers', 'list', '--spells', fixture.spells, '--no-imports', '--json'], { env: fixture.env }, (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout))),
   );
   const rows = (JSON.parse(listed) as { powers: Array<{ name: string; era: string; protocolVersion: string | null }> }).powers;
   const forecast = rows.find((row) => row.name === 'forecast');
@@ -101,7 +75,7 @@ test('grimoire powers list shows each power\'s era, as its server last spoke', a
 });
 
 test('the power info the sidebar gets names the revision each running power speaks', async () => {
-  const runtime = await createRuntime({ env, spellDirs: [spells], imports: false });
+  const runtime = await createRuntime({ env: fixture.env, spellDirs: [fixture.spells], imports: false });
   try {
     await runtime.gateway.ports.activate('forecast');
     await runtime.gateway.ports.activate('memory');
@@ -121,7 +95,7 @@ test('a modern power\'s input_required toward a 2025 client becomes that client\
     asked.push(request.params.message);
     return { action: 'accept', content: { confirm: true } };
   });
-  await client.connect(new V1StdioTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', '--spells', spells, '--no-imports'], env, stderr: 'ignore' }));
+  await client.connect(new V1StdioTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', '--spells', fixture.spells, '--no-imports'], env: fixture.env, stderr: 'ignore' }));
   try {
     const answered = await client.callTool({ name: 'call_tool_read', arguments: { name: 'forecast:confirm', args: { action: 'the launch' }, intent: { operation_type: 'read' } } });
     const text = (answered.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');

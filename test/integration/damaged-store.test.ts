@@ -108,6 +108,27 @@ for (const [what, damage, reason] of damages) {
   });
 }
 
+test('a command that only reads does not check the whole file first, and moves nothing aside: a damaged page it meets fails it; a command that writes checks it, as the gateway does', { timeout: 60_000 }, async () => {
+  const { data, home, file } = await seeded('read-only-commands');
+  const store = await Store.open({ dataDir: data });
+  const [{ rootpage }] = store.query<{ rootpage: number }>("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'activity'");
+  store.close();
+  // The activity table's first page (4096-byte pages, numbered from 1): every read of the table meets it.
+  overwrite(file, (rootpage - 1) * 4096, Buffer.alloc(4096, 0xa5));
+  const env = gatewayEnv({ home, data });
+  const events = await run(process.execPath, [cliPath, 'events', '--json'], { env });
+  assert.deepEqual(JSON.parse(events.stdout).events, [], 'a table the damage is not in reads as it is');
+  const listed = await run(process.execPath, [cliPath, 'activity', 'list', '--json', '--limit', String(RECORDS)], { env }).then(
+    () => 'read',
+    (error: { stderr: string }) => error.stderr,
+  );
+  assert.match(listed, /grimoire\.db is damaged \(database disk image is malformed\).*moves it aside whole/, 'the damaged table fails the read, saying what to do');
+  assert.deepEqual(asideOf(data), [], 'nothing moved aside by a read');
+  await run(process.execPath, [cliPath, 'users', 'add', 'bob'], { env });
+  assert.equal(asideOf(data).length, 1, 'a write checks first: the damaged file is moved aside before it');
+  assert.equal(await records(data), 0);
+});
+
 test(`grimoire.db emptied (0 bytes) after ${RECORDS} records: moved aside with its -wal, the loss said, not silently treated as new`, { timeout: 60_000 }, async () => {
   const { data, home, file } = await seeded('emptied', true);
   const wal = fs.statSync(`${file}-wal`).size;

@@ -1,12 +1,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { gatewayEnv } from '../helpers/gateway-process.js';
-import { cliPath, fixtureServer, repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
+import { everythingEntry, everythingSpell, everythingStdioServer } from '../helpers/everything-spell.js';
+import { fixtureHome, fixtureSpell, type FixtureHome } from '../helpers/fixture-gateway.js';
+import { cliPath, fixtureServer, writeSpell } from '../helpers/temp.js';
 
 /**
  * Nothing lost in passing, in both eras: the same calls made directly to the servers and through
@@ -15,20 +15,15 @@ import { cliPath, fixtureServer, repoRoot, tempDir, writeSpell } from '../helper
  * results; the SDK's own wire fields of the 2026-07-28 era (`resultType`, the server's identity in
  * `_meta`) are left out of the comparison, as the client's SDK reads them.
  */
-const everything = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-let home: { dir: string; cleanup: () => void };
-let env: Record<string, string>;
-let spells: string;
+let fixture: FixtureHome;
 
 before(() => {
-  home = tempDir();
-  env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
-  spells = path.join(home.dir, 'spells');
-  writeSpell(spells, 'everything', `name: everything\nversion: 1.0.0\ndescription: The MCP reference test server.\nkeywords: [echo, annotations, images, test]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(everything)}, stdio]\n`);
-  writeSpell(spells, 'forecast', `name: forecast\nversion: 1.0.0\ndescription: Weather forecasts.\nkeywords: [weather, forecast, city]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(fixtureServer('modern-server'))}]\n`);
+  fixture = fixtureHome();
+  writeSpell(fixture.spells, 'everything', everythingSpell(everythingStdioServer));
+  writeSpell(fixture.spells, 'forecast', fixtureSpell('forecast', 'modern-server', { description: 'Weather forecasts.', keywords: ['weather', 'forecast', 'city'] }));
 });
 
-after(() => home.cleanup());
+after(() => fixture.home.cleanup());
 
 const CALLS: Array<{ power: 'everything' | 'forecast'; tool: string; args: Record<string, unknown>; variant: 'read' | 'write' }> = [
   { power: 'everything', tool: 'get-annotated-message', args: { messageType: 'error', includeImage: true }, variant: 'read' },
@@ -50,7 +45,7 @@ function comparable(result: Record<string, unknown>): Record<string, unknown> {
 async function direct(modern: boolean): Promise<{ call: Caller; close: () => Promise<void> }> {
   const clients = new Map<string, Client | V1Client>();
   for (const [power, args] of [
-    ['everything', [everything, 'stdio']],
+    ['everything', [everythingEntry, 'stdio']],
     ['forecast', [fixtureServer('modern-server')]],
   ] as const) {
     if (modern) {
@@ -70,7 +65,8 @@ async function direct(modern: boolean): Promise<{ call: Caller; close: () => Pro
 }
 
 async function through(modern: boolean): Promise<{ call: Caller; close: () => Promise<void> }> {
-  const args = [cliPath, 'serve', '--stdio', '--spells', spells, '--no-imports'];
+  const args = [cliPath, 'serve', '--stdio', '--spells', fixture.spells, '--no-imports'];
+  const { env } = fixture;
   const client = modern
     ? new Client({ name: 'via', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
     : new V1Client({ name: 'via', version: '1' });

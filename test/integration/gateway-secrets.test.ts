@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { connectHttp, gatewayEnv, startHttpGateway, textOf, waitFor } from '../helpers/gateway-process.js';
 import { cliPath, repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
 
+const SPELLS_OWN_PASSWORD = 'spells-own-pg-password';
 const memoryEntry = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
 
 /**
@@ -38,7 +39,8 @@ function setup(dir: string) {
   const report = path.join(dir, 'report.json');
   const script = path.join(dir, 'prober.mjs');
   fs.writeFileSync(script, proberScript(report));
-  writeSpell(spells, 'prober', `name: prober\nversion: 1.0.0\ndescription: Probes its environment.\nkeywords: [probe, environment, process]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(script)}]\n`);
+  // Its own PGPASSWORD, as a Postgres server's spell writes it: the spell's, not the gateway's.
+  writeSpell(spells, 'prober', `name: prober\nversion: 1.0.0\ndescription: Probes its environment.\nkeywords: [probe, environment, process]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(script)}]\n  env:\n    PGPASSWORD: ${SPELLS_OWN_PASSWORD}\n`);
   writeSpell(spells, 'leaky', `name: leaky\nversion: 1.0.0\ndescription: Asks for the admin token.\nkeywords: [leak, token, admin]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(script)}]\n  env:\n    LEAK: \${GRIMOIRE_ADMIN_TOKEN}\n`);
   return { spells, report };
 }
@@ -56,7 +58,7 @@ async function probe(url: string, token: string, report: string) {
   }
 }
 
-test('no process the gateway starts inherits its credentials: the child and the supervisor read none in /proc', { skip: process.platform !== 'linux' && 'reads /proc', timeout: 90_000 }, async (t) => {
+test('no process the gateway starts inherits its credentials: the child and the supervisor read none in /proc; a value the spell writes itself is passed', { skip: process.platform !== 'linux' && 'reads /proc', timeout: 90_000 }, async (t) => {
   const home = tempDir();
   t.after(() => home.cleanup());
   const { spells, report } = setup(home.dir);
@@ -73,6 +75,8 @@ test('no process the gateway starts inherits its credentials: the child and the 
     assert.ok(!text.includes(pgPassword), `${where} holds PGPASSWORD`);
     assert.ok(!text.includes('GRIMOIRE_ADMIN_TOKEN'), where);
   }
+  assert.ok(read.self.includes(`PGPASSWORD=${SPELLS_OWN_PASSWORD}\0`), 'a PGPASSWORD the spell writes itself reaches its server');
+  assert.ok(!read.supervisor!.includes(SPELLS_OWN_PASSWORD), 'and no other process');
   assert.match(leaky, /GRIMOIRE_ADMIN_TOKEN/, 'a spell asking for the admin token gets nothing: the variable is not set for it');
   assert.ok(!leaky.includes(adminToken));
 });

@@ -1,10 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { gatewayEnv } from '../helpers/gateway-process.js';
-import { cliPath, repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
+import { everythingSpell, everythingStdioServer } from '../helpers/everything-spell.js';
+import { fixtureHome, type FixtureHome } from '../helpers/fixture-gateway.js';
+import { cliPath, writeSpell } from '../helpers/temp.js';
 
 /**
  * A 2025 power (server-everything) asks for elicitation during a 2026-07-28 client's call: the
@@ -12,29 +12,14 @@ import { cliPath, repoRoot, tempDir, writeSpell } from '../helpers/temp.js';
  * it with its own elicitation handler and retries; the power gets that answer and the call ends
  * with the power's result.
  */
-let home: { dir: string; cleanup: () => void };
-let spells: string;
-let env: Record<string, string>;
+let fixture: FixtureHome;
 
 before(() => {
-  home = tempDir();
-  env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
-  spells = path.join(home.dir, 'spells');
-  writeSpell(
-    spells,
-    'everything',
-    `name: everything
-version: 1.0.0
-description: The MCP reference test server.
-keywords: [echo, elicitation, test]
-server:
-  command: ${JSON.stringify(process.execPath)}
-  args: [${JSON.stringify(path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js'))}, stdio]
-`,
-  );
+  fixture = fixtureHome();
+  writeSpell(fixture.spells, 'everything', everythingSpell(everythingStdioServer));
 });
 
-after(() => home.cleanup());
+after(() => fixture.home.cleanup());
 
 test('a 2025 power\'s elicitation during a modern call reaches the client as input_required, and its answer reaches the power', async () => {
   const asked: string[] = [];
@@ -43,7 +28,7 @@ test('a 2025 power\'s elicitation during a modern call reaches the client as inp
     asked.push(String(request.params.message));
     return { action: 'accept', content: { name: 'Ada Lovelace' } };
   });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', '--spells', spells, '--no-imports'], env, stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', '--spells', fixture.spells, '--no-imports'], env: fixture.env, stderr: 'ignore' }));
   try {
     const call = (tool: string, variant: 'read' | 'write', args: Record<string, unknown> = {}) =>
       client.callTool({ name: `call_tool_${variant}`, arguments: { name: `everything:${tool}`, args, intent: { operation_type: variant } } }, { timeout: 60_000 });

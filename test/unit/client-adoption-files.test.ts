@@ -346,6 +346,17 @@ describe('route through Grimoire alone', () => {
     assert.ok(fs.existsSync(adoption.spellFile));
   });
 
+  test('a spell replaced by a FIFO since the move is kept by the undo, not waited on', { skip: process.platform === 'win32' && 'FIFOs are POSIX' }, () => {
+    const w = workspace('fifo-spell');
+    const adoption = route(w);
+    fs.rmSync(adoption.spellFile);
+    execFileSync('mkfifo', [adoption.spellFile]);
+    const undone = undoAdoption(adoption, w.data);
+    assert.equal(undone.restored, 'exact');
+    assert.equal(undone.keptSpell, adoption.spellFile, 'what is there now is not the spell routing wrote');
+    assert.equal(fs.readFileSync(w.mcpFile, 'utf8'), MCP_JSON);
+  });
+
   test('refuses what a spell cannot say, and never overwrites a spell', () => {
     const input = workspace('input', JSON.stringify({ servers: { asks: { command: 'x', env: { KEY: '${input:key}' } } } }));
     assert.match((planAdoption('asks', input.mcpFile, input.home) as { message: string }).message, /asks VS Code for an input/);

@@ -5,7 +5,9 @@ import { withHashes } from '../../server/powers/hash.js';
 import type { PowerDefinition, PowerSourceKind, ServerSpec } from '../../server/powers/types.js';
 import { launchCommand, launchOrigin, LaunchApprovals, LaunchChangedError } from '../../server/trust/launch-approvals.js';
 import { withoutGatewaySecrets } from '../../server/util/gateway-secrets.js';
+import { Store } from '../../server/store/store.js';
 import { tempStore } from '../helpers/temp-store.js';
+import { tempDir } from '../helpers/temp.js';
 
 const workspace = path.resolve('/work/project');
 const power = (kind: PowerSourceKind, file: string, server: ServerSpec = { transport: 'stdio', command: 'node', args: ['helper.mjs'], env: {} }): PowerDefinition =>
@@ -52,6 +54,26 @@ test('an approval holds for the exact definition approved: a changed one asks ag
   } finally {
     launches.close();
   }
+});
+
+test('an approval made a moment ago by another process (the CLI) lets the power start at once, before any poll', async (t) => {
+  const home = tempDir();
+  const gateway = await Store.open({ dataDir: home.dir, fsync: false });
+  const cli = await Store.open({ dataDir: home.dir, fsync: false });
+  const spells = path.join(workspace, '.grimoire');
+  const launches = new LaunchApprovals(gateway, { workspaceSpells: spells });
+  t.after(() => {
+    launches.close();
+    gateway.close();
+    cli.close();
+    home.cleanup();
+  });
+  const helper = power('spell', path.join(spells, 'helper.spell.yaml'));
+  assert.ok(launches.waiting(helper));
+  const approver = new LaunchApprovals(cli, { workspaceSpells: spells });
+  approver.approve(helper);
+  approver.close();
+  assert.equal(launches.waiting(helper), undefined);
 });
 
 test('the environment handed to anything the gateway starts holds none of its own credentials', () => {

@@ -48,6 +48,8 @@ export const sides = {
     'server/spells/keyword-suggestions.ts',
     'server/spells/placeholders.ts',
     'server/util/hash.ts',
+    'server/util/preview.ts',
+    'server/util/safe-read.ts',
   ],
   'webview/': [],
 };

@@ -133,7 +133,9 @@ function packageVsix(universal = false): string {
   const args = ['--out', vsix, ...(platformBuild ? ['--target', target] : [])];
   const result = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'client', 'packaging', 'package.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`npm run package failed:\n${result.stdout}\n${result.stderr}`);
-  const summary = result.stdout.trim().split('\n').at(-1) ?? '';
+  // vsce's own line counts the files; package.js's last line gives the exact size.
+  const lines = result.stdout.replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n');
+  const summary = [lines.find((line) => line.includes('Packaged:'))?.trim(), lines.at(-1)].filter(Boolean).join('; ');
   log(`packed ${platformBuild ? `the ${target} build` : 'the universal build'}: ${summary}`);
   fs.appendFileSync(path.join(paths.output, 'package.txt'), summary + '\n');
   return vsix;
