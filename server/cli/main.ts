@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./hints-command.js')).hintsCommand(args, runtime);
     case 'tools':
       if (sub === 'reads' || sub === 'confirm-read' || sub === 'unconfirm-read') return (await import('./reads-command.js')).readsCommand(sub, rest[0], args, runtime);
-      return (await import('./tools-command.js')).toolsCommand(sub, rest[0], args);
+      return (await import('./tools-command.js')).toolsCommand(sub, rest[0], args, runtime);
     case 'spells':
       if (sub !== 'check') throw new UsageError(`unknown subcommand 'spells ${sub ?? ''}': use 'grimoire spells check [FILE|DIR]...'.`);
       return (await import('./spells-command.js')).spellsCommand(rest, args);
