@@ -7,16 +7,16 @@ import { z } from 'zod';
 import type { CallTasks } from './call-tasks.js';
 
 const TaskParams = z.looseObject({ taskId: z.string().min(1).max(200) });
-const UpdateParams = z.looseObject({ taskId: z.string().min(1).max(200), inputResponses: z.record(z.string(), z.unknown()).optional() });
 
 export function registerTaskMethods(server: Server, tasks: CallTasks, owner: string, touch: () => void): void {
   server.setRequestHandler('tasks/get', { params: TaskParams }, async ({ taskId }) => {
     touch();
     return { ...tasks.get(owner, taskId) };
   });
-  server.setRequestHandler('tasks/update', { params: UpdateParams }, async ({ taskId, inputResponses }) => {
+  // The SDK lifts a 2026-07-28 request's `inputResponses` out of its params into the request's context.
+  server.setRequestHandler('tasks/update', { params: TaskParams }, async ({ taskId }, ctx) => {
     touch();
-    tasks.update(owner, taskId, inputResponses);
+    tasks.update(owner, taskId, ctx.mcpReq.inputResponses);
     return {};
   });
   server.setRequestHandler('tasks/cancel', { params: TaskParams }, async ({ taskId }) => {
