@@ -7,22 +7,22 @@
  * (shared-user-state.ts). Each user has a handler of their own, so their listen streams
  * carry their own list changes and never another user's.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { errorMessage, logger } from '../../log.js';
 import type { Gateway } from '../gateway.js';
 import { forwardChildNotifications } from '../passthrough/child-notifications.js';
 import { modernRequestServer } from '../sessions/modern-request-server.js';
 import { ModernUsers, type ModernUser } from '../sessions/modern-users.js';
-import { sendWebResponse, webHeaders, webRequest } from './web-exchange.js';
+import { sendWebResponse } from './web-exchange.js';
 
 const log = logger('http');
 
 export interface ModernHttp {
-  /** Whether a POST body is a 2026-07-28 request (the SDK's own classification). */
-  isModern(request: IncomingMessage, body: unknown): Promise<boolean>;
-  /** Throws SessionLimitError when the user has no session yet and none may open (http-server.ts answers 503). */
-  serve(request: IncomingMessage, response: ServerResponse, body: unknown, user: string | null): Promise<void>;
+  /** Whether a POST is a 2026-07-28 request (the SDK's own classification, from the body already parsed). */
+  isModern(request: Request, body: unknown): Promise<boolean>;
+  /** Answers `request` (the web form of `response`'s request, as isModern saw it); throws SessionLimitError when the user has no session yet and none may open (http-server.ts answers 503). */
+  serve(request: Request, response: ServerResponse, body: unknown, user: string | null): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,7 +33,7 @@ export interface ModernHttp {
  */
 const STATELESS_METHODS = new Set(['tools/list', 'server/discover', 'subscriptions/listen', 'tasks/get', 'tasks/update', 'tasks/cancel']);
 
-export function modernHttp(gateway: Gateway, url: () => string): ModernHttp {
+export function modernHttp(gateway: Gateway): ModernHttp {
   const handlers = new WeakMap<ModernUser, McpHttpHandler>();
   /** A user's handler: its listen streams carry the user's own list changes, never another user's. */
   const attach = (user: ModernUser) => {
@@ -62,8 +62,8 @@ export function modernHttp(gateway: Gateway, url: () => string): ModernHttp {
 
   return {
     async isModern(request, body) {
-      // Classified from the headers and the body already parsed (the predicate then reads no body).
-      return !(await isLegacyRequest(new Request(url(), { method: 'POST', headers: webHeaders(request) }), body));
+      // With the body already parsed, the predicate reads no body.
+      return !(await isLegacyRequest(request, body));
     },
     async serve(request, response, body, user) {
       const standing = await users.enter(user ?? '');
@@ -73,7 +73,7 @@ export function modernHttp(gateway: Gateway, url: () => string): ModernHttp {
         await standing.shared.adopt(standing.id).catch((error) => log.warn(`the session state of ${standing.id} was not read: ${errorMessage(error)}`));
       }
       // The user travels as data, never the bearer token.
-      const answer = await handlers.get(standing)!.fetch(webRequest(request, response, url()), { parsedBody: body });
+      const answer = await handlers.get(standing)!.fetch(request, { parsedBody: body });
       sendWebResponse(response, answer);
     },
     close: () => users.close(),
