@@ -53,6 +53,8 @@ export function modernCallHandler(gateway: Gateway, caller: ModernCaller): Moder
         void recordShared(before);
         return withNamedToolSchemas(gateway.ports, name, result);
       });
+      // Another replica may take the client's first tasks/get.
+      await tasks.shared?.written();
       // The SDK passes a tools/call result whose resultType is not 'complete' through as it is.
       return { resultType: 'task', ...task } as unknown as ReturnType<typeof withNamedToolSchemas>;
     }
