@@ -15,6 +15,7 @@ import { errorMessage } from '../../log.js';
 import { maskSecrets } from '../../util/secrets.js';
 import type { Question, RunningCall } from './input-bridge.js';
 import { SharedTasks, unknownTask, type TaskRunner } from './shared-tasks.js';
+import type { TaskStatus, TaskView } from './task-view.js';
 import type { Store } from '../../store/store-interface.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -25,22 +26,6 @@ const TASK_TTL_MS = 10 * 60_000;
 const POLL_INTERVAL_MS = 1000;
 /** At most this many ended tasks are kept per owner (the oldest is dropped first). */
 const MAX_ENDED_PER_OWNER = 100;
-
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-
-/** A task as `tasks/get` answers it (the spec's DetailedTask). */
-export interface TaskView {
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-  ttlMs: number;
-  pollIntervalMs: number;
-  result?: CallToolResult;
-  error?: { code: number; message: string };
-  inputRequests?: Record<string, InputRequest>;
-}
 
 interface CallTask {
   owner: string;

@@ -11,7 +11,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { errorMessage, logger } from '../../log.js';
 import type { Store } from '../../store/store-interface.js';
 import { maskDeep, maskSecrets } from '../../util/secrets.js';
-import type { TaskView } from './call-tasks.js';
+import type { TaskView } from './task-view.js';
 
 const log = logger('session');
 
