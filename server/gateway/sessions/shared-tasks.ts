@@ -4,13 +4,13 @@
  * its result or error) to the store's `call_tasks` rows; a replica that does not run it answers
  * `tasks/get` from there, and passes `tasks/update` and `tasks/cancel` on as request rows that the
  * running replica reads while it has tasks running. Every row names its owner: another user's
- * task is unknown on every replica. A view is stored with its secrets masked, value by value (the
+ * task is unknown on every replica. A view is stored with its secrets masked value by value (the
  * store's own masking of a whole text could break the JSON, so the table is stored as written).
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { errorMessage, logger } from '../../log.js';
 import type { Store } from '../../store/store-interface.js';
-import { maskDeep, maskSecrets } from '../../util/secrets.js';
+import { MASK, maskSecrets } from '../../util/secrets.js';
 import type { TaskView } from './task-view.js';
 
 const log = logger('session');
@@ -119,15 +119,22 @@ export class SharedTasks {
   }
 }
 
-/** JSON with secrets masked: value by value, then as a whole where that keeps it JSON (a key-shaped secret). */
+/**
+ * JSON with secrets masked value by value (the text stays JSON): a string is masked as any text is,
+ * and a property whose key and value together read as a secret (`"password": "..."`) is masked whole.
+ */
 function maskedJson(value: unknown): string {
-  const json = JSON.stringify(maskDeep(value));
-  const whole = maskSecrets(json);
-  if (whole === json) return json;
-  try {
-    JSON.parse(whole);
-    return whole;
-  } catch {
-    return json;
+  return JSON.stringify(maskPairs(value, 0));
+}
+
+function maskPairs(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return maskSecrets(value);
+  if (depth > 20 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => maskPairs(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const pair = typeof item === 'string' ? JSON.stringify({ [key]: item }) : undefined;
+    out[key] = pair !== undefined && maskSecrets(pair) !== pair && maskSecrets(item as string) === item ? MASK : maskPairs(item, depth + 1);
   }
+  return out;
 }
