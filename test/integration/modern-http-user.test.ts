@@ -45,8 +45,8 @@ after(async () => {
 
 type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string } };
 
-/** One modern request of alice's, declaring elicitation and the tasks extension; its JSON-RPC answer. */
-async function send(method: string, params: Record<string, unknown>, name: string): Promise<Answer> {
+/** One modern request of alice's, declaring elicitation and the tasks extension; its JSON-RPC answer (`notes`: the notifications sent with it). */
+async function send(method: string, params: Record<string, unknown>, name: string, meta: Record<string, unknown> = {}, notes: Array<Record<string, unknown>> = []): Promise<Answer> {
   const id = nextId++;
   const response = await fetch(gateway.url, {
     method: 'POST',
@@ -55,7 +55,7 @@ async function send(method: string, params: Record<string, unknown>, name: strin
       jsonrpc: '2.0',
       id,
       method,
-      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw-user', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': CAPABILITIES } },
+      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw-user', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': CAPABILITIES, ...meta } },
     }),
   });
   const text = await response.text();
@@ -63,6 +63,7 @@ async function send(method: string, params: Record<string, unknown>, name: strin
     ? text.split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
     : [JSON.parse(text) as Record<string, unknown>];
   const answer = messages.find((m) => m.id === id);
+  notes.push(...messages.filter((m) => m.id === undefined));
   assert.ok(answer, `${method} answered ${response.status}: ${text.slice(0, 300)}`);
   return answer as Answer;
 }
@@ -107,4 +108,22 @@ test('a task\'s power asks after the request that started it ended, amid the use
   assert.equal(ended.status, 'completed', JSON.stringify(ended));
   const text = (ended.result as { content: Array<{ text: string }> }).content[0].text;
   assert.equal(text, 'reply: accept {"name":"Ada"}', 'the power got the answer given through tasks/update');
+});
+
+test('a power\'s log message during a call goes to the request that asked for a log level, masked, and to no other', { timeout: 30_000 }, async () => {
+  const token = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+  const callLog = async (meta: Record<string, unknown>) => {
+    const notes: Array<Record<string, unknown>> = [];
+    const answer = await send('tools/call', { name: 'call_tool_write', arguments: { name: 'probe:log_then_answer', args: { text: `hello token: ${token}` }, intent: { operation_type: 'write' } } }, 'call_tool_write', meta, notes);
+    assert.ok(answer.result, JSON.stringify(answer.error));
+    return notes.filter((note) => note.method === 'notifications/message').map((note) => note.params as { level: string; logger: string; data: string });
+  };
+  await callLog({});
+  const asked = await callLog({ 'io.modelcontextprotocol/logLevel': 'info' });
+  assert.equal(asked.length, 1, JSON.stringify(asked));
+  assert.equal(asked[0].logger, 'probe/probe-log');
+  assert.match(asked[0].data, /^hello token: /);
+  assert.ok(!asked[0].data.includes(token), 'the token is masked');
+  assert.deepEqual(await callLog({ 'io.modelcontextprotocol/logLevel': 'error' }), [], 'below the level asked for');
+  assert.deepEqual(await callLog({}), [], 'a request that asked for no level gets none');
 });

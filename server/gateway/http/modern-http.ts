@@ -28,10 +28,10 @@ export interface ModernHttp {
 
 /**
  * Requests that read nothing of the user's state (the tool list is the same for every request,
- * a task is found by its owner and id, discovery and listen streams name no power): another
- * replica's changes need not be adopted first.
+ * a task is found by its owner and id, discovery names no power): another replica's changes need
+ * not be adopted first. A listen stream does adopt them: it carries the active powers' changes.
  */
-const STATELESS_METHODS = new Set(['tools/list', 'server/discover', 'subscriptions/listen', 'tasks/get', 'tasks/update', 'tasks/cancel']);
+const STATELESS_METHODS = new Set(['tools/list', 'server/discover', 'tasks/get', 'tasks/update', 'tasks/cancel']);
 
 export function modernHttp(gateway: Gateway): ModernHttp {
   const handlers = new WeakMap<ModernUser, McpHttpHandler>();

@@ -12,6 +12,7 @@ import { registerCompletion } from '../passthrough/completion-passthrough.js';
 import { registerPrompts } from '../passthrough/prompts-passthrough.js';
 import { registerResourceReads } from '../passthrough/resources-passthrough.js';
 import { SessionServer } from './mcp-session.js';
+import { passCallLogs } from './modern-call-logs.js';
 import { modernCallHandler } from './modern-calls.js';
 import { modernToolList } from './modern-era.js';
 import type { ModernUser } from './modern-users.js';
@@ -27,8 +28,15 @@ export function modernRequestServer(gateway: Gateway, user: ModernUser): Session
     return { tools } as ListToolsResult;
   });
   const call = modernCallHandler(gateway, { sessionId: id, bridge: user.bridge, tasks: user.tasks, ...(user.shared ? { shared: user.shared } : {}), declare: user.declare });
-  // Progress goes to the request that started the call (a retry's own stream carries none).
-  server.setRequestHandler('tools/call', async (request, ctx) => call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, ctx, agentProgress(request, ctx)));
+  // Progress goes to the request that started the call (a retry's own stream carries none); so do the powers' log messages, when it asked for them.
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const stopLogs = passCallLogs(gateway.ports.manager.features, id, ctx);
+    try {
+      return await call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, ctx, agentProgress(request, ctx));
+    } finally {
+      stopLogs();
+    }
+  });
   registerTaskMethods(server, user.tasks, id, () => undefined);
   // The user's prompt gets, resource reads and completions are made for the user's session (no progress: they carry no token).
   const scope: CallScope = { sessionId: id };
