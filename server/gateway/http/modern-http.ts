@@ -2,10 +2,11 @@
  * 2026-07-28 over Streamable HTTP: no session, every request on its own, through the SDK's v2
  * handler (it checks the `_meta` envelope, the Mcp-Method and Mcp-Name headers, refuses an unknown
  * revision with -32022, serves subscriptions/listen). The state that spans calls (active powers,
- * what was shown, hints, the token ledger) is the authorization's: one gateway session per user
- * (the owner's token is one user), kept in the store when several replicas share it
- * (shared-user-state.ts). Each user has a handler of their own, so their listen streams
- * carry their own list changes and never another user's.
+ * what was shown, hints, the token ledger) is the authorization's: one standing part per user
+ * (the owner's token is one user), set up once and kept while the user is active (modern-users.ts),
+ * its state in the store when several replicas share it (shared-user-state.ts); each request's
+ * Server only registers handlers on it (modern-request-server.ts). Each user has a handler of
+ * their own, so their listen streams carry their own list changes and never another user's.
  */
 import type { ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';

@@ -6,7 +6,8 @@
  * power asks meanwhile shows as `input_required` with `inputRequests`, answered by `tasks/update`;
  * `tasks/cancel` cancels the call. A task is its caller's (the session, which over HTTP is the
  * user's): every method finds it by its owner and id, and another caller's handle is unknown.
- * On a store that spans machines, every replica answers for every task (shared-tasks.ts).
+ * On a store that spans machines, every replica answers for a task made shared (a modern HTTP
+ * user's: shared-tasks.ts); a stdio connection's tasks stay its own process's.
  */
 import { randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode, type InputRequest } from '@modelcontextprotocol/server';
@@ -29,6 +30,8 @@ const MAX_ENDED_PER_OWNER = 100;
 
 interface CallTask {
   owner: string;
+  /** Written to the store for the other replicas. */
+  shared: boolean;
   view: TaskView;
   running: RunningCall;
   question?: { key: string; asked: Question; timer: NodeJS.Timeout };
@@ -60,18 +63,21 @@ export class CallTasks implements TaskRunner {
 
   /**
    * A task for a running call of `owner`. `finish(result)` shapes the call's result as the request
-   * would have answered it; `ended(status, detail)` is told when the task ends.
+   * would have answered it. `share`: every replica answers for it (when the store spans machines).
    */
-  create(owner: string, running: RunningCall, finish: (result: CallToolResult) => CallToolResult): TaskView {
+  create(owner: string, running: RunningCall, finish: (result: CallToolResult) => CallToolResult, share = false): TaskView {
     const now = new Date().toISOString();
     const task: CallTask = {
       owner,
+      shared: share && this.shared !== undefined,
       running,
       view: { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: TASK_TTL_MS, pollIntervalMs: POLL_INTERVAL_MS },
     };
     this.tasks.set(task.view.taskId, task);
-    this.shared?.publish(owner, task.view);
-    this.shared?.follow(this);
+    if (task.shared) {
+      this.shared!.publish(owner, task.view);
+      this.shared!.follow(this);
+    }
     void this.follow(task, running.next, finish);
     return { ...task.view };
   }
@@ -81,9 +87,9 @@ export class CallTasks implements TaskRunner {
     return this.tasks.has(taskId);
   }
 
-  /** The tasks still running, with their owners. */
+  /** The shared tasks still running, with their owners (what other replicas may pass requests on to). */
   running(): Array<{ owner: string; view: TaskView }> {
-    return [...this.tasks.values()].filter((task) => !isEnded(task.view.status)).map((task) => ({ owner: task.owner, view: task.view }));
+    return [...this.tasks.values()].filter((task) => task.shared && !isEnded(task.view.status)).map((task) => ({ owner: task.owner, view: task.view }));
   }
 
   get(owner: string, taskId: string): TaskView {
@@ -116,13 +122,13 @@ export class CallTasks implements TaskRunner {
       if (task.owner !== owner) continue;
       if (!isEnded(task.view.status)) this.cancel(owner, task.view.taskId);
       clearTimeout(task.expiry);
-      this.forget(task.view.taskId);
+      this.forget(task);
     }
   }
 
-  private forget(taskId: string): void {
-    this.tasks.delete(taskId);
-    this.shared?.drop(taskId, TASK_TTL_MS);
+  private forget(task: CallTask): void {
+    this.tasks.delete(task.view.taskId);
+    if (task.shared) this.shared!.drop(task.view.taskId, TASK_TTL_MS);
   }
 
   /** How many tasks the store holds (for tests of its bounds). */
@@ -184,12 +190,12 @@ export class CallTasks implements TaskRunner {
     const view: TaskView = { ...task.view, ...fields, lastUpdatedAt: new Date().toISOString() };
     for (const key of Object.keys(view) as Array<keyof TaskView>) if (view[key] === undefined) delete view[key];
     task.view = view;
-    this.shared?.publish(task.owner, view);
+    if (task.shared) this.shared!.publish(task.owner, view);
   }
 
   private end(task: CallTask, fields: Partial<TaskView>): void {
     this.change(task, { ...fields, inputRequests: undefined });
-    task.expiry = setTimeout(() => this.forget(task.view.taskId), TASK_TTL_MS);
+    task.expiry = setTimeout(() => this.forget(task), TASK_TTL_MS);
     task.expiry.unref();
     this.dropOldEnded(task.owner);
   }
@@ -198,7 +204,7 @@ export class CallTasks implements TaskRunner {
     const ended = [...this.tasks.values()].filter((t) => t.owner === owner && isEnded(t.view.status));
     for (const old of ended.slice(0, Math.max(0, ended.length - MAX_ENDED_PER_OWNER))) {
       clearTimeout(old.expiry);
-      this.forget(old.view.taskId);
+      this.forget(old);
     }
   }
 }

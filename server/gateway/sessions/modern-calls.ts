@@ -49,10 +49,16 @@ export function modernCallHandler(gateway: Gateway, caller: ModernCaller): Moder
     await recordShared(before);
     if ('result' in outcome) return withNamedToolSchemas(gateway.ports, name, outcome.result);
     if ('running' in outcome) {
-      const task = tasks.create(sessionId, outcome.running, (result) => {
-        void recordShared(before);
-        return withNamedToolSchemas(gateway.ports, name, result);
-      });
+      // A caller whose state replicas share has its tasks shared too.
+      const task = tasks.create(
+        sessionId,
+        outcome.running,
+        (result) => {
+          void recordShared(before);
+          return withNamedToolSchemas(gateway.ports, name, result);
+        },
+        shared !== undefined,
+      );
       // Another replica may take the client's first tasks/get.
       await tasks.shared?.written();
       // The SDK passes a tools/call result whose resultType is not 'complete' through as it is.

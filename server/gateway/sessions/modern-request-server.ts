@@ -37,7 +37,8 @@ export function modernRequestServer(gateway: Gateway, user: ModernUser): Session
       stopLogs();
     }
   });
-  registerTaskMethods(server, user.tasks, id, () => undefined);
+  // A user's tasks are answered for on every replica when the user's state is (a team's store).
+  registerTaskMethods(server, user.tasks, id, () => undefined, Boolean(user.shared));
   // The user's prompt gets, resource reads and completions are made for the user's session (no progress: they carry no token).
   const scope: CallScope = { sessionId: id };
   registerPrompts(server, gateway, id, scope);

@@ -88,12 +88,13 @@ export class ModernUsers {
     // A call that ended after the user was closed may have left a state with nothing to close it: the user starts anew.
     if (ports.sessions.has(id)) gateway.closeSession(id);
     let declared: ClientCapabilities = {};
+    const shared = sharedUserStateOf(ports);
     const entry: Entry = {
       id,
       user,
       bridge: inputBridgeOf(gateway, RETRY_WAIT_MS),
       tasks: callTasksOf(gateway, RETRY_WAIT_MS),
-      ...(sharedUserStateOf(ports) ? { shared: sharedUserStateOf(ports) } : {}),
+      ...(shared ? { shared } : {}),
       capabilities: () => declared,
       declare: (requested) => {
         if (requested) declared = { ...declared, ...requested };

@@ -1,7 +1,8 @@
 /**
  * The tasks extension's methods on a 2026-07-28 session: `tasks/get`, `tasks/update` and
- * `tasks/cancel`, each answering for the session's own tasks only (call-tasks.ts); a task another
- * replica runs is answered through the store (shared-tasks.ts).
+ * `tasks/cancel`, each answering for the session's own tasks only (call-tasks.ts); with
+ * `acrossReplicas` (a modern HTTP user on a team's store), a task another replica runs is answered
+ * through the store (shared-tasks.ts).
  */
 import type { Server } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -9,8 +10,8 @@ import type { CallTasks } from './call-tasks.js';
 
 const TaskParams = z.looseObject({ taskId: z.string().min(1).max(200) });
 
-export function registerTaskMethods(server: Server, tasks: CallTasks, owner: string, touch: () => void): void {
-  const elsewhere = (taskId: string) => (tasks.shared && !tasks.holds(taskId) ? tasks.shared : undefined);
+export function registerTaskMethods(server: Server, tasks: CallTasks, owner: string, touch: () => void, acrossReplicas = false): void {
+  const elsewhere = (taskId: string) => (acrossReplicas && tasks.shared && !tasks.holds(taskId) ? tasks.shared : undefined);
   server.setRequestHandler('tasks/get', { params: TaskParams }, async ({ taskId }) => {
     touch();
     const shared = elsewhere(taskId);
