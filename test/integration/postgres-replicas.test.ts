@@ -57,13 +57,14 @@ async function cli(args: string[]): Promise<string> {
   return stdout;
 }
 
-/** A user added through the CLI, returned once every replica accepts the token unless `known` is false (how soon is the subject of its own test below). */
+/** A user added through the CLI, returned once every running replica (one is killed below) accepts the token unless `known` is false (how soon is the subject of its own test below). */
 async function addUser(name: string, admin = false, known = true): Promise<string> {
   const { token } = JSON.parse(await cli(['users', 'add', name, '--json', ...(admin ? ['--admin'] : [])])) as { token: string };
   if (!known) return token;
   const accepted = async (replica: HttpGatewayProcess) =>
     (await fetch(new URL('/api/v1/tools/changes', replica.url), { headers: { Authorization: `Bearer ${token}` } })).status !== 401;
-  await waitFor(async () => (await Promise.all(replicas.map(accepted))).every(Boolean), 10_000, `user ${name} known to every replica`);
+  const running = replicas.filter((replica) => replica.process.exitCode === null && replica.process.signalCode === null);
+  await waitFor(async () => (await Promise.all(running.map(accepted))).every(Boolean), 10_000, `user ${name} known to every running replica`);
   return token;
 }
 
