@@ -69,11 +69,6 @@ export class ModernUsers {
     return pending;
   }
 
-  /** How many users are open (for tests of the bounds). */
-  get size(): number {
-    return this.users.size;
-  }
-
   async close(): Promise<void> {
     const all = [...this.users.values()];
     await Promise.allSettled(all.map((entry) => this.closeEntry(entry)));
