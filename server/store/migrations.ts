@@ -206,6 +206,13 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 21,
     sql: `CREATE TABLE session_state (session TEXT, kind TEXT, item TEXT, at INTEGER, PRIMARY KEY (session, kind, item));`,
   },
+  {
+    // Long calls of 2026-07-28 clients answered as tasks, so that every replica of a team gateway answers
+    // for them (server/gateway/sessions/shared-tasks.ts): `kind` 'view' is the task as its running replica
+    // last wrote it (JSON in `body`), 'update' and 'cancel' a request another replica passed on to it.
+    version: 22,
+    sql: `CREATE TABLE call_tasks (task_id TEXT, kind TEXT, owner TEXT, body TEXT, at INTEGER, PRIMARY KEY (task_id, kind));`,
+  },
 ];
 
 /**
@@ -236,6 +243,7 @@ export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
   read_confirmations: ['power', 'tool'],
   server_tool_lists: ['server_hash'],
   session_state: ['session', 'kind', 'item'],
+  call_tasks: ['task_id', 'kind'],
 };
 
 export const SCHEMA_VERSION_KEY = 'schema_version';

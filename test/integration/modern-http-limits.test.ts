@@ -29,8 +29,8 @@ after(async () => {
   home.cleanup();
 });
 
-function listTools(token: string): Promise<Response> {
-  return fetch(gateway.url, {
+function listTools(token: string, url = gateway.url): Promise<Response> {
+  return fetch(url, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-method': 'tools/list', 'mcp-protocol-version': '2026-07-28' },
     body: JSON.stringify({
@@ -57,5 +57,28 @@ test('a modern user takes a place under the session limits; one the full gateway
     assert.equal((await listTools(gateway.token)).status, 200);
   } finally {
     await Promise.all(held.map((s) => s.client.close().catch(() => undefined)));
+  }
+});
+
+test('a modern user idle past sessions.idleMinutes gives up its place: another user is seated, and the first one\'s next request must wait its turn', { timeout: 30_000 }, async () => {
+  const idle = tempDir();
+  fs.writeFileSync(path.join(idle.dir, 'settings.json'), JSON.stringify({ sessions: { maxConcurrent: 1, maxPerClient: 1, idleMinutes: 0.02 } }));
+  const env = gatewayEnv({ home: idle.dir, data: path.join(idle.dir, 'data') });
+  const add = (name: string) => (JSON.parse(execFileSync(process.execPath, [cliPath, 'users', 'add', name, '--json'], { env, encoding: 'utf8' })) as { token: string }).token;
+  const [alice, bob] = [add('alice'), add('bob')];
+  const small = await startHttpGateway(['--no-imports'], env);
+  try {
+    assert.equal((await listTools(alice, small.url)).status, 200);
+    assert.equal((await listTools(bob, small.url)).status, 503, 'alice holds the only place');
+    let seated = 503;
+    for (let tries = 0; seated === 503 && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      seated = (await listTools(bob, small.url)).status;
+    }
+    assert.equal(seated, 200, 'alice\'s place was freed once she was idle');
+    assert.equal((await listTools(alice, small.url)).status, 503, 'bob holds the place now');
+  } finally {
+    await small.stop();
+    idle.cleanup();
   }
 });

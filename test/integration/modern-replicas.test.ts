@@ -4,10 +4,12 @@
  * the next replica): every request is answered whichever replica gets it, the tool list is the same
  * from both, every call is recorded as its user's, and what the agent is told follows the user
  * across replicas (the powers active for the user, the guidance already given, the hint context)
- * and never reaches another user.
+ * and never reaches another user. A long call answered as a task is answered for by either
+ * replica: its status and result, a question its power asks, and its cancellation.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -16,7 +18,7 @@ import pg from 'pg';
 import { gatewayEnv, startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
 import { acceptedEverywhere, addTeamUser } from '../helpers/team-users.js';
 import { useTestCluster } from '../helpers/test-cluster.js';
-import { repoRoot, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
+import { fixtureServer, repoRoot, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
 
 const temp = tempDir('grimoire-modern-replicas-');
 const home = path.join(temp.dir, 'home');
@@ -39,6 +41,16 @@ server:
 hints:
   create_entities:
     prerequisites: [search_nodes]
+`;
+
+/** A real slow power: waits, ticks, or asks the client after a while (test/fixtures/servers/cancel-probe-server.ts). */
+const probeSpell = () => `name: probe
+version: 1.0.0
+description: Answers after a while, asks after a while, or waits until cancelled.
+keywords: [ticks, wait, ask]
+server:
+  command: ${JSON.stringify(process.execPath)}
+  args: ${JSON.stringify([fixtureServer('cancel-probe-server')])}
 `;
 
 const env = (n: number) => gatewayEnv({ home, data: path.join(temp.dir, `data-${n}`) }, { GRIMOIRE_DATABASE_URL: url });
@@ -65,6 +77,9 @@ const { skip } = useTestCluster({
     url = cluster.url('team');
     writeSpell(home, 'unstable', unstableSpell());
     writeSpell(home, 'memory', memorySpell());
+    writeSpell(home, 'probe', probeSpell());
+    // A call of a client that declared the tasks extension becomes a task after 300 ms (the v2 Clients here declare none).
+    fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ sessions: { taskAfterMs: 300 } }));
     replicas.push(...(await Promise.all([0, 1].map((n) => startHttpGateway(['--spells', home], env(n))))));
     proxy = roundRobin(replicas.map((r) => r.url));
     await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
@@ -209,4 +224,95 @@ test("the hint context follows the user across replicas: a prerequisite suggeste
   } finally {
     await Promise.all(Object.values(clients).map((client) => client.close()));
   }
+});
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+type RawAnswer = { result?: Record<string, unknown>; error?: { code: number; message: string } };
+let rawId = 1;
+
+/** One raw 2026-07-28 request (declaring elicitation and the tasks extension) to `target`: the proxy, or one replica. */
+async function raw(target: string, token: string, method: string, params: Record<string, unknown>, name: string): Promise<RawAnswer> {
+  const id = rawId++;
+  const response = await fetch(target, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-method': method, 'mcp-name': name, 'mcp-protocol-version': '2026-07-28' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw-replicas', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } },
+        },
+      },
+    }),
+  });
+  const text = await response.text();
+  const messages = response.headers.get('content-type')?.includes('text/event-stream')
+    ? text.split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
+    : [JSON.parse(text) as Record<string, unknown>];
+  const answer = messages.find((m) => m.id === id);
+  assert.ok(answer, `${method} answered ${response.status}: ${text.slice(0, 300)}`);
+  return answer as RawAnswer;
+}
+
+/** Starts a probe call through the proxy as a task; the task's id and the replica that runs it. */
+async function startTask(token: string, tool: string, args: Record<string, unknown>): Promise<{ taskId: string; runner: number }> {
+  const before = [...served];
+  const started = await raw(proxyUrl, token, 'tools/call', { name: 'call_tool_write', arguments: { name: `probe:${tool}`, args, intent: { operation_type: 'write' } } }, 'call_tool_write');
+  assert.equal(started.result?.resultType, 'task', JSON.stringify(started));
+  return { taskId: String(started.result!.taskId), runner: served.findIndex((n, i) => n > before[i]) };
+}
+
+/** Polls the task at one replica until `done` holds for its status. */
+async function pollAt(target: string, token: string, taskId: string, done: (status: unknown) => boolean): Promise<Record<string, unknown>> {
+  let last: RawAnswer = {};
+  for (let polls = 0; polls < 100; polls++) {
+    last = await raw(target, token, 'tasks/get', { taskId }, taskId);
+    assert.ok(last.result, `tasks/get: ${JSON.stringify(last.error)}`);
+    if (done(last.result.status)) return last.result;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`the task did not reach the awaited status: ${JSON.stringify(last)}`);
+}
+
+const ended = (status: unknown) => status === 'completed' || status === 'failed' || status === 'cancelled';
+
+test('a long call answered as a task is followed on the replica that does not run it: its status, result, question and cancellation; another user\'s get is unknown on both', { skip, timeout: 90_000 }, async () => {
+  const [gina, hal] = await Promise.all([addUser('gina'), addUser('hal')]);
+  const other = (runner: number) => replicas[1 - runner].url;
+
+  const ticks = await startTask(gina, 'ticks', { count: 6, every: 250 });
+  assert.ok(ticks.runner >= 0);
+  const seen = await raw(other(ticks.runner), gina, 'tasks/get', { taskId: ticks.taskId }, ticks.taskId);
+  assert.equal(seen.result?.taskId, ticks.taskId, `the other replica knows the task: ${JSON.stringify(seen)}`);
+  for (const target of [replicas[0].url, replicas[1].url]) {
+    const hals = await raw(target, hal, 'tasks/get', { taskId: ticks.taskId }, ticks.taskId);
+    assert.equal(hals.error?.code, -32602, `hal's get: ${JSON.stringify(hals)}`);
+    assert.match(hals.error!.message, /Unknown task/);
+  }
+  const done = await pollAt(other(ticks.runner), gina, ticks.taskId, ended);
+  assert.equal(done.status, 'completed', JSON.stringify(done));
+  assert.match((done.result as { content: Array<{ text: string }> }).content[0].text, /ticked 6/);
+
+  const asking = await startTask(gina, 'wait_then_ask', { ms: 800 });
+  const question = await pollAt(other(asking.runner), gina, asking.taskId, (status) => status !== 'working');
+  assert.equal(question.status, 'input_required', JSON.stringify(question));
+  const [key] = Object.keys(question.inputRequests as Record<string, unknown>);
+  const updated = await raw(other(asking.runner), gina, 'tasks/update', { taskId: asking.taskId, inputResponses: { [key]: { action: 'accept', content: { name: 'Grace' } } } }, asking.taskId);
+  assert.ok(updated.result, JSON.stringify(updated.error));
+  const answered = await pollAt(other(asking.runner), gina, asking.taskId, ended);
+  assert.equal((answered.result as { content: Array<{ text: string }> }).content[0].text, 'reply: accept {"name":"Grace"}', 'the answer given on the other replica reached the power');
+
+  const waiting = await startTask(gina, 'wait', {});
+  const halsCancel = await raw(other(waiting.runner), hal, 'tasks/cancel', { taskId: waiting.taskId }, waiting.taskId);
+  assert.equal(halsCancel.error?.code, -32602, 'hal cannot cancel gina\'s task');
+  const cancel = await raw(other(waiting.runner), gina, 'tasks/cancel', { taskId: waiting.taskId }, waiting.taskId);
+  assert.ok(cancel.result, JSON.stringify(cancel.error));
+  const cancelled = await pollAt(other(waiting.runner), gina, waiting.taskId, ended);
+  assert.equal(cancelled.status, 'cancelled', JSON.stringify(cancelled));
+  assert.equal((await raw(replicas[waiting.runner].url, gina, 'tasks/get', { taskId: waiting.taskId }, waiting.taskId)).result?.status, 'cancelled', 'where it ran too');
 });

@@ -49,6 +49,7 @@ const OWNERS: Record<string, string> = {
   activity: 'server/activity/activity-table.ts',
   activity_ratings: 'server/activity/activity-table.ts',
   artifact_bodies: 'server/intel/artifacts/store-files.ts',
+  call_tasks: 'server/gateway/sessions/shared-tasks.ts',
   catalog_changes: 'server/catalog/catalog.ts',
   catalog_powers: 'server/catalog/catalog.ts',
   catalog_tools: 'server/catalog/catalog.ts',

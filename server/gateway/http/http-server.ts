@@ -54,10 +54,10 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   const publicBind = !isLoopbackHost(host);
   let port = 0;
   const mcpUrl = () => `http://127.0.0.1:${port}/mcp`;
-  const modern = modernHttp(gateway, mcpUrl);
+  const modern = modernHttp(gateway);
   /** A legacy session's exchange through its SDK transport. */
-  const exchange = async (transport: WebStandardStreamableHTTPServerTransport, request: IncomingMessage, response: ServerResponse, body: unknown) =>
-    sendWebResponse(response, await transport.handleRequest(webRequest(request, response, mcpUrl()), { parsedBody: body }));
+  const exchange = async (transport: WebStandardStreamableHTTPServerTransport, request: IncomingMessage, response: ServerResponse, body: unknown, web = webRequest(request, response, mcpUrl())) =>
+    sendWebResponse(response, await transport.handleRequest(web, { parsedBody: body }));
 
   const listener: RequestListener = (request, response) => {
     handle(request, response).catch((error) => {
@@ -94,9 +94,10 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       body = read.value;
     }
     // A 2026-07-28 request has no session: it is answered on its own (modern-http.ts).
-    if (typeof sessionId !== 'string' && request.method === 'POST' && (await modern.isModern(request, body))) {
+    const web = typeof sessionId !== 'string' && request.method === 'POST' ? webRequest(request, response, mcpUrl()) : undefined;
+    if (web && (await modern.isModern(web, body))) {
       try {
-        return await modern.serve(request, response, body, identity.user);
+        return await modern.serve(web, response, body, identity.user);
       } catch (error) {
         if (error instanceof SessionLimitError) return sendError(response, 503, error.message);
         throw error;
@@ -135,7 +136,7 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     };
     const session = createMcpSession(gateway, id, true, client);
     await session.connect(transport);
-    await exchange(transport, request, response, body);
+    await exchange(transport, request, response, body, web);
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -16,12 +16,15 @@ export function webHeaders(request: IncomingMessage): Headers {
 }
 
 /**
- * The request as a web Request, aborted when the client goes away. Its body is not copied in: the
- * gateway has read and parsed it already and hands it to the SDK as `parsedBody`.
+ * The request as a web Request, aborted when the client goes away before its answer was sent (an
+ * answered request is not: an abort costs an exception object and a dispatch per request). Its
+ * body is not copied in: the gateway has read and parsed it already and hands it to the SDK as `parsedBody`.
  */
 export function webRequest(request: IncomingMessage, response: ServerResponse, url: string): Request {
   const aborted = new AbortController();
-  response.once('close', () => aborted.abort());
+  response.once('close', () => {
+    if (!response.writableFinished) aborted.abort();
+  });
   return new Request(url, { method: request.method ?? 'GET', headers: webHeaders(request), signal: aborted.signal });
 }
 

@@ -195,28 +195,33 @@ function rewriteContents(result: ReadResourceResult, target: ResourceTarget): Re
   return { ...result, contents: result.contents.map((content) => (content.uri === target.uri ? { ...content, uri: target.asked } : content)) };
 }
 
-/** Registers the resource handlers on a session's server; returns what to undo when it closes. */
+function connectionOf(gateway: PassthroughPorts, power: string) {
+  const connection = childLists(gateway).connection(power);
+  if (!connection) throw new ProtocolError(RESOURCE_NOT_FOUND, `Power '${power}' is no longer configured.`);
+  return connection;
+}
+
+/** The list and read handlers alone (a 2026-07-28 request's server: that revision has no resource subscriptions). */
+export function registerResourceReads(server: Server, gateway: PassthroughPorts, sessionId: string, scope: CallScope): void {
+  server.setRequestHandler('resources/list', async () => ({ resources: (await exposedResources(gateway, sessionId)).map((r) => r.exposed) }));
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: (await exposedTemplates(gateway, sessionId)).map((t) => t.exposed) }));
+  server.setRequestHandler('resources/read', async (request, ctx) => {
+    const target = await resolveResource(gateway, sessionId, request.params.uri);
+    const result = await connectionOf(gateway, target.power).request((client) => client.readResource({ ...request.params, uri: target.uri }, { signal: ctx.mcpReq.signal }), scope);
+    return rewriteContents(result, target);
+  });
+}
+
+/** Registers the resource handlers on a session's server, subscriptions included; returns what to undo when it closes. */
 export function registerResources(server: Server, gateway: PassthroughPorts, sessionId: string, scope: CallScope): () => void {
   const lists = childLists(gateway);
   const subs = subscriptions(gateway);
   /** This session's subscriptions: server-side key -> the URI the agent used. */
   const mine = new Map<string, ResourceTarget>();
-  const connectionOf = (power: string) => {
-    const connection = lists.connection(power);
-    if (!connection) throw new ProtocolError(RESOURCE_NOT_FOUND, `Power '${power}' is no longer configured.`);
-    return connection;
-  };
-
-  server.setRequestHandler('resources/list', async () => ({ resources: (await exposedResources(gateway, sessionId)).map((r) => r.exposed) }));
-  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: (await exposedTemplates(gateway, sessionId)).map((t) => t.exposed) }));
-  server.setRequestHandler('resources/read', async (request, ctx) => {
-    const target = await resolveResource(gateway, sessionId, request.params.uri);
-    const result = await connectionOf(target.power).request((client) => client.readResource({ ...request.params, uri: target.uri }, { signal: ctx.mcpReq.signal }), scope);
-    return rewriteContents(result, target);
-  });
+  registerResourceReads(server, gateway, sessionId, scope);
   server.setRequestHandler('resources/subscribe', async (request, ctx) => {
     const target = await resolveResource(gateway, sessionId, request.params.uri);
-    const connection = connectionOf(target.power);
+    const connection = connectionOf(gateway, target.power);
     await connection.request(async (client) => {
       if (!client.getServerCapabilities()?.resources?.subscribe) {
         throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Power '${target.power}' does not offer resource subscriptions.`);

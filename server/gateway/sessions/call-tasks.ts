@@ -6,6 +6,8 @@
  * power asks meanwhile shows as `input_required` with `inputRequests`, answered by `tasks/update`;
  * `tasks/cancel` cancels the call. A task is its caller's (the session, which over HTTP is the
  * user's): every method finds it by its owner and id, and another caller's handle is unknown.
+ * On a store that spans machines, every replica answers for a task made shared (a modern HTTP
+ * user's: shared-tasks.ts); a stdio connection's tasks stay its own process's.
  */
 import { randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode, type InputRequest } from '@modelcontextprotocol/server';
@@ -13,6 +15,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../../log.js';
 import { maskSecrets } from '../../util/secrets.js';
 import type { Question, RunningCall } from './input-bridge.js';
+import { SharedTasks, unknownTask, type TaskRunner } from './shared-tasks.js';
+import type { TaskStatus, TaskView } from './task-view.js';
+import type { Store } from '../../store/store-interface.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
@@ -23,24 +28,10 @@ const POLL_INTERVAL_MS = 1000;
 /** At most this many ended tasks are kept per owner (the oldest is dropped first). */
 const MAX_ENDED_PER_OWNER = 100;
 
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-
-/** A task as `tasks/get` answers it (the spec's DetailedTask). */
-export interface TaskView {
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-  ttlMs: number;
-  pollIntervalMs: number;
-  result?: CallToolResult;
-  error?: { code: number; message: string };
-  inputRequests?: Record<string, InputRequest>;
-}
-
 interface CallTask {
   owner: string;
+  /** Written to the store for the other replicas. */
+  shared: boolean;
   view: TaskView;
   running: RunningCall;
   question?: { key: string; asked: Question; timer: NodeJS.Timeout };
@@ -49,10 +40,10 @@ interface CallTask {
 
 const stores = new WeakMap<object, CallTasks>();
 
-/** The gateway's one task store (a modern HTTP user's requests each have their own Server). */
-export function callTasksOf(gateway: object, questionWaitMs: number): CallTasks {
+/** The gateway's one task store (a modern HTTP user's requests each have their own Server), shared with the other replicas when its store spans machines. */
+export function callTasksOf(gateway: { ports: { store: Store } }, questionWaitMs: number): CallTasks {
   let store = stores.get(gateway);
-  if (!store) stores.set(gateway, (store = new CallTasks(questionWaitMs)));
+  if (!store) stores.set(gateway, (store = new CallTasks(questionWaitMs, gateway.ports.store.spansMachines ? new SharedTasks(gateway.ports.store) : undefined)));
   return store;
 }
 
@@ -61,25 +52,44 @@ export function declaresTasks(capabilities: { extensions?: Record<string, unknow
   return Boolean(capabilities?.extensions && TASKS_EXTENSION in capabilities.extensions);
 }
 
-export class CallTasks {
+export class CallTasks implements TaskRunner {
   private readonly tasks = new Map<string, CallTask>();
 
-  constructor(private readonly questionWaitMs: number) {}
+  constructor(
+    private readonly questionWaitMs: number,
+    /** Present when other replicas answer for these tasks too. */
+    readonly shared?: SharedTasks,
+  ) {}
 
   /**
    * A task for a running call of `owner`. `finish(result)` shapes the call's result as the request
-   * would have answered it; `ended(status, detail)` is told when the task ends.
+   * would have answered it. `share`: every replica answers for it (when the store spans machines).
    */
-  create(owner: string, running: RunningCall, finish: (result: CallToolResult) => CallToolResult): TaskView {
+  create(owner: string, running: RunningCall, finish: (result: CallToolResult) => CallToolResult, share = false): TaskView {
     const now = new Date().toISOString();
     const task: CallTask = {
       owner,
+      shared: share && this.shared !== undefined,
       running,
       view: { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: TASK_TTL_MS, pollIntervalMs: POLL_INTERVAL_MS },
     };
     this.tasks.set(task.view.taskId, task);
+    if (task.shared) {
+      this.shared!.publish(owner, task.view);
+      this.shared!.follow(this);
+    }
     void this.follow(task, running.next, finish);
     return { ...task.view };
+  }
+
+  /** Whether this replica holds the task (whoever owns it). */
+  holds(taskId: string): boolean {
+    return this.tasks.has(taskId);
+  }
+
+  /** The shared tasks still running, with their owners (what other replicas may pass requests on to). */
+  running(): Array<{ owner: string; view: TaskView }> {
+    return [...this.tasks.values()].filter((task) => task.shared && !isEnded(task.view.status)).map((task) => ({ owner: task.owner, view: task.view }));
   }
 
   get(owner: string, taskId: string): TaskView {
@@ -112,8 +122,13 @@ export class CallTasks {
       if (task.owner !== owner) continue;
       if (!isEnded(task.view.status)) this.cancel(owner, task.view.taskId);
       clearTimeout(task.expiry);
-      this.tasks.delete(task.view.taskId);
+      this.forget(task);
     }
+  }
+
+  private forget(task: CallTask): void {
+    this.tasks.delete(task.view.taskId);
+    if (task.shared) this.shared!.drop(task.view.taskId, TASK_TTL_MS);
   }
 
   /** How many tasks the store holds (for tests of its bounds). */
@@ -123,7 +138,7 @@ export class CallTasks {
 
   private find(owner: string, taskId: unknown): CallTask {
     const task = typeof taskId === 'string' ? this.tasks.get(taskId) : undefined;
-    if (!task || task.owner !== owner) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown task: no task of yours has this taskId (it expired, or it is not yours).');
+    if (!task || task.owner !== owner) throw unknownTask();
     return task;
   }
 
@@ -175,11 +190,12 @@ export class CallTasks {
     const view: TaskView = { ...task.view, ...fields, lastUpdatedAt: new Date().toISOString() };
     for (const key of Object.keys(view) as Array<keyof TaskView>) if (view[key] === undefined) delete view[key];
     task.view = view;
+    if (task.shared) this.shared!.publish(task.owner, view);
   }
 
   private end(task: CallTask, fields: Partial<TaskView>): void {
     this.change(task, { ...fields, inputRequests: undefined });
-    task.expiry = setTimeout(() => this.tasks.delete(task.view.taskId), TASK_TTL_MS);
+    task.expiry = setTimeout(() => this.forget(task), TASK_TTL_MS);
     task.expiry.unref();
     this.dropOldEnded(task.owner);
   }
@@ -188,7 +204,7 @@ export class CallTasks {
     const ended = [...this.tasks.values()].filter((t) => t.owner === owner && isEnded(t.view.status));
     for (const old of ended.slice(0, Math.max(0, ended.length - MAX_ENDED_PER_OWNER))) {
       clearTimeout(old.expiry);
-      this.tasks.delete(old.view.taskId);
+      this.forget(old);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, Server, type ClientCapabilities, type CreateMessageRequest, type ListToolsResult, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import { Server, type ClientCapabilities, type CreateMessageRequest, type ListToolsResult, type Transport } from '@modelcontextprotocol/server';
 import { errorMessage, logger } from '../../log.js';
 import { Cancellation } from '../../util/cancellation.js';
 import { maskSecrets } from '../../util/secrets.js';
@@ -14,15 +14,15 @@ import { registerPrompts } from '../passthrough/prompts-passthrough.js';
 import { registerResources } from '../passthrough/resources-passthrough.js';
 import type { CallScope } from '../../upstream/client-features.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';
-import { MODERN_CACHE_HINTS, modernToolList, withNamedToolSchemas, type Era } from './modern-era.js';
+import { MODERN_CACHE_HINTS, modernToolList, type Era } from './modern-era.js';
 import { keepLegacyResourceCodes } from './legacy-error-codes.js';
 import { inputBridgeOf } from './input-bridge.js';
 import { registerTaskMethods } from './task-methods.js';
-import { callTasksOf, declaresTasks, TASKS_EXTENSION } from './call-tasks.js';
-import { sharedUserStateOf, type SharedSnapshot } from './shared-user-state.js';
+import { callTasksOf, TASKS_EXTENSION } from './call-tasks.js';
+import { modernCallHandler } from './modern-calls.js';
 
 /** How long a power's question to a modern client waits for the client's retry. */
-const RETRY_WAIT_MS = 120_000;
+export const RETRY_WAIT_MS = 120_000;
 
 const log = logger('session');
 
@@ -40,11 +40,9 @@ export interface McpSession {
  * `era`: a 2026-07-28 client ('modern') gets a tool list that never changes with activation (modern-era.ts);
  * a 2025 one ('legacy') sees an active power's tools join its list.
  * `expires`: closed after the idle timeout (HTTP sessions); `client`: whose it is (SessionRegistry.makeRoom).
- * `stateOutlives`: the session's state is the authorization's, not this server's (a modern HTTP
- * request's server lives for one request; the state stays for the user's next one).
  * Throws SessionLimitError past the cap.
  */
-export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false, client?: string, era: Era = 'legacy', stateOutlives = false): McpSession {
+export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false, client?: string, era: Era = 'legacy'): McpSession {
   const server = new SessionServer(era);
   server.setRequestHandler('tools/list', async () => {
     gateway.ports.sessions.touch(sessionId);
@@ -57,41 +55,14 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   let declared: ClientCapabilities = {};
   const bridge = era === 'modern' ? inputBridgeOf(gateway, RETRY_WAIT_MS) : undefined;
   const tasks = era === 'modern' ? callTasksOf(gateway, RETRY_WAIT_MS) : undefined;
-  // The user's state, when every replica of a team gateway must tell the agent the same (shared-user-state.ts).
-  const shared = era === 'modern' && stateOutlives ? sharedUserStateOf(gateway.ports) : undefined;
-  const recordShared = (before: SharedSnapshot | undefined) =>
-    before ? shared!.record(sessionId, before).catch((error) => log.warn(`the session state of ${sessionId} was not stored: ${errorMessage(error)}`)) : undefined;
-  const modernCall = async (name: string, args: Record<string, unknown>, ctx: ServerContext, onprogress: CallScope['onprogress']) => {
-    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-    const requested = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-    declared = { ...declared, ...requested };
-    // A call of a client that declared the tasks extension answers with a task once it outlasts the bound (0: never).
-    const bound = gateway.ports.settings.sessions.taskAfterMs;
-    const taskAfterMs = bound > 0 && declaresTasks(requested) ? bound : undefined;
-    const state = ctx.mcpReq.requestState();
-    const cancellation = new Cancellation();
-    const before = shared?.snapshot(sessionId);
-    const outcome = bridge!.knows(state)
-      ? await bridge!.resume(sessionId, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal, taskAfterMs)
-      : await bridge!.start(sessionId, () => gateway.callTool(name, args, { sessionId, cancellation, onprogress }), (reason) => cancellation.abort(reason), ctx.mcpReq.signal, taskAfterMs);
-    await recordShared(before);
-    if ('result' in outcome) return withNamedToolSchemas(gateway.ports, name, outcome.result);
-    if ('running' in outcome) {
-      const task = tasks!.create(sessionId, outcome.running, (result) => {
-        void recordShared(before);
-        return withNamedToolSchemas(gateway.ports, name, result);
-      });
-      // The SDK passes a tools/call result whose resultType is not 'complete' through as it is.
-      return { resultType: 'task', ...task } as unknown as ReturnType<typeof withNamedToolSchemas>;
-    }
-    return inputRequired({ inputRequests: outcome.inputRequests, requestState: outcome.requestState });
-  };
+  const modernCall =
+    bridge && tasks ? modernCallHandler(gateway, { sessionId, bridge, tasks, declare: (requested) => (declared = { ...declared, ...requested }) }) : undefined;
   if (tasks) registerTaskMethods(server, tasks, sessionId, () => gateway.ports.sessions.touch(sessionId));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     gateway.ports.sessions.touch(sessionId);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     // Progress goes to the request that started the call (a retry's own stream carries none).
-    if (era === 'modern') return modernCall(request.params.name, args, ctx, agentProgress(request, ctx));
+    if (modernCall) return modernCall(request.params.name, args, ctx, agentProgress(request, ctx));
     const sample: SampleFn | undefined =
       server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.ports.settings.intel.summarizers)
         ? (params, options) => server.createMessage(params as CreateMessageRequest['params'], { timeout: options?.timeoutMs ?? 30_000 })
@@ -117,7 +88,6 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   if (bridge) gateway.ports.manager.features.addSession({ id: sessionId, capabilities: () => declared, ...bridge.peer(sessionId) });
   server.onclose = () => {
     undoPassthrough();
-    if (stateOutlives) return;
     // The connection was the owner of its tasks: nobody can reach them any more.
     tasks?.closeOwner(sessionId);
     gateway.closeSession(sessionId);
@@ -130,7 +100,7 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
 }
 
 /** The SDK's Server in one era: a legacy one keeps the 2025 error codes (legacy-error-codes.ts). */
-class SessionServer extends Server {
+export class SessionServer extends Server {
   constructor(private readonly sessionEra: Era) {
     // A modern session offers the tasks extension (call-tasks.ts); a legacy one has no such extension.
     const capabilities = sessionEra === 'modern' ? { ...SESSION_CAPABILITIES, extensions: { [TASKS_EXTENSION]: {} } } : SESSION_CAPABILITIES;

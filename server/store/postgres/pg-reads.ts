@@ -9,8 +9,8 @@
  * the activity log and its ratings, the stored results (`intel_artifacts`, bounded only by their
  * TTL and byte cap, so by the rate of calls) and their bodies, the event log, the recommendations
  * shown, the hints shown, the token counts of every summarized call, the catalog's change
- * history, the embeddings of every text embedded; and each modern user's session state, read
- * fresh on each of the user's requests (another replica may have changed it). What stays in the
+ * history, the embeddings of every text embedded; and each modern user's session state and call
+ * tasks, read fresh on each request that needs them (another replica may have changed them). What stays in the
  * model is small: the catalog, pins and reviews, trust, users, ranking weights, learned requests
  * (capped per power) and the per-power write times.
  */
@@ -26,6 +26,7 @@ export const DATABASE_ONLY_TABLES: ReadonlySet<string> = new Set([
   'catalog_changes',
   'embeddings',
   'session_state',
+  'call_tasks',
 ]);
 
 const MENTIONS = new RegExp(`\\b(${[...DATABASE_ONLY_TABLES].join('|')})\\b`);
