@@ -1,7 +1,7 @@
 import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
 import { domainTagTerms } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
-import { asksForChange, asksQuestion, asksToRead, isActionTerm, requestActionTags, requestVerbs, sameKindOfAction, toolActionTags } from './request-actions.js';
+import { asksForChange, asksQuestion, asksToRead, nameVerbTerms, requestActionTags, requestVerbs, sameKindOfAction, toolActionTags } from './request-actions.js';
 import { leadAndRest, terms } from './text.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
@@ -302,21 +302,23 @@ function analysePower(doc: PowerDocument): AnalysedPower {
       const lead = terms(leadText);
       const rest = terms(restText);
       const toolLearned = learnedField(tool.learned);
+      const actions = toolActionTags(tool.name, leadText, doc.name);
+      const verbs = nameVerbTerms(tool.name);
       for (const l of tool.learned ?? []) remembered.push({ key: requestKeyOf(l.text), id, weight: l.weight, tool: true });
       // A tool's domains are what its name and first sentence say it does: its power's words are
       // every sibling's (and weigh through the power's share), its further prose is in passing.
       const toolDomains = domainTagTerms([...name, ...lead]);
       return {
         id,
-        fields: { name, lead, description: rest, power: powerContext, domains: toolDomains, actions: toolActionTags(tool.name, leadText), learned: toolLearned.terms },
+        fields: { name, lead, description: rest, power: powerContext, domains: toolDomains, actions, learned: toolLearned.terms },
         parameters: new Set((tool.parameters ?? []).flatMap(terms)),
         destructive: tool.destructive === true,
         writes: tool.writes === true,
         nameTerms: [...name, ...toolActionTags(tool.name, '')],
         learnedVerbs: (tool.learned ?? []).map((l) => requestVerbs(l.text)),
-        ownName: [...new Set(name.filter((t) => !fields.name.includes(t) && !isActionTerm(t)))],
+        ownName: [...new Set(name.filter((t) => !fields.name.includes(t) && !verbs.has(t)))],
         weights: { learned: toolLearned.weights },
-        declared: new Set([...name, ...lead, ...powerContext, ...toolDomains, ...toolActionTags(tool.name, leadText), ...toolLearned.terms, ...bigrams(name), ...bigrams(lead)]),
+        declared: new Set([...name, ...lead, ...powerContext, ...toolDomains, ...actions, ...toolLearned.terms, ...bigrams(name), ...bigrams(lead)]),
       };
     }),
     remembered,

@@ -1,5 +1,6 @@
 import type { WeightedTerm } from './bm25f.js';
-import { ACTION_VERBS, GENERIC_REQUEST_WORDS } from './lexicon/request-words.js';
+import { GENERIC_REQUEST_WORDS } from './lexicon/request-words.js';
+import { actionWords } from './request-actions.js';
 import { domainTags } from './domain-tags.js';
 import { isStopWord, stem, words } from './text.js';
 
@@ -8,7 +9,6 @@ import { isStopWord, stem, words } from './text.js';
  * "logs" and "measurement" are subjects, though they stem like "new", "set", "log" and "measure".
  */
 const GENERIC = new Set(GENERIC_REQUEST_WORDS.split(' '));
-const ACTIONS = new Set(Object.values(ACTION_VERBS).flatMap((words) => words.split(' ')));
 
 /** Weights of the query's terms by kind, relative to a subject word (1). */
 export const QUERY_WEIGHTS = { generic: 0.25, action: 0.6, domain: 0.7, phrase: 0.5 };
@@ -31,9 +31,11 @@ export interface QueryAnalysis {
  * its words signal are added as tags.
  */
 export function analyzeQuery(query: string): QueryAnalysis {
-  const surface = words(query).filter((w) => !isStopWord(w));
-  const all = surface.map(stem);
-  const kinds = surface.map((w) => (GENERIC.has(w) ? 'generic' : ACTIONS.has(w) ? 'action' : 'subject'));
+  const list = words(query);
+  const verbs = actionWords(list);
+  const surface = list.flatMap((w, i) => (isStopWord(w) ? [] : [{ w, verb: verbs[i] }]));
+  const all = surface.map(({ w }) => stem(w));
+  const kinds = surface.map(({ w, verb }) => (GENERIC.has(w) ? 'generic' : verb ? 'action' : 'subject'));
   const subjects = kinds.filter((k) => k === 'subject').length;
   const actionWeight = subjects <= SHORT_REQUEST ? 1 : QUERY_WEIGHTS.action;
   const counts = new Map<string, { count: number; weight: number }>();

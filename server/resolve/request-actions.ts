@@ -4,7 +4,7 @@
  * power it wants ("save the notes to a file" is a write, not a listing of recent calls), and a
  * request with no verb of change asks for nothing to change.
  */
-import { ACTION_VERBS } from './lexicon/request-words.js';
+import { ACTION_VERBS, NOUN_VERBS, VERB_INTRODUCERS } from './lexicon/request-words.js';
 import { stem, words } from './text.js';
 
 /** A tag term cannot collide with a word or a domain tag: words never contain '!'. */
@@ -26,23 +26,53 @@ for (const [group, verbs] of Object.entries(ACTION_VERBS)) {
   }
 }
 
-/** True when a (stemmed) term is a verb of the lexicon's action groups ("get", "list", "creat"). */
-export function isActionTerm(term: string): boolean {
-  return GROUPS_OF.has(term);
-}
+/** Words that may open an imperative before its verb. */
+const COURTESY = new Set(['please', 'now', 'just', 'quickly']);
+
+const NOUNS_TOO = new Set(NOUN_VERBS.split(' '));
+const INTRODUCERS = new Set(VERB_INTRODUCERS.split(' '));
 
 /**
  * The groups a word names as a verb: the verb as written ("store"), or its past or present
  * participle ("stored", "creating"); never a noun that only stems like one ("settings", "logs"), as
- * query-terms.ts reads request words.
+ * query-terms.ts reads request words. A word that is as often a noun ("log", "record", "new") or
+ * its participle names its groups only where a verb stands (`verbPosition`).
  */
-function groupsOfWord(word: string): readonly string[] {
-  return VERB_GROUPS.get(word) ?? (/(?:ed|ing)$/.test(word) ? (GROUPS_OF.get(stem(word)) ?? []) : []);
+function groupsOfWord(word: string, verbPosition: boolean): readonly string[] {
+  const groups = VERB_GROUPS.get(word) ?? (/(?:ed|ing)$/.test(word) ? (GROUPS_OF.get(stem(word)) ?? []) : []);
+  if (groups.length === 0 || verbPosition) return groups;
+  return NOUNS_TOO.has(word) || NOUNS_TOO.has(verbOf(word)) ? [] : groups;
 }
 
-/** The action groups the words of a text name. */
+/** The verb a participle comes from, as the lexicon writes it ("logged" -> "log", "stored" -> "store"), else the word. */
+function verbOf(word: string): string {
+  const base = stem(word);
+  return [...NOUNS_TOO].find((verb) => stem(verb) === base) ?? word;
+}
+
+/**
+ * Which of a text's words stand where a verb stands: the first (after courtesy words), and any
+ * after a word that introduces a verb ("to", "you", "and", "can").
+ */
+function verbPositions(list: readonly string[]): boolean[] {
+  const opening = list.findIndex((word) => !COURTESY.has(word));
+  return list.map((_, i) => i === opening || (i > 0 && INTRODUCERS.has(list[i - 1])));
+}
+
+/** The action groups the words of a request name, each where it is a verb. */
 function groupsOf(text: string): Set<string> {
-  return new Set(words(text).flatMap(groupsOfWord));
+  const list = words(text);
+  const verbs = verbPositions(list);
+  return new Set(list.flatMap((word, i) => groupsOfWord(word, verbs[i])));
+}
+
+/**
+ * True for each of a request's words that is an action verb as it stands there: "log" in "log my
+ * hours", not in "show the git log" (a subject there).
+ */
+export function actionWords(list: readonly string[]): boolean[] {
+  const verbs = verbPositions(list);
+  return list.map((word, i) => VERB_GROUPS.has(word) && (verbs[i] || !NOUNS_TOO.has(word)));
 }
 
 /** The action tags of a request: one per group its verbs name. */
@@ -52,11 +82,30 @@ export function requestActionTags(query: string): string[] {
 
 /**
  * The action tags of a tool: what its name says it does, and the verb its description opens with
- * ("View commit history..." for `git_log`), which names the action when the name does not.
+ * ("View commit history..." for `git_log`), which names the action when the name does not. In a
+ * name, a verb that is as often a noun counts only first (`log_event` logs; `git_log` is a log,
+ * `get_record` reads a record). The description's opening word is where its verb stands, in any
+ * form ("Creates", "Logs"), after the power's own name when it opens with that ("Notion | Create
+ * a page").
  */
-export function toolActionTags(name: string, lead: string): string[] {
-  const opening = words(lead)[0] ?? '';
-  return [...new Set([...groupsOf(name), ...groupsOf(opening)])].map((group) => TAG_PREFIX + group);
+export function toolActionTags(name: string, lead: string, powerName = ''): string[] {
+  const nameWords = words(name);
+  const own = new Set(words(powerName));
+  const opening = words(lead).find((word) => !own.has(word)) ?? '';
+  const groups = [...nameWords.flatMap((word, i) => groupsOfWord(word, i === 0)), ...openingGroups(opening)];
+  return [...new Set(groups)].map((group) => TAG_PREFIX + group);
+}
+
+/** The groups of a description's opening verb, written as the lexicon has it, in a participle, or in the third person ("creates", "pushes"). */
+function openingGroups(word: string): readonly string[] {
+  const written = groupsOfWord(word, true);
+  if (written.length > 0 || !word.endsWith('s')) return written;
+  return VERB_GROUPS.get(word.slice(0, -1)) ?? (word.endsWith('es') ? VERB_GROUPS.get(word.slice(0, -2)) : undefined) ?? [];
+}
+
+/** The verbs of a tool's name, as the stems its name terms have: what its action tags already match. */
+export function nameVerbTerms(name: string): Set<string> {
+  return new Set(words(name).filter((word, i) => groupsOfWord(word, i === 0).length > 0).map(stem));
 }
 
 /**
@@ -76,9 +125,6 @@ export function asksForChange(query: string): boolean {
 /** The groups whose verbs only find, read or examine. */
 const READING = new Set(['find', 'read', 'analyze']);
 
-/** Words that may open an imperative before its verb. */
-const COURTESY = new Set(['please', 'now', 'just', 'quickly']);
-
 /**
  * True when a request asks to read and nothing else: a question, or an imperative that opens
  * with a verb that finds, reads or examines and names no change ("show the last ten commits",
@@ -88,7 +134,7 @@ const COURTESY = new Set(['please', 'now', 'just', 'quickly']);
 export function asksToRead(query: string): boolean {
   if (asksQuestion(query)) return true;
   const opening = words(query).find((word) => !COURTESY.has(word)) ?? '';
-  return !asksForChange(query) && groupsOfWord(opening).some((group) => READING.has(group));
+  return !asksForChange(query) && groupsOfWord(opening, true).some((group) => READING.has(group));
 }
 
 /**
