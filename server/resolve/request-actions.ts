@@ -50,6 +50,12 @@ function verbOf(word: string): string {
   return [...NOUNS_TOO].find((verb) => stem(verb) === base) ?? word;
 }
 
+/** Words that open a clause about something the request names ("the files that were changed", "note that she moved"). */
+const SUBORDINATORS = new Set(['that', 'which', 'who', 'whom', 'whose']);
+
+/** Words after which a new action may follow a clause ("the file that has the notes, and delete it"). */
+const CONJUNCTIONS = new Set(['and', 'then', 'or']);
+
 /**
  * Which of a text's words stand where a verb stands: the first (after courtesy words), and any
  * after a word that introduces a verb ("to", "you", "and", "can").
@@ -59,11 +65,23 @@ function verbPositions(list: readonly string[]): boolean[] {
   return list.map((_, i) => i === opening || (i > 0 && INTRODUCERS.has(list[i - 1])));
 }
 
-/** The action groups the words of a request name, each where it is a verb. */
+/**
+ * The action groups the words of a request name, each where it is a verb. A verb in a clause
+ * about what the request names is what that thing did, not what the request asks ("add a note
+ * that she moved", "delete the files that were modified"), unless a conjunction introduces it
+ * anew ("... and delete it").
+ */
 function groupsOf(text: string): Set<string> {
   const list = words(text);
   const verbs = verbPositions(list);
-  return new Set(list.flatMap((word, i) => groupsOfWord(word, verbs[i])));
+  let clause = false;
+  return new Set(
+    list.flatMap((word, i) => {
+      if (SUBORDINATORS.has(word) && i > 0) clause = true;
+      if (clause && !(i > 0 && CONJUNCTIONS.has(list[i - 1]))) return [];
+      return groupsOfWord(word, verbs[i]);
+    }),
+  );
 }
 
 /**

@@ -36,3 +36,9 @@ test("a tool is tagged by its name's verb: first when it is as often a noun, els
   assert.deepEqual(toolActionTags('entry', 'Creates an entry.'), ['!create']);
   assert.deepEqual(toolActionTags('API-post-page', 'Notion | Create a page', 'notion'), ['!create']);
 });
+
+test('a verb in a clause about what the request names is no action of the request: "add a note that she moved" creates, it moves nothing', () => {
+  assert.deepEqual(requestActionTags('add a note to Carol\'s entry that she moved to Berlin'), ['!create']);
+  assert.deepEqual(requestActionTags('delete the files that were modified'), ['!delete']);
+  assert.deepEqual(requestActionTags('find the file that has the notes and delete it'), ['!find', '!delete']);
+});
