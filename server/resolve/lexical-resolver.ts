@@ -211,7 +211,7 @@ export class LexicalResolver {
     const powerShare = new Map(powers.map((p) => [p.name, bestPower > 0 ? p.score / bestPower : 0]));
     const powerIncidental = new Map(powers.map((p) => [p.name, p.incidental]));
     const byId = new Map(tools.map((t) => [t.name, t]));
-    const subjects = new Set(weighted.filter((t) => t.weight >= 1).map((t) => t.term));
+    const subjects = new Set(weighted.filter(isSubject).map((t) => t.term));
     const mixed = [...this.powerOfTool].flatMap(([toolId, power]) => {
       const tool = byId.get(toolId);
       const share = powerShare.get(power) ?? 0;
@@ -360,12 +360,17 @@ function rememberedFirst(ranked: LexicalCandidate[], remembered: string | undefi
   return [{ ...ranked[at], score: ranked[0].score }, ...ranked.slice(0, at), ...ranked.slice(at + 1)];
 }
 
+/** A request's subject word: one of full weight, or marked so by the query's analysis. */
+function isSubject(term: WeightedTerm): boolean {
+  return term.subject === true || term.weight >= 1;
+}
+
 /** `scale`: the index whose term statistics (IDF) the scores are on, when not `index` itself. */
 function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: string) => ReadonlySet<string>, scale: Bm25fIndex = index): LexicalCandidate[] {
   // Words no document has cannot tell the powers apart ("remember that Ada Lovelace ..."): the
   // reachable score and the coverage count only the query's words the catalog knows.
   const known = query.filter((t) => scale.documentFrequency(t.term) > 0);
-  const subject = known.filter((t) => t.weight >= 1);
+  const subject = known.filter(isSubject);
   const subjectIdf = subject.reduce((sum, t) => sum + scale.idf(t.term), 0);
   const subjectTerms = new Set(subject.map((t) => t.term));
   const reachable = known.reduce((sum, t) => sum + t.weight * scale.idf(t.term), 0);

@@ -74,23 +74,44 @@ function verbPositions(list: readonly string[]): boolean[] {
 function groupsOf(text: string): Set<string> {
   const list = words(text);
   const verbs = verbPositions(list);
-  let clause = false;
-  return new Set(
-    list.flatMap((word, i) => {
-      if (SUBORDINATORS.has(word) && i > 0) clause = true;
-      if (clause && !(i > 0 && CONJUNCTIONS.has(list[i - 1]))) return [];
-      return groupsOfWord(word, verbs[i]);
-    }),
-  );
+  const inClause = clauseWords(text);
+  return new Set(list.flatMap((word, i) => (inClause[i] && !(i > 0 && CONJUNCTIONS.has(list[i - 1])) ? [] : groupsOfWord(word, verbs[i]))));
 }
 
 /**
- * True for each of a request's words that is an action verb as it stands there: "log" in "log my
- * hours", not in "show the git log" (a subject there).
+ * True for each of a text's words (as `words` gives them) in a clause about what the request
+ * names, from its subordinator to the end of its sentence ("note that she moved to Berlin", "the
+ * files that were modified last week"): what the thing is or did, the content of a fact to keep or
+ * a condition on what to act on, not which tool acts.
  */
-export function actionWords(list: readonly string[]): boolean[] {
+export function clauseWords(text: string): boolean[] {
+  return text.split(/[.;:!?\n]+/).flatMap((sentence) => {
+    const list = words(sentence);
+    const start = list.findIndex((word, i) => i > 0 && SUBORDINATORS.has(word));
+    return list.map((_, i) => start >= 0 && i >= start);
+  });
+}
+/**
+ * For each of a request's words: 'verb' when it is an action verb as it stands there ("list",
+ * "delete"); 'verb-of-noun' for a verb that is as often a noun, standing as a verb ("log" in "log
+ * my hours", "record" in "record that..."); false otherwise ("log" in "show the git log" is a subject).
+ */
+export function actionWords(list: readonly string[]): Array<'verb' | 'verb-of-noun' | false> {
   const verbs = verbPositions(list);
-  return list.map((word, i) => VERB_GROUPS.has(word) && (verbs[i] || !NOUNS_TOO.has(word)));
+  return list.map((word, i) => (!VERB_GROUPS.has(word) ? false : !NOUNS_TOO.has(word) ? 'verb' : verbs[i] ? 'verb-of-noun' : false));
+}
+
+/**
+ * True when a request asks to keep a fact: a verb that writes, creates or keeps something is
+ * followed by "that" and the fact ("remember that Alice works at Acme", "record that Alice
+ * manages Bob", "note that the build is green").
+ */
+export function keepsAFact(list: readonly string[]): boolean {
+  return list.some((word, i) => word === 'that' && i > 0 && keepingVerb(list[i - 1]));
+}
+
+function keepingVerb(word: string): boolean {
+  return groupsOfWord(word, true).some((group) => group === 'write' || group === 'create') || OTHER_CHANGES.has(stem(word));
 }
 
 /** The action tags of a request: one per group its verbs name. */
