@@ -33,7 +33,8 @@ export interface QueryAnalysis {
  * action verbs (in a request that is not short) and generic request words less, and the domains
  * its words signal are added as tags.
  */
-export function analyzeQuery(query: string): QueryAnalysis {
+export function analyzeQuery(request: string): QueryAnalysis {
+  const query = withoutAddresses(request);
   const list = words(query);
   const verbs = actionWords(list);
   const clause = clauseWords(query);
@@ -64,6 +65,18 @@ export function analyzeQuery(query: string): QueryAnalysis {
     actions: [...new Set(all.filter((_, i) => kinds[i] === 'action'))],
     domains: [...tags.keys()],
   };
+}
+
+/** A web address in a request ("get the JSON from https://api.example.com/status"). */
+const ADDRESS = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>]+/giu;
+
+/**
+ * A web address is what to act on, not what the request is about: its host and path words ("api",
+ * "example", "status") would match tools by chance. It stays as the word "url", which says the
+ * request is about a web address.
+ */
+function withoutAddresses(query: string): string {
+  return query.replace(ADDRESS, ' url ');
 }
 
 export function queryTerms(query: string): WeightedTerm[] {

@@ -83,6 +83,12 @@ test('a clause about what the request names counts half and stays its subject; a
   assert.equal(weight(analyzeQuery('show the last record'), 'record')?.weight, 1);
 });
 
+test('a web address in a request is what to act on: its host and path words are no subjects, it counts as "url"', () => {
+  const terms = analyzeQuery('get the JSON from https://api.example.com/status').terms.map((t) => t.term);
+  assert.ok(terms.includes(stem('url')) && terms.includes(stem('json')), terms.join(' '));
+  for (const word of ['api', 'example', 'com', 'status', 'https']) assert.ok(!terms.includes(stem(word)), word);
+});
+
 test('a request to keep a fact ("remember that...", "record that...") is in the domain of facts', () => {
   assert.ok(analyzeQuery('record that Alice manages Bob').domains.includes('#memory'));
   assert.ok(!analyzeQuery('show the records that Alice changed').domains.includes('#memory'));
