@@ -104,7 +104,7 @@ export function actionWords(list: readonly string[]): Array<'verb' | 'verb-of-no
 /**
  * True when a request asks to keep a fact: a verb that writes, creates or keeps something is
  * followed by "that" and the fact ("remember that Alice works at Acme", "record that Alice
- * manages Bob", "note that the build is green").
+ * manages Bob", "save that the build is green").
  */
 export function keepsAFact(list: readonly string[]): boolean {
   return list.some((word, i) => word === 'that' && i > 0 && keepingVerb(list[i - 1]));
@@ -114,10 +114,15 @@ function keepingVerb(word: string): boolean {
   return groupsOfWord(word, true).some((group) => group === 'write' || group === 'create') || OTHER_CHANGES.has(stem(word));
 }
 
-/** The action tags of a request: one per group its verbs name. */
+/** The action tags of a request: one per group its verbs name; a fact to keep is created or written ("remember that..."). */
 export function requestActionTags(query: string): string[] {
-  return [...groupsOf(query)].map((group) => TAG_PREFIX + group);
+  const groups = groupsOf(query);
+  if (keepsAFact(words(query))) for (const group of KEEPING) groups.add(group);
+  return [...groups].map((group) => TAG_PREFIX + group);
 }
+
+/** The groups of the tools that keep something: a fact to keep is created or written. */
+const KEEPING = ['create', 'write'];
 
 /**
  * The action tags of a tool: what its name says it does, and the verb its description opens with

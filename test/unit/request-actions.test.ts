@@ -42,3 +42,9 @@ test('a verb in a clause about what the request names is no action of the reques
   assert.deepEqual(requestActionTags('delete the files that were modified'), ['!delete']);
   assert.deepEqual(requestActionTags('find the file that has the notes and delete it'), ['!find', '!delete']);
 });
+
+test('a request to keep a fact asks to create or write it, whatever its verb ("remember that...", "save that...")', () => {
+  assert.deepEqual(requestActionTags('remember that Alice works at Acme').sort(), ['!create', '!write']);
+  assert.deepEqual(requestActionTags('save that the build is green').sort(), ['!create', '!write']);
+  assert.deepEqual(requestActionTags('show the notes that Alice wrote'), ['!read']);
+});
