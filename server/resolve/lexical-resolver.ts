@@ -1,5 +1,5 @@
 import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
-import { domainTagTerms } from './domain-tags.js';
+import { domainTagTerms, domainTags } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
 import { asksForChange, asksQuestion, asksToRead, nameVerbTerms, requestActionTags, requestVerbs, sameKindOfAction, toolActionTags } from './request-actions.js';
 import { leadAndRest, terms } from './text.js';
@@ -87,6 +87,13 @@ const FIELD_MATCH_TYPE: Record<string, MatchType> = {
  */
 const K1 = 2;
 
+/**
+ * How much of a subject word a match on the domain it signals covers: "add a note to Carol's
+ * entry" is in part about a memory power that matched only #memory, which "note" signals; the
+ * word itself it did not say.
+ */
+const DOMAIN_COVER = 0.5;
+
 /** At tool level, the share of a tool's score that comes from its power's relevance. */
 const POWER_MIX = 0.5;
 
@@ -100,7 +107,7 @@ export interface LexicalCandidate {
   score: number;
   /** The score over the best score this query's catalog-known words could reach (0..1). */
   normalized: number;
-  /** IDF-weighted share of the query's catalog-known subject words that this document matched (0..1). */
+  /** IDF-weighted share of the query's catalog-known subject words that this document matched, half for a word whose domain only it matched (0..1). */
   coverage: number;
   /** The share of the score from terms matched mostly in the document's name or keywords (0..1). */
   identity: number;
@@ -372,10 +379,11 @@ function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: stri
   const known = query.filter((t) => scale.documentFrequency(t.term) > 0);
   const subject = known.filter(isSubject);
   const subjectIdf = subject.reduce((sum, t) => sum + scale.idf(t.term), 0);
-  const subjectTerms = new Set(subject.map((t) => t.term));
   const reachable = known.reduce((sum, t) => sum + t.weight * scale.idf(t.term), 0);
+  const signals = new Map(subject.map((t) => [t.term, [...domainTags([t.term]).keys()]]));
   const scored = index.score(query, (term) => scale.idf(term)).map(({ id, score, matches }) => {
-    const covered = matches.filter((m) => subjectTerms.has(m.term)).reduce((s, m) => s + scale.idf(m.term), 0);
+    const hit = new Set(matches.map((m) => m.term));
+    const covered = subject.reduce((s, t) => s + (hit.has(t.term) ? 1 : signals.get(t.term)!.some((d) => hit.has(d)) ? DOMAIN_COVER : 0) * scale.idf(t.term), 0);
     return {
       name: id,
       score,

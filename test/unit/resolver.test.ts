@@ -209,3 +209,16 @@ test("one word met in a tool's name or prose never starts a power; the power's o
   assert.equal(tier(top('keyword', ['rememb'])), 'activated');
   assert.equal(tier(top('tool', ['long'], { semantic: 0.8 })), 'activated', 'a similarity speaks for the whole request');
 });
+
+test('a match on the domain a subject word signals covers half of that word: "add a note" is in part about a knowledge-graph power', () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    { name: 'graph', description: 'A knowledge graph of entities and observations.', keywords: [], tools: [{ name: 'add_observations', description: 'Add observations to entities.' }] },
+    { name: 'disk', description: 'Move and copy files on disk.', keywords: [], tools: [{ name: 'move_file', description: 'Move a file. Note: it overwrites.' }] },
+  ]);
+  const [top] = resolver.rankPowers("add a note to Carol's entry in the old archive");
+  assert.equal(top.name, 'graph');
+  assert.ok(top.matchedTerms.includes('#memory') && !top.matchedTerms.includes(stem('note')), top.matchedTerms.join(' '));
+  // "note" is the only subject word the catalog knows (in the disk tool's prose), and the graph power covers half of it.
+  assert.equal(top.coverage, 0.5);
+});
