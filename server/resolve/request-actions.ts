@@ -135,9 +135,29 @@ const KEEPING = ['create', 'write'];
 export function toolActionTags(name: string, lead: string, powerName = ''): string[] {
   const nameWords = words(name);
   const own = new Set(words(powerName));
-  const opening = words(lead).find((word) => !own.has(word)) ?? '';
-  const groups = [...nameWords.flatMap((word, i) => groupsOfWord(word, i === 0)), ...openingGroups(opening)];
+  const leadWords = words(lead).filter((word) => !own.has(word));
+  const groups = [...nameWords.flatMap((word, i) => groupsOfWord(word, i === 0)), ...leadGroups(leadWords)];
   return [...new Set(groups)].map((group) => TAG_PREFIX + group);
+}
+
+/**
+ * Verbs that carry no action of their own: the noun after them does ("Make line-based edits",
+ * "Perform click on a web page", "Take a screenshot").
+ */
+const LIGHT_VERBS = new Set(['make', 'makes', 'perform', 'performs', 'do', 'does', 'take', 'takes', 'give', 'gives', 'apply', 'applies']);
+
+/** How far after a light verb its noun may stand ("Make line-based edits"). */
+const LIGHT_REACH = 4;
+
+/** The groups of a description's opening verb, or, after a light verb, of the action its noun names ("edits": update). */
+function leadGroups(list: readonly string[]): readonly string[] {
+  const opening = list[0] ?? '';
+  if (!LIGHT_VERBS.has(opening)) return openingGroups(opening);
+  for (const word of list.slice(1, 1 + LIGHT_REACH)) {
+    const groups = GROUPS_OF.get(stem(word));
+    if (groups) return groups;
+  }
+  return [];
 }
 
 /** The groups of a description's opening verb, written as the lexicon has it, in a participle, or in the third person ("creates", "pushes"). */

@@ -35,6 +35,9 @@ test("a tool is tagged by its name's verb: first when it is as often a noun, els
   assert.deepEqual(toolActionTags('git_set_working_dir', 'Set the working directory.'), ['!update']);
   assert.deepEqual(toolActionTags('entry', 'Creates an entry.'), ['!create']);
   assert.deepEqual(toolActionTags('API-post-page', 'Notion | Create a page', 'notion'), ['!create']);
+  // A light verb carries no action: the noun after it does.
+  assert.deepEqual(toolActionTags('edit_file', 'Make line-based edits to a text file.'), ['!update']);
+  assert.deepEqual(toolActionTags('browser_take_screenshot', 'Take a screenshot of the current page.'), []);
 });
 
 test('a verb in a clause about what the request names is no action of the request: "add a note that she moved" creates, it moves nothing', () => {
