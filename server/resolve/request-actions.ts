@@ -30,6 +30,8 @@ for (const [group, verbs] of Object.entries(ACTION_VERBS)) {
 const COURTESY = new Set(['please', 'now', 'just', 'quickly']);
 
 const NOUNS_TOO = new Set(NOUN_VERBS.split(' '));
+/** Their stems, for their participles ("logged", "recorded"). */
+const NOUN_STEMS = new Set([...NOUNS_TOO].map(stem));
 const INTRODUCERS = new Set(VERB_INTRODUCERS.split(' '));
 
 /**
@@ -41,13 +43,7 @@ const INTRODUCERS = new Set(VERB_INTRODUCERS.split(' '));
 function groupsOfWord(word: string, verbPosition: boolean): readonly string[] {
   const groups = VERB_GROUPS.get(word) ?? (/(?:ed|ing)$/.test(word) ? (GROUPS_OF.get(stem(word)) ?? []) : []);
   if (groups.length === 0 || verbPosition) return groups;
-  return NOUNS_TOO.has(word) || NOUNS_TOO.has(verbOf(word)) ? [] : groups;
-}
-
-/** The verb a participle comes from, as the lexicon writes it ("logged" -> "log", "stored" -> "store"), else the word. */
-function verbOf(word: string): string {
-  const base = stem(word);
-  return [...NOUNS_TOO].find((verb) => stem(verb) === base) ?? word;
+  return NOUNS_TOO.has(word) || NOUN_STEMS.has(stem(word)) ? [] : groups;
 }
 
 /** Words that open a clause about something the request names ("the files that were changed", "note that she moved"). */
@@ -91,6 +87,7 @@ export function clauseWords(text: string): boolean[] {
     return list.map((_, i) => start >= 0 && i >= start);
   });
 }
+
 /**
  * For each of a request's words: 'verb' when it is an action verb as it stands there ("list",
  * "delete"); 'verb-of-noun' for a verb that is as often a noun, standing as a verb ("log" in "log
