@@ -174,13 +174,24 @@ export function nameVerbTerms(name: string): Set<string> {
  * "switch to the branch", "undo the commit", "click the button"): they only say that a request is
  * not a read, and are no action of their own to match a tool by.
  */
-const OTHER_CHANGES = new Set(
-  'remember forget switch undo revert restore kill terminate stop cancel click fill press submit install close navigate go rewrite'.split(' ').map(stem),
-);
+const OTHER_WORDS = 'remember forget switch undo revert restore kill terminate stop cancel click fill press submit install close navigate go rewrite'.split(' ');
+const OTHER_CHANGES = new Set(OTHER_WORDS.map(stem));
+const OTHER_AS_WRITTEN = new Set(OTHER_WORDS);
+
+/**
+ * The other changes a request's words ask for, by stem: a verb as written anywhere ("kill the
+ * process"), in another form only where a verb stands ("I stopped the server"), so "the closed
+ * issues" and "the bus stops" ask for nothing.
+ */
+function otherChanges(query: string): string[] {
+  const list = words(query);
+  const verbs = verbPositions(list);
+  return list.flatMap((word, i) => (OTHER_AS_WRITTEN.has(word) || (verbs[i] && OTHER_CHANGES.has(stem(word))) ? [stem(word)] : []));
+}
 
 /** True when a request names an action that changes something (creates, updates, deletes, writes, runs, or another change). */
 export function asksForChange(query: string): boolean {
-  return [...groupsOf(query)].some((group) => CHANGING.has(group)) || words(query).some((word) => OTHER_CHANGES.has(stem(word)));
+  return [...groupsOf(query)].some((group) => CHANGING.has(group)) || otherChanges(query).length > 0;
 }
 
 /** The groups whose verbs only find, read or examine. */
@@ -203,7 +214,7 @@ export function asksToRead(query: string): boolean {
  * by their own word ("close", "remember").
  */
 export function requestVerbs(query: string): Set<string> {
-  return new Set([...groupsOf(query), ...words(query).map(stem).filter((term) => OTHER_CHANGES.has(term))]);
+  return new Set([...groupsOf(query), ...otherChanges(query)]);
 }
 
 /** Two requests ask for the same kind of action unless both name one and they share none ("close issue 12" is not "open an issue"). */

@@ -51,3 +51,12 @@ test('a request to keep a fact asks to create or write it, whatever its verb ("r
   assert.deepEqual(requestActionTags('save that the build is green').sort(), ['!create', '!write']);
   assert.deepEqual(requestActionTags('show the notes that Alice wrote'), ['!read']);
 });
+
+test('an everyday verb of change in another form asks for a change only where a verb stands: "the closed issues" are read', () => {
+  for (const query of ['show me the closed issues', 'list the stopped containers']) {
+    assert.equal(asksForChange(query), false, query);
+    assert.equal(asksToRead(query), true, query);
+  }
+  assert.equal(asksForChange('I stopped the server, start it again'), true);
+  assert.equal(asksForChange('kill the stuck process'), true);
+});
