@@ -24,10 +24,6 @@ const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]/u;
 /** Splits identifiers (`readTextFile`, `read_text_file`, `get-env`) and prose into lower-case words. */
 export function words(text: string): string[] {
   const spaced = text
-    // A possessive or contracted ending is no word of its own ("Carol's", "what's", "I'm" are
-    // "carol", "what", "i"); a negation joins ("don't" is the stop word "dont").
-    .replace(/(\p{L})['\u2019](?:s|re|ve|ll|d|m)(?!\p{L})/giu, '$1')
-    .replace(/(\p{L})['\u2019]t(?!\p{L})/giu, '$1t')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .toLowerCase();
