@@ -120,8 +120,8 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const learned = new LearnedRequests(store);
   const documents = () => {
     const powers = tools.powers();
-    const rarity = catalogRarityOf(powers, (name) => tools.toolsOf(name));
-    const all = powers.map((power) => powerDocument(power, tools.toolsOf(power.name), (tool) => tools.annotationsOf(power.name, tool), rarity));
+    const rarity = catalogRarityOf(powers, (name) => tools.rankingToolsOf(name));
+    const all = powers.map((power) => powerDocument(power, tools.rankingToolsOf(power.name), (tool) => tools.annotationsOf(power.name, tool), rarity));
     return settings.ranking.learn ? withLearned(all, learned.documents()) : all;
   };
   const index = new PowerIndex(resolver, documents);
@@ -152,9 +152,9 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     // An agent's request that comes before the start-up's discovery was asked for asks for it itself; it waits only for powers with no tools known.
     catalogPending: (discover) => {
       if (discover && !discoveryAsked) discoverUnknown();
-      return discovery.settled(settings.discovery.waitMs, (name) => !tools.listed(name));
+      return discovery.settled(settings.discovery.waitMs, (name) => !tools.rankable(name));
     },
-    listed: (name) => tools.listed(name),
+    listed: (name) => tools.rankable(name),
     writes: (name) => !tools.listed(name) || tools.toolsOf(name).some((tool) => !declaresReadOnly(tools.annotationsOf(name, tool))),
   });
   const toolOf = (power: string, tool: string) => tools.toolsOf(power).find((t) => t.name === tool);

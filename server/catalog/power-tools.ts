@@ -64,7 +64,12 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   private readonly words: Map<string, ServerWords>;
   private withWords?: { from: PowerDefinition[]; version: number; powers: PowerDefinition[] };
   /** Launch definitions looked up in the lists kept by launch definition (once each). */
-  private readonly recalled = new Set<string>();
+  private readonly recalledHashes = new Set<string>();
+  /**
+   * Tool lists recalled by launch definition for powers never listed under their name: ranking
+   * only. Such a power is not listed: activation, calls and read confirmations wait for its own listing.
+   */
+  private readonly recalled = new Map<string, Tool[]>();
   /** Powers whose server turned out to be Grimoire itself, by the server they start: left out. */
   private readonly itself = new Set<string>();
   private wordsVersion = 0;
@@ -94,11 +99,11 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     const lists = this.deps.lists;
     if (!lists) return;
     for (const power of powers) {
-      if (this.known.has(power.name) || this.recalled.has(power.serverHash)) continue;
-      this.recalled.add(power.serverHash);
+      if (this.known.has(power.name) || this.recalledHashes.has(power.serverHash)) continue;
+      this.recalledHashes.add(power.serverHash);
       const last = lists.recall(power.serverHash);
       if (!last) continue;
-      this.known.set(power.name, last.tools);
+      this.recalled.set(power.name, last.tools);
       if (!this.words.has(power.name)) this.words.set(power.name, last.words);
     }
   }
@@ -110,6 +115,16 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   /** The tools last listed, [] for a power never listed. */
   toolsOf(name: string): Tool[] {
     return this.known.get(name) ?? [];
+  }
+
+  /** The tools to rank a power by: as last listed, else as its launch definition listed them under another name. */
+  rankingToolsOf(name: string): Tool[] {
+    return this.known.get(name) ?? this.recalled.get(name) ?? [];
+  }
+
+  /** The power can be ranked on its tools: they were listed, or recalled by its launch definition. */
+  rankable(name: string): boolean {
+    return this.known.has(name) || this.recalled.has(name);
   }
 
   /** The power's tools have been listed (now or in an earlier run, through the catalog). */
@@ -190,6 +205,7 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     this.words.set(name, words);
     this.wordsVersion += 1;
     this.known.set(name, tools);
+    this.recalled.delete(name);
     if (changes.length > 0) log.info(`'${name}': ${changes.length} tool change(s) recorded in the catalog`);
     this.deps.trust.check(name, tools, newToolsPolicy(power, this.deps.settings.trust.newTools, this.deps.workspaceFolder));
     connection.toolsChecked(generation);

@@ -13,6 +13,8 @@ export interface WeightedTerm {
   term: string;
   /** 1 for a term the user wrote; less for one added by expansion. */
   weight: number;
+  /** A subject word of the request, whatever its weight (one in a clause counts less, and is still what the request is about). */
+  subject?: boolean;
 }
 
 export interface TermMatch {

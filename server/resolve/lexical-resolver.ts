@@ -1,7 +1,7 @@
 import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
-import { domainTagTerms } from './domain-tags.js';
+import { domainTagTerms, domainTags } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
-import { asksForChange, asksQuestion, asksToRead, isActionTerm, requestActionTags, requestVerbs, sameKindOfAction, toolActionTags } from './request-actions.js';
+import { asksForChange, asksQuestion, asksToRead, nameVerbTerms, requestActionTags, requestVerbs, sameKindOfAction, toolActionTags } from './request-actions.js';
 import { leadAndRest, terms } from './text.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
@@ -87,6 +87,13 @@ const FIELD_MATCH_TYPE: Record<string, MatchType> = {
  */
 const K1 = 2;
 
+/**
+ * How much of a subject word a match on the domain it signals covers: "add a note to Carol's
+ * entry" is in part about a memory power that matched only #memory, which "note" signals; the
+ * word itself it did not say.
+ */
+const DOMAIN_COVER = 0.5;
+
 /** At tool level, the share of a tool's score that comes from its power's relevance. */
 const POWER_MIX = 0.5;
 
@@ -100,7 +107,7 @@ export interface LexicalCandidate {
   score: number;
   /** The score over the best score this query's catalog-known words could reach (0..1). */
   normalized: number;
-  /** IDF-weighted share of the query's catalog-known subject words that this document matched (0..1). */
+  /** IDF-weighted share of the query's catalog-known subject words that this document matched, half for a word whose domain only it matched (0..1). */
   coverage: number;
   /** The share of the score from terms matched mostly in the document's name or keywords (0..1). */
   identity: number;
@@ -211,7 +218,7 @@ export class LexicalResolver {
     const powerShare = new Map(powers.map((p) => [p.name, bestPower > 0 ? p.score / bestPower : 0]));
     const powerIncidental = new Map(powers.map((p) => [p.name, p.incidental]));
     const byId = new Map(tools.map((t) => [t.name, t]));
-    const subjects = new Set(weighted.filter((t) => t.weight >= 1).map((t) => t.term));
+    const subjects = new Set(weighted.filter(isSubject).map((t) => t.term));
     const mixed = [...this.powerOfTool].flatMap(([toolId, power]) => {
       const tool = byId.get(toolId);
       const share = powerShare.get(power) ?? 0;
@@ -302,21 +309,23 @@ function analysePower(doc: PowerDocument): AnalysedPower {
       const lead = terms(leadText);
       const rest = terms(restText);
       const toolLearned = learnedField(tool.learned);
+      const actions = toolActionTags(tool.name, leadText, doc.name);
+      const verbs = nameVerbTerms(tool.name);
       for (const l of tool.learned ?? []) remembered.push({ key: requestKeyOf(l.text), id, weight: l.weight, tool: true });
       // A tool's domains are what its name and first sentence say it does: its power's words are
       // every sibling's (and weigh through the power's share), its further prose is in passing.
       const toolDomains = domainTagTerms([...name, ...lead]);
       return {
         id,
-        fields: { name, lead, description: rest, power: powerContext, domains: toolDomains, actions: toolActionTags(tool.name, leadText), learned: toolLearned.terms },
+        fields: { name, lead, description: rest, power: powerContext, domains: toolDomains, actions, learned: toolLearned.terms },
         parameters: new Set((tool.parameters ?? []).flatMap(terms)),
         destructive: tool.destructive === true,
         writes: tool.writes === true,
         nameTerms: [...name, ...toolActionTags(tool.name, '')],
         learnedVerbs: (tool.learned ?? []).map((l) => requestVerbs(l.text)),
-        ownName: [...new Set(name.filter((t) => !fields.name.includes(t) && !isActionTerm(t)))],
+        ownName: [...new Set(name.filter((t) => !fields.name.includes(t) && !verbs.has(t)))],
         weights: { learned: toolLearned.weights },
-        declared: new Set([...name, ...lead, ...powerContext, ...toolDomains, ...toolActionTags(tool.name, leadText), ...toolLearned.terms, ...bigrams(name), ...bigrams(lead)]),
+        declared: new Set([...name, ...lead, ...powerContext, ...toolDomains, ...actions, ...toolLearned.terms, ...bigrams(name), ...bigrams(lead)]),
       };
     }),
     remembered,
@@ -358,17 +367,23 @@ function rememberedFirst(ranked: LexicalCandidate[], remembered: string | undefi
   return [{ ...ranked[at], score: ranked[0].score }, ...ranked.slice(0, at), ...ranked.slice(at + 1)];
 }
 
+/** A request's subject word: one of full weight, or marked so by the query's analysis. */
+function isSubject(term: WeightedTerm): boolean {
+  return term.subject === true || term.weight >= 1;
+}
+
 /** `scale`: the index whose term statistics (IDF) the scores are on, when not `index` itself. */
 function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: string) => ReadonlySet<string>, scale: Bm25fIndex = index): LexicalCandidate[] {
   // Words no document has cannot tell the powers apart ("remember that Ada Lovelace ..."): the
   // reachable score and the coverage count only the query's words the catalog knows.
   const known = query.filter((t) => scale.documentFrequency(t.term) > 0);
-  const subject = known.filter((t) => t.weight >= 1);
+  const subject = known.filter(isSubject);
   const subjectIdf = subject.reduce((sum, t) => sum + scale.idf(t.term), 0);
-  const subjectTerms = new Set(subject.map((t) => t.term));
   const reachable = known.reduce((sum, t) => sum + t.weight * scale.idf(t.term), 0);
+  const signals = new Map(subject.map((t) => [t.term, [...domainTags([t.term]).keys()]]));
   const scored = index.score(query, (term) => scale.idf(term)).map(({ id, score, matches }) => {
-    const covered = matches.filter((m) => subjectTerms.has(m.term)).reduce((s, m) => s + scale.idf(m.term), 0);
+    const hit = new Set(matches.map((m) => m.term));
+    const covered = subject.reduce((s, t) => s + (hit.has(t.term) ? 1 : signals.get(t.term)!.some((d) => hit.has(d)) ? DOMAIN_COVER : 0) * scale.idf(t.term), 0);
     return {
       name: id,
       score,

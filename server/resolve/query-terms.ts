@@ -1,5 +1,6 @@
 import type { WeightedTerm } from './bm25f.js';
-import { ACTION_VERBS, GENERIC_REQUEST_WORDS } from './lexicon/request-words.js';
+import { GENERIC_REQUEST_WORDS } from './lexicon/request-words.js';
+import { actionWords, clauseWords, keepsAFact } from './request-actions.js';
 import { domainTags } from './domain-tags.js';
 import { isStopWord, stem, words } from './text.js';
 
@@ -8,10 +9,12 @@ import { isStopWord, stem, words } from './text.js';
  * "logs" and "measurement" are subjects, though they stem like "new", "set", "log" and "measure".
  */
 const GENERIC = new Set(GENERIC_REQUEST_WORDS.split(' '));
-const ACTIONS = new Set(Object.values(ACTION_VERBS).flatMap((words) => words.split(' ')));
 
 /** Weights of the query's terms by kind, relative to a subject word (1). */
 export const QUERY_WEIGHTS = { generic: 0.25, action: 0.6, domain: 0.7, phrase: 0.5 };
+
+/** How much the words of a clause about what the request names count ("note that she moved to Berlin"). */
+const CLAUSE_WEIGHT = 0.5;
 
 /**
  * A request with at most this many subject words is short: its verb is a large part of what it
@@ -30,22 +33,31 @@ export interface QueryAnalysis {
  * action verbs (in a request that is not short) and generic request words less, and the domains
  * its words signal are added as tags.
  */
-export function analyzeQuery(query: string): QueryAnalysis {
-  const surface = words(query).filter((w) => !isStopWord(w));
-  const all = surface.map(stem);
-  const kinds = surface.map((w) => (GENERIC.has(w) ? 'generic' : ACTIONS.has(w) ? 'action' : 'subject'));
+export function analyzeQuery(request: string): QueryAnalysis {
+  const query = withoutAddresses(request);
+  const list = words(query);
+  const verbs = actionWords(list);
+  const clause = clauseWords(query);
+  // A verb that is as often a noun, standing as the request's verb, is matched by what tools do
+  // (their action tags), not as a word: "record that Alice manages Bob" is not about the records
+  // of a database, nor "log my hours" about a git log.
+  const surface = list.flatMap((w, i) => (isStopWord(w) || verbs[i] === 'verb-of-noun' ? [] : [{ w, verb: verbs[i] === 'verb', clause: clause[i] }]));
+  const all = surface.map(({ w }) => stem(w));
+  const kinds = surface.map(({ w, verb }) => (GENERIC.has(w) ? 'generic' : verb ? 'action' : 'subject'));
   const subjects = kinds.filter((k) => k === 'subject').length;
   const actionWeight = subjects <= SHORT_REQUEST ? 1 : QUERY_WEIGHTS.action;
-  const counts = new Map<string, { count: number; weight: number }>();
+  const counts = new Map<string, { count: number; weight: number; subject: boolean }>();
   all.forEach((term, i) => {
-    const w = kinds[i] === 'generic' ? QUERY_WEIGHTS.generic : kinds[i] === 'action' ? actionWeight : 1;
-    const entry = counts.get(term) ?? { count: 0, weight: 0 };
+    const w = (kinds[i] === 'generic' ? QUERY_WEIGHTS.generic : kinds[i] === 'action' ? actionWeight : 1) * (surface[i].clause ? CLAUSE_WEIGHT : 1);
+    const entry = counts.get(term) ?? { count: 0, weight: 0, subject: false };
     entry.count += 1;
     entry.weight = Math.max(entry.weight, w);
+    entry.subject ||= kinds[i] === 'subject';
     counts.set(term, entry);
   });
-  const weighted: WeightedTerm[] = [...counts].map(([term, { count, weight }]) => ({ term, weight: Math.min(count, 2) * weight }));
-  const tags = domainTags(all);
+  const weighted: WeightedTerm[] = [...counts].map(([term, { count, weight, subject }]) => ({ term, weight: Math.min(count, 2) * weight, ...(subject ? { subject } : {}) }));
+  // A fact to keep is in the domain of facts, whatever its own words are about.
+  const tags = domainTags(keepsAFact(list) ? [...all, stem('fact')] : all);
   for (const [tag, count] of tags) weighted.push({ term: tag, weight: QUERY_WEIGHTS.domain * Math.min(count, 2) });
   for (const phrase of new Set(bigrams(all))) weighted.push({ term: phrase, weight: QUERY_WEIGHTS.phrase });
   return {
@@ -53,6 +65,18 @@ export function analyzeQuery(query: string): QueryAnalysis {
     actions: [...new Set(all.filter((_, i) => kinds[i] === 'action'))],
     domains: [...tags.keys()],
   };
+}
+
+/** A web address in a request ("get the JSON from https://api.example.com/status"). */
+const ADDRESS = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>]+/giu;
+
+/**
+ * A web address is what to act on, not what the request is about: its host and path words ("api",
+ * "example", "status") would match tools by chance. It stays as the word "url", which says the
+ * request is about a web address.
+ */
+function withoutAddresses(query: string): string {
+  return query.replace(ADDRESS, ' url ');
 }
 
 export function queryTerms(query: string): WeightedTerm[] {

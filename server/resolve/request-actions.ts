@@ -4,7 +4,7 @@
  * power it wants ("save the notes to a file" is a write, not a listing of recent calls), and a
  * request with no verb of change asks for nothing to change.
  */
-import { ACTION_VERBS } from './lexicon/request-words.js';
+import { ACTION_VERBS, NOUN_VERBS, VERB_INTRODUCERS } from './lexicon/request-words.js';
 import { stem, words } from './text.js';
 
 /** A tag term cannot collide with a word or a domain tag: words never contain '!'. */
@@ -26,37 +26,147 @@ for (const [group, verbs] of Object.entries(ACTION_VERBS)) {
   }
 }
 
-/** True when a (stemmed) term is a verb of the lexicon's action groups ("get", "list", "creat"). */
-export function isActionTerm(term: string): boolean {
-  return GROUPS_OF.has(term);
-}
+/** Words that may open an imperative before its verb. */
+const COURTESY = new Set(['please', 'now', 'just', 'quickly']);
+
+const NOUNS_TOO = new Set(NOUN_VERBS.split(' '));
+/** Their stems, for their participles ("logged", "recorded"). */
+const NOUN_STEMS = new Set([...NOUNS_TOO].map(stem));
+const INTRODUCERS = new Set(VERB_INTRODUCERS.split(' '));
 
 /**
  * The groups a word names as a verb: the verb as written ("store"), or its past or present
  * participle ("stored", "creating"); never a noun that only stems like one ("settings", "logs"), as
- * query-terms.ts reads request words.
+ * query-terms.ts reads request words. A word that is as often a noun ("log", "record", "new") or
+ * its participle names its groups only where a verb stands (`verbPosition`).
  */
-function groupsOfWord(word: string): readonly string[] {
-  return VERB_GROUPS.get(word) ?? (/(?:ed|ing)$/.test(word) ? (GROUPS_OF.get(stem(word)) ?? []) : []);
+function groupsOfWord(word: string, verbPosition: boolean): readonly string[] {
+  const groups = VERB_GROUPS.get(word) ?? (/(?:ed|ing)$/.test(word) ? (GROUPS_OF.get(stem(word)) ?? []) : []);
+  if (groups.length === 0 || verbPosition) return groups;
+  return NOUNS_TOO.has(word) || NOUN_STEMS.has(stem(word)) ? [] : groups;
 }
 
-/** The action groups the words of a text name. */
-function groupsOf(text: string): Set<string> {
-  return new Set(words(text).flatMap(groupsOfWord));
-}
+/** Words that open a clause about something the request names ("the files that were changed", "note that she moved"). */
+const SUBORDINATORS = new Set(['that', 'which', 'who', 'whom', 'whose']);
 
-/** The action tags of a request: one per group its verbs name. */
-export function requestActionTags(query: string): string[] {
-  return [...groupsOf(query)].map((group) => TAG_PREFIX + group);
+/** Words after which a new action may follow a clause ("the file that has the notes, and delete it"). */
+const CONJUNCTIONS = new Set(['and', 'then', 'or']);
+
+/**
+ * Which of a text's words stand where a verb stands: the first (after courtesy words), and any
+ * after a word that introduces a verb ("to", "you", "and", "can").
+ */
+function verbPositions(list: readonly string[]): boolean[] {
+  const opening = list.findIndex((word) => !COURTESY.has(word));
+  return list.map((_, i) => i === opening || (i > 0 && INTRODUCERS.has(list[i - 1])));
 }
 
 /**
- * The action tags of a tool: what its name says it does, and the verb its description opens with
- * ("View commit history..." for `git_log`), which names the action when the name does not.
+ * The action groups the words of a request name, each where it is a verb. A verb in a clause
+ * about what the request names is what that thing did, not what the request asks ("add a note
+ * that she moved", "delete the files that were modified"), unless a conjunction introduces it
+ * anew ("... and delete it").
  */
-export function toolActionTags(name: string, lead: string): string[] {
-  const opening = words(lead)[0] ?? '';
-  return [...new Set([...groupsOf(name), ...groupsOf(opening)])].map((group) => TAG_PREFIX + group);
+function groupsOf(text: string): Set<string> {
+  const list = words(text);
+  const verbs = verbPositions(list);
+  const inClause = clauseWords(text);
+  return new Set(list.flatMap((word, i) => (inClause[i] && !(i > 0 && CONJUNCTIONS.has(list[i - 1])) ? [] : groupsOfWord(word, verbs[i]))));
+}
+
+/**
+ * True for each of a text's words (as `words` gives them) in a clause about what the request
+ * names, from its subordinator to the end of its sentence ("note that she moved to Berlin", "the
+ * files that were modified last week"): what the thing is or did, the content of a fact to keep or
+ * a condition on what to act on, not which tool acts.
+ */
+export function clauseWords(text: string): boolean[] {
+  return text.split(/[.;:!?\n]+/).flatMap((sentence) => {
+    const list = words(sentence);
+    const start = list.findIndex((word, i) => i > 0 && SUBORDINATORS.has(word));
+    return list.map((_, i) => start >= 0 && i >= start);
+  });
+}
+
+/**
+ * For each of a request's words: 'verb' when it is an action verb as it stands there ("list",
+ * "delete"); 'verb-of-noun' for a verb that is as often a noun, standing as a verb ("log" in "log
+ * my hours", "record" in "record that..."); false otherwise ("log" in "show the git log" is a subject).
+ */
+export function actionWords(list: readonly string[]): Array<'verb' | 'verb-of-noun' | false> {
+  const verbs = verbPositions(list);
+  return list.map((word, i) => (!VERB_GROUPS.has(word) ? false : !NOUNS_TOO.has(word) ? 'verb' : verbs[i] ? 'verb-of-noun' : false));
+}
+
+/**
+ * True when a request asks to keep a fact: a verb that writes, creates or keeps something is
+ * followed by "that" and the fact ("remember that Alice works at Acme", "record that Alice
+ * manages Bob", "save that the build is green").
+ */
+export function keepsAFact(list: readonly string[]): boolean {
+  return list.some((word, i) => word === 'that' && i > 0 && keepingVerb(list[i - 1]));
+}
+
+function keepingVerb(word: string): boolean {
+  return groupsOfWord(word, true).some((group) => group === 'write' || group === 'create') || OTHER_CHANGES.has(stem(word));
+}
+
+/** The action tags of a request: one per group its verbs name; a fact to keep is created or written ("remember that..."). */
+export function requestActionTags(query: string): string[] {
+  const groups = groupsOf(query);
+  if (keepsAFact(words(query))) for (const group of KEEPING) groups.add(group);
+  return [...groups].map((group) => TAG_PREFIX + group);
+}
+
+/** The groups of the tools that keep something: a fact to keep is created or written. */
+const KEEPING = ['create', 'write'];
+
+/**
+ * The action tags of a tool: what its name says it does, and the verb its description opens with
+ * ("View commit history..." for `git_log`), which names the action when the name does not. In a
+ * name, a verb that is as often a noun counts only first (`log_event` logs; `git_log` is a log,
+ * `get_record` reads a record). The description's opening word is where its verb stands, in any
+ * form ("Creates", "Logs"), after the power's own name when it opens with that ("Notion | Create
+ * a page").
+ */
+export function toolActionTags(name: string, lead: string, powerName = ''): string[] {
+  const nameWords = words(name);
+  const own = new Set(words(powerName));
+  const leadWords = words(lead).filter((word) => !own.has(word));
+  const groups = [...nameWords.flatMap((word, i) => groupsOfWord(word, i === 0)), ...leadGroups(leadWords)];
+  return [...new Set(groups)].map((group) => TAG_PREFIX + group);
+}
+
+/**
+ * Verbs that carry no action of their own: the noun after them does ("Make line-based edits",
+ * "Perform click on a web page", "Take a screenshot").
+ */
+const LIGHT_VERBS = new Set(['make', 'makes', 'perform', 'performs', 'do', 'does', 'take', 'takes', 'give', 'gives', 'apply', 'applies']);
+
+/** How far after a light verb its noun may stand ("Make line-based edits"). */
+const LIGHT_REACH = 4;
+
+/** The groups of a description's opening verb, or, after a light verb, of the action its noun names ("edits": update). */
+function leadGroups(list: readonly string[]): readonly string[] {
+  const opening = list[0] ?? '';
+  if (!LIGHT_VERBS.has(opening)) return openingGroups(opening);
+  for (const word of list.slice(1, 1 + LIGHT_REACH)) {
+    const groups = GROUPS_OF.get(stem(word));
+    if (groups) return groups;
+  }
+  return [];
+}
+
+/** The groups of a description's opening verb, written as the lexicon has it, in a participle, or in the third person ("creates", "pushes"). */
+function openingGroups(word: string): readonly string[] {
+  const written = groupsOfWord(word, true);
+  if (written.length > 0 || !word.endsWith('s')) return written;
+  return VERB_GROUPS.get(word.slice(0, -1)) ?? (word.endsWith('es') ? VERB_GROUPS.get(word.slice(0, -2)) : undefined) ?? [];
+}
+
+/** The verbs of a tool's name, as the stems its name terms have: what its action tags already match. */
+export function nameVerbTerms(name: string): Set<string> {
+  return new Set(words(name).filter((word, i) => groupsOfWord(word, i === 0).length > 0).map(stem));
 }
 
 /**
@@ -64,20 +174,28 @@ export function toolActionTags(name: string, lead: string): string[] {
  * "switch to the branch", "undo the commit", "click the button"): they only say that a request is
  * not a read, and are no action of their own to match a tool by.
  */
-const OTHER_CHANGES = new Set(
-  'remember forget switch undo revert restore kill terminate stop cancel click fill press submit install close navigate go rewrite'.split(' ').map(stem),
-);
+const OTHER_WORDS = 'remember forget switch undo revert restore kill terminate stop cancel click fill press submit install close navigate go rewrite'.split(' ');
+const OTHER_CHANGES = new Set(OTHER_WORDS.map(stem));
+const OTHER_AS_WRITTEN = new Set(OTHER_WORDS);
+
+/**
+ * The other changes a request's words ask for, by stem: a verb as written anywhere ("kill the
+ * process"), in another form only where a verb stands ("I stopped the server"), so "the closed
+ * issues" and "the bus stops" ask for nothing.
+ */
+function otherChanges(query: string): string[] {
+  const list = words(query);
+  const verbs = verbPositions(list);
+  return list.flatMap((word, i) => (OTHER_AS_WRITTEN.has(word) || (verbs[i] && OTHER_CHANGES.has(stem(word))) ? [stem(word)] : []));
+}
 
 /** True when a request names an action that changes something (creates, updates, deletes, writes, runs, or another change). */
 export function asksForChange(query: string): boolean {
-  return [...groupsOf(query)].some((group) => CHANGING.has(group)) || words(query).some((word) => OTHER_CHANGES.has(stem(word)));
+  return [...groupsOf(query)].some((group) => CHANGING.has(group)) || otherChanges(query).length > 0;
 }
 
 /** The groups whose verbs only find, read or examine. */
 const READING = new Set(['find', 'read', 'analyze']);
-
-/** Words that may open an imperative before its verb. */
-const COURTESY = new Set(['please', 'now', 'just', 'quickly']);
 
 /**
  * True when a request asks to read and nothing else: a question, or an imperative that opens
@@ -88,7 +206,7 @@ const COURTESY = new Set(['please', 'now', 'just', 'quickly']);
 export function asksToRead(query: string): boolean {
   if (asksQuestion(query)) return true;
   const opening = words(query).find((word) => !COURTESY.has(word)) ?? '';
-  return !asksForChange(query) && groupsOfWord(opening).some((group) => READING.has(group));
+  return !asksForChange(query) && groupsOfWord(opening, true).some((group) => READING.has(group));
 }
 
 /**
@@ -96,7 +214,7 @@ export function asksToRead(query: string): boolean {
  * by their own word ("close", "remember").
  */
 export function requestVerbs(query: string): Set<string> {
-  return new Set([...groupsOf(query), ...words(query).map(stem).filter((term) => OTHER_CHANGES.has(term))]);
+  return new Set([...groupsOf(query), ...otherChanges(query)]);
 }
 
 /** Two requests ask for the same kind of action unless both name one and they share none ("close issue 12" is not "open an issue"). */

@@ -71,6 +71,29 @@ test('content words that stem like request words are subjects; verbs count fully
   assert.equal(weight(analyzeQuery('send an email'), 'send'), 1, 'a verb counts fully in a short request');
 });
 
+test('a clause about what the request names counts half and stays its subject; a verb that is as often a noun is matched as a verb only', () => {
+  const weight = (analysis: ReturnType<typeof analyzeQuery>, t: string) => analysis.terms.find((w) => w.term === stem(t));
+  const note = analyzeQuery('add a note to the entry that she moved to Berlin');
+  assert.equal(weight(note, 'note')?.weight, 1);
+  assert.deepEqual(weight(note, 'berlin'), { term: stem('berlin'), weight: 0.5, subject: true });
+  // The clause ends with its sentence.
+  assert.equal(weight(analyzeQuery('List the files that changed. Show the diff of the branch'), 'branch')?.weight, 1);
+  // "record" as the request's verb is no word to match a database's records by.
+  assert.equal(weight(analyzeQuery('record that Alice manages Bob'), 'record'), undefined);
+  assert.equal(weight(analyzeQuery('show the last record'), 'record')?.weight, 1);
+});
+
+test('a web address in a request is what to act on: its host and path words are no subjects, it counts as "url"', () => {
+  const terms = analyzeQuery('get the JSON from https://api.example.com/status').terms.map((t) => t.term);
+  assert.ok(terms.includes(stem('url')) && terms.includes(stem('json')), terms.join(' '));
+  for (const word of ['api', 'example', 'com', 'status', 'https']) assert.ok(!terms.includes(stem(word)), word);
+});
+
+test('a request to keep a fact ("remember that...", "record that...") is in the domain of facts', () => {
+  assert.ok(analyzeQuery('record that Alice manages Bob').domains.includes('#memory'));
+  assert.ok(!analyzeQuery('show the records that Alice changed').domains.includes('#memory'));
+});
+
 test('domain tags let a query meet a power that uses other words for the same domain', async () => {
   assert.ok(domainTags(terms('will it rain on Saturday')).has('#weather'));
   const [best] = await ranked('will it rain on Saturday');
@@ -185,4 +208,17 @@ test("one word met in a tool's name or prose never starts a power; the power's o
   assert.equal(tier(top('tool', ['long', 'oper'])), 'activated');
   assert.equal(tier(top('keyword', ['rememb'])), 'activated');
   assert.equal(tier(top('tool', ['long'], { semantic: 0.8 })), 'activated', 'a similarity speaks for the whole request');
+});
+
+test('a match on the domain a subject word signals covers half of that word: "add a note" is in part about a knowledge-graph power', () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    { name: 'graph', description: 'A knowledge graph of entities and observations.', keywords: [], tools: [{ name: 'add_observations', description: 'Add observations to entities.' }] },
+    { name: 'disk', description: 'Move and copy files on disk.', keywords: [], tools: [{ name: 'move_file', description: 'Move a file. Note: it overwrites.' }] },
+  ]);
+  const [top] = resolver.rankPowers("add a note to Carol's entry in the old archive");
+  assert.equal(top.name, 'graph');
+  assert.ok(top.matchedTerms.includes('#memory') && !top.matchedTerms.includes(stem('note')), top.matchedTerms.join(' '));
+  // "note" is the only subject word the catalog knows (in the disk tool's prose), and the graph power covers half of it.
+  assert.equal(top.coverage, 0.5);
 });

@@ -133,7 +133,7 @@ test("a tool's domains are what its own name and first sentence say, not its pow
 
 test('request actions: verbs by group, stemmed; a request with no verb of change asks for none', () => {
   assert.deepEqual(requestActionTags('save the notes'), ['!write']);
-  assert.deepEqual(toolActionTags('git_log', 'View commit history.'), ['!write', '!read']);
+  assert.deepEqual(toolActionTags('git_log', 'View commit history.'), ['!read']);
   assert.equal(asksForChange('remember that Alice works at Acme'), true);
   assert.equal(asksForChange('everything you stored about the project'), true);
   assert.equal(asksForChange('help me reason about a logic puzzle'), false);

@@ -24,3 +24,15 @@ export const ACTION_VERBS: Record<string, string> = {
   test: 'test verify validate debug diagnose',
   run: 'run execute start launch trigger deploy',
 };
+
+/**
+ * Verbs of the groups above that are as often a noun or an adjective: "the git log", "a record",
+ * "a blog post", "the new issues", "the last build", "a workflow run". One is a verb only where a
+ * verb stands: opening a request or a tool description, after a word that introduces a verb ("to
+ * log", "you stored", "and then post"), or first in a tool's name (`log_event`, not `git_log`).
+ */
+export const NOUN_VERBS =
+  'new draft build register change move set patch fix drop clear record log post store upload run start launch trigger';
+
+/** Words after which a verb stands: "to", a subject pronoun, a modal, a conjunction. */
+export const VERB_INTRODUCERS = 'to and then or please you i we also just can could would will should must let lets ll';
