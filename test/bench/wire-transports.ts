@@ -29,6 +29,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport as ServerMemoryV2, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { Client as ClientV2, InMemoryTransport as ClientMemoryV2 } from '@modelcontextprotocol/client';
 import { repoRoot } from '../helpers/temp.js';
 import { median, round } from './figures.js';
@@ -199,15 +200,24 @@ async function sdkClient(): Promise<number> {
 /** What the bench's client sends first on a 2025-11-25 session (the v2 Server serves that era after it). */
 const initialize = { jsonrpc: '2.0' as const, id: -1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } } };
 
-/** The same as sdkServer with the SDK's v2 Server (the gateway's session Server), after initialize. */
-async function sdkServerV2(): Promise<number> {
+function echoServerV2(): ServerV2 {
   const server = new ServerV2({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler('tools/call', async (request) => ({ content: [{ type: 'text' as const, text: `Echo: ${String(request.params.arguments?.message)}` }] }));
+  return server;
+}
+
+/**
+ * The same as sdkServer with the SDK's v2 Server (the gateway's session Server), after initialize:
+ * connected to the transport itself, or (`entry`) behind the SDK's stdio entry, which routes every
+ * message of the connection to the Server it pinned for the era.
+ */
+async function sdkServerV2(entry = false): Promise<number> {
   const [client, serverSide] = ServerMemoryV2.createLinkedPair();
   let answered = 0;
   client.onmessage = () => void (answered += 1);
   await client.start();
-  await server.connect(serverSide);
+  const server = entry ? serveStdio(() => echoServerV2(), { transport: serverSide }) : echoServerV2();
+  if (!entry) await (server as ServerV2).connect(serverSide);
   await client.send(initialize);
   while (answered < 1) await new Promise((resolve) => setImmediate(resolve));
   await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -264,10 +274,12 @@ async function main(): Promise<void> {
   const sdk: number[] = [];
   const sdkClients: number[] = [];
   const sdkV2: number[] = [];
+  const sdkEntryV2: number[] = [];
   const sdkClientsV2: number[] = [];
   await sdkServer();
   await sdkClient();
   await sdkServerV2();
+  await sdkServerV2(true);
   await sdkClientV2();
   // One run unmeasured: the first runs are mostly the JIT warming up.
   await agentSide(stdio, early);
@@ -278,6 +290,7 @@ async function main(): Promise<void> {
     sdk.push(round(await sdkServer(), 2));
     sdkClients.push(round(await sdkClient(), 2));
     sdkV2.push(round(await sdkServerV2(), 2));
+    sdkEntryV2.push(round(await sdkServerV2(true), 2));
     sdkClientsV2.push(round(await sdkClientV2(), 2));
   }
   const shape = await load<ShapeModule>('server/util/json-rpc-shape.js').catch(() => undefined);
@@ -291,6 +304,7 @@ async function main(): Promise<void> {
         sdk_server_cpu_us_per_call: { runs: sdk, median: median(sdk) },
         sdk_client_cpu_us_per_call: { runs: sdkClients, median: median(sdkClients) },
         sdk_v2_server_cpu_us_per_call: { runs: sdkV2, median: median(sdkV2) },
+        sdk_v2_server_behind_stdio_entry_cpu_us_per_call: { runs: sdkEntryV2, median: median(sdkEntryV2) },
         sdk_v2_client_cpu_us_per_call: { runs: sdkClientsV2, median: median(sdkClientsV2) },
         ...(shape ? { routing_check: checks(shape) } : {}),
       },
