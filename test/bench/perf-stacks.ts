@@ -16,10 +16,13 @@ export const PART_NAMES: Record<Part, string> = {
 
 const GC_FRAME = /Heap::|Scaveng|MarkCompact|Sweeper|GCTracer|ConcurrentMarking/;
 
-/** The part a sample's stack (innermost frame first) belongs to. */
+/** A JavaScript frame with its script: `JS:<name> <script>:<line>:<column>` (code made by `new Function`, as zod compiles its parsers, names none). */
+const SCRIPT_FRAME = /^JS:\S* \S+:\d+:\d+/;
+
+/** The part a sample's stack (innermost frame first) belongs to: code without a script goes with its caller's. */
 export function partOf(frames: string[]): Part {
   if (frames.some((frame) => GC_FRAME.test(frame))) return 'gc';
-  const js = frames.find((frame) => frame.startsWith('JS:'));
+  const js = frames.find((frame) => SCRIPT_FRAME.test(frame));
   if (!js) return 'system';
   if (js.includes('/zod/') || js.includes('@modelcontextprotocol')) return 'sdk';
   return js.includes(' node:') ? 'node' : 'gateway';

@@ -12,6 +12,7 @@ node 101 cpu-clock:
 \t7f05 JS:*safeParse /work/node_modules/zod/v4/classic/schemas.cjs:267:1 (/tmp/perf-101.map)
 
 node 101 cpu-clock:
+\t7f0d JS:* :3:17 (/tmp/perf-101.map)
 \t7f06 JS:*safeParse /work/node_modules/zod/v4/classic/schemas.cjs:267:1 (/tmp/perf-101.map)
 \t7f07 JS:*callTool /work/node_modules/@modelcontextprotocol/client/dist/public-C-9H-ftO.cjs:3868:1 (/tmp/perf-101.map)
 
@@ -25,7 +26,7 @@ node 101 cpu-clock:
 \t7f0c uv_run (/usr/bin/node)
 `;
 
-test('perf script stacks are read frame by frame and each goes to the part of its innermost JavaScript function', () => {
+test('perf script stacks are read frame by frame and each goes to the part of its innermost JavaScript function with a script', () => {
   const stacks = stacksOf(script);
   assert.equal(stacks.length, 5);
   assert.deepEqual(stacks[0], [
