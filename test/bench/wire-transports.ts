@@ -8,8 +8,9 @@
  * pipes, not the child. Promise hooks are on, as in the gateway (its AsyncLocalStorage turns them
  * on for the process). Also the SDK's own part of a call on each side, over an in-memory pair
  * whose other end is a bare transport: an SDK Server answering tools/call (as every agent session
- * does) and an SDK Client's callTool, 20 in flight (as the gateway calls a power). Prints JSON: µs
- * per message per run and their median.
+ * does) and an SDK Client's callTool, 20 in flight (as the gateway calls a power), on the SDK's v1
+ * line and on its v2 line (the gateway's, in a 2025-11-25 session after initialize). Prints JSON:
+ * µs per message per run and their median.
  * Run: npm run bench:wire   (BENCH_RUNS, BENCH_MESSAGES; BENCH_OUT=path to another build's out/
  * to measure its transports instead, e.g. main's).
  */
@@ -27,6 +28,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport as ServerMemoryV2, Server as ServerV2 } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { Client as ClientV2, InMemoryTransport as ClientMemoryV2 } from '@modelcontextprotocol/client';
 import { repoRoot } from '../helpers/temp.js';
 import { median, round } from './figures.js';
 
@@ -193,17 +197,90 @@ async function sdkClient(): Promise<number> {
   return used / MESSAGES;
 }
 
+/** What the bench's client sends first on a 2025-11-25 session (the v2 Server serves that era after it). */
+const initialize = { jsonrpc: '2.0' as const, id: -1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } } };
+
+function echoServerV2(): ServerV2 {
+  const server = new ServerV2({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler('tools/call', async (request) => ({ content: [{ type: 'text' as const, text: `Echo: ${String(request.params.arguments?.message)}` }] }));
+  return server;
+}
+
+/**
+ * The same as sdkServer with the SDK's v2 Server (the gateway's session Server), after initialize:
+ * connected to the transport itself, or (`entry`) behind the SDK's stdio entry, which routes every
+ * message of the connection to the Server it pinned for the era.
+ */
+async function sdkServerV2(entry = false): Promise<number> {
+  const [client, serverSide] = ServerMemoryV2.createLinkedPair();
+  let answered = 0;
+  client.onmessage = () => void (answered += 1);
+  await client.start();
+  const server = entry ? serveStdio(() => echoServerV2(), { transport: serverSide }) : echoServerV2();
+  if (!entry) await (server as ServerV2).connect(serverSide);
+  await client.send(initialize);
+  while (answered < 1) await new Promise((resolve) => setImmediate(resolve));
+  await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  answered = 0;
+  const started = cpuMicros();
+  for (let sent = 0; sent < MESSAGES; ) {
+    for (let index = 0; index < 20; index += 1, sent += 1) {
+      void client.send(JSON.parse(request(sent)) as Parameters<typeof client.send>[0]);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  while (answered < MESSAGES) await new Promise((resolve) => setImmediate(resolve));
+  const used = cpuMicros() - started;
+  await server.close();
+  return used / MESSAGES;
+}
+
+/** The same as sdkClient with the SDK's v2 Client as the gateway makes it for a power (version negotiation 'auto', a 2025 server). */
+async function sdkClientV2(): Promise<number> {
+  const client = new ClientV2({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  const [clientSide, serverSide] = ClientMemoryV2.createLinkedPair();
+  serverSide.onmessage = (message) => {
+    const m = message as { id?: number; method?: string };
+    if (m.id === undefined || m.method === undefined) return;
+    if (m.method !== 'initialize' && m.method !== 'tools/call') {
+      void serverSide.send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } });
+      return;
+    }
+    const answer =
+      m.method === 'initialize'
+        ? { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: 'bare', version: '1.0.0' } }
+        : { content: [{ type: 'text', text: `Echo: hello ${m.id}` }] };
+    void serverSide.send({ jsonrpc: '2.0', id: m.id, result: answer });
+  };
+  await serverSide.start();
+  await client.connect(clientSide);
+  const started = cpuMicros();
+  for (let sent = 0; sent < MESSAGES; sent += 20) {
+    await Promise.all(Array.from({ length: 20 }, (_, index) => client.callTool({ name: 'echo', arguments: { message: `hello ${sent + index}` } }, { timeout: 60_000 })));
+  }
+  const used = cpuMicros() - started;
+  await client.close();
+  return used / MESSAGES;
+}
+
 async function main(): Promise<void> {
   new AsyncLocalStorage<number>().run(0, () => undefined);
-  const stdio = await load<StdioModule>('server/gateway/stdio-transport.js');
-  const early = await load<EarlyModule>('server/gateway/early-answers.js');
+  // The session transports moved into sessions/ (an older build has them one folder up).
+  const stdio = await load<StdioModule>('server/gateway/sessions/stdio-transport.js').catch(() => load<StdioModule>('server/gateway/stdio-transport.js'));
+  const early = await load<EarlyModule>('server/gateway/sessions/early-answers.js').catch(() => load<EarlyModule>('server/gateway/early-answers.js'));
   const child = await load<ChildModule>('server/upstream/children/child-process-transport.js');
   const agent: number[] = [];
   const power: number[] = [];
   const sdk: number[] = [];
   const sdkClients: number[] = [];
+  const sdkV2: number[] = [];
+  const sdkEntryV2: number[] = [];
+  const sdkClientsV2: number[] = [];
   await sdkServer();
   await sdkClient();
+  await sdkServerV2();
+  await sdkServerV2(true);
+  await sdkClientV2();
   // One run unmeasured: the first runs are mostly the JIT warming up.
   await agentSide(stdio, early);
   await powerSide(child);
@@ -212,6 +289,9 @@ async function main(): Promise<void> {
     power.push(round(await powerSide(child), 2));
     sdk.push(round(await sdkServer(), 2));
     sdkClients.push(round(await sdkClient(), 2));
+    sdkV2.push(round(await sdkServerV2(), 2));
+    sdkEntryV2.push(round(await sdkServerV2(true), 2));
+    sdkClientsV2.push(round(await sdkClientV2(), 2));
   }
   const shape = await load<ShapeModule>('server/util/json-rpc-shape.js').catch(() => undefined);
   process.stdout.write(
@@ -223,6 +303,9 @@ async function main(): Promise<void> {
         power_side_cpu_us_per_call: { runs: power, median: median(power) },
         sdk_server_cpu_us_per_call: { runs: sdk, median: median(sdk) },
         sdk_client_cpu_us_per_call: { runs: sdkClients, median: median(sdkClients) },
+        sdk_v2_server_cpu_us_per_call: { runs: sdkV2, median: median(sdkV2) },
+        sdk_v2_server_behind_stdio_entry_cpu_us_per_call: { runs: sdkEntryV2, median: median(sdkEntryV2) },
+        sdk_v2_client_cpu_us_per_call: { runs: sdkClientsV2, median: median(sdkClientsV2) },
         ...(shape ? { routing_check: checks(shape) } : {}),
       },
       null,
