@@ -4,7 +4,7 @@
  * power it wants ("save the notes to a file" is a write, not a listing of recent calls), and a
  * request with no verb of change asks for nothing to change.
  */
-import { ACTION_VERBS, NOUN_VERBS, VERB_INTRODUCERS } from './lexicon/request-words.js';
+import { ACTION_VERBS, INDEFINITE_WORDS, NOUN_VERBS, OPENING_VERBS, VERB_INTRODUCERS } from './lexicon/request-words.js';
 import { stem, words } from './text.js';
 
 /** A tag term cannot collide with a word or a domain tag: words never contain '!'. */
@@ -46,6 +46,18 @@ function groupsOfWord(word: string, verbPosition: boolean): readonly string[] {
   return NOUNS_TOO.has(word) || NOUN_STEMS.has(stem(word)) ? [] : groups;
 }
 
+const OPENING = new Set(OPENING_VERBS.split(' '));
+const INDEFINITE = new Set(INDEFINITE_WORDS.split(' '));
+
+/**
+ * The groups the word at `i` of a text names as a verb, as `groupsOfWord`, but for a verb that
+ * opens what exists: before an indefinite article it creates ("open an issue", "open a new tab").
+ */
+function groupsAt(list: readonly string[], i: number, verbPosition: boolean): readonly string[] {
+  const groups = groupsOfWord(list[i], verbPosition);
+  return groups.length > 0 && OPENING.has(list[i]) && INDEFINITE.has(list[i + 1] ?? '') ? ['create'] : groups;
+}
+
 /** Words that open a clause about something the request names ("the files that were changed", "note that she moved"). */
 const SUBORDINATORS = new Set(['that', 'which', 'who', 'whom', 'whose']);
 
@@ -71,7 +83,7 @@ function groupsOf(text: string): Set<string> {
   const list = words(text);
   const verbs = verbPositions(list);
   const inClause = clauseWords(text);
-  return new Set(list.flatMap((word, i) => (inClause[i] && !(i > 0 && CONJUNCTIONS.has(list[i - 1])) ? [] : groupsOfWord(word, verbs[i]))));
+  return new Set(list.flatMap((_, i) => (inClause[i] && !(i > 0 && CONJUNCTIONS.has(list[i - 1])) ? [] : groupsAt(list, i, verbs[i]))));
 }
 
 /**
@@ -149,6 +161,7 @@ const LIGHT_REACH = 4;
 /** The groups of a description's opening verb, or, after a light verb, of the action its noun names ("edits": update). */
 function leadGroups(list: readonly string[]): readonly string[] {
   const opening = list[0] ?? '';
+  if (OPENING.has(opening) && INDEFINITE.has(list[1] ?? '')) return ['create'];
   if (!LIGHT_VERBS.has(opening)) return openingGroups(opening);
   for (const word of list.slice(1, 1 + LIGHT_REACH)) {
     const groups = GROUPS_OF.get(stem(word));
@@ -205,8 +218,9 @@ const READING = new Set(['find', 'read', 'analyze']);
  */
 export function asksToRead(query: string): boolean {
   if (asksQuestion(query)) return true;
-  const opening = words(query).find((word) => !COURTESY.has(word)) ?? '';
-  return !asksForChange(query) && groupsOfWord(opening, true).some((group) => READING.has(group));
+  const list = words(query);
+  const opening = list.findIndex((word) => !COURTESY.has(word));
+  return opening >= 0 && !asksForChange(query) && groupsAt(list, opening, true).some((group) => READING.has(group));
 }
 
 /**

@@ -60,3 +60,16 @@ test('an everyday verb of change in another form asks for a change only where a 
   assert.equal(asksForChange('I stopped the server, start it again'), true);
   assert.equal(asksForChange('kill the stuck process'), true);
 });
+
+test('"open" before an indefinite article creates ("open an issue", "open a new tab"); before what exists it reads ("open the file")', () => {
+  assert.deepEqual(requestActionTags('open an issue on my repo saying the login page crashes'), ['!create']);
+  assert.deepEqual(requestActionTags('please open a new tab'), ['!create']);
+  assert.equal(asksForChange('open an issue about the crash'), true);
+  assert.equal(asksToRead('open an issue about the crash'), false);
+  for (const query of ['open the file notes.txt', 'open issue 12', 'open my downloads folder']) {
+    assert.deepEqual(requestActionTags(query), ['!read'], query);
+    assert.equal(asksToRead(query), true, query);
+  }
+  assert.deepEqual(toolActionTags('browser_tab_new', 'Open a new tab.'), ['!create']);
+  assert.deepEqual(toolActionTags('open_nodes', 'Open specific nodes by name.'), ['!read']);
+});

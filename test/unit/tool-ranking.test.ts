@@ -224,3 +224,22 @@ test('a learned request credits its tool only for requests that ask for its kind
   assert.equal(after.rankTools('open an issue on my repo saying the signup page crashes').map((c) => c.name)[0], 'code:create_issue');
   assert.equal(after.rankTools('issue: the signup page crashes on my repo').map((c) => c.name)[0], 'code:create_issue');
 });
+
+test('"open an issue" asks for the tool that creates one; "open issue 12" for the one that reads it', () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'code',
+      description: 'Issues of a code host.',
+      keywords: [],
+      tools: [
+        { name: 'get_issue', description: 'Get details of a specific issue in a repository.' },
+        { name: 'list_issues', description: 'List issues in a repository.' },
+        { name: 'create_issue', description: 'Create a new issue in a repository.', writes: true },
+        { name: 'update_issue', description: 'Update an existing issue in a repository.', writes: true },
+      ],
+    },
+  ]);
+  assert.equal(resolver.rankTools('open an issue on my repo saying the login page crashes').map((c) => c.name)[0], 'code:create_issue');
+  assert.notEqual(resolver.rankTools('open issue 12 on my repo').map((c) => c.name)[0], 'code:create_issue');
+});

@@ -34,5 +34,14 @@ export const ACTION_VERBS: Record<string, string> = {
 export const NOUN_VERBS =
   'new draft build register change move set patch fix drop clear record log post store upload run start launch trigger';
 
+/**
+ * Verbs that read what exists when it is named ("open the file", "open issue 12") and bring it into
+ * being when an indefinite article introduces it ("open an issue", "open a new tab"): there they create.
+ */
+export const OPENING_VERBS = 'open opens opening';
+
+/** Words that introduce something not there yet. */
+export const INDEFINITE_WORDS = 'a an new another';
+
 /** Words after which a verb stands: "to", a subject pronoun, a modal, a conjunction. */
 export const VERB_INTRODUCERS = 'to and then or please you i we also just can could would will should must let lets ll';
