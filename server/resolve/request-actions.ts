@@ -11,7 +11,7 @@ import { stem, words } from './text.js';
 const TAG_PREFIX = '!';
 
 /** The groups whose verbs change something (everything else finds, reads or examines). */
-const CHANGING = new Set(['create', 'update', 'delete', 'write', 'run']);
+const CHANGING = new Set(['create', 'update', 'delete', 'write', 'run', 'undo']);
 
 /** Each verb's action groups, by the verb as written (`VERB_GROUPS`) and by its stem (`GROUPS_OF`). */
 const VERB_GROUPS = new Map<string, string[]>();
@@ -184,10 +184,10 @@ export function nameVerbTerms(name: string): Set<string> {
 
 /**
  * Everyday verbs that ask for a change though no tool is named after them ("remember that...",
- * "switch to the branch", "undo the commit", "click the button"): they only say that a request is
+ * "switch to the branch", "kill the process", "click the button"): they only say that a request is
  * not a read, and are no action of their own to match a tool by.
  */
-const OTHER_WORDS = 'remember forget switch undo revert restore kill terminate stop cancel click fill press submit install close navigate go rewrite'.split(' ');
+const OTHER_WORDS = 'remember forget switch kill terminate stop cancel click fill press submit install close navigate go rewrite'.split(' ');
 const OTHER_CHANGES = new Set(OTHER_WORDS.map(stem));
 const OTHER_AS_WRITTEN = new Set(OTHER_WORDS);
 
@@ -202,7 +202,7 @@ function otherChanges(query: string): string[] {
   return list.flatMap((word, i) => (OTHER_AS_WRITTEN.has(word) || (verbs[i] && OTHER_CHANGES.has(stem(word))) ? [stem(word)] : []));
 }
 
-/** True when a request names an action that changes something (creates, updates, deletes, writes, runs, or another change). */
+/** True when a request names an action that changes something (creates, updates, deletes, writes, runs, undoes, or another change). */
 export function asksForChange(query: string): boolean {
   return [...groupsOf(query)].some((group) => CHANGING.has(group)) || otherChanges(query).length > 0;
 }

@@ -73,3 +73,13 @@ test('"open" before an indefinite article creates ("open an issue", "open a new 
   assert.deepEqual(toolActionTags('browser_tab_new', 'Open a new tab.'), ['!create']);
   assert.deepEqual(toolActionTags('open_nodes', 'Open specific nodes by name.'), ['!read']);
 });
+
+test('undoing is an action of its own: "undo the last commit" and "revert it" ask for a change, matched by a tool that resets or reverts', () => {
+  assert.deepEqual(requestActionTags('undo the last commit but keep the changes'), ['!undo']);
+  assert.deepEqual(requestActionTags('please revert the config'), ['!undo']);
+  assert.equal(asksForChange('roll back: rollback the deploy'), true);
+  assert.deepEqual(toolActionTags('git_reset', 'Reset current HEAD to specified state.'), ['!undo']);
+  // "reset" is as often a noun: in a name after another word it is what the tool is about.
+  assert.deepEqual(toolActionTags('get_reset', 'Get the last reset time.'), ['!read']);
+  assert.equal(asksToRead('show the last reset'), true);
+});

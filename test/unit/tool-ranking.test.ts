@@ -243,3 +243,20 @@ test('"open an issue" asks for the tool that creates one; "open issue 12" for th
   assert.equal(resolver.rankTools('open an issue on my repo saying the login page crashes').map((c) => c.name)[0], 'code:create_issue');
   assert.notEqual(resolver.rankTools('open issue 12 on my repo').map((c) => c.name)[0], 'code:create_issue');
 });
+
+test('"undo the last commit" asks for the tool that resets, not the one named after commits', () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'git',
+      description: 'Git repositories.',
+      keywords: [],
+      tools: [
+        { name: 'git_commit', description: 'Create a new commit with staged changes in the repository.', writes: true },
+        { name: 'git_show', description: 'Show details of a git object (commit, tree, blob, or tag). Displays the diff of changes introduced.' },
+        { name: 'git_reset', description: 'Reset current HEAD to specified state. Can be used to unstage files, discard commits, or discard all changes.', writes: true },
+      ],
+    },
+  ]);
+  assert.equal(resolver.rankTools('undo the last commit but keep the changes').map((c) => c.name)[0], 'git:git_reset');
+});

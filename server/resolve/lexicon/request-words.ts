@@ -23,6 +23,7 @@ export const ACTION_VERBS: Record<string, string> = {
   analyze: 'analyze analyse analysis compare evaluate assess review summarize measure check calculate',
   test: 'test verify validate debug diagnose',
   run: 'run execute start launch trigger deploy',
+  undo: 'undo revert reset rollback restore',
 };
 
 /**
@@ -32,7 +33,7 @@ export const ACTION_VERBS: Record<string, string> = {
  * log", "you stored", "and then post"), or first in a tool's name (`log_event`, not `git_log`).
  */
 export const NOUN_VERBS =
-  'new draft build register change move set patch fix drop clear record log post store upload run start launch trigger';
+  'new draft build register change move set patch fix drop clear record log post store upload run start launch trigger reset';
 
 /**
  * Verbs that read what exists when it is named ("open the file", "open issue 12") and bring it into
