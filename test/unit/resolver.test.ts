@@ -54,6 +54,12 @@ test('words split identifiers and prose; stemming joins inflections and derivati
   assert.deepEqual(terms('Please read the files'), ['read', 'file']);
 });
 
+test('"id" is a word (an identifier), not a stop word: "the library id" matches `resolve-library-id`', () => {
+  assert.deepEqual(terms('find the library id of prisma'), ['find', 'librari', 'id', 'prisma']);
+  // "I'd" splits at its apostrophe: the contraction never reads as "id".
+  assert.ok(!terms("I'd like the docs").includes('id'));
+});
+
 test('query analysis: subject words count fully, request words and verbs less, domains are tagged', () => {
   const analysis = analyzeQuery('Please provide detailed information on the rain forecast for tomorrow');
   const weight = (t: string) => analysis.terms.find((w) => w.term === stem(t))?.weight;
