@@ -95,6 +95,12 @@ test('a web address in a request is what to act on: its host and path words are 
   for (const word of ['api', 'example', 'com', 'status', 'https']) assert.ok(!terms.includes(stem(word)), word);
 });
 
+test('the word an address stands as counts as a request word; "url" as the user wrote it is a subject', () => {
+  const weight = (query: string) => analyzeQuery(query).terms.find((t) => t.term === 'url');
+  assert.deepEqual(weight('download the page at https://example.com as markdown'), { term: 'url', weight: 0.25 });
+  assert.deepEqual(weight('shorten this url'), { term: 'url', weight: 1, subject: true });
+});
+
 test('a request to keep a fact ("remember that...", "record that...") is in the domain of facts', () => {
   assert.ok(analyzeQuery('record that Alice manages Bob').domains.includes('#memory'));
   assert.ok(!analyzeQuery('show the records that Alice changed').domains.includes('#memory'));
