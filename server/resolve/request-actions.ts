@@ -4,7 +4,8 @@
  * power it wants ("save the notes to a file" is a write, not a listing of recent calls), and a
  * request with no verb of change asks for nothing to change.
  */
-import { ACTION_VERBS, INDEFINITE_WORDS, NOUN_VERBS, OPENING_VERBS, VERB_INTRODUCERS } from './lexicon/request-words.js';
+import { domainTags } from './domain-tags.js';
+import { ACTION_VERBS, INDEFINITE_WORDS, LISTING_WORDS, NOUN_VERBS, NUMBER_WORDS, OPENING_VERBS, VERB_INTRODUCERS } from './lexicon/request-words.js';
 import { stem, words } from './text.js';
 
 /** A tag term cannot collide with a word or a domain tag: words never contain '!'. */
@@ -123,11 +124,43 @@ function keepingVerb(word: string): boolean {
   return groupsOfWord(word, true).some((group) => group === 'write' || group === 'create') || OTHER_CHANGES.has(stem(word));
 }
 
-/** The action tags of a request: one per group its verbs name; a fact to keep is created or written ("remember that..."). */
+/**
+ * The action tags of a request: one per group its verbs name; a fact to keep is created or written
+ * ("remember that..."); a request that changes nothing and asks for a number of things asks for a
+ * listing ("show the last ten commits").
+ */
 export function requestActionTags(query: string): string[] {
   const groups = groupsOf(query);
   if (keepsAFact(words(query))) for (const group of KEEPING) groups.add(group);
+  if (asksForMany(words(query)) && !asksForChange(query)) groups.add(LISTING);
   return [...groups].map((group) => TAG_PREFIX + group);
+}
+
+/** The tag of a tool that gives many things at once, and of a request that asks for many. */
+const LISTING = 'list';
+
+const NUMBERS = new Set(NUMBER_WORDS.split(' '));
+const LISTING_TOOL_WORDS = new Set(LISTING_WORDS.split(' '));
+
+/**
+ * True when a request asks for a number of things: a number above one before a plural ("the last
+ * ten commits", "5 open issues"). A span of time is no number of things ("the last 7 days").
+ */
+export function asksForMany(list: readonly string[]): boolean {
+  return list.some((word, i) => isCount(word) && list.slice(i + 1, i + 3).some((next) => isPlural(next) && !domainTags([stem(next)]).has('#time')));
+}
+
+/** A word of a tool's name or description that says it gives many things: "list", "history", "log" where it is no verb of writing (`log_event` logs). */
+function listsMany(word: string, verbPosition: boolean): boolean {
+  return LISTING_TOOL_WORDS.has(word) && !groupsOfWord(word, verbPosition).includes('write');
+}
+
+function isCount(word: string): boolean {
+  return NUMBERS.has(word) || (/^\d+$/.test(word) && Number(word) > 1);
+}
+
+function isPlural(word: string): boolean {
+  return word.length > 3 && word.endsWith('s') && !word.endsWith('ss');
 }
 
 /** The groups of the tools that keep something: a fact to keep is created or written. */
@@ -146,6 +179,7 @@ export function toolActionTags(name: string, lead: string, powerName = ''): stri
   const own = new Set(words(powerName));
   const leadWords = words(lead).filter((word) => !own.has(word));
   const groups = [...nameWords.flatMap((word, i) => groupsOfWord(word, i === 0)), ...leadGroups(leadWords)];
+  if ([nameWords, leadWords].some((list) => list.some((word, i) => listsMany(word, i === 0)))) groups.push(LISTING);
   return [...new Set(groups)].map((group) => TAG_PREFIX + group);
 }
 

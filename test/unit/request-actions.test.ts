@@ -28,7 +28,7 @@ test('a verb that is as often a noun names an action only where a verb stands: "
 });
 
 test("a tool is tagged by its name's verb: first when it is as often a noun, else by the verb its description opens with", () => {
-  assert.deepEqual(toolActionTags('git_log', 'View commit history.'), ['!read']);
+  assert.deepEqual(toolActionTags('git_log', 'View commit history.'), ['!read', '!list']);
   assert.deepEqual(toolActionTags('get_record', 'Get one record.'), ['!read']);
   assert.deepEqual(toolActionTags('get_workflow_run', ''), ['!read']);
   assert.deepEqual(toolActionTags('log_event', 'Record an event.'), ['!write']);
@@ -82,4 +82,15 @@ test('undoing is an action of its own: "undo the last commit" and "revert it" as
   // "reset" is as often a noun: in a name after another word it is what the tool is about.
   assert.deepEqual(toolActionTags('get_reset', 'Get the last reset time.'), ['!read']);
   assert.equal(asksToRead('show the last reset'), true);
+});
+
+test('a number of things asks for a listing ("the last ten commits"), a span of time does not ("the last 7 days")', () => {
+  assert.deepEqual(requestActionTags('show the last ten commits').sort(), ['!list', '!read']);
+  assert.ok(requestActionTags('get my 5 open issues').includes('!list'));
+  for (const query of ['show the commit from 2 days ago', 'what changed in the last 7 days', 'show commit 1 of the branch', 'delete the last ten commits']) {
+    assert.ok(!requestActionTags(query).includes('!list'), query);
+  }
+  assert.ok(toolActionTags('git_log', 'View commit history.').includes('!list'));
+  assert.ok(toolActionTags('list_commits', 'Get commits of a branch.').includes('!list'));
+  assert.ok(!toolActionTags('git_show', 'Show details of a git object.').includes('!list'));
 });

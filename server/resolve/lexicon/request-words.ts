@@ -44,5 +44,11 @@ export const OPENING_VERBS = 'open opens opening';
 /** Words that introduce something not there yet. */
 export const INDEFINITE_WORDS = 'a an new another';
 
+/** Number words: a request for a number of things ("the last ten commits") asks for a listing of them. */
+export const NUMBER_WORDS = 'two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred dozen';
+
+/** Words that say a tool gives many things at once: a list, a history, a log of them. */
+export const LISTING_WORDS = 'list lists listing history histories log logs';
+
 /** Words after which a verb stands: "to", a subject pronoun, a modal, a conjunction. */
 export const VERB_INTRODUCERS = 'to and then or please you i we also just can could would will should must let lets ll';
