@@ -10,6 +10,9 @@ import { isStopWord, stem, words } from './text.js';
  */
 const GENERIC = new Set(GENERIC_REQUEST_WORDS.split(' '));
 
+/** Words that introduce a thing's name: the word after them is a value to use, not what the request is about ("a folder named reports"). */
+const NAMING = new Set(['called', 'named', 'titled']);
+
 /** Weights of the query's terms by kind, relative to a subject word (1). */
 export const QUERY_WEIGHTS = { generic: 0.25, action: 0.6, domain: 0.7, phrase: 0.5 };
 
@@ -41,11 +44,11 @@ export function analyzeQuery(request: string): QueryAnalysis {
   // A verb that is as often a noun, standing as the request's verb, is matched by what tools do
   // (their action tags), not as a word: "record that Alice manages Bob" is not about the records
   // of a database, nor "log my hours" about a git log.
-  const surface = list.flatMap((w, i) => (isStopWord(w) || verbs[i] === 'verb-of-noun' ? [] : [{ w, verb: verbs[i] === 'verb', clause: clause[i] }]));
+  const surface = list.flatMap((w, i) => (isStopWord(w) || verbs[i] === 'verb-of-noun' ? [] : [{ w, verb: verbs[i] === 'verb', clause: clause[i], name: i > 0 && NAMING.has(list[i - 1]) }]));
   const all = surface.map(({ w }) => stem(w));
   // The stand-in for an address says the request acts on one, as a request word does, not what it is about.
   const standIn = query !== request && !words(request).includes(ADDRESS_WORD);
-  const kinds = surface.map(({ w, verb }) => (GENERIC.has(w) || (standIn && w === ADDRESS_WORD) ? 'generic' : verb ? 'action' : 'subject'));
+  const kinds = surface.map(({ w, verb, name }) => (GENERIC.has(w) || name || (standIn && w === ADDRESS_WORD) ? 'generic' : verb ? 'action' : 'subject'));
   const subjects = kinds.filter((k) => k === 'subject').length;
   const actionWeight = subjects <= SHORT_REQUEST ? 1 : QUERY_WEIGHTS.action;
   const counts = new Map<string, { count: number; weight: number; subject: boolean }>();

@@ -101,6 +101,18 @@ test('the word an address stands as counts as a request word; "url" as the user 
   assert.deepEqual(weight('shorten this url'), { term: 'url', weight: 1, subject: true });
 });
 
+test('the word after "named", "called" or "titled" is a name to use, a request word, not what the request is about', () => {
+  const report = (query: string) => analyzeQuery(query).terms.find((t) => t.term === stem('reports'));
+  assert.deepEqual(report('make a new folder named reports'), { term: stem('reports'), weight: 0.25 });
+  assert.deepEqual(report('summarize the quarterly reports'), { term: stem('reports'), weight: 1, subject: true });
+  const resolver = new LexicalResolver();
+  resolver.index([
+    { name: 'files', description: 'Files and folders.', keywords: [], tools: [{ name: 'create_directory', description: 'Create a new directory or folder.', writes: true }] },
+    { name: 'charts', description: 'Charts and diagrams.', keywords: [], tools: [{ name: 'generate_organization_chart', description: 'Generate an organization chart of a CEO and their direct reports.' }] },
+  ]);
+  assert.equal(resolver.rankTools('make a new folder named reports').map((c) => c.name)[0], 'files:create_directory');
+});
+
 test('a request to keep a fact ("remember that...", "record that...") is in the domain of facts', () => {
   assert.ok(analyzeQuery('record that Alice manages Bob').domains.includes('#memory'));
   assert.ok(!analyzeQuery('show the records that Alice changed').domains.includes('#memory'));
