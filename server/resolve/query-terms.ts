@@ -10,6 +10,9 @@ import { isStopWord, stem, words } from './text.js';
  */
 const GENERIC = new Set(GENERIC_REQUEST_WORDS.split(' '));
 
+/** Words that introduce a thing's name: the word after them is a value to use, not what the request is about ("a folder named reports"). */
+const NAMING = new Set(['called', 'named', 'titled']);
+
 /** Weights of the query's terms by kind, relative to a subject word (1). */
 export const QUERY_WEIGHTS = { generic: 0.25, action: 0.6, domain: 0.7, phrase: 0.5 };
 
@@ -41,9 +44,11 @@ export function analyzeQuery(request: string): QueryAnalysis {
   // A verb that is as often a noun, standing as the request's verb, is matched by what tools do
   // (their action tags), not as a word: "record that Alice manages Bob" is not about the records
   // of a database, nor "log my hours" about a git log.
-  const surface = list.flatMap((w, i) => (isStopWord(w) || verbs[i] === 'verb-of-noun' ? [] : [{ w, verb: verbs[i] === 'verb', clause: clause[i] }]));
+  const surface = list.flatMap((w, i) => (isStopWord(w) || verbs[i] === 'verb-of-noun' ? [] : [{ w, verb: verbs[i] === 'verb', clause: clause[i], name: i > 0 && NAMING.has(list[i - 1]) }]));
   const all = surface.map(({ w }) => stem(w));
-  const kinds = surface.map(({ w, verb }) => (GENERIC.has(w) ? 'generic' : verb ? 'action' : 'subject'));
+  // The stand-in for an address says the request acts on one, as a request word does, not what it is about.
+  const standIn = query !== request && !words(request).includes(ADDRESS_WORD);
+  const kinds = surface.map(({ w, verb, name }) => (GENERIC.has(w) || name || (standIn && w === ADDRESS_WORD) ? 'generic' : verb ? 'action' : 'subject'));
   const subjects = kinds.filter((k) => k === 'subject').length;
   const actionWeight = subjects <= SHORT_REQUEST ? 1 : QUERY_WEIGHTS.action;
   const counts = new Map<string, { count: number; weight: number; subject: boolean }>();
@@ -67,16 +72,21 @@ export function analyzeQuery(request: string): QueryAnalysis {
   };
 }
 
+/** The word an address stands as. */
+const ADDRESS_WORD = 'url';
+
 /** A web address in a request ("get the JSON from https://api.example.com/status"). */
 const ADDRESS = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>]+/giu;
 
 /**
  * A web address is what to act on, not what the request is about: its host and path words ("api",
- * "example", "status") would match tools by chance. It stays as the word "url", which says the
- * request is about a web address.
+ * "example", "status") would match tools by chance. It stays as the word "url", counted as a
+ * request word: it says the request acts on a web address, and every tool that takes one says
+ * "URL", so it is no reason to prefer the one whose first sentence says so over the one whose
+ * name says what the request wants ("download the page at https://... as markdown").
  */
 function withoutAddresses(query: string): string {
-  return query.replace(ADDRESS, ' url ');
+  return query.replace(ADDRESS, ` ${ADDRESS_WORD} `);
 }
 
 export function queryTerms(query: string): WeightedTerm[] {

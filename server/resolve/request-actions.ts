@@ -4,14 +4,15 @@
  * power it wants ("save the notes to a file" is a write, not a listing of recent calls), and a
  * request with no verb of change asks for nothing to change.
  */
-import { ACTION_VERBS, NOUN_VERBS, VERB_INTRODUCERS } from './lexicon/request-words.js';
+import { domainTags } from './domain-tags.js';
+import { ACTION_VERBS, INDEFINITE_WORDS, LISTING_WORDS, NOUN_VERBS, NUMBER_WORDS, OPENING_VERBS, VERB_INTRODUCERS } from './lexicon/request-words.js';
 import { stem, words } from './text.js';
 
 /** A tag term cannot collide with a word or a domain tag: words never contain '!'. */
 const TAG_PREFIX = '!';
 
 /** The groups whose verbs change something (everything else finds, reads or examines). */
-const CHANGING = new Set(['create', 'update', 'delete', 'write', 'run']);
+const CHANGING = new Set(['create', 'update', 'delete', 'write', 'run', 'undo']);
 
 /** Each verb's action groups, by the verb as written (`VERB_GROUPS`) and by its stem (`GROUPS_OF`). */
 const VERB_GROUPS = new Map<string, string[]>();
@@ -46,6 +47,18 @@ function groupsOfWord(word: string, verbPosition: boolean): readonly string[] {
   return NOUNS_TOO.has(word) || NOUN_STEMS.has(stem(word)) ? [] : groups;
 }
 
+const OPENING = new Set(OPENING_VERBS.split(' '));
+const INDEFINITE = new Set(INDEFINITE_WORDS.split(' '));
+
+/**
+ * The groups the word at `i` of a text names as a verb, as `groupsOfWord`, but for a verb that
+ * opens what exists: before an indefinite article it creates ("open an issue", "open a new tab").
+ */
+function groupsAt(list: readonly string[], i: number, verbPosition: boolean): readonly string[] {
+  const groups = groupsOfWord(list[i], verbPosition);
+  return groups.length > 0 && OPENING.has(list[i]) && INDEFINITE.has(list[i + 1] ?? '') ? ['create'] : groups;
+}
+
 /** Words that open a clause about something the request names ("the files that were changed", "note that she moved"). */
 const SUBORDINATORS = new Set(['that', 'which', 'who', 'whom', 'whose']);
 
@@ -71,7 +84,7 @@ function groupsOf(text: string): Set<string> {
   const list = words(text);
   const verbs = verbPositions(list);
   const inClause = clauseWords(text);
-  return new Set(list.flatMap((word, i) => (inClause[i] && !(i > 0 && CONJUNCTIONS.has(list[i - 1])) ? [] : groupsOfWord(word, verbs[i]))));
+  return new Set(list.flatMap((_, i) => (inClause[i] && !(i > 0 && CONJUNCTIONS.has(list[i - 1])) ? [] : groupsAt(list, i, verbs[i]))));
 }
 
 /**
@@ -111,11 +124,43 @@ function keepingVerb(word: string): boolean {
   return groupsOfWord(word, true).some((group) => group === 'write' || group === 'create') || OTHER_CHANGES.has(stem(word));
 }
 
-/** The action tags of a request: one per group its verbs name; a fact to keep is created or written ("remember that..."). */
+/**
+ * The action tags of a request: one per group its verbs name; a fact to keep is created or written
+ * ("remember that..."); a request that changes nothing and asks for a number of things asks for a
+ * listing ("show the last ten commits").
+ */
 export function requestActionTags(query: string): string[] {
   const groups = groupsOf(query);
   if (keepsAFact(words(query))) for (const group of KEEPING) groups.add(group);
+  if (asksForMany(words(query)) && !asksForChange(query)) groups.add(LISTING);
   return [...groups].map((group) => TAG_PREFIX + group);
+}
+
+/** The tag of a tool that gives many things at once, and of a request that asks for many. */
+const LISTING = 'list';
+
+const NUMBERS = new Set(NUMBER_WORDS.split(' '));
+const LISTING_TOOL_WORDS = new Set(LISTING_WORDS.split(' '));
+
+/**
+ * True when a request asks for a number of things: a number above one before a plural ("the last
+ * ten commits", "5 open issues"). A span of time is no number of things ("the last 7 days").
+ */
+export function asksForMany(list: readonly string[]): boolean {
+  return list.some((word, i) => isCount(word) && list.slice(i + 1, i + 3).some((next) => isPlural(next) && !domainTags([stem(next)]).has('#time')));
+}
+
+/** A word of a tool's name or description that says it gives many things: "list", "history", "log" where it is no verb of writing (`log_event` logs). */
+function listsMany(word: string, verbPosition: boolean): boolean {
+  return LISTING_TOOL_WORDS.has(word) && !groupsOfWord(word, verbPosition).includes('write');
+}
+
+function isCount(word: string): boolean {
+  return NUMBERS.has(word) || (/^\d+$/.test(word) && Number(word) > 1);
+}
+
+function isPlural(word: string): boolean {
+  return word.length > 3 && word.endsWith('s') && !word.endsWith('ss');
 }
 
 /** The groups of the tools that keep something: a fact to keep is created or written. */
@@ -134,6 +179,7 @@ export function toolActionTags(name: string, lead: string, powerName = ''): stri
   const own = new Set(words(powerName));
   const leadWords = words(lead).filter((word) => !own.has(word));
   const groups = [...nameWords.flatMap((word, i) => groupsOfWord(word, i === 0)), ...leadGroups(leadWords)];
+  if ([nameWords, leadWords].some((list) => list.some((word, i) => listsMany(word, i === 0)))) groups.push(LISTING);
   return [...new Set(groups)].map((group) => TAG_PREFIX + group);
 }
 
@@ -149,6 +195,7 @@ const LIGHT_REACH = 4;
 /** The groups of a description's opening verb, or, after a light verb, of the action its noun names ("edits": update). */
 function leadGroups(list: readonly string[]): readonly string[] {
   const opening = list[0] ?? '';
+  if (OPENING.has(opening) && INDEFINITE.has(list[1] ?? '')) return ['create'];
   if (!LIGHT_VERBS.has(opening)) return openingGroups(opening);
   for (const word of list.slice(1, 1 + LIGHT_REACH)) {
     const groups = GROUPS_OF.get(stem(word));
@@ -171,10 +218,10 @@ export function nameVerbTerms(name: string): Set<string> {
 
 /**
  * Everyday verbs that ask for a change though no tool is named after them ("remember that...",
- * "switch to the branch", "undo the commit", "click the button"): they only say that a request is
+ * "switch to the branch", "kill the process", "click the button"): they only say that a request is
  * not a read, and are no action of their own to match a tool by.
  */
-const OTHER_WORDS = 'remember forget switch undo revert restore kill terminate stop cancel click fill press submit install close navigate go rewrite'.split(' ');
+const OTHER_WORDS = 'remember forget switch kill terminate stop cancel click fill press submit install close navigate go rewrite'.split(' ');
 const OTHER_CHANGES = new Set(OTHER_WORDS.map(stem));
 const OTHER_AS_WRITTEN = new Set(OTHER_WORDS);
 
@@ -189,7 +236,7 @@ function otherChanges(query: string): string[] {
   return list.flatMap((word, i) => (OTHER_AS_WRITTEN.has(word) || (verbs[i] && OTHER_CHANGES.has(stem(word))) ? [stem(word)] : []));
 }
 
-/** True when a request names an action that changes something (creates, updates, deletes, writes, runs, or another change). */
+/** True when a request names an action that changes something (creates, updates, deletes, writes, runs, undoes, or another change). */
 export function asksForChange(query: string): boolean {
   return [...groupsOf(query)].some((group) => CHANGING.has(group)) || otherChanges(query).length > 0;
 }
@@ -205,8 +252,9 @@ const READING = new Set(['find', 'read', 'analyze']);
  */
 export function asksToRead(query: string): boolean {
   if (asksQuestion(query)) return true;
-  const opening = words(query).find((word) => !COURTESY.has(word)) ?? '';
-  return !asksForChange(query) && groupsOfWord(opening, true).some((group) => READING.has(group));
+  const list = words(query);
+  const opening = list.findIndex((word) => !COURTESY.has(word));
+  return opening >= 0 && !asksForChange(query) && groupsAt(list, opening, true).some((group) => READING.has(group));
 }
 
 /**

@@ -12,7 +12,7 @@ const STOP_WORDS = new Set(
     'really same she should since so some such than that the their theirs them themselves then there these they ' +
     'this those though through thus to too under until up upon us very via was we were what whatever when whenever ' +
     'where whether which while who whom whose why will with within without would yet you your yours yourself ' +
-    'yourselves hey hi hello thanks thank okay ok im ive id ill youre youve dont doesnt cant wont isnt arent ' +
+    'yourselves hey hi hello thanks thank okay ok im ive ill youre youve dont doesnt cant wont isnt arent ' +
     'want wants wanted need needs needed help helps trying try tried able kind sort lot lots bit little thing things ' +
     'stuff something anything everything someone anyone somebody anybody way ways actually basically honestly ' +
     'maybe sure also still already again etc'

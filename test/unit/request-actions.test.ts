@@ -28,7 +28,7 @@ test('a verb that is as often a noun names an action only where a verb stands: "
 });
 
 test("a tool is tagged by its name's verb: first when it is as often a noun, else by the verb its description opens with", () => {
-  assert.deepEqual(toolActionTags('git_log', 'View commit history.'), ['!read']);
+  assert.deepEqual(toolActionTags('git_log', 'View commit history.'), ['!read', '!list']);
   assert.deepEqual(toolActionTags('get_record', 'Get one record.'), ['!read']);
   assert.deepEqual(toolActionTags('get_workflow_run', ''), ['!read']);
   assert.deepEqual(toolActionTags('log_event', 'Record an event.'), ['!write']);
@@ -59,4 +59,38 @@ test('an everyday verb of change in another form asks for a change only where a 
   }
   assert.equal(asksForChange('I stopped the server, start it again'), true);
   assert.equal(asksForChange('kill the stuck process'), true);
+});
+
+test('"open" before an indefinite article creates ("open an issue", "open a new tab"); before what exists it reads ("open the file")', () => {
+  assert.deepEqual(requestActionTags('open an issue on my repo saying the login page crashes'), ['!create']);
+  assert.deepEqual(requestActionTags('please open a new tab'), ['!create']);
+  assert.equal(asksForChange('open an issue about the crash'), true);
+  assert.equal(asksToRead('open an issue about the crash'), false);
+  for (const query of ['open the file notes.txt', 'open issue 12', 'open my downloads folder']) {
+    assert.deepEqual(requestActionTags(query), ['!read'], query);
+    assert.equal(asksToRead(query), true, query);
+  }
+  assert.deepEqual(toolActionTags('browser_tab_new', 'Open a new tab.'), ['!create']);
+  assert.deepEqual(toolActionTags('open_nodes', 'Open specific nodes by name.'), ['!read']);
+});
+
+test('undoing is an action of its own: "undo the last commit" and "revert it" ask for a change, matched by a tool that resets or reverts', () => {
+  assert.deepEqual(requestActionTags('undo the last commit but keep the changes'), ['!undo']);
+  assert.deepEqual(requestActionTags('please revert the config'), ['!undo']);
+  assert.equal(asksForChange('roll back: rollback the deploy'), true);
+  assert.deepEqual(toolActionTags('git_reset', 'Reset current HEAD to specified state.'), ['!undo']);
+  // "reset" is as often a noun: in a name after another word it is what the tool is about.
+  assert.deepEqual(toolActionTags('get_reset', 'Get the last reset time.'), ['!read']);
+  assert.equal(asksToRead('show the last reset'), true);
+});
+
+test('a number of things asks for a listing ("the last ten commits"), a span of time does not ("the last 7 days")', () => {
+  assert.deepEqual(requestActionTags('show the last ten commits').sort(), ['!list', '!read']);
+  assert.ok(requestActionTags('get my 5 open issues').includes('!list'));
+  for (const query of ['show the commit from 2 days ago', 'what changed in the last 7 days', 'show commit 1 of the branch', 'delete the last ten commits']) {
+    assert.ok(!requestActionTags(query).includes('!list'), query);
+  }
+  assert.ok(toolActionTags('git_log', 'View commit history.').includes('!list'));
+  assert.ok(toolActionTags('list_commits', 'Get commits of a branch.').includes('!list'));
+  assert.ok(!toolActionTags('git_show', 'Show details of a git object.').includes('!list'));
 });

@@ -54,6 +54,12 @@ test('words split identifiers and prose; stemming joins inflections and derivati
   assert.deepEqual(terms('Please read the files'), ['read', 'file']);
 });
 
+test('"id" is a word (an identifier), not a stop word: "the library id" matches `resolve-library-id`', () => {
+  assert.deepEqual(terms('find the library id of prisma'), ['find', 'librari', 'id', 'prisma']);
+  // "I'd" splits at its apostrophe: the contraction never reads as "id".
+  assert.ok(!terms("I'd like the docs").includes('id'));
+});
+
 test('query analysis: subject words count fully, request words and verbs less, domains are tagged', () => {
   const analysis = analyzeQuery('Please provide detailed information on the rain forecast for tomorrow');
   const weight = (t: string) => analysis.terms.find((w) => w.term === stem(t))?.weight;
@@ -87,6 +93,24 @@ test('a web address in a request is what to act on: its host and path words are 
   const terms = analyzeQuery('get the JSON from https://api.example.com/status').terms.map((t) => t.term);
   assert.ok(terms.includes(stem('url')) && terms.includes(stem('json')), terms.join(' '));
   for (const word of ['api', 'example', 'com', 'status', 'https']) assert.ok(!terms.includes(stem(word)), word);
+});
+
+test('the word an address stands as counts as a request word; "url" as the user wrote it is a subject', () => {
+  const weight = (query: string) => analyzeQuery(query).terms.find((t) => t.term === 'url');
+  assert.deepEqual(weight('download the page at https://example.com as markdown'), { term: 'url', weight: 0.25 });
+  assert.deepEqual(weight('shorten this url'), { term: 'url', weight: 1, subject: true });
+});
+
+test('the word after "named", "called" or "titled" is a name to use, a request word, not what the request is about', () => {
+  const report = (query: string) => analyzeQuery(query).terms.find((t) => t.term === stem('reports'));
+  assert.deepEqual(report('make a new folder named reports'), { term: stem('reports'), weight: 0.25 });
+  assert.deepEqual(report('summarize the quarterly reports'), { term: stem('reports'), weight: 1, subject: true });
+  const resolver = new LexicalResolver();
+  resolver.index([
+    { name: 'files', description: 'Files and folders.', keywords: [], tools: [{ name: 'create_directory', description: 'Create a new directory or folder.', writes: true }] },
+    { name: 'charts', description: 'Charts and diagrams.', keywords: [], tools: [{ name: 'generate_organization_chart', description: 'Generate an organization chart of a CEO and their direct reports.' }] },
+  ]);
+  assert.equal(resolver.rankTools('make a new folder named reports').map((c) => c.name)[0], 'files:create_directory');
 });
 
 test('a request to keep a fact ("remember that...", "record that...") is in the domain of facts', () => {

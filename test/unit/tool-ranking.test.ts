@@ -133,7 +133,7 @@ test("a tool's domains are what its own name and first sentence say, not its pow
 
 test('request actions: verbs by group, stemmed; a request with no verb of change asks for none', () => {
   assert.deepEqual(requestActionTags('save the notes'), ['!write']);
-  assert.deepEqual(toolActionTags('git_log', 'View commit history.'), ['!read']);
+  assert.deepEqual(toolActionTags('git_log', 'View commit history.'), ['!read', '!list']);
   assert.equal(asksForChange('remember that Alice works at Acme'), true);
   assert.equal(asksForChange('everything you stored about the project'), true);
   assert.equal(asksForChange('help me reason about a logic puzzle'), false);
@@ -223,4 +223,58 @@ test('a learned request credits its tool only for requests that ask for its kind
   // The same kind of action ("open" again) or none named: it still credits its tool.
   assert.equal(after.rankTools('open an issue on my repo saying the signup page crashes').map((c) => c.name)[0], 'code:create_issue');
   assert.equal(after.rankTools('issue: the signup page crashes on my repo').map((c) => c.name)[0], 'code:create_issue');
+});
+
+test('"open an issue" asks for the tool that creates one; "open issue 12" for the one that reads it', () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'code',
+      description: 'Issues of a code host.',
+      keywords: [],
+      tools: [
+        { name: 'get_issue', description: 'Get details of a specific issue in a repository.' },
+        { name: 'list_issues', description: 'List issues in a repository.' },
+        { name: 'create_issue', description: 'Create a new issue in a repository.', writes: true },
+        { name: 'update_issue', description: 'Update an existing issue in a repository.', writes: true },
+      ],
+    },
+  ]);
+  assert.equal(resolver.rankTools('open an issue on my repo saying the login page crashes').map((c) => c.name)[0], 'code:create_issue');
+  assert.notEqual(resolver.rankTools('open issue 12 on my repo').map((c) => c.name)[0], 'code:create_issue');
+});
+
+test('"undo the last commit" asks for the tool that resets, not the one named after commits', () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'git',
+      description: 'Git repositories.',
+      keywords: [],
+      tools: [
+        { name: 'git_commit', description: 'Create a new commit with staged changes in the repository.', writes: true },
+        { name: 'git_show', description: 'Show details of a git object (commit, tree, blob, or tag). Displays the diff of changes introduced.' },
+        { name: 'git_reset', description: 'Reset current HEAD to specified state. Can be used to unstage files, discard commits, or discard all changes.', writes: true },
+      ],
+    },
+  ]);
+  assert.equal(resolver.rankTools('undo the last commit but keep the changes').map((c) => c.name)[0], 'git:git_reset');
+});
+
+test('"the last ten commits" asks for the tool that lists commits, not the one that shows one or makes one', () => {
+  const resolver = new LexicalResolver();
+  resolver.index([
+    {
+      name: 'git',
+      description: 'Git repositories.',
+      keywords: [],
+      tools: [
+        { name: 'git_commit', description: 'Create a new commit with staged changes in the repository.', writes: true },
+        { name: 'git_show', description: 'Show details of a git object (commit, tree, blob, or tag). Displays commit information and the diff of changes introduced.' },
+        { name: 'git_log', description: 'View commit history with optional filtering by author, date range, file path, or commit message pattern.' },
+        { name: 'git_status', description: 'Show the working tree status.' },
+      ],
+    },
+  ]);
+  assert.equal(resolver.rankTools('show the last ten commits').map((c) => c.name)[0], 'git:git_log');
 });

@@ -23,6 +23,7 @@ export const ACTION_VERBS: Record<string, string> = {
   analyze: 'analyze analyse analysis compare evaluate assess review summarize measure check calculate',
   test: 'test verify validate debug diagnose',
   run: 'run execute start launch trigger deploy',
+  undo: 'undo revert reset rollback restore',
 };
 
 /**
@@ -32,7 +33,22 @@ export const ACTION_VERBS: Record<string, string> = {
  * log", "you stored", "and then post"), or first in a tool's name (`log_event`, not `git_log`).
  */
 export const NOUN_VERBS =
-  'new draft build register change move set patch fix drop clear record log post store upload run start launch trigger';
+  'new draft build register change move set patch fix drop clear record log post store upload run start launch trigger reset';
+
+/**
+ * Verbs that read what exists when it is named ("open the file", "open issue 12") and bring it into
+ * being when an indefinite article introduces it ("open an issue", "open a new tab"): there they create.
+ */
+export const OPENING_VERBS = 'open opens opening';
+
+/** Words that introduce something not there yet. */
+export const INDEFINITE_WORDS = 'a an new another';
+
+/** Number words: a request for a number of things ("the last ten commits") asks for a listing of them. */
+export const NUMBER_WORDS = 'two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred dozen';
+
+/** Words that say a tool gives many things at once: a list, a history, a log of them. */
+export const LISTING_WORDS = 'list lists listing history histories log logs';
 
 /** Words after which a verb stands: "to", a subject pronoun, a modal, a conjunction. */
 export const VERB_INTRODUCERS = 'to and then or please you i we also just can could would will should must let lets ll';
