@@ -63,3 +63,14 @@ test('add() hands each caller its counts by callback; settled() waits for what w
   await batcher.settled();
   assert.equal(tokenizer.requests.length, 1, 'nothing left: no request');
 });
+
+test('nothing to count, asked while a batch is counted, settles after that batch', async () => {
+  const batcher = new CountBatcher(countingTokenizer(), 60_000);
+  const order: string[] = [];
+  const failed = (error: unknown) => order.push(`failed: ${String(error)}`);
+  batcher.add(['some text'], () => order.push('counted'), failed);
+  batcher.flush();
+  batcher.add([], () => order.push('nothing'), failed);
+  await batcher.settled();
+  assert.deepEqual(order, ['counted', 'nothing']);
+});

@@ -25,3 +25,29 @@ test("a summarized result whose raw tokens are already known (an estimate for me
   const [row] = await reads.all();
   assert.deepEqual([row!.results, row!.rawTokens, row!.deliveredTokens], [1, 2_500_000, countTokens('A line of x.')]);
 });
+
+test('a tool list served again is not counted again; each call still carries the list served before it', async () => {
+  const inner = new InlineTokenizer();
+  const counted: string[] = [];
+  const tokenizer = new (class extends InlineTokenizer {
+    override count(texts: string[]) {
+      counted.push(...texts);
+      return inner.count(texts);
+    }
+  })();
+  const reads = new SessionReadLedger(tokenizer, () => 1_000);
+  const small = [{ name: 'a', description: 'Reads a thing.', inputSchema: { type: 'object' as const } }];
+  const large = [...small, { name: 'b', description: 'Writes a thing, with a long explanation. '.repeat(20), inputSchema: { type: 'object' as const } }];
+  const answer: CallToolResult = { content: [{ type: 'text', text: 'done' }] };
+  for (const tools of [small, large, small, large]) {
+    reads.listed('s', tools);
+    reads.answered('s', answer);
+    if (tools === large) await reads.all(); // a list is kept once counted
+  }
+  const [row] = await reads.all();
+  const [smallTokens, largeTokens] = await inner.count([JSON.stringify(small), JSON.stringify(large)]);
+  assert.equal(counted.filter((text) => text.startsWith('[')).length, 2, 'each list counted once');
+  assert.equal(row!.toolsLists, 4);
+  assert.equal(row!.requestListTokens, 2 * smallTokens! + 2 * largeTokens!, 'every call carried the list served just before it');
+  assert.equal(row!.currentListTokens, largeTokens);
+});

@@ -16,6 +16,9 @@ import type { Tokenizer } from '../tokens/tokenizer.js';
 
 const log = logger('intel');
 const MAX_SESSIONS = 50;
+/** Tool lists whose counts are kept, by their text: a list served again is not counted again. */
+const LISTS_KEPT = 8;
+const LIST_KEPT_CHARS = 256 * 1024;
 
 export interface SessionReads {
   session: string;
@@ -80,6 +83,7 @@ const failed = (error: unknown): void => log.warn(`session token accounting fail
 export class SessionReadLedger {
   private readonly sessions = new Map<string, SessionReads>();
   private readonly counts: CountBatcher;
+  private readonly listTokens = new Map<string, number>();
 
   constructor(tokenizer: Tokenizer, private readonly now: () => number) {
     this.counts = new CountBatcher(tokenizer);
@@ -87,9 +91,16 @@ export class SessionReadLedger {
 
   /** `vsCode`: the session's client is VS Code. */
   listed(session: string, tools: Tool[], vsCode = false): void {
-    this.count(session, [toolListText(tools)], (row, counts) => {
+    const text = toolListText(tools);
+    const apply: Apply = (row, counts) => {
       row.vsCode ||= vsCode;
       listApplied(row, counts);
+    };
+    const known = this.listTokens.get(text);
+    if (known !== undefined) return this.count(session, [], (row) => apply(row, [known]));
+    this.count(session, [text], (row, counts) => {
+      this.keepList(text, counts[0]!);
+      apply(row, counts);
     });
   }
 
@@ -118,6 +129,12 @@ export class SessionReadLedger {
   private count(session: string, texts: string[], apply: Apply): void {
     const at = this.now();
     this.counts.add(texts, (counts) => apply(this.row(session, at), counts), failed);
+  }
+
+  private keepList(text: string, tokens: number): void {
+    if (text.length > LIST_KEPT_CHARS) return;
+    if (this.listTokens.size >= LISTS_KEPT) this.listTokens.delete(this.listTokens.keys().next().value!);
+    this.listTokens.set(text, tokens);
   }
 
   private row(session: string, at: number): SessionReads {

@@ -17,6 +17,8 @@ export class CountBatcher {
   private texts = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The last batch sent: a batch with nothing to count settles after it, in order. */
+  private tail: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly tokenizer: Pick<Tokenizer, 'count'>,
@@ -31,9 +33,10 @@ export class CountBatcher {
   /**
    * `done` gets the counts of `texts` (in order) once their batch is counted; `failed` gets the
    * batch's error, or what `done` threw. No promise per request: the ledger calls this per result.
+   * Nothing to count settles at once when nothing waits, else in its turn after what was added before.
    */
   add(texts: string[], done: (counts: number[]) => void, failed: (error: unknown) => void): void {
-    if (texts.length === 0) return settle(done, failed, []);
+    if (texts.length === 0 && this.waiting.length === 0 && this.inFlight.size === 0) return settle(done, failed, []);
     this.waiting.push({ texts, done, failed });
     this.texts += texts.length;
     if (this.texts >= this.maxTexts) this.flush();
@@ -48,7 +51,9 @@ export class CountBatcher {
     if (batch.length === 0) return;
     this.waiting = [];
     this.texts = 0;
-    const counted = this.tokenizer.count(batch.flatMap((w) => w.texts)).then(
+    const texts = batch.flatMap((w) => w.texts);
+    const counting = texts.length > 0 ? this.tokenizer.count(texts) : this.tail.then(() => [] as number[]);
+    const counted = counting.then(
       (counts) => {
         let at = 0;
         for (const w of batch) {
@@ -60,6 +65,7 @@ export class CountBatcher {
         for (const w of batch) w.failed(error);
       },
     );
+    this.tail = counted;
     this.inFlight.add(counted);
     void counted.finally(() => this.inFlight.delete(counted));
   }
