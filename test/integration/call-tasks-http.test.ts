@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fixtureHome, fixtureSpell, type FixtureHome } from '../helpers/fixture-gateway.js';
 import { startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
+import { sendModern, TASKS } from '../helpers/modern-http-raw.js';
 import { cliPath, writeSpell } from '../helpers/temp.js';
 
 /**
@@ -10,12 +11,9 @@ import { cliPath, writeSpell } from '../helpers/temp.js';
  * 2026-07-28 requests (each its own, no session) and a real slow power (cancel-probe-server as
  * `probe`): a task is found by its user's later requests and by no other user's.
  */
-const MODERN = '2026-07-28';
-const TASKS = 'io.modelcontextprotocol/tasks';
 let fixture: FixtureHome;
 let gateway: HttpGatewayProcess;
 let tokens: { alice: string; bob: string };
-let nextId = 1;
 
 before(async () => {
   fixture = fixtureHome({ sessions: { taskAfterMs: 300 } });
@@ -31,27 +29,9 @@ after(async () => {
   fixture.home.cleanup();
 });
 
-/** One modern request of `token`'s user; its JSON-RPC answer (from a JSON body or an event stream). */
-async function send(token: string, method: string, params: Record<string, unknown>, name: string): Promise<{ result?: Record<string, unknown>; error?: { code: number; message: string } }> {
-  const id = nextId++;
-  const response = await fetch(gateway.url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-method': method, 'mcp-name': name, 'mcp-protocol-version': MODERN },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method,
-      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw-tasks', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS]: {} } } } },
-    }),
-  });
-  const text = await response.text();
-  const messages = response.headers.get('content-type')?.includes('text/event-stream')
-    ? text.split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
-    : [JSON.parse(text) as Record<string, unknown>];
-  const answer = messages.find((m) => m.id === id);
-  assert.ok(answer, `${method} answered ${response.status}: ${text.slice(0, 300)}`);
-  return answer as { result?: Record<string, unknown>; error?: { code: number; message: string } };
-}
+/** One modern request of `token`'s user, declaring the tasks extension. */
+const send = (token: string, method: string, params: Record<string, unknown>, name: string) =>
+  sendModern({ url: gateway.url, token, method, params, name, client: 'raw-tasks', capabilities: { extensions: { [TASKS]: {} } } });
 
 const task = (token: string, method: string, taskId: string) => send(token, method, { taskId }, taskId);
 

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gatewayEnv, startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
+import { sendModern, TASKS } from '../helpers/modern-http-raw.js';
 import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js';
 
 /**
@@ -13,13 +14,10 @@ import { cliPath, fixtureServer, tempDir, writeSpell } from '../helpers/temp.js'
  * comes long after the request that started it ended, while the user's other requests come and
  * go, and still reaches the user (input_required on tasks/get, answered by tasks/update).
  */
-const MODERN = '2026-07-28';
-const TASKS = 'io.modelcontextprotocol/tasks';
 const CAPABILITIES = { elicitation: {}, extensions: { [TASKS]: {} } };
 let home: { dir: string; cleanup: () => void };
 let gateway: HttpGatewayProcess;
 let alice = '';
-let nextId = 1;
 
 before(async () => {
   home = tempDir();
@@ -43,30 +41,9 @@ after(async () => {
   home.cleanup();
 });
 
-type Answer = { result?: Record<string, unknown>; error?: { code: number; message: string } };
-
-/** One modern request of alice's, declaring elicitation and the tasks extension; its JSON-RPC answer (`notes`: the notifications sent with it). */
-async function send(method: string, params: Record<string, unknown>, name: string, meta: Record<string, unknown> = {}, notes: Array<Record<string, unknown>> = []): Promise<Answer> {
-  const id = nextId++;
-  const response = await fetch(gateway.url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-method': method, 'mcp-name': name, 'mcp-protocol-version': MODERN },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method,
-      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw-user', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': CAPABILITIES, ...meta } },
-    }),
-  });
-  const text = await response.text();
-  const messages = response.headers.get('content-type')?.includes('text/event-stream')
-    ? text.split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
-    : [JSON.parse(text) as Record<string, unknown>];
-  const answer = messages.find((m) => m.id === id);
-  notes.push(...messages.filter((m) => m.id === undefined));
-  assert.ok(answer, `${method} answered ${response.status}: ${text.slice(0, 300)}`);
-  return answer as Answer;
-}
+/** One modern request of alice's, declaring elicitation and the tasks extension (`notes`: the notifications sent with it). */
+const send = (method: string, params: Record<string, unknown>, name: string, meta: Record<string, unknown> = {}, notes: Array<Record<string, unknown>> = []) =>
+  sendModern({ url: gateway.url, token: alice, method, params, name, client: 'raw-user', capabilities: CAPABILITIES, meta, notes });
 
 const call = (tool: string, args: Record<string, unknown>) => send('tools/call', { name: 'call_tool_write', arguments: { name: `probe:${tool}`, args, intent: { operation_type: 'write' } } }, 'call_tool_write');
 const taskGet = (taskId: string) => send('tasks/get', { taskId }, taskId);

@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import pg from 'pg';
 import { gatewayEnv, startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
+import { sendModern, TASKS, type RawAnswer } from '../helpers/modern-http-raw.js';
 import { acceptedEverywhere, addTeamUser } from '../helpers/team-users.js';
 import { useTestCluster } from '../helpers/test-cluster.js';
 import { fixtureServer, repoRoot, tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
@@ -226,38 +227,9 @@ test("the hint context follows the user across replicas: a prerequisite suggeste
   }
 });
 
-const TASKS = 'io.modelcontextprotocol/tasks';
-type RawAnswer = { result?: Record<string, unknown>; error?: { code: number; message: string } };
-let rawId = 1;
-
 /** One raw 2026-07-28 request (declaring elicitation and the tasks extension) to `target`: the proxy, or one replica. */
-async function raw(target: string, token: string, method: string, params: Record<string, unknown>, name: string): Promise<RawAnswer> {
-  const id = rawId++;
-  const response = await fetch(target, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-method': method, 'mcp-name': name, 'mcp-protocol-version': '2026-07-28' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientInfo': { name: 'raw-replicas', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [TASKS]: {} } },
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const messages = response.headers.get('content-type')?.includes('text/event-stream')
-    ? text.split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
-    : [JSON.parse(text) as Record<string, unknown>];
-  const answer = messages.find((m) => m.id === id);
-  assert.ok(answer, `${method} answered ${response.status}: ${text.slice(0, 300)}`);
-  return answer as RawAnswer;
-}
+const raw = (target: string, token: string, method: string, params: Record<string, unknown>, name: string) =>
+  sendModern({ url: target, token, method, params, name, client: 'raw-replicas', capabilities: { elicitation: {}, extensions: { [TASKS]: {} } } });
 
 /** Starts a probe call through the proxy as a task; the task's id and the replica that runs it. */
 async function startTask(token: string, tool: string, args: Record<string, unknown>): Promise<{ taskId: string; runner: number }> {
