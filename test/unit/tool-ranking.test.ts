@@ -5,6 +5,16 @@ import { asksForChange, asksQuestion, asksToRead, requestActionTags, toolActionT
 import { leadAndRest } from '../../server/resolve/text.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
 
+/** A lexical resolver over these powers. */
+function resolverOf(powers: PowerDocument[]): LexicalResolver {
+  const resolver = new LexicalResolver();
+  resolver.index(powers);
+  return resolver;
+}
+
+/** The tool the resolver ranks first for the request. */
+const firstTool = (resolver: LexicalResolver, request: string) => resolver.rankTools(request)[0]?.name;
+
 /** A terminal power whose process tools' descriptions mention reasoning and logic in passing, as real ones do. */
 const terminal: PowerDocument = {
   name: 'terminal',
@@ -18,18 +28,16 @@ const terminal: PowerDocument = {
 };
 
 test('a request that asks for no change never gets a destructive tool first, unless it names it', () => {
-  const resolver = new LexicalResolver();
-  resolver.index([terminal]);
+  const resolver = resolverOf([terminal]);
   const puzzle = resolver.rankTools('help me reason carefully about a tricky logic puzzle').map((c) => c.name);
   assert.equal(puzzle[0], 'terminal:start_search');
   assert.ok(puzzle.indexOf('terminal:interact_with_process') > puzzle.indexOf('terminal:start_search'));
   // The request names the destructive tool's own action: it stays first.
-  assert.equal(resolver.rankTools('which process to kill').map((c) => c.name)[0], 'terminal:kill_process');
+  assert.equal(firstTool(resolver, 'which process to kill'), 'terminal:kill_process');
 });
 
 test('a destructive tool is never the only offer for a request that changes nothing', () => {
-  const resolver = new LexicalResolver();
-  resolver.index([{ ...terminal, tools: terminal.tools.filter((t) => t.destructive) }]);
+  const resolver = resolverOf([{ ...terminal, tools: terminal.tools.filter((t) => t.destructive) }]);
   const ranked = resolver.rankTools('careful reasoning about logic');
   assert.ok(ranked.every((c) => c.name !== 'terminal:interact_with_process'), JSON.stringify(ranked.map((c) => c.name)));
   // Asked for a change, the same words may reach it.
@@ -48,14 +56,13 @@ test('a question asks to read: tools that write and that it does not name follow
     ],
   };
   resolver.index([memory]);
-  assert.equal(resolver.rankTools('what do you remember about Alice?').map((c) => c.name)[0], 'memory:open_nodes');
+  assert.equal(firstTool(resolver, 'what do you remember about Alice?'), 'memory:open_nodes');
   // Not a question: the request to remember may be a write.
-  assert.equal(resolver.rankTools('remember people: Alice moved to Berlin').map((c) => c.name)[0], 'memory:add_observations');
+  assert.equal(firstTool(resolver, 'remember people: Alice moved to Berlin'), 'memory:add_observations');
 });
 
 test("a question's verbs name no action: 'what files did the pull request change' is no request to update", () => {
-  const resolver = new LexicalResolver();
-  resolver.index([
+  const resolver = resolverOf([
     {
       name: 'code',
       description: 'Pull requests of a code host.',
@@ -71,12 +78,11 @@ test("a question's verbs name no action: 'what files did the pull request change
   const asked = resolver.rankTools('what files did pull request 8 change');
   assert.equal(asked[0].name, 'code:get_pull_request_files');
   assert.ok(asked[0].score > asked[1].score, JSON.stringify(asked));
-  assert.equal(resolver.rankTools('bring the branch of pull request 8 up to date with the latest changes').map((c) => c.name)[0], 'code:update_pull_request_branch');
+  assert.equal(firstTool(resolver, 'bring the branch of pull request 8 up to date with the latest changes'), 'code:update_pull_request_branch');
 });
 
 test('an imperative that opens with a verb of reading asks to read: tools that write and that it does not name follow', () => {
-  const resolver = new LexicalResolver();
-  resolver.index([
+  const resolver = resolverOf([
     {
       name: 'git',
       description: 'Git repositories.',
@@ -88,14 +94,13 @@ test('an imperative that opens with a verb of reading asks to read: tools that w
       ],
     },
   ]);
-  assert.equal(resolver.rankTools('show the commit history').map((c) => c.name)[0], 'git:git_log');
+  assert.equal(firstTool(resolver, 'show the commit history'), 'git:git_log');
   // Named, the tool that writes keeps its place.
-  assert.equal(resolver.rankTools('show the commit history to rebase').map((c) => c.name)[0], 'git:git_rebase');
+  assert.equal(firstTool(resolver, 'show the commit history to rebase'), 'git:git_rebase');
 });
 
 test('the tool whose name says the action the request asks for goes first', () => {
-  const resolver = new LexicalResolver();
-  resolver.index([
+  const resolver = resolverOf([
     {
       name: 'files',
       description: 'Files and folders.',
@@ -106,14 +111,13 @@ test('the tool whose name says the action the request asks for goes first', () =
       ],
     },
   ]);
-  assert.equal(resolver.rankTools('save these notes to a file').map((c) => c.name)[0], 'files:write_file');
+  assert.equal(firstTool(resolver, 'save these notes to a file'), 'files:write_file');
   // "called" introduces a name: the request is not about calls.
-  assert.equal(resolver.rankTools('save these notes to a file called todo.txt').map((c) => c.name)[0], 'files:write_file');
+  assert.equal(firstTool(resolver, 'save these notes to a file called todo.txt'), 'files:write_file');
 });
 
 test("a tool's domains are what its own name and first sentence say, not its power's words", () => {
-  const resolver = new LexicalResolver();
-  resolver.index([
+  const resolver = resolverOf([
     {
       name: 'wiki',
       description: 'Pages and comments of a team wiki.',
@@ -124,7 +128,7 @@ test("a tool's domains are what its own name and first sentence say, not its pow
       ],
     },
   ]);
-  assert.equal(resolver.rankTools('add a comment on the wiki page about the launch').map((c) => c.name)[0], 'wiki:create_comment');
+  assert.equal(firstTool(resolver, 'add a comment on the wiki page about the launch'), 'wiki:create_comment');
   // A discussion is the comment tool's domain; the page tool's only by its power's description.
   const ranked = resolver.rankTools('start a discussion thread');
   assert.ok(!ranked.find((c) => c.name === 'wiki:get_page')?.matchedTerms.includes('#social'), JSON.stringify(ranked));
@@ -156,8 +160,7 @@ test('a description splits into its first sentence and the rest', () => {
 
 test('filler words ("right now", "right away") of a learned request do not pull other requests to its tool', () => {
   const learned = [{ text: 'what time is it in Tokyo right now', weight: 1 }];
-  const resolver = new LexicalResolver();
-  resolver.index([
+  const resolver = resolverOf([
     {
       name: 'clock',
       description: 'Time and time zones.',
@@ -178,12 +181,11 @@ test('filler words ("right now", "right away") of a learned request do not pull 
       ],
     },
   ]);
-  assert.equal(resolver.rankTools('which processes are using the most memory right now').map((c) => c.name)[0], 'terminal:list_processes');
+  assert.equal(firstTool(resolver, 'which processes are using the most memory right now'), 'terminal:list_processes');
 });
 
 test("a request that says a tool's own name words asks for that tool, whatever a sibling's longer description mentions", () => {
-  const resolver = new LexicalResolver();
-  resolver.index([
+  const resolver = resolverOf([
     {
       name: 'git',
       description: 'Git for a local repository.',
@@ -197,7 +199,7 @@ test("a request that says a tool's own name words asks for that tool, whatever a
     { name: 'browser', description: 'A web browser.', keywords: [], tools: [{ name: 'browser_snapshot', description: 'Take a snapshot of the page.' }] },
   ]);
   // git_show's description has both words; git_tag's name is the request's verb.
-  assert.equal(resolver.rankTools('tag this commit as v1.2.0').map((c) => c.name)[0], 'git:git_tag');
+  assert.equal(firstTool(resolver, 'tag this commit as v1.2.0'), 'git:git_tag');
 });
 
 test('a learned request credits its tool only for requests that ask for its kind of action: "close issue 12" does not follow "open an issue"', () => {
@@ -221,13 +223,12 @@ test('a learned request credits its tool only for requests that ask for its kind
   // Another kind of action: the learned request changes nothing.
   assert.deepEqual(order(after, 'close issue 12 on the repo'), order(before, 'close issue 12 on the repo'));
   // The same kind of action ("open" again) or none named: it still credits its tool.
-  assert.equal(after.rankTools('open an issue on my repo saying the signup page crashes').map((c) => c.name)[0], 'code:create_issue');
-  assert.equal(after.rankTools('issue: the signup page crashes on my repo').map((c) => c.name)[0], 'code:create_issue');
+  assert.equal(firstTool(after, 'open an issue on my repo saying the signup page crashes'), 'code:create_issue');
+  assert.equal(firstTool(after, 'issue: the signup page crashes on my repo'), 'code:create_issue');
 });
 
 test('"open an issue" asks for the tool that creates one; "open issue 12" for the one that reads it', () => {
-  const resolver = new LexicalResolver();
-  resolver.index([
+  const resolver = resolverOf([
     {
       name: 'code',
       description: 'Issues of a code host.',
@@ -240,13 +241,12 @@ test('"open an issue" asks for the tool that creates one; "open issue 12" for th
       ],
     },
   ]);
-  assert.equal(resolver.rankTools('open an issue on my repo saying the login page crashes').map((c) => c.name)[0], 'code:create_issue');
-  assert.notEqual(resolver.rankTools('open issue 12 on my repo').map((c) => c.name)[0], 'code:create_issue');
+  assert.equal(firstTool(resolver, 'open an issue on my repo saying the login page crashes'), 'code:create_issue');
+  assert.notEqual(firstTool(resolver, 'open issue 12 on my repo'), 'code:create_issue');
 });
 
 test('"undo the last commit" asks for the tool that resets, not the one named after commits', () => {
-  const resolver = new LexicalResolver();
-  resolver.index([
+  const resolver = resolverOf([
     {
       name: 'git',
       description: 'Git repositories.',
@@ -258,12 +258,11 @@ test('"undo the last commit" asks for the tool that resets, not the one named af
       ],
     },
   ]);
-  assert.equal(resolver.rankTools('undo the last commit but keep the changes').map((c) => c.name)[0], 'git:git_reset');
+  assert.equal(firstTool(resolver, 'undo the last commit but keep the changes'), 'git:git_reset');
 });
 
 test('"the last ten commits" asks for the tool that lists commits, not the one that shows one or makes one', () => {
-  const resolver = new LexicalResolver();
-  resolver.index([
+  const resolver = resolverOf([
     {
       name: 'git',
       description: 'Git repositories.',
@@ -276,5 +275,5 @@ test('"the last ten commits" asks for the tool that lists commits, not the one t
       ],
     },
   ]);
-  assert.equal(resolver.rankTools('show the last ten commits').map((c) => c.name)[0], 'git:git_log');
+  assert.equal(firstTool(resolver, 'show the last ten commits'), 'git:git_log');
 });
