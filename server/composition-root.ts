@@ -20,7 +20,7 @@ import { Discovery } from './catalog/discovery.js';
 import { ServerToolLists } from './catalog/server-tool-lists.js';
 import { declaresReadOnly } from './calls/annotations.js';
 import { PowerTools } from './catalog/power-tools.js';
-import { confirmReads, readCandidates } from './catalog/read-candidates.js';
+import { confirmReads, readCandidates, toolsViewOf } from './catalog/read-candidates.js';
 import type { Settings } from './config/settings.js';
 import { Activation } from './gateway/activation.js';
 import type { GatewayEvents, GatewayPorts } from './gateway/ports.js';
@@ -217,7 +217,7 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     sessions,
     trust,
     reads,
-    readCandidates: () => readCandidates(tools.powers().map((power) => ({ power: power.name, tools: tools.toolsOf(power.name), override: (tool) => tools.overrideOf(power.name, tool) })), reads),
+    readCandidates: () => readCandidates(tools.powers().map((power) => toolsViewOf(tools, power.name)), reads),
     confirmReads: (targets) => confirmReads(targets, tools, reads),
     policy,
     launches,

@@ -67,6 +67,11 @@ export interface ListedTools {
   overrideOf(power: string, tool: string): ToolAnnotations | undefined;
 }
 
+/** One power's tools as the read candidates are chosen from them. */
+export function toolsViewOf(listed: ListedTools, power: string): PowerToolsView {
+  return { power, tools: listed.toolsOf(power), override: (tool) => listed.overrideOf(power, tool) };
+}
+
 /** What to confirm: one tool, every candidate of a power, or every candidate awaiting the user's word. */
 export type ReadTarget = { power: string; tool: string } | { power: string } | 'all';
 
@@ -77,13 +82,12 @@ export interface ConfirmOutcome {
 
 /** Confirms the targets' current versions as read-only (the user's decision: never reached through MCP). */
 export function confirmReads(targets: readonly ReadTarget[], listed: ListedTools, reads: Pick<ReadConfirmations, 'isConfirmed' | 'isStale' | 'confirm'>): ConfirmOutcome {
-  const view = (power: string): PowerToolsView => ({ power, tools: listed.toolsOf(power), override: (tool) => listed.overrideOf(power, tool) });
   const chosen = new Map<string, ReadCandidate>();
   const refused: string[] = [];
   for (const target of targets) {
     if (target === 'all' || !('tool' in target)) {
       const powers = target === 'all' ? listed.powers().map((p) => p.name) : [target.power];
-      for (const candidate of unconfirmed(readCandidates(powers.map(view), reads))) chosen.set(`${candidate.power}:${candidate.tool}`, candidate);
+      for (const candidate of unconfirmed(readCandidates(powers.map((power) => toolsViewOf(listed, power)), reads))) chosen.set(`${candidate.power}:${candidate.tool}`, candidate);
       continue;
     }
     const tool = listed.toolsOf(target.power).find((t) => t.name === target.tool);

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { asTool, Catalog } from '../catalog/catalog.js';
-import { confirmReads, readCandidates, type ListedTools, type ReadCandidate, type ReadTarget } from '../catalog/read-candidates.js';
+import { confirmReads, readCandidates, toolsViewOf, type ListedTools, type ReadCandidate, type ReadTarget } from '../catalog/read-candidates.js';
 import { firstSentence } from '../gateway/tool-lines.js';
 import type { RuntimeOptions } from '../runtime.js';
 import { loadRegistry, runtimeConfig } from '../runtime-parts.js';
@@ -24,7 +24,7 @@ export function readsCommand(sub: string, target: string | undefined, args: CliA
       switch (sub) {
         case 'reads': {
           const candidates = readCandidates(
-            listed.powers().filter((p) => !args.power || p.name === args.power).map((p) => ({ power: p.name, tools: listed.toolsOf(p.name), override: (tool) => listed.overrideOf(p.name, tool) })),
+            listed.powers().filter((p) => !args.power || p.name === args.power).map((p) => toolsViewOf(listed, p.name)),
             reads,
           );
           if (args.json) process.stdout.write(JSON.stringify({ reads: candidates }, null, 2) + '\n');
