@@ -139,7 +139,7 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
 
   /** The annotations validation trusts for a tool: the spell's, else the server's, else the user's confirmed read, else inferred. */
   annotationsOf(power: string, tool: Pick<Tool, 'name' | 'description' | 'annotations'>): EffectiveAnnotations {
-    const override = this.deps.registry.extensions(power)?.annotations?.[tool.name];
+    const override = this.overrideOf(power, tool.name);
     // The confirmation holds for the version listed now (its hash): the tool as last listed.
     const listed = this.deps.reads && this.known.get(power)?.find((t) => t.name === tool.name);
     const confirmed = !!listed && this.deps.reads!.isConfirmed(power, listed);

@@ -2,6 +2,8 @@ import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { effectiveAnnotations, looksReadOnly } from '../calls/annotations.js';
 import type { ReadConfirmations } from '../trust/read-confirmations.js';
 import { toolHash } from '../trust/tool-hash.js';
+import type { PowerRegistry } from '../powers/registry.js';
+import { asTool, type CatalogTool } from './catalog.js';
 
 /** A tool Grimoire believes only reads, with no annotation saying so, and where the user's confirmation stands. */
 export interface ReadCandidate {
@@ -65,6 +67,17 @@ export interface ListedTools {
   powers(): Array<{ name: string }>;
   toolsOf(power: string): Tool[];
   overrideOf(power: string, tool: string): ToolAnnotations | undefined;
+}
+
+/** The configured powers' tools as the catalog last listed them (`Catalog.all()`), and the spells' overrides: what a command on the store knows. */
+export function catalogListedTools(registry: Pick<PowerRegistry, 'snapshot' | 'extensions'>, catalogued: ReadonlyMap<string, CatalogTool[]>): ListedTools {
+  const tools = new Map<string, Tool[]>();
+  for (const power of registry.snapshot().powers) tools.set(power.name, (catalogued.get(power.name) ?? []).map(asTool));
+  return {
+    powers: () => registry.snapshot().powers,
+    toolsOf: (power) => tools.get(power) ?? [],
+    overrideOf: (power, tool) => registry.extensions(power)?.annotations?.[tool],
+  };
 }
 
 /** One power's tools as the read candidates are chosen from them. */

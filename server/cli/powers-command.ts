@@ -1,6 +1,6 @@
 import { eraOf } from '../../protocol/protocol-era.js';
-import { asTool, Catalog } from '../catalog/catalog.js';
-import { readCandidates, unconfirmed, type PowerToolsView } from '../catalog/read-candidates.js';
+import { Catalog } from '../catalog/catalog.js';
+import { catalogListedTools, readCandidates, toolsViewOf, unconfirmed, type PowerToolsView } from '../catalog/read-candidates.js';
 import type { Store } from '../store/store.js';
 import { ReadConfirmations } from '../trust/read-confirmations.js';
 import { catalogRarityOf, describePower } from '../gateway/power-documents.js';
@@ -47,7 +47,8 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
       }
       for (const issue of issues) process.stdout.write(`issue: ${formatIssue(issue)}\n`);
       if (rows.length === 0) process.stdout.write(`No powers configured. Add a *.spell.yaml to ${config.paths.home}, or try --demo.\n`);
-      const waiting = awaitingReads(store, powers.map((power) => ({ power: power.name, tools: (catalog.get(power.name) ?? []).map(asTool), override: (tool) => registry.extensions(power.name)?.annotations?.[tool] })));
+      const listed = catalogListedTools(registry, catalog);
+      const waiting = awaitingReads(store, powers.map((power) => toolsViewOf(listed, power.name)));
       if (waiting > 0) process.stdout.write(`${waiting} listed tool${waiting === 1 ? ' looks like a read but does' : 's look like reads but do'} not declare it: review them once with 'grimoire tools reads'.\n`);
     }
     launches.close();

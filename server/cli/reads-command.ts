@@ -1,6 +1,5 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { asTool, Catalog } from '../catalog/catalog.js';
-import { confirmReads, readCandidates, toolsViewOf, type ListedTools, type ReadCandidate, type ReadTarget } from '../catalog/read-candidates.js';
+import { Catalog } from '../catalog/catalog.js';
+import { catalogListedTools, confirmReads, readCandidates, toolsViewOf, type ListedTools, type ReadCandidate, type ReadTarget } from '../catalog/read-candidates.js';
 import { firstSentence } from '../gateway/tool-lines.js';
 import type { RuntimeOptions } from '../runtime.js';
 import { loadRegistry, runtimeConfig } from '../runtime-parts.js';
@@ -59,15 +58,7 @@ export function readsCommand(sub: string, target: string | undefined, args: CliA
 
 /** The configured powers' tools as the catalog last listed them, and the spells' overrides. */
 function listedTools(catalog: Catalog, options: RuntimeOptions): ListedTools {
-  const registry = loadRegistry(options, runtimeConfig(options), 'debug');
-  const all = catalog.all();
-  const tools = new Map<string, Tool[]>();
-  for (const power of registry.snapshot().powers) tools.set(power.name, (all.get(power.name) ?? []).map(asTool));
-  return {
-    powers: () => registry.snapshot().powers,
-    toolsOf: (power) => tools.get(power) ?? [],
-    overrideOf: (power, tool) => registry.extensions(power)?.annotations?.[tool],
-  };
+  return catalogListedTools(loadRegistry(options, runtimeConfig(options), 'debug'), catalog.all());
 }
 
 const STATUS = { new: 'not confirmed', changed: 'changed since confirmed', confirmed: 'confirmed read-only' } as const;
