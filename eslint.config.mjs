@@ -10,7 +10,18 @@ const { default: js } = await import(lintRequire.resolve('@eslint/js'));
 const tseslint = lintRequire('typescript-eslint');
 
 export default tseslint.config(
-  { ignores: ['out/', 'dist/', 'node_modules/', '.vscode-test/', '.grimoire-test/', 'tools/lint/node_modules/', 'test/fixtures/models/', 'test/fixtures/results/'] },
+  {
+    ignores: [
+      'out/',
+      'dist/',
+      'node_modules/',
+      '.vscode-test/',
+      '.grimoire-test/',
+      'tools/lint/node_modules/',
+      'test/fixtures/models/',
+      'test/fixtures/results/',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
@@ -21,7 +32,10 @@ export default tseslint.config(
       // Unused locals are TypeScript's (noUnusedLocals) too. Parameters are not checked (a callback
       // keeps its signature; noUnusedParameters is off on purpose); a leading underscore marks a
       // binding kept on purpose (a key left out of a rest object).
-      '@typescript-eslint/no-unused-vars': ['error', { args: 'none', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { args: 'none', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // Deliberate: an error is rewritten into a message for people, and the original is left out
       // on purpose where it may carry a secret (a PostgreSQL URL with its password) or noise.
       'preserve-caught-error': 'off',

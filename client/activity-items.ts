@@ -46,10 +46,15 @@ export function activityItem(entry: ActivityInfo, now = Date.now()): ItemModel {
     ...(entry.dataSensitivity ? [`Data sensitivity: ${entry.dataSensitivity}`] : []),
     `Latency: ${latencyText(entry.latencyMs)} · result: ${entry.resultBytes} bytes`,
     ...(entry.audit ? ['Audit: the spell flags this tool for review (audit: true).'] : []),
-    ...(entry.rating ? [`You ${ratingText(entry.rating)} this call; the ranking learns from it.`] : ['Rate it with the thumbs: the ranking learns from it.']),
+    ...(entry.rating
+      ? [`You ${ratingText(entry.rating)} this call; the ranking learns from it.`]
+      : ['Rate it with the thumbs: the ranking learns from it.']),
     `Session ${entry.session} · id ${entry.id}`,
   ];
-  const icon = entry.decision === 'warned' && entry.status === 'ok' ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : STATUS_ICON[entry.status];
+  const icon =
+    entry.decision === 'warned' && entry.status === 'ok'
+      ? { id: 'warning', color: 'problemsWarningIcon.foreground' }
+      : STATUS_ICON[entry.status];
   return {
     id: `activity:${entry.id}`,
     label: entry.tool,

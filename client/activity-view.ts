@@ -41,7 +41,9 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode>, vsco
       this.view,
       this.changed,
       gateway.onDidConnect(() => void this.load()),
-      gateway.onDidRecordActivity((entry) => this.update(withRecorded(this.entries, entry, this.filterValue, ACTIVITY_LIMIT))),
+      gateway.onDidRecordActivity((entry) =>
+        this.update(withRecorded(this.entries, entry, this.filterValue, ACTIVITY_LIMIT)),
+      ),
       gateway.onDidRateActivity(({ id, rating }) => this.rated(id, rating)),
     ];
     this.showFilter();
@@ -53,7 +55,9 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode>, vsco
 
   /** Replaces the filter and reads the matching calls again. */
   async setFilter(filter: ActivityFilterInfo): Promise<ActivityFilterInfo> {
-    this.filterValue = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined && value !== '')) as ActivityFilterInfo;
+    this.filterValue = Object.fromEntries(
+      Object.entries(filter).filter(([, value]) => value !== undefined && value !== ''),
+    ) as ActivityFilterInfo;
     await this.state.update(FILTER_KEY, this.filterValue);
     this.showFilter();
     await this.load();
@@ -104,7 +108,9 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode>, vsco
       node,
       setTimeout(() => {
         this.redraws.delete(node);
-        this.gateway.channel.debug(`the Activity view's row for call ${node.entry.id} was not redrawn: redrawing the view`);
+        this.gateway.channel.debug(
+          `the Activity view's row for call ${node.entry.id} was not redrawn: redrawing the view`,
+        );
         this.changed.fire(undefined);
       }, ROW_REDRAW_MS),
     );

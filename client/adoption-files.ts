@@ -24,7 +24,9 @@ import { mcpEntries, spellFileName, spellFromMcpEntry, type McpEntry } from './s
 
 export { adoptionsDir, readRecords, type Adoption } from './adoption-records.js';
 
-export type AdoptionPlan = { ok: true; power: string; mcpFile: string; key: string; entry: McpEntry; spellFile: string } | { ok: false; message: string };
+export type AdoptionPlan =
+  | { ok: true; power: string; mcpFile: string; key: string; entry: McpEntry; spellFile: string }
+  | { ok: false; message: string };
 
 /** What the gateway knows of the power, written into the spell (the mcp.json has neither). */
 export interface PowerWords {
@@ -55,8 +57,16 @@ export function planAdoption(power: string, mcpFile: string, grimoireHome: strin
   const entry = mcpEntries(mcpFile, read.text).find((e) => normalizeName(e.key) === power);
   if (!entry) return { ok: false, message: `${mcpFile} has no server that becomes the power "${power}".` };
   const raw = JSON.stringify(entry.config);
-  if (raw.includes('${input:')) return { ok: false, message: `"${entry.key}" asks VS Code for an input (\${input:...}), which a spell cannot prompt for: write the spell by hand with "Grimoire: New Spell File...".` };
-  if (entry.config.envFile !== undefined) return { ok: false, message: `"${entry.key}" reads an envFile, which a spell does not: write the spell by hand with "Grimoire: New Spell File...".` };
+  if (raw.includes('${input:'))
+    return {
+      ok: false,
+      message: `"${entry.key}" asks VS Code for an input (\${input:...}), which a spell cannot prompt for: write the spell by hand with "Grimoire: New Spell File...".`,
+    };
+  if (entry.config.envFile !== undefined)
+    return {
+      ok: false,
+      message: `"${entry.key}" reads an envFile, which a spell does not: write the spell by hand with "Grimoire: New Spell File...".`,
+    };
   const spellFile = path.join(spellFolderFor(mcpFile, grimoireHome), spellFileName(power));
   if (fs.existsSync(spellFile)) return { ok: false, message: `${spellFile} already exists: move or rename it first.` };
   return { ok: true, power, mcpFile, key: entry.key, entry, spellFile };
@@ -70,7 +80,12 @@ type Undo = () => void;
  * still be what the user consented to), the record last. On any failure every step is taken back
  * and an AdoptionError says why.
  */
-export function adopt(plan: Extract<AdoptionPlan, { ok: true }>, words: PowerWords, dataDir: string, now = new Date()): Adoption & { recordsSetAside?: string } {
+export function adopt(
+  plan: Extract<AdoptionPlan, { ok: true }>,
+  words: PowerWords,
+  dataDir: string,
+  now = new Date(),
+): Adoption & { recordsSetAside?: string } {
   const done: Undo[] = [];
   try {
     const first = currentEntry(plan);
@@ -95,7 +110,11 @@ export function adopt(plan: Extract<AdoptionPlan, { ok: true }>, words: PowerWor
         header: [
           `# Moved from ${displayName(plan.mcpFile)} by "Grimoire: Route Through Grimoire Alone", so that VS Code no longer offers it to the agent directly.`,
           '# "Grimoire: Undo Routing Through Grimoire" puts the entry back.',
-          ...(secretFiles.length ? [`# Its secrets are not in this file: \${secret:...} reads them from ${secretsFolder(dataDir)} (mode 0600).`] : []),
+          ...(secretFiles.length
+            ? [
+                `# Its secrets are not in this file: \${secret:...} reads them from ${secretsFolder(dataDir)} (mode 0600).`,
+              ]
+            : []),
         ],
       },
     );
@@ -133,7 +152,11 @@ export function adopt(plan: Extract<AdoptionPlan, { ok: true }>, words: PowerWor
       secretFiles,
       at: now.toISOString(),
     };
-    const { setAside } = updateRecords(dataDir, (records) => [...records.filter((a) => !sameEntry(a, adoption)), adoption], now);
+    const { setAside } = updateRecords(
+      dataDir,
+      (records) => [...records.filter((a) => !sameEntry(a, adoption)), adoption],
+      now,
+    );
     return { ...adoption, ...(setAside ? { recordsSetAside: setAside } : {}) };
   } catch (error) {
     for (const undo of done.reverse()) {
@@ -144,7 +167,9 @@ export function adopt(plan: Extract<AdoptionPlan, { ok: true }>, words: PowerWor
       }
     }
     if (error instanceof AdoptionError) throw error;
-    throw new AdoptionError(`nothing was changed: ${(error as NodeJS.ErrnoException).code === 'EACCES' || (error as NodeJS.ErrnoException).code === 'EPERM' ? `a file or folder cannot be written (${(error as Error).message})` : (error as Error).message}`);
+    throw new AdoptionError(
+      `nothing was changed: ${(error as NodeJS.ErrnoException).code === 'EACCES' || (error as NodeJS.ErrnoException).code === 'EPERM' ? `a file or folder cannot be written (${(error as Error).message})` : (error as Error).message}`,
+    );
   }
 }
 
@@ -154,7 +179,8 @@ function storeSecret(folder: string, name: string, value: string): { file: strin
     const candidate = n === 1 ? name : `${name}-${n}`;
     const existing = readSecret(folder, candidate);
     if (existing.ok && existing.value === value) return { file: path.join(folder, candidate), created: false };
-    if (!fs.existsSync(path.join(folder, candidate))) return { file: writeSecret(folder, candidate, value), created: true };
+    if (!fs.existsSync(path.join(folder, candidate)))
+      return { file: writeSecret(folder, candidate, value), created: true };
   }
 }
 
@@ -173,7 +199,8 @@ function currentEntry(plan: Extract<AdoptionPlan, { ok: true }>): { text: string
   if (!read.ok) throw new AdoptionError(read.message);
   const now = mcpEntries(plan.mcpFile, read.text).find((e) => e.key === plan.key);
   if (!now) throw new AdoptionError(`"${plan.key}" is no longer in ${plan.mcpFile}.`, true);
-  if (JSON.stringify(now.config) !== JSON.stringify(plan.entry.config)) throw new AdoptionError(`"${plan.key}" changed in ${plan.mcpFile} since you agreed to move it.`, true);
+  if (JSON.stringify(now.config) !== JSON.stringify(plan.entry.config))
+    throw new AdoptionError(`"${plan.key}" changed in ${plan.mcpFile} since you agreed to move it.`, true);
   return { text: read.text, bytes: read.bytes };
 }
 
@@ -221,20 +248,35 @@ function putBack(adoption: Adoption): UndoOutcome['restored'] {
   const read = readForEdit(adoption.mcpFile);
   if (!read.ok) throw new AdoptionError(read.message);
   if (adoption.afterHash !== undefined && shortHash(read.text) === adoption.afterHash) {
-    if (!replaceFile(adoption.mcpFile, fs.readFileSync(adoption.backupFile), () => holds(adoption.mcpFile, read.bytes))) throw new AdoptionError(`${adoption.mcpFile} changed while Grimoire put "${adoption.key}" back: try again.`);
+    if (!replaceFile(adoption.mcpFile, fs.readFileSync(adoption.backupFile), () => holds(adoption.mcpFile, read.bytes)))
+      throw new AdoptionError(`${adoption.mcpFile} changed while Grimoire put "${adoption.key}" back: try again.`);
     return 'exact';
   }
   if (mcpEntries(adoption.mcpFile, read.text).some((entry) => entry.key === adoption.key)) return 'present';
-  const inserted = adoption.removed ? reinsertEntry(read.text, adoption.key, adoption.removed) : legacyInsert(read.text, adoption);
-  if (!inserted.ok) throw new AdoptionError(`"${adoption.key}" cannot be put back into ${adoption.mcpFile} (${inserted.message}): the whole file as it was is ${adoption.backupFile}.`);
-  if (!replaceFile(adoption.mcpFile, inserted.text, () => holds(adoption.mcpFile, read.bytes))) throw new AdoptionError(`${adoption.mcpFile} changed while Grimoire put "${adoption.key}" back: try again.`);
+  const inserted = adoption.removed
+    ? reinsertEntry(read.text, adoption.key, adoption.removed)
+    : legacyInsert(read.text, adoption);
+  if (!inserted.ok)
+    throw new AdoptionError(
+      `"${adoption.key}" cannot be put back into ${adoption.mcpFile} (${inserted.message}): the whole file as it was is ${adoption.backupFile}.`,
+    );
+  if (!replaceFile(adoption.mcpFile, inserted.text, () => holds(adoption.mcpFile, read.bytes)))
+    throw new AdoptionError(`${adoption.mcpFile} changed while Grimoire put "${adoption.key}" back: try again.`);
   return 'entry';
 }
 
 /** A record of an earlier version has the entry's value only: it goes back last, formatted by jsonc-parser. */
 function legacyInsert(text: string, adoption: Adoption): { ok: true; text: string } {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  return { ok: true, text: applyEdits(text, modify(text, ['servers', adoption.key], adoption.entry, { formattingOptions: { insertSpaces: true, tabSize: 2, eol } })) };
+  return {
+    ok: true,
+    text: applyEdits(
+      text,
+      modify(text, ['servers', adoption.key], adoption.entry, {
+        formattingOptions: { insertSpaces: true, tabSize: 2, eol },
+      }),
+    ),
+  };
 }
 
 /** The mcp.json was deleted since: it comes back as it was, with the usual mode. */

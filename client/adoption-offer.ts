@@ -19,13 +19,26 @@ export function openOffers(report: TokenReportInfo, declined: ReadonlySet<string
  * A server of VS Code's mcp.json has tools known to the gateway (listed in the background after
  * start, or later) but is not in the report yet: a fresh report is worth asking for.
  */
-export function reportIsBehind(powers: readonly PowerInfo[], report: TokenReportInfo | undefined, declined: ReadonlySet<string>): boolean {
+export function reportIsBehind(
+  powers: readonly PowerInfo[],
+  report: TokenReportInfo | undefined,
+  declined: ReadonlySet<string>,
+): boolean {
   const inReport = new Set((report?.toolsList.listedTwice ?? []).map((entry) => entry.power));
-  return powers.some((p) => p.source.kind === 'vscode-mcp' && p.tools.length > 0 && !inReport.has(p.name) && !declined.has(offerKey({ file: p.source.file, power: p.name })));
+  return powers.some(
+    (p) =>
+      p.source.kind === 'vscode-mcp' &&
+      p.tools.length > 0 &&
+      !inReport.has(p.name) &&
+      !declined.has(offerKey({ file: p.source.file, power: p.name })),
+  );
 }
 
 /** One message naming every open server with its tools and tokens; `relative` shortens a file name. */
-export function offerText(open: readonly ListedTwiceInfo[], relative: (file: string) => string = (file) => file): string {
+export function offerText(
+  open: readonly ListedTwiceInfo[],
+  relative: (file: string) => string = (file) => file,
+): string {
   const named = open.map((entry) => `"${entry.power}" (${entry.tools} tools, ${entry.tokens} tokens)`);
   const files = [...new Set(open.map((entry) => relative(entry.file)))].join(', ');
   return open.length === 1

@@ -66,7 +66,14 @@ export function readRecords(dataDir: string): Records {
   try {
     const records = parseJsonc(text);
     // Records of earlier versions lack the newer fields: what they did not create is nothing to remove.
-    if (Array.isArray(records) && records.every(isAdoption)) return { records: records.map((a) => ({ ...a, createdFolders: a.createdFolders ?? [], secretFiles: a.secretFiles ?? [] })) };
+    if (Array.isArray(records) && records.every(isAdoption))
+      return {
+        records: records.map((a) => ({
+          ...a,
+          createdFolders: a.createdFolders ?? [],
+          secretFiles: a.secretFiles ?? [],
+        })),
+      };
     return { records: [], damaged: `${recordsFile(dataDir)} does not hold routing records` };
   } catch (error) {
     return { records: [], damaged: `${recordsFile(dataDir)} is damaged (${(error as Error).message})` };
@@ -75,14 +82,27 @@ export function readRecords(dataDir: string): Records {
 
 function isAdoption(value: unknown): value is Adoption {
   const a = value as Partial<Adoption> | null;
-  return typeof a === 'object' && a !== null && typeof a.power === 'string' && typeof a.mcpFile === 'string' && typeof a.key === 'string' && typeof a.backupFile === 'string' && typeof a.entry === 'object' && a.entry !== null;
+  return (
+    typeof a === 'object' &&
+    a !== null &&
+    typeof a.power === 'string' &&
+    typeof a.mcpFile === 'string' &&
+    typeof a.key === 'string' &&
+    typeof a.backupFile === 'string' &&
+    typeof a.entry === 'object' &&
+    a.entry !== null
+  );
 }
 
 /**
  * Replaces the records with what `change` makes of them (read once). A damaged file is renamed aside
  * first; its new name is returned so that the caller can say where it is.
  */
-export function updateRecords(dataDir: string, change: (records: Adoption[]) => Adoption[], now = new Date()): { setAside?: string } {
+export function updateRecords(
+  dataDir: string,
+  change: (records: Adoption[]) => Adoption[],
+  now = new Date(),
+): { setAside?: string } {
   ensureAdoptionsDir(dataDir);
   const file = recordsFile(dataDir);
   const current = readRecords(dataDir);

@@ -9,7 +9,15 @@ import { resolvePaths } from '../protocol/grimoire-paths.js';
 import * as protocol from '../protocol/extension-methods.js';
 import type { TokenReportInfo } from '../protocol/records.js';
 import { offerKey, offerText, openOffers, reportIsBehind } from './adoption-offer.js';
-import { AdoptionError, adopt, planAdoption, readRecords, undoAdoption, type Adoption, type UndoOutcome } from './adoption-files.js';
+import {
+  AdoptionError,
+  adopt,
+  planAdoption,
+  readRecords,
+  undoAdoption,
+  type Adoption,
+  type UndoOutcome,
+} from './adoption-files.js';
 import type { GatewayClient } from './gateway-client.js';
 import type { PowerNode } from './powers-tree.js';
 
@@ -35,8 +43,12 @@ export function registerAdoption(gateway: GatewayClient, state: vscode.Memento):
     gateway.onDidChangeTokenReport((report) => offers.consider(report)),
     // Tools listed in the background after start arrive with the powers: the report is asked for then.
     gateway.onDidChangePowers(() => offers.refreshIfNew()),
-    vscode.commands.registerCommand('grimoire.routeThroughGrimoire', (arg?: PowerArgument) => route(gateway, paths(), argOf(arg))),
-    vscode.commands.registerCommand('grimoire.undoRouteThroughGrimoire', (arg?: PowerArgument) => undo(gateway, paths().data, argOf(arg)?.power)),
+    vscode.commands.registerCommand('grimoire.routeThroughGrimoire', (arg?: PowerArgument) =>
+      route(gateway, paths(), argOf(arg)),
+    ),
+    vscode.commands.registerCommand('grimoire.undoRouteThroughGrimoire', (arg?: PowerArgument) =>
+      undo(gateway, paths().data, argOf(arg)?.power),
+    ),
   ];
 }
 
@@ -66,7 +78,8 @@ class Offers {
 
   /** A server of VS Code's mcp.json whose tools are known but not in the last report yet: ask for a fresh one. */
   refreshIfNew(): void {
-    if (this.asking || !reportIsBehind(this.gateway.powers, this.report ?? this.gateway.tokenReport, this.notToOffer())) return;
+    if (this.asking || !reportIsBehind(this.gateway.powers, this.report ?? this.gateway.tokenReport, this.notToOffer()))
+      return;
     this.asking = true;
     void this.gateway
       .request(protocol.getTokenReport, null)
@@ -88,7 +101,8 @@ class Offers {
         this.answered.add(key);
       }
       // Closed or "Not Now": remembered per server, in this workspace.
-      if (choice !== ROUTE) await this.state.update(DECLINED_KEY, [...new Set([...this.state.get<string[]>(DECLINED_KEY, []), ...keys])]);
+      if (choice !== ROUTE)
+        await this.state.update(DECLINED_KEY, [...new Set([...this.state.get<string[]>(DECLINED_KEY, []), ...keys])]);
       else await this.routeAll(open.map((entry) => entry.power)).catch(() => undefined);
     });
   }
@@ -119,7 +133,11 @@ async function routeMany(gateway: GatewayClient, paths: Paths, powers: string[])
   for (const power of powers) await route(gateway, paths, { power, confirmed: true });
 }
 
-async function route(gateway: GatewayClient, paths: Paths, arg: RouteArgs | undefined): Promise<RouteOutcome | undefined> {
+async function route(
+  gateway: GatewayClient,
+  paths: Paths,
+  arg: RouteArgs | undefined,
+): Promise<RouteOutcome | undefined> {
   const power = arg?.power ?? (await pickListedTwice(gateway));
   if (!power) return undefined;
   let confirmed = arg?.confirmed ?? false;
@@ -128,12 +146,19 @@ async function route(gateway: GatewayClient, paths: Paths, arg: RouteArgs | unde
   if (gateway.power(power)?.tools.length === 0) await toolsListed(gateway, power, TOOLS_WAIT_MS);
   for (;;) {
     const info = gateway.power(power);
-    if (!info || info.source.kind !== 'vscode-mcp') return refuse(`"${power}" is not a server of VS Code's mcp.json that Grimoire serves.`);
+    if (!info || info.source.kind !== 'vscode-mcp')
+      return refuse(`"${power}" is not a server of VS Code's mcp.json that Grimoire serves.`);
     const plan = planAdoption(power, info.source.file, paths.home);
     if (!plan.ok) return refuse(plan.message);
-    if (!confirmed && !(await consent(gateway, power, plan.key, plan.mcpFile, plan.spellFile, changed))) return undefined;
+    if (!confirmed && !(await consent(gateway, power, plan.key, plan.mcpFile, plan.spellFile, changed)))
+      return undefined;
     try {
-      return await finish(gateway, paths, power, adopt(plan, { description: info.description, toolNames: info.tools.map((tool) => tool.name) }, paths.data));
+      return await finish(
+        gateway,
+        paths,
+        power,
+        adopt(plan, { description: info.description, toolNames: info.tools.map((tool) => tool.name) }, paths.data),
+      );
     } catch (error) {
       // The entry changed after the user agreed: they are asked again about the entry as it is now.
       if (error instanceof AdoptionError && error.stale && !changed) {
@@ -148,26 +173,40 @@ async function route(gateway: GatewayClient, paths: Paths, arg: RouteArgs | unde
 
 /** Waits (with a progress notification) until the power's tools are known, at most `ms`; the spell then has a placeholder the editor flags. */
 async function toolsListed(gateway: GatewayClient, power: string, ms: number): Promise<void> {
-  await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Grimoire: listing the tools of "${power}" for its spell...` }, () =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        listener.dispose();
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      const listener = gateway.onDidChangePowers(() => {
-        if ((gateway.power(power)?.tools.length ?? 0) > 0) done();
-      });
-    }),
+  await vscode.window.withProgress(
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: `Grimoire: listing the tools of "${power}" for its spell...`,
+    },
+    () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          listener.dispose();
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        const listener = gateway.onDidChangePowers(() => {
+          if ((gateway.power(power)?.tools.length ?? 0) > 0) done();
+        });
+      }),
   );
 }
 
-async function consent(gateway: GatewayClient, power: string, key: string, mcpFile: string, spellFile: string, changed: boolean): Promise<boolean> {
+async function consent(
+  gateway: GatewayClient,
+  power: string,
+  key: string,
+  mcpFile: string,
+  spellFile: string,
+  changed: boolean,
+): Promise<boolean> {
   const twice = gateway.tokenReport?.toolsList.listedTwice.find((entry) => entry.power === power);
   const cost = twice ? `its ${twice.tools} tools (${twice.tokens} tokens)` : 'its tools';
   const choice = await vscode.window.showWarningMessage(
-    changed ? `"${key}" changed in ${vscode.workspace.asRelativePath(mcpFile)} since you agreed: route it as it is now?` : `Route "${power}" through Grimoire alone?`,
+    changed
+      ? `"${key}" changed in ${vscode.workspace.asRelativePath(mcpFile)} since you agreed: route it as it is now?`
+      : `Route "${power}" through Grimoire alone?`,
     {
       modal: true,
       detail:
@@ -179,7 +218,12 @@ async function consent(gateway: GatewayClient, power: string, key: string, mcpFi
   return choice === 'Move It';
 }
 
-async function finish(gateway: GatewayClient, paths: Paths, power: string, adoption: Adoption & { recordsSetAside?: string }): Promise<RouteOutcome> {
+async function finish(
+  gateway: GatewayClient,
+  paths: Paths,
+  power: string,
+  adoption: Adoption & { recordsSetAside?: string },
+): Promise<RouteOutcome> {
   // The gateway reads the spell and the mcp.json again now: the power must come from the spell, or the move is undone.
   const reloaded = await gateway.request(protocol.reloadPowers, null);
   const moved = reloaded.powers.find((p) => p.name === power);
@@ -187,30 +231,60 @@ async function finish(gateway: GatewayClient, paths: Paths, power: string, adopt
     const problems = reloaded.issues.filter((issue) => issue.file === adoption.spellFile).map((issue) => issue.message);
     undoAdoption(adoption, paths.data);
     await gateway.request(protocol.reloadPowers, null);
-    return refuse(`the spell written for "${power}" did not load${problems.length ? ` (${problems.join('; ')})` : ''}, so its entry was put back into ${adoption.mcpFile}.`);
+    return refuse(
+      `the spell written for "${power}" did not load${problems.length ? ` (${problems.join('; ')})` : ''}, so its entry was put back into ${adoption.mcpFile}.`,
+    );
   }
-  gateway.channel.info(`"${power}" moved from ${adoption.mcpFile} into ${adoption.spellFile}; backup ${adoption.backupFile}`);
-  if (adoption.recordsSetAside) void vscode.window.showWarningMessage(`Grimoire: the routing records could not be read and were kept as ${adoption.recordsSetAside}; the backups of earlier moves are beside it.`);
-  void vscode.window.showInformationMessage(`Grimoire: "${power}" now reaches the agent through Grimoire alone (${vscode.workspace.asRelativePath(adoption.spellFile)}).`, 'Undo', 'Open Spell').then((choice) => {
-    if (choice === 'Undo') void undo(gateway, paths.data, power);
-    if (choice === 'Open Spell') void vscode.window.showTextDocument(vscode.Uri.file(adoption.spellFile));
-  });
+  gateway.channel.info(
+    `"${power}" moved from ${adoption.mcpFile} into ${adoption.spellFile}; backup ${adoption.backupFile}`,
+  );
+  if (adoption.recordsSetAside)
+    void vscode.window.showWarningMessage(
+      `Grimoire: the routing records could not be read and were kept as ${adoption.recordsSetAside}; the backups of earlier moves are beside it.`,
+    );
+  void vscode.window
+    .showInformationMessage(
+      `Grimoire: "${power}" now reaches the agent through Grimoire alone (${vscode.workspace.asRelativePath(adoption.spellFile)}).`,
+      'Undo',
+      'Open Spell',
+    )
+    .then((choice) => {
+      if (choice === 'Undo') void undo(gateway, paths.data, power);
+      if (choice === 'Open Spell') void vscode.window.showTextDocument(vscode.Uri.file(adoption.spellFile));
+    });
   return { ok: true, adoption };
 }
 
-async function undo(gateway: GatewayClient, dataDir: string, power: string | undefined): Promise<UndoOutcome | undefined> {
+async function undo(
+  gateway: GatewayClient,
+  dataDir: string,
+  power: string | undefined,
+): Promise<UndoOutcome | undefined> {
   const { records: moved, damaged } = readRecords(dataDir);
-  if (damaged) void vscode.window.showWarningMessage(`Grimoire: ${damaged}. It is kept as it is; the backups of the moved mcp.json files are in ${dataDir}.`);
+  if (damaged)
+    void vscode.window.showWarningMessage(
+      `Grimoire: ${damaged}. It is kept as it is; the backups of the moved mcp.json files are in ${dataDir}.`,
+    );
   let adoption = power ? moved.filter((a) => a.power === power).at(-1) : undefined;
   if (!adoption && !power) {
     const picked = await vscode.window.showQuickPick(
-      moved.map((a) => ({ label: a.power, description: `back into ${vscode.workspace.asRelativePath(a.mcpFile)}`, detail: `moved ${a.at}`, adoption: a })),
-      { placeHolder: moved.length ? 'Put a server back into its mcp.json' : 'No server was routed through Grimoire alone' },
+      moved.map((a) => ({
+        label: a.power,
+        description: `back into ${vscode.workspace.asRelativePath(a.mcpFile)}`,
+        detail: `moved ${a.at}`,
+        adoption: a,
+      })),
+      {
+        placeHolder: moved.length
+          ? 'Put a server back into its mcp.json'
+          : 'No server was routed through Grimoire alone',
+      },
     );
     adoption = picked?.adoption;
   }
   if (!adoption) {
-    if (power) void vscode.window.showWarningMessage(`Grimoire: "${power}" was not moved out of an mcp.json by Grimoire.`);
+    if (power)
+      void vscode.window.showWarningMessage(`Grimoire: "${power}" was not moved out of an mcp.json by Grimoire.`);
     return undefined;
   }
   let outcome: UndoOutcome;
@@ -223,9 +297,17 @@ async function undo(gateway: GatewayClient, dataDir: string, power: string | und
   await gateway.request(protocol.reloadPowers, null);
   const file = vscode.workspace.asRelativePath(adoption.mcpFile);
   const parts = [
-    outcome.restored === 'exact' ? `${file} is as it was before the move` : outcome.restored === 'entry' ? `"${adoption.key}" is back in ${file}` : `${file} already had "${adoption.key}": left as it is`,
-    outcome.keptSpell ? `${outcome.keptSpell} was edited since the move and is kept: delete it to let VS Code's entry be the power` : undefined,
-    outcome.removedFolders.length ? `removed the folder${outcome.removedFolders.length > 1 ? 's' : ''} it had created (${outcome.removedFolders.map((dir) => vscode.workspace.asRelativePath(dir)).join(', ')})` : undefined,
+    outcome.restored === 'exact'
+      ? `${file} is as it was before the move`
+      : outcome.restored === 'entry'
+        ? `"${adoption.key}" is back in ${file}`
+        : `${file} already had "${adoption.key}": left as it is`,
+    outcome.keptSpell
+      ? `${outcome.keptSpell} was edited since the move and is kept: delete it to let VS Code's entry be the power`
+      : undefined,
+    outcome.removedFolders.length
+      ? `removed the folder${outcome.removedFolders.length > 1 ? 's' : ''} it had created (${outcome.removedFolders.map((dir) => vscode.workspace.asRelativePath(dir)).join(', ')})`
+      : undefined,
     `the exact copy of the file before the move is ${outcome.backupFile}`,
   ].filter(Boolean);
   void vscode.window.showInformationMessage(`Grimoire: ${parts.join('; ')}.`);
@@ -235,14 +317,21 @@ async function undo(gateway: GatewayClient, dataDir: string, power: string | und
 async function pickListedTwice(gateway: GatewayClient): Promise<string | undefined> {
   const fromMcpJson = gateway.powers.filter((power) => power.source.kind === 'vscode-mcp');
   if (fromMcpJson.length === 0) {
-    void vscode.window.showInformationMessage("Grimoire: no power comes from VS Code's mcp.json: nothing is listed twice.");
+    void vscode.window.showInformationMessage(
+      "Grimoire: no power comes from VS Code's mcp.json: nothing is listed twice.",
+    );
     return undefined;
   }
   const twice = new Map((gateway.tokenReport?.toolsList.listedTwice ?? []).map((entry) => [entry.power, entry]));
   const picked = await vscode.window.showQuickPick(
     fromMcpJson.map((power) => {
       const entry = twice.get(power.name);
-      return { label: power.name, description: entry ? `${entry.tools} tools, ${entry.tokens} tokens listed twice` : 'tools not listed yet', detail: power.source.file, name: power.name };
+      return {
+        label: power.name,
+        description: entry ? `${entry.tools} tools, ${entry.tokens} tokens listed twice` : 'tools not listed yet',
+        detail: power.source.file,
+        name: power.name,
+      };
     }),
     { placeHolder: 'Which server should reach the agent through Grimoire alone?' },
   );

@@ -11,7 +11,16 @@ import { explainNothingToPick, showActivationFailure } from './next-steps.js';
 import { powerPicks, resolveTitle, scorePick, type PickModel } from './picks.js';
 import type { PowerNode } from './powers-tree.js';
 import { createFile, readForEdit } from './file-write.js';
-import { describeEntry, mcpEntries, SPELL_NAME, spellFileName, spellFromMcpEntry, spellName, templateSpell, type McpEntry } from './spell-template.js';
+import {
+  describeEntry,
+  mcpEntries,
+  SPELL_NAME,
+  spellFileName,
+  spellFromMcpEntry,
+  spellName,
+  templateSpell,
+  type McpEntry,
+} from './spell-template.js';
 import { activationMessage } from './tree-items.js';
 
 /** `grimoire.newSpellFile` arguments, for callers that already know (the palette asks instead). */
@@ -50,7 +59,11 @@ function nameOf(arg: PowerArgument): string | undefined {
 }
 
 async function pickPower(items: PickModel[], placeHolder: string): Promise<string | undefined> {
-  const picked = await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    placeHolder,
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
   return picked?.name;
 }
 
@@ -123,7 +136,9 @@ async function resolveIntent(gateway: GatewayClient, given?: string): Promise<re
     void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
     return undefined;
   }
-  gateway.channel.info(`resolve "${query}": ${result.tier} (${result.scores.map((s) => `${s.name} ${s.confidence}`).join(', ')})`);
+  gateway.channel.info(
+    `resolve "${query}": ${result.tier} (${result.scores.map((s) => `${s.name} ${s.confidence}`).join(', ')})`,
+  );
   const active = new Set(gateway.powers.filter((power) => power.active).map((power) => power.name));
   const picked = await vscode.window.showQuickPick(
     result.scores.map((score) => scorePick(score, result.candidates, active)),
@@ -153,7 +168,12 @@ async function openSpellFile(gateway: GatewayClient, arg: PowerArgument): Promis
       return undefined;
     }
     name = await pickPower(
-      gateway.powers.map((power) => ({ name: power.name, label: power.name, description: power.source.kind, detail: power.source.file })),
+      gateway.powers.map((power) => ({
+        name: power.name,
+        label: power.name,
+        description: power.source.kind,
+        detail: power.source.file,
+      })),
       'Open the file a power comes from',
     );
   }
@@ -163,7 +183,10 @@ async function openSpellFile(gateway: GatewayClient, arg: PowerArgument): Promis
   if (power.source.kind === 'demo') {
     // A bundled demo spell belongs to the extension: an edit would be lost with the next update.
     await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
-    vscode.window.setStatusBarMessage('Grimoire: demo spells open read-only; New Spell File... makes one of your own', 8000);
+    vscode.window.setStatusBarMessage(
+      'Grimoire: demo spells open read-only; New Spell File... makes one of your own',
+      8000,
+    );
   }
   return editor;
 }
@@ -171,8 +194,10 @@ async function openSpellFile(gateway: GatewayClient, arg: PowerArgument): Promis
 /** The mcp.json servers a spell can be made from: the workspace's and those of every imported config. */
 function knownMcpEntries(gateway: GatewayClient): McpEntry[] {
   const files = new Set<string>();
-  for (const folder of vscode.workspace.workspaceFolders ?? []) files.add(path.join(folder.uri.fsPath, '.vscode', 'mcp.json'));
-  for (const power of gateway.powers) if (power.source.readOnly && power.source.kind !== 'demo') files.add(power.source.file);
+  for (const folder of vscode.workspace.workspaceFolders ?? [])
+    files.add(path.join(folder.uri.fsPath, '.vscode', 'mcp.json'));
+  for (const power of gateway.powers)
+    if (power.source.readOnly && power.source.kind !== 'demo') files.add(power.source.file);
   return [...files].flatMap((file) => {
     // Size-checked: a huge config is not parsed on the extension host's thread.
     const read = readForEdit(file);
@@ -194,7 +219,11 @@ async function newSpellFile(gateway: GatewayClient, options: NewSpellOptions): P
     const picked = await vscode.window.showQuickPick(
       [
         { label: '$(new-file) From a template', from: 'template' as const },
-        ...entries.map((entry) => ({ label: `$(json) From ${describeEntry(entry)}`, detail: entry.file, from: { file: entry.file, key: entry.key } })),
+        ...entries.map((entry) => ({
+          label: `$(json) From ${describeEntry(entry)}`,
+          detail: entry.file,
+          from: { file: entry.file, key: entry.key },
+        })),
       ],
       { placeHolder: 'Start a spell file from a template or from a server you already have' },
     );
@@ -215,27 +244,51 @@ async function newSpellFile(gateway: GatewayClient, options: NewSpellOptions): P
     text = templateSpell(name);
   } else {
     const source = from;
-    const entry = knownMcpEntries(gateway).find((candidate) => candidate.file === source.file && candidate.key === source.key);
+    const entry = knownMcpEntries(gateway).find(
+      (candidate) => candidate.file === source.file && candidate.key === source.key,
+    );
     if (!entry) throw new Error(`No server "${source.key}" in ${source.file}.`);
     name ??= spellName(entry.key);
-    const imported = gateway.powers.find((power) => power.source.file === entry.file && power.name === spellName(entry.key));
+    const imported = gateway.powers.find(
+      (power) => power.source.file === entry.file && power.name === spellName(entry.key),
+    );
     // A spell beside the entry in VS Code's list would list its tools twice: routing moves the entry instead.
     if (imported?.source.kind === 'vscode-mcp' && !options.folder && name === imported.name) {
-      const choice = options.entry === 'move' ? 'Move It' : options.entry === 'copy' ? 'Copy Only' : await vscode.window.showInformationMessage(
-        `Grimoire: move "${entry.key}" out of ${vscode.workspace.asRelativePath(entry.file)} into the spell?`,
-        { modal: true, detail: `Otherwise VS Code keeps offering its tools to the agent directly, and they are listed twice. The mcp.json is backed up, and "Grimoire: Undo Routing Through Grimoire" puts the entry back.` },
-        'Move It',
-        'Copy Only',
-      );
+      const choice =
+        options.entry === 'move'
+          ? 'Move It'
+          : options.entry === 'copy'
+            ? 'Copy Only'
+            : await vscode.window.showInformationMessage(
+                `Grimoire: move "${entry.key}" out of ${vscode.workspace.asRelativePath(entry.file)} into the spell?`,
+                {
+                  modal: true,
+                  detail: `Otherwise VS Code keeps offering its tools to the agent directly, and they are listed twice. The mcp.json is backed up, and "Grimoire: Undo Routing Through Grimoire" puts the entry back.`,
+                },
+                'Move It',
+                'Copy Only',
+              );
       if (choice === undefined) return undefined;
       if (choice === 'Move It') {
-        const routed = (await vscode.commands.executeCommand('grimoire.routeThroughGrimoire', { power: imported.name, confirmed: true })) as { ok: boolean; adoption?: { spellFile: string } } | undefined;
-        return routed?.ok && routed.adoption ? vscode.window.showTextDocument(vscode.Uri.file(routed.adoption.spellFile), { preview: false }) : undefined;
+        const routed = (await vscode.commands.executeCommand('grimoire.routeThroughGrimoire', {
+          power: imported.name,
+          confirmed: true,
+        })) as { ok: boolean; adoption?: { spellFile: string } } | undefined;
+        return routed?.ok && routed.adoption
+          ? vscode.window.showTextDocument(vscode.Uri.file(routed.adoption.spellFile), { preview: false })
+          : undefined;
       }
     }
     // \${workspaceFolder} keeps its meaning in the workspace's own .grimoire/: written out only elsewhere.
-    const inWorkspace = workspaceFolder !== undefined && path.resolve(spellFolder(options)) === path.resolve(workspaceFolder, '.grimoire');
-    text = spellFromMcpEntry(entry, { ...(inWorkspace ? {} : { workspaceFolder }), ...(imported ? { known: { description: imported.description, toolNames: imported.tools.map((tool) => tool.name) } } : {}) });
+    const inWorkspace =
+      workspaceFolder !== undefined &&
+      path.resolve(spellFolder(options)) === path.resolve(workspaceFolder, '.grimoire');
+    text = spellFromMcpEntry(entry, {
+      ...(inWorkspace ? {} : { workspaceFolder }),
+      ...(imported
+        ? { known: { description: imported.description, toolNames: imported.tools.map((tool) => tool.name) } }
+        : {}),
+    });
   }
   if (!SPELL_NAME.test(name)) throw new Error(`'${name}' is not a power name: use lowercase letters, digits and "-".`);
   const file = path.join(spellFolder(options), spellFileName(name));

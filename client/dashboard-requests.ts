@@ -1,6 +1,11 @@
 /** What the dashboard asks of the extension (protocol DashboardRequest), answered with gateway requests. */
 import * as protocol from '../protocol/extension-methods.js';
-import type { DashboardAction, DashboardRequest, DashboardState, DashboardUpdate } from '../protocol/dashboard-messages.js';
+import type {
+  DashboardAction,
+  DashboardRequest,
+  DashboardState,
+  DashboardUpdate,
+} from '../protocol/dashboard-messages.js';
 import type { GatewayClient } from './gateway-client.js';
 
 export interface DashboardContext {
@@ -34,11 +39,26 @@ async function attempt(context: DashboardContext, action: DashboardAction, work:
 export async function postInsights(context: DashboardContext, all: boolean): Promise<void> {
   const { gateway } = context;
   await Promise.all([
-    attempt(context, 'tune', async () => context.post({ type: 'recommendations', stats: gateway.recommendationStats ?? (await gateway.request(protocol.getRecommendationStats, null)) })),
-    attempt(context, 'tokens', async () => context.post({ type: 'tokens', report: gateway.tokenReport ?? (await gateway.request(protocol.getTokenReport, null)) })),
+    attempt(context, 'tune', async () =>
+      context.post({
+        type: 'recommendations',
+        stats: gateway.recommendationStats ?? (await gateway.request(protocol.getRecommendationStats, null)),
+      }),
+    ),
+    attempt(context, 'tokens', async () =>
+      context.post({
+        type: 'tokens',
+        report: gateway.tokenReport ?? (await gateway.request(protocol.getTokenReport, null)),
+      }),
+    ),
     ...(all
       ? [
-          attempt(context, 'activity', async () => context.post({ type: 'activity', page: await gateway.request(protocol.listActivity, context.state().activityFilter ?? {}) })),
+          attempt(context, 'activity', async () =>
+            context.post({
+              type: 'activity',
+              page: await gateway.request(protocol.listActivity, context.state().activityFilter ?? {}),
+            }),
+          ),
           attempt(context, 'hints', () => postHints(context)),
         ]
       : []),
@@ -61,7 +81,9 @@ export async function handleDashboardRequest(context: DashboardContext, message:
     case 'activate':
     case 'deactivate':
       return attempt(context, message.type, async () => {
-        await gateway.request(message.type === 'activate' ? protocol.activatePower : protocol.deactivatePower, { name: message.name });
+        await gateway.request(message.type === 'activate' ? protocol.activatePower : protocol.deactivatePower, {
+          name: message.name,
+        });
       });
     case 'activityFilter':
       return attempt(context, 'activity', async () => {

@@ -47,12 +47,20 @@ export class Dashboard implements vscode.Disposable {
       this.panel.reveal();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, 'Grimoire', vscode.ViewColumn.Active, this.webviewOptions());
+    const panel = vscode.window.createWebviewPanel(
+      DASHBOARD_VIEW_TYPE,
+      'Grimoire',
+      vscode.ViewColumn.Active,
+      this.webviewOptions(),
+    );
     this.attach(panel);
   }
 
   private webviewOptions(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview')] };
+    return {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview')],
+    };
   }
 
   private attach(panel: vscode.WebviewPanel): void {
@@ -60,10 +68,16 @@ export class Dashboard implements vscode.Disposable {
     const webview = panel.webview;
     webview.options = this.webviewOptions();
     panel.iconPath = vscode.Uri.joinPath(this.context.extensionUri, 'client', 'media', 'grimoire.svg');
-    const asset = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview', file)).toString();
-    webview.html = dashboardHtml({ cspSource: webview.cspSource, scriptUri: asset('dashboard.js'), styleUri: asset('dashboard.css') });
+    const asset = (file: string) =>
+      webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'webview', file)).toString();
+    webview.html = dashboardHtml({
+      cspSource: webview.cspSource,
+      scriptUri: asset('dashboard.js'),
+      styleUri: asset('dashboard.css'),
+    });
     const gateway = this.gateway;
-    const pushGateway = () => this.post({ type: 'gateway', status: gateway.status, powers: gateway.powers, issues: gateway.issues });
+    const pushGateway = () =>
+      this.post({ type: 'gateway', status: gateway.status, powers: gateway.powers, issues: gateway.issues });
     this.panelSubscriptions = [
       webview.onDidReceiveMessage((message: DashboardRequest) => void handleDashboardRequest(this.requests, message)),
       gateway.onDidChangeStatus(pushGateway),

@@ -13,7 +13,12 @@ export type StoreSecret = (name: string, value: string) => string;
 
 /** Something besides `${...}` references and an auth scheme word is written out: a literal. */
 function isLiteral(value: string): boolean {
-  return value.replace(/\$\{[^}]*\}/g, '').replace(/\b(Bearer|Basic|Token)\b/gi, '').trim() !== '';
+  return (
+    value
+      .replace(/\$\{[^}]*\}/g, '')
+      .replace(/\b(Bearer|Basic|Token)\b/gi, '')
+      .trim() !== ''
+  );
 }
 
 function safeName(name: string): string {
@@ -26,7 +31,14 @@ export function withSecretRefs(config: Record<string, unknown>, store: StoreSecr
   for (const field of ['env', 'headers'] as const) {
     const values = config[field];
     if (typeof values !== 'object' || values === null || Array.isArray(values)) continue;
-    out[field] = Object.fromEntries(Object.entries(values as Record<string, unknown>).map(([name, value]) => [name, typeof value === 'string' && (isSecretName(name) || hasTokenShape(value)) && isLiteral(value) ? store(safeName(name), value) : value]));
+    out[field] = Object.fromEntries(
+      Object.entries(values as Record<string, unknown>).map(([name, value]) => [
+        name,
+        typeof value === 'string' && (isSecretName(name) || hasTokenShape(value)) && isLiteral(value)
+          ? store(safeName(name), value)
+          : value,
+      ]),
+    );
   }
   if (Array.isArray(config.args)) out.args = argsWithRefs(config.args, store);
   if (typeof config.url === 'string') out.url = urlWithRefs(config.url, store);
@@ -42,7 +54,8 @@ function argsWithRefs(args: unknown[], store: StoreSecret): unknown[] {
   return args.map((arg, i) => {
     if (typeof arg !== 'string') return arg;
     const pair = FLAG_VALUE.exec(arg);
-    if (pair && isSecretName(pair[1]!) && isLiteral(pair[2]!)) return `${pair[1]}=${store(safeName(pair[1]!), pair[2]!)}`;
+    if (pair && isSecretName(pair[1]!) && isLiteral(pair[2]!))
+      return `${pair[1]}=${store(safeName(pair[1]!), pair[2]!)}`;
     const flag = typeof args[i - 1] === 'string' ? FLAG.exec(args[i - 1] as string) : null;
     if (flag && isSecretName(flag[1]!) && !arg.startsWith('-') && isLiteral(arg)) return store(safeName(flag[1]!), arg);
     if (hasTokenShape(arg)) return arg.replace(TOKEN, (token) => store(`arg${i}`, token));
@@ -52,8 +65,14 @@ function argsWithRefs(args: unknown[], store: StoreSecret): unknown[] {
 
 function urlWithRefs(url: string, store: StoreSecret): string {
   // scheme://user:password@host: the password.
-  let out = url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s:/?#@]*:)([^\s/?#@]+)@/, (whole, head: string, password: string) => (isLiteral(password) ? `${head}${store('url-password', password)}@` : whole));
+  let out = url.replace(
+    /^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s:/?#@]*:)([^\s/?#@]+)@/,
+    (whole, head: string, password: string) =>
+      isLiteral(password) ? `${head}${store('url-password', password)}@` : whole,
+  );
   // ?api_key=...&token=...: the secret-named values.
-  out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, name: string, value: string) => (isSecretName(name) && value && isLiteral(value) ? `${sep}${name}=${store(safeName(name), value)}` : whole));
+  out = out.replace(/([?&])([^=&#]+)=([^&#]*)/g, (whole, sep: string, name: string, value: string) =>
+    isSecretName(name) && value && isLiteral(value) ? `${sep}${name}=${store(safeName(name), value)}` : whole,
+  );
   return out;
 }

@@ -4,7 +4,13 @@
  */
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import type { ActivityFilterInfo, ActivityInfo, LoadIssueInfo, PowerInfo, TokenReportInfo } from '../protocol/records.js';
+import type {
+  ActivityFilterInfo,
+  ActivityInfo,
+  LoadIssueInfo,
+  PowerInfo,
+  TokenReportInfo,
+} from '../protocol/records.js';
 import { registerActivityCommands } from './activity-commands.js';
 import { ActivityView } from './activity-view.js';
 import { registerCommands } from './commands.js';
@@ -57,7 +63,10 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
   const dashboard = new Dashboard(context, client);
   const toolReview = new ToolReview(client);
   const powersTree = new PowersTreeProvider(client, toolReview);
-  const powersView = vscode.window.createTreeView('grimoire.powers', { treeDataProvider: powersTree, showCollapseAll: true });
+  const powersView = vscode.window.createTreeView('grimoire.powers', {
+    treeDataProvider: powersTree,
+    showCollapseAll: true,
+  });
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   const mcpProvider = new GatewayMcpProvider(client, version, context.extension.id);
   const activityView = new ActivityView(client, context.workspaceState);
@@ -97,8 +106,15 @@ export function activate(context: vscode.ExtensionContext): GrimoireApi {
   );
   // After the gateway's first start and VS Code's registration of the walkthrough (first-run.ts).
   const walkthroughId = `${context.extension.id}#${WALKTHROUGH_ID}`;
-  const walkthrough = Promise.all([settled(client), new Promise((resolve) => setTimeout(resolve, WALKTHROUGH_DELAY_MS))])
-    .then(() => openWalkthroughOnce(context.globalState, () => vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId, false)))
+  const walkthrough = Promise.all([
+    settled(client),
+    new Promise((resolve) => setTimeout(resolve, WALKTHROUGH_DELAY_MS)),
+  ])
+    .then(() =>
+      openWalkthroughOnce(context.globalState, () =>
+        vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughId, false),
+      ),
+    )
     .then((asked) => {
       if (asked) channel.info(`asked VS Code to open the walkthrough ${walkthroughId} (once; Help > Welcome lists it)`);
       return { asked };

@@ -28,7 +28,10 @@ export function readForEdit(file: string): ReadResult {
   const read = readFileBytes(file, { ...DEFAULT_FILE_LIMITS, fileBytes: MAX_EDIT_BYTES });
   if (read.ok) return { ok: true, bytes: read.bytes, text: read.bytes.toString('utf8') };
   if (read.reason === 'too-large' && read.size !== undefined) {
-    return { ok: false, message: `${file} has ${byteSize(read.size)}; Grimoire edits an mcp.json of up to ${byteSize(MAX_EDIT_BYTES)}: move the entry by hand` };
+    return {
+      ok: false,
+      message: `${file} has ${byteSize(read.size)}; Grimoire edits an mcp.json of up to ${byteSize(MAX_EDIT_BYTES)}: move the entry by hand`,
+    };
   }
   return { ok: false, message: `${file}: ${read.message}` };
 }
@@ -61,7 +64,11 @@ export function replaceFile(file: string, data: string | Buffer, unchanged: () =
 
 /** Creates a new file (never over anything, never through a link) with `mode`. */
 export function createFile(file: string, data: string | Buffer, mode: number): void {
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), mode);
+  const fd = fs.openSync(
+    file,
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
+    mode,
+  );
   try {
     fs.writeFileSync(fd, data);
     fs.fchmodSync(fd, mode);

@@ -4,7 +4,13 @@
  */
 import * as readline from 'node:readline';
 import * as vscode from 'vscode';
-import { LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  LanguageClient,
+  State,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
 import * as protocol from '../protocol/extension-methods.js';
 import type * as settingsSchema from '../protocol/client-settings-schema.js';
 import type {
@@ -27,7 +33,14 @@ import { readClientSettings } from './settings.js';
 /** How long a gateway process may take to stop its powers and exit. */
 const STOP_TIMEOUT_MS = 10_000;
 
-export const INITIAL_STATUS: GatewayStatus = { health: 'starting', endpointVersion: 0, powers: 0, activePowers: 0, crashedPowers: 0, issues: 0 };
+export const INITIAL_STATUS: GatewayStatus = {
+  health: 'starting',
+  endpointVersion: 0,
+  powers: 0,
+  activePowers: 0,
+  crashedPowers: 0,
+  issues: 0,
+};
 
 export function currentSettings(): settingsSchema.ClientSettings {
   const config = vscode.workspace.getConfiguration('grimoire');
@@ -74,7 +87,10 @@ export class GatewayClient implements vscode.Disposable {
   /** The gateway process (re)started and its state was read again: lists kept elsewhere should be asked for again. */
   readonly onDidConnect = this.connectedEmitter.event;
 
-  constructor(context: vscode.ExtensionContext, readonly channel: vscode.LogOutputChannel) {
+  constructor(
+    context: vscode.ExtensionContext,
+    readonly channel: vscode.LogOutputChannel,
+  ) {
     const module = context.asAbsolutePath('dist/server/process/main.js');
     const args = ['--demo-servers', context.asAbsolutePath('dist/demo-servers')];
     const serverOptions: ServerOptions = {
@@ -94,7 +110,8 @@ export class GatewayClient implements vscode.Disposable {
         restore: this.restoreOptions(),
       }),
       stdioOptions: {
-        stdout: (input, out) => readline.createInterface({ input, crlfDelay: Infinity }).on('line', (line) => out.info(line)),
+        stdout: (input, out) =>
+          readline.createInterface({ input, crlfDelay: Infinity }).on('line', (line) => out.info(line)),
         stderr: (input, out) =>
           readline.createInterface({ input, crlfDelay: Infinity }).on('line', (line) => {
             const { level, text } = parseServerLogLine(line);
@@ -112,11 +129,19 @@ export class GatewayClient implements vscode.Disposable {
         if (change.state === 'crashed') this.channel.warn(line);
         else this.channel.debug(line);
       }),
-      this.client.onNotification(protocol.activityRecorded.method, (entry: ActivityInfo) => this.activityEmitter.fire(entry)),
-      this.client.onNotification(protocol.activityRated.method, (rated: ActivityRated) => this.ratedEmitter.fire(rated)),
+      this.client.onNotification(protocol.activityRecorded.method, (entry: ActivityInfo) =>
+        this.activityEmitter.fire(entry),
+      ),
+      this.client.onNotification(protocol.activityRated.method, (rated: ActivityRated) =>
+        this.ratedEmitter.fire(rated),
+      ),
       this.client.onNotification(protocol.hintsChanged.method, (payload: HintsPayload) => this.setHints(payload)),
-      this.client.onNotification(protocol.recommendationStatsChanged.method, (stats: RecommendationStats) => this.setRecommendationStats(stats)),
-      this.client.onNotification(protocol.tokenReportChanged.method, (report: TokenReportInfo) => this.setTokenReport(report)),
+      this.client.onNotification(protocol.recommendationStatsChanged.method, (stats: RecommendationStats) =>
+        this.setRecommendationStats(stats),
+      ),
+      this.client.onNotification(protocol.tokenReportChanged.method, (report: TokenReportInfo) =>
+        this.setTokenReport(report),
+      ),
       this.client.onDidChangeState((event) => {
         if (event.newState === State.Starting) this.generation += 1;
         if (event.newState === State.Running) void this.refresh();
@@ -185,8 +210,14 @@ export class GatewayClient implements vscode.Disposable {
   }
 
   /** Answers a request the gateway sends to the extension (one handler per method). */
-  onRequest<P, R>(type: protocol.RequestType<P, R>, handler: (params: P, token: vscode.CancellationToken) => Promise<R>): vscode.Disposable {
-    return this.client.onRequest(type.method, (params: P, token: vscode.CancellationToken) => handler(params, token) as Promise<unknown>);
+  onRequest<P, R>(
+    type: protocol.RequestType<P, R>,
+    handler: (params: P, token: vscode.CancellationToken) => Promise<R>,
+  ): vscode.Disposable {
+    return this.client.onRequest(
+      type.method,
+      (params: P, token: vscode.CancellationToken) => handler(params, token) as Promise<unknown>,
+    );
   }
 
   /** Thumbs up (1), down (-1) or none (0) on a call; the ranking learns from it. */

@@ -19,7 +19,12 @@ export function percentText(rate: number | null): string {
 }
 
 export function edgeText(edge: HintEdgeInfo): string {
-  return [edge.kind === 'prerequisite' ? 'prerequisite' : 'next action', edge.source, `used ${edge.weight}×`, percentText(edge.followRate)].join(' · ');
+  return [
+    edge.kind === 'prerequisite' ? 'prerequisite' : 'next action',
+    edge.source,
+    `used ${edge.weight}×`,
+    percentText(edge.followRate),
+  ].join(' · ');
 }
 
 /** Tools with at least one hint (an edge, or an error hint that fired). */
@@ -66,7 +71,11 @@ export function hintChildren(payload: HintsPayload | undefined, node?: HintNode)
   }
 }
 
-const KIND_TEXT: Record<HintEventInfo['kind'], string> = { prerequisite: 'prerequisite suggested', next_action: 'next actions suggested', error_hint: 'error hint' };
+const KIND_TEXT: Record<HintEventInfo['kind'], string> = {
+  prerequisite: 'prerequisite suggested',
+  next_action: 'next actions suggested',
+  error_hint: 'error hint',
+};
 
 export function eventLabel(event: HintEventInfo): string {
   switch (event.kind) {
@@ -86,7 +95,8 @@ export function hintItem(payload: HintsPayload, node: HintNode, now = Date.now()
         id: 'hints:network',
         label: 'Hint network',
         description: `${payload.powers.join(', ')} · ${payload.edges.length} ${payload.edges.length === 1 ? 'hint' : 'hints'}`,
-        tooltip: "The active powers' tools with their prerequisites and next actions, declared in spell files or learned from the activity log, with how often agents followed them.",
+        tooltip:
+          "The active powers' tools with their prerequisites and next actions, declared in spell files or learned from the activity log, with how often agents followed them.",
         contextValue: 'grimoire.hints.network',
         icon: { id: 'type-hierarchy' },
         collapsible: true,
@@ -106,8 +116,12 @@ export function hintItem(payload: HintsPayload, node: HintNode, now = Date.now()
       return {
         id: `hints:power:${node.power}`,
         label: node.power,
-        description: tools.length ? `${tools.length} ${tools.length === 1 ? 'tool' : 'tools'} with hints` : 'no hints declared or learned yet',
-        tooltip: tools.length ? `${node.power}: ${tools.map(short).join(', ')}` : `${node.power} declares no hints, and none were learned from calls yet.`,
+        description: tools.length
+          ? `${tools.length} ${tools.length === 1 ? 'tool' : 'tools'} with hints`
+          : 'no hints declared or learned yet',
+        tooltip: tools.length
+          ? `${node.power}: ${tools.map(short).join(', ')}`
+          : `${node.power} declares no hints, and none were learned from calls yet.`,
         contextValue: 'grimoire.hints.power',
         icon: { id: 'plug' },
         collapsible: tools.length > 0,
@@ -136,7 +150,11 @@ export function hintItem(payload: HintsPayload, node: HintNode, now = Date.now()
         description: edgeText(edge),
         tooltip: `${edge.from} → ${edge.to}\n${prerequisite ? `${edge.from} should run before ${edge.to}` : `after ${edge.from}, ${edge.to} usually comes next`} (${edge.source}).\nAgents went from one to the other ${edge.weight} times; ${percentText(edge.followRate)}.`,
         contextValue: `grimoire.hints.edge.${edge.source}`,
-        icon: prerequisite ? { id: 'arrow-left' } : edge.source === 'learned' ? { id: 'sparkle' } : { id: 'arrow-right' },
+        icon: prerequisite
+          ? { id: 'arrow-left' }
+          : edge.source === 'learned'
+            ? { id: 'sparkle' }
+            : { id: 'arrow-right' },
         collapsible: false,
       };
     }
@@ -160,7 +178,12 @@ export function hintItem(payload: HintsPayload, node: HintNode, now = Date.now()
         description: [event.power, event.outcome ?? 'pending', ago(event.at, now)].join(' · '),
         tooltip: `${KIND_TEXT[event.kind]} (${event.source}) for ${event.power}:${event.tool}\n${event.suggested.length ? `Suggested: ${event.suggested.join(', ')}\n` : ''}What the agent did: ${event.outcome ?? 'nothing yet'}\n${new Date(event.at).toLocaleString()} · session ${event.session}`,
         contextValue: 'grimoire.hints.event',
-        icon: event.outcome === 'followed' ? { id: 'check', color: 'testing.iconPassed' } : event.outcome === null ? { id: 'lightbulb', color: 'editorLightBulb.foreground' } : { id: 'debug-step-over' },
+        icon:
+          event.outcome === 'followed'
+            ? { id: 'check', color: 'testing.iconPassed' }
+            : event.outcome === null
+              ? { id: 'lightbulb', color: 'editorLightBulb.foreground' }
+              : { id: 'debug-step-over' },
         collapsible: false,
       };
     }

@@ -12,7 +12,11 @@ export class HintsView implements vscode.TreeDataProvider<HintNode>, vscode.Disp
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(private readonly gateway: GatewayClient) {
-    this.subscriptions = [vscode.window.createTreeView(HINTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }), this.changed, gateway.onDidChangeHints(() => this.changed.fire())];
+    this.subscriptions = [
+      vscode.window.createTreeView(HINTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true }),
+      this.changed,
+      gateway.onDidChangeHints(() => this.changed.fire()),
+    ];
   }
 
   getChildren(node?: HintNode): HintNode[] {

@@ -10,7 +10,7 @@ import type { GatewayClient } from './gateway-client.js';
 import { chooseModel } from './model-choice.js';
 import { VSCODE_SETTINGS } from '../protocol/vscode-settings.js';
 import { LANGUAGE_MODEL_SETTING } from './settings.js';
-const JUSTIFICATION = 'Grimoire summarizes large MCP tool results so that they take less of the agent\'s context.';
+const JUSTIFICATION = "Grimoire summarizes large MCP tool results so that they take less of the agent's context.";
 
 export class LanguageModelLender implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[];
@@ -32,7 +32,12 @@ export class LanguageModelLender implements vscode.Disposable {
   }
 
   private async usableModels(): Promise<vscode.LanguageModelChat[]> {
-    if (!vscode.workspace.getConfiguration('grimoire').get<boolean>(LANGUAGE_MODEL_SETTING, VSCODE_SETTINGS[LANGUAGE_MODEL_SETTING].default)) return [];
+    if (
+      !vscode.workspace
+        .getConfiguration('grimoire')
+        .get<boolean>(LANGUAGE_MODEL_SETTING, VSCODE_SETTINGS[LANGUAGE_MODEL_SETTING].default)
+    )
+      return [];
     const models = await vscode.lm.selectChatModels();
     // false: the user refused consent; undefined: not asked yet (the first request asks).
     return models.filter((model) => this.context.languageModelAccessInformation.canSendRequest(model) !== false);
@@ -46,7 +51,10 @@ export class LanguageModelLender implements vscode.Disposable {
     } catch (error) {
       this.gateway.channel.debug(`language models not readable: ${(error as Error).message}`);
     }
-    const availability: protocol.LanguageModelAvailability = { available: models.length > 0, models: models.map((model) => `${model.vendor}/${model.name}`) };
+    const availability: protocol.LanguageModelAvailability = {
+      available: models.length > 0,
+      models: models.map((model) => `${model.vendor}/${model.name}`),
+    };
     const key = JSON.stringify(availability);
     if (force || key !== this.announced) {
       this.announced = key;
@@ -55,17 +63,25 @@ export class LanguageModelLender implements vscode.Disposable {
     return availability;
   }
 
-  private async ask(params: protocol.LanguageModelParams, token: vscode.CancellationToken): Promise<protocol.LanguageModelReply> {
+  private async ask(
+    params: protocol.LanguageModelParams,
+    token: vscode.CancellationToken,
+  ): Promise<protocol.LanguageModelReply> {
     if (typeof params?.prompt !== 'string' || !params.prompt) throw new Error('no prompt');
     const model = chooseModel(await this.usableModels());
     if (!model) throw new Error('no VS Code language model is available');
     try {
-      const response = await model.sendRequest([vscode.LanguageModelChatMessage.User(params.prompt)], { justification: JUSTIFICATION }, token);
+      const response = await model.sendRequest(
+        [vscode.LanguageModelChatMessage.User(params.prompt)],
+        { justification: JUSTIFICATION },
+        token,
+      );
       let text = '';
       for await (const chunk of response.text) text += chunk;
       return { text, model: `${model.vendor}/${model.name}` };
     } catch (error) {
-      if (error instanceof vscode.LanguageModelError) throw new Error(`VS Code language model ${model.name}: ${error.code || 'error'}: ${error.message}`);
+      if (error instanceof vscode.LanguageModelError)
+        throw new Error(`VS Code language model ${model.name}: ${error.code || 'error'}: ${error.message}`);
       throw error;
     } finally {
       void this.announce();

@@ -35,7 +35,9 @@ export function registerLaunchApproval(gateway: GatewayClient): vscode.Disposabl
     try {
       await gateway.request(protocol.approveLaunch, { name: power.name, hash: power.awaitingLaunch.hash });
     } catch (error) {
-      void vscode.window.showErrorMessage(`Grimoire: '${power.name}' was not approved: ${error instanceof Error ? error.message : String(error)}`);
+      void vscode.window.showErrorMessage(
+        `Grimoire: '${power.name}' was not approved: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   };
   const waiting = () => gateway.powers.filter((power): power is Waiting => power.awaitingLaunch !== undefined);
@@ -44,7 +46,8 @@ export function registerLaunchApproval(gateway: GatewayClient): vscode.Disposabl
   const review = () =>
     enqueue(async () => {
       const all = waiting();
-      if (all.length === 0) return void vscode.window.showInformationMessage('Grimoire: no server waits for your approval to run.');
+      if (all.length === 0)
+        return void vscode.window.showInformationMessage('Grimoire: no server waits for your approval to run.');
       for (const power of all) await ask(power);
     });
   const announceNew = () => {
@@ -52,9 +55,14 @@ export function registerLaunchApproval(gateway: GatewayClient): vscode.Disposabl
     if (fresh.length === 0) return;
     for (const power of fresh) announced.add(`${power.name}\n${power.awaitingLaunch.hash}`);
     const names = fresh.map((power) => `'${power.name}'`).join(', ');
-    void vscode.window.showWarningMessage(`Grimoire: ${names} ${fresh.length === 1 ? 'waits' : 'wait'} for your approval to run (from the workspace or an imported MCP config).`, 'Review...').then((choice) => {
-      if (choice) void review();
-    });
+    void vscode.window
+      .showWarningMessage(
+        `Grimoire: ${names} ${fresh.length === 1 ? 'waits' : 'wait'} for your approval to run (from the workspace or an imported MCP config).`,
+        'Review...',
+      )
+      .then((choice) => {
+        if (choice) void review();
+      });
   };
   return [gateway.onDidChangePowers(announceNew), vscode.commands.registerCommand('grimoire.reviewLaunches', review)];
 }

@@ -23,13 +23,20 @@ export function parseServerLogLine(line: string): { level: ServerLogLevel; text:
 const WRITERS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']);
 
 /** The same channel, with every string written through it redacted first (vscode-languageclient writes to it too). */
-export function redactingChannel(channel: vscode.LogOutputChannel, secrets: () => Iterable<string>): vscode.LogOutputChannel {
+export function redactingChannel(
+  channel: vscode.LogOutputChannel,
+  secrets: () => Iterable<string>,
+): vscode.LogOutputChannel {
   return new Proxy(channel, {
     get(target, property) {
       const value = Reflect.get(target, property, target) as unknown;
       if (typeof value !== 'function') return value;
       if (typeof property === 'string' && WRITERS.has(property)) {
-        return (...args: unknown[]) => value.apply(target, args.map((arg) => (typeof arg === 'string' ? redact(arg, secrets()) : arg)));
+        return (...args: unknown[]) =>
+          value.apply(
+            target,
+            args.map((arg) => (typeof arg === 'string' ? redact(arg, secrets()) : arg)),
+          );
       }
       return value.bind(target);
     },

@@ -29,7 +29,9 @@ function serversOf(text: string): { root: Node; servers: Node; base: number } | 
   const base = text.startsWith(BOM) ? 1 : 0;
   const root = parseTree(text.slice(base), [], { allowTrailingComma: true, disallowComments: false });
   if (!root || root.type !== 'object') return undefined;
-  const property = root.children?.find((p) => p.children?.[0]?.value === 'servers' && p.children[1]?.type === 'object') ?? root.children?.find((p) => p.children?.[0]?.value === 'mcpServers' && p.children[1]?.type === 'object');
+  const property =
+    root.children?.find((p) => p.children?.[0]?.value === 'servers' && p.children[1]?.type === 'object') ??
+    root.children?.find((p) => p.children?.[0]?.value === 'mcpServers' && p.children[1]?.type === 'object');
   const servers = property?.children?.[1];
   return servers ? { root, servers, base } : undefined;
 }
@@ -85,12 +87,16 @@ export function removeEntry(text: string, key: string): RemoveResult {
   const cuts: Array<[number, number]> = [];
   if (comma >= 0) {
     // Its own comma goes with it (a trailing comma, when it was last, too).
-    cuts.push(onOwnLine ? [lineStart(body, start), throughLineEnd(body, comma + 1)] : [start, skipBlanks(body, comma + 1)]);
+    cuts.push(
+      onOwnLine ? [lineStart(body, start), throughLineEnd(body, comma + 1)] : [start, skipBlanks(body, comma + 1)],
+    );
   } else if (previous) {
     // The last entry: the comma before it goes, so that the one before becomes the last.
     const before = commaBetween(body, previous.offset + previous.length, start);
     if (before >= 0) cuts.push([before, before + 1]);
-    cuts.push(onOwnLine ? [lineStart(body, start), throughLineEnd(body, end)] : [before >= 0 ? before + 1 : start, end]);
+    cuts.push(
+      onOwnLine ? [lineStart(body, start), throughLineEnd(body, end)] : [before >= 0 ? before + 1 : start, end],
+    );
   } else {
     cuts.push(onOwnLine ? [lineStart(body, start), throughLineEnd(body, end)] : [start, end]);
   }
@@ -102,8 +108,12 @@ export function removeEntry(text: string, key: string): RemoveResult {
     const afterEntry = comma >= 0 ? comma + 1 : end;
     trailing = body.slice(afterEntry, throughLineEnd(body, afterEntry)).replace(/\r?\n$/, '');
     const before = previous ? commaBetween(body, previous.offset + previous.length, start) : -1;
-    const anchor = throughLineEnd(body, previous ? (before >= 0 ? before + 1 : previous.offset + previous.length) : servers.offset + 1);
-    if (body[anchor - 1] === '\n' && anchor <= lineStart(body, start)) leading = body.slice(anchor, lineStart(body, start));
+    const anchor = throughLineEnd(
+      body,
+      previous ? (before >= 0 ? before + 1 : previous.offset + previous.length) : servers.offset + 1,
+    );
+    if (body[anchor - 1] === '\n' && anchor <= lineStart(body, start))
+      leading = body.slice(anchor, lineStart(body, start));
   }
   return {
     ok: true,
@@ -144,7 +154,10 @@ export function reinsertEntry(text: string, key: string, removed: RemovedEntry):
   const inserts: Array<[number, string]> = [];
   const line = (at: number, comma: boolean): void => {
     const leading = removed.leading && body.startsWith(removed.leading, at) ? removed.leading.length : 0;
-    inserts.push([at + leading, `${removed.indent}${removed.propertyText}${comma ? ',' : ''}${removed.trailing ?? ''}${eol}`]);
+    inserts.push([
+      at + leading,
+      `${removed.indent}${removed.propertyText}${comma ? ',' : ''}${removed.trailing ?? ''}${eol}`,
+    ]);
   };
   if (previous) {
     const end = previous.offset + previous.length;

@@ -19,7 +19,9 @@ export const MCP_SERVER_LABEL = 'Grimoire';
 /** Before the first endpoint is known; never started: resolve replaces it. */
 const PLACEHOLDER_URI = 'http://127.0.0.1/mcp';
 
-export class GatewayMcpProvider implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable {
+export class GatewayMcpProvider
+  implements vscode.McpServerDefinitionProvider<vscode.McpHttpServerDefinition>, vscode.Disposable
+{
   private readonly tracker = new EndpointTracker();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
@@ -48,11 +50,24 @@ export class GatewayMcpProvider implements vscode.McpServerDefinitionProvider<vs
 
   provideMcpServerDefinitions(): vscode.McpHttpServerDefinition[] {
     const endpoint = this.tracker.endpoint;
-    if (!endpoint) return [new vscode.McpHttpServerDefinition(MCP_SERVER_LABEL, vscode.Uri.parse(PLACEHOLDER_URI), {}, this.version)];
-    return [new vscode.McpHttpServerDefinition(MCP_SERVER_LABEL, vscode.Uri.parse(endpoint.url), authorizationHeaders(endpoint), this.version)];
+    if (!endpoint)
+      return [
+        new vscode.McpHttpServerDefinition(MCP_SERVER_LABEL, vscode.Uri.parse(PLACEHOLDER_URI), {}, this.version),
+      ];
+    return [
+      new vscode.McpHttpServerDefinition(
+        MCP_SERVER_LABEL,
+        vscode.Uri.parse(endpoint.url),
+        authorizationHeaders(endpoint),
+        this.version,
+      ),
+    ];
   }
 
-  async resolveMcpServerDefinition(server: vscode.McpHttpServerDefinition, token: vscode.CancellationToken): Promise<vscode.McpHttpServerDefinition> {
+  async resolveMcpServerDefinition(
+    server: vscode.McpHttpServerDefinition,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.McpHttpServerDefinition> {
     const endpoint = await this.gateway.endpoint(token);
     if (this.tracker.update(endpoint)) this.gateway.channel.info(`MCP endpoint for VS Code: ${endpoint.url}`);
     this.connectedTo = `${this.gateway.generation}:${endpoint.version}`;
@@ -77,7 +92,9 @@ export class GatewayMcpProvider implements vscode.McpServerDefinitionProvider<vs
       const first = this.tracker.endpoint === undefined;
       const changed = this.tracker.update(endpoint);
       if (first) return;
-      this.gateway.channel.info(`MCP endpoint for VS Code: ${endpoint.url}${changed ? ' (new: the MCP server definition changed)' : ' (the same as before the restart)'}`);
+      this.gateway.channel.info(
+        `MCP endpoint for VS Code: ${endpoint.url}${changed ? ' (new: the MCP server definition changed)' : ' (the same as before the restart)'}`,
+      );
       if (changed) {
         this.changeCount += 1;
         this.changed.fire();

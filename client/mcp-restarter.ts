@@ -33,7 +33,9 @@ export class McpRestarter {
       this.count += 1;
       this.channel.info("VS Code's Grimoire MCP server was started again after the gateway restart");
     } catch (error) {
-      this.channel.debug(`could not start VS Code's MCP server again (${(error as Error).message}): it starts with the agent's next request`);
+      this.channel.debug(
+        `could not start VS Code's MCP server again (${(error as Error).message}): it starts with the agent's next request`,
+      );
     }
   }
 }

@@ -35,30 +35,50 @@ async function chooseSource(): Promise<protocol.DownloadModelParams | undefined>
     });
     return input === undefined ? undefined : mirrorParams(input);
   }
-  const folder = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, openLabel: 'Use This Model Folder', title: 'Grimoire: the folder holding the model files' });
+  const folder = await vscode.window.showOpenDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    openLabel: 'Use This Model Folder',
+    title: 'Grimoire: the folder holding the model files',
+  });
   return folder?.[0] ? folderParams(folder[0].fsPath) : undefined;
 }
 
-async function downloadSemanticModel(gateway: GatewayClient, params: protocol.DownloadModelParams): Promise<protocol.DownloadOutcome> {
-  const outcome = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Grimoire: downloading the semantic model' }, async (progress) => {
-    const percents = new Map<string, number>();
-    const listening = gateway.onNotification(protocol.modelDownloadProgress, ({ file, percent }) => {
-      const before = percents.get(file) ?? 0;
-      const now = percent ?? before;
-      percents.set(file, now);
-      progress.report({ message: `${file}${percent === undefined ? '' : ` ${percent}%`}`, increment: (now - before) / Math.max(1, percents.size) });
-    });
-    try {
-      return await gateway.request(protocol.downloadModel, params);
-    } finally {
-      listening.dispose();
-    }
-  });
+async function downloadSemanticModel(
+  gateway: GatewayClient,
+  params: protocol.DownloadModelParams,
+): Promise<protocol.DownloadOutcome> {
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Grimoire: downloading the semantic model' },
+    async (progress) => {
+      const percents = new Map<string, number>();
+      const listening = gateway.onNotification(protocol.modelDownloadProgress, ({ file, percent }) => {
+        const before = percents.get(file) ?? 0;
+        const now = percent ?? before;
+        percents.set(file, now);
+        progress.report({
+          message: `${file}${percent === undefined ? '' : ` ${percent}%`}`,
+          increment: (now - before) / Math.max(1, percents.size),
+        });
+      });
+      try {
+        return await gateway.request(protocol.downloadModel, params);
+      } finally {
+        listening.dispose();
+      }
+    },
+  );
   if (outcome.ok) {
     gateway.channel.info(`semantic model ${outcome.model} in ${outcome.folder}`);
-    void vscode.window.showInformationMessage(`Grimoire: the semantic model is in ${outcome.folder}. Restart the gateway to match requests by meaning as well as by words.`, 'Restart Gateway').then((choice) => {
-      if (choice) void gateway.restart();
-    });
+    void vscode.window
+      .showInformationMessage(
+        `Grimoire: the semantic model is in ${outcome.folder}. Restart the gateway to match requests by meaning as well as by words.`,
+        'Restart Gateway',
+      )
+      .then((choice) => {
+        if (choice) void gateway.restart();
+      });
   } else {
     gateway.channel.warn(outcome.message);
     void vscode.window.showErrorMessage(`Grimoire: ${outcome.message}`, 'Show Log').then((choice) => {

@@ -6,8 +6,16 @@ export type ModelSourceKind = 'huggingface' | 'mirror' | 'folder';
 
 export const MODEL_SOURCES: ReadonlyArray<{ source: ModelSourceKind; label: string; detail: string }> = [
   { source: 'huggingface', label: 'Download from Hugging Face', detail: 'https://huggingface.co/ (the default)' },
-  { source: 'mirror', label: 'Download from a mirror...', detail: 'A server with the same layout as huggingface.co, e.g. your company mirror' },
-  { source: 'folder', label: 'Use a folder on this machine...', detail: 'A folder holding the model files: config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx' },
+  {
+    source: 'mirror',
+    label: 'Download from a mirror...',
+    detail: 'A server with the same layout as huggingface.co, e.g. your company mirror',
+  },
+  {
+    source: 'folder',
+    label: 'Use a folder on this machine...',
+    detail: 'A folder holding the model files: config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx',
+  },
 ];
 
 /** The problem with a typed mirror address, or undefined when it will do. */
@@ -16,9 +24,10 @@ export function mirrorProblem(input: string): string | undefined {
   try {
     url = new URL(input.trim());
   } catch {
-    return 'Type the mirror\'s address, e.g. https://hf-mirror.example.com/';
+    return "Type the mirror's address, e.g. https://hf-mirror.example.com/";
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `A mirror is reached over http or https, not ${url.protocol}`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return `A mirror is reached over http or https, not ${url.protocol}`;
   if (url.username || url.password) return 'Leave credentials out of the address';
   return undefined;
 }

@@ -11,7 +11,10 @@ export interface PickModel {
 
 /** Powers to activate (not active ones first) or to deactivate (active ones only). */
 export function powerPicks(powers: PowerInfo[], purpose: 'activate' | 'deactivate'): PickModel[] {
-  const chosen = purpose === 'deactivate' ? powers.filter((power) => power.active) : [...powers].sort((a, b) => Number(a.active) - Number(b.active) || a.name.localeCompare(b.name));
+  const chosen =
+    purpose === 'deactivate'
+      ? powers.filter((power) => power.active)
+      : [...powers].sort((a, b) => Number(a.active) - Number(b.active) || a.name.localeCompare(b.name));
   return chosen.map((power) => ({
     name: power.name,
     label: power.name,
@@ -24,9 +27,11 @@ export type PickPurpose = 'activate' | 'deactivate' | 'open' | 'resolve';
 
 /** Why a picker would be empty. */
 export function nothingToPickText(status: GatewayStatus, powers: PowerInfo[], purpose: PickPurpose): string {
-  if (status.health === 'starting' || status.health === 'restarting') return 'the gateway is still starting; its powers are listed in a moment.';
+  if (status.health === 'starting' || status.health === 'restarting')
+    return 'the gateway is still starting; its powers are listed in a moment.';
   if (status.health === 'failed') return `the gateway did not start (${status.message ?? 'see the output'}).`;
-  if (powers.length === 0) return 'there are no powers yet. A power is an MCP server: make one from a template or from an mcp.json server you already have, or try the bundled demo powers.';
+  if (powers.length === 0)
+    return 'there are no powers yet. A power is an MCP server: make one from a template or from an mcp.json server you already have, or try the bundled demo powers.';
   if (purpose === 'deactivate') return 'no power is active.';
   if (purpose === 'activate') return 'every power is active already.';
   return 'there is nothing to pick.';
@@ -54,21 +59,38 @@ export function percent(confidence: number): string {
 
 /** Where the words matched, e.g. "its keywords". */
 export function matchedWhere(matchType: string): string {
-  const where: Record<string, string> = { name: 'its name', keyword: 'its keywords', description: 'its description', tool: 'its tools', learned: 'requests it served before' };
+  const where: Record<string, string> = {
+    name: 'its name',
+    keyword: 'its keywords',
+    description: 'its description',
+    tool: 'its tools',
+    learned: 'requests it served before',
+  };
   return where[matchType] ?? `its ${matchType}`;
 }
 
-export function scorePick(score: PowerScoreInfo, candidates: string[], active: ReadonlySet<string> = new Set()): PickModel {
+export function scorePick(
+  score: PowerScoreInfo,
+  candidates: string[],
+  active: ReadonlySet<string> = new Set(),
+): PickModel {
   return {
     name: score.name,
     label: score.name,
-    description: [percent(score.confidence), BAND_TEXT[score.band], ...(active.has(score.name) ? ['already active'] : candidates.includes(score.name) ? ['offered'] : [])].join(' · '),
-    detail: score.matchedWords.length ? `your words ${score.matchedWords.map((word) => `"${word}"`).join(', ')} match ${matchedWhere(score.matchType)}` : 'none of your words match it',
+    description: [
+      percent(score.confidence),
+      BAND_TEXT[score.band],
+      ...(active.has(score.name) ? ['already active'] : candidates.includes(score.name) ? ['offered'] : []),
+    ].join(' · '),
+    detail: score.matchedWords.length
+      ? `your words ${score.matchedWords.map((word) => `"${word}"`).join(', ')} match ${matchedWhere(score.matchType)}`
+      : 'none of your words match it',
   };
 }
 
 export function resolveTitle(result: ResolveResult, active: ReadonlySet<string> = new Set()): string {
   const top = result.candidates[0];
-  if (result.tier === 'activated' && top && active.has(top)) return `"${result.query}": one clear match, ${top}, already active`;
+  if (result.tier === 'activated' && top && active.has(top))
+    return `"${result.query}": one clear match, ${top}, already active`;
   return `"${result.query}": ${TIER_TEXT[result.tier]}`;
 }

@@ -34,7 +34,8 @@ export class PowersTreeProvider implements vscode.TreeDataProvider<PowerNode>, v
         ...this.gateway.issues.map((issue): PowerNode => ({ kind: 'issue', issue })),
       ];
     }
-    if (node.kind === 'power') return node.power.tools.map((tool): PowerNode => ({ kind: 'tool', power: node.power, tool }));
+    if (node.kind === 'power')
+      return node.power.tools.map((tool): PowerNode => ({ kind: 'tool', power: node.power, tool }));
     return [];
   }
 
@@ -45,9 +46,16 @@ export class PowersTreeProvider implements vscode.TreeDataProvider<PowerNode>, v
       case 'tool':
         return toTreeItem(toolItem(node.power, node.tool));
       case 'issue':
-        return toTreeItem(issueItem(node.issue), { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(node.issue.file)] });
+        return toTreeItem(issueItem(node.issue), {
+          command: 'vscode.open',
+          title: 'Open',
+          arguments: [vscode.Uri.file(node.issue.file)],
+        });
       case 'review':
-        return toTreeItem(reviewItem(this.toolReview?.reviews ?? []), { command: 'grimoire.reviewToolChanges', title: 'Review changes' });
+        return toTreeItem(reviewItem(this.toolReview?.reviews ?? []), {
+          command: 'grimoire.reviewToolChanges',
+          title: 'Review changes',
+        });
     }
   }
 

@@ -37,7 +37,9 @@ export function readClientSettings(source: SettingsSource): ClientSettings {
 function valueOrDefault(value: unknown, setting: SettingDeclaration): unknown {
   switch (setting.type) {
     case 'array':
-      return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [...setting.default];
+      return Array.isArray(value)
+        ? value.filter((item): item is string => typeof item === 'string')
+        : [...setting.default];
     case 'string':
       return (setting.enum as readonly unknown[]).includes(value) ? value : setting.default;
     default:

@@ -3,7 +3,13 @@ import * as path from 'node:path';
 import { parseJsonc } from '../server/powers/jsonc.js';
 import { powerNameFrom } from '../server/spells/power-name.js';
 import { suggestKeywords } from '../server/spells/keyword-suggestions.js';
-import { isPlaceholderDescription, PLACEHOLDER_KEYWORDS, serverPlaceholderDescription, TEMPLATE_DESCRIPTION, TEMPLATE_STEERING } from '../server/spells/placeholders.js';
+import {
+  isPlaceholderDescription,
+  PLACEHOLDER_KEYWORDS,
+  serverPlaceholderDescription,
+  TEMPLATE_DESCRIPTION,
+  TEMPLATE_STEERING,
+} from '../server/spells/placeholders.js';
 
 export const SPELL_NAME = /^[a-z0-9-]+$/;
 
@@ -76,21 +82,41 @@ export function spellFromMcpEntry(entry: McpEntry, options: McpSpellOptions = {}
   const c = entry.config;
   const remote = c.type === 'http' || c.type === 'sse' || (typeof c.url === 'string' && c.command === undefined);
   const server = remote
-    ? { transport: c.type === 'sse' ? 'sse' : 'http', url: convert(c.url ?? ''), headers: mapValues(c.headers, convert) }
+    ? {
+        transport: c.type === 'sse' ? 'sse' : 'http',
+        url: convert(c.url ?? ''),
+        headers: mapValues(c.headers, convert),
+      }
     : {
         command: convert(c.command ?? ''),
         args: Array.isArray(c.args) ? c.args.map(convert) : [],
         env: mapValues(c.env, convert),
         ...(typeof c.cwd === 'string' ? { cwd: convert(c.cwd) } : {}),
       };
-  const known = options.known && options.known.toolNames.length > 0 && !isPlaceholderDescription(options.known.description) ? options.known : undefined;
+  const known =
+    options.known && options.known.toolNames.length > 0 && !isPlaceholderDescription(options.known.description)
+      ? options.known
+      : undefined;
   const description = known ? known.description : serverPlaceholderDescription(entry.key);
-  const keywords = keywordsFor(entry.key, known?.toolNames ?? [], { description: known?.description, packageName: packageOf(c) });
+  const keywords = keywordsFor(entry.key, known?.toolNames ?? [], {
+    description: known?.description,
+    packageName: packageOf(c),
+  });
   const header = [
-    ...(options.header ?? [`# Made from "${entry.key}" in ${path.join(path.basename(path.dirname(entry.file)), path.basename(entry.file))}.`]),
-    ...[...inputs].map((input) => `# \${${input}} was an mcp.json input: set it in the environment VS Code starts from.`),
-    ...(known ? [] : ['# Its tools were not listed yet: the description is a placeholder (the editor flags it until you write it).']),
-    ...(keywords.some((word) => PLACEHOLDER_KEYWORDS.includes(word)) ? ['# Too few telling words were found for keywords: replace the placeholders.'] : []),
+    ...(options.header ?? [
+      `# Made from "${entry.key}" in ${path.join(path.basename(path.dirname(entry.file)), path.basename(entry.file))}.`,
+    ]),
+    ...[...inputs].map(
+      (input) => `# \${${input}} was an mcp.json input: set it in the environment VS Code starts from.`,
+    ),
+    ...(known
+      ? []
+      : [
+          '# Its tools were not listed yet: the description is a placeholder (the editor flags it until you write it).',
+        ]),
+    ...(keywords.some((word) => PLACEHOLDER_KEYWORDS.includes(word))
+      ? ['# Too few telling words were found for keywords: replace the placeholders.']
+      : []),
   ];
   return [
     ...header,
@@ -139,7 +165,11 @@ function convertVariables(value: string, workspaceFolder: string | undefined, in
  * 3 to 20 keywords from the server's key, its npm package, its tool names and description (telling
  * words only: see keyword-suggestions.ts); the template's placeholders fill up to 3, and are flagged.
  */
-export function keywordsFor(key: string, toolNames: string[], more: { description?: string; packageName?: string } = {}): string[] {
+export function keywordsFor(
+  key: string,
+  toolNames: string[],
+  more: { description?: string; packageName?: string } = {},
+): string[] {
   const name = [key, more.packageName ?? ''].join(' ');
   // The description's words only when the name and tools tell too little: prose brings filler ("between", "existing", "entire").
   const telling = suggestKeywords({ name, toolNames }, 12);
@@ -152,7 +182,10 @@ function packageOf(config: Record<string, unknown>): string | undefined {
   const args = Array.isArray(config.args) ? config.args.filter((arg): arg is string => typeof arg === 'string') : [];
   const spec = args.find((arg) => !arg.startsWith('-') && /^(@[\w.-]+\/)?[\w.-]+(@[\w.^~-]+)?$/.test(arg));
   if (!spec || (config.command !== 'npx' && config.command !== 'bunx' && config.command !== 'uvx')) return undefined;
-  return spec.replace(/^@[\w.-]+\//, '').replace(/@.*$/, '').replace(/^(mcp-server-|server-|mcp-)|(-mcp-server|-mcp|-server)$/g, '');
+  return spec
+    .replace(/^@[\w.-]+\//, '')
+    .replace(/@.*$/, '')
+    .replace(/^(mcp-server-|server-|mcp-)|(-mcp-server|-mcp|-server)$/g, '');
 }
 
 function mapValues(value: unknown, convert: (value: unknown) => string): Record<string, string> {

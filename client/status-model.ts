@@ -14,12 +14,23 @@ export function statusBarModel(status: GatewayStatus): StatusBarModel {
     case 'starting':
       return { text: '$(loading~spin) Grimoire', tooltip: 'Grimoire gateway: starting', error: false, warning: false };
     case 'restarting':
-      return { text: '$(loading~spin) Grimoire', tooltip: 'Grimoire gateway: restarting', error: false, warning: false };
+      return {
+        text: '$(loading~spin) Grimoire',
+        tooltip: 'Grimoire gateway: restarting',
+        error: false,
+        warning: false,
+      };
     case 'failed':
-      return { text: '$(error) Grimoire', tooltip: `Grimoire gateway: ${status.message ?? 'failed'}\nClick to open the dashboard`, error: true, warning: false };
+      return {
+        text: '$(error) Grimoire',
+        tooltip: `Grimoire gateway: ${status.message ?? 'failed'}\nClick to open the dashboard`,
+        error: true,
+        warning: false,
+      };
     case 'ready': {
       const crashed = status.crashedPowers > 0 ? `, ${status.crashedPowers} crashed` : '';
-      const issues = status.issues > 0 ? `\n${status.issues} configuration problem${status.issues === 1 ? '' : 's'}` : '';
+      const issues =
+        status.issues > 0 ? `\n${status.issues} configuration problem${status.issues === 1 ? '' : 's'}` : '';
       return {
         text: `$(${status.crashedPowers > 0 ? 'warning' : 'sparkle'}) Grimoire ${status.activePowers}/${status.powers}`,
         tooltip: `Grimoire gateway: ready at ${status.url ?? '?'}\n${powers}${crashed}${issues}\nClick to open the dashboard`,

@@ -18,10 +18,19 @@ export function reviewItem(reviews: readonly ToolReviewInfo[]): ItemModel {
   return {
     id: 'review:changes',
     label: pending.length ? `Review changes (${pending.length})` : `Blocked tools (${rejected.length})`,
-    description: pending.length ? [`${names(pending)}${suspicious ? ` · ${suspicious} suspicious` : ''}`, blockedText].filter(Boolean).join(' · ') : names(rejected),
-    tooltip: reviews.map((r) => `${r.power}:${r.tool} (${r.kind}${r.status === 'rejected' ? ', kept blocked' : ', awaiting your review'}): ${r.changes.join('; ') || 'new tool'}`).join('\n'),
+    description: pending.length
+      ? [`${names(pending)}${suspicious ? ` · ${suspicious} suspicious` : ''}`, blockedText].filter(Boolean).join(' · ')
+      : names(rejected),
+    tooltip: reviews
+      .map(
+        (r) =>
+          `${r.power}:${r.tool} (${r.kind}${r.status === 'rejected' ? ', kept blocked' : ', awaiting your review'}): ${r.changes.join('; ') || 'new tool'}`,
+      )
+      .join('\n'),
     contextValue: pending.length ? 'grimoire.toolReview' : 'grimoire.toolReview.blocked',
-    icon: pending.length ? { id: suspicious ? 'shield' : 'diff', color: suspicious ? 'errorForeground' : 'problemsWarningIcon.foreground' } : { id: 'circle-slash' },
+    icon: pending.length
+      ? { id: suspicious ? 'shield' : 'diff', color: suspicious ? 'errorForeground' : 'problemsWarningIcon.foreground' }
+      : { id: 'circle-slash' },
     collapsible: false,
   };
 }
@@ -49,12 +58,19 @@ export function approvalPrompt(reviews: readonly ToolReviewInfo[]): { message: s
     const flags = r.suspicious.map((f) => `${f.kind.replace('-', ' ')}: "${f.excerpt}"`).join('; ');
     return `${r.power}:${r.tool}: ${r.changes.join('; ') || 'a new tool'}${flags ? `. Flagged ${flags}` : ''}.`;
   });
-  if (flagged.length) lines.push('Flagged text reads like instructions aimed at the agent. Approve only if you trust this server and the change is expected.');
+  if (flagged.length)
+    lines.push(
+      'Flagged text reads like instructions aimed at the agent. Approve only if you trust this server and the change is expected.',
+    );
   return { message, detail: lines.join('\n') };
 }
 
 /** The modal of an approval: "Keep blocked" first (VS Code focuses the first button: Enter keeps it blocked); Escape decides nothing. */
-export function approvalDialog(reviews: readonly ToolReviewInfo[]): { message: string; options: { modal: true; detail: string }; items: [string, string] } {
+export function approvalDialog(reviews: readonly ToolReviewInfo[]): {
+  message: string;
+  options: { modal: true; detail: string };
+  items: [string, string];
+} {
   const prompt = approvalPrompt(reviews);
   return { message: prompt.message, options: { modal: true, detail: prompt.detail }, items: [KEEP_BLOCKED, APPROVE] };
 }
@@ -91,12 +107,16 @@ export function versionPath(review: Pick<ToolReviewInfo, 'power' | 'tool'>, side
 
 export function parseVersionPath(path: string): { power: string; tool: string; side: 'old' | 'new' } | undefined {
   const match = /^\/([^/]+)\/([^/]+)\/(old|new)\.md$/.exec(path);
-  return match ? { power: decodeURIComponent(match[1]), tool: decodeURIComponent(match[2]), side: match[3] as 'old' | 'new' } : undefined;
+  return match
+    ? { power: decodeURIComponent(match[1]), tool: decodeURIComponent(match[2]), side: match[3] as 'old' | 'new' }
+    : undefined;
 }
 
 /** The notification text for tools just put in quarantine. */
 export function quarantineMessage(reviews: readonly ToolReviewInfo[]): string {
   const names = reviews.map((r) => `${r.power}:${r.tool}`).join(', ');
-  const suspicious = reviews.some((r) => r.suspicious.length > 0) ? ' Some descriptions carry instruction-like text aimed at the agent.' : '';
+  const suspicious = reviews.some((r) => r.suspicious.length > 0)
+    ? ' Some descriptions carry instruction-like text aimed at the agent.'
+    : '';
   return `Grimoire held back ${reviews.length === 1 ? 'a tool that' : `${reviews.length} tools that`} changed since you approved ${reviews.length === 1 ? 'it' : 'them'} (or ${reviews.length === 1 ? 'is' : 'are'} new): ${names}.${suspicious}`;
 }

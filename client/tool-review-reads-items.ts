@@ -5,7 +5,10 @@ export const REVIEW_READS = 'Review reads';
 export const MARK_READ_ONLY = 'Mark read-only';
 
 const names = (list: readonly ReadCandidateInfo[], max = 4) =>
-  list.slice(0, max).map((c) => `${c.power}:${c.tool}`).join(', ') + (list.length > max ? ` and ${list.length - max} more` : '');
+  list
+    .slice(0, max)
+    .map((c) => `${c.power}:${c.tool}`)
+    .join(', ') + (list.length > max ? ` and ${list.length - max} more` : '');
 
 /** The candidates that await the user's word: never confirmed, or changed since. */
 export function awaitingWord(reads: readonly ReadCandidateInfo[]): ReadCandidateInfo[] {
@@ -22,9 +25,24 @@ export function offerMessage(fresh: readonly ReadCandidateInfo[]): string {
 }
 
 /** One row of the pick list; unconfirmed rows start picked. */
-export function pickItem(read: ReadCandidateInfo): { label: string; description: string; detail: string; picked: boolean } {
-  const status = read.status === 'changed' ? 'changed since you confirmed it' : read.status === 'confirmed' ? 'confirmed read-only' : 'not confirmed';
-  return { label: `${read.power}:${read.tool}`, description: status, detail: read.description.split('\n')[0].slice(0, 200), picked: read.status !== 'confirmed' };
+export function pickItem(read: ReadCandidateInfo): {
+  label: string;
+  description: string;
+  detail: string;
+  picked: boolean;
+} {
+  const status =
+    read.status === 'changed'
+      ? 'changed since you confirmed it'
+      : read.status === 'confirmed'
+        ? 'confirmed read-only'
+        : 'not confirmed';
+  return {
+    label: `${read.power}:${read.tool}`,
+    description: status,
+    detail: read.description.split('\n')[0].slice(0, 200),
+    picked: read.status !== 'confirmed',
+  };
 }
 
 /** The modal that confirms the choice: what the user grants, in plain words. */

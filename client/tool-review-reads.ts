@@ -8,7 +8,14 @@ import * as vscode from 'vscode';
 import * as protocol from '../protocol/extension-methods.js';
 import type { ReadCandidateInfo } from '../protocol/records.js';
 import type { GatewayClient } from './gateway-client.js';
-import { awaitingWord, confirmPrompt, MARK_READ_ONLY, offerMessage, pickItem, REVIEW_READS } from './tool-review-reads-items.js';
+import {
+  awaitingWord,
+  confirmPrompt,
+  MARK_READ_ONLY,
+  offerMessage,
+  pickItem,
+  REVIEW_READS,
+} from './tool-review-reads-items.js';
 
 /** Powers change in bursts while servers are listed: the offer waits for the burst to end. */
 const OFFER_AFTER_MS = 3000;
@@ -44,17 +51,29 @@ export class ReadReview implements vscode.Disposable {
     }
     const picked = await vscode.window.showQuickPick(
       reads.map((read) => ({ ...pickItem(read), read })),
-      { canPickMany: true, placeHolder: 'Tools that only read, by their names: the picked ones go through call_tool_read once you confirm', matchOnDetail: true },
+      {
+        canPickMany: true,
+        placeHolder: 'Tools that only read, by their names: the picked ones go through call_tool_read once you confirm',
+        matchOnDetail: true,
+      },
     );
     const chosen = (picked ?? []).map((item) => item.read).filter((read) => read.status !== 'confirmed');
     if (chosen.length === 0) return [];
     const prompt = confirmPrompt(chosen);
-    const answer = await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, MARK_READ_ONLY);
+    const answer = await vscode.window.showWarningMessage(
+      prompt.message,
+      { modal: true, detail: prompt.detail },
+      MARK_READ_ONLY,
+    );
     if (answer !== MARK_READ_ONLY) return [];
     try {
-      const after = await this.gateway.request(protocol.confirmReads, { tools: chosen.map((read) => `${read.power}:${read.tool}`) });
+      const after = await this.gateway.request(protocol.confirmReads, {
+        tools: chosen.map((read) => `${read.power}:${read.tool}`),
+      });
       for (const refusal of after.refused ?? []) void vscode.window.showWarningMessage(`Grimoire: ${refusal}`);
-      const confirmed = new Set(after.reads.filter((read) => read.status === 'confirmed').map((read) => `${read.power}:${read.tool}`));
+      const confirmed = new Set(
+        after.reads.filter((read) => read.status === 'confirmed').map((read) => `${read.power}:${read.tool}`),
+      );
       return chosen.map((read) => `${read.power}:${read.tool}`).filter((name) => confirmed.has(name));
     } catch (error) {
       void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
@@ -77,7 +96,10 @@ export class ReadReview implements vscode.Disposable {
     void this.memory.update(OFFERED_KEY, [...this.offered].slice(-OFFERED_KEPT));
     this.offering = true;
     try {
-      if ((await vscode.window.showInformationMessage(`Grimoire: ${offerMessage(fresh)}`, REVIEW_READS)) === REVIEW_READS) await this.review();
+      if (
+        (await vscode.window.showInformationMessage(`Grimoire: ${offerMessage(fresh)}`, REVIEW_READS)) === REVIEW_READS
+      )
+        await this.review();
     } finally {
       this.offering = false;
     }

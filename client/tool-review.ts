@@ -7,7 +7,17 @@ import * as vscode from 'vscode';
 import * as protocol from '../protocol/extension-methods.js';
 import type { ToolChangesPayload, ToolReviewInfo } from '../protocol/records.js';
 import type { GatewayClient } from './gateway-client.js';
-import { APPROVE, approvalDialog, KEEP_BLOCKED, parseVersionPath, quarantineMessage, REVIEW_SCHEME, reviewNotice, versionPath, versionText } from './tool-review-items.js';
+import {
+  APPROVE,
+  approvalDialog,
+  KEEP_BLOCKED,
+  parseVersionPath,
+  quarantineMessage,
+  REVIEW_SCHEME,
+  reviewNotice,
+  versionPath,
+  versionText,
+} from './tool-review-items.js';
 
 type Target = { power: string; tool?: string } | undefined;
 
@@ -29,9 +39,15 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
       gateway.onNotification(protocol.toolsQuarantined, (payload) => void this.announce(payload)),
       gateway.onDidChangePowers(() => void this.refresh()),
       gateway.onDidConnect(() => void this.refresh()),
-      vscode.commands.registerCommand('grimoire.reviewToolChanges', (target?: unknown) => this.review(asTarget(target))),
-      vscode.commands.registerCommand('grimoire.approveToolChange', (target?: unknown) => this.decide('approve', asTarget(target))),
-      vscode.commands.registerCommand('grimoire.keepToolBlocked', (target?: unknown) => this.decide('reject', asTarget(target))),
+      vscode.commands.registerCommand('grimoire.reviewToolChanges', (target?: unknown) =>
+        this.review(asTarget(target)),
+      ),
+      vscode.commands.registerCommand('grimoire.approveToolChange', (target?: unknown) =>
+        this.decide('approve', asTarget(target)),
+      ),
+      vscode.commands.registerCommand('grimoire.keepToolBlocked', (target?: unknown) =>
+        this.decide('reject', asTarget(target)),
+      ),
     ];
   }
 
@@ -54,13 +70,18 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
   private set(payload: ToolChangesPayload): void {
     this.reviews = payload.reviews;
     this.changed.fire();
-    for (const document of vscode.workspace.textDocuments) if (document.uri.scheme === REVIEW_SCHEME) this.documents.fire(document.uri);
+    for (const document of vscode.workspace.textDocuments)
+      if (document.uri.scheme === REVIEW_SCHEME) this.documents.fire(document.uri);
   }
 
   private async announce(payload: ToolChangesPayload): Promise<void> {
     await this.refresh();
     const choice = await vscode.window.showWarningMessage(quarantineMessage(payload.reviews), 'Review changes');
-    if (choice) await this.review({ power: payload.reviews[0].power, tool: payload.reviews.length === 1 ? payload.reviews[0].tool : undefined });
+    if (choice)
+      await this.review({
+        power: payload.reviews[0].power,
+        tool: payload.reviews.length === 1 ? payload.reviews[0].tool : undefined,
+      });
   }
 
   /** Opens the diff of one held tool (picked when not given) and offers the decision. Returns the reviewed tool. */
@@ -69,9 +90,17 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
     const review = await this.pick(target, 'Review which changed tool?');
     if (!review) return undefined;
     const side = (s: 'old' | 'new') => vscode.Uri.from({ scheme: REVIEW_SCHEME, path: versionPath(review, s) });
-    await vscode.commands.executeCommand('vscode.diff', side('old'), side('new'), `${review.power}:${review.tool}: approved ↔ offered now`, { preview: true });
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      side('old'),
+      side('new'),
+      `${review.power}:${review.tool}: approved ↔ offered now`,
+      { preview: true },
+    );
     const items = [KEEP_BLOCKED, `${APPROVE}...`];
-    const shown = review.suspicious.length ? vscode.window.showWarningMessage(reviewNotice(review), ...items) : vscode.window.showInformationMessage(reviewNotice(review), ...items);
+    const shown = review.suspicious.length
+      ? vscode.window.showWarningMessage(reviewNotice(review), ...items)
+      : vscode.window.showInformationMessage(reviewNotice(review), ...items);
     void shown.then((choice) => {
       if (choice === KEEP_BLOCKED) void this.decide('reject', review);
       else if (choice) void this.decide('approve', review);
@@ -88,7 +117,13 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
     const wholePower = decision === 'approve' && target && !target.tool;
     const chosen = wholePower
       ? this.reviews.filter((r) => r.power === target.power)
-      : [await this.pick(target, decision === 'approve' ? 'Approve which tool?' : 'Keep which tool blocked?', decision === 'reject' ? 'pending' : undefined)].filter((r): r is ToolReviewInfo => r !== undefined);
+      : [
+          await this.pick(
+            target,
+            decision === 'approve' ? 'Approve which tool?' : 'Keep which tool blocked?',
+            decision === 'reject' ? 'pending' : undefined,
+          ),
+        ].filter((r): r is ToolReviewInfo => r !== undefined);
     if (chosen.length === 0) return undefined;
     if (decision === 'approve') {
       const dialog = approvalDialog(chosen);
@@ -97,7 +132,13 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
       if (answer === KEEP_BLOCKED) return this.keepBlocked(chosen.filter((r) => r.status === 'pending'));
     }
     try {
-      if (decision === 'approve') this.set(await this.gateway.request(protocol.approveToolChange, wholePower ? { power: target.power } : { power: chosen[0].power, tool: chosen[0].tool }));
+      if (decision === 'approve')
+        this.set(
+          await this.gateway.request(
+            protocol.approveToolChange,
+            wholePower ? { power: target.power } : { power: chosen[0].power, tool: chosen[0].tool },
+          ),
+        );
       else return this.keepBlocked(chosen);
     } catch (error) {
       void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
@@ -108,7 +149,8 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
 
   private async keepBlocked(reviews: readonly ToolReviewInfo[]): Promise<ToolReviewInfo[] | undefined> {
     try {
-      for (const review of reviews) this.set(await this.gateway.request(protocol.rejectToolChange, { power: review.power, tool: review.tool }));
+      for (const review of reviews)
+        this.set(await this.gateway.request(protocol.rejectToolChange, { power: review.power, tool: review.tool }));
     } catch (error) {
       void vscode.window.showErrorMessage(`Grimoire: ${(error as Error).message}`);
       return undefined;
@@ -116,11 +158,23 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
     return this.reviews;
   }
 
-  private async pick(target: Target, placeHolder: string, status?: ToolReviewInfo['status']): Promise<ToolReviewInfo | undefined> {
-    const candidates = this.reviews.filter((r) => (!status || r.status === status) && (!target || (r.power === target.power && (!target.tool || r.tool === target.tool))));
+  private async pick(
+    target: Target,
+    placeHolder: string,
+    status?: ToolReviewInfo['status'],
+  ): Promise<ToolReviewInfo | undefined> {
+    const candidates = this.reviews.filter(
+      (r) =>
+        (!status || r.status === status) &&
+        (!target || (r.power === target.power && (!target.tool || r.tool === target.tool))),
+    );
     if (candidates.length <= 1) return candidates[0];
     const picked = await vscode.window.showQuickPick(
-      candidates.map((review) => ({ label: `${review.power}:${review.tool}`, description: review.changes.join('; '), review })),
+      candidates.map((review) => ({
+        label: `${review.power}:${review.tool}`,
+        description: review.changes.join('; '),
+        review,
+      })),
       { placeHolder },
     );
     return picked?.review;
@@ -134,7 +188,8 @@ export class ToolReview implements vscode.TextDocumentContentProvider, vscode.Di
 /** A command argument: `{ power, tool? }` from a caller or a tool row of the Powers tree; anything else (the review item) picks. */
 function asTarget(arg: unknown): Target {
   const node = arg as { kind?: unknown; power?: { name?: unknown }; tool?: { name?: unknown } } | undefined;
-  if (node?.kind === 'tool' && typeof node.power?.name === 'string' && typeof node.tool?.name === 'string') return { power: node.power.name, tool: node.tool.name };
+  if (node?.kind === 'tool' && typeof node.power?.name === 'string' && typeof node.tool?.name === 'string')
+    return { power: node.power.name, tool: node.tool.name };
   const candidate = arg as { power?: unknown; tool?: unknown } | undefined;
   if (!candidate || typeof candidate.power !== 'string') return undefined;
   return { power: candidate.power, ...(typeof candidate.tool === 'string' ? { tool: candidate.tool } : {}) };
@@ -144,7 +199,9 @@ function asTarget(arg: unknown): Target {
 export function reviewBadge(view: vscode.TreeView<unknown>, review: ToolReview): vscode.Disposable {
   const update = () => {
     const pending = review.reviews.filter((r) => r.status === 'pending').length;
-    view.badge = pending ? { value: pending, tooltip: `${pending} tool${pending === 1 ? '' : 's'} held back for your review` } : undefined;
+    view.badge = pending
+      ? { value: pending, tooltip: `${pending} tool${pending === 1 ? '' : 's'} held back for your review` }
+      : undefined;
   };
   update();
   return review.onDidChangeReviews(update);

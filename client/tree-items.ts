@@ -33,13 +33,13 @@ const SOURCE_LABEL: Record<PowerInfo['source']['kind'], string> = {
 
 export function powerIcon(power: PowerInfo): IconModel {
   if (power.state === 'crashed') return { id: 'error', color: 'errorForeground' };
-  if (power.problems.length > 0 && power.state !== 'active') return { id: 'warning', color: 'problemsWarningIcon.foreground' };
+  if (power.problems.length > 0 && power.state !== 'active')
+    return { id: 'warning', color: 'problemsWarningIcon.foreground' };
   if (power.state === 'starting' || power.state === 'stopping') return { id: 'loading~spin' };
   // Green only where an agent has its tools.
   if (inAgentsView(power)) return { id: 'pass-filled', color: 'testing.iconPassed' };
   return power.active ? { id: 'circle-large-filled' } : { id: 'circle-large-outline' };
 }
-
 
 /** The toast after activation: which tools the agent has now, and which it does not (and why). */
 export function activationMessage(power: PowerInfo): string {
@@ -54,7 +54,12 @@ export function activationMessage(power: PowerInfo): string {
         : n === 0
           ? "none of its tools is in the agent's list"
           : `${n} of its ${toolCountText(power.tools.length)} ${are} in the agent's list`;
-  const withheld = [...(counts.held ? [`${toolCountText(counts.held)} held for your review (${power.awaitingReview!.join(', ')})`] : []), ...(counts.blocked ? [`${toolCountText(counts.blocked)} blocked (${power.blocked!.join(', ')})`] : [])];
+  const withheld = [
+    ...(counts.held
+      ? [`${toolCountText(counts.held)} held for your review (${power.awaitingReview!.join(', ')})`]
+      : []),
+    ...(counts.blocked ? [`${toolCountText(counts.blocked)} blocked (${power.blocked!.join(', ')})`] : []),
+  ];
   return `Grimoire: '${power.name}' is active; ${listed}${withheld.length ? `; ${withheld.join(', ')}` : ''}.`;
 }
 
@@ -67,7 +72,9 @@ export function powerItem(power: PowerInfo): ItemModel {
     ...(power.protocolVersion ? [`MCP revision: ${power.protocolVersion} (${eraOf(power.protocolVersion)})`] : []),
     ...power.problems.map((problem) => `Problem: ${problem}`),
     ...(power.lastError ? [`Last error: ${power.lastError}`] : []),
-    ...(power.awaitingLaunch ? [`Waiting for your approval to run: ${power.awaitingLaunch.command} (Grimoire: Review Server Launches...)`] : []),
+    ...(power.awaitingLaunch
+      ? [`Waiting for your approval to run: ${power.awaitingLaunch.command} (Grimoire: Review Server Launches...)`]
+      : []),
   ];
   return {
     id: `power:${power.name}`,
@@ -100,14 +107,25 @@ export function toolItem(power: PowerInfo, tool: ToolInfo): ItemModel {
     id: `tool:${power.name}:${tool.name}`,
     label: tool.name,
     description: [statusText, tags.join(', ')].filter(Boolean).join(' · '),
-    tooltip: [tool.title ?? tool.name, statusText && `Not in the agent's list: ${statusText}.`, tool.description, tags.length ? `Annotations: ${tags.join(', ')}` : 'No annotations'].filter(Boolean).join('\n\n'),
+    tooltip: [
+      tool.title ?? tool.name,
+      statusText && `Not in the agent's list: ${statusText}.`,
+      tool.description,
+      tags.length ? `Annotations: ${tags.join(', ')}` : 'No annotations',
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     contextValue: status === 'available' ? 'grimoire.tool' : `grimoire.tool.${status}`,
     icon:
       status === 'held'
         ? { id: 'diff', color: 'problemsWarningIcon.foreground' }
         : status === 'blocked'
           ? { id: 'circle-slash' }
-          : tool.annotations.destructiveHint ? { id: 'warning' } : tool.annotations.readOnlyHint ? { id: 'eye' } : { id: 'tools' },
+          : tool.annotations.destructiveHint
+            ? { id: 'warning' }
+            : tool.annotations.readOnlyHint
+              ? { id: 'eye' }
+              : { id: 'tools' },
     collapsible: false,
   };
 }
@@ -119,7 +137,10 @@ export function issueItem(issue: LoadIssueInfo): ItemModel {
     description: issue.message,
     tooltip: `${issue.file}${issue.line === undefined ? '' : `:${issue.line}`}${issue.field ? ` (${issue.field})` : ''}\n${issue.message}\nFix: ${issue.fix}`,
     contextValue: 'grimoire.issue',
-    icon: issue.severity === 'warning' ? { id: 'warning', color: 'problemsWarningIcon.foreground' } : { id: 'error', color: 'problemsErrorIcon.foreground' },
+    icon:
+      issue.severity === 'warning'
+        ? { id: 'warning', color: 'problemsWarningIcon.foreground' }
+        : { id: 'error', color: 'problemsErrorIcon.foreground' },
     collapsible: false,
   };
 }

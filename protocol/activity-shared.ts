@@ -9,7 +9,14 @@ import type { ActivityFilterInfo, ActivityInfo, ActivityRating } from './records
 export const ACTIVITY_LIMIT = 100;
 
 export function isFiltered(filter: ActivityFilterInfo): boolean {
-  return Boolean(filter.intentType || filter.status || filter.power || filter.tool || filter.since !== undefined || filter.until !== undefined);
+  return Boolean(
+    filter.intentType ||
+    filter.status ||
+    filter.power ||
+    filter.tool ||
+    filter.since !== undefined ||
+    filter.until !== undefined,
+  );
 }
 
 /** The filter in words ('' when none). */
@@ -33,7 +40,12 @@ export function matchesFilter(entry: ActivityInfo, filter: ActivityFilterInfo): 
 }
 
 /** The list with a just-recorded call in its place (newest first), once, when the filter admits it. */
-export function withRecorded(entries: ActivityInfo[], entry: ActivityInfo, filter: ActivityFilterInfo, limit = filter.limit ?? ACTIVITY_LIMIT): ActivityInfo[] {
+export function withRecorded(
+  entries: ActivityInfo[],
+  entry: ActivityInfo,
+  filter: ActivityFilterInfo,
+  limit = filter.limit ?? ACTIVITY_LIMIT,
+): ActivityInfo[] {
   if (!matchesFilter(entry, filter) || entries.some((e) => e.id === entry.id)) return entries;
   return [entry, ...entries].sort((a, b) => b.at - a.at).slice(0, limit);
 }
@@ -50,7 +62,9 @@ export function toggledRating(current: ActivityRating, thumb: 1 | -1): ActivityR
 /** The variant called and, for intent-declared calls, the declared operation when it differs. */
 export function intentText(entry: Pick<ActivityInfo, 'variant' | 'operationType'>): string {
   if (entry.variant === 'direct') return 'direct';
-  return entry.operationType && entry.operationType !== entry.variant ? `${entry.variant} (declared ${entry.operationType})` : entry.variant;
+  return entry.operationType && entry.operationType !== entry.variant
+    ? `${entry.variant} (declared ${entry.operationType})`
+    : entry.variant;
 }
 
 export function latencyText(ms: number): string {

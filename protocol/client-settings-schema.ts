@@ -4,7 +4,14 @@
  * declarations (vscode-settings.ts); the client imports the inferred types.
  */
 import { z } from 'zod';
-import { declaration, declaredKeys, type ClientSettingKey, type GatewaySettingsPatch, type SettingDeclaration, type SettingValue } from './vscode-settings.js';
+import {
+  declaration,
+  declaredKeys,
+  type ClientSettingKey,
+  type GatewaySettingsPatch,
+  type SettingDeclaration,
+  type SettingValue,
+} from './vscode-settings.js';
 
 export type { GatewaySettingsPatch } from './vscode-settings.js';
 
@@ -28,7 +35,14 @@ interface PatchTree {
 }
 
 function patchObject(tree: PatchTree): z.ZodObject {
-  return z.object(Object.fromEntries(Object.entries(tree).map(([key, node]) => [key, (node instanceof z.ZodType ? node : patchObject(node)).optional()])));
+  return z.object(
+    Object.fromEntries(
+      Object.entries(tree).map(([key, node]) => [
+        key,
+        (node instanceof z.ZodType ? node : patchObject(node)).optional(),
+      ]),
+    ),
+  );
 }
 
 function patchTree(): PatchTree {

@@ -2,7 +2,21 @@
  * The messages between the dashboard webview (webview/) and the extension (client/dashboard.ts),
  * over postMessage. The gateway process never sees them.
  */
-import type { ActivityFilterInfo, ActivityInfo, ActivityPage, ActivityRated, ActivityRating, GatewayStatus, HintsPayload, LoadIssueInfo, PowerInfo, RecommendationStats, ResolveResult, TokenReportInfo, TuneWeightsResult } from './records.js';
+import type {
+  ActivityFilterInfo,
+  ActivityInfo,
+  ActivityPage,
+  ActivityRated,
+  ActivityRating,
+  GatewayStatus,
+  HintsPayload,
+  LoadIssueInfo,
+  PowerInfo,
+  RecommendationStats,
+  ResolveResult,
+  TokenReportInfo,
+  TuneWeightsResult,
+} from './records.js';
 
 /** What the dashboard keeps across hide / reload / reopen. */
 export interface DashboardState {
@@ -26,7 +40,12 @@ export type DashboardRequest =
   | { type: 'hintsScope'; scope: 'active' | 'all' };
 
 export type DashboardUpdate =
-  | { type: 'gateway'; status: GatewayStatus; powers: PowerInfo[]; /** The problems `status.issues` counts. */ issues?: LoadIssueInfo[] }
+  | {
+      type: 'gateway';
+      status: GatewayStatus;
+      powers: PowerInfo[];
+      /** The problems `status.issues` counts. */ issues?: LoadIssueInfo[];
+    }
   | { type: 'restore'; state: DashboardState }
   | { type: 'resolved'; result: ResolveResult }
   | { type: 'activity'; page: ActivityPage }

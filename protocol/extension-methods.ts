@@ -120,7 +120,8 @@ export interface DownloadProgress {
 }
 
 /** `folder`: where the model is now (the data folder's models/, or the folder named). */
-export type DownloadOutcome = { ok: true; model: string; folder: string; files: string[] } | { ok: false; model: string; message: string };
+export type DownloadOutcome =
+  { ok: true; model: string; folder: string; files: string[] } | { ok: false; model: string; message: string };
 
 // ---------------------------------------------------------------------------------------------
 // Client -> server requests.

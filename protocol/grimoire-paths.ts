@@ -22,7 +22,11 @@ export interface PathsHost {
   exists: (folder: string) => boolean;
 }
 
-const realHost = (): PathsHost => ({ platform: process.platform, homedir: os.homedir(), exists: (folder) => fs.existsSync(folder) });
+const realHost = (): PathsHost => ({
+  platform: process.platform,
+  homedir: os.homedir(),
+  exists: (folder) => fs.existsSync(folder),
+});
 
 /**
  * Where Grimoire keeps its files when neither GRIMOIRE_HOME nor GRIMOIRE_DATA is set and there is
@@ -33,7 +37,11 @@ const realHost = (): PathsHost => ({ platform: process.platform, homedir: os.hom
  * - Linux and the rest (XDG base directories): `$XDG_CONFIG_HOME/grimoire` (`~/.config/grimoire`)
  *   and `$XDG_DATA_HOME/grimoire` (`~/.local/share/grimoire`); a relative XDG value is ignored, as the spec says.
  */
-export function platformPaths(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, homedir: string): { home: string; data: string } {
+export function platformPaths(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+  homedir: string,
+): { home: string; data: string } {
   if (platform === 'win32') {
     const p = path.win32;
     const roaming = absoluteIn(p, env.APPDATA) ?? p.join(homedir, 'AppData', 'Roaming');
@@ -54,7 +62,11 @@ function absoluteIn(p: path.PlatformPath, value: string | undefined): string | u
   return value && p.isAbsolute(value) ? value : undefined;
 }
 
-export function resolvePaths(env: NodeJS.ProcessEnv, workspaceFolder?: string, host: PathsHost = realHost()): GrimoirePaths {
+export function resolvePaths(
+  env: NodeJS.ProcessEnv,
+  workspaceFolder?: string,
+  host: PathsHost = realHost(),
+): GrimoirePaths {
   const p = host.platform === 'win32' ? path.win32 : path.posix;
   const legacy = p.join(host.homedir, '.grimoire');
   const usual = platformPaths(env, host.platform, host.homedir);

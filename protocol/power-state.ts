@@ -5,7 +5,10 @@
  */
 import type { PowerInfo } from './records.js';
 
-export type PowerStateFields = Pick<PowerInfo, 'state' | 'active' | 'agentSessions' | 'problems' | 'missingCommand' | 'awaitingLaunch'>;
+export type PowerStateFields = Pick<
+  PowerInfo,
+  'state' | 'active' | 'agentSessions' | 'problems' | 'missingCommand' | 'awaitingLaunch'
+>;
 
 export function powerStateText(power: PowerStateFields): string {
   if (power.awaitingLaunch) return 'waiting for approval';

@@ -418,7 +418,17 @@ export interface SessionTokensInfo {
   lastAt: number;
   /** `requests`: one per call; `toolsListTokens`: the lists those requests carried; `toolsLists`: tools/list answers served. */
   /** `alsoDirectTokens`: the tools VS Code lists directly besides the gateway's, on each request of a VS Code session (counted in `tokens`). */
-  gateway: { requests: number; toolsLists: number; toolsListTokens: number; alsoDirectTokens: number; answers: number; answerTokens: number; results: number; resultTokens: number; tokens: number };
+  gateway: {
+    requests: number;
+    toolsLists: number;
+    toolsListTokens: number;
+    alsoDirectTokens: number;
+    answers: number;
+    answerTokens: number;
+    results: number;
+    resultTokens: number;
+    tokens: number;
+  };
   /** One request per power's result, each carrying every configured power's tools. */
   direct: { requests: number; toolsListTokens: number; resultTokens: number; tokens: number };
   savedTokens: number;
@@ -430,7 +440,13 @@ export interface SessionTokensInfo {
 /** What changed between the approved version of a tool and the one its server now offers. */
 export interface ToolDiff {
   description?: { old: string; new: string };
-  schema?: { added: string[]; removed: string[]; changed: string[]; requiredAdded: string[]; requiredRemoved: string[] };
+  schema?: {
+    added: string[];
+    removed: string[];
+    changed: string[];
+    requiredAdded: string[];
+    requiredRemoved: string[];
+  };
   annotations?: Array<{ key: string; old: unknown; new: unknown }>;
 }
 

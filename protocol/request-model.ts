@@ -53,19 +53,25 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 
 /** What VS Code lists directly besides Grimoire's list, in words ("" when nothing). */
 function besides(alsoDirect: { tools: number; tokens: number }, words: NumberWords): string {
-  return alsoDirect.tools > 0 ? ` plus the ${plural(alsoDirect.tools, 'tool')} (${words.tokens(alsoDirect.tokens)} tokens) VS Code lists directly besides it` : '';
+  return alsoDirect.tools > 0
+    ? ` plus the ${plural(alsoDirect.tools, 'tool')} (${words.tokens(alsoDirect.tokens)} tokens) VS Code lists directly besides it`
+    : '';
 }
 
 /** What one request carries, in a sentence: the saving, or why Grimoire's list is the longer. */
 export function toolListVerdict(t: TokenReportInfo['toolsList'], words: NumberWords = plain): string {
   const { gateway, configured, alsoDirect } = t;
-  const unlisted = configured.unlisted > 0 ? ` (${plural(configured.unlisted, 'configured power')} never listed ${configured.unlisted === 1 ? 'its' : 'their'} tools: counted as none.)` : '';
+  const unlisted =
+    configured.unlisted > 0
+      ? ` (${plural(configured.unlisted, 'configured power')} never listed ${configured.unlisted === 1 ? 'its' : 'their'} tools: counted as none.)`
+      : '';
   if (configured.tools === 0) {
     return `No configured power has listed its tools yet, so listing them directly would carry nothing; Grimoire's own ${plural(gateway.tools, 'tool')} take ${words.tokens(gateway.tokens)} tokens on each model request.${unlisted}`;
   }
   const direct = `the ${plural(configured.tools, 'tool')} of the ${plural(configured.powers, 'configured power')} listed directly`;
   const through = `through Grimoire (its ${plural(gateway.tools, 'tool')}${besides(alsoDirect, words)})`;
-  if (t.savedTokens >= 0) return `Each model request carries ${words.tokens(t.savedTokens)} tokens (${words.percent(t.reduction)}) fewer ${through} than ${direct}.${unlisted}`;
+  if (t.savedTokens >= 0)
+    return `Each model request carries ${words.tokens(t.savedTokens)} tokens (${words.percent(t.reduction)}) fewer ${through} than ${direct}.${unlisted}`;
   const why =
     alsoDirect.tools > 0
       ? 'the tools VS Code also lists directly are carried twice: route them through Grimoire alone to stop that.'
@@ -74,7 +80,10 @@ export function toolListVerdict(t: TokenReportInfo['toolsList'], words: NumberWo
 }
 
 /** Powers VS Code also offers directly, one sentence each: what they cost on every request, and the way out. */
-export function listedTwiceText(entry: TokenReportInfo['toolsList']['listedTwice'][number], words: NumberWords = plain): string {
+export function listedTwiceText(
+  entry: TokenReportInfo['toolsList']['listedTwice'][number],
+  words: NumberWords = plain,
+): string {
   return (
     `VS Code also offers "${entry.power}" to its agent directly (from ${entry.file}): its ${plural(entry.tools, 'tool')} (${words.tokens(entry.tokens)} tokens) are on every request besides Grimoire's list. ` +
     `"Grimoire: Route Through Grimoire Alone" moves it into a spell file, with a backup and an undo.`
@@ -82,10 +91,17 @@ export function listedTwiceText(entry: TokenReportInfo['toolsList']['listedTwice
 }
 
 /** The sessions' totals in a sentence: the saving, or why going through Grimoire cost more. */
-export function sessionsVerdict(totals: TokenReportInfo['sessions']['totals'], configuredListTokens: number, words: NumberWords = plain): string {
+export function sessionsVerdict(
+  totals: TokenReportInfo['sessions']['totals'],
+  configuredListTokens: number,
+  words: NumberWords = plain,
+): string {
   const twice =
-    totals.alsoDirectTokens > 0 ? `, counting the ${words.tokens(totals.alsoDirectTokens)} tokens of the tools VS Code listed directly besides Grimoire's on the same requests` : '';
-  if (totals.savedTokens >= 0) return `In all, the agents read ${words.tokens(totals.savedTokens)} tokens (${words.percent(totals.reduction)}) fewer than with the configured powers listed directly${twice}.`;
+    totals.alsoDirectTokens > 0
+      ? `, counting the ${words.tokens(totals.alsoDirectTokens)} tokens of the tools VS Code listed directly besides Grimoire's on the same requests`
+      : '';
+  if (totals.savedTokens >= 0)
+    return `In all, the agents read ${words.tokens(totals.savedTokens)} tokens (${words.percent(totals.reduction)}) fewer than with the configured powers listed directly${twice}.`;
   return (
     `In all, the agents read ${words.tokens(-totals.savedTokens)} tokens more through Grimoire than directly${twice}: ` +
     `its ${plural(totals.extraRequests, 'call')} to its own tools (resolve_intent, activate_power, ...) ${totals.extraRequests === 1 ? 'is a model request' : 'are model requests'} that direct exposure does not make, each carrying the tool list and an answer, ` +

@@ -19,19 +19,35 @@ export type SecretRead = { ok: true; value: string } | { ok: false; message: str
 
 /** The secret's value (one trailing newline dropped); refused when the file is not the user's alone. */
 export function readSecret(folder: string, name: string): SecretRead {
-  if (!SECRET_NAME.test(name)) return { ok: false, message: `\${secret:${name}} is not a secret name (letters, digits, "_", "." and "-", no path)` };
+  if (!SECRET_NAME.test(name))
+    return {
+      ok: false,
+      message: `\${secret:${name}} is not a secret name (letters, digits, "_", "." and "-", no path)`,
+    };
   const file = path.join(folder, name);
   const read = readPrivateFile(file, MAX_BYTES, false);
   if (read.ok) return { ok: true, value: read.text.replace(/\r?\n$/, '') };
   switch (read.reason) {
     case 'unreadable':
-      return { ok: false, message: read.code === 'ENOENT' ? `secret ${name} is not set: write it into ${file} (mode 0600)` : `secret ${name}: ${file} cannot be read (${read.code})` };
+      return {
+        ok: false,
+        message:
+          read.code === 'ENOENT'
+            ? `secret ${name} is not set: write it into ${file} (mode 0600)`
+            : `secret ${name}: ${file} cannot be read (${read.code})`,
+      };
     case 'not-a-file':
       return { ok: false, message: `secret ${name}: ${file} is not a plain file (a link or a folder is not read)` };
     case 'shared':
-      return { ok: false, message: `secret ${name}: ${file} can be read by others (mode ${read.mode.toString(8)}): run chmod 600 on it` };
+      return {
+        ok: false,
+        message: `secret ${name}: ${file} can be read by others (mode ${read.mode.toString(8)}): run chmod 600 on it`,
+      };
     case 'other-owner':
-      return { ok: false, message: `secret ${name}: ${file} belongs to another user (uid ${read.uid}): it must be this user's own, mode 0600` };
+      return {
+        ok: false,
+        message: `secret ${name}: ${file} belongs to another user (uid ${read.uid}): it must be this user's own, mode 0600`,
+      };
     case 'too-large':
       return { ok: false, message: `secret ${name}: ${file} has ${read.size} bytes; a secret is at most ${MAX_BYTES}` };
   }
@@ -43,7 +59,11 @@ export function writeSecret(folder: string, name: string, value: string): string
   fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
   if (process.platform !== 'win32') fs.chmodSync(folder, 0o700);
   const file = path.join(folder, name);
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
+  const fd = fs.openSync(
+    file,
+    fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0),
+    0o600,
+  );
   try {
     fs.writeFileSync(fd, value);
     fs.fsyncSync(fd);

@@ -34,6 +34,9 @@ export function toolCounts(power: Pick<PowerInfo, 'tools' | 'awaitingReview' | '
 /** "3 tools" when every tool is available, else "2 available · 1 held for review · 1 blocked". */
 export function toolCountsText(counts: ToolCounts): string {
   if (counts.held === 0 && counts.blocked === 0) return toolCountText(counts.available);
-  return [`${counts.available} available`, ...(counts.held ? [`${counts.held} held for review`] : []), ...(counts.blocked ? [`${counts.blocked} blocked`] : [])].join(' · ');
+  return [
+    `${counts.available} available`,
+    ...(counts.held ? [`${counts.held} held for review`] : []),
+    ...(counts.blocked ? [`${counts.blocked} blocked`] : []),
+  ].join(' · ');
 }
-

@@ -29,7 +29,13 @@ interface Declared {
 export type SettingDeclaration = Declared &
   (
     | { type: 'boolean'; default: boolean }
-    | { type: 'number' | 'integer'; default: number | typeof CALIBRATED; minimum?: number; exclusiveMinimum?: number; maximum?: number }
+    | {
+        type: 'number' | 'integer';
+        default: number | typeof CALIBRATED;
+        minimum?: number;
+        exclusiveMinimum?: number;
+        maximum?: number;
+      }
     | { type: 'string'; enum: readonly [string, ...string[]]; enumDescriptions: readonly string[]; default: string }
     | { type: 'array'; items: { type: 'string' }; default: readonly string[] }
   );
@@ -68,13 +74,15 @@ export const VSCODE_SETTINGS = {
     to: 'gateway',
     type: 'boolean',
     default: true,
-    markdownDescription: "Offer the servers of Cursor's `mcp.json` (`~/.cursor/mcp.json` and the workspace's `.cursor/mcp.json`) as read-only powers.",
+    markdownDescription:
+      "Offer the servers of Cursor's `mcp.json` (`~/.cursor/mcp.json` and the workspace's `.cursor/mcp.json`) as read-only powers.",
   },
   'imports.kiro': {
     to: 'gateway',
     type: 'boolean',
     default: true,
-    markdownDescription: "Offer Kiro power folders (`~/.kiro/powers/*/` and the workspace's `.kiro/powers/*/`: `POWER.md` and `mcp.json`) as read-only powers.",
+    markdownDescription:
+      "Offer Kiro power folders (`~/.kiro/powers/*/` and the workspace's `.kiro/powers/*/`: `POWER.md` and `mcp.json`) as read-only powers.",
   },
   'resolve.activateThreshold': {
     to: 'gateway',
@@ -82,7 +90,8 @@ export const VSCODE_SETTINGS = {
     minimum: 0,
     maximum: 1,
     default: CALIBRATED,
-    markdownDescription: 'Confidence at or above which `resolve_intent` activates the best power at once (tier `activated`).',
+    markdownDescription:
+      'Confidence at or above which `resolve_intent` activates the best power at once (tier `activated`).',
   },
   'resolve.multipleThreshold': {
     to: 'gateway',
@@ -90,7 +99,8 @@ export const VSCODE_SETTINGS = {
     minimum: 0,
     maximum: 1,
     default: 0.5,
-    markdownDescription: 'Confidence at or above which `resolve_intent` offers the top 3 powers to choose from (tier `multiple_matches`).',
+    markdownDescription:
+      'Confidence at or above which `resolve_intent` offers the top 3 powers to choose from (tier `multiple_matches`).',
   },
   'resolve.weakThreshold': {
     to: 'gateway',
@@ -98,7 +108,8 @@ export const VSCODE_SETTINGS = {
     minimum: 0,
     maximum: 1,
     default: 0.3,
-    markdownDescription: 'Confidence at or above which `resolve_intent` still offers the top 5 (tier `weak_matches`); below it, `not_found` lists every power.',
+    markdownDescription:
+      'Confidence at or above which `resolve_intent` still offers the top 5 (tier `weak_matches`); below it, `not_found` lists every power.',
   },
   'upstream.idle.mode': {
     to: 'gateway',
@@ -110,7 +121,8 @@ export const VSCODE_SETTINGS = {
       'Keep servers running until they are deactivated.',
     ],
     default: 'minutes',
-    markdownDescription: "When to stop an idle power's server. Its tools stay in the agent's list; the next call starts it again.",
+    markdownDescription:
+      "When to stop an idle power's server. Its tools stay in the agent's list; the next call starts it again.",
   },
   'upstream.idle.minutes': {
     to: 'gateway',
@@ -131,7 +143,8 @@ export const VSCODE_SETTINGS = {
     type: 'integer',
     exclusiveMinimum: 0,
     default: 60000,
-    markdownDescription: 'Milliseconds a tool call may take before it fails with a timeout (the other calls are not affected).',
+    markdownDescription:
+      'Milliseconds a tool call may take before it fails with a timeout (the other calls are not affected).',
   },
   'discovery.enabled': {
     to: 'gateway',
@@ -176,7 +189,9 @@ export type SettingKey = keyof typeof VSCODE_SETTINGS;
 type Declaration<K extends SettingKey> = (typeof VSCODE_SETTINGS)[K];
 
 /** The keys read by `to`. */
-export type SettingKeyTo<To extends Declared['to']> = { [K in SettingKey]: Declaration<K>['to'] extends To ? K : never }[SettingKey];
+export type SettingKeyTo<To extends Declared['to']> = {
+  [K in SettingKey]: Declaration<K>['to'] extends To ? K : never;
+}[SettingKey];
 export type GatewaySettingKey = SettingKeyTo<'gateway'>;
 export type ClientSettingKey = SettingKeyTo<'client'>;
 
@@ -194,14 +209,18 @@ export type SettingValue<K extends SettingKey> = DeclaredValue<Declaration<K>>;
 
 type Head<K extends string> = K extends `${infer H}.${string}` ? H : K;
 type Nested<M extends Record<string, unknown>> = {
-  [H in Head<keyof M & string>]?: H extends keyof M ? M[H] : Nested<{ [K in keyof M & string as K extends `${H}.${infer T}` ? T : never]: M[K] }>;
+  [H in Head<keyof M & string>]?: H extends keyof M
+    ? M[H]
+    : Nested<{ [K in keyof M & string as K extends `${H}.${infer T}` ? T : never]: M[K] }>;
 };
 
 /** The gateway settings the user set in VS Code, shaped like `$GRIMOIRE_HOME/settings.json`. */
 export type GatewaySettingsPatch = Nested<{ [K in GatewaySettingKey]: SettingValue<K> }>;
 
 export function declaredKeys<To extends Declared['to']>(to: To): SettingKeyTo<To>[] {
-  return (Object.keys(VSCODE_SETTINGS) as SettingKey[]).filter((key): key is SettingKeyTo<To> => VSCODE_SETTINGS[key].to === to);
+  return (Object.keys(VSCODE_SETTINGS) as SettingKey[]).filter(
+    (key): key is SettingKeyTo<To> => VSCODE_SETTINGS[key].to === to,
+  );
 }
 
 export function declaration(key: SettingKey): SettingDeclaration {

@@ -26,7 +26,13 @@ import { Activation } from './gateway/activation.js';
 import type { GatewayEvents, GatewayPorts } from './gateway/ports.js';
 import type { GatewayParts } from './gateway/gateway-parts.js';
 import { catalogRarityOf, powerDocument } from './gateway/power-documents.js';
-import { learnFromCall, onPowerState, onQuarantined, onRegistryChange, type ReactionParts } from './gateway/power-reactions.js';
+import {
+  learnFromCall,
+  onPowerState,
+  onQuarantined,
+  onRegistryChange,
+  type ReactionParts,
+} from './gateway/power-reactions.js';
 import { Resolution } from './gateway/resolution.js';
 import { SessionRegistry } from './gateway/sessions/session-registry.js';
 import { SERVER_INFO } from './gateway/sessions/session-info.js';
@@ -85,15 +91,41 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const trust = new ToolTrust(store);
   const policy = new ToolPolicy(() => settings, trust);
   const reads = new ReadConfirmations(store);
-  const tools = new PowerTools({ registry, manager, catalog, lists: new ServerToolLists(store), trust, reads, settings, workspaceFolder, isGrimoire: (words) => words.title === SERVER_INFO.title });
+  const tools = new PowerTools({
+    registry,
+    manager,
+    catalog,
+    lists: new ServerToolLists(store),
+    trust,
+    reads,
+    settings,
+    workspaceFolder,
+    isGrimoire: (words) => words.title === SERVER_INFO.title,
+  });
   /** Discovery starts servers in the background: only those that can start, are not disabled, and wait for no approval. */
-  const discoverable = (power: PowerDefinition) => power.problems.length === 0 && !policy.powerRefusal(power.name) && !launches.waiting(power);
+  const discoverable = (power: PowerDefinition) =>
+    power.problems.length === 0 && !policy.powerRefusal(power.name) && !launches.waiting(power);
   const recommendations = new RecommendationLog(store);
   // A session with no recommendation has nothing to credit: its calls leave no deferred job.
   const markUsed = (sessionId: string, name: string) => {
-    if (recommendations.knows(sessionId)) deferred.later(() => void recommendations.markUsed(sessionId, name).catch((error) => log.warn(`a recommendation was not credited: ${errorMessage(error)}`)));
+    if (recommendations.knows(sessionId))
+      deferred.later(
+        () =>
+          void recommendations
+            .markUsed(sessionId, name)
+            .catch((error) => log.warn(`a recommendation was not credited: ${errorMessage(error)}`)),
+      );
   };
-  const activation = new Activation({ sessions, tools, registry, manager, policy, settings, markUsed, toolsChanged: () => notices.emit('toolsChanged') });
+  const activation = new Activation({
+    sessions,
+    tools,
+    registry,
+    manager,
+    policy,
+    settings,
+    markUsed,
+    toolsChanged: () => notices.emit('toolsChanged'),
+  });
   const { resolver, embedder, embeddings } = createResolver(settings.resolve, store, store.dataDir);
   embedder.warmUp();
   void embedder.ready().then(() => notices.emit('matchingChanged'));
@@ -101,10 +133,16 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     store,
     settings: () => settings.intel,
     embeddings,
-    toolLists: () => ({ gateway: activation.listTools(), powers: tools.configuredTools((name) => !policy.powerRefusal(name)) }),
+    toolLists: () => ({
+      gateway: activation.listTools(),
+      powers: tools.configuredTools((name) => !policy.powerRefusal(name)),
+    }),
     userOf: (sessionId) => activity.userOf(sessionId),
   });
-  const discovery = new Discovery((power) => tools.discover(power, (name) => sessions.users(name) > 0), () => settings.discovery.concurrency);
+  const discovery = new Discovery(
+    (power) => tools.discover(power, (name) => sessions.users(name) > 0),
+    () => settings.discovery.concurrency,
+  );
   // Whether the start-up (or an agent's request) asked for discovery already: a request asks only before that.
   let discoveryAsked = false;
   const discoverUnknown = () => {
@@ -112,7 +150,11 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     discoveryAsked = true;
     // A disabled or unapproved power's server is never run, not even to learn its tools; one kept without its tools' definitions is listed again.
     for (const power of tools.powers()) {
-      if (discoverable(power) && (catalog.refreshedAt(power.name) === undefined || catalog.lacksDefinitions(power.name))) discovery.enqueue(power);
+      if (
+        discoverable(power) &&
+        (catalog.refreshedAt(power.name) === undefined || catalog.lacksDefinitions(power.name))
+      )
+        discovery.enqueue(power);
     }
   };
   const activity = new ActivityLog(store);
@@ -121,14 +163,28 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const documents = () => {
     const powers = tools.powers();
     const rarity = catalogRarityOf(powers, (name) => tools.rankingToolsOf(name));
-    const all = powers.map((power) => powerDocument(power, tools.rankingToolsOf(power.name), (tool) => tools.annotationsOf(power.name, tool), rarity));
+    const all = powers.map((power) =>
+      powerDocument(power, tools.rankingToolsOf(power.name), (tool) => tools.annotationsOf(power.name, tool), rarity),
+    );
     return settings.ranking.learn ? withLearned(all, learned.documents()) : all;
   };
   const index = new PowerIndex(resolver, documents);
   const reindex = () => index.reindex();
-  activity.on('recorded', (call) => learnFromCall(learned, () => settings.ranking.learn && recommendations.knows(call.session), reindex, call, () => recommendations.marked(call.session)));
+  activity.on('recorded', (call) =>
+    learnFromCall(
+      learned,
+      () => settings.ranking.learn && recommendations.knows(call.session),
+      reindex,
+      call,
+      () => recommendations.marked(call.session),
+    ),
+  );
   const usage = new UsageStats(activity);
-  const hints = { sessions: new SessionContexts(), events: new HintEvents(store), transitions: new LearnedTransitions(store, () => activity.version) };
+  const hints = {
+    sessions: new SessionContexts(),
+    events: new HintEvents(store),
+    transitions: new LearnedTransitions(store, () => activity.version),
+  };
   activity.on('recorded', (call) => hints.transitions.observe(call));
   // Retention, then the first reads of the log: queries that can wait, the gateway serves meanwhile.
   void activity
@@ -155,7 +211,8 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
       return discovery.settled(settings.discovery.waitMs, (name) => !tools.rankable(name));
     },
     listed: (name) => tools.rankable(name),
-    writes: (name) => !tools.listed(name) || tools.toolsOf(name).some((tool) => !declaresReadOnly(tools.annotationsOf(name, tool))),
+    writes: (name) =>
+      !tools.listed(name) || tools.toolsOf(name).some((tool) => !declaresReadOnly(tools.annotationsOf(name, tool))),
   });
   const toolOf = (power: string, tool: string) => tools.toolsOf(power).find((t) => t.name === tool);
   const pipeline = new CallPipeline([
@@ -171,7 +228,12 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
       }),
     ),
     validateStage(() => settings.intentDeclaration.strictServerValidation),
-    hintsStage({ ...hints, extensions: (power) => registry.extensions(power), tool: toolOf, settings: () => settings.hints }),
+    hintsStage({
+      ...hints,
+      extensions: (power) => registry.extensions(power),
+      tool: toolOf,
+      settings: () => settings.hints,
+    }),
     summarizeStage(intel, toolOf),
     forwardStage(manager, (name) => tools.power(name)),
   ]);
@@ -200,7 +262,11 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     hintNetwork: (powers = [...sessions.activeAnywhere()]) =>
       hintNetworkReport(
         store,
-        powers.flatMap((name) => (tools.power(name) ? [{ name, tools: tools.toolsOf(name).map((t) => t.name), extensions: registry.extensions(name) }] : [])),
+        powers.flatMap((name) =>
+          tools.power(name)
+            ? [{ name, tools: tools.toolsOf(name).map((t) => t.name), extensions: registry.extensions(name) }]
+            : [],
+        ),
         hints,
         settings.hints.minSupport,
       ),
@@ -217,7 +283,11 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     sessions,
     trust,
     reads,
-    readCandidates: () => readCandidates(tools.powers().map((power) => toolsViewOf(tools, power.name)), reads),
+    readCandidates: () =>
+      readCandidates(
+        tools.powers().map((power) => toolsViewOf(tools, power.name)),
+        reads,
+      ),
     confirmReads: (targets) => confirmReads(targets, tools, reads),
     policy,
     launches,
@@ -245,7 +315,13 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     refusal: (power, tool) => {
       const refused = policy.callRefusal(power, tool);
       if (!refused) return undefined;
-      return { code: refused, message: refused === 'awaiting_review' ? awaitingReview(`${power}:${tool}`) : settingsRefusalText(refused, power, tool) };
+      return {
+        code: refused,
+        message:
+          refused === 'awaiting_review'
+            ? awaitingReview(`${power}:${tool}`)
+            : settingsRefusalText(refused, power, tool),
+      };
     },
   });
   manager.on('state', (change) => onPowerState(reactions, change));

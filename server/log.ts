@@ -5,7 +5,8 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-let threshold: LogLevel = (process.env.GRIMOIRE_LOG as LogLevel) in order ? (process.env.GRIMOIRE_LOG as LogLevel) : 'info';
+let threshold: LogLevel =
+  (process.env.GRIMOIRE_LOG as LogLevel) in order ? (process.env.GRIMOIRE_LOG as LogLevel) : 'info';
 type Sink = (line: string) => void;
 let sink: Sink = (line) => process.stderr.write(line + '\n');
 

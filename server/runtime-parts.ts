@@ -44,14 +44,22 @@ export function openStore(config: RuntimeConfig, options: RuntimeOptions): Promi
 }
 
 /** The registry of spell files and imported configs, loaded; problems with a spell are logged at `problems` level. */
-export function loadRegistry(options: RuntimeOptions, config: RuntimeConfig, problems: 'warn' | 'debug' = 'warn', extraSpellDirs = demoSpellDirs(options, config)): PowerRegistry {
+export function loadRegistry(
+  options: RuntimeOptions,
+  config: RuntimeConfig,
+  problems: 'warn' | 'debug' = 'warn',
+  extraSpellDirs = demoSpellDirs(options, config),
+): PowerRegistry {
   const { env, paths, settings } = config;
   const spellDirs = options.spellDirs ? [...options.spellDirs] : [paths.home];
   if (paths.workspaceSpells) spellDirs.push(paths.workspaceSpells);
   const importFiles =
     options.imports === false
       ? []
-      : enabledImportLocations(defaultImportLocations(os.homedir(), process.platform, env, options.workspaceFolder), settings.imports);
+      : enabledImportLocations(
+          defaultImportLocations(os.homedir(), process.platform, env, options.workspaceFolder),
+          settings.imports,
+        );
   const registry = new PowerRegistry({
     spellDirs,
     importFiles,
@@ -68,10 +76,16 @@ export function loadRegistry(options: RuntimeOptions, config: RuntimeConfig, pro
 
 /** The bundled demo spells' folder when the runtime asks for the demo powers. */
 export function demoSpellDirs(options: RuntimeOptions, config: RuntimeConfig): ExtraSpellDir[] {
-  return options.demo ? [{ kind: 'demo', ...demoSpells(config.paths.data, options.demoModules, options.workspaceFolder) }] : [];
+  return options.demo
+    ? [{ kind: 'demo', ...demoSpells(config.paths.data, options.demoModules, options.workspaceFolder) }]
+    : [];
 }
 
-function demoSpells(dataDir: string, modules: string | undefined, workspaceFolder: string | undefined): ReturnType<typeof prepareDemo> {
+function demoSpells(
+  dataDir: string,
+  modules: string | undefined,
+  workspaceFolder: string | undefined,
+): ReturnType<typeof prepareDemo> {
   const demo = prepareDemo(dataDir, workspaceFolder);
   if (modules) demo.vars.GRIMOIRE_DEMO_MODULES = modules;
   return demo;

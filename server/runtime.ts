@@ -39,7 +39,10 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   log.debug(`${snapshot.powers.length} power(s): ${snapshot.powers.map((p) => p.name).join(', ') || 'none'}`);
   if (options.watch) registry.watch();
 
-  const launches = new LaunchApprovals(store, { workspaceSpells: paths.workspaceSpells, trustAll: options.trustWorkspace === true });
+  const launches = new LaunchApprovals(store, {
+    workspaceSpells: paths.workspaceSpells,
+    trustAll: options.trustWorkspace === true,
+  });
   const parts = composeGateway({ registry, store, settings, workspaceFolder: options.workspaceFolder, launches });
   const gateway = new Gateway(parts);
   let closed = false;

@@ -20,7 +20,12 @@ export interface ActivityRow {
   detail: string;
 }
 
-const STATUS_TEXT: Record<ActivityStatus, string> = { ok: 'ok', error: 'error', rejected: 'rejected', suggested: 'prerequisite suggested' };
+const STATUS_TEXT: Record<ActivityStatus, string> = {
+  ok: 'ok',
+  error: 'error',
+  rejected: 'rejected',
+  suggested: 'prerequisite suggested',
+};
 
 export function activityRows(entries: ActivityInfo[], now = Date.now()): ActivityRow[] {
   return entries.map((entry) => ({
@@ -31,7 +36,14 @@ export function activityRows(entries: ActivityInfo[], now = Date.now()): Activit
     intent: intentText(entry),
     status: entry.status,
     statusText: STATUS_TEXT[entry.status],
-    tone: entry.status === 'ok' ? (entry.decision === 'warned' ? 'warn' : 'ok') : entry.status === 'suggested' ? 'idle' : 'error',
+    tone:
+      entry.status === 'ok'
+        ? entry.decision === 'warned'
+          ? 'warn'
+          : 'ok'
+        : entry.status === 'suggested'
+          ? 'idle'
+          : 'error',
     decision: entry.decision,
     latency: latencyText(entry.latencyMs),
     rating: entry.rating,

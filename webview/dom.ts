@@ -2,7 +2,11 @@
 
 export type Child = Node | string;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes?: Record<string, string>, ...children: Child[]): HTMLElementTagNameMap[K];
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes?: Record<string, string>,
+  ...children: Child[]
+): HTMLElementTagNameMap[K];
 export function el(tag: string, attributes?: Record<string, string>, ...children: Child[]): HTMLElement;
 export function el(tag: string, attributes: Record<string, string> = {}, ...children: Child[]): HTMLElement {
   const node = document.createElement(tag);
@@ -25,7 +29,11 @@ export function svgTitle(text: string): SVGElement {
   return svg('title', {}, text);
 }
 
-export function button(label: string, onClick: () => void, options: { secondary?: boolean; testId?: string; title?: string; disabled?: boolean } = {}): HTMLElement {
+export function button(
+  label: string,
+  onClick: () => void,
+  options: { secondary?: boolean; testId?: string; title?: string; disabled?: boolean } = {},
+): HTMLElement {
   const attributes: Record<string, string> = {};
   if (options.disabled) attributes.disabled = '';
   if (options.testId) attributes['data-testid'] = options.testId;
@@ -37,8 +45,19 @@ export function button(label: string, onClick: () => void, options: { secondary?
 }
 
 /** A native select (themed by dashboard.css) with a first "any" option. */
-export function select(label: string, options: string[], value: string | undefined, onChange: (value: string | undefined) => void, testId: string): HTMLElement {
-  const node = el('select', { 'aria-label': label, 'data-testid': testId }, el('option', { value: '' }, `Any ${label.toLowerCase()}`), ...options.map((option) => el('option', { value: option }, option)));
+export function select(
+  label: string,
+  options: string[],
+  value: string | undefined,
+  onChange: (value: string | undefined) => void,
+  testId: string,
+): HTMLElement {
+  const node = el(
+    'select',
+    { 'aria-label': label, 'data-testid': testId },
+    el('option', { value: '' }, `Any ${label.toLowerCase()}`),
+    ...options.map((option) => el('option', { value: option }, option)),
+  );
   node.value = value ?? '';
   node.addEventListener('change', () => onChange(node.value || undefined));
   return el('label', { class: 'filter' }, el('span', { class: 'muted small' }, label), node);

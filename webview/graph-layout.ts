@@ -60,7 +60,10 @@ export const LABEL_HEIGHT = 16;
 const NODE_PADDING = 24;
 
 export function edgeLabelText(edge: Pick<HintEdgeInfo, 'weight' | 'followRate'>): string {
-  const parts = [...(edge.weight > 0 ? [`${edge.weight}×`] : []), ...(edge.followRate !== null ? [`${Math.round(edge.followRate * 100)}%`] : [])];
+  const parts = [
+    ...(edge.weight > 0 ? [`${edge.weight}×`] : []),
+    ...(edge.followRate !== null ? [`${Math.round(edge.followRate * 100)}%`] : []),
+  ];
   return parts.join(' · ');
 }
 
@@ -91,7 +94,10 @@ export function smoothPath(points: Array<{ x: number; y: number }>): string {
   return d;
 }
 
-export function layoutHintGraph(input: { nodes: HintNodeInfo[]; edges: HintEdgeInfo[] }, options: LayoutOptions = {}): GraphLayout {
+export function layoutHintGraph(
+  input: { nodes: HintNodeInfo[]; edges: HintEdgeInfo[] },
+  options: LayoutOptions = {},
+): GraphLayout {
   const charWidth = options.charWidth ?? 7;
   const textWidth = options.textWidth ?? ((text: string) => text.length * charWidth);
   // Labels use a smaller font than node titles.
@@ -112,17 +118,40 @@ export function layoutHintGraph(input: { nodes: HintNodeInfo[]; edges: HintEdgeI
   const edges = input.edges.filter((edge) => byId.has(edge.from) && byId.has(edge.to));
   edges.forEach((edge, index) => {
     const text = edgeLabelText(edge);
-    graph.setEdge(edge.from, edge.to, { weight: 1 + edge.weight, minlen: 1, width: text ? labelWidth(text) : 0, height: text ? LABEL_HEIGHT : 0, labelpos: 'c' }, `e${index}`);
+    graph.setEdge(
+      edge.from,
+      edge.to,
+      {
+        weight: 1 + edge.weight,
+        minlen: 1,
+        width: text ? labelWidth(text) : 0,
+        height: text ? LABEL_HEIGHT : 0,
+        labelpos: 'c',
+      },
+      `e${index}`,
+    );
   });
   layout(graph);
 
   const laidNodes: LaidOutNode[] = nodes.map((node) => {
     const label = graph.node(node.id);
-    return { ...node, x: label.x! - label.width / 2, y: label.y! - label.height / 2, width: label.width, height: label.height };
+    return {
+      ...node,
+      x: label.x! - label.width / 2,
+      y: label.y! - label.height / 2,
+      width: label.width,
+      height: label.height,
+    };
   });
   const clusters: LaidOutCluster[] = powers.map((power) => {
     const label = graph.node(`cluster:${power}`);
-    return { power, x: label.x! - label.width / 2, y: label.y! - label.height / 2, width: label.width, height: label.height };
+    return {
+      power,
+      x: label.x! - label.width / 2,
+      y: label.y! - label.height / 2,
+      width: label.width,
+      height: label.height,
+    };
   });
   const laidEdges: LaidOutEdge[] = edges.map((edge, index) => {
     const label = graph.edge(edge.from, edge.to, `e${index}`);
@@ -131,9 +160,18 @@ export function layoutHintGraph(input: { nodes: HintNodeInfo[]; edges: HintEdgeI
       ...edge,
       path: smoothPath(label.points ?? []),
       strokeWidth: strokeWidthOf(edge.weight),
-      ...(text && label.x !== undefined && label.y !== undefined ? { label: { x: label.x, y: label.y, width: labelWidth(text), text } } : {}),
+      ...(text && label.x !== undefined && label.y !== undefined
+        ? { label: { x: label.x, y: label.y, width: labelWidth(text), text } }
+        : {}),
     };
   });
   const size = graph.graph();
-  return { width: Math.ceil(size.width ?? 0), height: Math.ceil(size.height ?? 0), nodes: laidNodes, clusters, edges: laidEdges, hiddenTools: input.nodes.length - nodes.length };
+  return {
+    width: Math.ceil(size.width ?? 0),
+    height: Math.ceil(size.height ?? 0),
+    nodes: laidNodes,
+    clusters,
+    edges: laidEdges,
+    hiddenTools: input.nodes.length - nodes.length,
+  };
 }

@@ -4,7 +4,20 @@ import { callsText, LABEL_HEIGHT, type GraphLayout } from './graph-layout.js';
 
 /** Arrowheads of one size whatever the edge's width. */
 function marker(id: string, className: string): SVGElement {
-  return svg('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 9, markerHeight: 9, markerUnits: 'userSpaceOnUse', orient: 'auto-start-reverse' }, svg('path', { d: 'M0,0 L10,5 L0,10 z', class: className }));
+  return svg(
+    'marker',
+    {
+      id,
+      viewBox: '0 0 10 10',
+      refX: 9,
+      refY: 5,
+      markerWidth: 9,
+      markerHeight: 9,
+      markerUnits: 'userSpaceOnUse',
+      orient: 'auto-start-reverse',
+    },
+    svg('path', { d: 'M0,0 L10,5 L0,10 z', class: className }),
+  );
 }
 
 const short = (id: string) => id.slice(id.indexOf(':') + 1);
@@ -19,7 +32,14 @@ export function hintGraph(layout: GraphLayout): SVGElement {
     'aria-label': `Hint network: ${layout.nodes.length} tools, ${layout.edges.length} hints`,
     'data-testid': 'hint-graph',
   });
-  root.append(svg('defs', {}, marker('grimoire-arrow-prerequisite', 'arrow kind-prerequisite'), marker('grimoire-arrow-next_action', 'arrow kind-next_action')));
+  root.append(
+    svg(
+      'defs',
+      {},
+      marker('grimoire-arrow-prerequisite', 'arrow kind-prerequisite'),
+      marker('grimoire-arrow-next_action', 'arrow kind-next_action'),
+    ),
+  );
   for (const cluster of layout.clusters) {
     root.append(
       svg(
@@ -31,16 +51,40 @@ export function hintGraph(layout: GraphLayout): SVGElement {
     );
   }
   for (const edge of layout.edges) {
-    const what = edge.kind === 'prerequisite' ? `${short(edge.from)} before ${short(edge.to)}` : `${short(edge.to)} after ${short(edge.from)}`;
+    const what =
+      edge.kind === 'prerequisite'
+        ? `${short(edge.from)} before ${short(edge.to)}`
+        : `${short(edge.to)} after ${short(edge.from)}`;
     const group = svg(
       'g',
-      { class: `edge kind-${edge.kind} source-${edge.source}`, 'data-edge': `${edge.from}>${edge.to}`, 'data-kind': edge.kind, 'data-source': edge.source },
-      svg('path', { d: edge.path, 'stroke-width': edge.strokeWidth, 'marker-end': `url(#grimoire-arrow-${edge.kind})` }),
-      svgTitle(`${edge.kind === 'prerequisite' ? 'Prerequisite' : 'Next action'} (${edge.source}): ${what}. Used ${edge.weight} times; ${edge.followRate === null ? 'not followed up yet' : `followed ${Math.round(edge.followRate * 100)}%`}.`),
+      {
+        class: `edge kind-${edge.kind} source-${edge.source}`,
+        'data-edge': `${edge.from}>${edge.to}`,
+        'data-kind': edge.kind,
+        'data-source': edge.source,
+      },
+      svg('path', {
+        d: edge.path,
+        'stroke-width': edge.strokeWidth,
+        'marker-end': `url(#grimoire-arrow-${edge.kind})`,
+      }),
+      svgTitle(
+        `${edge.kind === 'prerequisite' ? 'Prerequisite' : 'Next action'} (${edge.source}): ${what}. Used ${edge.weight} times; ${edge.followRate === null ? 'not followed up yet' : `followed ${Math.round(edge.followRate * 100)}%`}.`,
+      ),
     );
     if (edge.label) {
       const { x, y, width, text } = edge.label;
-      group.append(svg('rect', { x: x - width / 2, y: y - LABEL_HEIGHT / 2, width, height: LABEL_HEIGHT, rx: LABEL_HEIGHT / 2, class: 'edge-label-box' }), svg('text', { x, y: y + 3.5, class: 'edge-label' }, text));
+      group.append(
+        svg('rect', {
+          x: x - width / 2,
+          y: y - LABEL_HEIGHT / 2,
+          width,
+          height: LABEL_HEIGHT,
+          rx: LABEL_HEIGHT / 2,
+          class: 'edge-label-box',
+        }),
+        svg('text', { x, y: y + 3.5, class: 'edge-label' }, text),
+      );
     }
     root.append(group);
   }
@@ -48,7 +92,11 @@ export function hintGraph(layout: GraphLayout): SVGElement {
     root.append(
       svg(
         'g',
-        { class: `node${node.calls > 0 ? ' used' : ''}`, 'data-node': node.id, transform: `translate(${node.x},${node.y})` },
+        {
+          class: `node${node.calls > 0 ? ' used' : ''}`,
+          'data-node': node.id,
+          transform: `translate(${node.x},${node.y})`,
+        },
         svg('rect', { width: node.width, height: node.height, rx: 5 }),
         svg('text', { x: node.width / 2, y: 17, class: 'node-title' }, node.tool),
         svg('text', { x: node.width / 2, y: 32, class: 'node-calls' }, callsText(node.calls)),

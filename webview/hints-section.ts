@@ -34,7 +34,11 @@ function recentTable(recent: HintEventInfo[]): HTMLElement {
   return el(
     'table',
     { class: 'grid', 'data-testid': 'recent-hints' },
-    el('thead', {}, el('tr', {}, ...['Time', 'Tool', 'Hint', 'Source', 'What the agent did'].map((h) => el('th', {}, h)))),
+    el(
+      'thead',
+      {},
+      el('tr', {}, ...['Time', 'Tool', 'Hint', 'Source', 'What the agent did'].map((h) => el('th', {}, h))),
+    ),
     el(
       'tbody',
       {},
@@ -46,7 +50,11 @@ function recentTable(recent: HintEventInfo[]): HTMLElement {
           el('td', {}, el('strong', {}, event.tool), el('span', { class: 'muted small' }, ` ${event.power}`)),
           el('td', {}, what(event)),
           el('td', {}, event.source),
-          el('td', { class: event.outcome === 'followed' ? 'tone-ok' : event.outcome ? '' : 'muted' }, event.outcome ?? 'pending'),
+          el(
+            'td',
+            { class: event.outcome === 'followed' ? 'tone-ok' : event.outcome ? '' : 'muted' },
+            event.outcome ?? 'pending',
+          ),
         ),
       ),
     ),
@@ -69,10 +77,17 @@ export function hintsSection(payload: HintsPayload | undefined, scope: 'active' 
   const toggle = el(
     'div',
     { class: 'toggle', role: 'group', 'aria-label': 'Powers shown' },
-    button('Active powers', () => send({ type: 'hintsScope', scope: 'active' }), { secondary: scope !== 'active', testId: 'scope-active' }),
-    button('All powers', () => send({ type: 'hintsScope', scope: 'all' }), { secondary: scope !== 'all', testId: 'scope-all' }),
+    button('Active powers', () => send({ type: 'hintsScope', scope: 'active' }), {
+      secondary: scope !== 'active',
+      testId: 'scope-active',
+    }),
+    button('All powers', () => send({ type: 'hintsScope', scope: 'all' }), {
+      secondary: scope !== 'all',
+      testId: 'scope-all',
+    }),
   );
-  if (!payload) return section('Hint network', 'hints-section', toggle, el('p', { class: 'muted' }, 'Waiting for the gateway...'));
+  if (!payload)
+    return section('Hint network', 'hints-section', toggle, el('p', { class: 'muted' }, 'Waiting for the gateway...'));
   const layout = layoutHintGraph(payload, { textWidth });
   const learned = payload.edges.filter((edge) => edge.source === 'learned').length;
   const summary =
@@ -82,11 +97,20 @@ export function hintsSection(payload: HintsPayload | undefined, scope: 'active' 
   const graph =
     layout.edges.length > 0
       ? el('div', { class: 'graph-box' }, hintGraph(layout))
-      : el('p', { class: 'muted', 'data-testid': 'graph-empty' }, 'No hints among these powers yet: spell files declare them (hints: prerequisites, next_actions), and repeated sequences of calls are learned.');
+      : el(
+          'p',
+          { class: 'muted', 'data-testid': 'graph-empty' },
+          'No hints among these powers yet: spell files declare them (hints: prerequisites, next_actions), and repeated sequences of calls are learned.',
+        );
   return section(
     'Hint network',
     'hints-section',
-    el('div', { class: 'section-bar' }, el('p', { class: 'muted small', 'data-testid': 'hints-summary' }, summary), toggle),
+    el(
+      'div',
+      { class: 'section-bar' },
+      el('p', { class: 'muted small', 'data-testid': 'hints-summary' }, summary),
+      toggle,
+    ),
     graph,
     legend(),
     el('h3', {}, 'Hints given lately'),

@@ -51,12 +51,27 @@ function keep(patch: Partial<DashboardState>): void {
 }
 
 function header(): HTMLElement {
-  if (!status) return el('header', { class: 'header' }, el('h1', {}, 'Grimoire'), el('span', { class: 'muted' }, 'Waiting for the gateway...'));
+  if (!status)
+    return el(
+      'header',
+      { class: 'header' },
+      el('h1', {}, 'Grimoire'),
+      el('span', { class: 'muted' }, 'Waiting for the gateway...'),
+    );
   const health = healthText(status);
-  return el('header', { class: 'header' }, el('h1', {}, 'Grimoire'), el('span', { class: `health tone-${health.tone}`, 'data-testid': 'health' }, health.label), el('span', { class: 'muted' }, health.detail));
+  return el(
+    'header',
+    { class: 'header' },
+    el('h1', {}, 'Grimoire'),
+    el('span', { class: `health tone-${health.tone}`, 'data-testid': 'health' }, health.label),
+    el('span', { class: 'muted' }, health.detail),
+  );
 }
 
-const field = el('vscode-textfield', { placeholder: 'What do you want to do? e.g. read a file from my project', 'data-testid': 'query' }) as TextFieldElement;
+const field = el('vscode-textfield', {
+  placeholder: 'What do you want to do? e.g. read a file from my project',
+  'data-testid': 'query',
+}) as TextFieldElement;
 field.value = state.query;
 field.addEventListener('keydown', (event) => {
   if ((event as KeyboardEvent).key === 'Enter') resolve();
@@ -70,7 +85,9 @@ function resolve(): void {
 }
 
 function setFilter(filter: ActivityFilterInfo): void {
-  const clean = Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined && value !== '')) as ActivityFilterInfo;
+  const clean = Object.fromEntries(
+    Object.entries(filter).filter(([, value]) => value !== undefined && value !== ''),
+  ) as ActivityFilterInfo;
   keep({ activityFilter: clean });
   send({ type: 'activityFilter', filter: clean });
 }
@@ -92,7 +109,11 @@ app.replaceChildren(
     'section',
     { 'data-testid': 'playground' },
     el('h2', {}, 'Resolve playground'),
-    el('p', { class: 'muted small' }, "Scores every power for a request the way resolve_intent does, without activating anything; open 'why' for each factor's contribution."),
+    el(
+      'p',
+      { class: 'muted small' },
+      "Scores every power for a request the way resolve_intent does, without activating anything; open 'why' for each factor's contribution.",
+    ),
     el('div', { class: 'query' }, field, button('Resolve', resolve, { testId: 'resolve' })),
     resultSlot,
   ),
@@ -114,7 +135,12 @@ function renderResult(): void {
   resultSlot.replaceChildren(...parts);
 }
 
-const renderActivity = () => activitySection.render(activity, state.activityFilter ?? {}, powers.map((power) => power.name));
+const renderActivity = () =>
+  activitySection.render(
+    activity,
+    state.activityFilter ?? {},
+    powers.map((power) => power.name),
+  );
 const renderQuality = () => qualitySlot.replaceChildren(qualitySection(stats, tuned));
 const renderHints = () => hintsSlot.replaceChildren(hintsSection(hints, state.hintsScope ?? 'active'));
 const renderTokens = () => tokensSlot.replaceChildren(tokensSection(tokens));

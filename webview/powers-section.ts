@@ -13,7 +13,13 @@ function issuesList(issues: LoadIssueInfo[]): HTMLElement[] {
       'ul',
       { 'data-testid': 'issues' },
       ...issues.map((issue) =>
-        el('li', { 'data-issue': issue.file }, el('code', {}, `${issue.file}${issue.field ? ` (${issue.field})` : ''}`), el('div', {}, issue.message), el('div', { class: 'muted small' }, `Fix: ${issue.fix}`)),
+        el(
+          'li',
+          { 'data-issue': issue.file },
+          el('code', {}, `${issue.file}${issue.field ? ` (${issue.field})` : ''}`),
+          el('div', {}, issue.message),
+          el('div', { class: 'muted small' }, `Fix: ${issue.fix}`),
+        ),
       ),
     ),
   ];
@@ -25,7 +31,19 @@ export function powersSection(powers: PowerInfo[], issues: LoadIssueInfo[] = [])
     ? el(
         'table',
         { class: 'grid', 'data-testid': 'powers' },
-        el('thead', {}, el('tr', {}, el('th', {}, 'Power'), el('th', {}, 'State'), el('th', {}, 'Tools'), el('th', {}, 'Source'), el('th', {}, ''))),
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            el('th', {}, 'Power'),
+            el('th', {}, 'State'),
+            el('th', {}, 'Tools'),
+            el('th', {}, 'Source'),
+            el('th', {}, ''),
+          ),
+        ),
         el(
           'tbody',
           {},
@@ -35,13 +53,32 @@ export function powersSection(powers: PowerInfo[], issues: LoadIssueInfo[] = [])
               { 'data-power': row.name },
               el('td', {}, el('strong', {}, row.name), el('div', { class: 'muted small' }, row.description)),
               el('td', { class: 'state' }, el('span', { class: `dot tone-${row.tone}` }), row.state),
-              el('td', { class: 'number' }, String(row.tools), ...(row.toolsWithheld ? [el('div', { class: 'muted small', 'data-withheld': row.name }, row.toolsWithheld)] : [])),
+              el(
+                'td',
+                { class: 'number' },
+                String(row.tools),
+                ...(row.toolsWithheld
+                  ? [el('div', { class: 'muted small', 'data-withheld': row.name }, row.toolsWithheld)]
+                  : []),
+              ),
               el('td', {}, row.source),
-              el('td', { class: 'actions' }, button(row.action === 'activate' ? 'Activate' : 'Deactivate', () => send({ type: row.action, name: row.name }), { secondary: row.action === 'deactivate' })),
+              el(
+                'td',
+                { class: 'actions' },
+                button(
+                  row.action === 'activate' ? 'Activate' : 'Deactivate',
+                  () => send({ type: row.action, name: row.name }),
+                  { secondary: row.action === 'deactivate' },
+                ),
+              ),
             ),
           ),
         ),
       )
-    : el('p', { class: 'muted' }, 'No powers yet: add a spell file (Grimoire: New Spell File...) or turn on grimoire.demoPowers.');
+    : el(
+        'p',
+        { class: 'muted' },
+        'No powers yet: add a spell file (Grimoire: New Spell File...) or turn on grimoire.demoPowers.',
+      );
   return section('Powers', 'powers-section', body, ...issuesList(issues));
 }

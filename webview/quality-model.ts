@@ -1,5 +1,11 @@
 /** Recommendation quality and "why this power", computed from protocol payloads. No DOM: unit-tested under Node. */
-import type { RankingWeightsInfo, RecommendationMetricsInfo, RecommendationStats, ScoreExplanation, TuneWeightsResult } from '../protocol/records.js';
+import type {
+  RankingWeightsInfo,
+  RecommendationMetricsInfo,
+  RecommendationStats,
+  ScoreExplanation,
+  TuneWeightsResult,
+} from '../protocol/records.js';
 import { formatNumber, formatPercent } from './format.js';
 
 export const FACTORS: Array<keyof RankingWeightsInfo> = ['relevance', 'success', 'popularity', 'performance', 'rating'];
@@ -88,15 +94,27 @@ export function contributionSegments(explanation: ScoreExplanation): Contributio
   }));
 }
 
-const WHERE: Record<string, string> = { name: 'its name', keyword: 'its keywords', description: 'its description', tool: 'its tools', learned: 'requests it served before' };
+const WHERE: Record<string, string> = {
+  name: 'its name',
+  keyword: 'its keywords',
+  description: 'its description',
+  tool: 'its tools',
+  learned: 'requests it served before',
+};
 
 /** What matched, in plain sentences: the user's words, how strong the match is, how much of the request it covers. */
 export function relevanceFacts(explanation: ScoreExplanation, matchType: string, matchedWords: string[]): string[] {
   const words = matchedWords.map((word) => `"${word}"`).join(', ');
-  const facts = [matchedWords.length ? `Your words ${words} match ${WHERE[matchType] ?? `its ${matchType}`}.` : 'None of your words match it.'];
+  const facts = [
+    matchedWords.length
+      ? `Your words ${words} match ${WHERE[matchType] ?? `its ${matchType}`}.`
+      : 'None of your words match it.',
+  ];
   if (explanation.strength !== undefined) {
     const strength = explanation.strength >= 0.75 ? 'a strong' : explanation.strength >= 0.4 ? 'a fair' : 'a weak';
-    facts.push(`It is ${strength} match (${formatPercent(explanation.strength)} of the best this request could reach).`);
+    facts.push(
+      `It is ${strength} match (${formatPercent(explanation.strength)} of the best this request could reach).`,
+    );
   }
   if (explanation.coverage !== undefined) {
     facts.push(
@@ -107,8 +125,16 @@ export function relevanceFacts(explanation: ScoreExplanation, matchType: string,
           : `It matches ${formatPercent(explanation.coverage)} of what the telling words of your request weigh.`,
     );
   }
-  facts.push(explanation.semantic !== undefined ? `Similar in meaning: ${formatPercent(Math.max(0, explanation.semantic))}.` : 'Compared by words only (semantic matching is off).');
-  facts.push(explanation.relativeRelevance >= 0.999 ? 'The most relevant power for this request.' : `${formatPercent(explanation.relativeRelevance)} as relevant as the most relevant power.`);
+  facts.push(
+    explanation.semantic !== undefined
+      ? `Similar in meaning: ${formatPercent(Math.max(0, explanation.semantic))}.`
+      : 'Compared by words only (semantic matching is off).',
+  );
+  facts.push(
+    explanation.relativeRelevance >= 0.999
+      ? 'The most relevant power for this request.'
+      : `${formatPercent(explanation.relativeRelevance)} as relevant as the most relevant power.`,
+  );
   return facts;
 }
 

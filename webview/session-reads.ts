@@ -25,8 +25,18 @@ export interface SessionReadRow {
 export function readBars(gatewayTokens: number, directTokens: number): { gateway: ReadBar; direct: ReadBar } {
   const max = Math.max(1, gatewayTokens, directTokens);
   return {
-    gateway: { label: 'Through Grimoire', tokens: gatewayTokens, percent: (gatewayTokens / max) * 100, className: gatewayTokens <= directTokens ? 'saved' : 'over' },
-    direct: { label: 'Direct exposure', tokens: directTokens, percent: (directTokens / max) * 100, className: 'direct' },
+    gateway: {
+      label: 'Through Grimoire',
+      tokens: gatewayTokens,
+      percent: (gatewayTokens / max) * 100,
+      className: gatewayTokens <= directTokens ? 'saved' : 'over',
+    },
+    direct: {
+      label: 'Direct exposure',
+      tokens: directTokens,
+      percent: (directTokens / max) * 100,
+      className: 'direct',
+    },
   };
 }
 

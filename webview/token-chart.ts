@@ -59,7 +59,12 @@ export function utcDay(at: number): string {
 /** Every day from `first` to `last`, inclusive (YYYY-MM-DD, UTC). */
 export function daysBetween(first: string, last: string): string[] {
   const days: string[] = [];
-  for (let at = Date.parse(`${first}T00:00:00Z`), end = Date.parse(`${last}T00:00:00Z`); at <= end && days.length < 3660; at += DAY_MS) days.push(utcDay(at));
+  for (
+    let at = Date.parse(`${first}T00:00:00Z`), end = Date.parse(`${last}T00:00:00Z`);
+    at <= end && days.length < 3660;
+    at += DAY_MS
+  )
+    days.push(utcDay(at));
   return days;
 }
 
@@ -68,7 +73,8 @@ function ticksFor(max: number, plotY: number, plotHeight: number): { ticks: Char
   const step = niceStep(max);
   const top = Math.max(step, Math.ceil(max / step) * step);
   const ticks: ChartTick[] = [];
-  for (let value = 0; value <= top + 1e-9; value += step) ticks.push({ value, y: plotY + plotHeight - (value / top) * plotHeight, label: formatTokens(value) });
+  for (let value = 0; value <= top + 1e-9; value += step)
+    ticks.push({ value, y: plotY + plotHeight - (value / top) * plotHeight, label: formatTokens(value) });
   return { ticks, top };
 }
 
@@ -76,7 +82,12 @@ export function tokenChart(byDay: TokenReportInfo['byDay'], options: ChartOption
   const width = options.width ?? 640;
   const height = options.height ?? 200;
   const minDays = options.minDays ?? 14;
-  const plot = { x: MARGIN.left, y: MARGIN.top, width: width - MARGIN.left - MARGIN.right, height: height - MARGIN.top - MARGIN.bottom };
+  const plot = {
+    x: MARGIN.left,
+    y: MARGIN.top,
+    width: width - MARGIN.left - MARGIN.right,
+    height: height - MARGIN.top - MARGIN.bottom,
+  };
   const sorted = [...byDay].sort((a, b) => a.day.localeCompare(b.day));
   const lastData = sorted.at(-1)?.day ?? options.today;
   const last = lastData > options.today ? lastData : options.today;
@@ -93,11 +104,28 @@ export function tokenChart(byDay: TokenReportInfo['byDay'], options: ChartOption
   const barWidth = Math.max(2, Math.min(28, slot * 0.7));
   const bars = days.map((day, i) => {
     const h = (saved[i] / daily.top) * plot.height;
-    return { day, x: plot.x + slot * i + (slot - barWidth) / 2, y: plot.y + plot.height - h, width: barWidth, height: h, saved: saved[i], results: byName.get(day)?.results ?? 0 };
+    return {
+      day,
+      x: plot.x + slot * i + (slot - barWidth) / 2,
+      y: plot.y + plot.height - h,
+      width: barWidth,
+      height: h,
+      saved: saved[i],
+      results: byName.get(day)?.results ?? 0,
+    };
   });
-  const points = days.map((day, i) => ({ x: plot.x + slot * (i + 0.5), y: plot.y + plot.height - (totals[i] / cumulative.top) * plot.height, day, total: totals[i] }));
+  const points = days.map((day, i) => ({
+    x: plot.x + slot * (i + 0.5),
+    y: plot.y + plot.height - (totals[i] / cumulative.top) * plot.height,
+    day,
+    total: totals[i],
+  }));
   const every = Math.max(1, Math.ceil(days.length / Math.max(1, Math.floor(plot.width / 56))));
-  const labels = days.flatMap((day, i) => (i % every === 0 || i === days.length - 1) && (i === days.length - 1 || days.length - 1 - i > every / 2) ? [{ x: plot.x + slot * (i + 0.5), text: day.slice(5) }] : []);
+  const labels = days.flatMap((day, i) =>
+    (i % every === 0 || i === days.length - 1) && (i === days.length - 1 || days.length - 1 - i > every / 2)
+      ? [{ x: plot.x + slot * (i + 0.5), text: day.slice(5) }]
+      : [],
+  );
   const r = (n: number) => Math.round(n * 10) / 10;
   return {
     width,

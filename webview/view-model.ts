@@ -51,10 +51,20 @@ const TIER_EXPLAINED: Record<Tier, string> = {
   not_found: 'no power matches: an agent is shown every power',
 };
 
-const SOURCE: Record<PowerInfo['source']['kind'], string> = { spell: 'spell', demo: 'demo', 'vscode-mcp': 'mcp.json', 'claude-desktop': 'Claude Desktop', 'cursor-mcp': 'Cursor', 'kiro-power': 'Kiro power' };
+const SOURCE: Record<PowerInfo['source']['kind'], string> = {
+  spell: 'spell',
+  demo: 'demo',
+  'vscode-mcp': 'mcp.json',
+  'claude-desktop': 'Claude Desktop',
+  'cursor-mcp': 'Cursor',
+  'kiro-power': 'Kiro power',
+};
 
 function withheldText(counts: ToolCounts): string {
-  return [...(counts.held ? [`${counts.held} held for review`] : []), ...(counts.blocked ? [`${counts.blocked} blocked`] : [])].join(' · ');
+  return [
+    ...(counts.held ? [`${counts.held} held for review`] : []),
+    ...(counts.blocked ? [`${counts.blocked} blocked`] : []),
+  ].join(' · ');
 }
 
 export function powerRows(powers: PowerInfo[]): PowerRow[] {
@@ -62,7 +72,15 @@ export function powerRows(powers: PowerInfo[]): PowerRow[] {
     const cannotStart = power.problems.length > 0 && power.state !== 'active';
     const state = powerStateText(power);
     const tone: PowerRow['tone'] =
-      power.state === 'crashed' ? 'error' : cannotStart ? 'warn' : inAgentsView(power) ? 'ok' : power.state === 'starting' || power.state === 'stopping' ? 'busy' : 'idle';
+      power.state === 'crashed'
+        ? 'error'
+        : cannotStart
+          ? 'warn'
+          : inAgentsView(power)
+            ? 'ok'
+            : power.state === 'starting' || power.state === 'stopping'
+              ? 'busy'
+              : 'idle';
     return {
       name: power.name,
       description: power.description,

@@ -16,7 +16,12 @@ import * as esbuild from 'esbuild';
 import { z } from 'zod';
 import { RANKS_FILE, RANKS_MODULE } from '../../server/intel/tokens/tokenizer-core.js';
 import { spellSchema } from '../../server/powers/spell-schema.js';
-import { BUNDLED_RUNTIME_DIR, GATEWAY_BUNDLE_DIR, isRuntimeTarget, RUNTIME_TARGETS } from '../../server/resolve/semantic/runtime-builds.js';
+import {
+  BUNDLED_RUNTIME_DIR,
+  GATEWAY_BUNDLE_DIR,
+  isRuntimeTarget,
+  RUNTIME_TARGETS,
+} from '../../server/resolve/semantic/runtime-builds.js';
 import { writeSemanticRuntime } from './semantic-runtime.js';
 
 export const root = path.resolve(__dirname, '..', '..', '..');
@@ -24,7 +29,15 @@ const dist = path.join(root, 'dist');
 const serverDir = path.join(root, GATEWAY_BUNDLE_DIR);
 
 /** Loaded lazily when installed (the semantic resolver's model runtime, the store's native SQLite); never needed to start, never in the gateway's bundle. */
-const LAZY_NATIVE = ['@huggingface/transformers', 'onnxruntime-node', 'onnxruntime-web', 'onnxruntime-common', 'sharp', 'pg-native', 'better-sqlite3'];
+const LAZY_NATIVE = [
+  '@huggingface/transformers',
+  'onnxruntime-node',
+  'onnxruntime-web',
+  'onnxruntime-common',
+  'sharp',
+  'pg-native',
+  'better-sqlite3',
+];
 /** The platform a build is for (vsce's --target); unset for the universal build. */
 export const TARGET_VARIABLE = 'GRIMOIRE_VSIX_TARGET';
 const DEMO_SERVERS = ['server-everything', 'server-filesystem', 'server-memory'];
@@ -32,7 +45,14 @@ const DEMO_SERVERS = ['server-everything', 'server-filesystem', 'server-memory']
 /** jsonc-parser's `main` is a UMD build whose factory requires its parts at run time, which esbuild cannot follow: bundle its ESM build. */
 const JSONC_ESM = path.join(root, 'node_modules', 'jsonc-parser', 'lib', 'esm', 'main.js');
 
-const common: esbuild.BuildOptions = { bundle: true, minify: true, sourcemap: true, logLevel: 'warning', legalComments: 'none', alias: { 'jsonc-parser': JSONC_ESM } };
+const common: esbuild.BuildOptions = {
+  bundle: true,
+  minify: true,
+  sourcemap: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+  alias: { 'jsonc-parser': JSONC_ESM },
+};
 
 async function buildClient(): Promise<void> {
   await esbuild.build({
@@ -51,7 +71,8 @@ async function buildClient(): Promise<void> {
 async function buildServer(): Promise<void> {
   // server/config/paths.ts finds the package root three folders above its own file: the bundle
   // keeps that depth (dist/server/process/) so the demo spells under server/demo/ are found.
-  if (path.resolve(serverDir, '..', '..', '..') !== root) throw new Error('the server bundle must sit three folders below the package root');
+  if (path.resolve(serverDir, '..', '..', '..') !== root)
+    throw new Error('the server bundle must sit three folders below the package root');
   await esbuild.build({
     ...common,
     entryPoints: {
@@ -66,7 +87,10 @@ async function buildServer(): Promise<void> {
     target: 'node20',
     external: LAZY_NATIVE,
   });
-  fs.copyFileSync(path.join(root, 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'), path.join(serverDir, 'sql-wasm.wasm'));
+  fs.copyFileSync(
+    path.join(root, 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'),
+    path.join(serverDir, 'sql-wasm.wasm'),
+  );
   writeRanks();
 }
 
@@ -76,7 +100,8 @@ function writeRanks(): void {
   const ranks = require(RANKS_MODULE) as { bpe_ranks: string };
   fs.writeFileSync(path.join(serverDir, RANKS_FILE), JSON.stringify(ranks));
   for (const entry of ['main.js', 'token-worker.js']) {
-    if (fs.readFileSync(path.join(serverDir, entry), 'utf8').includes(ranks.bpe_ranks.slice(0, 200))) throw new Error(`${entry} carries the tokenizer's ranks: they belong in ${RANKS_FILE} only`);
+    if (fs.readFileSync(path.join(serverDir, entry), 'utf8').includes(ranks.bpe_ranks.slice(0, 200)))
+      throw new Error(`${entry} carries the tokenizer's ranks: they belong in ${RANKS_FILE} only`);
   }
 }
 
@@ -112,7 +137,9 @@ async function buildDemoServers(): Promise<void> {
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      banner: { js: "import { createRequire as __grimoireRequire } from 'node:module'; const require = __grimoireRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __grimoireRequire } from 'node:module'; const require = __grimoireRequire(import.meta.url);",
+      },
     });
     // server-everything reads its instructions from <package>/docs next to dist/ (and serves each file there
     // as a resource): only the instructions are shipped, the package's own documentation is not.
@@ -126,7 +153,10 @@ async function buildDemoServers(): Promise<void> {
 
 /** The YAML extension validates with JSON Schema draft 7, so the editor's copy targets it. */
 export function editorSpellSchema(): Record<string, unknown> {
-  return z.toJSONSchema(spellSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return z.toJSONSchema(spellSchema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
 }
 
 function writeSchema(): void {
@@ -134,7 +164,12 @@ function writeSchema(): void {
 }
 
 function sizeOf(dir: string): number {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).reduce((sum, entry) => (entry.isFile() ? sum + fs.statSync(path.join(entry.parentPath, entry.name)).size : sum), 0);
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .reduce(
+      (sum, entry) => (entry.isFile() ? sum + fs.statSync(path.join(entry.parentPath, entry.name)).size : sum),
+      0,
+    );
 }
 
 export async function bundle(): Promise<void> {
@@ -146,11 +181,16 @@ export async function bundle(): Promise<void> {
   const target = process.env[TARGET_VARIABLE];
   let semantic = '';
   if (target) {
-    if (!isRuntimeTarget(target)) throw new Error(`${TARGET_VARIABLE}=${target}: the semantic runtime exists for ${Object.keys(RUNTIME_TARGETS).join(', ')}`);
-    semantic = `, semantic runtime for ${target} ${(await writeSemanticRuntime(path.join(root, 'node_modules'), path.join(root, BUNDLED_RUNTIME_DIR), target) / 1024 / 1024).toFixed(1)} MB`;
+    if (!isRuntimeTarget(target))
+      throw new Error(
+        `${TARGET_VARIABLE}=${target}: the semantic runtime exists for ${Object.keys(RUNTIME_TARGETS).join(', ')}`,
+      );
+    semantic = `, semantic runtime for ${target} ${((await writeSemanticRuntime(path.join(root, 'node_modules'), path.join(root, BUNDLED_RUNTIME_DIR), target)) / 1024 / 1024).toFixed(1)} MB`;
   }
   const kb = (dir: string) => `${Math.round(sizeOf(path.join(dist, dir)) / 1024)} KB`;
-  console.log(`bundled in ${Date.now() - started} ms: client ${kb('client')}, server ${kb('server')}, webview ${kb('webview')}, demo servers ${kb('demo-servers')} (with source maps)${semantic}`);
+  console.log(
+    `bundled in ${Date.now() - started} ms: client ${kb('client')}, server ${kb('server')}, webview ${kb('webview')}, demo servers ${kb('demo-servers')} (with source maps)${semantic}`,
+  );
 }
 
 if (require.main === module) {

@@ -16,7 +16,10 @@ export const MARKETPLACE_README = 'docs/marketplace.md';
 
 /** grimoire-<version>.vsix, or grimoire-<target>-<version>.vsix (vsce's own names). */
 export function vsixPath(target?: string): string {
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { name: string; version: string };
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
   return path.join(root, `${manifest.name}-${target ? `${target}-` : ''}${manifest.version}.vsix`);
 }
 
@@ -27,14 +30,23 @@ function option(name: string): string | undefined {
 
 async function main(): Promise<void> {
   const target = option('--target');
-  if (target !== undefined && !isRuntimeTarget(target)) throw new Error(`--target ${target}: platform builds exist for ${Object.keys(RUNTIME_TARGETS).join(', ')}; other platforms install the universal build (no --target)`);
+  if (target !== undefined && !isRuntimeTarget(target))
+    throw new Error(
+      `--target ${target}: platform builds exist for ${Object.keys(RUNTIME_TARGETS).join(', ')}; other platforms install the universal build (no --target)`,
+    );
   const out = option('--out');
   const packagePath = out ? path.resolve(out) : vsixPath(target);
   // vsce runs the bundle (vscode:prepublish) in a child process: the target reaches it in the environment.
   if (target) process.env[TARGET_VARIABLE] = target;
   else delete process.env[TARGET_VARIABLE];
   // The Marketplace page is written for users (docs/marketplace.md); README.md is the developer's.
-  const options = { cwd: root, dependencies: false, allowMissingRepository: true, readmePath: MARKETPLACE_README, changelogPath: 'CHANGELOG.md' } as const;
+  const options = {
+    cwd: root,
+    dependencies: false,
+    allowMissingRepository: true,
+    readmePath: MARKETPLACE_README,
+    changelogPath: 'CHANGELOG.md',
+  } as const;
   await createVSIX({ ...options, packagePath, ...(target ? { target } : {}) });
   const bytes = fs.statSync(packagePath).size;
   console.log(`${path.relative(process.cwd(), packagePath)}: ${(bytes / 1024 / 1024).toFixed(2)} MB (${bytes} bytes)`);

@@ -12,9 +12,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { BUNDLED_RUNTIME_ENTRY, RUNTIME_TARGETS, type RuntimeTarget } from '../../server/resolve/semantic/runtime-builds.js';
+import {
+  BUNDLED_RUNTIME_ENTRY,
+  RUNTIME_TARGETS,
+  type RuntimeTarget,
+} from '../../server/resolve/semantic/runtime-builds.js';
 
-const SHARP_STUB = "export default function sharp() { throw new Error('Grimoire carries no image library: images cannot be read by its semantic runtime'); }\n";
+const SHARP_STUB =
+  "export default function sharp() { throw new Error('Grimoire carries no image library: images cannot be read by its semantic runtime'); }\n";
 
 interface Carried {
   name: string;
@@ -35,7 +40,8 @@ function copy(from: string, to: string): void {
 export async function writeSemanticRuntime(modules: string, out: string, target: RuntimeTarget): Promise<number> {
   fs.rmSync(out, { recursive: true, force: true });
   const binaries = path.join(modules, 'onnxruntime-node', 'bin', 'napi-v6', RUNTIME_TARGETS[target]);
-  if (!fs.existsSync(path.join(binaries, 'onnxruntime_binding.node'))) throw new Error(`onnxruntime-node has no binary for ${target} in ${binaries}`);
+  if (!fs.existsSync(path.join(binaries, 'onnxruntime_binding.node')))
+    throw new Error(`onnxruntime-node has no binary for ${target} in ${binaries}`);
 
   const stub = path.join(out, 'sharp-stub.mjs');
   fs.mkdirSync(out, { recursive: true });
@@ -56,23 +62,35 @@ export async function writeSemanticRuntime(modules: string, out: string, target:
   fs.rmSync(stub);
 
   const ortNode = path.join(out, 'node_modules', 'onnxruntime-node');
-  for (const part of ['package.json', 'dist']) copy(path.join(modules, 'onnxruntime-node', part), path.join(ortNode, part));
-  for (const map of fs.readdirSync(path.join(ortNode, 'dist'))) if (!map.endsWith('.js') && map !== 'package.json') fs.rmSync(path.join(ortNode, 'dist', map));
+  for (const part of ['package.json', 'dist'])
+    copy(path.join(modules, 'onnxruntime-node', part), path.join(ortNode, part));
+  for (const map of fs.readdirSync(path.join(ortNode, 'dist')))
+    if (!map.endsWith('.js') && map !== 'package.json') fs.rmSync(path.join(ortNode, 'dist', map));
   copy(binaries, path.join(ortNode, 'bin', 'napi-v6', RUNTIME_TARGETS[target]));
   const ortCommon = path.join(out, 'node_modules', 'onnxruntime-common');
   copy(path.join(modules, 'onnxruntime-common', 'package.json'), path.join(ortCommon, 'package.json'));
   for (const build of ['cjs', 'esm']) {
-    fs.cpSync(path.join(modules, 'onnxruntime-common', 'dist', build), path.join(ortCommon, 'dist', build), { recursive: true, filter: (file) => !file.endsWith('.map') && !file.endsWith('.d.ts') });
+    fs.cpSync(path.join(modules, 'onnxruntime-common', 'dist', build), path.join(ortCommon, 'dist', build), {
+      recursive: true,
+      filter: (file) => !file.endsWith('.map') && !file.endsWith('.d.ts'),
+    });
   }
   writeNotices(modules, out);
-  return fs.readdirSync(out, { withFileTypes: true, recursive: true }).reduce((sum, entry) => (entry.isFile() ? sum + fs.statSync(path.join(entry.parentPath, entry.name)).size : sum), 0);
+  return fs
+    .readdirSync(out, { withFileTypes: true, recursive: true })
+    .reduce(
+      (sum, entry) => (entry.isFile() ? sum + fs.statSync(path.join(entry.parentPath, entry.name)).size : sum),
+      0,
+    );
 }
 
 /** Name, version and licence of each package whose code is carried (transformers.js' own dependencies are bundled into its file). */
 function writeNotices(modules: string, out: string): void {
   const transformers = manifestOf(modules, '@huggingface/transformers');
   const bundled = Object.keys(transformers.dependencies ?? {}).filter((name) => name.startsWith('@huggingface/'));
-  const carried = ['@huggingface/transformers', ...bundled, 'onnxruntime-node', 'onnxruntime-common'].map((name) => manifestOf(modules, name));
+  const carried = ['@huggingface/transformers', ...bundled, 'onnxruntime-node', 'onnxruntime-common'].map((name) =>
+    manifestOf(modules, name),
+  );
   const lines = carried.map(({ name, version, license }) => `- ${name} ${version}: ${license}`);
   const apache = fs.readFileSync(path.join(modules, '@huggingface', 'transformers', 'LICENSE'), 'utf8');
   fs.writeFileSync(

@@ -12,12 +12,21 @@ import { defaultSettings, type Settings } from '../../server/config/settings.js'
 import { settingsTable, withSettingsTable, type Manifest } from './settings-table.js';
 
 /** One `contributes.configuration` property, its keys in the order package.json has always had them. */
-function property(key: string, setting: SettingDeclaration, order: number, defaults: Settings): Record<string, unknown> {
+function property(
+  key: string,
+  setting: SettingDeclaration,
+  order: number,
+  defaults: Settings,
+): Record<string, unknown> {
   const { to: _to, type, default: declared, markdownDescription, ...rest } = setting;
   const bounds = rest as Record<string, unknown>;
   const out: Record<string, unknown> = { type };
-  for (const name of ['items', 'minimum', 'exclusiveMinimum', 'maximum', 'enum', 'enumDescriptions']) if (bounds[name] !== undefined) out[name] = bounds[name];
-  out.default = declared === CALIBRATED ? key.split('.').reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], defaults) : declared;
+  for (const name of ['items', 'minimum', 'exclusiveMinimum', 'maximum', 'enum', 'enumDescriptions'])
+    if (bounds[name] !== undefined) out[name] = bounds[name];
+  out.default =
+    declared === CALIBRATED
+      ? key.split('.').reduce<unknown>((value, part) => (value as Record<string, unknown>)[part], defaults)
+      : declared;
   if (setting.scope) out.scope = setting.scope;
   out.order = order;
   out.markdownDescription = markdownDescription;
@@ -25,8 +34,15 @@ function property(key: string, setting: SettingDeclaration, order: number, defau
 }
 
 /** package.json's `contributes.configuration`; a calibrated default is the gateway's own. */
-export function contributedConfiguration(defaults: Settings = defaultSettings()): Manifest['contributes']['configuration'] & { title: string } {
-  const properties = Object.fromEntries(Object.entries(VSCODE_SETTINGS).map(([key, setting], order) => [`grimoire.${key}`, property(key, setting, order, defaults)]));
+export function contributedConfiguration(
+  defaults: Settings = defaultSettings(),
+): Manifest['contributes']['configuration'] & { title: string } {
+  const properties = Object.fromEntries(
+    Object.entries(VSCODE_SETTINGS).map(([key, setting], order) => [
+      `grimoire.${key}`,
+      property(key, setting, order, defaults),
+    ]),
+  );
   return { title: 'Grimoire', properties };
 }
 
@@ -52,7 +68,11 @@ export function generatedSettingsFiles(root: string): GeneratedFile[] {
   const pageNow = fs.readFileSync(pageFile, 'utf8');
   return [
     { file: manifestFile, now: manifestNow, generated: manifest },
-    { file: pageFile, now: pageNow, generated: withSettingsTable(pageNow, settingsTable(JSON.parse(manifest) as Manifest)) },
+    {
+      file: pageFile,
+      now: pageNow,
+      generated: withSettingsTable(pageNow, settingsTable(JSON.parse(manifest) as Manifest)),
+    },
   ];
 }
 

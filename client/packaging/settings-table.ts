@@ -3,7 +3,8 @@
  * `contributes.configuration`: every setting with its default and the first sentence of its
  * description, so that no default is written twice. settings-manifest.ts writes both (`npm run docs:settings`).
  */
-export const TABLE_START = '<!-- settings: made from protocol/vscode-settings.ts by `npm run docs:settings`; edit the settings there -->';
+export const TABLE_START =
+  '<!-- settings: made from protocol/vscode-settings.ts by `npm run docs:settings`; edit the settings there -->';
 export const TABLE_END = '<!-- settings end -->';
 
 interface SettingSchema {
@@ -38,7 +39,9 @@ function firstSentence(text: string): string {
 
 export function settingsTable(manifest: Manifest): string {
   const rows = Object.entries(manifest.contributes.configuration.properties).map(([key, schema]) => {
-    const words = firstSentence((schema.markdownDescription ?? schema.description ?? '').replace(/\s+/g, ' ').trim()).replace(/\|/g, '\\|');
+    const words = firstSentence(
+      (schema.markdownDescription ?? schema.description ?? '').replace(/\s+/g, ' ').trim(),
+    ).replace(/\|/g, '\\|');
     return `| \`${key}\` | ${defaultText(schema.default)} | ${words} |`;
   });
   return ['| setting | default | what it does |', '|---|---|---|', ...rows].join('\n');

@@ -11,7 +11,10 @@ import * as table from './activity-table.js';
 const DELETE_BATCH = 500;
 
 /** A finished call, as the call pipeline reports it: the log adds its id, time, user and rating. */
-export type ActivityCall = Omit<ActivityInfo, 'id' | 'at' | 'audit' | 'user' | 'rating'> & { at?: number; audit?: boolean };
+export type ActivityCall = Omit<ActivityInfo, 'id' | 'at' | 'audit' | 'user' | 'rating'> & {
+  at?: number;
+  audit?: boolean;
+};
 
 /**
  * The activity log in the store: every call, its outcome and the user's rating of it.
@@ -94,7 +97,10 @@ export class ActivityLog extends EventEmitter<{ recorded: [ActivityInfo]; rated:
 
   /** Thumbs up (+1) or down (-1) on a call; 0 takes the rating back. */
   async rate(activityId: string, rating: ActivityRating): Promise<void> {
-    if (!(await table.exists(this.store, activityId))) throw new Error(`No activity '${activityId}': rate a call listed by 'grimoire activity list' or the Activity view.`);
+    if (!(await table.exists(this.store, activityId)))
+      throw new Error(
+        `No activity '${activityId}': rate a call listed by 'grimoire activity list' or the Activity view.`,
+      );
     this.store.write(table.ratingOp(activityId, rating, Date.now()));
     this.generation += 1;
     this.emit('rated', { id: activityId, rating });

@@ -20,7 +20,8 @@ export function ratingOf(value: number | null | undefined): ActivityRating {
   return value === 1 || value === -1 ? value : 0;
 }
 
-const optional = <K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } => (value === null || value === undefined ? {} : ({ [key]: value } as { [P in K]?: V }));
+const optional = <K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } =>
+  value === null || value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 
 /** A stored row as the one activity record (protocol `ActivityInfo`): absent fields left out, not null. */
 export function activityFromRow(row: ActivityRow): ActivityInfo {

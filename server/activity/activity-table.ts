@@ -90,7 +90,11 @@ export function deleteBeforeOp(cut: RetentionCut): WriteOp {
  * by another process while it was being dropped leaves a rating that the next pass deletes.
  */
 export async function orphanedRatingOps(store: Reader): Promise<WriteOp[]> {
-  return (await store.read<{ activity_id: string }>('SELECT activity_id FROM activity_ratings WHERE activity_id NOT IN (SELECT id FROM activity)')).map((row): WriteOp => ({ op: 'delete', table: 'activity_ratings', where: { activity_id: row.activity_id } }));
+  return (
+    await store.read<{ activity_id: string }>(
+      'SELECT activity_id FROM activity_ratings WHERE activity_id NOT IN (SELECT id FROM activity)',
+    )
+  ).map((row): WriteOp => ({ op: 'delete', table: 'activity_ratings', where: { activity_id: row.activity_id } }));
 }
 
 export async function exists(store: Reader, id: string): Promise<boolean> {
@@ -103,7 +107,10 @@ export async function exists(store: Reader, id: string): Promise<boolean> {
  */
 export async function idsMatching(store: Reader, part: string): Promise<string[]> {
   const literal = part.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const rows = await store.read<{ id: string }>("SELECT id FROM activity WHERE id LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\' ORDER BY at, id", [`${literal}%`, `%${literal}`]);
+  const rows = await store.read<{ id: string }>(
+    "SELECT id FROM activity WHERE id LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\' ORDER BY at, id",
+    [`${literal}%`, `%${literal}`],
+  );
   return rows.map((row) => row.id);
 }
 
@@ -113,12 +120,26 @@ export async function idsMatching(store: Reader, part: string): Promise<string[]
  * then one range delete (`deleteBeforeOp`), not one op per dropped call: at the cap, retention
  * drops as many calls as are recorded.
  */
-export async function retentionCut(store: Reader, maxAgeDays: number, maxEntries: number, now: number): Promise<RetentionCut | undefined> {
+export async function retentionCut(
+  store: Reader,
+  maxAgeDays: number,
+  maxEntries: number,
+  now: number,
+): Promise<RetentionCut | undefined> {
   let before = { at: now - maxAgeDays * 24 * 3600 * 1000, id: '' };
   // A call without a time (none this gateway writes) is neither counted nor dropped.
-  const firstKept = await firstKeptBeyond(store, count(await store.read<{ n: number | string }>('SELECT COUNT(at) AS n FROM activity')) - Math.max(0, maxEntries));
-  if (firstKept && (firstKept.at > before.at || (firstKept.at === before.at && firstKept.id > before.id))) before = firstKept;
-  const dropped = count(await store.read<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity WHERE (at, id) < (?, ?)', [before.at, before.id]));
+  const firstKept = await firstKeptBeyond(
+    store,
+    count(await store.read<{ n: number | string }>('SELECT COUNT(at) AS n FROM activity')) - Math.max(0, maxEntries),
+  );
+  if (firstKept && (firstKept.at > before.at || (firstKept.at === before.at && firstKept.id > before.id)))
+    before = firstKept;
+  const dropped = count(
+    await store.read<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity WHERE (at, id) < (?, ?)', [
+      before.at,
+      before.id,
+    ]),
+  );
   return dropped > 0 ? { before, dropped } : undefined;
 }
 
@@ -130,10 +151,21 @@ export async function retentionCut(store: Reader, maxAgeDays: number, maxEntries
  */
 async function firstKeptBeyond(store: Reader, excess: number): Promise<{ at: number; id: string } | undefined> {
   if (excess <= 0) return undefined;
-  const at = (await store.read<{ at: number }>('SELECT at FROM activity WHERE at IS NOT NULL ORDER BY at LIMIT 1 OFFSET ?', [excess]))[0]?.at;
+  const at = (
+    await store.read<{ at: number }>('SELECT at FROM activity WHERE at IS NOT NULL ORDER BY at LIMIT 1 OFFSET ?', [
+      excess,
+    ])
+  )[0]?.at;
   if (at === undefined) return { at: Number.MAX_SAFE_INTEGER, id: '' };
-  const older = count(await store.read<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity WHERE at < ?', [at]));
-  const id = (await store.read<{ id: string }>('SELECT id FROM activity WHERE at = ? ORDER BY id LIMIT 1 OFFSET ?', [at, excess - older]))[0]!.id;
+  const older = count(
+    await store.read<{ n: number | string }>('SELECT COUNT(*) AS n FROM activity WHERE at < ?', [at]),
+  );
+  const id = (
+    await store.read<{ id: string }>('SELECT id FROM activity WHERE at = ? ORDER BY id LIMIT 1 OFFSET ?', [
+      at,
+      excess - older,
+    ])
+  )[0]!.id;
   return { at: Number(at), id };
 }
 
@@ -155,25 +187,36 @@ const newestFinished = (columns: string, order: string) =>
 
 /** The newest finished calls (STATISTICS_WINDOW), by session then time. */
 export function finishedCalls(store: Reader, window = STATISTICS_WINDOW): Promise<FinishedCallRow[]> {
-  return store.read<FinishedCallRow>(newestFinished('a.id, a.session, a.power, a.tool, a.status, a.at FROM activity a', 'session, at, id'), [window]);
+  return store.read<FinishedCallRow>(
+    newestFinished('a.id, a.session, a.power, a.tool, a.status, a.at FROM activity a', 'session, at, id'),
+    [window],
+  );
 }
 
 /** Finished calls at or after `at` (the `activity_at` index), by time. */
 export function finishedCallsSince(store: Reader, at: number): Promise<FinishedCallRow[]> {
-  return store.read<FinishedCallRow>("SELECT id, session, power, tool, status, at FROM activity WHERE at >= ? AND status IN ('ok', 'error') ORDER BY at, id", [at]);
+  return store.read<FinishedCallRow>(
+    "SELECT id, session, power, tool, status, at FROM activity WHERE at >= ? AND status IN ('ok', 'error') ORDER BY at, id",
+    [at],
+  );
 }
 
 /** The newest finished calls' outcomes (STATISTICS_WINDOW) with their ratings, oldest first. */
 export function ratedOutcomes(store: Reader, window = STATISTICS_WINDOW): Promise<RatedOutcome[]> {
   return store.read<RatedOutcome>(
-    newestFinished('a.id, a.power, a.tool, a.status, a.latency_ms, a.at, r.rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id', 'at, id'),
+    newestFinished(
+      'a.id, a.power, a.tool, a.status, a.latency_ms, a.at, r.rating FROM activity a LEFT JOIN activity_ratings r ON r.activity_id = a.id',
+      'at, id',
+    ),
     [window],
   );
 }
 
 /** Calls per `power:tool`. */
 export async function callsPerTool(store: Reader): Promise<Map<string, number>> {
-  const rows = await store.read<{ key: string; n: number }>("SELECT power || ':' || tool AS key, COUNT(*) AS n FROM activity GROUP BY power, tool");
+  const rows = await store.read<{ key: string; n: number }>(
+    "SELECT power || ':' || tool AS key, COUNT(*) AS n FROM activity GROUP BY power, tool",
+  );
   return new Map(rows.map((r) => [r.key, r.n]));
 }
 

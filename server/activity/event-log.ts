@@ -15,7 +15,9 @@ export interface EventRow {
 
 /** The latest `limit` events, oldest first. */
 export async function latestEvents(store: Pick<Store, 'read'>, limit: number): Promise<EventRow[]> {
-  return (await store.read<EventRow>('SELECT at, kind, power, detail FROM events ORDER BY at DESC, id LIMIT ?', [limit])).reverse();
+  return (
+    await store.read<EventRow>('SELECT at, kind, power, detail FROM events ORDER BY at DESC, id LIMIT ?', [limit])
+  ).reverse();
 }
 
 export class EventLog {

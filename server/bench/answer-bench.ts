@@ -6,7 +6,12 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { effectiveAnnotations } from '../calls/annotations.js';
 import { jsonResult } from '../calls/results.js';
-import { activatedAnswer, matchesAnswer, type ResolveAnswerView, type ShownCandidate } from '../gateway/resolve-answer.js';
+import {
+  activatedAnswer,
+  matchesAnswer,
+  type ResolveAnswerView,
+  type ShownCandidate,
+} from '../gateway/resolve-answer.js';
 import { loadEncoder } from '../intel/tokens/tokenizer-core.js';
 import type { PowerScore, Tier } from '../resolve/types.js';
 import type { BenchServer, BenchTool } from './dataset.js';
@@ -61,14 +66,28 @@ export const answerTokens = (text: string) => (encoder ??= loadEncoder()).encode
  * The answer of a fresh session (no guidance given, nothing exposed yet): an activation exposes
  * every tool of the power, as exposure mode 'direct' does under its cap.
  */
-export function benchAnswer(catalog: BenchCatalog, decision: { tier: Tier; candidates: ShownCandidate[] }, toolRanking: PowerScore[], relevant: Set<string>): BenchAnswer {
+export function benchAnswer(
+  catalog: BenchCatalog,
+  decision: { tier: Tier; candidates: ShownCandidate[] },
+  toolRanking: PowerScore[],
+  relevant: Set<string>,
+): BenchAnswer {
   const { view } = catalog;
   let answer: Record<string, unknown>;
   let oneTrip = false;
   if (decision.tier === 'activated') {
     const best = decision.candidates[0];
     const tools = view.toolsOf(best.name);
-    answer = activatedAnswer(view, best, { power: best.name, exposed: tools.map((t) => ({ tool: t.name, listedAs: `${best.name}__${t.name}` })), held: [] }, toolRanking);
+    answer = activatedAnswer(
+      view,
+      best,
+      {
+        power: best.name,
+        exposed: tools.map((t) => ({ tool: t.name, listedAs: `${best.name}__${t.name}` })),
+        held: [],
+      },
+      toolRanking,
+    );
     oneTrip = tools.some((t) => relevant.has(catalog.toolId(best.name, t.name) ?? ''));
   } else {
     answer = matchesAnswer(view, decision.tier, decision.candidates, toolRanking);
@@ -84,7 +103,8 @@ function namedTools(catalog: BenchCatalog, text: string): string[] {
   for (const power of catalog.view.powerNames()) {
     for (const tool of catalog.view.toolsOf(power)) {
       // Each line opens a JSON string: `"<power>:<tool> via `.
-      if (text.includes(`${JSON.stringify(`${power}:${tool.name} via `).slice(0, -1)}`)) named.push(catalog.toolId(power, tool.name) ?? '');
+      if (text.includes(`${JSON.stringify(`${power}:${tool.name} via `).slice(0, -1)}`))
+        named.push(catalog.toolId(power, tool.name) ?? '');
     }
   }
   return named;

@@ -1,5 +1,11 @@
 import * as path from 'node:path';
-import { fitCalibration, rankingShape, topProbability, type CalibrationModel, type TrainingExample } from '../resolve/calibration.js';
+import {
+  fitCalibration,
+  rankingShape,
+  topProbability,
+  type CalibrationModel,
+  type TrainingExample,
+} from '../resolve/calibration.js';
 import { LexicalResolver } from '../resolve/lexical-resolver.js';
 import { mayAutoActivate } from '../resolve/tiers.js';
 import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from './dataset.js';
@@ -14,8 +20,15 @@ export interface DevSet {
 }
 
 export function devSets(dir: string): DevSet[] {
-  const metatool = (file: string) => ({ servers: path.join(dir, 'metatool', 'servers.jsonl'), tools: path.join(dir, 'metatool', 'tools.jsonl'), queries: path.join(dir, 'metatool', file) });
-  const mcpBench = { servers: path.join(dir, 'mcp-bench', 'servers.jsonl'), queries: path.join(dir, 'mcp-bench', 'queries.jsonl') };
+  const metatool = (file: string) => ({
+    servers: path.join(dir, 'metatool', 'servers.jsonl'),
+    tools: path.join(dir, 'metatool', 'tools.jsonl'),
+    queries: path.join(dir, 'metatool', file),
+  });
+  const mcpBench = {
+    servers: path.join(dir, 'mcp-bench', 'servers.jsonl'),
+    queries: path.join(dir, 'mcp-bench', 'queries.jsonl'),
+  };
   const mcpBenchTools = { ...mcpBench, tools: path.join(dir, 'mcp-bench', 'tools.jsonl') };
   return [
     { name: 'metatool-single', ...metatool('queries_single.jsonl'), queryField: 'query' },
@@ -63,7 +76,12 @@ export interface ActivationCheck {
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
-export function checkActivation(set: string, examples: TrainingExample[], model: CalibrationModel, threshold: number): ActivationCheck {
+export function checkActivation(
+  set: string,
+  examples: TrainingExample[],
+  model: CalibrationModel,
+  threshold: number,
+): ActivationCheck {
   const positives = examples.filter((e) => !e.negative);
   const activated = positives.filter((e) => activates(e, model, threshold));
   const right = activated.filter((e) => e.correct).length;
@@ -80,7 +98,10 @@ export function checkActivation(set: string, examples: TrainingExample[], model:
 
 /** As the tiers decide: confident enough, and not a match mostly in passing. */
 function activates(example: TrainingExample, model: CalibrationModel, threshold: number): boolean {
-  return topProbability(example.shape, model) >= threshold && mayAutoActivate({ incidental: 1 - (example.shape.declared ?? 1) });
+  return (
+    topProbability(example.shape, model) >= threshold &&
+    mayAutoActivate({ incidental: 1 - (example.shape.declared ?? 1) })
+  );
 }
 
 /** The least out-of-sample activated precision a set may have. */
@@ -100,14 +121,23 @@ const groupOf = (set: string) => set.replace(/-tools$/, '');
  */
 export function calibrate(dir: string, floor: number) {
   const sets = devSets(dir).map((set) => ({ name: set.name, examples: examplesFor(set) }));
-  const fit = (use: (name: string) => boolean) => fitCalibration(sets.filter((s) => use(s.name)).flatMap((s) => s.examples), { useSemantic: false });
-  const folds = new Map([...new Set(sets.map((s) => groupOf(s.name)))].map((group) => [group, fit((name) => groupOf(name) !== group)]));
-  const outOfSample = (threshold: number) => sets.map((s) => checkActivation(s.name, s.examples, folds.get(groupOf(s.name))!, threshold));
-  const precise = (checks: ActivationCheck[]) => checks.every((c) => c.activated === 0 || c.activated_right / c.activated >= MIN_ACTIVATED_PRECISION);
+  const fit = (use: (name: string) => boolean) =>
+    fitCalibration(
+      sets.filter((s) => use(s.name)).flatMap((s) => s.examples),
+      { useSemantic: false },
+    );
+  const folds = new Map(
+    [...new Set(sets.map((s) => groupOf(s.name)))].map((group) => [group, fit((name) => groupOf(name) !== group)]),
+  );
+  const outOfSample = (threshold: number) =>
+    sets.map((s) => checkActivation(s.name, s.examples, folds.get(groupOf(s.name))!, threshold));
+  const precise = (checks: ActivationCheck[]) =>
+    checks.every((c) => c.activated === 0 || c.activated_right / c.activated >= MIN_ACTIVATED_PRECISION);
   const model = fit(() => true);
   const inSample = (threshold: number) => sets.map((s) => checkActivation(s.name, s.examples, model, threshold));
   let threshold = floor;
-  while (threshold < 0.999 && !precise(outOfSample(threshold))) threshold = Math.round((threshold + 0.0005) * 10000) / 10000;
+  while (threshold < 0.999 && !precise(outOfSample(threshold)))
+    threshold = Math.round((threshold + 0.0005) * 10000) / 10000;
   return {
     model,
     activate_threshold: threshold,

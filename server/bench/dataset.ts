@@ -44,7 +44,12 @@ export function importedServers(servers: BenchServer[], tools: BenchTool[], said
   const toolsOf = (server: string) => tools.filter((t) => t.server === server);
   const rarity = catalogRarity(servers.map(({ server }) => ({ tools: toolsOf(server), said: wordsOf.get(server) })));
   return servers.map(({ server }) => {
-    const derived = deriveFromTools({ name: server, description: '', serverWords: wordsOf.get(server) ?? {} }, toolsOf(server), undefined, rarity);
+    const derived = deriveFromTools(
+      { name: server, description: '', serverWords: wordsOf.get(server) ?? {} },
+      toolsOf(server),
+      undefined,
+      rarity,
+    );
     return { server, description: derived.description, keywords: derived.keywords };
   });
 }
@@ -67,14 +72,26 @@ export function readJsonl<T>(file: string): T[] {
 export function benchPowers(servers: BenchServer[], tools: BenchTool[]): PowerDocument[] {
   const byServer = new Map<string, PowerDocument>();
   for (const server of servers) {
-    byServer.set(server.server, { name: server.server, description: server.description, keywords: server.keywords ?? [], tools: [] });
+    byServer.set(server.server, {
+      name: server.server,
+      description: server.description,
+      keywords: server.keywords ?? [],
+      tools: [],
+    });
   }
   for (const tool of tools) {
     const power = byServer.get(tool.server);
-    if (!power) throw new Error(`tool '${tool.tool_id}' names server '${tool.server}', which servers.jsonl does not have`);
+    if (!power)
+      throw new Error(`tool '${tool.tool_id}' names server '${tool.server}', which servers.jsonl does not have`);
     // Annotations as the gateway decides them by default: declared, else inferred from the name.
     const effect = toolEffect(effectiveAnnotations(tool, undefined, true));
-    power.tools.push({ id: tool.tool_id, name: tool.name, description: tool.description, parameters: Object.keys(tool.inputSchema?.properties ?? {}), ...effect });
+    power.tools.push({
+      id: tool.tool_id,
+      name: tool.name,
+      description: tool.description,
+      parameters: Object.keys(tool.inputSchema?.properties ?? {}),
+      ...effect,
+    });
   }
   return [...byServer.values()];
 }

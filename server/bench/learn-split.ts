@@ -42,19 +42,36 @@ export function splitByPower(queries: BenchQuery[], n: number): { history: Bench
  * answer, then a successful call to each of its right powers (and tools) recorded, which is what
  * the gateway learns from.
  */
-export async function runLearnSplit(run: LearnSplitRun): Promise<{ before: BenchSummary; after: BenchSummary; history: number; learned: number }> {
+export async function runLearnSplit(
+  run: LearnSplitRun,
+): Promise<{ before: BenchSummary; after: BenchSummary; history: number; learned: number }> {
   const { history, measured } = splitByPower(run.queries, run.n);
   const measure = async (powers: PowerDocument[]) =>
-    (await runBench({ resolver: run.resolver(), powers, queries: measured, level: run.level, queryField: run.queryField, thresholds: run.thresholds })).summary;
+    (
+      await runBench({
+        resolver: run.resolver(),
+        powers,
+        queries: measured,
+        level: run.level,
+        queryField: run.queryField,
+        thresholds: run.thresholds,
+      })
+    ).summary;
   const before = await measure(run.powers);
   const recommendations = new RecommendationLog(run.store);
   const learned = new LearnedRequests(run.store);
   const resolver = run.resolver();
   resolver.index(run.powers);
-  const toolOfId = new Map(run.powers.flatMap((p) => p.tools.map((t) => [t.id ?? `${p.name}:${t.name}`, { power: p.name, name: t.name }] as const)));
+  const toolOfId = new Map(
+    run.powers.flatMap((p) =>
+      p.tools.map((t) => [t.id ?? `${p.name}:${t.name}`, { power: p.name, name: t.name }] as const),
+    ),
+  );
   // The request's right tool of that power, else the power's first tool.
   const toolOf = (query: BenchQuery, power: string) =>
-    (query.gt_tool_ids ?? []).map((id) => toolOfId.get(id)).find((t) => t?.power === power)?.name ?? run.powers.find((p) => p.name === power)?.tools[0]?.name ?? power;
+    (query.gt_tool_ids ?? []).map((id) => toolOfId.get(id)).find((t) => t?.power === power)?.name ??
+    run.powers.find((p) => p.name === power)?.tools[0]?.name ??
+    power;
   let count = 0;
   let at = Date.now() - history.length * 1000;
   for (const query of history) {
@@ -64,7 +81,15 @@ export async function runLearnSplit(run: LearnSplitRun): Promise<{ before: Bench
     const session = randomUUID();
     const ranked = await resolver.rank(text);
     at += 1000;
-    recommendations.record({ session, source: 'resolve_intent', query: text, candidates: ranked.slice(0, 5).map((c) => ({ name: c.name, relevance: c.confidence, factors: NEUTRAL })) }, at);
+    recommendations.record(
+      {
+        session,
+        source: 'resolve_intent',
+        query: text,
+        candidates: ranked.slice(0, 5).map((c) => ({ name: c.name, relevance: c.confidence, factors: NEUTRAL })),
+      },
+      at,
+    );
     // The agent uses each power the request needs, in turn: the first takes the answer, the next
     // ones learn from it only when the answer offered them too (as the gateway learns).
     for (const power of powers) {

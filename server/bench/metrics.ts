@@ -55,7 +55,8 @@ export function summarize(outcomes: QueryOutcome[]): BenchSummary {
   for (const o of outcomes) tiers[o.tier as keyof typeof tiers] += 1;
   const activated = outcomes.filter((o) => o.tier === 'activated');
   const times = outcomes.map((o) => o.ms).sort((a, b) => a - b);
-  const pct = (q: number) => (times.length ? round(times[Math.min(times.length - 1, Math.floor(q * times.length))]) : 0);
+  const pct = (q: number) =>
+    times.length ? round(times[Math.min(times.length - 1, Math.floor(q * times.length))]) : 0;
   return {
     n,
     hit_at_1: mean((o) => (o.firstRelevant === 0 ? 1 : 0)),
@@ -64,7 +65,9 @@ export function summarize(outcomes: QueryOutcome[]): BenchSummary {
     ndcg_at_5: mean(ndcgAt5),
     recall_at_5: mean((o) => (o.relevantCount ? o.relevantRanks.filter((r) => r < 5).length / o.relevantCount : 0)),
     tiers,
-    activated_precision: activated.length ? round(activated.filter((o) => o.activatedCorrect).length / activated.length) : null,
+    activated_precision: activated.length
+      ? round(activated.filter((o) => o.activatedCorrect).length / activated.length)
+      : null,
     answer_shows_relevant: mean((o) => (o.shown ? 1 : 0)),
     mean_shown: mean((o) => o.shownCount),
     p50_ms: pct(0.5),
@@ -73,7 +76,12 @@ export function summarize(outcomes: QueryOutcome[]): BenchSummary {
   };
 }
 
-function answerFigures(outcomes: QueryOutcome[]): Pick<BenchSummary, 'one_trip' | 'answer_tokens_p50' | 'answer_tokens_p95' | 'answer_tiers' | 'answer_activated_precision'> {
+function answerFigures(
+  outcomes: QueryOutcome[],
+): Pick<
+  BenchSummary,
+  'one_trip' | 'answer_tokens_p50' | 'answer_tokens_p95' | 'answer_tiers' | 'answer_activated_precision'
+> {
   const answered = outcomes.filter((o) => o.oneTrip !== undefined);
   if (answered.length === 0) return {};
   const tokens = answered.map((o) => o.answerTokens ?? 0).sort((a, b) => a - b);
@@ -88,7 +96,9 @@ function answerFigures(outcomes: QueryOutcome[]): Pick<BenchSummary, 'one_trip' 
     answer_tokens_p95: tokens[Math.min(tokens.length - 1, Math.floor(0.95 * tokens.length))],
     answer_tiers: tiers,
     // An activation's answer is one trip exactly when the activated power has a right tool.
-    answer_activated_precision: activated.length ? round(activated.filter((o) => o.oneTrip).length / activated.length) : null,
+    answer_activated_precision: activated.length
+      ? round(activated.filter((o) => o.oneTrip).length / activated.length)
+      : null,
   };
 }
 

@@ -29,7 +29,10 @@ export async function runBench(run: BenchRun): Promise<{ summary: BenchSummary; 
     const ranked = run.level === 'server' ? await run.resolver.rank(text) : await rankTools(run.resolver, text);
     const ms = performance.now() - started;
     const decision = decideTier(ranked, run.thresholds);
-    const answered = run.level === 'tool' && run.catalog ? await answerOf(run.resolver, run.catalog, text, ranked, run.thresholds, relevant) : undefined;
+    const answered =
+      run.level === 'tool' && run.catalog
+        ? await answerOf(run.resolver, run.catalog, text, ranked, run.thresholds, relevant)
+        : undefined;
     const relevantRanks = ranked.flatMap((r, index) => (relevant.has(r.name) ? [index] : []));
     outcomes.push({
       firstRelevant: relevantRanks[0],
@@ -47,7 +50,14 @@ export async function runBench(run: BenchRun): Promise<{ summary: BenchSummary; 
 }
 
 /** The answer resolve_intent gives: the power ranking decides the tier (as Resolution does with no history), the tool ranking names the tools. */
-async function answerOf(resolver: Resolver, catalog: BenchCatalog, text: string, toolRanking: PowerScore[], thresholds: TierThresholds, relevant: Set<string>) {
+async function answerOf(
+  resolver: Resolver,
+  catalog: BenchCatalog,
+  text: string,
+  toolRanking: PowerScore[],
+  thresholds: TierThresholds,
+  relevant: Set<string>,
+) {
   const decision = decideTier(await resolver.rank(text), thresholds);
   return benchAnswer(catalog, decision, toolRanking, relevant);
 }

@@ -20,7 +20,9 @@ const WRITE_VERBS =
 const verbs = (list: string) => new Set(list.split(' ').map(stem));
 /** The write verbs as written, for the words after a tool name's leading verb (there, "commits" is a noun). */
 const WRITE_FORMS = new Set(WRITE_VERBS.split(' '));
-const DESTRUCTIVE = verbs('delete remove drop destroy purge erase wipe truncate kill terminate revoke uninstall unlink rm del prune reset overwrite');
+const DESTRUCTIVE = verbs(
+  'delete remove drop destroy purge erase wipe truncate kill terminate revoke uninstall unlink rm del prune reset overwrite',
+);
 const WRITE = verbs(WRITE_VERBS);
 const READ = verbs(
   'get list read search find query fetch describe show view count check lookup inspect retrieve download open browse explore summarize status convert calculate compute compare validate parse analyze estimate',
@@ -39,14 +41,28 @@ export function effectiveAnnotations(
   confirmedRead = false,
 ): EffectiveAnnotations {
   const known = decided.get(tool);
-  if (known && known.spellOverride === spellOverride && known.inferWhenMissing === inferWhenMissing && known.confirmedRead === confirmedRead) return known.annotations;
+  if (
+    known &&
+    known.spellOverride === spellOverride &&
+    known.inferWhenMissing === inferWhenMissing &&
+    known.confirmedRead === confirmedRead
+  )
+    return known.annotations;
   const annotations = Object.freeze(decide(tool, spellOverride, inferWhenMissing, confirmedRead));
   decided.set(tool, { spellOverride, inferWhenMissing, confirmedRead, annotations });
   return annotations;
 }
 
 /** Per tool object (a new listing makes new ones): what was decided, and from what. */
-const decided = new WeakMap<object, { spellOverride: ToolAnnotations | undefined; inferWhenMissing: boolean; confirmedRead: boolean; annotations: EffectiveAnnotations }>();
+const decided = new WeakMap<
+  object,
+  {
+    spellOverride: ToolAnnotations | undefined;
+    inferWhenMissing: boolean;
+    confirmedRead: boolean;
+    annotations: EffectiveAnnotations;
+  }
+>();
 
 function decide(
   tool: { name: string; description?: string; annotations?: ToolAnnotations },
@@ -63,11 +79,14 @@ function decide(
   const fromServer = hints(tool.annotations);
   const fromSpell = hints(spellOverride);
   if (Object.keys(fromSpell).length > 0) return { ...fromServer, ...fromSpell, source: 'spell' };
-  if (fromServer.readOnlyHint !== undefined || fromServer.destructiveHint !== undefined) return { ...fromServer, source: 'server' };
+  if (fromServer.readOnlyHint !== undefined || fromServer.destructiveHint !== undefined)
+    return { ...fromServer, source: 'server' };
   if (confirmedRead) return { ...fromServer, readOnlyHint: true, source: 'user' };
   if (!inferWhenMissing) return { ...fromServer, source: 'none' };
   const inferred = inferAnnotations(tool.name, tool.description ?? '');
-  return inferred ? { ...fromServer, ...inferred, source: 'inferred', inferred: true } : { ...fromServer, source: 'none' };
+  return inferred
+    ? { ...fromServer, ...inferred, source: 'inferred', inferred: true }
+    : { ...fromServer, source: 'none' };
 }
 
 /**
@@ -76,10 +95,14 @@ function decide(
  * A read whose description leads with another verb ("query: Execute a raw SQL query") or whose name
  * also carries a bare write verb ("search_and_replace") is not taken for a read.
  */
-export function inferAnnotations(name: string, description: string): Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint'> | undefined {
+export function inferAnnotations(
+  name: string,
+  description: string,
+): Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint'> | undefined {
   const fromName = classify(words(name));
   const fromDescription = classify(words(description).slice(0, 3));
-  if (fromName?.readOnlyHint === true && fromDescription && fromDescription.readOnlyHint !== true) return fromDescription;
+  if (fromName?.readOnlyHint === true && fromDescription && fromDescription.readOnlyHint !== true)
+    return fromDescription;
   return fromName ?? fromDescription;
 }
 
@@ -95,7 +118,10 @@ function classify(list: string[]): Pick<ToolAnnotations, 'readOnlyHint' | 'destr
 
 /** Read-only as declared by the tool's server or a spell override, or confirmed by the user (never inferred). */
 export function declaresReadOnly(annotations: EffectiveAnnotations): boolean {
-  return annotations.readOnlyHint === true && (annotations.source === 'server' || annotations.source === 'spell' || annotations.source === 'user');
+  return (
+    annotations.readOnlyHint === true &&
+    (annotations.source === 'server' || annotations.source === 'spell' || annotations.source === 'user')
+  );
 }
 
 /** Grimoire believes the tool only reads (from its name), but nobody declared it: the user may confirm it once. */
@@ -107,7 +133,9 @@ export function looksReadOnly(annotations: EffectiveAnnotations): boolean {
  * The call variant that fits a tool: destructive when marked so (inference counts: it only ever
  * asks for more care), read only when read-only is declared, else write.
  */
-export function callWith(annotations: EffectiveAnnotations): 'call_tool_destructive' | 'call_tool_read' | 'call_tool_write' {
+export function callWith(
+  annotations: EffectiveAnnotations,
+): 'call_tool_destructive' | 'call_tool_read' | 'call_tool_write' {
   if (annotations.destructiveHint === true && annotations.readOnlyHint !== true) return 'call_tool_destructive';
   if (declaresReadOnly(annotations)) return 'call_tool_read';
   return 'call_tool_write';

@@ -14,7 +14,10 @@ export interface CallerContext extends CallScope {
 }
 
 /** One call to a power's tool as a handler asks for it; the runner adds the session and the timing. */
-export type CallRequest = Pick<CallContext, 'power' | 'tool' | 'calledAs' | 'args' | 'variant' | 'intent' | 'annotations' | 'proceed'>;
+export type CallRequest = Pick<
+  CallContext,
+  'power' | 'tool' | 'calledAs' | 'args' | 'variant' | 'intent' | 'annotations' | 'proceed'
+>;
 
 export interface CallRunnerDeps {
   pipeline: CallPipeline;

@@ -24,7 +24,13 @@ const whose: Record<EffectiveAnnotations['source'], string> = {
  * With strict server validation off, the annotation checks warn instead of rejecting; a missing or
  * mismatched intent is always rejected.
  */
-export function validateIntent(variant: OperationType, intent: Intent | undefined, tool: string, annotations: EffectiveAnnotations, strict: boolean): Validation {
+export function validateIntent(
+  variant: OperationType,
+  intent: Intent | undefined,
+  tool: string,
+  annotations: EffectiveAnnotations,
+  strict: boolean,
+): Validation {
   const declared = intent?.operation_type;
   if (!declared) {
     return {
@@ -39,10 +45,15 @@ export function validateIntent(variant: OperationType, intent: Intent | undefine
     };
   }
   const by = whose[annotations.source];
-  const annotationCheck = (message: string): Validation => (strict ? { decision: 'rejected', message } : { decision: 'warned', message: `${message} (allowed: strict server validation is off)` });
+  const annotationCheck = (message: string): Validation =>
+    strict
+      ? { decision: 'rejected', message }
+      : { decision: 'warned', message: `${message} (allowed: strict server validation is off)` };
   if (variant === 'read') {
-    if (annotations.destructiveHint === true && annotations.readOnlyHint !== true) return annotationCheck(`Tool '${tool}' is marked destructive ${by}; use call_tool_destructive.`);
-    if (annotations.readOnlyHint === false) return annotationCheck(`Tool '${tool}' is marked as not read-only ${by} (it writes); use call_tool_write.`);
+    if (annotations.destructiveHint === true && annotations.readOnlyHint !== true)
+      return annotationCheck(`Tool '${tool}' is marked destructive ${by}; use call_tool_destructive.`);
+    if (annotations.readOnlyHint === false)
+      return annotationCheck(`Tool '${tool}' is marked as not read-only ${by} (it writes); use call_tool_write.`);
     if (declaresReadOnly(annotations)) return { decision: 'allowed' };
     return annotationCheck(
       `'${tool}' does not declare itself read-only; call it with call_tool_write, or mark it read-only in a spell override` +
@@ -52,8 +63,13 @@ export function validateIntent(variant: OperationType, intent: Intent | undefine
     );
   }
   if (variant === 'write') {
-    if (declaresReadOnly(annotations)) return { decision: 'warned', message: `Tool '${tool}' is marked read-only ${by}; call_tool_read would do. Allowed.` };
-    if (annotations.destructiveHint === true) return annotationCheck(`Tool '${tool}' is marked destructive ${by}; use call_tool_destructive.`);
+    if (declaresReadOnly(annotations))
+      return {
+        decision: 'warned',
+        message: `Tool '${tool}' is marked read-only ${by}; call_tool_read would do. Allowed.`,
+      };
+    if (annotations.destructiveHint === true)
+      return annotationCheck(`Tool '${tool}' is marked destructive ${by}; use call_tool_destructive.`);
     return { decision: 'allowed' };
   }
   return { decision: 'allowed' };

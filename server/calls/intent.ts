@@ -8,13 +8,24 @@ export const SENSITIVITY = ['public', 'internal', 'private', 'unknown'] as const
  * What the agent declares about a call: the kind of operation, how sensitive the data is, and why.
  * Required, as validateIntent rejects a call without operation_type whatever the settings.
  */
-export const intentSchema = z.object({
-  operation_type: z.enum(OPERATION_TYPES, {
-    error: (issue) => (issue.input === undefined ? "required: declare the call's variant, 'read', 'write' or 'destructive'" : "must be 'read', 'write' or 'destructive'"),
-  }),
-  data_sensitivity: z.enum(SENSITIVITY, { message: "must be 'public', 'internal', 'private' or 'unknown'" }).optional(),
-  reason: z.string().max(1000, 'must be at most 1000 characters').optional(),
-}, { error: (issue) => (issue.input === undefined ? "required: declare { operation_type: '<the call's variant>' }" : 'must be an object') });
+export const intentSchema = z.object(
+  {
+    operation_type: z.enum(OPERATION_TYPES, {
+      error: (issue) =>
+        issue.input === undefined
+          ? "required: declare the call's variant, 'read', 'write' or 'destructive'"
+          : "must be 'read', 'write' or 'destructive'",
+    }),
+    data_sensitivity: z
+      .enum(SENSITIVITY, { message: "must be 'public', 'internal', 'private' or 'unknown'" })
+      .optional(),
+    reason: z.string().max(1000, 'must be at most 1000 characters').optional(),
+  },
+  {
+    error: (issue) =>
+      issue.input === undefined ? "required: declare { operation_type: '<the call's variant>' }" : 'must be an object',
+  },
+);
 export type Intent = z.infer<typeof intentSchema>;
 
 /** The arguments of call_tool_read / call_tool_write / call_tool_destructive. */

@@ -6,7 +6,10 @@ import type { CallScope } from '../upstream/client-features.js';
 import type { Cancellation } from '../util/cancellation.js';
 
 /** Asks the connected MCP client's own model for a completion (MCP sampling). */
-export type SampleFn = (params: CreateMessageRequest['params'], options?: { timeoutMs?: number }) => Promise<CreateMessageResult>;
+export type SampleFn = (
+  params: CreateMessageRequest['params'],
+  options?: { timeoutMs?: number },
+) => Promise<CreateMessageResult>;
 
 /**
  * Everything a stage may need to know about one call to a power's tool. It is the call's scope

@@ -29,7 +29,11 @@ interface Finished {
  * A call whose record cannot be committed is answered with that error, and while the store stays
  * unwritable no tool is called (recording-gate.ts). Retention is applied every PRUNE_EVERY calls.
  */
-export function recordStage(activity: ActivityLog, retention: () => { retentionDays: number; maxEntries: number }, gate: RecordingGate): Stage {
+export function recordStage(
+  activity: ActivityLog,
+  retention: () => { retentionDays: number; maxEntries: number },
+  gate: RecordingGate,
+): Stage {
   let calls = 0;
   let waiting: Finished[] = [];
   let written: Promise<unknown> | undefined;
@@ -39,7 +43,12 @@ export function recordStage(activity: ActivityLog, retention: () => { retentionD
     try {
       activity.recordMany(finished.map((f) => entryOf(f.context, f.result, f.at)));
     } catch (error) {
-      log.warn(unrecorded(finished.map((f) => f.context), error));
+      log.warn(
+        unrecorded(
+          finished.map((f) => f.context),
+          error,
+        ),
+      );
       gate.failed(error, finished.length);
       return error;
     }
@@ -105,7 +114,14 @@ function entryOf(context: CallContext, result: CallToolResult | undefined, at: n
     decision: context.validation?.decision ?? 'allowed',
     decisionReason: context.validation?.message,
     status: rejected ? 'rejected' : context.suggested ? 'suggested' : result && !result.isError ? 'ok' : 'error',
-    error: rejected || context.suggested ? undefined : result?.isError ? firstText(result) : result ? undefined : 'the call threw',
+    error:
+      rejected || context.suggested
+        ? undefined
+        : result?.isError
+          ? firstText(result)
+          : result
+            ? undefined
+            : 'the call threw',
     latencyMs: at - context.startedAt,
     resultBytes: result ? Buffer.byteLength(JSON.stringify(result.content ?? [])) : 0,
     audit: context.audit,

@@ -37,7 +37,9 @@ export class RecordingGate {
   failed(error: unknown, calls: number): void {
     if (!this.outage) {
       this.outage = { error, since: Date.now(), unrecorded: 0, refused: 0 };
-      log.error(`the activity log cannot be written in ${this.deps.where}: ${errorMessage(error)}; calls are answered with this error and no tool is called until it can be written again`);
+      log.error(
+        `the activity log cannot be written in ${this.deps.where}: ${errorMessage(error)}; calls are answered with this error and no tool is called until it can be written again`,
+      );
     }
     this.outage.error = error;
     this.outage.unrecorded += calls;
@@ -82,7 +84,9 @@ export class RecordingGate {
       return error;
     }
     this.outage = undefined;
-    log.info(`the activity log can be written again in ${this.deps.where}: ${outage.unrecorded} call(s) went unrecorded, ${outage.refused} refused`);
+    log.info(
+      `the activity log can be written again in ${this.deps.where}: ${outage.unrecorded} call(s) went unrecorded, ${outage.refused} refused`,
+    );
     return undefined;
   }
 }

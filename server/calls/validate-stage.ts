@@ -7,14 +7,28 @@ export function validateStage(strict: () => boolean): Stage {
   return async (context, next) => {
     if (context.variant === 'direct') return next();
     const started = performance.now();
-    context.validation = validateIntent(context.variant, context.intent, `${context.power}:${context.tool}`, context.annotations, strict());
+    context.validation = validateIntent(
+      context.variant,
+      context.intent,
+      `${context.power}:${context.tool}`,
+      context.annotations,
+      strict(),
+    );
     const validationMs = performance.now() - started;
     if (context.validation.decision === 'rejected') {
-      return errorResult(context.validation.message!, { code: 'intent_rejected', tool: `${context.power}:${context.tool}`, annotations: context.annotations, validation_ms: round(validationMs) });
+      return errorResult(context.validation.message!, {
+        code: 'intent_rejected',
+        tool: `${context.power}:${context.tool}`,
+        annotations: context.annotations,
+        validation_ms: round(validationMs),
+      });
     }
     const result = await next();
     if (context.validation.decision === 'warned') {
-      return { ...result, content: [...(result.content ?? []), { type: 'text', text: `Grimoire: ${context.validation.message}` }] };
+      return {
+        ...result,
+        content: [...(result.content ?? []), { type: 'text', text: `Grimoire: ${context.validation.message}` }],
+      };
     }
     return result;
   };

@@ -20,7 +20,14 @@ export interface CatalogTool {
 
 /** The tool as an MCP client lists it: its definition as listed, else the parts kept before definitions were. */
 export function asTool(tool: CatalogTool): Tool {
-  return tool.definition ?? { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations };
+  return (
+    tool.definition ?? {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      annotations: tool.annotations,
+    }
+  );
 }
 
 export interface CatalogChange {
@@ -56,7 +63,13 @@ export class Catalog {
   }
 
   /** `protocolVersion`: the revision the server spoke when it listed them. */
-  record(power: string, tools: Tool[], now = Date.now(), words: ServerWords = {}, protocolVersion?: string): CatalogChange[] {
+  record(
+    power: string,
+    tools: Tool[],
+    now = Date.now(),
+    words: ServerWords = {},
+    protocolVersion?: string,
+  ): CatalogChange[] {
     const before = new Map(this.rows(power).map((row) => [row.tool, row]));
     const ops: WriteOp[] = [];
     const changes: CatalogChange[] = [];
@@ -95,7 +108,16 @@ export class Catalog {
     ops.push({
       op: 'upsert',
       table: 'catalog_powers',
-      row: { power, tools_hash: toolsHash, tool_count: tools.length, refreshed_at: now, server_title: said.title ?? null, server_description: said.description ?? null, instructions: said.instructions ?? null, protocol_version: protocolVersion ?? null },
+      row: {
+        power,
+        tools_hash: toolsHash,
+        tool_count: tools.length,
+        refreshed_at: now,
+        server_title: said.title ?? null,
+        server_description: said.description ?? null,
+        instructions: said.instructions ?? null,
+        protocol_version: protocolVersion ?? null,
+      },
     });
     this.store.writeMany(ops);
     if (changes.length > 0) this.generation += 1;
@@ -119,26 +141,45 @@ export class Catalog {
 
   /** The protocol revision each listed power's server spoke at its last listing. */
   protocolVersions(): Map<string, string> {
-    const rows = this.store.query<{ power: string; protocol_version: string | null }>('SELECT power, protocol_version FROM catalog_powers WHERE protocol_version IS NOT NULL');
+    const rows = this.store.query<{ power: string; protocol_version: string | null }>(
+      'SELECT power, protocol_version FROM catalog_powers WHERE protocol_version IS NOT NULL',
+    );
     return new Map(rows.map((row) => [row.power, row.protocol_version!]));
   }
 
   /** What each listed power's server said of itself at its last listing. */
   words(): Map<string, ServerWords> {
-    const rows = this.store.query<{ power: string; server_title: string | null; server_description: string | null; instructions: string | null }>(
-      'SELECT power, server_title, server_description, instructions FROM catalog_powers',
+    const rows = this.store.query<{
+      power: string;
+      server_title: string | null;
+      server_description: string | null;
+      instructions: string | null;
+    }>('SELECT power, server_title, server_description, instructions FROM catalog_powers');
+    return new Map(
+      rows.map((row) => [
+        row.power,
+        {
+          title: row.server_title ?? undefined,
+          description: row.server_description ?? undefined,
+          instructions: row.instructions ?? undefined,
+        },
+      ]),
     );
-    return new Map(rows.map((row) => [row.power, { title: row.server_title ?? undefined, description: row.server_description ?? undefined, instructions: row.instructions ?? undefined }]));
   }
 
   /** Some of the power's tools were kept without their definition (before definitions were): its next listing completes them. */
   lacksDefinitions(power: string): boolean {
-    return this.store.query('SELECT 1 FROM catalog_tools WHERE power = ? AND definition IS NULL LIMIT 1', [power]).length > 0;
+    return (
+      this.store.query('SELECT 1 FROM catalog_tools WHERE power = ? AND definition IS NULL LIMIT 1', [power]).length > 0
+    );
   }
 
   /** When the power's tools were last listed, or undefined if never. */
   refreshedAt(power: string): number | undefined {
-    const [row] = this.store.query<{ refreshed_at: number }>('SELECT refreshed_at FROM catalog_powers WHERE power = ?', [power]);
+    const [row] = this.store.query<{ refreshed_at: number }>(
+      'SELECT refreshed_at FROM catalog_powers WHERE power = ?',
+      [power],
+    );
     return row?.refreshed_at;
   }
 
@@ -155,7 +196,14 @@ export class Catalog {
   }
 }
 
-function changeOp(power: string, tool: string, kind: CatalogChange['kind'], oldHash: string | null, newHash: string | null, at: number): WriteOp {
+function changeOp(
+  power: string,
+  tool: string,
+  kind: CatalogChange['kind'],
+  oldHash: string | null,
+  newHash: string | null,
+  at: number,
+): WriteOp {
   return {
     op: 'insert',
     table: 'catalog_changes',

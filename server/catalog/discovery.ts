@@ -26,9 +26,13 @@ export class Discovery {
 
   enqueue(power: PowerDefinition): void {
     const key = `${power.name}\u0000${power.serverHash}`;
-    if (this.tried.has(key) || this.inFlight.has(power.name) || this.queue.some((queued) => queued.name === power.name)) return;
+    if (this.tried.has(key) || this.inFlight.has(power.name) || this.queue.some((queued) => queued.name === power.name))
+      return;
     // A command that is not installed (a new spell's placeholder) is not run: it would only "crash".
-    if (power.server.transport === 'stdio' && !commandExists(power.server.command, lookupFor(power.server.env, power.server.cwd))) {
+    if (
+      power.server.transport === 'stdio' &&
+      !commandExists(power.server.command, lookupFor(power.server.env, power.server.cwd))
+    ) {
       log.debug(`'${power.name}' not discovered: its command is not on PATH`);
       return;
     }
@@ -62,7 +66,8 @@ export class Discovery {
     let timedOut = false;
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(() => ((timedOut = true), resolve()), ms)));
     try {
-      while (!timedOut && waiting().length > 0) await Promise.race([deadline, new Promise<void>((resolve) => this.finished.add(resolve))]);
+      while (!timedOut && waiting().length > 0)
+        await Promise.race([deadline, new Promise<void>((resolve) => this.finished.add(resolve))]);
     } finally {
       clearTimeout(timer);
     }

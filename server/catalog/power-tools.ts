@@ -19,7 +19,11 @@ import { boundedWords, type ServerWords } from '../powers/server-words.js';
 /** A power with its server's words: their instructions guide the agent when the spell or config gives no steering. */
 function withServerWords(power: PowerDefinition, words: ServerWords | undefined): PowerDefinition {
   if (!words || Object.keys(words).length === 0) return power;
-  return { ...power, serverWords: words, steering: power.steering.trim() ? power.steering : (words.instructions ?? '') };
+  return {
+    ...power,
+    serverWords: words,
+    steering: power.steering.trim() ? power.steering : (words.instructions ?? ''),
+  };
 }
 
 const log = logger('gateway');
@@ -53,8 +57,16 @@ export interface ConfiguredTools {
 }
 
 /** The token report's view of `powers`: each with its tools as last listed (`known`), the one shape the gateway and `grimoire stats` count. */
-export function configuredTools(powers: readonly PowerDefinition[], known: ReadonlyMap<string, Tool[]>): ConfiguredTools[] {
-  return powers.map((power) => ({ power: power.name, tools: known.get(power.name) ?? [], listed: known.has(power.name), ...(offeredDirectlyByVsCode(power) ? { direct: power.source.file } : {}) }));
+export function configuredTools(
+  powers: readonly PowerDefinition[],
+  known: ReadonlyMap<string, Tool[]>,
+): ConfiguredTools[] {
+  return powers.map((power) => ({
+    power: power.name,
+    tools: known.get(power.name) ?? [],
+    listed: known.has(power.name),
+    ...(offeredDirectlyByVsCode(power) ? { direct: power.source.file } : {}),
+  }));
 }
 
 export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
@@ -86,7 +98,11 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     if (this.withWords?.from !== from || this.withWords.version !== this.wordsVersion) {
       this.recallLists(from);
       const others = from.filter((power) => !this.itself.has(power.serverHash));
-      this.withWords = { from, version: this.wordsVersion, powers: others.map((power) => withServerWords(power, this.words.get(power.name))) };
+      this.withWords = {
+        from,
+        version: this.wordsVersion,
+        powers: others.map((power) => withServerWords(power, this.words.get(power.name))),
+      };
     }
     return this.withWords.powers;
   }
@@ -134,7 +150,10 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
 
   /** The powers configured now that `usable` accepts, with their tools as last listed (none, `listed` false, when never listed). */
   configuredTools(usable: (name: string) => boolean): ConfiguredTools[] {
-    return configuredTools(this.powers().filter((power) => usable(power.name)), this.known);
+    return configuredTools(
+      this.powers().filter((power) => usable(power.name)),
+      this.known,
+    );
   }
 
   /** The annotations validation trusts for a tool: the spell's, else the server's, else the user's confirmed read, else inferred. */
@@ -178,7 +197,8 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
   async discover(power: PowerDefinition, inUse: (name: string) => boolean): Promise<void> {
     const connection = this.deps.manager.connection(power);
     const wasRunning = connection.state === 'active';
-    const stopUnlessWanted = (why: string) => (!wasRunning && !inUse(power.name) && connection.inFlight === 0 ? connection.stop(why) : undefined);
+    const stopUnlessWanted = (why: string) =>
+      !wasRunning && !inUse(power.name) && connection.inFlight === 0 ? connection.stop(why) : undefined;
     await this.refresh(power.name).catch(async (error) => {
       await stopUnlessWanted('tools not discovered');
       throw error;
@@ -207,9 +227,18 @@ export class PowerTools extends EventEmitter<{ listed: [power: string] }> {
     this.known.set(name, tools);
     this.recalled.delete(name);
     if (changes.length > 0) log.info(`'${name}': ${changes.length} tool change(s) recorded in the catalog`);
-    this.deps.trust.check(name, tools, newToolsPolicy(power, this.deps.settings.trust.newTools, this.deps.workspaceFolder));
+    this.deps.trust.check(
+      name,
+      tools,
+      newToolsPolicy(power, this.deps.settings.trust.newTools, this.deps.workspaceFolder),
+    );
     connection.toolsChecked(generation);
-    for (const problem of unknownHintTools(name, this.deps.registry.extensions(name), tools.map((t) => t.name))) log.warn(`${power.source.file}: ${problem}`);
+    for (const problem of unknownHintTools(
+      name,
+      this.deps.registry.extensions(name),
+      tools.map((t) => t.name),
+    ))
+      log.warn(`${power.source.file}: ${problem}`);
     this.emit('listed', name);
   }
 }

@@ -28,14 +28,21 @@ export interface PowerToolsView {
  * write, and their name (or description) says they read. Confirmed ones are listed too, so a review
  * shows what stands; `status` tells them apart.
  */
-export function readCandidates(powers: PowerToolsView[], confirmations: Pick<ReadConfirmations, 'isConfirmed' | 'isStale'>): ReadCandidate[] {
+export function readCandidates(
+  powers: PowerToolsView[],
+  confirmations: Pick<ReadConfirmations, 'isConfirmed' | 'isStale'>,
+): ReadCandidate[] {
   const out: ReadCandidate[] = [];
   for (const { power, tools, override } of powers) {
     for (const tool of tools) {
       const inferred = effectiveAnnotations(tool, override?.(tool.name), true);
       if (!looksReadOnly(inferred) && !confirmations.isConfirmed(power, tool)) continue;
       if (inferred.source !== 'inferred' && inferred.source !== 'none') continue;
-      const status = confirmations.isConfirmed(power, tool) ? 'confirmed' : confirmations.isStale(power, tool) ? 'changed' : 'new';
+      const status = confirmations.isConfirmed(power, tool)
+        ? 'confirmed'
+        : confirmations.isStale(power, tool)
+          ? 'changed'
+          : 'new';
       out.push({ power, tool: tool.name, description: tool.description ?? '', hash: toolHash(tool), status });
     }
   }
@@ -51,8 +58,14 @@ export function unconfirmed(candidates: readonly ReadCandidate[]): ReadCandidate
  * Why the tool cannot be confirmed read-only, or undefined when it can: its server or spell already
  * says whether it reads or writes (a spell override is the way to overrule a server).
  */
-export function confirmRefusal(power: string, tool: Tool | undefined, override: ToolAnnotations | undefined, name: string): string | undefined {
-  if (!tool) return `'${power}:${name}' is not a listed tool (its power's tools are listed once it has started, or by the gateway's discovery).`;
+export function confirmRefusal(
+  power: string,
+  tool: Tool | undefined,
+  override: ToolAnnotations | undefined,
+  name: string,
+): string | undefined {
+  if (!tool)
+    return `'${power}:${name}' is not a listed tool (its power's tools are listed once it has started, or by the gateway's discovery).`;
   const annotations = effectiveAnnotations(tool, override, false);
   if (annotations.source === 'spell' || annotations.source === 'server') {
     const by = annotations.source === 'spell' ? 'its spell file' : 'its server';
@@ -70,7 +83,10 @@ export interface ListedTools {
 }
 
 /** The configured powers' tools as the catalog last listed them (`Catalog.all()`), and the spells' overrides: what a command on the store knows. */
-export function catalogListedTools(registry: Pick<PowerRegistry, 'snapshot' | 'extensions'>, catalogued: ReadonlyMap<string, CatalogTool[]>): ListedTools {
+export function catalogListedTools(
+  registry: Pick<PowerRegistry, 'snapshot' | 'extensions'>,
+  catalogued: ReadonlyMap<string, CatalogTool[]>,
+): ListedTools {
   const tools = new Map<string, Tool[]>();
   for (const power of registry.snapshot().powers) tools.set(power.name, (catalogued.get(power.name) ?? []).map(asTool));
   return {
@@ -94,13 +110,23 @@ export interface ConfirmOutcome {
 }
 
 /** Confirms the targets' current versions as read-only (the user's decision: never reached through MCP). */
-export function confirmReads(targets: readonly ReadTarget[], listed: ListedTools, reads: Pick<ReadConfirmations, 'isConfirmed' | 'isStale' | 'confirm'>): ConfirmOutcome {
+export function confirmReads(
+  targets: readonly ReadTarget[],
+  listed: ListedTools,
+  reads: Pick<ReadConfirmations, 'isConfirmed' | 'isStale' | 'confirm'>,
+): ConfirmOutcome {
   const chosen = new Map<string, ReadCandidate>();
   const refused: string[] = [];
   for (const target of targets) {
     if (target === 'all' || !('tool' in target)) {
       const powers = target === 'all' ? listed.powers().map((p) => p.name) : [target.power];
-      for (const candidate of unconfirmed(readCandidates(powers.map((power) => toolsViewOf(listed, power)), reads))) chosen.set(`${candidate.power}:${candidate.tool}`, candidate);
+      for (const candidate of unconfirmed(
+        readCandidates(
+          powers.map((power) => toolsViewOf(listed, power)),
+          reads,
+        ),
+      ))
+        chosen.set(`${candidate.power}:${candidate.tool}`, candidate);
       continue;
     }
     const tool = listed.toolsOf(target.power).find((t) => t.name === target.tool);
@@ -109,11 +135,26 @@ export function confirmReads(targets: readonly ReadTarget[], listed: ListedTools
       refused.push(refusal!);
       continue;
     }
-    const status = reads.isConfirmed(target.power, tool) ? 'confirmed' : reads.isStale(target.power, tool) ? 'changed' : 'new';
-    chosen.set(`${target.power}:${target.tool}`, { power: target.power, tool: tool.name, description: tool.description ?? '', hash: toolHash(tool), status });
+    const status = reads.isConfirmed(target.power, tool)
+      ? 'confirmed'
+      : reads.isStale(target.power, tool)
+        ? 'changed'
+        : 'new';
+    chosen.set(`${target.power}:${target.tool}`, {
+      power: target.power,
+      tool: tool.name,
+      description: tool.description ?? '',
+      hash: toolHash(tool),
+      status,
+    });
   }
   const byPower = new Map<string, ReadCandidate[]>();
-  for (const candidate of chosen.values()) byPower.set(candidate.power, [...(byPower.get(candidate.power) ?? []), candidate]);
-  for (const [power, list] of byPower) reads.confirm(power, list.map((c) => ({ name: c.tool, hash: c.hash })));
+  for (const candidate of chosen.values())
+    byPower.set(candidate.power, [...(byPower.get(candidate.power) ?? []), candidate]);
+  for (const [power, list] of byPower)
+    reads.confirm(
+      power,
+      list.map((c) => ({ name: c.tool, hash: c.hash })),
+    );
   return { confirmed: [...chosen.values()].map((c) => ({ ...c, status: 'confirmed' as const })), refused };
 }

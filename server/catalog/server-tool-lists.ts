@@ -20,17 +20,31 @@ export class ServerToolLists {
   constructor(private readonly store: Store) {}
 
   remember(serverHash: string, tools: Tool[], words: ServerWords, now = Date.now()): void {
-    this.store.write({ op: 'upsert', table: 'server_tool_lists', row: { server_hash: serverHash, tools: JSON.stringify(tools), words: JSON.stringify(words), listed_at: now } });
-    const [old] = this.store.query<{ listed_at: number }>('SELECT listed_at FROM server_tool_lists ORDER BY listed_at DESC LIMIT 1 OFFSET ?', [KEPT]);
+    this.store.write({
+      op: 'upsert',
+      table: 'server_tool_lists',
+      row: { server_hash: serverHash, tools: JSON.stringify(tools), words: JSON.stringify(words), listed_at: now },
+    });
+    const [old] = this.store.query<{ listed_at: number }>(
+      'SELECT listed_at FROM server_tool_lists ORDER BY listed_at DESC LIMIT 1 OFFSET ?',
+      [KEPT],
+    );
     if (old) {
-      const gone = this.store.query<{ server_hash: string }>('SELECT server_hash FROM server_tool_lists WHERE listed_at <= ?', [old.listed_at]);
-      this.store.writeMany(gone.map((row) => ({ op: 'delete', table: 'server_tool_lists', where: { server_hash: row.server_hash } })));
+      const gone = this.store.query<{ server_hash: string }>(
+        'SELECT server_hash FROM server_tool_lists WHERE listed_at <= ?',
+        [old.listed_at],
+      );
+      this.store.writeMany(
+        gone.map((row) => ({ op: 'delete', table: 'server_tool_lists', where: { server_hash: row.server_hash } })),
+      );
     }
   }
 
   /** The tools and words last listed from this launch definition, if any (a row that does not parse counts as none). */
   recall(serverHash: string): { tools: Tool[]; words: ServerWords } | undefined {
-    const [row] = this.store.query<Row>('SELECT tools, words FROM server_tool_lists WHERE server_hash = ?', [serverHash]);
+    const [row] = this.store.query<Row>('SELECT tools, words FROM server_tool_lists WHERE server_hash = ?', [
+      serverHash,
+    ]);
     if (!row) return undefined;
     try {
       const tools = JSON.parse(row.tools) as unknown;

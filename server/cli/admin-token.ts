@@ -12,14 +12,23 @@ const FILE_MAX_BYTES = 4096;
 
 export function adminToken(file: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
   const from = file ?? env.GRIMOIRE_ADMIN_TOKEN_FILE;
-  if (from && env.GRIMOIRE_ADMIN_TOKEN) throw new UsageError('Give the admin token once: in a file (--admin-token-file, GRIMOIRE_ADMIN_TOKEN_FILE) or in GRIMOIRE_ADMIN_TOKEN, not both.');
+  if (from && env.GRIMOIRE_ADMIN_TOKEN)
+    throw new UsageError(
+      'Give the admin token once: in a file (--admin-token-file, GRIMOIRE_ADMIN_TOKEN_FILE) or in GRIMOIRE_ADMIN_TOKEN, not both.',
+    );
   const value = (from ? readTokenFile(from) : env.GRIMOIRE_ADMIN_TOKEN)?.trim();
   if (!value) {
-    if (from) throw new UsageError(`The admin token file ${from} is empty: write a token of at least ${ADMIN_TOKEN_MIN} random characters into it (openssl rand -base64 32).`);
+    if (from)
+      throw new UsageError(
+        `The admin token file ${from} is empty: write a token of at least ${ADMIN_TOKEN_MIN} random characters into it (openssl rand -base64 32).`,
+      );
     return undefined;
   }
   const where = from ? `The admin token in ${from}` : 'GRIMOIRE_ADMIN_TOKEN';
-  if (value.length < ADMIN_TOKEN_MIN) throw new UsageError(`${where} is too short: use at least ${ADMIN_TOKEN_MIN} random characters (openssl rand -base64 32).`);
+  if (value.length < ADMIN_TOKEN_MIN)
+    throw new UsageError(
+      `${where} is too short: use at least ${ADMIN_TOKEN_MIN} random characters (openssl rand -base64 32).`,
+    );
   return value;
 }
 
@@ -33,10 +42,16 @@ function readTokenFile(file: string): string {
     case 'not-a-file':
       throw new UsageError(`The admin token file ${file} is not a regular file.`);
     case 'shared':
-      throw new UsageError(`The admin token file ${file} can be read or written by others (mode ${read.mode.toString(8).padStart(4, '0')}): a token others can read is refused. Run chmod 600 ${file}, then start again.`);
+      throw new UsageError(
+        `The admin token file ${file} can be read or written by others (mode ${read.mode.toString(8).padStart(4, '0')}): a token others can read is refused. Run chmod 600 ${file}, then start again.`,
+      );
     case 'other-owner':
-      throw new UsageError(`The admin token file ${file} belongs to another user (uid ${read.uid}): it must be this user's own, mode 0600.`);
+      throw new UsageError(
+        `The admin token file ${file} belongs to another user (uid ${read.uid}): it must be this user's own, mode 0600.`,
+      );
     case 'too-large':
-      throw new UsageError(`The admin token file ${file} holds ${read.size} bytes: a token is one line of at most ${FILE_MAX_BYTES} bytes.`);
+      throw new UsageError(
+        `The admin token file ${file} holds ${read.size} bytes: a token is one line of at most ${FILE_MAX_BYTES} bytes.`,
+      );
   }
 }

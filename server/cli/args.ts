@@ -119,7 +119,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     spells: values.spells,
     workspace: values.workspace,
     imports: !values['no-imports'],
-    callTimeoutMs: values['call-timeout'] === undefined ? undefined : positiveInt('--call-timeout', values['call-timeout']),
+    callTimeoutMs:
+      values['call-timeout'] === undefined ? undefined : positiveInt('--call-timeout', values['call-timeout']),
     limit: values.limit === undefined ? 50 : positiveInt('--limit', values.limit),
     servers: values.servers,
     tools: values.tools,
@@ -155,13 +156,15 @@ export function parseCliArgs(argv: string[]): CliArgs {
 }
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got '${value}'.`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got '${value}'.`);
   return value as T;
 }
 
 function positiveInt(flag: string, text: string, allowZero = false): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new UsageError(`${flag} needs a whole number, got '${text}'.`);
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1))
+    throw new UsageError(`${flag} needs a whole number, got '${text}'.`);
   return value;
 }
 

@@ -19,7 +19,10 @@ const THRESHOLD_FLOOR = 0.85;
  */
 export async function calibrateCommand(args: CliArgs): Promise<number> {
   const dir = benchmarksDir(args.benchmarks);
-  if (!fs.existsSync(dir)) throw new UsageError(`calibrate: no development sets at ${dir} (--benchmarks DIR or GRIMOIRE_BENCHMARKS names another folder).`);
+  if (!fs.existsSync(dir))
+    throw new UsageError(
+      `calibrate: no development sets at ${dir} (--benchmarks DIR or GRIMOIRE_BENCHMARKS names another folder).`,
+    );
   const result = calibrate(dir, THRESHOLD_FLOOR);
   const threshold = result.activate_threshold;
   const lexical = {
@@ -34,7 +37,19 @@ export async function calibrateCommand(args: CliArgs): Promise<number> {
       in_sample: result.in_sample,
     },
   };
-  const file = { activateThreshold: threshold, lexical, hybrid: { ...HYBRID_PRIOR, lead: lexical.lead, strength: lexical.strength, coverage: lexical.coverage, identity: lexical.identity, declared: lexical.declared, bias: lexical.bias } };
+  const file = {
+    activateThreshold: threshold,
+    lexical,
+    hybrid: {
+      ...HYBRID_PRIOR,
+      lead: lexical.lead,
+      strength: lexical.strength,
+      coverage: lexical.coverage,
+      identity: lexical.identity,
+      declared: lexical.declared,
+      bias: lexical.bias,
+    },
+  };
   if (args.write) {
     const target = path.join(packageRoot, 'server', 'resolve', 'calibration.json');
     fs.writeFileSync(target, JSON.stringify(file, null, 2) + '\n');

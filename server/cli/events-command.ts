@@ -11,7 +11,9 @@ export function listEvents(args: CliArgs, options: RuntimeOptions): Promise<numb
       process.stdout.write(JSON.stringify({ events: rows }, null, 2) + '\n');
     } else {
       for (const row of rows) {
-        process.stdout.write(`${new Date(row.at).toISOString()}  ${row.kind.padEnd(16)} ${(row.power ?? '').padEnd(20)} ${row.detail ?? ''}\n`);
+        process.stdout.write(
+          `${new Date(row.at).toISOString()}  ${row.kind.padEnd(16)} ${(row.power ?? '').padEnd(20)} ${row.detail ?? ''}\n`,
+        );
       }
     }
     return 0;

@@ -14,15 +14,26 @@ export function hintsCommand(args: CliArgs, options: RuntimeOptions): Promise<nu
     const registry = loadRegistry(options, config, 'debug');
     const catalog = new Catalog(store).all();
     const names = args.power ? [args.power] : registry.snapshot().powers.map((p) => p.name);
-    const powers = names.flatMap((name) => (registry.get(name) ? [{ name, tools: (catalog.get(name) ?? []).map((t) => t.name), extensions: registry.extensions(name) }] : []));
+    const powers = names.flatMap((name) =>
+      registry.get(name)
+        ? [{ name, tools: (catalog.get(name) ?? []).map((t) => t.name), extensions: registry.extensions(name) }]
+        : [],
+    );
     const events = new HintEvents(store);
-    const network = await hintNetworkReport(store, powers, { transitions: new LearnedTransitions(store, () => 0), events }, config.settings.hints.minSupport);
+    const network = await hintNetworkReport(
+      store,
+      powers,
+      { transitions: new LearnedTransitions(store, () => 0), events },
+      config.settings.hints.minSupport,
+    );
     const report = { network, followRates: await events.followRates(), recent: await events.recent(args.limit) };
     if (args.json) {
       process.stdout.write(JSON.stringify(report, null, 2) + '\n');
     } else {
       for (const edge of report.network.edges) {
-        process.stdout.write(`${edge.from.padEnd(36)} -> ${edge.to.padEnd(36)} ${edge.kind.padEnd(12)} ${edge.source.padEnd(8)} used ${edge.weight}${edge.followRate === null ? '' : `, followed ${Math.round(edge.followRate * 100)}%`}\n`);
+        process.stdout.write(
+          `${edge.from.padEnd(36)} -> ${edge.to.padEnd(36)} ${edge.kind.padEnd(12)} ${edge.source.padEnd(8)} used ${edge.weight}${edge.followRate === null ? '' : `, followed ${Math.round(edge.followRate * 100)}%`}\n`,
+        );
       }
     }
     return 0;

@@ -24,7 +24,10 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./serve-command.js')).serve(args, runtime);
     case 'powers':
       if (sub === 'approve') return (await import('./launch-command.js')).approveLaunchCommand(rest[0], args, runtime);
-      if (sub !== 'list') throw new UsageError(`unknown subcommand 'powers ${sub ?? ''}': use 'grimoire powers list' or 'grimoire powers approve <name>'.`);
+      if (sub !== 'list')
+        throw new UsageError(
+          `unknown subcommand 'powers ${sub ?? ''}': use 'grimoire powers list' or 'grimoire powers approve <name>'.`,
+        );
       return (await import('./powers-command.js')).listPowers(args, runtime);
     case 'resolve': {
       const query = [sub, ...rest].filter(Boolean).join(' ');
@@ -48,10 +51,12 @@ async function main(argv: string[]): Promise<number> {
     case 'hints':
       return (await import('./hints-command.js')).hintsCommand(args, runtime);
     case 'tools':
-      if (sub === 'reads' || sub === 'confirm-read' || sub === 'unconfirm-read') return (await import('./reads-command.js')).readsCommand(sub, rest[0], args, runtime);
+      if (sub === 'reads' || sub === 'confirm-read' || sub === 'unconfirm-read')
+        return (await import('./reads-command.js')).readsCommand(sub, rest[0], args, runtime);
       return (await import('./tools-command.js')).toolsCommand(sub, rest[0], args, runtime);
     case 'spells':
-      if (sub !== 'check') throw new UsageError(`unknown subcommand 'spells ${sub ?? ''}': use 'grimoire spells check [FILE|DIR]...'.`);
+      if (sub !== 'check')
+        throw new UsageError(`unknown subcommand 'spells ${sub ?? ''}': use 'grimoire spells check [FILE|DIR]...'.`);
       return (await import('./spells-command.js')).spellsCommand(rest, args);
     default:
       throw new UsageError(`unknown command '${command}'.`);

@@ -1,6 +1,12 @@
 import { eraOf } from '../../protocol/protocol-era.js';
 import { Catalog } from '../catalog/catalog.js';
-import { catalogListedTools, readCandidates, toolsViewOf, unconfirmed, type PowerToolsView } from '../catalog/read-candidates.js';
+import {
+  catalogListedTools,
+  readCandidates,
+  toolsViewOf,
+  unconfirmed,
+  type PowerToolsView,
+} from '../catalog/read-candidates.js';
 import type { Store } from '../store/store.js';
 import { ReadConfirmations } from '../trust/read-confirmations.js';
 import { catalogRarityOf, describePower } from '../gateway/power-documents.js';
@@ -41,15 +47,27 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
       process.stdout.write(JSON.stringify({ powers: rows, issues }, null, 2) + '\n');
     } else {
       for (const row of rows) {
-        process.stdout.write(`${row.name.padEnd(20)} ${row.source.padEnd(14)} ${String(row.tools).padStart(3)} tools  ${row.era.padEnd(7)} ${row.description}\n`);
+        process.stdout.write(
+          `${row.name.padEnd(20)} ${row.source.padEnd(14)} ${String(row.tools).padStart(3)} tools  ${row.era.padEnd(7)} ${row.description}\n`,
+        );
         for (const problem of row.problems) process.stdout.write(`${''.padEnd(20)} ! ${problem}\n`);
-        if (row.awaitingLaunch) process.stdout.write(`${''.padEnd(20)} ? waiting for approval to run: ${row.awaitingLaunch.command} (grimoire powers approve ${row.name})\n`);
+        if (row.awaitingLaunch)
+          process.stdout.write(
+            `${''.padEnd(20)} ? waiting for approval to run: ${row.awaitingLaunch.command} (grimoire powers approve ${row.name})\n`,
+          );
       }
       for (const issue of issues) process.stdout.write(`issue: ${formatIssue(issue)}\n`);
-      if (rows.length === 0) process.stdout.write(`No powers configured. Add a *.spell.yaml to ${config.paths.home}, or try --demo.\n`);
+      if (rows.length === 0)
+        process.stdout.write(`No powers configured. Add a *.spell.yaml to ${config.paths.home}, or try --demo.\n`);
       const listed = catalogListedTools(registry, catalog);
-      const waiting = awaitingReads(store, powers.map((power) => toolsViewOf(listed, power.name)));
-      if (waiting > 0) process.stdout.write(`${waiting} listed tool${waiting === 1 ? ' looks like a read but does' : 's look like reads but do'} not declare it: review them once with 'grimoire tools reads'.\n`);
+      const waiting = awaitingReads(
+        store,
+        powers.map((power) => toolsViewOf(listed, power.name)),
+      );
+      if (waiting > 0)
+        process.stdout.write(
+          `${waiting} listed tool${waiting === 1 ? ' looks like a read but does' : 's look like reads but do'} not declare it: review them once with 'grimoire tools reads'.\n`,
+        );
     }
     launches.close();
     return 0;

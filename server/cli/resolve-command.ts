@@ -16,10 +16,28 @@ export async function resolveQuery(query: string, args: CliArgs, options: Runtim
       matched_terms: score.matchedTerms,
     }));
     if (args.json) {
-      process.stdout.write(JSON.stringify({ query, status: outcome.tier, resolver: runtime.gateway.ports.resolverStatus(), candidates: outcome.candidates.map((c) => c.name), ranked, ms }, null, 2) + '\n');
+      process.stdout.write(
+        JSON.stringify(
+          {
+            query,
+            status: outcome.tier,
+            resolver: runtime.gateway.ports.resolverStatus(),
+            candidates: outcome.candidates.map((c) => c.name),
+            ranked,
+            ms,
+          },
+          null,
+          2,
+        ) + '\n',
+      );
     } else {
-      process.stdout.write(`${outcome.tier}: ${outcome.candidates.map((c) => c.name).join(', ') || '(none)'}  (${ms} ms; ${runtime.gateway.ports.resolverStatus().detail})\n`);
-      for (const row of ranked) process.stdout.write(`  ${row.confidence.toFixed(3)}  ${row.name.padEnd(20)} ${row.match_type.padEnd(12)} ${row.matched_terms.join(' ')}\n`);
+      process.stdout.write(
+        `${outcome.tier}: ${outcome.candidates.map((c) => c.name).join(', ') || '(none)'}  (${ms} ms; ${runtime.gateway.ports.resolverStatus().detail})\n`,
+      );
+      for (const row of ranked)
+        process.stdout.write(
+          `  ${row.confidence.toFixed(3)}  ${row.name.padEnd(20)} ${row.match_type.padEnd(12)} ${row.matched_terms.join(' ')}\n`,
+        );
     }
     return 0;
   } finally {

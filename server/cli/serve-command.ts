@@ -63,7 +63,10 @@ export async function serve(args: CliArgs, given: RuntimeOptions): Promise<numbe
           ...options,
           watch: true,
           storeConnectForMs: team ? Infinity : undefined,
-          onStoreRetry: (message) => void (retrying = retrying.then(() => onStoreRetry(message)).catch((error) => log.warn(errorMessage(error)))),
+          onStoreRetry: (message) =>
+            void (retrying = retrying
+              .then(() => onStoreRetry(message))
+              .catch((error) => log.warn(errorMessage(error)))),
         }),
       )
       .then(async (built) => {
@@ -88,7 +91,10 @@ export async function serve(args: CliArgs, given: RuntimeOptions): Promise<numbe
 
   if (args.stdio) {
     const requestBytes = runtimeConfig(options).settings.limits.requestBytes;
-    const transport = new EarlyAnswersTransport(new BoundedStdioServerTransport(requestBytes), { tools: GATEWAY_TOOLS, needed: () => void build() });
+    const transport = new EarlyAnswersTransport(new BoundedStdioServerTransport(requestBytes), {
+      tools: GATEWAY_TOOLS,
+      needed: () => void build(),
+    });
     const ended = () => void stop('stdin closed').then(() => process.exit(0));
     process.stdin.once('end', ended);
     process.stdin.once('close', ended);
@@ -97,14 +103,24 @@ export async function serve(args: CliArgs, given: RuntimeOptions): Promise<numbe
     const { gateway } = await build();
     const { serveStdioSessions } = await import('../gateway/sessions/stdio-sessions.js');
     const served = serveStdioSessions(gateway, transport);
-    for (let i = 0; i < transport.listsAnswered; i++) gateway.ports.intel.reads.listed('stdio', gateway.listTools('stdio'));
+    for (let i = 0; i < transport.listsAnswered; i++)
+      gateway.ports.intel.reads.listed('stdio', gateway.listTools('stdio'));
     closeEndpoint = () => served.close();
     log.info('serving MCP on stdio');
   } else {
     const built = await build();
-    const [{ serveHttp }, { UserDirectory }] = await Promise.all([import('../gateway/http/http-server.js'), import('../users/user-directory.js')]);
+    const [{ serveHttp }, { UserDirectory }] = await Promise.all([
+      import('../gateway/http/http-server.js'),
+      import('../users/user-directory.js'),
+    ]);
     const users = new UserDirectory(built.store);
-    const endpoint = await serveHttp(built.gateway, { ...bind, port, token, users: (bearer) => users.authenticate(bearer), adminToken: admin });
+    const endpoint = await serveHttp(built.gateway, {
+      ...bind,
+      port,
+      token,
+      users: (bearer) => users.authenticate(bearer),
+      adminToken: admin,
+    });
     closeEndpoint = () => endpoint.close();
     announce(endpoint.url);
     log.info(`serving MCP on ${endpoint.url}`);

@@ -43,14 +43,29 @@ export function stats(args: CliArgs, options: RuntimeOptions): Promise<number> {
         .powers.filter((power) => !policy.powerRefusal(power.name)),
       known,
     );
-    const tokens = await tokenReport(store, new InlineTokenizer(), { gateway: GATEWAY_TOOLS, powers }, { count: usage.count, bytes: usage.bytes, maxBytes: artifacts.maxBytes, ttlMinutes: artifacts.ttlMinutes });
+    const tokens = await tokenReport(
+      store,
+      new InlineTokenizer(),
+      { gateway: GATEWAY_TOOLS, powers },
+      { count: usage.count, bytes: usage.bytes, maxBytes: artifacts.maxBytes, ttlMinutes: artifacts.ttlMinutes },
+    );
     const report: StatsReport = {
       recommendations: metricsBySource(await log.sums()),
       calls: Object.fromEntries(calls.map((row) => [row.status, row.n])),
       activityRows: calls.reduce((sum, row) => sum + row.n, 0),
       weights: tuning?.tuned ? tuning.weights : weights,
       tokens,
-      ...(tuning ? { tuning: { tuned: tuning.tuned, samples: tuning.samples, mrrBefore: round(tuning.mrrBefore), mrrAfter: round(tuning.mrrAfter), ...(tuning.reason ? { reason: tuning.reason } : {}) } } : {}),
+      ...(tuning
+        ? {
+            tuning: {
+              tuned: tuning.tuned,
+              samples: tuning.samples,
+              mrrBefore: round(tuning.mrrBefore),
+              mrrAfter: round(tuning.mrrAfter),
+              ...(tuning.reason ? { reason: tuning.reason } : {}),
+            },
+          }
+        : {}),
     };
     process.stdout.write(args.json ? JSON.stringify(report) + '\n' : statsTable(report));
     return 0;

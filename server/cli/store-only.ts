@@ -14,15 +14,25 @@ import type { Store } from '../store/store.js';
  * command that writes nothing) does not (StoreOptions.verify). Settings and spells are loaded by
  * the commands that need them (server/runtime-parts.ts).
  */
-export async function withStore<T>(options: RuntimeOptions, access: 'reads' | 'writes', run: (store: Store) => T | Promise<T>): Promise<T> {
+export async function withStore<T>(
+  options: RuntimeOptions,
+  access: 'reads' | 'writes',
+  run: (store: Store) => T | Promise<T>,
+): Promise<T> {
   const env = options.env ?? process.env;
   const paths = resolvePaths(env, options.workspaceFolder);
-  const store = await openStore({ dataDir: paths.data, databaseUrl: databaseUrl(options.databaseUrl, env), verify: access === 'writes' });
+  const store = await openStore({
+    dataDir: paths.data,
+    databaseUrl: databaseUrl(options.databaseUrl, env),
+    verify: access === 'writes',
+  });
   try {
     return await run(store);
   } catch (error) {
     if (access === 'reads' && store instanceof SqliteStore && isDamage(error)) {
-      throw new Error(`${store.file} is damaged (${errorMessage(error)}): the next 'grimoire serve', or a command that writes, moves it aside whole and starts a new one.`);
+      throw new Error(
+        `${store.file} is damaged (${errorMessage(error)}): the next 'grimoire serve', or a command that writes, moves it aside whole and starts a new one.`,
+      );
     }
     throw error;
   } finally {

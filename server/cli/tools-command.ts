@@ -8,14 +8,19 @@ import { withStore } from './store-only.js';
 import { parseToolTarget } from './tool-target.js';
 
 const USAGE =
-  "usage: grimoire tools changes [--power P] [--json] | grimoire tools approve <power:tool> | --power P | grimoire tools reject <power:tool> | grimoire tools reads [--power P] [--json] | grimoire tools confirm-read <power:tool> | --power P | --all";
+  'usage: grimoire tools changes [--power P] [--json] | grimoire tools approve <power:tool> | --power P | grimoire tools reject <power:tool> | grimoire tools reads [--power P] [--json] | grimoire tools confirm-read <power:tool> | --power P | --all';
 
 /**
  * `grimoire tools changes|approve|reject`: the tools held for review (changed since approved, or new),
  * and the user's decision. Works on the store the gateway uses (the data folder's, or the team's
  * PostgreSQL with `--database`), so a running gateway picks it up within seconds.
  */
-export function toolsCommand(sub: string | undefined, target: string | undefined, args: CliArgs, options: RuntimeOptions): Promise<number> {
+export function toolsCommand(
+  sub: string | undefined,
+  target: string | undefined,
+  args: CliArgs,
+  options: RuntimeOptions,
+): Promise<number> {
   return withStore(options, sub === 'changes' ? 'reads' : 'writes', (store) => {
     const trust = new ToolTrust(store);
     try {
@@ -23,7 +28,8 @@ export function toolsCommand(sub: string | undefined, target: string | undefined
         case 'changes': {
           const reviews = maskDeep(trust.changes(args.power));
           if (args.json) process.stdout.write(JSON.stringify({ changes: reviews }, null, 2) + '\n');
-          else if (reviews.length === 0) process.stdout.write(`No tool awaits review${args.power ? ` in '${args.power}'` : ''}.\n`);
+          else if (reviews.length === 0)
+            process.stdout.write(`No tool awaits review${args.power ? ` in '${args.power}'` : ''}.\n`);
           else for (const review of reviews) process.stdout.write(describeReview(review));
           return 0;
         }
@@ -31,7 +37,9 @@ export function toolsCommand(sub: string | undefined, target: string | undefined
           const { power, tool } = parseToolTarget(target, args.power, USAGE);
           const approved = trust.approve(power, tool);
           if (approved.length === 0) {
-            process.stderr.write(`grimoire: nothing awaits review for '${tool ? `${power}:${tool}` : power}'. See 'grimoire tools changes'.\n`);
+            process.stderr.write(
+              `grimoire: nothing awaits review for '${tool ? `${power}:${tool}` : power}'. See 'grimoire tools changes'.\n`,
+            );
             return 1;
           }
           for (const review of approved) process.stdout.write(`approved ${review.power}:${review.tool}\n`);
@@ -44,7 +52,9 @@ export function toolsCommand(sub: string | undefined, target: string | undefined
             process.stderr.write(`grimoire: '${power}:${tool}' does not await review. See 'grimoire tools changes'.\n`);
             return 1;
           }
-          process.stdout.write(`kept blocked ${power}:${tool} (approve it later with 'grimoire tools approve ${power}:${tool}')\n`);
+          process.stdout.write(
+            `kept blocked ${power}:${tool} (approve it later with 'grimoire tools approve ${power}:${tool}')\n`,
+          );
           return 0;
         }
         default:

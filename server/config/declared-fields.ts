@@ -4,13 +4,26 @@
  * where they belong: `z.object({ ...declaredFields('resolve'), semantic: ... })`.
  */
 import { z } from 'zod';
-import { CALIBRATED, declaration, declaredKeys, type GatewaySettingKey, type SettingDeclaration, type SettingValue } from '../../protocol/vscode-settings.js';
+import {
+  CALIBRATED,
+  declaration,
+  declaredKeys,
+  type GatewaySettingKey,
+  type SettingDeclaration,
+  type SettingValue,
+} from '../../protocol/vscode-settings.js';
 
 export type DeclaredField<K extends GatewaySettingKey> = z.ZodDefault<z.ZodType<SettingValue<K>>>;
 
 /** The fields of one section (`'upstream.idle'`): the declared keys right under it, by their last name. */
 export type DeclaredFields<Section extends string> = {
-  [K in GatewaySettingKey as K extends `${Section}.${infer Name}` ? (Name extends `${string}.${string}` ? never : Name) : never]: DeclaredField<K>;
+  [
+    K in GatewaySettingKey as K extends `${Section}.${infer Name}`
+      ? Name extends `${string}.${string}`
+        ? never
+        : Name
+      : never
+  ]: DeclaredField<K>;
 };
 
 /** Every schema these functions built: test/unit/client-settings.test.ts finds each declared key's in the gateway's schema. */
@@ -48,7 +61,10 @@ function fieldSchema(setting: SettingDeclaration, defaults: Record<string, unkno
  * The declared gateway settings right under `section`, as zod fields with their bounds and defaults.
  * `calibrated` gives the defaults the declaration leaves to the gateway (`CALIBRATED`), by last name.
  */
-export function declaredFields<Section extends string>(section: Section, calibrated: Record<string, number> = {}): DeclaredFields<Section> {
+export function declaredFields<Section extends string>(
+  section: Section,
+  calibrated: Record<string, number> = {},
+): DeclaredFields<Section> {
   const fields: Record<string, z.ZodType> = {};
   for (const key of declaredKeys('gateway')) {
     if (!key.startsWith(`${section}.`)) continue;

@@ -16,7 +16,9 @@ export function prepareDemo(dataDir: string, workspaceFolder?: string): { dir: s
     project = path.join(dataDir, 'demo-project');
     if (!fs.existsSync(project)) fs.cpSync(demoPaths.projectTemplate, project, { recursive: true });
   }
-  log.info(`the demo filesystem power serves ${workspaceFolder ? 'the workspace folder' : 'a demo project (no workspace folder is open)'}: ${project}`);
+  log.info(
+    `the demo filesystem power serves ${workspaceFolder ? 'the workspace folder' : 'a demo project (no workspace folder is open)'}: ${project}`,
+  );
   return {
     dir: demoPaths.spells,
     vars: {

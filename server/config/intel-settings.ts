@@ -51,7 +51,11 @@ export const intelSettingsSchema = z
         /** How long a full result is kept (and a summary reused) after the call. */
         ttlMinutes: z.number().positive().default(180),
         /** Total size of stored results; the oldest are evicted first. */
-        maxBytes: z.number().int().min(1024).default(256 * 1024 * 1024),
+        maxBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .default(256 * 1024 * 1024),
       })
       .prefault({}),
     cache: z

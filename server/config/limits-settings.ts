@@ -12,7 +12,11 @@ export const limitsSettingsSchema = z
     /** Reading one such file longer than this is given up. */
     fileReadTimeoutMs: z.number().int().positive().default(DEFAULT_FILE_LIMITS.fileReadTimeoutMs),
     /** One MCP message on stdio, or one HTTP request body, larger than this is answered with an error. */
-    requestBytes: z.number().int().min(64 * 1024).default(4 * 1024 * 1024),
+    requestBytes: z
+      .number()
+      .int()
+      .min(64 * 1024)
+      .default(4 * 1024 * 1024),
     /** resolve_intent and retrieve_tools refuse a longer query. */
     queryChars: z.number().int().min(100).default(8000),
   })

@@ -161,7 +161,10 @@ export function loadSettingsFile(file: string): SettingsResult {
   const read = readTextFile(file);
   if (!read.ok) {
     if (read.reason === 'missing') return { settings: defaultSettings(), problems: [] };
-    return { settings: defaultSettings(), problems: [`${file}: ${read.message}; using default settings. Fix: ${read.fix}.`] };
+    return {
+      settings: defaultSettings(),
+      problems: [`${file}: ${read.message}; using default settings. Fix: ${read.fix}.`],
+    };
   }
   let json: unknown;
   try {
@@ -175,7 +178,8 @@ export function loadSettingsFile(file: string): SettingsResult {
   const parsed = settingsSchema.safeParse(json);
   if (parsed.success) return { settings: parsed.data, problems: [] };
   const problems = parsed.error.issues.map(
-    (issue) => `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}; using default settings until it is fixed.`,
+    (issue) =>
+      `${file}: ${issue.path.join('.') || '(root)'}: ${issue.message}; using default settings until it is fixed.`,
   );
   return { settings: defaultSettings(), problems };
 }

@@ -67,7 +67,8 @@ export class Activation {
     if (sessionId) this.deps.markUsed(sessionId, name);
     const connection = manager.connection(power);
     const targets = this.targets(sessionId);
-    if (targets.every((state) => state.active.has(name)) && connection.state === 'active' && tools.listed(name)) return this.exposedOf(name, sessionId);
+    if (targets.every((state) => state.active.has(name)) && connection.state === 'active' && tools.listed(name))
+      return this.exposedOf(name, sessionId);
     connection.resetRestarts();
     const added = targets.filter((state) => !state.active.has(name));
     for (const state of added) state.active.add(name);
@@ -93,7 +94,10 @@ export class Activation {
 
   /** The powers an answer may name: the configured ones the settings do not disable. */
   private offered(): string[] {
-    return this.deps.tools.powers().map((p) => p.name).filter((name) => !this.deps.policy.powerRefusal(name));
+    return this.deps.tools
+      .powers()
+      .map((p) => p.name)
+      .filter((name) => !this.deps.policy.powerRefusal(name));
   }
 
   /** Forgets removed powers in every session (a reload). */
@@ -146,5 +150,8 @@ export class Activation {
 }
 
 function sameDefinitions(a: Map<string, ExposedTool>, b: Map<string, ExposedTool>): boolean {
-  return JSON.stringify([...a.values()].map((e) => e.definition)) === JSON.stringify([...b.values()].map((e) => e.definition));
+  return (
+    JSON.stringify([...a.values()].map((e) => e.definition)) ===
+    JSON.stringify([...b.values()].map((e) => e.definition))
+  );
 }

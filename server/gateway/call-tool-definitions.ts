@@ -26,10 +26,19 @@ export function intentCallTool(variant: OperationType): Tool {
 }
 
 export const retrieveToolsArgs = z.object({
-  query: z.string().min(1, 'query must not be empty: describe the task, e.g. "search my notes"').describe('What you want to do.'),
+  query: z
+    .string()
+    .min(1, 'query must not be empty: describe the task, e.g. "search my notes"')
+    .describe('What you want to do.'),
   limit: z.number().int().min(1).max(50).default(10).describe('How many tools (default 10).'),
-  detail: z.enum(['full', 'compact']).default('full').describe("'compact' gives parameter names and types instead of whole schemas."),
-  explain: z.boolean().optional().describe('Also return why each tool matched (matched terms and factor contributions).'),
+  detail: z
+    .enum(['full', 'compact'])
+    .default('full')
+    .describe("'compact' gives parameter names and types instead of whole schemas."),
+  explain: z
+    .boolean()
+    .optional()
+    .describe('Also return why each tool matched (matched terms and factor contributions).'),
 });
 
 export const RETRIEVE_TOOLS: Tool = {

@@ -21,7 +21,12 @@ export const INFERRED_META = 'grimoire/annotationsInferred';
  * are those validation uses; inferred ones are marked in `_meta` only,
  * and an inferred read-only hint is not announced (advice, never permission).
  */
-export function exposeTool(power: PowerDefinition, tool: Tool, annotations: EffectiveAnnotations, extensions?: SpellExtensions): ExposedTool {
+export function exposeTool(
+  power: PowerDefinition,
+  tool: Tool,
+  annotations: EffectiveAnnotations,
+  extensions?: SpellExtensions,
+): ExposedTool {
   const pointer = prerequisitePointer(power.name, tool.name, extensions);
   const description = `${tool.description ?? ''}${pointer ? `\n${pointer}` : ''}`.trim();
   const { source: _source, inferred, ...hints } = annotations;
@@ -41,7 +46,11 @@ export function exposeTool(power: PowerDefinition, tool: Tool, annotations: Effe
 }
 
 /** "First call memory__search_nodes." for a tool whose spell declares prerequisites; undefined otherwise. */
-export function prerequisitePointer(power: string, tool: string, extensions: SpellExtensions | undefined): string | undefined {
+export function prerequisitePointer(
+  power: string,
+  tool: string,
+  extensions: SpellExtensions | undefined,
+): string | undefined {
   const prerequisites = declaredHints(extensions, tool).prerequisites;
   if (prerequisites.length === 0) return undefined;
   const names = prerequisites.map((name) => {

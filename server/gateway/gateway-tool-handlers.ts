@@ -14,14 +14,25 @@ import type { ResolvedCandidate, ResolveOptions } from './resolution.js';
 import type { ExposedTool } from './exposure.js';
 import { UnknownPowerError } from './activation.js';
 import { SteeringLog } from './steering.js';
-import { activatedAnswer, activatePowerAnswer, matchesAnswer, type ActivationFacts, type ResolveAnswerView } from './resolve-answer.js';
+import {
+  activatedAnswer,
+  activatePowerAnswer,
+  matchesAnswer,
+  type ActivationFacts,
+  type ResolveAnswerView,
+} from './resolve-answer.js';
 import { handleIntelTool } from '../intel/tools/intel-tool-handlers.js';
 
 /** The ports the handler uses (ports.ts). */
 export type GatewayToolPorts = RetrievePorts & Resolve & Activate & ReadArtifacts & SettingsPort<'limits'>;
 
 /** Answers a call to one of the gateway's own tools, or returns undefined for any other name. */
-export async function handleGatewayTool(ports: GatewayToolPorts, name: string, args: Record<string, unknown>, sessionId: string): Promise<CallToolResult | undefined> {
+export async function handleGatewayTool(
+  ports: GatewayToolPorts,
+  name: string,
+  args: Record<string, unknown>,
+  sessionId: string,
+): Promise<CallToolResult | undefined> {
   switch (name) {
     case 'resolve_intent': {
       const parsed = resolveIntentArgs.safeParse(args);
@@ -33,7 +44,10 @@ export async function handleGatewayTool(ports: GatewayToolPorts, name: string, a
     case 'retrieve_tools': {
       const parsed = retrieveToolsArgs.safeParse(args);
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
-      return queryTooLong(name, parsed.data.query, ports.settings.limits.queryChars) ?? retrieveTools(ports, parsed.data, sessionId);
+      return (
+        queryTooLong(name, parsed.data.query, ports.settings.limits.queryChars) ??
+        retrieveTools(ports, parsed.data, sessionId)
+      );
     }
     case 'activate_power': {
       const parsed = activatePowerArgs.safeParse(args);
@@ -45,7 +59,11 @@ export async function handleGatewayTool(ports: GatewayToolPorts, name: string, a
       if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
       return guarded(async () => {
         await ports.deactivate(parsed.data.name, sessionId);
-        return jsonResult({ status: 'deactivated', power: parsed.data.name, message: `'${parsed.data.name}' is deactivated in this session: its tools are gone from your list.` });
+        return jsonResult({
+          status: 'deactivated',
+          power: parsed.data.name,
+          message: `'${parsed.data.name}' is deactivated in this session: its tools are gone from your list.`,
+        });
       });
     }
     default:
@@ -65,17 +83,33 @@ async function resolveIntent(ports: GatewayToolPorts, query: string, options: Re
       // Ranked after the activation: a power listed for the first time by it has its tools in the index now.
       const toolRanking = await ports.rankTools(query);
       const power = options.explain ? { match_type: best.matchType, explain: explainCandidate(best) } : {};
-      return jsonResult(activatedAnswer(view, best, activationFacts(ports, best.name, exposed, options.sessionId), toolRanking, { internals, power, partial }));
+      return jsonResult(
+        activatedAnswer(view, best, activationFacts(ports, best.name, exposed, options.sessionId), toolRanking, {
+          internals,
+          power,
+          partial,
+        }),
+      );
     });
   }
   const rarity = catalogRarityOnce(ports);
   const decorate = options.explain
     ? (score: ResolvedCandidate) => {
         const power = ports.power(score.name);
-        return { match_type: score.matchType, keywords: power ? describePower(power, ports.toolsOf(score.name), rarity()).keywords : [], explain: explainCandidate(score) };
+        return {
+          match_type: score.matchType,
+          keywords: power ? describePower(power, ports.toolsOf(score.name), rarity()).keywords : [],
+          explain: explainCandidate(score),
+        };
       }
     : undefined;
-  return jsonResult(matchesAnswer(view, outcome.tier, outcome.candidates, await ports.rankTools(query), { internals, decorate, partial }));
+  return jsonResult(
+    matchesAnswer(view, outcome.tier, outcome.candidates, await ports.rankTools(query), {
+      internals,
+      decorate,
+      partial,
+    }),
+  );
 }
 
 async function activatePower(ports: GatewayToolPorts, name: string, sessionId: string): Promise<CallToolResult> {
@@ -86,13 +120,23 @@ async function activatePower(ports: GatewayToolPorts, name: string, sessionId: s
 }
 
 /** What an activation did; the power's guidance only when this session was not given it yet (and it is marked given). */
-function activationFacts(ports: GatewayToolPorts, power: string, exposed: ExposedTool[], sessionId: string | undefined): ActivationFacts {
+function activationFacts(
+  ports: GatewayToolPorts,
+  power: string,
+  exposed: ExposedTool[],
+  sessionId: string | undefined,
+): ActivationFacts {
   const definition = ports.power(power);
   const steering = definition?.steering.trim() ?? '';
   const key = definition ? SteeringLog.guidanceKey(definition) : '';
   const guidance = steering && !(sessionId && ports.steering.given(sessionId, key)) ? steering : undefined;
   if (sessionId && guidance) ports.steering.markGiven(sessionId, key);
-  return { power, exposed: exposed.map((e) => ({ tool: e.tool, listedAs: e.definition.name })), held: ports.policy.held(power), ...(guidance ? { guidance } : {}) };
+  return {
+    power,
+    exposed: exposed.map((e) => ({ tool: e.tool, listedAs: e.definition.name })),
+    held: ports.policy.held(power),
+    ...(guidance ? { guidance } : {}),
+  };
 }
 
 async function guarded(work: () => Promise<CallToolResult>): Promise<CallToolResult> {
@@ -129,7 +173,11 @@ function gatewayAnswerView(ports: PowerLookup & ToolLookup & PolicyPort): Resolv
       const power = ports.power(name);
       return power ? describePower(power, ports.toolsOf(name), rarity()).description : '';
     },
-    powerNames: () => ports.powers().map((power) => power.name).filter((name) => !ports.policy.powerRefusal(name)),
+    powerNames: () =>
+      ports
+        .powers()
+        .map((power) => power.name)
+        .filter((name) => !ports.policy.powerRefusal(name)),
     toolsOf: (power) => ports.toolsOf(power),
     annotationsOf: (power, tool) => ports.annotationsOf(power, tool),
     callable: (power, tool) => ports.policy.exposable(power, tool),

@@ -15,7 +15,9 @@ export const resolveIntentArgs = z.object({
 });
 
 const powerName = z.string().min(1, 'name must not be empty: give a power name from resolve_intent');
-export const activatePowerArgs = z.object({ name: powerName.describe('The power name, as returned by resolve_intent.') });
+export const activatePowerArgs = z.object({
+  name: powerName.describe('The power name, as returned by resolve_intent.'),
+});
 export const deactivatePowerArgs = z.object({ name: powerName.describe('The power name.') });
 
 export const GATEWAY_TOOLS: Tool[] = [
@@ -32,7 +34,8 @@ export const GATEWAY_TOOLS: Tool[] = [
   {
     name: 'activate_power',
     title: 'Activate a power',
-    description: "Start a power by name to list all its tools as '<power>__<tool>' (resolve_intent already names the best ones, callable without this).",
+    description:
+      "Start a power by name to list all its tools as '<power>__<tool>' (resolve_intent already names the best ones, callable without this).",
     inputSchema: toolInputSchema(activatePowerArgs),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },

@@ -65,7 +65,9 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   /** Answers a tools/call from any session: a gateway tool, an intent-declared call, or an active power's tool. */
   async callTool(name: string, args: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
     const ports = this.ports;
-    const gatewayAnswer = GATEWAY_TOOL_NAMES.has(name) ? await handleGatewayTool(ports, name, args, caller.sessionId) : undefined;
+    const gatewayAnswer = GATEWAY_TOOL_NAMES.has(name)
+      ? await handleGatewayTool(ports, name, args, caller.sessionId)
+      : undefined;
     if (gatewayAnswer) {
       ports.intel.reads.answered(caller.sessionId, gatewayAnswer);
       ports.manager.noteTurn();
@@ -77,13 +79,17 @@ export class Gateway extends EventEmitter<GatewayEvents> {
     const exposed = state.exposed.get(name);
     if (!exposed) {
       const held = splitQualifiedName(name);
-      if (held && ports.policy.isHeld(held.power, held.tool)) return errorResult(awaitingReview(`${held.power}:${held.tool}`), { code: 'awaiting_review' });
+      if (held && ports.policy.isHeld(held.power, held.tool))
+        return errorResult(awaitingReview(`${held.power}:${held.tool}`), { code: 'awaiting_review' });
       return errorResult(unknownToolMessage(name, [...state.active]));
     }
     const tool = ports.toolsOf(exposed.power).find((t) => t.name === exposed.tool);
     // The annotations validation trusts for a tool: the spell's, else the server's, else inferred.
     const annotations = ports.annotationsOf(exposed.power, tool ?? { name: exposed.tool });
-    return ports.runCall({ power: exposed.power, tool: exposed.tool, calledAs: name, args, variant: 'direct', annotations }, caller);
+    return ports.runCall(
+      { power: exposed.power, tool: exposed.tool, calledAs: name, args, variant: 'direct', annotations },
+      caller,
+    );
   }
 
   shutdown(): Promise<void> {

@@ -18,7 +18,12 @@ export type IntentCallPorts = PowerLookup & EnsureTools & Pick<ToolLookup, 'anno
  * it is not running), then run the call through the pipeline, whose first stage checks the
  * declared intent against the tool's annotations.
  */
-export async function handleIntentCall(ports: IntentCallPorts, variant: OperationType, rawArgs: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
+export async function handleIntentCall(
+  ports: IntentCallPorts,
+  variant: OperationType,
+  rawArgs: Record<string, unknown>,
+  caller: CallerContext,
+): Promise<CallToolResult> {
   const calledAs = variantTool(variant);
   const keys = normalizeCallKeys(rawArgs);
   if (!keys.ok) return errorResult(`Invalid arguments for ${calledAs}: ${keys.error}`);
@@ -26,12 +31,20 @@ export async function handleIntentCall(ports: IntentCallPorts, variant: Operatio
   if (!parsed.success) return errorResult(describeArgsError(calledAs, parsed.error));
   const { name, args, intent, proceed } = parsed.data;
   const target = splitQualifiedName(name);
-  if (!target) return errorResult(`'${preview(name)}' does not name a tool: write '<power>:<tool>', e.g. 'filesystem:read_text_file'. retrieve_tools finds tools by what they do.`);
+  if (!target)
+    return errorResult(
+      `'${preview(name)}' does not name a tool: write '<power>:<tool>', e.g. 'filesystem:read_text_file'. retrieve_tools finds tools by what they do.`,
+    );
   const power = ports.power(target.power);
   // A disabled power is answered as no power at all: no answer names it.
   if (!power || ports.policy.powerRefusal(target.power)) {
-    const known = ports.powers().map((p) => p.name).filter((name) => !ports.policy.powerRefusal(name));
-    return errorResult(`Unknown power '${preview(target.power)}'. Known powers: ${known.join(', ') || '(none)'}.`, { known_powers: known });
+    const known = ports
+      .powers()
+      .map((p) => p.name)
+      .filter((name) => !ports.policy.powerRefusal(name));
+    return errorResult(`Unknown power '${preview(target.power)}'. Known powers: ${known.join(', ') || '(none)'}.`, {
+      known_powers: known,
+    });
   }
   const refused = ports.policy.settingsRefusal(power.name, target.tool);
   if (refused) return errorResult(settingsRefusalText(refused, power.name, preview(target.tool)));
@@ -39,12 +52,35 @@ export async function handleIntentCall(ports: IntentCallPorts, variant: Operatio
   try {
     tools = await ports.ensureTools(power.name, caller);
   } catch (error) {
-    return errorResult(error instanceof UpstreamError ? error.message : `Could not list the tools of '${power.name}': ${errorMessage(error)}`);
+    return errorResult(
+      error instanceof UpstreamError
+        ? error.message
+        : `Could not list the tools of '${power.name}': ${errorMessage(error)}`,
+    );
   }
   const tool = tools.find((t) => t.name === target.tool);
   if (!tool) {
-    return errorResult(`Power '${power.name}' has no tool '${preview(target.tool)}'. Its tools: ${tools.map((t) => t.name).join(', ')}.`, { tools: tools.map((t) => t.name) });
+    return errorResult(
+      `Power '${power.name}' has no tool '${preview(target.tool)}'. Its tools: ${tools.map((t) => t.name).join(', ')}.`,
+      { tools: tools.map((t) => t.name) },
+    );
   }
-  if (ports.policy.isHeld(power.name, tool.name)) return errorResult(awaitingReview(`${power.name}:${tool.name}`), { code: 'awaiting_review', tool: `${power.name}:${tool.name}` });
-  return ports.runCall({ power: power.name, tool: tool.name, calledAs, args, variant, intent, proceed, annotations: ports.annotationsOf(power.name, tool) }, caller);
+  if (ports.policy.isHeld(power.name, tool.name))
+    return errorResult(awaitingReview(`${power.name}:${tool.name}`), {
+      code: 'awaiting_review',
+      tool: `${power.name}:${tool.name}`,
+    });
+  return ports.runCall(
+    {
+      power: power.name,
+      tool: tool.name,
+      calledAs,
+      args,
+      variant,
+      intent,
+      proceed,
+      annotations: ports.annotationsOf(power.name, tool),
+    },
+    caller,
+  );
 }

@@ -110,7 +110,18 @@ export interface GatewayHints {
 }
 
 /** Every operation on a gateway's parts, and the parts its surfaces read: built once by the composition root. */
-export interface GatewayPorts extends PowerLookup, ToolLookup, EnsureTools, Resolve, RankTools, Activate, CallTool, SteeringPort, RetrieveRanking, SettingsPort<keyof Settings> {
+export interface GatewayPorts
+  extends
+    PowerLookup,
+    ToolLookup,
+    EnsureTools,
+    Resolve,
+    RankTools,
+    Activate,
+    CallTool,
+    SteeringPort,
+    RetrieveRanking,
+    SettingsPort<keyof Settings> {
   /** Active in the session; without one, active anywhere (the window or any session). */
   isActive(name: string, sessionId?: string): boolean;
   /** 'disabled' when the settings disable the power: nothing of it is offered, read or started. */

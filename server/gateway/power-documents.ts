@@ -8,8 +8,13 @@ import type { PowerDocument } from '../resolve/types.js';
  * What the agent and the resolver see of a power: imported powers take their words from their
  * tools, weighted by `rarity` (what tells them from the rest of the catalog, catalogRarityOf).
  */
-export function describePower(power: PowerDefinition, tools: Tool[], rarity?: WordRarity): { description: string; keywords: string[] } {
-  if (!power.derivedFromTools || tools.length === 0) return { description: power.description, keywords: power.keywords };
+export function describePower(
+  power: PowerDefinition,
+  tools: Tool[],
+  rarity?: WordRarity,
+): { description: string; keywords: string[] } {
+  if (!power.derivedFromTools || tools.length === 0)
+    return { description: power.description, keywords: power.keywords };
   return deriveFromTools(power, tools, undefined, rarity);
 }
 
@@ -19,15 +24,27 @@ let measured: { powers: PowerDefinition[]; tools: Tool[][]; rarity: WordRarity }
 /** How rare each word is across the configured powers' tools and what they say of themselves. */
 export function catalogRarityOf(powers: PowerDefinition[], toolsOf: (power: string) => Tool[]): WordRarity {
   const tools = powers.map((power) => toolsOf(power.name));
-  const same = (list: Tool[], i: number) => list === measured!.tools[i] || (list.length === 0 && measured!.tools[i].length === 0);
-  if (measured && measured.powers.length === powers.length && powers.every((power, i) => power === measured!.powers[i]) && tools.every(same)) return measured.rarity;
+  const same = (list: Tool[], i: number) =>
+    list === measured!.tools[i] || (list.length === 0 && measured!.tools[i].length === 0);
+  if (
+    measured &&
+    measured.powers.length === powers.length &&
+    powers.every((power, i) => power === measured!.powers[i]) &&
+    tools.every(same)
+  )
+    return measured.rarity;
   const rarity = catalogRarity(powers.map((power, i) => ({ tools: tools[i], said: power.serverWords })));
   measured = { powers, tools, rarity };
   return rarity;
 }
 
 /** A power's search document; `annotationsOf` says which of its tools write or destroy, as their calls are checked. */
-export function powerDocument(power: PowerDefinition, tools: Tool[], annotationsOf?: (tool: Tool) => EffectiveAnnotations, rarity?: WordRarity): PowerDocument {
+export function powerDocument(
+  power: PowerDefinition,
+  tools: Tool[],
+  annotationsOf?: (tool: Tool) => EffectiveAnnotations,
+  rarity?: WordRarity,
+): PowerDocument {
   const { description, keywords } = describePower(power, tools, rarity);
   return {
     name: power.name,

@@ -34,8 +34,12 @@ export interface ReactionParts {
 export function onPowerState(parts: ReactionParts, change: StateChange): void {
   if (change.state === 'stopping') return;
   // A (re)started server may offer other tools than before: list them again, pins decide.
-  if (change.state === 'active' && parts.tools.listed(change.power)) void parts.tools.refresh(change.power).catch((error) => log.warn(`'${change.power}': tools not listed again: ${errorMessage(error)}`));
-  if (change.state === 'crashed') parts.sessions.tell([change.power], maskSecrets(`Power '${change.power}' ${change.detail ?? 'crashed'}`));
+  if (change.state === 'active' && parts.tools.listed(change.power))
+    void parts.tools
+      .refresh(change.power)
+      .catch((error) => log.warn(`'${change.power}': tools not listed again: ${errorMessage(error)}`));
+  if (change.state === 'crashed')
+    parts.sessions.tell([change.power], maskSecrets(`Power '${change.power}' ${change.detail ?? 'crashed'}`));
   try {
     parts.events.record(`power.${change.state}`, change.power, change.detail ?? null);
   } catch (error) {
@@ -48,12 +52,19 @@ export function onPowerState(parts: ReactionParts, change: StateChange): void {
 export function onQuarantined(parts: ReactionParts, reviews: Review[]): void {
   const names = reviews.map((r) => `${r.power}:${r.tool}`).join(', ');
   log.warn(`held for review (changed or new since approved): ${names}; see 'grimoire tools changes'`);
-  parts.sessions.tell(new Set(reviews.map((r) => r.power)), `Tools held for the user's review (they changed since approved): ${names}`);
+  parts.sessions.tell(
+    new Set(reviews.map((r) => r.power)),
+    `Tools held for the user's review (they changed since approved): ${names}`,
+  );
   parts.notices.emit('toolsQuarantined', reviews);
 }
 
 /** A reload: removed powers leave every session, servers follow their spells, new powers are discovered. */
-export async function onRegistryChange(parts: ReactionParts, change: RegistryChange, discover: (added: RegistryChange['added'][number]) => void): Promise<void> {
+export async function onRegistryChange(
+  parts: ReactionParts,
+  change: RegistryChange,
+  discover: (added: RegistryChange['added'][number]) => void,
+): Promise<void> {
   parts.activation.forget(change.removed.map((removed) => removed.name));
   try {
     await parts.manager.sync(change.snapshot.powers);
@@ -66,7 +77,13 @@ export async function onRegistryChange(parts: ReactionParts, change: RegistryCha
 }
 
 /** After the answer is on its way: a successful call's request joins its power's search document. */
-export function learnFromCall(learned: LearnedRequests, enabled: () => boolean, reindex: () => void, call: ActivityInfo, credited: () => Promise<void>): void {
+export function learnFromCall(
+  learned: LearnedRequests,
+  enabled: () => boolean,
+  reindex: () => void,
+  call: ActivityInfo,
+  credited: () => Promise<void>,
+): void {
   // Most calls come from sessions the resolver never answered: nothing to learn, nothing to schedule.
   if (!enabled()) return;
   setImmediate(() => {
@@ -76,6 +93,8 @@ export function learnFromCall(learned: LearnedRequests, enabled: () => boolean, 
       .then((learnedOne) => {
         if (learnedOne) reindex();
       })
-      .catch((error) => log.warn(`could not learn from the call to ${call.power}:${call.tool}: ${errorMessage(error)}`));
+      .catch((error) =>
+        log.warn(`could not learn from the call to ${call.power}:${call.tool}: ${errorMessage(error)}`),
+      );
   });
 }

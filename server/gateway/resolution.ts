@@ -44,8 +44,14 @@ export interface PartialCatalog {
 
 export function partialCatalog(pending: string[], unlisted: string[] = []): PartialCatalog | undefined {
   if (pending.length === 0 && unlisted.length === 0) return undefined;
-  const names = (list: string[]) => list.slice(0, 5).join(', ') + (list.length > 5 ? ` and ${list.length - 5} more` : '');
-  const which = [pending.length ? `still listing: ${names(pending)}` : '', unlisted.length ? `not listed yet: ${names(unlisted)}` : ''].filter(Boolean).join('; ');
+  const names = (list: string[]) =>
+    list.slice(0, 5).join(', ') + (list.length > 5 ? ` and ${list.length - 5} more` : '');
+  const which = [
+    pending.length ? `still listing: ${names(pending)}` : '',
+    unlisted.length ? `not listed yet: ${names(unlisted)}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
   return {
     pending,
     unlisted,
@@ -93,9 +99,15 @@ export class Resolution {
     const pending = (await this.deps.catalogPending?.(options.sessionId !== undefined)) ?? [];
     const byName = new Map(this.deps.powers().map((p) => [p.name, p]));
     const listed = this.deps.listed;
-    const unlisted = listed ? [...byName.keys()].filter((name) => !listed(name) && !pending.includes(name) && !this.deps.policy.powerRefusal(name)) : [];
+    const unlisted = listed
+      ? [...byName.keys()].filter(
+          (name) => !listed(name) && !pending.includes(name) && !this.deps.policy.powerRefusal(name),
+        )
+      : [];
     const partial = partialCatalog(pending, unlisted);
-    const relevant = (await this.deps.rank(query)).filter((c) => !this.deps.policy.powerRefusal(c.name) && byName.has(c.name));
+    const relevant = (await this.deps.rank(query)).filter(
+      (c) => !this.deps.policy.powerRefusal(c.name) && byName.has(c.name),
+    );
     // The resolver's relevance is on one 0..1 scale in both modes and its order is the ranking's:
     // history re-ranks on it, so a candidate moves only when history moved it.
     const usage = settings.ranking.learn ? this.deps.usage.forPowers() : new Map();
@@ -107,7 +119,11 @@ export class Resolution {
     }));
     let { tier, candidates } = decideTier(ranked, settings.resolve);
     // A power that can write or run commands starts only on a match it declares itself by.
-    if (tier === 'activated' && (candidates[0].flags.length > 0 || !mayAutoActivate(candidates[0], { writes: this.deps.writes?.(candidates[0].name) ?? true }))) {
+    if (
+      tier === 'activated' &&
+      (candidates[0].flags.length > 0 ||
+        !mayAutoActivate(candidates[0], { writes: this.deps.writes?.(candidates[0].name) ?? true }))
+    ) {
       tier = 'multiple_matches';
       candidates = topCandidates(ranked, TIER_SIZE.multiple_matches);
     }
@@ -116,7 +132,9 @@ export class Resolution {
         session: options.sessionId,
         source: 'resolve_intent' as const,
         query,
-        candidates: reranked.slice(0, 5).map((c) => ({ name: c.name, relevance: c.relevance, factors: usage.get(c.name) ?? NEUTRAL })),
+        candidates: reranked
+          .slice(0, 5)
+          .map((c) => ({ name: c.name, relevance: c.relevance, factors: usage.get(c.name) ?? NEUTRAL })),
       };
       // Kept after the answer is on its way: a durable write costs an fsync the agent need not wait for.
       this.deps.later(() => this.deps.recommendations.record(entry));
@@ -127,6 +145,9 @@ export class Resolution {
   /** Checked on every resolve (availability.ts keeps it cheap): an installed command shows without a restart. */
   private flags(power: PowerDefinition): string[] {
     const launch = this.deps.launchFlag?.(power);
-    return [...availabilityFlags(power, this.deps.extensions(power.name), { workspaceFolder: this.deps.workspaceFolder }), ...(launch ? [launch] : [])];
+    return [
+      ...availabilityFlags(power, this.deps.extensions(power.name), { workspaceFolder: this.deps.workspaceFolder }),
+      ...(launch ? [launch] : []),
+    ];
   }
 }

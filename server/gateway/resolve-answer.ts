@@ -44,7 +44,12 @@ function catalogList(view: ResolveAnswerView): { name: string; description?: str
 }
 
 /** The powers shown by a multiple_matches or weak_matches answer, each with its best tools for the request. */
-export function matchEntries<C extends ShownCandidate>(view: ResolveAnswerView, candidates: C[], toolRanking: PowerScore[], decorate?: (candidate: C) => Record<string, unknown>): Record<string, unknown>[] {
+export function matchEntries<C extends ShownCandidate>(
+  view: ResolveAnswerView,
+  candidates: C[],
+  toolRanking: PowerScore[],
+  decorate?: (candidate: C) => Record<string, unknown>,
+): Record<string, unknown>[] {
   return candidates.map((candidate) => {
     const tools = bestTools(view, candidate.name, toolRanking);
     return {
@@ -59,24 +64,37 @@ export function matchEntries<C extends ShownCandidate>(view: ResolveAnswerView, 
 }
 
 /** The message of an answer that names tools: how to call the first one at once. */
-export function callNowMessage(view: ResolveAnswerView, first: { power: string; tool: Tool } | undefined, tier: Exclude<Tier, 'activated'>): string {
+export function callNowMessage(
+  view: ResolveAnswerView,
+  first: { power: string; tool: Tool } | undefined,
+  tier: Exclude<Tier, 'activated'>,
+): string {
   const example = first
     ? (() => {
         const variant = variantFor(view, first.power, first.tool);
         return `${variant}({ name: '${first.power}:${first.tool.name}', args: {...}, intent: { operation_type: '${variant.slice('call_tool_'.length)}' } })`;
       })()
     : undefined;
-  const call = example ? `Call the tool that fits at once with the variant its line names, e.g. ${example}; its power starts on that call. ` : '';
+  const call = example
+    ? `Call the tool that fits at once with the variant its line names, e.g. ${example}; its power starts on that call. `
+    : '';
   const otherwise: Record<typeof tier, string> = {
-    multiple_matches: 'To see all tools of a power, call activate_power with its name; if none fits, ask the user which they mean.',
-    weak_matches: 'If a power fits but not its tools shown, call activate_power with its name; otherwise call resolve_intent again naming the service, the kind of data or the action.',
-    not_found: 'No power matches well: if a listed one fits, call activate_power with its name; otherwise tell the user no configured MCP server provides this (they can add one as a spell file).',
+    multiple_matches:
+      'To see all tools of a power, call activate_power with its name; if none fits, ask the user which they mean.',
+    weak_matches:
+      'If a power fits but not its tools shown, call activate_power with its name; otherwise call resolve_intent again naming the service, the kind of data or the action.',
+    not_found:
+      'No power matches well: if a listed one fits, call activate_power with its name; otherwise tell the user no configured MCP server provides this (they can add one as a spell file).',
   };
   return `${call}${otherwise[tier]}`;
 }
 
 /** The first tool named in a list of match entries, for the message's example. */
-export function firstNamed(view: ResolveAnswerView, candidates: ShownCandidate[], toolRanking: PowerScore[]): { power: string; tool: Tool } | undefined {
+export function firstNamed(
+  view: ResolveAnswerView,
+  candidates: ShownCandidate[],
+  toolRanking: PowerScore[],
+): { power: string; tool: Tool } | undefined {
   for (const candidate of candidates) {
     const [tool] = bestTools(view, candidate.name, toolRanking, 1);
     if (tool) return { power: candidate.name, tool };
@@ -104,7 +122,11 @@ export function closestTools(view: ResolveAnswerView, toolRanking: PowerScore[])
  * is described again), lines for the tools that could not be listed (exposure mode 'call-tools' or
  * the cap) and what to do next.
  */
-export function activationAnswer(view: ResolveAnswerView, facts: ActivationFacts, best: Tool[] | undefined): Record<string, unknown> {
+export function activationAnswer(
+  view: ResolveAnswerView,
+  facts: ActivationFacts,
+  best: Tool[] | undefined,
+): Record<string, unknown> {
   const { power } = facts;
   const listedAs = new Map(facts.exposed.map((e) => [e.tool, e.listedAs]));
   const exposed = new Set(listedAs.keys());
@@ -120,11 +142,15 @@ export function activationAnswer(view: ResolveAnswerView, facts: ActivationFacts
         ` (until your list refreshes, call them as '${power}:<tool>' through call_tool_*).`,
     );
   }
-  if (hiddenShown.length) parts.push(`Call the tools in call_with_tools with the variant each line names; the power starts on that call.`);
-  if (unnamed > 0) parts.push(`${unnamed} more of its tools are not in your list: retrieve_tools finds them by what they do.`);
+  if (hiddenShown.length)
+    parts.push(`Call the tools in call_with_tools with the variant each line names; the power starts on that call.`);
+  if (unnamed > 0)
+    parts.push(`${unnamed} more of its tools are not in your list: retrieve_tools finds them by what they do.`);
   if (facts.guidance) parts.push('Follow its guidance.');
   parts.push(`deactivate_power('${power}') when done.`);
-  const review = facts.held.length ? ` ${facts.held.length} of its tools changed since the user approved them and await their review, so they cannot be called: ${facts.held.map((t) => `${power}:${t}`).join(', ')}.` : '';
+  const review = facts.held.length
+    ? ` ${facts.held.length} of its tools changed since the user approved them and await their review, so they cannot be called: ${facts.held.map((t) => `${power}:${t}`).join(', ')}.`
+    : '';
   return {
     ...(facts.guidance ? { guidance: facts.guidance } : {}),
     ...(bestExposed.length ? { best_tools: bestExposed } : {}),
@@ -167,7 +193,11 @@ export function matchesAnswer<C extends ShownCandidate>(
   tier: Exclude<Tier, 'activated'>,
   candidates: C[],
   toolRanking: PowerScore[],
-  extra: { internals?: Record<string, unknown>; decorate?: (candidate: C) => Record<string, unknown>; partial?: string } = {},
+  extra: {
+    internals?: Record<string, unknown>;
+    decorate?: (candidate: C) => Record<string, unknown>;
+    partial?: string;
+  } = {},
 ): Record<string, unknown> {
   if (tier === 'not_found') {
     const closest = closestTools(view, toolRanking);

@@ -3,7 +3,15 @@ import { callWith } from '../calls/annotations.js';
 import { jsonResult } from '../calls/results.js';
 import { rerank } from '../ranking/learned-ranking.js';
 import { NEUTRAL } from '../ranking/usage-group.js';
-import type { PolicyPort, PowerLookup, RankTools, RetrieveRanking, SettingsPort, SteeringPort, ToolLookup } from './ports.js';
+import type {
+  PolicyPort,
+  PowerLookup,
+  RankTools,
+  RetrieveRanking,
+  SettingsPort,
+  SteeringPort,
+  ToolLookup,
+} from './ports.js';
 import { AWAITING_REVIEW_NOTE } from '../trust/tool-policy.js';
 import { SteeringLog } from './steering.js';
 
@@ -23,10 +31,20 @@ export const USAGE_INSTRUCTIONS =
   "call_tool_read needs a declared read-only. A tool with status 'awaiting_review' cannot be called until the user approves it.";
 
 /** The ports the handler uses (ports.ts). */
-export type RetrievePorts = PowerLookup & ToolLookup & RankTools & RetrieveRanking & PolicyPort & SteeringPort & SettingsPort<'ranking' | 'retrieve'>;
+export type RetrievePorts = PowerLookup &
+  ToolLookup &
+  RankTools &
+  RetrieveRanking &
+  PolicyPort &
+  SteeringPort &
+  SettingsPort<'ranking' | 'retrieve'>;
 
 /** Tools across all powers for a task, best first, with how to call each, within a size cap. */
-export async function retrieveTools(ports: RetrievePorts, request: RetrieveRequest, sessionId: string): Promise<CallToolResult> {
+export async function retrieveTools(
+  ports: RetrievePorts,
+  request: RetrieveRequest,
+  sessionId: string,
+): Promise<CallToolResult> {
   const settings = ports.settings;
   const matched = (await ports.rankTools(request.query)).filter((c) => {
     const [power, ...tool] = c.name.split(':');
@@ -34,11 +52,7 @@ export async function retrieveTools(ports: RetrievePorts, request: RetrieveReque
   });
   const usage = settings.ranking.learn ? ports.usage.forTools() : new Map();
   // The resolver's relevance (0..1 in both modes, in the ranking's order) is what history re-ranks.
-  const ranked = rerank(
-    matched,
-    (name) => usage.get(name),
-    ports.weights(),
-  ).slice(0, request.limit);
+  const ranked = rerank(matched, (name) => usage.get(name), ports.weights()).slice(0, request.limit);
   if (ranked.length > 0) {
     ports.recommendations.record({
       session: sessionId,
@@ -61,7 +75,9 @@ export async function retrieveTools(ports: RetrievePorts, request: RetrieveReque
         description: truncate(tool.description ?? '', DESCRIPTION_CHARS),
         score: round(candidate.relevance),
         annotations: { ...hints, source, ...(inferred ? { inferred: true } : {}) },
-        ...(held ? { status: 'awaiting_review', note: AWAITING_REVIEW_NOTE } : { call_with: callWith({ ...hints, source }) }),
+        ...(held
+          ? { status: 'awaiting_review', note: AWAITING_REVIEW_NOTE }
+          : { call_with: callWith({ ...hints, source }) }),
         full: tool.inputSchema,
         compact: compactSchema(tool),
         ...(request.explain ? { explain: { matched_terms: candidate.matchedTerms, ...candidate.explanation } } : {}),
@@ -73,7 +89,9 @@ export async function retrieveTools(ports: RetrievePorts, request: RetrieveReque
   const once = {
     usage: !given(USAGE_KEY),
     guidance: (list: Entry[]) => {
-      const powers = [...new Set(list.map((entry) => ports.power(entry.power as string)))].filter((p) => p !== undefined && p.steering.trim() && !given(SteeringLog.guidanceKey(p)));
+      const powers = [...new Set(list.map((entry) => ports.power(entry.power as string)))].filter(
+        (p) => p !== undefined && p.steering.trim() && !given(SteeringLog.guidanceKey(p)),
+      );
       return Object.fromEntries(powers.map((p) => [p!.name, p!.steering.trim()]));
     },
   };
@@ -91,7 +109,12 @@ const USAGE_KEY = '#retrieve_tools usage';
 type Entry = Record<string, unknown> & { full: unknown; compact: unknown };
 
 /** Full schemas when they fit, compact ones when not, then fewer tools: never over the cap. */
-function fitToCap(entries: Entry[], request: RetrieveRequest, maxBytes: number, once: { usage: boolean; guidance: (list: Entry[]) => Record<string, string> }): Record<string, unknown> {
+function fitToCap(
+  entries: Entry[],
+  request: RetrieveRequest,
+  maxBytes: number,
+  once: { usage: boolean; guidance: (list: Entry[]) => Record<string, string> },
+): Record<string, unknown> {
   const shape = (list: Entry[], detail: 'full' | 'compact') => {
     const guidance = once.guidance(list);
     return {
@@ -99,11 +122,17 @@ function fitToCap(entries: Entry[], request: RetrieveRequest, maxBytes: number, 
       detail,
       ...(Object.keys(guidance).length ? { guidance } : {}),
       ...(once.usage && list.length > 0 ? { usage_instructions: USAGE_INSTRUCTIONS } : {}),
-      ...(list.length < entries.length ? { truncated: true, omitted: entries.length - list.length, note: 'Output was capped: ask for fewer tools or use detail: "compact".' } : {}),
+      ...(list.length < entries.length
+        ? {
+            truncated: true,
+            omitted: entries.length - list.length,
+            note: 'Output was capped: ask for fewer tools or use detail: "compact".',
+          }
+        : {}),
       message:
         entries.length === 0
           ? 'No tool matches this request: rephrase it, or call resolve_intent to see the powers.'
-          : 'Call the tool that fits with the variant in its call_with, following its power\'s guidance.',
+          : "Call the tool that fits with the variant in its call_with, following its power's guidance.",
     };
   };
   const fits = (value: unknown) => Buffer.byteLength(JSON.stringify(value)) <= maxBytes;
@@ -120,7 +149,10 @@ export function compactSchema(tool: Tool): Record<string, string> {
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: string | string[] }>;
   const required = new Set(tool.inputSchema.required ?? []);
   return Object.fromEntries(
-    Object.entries(properties).map(([name, schema]) => [`${name}${required.has(name) ? '' : '?'}`, Array.isArray(schema.type) ? schema.type.join('|') : (schema.type ?? 'any')]),
+    Object.entries(properties).map(([name, schema]) => [
+      `${name}${required.has(name) ? '' : '?'}`,
+      Array.isArray(schema.type) ? schema.type.join('|') : (schema.type ?? 'any'),
+    ]),
   );
 }
 

@@ -54,7 +54,8 @@ function whyWrite(view: ToolCatalogView, power: string, tool: Tool): string {
 export function requiredArgs(tool: Pick<Tool, 'inputSchema'>): string {
   const properties = (tool.inputSchema?.properties ?? {}) as Record<string, { type?: string | string[] }>;
   const required = new Set((tool.inputSchema?.required ?? []).filter((name) => name in properties));
-  const typeOf = (schema: { type?: string | string[] } | undefined) => (Array.isArray(schema?.type) ? schema.type.join('|') : (schema?.type ?? 'any'));
+  const typeOf = (schema: { type?: string | string[] } | undefined) =>
+    Array.isArray(schema?.type) ? schema.type.join('|') : (schema?.type ?? 'any');
   const listed = [...required].map((name) => `${name}: ${typeOf(properties[name])}`).join(', ');
   const optional = Object.keys(properties).length - required.size;
   return `{${listed}}${optional > 0 ? ` (+${optional} optional)` : ''}`;

@@ -15,7 +15,10 @@ export const EXPOSED_NAME_MAX = VSCODE_TOOL_NAME_MAX - VSCODE_PREFIX_MAX;
 
 /** The prefix VS Code puts before the tools of a server with this label (the `index`-th server of that label). */
 export function vscodeToolPrefix(label: string, index = 1): string {
-  const base = label.toLowerCase().replace(/[^a-z0-9_.-]+/g, '_').slice(0, 13);
+  const base = label
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '_')
+    .slice(0, 13);
   return `mcp_${base}${index === 1 ? '' : index}_`;
 }
 

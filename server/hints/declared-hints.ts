@@ -32,10 +32,15 @@ export function unknownHintTools(power: string, extensions: SpellExtensions | un
   const known = new Set(tools);
   const problems: string[] = [];
   for (const [tool, hints] of Object.entries(extensions?.hints ?? {})) {
-    if (!known.has(tool)) problems.push(`hints.${tool}: '${power}' has no tool '${tool}' (its tools: ${tools.join(', ')})`);
-    for (const [field, targets] of [['prerequisites', hints.prerequisites ?? []], ['next_actions', hints.next_actions ?? []]] as const) {
+    if (!known.has(tool))
+      problems.push(`hints.${tool}: '${power}' has no tool '${tool}' (its tools: ${tools.join(', ')})`);
+    for (const [field, targets] of [
+      ['prerequisites', hints.prerequisites ?? []],
+      ['next_actions', hints.next_actions ?? []],
+    ] as const) {
       for (const target of targets) {
-        if (!target.includes(':') && !known.has(target)) problems.push(`hints.${tool}.${field}: '${power}' has no tool '${target}'`);
+        if (!target.includes(':') && !known.has(target))
+          problems.push(`hints.${tool}.${field}: '${power}' has no tool '${target}'`);
       }
     }
   }
@@ -43,7 +48,11 @@ export function unknownHintTools(power: string, extensions: SpellExtensions | un
 }
 
 /** The error hint whose key is the error's code or occurs in its message (case-insensitive). */
-export function matchErrorHint(errorHints: Record<string, string>, code: string | undefined, message: string): { key: string; hint: string } | undefined {
+export function matchErrorHint(
+  errorHints: Record<string, string>,
+  code: string | undefined,
+  message: string,
+): { key: string; hint: string } | undefined {
   const lower = message.toLowerCase();
   for (const [key, hint] of Object.entries(errorHints)) {
     if ((code !== undefined && key === code) || lower.includes(key.toLowerCase())) return { key, hint };

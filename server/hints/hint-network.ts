@@ -33,7 +33,8 @@ export function hintNetwork(
   };
   const support = (from: string, to: string) => transitions.get(from)?.find((t) => t.to === to)?.support ?? 0;
   const rateOf = (power: string, tool: string, kind: string, target: string) =>
-    rates.find((r) => r.power === power && r.tool === tool && r.kind === kind && r.hint.split(',').includes(target))?.rate ?? null;
+    rates.find((r) => r.power === power && r.tool === tool && r.kind === kind && r.hint.split(',').includes(target))
+      ?.rate ?? null;
   const edges: HintEdge[] = [];
   for (const power of powers) {
     for (const tool of power.tools) node(`${power.name}:${tool}`);
@@ -42,16 +43,37 @@ export function hintNetwork(
       const hints = declaredHints(power.extensions, tool);
       for (const p of hints.prerequisites.map((t) => qualify(power.name, t))) {
         node(p);
-        edges.push({ from: p, to: id, kind: 'prerequisite', source: 'declared', weight: support(p, id), followRate: rateOf(power.name, tool, 'prerequisite', p) });
+        edges.push({
+          from: p,
+          to: id,
+          kind: 'prerequisite',
+          source: 'declared',
+          weight: support(p, id),
+          followRate: rateOf(power.name, tool, 'prerequisite', p),
+        });
       }
       for (const n of hints.nextActions.map((t) => qualify(power.name, t))) {
         node(n);
-        edges.push({ from: id, to: n, kind: 'next_action', source: 'declared', weight: support(id, n), followRate: rateOf(power.name, tool, 'next_action', n) });
+        edges.push({
+          from: id,
+          to: n,
+          kind: 'next_action',
+          source: 'declared',
+          weight: support(id, n),
+          followRate: rateOf(power.name, tool, 'next_action', n),
+        });
       }
       for (const t of transitions.get(id) ?? []) {
         if (t.support < minSupport || edges.some((e) => e.from === id && e.to === t.to)) continue;
         node(t.to);
-        edges.push({ from: id, to: t.to, kind: 'next_action', source: 'learned', weight: t.support, followRate: rateOf(power.name, tool, 'next_action', t.to) });
+        edges.push({
+          from: id,
+          to: t.to,
+          kind: 'next_action',
+          source: 'learned',
+          weight: t.support,
+          followRate: rateOf(power.name, tool, 'next_action', t.to),
+        });
       }
     }
   }

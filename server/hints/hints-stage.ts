@@ -45,7 +45,14 @@ export function hintsStage(deps: HintsDeps): Stage {
 
     const missing = hints.prerequisites.map((p) => qualify(context.power, p)).filter((p) => !session.hasCompleted(p));
     if (missing.length > 0 && !context.proceed && session.firstSuggestion(qualified)) {
-      deps.events.fired(context.sessionId, { power: context.power, tool: context.tool, kind: 'prerequisite', hint: missing.join(','), source: 'declared', suggested: missing });
+      deps.events.fired(context.sessionId, {
+        power: context.power,
+        tool: context.tool,
+        kind: 'prerequisite',
+        hint: missing.join(','),
+        source: 'declared',
+        suggested: missing,
+      });
       context.suggested = true;
       return prerequisiteSuggested(qualified, missing, Boolean(deps.tool(context.power, context.tool)?.outputSchema));
     }
@@ -63,13 +70,23 @@ export function hintsStage(deps: HintsDeps): Stage {
         source: actions[0].source,
         suggested: actions.map((a) => a.tool),
       });
-      return withHint(result, `Suggested next actions: ${actions.map(describeAction).join(', ')}.`, { suggested_next_actions: actions });
+      return withHint(result, `Suggested next actions: ${actions.map(describeAction).join(', ')}.`, {
+        suggested_next_actions: actions,
+      });
     }
     const message = textOf(result);
     const code = typeof result.structuredContent?.code === 'string' ? result.structuredContent.code : undefined;
     const matched = matchErrorHint(hints.errorHints, code, message);
     if (!matched) return result;
-    deps.events.fired(context.sessionId, { power: context.power, tool: context.tool, kind: 'error_hint', hint: matched.key, source: 'declared', suggested: [], failedCall: callKey() });
+    deps.events.fired(context.sessionId, {
+      power: context.power,
+      tool: context.tool,
+      kind: 'error_hint',
+      hint: matched.key,
+      source: 'declared',
+      suggested: [],
+      failedCall: callKey(),
+    });
     return withHint(result, `Hint: ${matched.hint}`, { error_hint: matched.hint, matched: matched.key });
   };
 }
@@ -85,7 +102,8 @@ function nextActions(deps: HintsDeps, power: string, qualified: string, declared
     .map((t) => ({ tool: t.to, source: 'learned', support: t.support }));
 }
 
-const describeAction = (action: NextAction) => (action.source === 'learned' ? `${action.tool} (learned: followed this ${action.support} times)` : action.tool);
+const describeAction = (action: NextAction) =>
+  action.source === 'learned' ? `${action.tool} (learned: followed this ${action.support} times)` : action.tool;
 
 /**
  * A tool with an output schema must answer with matching structured content unless the result is
@@ -109,7 +127,11 @@ function prerequisiteSuggested(tool: string, missing: string[], hasOutputSchema:
 }
 
 function withHint(result: CallToolResult, text: string, meta: Record<string, unknown>): CallToolResult {
-  return { ...result, content: [...(result.content ?? []), { type: 'text', text }], _meta: { ...result._meta, [HINTS_META]: meta } };
+  return {
+    ...result,
+    content: [...(result.content ?? []), { type: 'text', text }],
+    _meta: { ...result._meta, [HINTS_META]: meta },
+  };
 }
 
 function hasAny(record: Record<string, string>): boolean {

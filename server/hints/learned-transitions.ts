@@ -79,7 +79,14 @@ export class LearnedTransitions {
       this.state = undefined;
       return;
     }
-    this.observed.push({ id: call.id, session: call.session, power: call.power, tool: call.tool, status: call.status, at: call.at });
+    this.observed.push({
+      id: call.id,
+      session: call.session,
+      power: call.power,
+      tool: call.tool,
+      status: call.status,
+      at: call.at,
+    });
   }
 
   all(): Map<string, Transition[]> {
@@ -125,14 +132,19 @@ export class LearnedTransitions {
       this.state = fresh;
     } else {
       const rows = await finishedCallsSince(this.store, state.watermark);
-      this.read(state, rows.filter((row) => !state.atWatermark.has(row.id)));
+      this.read(
+        state,
+        rows.filter((row) => !state.atWatermark.has(row.id)),
+      );
       state.version = version;
     }
   }
 
   /** The observed calls the incremental query would return (at or after the watermark, not yet read), in its order. */
   private readObserved(state: State): void {
-    const rows = this.observed.filter((row) => row.at > state.watermark || (row.at === state.watermark && !state.atWatermark.has(row.id)));
+    const rows = this.observed.filter(
+      (row) => row.at > state.watermark || (row.at === state.watermark && !state.atWatermark.has(row.id)),
+    );
     this.observed = [];
     rows.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     this.read(state, rows);
@@ -164,13 +176,23 @@ export class LearnedTransitions {
 }
 
 function emptyState(version: number, fullAt: number): State {
-  return { version, fullAt, watermark: -Infinity, atWatermark: new Set(), last: new Map(), counts: new Map(), transitions: new Map(), stale: new Set() };
+  return {
+    version,
+    fullAt,
+    watermark: -Infinity,
+    atWatermark: new Set(),
+    last: new Map(),
+    counts: new Map(),
+    transitions: new Map(),
+    stale: new Set(),
+  };
 }
 
 /** Ranks the transitions from `from`, most supported first. */
 function rank(state: State, from: string): void {
   const list: Transition[] = [];
-  for (const [to, { support, errors }] of state.counts.get(from) ?? []) list.push({ from, to, support, errorRate: errors / support });
+  for (const [to, { support, errors }] of state.counts.get(from) ?? [])
+    list.push({ from, to, support, errorRate: errors / support });
   list.sort((a, b) => b.support - a.support || a.to.localeCompare(b.to));
   state.transitions.set(from, list);
 }

@@ -123,7 +123,13 @@ export class Intel {
     if (ttlSeconds === undefined || !this.enabledFor(context.power) || !settings.cache.enabled) return undefined;
     try {
       const owner = this.ownerOf(context.sessionId);
-      const record = await this.cache.exact(context.power, context.tool, context.args, Math.max(this.startedAt - 1, this.now() - ttlSeconds * 1000), owner);
+      const record = await this.cache.exact(
+        context.power,
+        context.tool,
+        context.args,
+        Math.max(this.startedAt - 1, this.now() - ttlSeconds * 1000),
+        owner,
+      );
       if (!record) return undefined;
       const summary: Summary = { ...record.summary, metadata: { ...record.summary.metadata, cached: true } };
       const rendered = renderSummary(summary, {
@@ -158,21 +164,32 @@ export class Intel {
   /** Marks a non-read-only call: cached results of the power made before it are not reused. */
   noteWrite(power: string, at: number): void {
     if (!this.enabledFor(power)) return;
-    this.cache.noteWrite(power, at).catch((error) => log.warn(`could not note a write to '${power}': ${errorMessage(error)}`));
+    this.cache
+      .noteWrite(power, at)
+      .catch((error) => log.warn(`could not note a write to '${power}': ${errorMessage(error)}`));
   }
 
   /**
    * The result the agent gets: the raw one when small, binary, an error, asked to read or off (then
    * without a wait: most results); a summary otherwise.
    */
-  process(context: CallContext, result: CallToolResult, tool: Tool | undefined): CallToolResult | Promise<CallToolResult> {
+  process(
+    context: CallContext,
+    result: CallToolResult,
+    tool: Tool | undefined,
+  ): CallToolResult | Promise<CallToolResult> {
     const large = this.largeText(context, result);
     if (!large) {
       this.reads.delivered(context.sessionId, result, result);
       return result;
     }
     return this.deliver(context, result, tool, large).then((delivered) => {
-      this.reads.delivered(context.sessionId, result, delivered, large.raw.length > EXACT_COUNT_CHARS ? estimateTokens(large.raw) : undefined);
+      this.reads.delivered(
+        context.sessionId,
+        result,
+        delivered,
+        large.raw.length > EXACT_COUNT_CHARS ? estimateTokens(large.raw) : undefined,
+      );
       return delivered;
     });
   }
@@ -190,10 +207,19 @@ export class Intel {
     return { raw, rawBytes, readRequest };
   }
 
-  private async deliver(context: CallContext, result: CallToolResult, tool: Tool | undefined, { raw, rawBytes, readRequest }: LargeText): Promise<CallToolResult> {
+  private async deliver(
+    context: CallContext,
+    result: CallToolResult,
+    tool: Tool | undefined,
+    { raw, rawBytes, readRequest }: LargeText,
+  ): Promise<CallToolResult> {
     const settings = this.settings;
     try {
-      const tokens = await tokensNear(raw, readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens, this.tokenizer);
+      const tokens = await tokensNear(
+        raw,
+        readRequest ? settings.readWholeTokens : settings.summaryThresholdTokens,
+        this.tokenizer,
+      );
       if (!decide(settings, readRequest, tokens).summarize) return result;
       // Over EXACT_COUNT_CHARS the ledger keeps the estimate: counting megabytes exactly takes the token worker seconds.
       const rawTokens = raw.length > EXACT_COUNT_CHARS ? tokens : undefined;
@@ -204,11 +230,29 @@ export class Intel {
     }
   }
 
-  private async summarize(context: CallContext, result: CallToolResult, tool: Tool | undefined, raw: string, rawBytes: number, rawTokens?: number): Promise<CallToolResult | undefined> {
+  private async summarize(
+    context: CallContext,
+    result: CallToolResult,
+    tool: Tool | undefined,
+    raw: string,
+    rawBytes: number,
+    rawTokens?: number,
+  ): Promise<CallToolResult | undefined> {
     const settings = this.settings;
     const readOnly = context.annotations.readOnlyHint === true;
-    const request = { power: context.power, tool: context.tool, args: context.args, raw, sample: context.sample, signal: context.cancellation?.signal };
-    const chainOptions = { settings: settings.summarizers, languageModel: this.languageModel, local: this.localSummarizer };
+    const request = {
+      power: context.power,
+      tool: context.tool,
+      args: context.args,
+      raw,
+      sample: context.sample,
+      signal: context.cancellation?.signal,
+    };
+    const chainOptions = {
+      settings: settings.summarizers,
+      languageModel: this.languageModel,
+      local: this.localSummarizer,
+    };
     const fingerprint = fingerprintOf(context.power, context.tool, raw);
 
     let body: SummaryBody | undefined;
@@ -221,18 +265,40 @@ export class Intel {
       body = same.body;
       summarizer = same.summarizer;
       reusedFrom = same.artifactId;
-      attempts = [{ summarizer: same.summarizer, outcome: 'used', detail: `identical result, summary of ${same.artifactId} reused` }];
+      attempts = [
+        {
+          summarizer: same.summarizer,
+          outcome: 'used',
+          detail: `identical result, summary of ${same.artifactId} reused`,
+        },
+      ];
     }
     const first = body ? undefined : firstAvailable(request, chainOptions);
     if (settings.cache.enabled && first !== undefined && first !== 'local') {
-      const similar = await this.cache.similar(context.power, context.tool, fingerprint, settings.cache.similarity, this.ownerOf(context.sessionId)).catch(() => undefined);
+      const similar = await this.cache
+        .similar(context.power, context.tool, fingerprint, settings.cache.similarity, this.ownerOf(context.sessionId))
+        .catch(() => undefined);
       if (similar) {
-        const { identifiers } = await this.localSummarizer.summarize({ text: raw, tool: context.tool, args: context.args });
+        const { identifiers } = await this.localSummarizer.summarize({
+          text: raw,
+          tool: context.tool,
+          args: context.args,
+        });
         const earlier = similar.record.summary;
-        body = { keyFindings: earlier.keyFindings, actionableInsights: earlier.actionableInsights, ...(identifiers ? { identifiers } : {}) };
+        body = {
+          keyFindings: earlier.keyFindings,
+          actionableInsights: earlier.actionableInsights,
+          ...(identifiers ? { identifiers } : {}),
+        };
         summarizer = 'similar';
         reusedFrom = similar.record.id;
-        attempts = [{ summarizer: 'similar', outcome: 'used', detail: `${similar.record.id} (cosine ${similar.similarity.toFixed(3)})` }];
+        attempts = [
+          {
+            summarizer: 'similar',
+            outcome: 'used',
+            detail: `${similar.record.id} (cosine ${similar.similarity.toFixed(3)})`,
+          },
+        ];
       }
     }
     if (!body) {
@@ -260,10 +326,18 @@ export class Intel {
       },
     };
     const template = tool?.outputSchema ? structuredTemplate(result.structuredContent) : undefined;
-    const renderOptions = { original: result, outputSchema: tool?.outputSchema, structuredTemplate: template, ttlMinutes: settings.artifacts.ttlMinutes, attempts };
+    const renderOptions = {
+      original: result,
+      outputSchema: tool?.outputSchema,
+      structuredTemplate: template,
+      ttlMinutes: settings.artifacts.ttlMinutes,
+      attempts,
+    };
     // Render once before storing: a summary the tool's output schema cannot carry is not worth storing.
     if (!renderSummary(summary, renderOptions)) {
-      log.info(`${context.power}:${context.tool}: a summary does not fit the tool's output schema; passing the raw result`);
+      log.info(
+        `${context.power}:${context.tool}: a summary does not fit the tool's output schema; passing the raw result`,
+      );
       return undefined;
     }
     const canonical = canonicalArgs(context.args);
@@ -282,16 +356,38 @@ export class Intel {
         rawBytes,
         rawChars: raw.length,
         fingerprint,
-        searchText: searchTextOf(context.power, context.tool, canonical, summary.keyFindings, summary.actionableInsights),
+        searchText: searchTextOf(
+          context.power,
+          context.tool,
+          canonical,
+          summary.keyFindings,
+          summary.actionableInsights,
+        ),
         ...(template !== undefined ? { structured: template } : {}),
       },
       raw,
     );
     if (!saved.stored) delete summary.metadata.artifactId;
-    else if (settings.cache.enabled) this.cache.rememberResult(contentKey, { body, summarizer: summarizer!, artifactId: id });
-    const rendered = renderSummary(summary, { ...renderOptions, ...(saved.stored ? {} : { notStored: saved.reason }) })!;
-    const cache: CacheOutcome = summarizer === 'similar' ? 'similar' : readOnly && settings.cache.enabled ? 'miss' : 'none';
-    this.ledger.record({ at: this.now(), power: context.power, tool: context.tool, artifactId: saved.stored ? id : undefined, summarizer: summarizer!, cache, stored: saved.stored, rawBytes, ...(rawTokens === undefined ? { raw } : { rawTokens }), delivered: textOf(rendered) });
+    else if (settings.cache.enabled)
+      this.cache.rememberResult(contentKey, { body, summarizer: summarizer!, artifactId: id });
+    const rendered = renderSummary(summary, {
+      ...renderOptions,
+      ...(saved.stored ? {} : { notStored: saved.reason }),
+    })!;
+    const cache: CacheOutcome =
+      summarizer === 'similar' ? 'similar' : readOnly && settings.cache.enabled ? 'miss' : 'none';
+    this.ledger.record({
+      at: this.now(),
+      power: context.power,
+      tool: context.tool,
+      artifactId: saved.stored ? id : undefined,
+      summarizer: summarizer!,
+      cache,
+      stored: saved.stored,
+      rawBytes,
+      ...(rawTokens === undefined ? { raw } : { rawTokens }),
+      delivered: textOf(rendered),
+    });
     this.afterRecord();
     return rendered;
   }
@@ -313,7 +409,18 @@ export class Intel {
     const settings = this.settings;
     const usage = await this.artifacts.usage();
     const lists = this.options.toolLists?.() ?? { gateway: [], powers: [] };
-    return tokenReport(this.options.store, this.tokenizer, lists, { count: usage.count, bytes: usage.bytes, maxBytes: settings.artifacts.maxBytes, ttlMinutes: settings.artifacts.ttlMinutes }, sessions);
+    return tokenReport(
+      this.options.store,
+      this.tokenizer,
+      lists,
+      {
+        count: usage.count,
+        bytes: usage.bytes,
+        maxBytes: settings.artifacts.maxBytes,
+        ttlMinutes: settings.artifacts.ttlMinutes,
+      },
+      sessions,
+    );
   }
 
   /** Waits for background token accounting. */
@@ -342,7 +449,9 @@ export class Intel {
 
   /** The token counts past the retention go; a query that can wait, so it runs beside the calls. */
   private pruneLedger(retentionDays: number): void {
-    this.ledger.prune(retentionDays, this.now()).catch((error) => log.warn(`token counts not pruned: ${errorMessage(error)}`));
+    this.ledger
+      .prune(retentionDays, this.now())
+      .catch((error) => log.warn(`token counts not pruned: ${errorMessage(error)}`));
   }
 
   private afterRecord(): void {

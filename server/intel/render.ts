@@ -25,7 +25,12 @@ export function renderSummary(summary: Summary, options: RenderOptions): CallToo
   const json = JSON.stringify(agentView(summary));
   const line = howToGetTheRest(summary, options);
   const text = `${json}\n${line}`;
-  const structured = summaryStructuredContent(options.outputSchema, options.structuredTemplate, agentView(summary), text);
+  const structured = summaryStructuredContent(
+    options.outputSchema,
+    options.structuredTemplate,
+    agentView(summary),
+    text,
+  );
   if (options.outputSchema && !structured) return undefined;
   return {
     content: [

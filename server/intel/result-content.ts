@@ -3,7 +3,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** Images, audio and blob resources are passed through untouched. */
 export function hasBinary(result: CallToolResult): boolean {
-  return (result.content ?? []).some((item) => item.type === 'image' || item.type === 'audio' || (item.type === 'resource' && 'blob' in item.resource));
+  return (result.content ?? []).some(
+    (item) => item.type === 'image' || item.type === 'audio' || (item.type === 'resource' && 'blob' in item.resource),
+  );
 }
 
 /**

@@ -67,13 +67,15 @@ function shrink(value: unknown, largest: string | undefined): unknown {
     return value.length > LONG_STRING ? `${value.slice(0, CUT_TO)}…` : value;
   }
   if (Array.isArray(value)) return value.slice(0, KEEP_ITEMS).map((item) => shrink(item, largest));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shrink(v, largest)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shrink(v, largest)]));
   return value;
 }
 
 function fill(value: unknown, text: string): unknown {
   if (value === MARKER) return text;
   if (Array.isArray(value)) return value.map((item) => fill(item, text));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, text)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, text)]));
   return value;
 }

@@ -11,10 +11,59 @@ export type PolicyDecision =
   | { summarize: false; reason: 'small' | 'asked to read' }
   | { summarize: true; reason: 'bulk' | 'longer than the read budget' };
 
-const READ_VERBS = new Set(['read', 'cat', 'view', 'open', 'fetch', 'get', 'load', 'show', 'download', 'browse', 'scrape', 'navigate', 'head', 'tail']);
-const BULK_WORDS = new Set(['list', 'search', 'find', 'query', 'tree', 'grep', 'glob', 'log', 'logs', 'history', 'graph', 'env', 'all', 'many', 'stats', 'info', 'metadata', 'links', 'resources']);
+const READ_VERBS = new Set([
+  'read',
+  'cat',
+  'view',
+  'open',
+  'fetch',
+  'get',
+  'load',
+  'show',
+  'download',
+  'browse',
+  'scrape',
+  'navigate',
+  'head',
+  'tail',
+]);
+const BULK_WORDS = new Set([
+  'list',
+  'search',
+  'find',
+  'query',
+  'tree',
+  'grep',
+  'glob',
+  'log',
+  'logs',
+  'history',
+  'graph',
+  'env',
+  'all',
+  'many',
+  'stats',
+  'info',
+  'metadata',
+  'links',
+  'resources',
+]);
 /** Arguments that name the one thing to read. */
-const TARGET_KEYS = ['path', 'paths', 'file', 'files', 'filename', 'filePath', 'file_path', 'uri', 'url', 'href', 'page', 'document', 'name'];
+const TARGET_KEYS = [
+  'path',
+  'paths',
+  'file',
+  'files',
+  'filename',
+  'filePath',
+  'file_path',
+  'uri',
+  'url',
+  'href',
+  'page',
+  'document',
+  'name',
+];
 
 /** The tool reads, fetches or gets a named file, page or document. */
 export function isReadRequest(tool: string, args: Record<string, unknown>): boolean {
@@ -26,12 +75,24 @@ export function isReadRequest(tool: string, args: Record<string, unknown>): bool
   if (!words.some((word) => READ_VERBS.has(word)) || words.some((word) => BULK_WORDS.has(word))) return false;
   return TARGET_KEYS.some((key) => {
     const value = args[key];
-    return (typeof value === 'string' && value.trim() !== '') || (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string'));
+    return (
+      (typeof value === 'string' && value.trim() !== '') ||
+      (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string'))
+    );
   });
 }
 
 /** `tokens` is counted only when `bytes` could be over a limit (a token is at least one byte). */
-export function decide(settings: Pick<IntelSettings, 'summaryThresholdTokens' | 'readWholeTokens'>, readRequest: boolean, tokens: number): PolicyDecision {
-  if (readRequest) return tokens <= settings.readWholeTokens ? { summarize: false, reason: 'asked to read' } : { summarize: true, reason: 'longer than the read budget' };
-  return tokens < settings.summaryThresholdTokens ? { summarize: false, reason: 'small' } : { summarize: true, reason: 'bulk' };
+export function decide(
+  settings: Pick<IntelSettings, 'summaryThresholdTokens' | 'readWholeTokens'>,
+  readRequest: boolean,
+  tokens: number,
+): PolicyDecision {
+  if (readRequest)
+    return tokens <= settings.readWholeTokens
+      ? { summarize: false, reason: 'asked to read' }
+      : { summarize: true, reason: 'longer than the read budget' };
+  return tokens < settings.summaryThresholdTokens
+    ? { summarize: false, reason: 'small' }
+    : { summarize: true, reason: 'bulk' };
 }

@@ -49,9 +49,15 @@ function firstSentence(text: string): string {
  * per stem); led by its title when it has one. Instructions are guidance for the agent, not a
  * description: they are its steering.
  */
-export function describeServer(power: Pick<PowerDefinition, 'name'>, tools: ToolSummary[], words: ServerWords = {}, keywords: string[] = []): string {
+export function describeServer(
+  power: Pick<PowerDefinition, 'name'>,
+  tools: ToolSummary[],
+  words: ServerWords = {},
+  keywords: string[] = [],
+): string {
   const label = words.title?.trim() || power.name;
-  if (words.description?.trim()) return words.title ? `${label}: ${firstSentence(words.description)}` : firstSentence(words.description);
+  if (words.description?.trim())
+    return words.title ? `${label}: ${firstSentence(words.description)}` : firstSentence(words.description);
   const seen = new Set<string>();
   const about = keywords.filter((w) => !seen.has(stem(w)) && seen.add(stem(w))).slice(0, MAX_ABOUT);
   if (about.length === 0) return label;
@@ -88,7 +94,8 @@ function serverTerms(tools: ToolSummary[], said: ServerWords): { word: string; w
 export function catalogRarity(servers: { tools: ToolSummary[]; said?: ServerWords }[]): WordRarity {
   const documentFrequency = new Map<string, number>();
   for (const server of servers) {
-    for (const word of new Set(serverTerms(server.tools, server.said ?? {}).map((t) => t.word))) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
+    for (const word of new Set(serverTerms(server.tools, server.said ?? {}).map((t) => t.word)))
+      documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
   }
   const n = servers.length;
   return (word) => {

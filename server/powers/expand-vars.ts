@@ -17,7 +17,11 @@ export function mapServerStrings(server: ServerSpec, fn: (value: string, where: 
       ...(server.cwd !== undefined ? { cwd: fn(server.cwd, 'server.cwd') } : {}),
     };
   }
-  return { transport: server.transport, url: fn(server.url, 'server.url'), headers: mapValues(server.headers, 'server.headers') };
+  return {
+    transport: server.transport,
+    url: fn(server.url, 'server.url'),
+    headers: mapValues(server.headers, 'server.headers'),
+  };
 }
 
 /** Values of env keys and headers that name a secret (API_KEY, Authorization, ...) are masked wherever text leaves from now on. */
@@ -46,36 +50,56 @@ const VAR = /\$\{(?:secret:([^}]*)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}/g;
 /** A secret's value, or why it cannot be read. */
 export type SecretSource = (name: string) => { ok: true; value: string } | { ok: false; message: string };
 
-export function expandText(text: string, vars: Vars, onMissing: (name: string) => void, secrets?: SecretSource, onSecretProblem?: (message: string) => void): string {
-  return text.replace(VAR, (match: string, secret: string | undefined, name: string | undefined, fallback: string | undefined) => {
-    if (secret !== undefined) {
-      const read = secrets?.(secret) ?? { ok: false, message: `${match} is read only in a spell file` };
-      if (read.ok) {
-        registerSecretValue(read.value);
-        return read.value;
+export function expandText(
+  text: string,
+  vars: Vars,
+  onMissing: (name: string) => void,
+  secrets?: SecretSource,
+  onSecretProblem?: (message: string) => void,
+): string {
+  return text.replace(
+    VAR,
+    (match: string, secret: string | undefined, name: string | undefined, fallback: string | undefined) => {
+      if (secret !== undefined) {
+        const read = secrets?.(secret) ?? { ok: false, message: `${match} is read only in a spell file` };
+        if (read.ok) {
+          registerSecretValue(read.value);
+          return read.value;
+        }
+        onSecretProblem?.(read.message);
+        return '';
       }
-      onSecretProblem?.(read.message);
-      return '';
-    }
-    const value = vars[name!];
-    if (fallback !== undefined) return value ? value : fallback;
-    if (value === undefined) {
-      onMissing(name!);
-      return '';
-    }
-    return value;
-  });
+      const value = vars[name!];
+      if (fallback !== undefined) return value ? value : fallback;
+      if (value === undefined) {
+        onMissing(name!);
+        return '';
+      }
+      return value;
+    },
+  );
 }
 
-export function expandServer(server: ServerSpec, vars: Vars, secrets?: SecretSource): { server: ServerSpec; problems: string[] } {
+export function expandServer(
+  server: ServerSpec,
+  vars: Vars,
+  secrets?: SecretSource,
+): { server: ServerSpec; problems: string[] } {
   const missing = new MissingVars();
   const secretProblems = new Set<string>();
   const expanded = mapServerStrings(server, (value, where) =>
-    expandText(value, vars, (name) => missing.add(name, where), secrets, (message) => secretProblems.add(`${message} (used in ${where})`)),
+    expandText(
+      value,
+      vars,
+      (name) => missing.add(name, where),
+      secrets,
+      (message) => secretProblems.add(`${message} (used in ${where})`),
+    ),
   );
   registerServerSecrets(expanded);
   const problems = missing.problems(
-    (name, where) => `environment variable ${name} is not set (used in ${where}): set it in the environment or in the spell`,
+    (name, where) =>
+      `environment variable ${name} is not set (used in ${where}): set it in the environment or in the spell`,
   );
   return { server: expanded, problems: [...problems, ...secretProblems] };
 }

@@ -1,5 +1,13 @@
 /** Imports the servers of Claude Desktop's `claude_desktop_config.json` as read-only powers. */
-import { ImportCollector, isRecord, readConfig, stringList, stringRecord, type ImportKind, type ImportResult } from './import-common.js';
+import {
+  ImportCollector,
+  isRecord,
+  readConfig,
+  stringList,
+  stringRecord,
+  type ImportKind,
+  type ImportResult,
+} from './import-common.js';
 import type { LoadIssue, ServerSpec } from './types.js';
 import type { FileLimits } from '../util/safe-read.js';
 
@@ -14,17 +22,30 @@ export interface ClaudeShapeEntry {
  * The servers of a config in Claude's shape, in file order; a server marked `"disabled": true` is
  * left out, as the tool that owns the config leaves it out.
  */
-export function claudeShapeServers(config: Record<string, unknown>, collector: ImportCollector, file: string, issues: LoadIssue[]): ClaudeShapeEntry[] {
+export function claudeShapeServers(
+  config: Record<string, unknown>,
+  collector: ImportCollector,
+  file: string,
+  issues: LoadIssue[],
+): ClaudeShapeEntry[] {
   if (config.mcpServers === undefined) return [];
   if (!isRecord(config.mcpServers)) {
-    collector.issue('mcpServers', '"mcpServers" must be an object of named servers', 'write "mcpServers": { "name": { "command": ... } }');
+    collector.issue(
+      'mcpServers',
+      '"mcpServers" must be an object of named servers',
+      'write "mcpServers": { "name": { "command": ... } }',
+    );
     return [];
   }
   const entries: ClaudeShapeEntry[] = [];
   for (const [key, entry] of Object.entries(config.mcpServers)) {
     const field = `mcpServers.${key}`;
     if (!isRecord(entry)) {
-      collector.issue(field, `server "${key}" must be an object`, 'write it as { "command": ..., "args": [...] } or { "url": ... }');
+      collector.issue(
+        field,
+        `server "${key}" must be an object`,
+        'write it as { "command": ..., "args": [...] } or { "url": ... }',
+      );
       continue;
     }
     if (entry.disabled === true) continue;
@@ -39,16 +60,28 @@ export function claudeShapeServers(config: Record<string, unknown>, collector: I
       entries.push({ key, field, server });
     } else if (typeof entry.url === 'string' && entry.url) {
       const transport = entry.type === 'sse' || entry.transport === 'sse' ? 'sse' : 'http';
-      entries.push({ key, field, server: { transport, url: entry.url, headers: stringRecord(entry.headers, `${field}.headers`, file, issues) } });
+      entries.push({
+        key,
+        field,
+        server: { transport, url: entry.url, headers: stringRecord(entry.headers, `${field}.headers`, file, issues) },
+      });
     } else {
-      collector.issue(field, `server "${key}" has neither "command" nor "url"`, 'add "command" (with "args") for a local server or "url" for a remote one');
+      collector.issue(
+        field,
+        `server "${key}" has neither "command" nor "url"`,
+        'add "command" (with "args") for a local server or "url" for a remote one',
+      );
     }
   }
   return entries;
 }
 
 /** Claude Desktop passes values through as written: no variable expansion. */
-export function importClaudeDesktop(file: string, kind: ImportKind = 'claude-desktop', limits?: FileLimits): ImportResult {
+export function importClaudeDesktop(
+  file: string,
+  kind: ImportKind = 'claude-desktop',
+  limits?: FileLimits,
+): ImportResult {
   const collector = new ImportCollector(kind, file);
   const { issues } = collector.result;
   const config = readConfig(file, issues, limits);

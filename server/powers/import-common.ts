@@ -24,7 +24,11 @@ export interface PowerWords {
 }
 
 /** A missing file gives `undefined` and no issue: most users have only some of these tools. */
-export function readConfig(file: string, issues: LoadIssue[], limits?: FileLimits): Record<string, unknown> | undefined {
+export function readConfig(
+  file: string,
+  issues: LoadIssue[],
+  limits?: FileLimits,
+): Record<string, unknown> | undefined {
   const read = readTextFile(file, limits);
   if (!read.ok) {
     if (read.reason !== 'missing') issues.push({ file, field: '', message: read.message, fix: read.fix });
@@ -34,11 +38,21 @@ export function readConfig(file: string, issues: LoadIssue[], limits?: FileLimit
   try {
     data = parseJsonc(read.text);
   } catch (error) {
-    issues.push({ file, field: '', message: `invalid JSON at ${(error as Error).message}`, fix: 'fix the JSON at that position in the file' });
+    issues.push({
+      file,
+      field: '',
+      message: `invalid JSON at ${(error as Error).message}`,
+      fix: 'fix the JSON at that position in the file',
+    });
     return undefined;
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    issues.push({ file, field: '', message: 'the file is not a JSON object', fix: 'the file must hold one JSON object { ... }' });
+    issues.push({
+      file,
+      field: '',
+      message: 'the file is not a JSON object',
+      fix: 'the file must hold one JSON object { ... }',
+    });
     return undefined;
   }
   return data as Record<string, unknown>;
@@ -59,14 +73,25 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function stringRecord(value: unknown, field: string, file: string, issues: LoadIssue[]): Record<string, string> {
   if (value === undefined || value === null) return {};
   if (!isRecord(value)) {
-    issues.push({ file, field, message: `${field} must be an object of strings`, fix: `write ${field} as { "NAME": "value" }` });
+    issues.push({
+      file,
+      field,
+      message: `${field} must be an object of strings`,
+      fix: `write ${field} as { "NAME": "value" }`,
+    });
     return {};
   }
   const out: Record<string, string> = {};
   for (const [key, v] of Object.entries(value)) {
     if (typeof v === 'string') out[key] = v;
     else if (typeof v === 'number' || typeof v === 'boolean') out[key] = String(v);
-    else if (v !== null) issues.push({ file, field: `${field}.${key}`, message: `${field}.${key} must be a string`, fix: 'write the value in quotes' });
+    else if (v !== null)
+      issues.push({
+        file,
+        field: `${field}.${key}`,
+        message: `${field}.${key} must be a string`,
+        fix: 'write the value in quotes',
+      });
   }
   return out;
 }
@@ -74,7 +99,12 @@ export function stringRecord(value: unknown, field: string, file: string, issues
 export function stringList(value: unknown, field: string, file: string, issues: LoadIssue[]): string[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) {
-    issues.push({ file, field, message: `${field} must be an array of strings`, fix: `write ${field} as [ "arg1", "arg2" ]` });
+    issues.push({
+      file,
+      field,
+      message: `${field} must be an array of strings`,
+      fix: `write ${field} as [ "arg1", "arg2" ]`,
+    });
     return [];
   }
   return value.map(String);
@@ -94,16 +124,28 @@ export class ImportCollector {
   name(key: string, field: string): string | undefined {
     const name = normalizeName(key);
     if (!name) {
-      this.issue(field, `server name "${preview(key)}" has no letters or digits`, 'rename it in the config file, e.g. "my-server"');
+      this.issue(
+        field,
+        `server name "${preview(key)}" has no letters or digits`,
+        'rename it in the config file, e.g. "my-server"',
+      );
       return undefined;
     }
     if (name.length > NAME_MAX) {
-      this.issue(field, `server name "${preview(key, 40)}" is longer than ${NAME_MAX} characters`, 'rename it in the config file to a short name, e.g. "my-server"');
+      this.issue(
+        field,
+        `server name "${preview(key, 40)}" is longer than ${NAME_MAX} characters`,
+        'rename it in the config file to a short name, e.g. "my-server"',
+      );
       return undefined;
     }
     const earlier = this.firstKey.get(name);
     if (earlier !== undefined) {
-      this.issue(field, `server "${key}" is ignored: its name becomes "${name}", the same as server "${earlier}"`, `rename one of them so their names differ after lowercasing and replacing other characters with "-"`);
+      this.issue(
+        field,
+        `server "${key}" is ignored: its name becomes "${name}", the same as server "${earlier}"`,
+        `rename one of them so their names differ after lowercasing and replacing other characters with "-"`,
+      );
       return undefined;
     }
     this.firstKey.set(name, key);
@@ -141,7 +183,11 @@ export class ImportCollector {
  * A hash: the environment may hold secrets.
  */
 export function serverIdentity(server: ServerSpec): string {
-  return valueHash(server.transport === 'stdio' ? { command: server.command, args: server.args, env: server.env } : { url: server.url });
+  return valueHash(
+    server.transport === 'stdio'
+      ? { command: server.command, args: server.args, env: server.env }
+      : { url: server.url },
+  );
 }
 
 /**
@@ -149,5 +195,5 @@ export function serverIdentity(server: ServerSpec): string {
  * and no warning; the same command with an environment of its own is another server.
  */
 export function sameServer(a: ServerSpec, b: ServerSpec): boolean {
-  return a.transport === 'stdio' === (b.transport === 'stdio') && serverIdentity(a) === serverIdentity(b);
+  return (a.transport === 'stdio') === (b.transport === 'stdio') && serverIdentity(a) === serverIdentity(b);
 }

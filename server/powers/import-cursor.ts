@@ -15,7 +15,9 @@ export function importCursorMcp(file: string, ctx: VscodeImportContext): ImportR
     if (!name) continue;
     const missing = new MissingVars();
     const other: string[] = [];
-    const server = mapServerStrings(raw, (value, where) => resolveVariables(value, `${field}${where.slice('server'.length)}`, { ...ctx, workspaceFolder }, missing, other));
+    const server = mapServerStrings(raw, (value, where) =>
+      resolveVariables(value, `${field}${where.slice('server'.length)}`, { ...ctx, workspaceFolder }, missing, other),
+    );
     collector.add(name, server, [...new Set([...missing.problems(describeMissing), ...other])]);
   }
   return collector.result;

@@ -9,7 +9,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../log.js';
 import { claudeShapeServers } from './import-claude.js';
-import { ImportCollector, isRecord, normalizeName, readConfig, type ImportResult, type PowerWords } from './import-common.js';
+import {
+  ImportCollector,
+  isRecord,
+  normalizeName,
+  readConfig,
+  type ImportResult,
+  type PowerWords,
+} from './import-common.js';
 import type { LoadIssue } from './types.js';
 import { readYaml } from './yaml-limits.js';
 import { readTextFile, type FileLimits } from '../util/safe-read.js';
@@ -31,7 +38,12 @@ export function powerFolders(dir: string, issues: LoadIssue[] = []): string[] {
     names = fs.readdirSync(dir).sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      issues.push({ file: dir, field: '', message: `cannot read the Kiro powers folder: ${errorMessage(error)}`, fix: 'check that it is a readable folder' });
+      issues.push({
+        file: dir,
+        field: '',
+        message: `cannot read the Kiro powers folder: ${errorMessage(error)}`,
+        fix: 'check that it is a readable folder',
+      });
     }
     return [];
   }
@@ -74,11 +86,21 @@ function readPowerDoc(file: string, issues: LoadIssue[], limits?: FileLimits): P
   if (match) {
     const yaml = readYaml(match[1]);
     if (yaml.ok) front = yaml.data ?? {};
-    else for (const problem of yaml.problems) issues.push({ file, field: '', line: problem.line + 1, message: `the front matter is not valid YAML: ${problem.message}`, fix: problem.fix });
+    else
+      for (const problem of yaml.problems)
+        issues.push({
+          file,
+          field: '',
+          line: problem.line + 1,
+          message: `the front matter is not valid YAML: ${problem.message}`,
+          fix: problem.fix,
+        });
   }
   const meta = isRecord(front) ? front : {};
   const text_ = (key: string) => (typeof meta[key] === 'string' && meta[key].trim() ? meta[key].trim() : undefined);
-  const keywords = Array.isArray(meta.keywords) ? meta.keywords.filter((k): k is string => typeof k === 'string' && k.trim() !== '').map((k) => k.trim()) : [];
+  const keywords = Array.isArray(meta.keywords)
+    ? meta.keywords.filter((k): k is string => typeof k === 'string' && k.trim() !== '').map((k) => k.trim())
+    : [];
   const displayName = text_('displayName');
   const description = text_('description');
   return {

@@ -27,14 +27,22 @@ export function importVscodeMcp(file: string, ctx: VscodeImportContext): ImportR
   const config = readConfig(file, issues, ctx.limits);
   if (!config || config.servers === undefined) return collector.result;
   if (!isRecord(config.servers)) {
-    collector.issue('servers', '"servers" must be an object of named servers', 'write "servers": { "name": { "command": ... } }');
+    collector.issue(
+      'servers',
+      '"servers" must be an object of named servers',
+      'write "servers": { "name": { "command": ... } }',
+    );
     return collector.result;
   }
   const workspaceFolder = ctx.workspaceFolder ?? inferWorkspace(file);
   for (const [key, entry] of Object.entries(config.servers)) {
     const field = `servers.${key}`;
     if (!isRecord(entry)) {
-      collector.issue(field, `server "${key}" must be an object`, 'write it as { "command": ..., "args": [...] } or { "type": "http", "url": ... }');
+      collector.issue(
+        field,
+        `server "${key}" must be an object`,
+        'write it as { "command": ..., "args": [...] } or { "type": "http", "url": ... }',
+      );
       continue;
     }
     const raw = rawServer(key, entry, file, issues, collector);
@@ -48,20 +56,44 @@ export function importVscodeMcp(file: string, ctx: VscodeImportContext): ImportR
     );
     const problems = [...missing.problems(describeMissing), ...other];
     if (server.transport === 'stdio' && typeof entry.envFile === 'string') {
-      const envFile = resolveVariables(entry.envFile, `${field}.envFile`, { ...ctx, workspaceFolder }, missing, problems);
-      server.env = { ...readEnvFile(path.resolve(workspaceFolder ?? path.dirname(file), envFile), `${field}.envFile`, problems, ctx.limits), ...server.env };
+      const envFile = resolveVariables(
+        entry.envFile,
+        `${field}.envFile`,
+        { ...ctx, workspaceFolder },
+        missing,
+        problems,
+      );
+      server.env = {
+        ...readEnvFile(
+          path.resolve(workspaceFolder ?? path.dirname(file), envFile),
+          `${field}.envFile`,
+          problems,
+          ctx.limits,
+        ),
+        ...server.env,
+      };
     }
     collector.add(name, server, [...new Set(problems)]);
   }
   return collector.result;
 }
 
-function rawServer(key: string, entry: Record<string, unknown>, file: string, issues: LoadIssue[], collector: ImportCollector): ServerSpec | undefined {
+function rawServer(
+  key: string,
+  entry: Record<string, unknown>,
+  file: string,
+  issues: LoadIssue[],
+  collector: ImportCollector,
+): ServerSpec | undefined {
   const field = `servers.${key}`;
   const type = entry.type ?? (entry.url !== undefined && entry.command === undefined ? 'http' : 'stdio');
   if (type === 'stdio') {
     if (typeof entry.command !== 'string' || !entry.command) {
-      collector.issue(`${field}.command`, `server "${key}" has no command`, 'add "command": the program that starts the server (or "type": "http" with "url")');
+      collector.issue(
+        `${field}.command`,
+        `server "${key}" has no command`,
+        'add "command": the program that starts the server (or "type": "http" with "url")',
+      );
       return undefined;
     }
     const server: ServerSpec = {
@@ -80,7 +112,11 @@ function rawServer(key: string, entry: Record<string, unknown>, file: string, is
     }
     return { transport: type, url: entry.url, headers: stringRecord(entry.headers, `${field}.headers`, file, issues) };
   }
-  collector.issue(`${field}.type`, `server type ${JSON.stringify(type)} is not supported`, 'use "type": "stdio", "http" or "sse"');
+  collector.issue(
+    `${field}.type`,
+    `server type ${JSON.stringify(type)} is not supported`,
+    'use "type": "stdio", "http" or "sse"',
+  );
   return undefined;
 }
 
@@ -95,7 +131,13 @@ export function inferWorkspace(file: string, configFolder = '.vscode'): string |
 }
 
 /** VS Code's own variables (Cursor reads the same ones); those that need the editor's UI become problems instead. */
-export function resolveVariables(value: string, where: string, ctx: VscodeImportContext, missing: MissingVars, problems: string[]): string {
+export function resolveVariables(
+  value: string,
+  where: string,
+  ctx: VscodeImportContext,
+  missing: MissingVars,
+  problems: string[],
+): string {
   return value.replace(/\$\{([^}]+)\}/g, (match, variable: string) => {
     if (variable.startsWith('env:')) {
       const name = variable.slice(4);
@@ -107,7 +149,9 @@ export function resolveVariables(value: string, where: string, ctx: VscodeImport
     if (variable === 'pathSeparator' || variable === '/') return path.sep;
     if (variable === 'workspaceFolder' || variable === 'workspaceFolderBasename') {
       if (ctx.workspaceFolder === undefined) {
-        problems.push(`\${${variable}} has no value outside a workspace (used in ${where}): open the workspace, or write the path in a spell`);
+        problems.push(
+          `\${${variable}} has no value outside a workspace (used in ${where}): open the workspace, or write the path in a spell`,
+        );
         return '';
       }
       return variable === 'workspaceFolder' ? ctx.workspaceFolder : path.basename(ctx.workspaceFolder);
@@ -118,7 +162,9 @@ export function resolveVariables(value: string, where: string, ctx: VscodeImport
       );
       return '';
     }
-    problems.push(`VS Code variable ${match} is not supported outside VS Code (used in ${where}): replace it with \${env:NAME} or a literal value, or configure this server in a spell`);
+    problems.push(
+      `VS Code variable ${match} is not supported outside VS Code (used in ${where}): replace it with \${env:NAME} or a literal value, or configure this server in a spell`,
+    );
     return match;
   });
 }
@@ -126,7 +172,9 @@ export function resolveVariables(value: string, where: string, ctx: VscodeImport
 function readEnvFile(file: string, where: string, problems: string[], limits?: FileLimits): Record<string, string> {
   const read = readTextFile(file, limits);
   if (!read.ok) {
-    problems.push(`cannot read the envFile ${file} (used in ${where}): ${read.message}: ${read.reason === 'missing' ? 'create it or remove "envFile"' : read.fix}`);
+    problems.push(
+      `cannot read the envFile ${file} (used in ${where}): ${read.message}: ${read.reason === 'missing' ? 'create it or remove "envFile"' : read.fix}`,
+    );
     return {};
   }
   const env: Record<string, string> = {};

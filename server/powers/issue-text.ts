@@ -10,8 +10,16 @@ export function formatIssue(issue: LoadIssue): string {
 /** "+1 -1 ~0 (added 'a'; removed 'b')". */
 export function describeChange(change: Pick<RegistryChange, 'added' | 'removed' | 'changed'>): string {
   const counts = `+${change.added.length} -${change.removed.length} ~${change.changed.length}`;
-  const names = (label: string, list: { name: string }[]) => (list.length ? [`${label} ${list.map((p) => `'${p.name}'`).join(', ')}`] : []);
-  const parts = [...names('added', change.added), ...names('removed', change.removed), ...names('changed', change.changed.map((c) => c.after))];
+  const names = (label: string, list: { name: string }[]) =>
+    list.length ? [`${label} ${list.map((p) => `'${p.name}'`).join(', ')}`] : [];
+  const parts = [
+    ...names('added', change.added),
+    ...names('removed', change.removed),
+    ...names(
+      'changed',
+      change.changed.map((c) => c.after),
+    ),
+  ];
   return parts.length ? `${counts} (${parts.join('; ')})` : counts;
 }
 
@@ -19,5 +27,8 @@ export function describeChange(change: Pick<RegistryChange, 'added' | 'removed' 
 export function brokenPowers(removed: PowerDefinition[], issues: LoadIssue[]): string[] {
   return removed
     .filter((power) => issues.some((issue) => issue.file === power.source.file))
-    .map((power) => `power '${power.name}' is unavailable until ${path.basename(power.source.file)} is fixed (see the problem above)`);
+    .map(
+      (power) =>
+        `power '${power.name}' is unavailable until ${path.basename(power.source.file)} is fixed (see the problem above)`,
+    );
 }

@@ -92,7 +92,8 @@ export class PowerRegistry extends EventEmitter<Events> {
         else accept(power);
       }
     }
-    for (const extra of this.options.extraSpellDirs ?? []) this.loadDir(extra.dir, { env, limits, vars: extra.vars, kind: extra.kind }, accept, issues);
+    for (const extra of this.options.extraSpellDirs ?? [])
+      this.loadDir(extra.dir, { env, limits, vars: extra.vars, kind: extra.kind }, accept, issues);
     this.current = { powers: [...powers.values()], issues };
     this.extras = extras;
     this.loaded = true;
@@ -175,20 +176,35 @@ export class PowerRegistry extends EventEmitter<Events> {
     return change;
   }
 
-  private loadDir(dir: string, ctx: SpellLoadContext, accept: (p: PowerDefinition, e?: SpellExtensions) => void, issues: LoadIssue[]): void {
+  private loadDir(
+    dir: string,
+    ctx: SpellLoadContext,
+    accept: (p: PowerDefinition, e?: SpellExtensions) => void,
+    issues: LoadIssue[],
+  ): void {
     let names: string[];
     try {
       names = fs.readdirSync(dir).filter(isSpellFileName).sort();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        issues.push({ file: dir, field: '', message: `cannot read the spell folder: ${errorMessage(error)}`, fix: 'check that it is a readable folder' });
+        issues.push({
+          file: dir,
+          field: '',
+          message: `cannot read the spell folder: ${errorMessage(error)}`,
+          fix: 'check that it is a readable folder',
+        });
       }
       return;
     }
     for (const name of names) {
       const result = loadSpellFile(path.join(dir, name), ctx);
       // A file whose power loaded has only warnings; one that did not load has errors (and any warning of its own).
-      issues.push(...result.issues.map((issue) => ({ ...issue, severity: issue.severity ?? (result.power ? ('warning' as const) : ('error' as const)) })));
+      issues.push(
+        ...result.issues.map((issue) => ({
+          ...issue,
+          severity: issue.severity ?? (result.power ? ('warning' as const) : ('error' as const)),
+        })),
+      );
       if (result.power) accept(result.power, result.extensions);
     }
   }
@@ -198,7 +214,12 @@ export class PowerRegistry extends EventEmitter<Events> {
       ...this.options.spellDirs.map((p) => ({ path: p, kind: 'dir' as const })),
       ...(this.options.extraSpellDirs ?? []).map((e) => ({ path: e.dir, kind: 'dir' as const })),
       ...this.options.importFiles.flatMap(({ kind, file }): WatchTarget[] =>
-        kind === 'kiro-power' ? [{ path: file, kind: 'dir' }, ...powerFolders(file).map((folder) => ({ path: folder, kind: 'dir' as const }))] : [{ path: file, kind: 'file' }],
+        kind === 'kiro-power'
+          ? [
+              { path: file, kind: 'dir' },
+              ...powerFolders(file).map((folder) => ({ path: folder, kind: 'dir' as const })),
+            ]
+          : [{ path: file, kind: 'file' }],
       ),
     ];
     this.watchTargets.splice(0, this.watchTargets.length, ...targets);

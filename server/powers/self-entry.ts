@@ -20,7 +20,8 @@ export function grimoireItself(server: ServerSpec, baseDir: string): string | un
   const command = programName(server.command);
   if (command === PACKAGE_NAME) return `its command is '${PACKAGE_NAME}'`;
   const packageArg = packageRun(command, server.args);
-  if (packageArg !== undefined && (packageArg === PACKAGE_NAME || packageArg.startsWith(`${PACKAGE_NAME}@`))) return `it runs the '${PACKAGE_NAME}' package`;
+  if (packageArg !== undefined && (packageArg === PACKAGE_NAME || packageArg.startsWith(`${PACKAGE_NAME}@`)))
+    return `it runs the '${PACKAGE_NAME}' package`;
   for (const arg of [server.command, ...server.args]) {
     const entry = grimoireEntry(arg, server.cwd ? path.resolve(baseDir, server.cwd) : baseDir);
     if (entry) return `it starts ${entry}`;
@@ -30,7 +31,10 @@ export function grimoireItself(server: ServerSpec, baseDir: string): string | un
 
 /** `grimoire`, `grimoire.cmd`, `/usr/local/bin/grimoire`: the program, lowercased, without a Windows extension. */
 function programName(command: string): string {
-  return path.basename(command.replace(/\\/g, '/')).toLowerCase().replace(/\.(cmd|exe|ps1|bat)$/, '');
+  return path
+    .basename(command.replace(/\\/g, '/'))
+    .toLowerCase()
+    .replace(/\.(cmd|exe|ps1|bat)$/, '');
 }
 
 /** The package an `npx PKG` / `npm exec PKG` / `pnpm dlx PKG` line runs (its first argument that is not a flag). */

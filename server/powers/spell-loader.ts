@@ -8,7 +8,14 @@ import { resolvePaths } from '../../protocol/grimoire-paths.js';
 import { readSecret, secretsFolder } from '../../protocol/secret-files.js';
 import { expandServer, type SecretSource, type Vars } from './expand-vars.js';
 import { withHashes } from './hash.js';
-import { serverKeys, spellKeys, spellSchema, splitMessage, type SpellExtensions, type SpellFile } from './spell-schema.js';
+import {
+  serverKeys,
+  spellKeys,
+  spellSchema,
+  splitMessage,
+  type SpellExtensions,
+  type SpellFile,
+} from './spell-schema.js';
 import type { LoadIssue, PowerDefinition, ServerSpec } from './types.js';
 import { readYaml } from './yaml-limits.js';
 import { commandExists, lookupFor } from '../util/command-lookup.js';
@@ -46,14 +53,29 @@ export function loadSpellFile(file: string, ctx: SpellLoadContext): SpellLoadRes
 /** Also usable on an unsaved editor buffer: `file` only names the source. */
 export function parseSpell(text: string, file: string, ctx: SpellLoadContext): SpellLoadResult {
   const yaml = readYaml(text);
-  if (!yaml.ok) return { issues: yaml.problems.map(({ line, column, message, fix }) => ({ file, field: '', line, column, message, fix })) };
-  const issue = (field: string, message: string, fix: string): LoadIssue => ({ file, field, ...yaml.positionOf(field ? field.split('.') : []), message, fix });
+  if (!yaml.ok)
+    return {
+      issues: yaml.problems.map(({ line, column, message, fix }) => ({ file, field: '', line, column, message, fix })),
+    };
+  const issue = (field: string, message: string, fix: string): LoadIssue => ({
+    file,
+    field,
+    ...yaml.positionOf(field ? field.split('.') : []),
+    message,
+    fix,
+  });
   const data = yaml.data;
   if (data === null || data === undefined) {
-    return { issues: [issue('', 'the file is empty', 'write a spell: name, version, description, keywords and server')] };
+    return {
+      issues: [issue('', 'the file is empty', 'write a spell: name, version, description, keywords and server')],
+    };
   }
   if (typeof data !== 'object' || Array.isArray(data)) {
-    return { issues: [issue('', 'the file is not a YAML mapping', 'write the spell as key: value lines (name:, version:, ...)')] };
+    return {
+      issues: [
+        issue('', 'the file is not a YAML mapping', 'write the spell as key: value lines (name:, version:, ...)'),
+      ],
+    };
   }
   const parsed = spellSchema.safeParse(data);
   if (!parsed.success) {
@@ -61,7 +83,13 @@ export function parseSpell(text: string, file: string, ctx: SpellLoadContext): S
     const raw = data as Record<string, unknown>;
     const missing = missingCommandIssue(raw, spellVars(file, ctx), issue);
     const unknown = unknownKeys(raw as SpellFile, issue).map((found): LoadIssue => ({ ...found, severity: 'warning' }));
-    return { issues: [...firstPerField(parsed.error.issues.map((iss) => zodIssue(iss, issue))), ...unknown, ...(missing ? [missing] : [])] };
+    return {
+      issues: [
+        ...firstPerField(parsed.error.issues.map((iss) => zodIssue(iss, issue))),
+        ...unknown,
+        ...(missing ? [missing] : []),
+      ],
+    };
   }
   const spell = parsed.data;
   const issues = [...unknownKeys(spell, issue), ...fileNameIssues(file, spell.name, issue)];
@@ -99,8 +127,13 @@ export function parseSpell(text: string, file: string, ctx: SpellLoadContext): S
 function spellVars(file: string, ctx: SpellLoadContext): Vars {
   const dir = path.dirname(path.resolve(file));
   // The Grimoire folder itself may be named .grimoire (~/.grimoire): its spells belong to no workspace.
-  const grimoireHomes = [resolvePaths(ctx.env).home, path.join(ctx.env.HOME || os.homedir(), '.grimoire')].map((home) => path.resolve(home));
-  const workspace = path.basename(dir) === '.grimoire' && !grimoireHomes.includes(dir) ? { workspaceFolder: path.dirname(dir), workspaceFolderBasename: path.basename(path.dirname(dir)) } : {};
+  const grimoireHomes = [resolvePaths(ctx.env).home, path.join(ctx.env.HOME || os.homedir(), '.grimoire')].map((home) =>
+    path.resolve(home),
+  );
+  const workspace =
+    path.basename(dir) === '.grimoire' && !grimoireHomes.includes(dir)
+      ? { workspaceFolder: path.dirname(dir), workspaceFolderBasename: path.basename(path.dirname(dir)) }
+      : {};
   return { ...ctx.env, ...workspace, ...ctx.vars };
 }
 
@@ -114,7 +147,10 @@ type MakeIssue = (field: string, message: string, fix: string) => LoadIssue;
 
 /** The words of the PATH check, the same in the editor, the Powers tree and `grimoire spells check`. */
 export function commandNotFoundText(command: string): { message: string; fix: string } {
-  return { message: `command "${command}" was not found on PATH: the power cannot start`, fix: 'install the program, or give its full path' };
+  return {
+    message: `command "${command}" was not found on PATH: the power cannot start`,
+    fix: 'install the program, or give its full path',
+  };
 }
 
 /** A stdio `server.command` (written out, its variables set) that is not on PATH, from a spell that does not load as a whole. */
@@ -122,9 +158,21 @@ function missingCommandIssue(data: Record<string, unknown>, vars: Vars, issue: M
   const server = data.server;
   if (!server || typeof server !== 'object' || Array.isArray(server)) return undefined;
   const { command, env, cwd, transport } = server as Record<string, unknown>;
-  if (typeof command !== 'string' || !command.trim() || (transport !== undefined && transport !== 'stdio')) return undefined;
-  const strings = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {});
-  const spec: ServerSpec = { transport: 'stdio', command, args: [], env: strings(env), ...(typeof cwd === 'string' ? { cwd } : {}) };
+  if (typeof command !== 'string' || !command.trim() || (transport !== undefined && transport !== 'stdio'))
+    return undefined;
+  const strings = (value: unknown) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+        )
+      : {};
+  const spec: ServerSpec = {
+    transport: 'stdio',
+    command,
+    args: [],
+    env: strings(env),
+    ...(typeof cwd === 'string' ? { cwd } : {}),
+  };
   const expanded = expandServer(spec, vars);
   if (expanded.problems.length > 0 || expanded.server.transport !== 'stdio') return undefined;
   if (commandExists(expanded.server.command, lookupFor(expanded.server.env, expanded.server.cwd))) return undefined;
@@ -146,7 +194,13 @@ function firstPerField(issues: LoadIssue[]): LoadIssue[] {
 function serverSpec(spell: SpellFile): ServerSpec {
   const s = spell.server;
   if (s.transport === 'stdio') {
-    return { transport: 'stdio', command: s.command, args: s.args, env: s.env, ...(s.cwd !== undefined ? { cwd: s.cwd } : {}) };
+    return {
+      transport: 'stdio',
+      command: s.command,
+      args: s.args,
+      env: s.env,
+      ...(s.cwd !== undefined ? { cwd: s.cwd } : {}),
+    };
   }
   return { transport: s.transport, url: s.url, headers: s.headers };
 }
@@ -163,7 +217,13 @@ function unknownKeys(spell: SpellFile, issue: MakeIssue): LoadIssue[] {
   const known = transport === undefined || transport === 'stdio' ? serverKeys.stdio : serverKeys.remote;
   for (const key of Object.keys(server)) {
     if (key === 'auth') {
-      found.push(issue('server.auth', 'server.auth is not supported and is ignored', 'send the credential as a header instead, e.g. headers: { Authorization: "Bearer ${API_TOKEN}" }'));
+      found.push(
+        issue(
+          'server.auth',
+          'server.auth is not supported and is ignored',
+          'send the credential as a header instead, e.g. headers: { Authorization: "Bearer ${API_TOKEN}" }',
+        ),
+      );
     } else if (!(known as readonly string[]).includes(key)) {
       found.push(unknownKey(`server.${key}`, key, known, issue));
     }
@@ -195,7 +255,13 @@ function fileNameIssues(file: string, name: string, issue: MakeIssue): LoadIssue
   const suffix = SPELL_SUFFIXES.find((s) => base.endsWith(s));
   const stem = suffix ? base.slice(0, -suffix.length) : base;
   if (suffix && stem === name) return [];
-  return [issue('name', `the file is named ${base} but the spell's name is "${name}"`, `rename the file to ${name}.spell.yaml, or set name: to match the file`)];
+  return [
+    issue(
+      'name',
+      `the file is named ${base} but the spell's name is "${name}"`,
+      `rename the file to ${name}.spell.yaml, or set name: to match the file`,
+    ),
+  ];
 }
 
 function urlProblems(server: ServerSpec): string[] {

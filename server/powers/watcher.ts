@@ -155,7 +155,8 @@ export class PathWatcher {
         const watcher = fs.watch(p, { persistent: false }, (event, name) => {
           // The watched path itself was deleted or replaced (inode numbers get reused): re-open on the next arm.
           if (event === 'rename' && name?.toString() === path.basename(p)) entry.identity = 'stale';
-          if (entry.filter === null || !name || entry.filter.has(name.toString()) || entry.identity === 'stale') this.onChange();
+          if (entry.filter === null || !name || entry.filter.has(name.toString()) || entry.identity === 'stale')
+            this.onChange();
         });
         watcher.on('error', () => {
           watcher.close();

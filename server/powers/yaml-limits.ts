@@ -17,7 +17,11 @@ export interface YamlProblem {
 }
 
 export type YamlRead =
-  | { ok: true; data: unknown; positionOf: (path: readonly PropertyKey[]) => { line: number; column: number } | undefined }
+  | {
+      ok: true;
+      data: unknown;
+      positionOf: (path: readonly PropertyKey[]) => { line: number; column: number } | undefined;
+    }
   | { ok: false; problems: YamlProblem[] };
 
 export function readYaml(text: string): YamlRead {
@@ -38,9 +42,17 @@ export function readYaml(text: string): YamlRead {
         if (opener !== undefined) {
           const open = at(opener);
           const bracket = text[opener];
-          return { ...open, message: `YAML syntax error at line ${open.line}, column ${open.column}: this "${bracket}" is never closed`, fix: `close it with "${bracket === '[' ? ']' : '}'}"` };
+          return {
+            ...open,
+            message: `YAML syntax error at line ${open.line}, column ${open.column}: this "${bracket}" is never closed`,
+            fix: `close it with "${bracket === '[' ? ']' : '}'}"`,
+          };
         }
-        return { ...pos, message: `YAML syntax error at ${where}: ${preview(error.message, 200)}`, fix: `fix the YAML at ${where}: check the indentation, a missing ":" or an unclosed quote` };
+        return {
+          ...pos,
+          message: `YAML syntax error at ${where}: ${preview(error.message, 200)}`,
+          fix: `fix the YAML at ${where}: check the indentation, a missing ":" or an unclosed quote`,
+        };
       }),
     };
   }
@@ -52,10 +64,14 @@ export function readYaml(text: string): YamlRead {
   } catch (error) {
     const alias = firstAlias(doc);
     const pos = alias ? at(alias.range?.[0] ?? 0) : { line: 1, column: 1 };
-    const message = error instanceof ReferenceError && /alias/i.test(error.message)
-      ? `YAML aliases expand to more than ${MAX_ALIAS_COUNT} values (the first alias, *${alias?.source ?? '?'}, is at line ${pos.line}); the file was not read`
-      : `the YAML could not be read: ${preview(error instanceof Error ? error.message : String(error), 200)}`;
-    return { ok: false, problems: [{ ...pos, message, fix: 'write the repeated values out instead of referring to them with *name' }] };
+    const message =
+      error instanceof ReferenceError && /alias/i.test(error.message)
+        ? `YAML aliases expand to more than ${MAX_ALIAS_COUNT} values (the first alias, *${alias?.source ?? '?'}, is at line ${pos.line}); the file was not read`
+        : `the YAML could not be read: ${preview(error instanceof Error ? error.message : String(error), 200)}`;
+    return {
+      ok: false,
+      problems: [{ ...pos, message, fix: 'write the repeated values out instead of referring to them with *name' }],
+    };
   }
   return {
     ok: true,
@@ -93,7 +109,11 @@ export function unclosedBracket(text: string, offset: number): number | undefine
 }
 
 function tooDeep(pos: { line: number; column: number }): YamlProblem {
-  return { ...pos, message: `the YAML nests more than ${MAX_DEPTH} levels deep (at line ${pos.line}); the file was not read`, fix: 'a spell needs only a few levels: remove the nested lists or mappings' };
+  return {
+    ...pos,
+    message: `the YAML nests more than ${MAX_DEPTH} levels deep (at line ${pos.line}); the file was not read`,
+    fix: 'a spell needs only a few levels: remove the nested lists or mappings',
+  };
 }
 
 /** Iterative, so that the walk itself cannot overflow the stack. */

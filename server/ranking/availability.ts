@@ -16,8 +16,13 @@ export function availabilityFlags(
 ): string[] {
   const flags = [...power.problems];
   const server = power.server;
-  if (server.transport === 'stdio' && !commandExists(server.command, context.lookup ?? lookupFor(server.env, server.cwd))) {
-    flags.push(`command '${server.command}' was not found on PATH: install it, or give its full path in ${power.source.file}`);
+  if (
+    server.transport === 'stdio' &&
+    !commandExists(server.command, context.lookup ?? lookupFor(server.env, server.cwd))
+  ) {
+    flags.push(
+      `command '${server.command}' was not found on PATH: install it, or give its full path in ${power.source.file}`,
+    );
   }
   for (const pattern of extensions?.when?.workspace_contains ?? []) {
     if (!context.workspaceFolder) {

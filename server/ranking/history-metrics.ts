@@ -10,7 +10,13 @@ export type HistoryMetricsBySource = Record<'all' | 'resolveIntent' | 'retrieveT
 /** MRR and precision@k of the candidate the agent used, over the recommendations it followed. */
 export function metricsOf(sums: HistorySums): RecommendationMetricsInfo {
   const mean = (sum: number) => (sums.followed ? round(sum / sums.followed) : null);
-  return { recommendations: sums.recommendations, followed: sums.followed, mrr: mean(sums.reciprocalRanks), precisionAt1: mean(sums.atRank1), precisionAt3: mean(sums.withinRank3) };
+  return {
+    recommendations: sums.recommendations,
+    followed: sums.followed,
+    mrr: mean(sums.reciprocalRanks),
+    precisionAt1: mean(sums.atRank1),
+    precisionAt3: mean(sums.withinRank3),
+  };
 }
 
 /** The sums of recommendations held in memory. */
@@ -30,7 +36,12 @@ export function metricsBySource(sums: Partial<Record<Recommendation['source'], H
   const none: HistorySums = { recommendations: 0, followed: 0, reciprocalRanks: 0, atRank1: 0, withinRank3: 0 };
   const resolveIntent = sums.resolve_intent ?? none;
   const retrieveTools = sums.retrieve_tools ?? none;
-  const all = Object.fromEntries(Object.keys(none).map((key) => [key, resolveIntent[key as keyof HistorySums] + retrieveTools[key as keyof HistorySums]])) as unknown as HistorySums;
+  const all = Object.fromEntries(
+    Object.keys(none).map((key) => [
+      key,
+      resolveIntent[key as keyof HistorySums] + retrieveTools[key as keyof HistorySums],
+    ]),
+  ) as unknown as HistorySums;
   return { all: metricsOf(all), resolveIntent: metricsOf(resolveIntent), retrieveTools: metricsOf(retrieveTools) };
 }
 
@@ -42,7 +53,9 @@ export function replayMrr(history: Recommendation[], weights: RankingWeights): n
   for (const recommendation of followed) {
     const factors = new Map(recommendation.candidates.map((c) => [c.name, c.factors]));
     const order = rerank(recommendation.candidates, (name) => factors.get(name), weights);
-    const rank = order.findIndex((c) => c.name === recommendation.used || recommendation.used!.startsWith(`${c.name}:`));
+    const rank = order.findIndex(
+      (c) => c.name === recommendation.used || recommendation.used!.startsWith(`${c.name}:`),
+    );
     total += rank < 0 ? 0 : 1 / (rank + 1);
   }
   return total / followed.length;

@@ -4,7 +4,13 @@ import { NEUTRAL, type UsageFactors } from './usage-group.js';
 export type RankingWeights = RankingWeightsInfo;
 
 /** The recommendation design's defaults. They always sum to 1. */
-export const DEFAULT_WEIGHTS: RankingWeights = { relevance: 0.35, success: 0.25, popularity: 0.15, performance: 0.15, rating: 0.1 };
+export const DEFAULT_WEIGHTS: RankingWeights = {
+  relevance: 0.35,
+  success: 0.25,
+  popularity: 0.15,
+  performance: 0.15,
+  rating: 0.1,
+};
 
 /** Candidates whose relevance is within this of their group's leader may trade places. */
 export const CLOSE_RELEVANCE = 0.1;
@@ -25,7 +31,11 @@ export interface FactorExplanation {
   moved: boolean;
 }
 
-export function finalScore(relevance: number, factors: UsageFactors, weights: RankingWeights): { final: number; contributions: RankingWeights } {
+export function finalScore(
+  relevance: number,
+  factors: UsageFactors,
+  weights: RankingWeights,
+): { final: number; contributions: RankingWeights } {
   const contributions: RankingWeights = {
     relevance: weights.relevance * relevance,
     success: weights.success * factors.success,
@@ -52,14 +62,24 @@ export function rerank<T extends RankedCandidate>(
     return { candidate, index, factors, ...finalScore(candidate.relevance, factors, weights) };
   });
   const out: Array<T & { explanation: FactorExplanation }> = [];
-  for (let start = 0; start < explained.length; ) {
+  for (let start = 0; start < explained.length;) {
     let end = start + 1;
-    while (end < explained.length && explained[start].candidate.relevance - explained[end].candidate.relevance <= CLOSE_RELEVANCE) end += 1;
+    while (
+      end < explained.length &&
+      explained[start].candidate.relevance - explained[end].candidate.relevance <= CLOSE_RELEVANCE
+    )
+      end += 1;
     const group = explained.slice(start, end).sort((a, b) => b.final - a.final || a.index - b.index);
     group.forEach((entry, offset) => {
       out.push({
         ...entry.candidate,
-        explanation: { relevance: entry.candidate.relevance, factors: entry.factors, contributions: entry.contributions, final: entry.final, moved: entry.index !== start + offset },
+        explanation: {
+          relevance: entry.candidate.relevance,
+          factors: entry.factors,
+          contributions: entry.contributions,
+          final: entry.final,
+          moved: entry.index !== start + offset,
+        },
       });
     });
     start = end;

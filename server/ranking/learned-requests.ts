@@ -62,8 +62,15 @@ export class LearnedRequests {
     if (!followed || !followed.query.trim()) return false;
     const id = `${followed.id}:${call.power}:${call.tool}`;
     if (this.store.query<{ id: string }>('SELECT id FROM learned_requests WHERE id = ?', [id]).length > 0) return false;
-    this.store.write({ op: 'insert', table: 'learned_requests', row: { id, at: call.at, power: call.power, tool: call.tool, query: followed.query, session: call.session } });
-    const beyondCap = this.store.query<{ id: string }>('SELECT id FROM learned_requests WHERE power = ? ORDER BY at DESC LIMIT -1 OFFSET ?', [call.power, LEARNED_PER_POWER]);
+    this.store.write({
+      op: 'insert',
+      table: 'learned_requests',
+      row: { id, at: call.at, power: call.power, tool: call.tool, query: followed.query, session: call.session },
+    });
+    const beyondCap = this.store.query<{ id: string }>(
+      'SELECT id FROM learned_requests WHERE power = ? ORDER BY at DESC LIMIT -1 OFFSET ?',
+      [call.power, LEARNED_PER_POWER],
+    );
     for (const row of beyondCap) this.store.write({ op: 'delete', table: 'learned_requests', where: { id: row.id } });
     this.generation += 1;
     return true;

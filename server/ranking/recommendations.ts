@@ -70,7 +70,17 @@ export class RecommendationLog {
     this.store.write({
       op: 'insert',
       table: 'recommendations',
-      row: { id, at, session: entry.session, source: entry.source, query: entry.query, candidates: JSON.stringify(entry.candidates.slice(0, KEPT)), used: null, used_rank: null, used_at: null },
+      row: {
+        id,
+        at,
+        session: entry.session,
+        source: entry.source,
+        query: entry.query,
+        candidates: JSON.stringify(entry.candidates.slice(0, KEPT)),
+        used: null,
+        used_rank: null,
+        used_at: null,
+      },
     });
     return id;
   }
@@ -98,12 +108,19 @@ export class RecommendationLog {
 
   private async credit(session: string, name: string, now: number): Promise<Recommendation | undefined> {
     if (!this.knows(session)) return undefined;
-    const open = await this.store.read<Row>('SELECT * FROM recommendations WHERE session = ? AND used IS NULL AND at >= ? ORDER BY at DESC LIMIT 20', [session, now - FOLLOW_WINDOW_MS]);
+    const open = await this.store.read<Row>(
+      'SELECT * FROM recommendations WHERE session = ? AND used IS NULL AND at >= ? ORDER BY at DESC LIMIT 20',
+      [session, now - FOLLOW_WINDOW_MS],
+    );
     for (const row of open) {
       const candidates = JSON.parse(row.candidates) as RecommendedCandidate[];
       const rank = candidates.findIndex((c) => c.name === name || name.startsWith(`${c.name}:`));
       if (rank < 0) continue;
-      this.store.write({ op: 'upsert', table: 'recommendations', row: { ...row, used: name, used_rank: rank, used_at: now } });
+      this.store.write({
+        op: 'upsert',
+        table: 'recommendations',
+        row: { ...row, used: name, used_rank: rank, used_at: now },
+      });
       return fromRow({ ...row, used: name, used_rank: rank });
     }
     return undefined;
@@ -123,7 +140,9 @@ export class RecommendationLog {
 
   /** The recommendations the agent followed, oldest first: what tuning replays. */
   async followed(): Promise<Recommendation[]> {
-    return (await this.store.read<Row>('SELECT * FROM recommendations WHERE used IS NOT NULL ORDER BY at')).map(fromRow);
+    return (await this.store.read<Row>('SELECT * FROM recommendations WHERE used IS NOT NULL ORDER BY at')).map(
+      fromRow,
+    );
   }
 }
 
@@ -133,7 +152,12 @@ export class RecommendationLog {
  * [since, at], when no call used it or when it offered the call's power beside the one used first.
  * Undefined when there is none.
  */
-export async function requestFollowed(store: Pick<Store, 'read'>, call: { session: string; power: string; tool: string }, since: number, at: number): Promise<{ id: string; query: string } | undefined> {
+export async function requestFollowed(
+  store: Pick<Store, 'read'>,
+  call: { session: string; power: string; tool: string },
+  since: number,
+  at: number,
+): Promise<{ id: string; query: string } | undefined> {
   const [used] = await store.read<{ id: string; query: string }>(
     'SELECT id, query FROM recommendations WHERE session = ? AND (used = ? OR used = ?) AND used_at >= ? ORDER BY used_at DESC LIMIT 1',
     [call.session, call.power, `${call.power}:${call.tool}`, since],
@@ -144,14 +168,17 @@ export async function requestFollowed(store: Pick<Store, 'read'>, call: { sessio
     [call.session, since, at],
   );
   if (!latest) return undefined;
-  if (latest.used === null || offeredNames(latest.candidates).includes(call.power)) return { id: latest.id, query: latest.query };
+  if (latest.used === null || offeredNames(latest.candidates).includes(call.power))
+    return { id: latest.id, query: latest.query };
   return undefined;
 }
 
 function offeredNames(json: string): string[] {
   try {
     const parsed: unknown = JSON.parse(json);
-    return Array.isArray(parsed) ? parsed.filter((c): c is { name: string } => typeof c?.name === 'string').map((c) => c.name) : [];
+    return Array.isArray(parsed)
+      ? parsed.filter((c): c is { name: string } => typeof c?.name === 'string').map((c) => c.name)
+      : [];
   } catch {
     return [];
   }

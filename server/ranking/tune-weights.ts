@@ -26,7 +26,14 @@ export function tuneWeights(history: Recommendation[], start: RankingWeights = D
   const samples = history.filter((r) => r.used !== undefined).length;
   const mrrBefore = replayMrr(history, start);
   if (samples < MIN_SAMPLES) {
-    return { weights: start, samples, mrrBefore, mrrAfter: mrrBefore, tuned: false, reason: `needs ${MIN_SAMPLES} followed recommendations, has ${samples}` };
+    return {
+      weights: start,
+      samples,
+      mrrBefore,
+      mrrAfter: mrrBefore,
+      tuned: false,
+      reason: `needs ${MIN_SAMPLES} followed recommendations, has ${samples}`,
+    };
   }
   const keys = Object.keys(start) as Array<keyof RankingWeights>;
   let best = { ...start };

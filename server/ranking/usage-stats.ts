@@ -46,14 +46,26 @@ export class UsageStats {
     private readonly log: UsageSource,
     private readonly now: () => number = Date.now,
   ) {
-    log.on('recorded', (call) => (this.whileReading ? this.whileReading.push(() => this.recorded(call)) : this.recorded(call)));
-    log.on('rated', (rated) => (this.whileReading ? this.whileReading.push(() => this.rated(rated)) : this.rated(rated)));
+    log.on('recorded', (call) =>
+      this.whileReading ? this.whileReading.push(() => this.recorded(call)) : this.recorded(call),
+    );
+    log.on('rated', (rated) =>
+      this.whileReading ? this.whileReading.push(() => this.rated(rated)) : this.rated(rated),
+    );
   }
 
   private recorded(call: ActivityInfo): void {
     if (!this.rows || (call.status !== 'ok' && call.status !== 'error') || this.rows.has(call.id)) return;
     if (++this.applied > MAX_APPLIED) return this.forget();
-    const row: Row = { id: call.id, power: call.power, tool: call.tool, status: call.status, latency_ms: call.latencyMs, at: call.at, rating: null };
+    const row: Row = {
+      id: call.id,
+      power: call.power,
+      tool: call.tool,
+      status: call.status,
+      latency_ms: call.latencyMs,
+      at: call.at,
+      rating: null,
+    };
     this.rows.set(row.id, row);
     for (const group of this.groupsOf(row)) group.add(row);
     this.cache = undefined;
@@ -79,7 +91,8 @@ export class UsageStats {
   private compute() {
     const now = this.now();
     const stale = this.log.version !== this.read.version && now - this.read.at >= RELOAD_MS;
-    if (!this.rows || stale || Math.floor(now / 60_000) !== this.read.minute) void this.refresh().catch(() => undefined);
+    if (!this.rows || stale || Math.floor(now / 60_000) !== this.read.minute)
+      void this.refresh().catch(() => undefined);
     this.cache ??= { powers: factorsBy(this.powers), tools: factorsBy(this.tools) };
     return this.cache;
   }

@@ -27,6 +27,13 @@ export function saveWeights(store: Store, result: TuningResult): void {
   store.write({
     op: 'upsert',
     table: 'ranking_weights',
-    row: { id: 'current', weights: JSON.stringify(result.weights), at: Date.now(), samples: result.samples, mrr_before: result.mrrBefore, mrr_after: result.mrrAfter },
+    row: {
+      id: 'current',
+      weights: JSON.stringify(result.weights),
+      at: Date.now(),
+      samples: result.samples,
+      mrr_before: result.mrrBefore,
+      mrr_after: result.mrrAfter,
+    },
   });
 }

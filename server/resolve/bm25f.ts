@@ -115,7 +115,10 @@ export class Bm25fIndex {
    * The documents that share a term with the query, scored; `matches` explains where each term
    * matched. `idf` may come from another index over the same documents, to score on its scale.
    */
-  score(query: WeightedTerm[], idf: (term: string) => number = (term) => this.idf(term)): Array<{ id: string; score: number; matches: TermMatch[] }> {
+  score(
+    query: WeightedTerm[],
+    idf: (term: string) => number = (term) => this.idf(term),
+  ): Array<{ id: string; score: number; matches: TermMatch[] }> {
     const results = new Map<number, { id: string; score: number; matches: TermMatch[] }>();
     for (const { term, weight } of query) {
       const postings = this.postings.get(term);

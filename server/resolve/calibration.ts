@@ -47,15 +47,24 @@ const MAX_LEAD = 3;
 
 /** The shape of a ranking, from its two best candidates. */
 export function rankingShape(
-  top: { score: number; normalized: number; coverage: number; identity?: number; incidental?: number; semantic?: number } | undefined,
+  top:
+    | { score: number; normalized: number; coverage: number; identity?: number; incidental?: number; semantic?: number }
+    | undefined,
   second: { score: number } | undefined,
   secondSemantic?: number,
 ): RankingShape | undefined {
   if (!top || top.score <= 0) return undefined;
   // A top that matched none of the request's subject words (only its verbs or request words)
   // leads nobody, however alone it is: "delete old snapshots" is not about the one power with a delete tool.
-  const lead = top.coverage > 0 ? Math.min(MAX_LEAD, Math.max(0, Math.log(top.score / Math.max(second?.score ?? 0, 1e-9)))) : 0;
-  const shape: RankingShape = { lead, strength: top.normalized, coverage: top.coverage, identity: top.identity ?? 0, declared: 1 - (top.incidental ?? 0) };
+  const lead =
+    top.coverage > 0 ? Math.min(MAX_LEAD, Math.max(0, Math.log(top.score / Math.max(second?.score ?? 0, 1e-9)))) : 0;
+  const shape: RankingShape = {
+    lead,
+    strength: top.normalized,
+    coverage: top.coverage,
+    identity: top.identity ?? 0,
+    declared: 1 - (top.incidental ?? 0),
+  };
   if (top.semantic !== undefined) {
     shape.semantic = top.semantic;
     shape.semanticLead = top.semantic - (secondSemantic ?? 0);
@@ -95,11 +104,25 @@ type Weights = Required<Omit<CalibrationModel, 'fitted'>>;
  * base features with the bias, then the lifts). Feature weights are kept non-negative, so every
  * factor can only raise confidence (and explain itself that way). Deterministic.
  */
-export function fitCalibration(examples: TrainingExample[], options: { useSemantic: boolean; iterations?: number; rate?: number }): CalibrationModel {
-  const model: Weights = { bias: 0, lead: 0, strength: 0, coverage: 0, identity: 0, declared: 0, semantic: 0, semanticLead: 0 };
+export function fitCalibration(
+  examples: TrainingExample[],
+  options: { useSemantic: boolean; iterations?: number; rate?: number },
+): CalibrationModel {
+  const model: Weights = {
+    bias: 0,
+    lead: 0,
+    strength: 0,
+    coverage: 0,
+    identity: 0,
+    declared: 0,
+    semantic: 0,
+    semanticLead: 0,
+  };
   // Strength (the share of the reachable score) shrinks as a request grows longer: fitted, it
   // would tell the model which data set a query came from, so it stays out of the fit.
-  const used = FEATURES.filter((f) => f !== 'strength' && (options.useSemantic || (f !== 'semantic' && f !== 'semanticLead')));
+  const used = FEATURES.filter(
+    (f) => f !== 'strength' && (options.useSemantic || (f !== 'semantic' && f !== 'semanticLead')),
+  );
   const lifts = used.filter((f) => (LIFTS as readonly string[]).includes(f));
   const base = used.filter((f) => !lifts.includes(f));
   descend(model, examples, base, true, options);
@@ -107,7 +130,13 @@ export function fitCalibration(examples: TrainingExample[], options: { useSemant
   return model;
 }
 
-function descend(model: Weights, examples: TrainingExample[], features: Array<(typeof FEATURES)[number]>, fitBias: boolean, options: { iterations?: number; rate?: number }): void {
+function descend(
+  model: Weights,
+  examples: TrainingExample[],
+  features: Array<(typeof FEATURES)[number]>,
+  fitBias: boolean,
+  options: { iterations?: number; rate?: number },
+): void {
   const iterations = options.iterations ?? 4000;
   const rate = options.rate ?? 1;
   const l2 = 1e-4;
@@ -120,7 +149,8 @@ function descend(model: Weights, examples: TrainingExample[], features: Array<(t
       for (const feature of features) grad[feature] = (grad[feature] ?? 0) + error * (example.shape[feature] ?? 0);
     }
     if (fitBias) model.bias -= (rate * grad.bias) / total;
-    for (const feature of features) model[feature] = Math.max(0, model[feature] - rate * (grad[feature] / total + l2 * model[feature]));
+    for (const feature of features)
+      model[feature] = Math.max(0, model[feature] - rate * (grad[feature] / total + l2 * model[feature]));
   }
 }
 

@@ -21,7 +21,11 @@ export function createResolver(
   settings: ResolverSettings,
   store: Store,
   dataDir: string,
-): { resolver: HybridResolver; embedder: Embedder; /** Shared with other users of embeddings (server/intel); absent when semantic matching is off. */ embeddings?: EmbeddingCache } {
+): {
+  resolver: HybridResolver;
+  embedder: Embedder;
+  /** Shared with other users of embeddings (server/intel); absent when semantic matching is off. */ embeddings?: EmbeddingCache;
+} {
   const embedder = new Embedder({
     enabled: settings.semantic.enabled,
     model: settings.semantic.model,

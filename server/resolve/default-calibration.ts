@@ -14,7 +14,9 @@ export const HYBRID_PRIOR: CalibrationModel = {
   coverage: 0,
   semantic: 0,
   semanticLead: 4,
-  fitted: { note: 'semantic weights are a prior: the default model was not available where the development sets were calibrated' },
+  fitted: {
+    note: 'semantic weights are a prior: the default model was not available where the development sets were calibrated',
+  },
 };
 
 export const DEFAULT_CALIBRATIONS: Calibrations = fitted as Calibrations;

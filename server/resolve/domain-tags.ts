@@ -33,5 +33,7 @@ const SHORT_DOCUMENT = 20;
  */
 export function domainTagTerms(terms: string[]): string[] {
   const minimum = terms.length > SHORT_DOCUMENT ? 2 : 1;
-  return [...domainTags(terms)].filter(([, count]) => count >= minimum).flatMap(([tag, count]) => Array<string>(count).fill(tag));
+  return [...domainTags(terms)]
+    .filter(([, count]) => count >= minimum)
+    .flatMap(([tag, count]) => Array<string>(count).fill(tag));
 }

@@ -48,7 +48,8 @@ export class HybridResolver implements Resolver {
 
   status(): ResolverStatus {
     const semantic = this.semanticState();
-    if (this.powerVectors.size > 0) return { mode: 'hybrid', detail: `lexical BM25F + semantic (${this.describeSemantic()})`, semantic };
+    if (this.powerVectors.size > 0)
+      return { mode: 'hybrid', detail: `lexical BM25F + semantic (${this.describeSemantic()})`, semantic };
     return { mode: 'lexical-only', detail: `lexical BM25F only: ${this.describeSemantic()}`, semantic };
   }
 
@@ -60,7 +61,10 @@ export class HybridResolver implements Resolver {
     return this.fuse(this.lexical.rankTools(query), await this.similarities(query, this.toolVectors));
   }
 
-  private async similarities(query: string, vectors: Map<string, Float32Array>): Promise<Map<string, number> | undefined> {
+  private async similarities(
+    query: string,
+    vectors: Map<string, Float32Array>,
+  ): Promise<Map<string, number> | undefined> {
     if (!this.semantic || vectors.size === 0) return undefined;
     const queryVector = await this.semantic.queryVector(query);
     if (!queryVector) return undefined;
@@ -86,14 +90,28 @@ export class HybridResolver implements Resolver {
     };
     const fused = lexical.map((c, index) => ({ c, index, relevance: relevanceOf(c) }));
     const bestFused = Math.max(0, ...fused.map((f) => f.relevance));
-    const ordered = fused.map((f) => ({ ...f, relevance: bestFused > 0 ? f.relevance / bestFused : 0 })).sort((a, b) => b.relevance - a.relevance || a.index - b.index);
+    const ordered = fused
+      .map((f) => ({ ...f, relevance: bestFused > 0 ? f.relevance / bestFused : 0 }))
+      .sort((a, b) => b.relevance - a.relevance || a.index - b.index);
     const top = ordered[0]?.c;
     const rest = ordered.slice(1).map((o) => o.c);
-    const bestOtherLexical = rest.reduce<LexicalCandidate | undefined>((best, c) => (!best || c.score > best.score ? c : best), undefined);
+    const bestOtherLexical = rest.reduce<LexicalCandidate | undefined>(
+      (best, c) => (!best || c.score > best.score ? c : best),
+      undefined,
+    );
     const bestOtherSemantic = semantic ? Math.max(0, ...rest.map((c) => semantic.get(c.name) ?? 0)) : undefined;
-    const shape = rankingShape(top && { ...top, semantic: semantic?.get(top.name) }, bestOtherLexical, bestOtherSemantic);
-    const topConfidence = shape ? topProbability(shape, semantic ? this.calibrations.hybrid : this.calibrations.lexical) : 0;
-    const confidence = spreadConfidence(ordered.map((o) => o.relevance), topConfidence);
+    const shape = rankingShape(
+      top && { ...top, semantic: semantic?.get(top.name) },
+      bestOtherLexical,
+      bestOtherSemantic,
+    );
+    const topConfidence = shape
+      ? topProbability(shape, semantic ? this.calibrations.hybrid : this.calibrations.lexical)
+      : 0;
+    const confidence = spreadConfidence(
+      ordered.map((o) => o.relevance),
+      topConfidence,
+    );
     return ordered.map(({ c, relevance }, i) => ({
       name: c.name,
       score: c.score,
@@ -113,7 +131,12 @@ export class HybridResolver implements Resolver {
   private async embedDocuments(documents: PowerDocument[]): Promise<void> {
     if (!(await this.semantic!.modelReady()) || this.documents !== documents) return;
     const powers = documents.map((doc) => ({ key: doc.name, text: powerText(doc) }));
-    const tools = documents.flatMap((doc) => doc.tools.map((tool) => ({ key: tool.id ?? `${doc.name}:${tool.name}`, text: `${tool.name}: ${tool.description ?? ''}` })));
+    const tools = documents.flatMap((doc) =>
+      doc.tools.map((tool) => ({
+        key: tool.id ?? `${doc.name}:${tool.name}`,
+        text: `${tool.name}: ${tool.description ?? ''}`,
+      })),
+    );
     const vectors = await this.semantic!.vectorsFor([...powers, ...tools].map((entry) => entry.text));
     if (!vectors || this.documents !== documents) return;
     const toMap = (entries: Array<{ key: string }>, offset: number) =>
@@ -126,7 +149,11 @@ export class HybridResolver implements Resolver {
 /** The text a power is embedded by: what it is, then what its tools do. */
 export function powerText(doc: PowerDocument): string {
   const tools = doc.tools.map((tool) => `${tool.name}: ${tool.description ?? ''}`.trim()).join('; ');
-  return [`${doc.name}: ${doc.description}`, doc.keywords.length ? `Keywords: ${doc.keywords.join(', ')}` : '', tools ? `Tools: ${tools}` : '']
+  return [
+    `${doc.name}: ${doc.description}`,
+    doc.keywords.length ? `Keywords: ${doc.keywords.join(', ')}` : '',
+    tools ? `Tools: ${tools}` : '',
+  ]
     .filter(Boolean)
     .join('\n');
 }

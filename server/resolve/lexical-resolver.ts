@@ -1,7 +1,16 @@
 import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
 import { domainTagTerms, domainTags } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
-import { asksForChange, asksQuestion, asksToRead, nameVerbTerms, requestActionTags, requestVerbs, sameKindOfAction, toolActionTags } from './request-actions.js';
+import {
+  asksForChange,
+  asksQuestion,
+  asksToRead,
+  nameVerbTerms,
+  requestActionTags,
+  requestVerbs,
+  sameKindOfAction,
+  toolActionTags,
+} from './request-actions.js';
 import { leadAndRest, terms } from './text.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
@@ -164,18 +173,40 @@ export class LexicalResolver {
       return entry;
     });
     this.analysed = next;
-    this.powerOfTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, entry.power.id] as const)));
-    this.declaredPower = new Map(analysed.map((entry) => [entry.power.id, entry.power.declared]));
-    this.declaredTool = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.declared] as const)));
-    this.changingTools = new Map(
-      analysed.flatMap((entry) => entry.tools.flatMap((tool) => (tool.writes || tool.destructive ? [[tool.id, { destructive: tool.destructive, nameTerms: tool.nameTerms }] as const] : []))),
+    this.powerOfTool = new Map(
+      analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, entry.power.id] as const)),
     );
-    this.toolParameters = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.parameters] as const)));
-    this.ownNameTerms = new Map(analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.ownName] as const)));
+    this.declaredPower = new Map(analysed.map((entry) => [entry.power.id, entry.power.declared]));
+    this.declaredTool = new Map(
+      analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.declared] as const)),
+    );
+    this.changingTools = new Map(
+      analysed.flatMap((entry) =>
+        entry.tools.flatMap((tool) =>
+          tool.writes || tool.destructive
+            ? [[tool.id, { destructive: tool.destructive, nameTerms: tool.nameTerms }] as const]
+            : [],
+        ),
+      ),
+    );
+    this.toolParameters = new Map(
+      analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.parameters] as const)),
+    );
+    this.ownNameTerms = new Map(
+      analysed.flatMap((entry) => entry.tools.map((tool) => [tool.id, tool.ownName] as const)),
+    );
     this.powers.build(analysed.map((entry) => entry.power));
     this.tools.build(analysed.flatMap((entry) => entry.tools));
-    this.learnedVerbs = new Map(analysed.flatMap((entry) => entry.tools.filter((tool) => tool.learnedVerbs.length > 0).map((tool) => [tool.id, tool.learnedVerbs] as const)));
-    this.unlearnedTools.build(this.learnedVerbs.size > 0 ? analysed.flatMap((entry) => entry.tools.map((tool) => ({ ...tool, fields: { ...tool.fields, learned: [] } }))) : []);
+    this.learnedVerbs = new Map(
+      analysed.flatMap((entry) =>
+        entry.tools.filter((tool) => tool.learnedVerbs.length > 0).map((tool) => [tool.id, tool.learnedVerbs] as const),
+      ),
+    );
+    this.unlearnedTools.build(
+      this.learnedVerbs.size > 0
+        ? analysed.flatMap((entry) => entry.tools.map((tool) => ({ ...tool, fields: { ...tool.fields, learned: [] } })))
+        : [],
+    );
     this.rememberedPowers = new Map();
     this.rememberedTools = new Map();
     const best = new Map<string, number>();
@@ -191,10 +222,25 @@ export class LexicalResolver {
 
   /** Every power, best first (those that matched nothing last, in index order). */
   rankPowers(query: string): LexicalCandidate[] {
-    const matched = rememberedFirst(rankIndex(this.powers, queryTerms(query), this.declaredOfPower), this.rememberedPowers.get(requestKeyOf(query)));
+    const matched = rememberedFirst(
+      rankIndex(this.powers, queryTerms(query), this.declaredOfPower),
+      this.rememberedPowers.get(requestKeyOf(query)),
+    );
     const seen = new Set(matched.map((c) => c.name));
     const unmatched = this.powers.allIds().filter((id) => !seen.has(id));
-    return [...matched, ...unmatched.map((name) => ({ name, score: 0, normalized: 0, coverage: 0, identity: 0, incidental: 0, matchType: 'description' as const, matchedTerms: [] }))];
+    return [
+      ...matched,
+      ...unmatched.map((name) => ({
+        name,
+        score: 0,
+        normalized: 0,
+        coverage: 0,
+        identity: 0,
+        incidental: 0,
+        matchType: 'description' as const,
+        matchedTerms: [],
+      })),
+    ];
   }
 
   /**
@@ -208,7 +254,11 @@ export class LexicalResolver {
     const actions = asksQuestion(query) ? [] : requestActionTags(query);
     const weighted = [...queryTerms(query), ...actions.map((term) => ({ term, weight: 1 }))];
     const remembered = this.rememberedTools.get(requestKeyOf(query));
-    const tools = this.withoutOtherActions(query, rankIndex(this.tools, weighted, (id) => this.declaredTool.get(id) ?? NONE), weighted);
+    const tools = this.withoutOtherActions(
+      query,
+      rankIndex(this.tools, weighted, (id) => this.declaredTool.get(id) ?? NONE),
+      weighted,
+    );
     const powers = rankIndex(this.powers, weighted, this.declaredOfPower);
     const bestTool = tools[0]?.score ?? 0;
     const bestPower = powers[0]?.score ?? 0;
@@ -224,10 +274,25 @@ export class LexicalResolver {
       const share = powerShare.get(power) ?? 0;
       if (!tool && share === 0) return [];
       // A tool that matched nothing itself is there by its power's match, as much in passing as that.
-      const base = tool ?? { name: toolId, score: 0, normalized: 0, coverage: 0, identity: 0, incidental: powerIncidental.get(power) ?? 0, matchType: 'description' as const, matchedTerms: [] };
+      const base = tool ?? {
+        name: toolId,
+        score: 0,
+        normalized: 0,
+        coverage: 0,
+        identity: 0,
+        incidental: powerIncidental.get(power) ?? 0,
+        matchType: 'description' as const,
+        matchedTerms: [],
+      };
       const paramHits = paramHitsOf(this.toolParameters.get(toolId), weighted, this.tools);
       const named = nameCoverage(this.ownNameTerms.get(toolId), subjects, this.tools);
-      return [{ ...base, paramHits, score: scale * ((1 - POWER_MIX) * (base.score / scale) + POWER_MIX * share + NAME_MIX * named) }];
+      return [
+        {
+          ...base,
+          paramHits,
+          score: scale * ((1 - POWER_MIX) * (base.score / scale) + POWER_MIX * share + NAME_MIX * named),
+        },
+      ];
     });
     return rememberedFirst(this.safeForRequest(query, weighted, mixed.sort(byStrength)), remembered);
   }
@@ -240,10 +305,21 @@ export class LexicalResolver {
   private withoutOtherActions(query: string, ranked: LexicalCandidate[], weighted: WeightedTerm[]): LexicalCandidate[] {
     if (this.learnedVerbs.size === 0) return ranked;
     const verbs = requestVerbs(query);
-    const other = new Set([...this.learnedVerbs].filter(([, asked]) => !asked.some((kind) => sameKindOfAction(verbs, kind))).map(([id]) => id));
+    const other = new Set(
+      [...this.learnedVerbs]
+        .filter(([, asked]) => !asked.some((kind) => sameKindOfAction(verbs, kind)))
+        .map(([id]) => id),
+    );
     if (other.size === 0) return ranked;
-    const plain = new Map(rankIndex(this.unlearnedTools, weighted, (id) => this.declaredTool.get(id) ?? NONE, this.tools).map((c) => [c.name, c]));
-    return ranked.flatMap((c) => (other.has(c.name) ? (plain.has(c.name) ? [plain.get(c.name)!] : []) : [c])).sort(byStrength);
+    const plain = new Map(
+      rankIndex(this.unlearnedTools, weighted, (id) => this.declaredTool.get(id) ?? NONE, this.tools).map((c) => [
+        c.name,
+        c,
+      ]),
+    );
+    return ranked
+      .flatMap((c) => (other.has(c.name) ? (plain.has(c.name) ? [plain.get(c.name)!] : []) : [c]))
+      .sort(byStrength);
   }
 
   /**
@@ -276,7 +352,16 @@ export class LexicalResolver {
 
 interface AnalysedPower {
   power: SearchDocument;
-  tools: Array<SearchDocument & { parameters: Set<string>; destructive: boolean; writes: boolean; nameTerms: string[]; ownName: string[]; learnedVerbs: Array<Set<string>> }>;
+  tools: Array<
+    SearchDocument & {
+      parameters: Set<string>;
+      destructive: boolean;
+      writes: boolean;
+      nameTerms: string[];
+      ownName: string[];
+      learnedVerbs: Array<Set<string>>;
+    }
+  >;
   /** Requests that worked before, by request key, with their weight: for the power, and for each tool id. */
   remembered: Array<{ key: string; id: string; weight: number; tool: boolean }>;
 }
@@ -291,17 +376,40 @@ function analysePower(doc: PowerDocument): AnalysedPower {
     toolProse: doc.tools.flatMap((tool) => terms(leadAndRest(tool.description ?? '')[1])),
     parameters: doc.tools.flatMap((tool) => (tool.parameters ?? []).flatMap(terms)),
   };
-  const own = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames, ...fields.toolDescriptions, ...fields.toolProse];
-  const phrases = [fields.name, fields.keywords, fields.description, fields.toolNames, fields.toolDescriptions].flatMap(bigrams);
+  const own = [
+    ...fields.name,
+    ...fields.keywords,
+    ...fields.description,
+    ...fields.toolNames,
+    ...fields.toolDescriptions,
+    ...fields.toolProse,
+  ];
+  const phrases = [fields.name, fields.keywords, fields.description, fields.toolNames, fields.toolDescriptions].flatMap(
+    bigrams,
+  );
   // What the power says it is (its name, keywords, description, tool names), apart from what its
   // tools' prose and parameters mention in passing.
   const declaredWords = [...fields.name, ...fields.keywords, ...fields.description, ...fields.toolNames];
-  const declared = new Set([...declaredWords, ...domainTagTerms(declaredWords), ...[fields.name, fields.keywords, fields.description, fields.toolNames].flatMap(bigrams)]);
+  const declared = new Set([
+    ...declaredWords,
+    ...domainTagTerms(declaredWords),
+    ...[fields.name, fields.keywords, fields.description, fields.toolNames].flatMap(bigrams),
+  ]);
   const powerContext = [...fields.name, ...fields.keywords, ...fields.description];
   const learned = learnedField(doc.learned);
-  const remembered: AnalysedPower['remembered'] = (doc.learned ?? []).map((l) => ({ key: requestKeyOf(l.text), id: doc.name, weight: l.weight, tool: false }));
+  const remembered: AnalysedPower['remembered'] = (doc.learned ?? []).map((l) => ({
+    key: requestKeyOf(l.text),
+    id: doc.name,
+    weight: l.weight,
+    tool: false,
+  }));
   return {
-    power: { id: doc.name, fields: { ...fields, domains: domainTagTerms(own), phrases, learned: learned.terms }, weights: { learned: learned.weights }, declared: new Set([...declared, ...learned.terms]) },
+    power: {
+      id: doc.name,
+      fields: { ...fields, domains: domainTagTerms(own), phrases, learned: learned.terms },
+      weights: { learned: learned.weights },
+      declared: new Set([...declared, ...learned.terms]),
+    },
     tools: doc.tools.map((tool) => {
       const id = tool.id ?? `${doc.name}:${tool.name}`;
       const name = terms(tool.name);
@@ -311,13 +419,22 @@ function analysePower(doc: PowerDocument): AnalysedPower {
       const toolLearned = learnedField(tool.learned);
       const actions = toolActionTags(tool.name, leadText, doc.name);
       const verbs = nameVerbTerms(tool.name);
-      for (const l of tool.learned ?? []) remembered.push({ key: requestKeyOf(l.text), id, weight: l.weight, tool: true });
+      for (const l of tool.learned ?? [])
+        remembered.push({ key: requestKeyOf(l.text), id, weight: l.weight, tool: true });
       // A tool's domains are what its name and first sentence say it does: its power's words are
       // every sibling's (and weigh through the power's share), its further prose is in passing.
       const toolDomains = domainTagTerms([...name, ...lead]);
       return {
         id,
-        fields: { name, lead, description: rest, power: powerContext, domains: toolDomains, actions, learned: toolLearned.terms },
+        fields: {
+          name,
+          lead,
+          description: rest,
+          power: powerContext,
+          domains: toolDomains,
+          actions,
+          learned: toolLearned.terms,
+        },
         parameters: new Set((tool.parameters ?? []).flatMap(terms)),
         destructive: tool.destructive === true,
         writes: tool.writes === true,
@@ -325,7 +442,16 @@ function analysePower(doc: PowerDocument): AnalysedPower {
         learnedVerbs: (tool.learned ?? []).map((l) => requestVerbs(l.text)),
         ownName: [...new Set(name.filter((t) => !fields.name.includes(t) && !verbs.has(t)))],
         weights: { learned: toolLearned.weights },
-        declared: new Set([...name, ...lead, ...powerContext, ...toolDomains, ...actions, ...toolLearned.terms, ...bigrams(name), ...bigrams(lead)]),
+        declared: new Set([
+          ...name,
+          ...lead,
+          ...powerContext,
+          ...toolDomains,
+          ...actions,
+          ...toolLearned.terms,
+          ...bigrams(name),
+          ...bigrams(lead),
+        ]),
       };
     }),
     remembered,
@@ -373,7 +499,12 @@ function isSubject(term: WeightedTerm): boolean {
 }
 
 /** `scale`: the index whose term statistics (IDF) the scores are on, when not `index` itself. */
-function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: string) => ReadonlySet<string>, scale: Bm25fIndex = index): LexicalCandidate[] {
+function rankIndex(
+  index: Bm25fIndex,
+  query: WeightedTerm[],
+  declared: (id: string) => ReadonlySet<string>,
+  scale: Bm25fIndex = index,
+): LexicalCandidate[] {
   // Words no document has cannot tell the powers apart ("remember that Ada Lovelace ..."): the
   // reachable score and the coverage count only the query's words the catalog knows.
   const known = query.filter((t) => scale.documentFrequency(t.term) > 0);
@@ -381,20 +512,29 @@ function rankIndex(index: Bm25fIndex, query: WeightedTerm[], declared: (id: stri
   const subjectIdf = subject.reduce((sum, t) => sum + scale.idf(t.term), 0);
   const reachable = known.reduce((sum, t) => sum + t.weight * scale.idf(t.term), 0);
   const signals = new Map(subject.map((t) => [t.term, [...domainTags([t.term]).keys()]]));
-  const scored = index.score(query, (term) => scale.idf(term)).map(({ id, score, matches }) => {
-    const hit = new Set(matches.map((m) => m.term));
-    const covered = subject.reduce((s, t) => s + (hit.has(t.term) ? 1 : signals.get(t.term)!.some((d) => hit.has(d)) ? DOMAIN_COVER : 0) * scale.idf(t.term), 0);
-    return {
-      name: id,
-      score,
-      normalized: reachable > 0 ? Math.min(1, score / reachable) : 0,
-      coverage: subjectIdf > 0 ? covered / subjectIdf : 0,
-      identity: score > 0 ? matches.filter((m) => IDENTITY_FIELDS.has(m.field)).reduce((s, m) => s + m.score, 0) / score : 0,
-      incidental: score > 0 ? matches.filter((m) => !declared(id).has(m.term)).reduce((s, m) => s + m.score, 0) / score : 0,
-      matchType: dominantField(matches),
-      matchedTerms: matches.map((m) => m.term),
-    };
-  });
+  const scored = index
+    .score(query, (term) => scale.idf(term))
+    .map(({ id, score, matches }) => {
+      const hit = new Set(matches.map((m) => m.term));
+      const covered = subject.reduce(
+        (s, t) =>
+          s +
+          (hit.has(t.term) ? 1 : signals.get(t.term)!.some((d) => hit.has(d)) ? DOMAIN_COVER : 0) * scale.idf(t.term),
+        0,
+      );
+      return {
+        name: id,
+        score,
+        normalized: reachable > 0 ? Math.min(1, score / reachable) : 0,
+        coverage: subjectIdf > 0 ? covered / subjectIdf : 0,
+        identity:
+          score > 0 ? matches.filter((m) => IDENTITY_FIELDS.has(m.field)).reduce((s, m) => s + m.score, 0) / score : 0,
+        incidental:
+          score > 0 ? matches.filter((m) => !declared(id).has(m.term)).reduce((s, m) => s + m.score, 0) / score : 0,
+        matchType: dominantField(matches),
+        matchedTerms: matches.map((m) => m.term),
+      };
+    });
   return scored.sort(byStrength);
 }
 
@@ -421,7 +561,12 @@ function paramHitsOf(parameters: ReadonlySet<string> | undefined, query: Weighte
  * tool whose parameter names have more of the request, then by name so the order is stable.
  */
 function byStrength(a: LexicalCandidate, b: LexicalCandidate): number {
-  return b.score - a.score || a.incidental - b.incidental || (b.paramHits ?? 0) - (a.paramHits ?? 0) || a.name.localeCompare(b.name);
+  return (
+    b.score - a.score ||
+    a.incidental - b.incidental ||
+    (b.paramHits ?? 0) - (a.paramHits ?? 0) ||
+    a.name.localeCompare(b.name)
+  );
 }
 
 function dominantField(matches: TermMatch[]): MatchType {

@@ -44,23 +44,35 @@ export function analyzeQuery(request: string): QueryAnalysis {
   // A verb that is as often a noun, standing as the request's verb, is matched by what tools do
   // (their action tags), not as a word: "record that Alice manages Bob" is not about the records
   // of a database, nor "log my hours" about a git log.
-  const surface = list.flatMap((w, i) => (isStopWord(w) || verbs[i] === 'verb-of-noun' ? [] : [{ w, verb: verbs[i] === 'verb', clause: clause[i], name: i > 0 && NAMING.has(list[i - 1]) }]));
+  const surface = list.flatMap((w, i) =>
+    isStopWord(w) || verbs[i] === 'verb-of-noun'
+      ? []
+      : [{ w, verb: verbs[i] === 'verb', clause: clause[i], name: i > 0 && NAMING.has(list[i - 1]) }],
+  );
   const all = surface.map(({ w }) => stem(w));
   // The stand-in for an address says the request acts on one, as a request word does, not what it is about.
   const standIn = query !== request && !words(request).includes(ADDRESS_WORD);
-  const kinds = surface.map(({ w, verb, name }) => (GENERIC.has(w) || name || (standIn && w === ADDRESS_WORD) ? 'generic' : verb ? 'action' : 'subject'));
+  const kinds = surface.map(({ w, verb, name }) =>
+    GENERIC.has(w) || name || (standIn && w === ADDRESS_WORD) ? 'generic' : verb ? 'action' : 'subject',
+  );
   const subjects = kinds.filter((k) => k === 'subject').length;
   const actionWeight = subjects <= SHORT_REQUEST ? 1 : QUERY_WEIGHTS.action;
   const counts = new Map<string, { count: number; weight: number; subject: boolean }>();
   all.forEach((term, i) => {
-    const w = (kinds[i] === 'generic' ? QUERY_WEIGHTS.generic : kinds[i] === 'action' ? actionWeight : 1) * (surface[i].clause ? CLAUSE_WEIGHT : 1);
+    const w =
+      (kinds[i] === 'generic' ? QUERY_WEIGHTS.generic : kinds[i] === 'action' ? actionWeight : 1) *
+      (surface[i].clause ? CLAUSE_WEIGHT : 1);
     const entry = counts.get(term) ?? { count: 0, weight: 0, subject: false };
     entry.count += 1;
     entry.weight = Math.max(entry.weight, w);
     entry.subject ||= kinds[i] === 'subject';
     counts.set(term, entry);
   });
-  const weighted: WeightedTerm[] = [...counts].map(([term, { count, weight, subject }]) => ({ term, weight: Math.min(count, 2) * weight, ...(subject ? { subject } : {}) }));
+  const weighted: WeightedTerm[] = [...counts].map(([term, { count, weight, subject }]) => ({
+    term,
+    weight: Math.min(count, 2) * weight,
+    ...(subject ? { subject } : {}),
+  }));
   // A fact to keep is in the domain of facts, whatever its own words are about.
   const tags = domainTags(keepsAFact(list) ? [...all, stem('fact')] : all);
   for (const [tag, count] of tags) weighted.push({ term: tag, weight: QUERY_WEIGHTS.domain * Math.min(count, 2) });

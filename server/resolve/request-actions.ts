@@ -5,7 +5,15 @@
  * request with no verb of change asks for nothing to change.
  */
 import { domainTags } from './domain-tags.js';
-import { ACTION_VERBS, INDEFINITE_WORDS, LISTING_WORDS, NOUN_VERBS, NUMBER_WORDS, OPENING_VERBS, VERB_INTRODUCERS } from './lexicon/request-words.js';
+import {
+  ACTION_VERBS,
+  INDEFINITE_WORDS,
+  LISTING_WORDS,
+  NOUN_VERBS,
+  NUMBER_WORDS,
+  OPENING_VERBS,
+  VERB_INTRODUCERS,
+} from './lexicon/request-words.js';
 import { stem, words } from './text.js';
 
 /** A tag term cannot collide with a word or a domain tag: words never contain '!'. */
@@ -19,7 +27,10 @@ const VERB_GROUPS = new Map<string, string[]>();
 const GROUPS_OF = new Map<string, string[]>();
 for (const [group, verbs] of Object.entries(ACTION_VERBS)) {
   for (const verb of verbs.split(' ')) {
-    for (const [map, key] of [[VERB_GROUPS, verb], [GROUPS_OF, stem(verb)]] as const) {
+    for (const [map, key] of [
+      [VERB_GROUPS, verb],
+      [GROUPS_OF, stem(verb)],
+    ] as const) {
       const groups = map.get(key) ?? [];
       if (!groups.includes(group)) groups.push(group);
       map.set(key, groups);
@@ -84,7 +95,11 @@ function groupsOf(text: string): Set<string> {
   const list = words(text);
   const verbs = verbPositions(list);
   const inClause = clauseWords(text);
-  return new Set(list.flatMap((_, i) => (inClause[i] && !(i > 0 && CONJUNCTIONS.has(list[i - 1])) ? [] : groupsAt(list, i, verbs[i]))));
+  return new Set(
+    list.flatMap((_, i) =>
+      inClause[i] && !(i > 0 && CONJUNCTIONS.has(list[i - 1])) ? [] : groupsAt(list, i, verbs[i]),
+    ),
+  );
 }
 
 /**
@@ -108,7 +123,9 @@ export function clauseWords(text: string): boolean[] {
  */
 export function actionWords(list: readonly string[]): Array<'verb' | 'verb-of-noun' | false> {
   const verbs = verbPositions(list);
-  return list.map((word, i) => (!VERB_GROUPS.has(word) ? false : !NOUNS_TOO.has(word) ? 'verb' : verbs[i] ? 'verb-of-noun' : false));
+  return list.map((word, i) =>
+    !VERB_GROUPS.has(word) ? false : !NOUNS_TOO.has(word) ? 'verb' : verbs[i] ? 'verb-of-noun' : false,
+  );
 }
 
 /**
@@ -121,7 +138,9 @@ export function keepsAFact(list: readonly string[]): boolean {
 }
 
 function keepingVerb(word: string): boolean {
-  return groupsOfWord(word, true).some((group) => group === 'write' || group === 'create') || OTHER_CHANGES.has(stem(word));
+  return (
+    groupsOfWord(word, true).some((group) => group === 'write' || group === 'create') || OTHER_CHANGES.has(stem(word))
+  );
 }
 
 /**
@@ -147,7 +166,11 @@ const LISTING_TOOL_WORDS = new Set(LISTING_WORDS.split(' '));
  * ten commits", "5 open issues"). A span of time is no number of things ("the last 7 days").
  */
 export function asksForMany(list: readonly string[]): boolean {
-  return list.some((word, i) => isCount(word) && list.slice(i + 1, i + 3).some((next) => isPlural(next) && !domainTags([stem(next)]).has('#time')));
+  return list.some(
+    (word, i) =>
+      isCount(word) &&
+      list.slice(i + 1, i + 3).some((next) => isPlural(next) && !domainTags([stem(next)]).has('#time')),
+  );
 }
 
 /** A word of a tool's name or description that says it gives many things: "list", "history", "log" where it is no verb of writing (`log_event` logs). */
@@ -187,7 +210,20 @@ export function toolActionTags(name: string, lead: string, powerName = ''): stri
  * Verbs that carry no action of their own: the noun after them does ("Make line-based edits",
  * "Perform click on a web page", "Take a screenshot").
  */
-const LIGHT_VERBS = new Set(['make', 'makes', 'perform', 'performs', 'do', 'does', 'take', 'takes', 'give', 'gives', 'apply', 'applies']);
+const LIGHT_VERBS = new Set([
+  'make',
+  'makes',
+  'perform',
+  'performs',
+  'do',
+  'does',
+  'take',
+  'takes',
+  'give',
+  'gives',
+  'apply',
+  'applies',
+]);
 
 /** How far after a light verb its noun may stand ("Make line-based edits"). */
 const LIGHT_REACH = 4;
@@ -208,12 +244,18 @@ function leadGroups(list: readonly string[]): readonly string[] {
 function openingGroups(word: string): readonly string[] {
   const written = groupsOfWord(word, true);
   if (written.length > 0 || !word.endsWith('s')) return written;
-  return VERB_GROUPS.get(word.slice(0, -1)) ?? (word.endsWith('es') ? VERB_GROUPS.get(word.slice(0, -2)) : undefined) ?? [];
+  return (
+    VERB_GROUPS.get(word.slice(0, -1)) ?? (word.endsWith('es') ? VERB_GROUPS.get(word.slice(0, -2)) : undefined) ?? []
+  );
 }
 
 /** The verbs of a tool's name, as the stems its name terms have: what its action tags already match. */
 export function nameVerbTerms(name: string): Set<string> {
-  return new Set(words(name).filter((word, i) => groupsOfWord(word, i === 0).length > 0).map(stem));
+  return new Set(
+    words(name)
+      .filter((word, i) => groupsOfWord(word, i === 0).length > 0)
+      .map(stem),
+  );
 }
 
 /**
@@ -221,7 +263,10 @@ export function nameVerbTerms(name: string): Set<string> {
  * "switch to the branch", "kill the process", "click the button"): they only say that a request is
  * not a read, and are no action of their own to match a tool by.
  */
-const OTHER_WORDS = 'remember forget switch kill terminate stop cancel click fill press submit install close navigate go rewrite'.split(' ');
+const OTHER_WORDS =
+  'remember forget switch kill terminate stop cancel click fill press submit install close navigate go rewrite'.split(
+    ' ',
+  );
 const OTHER_CHANGES = new Set(OTHER_WORDS.map(stem));
 const OTHER_AS_WRITTEN = new Set(OTHER_WORDS);
 
@@ -233,7 +278,9 @@ const OTHER_AS_WRITTEN = new Set(OTHER_WORDS);
 function otherChanges(query: string): string[] {
   const list = words(query);
   const verbs = verbPositions(list);
-  return list.flatMap((word, i) => (OTHER_AS_WRITTEN.has(word) || (verbs[i] && OTHER_CHANGES.has(stem(word))) ? [stem(word)] : []));
+  return list.flatMap((word, i) =>
+    OTHER_AS_WRITTEN.has(word) || (verbs[i] && OTHER_CHANGES.has(stem(word))) ? [stem(word)] : [],
+  );
 }
 
 /** True when a request names an action that changes something (creates, updates, deletes, writes, runs, undoes, or another change). */

@@ -16,8 +16,16 @@ export const TIER_SIZE = { activated: 1, multiple_matches: 3, weak_matches: 5, n
  */
 export function decideTier<T extends PowerScore>(ranked: T[], thresholds: TierThresholds): TierDecision<T> {
   const best = ranked[0]?.confidence ?? 0;
-  const confident: Tier = best >= thresholds.multipleThreshold ? 'multiple_matches' : best >= thresholds.weakThreshold ? 'weak_matches' : 'not_found';
-  const tier: Tier = best >= thresholds.activateThreshold && mayAutoActivate(ranked[0]) && understood(ranked[0]) ? 'activated' : confident;
+  const confident: Tier =
+    best >= thresholds.multipleThreshold
+      ? 'multiple_matches'
+      : best >= thresholds.weakThreshold
+        ? 'weak_matches'
+        : 'not_found';
+  const tier: Tier =
+    best >= thresholds.activateThreshold && mayAutoActivate(ranked[0]) && understood(ranked[0])
+      ? 'activated'
+      : confident;
   return { tier, candidates: topCandidates(ranked, TIER_SIZE[tier]) };
 }
 
@@ -42,7 +50,8 @@ export function mayAutoActivate(top: Pick<PowerScore, 'incidental'>, options: { 
  * words of their own; a semantic similarity speaks for the whole request.
  */
 function understood(top: Pick<PowerScore, 'matchedTerms' | 'matchType' | 'semantic' | 'identity'>): boolean {
-  if (top.semantic !== undefined || top.matchType === 'name' || top.matchType === 'keyword' || (top.identity ?? 0) > 0) return true;
+  if (top.semantic !== undefined || top.matchType === 'name' || top.matchType === 'keyword' || (top.identity ?? 0) > 0)
+    return true;
   return new Set(top.matchedTerms.filter((term) => !term.startsWith('#') && !term.includes(' '))).size >= 2;
 }
 

@@ -1,7 +1,15 @@
 /** The activity filter and rating a client sent, checked. */
-import { ACTIVITY_STATUSES, INTENT_TYPES, type ActivityFilterInfo, type ActivityRating, type ActivityStatus, type IntentType } from '../../protocol/records.js';
+import {
+  ACTIVITY_STATUSES,
+  INTENT_TYPES,
+  type ActivityFilterInfo,
+  type ActivityRating,
+  type ActivityStatus,
+  type IntentType,
+} from '../../protocol/records.js';
 
-const optional = <K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } => (value === null || value === undefined ? {} : ({ [key]: value } as { [P in K]?: V }));
+const optional = <K extends string, V>(key: K, value: V | null | undefined): { [P in K]?: V } =>
+  value === null || value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 
 /** The filter a client sent, checked: an unknown intent type or status, or a bad number, is an error that says so. */
 export function parseActivityFilterInfo(params: unknown): ActivityFilterInfo {
@@ -17,13 +25,16 @@ export function parseActivityFilterInfo(params: unknown): ActivityFilterInfo {
   const number = (key: string): number | undefined => {
     const value = p[key];
     if (value === undefined || value === null) return undefined;
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error(`${key} must be a non-negative number.`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+      throw new Error(`${key} must be a non-negative number.`);
     return value;
   };
   const intentType = text('intentType');
-  if (intentType !== undefined && !INTENT_TYPES.includes(intentType as IntentType)) throw new Error(`intentType must be one of ${INTENT_TYPES.join(', ')}; got '${intentType}'.`);
+  if (intentType !== undefined && !INTENT_TYPES.includes(intentType as IntentType))
+    throw new Error(`intentType must be one of ${INTENT_TYPES.join(', ')}; got '${intentType}'.`);
   const status = text('status');
-  if (status !== undefined && !ACTIVITY_STATUSES.includes(status as ActivityStatus)) throw new Error(`status must be one of ${ACTIVITY_STATUSES.join(', ')}; got '${status}'.`);
+  if (status !== undefined && !ACTIVITY_STATUSES.includes(status as ActivityStatus))
+    throw new Error(`status must be one of ${ACTIVITY_STATUSES.join(', ')}; got '${status}'.`);
   return {
     ...optional('intentType', intentType as IntentType | undefined),
     ...optional('status', status as ActivityStatus | undefined),

@@ -5,13 +5,22 @@ import { z } from 'zod';
 import { resolvePaths } from '../../protocol/grimoire-paths.js';
 import { loadSettingsFile, withOverrides, type Settings } from '../config/settings.js';
 import type { RuntimeOptions } from '../runtime.js';
-import { clientSettingsSchema, initializationSchema, type ClientSettings, type GatewaySettingsPatch, type InitializationOptions } from '../../protocol/client-settings-schema.js';
+import {
+  clientSettingsSchema,
+  initializationSchema,
+  type ClientSettings,
+  type GatewaySettingsPatch,
+  type InitializationOptions,
+} from '../../protocol/client-settings-schema.js';
 
 /** Reads what the client sent; anything malformed falls back to the defaults, with the reason. */
 export function parseInitializationOptions(value: unknown): { options: InitializationOptions; problems: string[] } {
   const parsed = initializationSchema.safeParse(value ?? {});
   if (parsed.success) return { options: parsed.data, problems: [] };
-  return { options: initializationSchema.parse({}), problems: parsed.error.issues.map((issue) => `initializationOptions.${issue.path.join('.')}: ${issue.message}`) };
+  return {
+    options: initializationSchema.parse({}),
+    problems: parsed.error.issues.map((issue) => `initializationOptions.${issue.path.join('.')}: ${issue.message}`),
+  };
 }
 
 export function parseClientSettings(value: unknown): { settings?: ClientSettings; problems: string[] } {
@@ -32,10 +41,16 @@ export interface GatewayConfig {
  * The runtime for these settings. Spell folders are `$GRIMOIRE_HOME` plus `spellFolders` (relative ones
  * against the workspace folder, `~` expanded); the workspace's `.grimoire/` is added by the runtime.
  */
-export function gatewayConfig(init: InitializationOptions, env: NodeJS.ProcessEnv, demoModules?: string): GatewayConfig {
+export function gatewayConfig(
+  init: InitializationOptions,
+  env: NodeJS.ProcessEnv,
+  demoModules?: string,
+): GatewayConfig {
   const home = resolvePaths(env).home;
   const { settings, patch, problems } = effectiveSettings(path.join(home, 'settings.json'), init.settings.gateway);
-  const folders = init.settings.spellFolders.filter((folder) => folder.trim() !== '').map((folder) => absoluteFolder(folder, init.workspaceFolder));
+  const folders = init.settings.spellFolders
+    .filter((folder) => folder.trim() !== '')
+    .map((folder) => absoluteFolder(folder, init.workspaceFolder));
   return {
     runtime: {
       env,
@@ -53,7 +68,10 @@ export function gatewayConfig(init: InitializationOptions, env: NodeJS.ProcessEn
 }
 
 /** Applies the patch over the settings file, leaving out (and reporting) every key the schema refuses. */
-export function effectiveSettings(file: string, patch: GatewaySettingsPatch): { settings: Settings; patch: GatewaySettingsPatch; problems: string[] } {
+export function effectiveSettings(
+  file: string,
+  patch: GatewaySettingsPatch,
+): { settings: Settings; patch: GatewaySettingsPatch; problems: string[] } {
   const base = loadSettingsFile(file);
   const problems = [...base.problems];
   let current = structuredClone(patch) as Record<string, unknown>;
@@ -73,7 +91,11 @@ export function effectiveSettings(file: string, patch: GatewaySettingsPatch): { 
 
 /** True when the two configs differ only in their resolve thresholds (applied without a restart). */
 export function onlyThresholdsDiffer(a: GatewayConfig, b: GatewayConfig): boolean {
-  const strip = (config: GatewayConfig) => JSON.stringify({ runtime: { ...config.runtime, env: undefined, settingsOverrides: undefined }, settings: { ...config.settings, resolve: undefined } });
+  const strip = (config: GatewayConfig) =>
+    JSON.stringify({
+      runtime: { ...config.runtime, env: undefined, settingsOverrides: undefined },
+      settings: { ...config.settings, resolve: undefined },
+    });
   return strip(a) === strip(b);
 }
 

@@ -19,9 +19,11 @@ const MAX_RECENT = 500;
 export function parseHintsParams(params: unknown): Required<HintsParams> {
   const p = (params && typeof params === 'object' ? params : {}) as Record<string, unknown>;
   const scope = p.scope ?? 'active';
-  if (scope !== 'active' && scope !== 'all') throw new Error(`scope must be 'active' or 'all'; got ${JSON.stringify(scope)}.`);
+  if (scope !== 'active' && scope !== 'all')
+    throw new Error(`scope must be 'active' or 'all'; got ${JSON.stringify(scope)}.`);
   const recent = p.recent ?? RECENT_HINTS;
-  if (typeof recent !== 'number' || !Number.isInteger(recent) || recent < 0) throw new Error('recent must be a whole number of hints.');
+  if (typeof recent !== 'number' || !Number.isInteger(recent) || recent < 0)
+    throw new Error('recent must be a whole number of hints.');
   return { scope, recent: Math.min(recent, MAX_RECENT) };
 }
 

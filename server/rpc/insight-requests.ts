@@ -9,7 +9,14 @@ import { tuneWeights } from '../ranking/tune-weights.js';
 import { currentWeights, saveWeights } from '../ranking/weights-store.js';
 import { parseActivityFilterInfo, parseRating } from './activity-payloads.js';
 import { hintsPayload, parseHintsParams, type HintsPorts } from './hints-payloads.js';
-import type { ActivityPage, ActivityRated, HintsPayload, RecommendationStats, TokenReportInfo, TuneWeightsResult } from '../../protocol/records.js';
+import type {
+  ActivityPage,
+  ActivityRated,
+  HintsPayload,
+  RecommendationStats,
+  TokenReportInfo,
+  TuneWeightsResult,
+} from '../../protocol/records.js';
 import { recommendationStats, tuneResult } from './ranking-payloads.js';
 
 export interface ActivityPorts {
@@ -43,7 +50,11 @@ export async function gatewayRate(ports: ActivityPorts, params: unknown): Promis
 }
 
 export async function gatewayRecommendationStats(ports: RankingPorts): Promise<RecommendationStats> {
-  return recommendationStats(metricsBySource(await ports.recommendations.sums()), currentWeights(ports.store), ports.settings.ranking.learn);
+  return recommendationStats(
+    metricsBySource(await ports.recommendations.sums()),
+    currentWeights(ports.store),
+    ports.settings.ranking.learn,
+  );
 }
 
 export async function gatewayTune(ports: RankingPorts): Promise<TuneWeightsResult> {

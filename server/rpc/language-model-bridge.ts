@@ -6,7 +6,11 @@
  */
 import { CancellationTokenSource, type Connection } from 'vscode-languageserver/node';
 import type { LanguageModelFn } from '../intel/intel.js';
-import { languageModelRequest, type LanguageModelAvailability, type LanguageModelReply } from '../../protocol/extension-methods.js';
+import {
+  languageModelRequest,
+  type LanguageModelAvailability,
+  type LanguageModelReply,
+} from '../../protocol/extension-methods.js';
 
 export function languageModelVia(connection: Connection): LanguageModelFn {
   return async (prompt, signal) => {
@@ -15,7 +19,11 @@ export function languageModelVia(connection: Connection): LanguageModelFn {
     const abort = () => source.cancel();
     signal.addEventListener('abort', abort, { once: true });
     try {
-      const reply = (await connection.sendRequest(languageModelRequest.method, { prompt }, source.token)) as LanguageModelReply | null;
+      const reply = (await connection.sendRequest(
+        languageModelRequest.method,
+        { prompt },
+        source.token,
+      )) as LanguageModelReply | null;
       if (!reply || typeof reply.text !== 'string') throw new Error('the VS Code language model gave no text');
       return reply.text;
     } finally {
@@ -27,5 +35,8 @@ export function languageModelVia(connection: Connection): LanguageModelFn {
 
 export function parseAvailability(params: unknown): LanguageModelAvailability {
   const p = (params && typeof params === 'object' ? params : {}) as Partial<LanguageModelAvailability>;
-  return { available: p.available === true, models: Array.isArray(p.models) ? p.models.filter((m): m is string => typeof m === 'string') : [] };
+  return {
+    available: p.available === true,
+    models: Array.isArray(p.models) ? p.models.filter((m): m is string => typeof m === 'string') : [],
+  };
 }

@@ -19,7 +19,12 @@ import {
   tokenReportChanged,
   type NotificationType,
 } from '../../protocol/extension-methods.js';
-import { gatewayRecommendationStats, gatewayTokenReport, type RankingPorts, type TokenReportPorts } from './insight-requests.js';
+import {
+  gatewayRecommendationStats,
+  gatewayTokenReport,
+  type RankingPorts,
+  type TokenReportPorts,
+} from './insight-requests.js';
 
 const log = logger('rpc');
 export const HINTS_DEBOUNCE_MS = 250;
@@ -61,7 +66,9 @@ class Debounced {
 
 /** Subscribes to the gateway's emitters; returns the unsubscribe function. */
 export function publishLiveUpdates(ports: LiveUpdatePorts, notify: Notify): () => void {
-  const hints = new Debounced(HINTS_DEBOUNCE_MS, async () => notify(hintsChanged, await hintsPayload(ports, { scope: 'active', recent: RECENT_HINTS })));
+  const hints = new Debounced(HINTS_DEBOUNCE_MS, async () =>
+    notify(hintsChanged, await hintsPayload(ports, { scope: 'active', recent: RECENT_HINTS })),
+  );
   const stats = new Debounced(STATS_DEBOUNCE_MS, async () => {
     notify(recommendationStatsChanged, await gatewayRecommendationStats(ports));
     notify(tokenReportChanged, await gatewayTokenReport(ports));

@@ -7,7 +7,15 @@ import { serverIdentity } from '../powers/import-common.js';
 import type { PowerDefinition, RegistrySnapshot } from '../powers/types.js';
 import type { TierThresholds } from '../resolve/types.js';
 import type { ResolverStatus } from '../resolve/hybrid-resolver.js';
-import type { GatewayHealth, GatewayStatus, PowerInfo, PowersPayload, ResolveResult, Tier, ToolInfo } from '../../protocol/records.js';
+import type {
+  GatewayHealth,
+  GatewayStatus,
+  PowerInfo,
+  PowersPayload,
+  ResolveResult,
+  Tier,
+  ToolInfo,
+} from '../../protocol/records.js';
 import { scoreExplanation } from './ranking-payloads.js';
 import { queryWordsFor } from '../resolve/text.js';
 import { commandExists, lookupFor } from '../util/command-lookup.js';
@@ -33,7 +41,9 @@ export interface PowerInfoPorts {
 
 /** The MCP sessions (not the window) whose tool list holds some of the power's tools. */
 function agentSessions(ports: Pick<PowerInfoPorts, 'sessions'>, power: string): number {
-  return ports.sessions.all().filter((state) => state.id !== '' && [...state.exposed.values()].some((tool) => tool.power === power)).length;
+  return ports.sessions
+    .all()
+    .filter((state) => state.id !== '' && [...state.exposed.values()].some((tool) => tool.power === power)).length;
 }
 
 export function powersPayload(ports: PowerInfoPorts, snapshot: RegistrySnapshot): PowersPayload {
@@ -46,7 +56,11 @@ export function powersPayload(ports: PowerInfoPorts, snapshot: RegistrySnapshot)
 
 /** The stdio command, when it cannot be found (the power is then never started by discovery). */
 function missingCommand(power: PowerDefinition): string | undefined {
-  return power.server.transport === 'stdio' && power.problems.length === 0 && !commandExists(power.server.command, lookupFor(power.server.env, power.server.cwd)) ? power.server.command : undefined;
+  return power.server.transport === 'stdio' &&
+    power.problems.length === 0 &&
+    !commandExists(power.server.command, lookupFor(power.server.env, power.server.cwd))
+    ? power.server.command
+    : undefined;
 }
 
 /** `rarity`: the catalog's (catalogRarityOf), so an imported power is described as the resolver indexes it. */
@@ -55,8 +69,15 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition, rarity?
   const tools = ports.toolsOf(power.name);
   // Each listed tool is available, held for review, or blocked (by the review or the settings; blocked wins).
   const listed = new Set(tools.map((tool) => tool.name));
-  const blockedBySettings = tools.filter((tool) => ports.policy.settingsRefusal(power.name, tool.name) === 'blocked').map((tool) => tool.name);
-  const blocked = [...new Set([...ports.trust.quarantinedOf(power.name, 'rejected').filter((tool) => listed.has(tool)), ...blockedBySettings])].sort();
+  const blockedBySettings = tools
+    .filter((tool) => ports.policy.settingsRefusal(power.name, tool.name) === 'blocked')
+    .map((tool) => tool.name);
+  const blocked = [
+    ...new Set([
+      ...ports.trust.quarantinedOf(power.name, 'rejected').filter((tool) => listed.has(tool)),
+      ...blockedBySettings,
+    ]),
+  ].sort();
   const held = ports.trust.quarantinedOf(power.name, 'pending').filter((tool) => !blocked.includes(tool));
   const words = describePower(power, tools, rarity);
   const missing = missingCommand(power);
@@ -72,7 +93,12 @@ export function powerInfo(ports: PowerInfoPorts, power: PowerDefinition, rarity?
     active: ports.isActive(power.name),
     agentSessions: agentSessions(ports, power.name),
     tools: tools.map(toolInfo),
-    problems: [...power.problems, ...(missing ? [`command '${missing}' was not found on PATH: install it, or give its full path in ${power.source.file}`] : [])],
+    problems: [
+      ...power.problems,
+      ...(missing
+        ? [`command '${missing}' was not found on PATH: install it, or give its full path in ${power.source.file}`]
+        : []),
+    ],
     ...(missing ? { missingCommand: missing } : {}),
     ...(status?.lastError ? { lastError: status.lastError } : {}),
     ...(held.length ? { awaitingReview: held } : {}),
@@ -132,7 +158,12 @@ export function bandOf(confidence: number, thresholds: TierThresholds): Tier {
   return 'not_found';
 }
 
-export function resolveResult(outcome: ResolveOutcome, thresholds: TierThresholds, elapsedMs: number, resolver?: ResolverStatus): ResolveResult {
+export function resolveResult(
+  outcome: ResolveOutcome,
+  thresholds: TierThresholds,
+  elapsedMs: number,
+  resolver?: ResolverStatus,
+): ResolveResult {
   return {
     query: outcome.query,
     tier: outcome.tier,
@@ -151,7 +182,11 @@ export function resolveResult(outcome: ResolveOutcome, thresholds: TierThreshold
         ...(explanation ? { explanation } : {}),
       };
     }),
-    thresholds: { activateThreshold: thresholds.activateThreshold, multipleThreshold: thresholds.multipleThreshold, weakThreshold: thresholds.weakThreshold },
+    thresholds: {
+      activateThreshold: thresholds.activateThreshold,
+      multipleThreshold: thresholds.multipleThreshold,
+      weakThreshold: thresholds.weakThreshold,
+    },
     elapsedMs: Math.round(elapsedMs * 1000) / 1000,
     ...(resolver ? { resolver } : {}),
   };

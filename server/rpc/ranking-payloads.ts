@@ -3,16 +3,31 @@ import type { ResolvedCandidate } from '../gateway/resolution.js';
 import type { HistoryMetricsBySource } from '../ranking/history-metrics.js';
 import { DEFAULT_WEIGHTS, type RankingWeights } from '../ranking/learned-ranking.js';
 import { MIN_SAMPLES, type TuningResult } from '../ranking/tune-weights.js';
-import type { RankingWeightsInfo, RecommendationStats, ScoreExplanation, TuneWeightsResult } from '../../protocol/records.js';
+import type {
+  RankingWeightsInfo,
+  RecommendationStats,
+  ScoreExplanation,
+  TuneWeightsResult,
+} from '../../protocol/records.js';
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 /** Only the five weights (a saved tuning may carry more keys). */
 export function weightsInfo(weights: RankingWeights): RankingWeightsInfo {
-  return { relevance: weights.relevance, success: weights.success, popularity: weights.popularity, performance: weights.performance, rating: weights.rating };
+  return {
+    relevance: weights.relevance,
+    success: weights.success,
+    popularity: weights.popularity,
+    performance: weights.performance,
+    rating: weights.rating,
+  };
 }
 
-export function recommendationStats(metrics: HistoryMetricsBySource, weights: RankingWeights, learning: boolean): RecommendationStats {
+export function recommendationStats(
+  metrics: HistoryMetricsBySource,
+  weights: RankingWeights,
+  learning: boolean,
+): RecommendationStats {
   return {
     ...metrics,
     weights: weightsInfo(weights),
@@ -45,7 +60,13 @@ export function scoreExplanation(candidate: ResolvedCandidate): ScoreExplanation
     ...(candidate.coverage !== undefined ? { coverage: round(candidate.coverage) } : {}),
     ...(candidate.semantic !== undefined ? { semantic: round(candidate.semantic) } : {}),
     relativeRelevance: round(explanation.relevance),
-    factors: { success: round(success), popularity: round(popularity), performance: round(performance), rating: round(rating), calls },
+    factors: {
+      success: round(success),
+      popularity: round(popularity),
+      performance: round(performance),
+      rating: round(rating),
+      calls,
+    },
     contributions: {
       relevance: round(explanation.contributions.relevance),
       success: round(explanation.contributions.success),

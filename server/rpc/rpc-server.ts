@@ -9,9 +9,22 @@ import type { HttpEndpoint } from '../gateway/http/http-server.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { errorMessage, logger, registerSecret } from '../log.js';
 import { maskDeep, maskSecrets } from '../util/secrets.js';
-import { gatewayConfig, onlyThresholdsDiffer, parseClientSettings, parseInitializationOptions, type GatewayConfig } from './client-settings.js';
+import {
+  gatewayConfig,
+  onlyThresholdsDiffer,
+  parseClientSettings,
+  parseInitializationOptions,
+  type GatewayConfig,
+} from './client-settings.js';
 import { Deferred } from './deferred.js';
-import { gatewayActivity, gatewayHints, gatewayRate, gatewayRecommendationStats, gatewayTokenReport, gatewayTune } from './insight-requests.js';
+import {
+  gatewayActivity,
+  gatewayHints,
+  gatewayRate,
+  gatewayRecommendationStats,
+  gatewayTokenReport,
+  gatewayTune,
+} from './insight-requests.js';
 import { languageModelVia, parseAvailability } from './language-model-bridge.js';
 import { publishLiveUpdates } from './live-updates.js';
 import { hintsPayload, RECENT_HINTS } from './hints-payloads.js';
@@ -24,10 +37,22 @@ import { serverIdentity } from '../powers/import-common.js';
 import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language-server.js';
 import { spellContext } from '../spells/spell-context.js';
 import { toolReviewInfo } from '../trust/review-info.js';
-import { approveTool, confirmReadsRequest, readCandidatesPayload, rejectTool, toolChanges } from './tool-review-requests.js';
+import {
+  approveTool,
+  confirmReadsRequest,
+  readCandidatesPayload,
+  rejectTool,
+  toolChanges,
+} from './tool-review-requests.js';
 import { approvePowerLaunch } from './launch-requests.js';
 import type { Review } from '../trust/pins.js';
-import { type Endpoint, type GatewayHealth, type GatewayStatus, type PowerInfo, type PowerStateChange } from '../../protocol/records.js';
+import {
+  type Endpoint,
+  type GatewayHealth,
+  type GatewayStatus,
+  type PowerInfo,
+  type PowerStateChange,
+} from '../../protocol/records.js';
 import {
   activatePower,
   approveLaunch,
@@ -129,7 +154,8 @@ export class GatewayRpc {
       return this.powerInfoOf(runtime, name);
     });
     this.handle(resolveIntent, async ({ query, explain }) => {
-      if (typeof query !== 'string' || !query.trim()) throw new Error('The query is empty: describe what you want to do.');
+      if (typeof query !== 'string' || !query.trim())
+        throw new Error('The query is empty: describe what you want to do.');
       const ports = await this.ports();
       const started = performance.now();
       const outcome = await ports.resolve(query, { explain: explain === true });
@@ -153,7 +179,12 @@ export class GatewayRpc {
     this.handle(confirmReads, async (params) => confirmReadsRequest(await this.ports(), params));
     connection.onNotification(languageModelAvailability.method, (params: unknown) => {
       const next = parseAvailability(params);
-      if (next.available !== this.languageModel.available) log.info(next.available ? `VS Code language models available for summaries: ${next.models.join(', ')}` : 'no VS Code language model for summaries');
+      if (next.available !== this.languageModel.available)
+        log.info(
+          next.available
+            ? `VS Code language models available for summaries: ${next.models.join(', ')}`
+            : 'no VS Code language model for summaries',
+        );
       this.languageModel = next;
       if (this.runtime) this.lendLanguageModel(this.runtime);
     });
@@ -166,9 +197,15 @@ export class GatewayRpc {
       return powersPayload(rpcPorts(runtime), runtime.registry.snapshot());
     });
     this.handle(getEndpoint, () => this.endpointReady.promise);
-    this.handle(downloadModel, async (params) => fetchSemanticModel(await this.runtimeReady.promise, params, (progress) => this.notify(modelDownloadProgress, progress)));
+    this.handle(downloadModel, async (params) =>
+      fetchSemanticModel(await this.runtimeReady.promise, params, (progress) =>
+        this.notify(modelDownloadProgress, progress),
+      ),
+    );
     connection.onShutdown(() => this.enqueue(() => this.stopRuntime()));
-    this.spells = new SpellLanguageServer(connection, (file) => spellContext({ runtime: this.runtime, env: this.options.env, extraDirs: this.runtime?.extraSpellDirs }, file));
+    this.spells = new SpellLanguageServer(connection, (file) =>
+      spellContext({ runtime: this.runtime, env: this.options.env, extraDirs: this.runtime?.extraSpellDirs }, file),
+    );
     this.spells.listen();
     connection.listen();
   }
@@ -199,7 +236,9 @@ export class GatewayRpc {
   }
 
   private notify<P>(type: NotificationType<P>, params: P): void {
-    this.connection.sendNotification(type.method, maskDeep(params)).catch((error) => log.debug(`${type.method} not sent: ${errorMessage(error)}`));
+    this.connection
+      .sendNotification(type.method, maskDeep(params))
+      .catch((error) => log.debug(`${type.method} not sent: ${errorMessage(error)}`));
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {
@@ -208,14 +247,20 @@ export class GatewayRpc {
   }
 
   private lendLanguageModel(runtime: Runtime): void {
-    rpcPorts(runtime).intel.setLanguageModel(this.languageModel.available ? languageModelVia(this.connection) : undefined);
+    rpcPorts(runtime).intel.setLanguageModel(
+      this.languageModel.available ? languageModelVia(this.connection) : undefined,
+    );
   }
 
   private powerInfoOf(runtime: Runtime, name: string): PowerInfo {
     const power = runtime.registry.get(name);
     if (!power) throw new Error(`Power '${name}' is gone: the powers were reloaded meanwhile.`);
     const ports = rpcPorts(runtime);
-    return powerInfo(ports, power, catalogRarityOf(runtime.registry.snapshot().powers, (name) => ports.toolsOf(name)));
+    return powerInfo(
+      ports,
+      power,
+      catalogRarityOf(runtime.registry.snapshot().powers, (name) => ports.toolsOf(name)),
+    );
   }
 
   /** `activeServers`: the servers whose powers were active before a restart; they are active in the first push already. */
@@ -237,7 +282,9 @@ export class GatewayRpc {
       this.subscribe(runtime);
       this.runtimeReady.resolve(runtime);
       this.endpointReady.resolve({ url: endpoint.url, token: endpoint.token, version: this.endpointVersion });
-      log.info(`serving MCP on ${endpoint.url}${this.reuse?.url === endpoint.url ? ' (as before the restart)' : ''}; ready in ${Math.round(performance.now() - started)} ms`);
+      log.info(
+        `serving MCP on ${endpoint.url}${this.reuse?.url === endpoint.url ? ' (as before the restart)' : ''}; ready in ${Math.round(performance.now() - started)} ms`,
+      );
       this.reuse = { url: endpoint.url, token: endpoint.token };
       this.activateAgain(runtime, activeServers);
       // The Hints view shows this process's active powers from now on, not the last process's.
@@ -261,7 +308,12 @@ export class GatewayRpc {
     const config = gatewayConfig(next, this.options.env, this.options.demoModules);
     this.init = next;
     const previous = this.config;
-    if (previous && JSON.stringify({ ...previous, runtime: { ...previous.runtime, env: undefined } }) === JSON.stringify({ ...config, runtime: { ...config.runtime, env: undefined } })) return;
+    if (
+      previous &&
+      JSON.stringify({ ...previous, runtime: { ...previous.runtime, env: undefined } }) ===
+        JSON.stringify({ ...config, runtime: { ...config.runtime, env: undefined } })
+    )
+      return;
     this.reportProblems(config);
     const runtime = this.runtime;
     if (runtime && previous && onlyThresholdsDiffer(previous, config)) {
@@ -273,7 +325,12 @@ export class GatewayRpc {
       return;
     }
     const ports = runtime && rpcPorts(runtime);
-    const wasActive = ports ? ports.powers().filter((power) => ports.isActive(power.name)).map((power) => serverIdentity(power.server)) : [];
+    const wasActive = ports
+      ? ports
+          .powers()
+          .filter((power) => ports.isActive(power.name))
+          .map((power) => serverIdentity(power.server))
+      : [];
     log.info('settings changed; restarting the gateway');
     this.health = 'restarting';
     this.runtimeReady = new Deferred<Runtime>();
@@ -294,9 +351,14 @@ export class GatewayRpc {
     if (servers.length === 0) return;
     const wanted = new Set(servers);
     const again = runtime.registry.snapshot().powers.filter((power) => wanted.has(serverIdentity(power.server)));
-    for (const power of again) void rpcPorts(runtime).activate(power.name).catch((error) => log.warn(`'${power.name}' not activated again: ${errorMessage(error)}`));
+    for (const power of again)
+      void rpcPorts(runtime)
+        .activate(power.name)
+        .catch((error) => log.warn(`'${power.name}' not activated again: ${errorMessage(error)}`));
     const gone = servers.length - new Set(again.map((power) => serverIdentity(power.server))).size;
-    log.info(`active again after the restart: ${again.map((power) => power.name).join(', ') || 'none'}${gone > 0 ? `; ${gone} server${gone === 1 ? '' : 's'} active before ${gone === 1 ? 'is' : 'are'} no longer configured` : ''}`);
+    log.info(
+      `active again after the restart: ${again.map((power) => power.name).join(', ') || 'none'}${gone > 0 ? `; ${gone} server${gone === 1 ? '' : 's'} active before ${gone === 1 ? 'is' : 'are'} no longer configured` : ''}`,
+    );
   }
 
   private reportProblems(config: GatewayConfig): void {

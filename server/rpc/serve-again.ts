@@ -12,7 +12,10 @@ function loopbackPort(url: string): number | undefined {
   return parsed.hostname === '127.0.0.1' && Number.isInteger(port) && port > 0 ? port : undefined;
 }
 
-export async function serveAgain(gateway: Gateway, previous: { url: string; token: string } | undefined): Promise<HttpEndpoint> {
+export async function serveAgain(
+  gateway: Gateway,
+  previous: { url: string; token: string } | undefined,
+): Promise<HttpEndpoint> {
   const port = previous ? loopbackPort(previous.url) : undefined;
   if (!previous || port === undefined) return serveHttp(gateway);
   try {

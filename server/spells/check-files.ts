@@ -42,7 +42,9 @@ async function openCatalog(dataDir: string | undefined): Promise<{ catalog?: Cat
     const store = await Store.open({ dataDir, verify: false });
     return { catalog: new Catalog(store), close: () => store.close() };
   } catch (error) {
-    process.stderr.write(`grimoire: the catalog in ${dataDir} could not be read (${errorMessage(error)}): tool names are not checked\n`);
+    process.stderr.write(
+      `grimoire: the catalog in ${dataDir} could not be read (${errorMessage(error)}): tool names are not checked\n`,
+    );
     return { close: () => undefined };
   }
 }

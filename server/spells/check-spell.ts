@@ -7,7 +7,13 @@
 import * as path from 'node:path';
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { commandExists, lookupFor } from '../util/command-lookup.js';
-import { commandNotFoundText, editDistance, parseSpell, unknownKey, type SpellLoadContext } from '../powers/spell-loader.js';
+import {
+  commandNotFoundText,
+  editDistance,
+  parseSpell,
+  unknownKey,
+  type SpellLoadContext,
+} from '../powers/spell-loader.js';
 import { isPlaceholderDescription, isPlaceholderSteering, PLACEHOLDER_KEYWORDS } from './placeholders.js';
 import { suggestKeywords } from './keyword-suggestions.js';
 import type { SpellExtensions } from '../powers/spell-schema.js';
@@ -73,7 +79,9 @@ export function checkSpell(text: string, file: string, ctx: SpellCheckContext): 
     return { problems: sorted(problems) };
   }
   // Unknown keys are found at every level below, each with a quick fix; the loader's own (top level, server) would repeat them.
-  for (const issue of loaded.issues) if (!issue.message.startsWith('unknown key "')) problems.push(placeIssue(spell, issue, issue.severity ?? severity, file));
+  for (const issue of loaded.issues)
+    if (!issue.message.startsWith('unknown key "'))
+      problems.push(placeIssue(spell, issue, issue.severity ?? severity, file));
   problems.push(...unknownKeyProblems(spell));
   problems.push(...placeholderProblems(spell));
   if (loaded.power) problems.push(...powerProblems(spell, loaded.power, loaded.extensions, ctx));
@@ -81,11 +89,27 @@ export function checkSpell(text: string, file: string, ctx: SpellCheckContext): 
 }
 
 function sorted(problems: SpellProblem[]): SpellProblem[] {
-  return problems.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return problems.sort(
+    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  );
 }
 
-function problem(range: Range, severity: Severity, code: ProblemCode, issue: Pick<LoadIssue, 'field' | 'message' | 'fix'>, quickFix?: QuickFix): SpellProblem {
-  return { range, severity, code, field: issue.field, message: issue.message, fix: issue.fix, ...(quickFix ? { quickFix } : {}) };
+function problem(
+  range: Range,
+  severity: Severity,
+  code: ProblemCode,
+  issue: Pick<LoadIssue, 'field' | 'message' | 'fix'>,
+  quickFix?: QuickFix,
+): SpellProblem {
+  return {
+    range,
+    severity,
+    code,
+    field: issue.field,
+    message: issue.message,
+    fix: issue.fix,
+    ...(quickFix ? { quickFix } : {}),
+  };
 }
 
 /** The loader reports YAML errors in the parser's order; the parser's own positions place them. */
@@ -98,11 +122,14 @@ function yamlProblem(spell: SpellText, issue: LoadIssue, index: number): SpellPr
     if (opener !== undefined) {
       const bracket = spell.text[opener];
       const close = bracket === '[' ? ']' : '}';
-      return problem(rangeOf(spell, opener, opener + 1), 'error', 'yaml', { field: '', message: `YAML syntax error: this "${bracket}" is never closed`, fix: `close it with "${close}"` });
+      return problem(rangeOf(spell, opener, opener + 1), 'error', 'yaml', {
+        field: '',
+        message: `YAML syntax error: this "${bracket}" is never closed`,
+        fix: `close it with "${close}"`,
+      });
     }
     range = rangeOf(spell, error.pos[0], error.pos[1]);
-  }
-  else if (typeof located.line === 'number') range = lineRange(spell, located.line - 1);
+  } else if (typeof located.line === 'number') range = lineRange(spell, located.line - 1);
   else range = lineRange(spell, 0);
   return problem(range, 'error', 'yaml', { ...issue, message: issue.message.replace(/ at line \d+, column \d+/, '') });
 }
@@ -127,11 +154,18 @@ function placeIssue(spell: SpellText, issue: LoadIssue, severity: Severity, file
   const exists = fieldPath.length > 0 && located.depth === fieldPath.length;
   const parentKeys = keysAt(fieldPath.slice(0, -1));
   const last = fieldPath[fieldPath.length - 1];
-  const isUnknownKey = exists && typeof last === 'string' && !!parentKeys && !parentKeys.some((key) => key.key === last);
+  const isUnknownKey =
+    exists && typeof last === 'string' && !!parentKeys && !parentKeys.some((key) => key.key === last);
   if (isUnknownKey) {
     const rename = /did you mean "([^"]+)"/.exec(issue.message)?.[1];
     const range = located.key!;
-    return problem(range, 'warning', 'unknown-key', issue, rename ? { title: `Rename to "${rename}"`, range, newText: rename } : undefined);
+    return problem(
+      range,
+      'warning',
+      'unknown-key',
+      issue,
+      rename ? { title: `Rename to "${rename}"`, range, newText: rename } : undefined,
+    );
   }
   if (!exists) {
     const range = located.key ?? firstKeyRange(spell);
@@ -139,9 +173,11 @@ function placeIssue(spell: SpellText, issue: LoadIssue, severity: Severity, file
   }
   const range = located.value ?? located.key!;
   if (issue.field === 'name') return nameProblem(spell, issue, range, severity, file);
-  if (issue.field === 'server.command' && issue.severity === 'warning') return problem(range, 'warning', 'command-not-found', issue);
+  if (issue.field === 'server.command' && issue.severity === 'warning')
+    return problem(range, 'warning', 'command-not-found', issue);
   if (issue.field === 'keywords') return problem(range, severity, 'schema', issue, keywordsFix(spell, range));
-  if (/(^|\.)ttlSeconds$/.test(issue.field)) return problem(range, severity, 'schema', issue, { title: 'Set ttlSeconds: 60', range, newText: '60' });
+  if (/(^|\.)ttlSeconds$/.test(issue.field))
+    return problem(range, severity, 'schema', issue, { title: 'Set ttlSeconds: 60', range, newText: '60' });
   return problem(range, severity, 'schema', issue);
 }
 
@@ -149,7 +185,17 @@ function placeIssue(spell: SpellText, issue: LoadIssue, severity: Severity, file
 function keywordsFix(spell: SpellText, range: Range | undefined): QuickFix | undefined {
   const node = spell.doc.get('keywords', true);
   const given = isSeq(node) ? node.items.map((item) => (isScalar(item) ? String(item.value) : '')).filter(Boolean) : [];
-  if (given.length > 20) return range && { title: 'Keep the first 20 keywords', range, newText: `[${given.slice(0, 20).map((word) => JSON.stringify(word)).join(', ')}]` };
+  if (given.length > 20)
+    return (
+      range && {
+        title: 'Keep the first 20 keywords',
+        range,
+        newText: `[${given
+          .slice(0, 20)
+          .map((word) => JSON.stringify(word))
+          .join(', ')}]`,
+      }
+    );
   const name = scalarAt(spell, ['name']) ?? '';
   const description = scalarAt(spell, ['description']) ?? '';
   const words = suggestKeywords({ name, description, existing: given }, Math.max(3, given.length + 1));
@@ -166,19 +212,38 @@ function placeholderProblems(spell: SpellText): SpellProblem[] {
   const description = scalarAt(spell, ['description']);
   if (description !== undefined && isPlaceholderDescription(description)) {
     const at = locate(spell, ['description']);
-    found.push(problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'placeholder', { field: 'description', message: 'the description is still the placeholder: intent resolution matches requests against it', fix: 'say in one sentence what this power does, in the words a user would use' }));
+    found.push(
+      problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'placeholder', {
+        field: 'description',
+        message: 'the description is still the placeholder: intent resolution matches requests against it',
+        fix: 'say in one sentence what this power does, in the words a user would use',
+      }),
+    );
   }
   const steering = scalarAt(spell, ['steering']);
   if (steering !== undefined && isPlaceholderSteering(steering)) {
     const at = locate(spell, ['steering']);
-    found.push(problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'placeholder', { field: 'steering', message: 'the steering is still the placeholder: it is not sent to the agent until you write your own', fix: 'write what the agent should know with every tool of this power, or delete steering' }));
+    found.push(
+      problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'placeholder', {
+        field: 'steering',
+        message: 'the steering is still the placeholder: it is not sent to the agent until you write your own',
+        fix: 'write what the agent should know with every tool of this power, or delete steering',
+      }),
+    );
   }
   const keywords = spell.doc.get('keywords', true);
   if (isSeq(keywords)) {
     keywords.items.forEach((item, index) => {
       if (!isScalar(item) || !PLACEHOLDER_KEYWORDS.includes(String(item.value))) return;
       const at = locate(spell, ['keywords', index]);
-      if (at.value) found.push(problem(at.value, 'warning', 'placeholder', { field: `keywords.${index}`, message: `"${String(item.value)}" is the template's placeholder keyword`, fix: 'replace it with a word a user might say when they need this power' }));
+      if (at.value)
+        found.push(
+          problem(at.value, 'warning', 'placeholder', {
+            field: `keywords.${index}`,
+            message: `"${String(item.value)}" is the template's placeholder keyword`,
+            fix: 'replace it with a word a user might say when they need this power',
+          }),
+        );
     });
   }
   return found;
@@ -194,11 +259,15 @@ function nameProblem(spell: SpellText, issue: LoadIssue, range: Range, severity:
   const name = scalarAt(spell, ['name']) ?? '';
   const stem = path.basename(file).replace(/\.spell\.ya?ml$/, '');
   if (issue.message.startsWith('the file is named')) {
-    const quickFix = stem !== path.basename(file) && powerNameFrom(stem) === stem ? { title: `Set name: to "${stem}"`, range, newText: stem } : undefined;
+    const quickFix =
+      stem !== path.basename(file) && powerNameFrom(stem) === stem
+        ? { title: `Set name: to "${stem}"`, range, newText: stem }
+        : undefined;
     return problem(range, 'warning', 'file-name', issue, quickFix);
   }
   const fixed = powerNameFrom(name);
-  const quickFix = name && fixed !== name ? { title: `Change the name to "${fixed}"`, range, newText: fixed } : undefined;
+  const quickFix =
+    name && fixed !== name ? { title: `Change the name to "${fixed}"`, range, newText: fixed } : undefined;
   return problem(range, severity, 'schema', issue, quickFix);
 }
 
@@ -225,7 +294,17 @@ function unknownKeyProblems(spell: SpellText): SpellProblem[] {
           const keyNode = pair.key as Node;
           const range = rangeOf(spell, keyNode.range![0], keyNode.range![1]);
           const rename = /did you mean "([^"]+)"/.exec(issue.message)?.[1];
-          found.push(problem(range, 'warning', 'unknown-key', issue, rename ? { title: `Rename to "${rename}"`, range, newText: rename } : removePair(spell, key, keyNode, pair.value as Node | null)));
+          found.push(
+            problem(
+              range,
+              'warning',
+              'unknown-key',
+              issue,
+              rename
+                ? { title: `Rename to "${rename}"`, range, newText: rename }
+                : removePair(spell, key, keyNode, pair.value as Node | null),
+            ),
+          );
         } else {
           visit(pair.value, [...at, key]);
         }
@@ -249,7 +328,12 @@ function removePair(spell: SpellText, key: string, keyNode: Node, value: Node | 
   return { title, range: rangeOf(spell, lineStart, newline < 0 ? spell.text.length : newline + 1), newText: '' };
 }
 
-function powerProblems(spell: SpellText, power: PowerDefinition, extensions: SpellExtensions | undefined, ctx: SpellCheckContext): SpellProblem[] {
+function powerProblems(
+  spell: SpellText,
+  power: PowerDefinition,
+  extensions: SpellExtensions | undefined,
+  ctx: SpellCheckContext,
+): SpellProblem[] {
   const found: SpellProblem[] = [];
   const self = path.resolve(power.source.file);
   const twin = ctx.otherPowers?.find((other) => other.name === power.name && path.resolve(other.file) !== self);
@@ -267,18 +351,43 @@ function powerProblems(spell: SpellText, power: PowerDefinition, extensions: Spe
     const field = /\(used in ([\w.-]+)\)/.exec(variable)?.[1] ?? 'server';
     const at = locate(spell, pathOf(field));
     const message = variable.replace(/: set it in the environment.*$/, '');
-    found.push(problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'unset-variable', { field, message, fix: 'set the variable in the environment VS Code (or the gateway) starts from, or write the value in the spell' }));
+    found.push(
+      problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'unset-variable', {
+        field,
+        message,
+        fix: 'set the variable in the environment VS Code (or the gateway) starts from, or write the value in the spell',
+      }),
+    );
   }
-  if (power.server.transport === 'stdio' && power.problems.length === 0 && !commandExists(power.server.command, ctx.pathEnv === undefined ? lookupFor(power.server.env, power.server.cwd) : { ...lookupFor(power.server.env, power.server.cwd), pathEnv: ctx.pathEnv })) {
+  if (
+    power.server.transport === 'stdio' &&
+    power.problems.length === 0 &&
+    !commandExists(
+      power.server.command,
+      ctx.pathEnv === undefined
+        ? lookupFor(power.server.env, power.server.cwd)
+        : { ...lookupFor(power.server.env, power.server.cwd), pathEnv: ctx.pathEnv },
+    )
+  ) {
     const at = locate(spell, ['server', 'command']);
-    found.push(problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'command-not-found', { field: 'server.command', ...commandNotFoundText(power.server.command) }));
+    found.push(
+      problem(at.value ?? at.key ?? firstKeyRange(spell), 'warning', 'command-not-found', {
+        field: 'server.command',
+        ...commandNotFoundText(power.server.command),
+      }),
+    );
   }
   found.push(...toolProblems(spell, power.name, extensions, ctx.toolsOf?.(power.name)));
   return found;
 }
 
 /** Hints and annotations that name tools the power does not have (only once its tools are known). */
-function toolProblems(spell: SpellText, powerName: string, extensions: SpellExtensions | undefined, tools: readonly string[] | undefined): SpellProblem[] {
+function toolProblems(
+  spell: SpellText,
+  powerName: string,
+  extensions: SpellExtensions | undefined,
+  tools: readonly string[] | undefined,
+): SpellProblem[] {
   if (!tools || tools.length === 0 || !extensions) return [];
   const found: SpellProblem[] = [];
   const check = (tool: string, fieldPath: SpellPath, onKey: boolean) => {
@@ -315,4 +424,3 @@ function toolProblems(spell: SpellText, powerName: string, extensions: SpellExte
 export function formatProblem(file: string, problem: SpellProblem): string {
   return `${file}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${problem.severity}: ${problem.message} (fix: ${problem.fix})`;
 }
-

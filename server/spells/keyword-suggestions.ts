@@ -15,8 +15,61 @@ import { isStopWord, stem, words } from '../resolve/text.js';
 const DOMAIN_WORDS = 3;
 
 const GENERIC = new Set([
-  'mcp', 'server', 'servers', 'tool', 'tools', 'api', 'app', 'data', 'info', 'item', 'items', 'thing', 'object', 'objects', 'value', 'values', 'new', 'all', 'one', 'model', 'context', 'protocol',
-  'add', 'get', 'set', 'list', 'create', 'update', 'delete', 'remove', 'read', 'write', 'edit', 'fetch', 'find', 'search', 'run', 'call', 'make', 'use', 'show', 'open', 'close', 'check', 'do', 'send', 'put', 'post', 'patch', 'by', 'todo', 'say', 'sentence', 'does', 'power',
+  'mcp',
+  'server',
+  'servers',
+  'tool',
+  'tools',
+  'api',
+  'app',
+  'data',
+  'info',
+  'item',
+  'items',
+  'thing',
+  'object',
+  'objects',
+  'value',
+  'values',
+  'new',
+  'all',
+  'one',
+  'model',
+  'context',
+  'protocol',
+  'add',
+  'get',
+  'set',
+  'list',
+  'create',
+  'update',
+  'delete',
+  'remove',
+  'read',
+  'write',
+  'edit',
+  'fetch',
+  'find',
+  'search',
+  'run',
+  'call',
+  'make',
+  'use',
+  'show',
+  'open',
+  'close',
+  'check',
+  'do',
+  'send',
+  'put',
+  'post',
+  'patch',
+  'by',
+  'todo',
+  'say',
+  'sentence',
+  'does',
+  'power',
 ]);
 
 export interface KeywordSources {
@@ -45,7 +98,10 @@ export function suggestKeywords(sources: KeywordSources, limit = 8): string[] {
   for (const word of words(sources.name)) note(word, 100);
   for (const tool of sources.toolNames ?? []) for (const word of new Set(words(tool))) note(word, 2);
   for (const word of new Set(words(sources.description ?? ''))) note(word, 1);
-  const ranked = order.map((word, index) => ({ word, index, count: counts.get(word)! })).sort((a, b) => b.count - a.count || a.index - b.index).map((entry) => entry.word);
+  const ranked = order
+    .map((word, index) => ({ word, index, count: counts.get(word)! }))
+    .sort((a, b) => b.count - a.count || a.index - b.index)
+    .map((entry) => entry.word);
   const declared = [...words(sources.name), ...(sources.toolNames ?? []).flatMap((tool) => words(tool))];
   const have = new Set([...existing, ...ranked].map((word) => stem(word.toLowerCase())));
   const domain = domainWords(declared).filter((word) => usable(word) && !have.has(stem(word)));

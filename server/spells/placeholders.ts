@@ -18,7 +18,10 @@ export function serverPlaceholderDescription(key: string): string {
 export const PLACEHOLDER_KEYWORDS: readonly string[] = ['first-keyword', 'second-keyword', 'third-keyword'];
 
 /** Earlier templates wrote these; they are placeholders too. */
-const OLDER_PLACEHOLDERS = [/^Say in one sentence what this power does\.?$/i, /^Tools of the ".*" MCP server\. Say in one sentence what it does/i];
+const OLDER_PLACEHOLDERS = [
+  /^Say in one sentence what this power does\.?$/i,
+  /^Tools of the ".*" MCP server\. Say in one sentence what it does/i,
+];
 
 export function isPlaceholderDescription(description: string): boolean {
   const text = description.trim();

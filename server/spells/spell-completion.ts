@@ -83,23 +83,43 @@ export function completeSpell(text: string, position: Position, tools: readonly 
   const parents = parentPath(lines, position.line, indent).map((parent) => parent.key);
 
   const listItem = /^\s*-\s+([\w-]*)$/.exec(before);
-  if (listItem && TOOL_LISTS.has(parents.at(-1) ?? '')) return tools.map((tool) => ({ label: tool, kind: 'tool', detail: 'a tool of this power', insertText: tool }));
+  if (listItem && TOOL_LISTS.has(parents.at(-1) ?? ''))
+    return tools.map((tool) => ({ label: tool, kind: 'tool', detail: 'a tool of this power', insertText: tool }));
 
   const value = /^\s*(?:-\s+)?([A-Za-z0-9_-]+)\s*:\s*([\w-]*)$/.exec(before);
   if (value) {
     const field = fieldAt([...parents, value[1]]);
-    return (field?.values ?? []).map((option) => ({ label: option, kind: 'value', detail: `${value[1]}`, documentation: field?.description, insertText: option }));
+    return (field?.values ?? []).map((option) => ({
+      label: option,
+      kind: 'value',
+      detail: `${value[1]}`,
+      documentation: field?.description,
+      insertText: option,
+    }));
   }
 
   if (!/^\s*[\w-]*$/.test(before)) return [];
   if (TOOL_MAPS.has(parents.at(-1) ?? '') && parents.length === 1) {
     const written = siblingKeys(lines, position.line, indent);
-    return tools.filter((tool) => !written.has(tool)).map((tool) => ({ label: tool, kind: 'tool', detail: `${parents[0]} for this tool`, insertText: `${tool}:\n${' '.repeat(indent + 2)}` }));
+    return tools
+      .filter((tool) => !written.has(tool))
+      .map((tool) => ({
+        label: tool,
+        kind: 'tool',
+        detail: `${parents[0]} for this tool`,
+        insertText: `${tool}:\n${' '.repeat(indent + 2)}`,
+      }));
   }
   const keys = keysAt(parents);
   if (!keys) return [];
   const written = siblingKeys(lines, position.line, indent);
   return keys
     .filter((field) => !written.has(field.key))
-    .map((field) => ({ label: field.key, kind: 'field', detail: fieldDetail(field), documentation: field.description, insertText: keyInsert(field, indent) }));
+    .map((field) => ({
+      label: field.key,
+      kind: 'field',
+      detail: fieldDetail(field),
+      documentation: field.description,
+      insertText: keyInsert(field, indent),
+    }));
 }

@@ -18,7 +18,8 @@ export function spellContext(source: SpellContextSource, file: string): SpellChe
     env: source.env,
     ...(extra ? { vars: extra.vars, kind: extra.kind } : {}),
     pathEnv: source.env.PATH,
-    otherPowers: runtime?.registry.snapshot().powers.map((power) => ({ name: power.name, file: power.source.file })) ?? [],
+    otherPowers:
+      runtime?.registry.snapshot().powers.map((power) => ({ name: power.name, file: power.source.file })) ?? [],
     toolsOf: (name) => runtime?.gateway.ports.toolsOf(name).map((tool) => tool.name),
   };
 }

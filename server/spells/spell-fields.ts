@@ -22,7 +22,8 @@ type Schema = z.core.$ZodType;
 type Def = { type: string; [key: string]: unknown };
 
 const defOf = (schema: Schema): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
-const descriptionOf = (schema: Schema): string | undefined => (schema as unknown as { description?: string }).description;
+const descriptionOf = (schema: Schema): string | undefined =>
+  (schema as unknown as { description?: string }).description;
 
 /** Peels optional / default / pipe wrappers; `optional` tells whether one made the field optional. */
 function unwrap(schema: Schema): { inner: Schema; optional: boolean; description?: string } {
@@ -61,7 +62,9 @@ function schemasAt(path: SpellPath): Schema[] {
       const def = defOf(inner);
       if (def.type === 'record') next.push(def.valueType as Schema);
       else if (def.type === 'array' && typeof segment === 'number') next.push(def.element as Schema);
-      else for (const shape of objectsOf(inner)) if (typeof segment === 'string' && shape[segment]) next.push(shape[segment]);
+      else
+        for (const shape of objectsOf(inner))
+          if (typeof segment === 'string' && shape[segment]) next.push(shape[segment]);
     }
     current = next;
     if (current.length === 0) break;
@@ -106,7 +109,8 @@ export function keysAt(path: SpellPath): SpellField[] | undefined {
   const shapes = schemas.flatMap(objectsOf);
   if (shapes.length === 0) return undefined;
   const byKey = new Map<string, Schema[]>();
-  for (const shape of shapes) for (const [key, schema] of Object.entries(shape)) byKey.set(key, [...(byKey.get(key) ?? []), schema]);
+  for (const shape of shapes)
+    for (const [key, schema] of Object.entries(shape)) byKey.set(key, [...(byKey.get(key) ?? []), schema]);
   return [...byKey].map(([key, variants]) => describeField(key, variants));
 }
 

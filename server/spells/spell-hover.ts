@@ -11,7 +11,8 @@ export function hoverSpell(text: string, position: Position): string | undefined
   if (!at) return undefined;
   // Over a list entry or a free-named key (a tool under hints), document the field that holds it.
   let fieldPath: SpellPath = at.path;
-  while (fieldPath.length > 0 && typeof fieldPath[fieldPath.length - 1] === 'number') fieldPath = fieldPath.slice(0, -1);
+  while (fieldPath.length > 0 && typeof fieldPath[fieldPath.length - 1] === 'number')
+    fieldPath = fieldPath.slice(0, -1);
   if (fieldPath.length === 2 && TOOL_MAPS.has(String(fieldPath[0]))) {
     return `**${fieldPath[1]}**: the ${fieldPath[0]} of this power's tool \`${fieldPath[1]}\`.`;
   }

@@ -70,7 +70,10 @@ export class SpellLanguageServer {
       if (!document || !last) return;
       document.text = last.text;
       clearTimeout(this.timers.get(textDocument.uri));
-      this.timers.set(textDocument.uri, setTimeout(() => this.validate(textDocument.uri), EDIT_DEBOUNCE_MS));
+      this.timers.set(
+        textDocument.uri,
+        setTimeout(() => this.validate(textDocument.uri), EDIT_DEBOUNCE_MS),
+      );
     });
     connection.onDidCloseTextDocument(({ textDocument }) => {
       clearTimeout(this.timers.get(textDocument.uri));
@@ -85,7 +88,12 @@ export class SpellLanguageServer {
       const tools = name ? (context.toolsOf?.(name) ?? []) : [];
       return completeSpell(document.text, position, tools).map((item) => ({
         label: item.label,
-        kind: item.kind === 'field' ? CompletionItemKind.Property : item.kind === 'tool' ? CompletionItemKind.Function : CompletionItemKind.EnumMember,
+        kind:
+          item.kind === 'field'
+            ? CompletionItemKind.Property
+            : item.kind === 'tool'
+              ? CompletionItemKind.Function
+              : CompletionItemKind.EnumMember,
         detail: item.detail,
         ...(item.documentation ? { documentation: { kind: MarkupKind.Markdown, value: item.documentation } } : {}),
         insertText: item.insertText,
@@ -100,7 +108,11 @@ export class SpellLanguageServer {
     connection.onCodeAction(({ textDocument, range }): CodeAction[] => {
       const document = this.documents.get(textDocument.uri);
       if (!document) return [];
-      const { problems } = checkSpell(document.text, fileOfUri(textDocument.uri), this.contextFor(fileOfUri(textDocument.uri)));
+      const { problems } = checkSpell(
+        document.text,
+        fileOfUri(textDocument.uri),
+        this.contextFor(fileOfUri(textDocument.uri)),
+      );
       const overlaps = (problem: SpellProblem) =>
         !(problem.range.end.line < range.start.line || problem.range.start.line > range.end.line);
       return problems
@@ -110,7 +122,9 @@ export class SpellLanguageServer {
           kind: CodeActionKind.QuickFix,
           isPreferred: true,
           diagnostics: [toDiagnostic(problem)],
-          edit: { changes: { [textDocument.uri]: [{ range: problem.quickFix!.range, newText: problem.quickFix!.newText }] } },
+          edit: {
+            changes: { [textDocument.uri]: [{ range: problem.quickFix!.range, newText: problem.quickFix!.newText }] },
+          },
         }));
     });
   }

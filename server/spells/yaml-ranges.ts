@@ -74,7 +74,11 @@ export function locate(spell: SpellText, path: SpellPath): Located {
     if (isMap(node)) {
       const pair = node.items.find((item) => keyText(item) === String(segment));
       if (!pair) return located;
-      located = { key: nodeRange(spell, pair.key as Node), value: nodeRange(spell, pair.value as Node), depth: located.depth + 1 };
+      located = {
+        key: nodeRange(spell, pair.key as Node),
+        value: nodeRange(spell, pair.value as Node),
+        depth: located.depth + 1,
+      };
       node = pair.value;
     } else if (isSeq(node) && typeof segment === 'number' && node.items[segment]) {
       const item = node.items[segment] as Node;

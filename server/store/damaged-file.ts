@@ -51,7 +51,10 @@ export function emptiedFile(file: string): string | undefined {
 export function isDamage(error: unknown): boolean {
   if (error instanceof DamagedStoreError) return true;
   const code = errorCode(error) ?? '';
-  return /^SQLITE_(CORRUPT|NOTADB)/.test(code) || /database disk image is malformed|file is not a database/i.test(String((error as Error)?.message));
+  return (
+    /^SQLITE_(CORRUPT|NOTADB)/.test(code) ||
+    /database disk image is malformed|file is not a database/i.test(String((error as Error)?.message))
+  );
 }
 
 /**

@@ -45,7 +45,12 @@ export function lockDataDir(dataDir: string, sqljs: boolean, waitMs = WAIT_MS): 
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(file);
       if (!holder) continue;
-      if (holder.pid === null ? Date.now() - holder.mtimeMs > waitMs : !isAlive(holder.pid, holder.token) || reused(holder)) breakLock(file, holder);
+      if (
+        holder.pid === null
+          ? Date.now() - holder.mtimeMs > waitMs
+          : !isAlive(holder.pid, holder.token) || reused(holder)
+      )
+        breakLock(file, holder);
       else if (holder.sqljs) throw new Error(sqljsHolderMessage(holder.pid!, file));
       else if (Date.now() >= deadline) throw new Error(staleHolderMessage(holder.pid, file, waitMs));
       else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
@@ -53,7 +58,16 @@ export function lockDataDir(dataDir: string, sqljs: boolean, waitMs = WAIT_MS): 
     }
     try {
       const start = processStart(process.pid);
-      fs.writeSync(fd, JSON.stringify({ pid: process.pid, ts: Date.now(), token, ...(start !== undefined ? { start } : {}), ...(sqljs ? { sqljs } : {}) }));
+      fs.writeSync(
+        fd,
+        JSON.stringify({
+          pid: process.pid,
+          ts: Date.now(),
+          token,
+          ...(start !== undefined ? { start } : {}),
+          ...(sqljs ? { sqljs } : {}),
+        }),
+      );
     } catch (error) {
       fs.rmSync(file, { force: true });
       throw error;
@@ -117,7 +131,14 @@ function readHolder(file: string): Holder | null {
     }
     const pid = typeof value.pid === 'number' ? value.pid : null;
     const start = typeof value.start === 'number' ? value.start : undefined;
-    return { content, pid, token: String(value.token), sqljs: value.sqljs === true, start, mtimeMs: fs.statSync(file).mtimeMs };
+    return {
+      content,
+      pid,
+      token: String(value.token),
+      sqljs: value.sqljs === true,
+      start,
+      mtimeMs: fs.statSync(file).mtimeMs,
+    };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

@@ -20,13 +20,26 @@ const READ_ONLY = 'store: query() is read-only; change data with write()';
 /** Statements that would end the long transaction or change the connection. */
 const CONNECTION_CONTROL = /^(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|ATTACH|DETACH|VACUUM)\b/i;
 /** A pragma that only reads: a bare name, or one of these with an argument. */
-const READ_PRAGMA = /^PRAGMA\s+(?:\w+\.)?(?:\w+|(?:table_info|table_xinfo|index_list|index_info|index_xinfo|foreign_key_list)\s*\([^)]*\))\s*;?\s*$/i;
+const READ_PRAGMA =
+  /^PRAGMA\s+(?:\w+\.)?(?:\w+|(?:table_info|table_xinfo|index_list|index_info|index_xinfo|foreign_key_list)\s*\([^)]*\))\s*;?\s*$/i;
 /**
  * Opcodes that change the file or the connection without a write transaction. Everything that
  * changes a table or the schema opens one (`Transaction` with P2 != 0); the Insert / IdxInsert a
  * read-only program may hold fill its own ephemeral tables (IN lists, DISTINCT, sorting).
  */
-const CONNECTION_OPCODES = new Set(['AutoCommit', 'Savepoint', 'Vacuum', 'IncrVacuum', 'JournalMode', 'Checkpoint', 'SqlExec', 'VBegin', 'VUpdate', 'VCreate', 'VDestroy']);
+const CONNECTION_OPCODES = new Set([
+  'AutoCommit',
+  'Savepoint',
+  'Vacuum',
+  'IncrVacuum',
+  'JournalMode',
+  'Checkpoint',
+  'SqlExec',
+  'VBegin',
+  'VUpdate',
+  'VCreate',
+  'VDestroy',
+]);
 /** White space and comments before the first token, as SQLite skips them. */
 const LEADING_SPACE_AND_COMMENTS = /^(?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)*/;
 
@@ -90,7 +103,8 @@ export class StoreDatabase {
   /** Rows of a read-only statement; one that would change the database or the connection throws. */
   all<T>(sql: string, params: SqlValue[]): T[] {
     const head = sql.replace(LEADING_SPACE_AND_COMMENTS, '');
-    if (CONNECTION_CONTROL.test(head) || (/^PRAGMA\b/i.test(head) && !READ_PRAGMA.test(head))) throw new Error(READ_ONLY);
+    if (CONNECTION_CONTROL.test(head) || (/^PRAGMA\b/i.test(head) && !READ_PRAGMA.test(head)))
+      throw new Error(READ_ONLY);
     if (!this.compilesReadOnly(sql, head, params)) throw new Error(READ_ONLY);
     return this.prepared(sql).all(params) as T[];
   }
@@ -113,7 +127,9 @@ export class StoreDatabase {
     }
     try {
       const program = explain.all(params) as Array<{ opcode: string; p2: number }>;
-      verdict = !program.some(({ opcode, p2 }) => CONNECTION_OPCODES.has(opcode) || (opcode === 'Transaction' && p2 !== 0));
+      verdict = !program.some(
+        ({ opcode, p2 }) => CONNECTION_OPCODES.has(opcode) || (opcode === 'Transaction' && p2 !== 0),
+      );
     } finally {
       explain.free();
     }

@@ -32,7 +32,9 @@ export class GroupCommit {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.durable().catch((error: unknown) => log.warn(`could not sync ${path.basename(this.file())}: ${errorMessage(error)}`));
+      this.durable().catch((error: unknown) =>
+        log.warn(`could not sync ${path.basename(this.file())}: ${errorMessage(error)}`),
+      );
     }, SYNC_AFTER_MS);
     this.timer.unref();
   }
@@ -41,10 +43,12 @@ export class GroupCommit {
     if (!this.dirty) return this.syncing ?? Promise.resolve();
     if (!this.syncing) return (this.syncing = this.sync());
     // The sync in flight may have started before this call's writes: the next one covers them.
-    return (this.again ??= this.syncing.catch(() => undefined).then(() => {
-      this.again = undefined;
-      return (this.syncing = this.sync());
-    }));
+    return (this.again ??= this.syncing
+      .catch(() => undefined)
+      .then(() => {
+        this.again = undefined;
+        return (this.syncing = this.sync());
+      }));
   }
 
   /** Syncs what is left, on this thread. */
@@ -60,7 +64,8 @@ export class GroupCommit {
         fs.closeSync(fd);
       }
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') log.warn(`could not sync ${path.basename(this.file())}: ${errorMessage(error)}`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        log.warn(`could not sync ${path.basename(this.file())}: ${errorMessage(error)}`);
     }
   }
 

@@ -27,7 +27,11 @@ export interface Replay {
 /** The bytes of each journal the database already holds. */
 export function watermarks(db: SqlDatabase): Map<string, number> {
   const marks = new Map<string, number>();
-  for (const { journal, offset } of rowsOf<{ journal: string; offset: number }>(db, 'SELECT journal, offset FROM journal_watermarks')) marks.set(journal, offset);
+  for (const { journal, offset } of rowsOf<{ journal: string; offset: number }>(
+    db,
+    'SELECT journal, offset FROM journal_watermarks',
+  ))
+    marks.set(journal, offset);
   return marks;
 }
 

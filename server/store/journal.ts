@@ -25,7 +25,12 @@ export interface ParsedEntry {
 
 /** Journal file names (not paths) in the directory, sorted; none when it does not exist. */
 export function listJournals(dir: string): string[] {
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.jsonl')).sort() : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((name) => name.endsWith('.jsonl'))
+        .sort()
+    : [];
 }
 
 /** The pid of an earlier release's per-process journal, or null for any other name. */
@@ -58,7 +63,12 @@ export function entryLine(journal: string, seq: number, ts: number, ops: WriteOp
 export function parseEntry(text: string, journal: string): ParsedEntry | null {
   try {
     const value = JSON.parse(text) as Partial<ParsedEntry>;
-    if (typeof value.id !== 'string' || typeof value.ts !== 'number' || !Array.isArray(value.ops) || !value.ops.every((op: unknown) => op !== null && typeof op === 'object')) {
+    if (
+      typeof value.id !== 'string' ||
+      typeof value.ts !== 'number' ||
+      !Array.isArray(value.ops) ||
+      !value.ops.every((op: unknown) => op !== null && typeof op === 'object')
+    ) {
       throw new Error('not a journal entry');
     }
     const seq = Number(value.id.slice(value.id.lastIndexOf(':') + 1));
@@ -70,10 +80,17 @@ export function parseEntry(text: string, journal: string): ParsedEntry | null {
 }
 
 /** The complete lines of a journal from byte `from`: their entries, the byte past the last one, and what follows it (a line not terminated). */
-export function readJournal(dir: string, journal: string, from: number): { entries: ParsedEntry[]; end: number; tail: Buffer } {
+export function readJournal(
+  dir: string,
+  journal: string,
+  from: number,
+): { entries: ParsedEntry[]; end: number; tail: Buffer } {
   const data = fs.readFileSync(path.join(dir, journal)).subarray(from);
   const end = data.lastIndexOf(0x0a) + 1;
-  const lines = data.toString('utf8', 0, end).split('\n').filter((text) => text !== '');
+  const lines = data
+    .toString('utf8', 0, end)
+    .split('\n')
+    .filter((text) => text !== '');
   const entries = lines.map((text) => parseEntry(text, journal)).filter((entry) => entry !== null);
   return { entries, end: from + end, tail: data.subarray(end) };
 }

@@ -24,14 +24,19 @@ export const LEGACY_ASIDE = 'journaled-store';
 /** Whether `dataDir` holds the sql.js store's files. */
 export function holdsJournals(dataDir: string): boolean {
   const journals = path.join(dataDir, JOURNALS);
-  return fs.existsSync(path.join(dataDir, SNAPSHOT)) || (fs.existsSync(journals) && fs.readdirSync(journals).some((name) => name.endsWith('.jsonl')));
+  return (
+    fs.existsSync(path.join(dataDir, SNAPSHOT)) ||
+    (fs.existsSync(journals) && fs.readdirSync(journals).some((name) => name.endsWith('.jsonl')))
+  );
 }
 
 /** Imports the sql.js store's files into `file` (which does not exist yet); the caller holds the journal lock. */
 export function importLegacy(dataDir: string, file: string, engine: SqlEngine): void {
   const writer = liveLegacyWriter(path.join(dataDir, JOURNALS));
   if (writer !== undefined) {
-    throw new Error(`store: process ${writer} (an earlier Grimoire) still writes this data dir's journals; close it, then open the store again to move the data into ${path.basename(file)}`);
+    throw new Error(
+      `store: process ${writer} (an earlier Grimoire) still writes this data dir's journals; close it, then open the store again to move the data into ${path.basename(file)}`,
+    );
   }
   const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.import`;
   try {
@@ -44,7 +49,9 @@ export function importLegacy(dataDir: string, file: string, engine: SqlEngine): 
     }
     fs.linkSync(temp, file);
     syncDir(dataDir);
-    log.info(`moved the sql.js store into ${path.basename(file)} (${ops} journaled ops applied); its files are in ${LEGACY_ASIDE}/`);
+    log.info(
+      `moved the sql.js store into ${path.basename(file)} (${ops} journaled ops applied); its files are in ${LEGACY_ASIDE}/`,
+    );
     moveAside(dataDir);
   } finally {
     fs.rmSync(temp, { force: true });
@@ -95,7 +102,13 @@ function moveAside(dataDir: string): void {
   const aside = path.join(dataDir, LEGACY_ASIDE);
   fs.mkdirSync(aside, { recursive: true });
   for (const name of fs.readdirSync(dataDir)) {
-    if (name === SNAPSHOT || name === JOURNALS || name.startsWith(`${SNAPSHOT}.`) || name === 'grimoire.changes' || name === 'compact.lock') {
+    if (
+      name === SNAPSHOT ||
+      name === JOURNALS ||
+      name.startsWith(`${SNAPSHOT}.`) ||
+      name === 'grimoire.changes' ||
+      name === 'compact.lock'
+    ) {
       try {
         fs.renameSync(path.join(dataDir, name), path.join(aside, name));
       } catch (error) {

@@ -7,7 +7,15 @@ import type { Row, WriteOp } from './write-op.js';
  * came, like the embedded store's artifact files), or JSON masked value by value by its writer (call
  * task views: masking the whole text could break the JSON). Every other table's text is masked before it is written.
  */
-const VERBATIM = new Set(['catalog_tools', 'catalog_powers', 'tool_pins', 'tool_reviews', 'embeddings', 'artifact_bodies', 'call_tasks']);
+const VERBATIM = new Set([
+  'catalog_tools',
+  'catalog_powers',
+  'tool_pins',
+  'tool_reviews',
+  'embeddings',
+  'artifact_bodies',
+  'call_tasks',
+]);
 
 /** The op with secrets masked in every text value of its row (what is written to the store). */
 export function maskedOp(op: WriteOp): WriteOp {

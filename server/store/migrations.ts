@@ -256,7 +256,8 @@ export function latestVersion(migrations: readonly Migration[] = MIGRATIONS): nu
 export function schemaVersion(db: Database): number {
   const hasMeta = rowsOf(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
   if (hasMeta.length === 0) return 0;
-  const value = rowsOf<{ value: string | null }>(db, 'SELECT value FROM meta WHERE key = ?', [SCHEMA_VERSION_KEY])[0]?.value;
+  const value = rowsOf<{ value: string | null }>(db, 'SELECT value FROM meta WHERE key = ?', [SCHEMA_VERSION_KEY])[0]
+    ?.value;
   return value === undefined || value === null ? 0 : Number(value);
 }
 
@@ -284,7 +285,9 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');
-      throw new Error(`store migration ${migration.version} failed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `store migration ${migration.version} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     applied.push(migration.version);
   }

@@ -27,7 +27,15 @@ export function databaseUrl(flag: string | undefined, env: NodeJS.ProcessEnv): s
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (!options.databaseUrl) return EmbeddedStore.open({ dataDir: options.dataDir, verify: options.verify });
-  if (!isPostgresUrl(options.databaseUrl)) throw new Error(`the database URL must start with postgres:// or postgresql:// (got a value of ${options.databaseUrl.length} characters)`);
+  if (!isPostgresUrl(options.databaseUrl))
+    throw new Error(
+      `the database URL must start with postgres:// or postgresql:// (got a value of ${options.databaseUrl.length} characters)`,
+    );
   const { PgStore } = await import('./postgres/pg-store.js');
-  return PgStore.open({ url: options.databaseUrl, dataDir: options.dataDir, connectForMs: options.connectForMs, onRetry: options.onRetry });
+  return PgStore.open({
+    url: options.databaseUrl,
+    dataDir: options.dataDir,
+    connectForMs: options.connectForMs,
+    onRetry: options.onRetry,
+  });
 }

@@ -21,7 +21,10 @@ export class Schema {
 
   constructor(db: Database) {
     for (const table of Object.keys(TABLE_KEYS)) {
-      this.columns.set(table, new Set(rowsOf<{ name: string }>(db, `PRAGMA table_info(${quote(table)})`).map((column) => column.name)));
+      this.columns.set(
+        table,
+        new Set(rowsOf<{ name: string }>(db, `PRAGMA table_info(${quote(table)})`).map((column) => column.name)),
+      );
     }
   }
 
@@ -53,7 +56,8 @@ export class Schema {
       const value = values[name];
       const ok = value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
       if (!ok) throw new Error(`store: column "${op.table}.${name}" must be a string, finite number or null`);
-      if (value === null && op.op === 'deleteBefore') throw new Error(`store: deleteBefore on "${op.table}" needs a value for "${name}", not null`);
+      if (value === null && op.op === 'deleteBefore')
+        throw new Error(`store: deleteBefore on "${op.table}" needs a value for "${name}", not null`);
     }
     if (op.op === 'upsert' || op.op === 'insert') {
       for (const key of keys) {
@@ -72,7 +76,10 @@ export type RunSql = (sql: string, params: SqlValue[]) => void;
 export function applyOp(run: RunSql, op: WriteOp): void {
   const values = opValues(op);
   const names = Object.keys(values);
-  run(statementOf(op.op, op.table, names), names.map((n) => values[n] ?? null));
+  run(
+    statementOf(op.op, op.table, names),
+    names.map((n) => values[n] ?? null),
+  );
 }
 
 /** Most SQL variables in one statement (SQLite's lowest default limit). */
@@ -94,7 +101,7 @@ export function applyOps(run: RunSql, ops: readonly WriteOp[], failed: (op: Writ
       failed(op, error);
     }
   };
-  for (let i = 0; i < ops.length; ) {
+  for (let i = 0; i < ops.length;) {
     const first = ops[i]!;
     const names = groupable(first);
     if (!names) {
@@ -163,12 +170,15 @@ function buildStatement(kind: WriteOp['op'], tableName: string, names: string[],
   const keys = TABLE_KEYS[tableName];
   if (!keys) throw new Error(`store: unknown table "${tableName}"`);
   const table = quote(tableName);
-  if (kind === 'delete' && rows > 1) return `DELETE FROM ${table} WHERE ${quote(names[0]!)} IN (${Array.from({ length: rows }, () => '?').join(', ')})`;
+  if (kind === 'delete' && rows > 1)
+    return `DELETE FROM ${table} WHERE ${quote(names[0]!)} IN (${Array.from({ length: rows }, () => '?').join(', ')})`;
   if (kind === 'delete') return `DELETE FROM ${table} WHERE ${names.map((n) => `${quote(n)} IS ?`).join(' AND ')}`;
-  if (kind === 'deleteBefore') return `DELETE FROM ${table} WHERE (${names.map(quote).join(', ')}) < (${names.map(() => '?').join(', ')})`;
+  if (kind === 'deleteBefore')
+    return `DELETE FROM ${table} WHERE (${names.map(quote).join(', ')}) < (${names.map(() => '?').join(', ')})`;
   const cols = names.map(quote).join(', ');
   const marks = names.map(() => '?').join(', ');
-  if (kind === 'insert') return `INSERT OR IGNORE INTO ${table} (${cols}) VALUES ${Array.from({ length: rows }, () => `(${marks})`).join(', ')}`;
+  if (kind === 'insert')
+    return `INSERT OR IGNORE INTO ${table} (${cols}) VALUES ${Array.from({ length: rows }, () => `(${marks})`).join(', ')}`;
   const updates = names.filter((n) => !keys.includes(n)).map((n) => `${quote(n)} = excluded.${quote(n)}`);
   const conflict = `ON CONFLICT (${keys.map(quote).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
   return `INSERT INTO ${table} (${cols}) VALUES (${marks}) ${conflict}`;

@@ -51,10 +51,12 @@ export class PolledTable<V> {
       return;
     }
     this.readAt = version;
-    const same = next.size === this.rows.size && [...next].every(([key, row]) => {
-      const known = this.rows.get(key);
-      return known !== undefined && this.fingerprint(known) === this.fingerprint(row);
-    });
+    const same =
+      next.size === this.rows.size &&
+      [...next].every(([key, row]) => {
+        const known = this.rows.get(key);
+        return known !== undefined && this.fingerprint(known) === this.fingerprint(row);
+      });
     this.rows = next;
     if (!same) this.onChange();
   }

@@ -20,7 +20,9 @@ export function readSnapshot(engine: ImageEngine, file: string): ImageDatabase {
     image?.close();
     const aside = `${file}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     fs.renameSync(file, aside);
-    log.warn(`snapshot ${file} is unreadable (${errorMessage(error)}); moved aside to ${path.basename(aside)}, loading the journals alone`);
+    log.warn(
+      `snapshot ${file} is unreadable (${errorMessage(error)}); moved aside to ${path.basename(aside)}, loading the journals alone`,
+    );
     return engine.open();
   }
 }
@@ -30,7 +32,8 @@ export function writeSnapshot(file: string, bytes: Uint8Array): void {
   try {
     const fd = fs.openSync(temp, 'w');
     try {
-      for (let written = 0; written < bytes.length; ) written += fs.writeSync(fd, bytes, written, bytes.length - written);
+      for (let written = 0; written < bytes.length;)
+        written += fs.writeSync(fd, bytes, written, bytes.length - written);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);

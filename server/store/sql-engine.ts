@@ -21,7 +21,10 @@ let sqlJs: Promise<ImageEngine> | undefined;
 
 /** sql.js, loaded once per process. */
 export function sqlJsEngine(): Promise<ImageEngine> {
-  return (sqlJs ??= initSqlJs().then((SQL) => ({ name: 'sql.js', open: (bytes?: Uint8Array) => new SqlJsDatabase(bytes ? new SQL.Database(bytes) : new SQL.Database()) })));
+  return (sqlJs ??= initSqlJs().then((SQL) => ({
+    name: 'sql.js',
+    open: (bytes?: Uint8Array) => new SqlJsDatabase(bytes ? new SQL.Database(bytes) : new SQL.Database()),
+  })));
 }
 
 let loading: Promise<SqlEngine> | undefined;

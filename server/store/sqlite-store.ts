@@ -50,7 +50,9 @@ function whileLocked<T>(step: () => T): T {
 function checkIntact(db: StoreDatabase): void {
   let problems: string[];
   try {
-    problems = whileLocked(() => rowsOf<{ quick_check: string }>(db.db, 'PRAGMA quick_check(3)')).map((row) => row.quick_check);
+    problems = whileLocked(() => rowsOf<{ quick_check: string }>(db.db, 'PRAGMA quick_check(3)')).map(
+      (row) => row.quick_check,
+    );
   } catch (error) {
     if (isDamage(error)) throw new DamagedStoreError(errorMessage(error));
     throw error;

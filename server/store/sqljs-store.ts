@@ -14,7 +14,16 @@ import { lockDataDir } from './data-dir-lock.js';
 import { StoreDatabase } from './database.js';
 import { EmbeddedStoreBase } from './embedded-store-base.js';
 import { GroupCommit } from './group-commit.js';
-import { entryLine, journalGeneration, journalName, JOURNALS, liveLegacyWriter, listJournals, SNAPSHOT, syncDir } from './journal.js';
+import {
+  entryLine,
+  journalGeneration,
+  journalName,
+  JOURNALS,
+  liveLegacyWriter,
+  listJournals,
+  SNAPSHOT,
+  syncDir,
+} from './journal.js';
 import { applyEntries, readJournals, watermarks } from './journal-replay.js';
 import { migrate } from './migrations.js';
 import { applyOps, Schema, type WriteOp } from './ops.js';
@@ -78,7 +87,8 @@ export class SqljsStore extends EmbeddedStoreBase implements Store {
     }
     this.db.writing(() => applyEntries((sql, params) => this.db.run(sql, params), this.schema, replay.entries));
     this.lastTs = replay.entries.reduce((latest, entry) => Math.max(latest, entry.ts), 0);
-    if (replay.legacy.length > 0 && this.compactOrWarn(replay.legacy)) log.info(`imported ${replay.legacy.length} journal(s) of an earlier Grimoire into ${SNAPSHOT}`);
+    if (replay.legacy.length > 0 && this.compactOrWarn(replay.legacy))
+      log.info(`imported ${replay.legacy.length} journal(s) of an earlier Grimoire into ${SNAPSHOT}`);
   }
 
   /** Takes the data folder for this process (throws, naming it, while another has it): the snapshot, then the journals past it. */
@@ -91,10 +101,15 @@ export class SqljsStore extends EmbeddedStoreBase implements Store {
     try {
       const file = path.join(dataDir, DATABASE_FILE);
       if (fs.existsSync(file)) {
-        throw new Error(`store: ${file} is a SQLite database file, which sql.js cannot share with other processes; run on a Node whose node:sqlite the store can use (Node 22.13+, VS Code 1.101 or later) or with better-sqlite3`);
+        throw new Error(
+          `store: ${file} is a SQLite database file, which sql.js cannot share with other processes; run on a Node whose node:sqlite the store can use (Node 22.13+, VS Code 1.101 or later) or with better-sqlite3`,
+        );
       }
       const writer = liveLegacyWriter(path.join(dataDir, JOURNALS));
-      if (writer !== undefined) throw new Error(`store: process ${writer} (an earlier Grimoire) still writes this data dir's journals; close it, then open the store again`);
+      if (writer !== undefined)
+        throw new Error(
+          `store: process ${writer} (an earlier Grimoire) still writes this data dir's journals; close it, then open the store again`,
+        );
       image = readSnapshot(engine, path.join(dataDir, SNAPSHOT));
       return new SqljsStore(image, release, options);
     } catch (error) {
@@ -111,14 +126,21 @@ export class SqljsStore extends EmbeddedStoreBase implements Store {
     const ts = Math.max(Date.now(), this.lastTs);
     const line = entryLine(this.journal, this.size, ts, ops);
     try {
-      for (let written = 0; written < line.length; ) written += fs.writeSync(this.fd, line, written, line.length - written);
+      for (let written = 0; written < line.length;)
+        written += fs.writeSync(this.fd, line, written, line.length - written);
     } catch (error) {
       fs.ftruncateSync(this.fd, this.size); // leave no torn line behind
       throw writeFailure(path.join(this.journals, this.journal), error);
     }
     this.size += line.length;
     this.lastTs = ts;
-    this.db.writing(() => applyOps((sql, params) => this.db.run(sql, params), ops, (op, error) => log.warn(`could not apply an op on ${op.table}: ${errorMessage(error)}`)));
+    this.db.writing(() =>
+      applyOps(
+        (sql, params) => this.db.run(sql, params),
+        ops,
+        (op, error) => log.warn(`could not apply an op on ${op.table}: ${errorMessage(error)}`),
+      ),
+    );
     this.written(ops);
     if (this.size >= Math.max(this.compactBytes, this.snapshotBytes)) this.compactOrWarn();
   }
@@ -159,7 +181,11 @@ export class SqljsStore extends EmbeddedStoreBase implements Store {
     const next = journalName(generation);
     this.db.writing(() => {
       this.db.run('DELETE FROM journal_watermarks', []);
-      this.db.run('INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?), (?, 0)', [this.journal, this.size, next]);
+      this.db.run('INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?), (?, 0)', [
+        this.journal,
+        this.size,
+        next,
+      ]);
     });
     this.db.commit();
     const bytes = this.image.export();
@@ -179,7 +205,8 @@ export class SqljsStore extends EmbeddedStoreBase implements Store {
     this.size = 0;
     this.snapshotBytes = bytes.length;
     for (const name of listJournals(this.journals)) {
-      if ((journalGeneration(name) ?? generation) < generation || imported.includes(name)) fs.rmSync(path.join(this.journals, name), { force: true });
+      if ((journalGeneration(name) ?? generation) < generation || imported.includes(name))
+        fs.rmSync(path.join(this.journals, name), { force: true });
     }
   }
 }

@@ -49,7 +49,8 @@ export const Store = {
     const file = path.join(dataDir, DATABASE_FILE);
     const open = () => SqliteStore.open({ dataDir, engine, fsync: options.fsync, verify: options.verify });
     const emptied = emptiedFile(file);
-    if (emptied) return replaceDamaged(dataDir, file, emptied, identity(file), open, () => emptiedFile(file) !== undefined);
+    if (emptied)
+      return replaceDamaged(dataDir, file, emptied, identity(file), open, () => emptiedFile(file) !== undefined);
     if (!fs.existsSync(file)) {
       const release = lockDataDir(dataDir, false);
       try {
@@ -75,7 +76,14 @@ export const Store = {
  * Under the data dir's lock: moves the damaged file aside when it is still the one judged so (else
  * another process replaced it meanwhile) and still `damaged`, claims a new one and opens it.
  */
-function replaceDamaged(dataDir: string, file: string, reason: string, seen: string | undefined, open: () => SqliteStore, damaged = () => true): SqliteStore {
+function replaceDamaged(
+  dataDir: string,
+  file: string,
+  reason: string,
+  seen: string | undefined,
+  open: () => SqliteStore,
+  damaged = () => true,
+): SqliteStore {
   const release = lockDataDir(dataDir, false);
   try {
     if (identity(file) === seen && damaged()) {

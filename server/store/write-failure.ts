@@ -35,7 +35,8 @@ const MEANING: Readonly<Record<string, string>> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',
   SQLITE_IOERR: 'an I/O error',
-  SQLITE_CANTOPEN: 'it or its -wal/-shm cannot be opened for writing: a read-only folder or file system, or no permission',
+  SQLITE_CANTOPEN:
+    'it or its -wal/-shm cannot be opened for writing: a read-only folder or file system, or no permission',
   EIO: 'an I/O error',
 };
 
@@ -45,7 +46,10 @@ const primaryOf = (code: string): string => (code.startsWith('SQLITE_') ? code.s
 /** Whether the error is the storage's (full, read-only, I/O, damaged), not the write's own (a constraint). */
 export function isStorageError(error: unknown): boolean {
   const code = errorCode(error);
-  return code !== undefined && (primaryOf(code) in MEANING || ['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_PERM'].includes(primaryOf(code)));
+  return (
+    code !== undefined &&
+    (primaryOf(code) in MEANING || ['SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_PERM'].includes(primaryOf(code)))
+  );
 }
 
 /**

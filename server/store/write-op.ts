@@ -12,7 +12,12 @@ export type WriteOp =
   | { op: 'deleteBefore'; table: string; before: Row };
 
 /** The field of each kind of op that holds its values: what it writes (row) or matches (where, before). */
-export const OP_BODY = { upsert: 'row', insert: 'row', delete: 'where', deleteBefore: 'before' } as const satisfies Record<WriteOp['op'], string>;
+export const OP_BODY = {
+  upsert: 'row',
+  insert: 'row',
+  delete: 'where',
+  deleteBefore: 'before',
+} as const satisfies Record<WriteOp['op'], string>;
 
 /** Whether `kind` names an op (a journal line from elsewhere may hold anything). */
 export function isOpKind(kind: unknown): kind is WriteOp['op'] {

@@ -20,17 +20,23 @@ export function toolDiff(before: PinnedTool | undefined, after: PinnedTool): Too
   const schema = {
     added: [...newProps.keys()].filter((k) => !oldProps.has(k)),
     removed: [...oldProps.keys()].filter((k) => !newProps.has(k)),
-    changed: [...newProps.keys()].filter((k) => oldProps.has(k) && stableJson(oldProps.get(k)) !== stableJson(newProps.get(k))),
+    changed: [...newProps.keys()].filter(
+      (k) => oldProps.has(k) && stableJson(oldProps.get(k)) !== stableJson(newProps.get(k)),
+    ),
     requiredAdded: [...newRequired].filter((k) => !oldRequired.has(k)),
     requiredRemoved: [...oldRequired].filter((k) => !newRequired.has(k)),
   };
-  const otherSchemaChange = stableJson({ ...before?.inputSchema, properties: undefined, required: undefined }) !== stableJson({ ...after.inputSchema, properties: undefined, required: undefined });
+  const otherSchemaChange =
+    stableJson({ ...before?.inputSchema, properties: undefined, required: undefined }) !==
+    stableJson({ ...after.inputSchema, properties: undefined, required: undefined });
   if (Object.values(schema).some((list) => list.length > 0) || (before && otherSchemaChange)) diff.schema = schema;
 
   const oldAnnotations = (before?.annotations ?? {}) as Record<string, unknown>;
   const newAnnotations = (after.annotations ?? {}) as Record<string, unknown>;
   const keys = [...new Set([...Object.keys(oldAnnotations), ...Object.keys(newAnnotations)])].sort();
-  const annotations = keys.filter((key) => stableJson(oldAnnotations[key] ?? null) !== stableJson(newAnnotations[key] ?? null)).map((key) => ({ key, old: oldAnnotations[key], new: newAnnotations[key] }));
+  const annotations = keys
+    .filter((key) => stableJson(oldAnnotations[key] ?? null) !== stableJson(newAnnotations[key] ?? null))
+    .map((key) => ({ key, old: oldAnnotations[key], new: newAnnotations[key] }));
   if (annotations.length > 0) diff.annotations = annotations;
   return diff;
 }
@@ -46,9 +52,17 @@ export function describeDiff(diff: ToolDiff): string[] {
     if (s.changed.length) lines.push(`parameters changed: ${s.changed.join(', ')}`);
     if (s.requiredAdded.length) lines.push(`now required: ${s.requiredAdded.join(', ')}`);
     if (s.requiredRemoved.length) lines.push(`no longer required: ${s.requiredRemoved.join(', ')}`);
-    if (!s.added.length && !s.removed.length && !s.changed.length && !s.requiredAdded.length && !s.requiredRemoved.length) lines.push('input schema changed');
+    if (
+      !s.added.length &&
+      !s.removed.length &&
+      !s.changed.length &&
+      !s.requiredAdded.length &&
+      !s.requiredRemoved.length
+    )
+      lines.push('input schema changed');
   }
-  for (const a of diff.annotations ?? []) lines.push(`${a.key}: ${JSON.stringify(a.old) ?? 'unset'} -> ${JSON.stringify(a.new) ?? 'unset'}`);
+  for (const a of diff.annotations ?? [])
+    lines.push(`${a.key}: ${JSON.stringify(a.old) ?? 'unset'} -> ${JSON.stringify(a.new) ?? 'unset'}`);
   return lines;
 }
 

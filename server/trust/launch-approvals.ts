@@ -44,7 +44,8 @@ export interface LaunchWait {
  */
 export function launchOrigin(power: PowerDefinition, workspaceSpells?: string): LaunchOrigin {
   if (power.source.kind === 'demo') return 'user';
-  if (fromWorkspace(power, workspaceSpells === undefined ? undefined : path.dirname(workspaceSpells))) return 'workspace';
+  if (fromWorkspace(power, workspaceSpells === undefined ? undefined : path.dirname(workspaceSpells)))
+    return 'workspace';
   return power.source.kind === 'spell' ? 'user' : 'imported';
 }
 
@@ -56,7 +57,9 @@ export function launchCommand(server: ServerSpec): string {
   }
   const words = [server.command, ...server.args].map(quoted).join(' ');
   const env = Object.entries(server.env).map(([name, value]) => maskSecrets(`${name}=${quoted(value)}`));
-  return maskSecrets(`${words}${server.cwd ? ` (in ${quoted(server.cwd)})` : ''}${env.length ? ` with ${env.join(' ')}` : ''}`);
+  return maskSecrets(
+    `${words}${server.cwd ? ` (in ${quoted(server.cwd)})` : ''}${env.length ? ` with ${env.join(' ')}` : ''}`,
+  );
 }
 
 function quoted(word: string): string {
@@ -93,7 +96,12 @@ export class LaunchApprovals extends EventEmitter<{ change: [] }> {
     this.approved = new PolledTable(
       store,
       TABLE,
-      () => new Map(store.query<{ power: string; hash: string }>(`SELECT power, hash FROM ${TABLE}`).map((row) => [row.power, row.hash])),
+      () =>
+        new Map(
+          store
+            .query<{ power: string; hash: string }>(`SELECT power, hash FROM ${TABLE}`)
+            .map((row) => [row.power, row.hash]),
+        ),
       (hash) => hash,
       () => this.emit('change'),
     );
@@ -133,9 +141,15 @@ export class LaunchApprovals extends EventEmitter<{ change: [] }> {
     const wait = this.waiting(power);
     if (!wait) return undefined;
     if (seen !== undefined && seen !== wait.hash) {
-      throw new LaunchChangedError(`The launch of '${power.name}' changed since it was shown (now: ${wait.command}): nothing was approved. Look at it again, then approve.`);
+      throw new LaunchChangedError(
+        `The launch of '${power.name}' changed since it was shown (now: ${wait.command}): nothing was approved. Look at it again, then approve.`,
+      );
     }
-    this.store.write({ op: 'upsert', table: TABLE, row: { power: power.name, hash: wait.hash, approved_by: by, approved_at: this.now() } });
+    this.store.write({
+      op: 'upsert',
+      table: TABLE,
+      row: { power: power.name, hash: wait.hash, approved_by: by, approved_at: this.now() },
+    });
     this.poll();
     return wait;
   }

@@ -70,7 +70,11 @@ export class PinStore {
   }
 
   pins(power: string): Map<string, Pin> {
-    return new Map(this.store.query<PinRow>('SELECT * FROM tool_pins WHERE power = ?', [power]).map((row) => [row.tool, pinFromRow(row)]));
+    return new Map(
+      this.store
+        .query<PinRow>('SELECT * FROM tool_pins WHERE power = ?', [power])
+        .map((row) => [row.tool, pinFromRow(row)]),
+    );
   }
 
   reviews(power?: string): Review[] {
@@ -84,7 +88,9 @@ export class PinStore {
   quarantined(): Map<string, { status: ReviewStatus; newHash: string }> {
     return new Map(
       this.store
-        .query<{ power: string; tool: string; status: ReviewStatus; new_hash: string }>('SELECT power, tool, status, new_hash FROM tool_reviews')
+        .query<{ power: string; tool: string; status: ReviewStatus; new_hash: string }>(
+          'SELECT power, tool, status, new_hash FROM tool_reviews',
+        )
         .map((row) => [`${row.power}:${row.tool}`, { status: row.status, newHash: row.new_hash }]),
     );
   }

@@ -10,7 +10,11 @@ export type NewToolsPolicy = 'quarantine' | 'allow';
  * folder should not let it add tools unseen, while the user's own spell folders (`--spells` ones
  * too), their own imported configs and the bundled demos are allowed: the user wrote those.
  */
-export function newToolsPolicy(power: PowerDefinition, setting: NewToolsPolicy | undefined, workspaceFolder: string | undefined): NewToolsPolicy {
+export function newToolsPolicy(
+  power: PowerDefinition,
+  setting: NewToolsPolicy | undefined,
+  workspaceFolder: string | undefined,
+): NewToolsPolicy {
   if (setting) return setting;
   return fromWorkspace(power, workspaceFolder) ? 'quarantine' : 'allow';
 }

@@ -59,7 +59,13 @@ export class ReadConfirmations extends EventEmitter<{ change: [] }> {
   /** Confirms these versions of the power's tools as read-only. */
   confirm(power: string, tools: Array<{ name: string; hash: string }>): void {
     const at = this.now();
-    this.write(tools.map((tool) => ({ op: 'upsert', table: 'read_confirmations', row: { power, tool: tool.name, hash: tool.hash, confirmed_at: at } })));
+    this.write(
+      tools.map((tool) => ({
+        op: 'upsert',
+        table: 'read_confirmations',
+        row: { power, tool: tool.name, hash: tool.hash, confirmed_at: at },
+      })),
+    );
   }
 
   /** Takes a confirmation back; false when there was none. */

@@ -3,5 +3,9 @@ import { valueHash } from '../util/hash.js';
 
 /** One version of a tool as its server offers it (description, input schema, annotations): what a pin holds and the catalog compares. */
 export function toolHash(tool: Tool): string {
-  return valueHash({ description: tool.description ?? '', inputSchema: tool.inputSchema, annotations: tool.annotations ?? null });
+  return valueHash({
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema,
+    annotations: tool.annotations ?? null,
+  });
 }

@@ -32,7 +32,9 @@ export class ToolPolicy {
 
   /** What the settings say of a tool: its power disabled, or the tool blocked. */
   settingsRefusal(power: string, tool: string): 'disabled' | 'blocked' | undefined {
-    return this.powerRefusal(power) ?? (this.settings().tools.blocked.includes(`${power}:${tool}`) ? 'blocked' : undefined);
+    return (
+      this.powerRefusal(power) ?? (this.settings().tools.blocked.includes(`${power}:${tool}`) ? 'blocked' : undefined)
+    );
   }
 
   /** Held for the user's review: offered (marked), never exposed or called. */
@@ -58,7 +60,9 @@ export class ToolPolicy {
 
 /** What the agent is told when the settings refuse a call (held tools: awaitingReview below). */
 export function settingsRefusalText(refusal: 'disabled' | 'blocked', power: string, tool: string): string {
-  return refusal === 'disabled' ? `Power '${power}' is disabled in settings (powers.disabled).` : `Tool '${power}:${tool}' is blocked in settings (tools.blocked).`;
+  return refusal === 'disabled'
+    ? `Power '${power}' is disabled in settings (powers.disabled).`
+    : `Tool '${power}:${tool}' is blocked in settings (tools.blocked).`;
 }
 
 /** What the agent is told about a tool held for the user's review. */
@@ -69,4 +73,5 @@ export function awaitingReview(name: string): string {
   );
 }
 
-export const AWAITING_REVIEW_NOTE = "changed since approved (or new): awaits the user's review and cannot be called until approved";
+export const AWAITING_REVIEW_NOTE =
+  "changed since approved (or new): awaits the user's review and cannot be called until approved";

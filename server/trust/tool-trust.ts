@@ -25,10 +25,19 @@ export class ToolTrust extends EventEmitter<Events> {
   private readonly pins: PinStore;
   private readonly held: PolledTable<{ status: ReviewStatus; newHash: string }>;
 
-  constructor(store: Store, private readonly now: () => number = Date.now) {
+  constructor(
+    store: Store,
+    private readonly now: () => number = Date.now,
+  ) {
     super();
     this.pins = new PinStore(store);
-    this.held = new PolledTable(store, 'tool_reviews', () => this.pins.quarantined(), (held) => `${held.status} ${held.newHash}`, () => this.emit('change'));
+    this.held = new PolledTable(
+      store,
+      'tool_reviews',
+      () => this.pins.quarantined(),
+      (held) => `${held.status} ${held.newHash}`,
+      () => this.emit('change'),
+    );
   }
 
   /** Tools held for review, as `power:tool`. */
@@ -80,7 +89,12 @@ export class ToolTrust extends EventEmitter<Events> {
         status: 'pending',
         ...(pin ? { oldHash: pin.hash, old: pin.definition } : {}),
         newHash: hash,
-        new: { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations },
+        new: {
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          annotations: tool.annotations,
+        },
         diff: toolDiff(pin?.definition, tool),
         suspicious,
         seenAt: at,
@@ -105,7 +119,9 @@ export class ToolTrust extends EventEmitter<Events> {
   approve(power: string, tool?: string): Review[] {
     const targets = this.pins.reviews(power).filter((review) => tool === undefined || review.tool === tool);
     const at = this.now();
-    this.pins.write(targets.flatMap((review) => [pinOp(power, review.new, at, review.newHash), dropReviewOp(power, review.tool)]));
+    this.pins.write(
+      targets.flatMap((review) => [pinOp(power, review.new, at, review.newHash), dropReviewOp(power, review.tool)]),
+    );
     this.poll();
     return targets;
   }

@@ -103,23 +103,47 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
   /** A new MCP client for a power's server, answering its requests through the sessions. */
   createClient(power: string): Client {
     const capabilities = this.childCapabilities();
-    const client = new Client({ name: 'grimoire-gateway', version: VERSION }, { capabilities, versionNegotiation: CHILD_VERSION_NEGOTIATION });
+    const client = new Client(
+      { name: 'grimoire-gateway', version: VERSION },
+      { capabilities, versionNegotiation: CHILD_VERSION_NEGOTIATION },
+    );
     this.declared.set(power, capabilities);
     if (capabilities.sampling) {
-      client.setRequestHandler('sampling/createMessage', (request, ctx) => this.peerFor(power, 'sampling').createMessage(withPowerMeta(request.params, power), { signal: ctx.mcpReq.signal }));
+      client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+        this.peerFor(power, 'sampling').createMessage(withPowerMeta(request.params, power), {
+          signal: ctx.mcpReq.signal,
+        }),
+      );
     }
     if (capabilities.elicitation) {
       client.setRequestHandler('elicitation/create', (request, ctx) =>
-        this.peerFor(power, 'elicitation').elicit({ ...request.params, message: elicitationMessage(power, request.params.message) }, { signal: ctx.mcpReq.signal }),
+        this.peerFor(power, 'elicitation').elicit(
+          { ...request.params, message: elicitationMessage(power, request.params.message) },
+          { signal: ctx.mcpReq.signal },
+        ),
       );
     }
     if (capabilities.roots) {
-      client.setRequestHandler('roots/list', (_request, ctx) => this.peerFor(power, 'roots').listRoots({ signal: ctx.mcpReq.signal }));
+      client.setRequestHandler('roots/list', (_request, ctx) =>
+        this.peerFor(power, 'roots').listRoots({ signal: ctx.mcpReq.signal }),
+      );
     }
-    client.setNotificationHandler('notifications/message', async (notification) => void this.emit('log', power, notification.params));
-    client.setNotificationHandler('notifications/prompts/list_changed', async () => void this.emit('promptsChanged', power));
-    client.setNotificationHandler('notifications/resources/list_changed', async () => void this.emit('resourcesChanged', power));
-    client.setNotificationHandler('notifications/resources/updated', async (n) => void this.emit('resourceUpdated', power, n.params.uri));
+    client.setNotificationHandler(
+      'notifications/message',
+      async (notification) => void this.emit('log', power, notification.params),
+    );
+    client.setNotificationHandler(
+      'notifications/prompts/list_changed',
+      async () => void this.emit('promptsChanged', power),
+    );
+    client.setNotificationHandler(
+      'notifications/resources/list_changed',
+      async () => void this.emit('resourcesChanged', power),
+    );
+    client.setNotificationHandler(
+      'notifications/resources/updated',
+      async (n) => void this.emit('resourceUpdated', power, n.params.uri),
+    );
     this.clients.set(power, client);
     return client;
   }
@@ -194,7 +218,9 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
   rootsChanged(): void {
     for (const [power, client] of this.clients) {
       if (!client.transport) continue;
-      client.sendRootsListChanged().catch((error) => log.debug(`roots/list_changed not sent to '${power}': ${errorMessage(error)}`));
+      client
+        .sendRootsListChanged()
+        .catch((error) => log.debug(`roots/list_changed not sent to '${power}': ${errorMessage(error)}`));
     }
   }
 
@@ -203,7 +229,9 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
     const lowest = LEVELS[Math.min(...[...this.levels.values()].map((level) => LEVELS.indexOf(level)))];
     for (const [power, client] of this.clients) {
       if ((only && power !== only) || !client.transport || !client.getServerCapabilities()?.logging) continue;
-      client.setLoggingLevel(lowest).catch((error) => log.debug(`logging/setLevel not sent to '${power}': ${errorMessage(error)}`));
+      client
+        .setLoggingLevel(lowest)
+        .catch((error) => log.debug(`logging/setLevel not sent to '${power}': ${errorMessage(error)}`));
     }
   }
 
@@ -216,7 +244,10 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
   private peerFor(power: string, feature: 'sampling' | 'elicitation' | 'roots'): SessionPeer {
     const calling = new Set(this.callers.get(power) ?? []);
     if (calling.size === 0) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `'${power}' asked for ${feature} while no agent's request to it is running: the gateway forwards ${feature} only to the session whose call the server is serving.`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `'${power}' asked for ${feature} while no agent's request to it is running: the gateway forwards ${feature} only to the session whose call the server is serving.`,
+      );
     }
     if (calling.size > 1) {
       throw new ProtocolError(
@@ -226,7 +257,10 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
     }
     const peer = this.sessions.get([...calling][0]);
     if (!peer?.capabilities()?.[feature]) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `The client of the session calling '${power}' does not support ${feature}.`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
+        `The client of the session calling '${power}' does not support ${feature}.`,
+      );
     }
     return peer;
   }
@@ -235,7 +269,8 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
     const content = (result as { content?: unknown })?.content;
     if (!Array.isArray(content)) return;
     for (const block of content as Array<{ type?: string; uri?: unknown; resource?: { uri?: unknown } }>) {
-      const uri = block.type === 'resource_link' ? block.uri : block.type === 'resource' ? block.resource?.uri : undefined;
+      const uri =
+        block.type === 'resource_link' ? block.uri : block.type === 'resource' ? block.resource?.uri : undefined;
       if (typeof uri !== 'string') continue;
       let mine = this.links.get(session);
       if (!mine) {

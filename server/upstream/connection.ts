@@ -115,7 +115,11 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     if (this.currentState === 'active') return;
     if (this.starting) return this.starting;
     if (this.definition.problems.length > 0) {
-      throw new UpstreamError('not_startable', this.name, `Power '${this.name}' cannot start: ${this.definition.problems.join('; ')}`);
+      throw new UpstreamError(
+        'not_startable',
+        this.name,
+        `Power '${this.name}' cannot start: ${this.definition.problems.join('; ')}`,
+      );
     }
     const refused = this.launchRefusal(this.definition);
     if (refused) throw new UpstreamError('awaiting_approval', this.name, refused);
@@ -143,10 +147,14 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
   private async connect(): Promise<void> {
     this.setState('starting');
     this.stderr = new StderrTail();
-    const { transport, stderr, exit } = createTransport(this.definition.server, { maxMessageBytes: this.options.maxMessageBytes });
+    const { transport, stderr, exit } = createTransport(this.definition.server, {
+      maxMessageBytes: this.options.maxMessageBytes,
+    });
     this.exitOf = exit;
     this.stderr.attach(stderr, (line) => this.log.debug(`stderr: ${line}`));
-    const client = this.features?.createClient(this.name) ?? new Client({ name: 'grimoire-gateway', version: VERSION }, { versionNegotiation: CHILD_VERSION_NEGOTIATION });
+    const client =
+      this.features?.createClient(this.name) ??
+      new Client({ name: 'grimoire-gateway', version: VERSION }, { versionNegotiation: CHILD_VERSION_NEGOTIATION });
     client.onclose = () => this.onClosed(client);
     client.onerror = (error) => this.log.debug(`transport error: ${errorMessage(error)}`);
     try {
@@ -194,7 +202,9 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
   /** How the server ended: its exit and its last stderr line, as far as they are known. */
   private endReason(): string | undefined {
     const exit = this.exitOf();
-    const how = exit ? `server exited (code ${exit.code ?? 'none'}${exit.signal ? `, signal ${exit.signal}` : ''})` : undefined;
+    const how = exit
+      ? `server exited (code ${exit.code ?? 'none'}${exit.signal ? `, signal ${exit.signal}` : ''})`
+      : undefined;
     const last = this.stderr.summary();
     return how && last ? `${how}: ${last}` : (how ?? last);
   }
@@ -218,7 +228,11 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
     const delay = this.restarts.failed();
     if (delay === undefined) {
       this.log.error(`gave up after ${maxAttempts} restarts; activate the power again once its server is fixed`);
-      this.emit('state', { power: this.name, state: 'crashed', detail: `${this.lastError}; gave up after ${maxAttempts} restarts` });
+      this.emit('state', {
+        power: this.name,
+        state: 'crashed',
+        detail: `${this.lastError}; gave up after ${maxAttempts} restarts`,
+      });
       return `Grimoire stopped restarting it after ${maxAttempts} attempts: fix it, then activate the power again.`;
     }
     this.log.info(`restarting in ${delay} ms`);
@@ -314,7 +328,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
       if (this.inFlightCalls === 0) {
         const stopWaiting = this.drainWaiters.length > 0;
         this.drainWaiters.splice(0).forEach((resolve) => resolve());
-        if (!stopWaiting) this.restartIfOutdated().catch((error) => this.log.warn(`restart failed: ${errorMessage(error)}`));
+        if (!stopWaiting)
+          this.restartIfOutdated().catch((error) => this.log.warn(`restart failed: ${errorMessage(error)}`));
       }
     }
   }
@@ -345,7 +360,11 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
           `The power keeps serving other calls. Retry with smaller input, or raise upstream.callTimeoutMs if the tool is just slow.`,
       );
     }
-    if (error instanceof ProtocolError && error.code === RESULT_TOO_LARGE_CODE && (error.data as TooLargeData | undefined)?.reason === 'result_too_large') {
+    if (
+      error instanceof ProtocolError &&
+      error.code === RESULT_TOO_LARGE_CODE &&
+      (error.data as TooLargeData | undefined)?.reason === 'result_too_large'
+    ) {
       const data = error.data as TooLargeData;
       return new UpstreamError(
         'result_too_large',
@@ -374,7 +393,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
 
   private async ready(): Promise<Client> {
     if (!this.runningClient) await this.start();
-    if (!this.client) throw new UpstreamError('stopped', this.name, `Power '${this.name}' is not running; activate it first.`);
+    if (!this.client)
+      throw new UpstreamError('stopped', this.name, `Power '${this.name}' is not running; activate it first.`);
     return this.client;
   }
 

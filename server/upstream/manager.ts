@@ -56,7 +56,9 @@ export class UpstreamManager extends EventEmitter<UpstreamEvents> {
   /** Idle servers restart now for a session that can do more; busy ones at their next request. */
   private restartOutdated(): void {
     for (const connection of this.connections.values()) {
-      connection.restartIfOutdated().catch((error) => log.warn(`restarting '${connection.name}': ${errorMessage(error)}`));
+      connection
+        .restartIfOutdated()
+        .catch((error) => log.warn(`restarting '${connection.name}': ${errorMessage(error)}`));
     }
   }
 
@@ -74,7 +76,13 @@ export class UpstreamManager extends EventEmitter<UpstreamEvents> {
   connection(power: PowerDefinition): PowerConnection {
     let connection = this.connections.get(power.name);
     if (!connection) {
-      connection = new PowerConnection(power, this.options, this.features, () => this.toolCheck, (definition) => this.launchRefusal?.(definition));
+      connection = new PowerConnection(
+        power,
+        this.options,
+        this.features,
+        () => this.toolCheck,
+        (definition) => this.launchRefusal?.(definition),
+      );
       connection.on('state', (change) => this.emit('state', change));
       connection.on('toolsChanged', () => this.emit('toolsChanged', power.name));
       this.connections.set(power.name, connection);
@@ -130,11 +138,19 @@ export class UpstreamManager extends EventEmitter<UpstreamEvents> {
   }
 
   statuses(): PowerStatus[] {
-    return [...this.connections.values()].map((c) => ({ name: c.name, state: c.state, inFlight: c.inFlight, lastError: c.lastError, protocolVersion: c.protocolVersion }));
+    return [...this.connections.values()].map((c) => ({
+      name: c.name,
+      state: c.state,
+      inFlight: c.inFlight,
+      lastError: c.lastError,
+      protocolVersion: c.protocolVersion,
+    }));
   }
 
   async shutdown(): Promise<void> {
     clearInterval(this.idleTimer);
-    await Promise.allSettled([...this.connections.values()].map((connection) => connection.stop('gateway shutting down', false)));
+    await Promise.allSettled(
+      [...this.connections.values()].map((connection) => connection.stop('gateway shutting down', false)),
+    );
   }
 }

@@ -2,7 +2,8 @@ import { setMaxListeners } from 'node:events';
 import type { FetchLike } from '@modelcontextprotocol/client';
 
 /** Statuses whose response carries no body, and redirects, which the SDK reads by their url. */
-const PASSED_AS_IS = (status: number) => status < 200 || status === 204 || status === 205 || (status >= 300 && status < 400);
+const PASSED_AS_IS = (status: number) =>
+  status < 200 || status === 204 || status === 205 || (status >= 300 && status < 400);
 
 /**
  * A fetch for the SDK's HTTP client transports that gives each request an AbortSignal of its own.
@@ -34,7 +35,11 @@ export function fetchWithOwnSignal(base: FetchLike = fetch): FetchLike {
       release();
       return response;
     }
-    return new Response(releasingAtEnd(response.body, release), { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(releasingAtEnd(response.body, release), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 

@@ -1,6 +1,9 @@
 import { backoffDelay } from './backoff.js';
 
-export type StartGate = { open: true } | { open: false; gaveUp: true; attempts: number } | { open: false; gaveUp: false; retryInMs: number; attempt: number; maxAttempts: number };
+export type StartGate =
+  | { open: true }
+  | { open: false; gaveUp: true; attempts: number }
+  | { open: false; gaveUp: false; retryInMs: number; attempt: number; maxAttempts: number };
 
 /**
  * When a power's server may be started again after it crashed or failed to start: after an
@@ -33,7 +36,14 @@ export class RestartPolicy {
   gate(): StartGate {
     if (this.gaveUp) return { open: false, gaveUp: true, attempts: this.attempts };
     const wait = this.notBefore - this.now();
-    if (wait > 0) return { open: false, gaveUp: false, retryInMs: wait, attempt: this.attempts, maxAttempts: this.options.maxAttempts };
+    if (wait > 0)
+      return {
+        open: false,
+        gaveUp: false,
+        retryInMs: wait,
+        attempt: this.attempts,
+        maxAttempts: this.options.maxAttempts,
+      };
     return { open: true };
   }
 

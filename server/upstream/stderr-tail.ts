@@ -27,13 +27,13 @@ export class StderrTail {
       if (this.kept.length > this.max) this.kept.shift();
       onLine?.(line);
     };
-    const splitter = new BoundedLines(
-      STDERR_LINE_BYTES,
-      add,
-      (cut) => add(`${cut.head.toString('utf8')}... (line cut: ${cut.bytes} bytes)`),
+    const splitter = new BoundedLines(STDERR_LINE_BYTES, add, (cut) =>
+      add(`${cut.head.toString('utf8')}... (line cut: ${cut.bytes} bytes)`),
     );
     this.splitter = splitter;
-    stream.on('data', (chunk: Buffer | string) => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    stream.on('data', (chunk: Buffer | string) =>
+      splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk),
+    );
     stream.on('end', () => splitter.end());
   }
 

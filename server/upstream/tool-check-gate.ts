@@ -8,7 +8,10 @@ export interface ToolCheck {
   /** Lists the power's tools and compares them with their pins; the listing marks the gate checked. */
   check(power: string): Promise<void>;
   /** Why the tool may not be called now (held for review, blocked...); undefined when it may. */
-  refusal(power: string, tool: string): { code: 'awaiting_review' | 'disabled' | 'blocked'; message: string } | undefined;
+  refusal(
+    power: string,
+    tool: string,
+  ): { code: 'awaiting_review' | 'disabled' | 'blocked'; message: string } | undefined;
 }
 
 /**
@@ -49,7 +52,11 @@ export class ToolCheckGate {
       await check.check(power);
       // A listing that changed nothing, or a server that keeps changing its tools during every listing.
       if (!this.open && (this.generation === before || round >= MAX_ROUNDS)) {
-        throw new UpstreamError('unchecked', power, `The tools of '${power}' could not be checked against their approved versions, so '${tool}' was not called. Call again.`);
+        throw new UpstreamError(
+          'unchecked',
+          power,
+          `The tools of '${power}' could not be checked against their approved versions, so '${tool}' was not called. Call again.`,
+        );
       }
     }
   }

@@ -40,8 +40,20 @@ export function createTransport(spec: ServerSpec, options: { maxMessageBytes: nu
       return { transport, stderr: transport.stderr, exit: () => transport.exit };
     }
     case 'http':
-      return { transport: new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch: fetchWithOwnSignal() }), exit: () => undefined };
+      return {
+        transport: new StreamableHTTPClientTransport(new URL(spec.url), {
+          requestInit: { headers: spec.headers },
+          fetch: fetchWithOwnSignal(),
+        }),
+        exit: () => undefined,
+      };
     case 'sse':
-      return { transport: new SSEClientTransport(new URL(spec.url), { requestInit: { headers: spec.headers }, fetch: fetchWithOwnSignal() }), exit: () => undefined };
+      return {
+        transport: new SSEClientTransport(new URL(spec.url), {
+          requestInit: { headers: spec.headers },
+          fetch: fetchWithOwnSignal(),
+        }),
+        exit: () => undefined,
+      };
   }
 }

@@ -23,7 +23,10 @@ export class UserDirectory {
 
   /** Adds a user and returns their token (the only time it exists in clear). */
   add(name: string, role: Role): string {
-    if (!NAME.test(name)) throw new Error(`user name '${name.slice(0, 80)}' is not allowed: use letters, digits, '.', '_' or '-' (at most 64).`);
+    if (!NAME.test(name))
+      throw new Error(
+        `user name '${name.slice(0, 80)}' is not allowed: use letters, digits, '.', '_' or '-' (at most 64).`,
+      );
     if (this.find(name)) throw new Error(`user '${name}' already exists: remove it first to issue a new token.`);
     const id = randomBytes(8).toString('hex');
     const secret = randomBytes(32).toString('base64url');

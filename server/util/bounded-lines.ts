@@ -78,7 +78,11 @@ export class BoundedLines {
     }
     const keep = Math.min(this.keepBytes, this.maxLineBytes);
     const head = Buffer.concat([...this.parts, piece]).subarray(0, keep);
-    this.cut = { bytes: this.size + piece.length, head: Buffer.from(head), tail: this.keepEnd(Buffer.alloc(0), Buffer.concat([...this.parts.slice(-2), piece])) };
+    this.cut = {
+      bytes: this.size + piece.length,
+      head: Buffer.from(head),
+      tail: this.keepEnd(Buffer.alloc(0), Buffer.concat([...this.parts.slice(-2), piece])),
+    };
     this.parts = [];
     this.size = 0;
   }

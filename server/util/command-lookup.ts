@@ -48,7 +48,10 @@ export function findCommand(command: string, lookup: CommandLookup): string | un
     const base = paths.normalize(lookup.cwd && !paths.isAbsolute(command) ? paths.join(lookup.cwd, command) : command);
     return candidates(base).find(runnable);
   }
-  const dirs = lookup.pathEnv.split(windows ? ';' : ':').map((dir) => dir.replace(/^"(.*)"$/, '$1')).filter(Boolean);
+  const dirs = lookup.pathEnv
+    .split(windows ? ';' : ':')
+    .map((dir) => dir.replace(/^"(.*)"$/, '$1'))
+    .filter(Boolean);
   if (windows && lookup.cwd) dirs.unshift(lookup.cwd);
   for (const dir of dirs) {
     const found = candidates(paths.join(dir, command)).find(runnable);
@@ -59,8 +62,16 @@ export function findCommand(command: string, lookup: CommandLookup): string | un
 
 /** The lookup the gateway's own platform and environment give, with a child's env on top. */
 export function lookupFor(env: Record<string, string | undefined> = {}, cwd?: string): CommandLookup {
-  const pick = (name: string) => env[name] ?? Object.entries(env).find(([key]) => process.platform === 'win32' && key.toUpperCase() === name)?.[1] ?? process.env[name];
-  return { platform: process.platform, pathEnv: pick('PATH') ?? '', pathExt: pick('PATHEXT'), cwd: cwd ?? process.cwd() };
+  const pick = (name: string) =>
+    env[name] ??
+    Object.entries(env).find(([key]) => process.platform === 'win32' && key.toUpperCase() === name)?.[1] ??
+    process.env[name];
+  return {
+    platform: process.platform,
+    pathEnv: pick('PATH') ?? '',
+    pathExt: pick('PATHEXT'),
+    cwd: cwd ?? process.cwd(),
+  };
 }
 
 const CHECK_AGAIN_MS = 1000;
@@ -78,7 +89,10 @@ export function commandExists(command: string, lookup: CommandLookup = lookupFor
   const now = Date.now();
   if (cached && now - cached.checkedAt < CHECK_AGAIN_MS) return cached.found;
   const found = findCommand(command, lookup);
-  const stamp = [found ?? '', ...[found, ...lookup.pathEnv.split(lookup.platform === 'win32' ? ';' : ':')].map(modified)].join('|');
+  const stamp = [
+    found ?? '',
+    ...[found, ...lookup.pathEnv.split(lookup.platform === 'win32' ? ';' : ':')].map(modified),
+  ].join('|');
   if (cached && cached.stamp === stamp) {
     cached.checkedAt = now;
     return cached.found;

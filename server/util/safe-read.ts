@@ -85,8 +85,14 @@ export function readFileBytes(file: string, limits: FileLimits = DEFAULT_FILE_LI
 
 function failure(error: unknown): SafeReadRefusal {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return { ok: false, reason: 'missing', message: 'cannot read the file: it does not exist', fix: 'check the path' };
-  return { ok: false, reason: 'unreadable', message: `cannot read the file (${code ?? (error as Error).message})`, fix: 'check that the file exists and is readable' };
+  if (code === 'ENOENT')
+    return { ok: false, reason: 'missing', message: 'cannot read the file: it does not exist', fix: 'check the path' };
+  return {
+    ok: false,
+    reason: 'unreadable',
+    message: `cannot read the file (${code ?? (error as Error).message})`,
+    fix: 'check that the file exists and is readable',
+  };
 }
 
 /** `size` is the size the file claimed; without it, the file grew past the limit while it was read. */

@@ -24,7 +24,8 @@ export function registerSecretEntries(entries: Record<string, string>): void {
 }
 
 /** A PEM private key block (RSA, EC, OPENSSH, ENCRYPTED, PGP ... BLOCK), whole; to the text's end when its END is not in it. */
-const PRIVATE_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----|$)/g;
+const PRIVATE_KEY =
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----|$)/g;
 const PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----/;
 const PRIVATE_KEY_END = /-----END [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----/;
 /** `scheme://user:password@`: the password (a user alone, `https://user@host`, is not a secret). */
@@ -32,7 +33,6 @@ const URL_PASSWORD = /\b([A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s:/?#@]*:)([^\s/?#@
 const BEARER = /\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{6,}/g;
 /** NAME=value, NAME: value, "NAME": "value" (the name up to 64 characters, the value up to the next separator). */
 const PAIR = /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,63})(["']?[ \t]*[:=][ \t]*["']?)([^\s"',;&{}[\]()<>]+)/g;
-
 
 /**
  * A necessary condition of every pattern above: each match holds one of these literals (PAIR its
@@ -61,7 +61,10 @@ function maskRegistered(text: string): string {
 
 function maskPatterns(text: string): string {
   let out = text.replace(PRIVATE_KEY, `${MASK}private key${MASK}`);
-  if (out.includes('://')) out = out.replace(URL_PASSWORD, (match, head: string, password: string) => (password === MASK ? match : `${head}${MASK}@`));
+  if (out.includes('://'))
+    out = out.replace(URL_PASSWORD, (match, head: string, password: string) =>
+      password === MASK ? match : `${head}${MASK}@`,
+    );
   out = out.replace(BEARER, (_match, scheme: string, space: string) => `${scheme}${space}${MASK}`);
   out = out.replace(TOKEN_SHAPES, MASK);
   return maskPairs(out);
@@ -114,7 +117,8 @@ export class SecretLines {
       return `${MASK}private key${MASK}`;
     }
     const begins = line.match(PRIVATE_KEY_BEGIN);
-    if (begins && !PRIVATE_KEY_END.test(line.slice((begins.index ?? 0) + begins[0].length))) this.keyLinesLeft = MAX_KEY_LINES;
+    if (begins && !PRIVATE_KEY_END.test(line.slice((begins.index ?? 0) + begins[0].length)))
+      this.keyLinesLeft = MAX_KEY_LINES;
     return maskSecrets(line);
   }
 }

@@ -27,7 +27,13 @@ const out = path.resolve(process.argv[2] ?? path.join(repoRoot, 'out'));
 const BATCH = Number(process.env.BENCH_BATCH ?? 20);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 
-type Built = { Store: typeof StoreFactory; ActivityLog: typeof ActivityLogClass; recordStage: typeof RecordStage; RecordingGate?: typeof RecordingGateClass; sqlJsEngine: typeof SqlJsEngine };
+type Built = {
+  Store: typeof StoreFactory;
+  ActivityLog: typeof ActivityLogClass;
+  recordStage: typeof RecordStage;
+  RecordingGate?: typeof RecordingGateClass;
+  sqlJsEngine: typeof SqlJsEngine;
+};
 const load = async (file: string) => (await import(pathToFileURL(path.join(out, file)).href)) as Partial<Built>;
 const CAP = 10_000;
 const STAGE_CALLS = 20_000;
@@ -80,7 +86,13 @@ const context = (i: number): CallContext => ({
   sessionId: '6f1c2d3e-aaaa-bbbb-cccc-1234567890ab',
   startedAt: Date.now(),
   variant: 'direct',
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false, source: 'server' },
+  annotations: {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+    source: 'server',
+  },
 });
 
 async function stageCost({ Store, ActivityLog, recordStage, RecordingGate }: Built): Promise<Record<string, unknown>> {
@@ -95,7 +107,7 @@ async function stageCost({ Store, ActivityLog, recordStage, RecordingGate }: Bui
     const next = () => Promise.resolve(answer);
     let made = 0;
     const calls = async (n: number) => {
-      for (const end = made + n; made < end; ) {
+      for (const end = made + n; made < end;) {
         await Promise.all(Array.from({ length: BATCH }, () => stage(context(made++), next)));
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -109,14 +121,23 @@ async function stageCost({ Store, ActivityLog, recordStage, RecordingGate }: Bui
       runs.push((used.user + used.system) / STAGE_CALLS);
     }
     runs.sort((a, b) => a - b);
-    return { row: 'stage', batch: BATCH, cap: CAP, us_cpu_per_call: runs.map(round), median: round(runs[runs.length >> 1]!) };
+    return {
+      row: 'stage',
+      batch: BATCH,
+      cap: CAP,
+      us_cpu_per_call: runs.map(round),
+      median: round(runs[runs.length >> 1]!),
+    };
   } finally {
     store.close();
     dir.cleanup();
   }
 }
 
-async function replayCost({ Store, ActivityLog, sqlJsEngine }: Built, journalRows: number): Promise<Record<string, unknown>> {
+async function replayCost(
+  { Store, ActivityLog, sqlJsEngine }: Built,
+  journalRows: number,
+): Promise<Record<string, unknown>> {
   const dir = tempDir('grimoire-bench-replay-');
   const copy = tempDir('grimoire-bench-replay-copy-');
   const engine = await sqlJsEngine();
@@ -135,7 +156,10 @@ async function replayCost({ Store, ActivityLog, sqlJsEngine }: Built, journalRow
     const openMs = performance.now() - start;
     // The write that takes the journal past the snapshot's size compacts: its time.
     const journals = path.join(copy.dir, 'journals');
-    const current = path.join(journals, fs.readdirSync(journals).find((name) => name.endsWith('.jsonl'))!);
+    const current = path.join(
+      journals,
+      fs.readdirSync(journals).find((name) => name.endsWith('.jsonl'))!,
+    );
     const log = new ActivityLog(reopened);
     let compactMs = 0;
     for (let i = 0; fs.existsSync(current); i++) {
@@ -144,7 +168,13 @@ async function replayCost({ Store, ActivityLog, sqlJsEngine }: Built, journalRow
       compactMs = performance.now() - start;
     }
     reopened.close();
-    return { row: 'replay (sql.js)', snapshot_mb: round(snapshotBytes / 1e6), journal_rows: journalRows, open_ms: round(openMs), compact_ms: round(compactMs) };
+    return {
+      row: 'replay (sql.js)',
+      snapshot_mb: round(snapshotBytes / 1e6),
+      journal_rows: journalRows,
+      open_ms: round(openMs),
+      compact_ms: round(compactMs),
+    };
   } finally {
     dir.cleanup();
     copy.cleanup();
@@ -156,8 +186,16 @@ async function main(): Promise<void> {
     Store: (await load('server/store/store.js')).Store!,
     ActivityLog: (await load('server/activity/activity-log.js')).ActivityLog!,
     recordStage: (await load('server/calls/record-stage.js')).recordStage!,
-    RecordingGate: ((await import(pathToFileURL(path.join(out, 'server/calls/recording-gate.js')).href).catch(() => ({}))) as { RecordingGate?: typeof RecordingGateClass }).RecordingGate,
-    sqlJsEngine: ((await import(pathToFileURL(path.join(out, 'server/store/sql-engine.js')).href)) as { sqlJsEngine: typeof SqlJsEngine }).sqlJsEngine,
+    RecordingGate: (
+      (await import(pathToFileURL(path.join(out, 'server/calls/recording-gate.js')).href).catch(() => ({}))) as {
+        RecordingGate?: typeof RecordingGateClass;
+      }
+    ).RecordingGate,
+    sqlJsEngine: (
+      (await import(pathToFileURL(path.join(out, 'server/store/sql-engine.js')).href)) as {
+        sqlJsEngine: typeof SqlJsEngine;
+      }
+    ).sqlJsEngine,
   };
   console.log(JSON.stringify({ out, ...(await recordCost(built)) }));
   console.log(JSON.stringify(await stageCost(built)));

@@ -16,7 +16,17 @@ import { median, round } from './figures.js';
 const CAP = Number(process.env.BENCH_CAP ?? 10_000);
 const PASSES = Number(process.env.BENCH_PASSES ?? 15);
 
-const call = (): ActivityCall => ({ at: Date.now(), session: 'stdio', power: 'everything', tool: 'echo', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 1, resultBytes: 40 });
+const call = (): ActivityCall => ({
+  at: Date.now(),
+  session: 'stdio',
+  power: 'everything',
+  tool: 'echo',
+  variant: 'direct',
+  decision: 'allowed',
+  status: 'ok',
+  latencyMs: 1,
+  resultBytes: 40,
+});
 
 async function main(): Promise<void> {
   const { dir, cleanup } = tempDir();
@@ -38,7 +48,18 @@ async function main(): Promise<void> {
     ms.sort((a, b) => a - b);
     const middle = median(ms);
     process.stdout.write(
-      JSON.stringify({ cap: CAP, passes: PASSES, rows_over_per_pass: PRUNE_EVERY, pass_ms_median: round(middle, 2), pass_ms_p90: round(ms[Math.floor(ms.length * 0.9)]!, 2), per_call_us: round((middle * 1000) / PRUNE_EVERY, 2) }, null, 2) + '\n',
+      JSON.stringify(
+        {
+          cap: CAP,
+          passes: PASSES,
+          rows_over_per_pass: PRUNE_EVERY,
+          pass_ms_median: round(middle, 2),
+          pass_ms_p90: round(ms[Math.floor(ms.length * 0.9)]!, 2),
+          per_call_us: round((middle * 1000) / PRUNE_EVERY, 2),
+        },
+        null,
+        2,
+      ) + '\n',
     );
   } finally {
     store.close();

@@ -22,7 +22,13 @@ import * as path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { benchmarksDir } from '../../server/bench/benchmarks-dir.js';
 import { benchAnswer, benchCatalog, answerTokens, type BenchCatalog } from '../../server/bench/answer-bench.js';
-import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from '../../server/bench/dataset.js';
+import {
+  benchPowers,
+  readJsonl,
+  type BenchQuery,
+  type BenchServer,
+  type BenchTool,
+} from '../../server/bench/dataset.js';
 import { defaultSettings } from '../../server/config/settings.js';
 import { GATEWAY_TOOLS } from '../../server/gateway/gateway-tools.js';
 import { activatePowerAnswer } from '../../server/gateway/resolve-answer.js';
@@ -46,7 +52,12 @@ interface AgentSet {
 }
 
 const SETS: AgentSet[] = [
-  { name: 'real-servers (14 npm servers, our requests)', servers: path.join(realServers, 'servers.jsonl'), tools: path.join(realServers, 'tools.jsonl'), queries: path.join(realServers, 'queries.jsonl') },
+  {
+    name: 'real-servers (14 npm servers, our requests)',
+    servers: path.join(realServers, 'servers.jsonl'),
+    tools: path.join(realServers, 'tools.jsonl'),
+    queries: path.join(realServers, 'queries.jsonl'),
+  },
   ...(fs.existsSync(benchmarks)
     ? ['queries_single.jsonl', 'queries_multi.jsonl'].map((file) => ({
         name: `metatool ${file.replace(/^queries_|\.jsonl$/g, '')}`,
@@ -72,7 +83,8 @@ async function runSet(set: AgentSet) {
   resolver.index(benchPowers(servers, tools));
   const settings = defaultSettings();
   const gatewayList = tokens(GATEWAY_TOOLS);
-  const listed = (power: string) => catalog.view.toolsOf(power).map((tool) => ({ ...tool, name: `${power}__${tool.name}` }));
+  const listed = (power: string) =>
+    catalog.view.toolsOf(power).map((tool) => ({ ...tool, name: `${power}__${tool.name}` }));
   const direct = tokens(servers.flatMap((s) => catalog.view.toolsOf(s.server)));
   const retrievePorts = benchRetrievePorts(catalog, servers, resolver, settings);
 
@@ -99,11 +111,19 @@ async function runSet(set: AgentSet) {
       const shown = decision.tier === 'not_found' ? [] : decision.candidates.map((c) => c.name);
       const power = shown.find((name) => rightPowers.has(name) && name !== activated);
       if (power) {
-        const answer = activatePowerAnswer(catalog.view, { power, exposed: catalog.view.toolsOf(power).map((t) => ({ tool: t.name, listedAs: `${power}__${t.name}` })), held: [] });
+        const answer = activatePowerAnswer(catalog.view, {
+          power,
+          exposed: catalog.view.toolsOf(power).map((t) => ({ tool: t.name, listedAs: `${power}__${t.name}` })),
+          held: [],
+        });
         trip(tokens(answer), list + tokens(listed(power)));
         reached = true;
       } else {
-        const retrieved = await retrieveTools(retrievePorts, { query: query.query, limit: 10, detail: 'full' }, `agent-${(session += 1)}`);
+        const retrieved = await retrieveTools(
+          retrievePorts,
+          { query: query.query, limit: 10, detail: 'full' },
+          `agent-${(session += 1)}`,
+        );
         const text = textOf(retrieved);
         trip(tokens(text));
         reached = (JSON.parse(text).tools as { name: string }[]).some((tool) => right.has(tool.name));
@@ -131,8 +151,18 @@ async function runSet(set: AgentSet) {
 }
 
 /** retrieve_tools' ports over a bench catalog: no history, no held tools, no guidance (bench powers have no spells). */
-function benchRetrievePorts(catalog: BenchCatalog, servers: BenchServer[], resolver: HybridResolver, settings: ReturnType<typeof defaultSettings>): RetrievePorts {
-  const powers = new Map(servers.map((s) => [s.server, { name: s.server, steering: '', description: s.description } as unknown as PowerDefinition]));
+function benchRetrievePorts(
+  catalog: BenchCatalog,
+  servers: BenchServer[],
+  resolver: HybridResolver,
+  settings: ReturnType<typeof defaultSettings>,
+): RetrievePorts {
+  const powers = new Map(
+    servers.map((s) => [
+      s.server,
+      { name: s.server, steering: '', description: s.description } as unknown as PowerDefinition,
+    ]),
+  );
   return {
     powers: () => [...powers.values()],
     power: (name) => powers.get(name),
@@ -142,7 +172,13 @@ function benchRetrievePorts(catalog: BenchCatalog, servers: BenchServer[], resol
     usage: { forTools: () => new Map() },
     recommendations: { record: () => 'not kept' },
     weights: () => DEFAULT_WEIGHTS,
-    policy: { powerRefusal: () => undefined, settingsRefusal: () => undefined, isHeld: () => false, held: () => [], exposable: () => true },
+    policy: {
+      powerRefusal: () => undefined,
+      settingsRefusal: () => undefined,
+      isHeld: () => false,
+      held: () => [],
+      exposable: () => true,
+    },
     steering: new SteeringLog(),
     settings,
   };
@@ -153,7 +189,10 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 async function main(): Promise<void> {
   const results: Record<string, unknown> = { tokenizer: 'o200k_base', gateway_tools_tokens: tokens(GATEWAY_TOOLS) };
   for (const set of SETS) results[set.name] = await runSet(set);
-  if (!fs.existsSync(benchmarks)) process.stderr.write(`bench:agent: no benchmarks at ${benchmarks}; set GRIMOIRE_BENCHMARKS to measure MetaTool too.\n`);
+  if (!fs.existsSync(benchmarks))
+    process.stderr.write(
+      `bench:agent: no benchmarks at ${benchmarks}; set GRIMOIRE_BENCHMARKS to measure MetaTool too.\n`,
+    );
   process.stdout.write(JSON.stringify(results, null, 2) + '\n');
 }
 

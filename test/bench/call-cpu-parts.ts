@@ -45,7 +45,10 @@ async function main(): Promise<void> {
       BENCH_WARMUP: '3000',
       BENCH_GATEWAY_NODE_ARGS: '--perf-basic-prof-only-functions',
     };
-    const bench = spawn(process.execPath, [path.join(repoRoot, 'out', 'test', 'bench', 'proxy-overhead.js')], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const bench = spawn(process.execPath, [path.join(repoRoot, 'out', 'test', 'bench', 'proxy-overhead.js')], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     bench.stdout!.on('data', (chunk) => (output += chunk));
     const finished = new Promise<void>((resolve) => bench.once('exit', () => resolve()));
@@ -54,19 +57,55 @@ async function main(): Promise<void> {
     if (!gateway) throw new Error('the bench has no gateway process to sample');
     const data = path.join(scratch.dir, 'perf.data');
     // perf ends on a signal of its own once the sleep ends: the data file says whether it recorded.
-    spawnSync('perf', ['record', '-F', '2000', '-e', 'cpu-clock', '-g', '-p', String(gateway), '-o', data, '--', 'sleep', String(SAMPLE_SECONDS)], { stdio: 'ignore' });
-    if (!fs.existsSync(data)) throw new Error('perf recorded nothing (perf_event_paranoid, or no permission to trace the gateway)');
+    spawnSync(
+      'perf',
+      [
+        'record',
+        '-F',
+        '2000',
+        '-e',
+        'cpu-clock',
+        '-g',
+        '-p',
+        String(gateway),
+        '-o',
+        data,
+        '--',
+        'sleep',
+        String(SAMPLE_SECONDS),
+      ],
+      { stdio: 'ignore' },
+    );
+    if (!fs.existsSync(data))
+      throw new Error('perf recorded nothing (perf_event_paranoid, or no permission to trace the gateway)');
     await finished;
     const row = (JSON.parse(output) as { rows: Array<{ cpu_ms_per_call: number; p50_ms: number }> }).rows[0]!;
-    const script = execFileSync('perf', ['script', '-i', data, '-F', 'comm,tid,event,ip,sym'], { maxBuffer: 1 << 30, encoding: 'utf8' });
+    const script = execFileSync('perf', ['script', '-i', data, '-F', 'comm,tid,event,ip,sym'], {
+      maxBuffer: 1 << 30,
+      encoding: 'utf8',
+    });
     const stacks = stacksOf(script);
     const counts = new Map<Part, number>();
     for (const stack of stacks) counts.set(partOf(stack), (counts.get(partOf(stack)) ?? 0) + 1);
     const perCall = Object.fromEntries(
-      (Object.keys(PART_NAMES) as Part[]).map((part) => [PART_NAMES[part], round((((counts.get(part) ?? 0) / stacks.length) * row.cpu_ms_per_call * 1000), 1)]),
+      (Object.keys(PART_NAMES) as Part[]).map((part) => [
+        PART_NAMES[part],
+        round(((counts.get(part) ?? 0) / stacks.length) * row.cpu_ms_per_call * 1000, 1),
+      ]),
     );
     process.stdout.write(
-      JSON.stringify({ era: process.env.BENCH_ERA === 'modern' ? 'modern' : 'legacy', cli: process.env.GRIMOIRE_BENCH_CLI ?? 'this build', samples: stacks.length, p50_ms: row.p50_ms, cpu_us_per_call: round(row.cpu_ms_per_call * 1000, 1), us_per_call: perCall }, null, 2) + '\n',
+      JSON.stringify(
+        {
+          era: process.env.BENCH_ERA === 'modern' ? 'modern' : 'legacy',
+          cli: process.env.GRIMOIRE_BENCH_CLI ?? 'this build',
+          samples: stacks.length,
+          p50_ms: row.p50_ms,
+          cpu_us_per_call: round(row.cpu_ms_per_call * 1000, 1),
+          us_per_call: perCall,
+        },
+        null,
+        2,
+      ) + '\n',
     );
   } finally {
     scratch.cleanup();

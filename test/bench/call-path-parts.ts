@@ -26,7 +26,12 @@ async function cpuPer(units: number, work: () => Promise<void> | void): Promise<
 
 async function turns(stream: Writable, count: number, write: (message: unknown) => void): Promise<void> {
   for (let turn = 0; turn < count; turn++) {
-    for (let i = 0; i < LINES_A_TURN; i++) write({ jsonrpc: '2.0', id: turn * LINES_A_TURN + i, result: { content: [{ type: 'text', text: `Echo: bench ${turn}` }] } });
+    for (let i = 0; i < LINES_A_TURN; i++)
+      write({
+        jsonrpc: '2.0',
+        id: turn * LINES_A_TURN + i,
+        result: { content: [{ type: 'text', text: `Echo: bench ${turn}` }] },
+      });
     await new Promise((resolve) => setImmediate(resolve));
     if (stream.writableLength > 1 << 20) await new Promise((resolve) => stream.once('drain', resolve));
   }
@@ -54,17 +59,28 @@ async function main(): Promise<void> {
   const prefix = '01a21c57-ebfd-7';
   for (let run = 0; run < RUNS; run++) {
     const count = 20_000;
-    figures.joined!.push(await cpuPer(count * LINES_A_TURN, () => turns(stdin, count, (m) => void writeJsonLine(stdin, m))));
+    figures.joined!.push(
+      await cpuPer(count * LINES_A_TURN, () => turns(stdin, count, (m) => void writeJsonLine(stdin, m))),
+    );
     figures.corked!.push(await cpuPer(count * LINES_A_TURN, () => turns(stdin, count, corked(stdin))));
-    figures.activityId!.push(await cpuPer(500_000, () => {
-      for (let i = 0; i < 500_000; i++) activityId(Date.now());
-    }));
-    figures.randomUUID!.push(await cpuPer(500_000, () => {
-      for (let i = 0; i < 500_000; i++) void (prefix + randomUUID().slice(15));
-    }));
+    figures.activityId!.push(
+      await cpuPer(500_000, () => {
+        for (let i = 0; i < 500_000; i++) activityId(Date.now());
+      }),
+    );
+    figures.randomUUID!.push(
+      await cpuPer(500_000, () => {
+        for (let i = 0; i < 500_000; i++) void (prefix + randomUUID().slice(15));
+      }),
+    );
   }
   stdin.end();
-  const out = Object.fromEntries(Object.entries(figures).map(([name, values]) => [name, { median_us: round(median(values)), runs_us: values.map((v) => round(v)) }]));
+  const out = Object.fromEntries(
+    Object.entries(figures).map(([name, values]) => [
+      name,
+      { median_us: round(median(values)), runs_us: values.map((v) => round(v)) },
+    ]),
+  );
   console.log(JSON.stringify({ runs: RUNS, lines_a_turn: LINES_A_TURN, cpu_us_per_unit: out }, null, 2));
 }
 

@@ -31,13 +31,33 @@ interface Launch {
 }
 
 const LAUNCHES: Launch[] = [
-  { server: 'everything', pkg: '@modelcontextprotocol/server-everything', entry: 'dist/index.js', args: () => ['stdio'] },
-  { server: 'memory', pkg: '@modelcontextprotocol/server-memory', entry: 'dist/index.js', env: (s) => ({ MEMORY_FILE_PATH: path.join(s, 'memory.jsonl') }) },
+  {
+    server: 'everything',
+    pkg: '@modelcontextprotocol/server-everything',
+    entry: 'dist/index.js',
+    args: () => ['stdio'],
+  },
+  {
+    server: 'memory',
+    pkg: '@modelcontextprotocol/server-memory',
+    entry: 'dist/index.js',
+    env: (s) => ({ MEMORY_FILE_PATH: path.join(s, 'memory.jsonl') }),
+  },
   { server: 'filesystem', pkg: '@modelcontextprotocol/server-filesystem', entry: 'dist/index.js', args: (s) => [s] },
   { server: 'sequential-thinking', pkg: '@modelcontextprotocol/server-sequential-thinking', entry: 'dist/index.js' },
-  { server: 'github', pkg: '@modelcontextprotocol/server-github', entry: 'dist/index.js', env: () => ({ GITHUB_PERSONAL_ACCESS_TOKEN: 'offline-capture' }) },
+  {
+    server: 'github',
+    pkg: '@modelcontextprotocol/server-github',
+    entry: 'dist/index.js',
+    env: () => ({ GITHUB_PERSONAL_ACCESS_TOKEN: 'offline-capture' }),
+  },
   { server: 'playwright', pkg: '@playwright/mcp', entry: 'cli.js', args: () => ['--headless'] },
-  { server: 'git', pkg: '@cyanheads/git-mcp-server', entry: 'dist/index.js', env: () => ({ MCP_TRANSPORT_TYPE: 'stdio' }) },
+  {
+    server: 'git',
+    pkg: '@cyanheads/git-mcp-server',
+    entry: 'dist/index.js',
+    env: () => ({ MCP_TRANSPORT_TYPE: 'stdio' }),
+  },
   { server: 'time', pkg: 'time-mcp', entry: 'dist/index.js' },
   { server: 'fetch', pkg: 'mcp-fetch-server', entry: 'dist/index.js' },
   { server: 'chart', pkg: '@antv/mcp-server-chart', entry: 'build/index.js' },
@@ -61,10 +81,20 @@ function keptTool(tool: Tool): RealServerCapture['tools'][number] {
 async function capture(prefix: string, launch: Launch): Promise<RealServerCapture> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `capture-${launch.server}-`));
   const entry = path.join(prefix, 'node_modules', launch.pkg, launch.entry);
-  const version = (JSON.parse(fs.readFileSync(path.join(prefix, 'node_modules', launch.pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (
+    JSON.parse(fs.readFileSync(path.join(prefix, 'node_modules', launch.pkg, 'package.json'), 'utf8')) as {
+      version: string;
+    }
+  ).version;
   const client = new Client({ name: 'grimoire-capture', version: '1' });
   const env = { PATH: process.env.PATH ?? '', HOME: scratch, ...(launch.env?.(scratch) ?? {}) };
-  const transport = new StdioClientTransport({ command: process.execPath, args: [entry, ...(launch.args?.(scratch) ?? [])], env, cwd: scratch, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [entry, ...(launch.args?.(scratch) ?? [])],
+    env,
+    cwd: scratch,
+    stderr: 'ignore',
+  });
   try {
     await client.connect(transport, { timeout: 60_000 });
     const tools: Tool[] = [];
@@ -101,12 +131,20 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(out, `${launch.server}.json`), JSON.stringify(captured, null, 2) + '\n');
     rows.push(...benchToolRows(captured).map((row) => JSON.stringify(row)));
     words.push(JSON.stringify(benchServerWordsRow(captured)));
-    process.stdout.write(`${launch.server}: ${captured.tools.length} tools${captured.instructions ? ', instructions' : ''}\n`);
+    process.stdout.write(
+      `${launch.server}: ${captured.tools.length} tools${captured.instructions ? ', instructions' : ''}\n`,
+    );
   }
   // The same tools in the routing benchmark format, for `grimoire bench --tools`.
-  fs.writeFileSync(path.join(repoRoot, 'test', 'fixtures', 'benchmarks', 'real-servers', 'tools.jsonl'), rows.join('\n') + '\n');
+  fs.writeFileSync(
+    path.join(repoRoot, 'test', 'fixtures', 'benchmarks', 'real-servers', 'tools.jsonl'),
+    rows.join('\n') + '\n',
+  );
   // What each server says of itself, so the bench can describe the servers as an import does.
-  fs.writeFileSync(path.join(repoRoot, 'test', 'fixtures', 'benchmarks', 'real-servers', 'server-words.jsonl'), words.join('\n') + '\n');
+  fs.writeFileSync(
+    path.join(repoRoot, 'test', 'fixtures', 'benchmarks', 'real-servers', 'server-words.jsonl'),
+    words.join('\n') + '\n',
+  );
 }
 
 main().catch((error) => {

@@ -29,8 +29,10 @@ export interface CapturedEntry {
 
 const out = path.join(repoRoot, 'test', 'fixtures', 'results', 'captured');
 const modules = path.join(repoRoot, 'node_modules', '@modelcontextprotocol');
-const version = (pkg: string) => (JSON.parse(fs.readFileSync(path.join(modules, pkg, 'package.json'), 'utf8')) as { version: string }).version;
-const textOf = (result: CallToolResult) => (result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+const version = (pkg: string) =>
+  (JSON.parse(fs.readFileSync(path.join(modules, pkg, 'package.json'), 'utf8')) as { version: string }).version;
+const textOf = (result: CallToolResult) =>
+  (result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 /** Paths in the captured files are relative to the repository, so that the corpus is the same on any machine. */
 const scrub = (text: string, ...roots: string[]) => roots.reduce((t, root) => t.split(root).join('<root>'), text);
 
@@ -46,9 +48,12 @@ async function main(): Promise<void> {
   };
   try {
     // --- filesystem, rooted at this repository ---------------------------------------------------
-    const fsServer = await connectDirect({ args: [path.join(modules, 'server-filesystem', 'dist', 'index.js'), repoRoot, temp.dir] });
+    const fsServer = await connectDirect({
+      args: [path.join(modules, 'server-filesystem', 'dist', 'index.js'), repoRoot, temp.dir],
+    });
     const fsSource = `@modelcontextprotocol/server-filesystem ${version('server-filesystem')}`;
-    const fsCall = async (tool: string, args: Record<string, unknown>) => scrub(textOf((await fsServer.callTool({ name: tool, arguments: args })) as CallToolResult), repoRoot, temp.dir);
+    const fsCall = async (tool: string, args: Record<string, unknown>) =>
+      scrub(textOf((await fsServer.callTool({ name: tool, arguments: args })) as CallToolResult), repoRoot, temp.dir);
 
     const tree = await fsCall('directory_tree', { path: path.join(repoRoot, 'server') });
     save(
@@ -58,7 +63,13 @@ async function main(): Promise<void> {
         args: { path: '<root>/server' },
         source: fsSource,
         note: "directory_tree of this repository's server/ folder",
-        facts: ['intel/artifacts/artifact-store.ts', 'gateway/gateway.ts', 'store/migrations.ts', 'resolve/semantic/embedder.ts', 'intel/tokens/token-worker.ts'],
+        facts: [
+          'intel/artifacts/artifact-store.ts',
+          'gateway/gateway.ts',
+          'store/migrations.ts',
+          'resolve/semantic/embedder.ts',
+          'intel/tokens/token-worker.ts',
+        ],
         facts_are_paths: true,
         questions: [
           { query: 'which files are in the tokens folder of intel', answer: 'token-worker.ts' },
@@ -76,7 +87,11 @@ async function main(): Promise<void> {
         args: { path: '<root>/server', pattern: '**/*.ts' },
         source: fsSource,
         note: 'search_files for every .ts file under server/ (search hits, one path a line)',
-        facts: ['<root>/server/gateway/gateway.ts', '<root>/server/intel/intel.ts', '<root>/server/resolve/porter-stemmer.ts'],
+        facts: [
+          '<root>/server/gateway/gateway.ts',
+          '<root>/server/intel/intel.ts',
+          '<root>/server/resolve/porter-stemmer.ts',
+        ],
         questions: [
           { query: 'path of the http guard source file', answer: '<root>/server/gateway/http-guard.ts' },
           { query: 'calibration source file path', answer: '<root>/server/resolve/calibration.ts' },
@@ -102,7 +117,10 @@ async function main(): Promise<void> {
       listing,
     );
 
-    const sizes = await fsCall('list_directory_with_sizes', { path: path.join(repoRoot, 'server', 'intel', 'local'), sortBy: 'size' });
+    const sizes = await fsCall('list_directory_with_sizes', {
+      path: path.join(repoRoot, 'server', 'intel', 'local'),
+      sortBy: 'size',
+    });
     save(
       {
         file: 'fs-list-sizes-intel-local.txt',
@@ -118,7 +136,11 @@ async function main(): Promise<void> {
 
     const csvFile = path.join(repoRoot, 'node_modules', '@vscode', 'codicons', 'dist', 'codicon.csv');
     const csv = await fsCall('read_text_file', { path: csvFile });
-    const csvRows = csv.split('\n').filter((line) => line.includes(',')).slice(1).map((line) => line.split(','));
+    const csvRows = csv
+      .split('\n')
+      .filter((line) => line.includes(','))
+      .slice(1)
+      .map((line) => line.split(','));
     const unicodeOf = (name: string) => csvRows.find((row) => row[0] === name)?.[2] ?? '';
     save(
       {
@@ -138,11 +160,25 @@ async function main(): Promise<void> {
     );
 
     // A system log, as the filesystem server serves its last 500 lines.
-    const logReader = await connectDirect({ args: [path.join(modules, 'server-filesystem', 'dist', 'index.js'), '/var/log'] });
-    const dpkg = textOf((await logReader.callTool({ name: 'read_text_file', arguments: { path: '/var/log/dpkg.log', tail: 500 } })) as CallToolResult);
+    const logReader = await connectDirect({
+      args: [path.join(modules, 'server-filesystem', 'dist', 'index.js'), '/var/log'],
+    });
+    const dpkg = textOf(
+      (await logReader.callTool({
+        name: 'read_text_file',
+        arguments: { path: '/var/log/dpkg.log', tail: 500 },
+      })) as CallToolResult,
+    );
     await logReader.close();
     if (dpkg.split('\n').length > 100) {
-      const changed = (action: string) => [...new Set(dpkg.split('\n').filter((line) => line.split(' ')[2] === action).map((line) => line.split(' ')[3]!))];
+      const changed = (action: string) => [
+        ...new Set(
+          dpkg
+            .split('\n')
+            .filter((line) => line.split(' ')[2] === action)
+            .map((line) => line.split(' ')[3]!),
+        ),
+      ];
       const installed = changed('install');
       save(
         {
@@ -153,20 +189,49 @@ async function main(): Promise<void> {
           note: "the last 500 lines of dpkg's log: installs, upgrades, status changes",
           // Every package installed or upgraded in these lines.
           facts: [...installed, ...changed('upgrade')],
-          questions: installed.slice(0, 3).map((pkg) => ({ query: `when was ${pkg.split(':')[0]} installed`, answer: pkg })),
+          questions: installed
+            .slice(0, 3)
+            .map((pkg) => ({ query: `when was ${pkg.split(':')[0]} installed`, answer: pkg })),
         },
         dpkg,
       );
     }
 
     // --- memory: a real graph ----------------------------------------------------------------------
-    const memServer = await connectDirect({ args: [path.join(modules, 'server-memory', 'dist', 'index.js')], env: { MEMORY_FILE_PATH: path.join(temp.dir, 'memory.jsonl') } });
+    const memServer = await connectDirect({
+      args: [path.join(modules, 'server-memory', 'dist', 'index.js')],
+      env: { MEMORY_FILE_PATH: path.join(temp.dir, 'memory.jsonl') },
+    });
     const memSource = `@modelcontextprotocol/server-memory ${version('server-memory')}`;
     const teams = ['payments', 'search', 'identity', 'storage', 'billing', 'mobile'];
-    const people = Array.from({ length: 80 }, (_, i) => ({ name: `Engineer ${i} ${['Okafor', 'Lindqvist', 'Tanaka', 'Moreau', 'Ivanova'][i % 5]}`, entityType: 'person', observations: [`Joined the ${teams[i % 6]} team in ${2015 + (i % 10)}`, `On call every ${['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'][i % 5]}`] }));
-    const services = teams.map((team, i) => ({ name: `${team}-service`, entityType: 'service', observations: [`Owned by the ${team} team`, `Runs on cluster eu-${i + 1}`, i === 3 ? 'Deprecated: migrate to storage-v2 before March' : `Healthy since release ${40 + i}`] }));
+    const people = Array.from({ length: 80 }, (_, i) => ({
+      name: `Engineer ${i} ${['Okafor', 'Lindqvist', 'Tanaka', 'Moreau', 'Ivanova'][i % 5]}`,
+      entityType: 'person',
+      observations: [
+        `Joined the ${teams[i % 6]} team in ${2015 + (i % 10)}`,
+        `On call every ${['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'][i % 5]}`,
+      ],
+    }));
+    const services = teams.map((team, i) => ({
+      name: `${team}-service`,
+      entityType: 'service',
+      observations: [
+        `Owned by the ${team} team`,
+        `Runs on cluster eu-${i + 1}`,
+        i === 3 ? 'Deprecated: migrate to storage-v2 before March' : `Healthy since release ${40 + i}`,
+      ],
+    }));
     await memServer.callTool({ name: 'create_entities', arguments: { entities: [...people, ...services] } });
-    await memServer.callTool({ name: 'create_relations', arguments: { relations: people.map((p, i) => ({ from: p.name, to: `${teams[i % 6]}-service`, relationType: i % 4 === 0 ? 'maintains' : 'works_on' })) } });
+    await memServer.callTool({
+      name: 'create_relations',
+      arguments: {
+        relations: people.map((p, i) => ({
+          from: p.name,
+          to: `${teams[i % 6]}-service`,
+          relationType: i % 4 === 0 ? 'maintains' : 'works_on',
+        })),
+      },
+    });
     const graph = textOf((await memServer.callTool({ name: 'read_graph', arguments: {} })) as CallToolResult);
     save(
       {
@@ -175,7 +240,14 @@ async function main(): Promise<void> {
         args: {},
         source: memSource,
         note: 'read_graph of a graph of 80 people and 6 services with 80 relations, built through create_entities / create_relations',
-        facts: ['Engineer 0 Okafor', 'Engineer 41 Lindqvist', 'Engineer 79 Ivanova', 'storage-service', 'maintains', 'works_on'],
+        facts: [
+          'Engineer 0 Okafor',
+          'Engineer 41 Lindqvist',
+          'Engineer 79 Ivanova',
+          'storage-service',
+          'maintains',
+          'works_on',
+        ],
         questions: [
           { query: 'which cluster does the identity-service run on', answer: 'Runs on cluster eu-3' },
           { query: 'which day is Engineer 42 Tanaka on call', answer: 'On call every Wednesday' },
@@ -184,7 +256,9 @@ async function main(): Promise<void> {
       },
       graph,
     );
-    const found = textOf((await memServer.callTool({ name: 'search_nodes', arguments: { query: 'payments' } })) as CallToolResult);
+    const found = textOf(
+      (await memServer.callTool({ name: 'search_nodes', arguments: { query: 'payments' } })) as CallToolResult,
+    );
     save(
       {
         file: 'memory-search-nodes.json',
@@ -204,10 +278,19 @@ async function main(): Promise<void> {
     const evSource = `@modelcontextprotocol/server-everything ${version('server-everything')}`;
     const env = textOf((await every.callTool({ name: 'get-env', arguments: {} })) as CallToolResult);
     save(
-      { file: 'everything-get-env.json', tool: 'everything:get-env', args: {}, source: evSource, note: "get-env: the server's environment (PATH only was passed)", facts: ['PATH'], questions: [{ query: 'the PATH variable', answer: 'PATH' }] },
+      {
+        file: 'everything-get-env.json',
+        tool: 'everything:get-env',
+        args: {},
+        source: evSource,
+        note: "get-env: the server's environment (PATH only was passed)",
+        facts: ['PATH'],
+        questions: [{ query: 'the PATH variable', answer: 'PATH' }],
+      },
       scrub(env, repoRoot, temp.dir),
     );
-    const links = ((await every.callTool({ name: 'get-resource-links', arguments: { count: 10 } })) as CallToolResult).content;
+    const links = ((await every.callTool({ name: 'get-resource-links', arguments: { count: 10 } })) as CallToolResult)
+      .content;
     save(
       {
         file: 'everything-resource-links.json',
@@ -216,14 +299,28 @@ async function main(): Promise<void> {
         source: evSource,
         note: 'get-resource-links with count 10: its content items (text and resource links) as JSON',
         // The first and the last link.
-        facts: [links.find((c) => c.type === 'resource_link'), links.findLast((c) => c.type === 'resource_link')].flatMap((c) => (c && 'uri' in c ? [String(c.uri)] : [])),
+        facts: [
+          links.find((c) => c.type === 'resource_link'),
+          links.findLast((c) => c.type === 'resource_link'),
+        ].flatMap((c) => (c && 'uri' in c ? [String(c.uri)] : [])),
         questions: [],
       },
       JSON.stringify(links, null, 2),
     );
-    const weather = (await every.callTool({ name: 'get-structured-content', arguments: { location: 'Chicago' } })) as CallToolResult;
+    const weather = (await every.callTool({
+      name: 'get-structured-content',
+      arguments: { location: 'Chicago' },
+    })) as CallToolResult;
     save(
-      { file: 'everything-structured-content.json', tool: 'everything:get-structured-content', args: { location: 'Chicago' }, source: evSource, note: 'get-structured-content: its structured content', facts: ['temperature'], questions: [] },
+      {
+        file: 'everything-structured-content.json',
+        tool: 'everything:get-structured-content',
+        args: { location: 'Chicago' },
+        source: evSource,
+        note: 'get-structured-content: its structured content',
+        facts: ['temperature'],
+        questions: [],
+      },
       JSON.stringify(weather.structuredContent ?? {}, null, 2),
     );
     await Promise.all([fsServer.close(), memServer.close(), every.close()]);
@@ -233,28 +330,51 @@ async function main(): Promise<void> {
     fs.mkdirSync(home, { recursive: true });
     // Real trouble for the log: a server that exits at once, a spell that does not parse, a variable that is not set.
     const node = JSON.stringify(process.execPath);
-    fs.writeFileSync(path.join(home, 'crashy.spell.yaml'), `name: crashy\nversion: 1.0.0\ndescription: Exits at once.\nkeywords: [crash, exit, test]\nserver:\n  command: ${node}\n  args: [-e, "process.exit(3)"]\n`);
+    fs.writeFileSync(
+      path.join(home, 'crashy.spell.yaml'),
+      `name: crashy\nversion: 1.0.0\ndescription: Exits at once.\nkeywords: [crash, exit, test]\nserver:\n  command: ${node}\n  args: [-e, "process.exit(3)"]\n`,
+    );
     fs.writeFileSync(path.join(home, 'broken.spell.yaml'), 'name: Broken Name!\nkeywords: [one\n');
-    fs.writeFileSync(path.join(home, 'vault.spell.yaml'), `name: vault\nversion: 1.0.0\ndescription: Secrets.\nkeywords: [vault, secret, key]\nserver:\n  command: ${node}\n  env:\n    VAULT_TOKEN: \${VAULT_TOKEN}\n`);
-    const gateway = await startHttpGateway(['--demo', '--no-imports'], { ...gatewayEnv({ home, data: path.join(home, 'data') }), GRIMOIRE_LOG: 'debug' });
+    fs.writeFileSync(
+      path.join(home, 'vault.spell.yaml'),
+      `name: vault\nversion: 1.0.0\ndescription: Secrets.\nkeywords: [vault, secret, key]\nserver:\n  command: ${node}\n  env:\n    VAULT_TOKEN: \${VAULT_TOKEN}\n`,
+    );
+    const gateway = await startHttpGateway(['--demo', '--no-imports'], {
+      ...gatewayEnv({ home, data: path.join(home, 'data') }),
+      GRIMOIRE_LOG: 'debug',
+    });
     try {
       const { client } = await connectHttp(gateway.url, gateway.token);
-      const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+      const call = (name: string, args: Record<string, unknown>) =>
+        client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
       await call('activate_power', { name: 'everything' });
       await call('activate_power', { name: 'memory' });
       for (let i = 0; i < 40; i++) await call('everything__echo', { message: `ping ${i}` });
       for (let i = 0; i < 12; i++) await call('everything__get-sum', { a: i, b: i * 2 });
-      for (const name of ['Release 4.2', 'Incident 9912', 'Customer Acme']) await call('memory__add_observations', { observations: [{ entityName: name, contents: ['note'] }] });
-      await call('call_tool_read', { name: 'memory:create_entities', args: { entities: [] }, intent: { operation_type: 'read' } });
-      await call('call_tool_read', { name: 'everything:trigger-long-running-operation', args: { duration: 0.1, steps: 1 }, intent: { operation_type: 'read' } });
+      for (const name of ['Release 4.2', 'Incident 9912', 'Customer Acme'])
+        await call('memory__add_observations', { observations: [{ entityName: name, contents: ['note'] }] });
+      await call('call_tool_read', {
+        name: 'memory:create_entities',
+        args: { entities: [] },
+        intent: { operation_type: 'read' },
+      });
+      await call('call_tool_read', {
+        name: 'everything:trigger-long-running-operation',
+        args: { duration: 0.1, steps: 1 },
+        intent: { operation_type: 'read' },
+      });
       await call('memory__open_nodes', { names: ['Nobody'] });
       for (let i = 0; i < 3; i++) await call('activate_power', { name: 'crashy' });
       await call('activate_power', { name: 'vault' });
       await call('call_tool_read', { name: 'crashy:anything', args: {}, intent: { operation_type: 'read' } });
       await client.close();
       const base = new URL(gateway.url);
-      const response = await fetch(`${base.origin}/api/v1/activity?limit=100`, { headers: { Authorization: `Bearer ${gateway.token}` } });
-      const api = (await response.json()) as { activity: Array<{ id: string; status: string; error?: string | null; tool: string }> };
+      const response = await fetch(`${base.origin}/api/v1/activity?limit=100`, {
+        headers: { Authorization: `Bearer ${gateway.token}` },
+      });
+      const api = (await response.json()) as {
+        activity: Array<{ id: string; status: string; error?: string | null; tool: string }>;
+      };
       const failed = api.activity.filter((row) => row.status !== 'ok');
       const apiText = scrub(JSON.stringify(api, null, 2), repoRoot, temp.dir);
       const errorRow = failed.find((row) => row.error);
@@ -267,7 +387,9 @@ async function main(): Promise<void> {
           note: 'a JSON API response: the activity log, with every call that did not succeed',
           // Every call that did not succeed, by id: the records a reader must not miss.
           facts: failed.map((row) => row.id),
-          questions: errorRow ? [{ query: `what went wrong with ${errorRow.tool}`, answer: String(errorRow.error).slice(0, 40) }] : [],
+          questions: errorRow
+            ? [{ query: `what went wrong with ${errorRow.tool}`, answer: String(errorRow.error).slice(0, 40) }]
+            : [],
         },
         apiText,
       );
@@ -277,8 +399,12 @@ async function main(): Promise<void> {
     // The log as the filesystem server serves it, from a file in the folder it may read.
     const logFile = path.join(temp.dir, 'grimoire-debug.log');
     fs.writeFileSync(logFile, gateway.stderr.join(''));
-    const reader = await connectDirect({ args: [path.join(modules, 'server-filesystem', 'dist', 'index.js'), temp.dir] });
-    const served = textOf((await reader.callTool({ name: 'read_text_file', arguments: { path: logFile } })) as CallToolResult);
+    const reader = await connectDirect({
+      args: [path.join(modules, 'server-filesystem', 'dist', 'index.js'), temp.dir],
+    });
+    const served = textOf(
+      (await reader.callTool({ name: 'read_text_file', arguments: { path: logFile } })) as CallToolResult,
+    );
     await reader.close();
     const log = scrub(served, repoRoot, temp.dir).replace(/Bearer [A-Za-z0-9_-]+/g, 'Bearer <token>');
     const logLines = log.split('\n').filter((line) => / (warn|error) /.test(line));
@@ -290,7 +416,9 @@ async function main(): Promise<void> {
         source: 'grimoire serve --http --demo with GRIMOIRE_LOG=debug: its stderr during the session above',
         note: "a real debug log: the gateway's own lines, one a line with ISO time, level and scope",
         // Every warning and error line's message (after time, level and scope).
-        facts: logLines.map((line) => line.replace(/^\S+\s+\w+\s+\[[^\]]+\]\s*/, '').slice(0, 60)).filter((fact, i, all) => fact && all.indexOf(fact) === i),
+        facts: logLines
+          .map((line) => line.replace(/^\S+\s+\w+\s+\[[^\]]+\]\s*/, '').slice(0, 60))
+          .filter((fact, i, all) => fact && all.indexOf(fact) === i),
         questions: [
           { query: 'on which address did the gateway listen', answer: '127.0.0.1' },
           { query: 'why can the vault power not start', answer: 'VAULT_TOKEN' },

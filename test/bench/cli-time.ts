@@ -25,29 +25,58 @@ async function seed(dataDir: string): Promise<void> {
     store.write({
       op: 'insert',
       table: 'activity',
-      row: { id: `a${i}`, at: now - i * 1000, session: `s${i % 7}`, power: 'everything', tool: i % 3 ? 'echo' : 'get-sum', variant: 'direct', decision: 'allowed', status: 'ok', latency_ms: 3, result_bytes: 40 },
+      row: {
+        id: `a${i}`,
+        at: now - i * 1000,
+        session: `s${i % 7}`,
+        power: 'everything',
+        tool: i % 3 ? 'echo' : 'get-sum',
+        variant: 'direct',
+        decision: 'allowed',
+        status: 'ok',
+        latency_ms: 3,
+        result_bytes: 40,
+      },
     });
   }
-  for (let i = 0; i < 200; i += 1) store.write({ op: 'insert', table: 'events', row: { id: `e${i}`, at: now - i * 1000, kind: 'power.active', power: 'everything', detail: null } });
+  for (let i = 0; i < 200; i += 1)
+    store.write({
+      op: 'insert',
+      table: 'events',
+      row: { id: `e${i}`, at: now - i * 1000, kind: 'power.active', power: 'everything', detail: null },
+    });
   store.close();
 }
 
 /** Runs node with `args` under bash, which reports the child's CPU time with `times`. */
-function time(args: string[], env: Record<string, string>, errFile: string): { ms: number; cpuMs: number; stderrBytes: number; status: number | null } {
+function time(
+  args: string[],
+  env: Record<string, string>,
+  errFile: string,
+): { ms: number; cpuMs: number; stderrBytes: number; status: number | null } {
   const script = '"$@" > /dev/null 2> "$ERR_FILE"; status=$?; times; exit $status';
   const started = performance.now();
-  const run = spawnSync('bash', ['-c', script, 'bash', process.execPath, ...args], { env: { ...env, ERR_FILE: errFile }, encoding: 'utf8' });
+  const run = spawnSync('bash', ['-c', script, 'bash', process.execPath, ...args], {
+    env: { ...env, ERR_FILE: errFile },
+    encoding: 'utf8',
+  });
   const ms = performance.now() - started;
   const children = (run.stdout ?? '').trim().split('\n').at(-1) ?? '';
-  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0);
+  const seconds = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+    (sum, m) => sum + Number(m[1]) * 60 + Number(m[2]),
+    0,
+  );
   return { ms, cpuMs: seconds * 1000, stderrBytes: fs.statSync(errFile).size, status: run.status };
 }
-
 
 async function main(): Promise<void> {
   const home = tempDir('grimoire-bench-cli-');
   const engine = process.env.GRIMOIRE_STORE_ENGINE;
-  const env = { ...gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }), GRIMOIRE_LOG: 'info', ...(engine ? { GRIMOIRE_STORE_ENGINE: engine } : {}) };
+  const env = {
+    ...gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }),
+    GRIMOIRE_LOG: 'info',
+    ...(engine ? { GRIMOIRE_STORE_ENGINE: engine } : {}),
+  };
   delete (env as Record<string, string | undefined>).GRIMOIRE_OFFLINE;
   try {
     await seed(path.join(home.dir, 'data'));
@@ -71,7 +100,13 @@ async function main(): Promise<void> {
         stderr_bytes: Math.max(...runs.map((r) => r.stderrBytes)),
       };
     });
-    process.stdout.write(JSON.stringify({ cli, runs: RUNS, node_e_0: { median_ms: Math.round(node), cpu_ms: Math.round(nodeCpu) }, rows }, null, 2) + '\n');
+    process.stdout.write(
+      JSON.stringify(
+        { cli, runs: RUNS, node_e_0: { median_ms: Math.round(node), cpu_ms: Math.round(nodeCpu) }, rows },
+        null,
+        2,
+      ) + '\n',
+    );
   } finally {
     home.cleanup();
   }

@@ -32,7 +32,10 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   const message = JSON.parse(line) as Message;
   const name = message.method === 'tools/call' ? message.params?.name : undefined;
   if (name === 'activate_power') {
-    process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'active' }] } }) + '\n');
+    process.stdout.write(
+      JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'active' }] } }) +
+        '\n',
+    );
     return;
   }
   if (name?.startsWith(PREFIX)) message.params!.name = name.slice(PREFIX.length);

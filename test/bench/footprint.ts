@@ -44,7 +44,12 @@ async function measure(root: string, powers: number): Promise<void> {
     root === repoRoot
       ? await connectStdio(['--spells', spells, '--no-imports'], env)
       : await (async () => {
-          const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--stdio', '--spells', spells, '--no-imports'], env, stderr: 'pipe' });
+          const transport = new StdioClientTransport({
+            command: process.execPath,
+            args: [cli, 'serve', '--stdio', '--spells', spells, '--no-imports'],
+            env,
+            stderr: 'pipe',
+          });
           const client = new Client({ name: 'footprint', version: '1.0.0' });
           await client.connect(transport);
           return { client, pid: transport.pid };
@@ -66,7 +71,10 @@ async function measure(root: string, powers: number): Promise<void> {
     const totalKb = procs.reduce((sum, p) => sum + p.rssKb, 0);
     console.log(`\n${powers} stdio powers active (${root}):`);
     console.log(`  total: ${procs.length} processes, ${(totalKb / 1024).toFixed(0)} MB RSS`);
-    for (const [name, r] of byRole) console.log(`  ${name.padEnd(30)} ${String(r.count).padStart(3)} processes ${(r.rssKb / 1024).toFixed(0).padStart(6)} MB`);
+    for (const [name, r] of byRole)
+      console.log(
+        `  ${name.padEnd(30)} ${String(r.count).padStart(3)} processes ${(r.rssKb / 1024).toFixed(0).padStart(6)} MB`,
+      );
   } finally {
     await session.client.close();
     home.cleanup();

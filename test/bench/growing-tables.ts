@@ -33,13 +33,19 @@ const TABLES = ['events', 'hint_events', 'recommendations', 'intel_calls', 'inte
 const DAY = 86_400_000;
 
 const candidates = JSON.stringify(
-  ['notes', 'tracker', 'weather', 'files', 'search'].map((name, i) => ({ name, relevance: 1 - i / 10, factors: { success: 0.5, popularity: 0.5, performance: 0.5, rating: 0.5 } })),
+  ['notes', 'tracker', 'weather', 'files', 'search'].map((name, i) => ({
+    name,
+    relevance: 1 - i / 10,
+    factors: { success: 0.5, popularity: 0.5, performance: 0.5, rating: 0.5 },
+  })),
 );
 
 /** `n` rows in each growing table, spread over the last 60 days (inside every retention's default). */
 async function fill(client: pg.Client, n: number, now: number): Promise<void> {
   const at = `${now} - (g::float8 / ${n}) * ${60 * DAY}`;
-  await client.query(`INSERT INTO events (id, at, kind, power, detail) SELECT 'e' || g, ${at}, 'power.active', 'power' || (g % 20), 'started after ' || g || ' ms' FROM generate_series(1, ${n}) g`);
+  await client.query(
+    `INSERT INTO events (id, at, kind, power, detail) SELECT 'e' || g, ${at}, 'power.active', 'power' || (g % 20), 'started after ' || g || ' ms' FROM generate_series(1, ${n}) g`,
+  );
   await client.query(
     `INSERT INTO hint_events (id, at, session, power, tool, kind, hint, source, suggested, outcome, resolved_at)
      SELECT 'h' || g, ${at}, 's' || (g % 5000), 'power' || (g % 20), 'tool' || (g % 7), 'next_action', 'power1:tool1', 'declared', '["power1:tool1"]',
@@ -58,7 +64,11 @@ async function fill(client: pg.Client, n: number, now: number): Promise<void> {
      SELECT 'i' || g, ${at}, 'power' || (g % 20), 'fetch', 'art_' || g, 'local', CASE g % 3 WHEN 0 THEN 'hit' ELSE 'miss' END, 1, 20000, 5000, 300
      FROM generate_series(1, ${n}) g`,
   );
-  const summary = JSON.stringify({ keyFindings: ['Forty open tickets, six of them blocking the release'], actionableInsights: ['Close the six blockers first'], metadata: { summarizer: 'local' } });
+  const summary = JSON.stringify({
+    keyFindings: ['Forty open tickets, six of them blocking the release'],
+    actionableInsights: ['Close the six blockers first'],
+    metadata: { summarizer: 'local' },
+  });
   await client.query(
     `INSERT INTO intel_artifacts (id, at, expires_at, power, tool, args_hash, args, read_only, summary, summarizer, raw_bytes, raw_chars, file, fingerprint, search_text, structured, owner)
      SELECT 'art_' || g, ${at}, ${now} + ${3 * 3_600_000}, 'power' || (g % 20), 'list', md5(g::text), '{"page":' || g || '}', 1, $1, 'local', 4000, 4000, 'art_' || g || '.txt',
@@ -69,11 +79,20 @@ async function fill(client: pg.Client, n: number, now: number): Promise<void> {
   await client.query('VACUUM ANALYZE');
 }
 
-const rssMb = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+const rssMb = (pid: number) =>
+  Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
 
 /** A CLI command's peak resident memory and wall time (GNU time), checking its JSON answer; its error when it failed. */
-async function cliRun(args: string[], env: Record<string, string>, check: (json: unknown) => boolean): Promise<{ max_rss_mb: number; s: number; error?: string }> {
-  const { stdout, stderr, failed } = await run('/usr/bin/time', ['-f', 'grimoire-time %M %e', process.execPath, CLI, ...args, '--json'], { env, maxBuffer: 64 * 1024 * 1024 }).then(
+async function cliRun(
+  args: string[],
+  env: Record<string, string>,
+  check: (json: unknown) => boolean,
+): Promise<{ max_rss_mb: number; s: number; error?: string }> {
+  const { stdout, stderr, failed } = await run(
+    '/usr/bin/time',
+    ['-f', 'grimoire-time %M %e', process.execPath, CLI, ...args, '--json'],
+    { env, maxBuffer: 64 * 1024 * 1024 },
+  ).then(
     (done) => ({ ...done, failed: false }),
     (error: { stdout: string; stderr: string }) => ({ stdout: error.stdout, stderr: error.stderr, failed: true }),
   );
@@ -102,23 +121,34 @@ async function main(): Promise<void> {
       try {
         await fill(client, rows, now);
         tableMb = Object.fromEntries(
-          await Promise.all(TABLES.map(async (table) => [table, Math.round(Number((await client.query('SELECT pg_total_relation_size($1) AS b', [table])).rows[0].b) / 1048576)])),
+          await Promise.all(
+            TABLES.map(async (table) => [
+              table,
+              Math.round(
+                Number((await client.query('SELECT pg_total_relation_size($1) AS b', [table])).rows[0].b) / 1048576,
+              ),
+            ]),
+          ),
         );
       } finally {
         await client.end();
       }
       const home = path.join(temp.dir, `${name}-home`);
       fs.mkdirSync(home, { recursive: true });
-      const env = (data: string) => gatewayEnv({ home, data: path.join(temp.dir, `${name}-${data}`) }, { GRIMOIRE_DATABASE_URL: url });
+      const env = (data: string) =>
+        gatewayEnv({ home, data: path.join(temp.dir, `${name}-${data}`) }, { GRIMOIRE_DATABASE_URL: url });
       const gateways = [];
       let gatewayRss: { started: number[]; after_reads: number[] } | { error: string };
       try {
-        for (let n = 0; n < REPLICAS; n++) gateways.push(await startHttpGateway(['--no-imports'], env(`gateway-${n}`), CLI));
+        for (let n = 0; n < REPLICAS; n++)
+          gateways.push(await startHttpGateway(['--no-imports'], env(`gateway-${n}`), CLI));
         await new Promise((resolve) => setTimeout(resolve, 2_000)); // its first reads (retention, usage) run after start
         const started = gateways.map((g) => rssMb(g.process.pid!));
         for (let i = 0; i < 20; i++) {
           const gateway = gateways[i % gateways.length]!;
-          const response = await fetch(new URL('/api/v1/activity?limit=50', gateway.url), { headers: { Authorization: `Bearer ${gateway.token}` } });
+          const response = await fetch(new URL('/api/v1/activity?limit=50', gateway.url), {
+            headers: { Authorization: `Bearer ${gateway.token}` },
+          });
           if (response.status !== 200) throw new Error(`/api/v1/activity: ${response.status} ${await response.text()}`);
         }
         gatewayRss = { started, after_reads: gateways.map((g) => rssMb(g.process.pid!)) };
@@ -129,13 +159,31 @@ async function main(): Promise<void> {
         await Promise.all(gateways.map((g) => g.stop()));
       }
       const cliEnv = env('cli');
-      const events = await cliRun(['events', '--limit', '50'], cliEnv, (json) => (json as { events: unknown[] }).events.length === 50);
-      const hints = await cliRun(['hints'], cliEnv, (json) => (json as { followRates: Array<{ shown: number }> }).followRates.reduce((sum, r) => sum + r.shown, 0) === rows);
+      const events = await cliRun(
+        ['events', '--limit', '50'],
+        cliEnv,
+        (json) => (json as { events: unknown[] }).events.length === 50,
+      );
+      const hints = await cliRun(
+        ['hints'],
+        cliEnv,
+        (json) =>
+          (json as { followRates: Array<{ shown: number }> }).followRates.reduce((sum, r) => sum + r.shown, 0) === rows,
+      );
       const stats = await cliRun(['stats'], cliEnv, (json) => {
-        const report = json as { recommendations: { all: { recommendations: number } }; tokens: { summarized: { results: number }; artifacts: { count: number } } };
-        return report.recommendations.all.recommendations === rows && report.tokens.summarized.results === rows && report.tokens.artifacts.count === rows;
+        const report = json as {
+          recommendations: { all: { recommendations: number } };
+          tokens: { summarized: { results: number }; artifacts: { count: number } };
+        };
+        return (
+          report.recommendations.all.recommendations === rows &&
+          report.tokens.summarized.results === rows &&
+          report.tokens.artifacts.count === rows
+        );
       });
-      process.stdout.write(`${JSON.stringify({ rows_per_table: rows, table_mb: tableMb, gateway_rss_mb: gatewayRss, cli: { events, hints, stats } })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ rows_per_table: rows, table_mb: tableMb, gateway_rss_mb: gatewayRss, cli: { events, hints, stats } })}\n`,
+      );
     }
   } finally {
     cluster.stop();

@@ -27,7 +27,10 @@ async function main(): Promise<void> {
   try {
     const file = (name: string) => path.join(home.dir, `${name}.spell.yaml`);
     fs.writeFileSync(file('spare'), spell('spare'));
-    fs.writeFileSync(file('aliases'), `${spell('aliases')}  args: &w x\nhints:\n  t:\n    prerequisites:\n${'      - *w\n'.repeat(120)}`);
+    fs.writeFileSync(
+      file('aliases'),
+      `${spell('aliases')}  args: &w x\nhints:\n  t:\n    prerequisites:\n${'      - *w\n'.repeat(120)}`,
+    );
     execFileSync('mkfifo', [file('fifo')]);
     fs.symlinkSync('/dev/zero', file('zero'));
     fs.writeFileSync(file('huge'), spell('huge', 'd'.repeat(10 * 1024 * 1024)));
@@ -36,10 +39,16 @@ async function main(): Promise<void> {
     const { client, pid } = await connectStdio(['--no-imports'], env);
     const startMs = Math.round(performance.now() - started);
     const rssAtStart = rssMb(pid!);
-    const request11Mb = await timed(() => client.callTool({ name: 'resolve_intent', arguments: { query: 'x'.repeat(11 * 1024 * 1024) } }));
+    const request11Mb = await timed(() =>
+      client.callTool({ name: 'resolve_intent', arguments: { query: 'x'.repeat(11 * 1024 * 1024) } }),
+    );
     const nextRequest = await timed(() => client.listTools());
-    const query1Mb = await timed(() => client.callTool({ name: 'resolve_intent', arguments: { query: 'q'.repeat(1024 * 1024) } }));
-    const name100k = await timed(() => client.callTool({ name: 'activate_power', arguments: { name: 'p'.repeat(100_000) } }));
+    const query1Mb = await timed(() =>
+      client.callTool({ name: 'resolve_intent', arguments: { query: 'q'.repeat(1024 * 1024) } }),
+    );
+    const name100k = await timed(() =>
+      client.callTool({ name: 'activate_power', arguments: { name: 'p'.repeat(100_000) } }),
+    );
     const rssAfter = rssMb(pid!);
     await client.close();
     process.stdout.write(
@@ -47,7 +56,12 @@ async function main(): Promise<void> {
         {
           start_with_hostile_files_ms: startMs,
           rss_mb: { at_start: Math.round(rssAtStart), after_requests: Math.round(rssAfter) },
-          answer_ms: { request_11mb: request11Mb, next_request: nextRequest, query_1mb: query1Mb, power_name_100k: name100k },
+          answer_ms: {
+            request_11mb: request11Mb,
+            next_request: nextRequest,
+            query_1mb: query1Mb,
+            power_name_100k: name100k,
+          },
         },
         null,
         2,

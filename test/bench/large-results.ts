@@ -10,7 +10,10 @@ import { textOf } from '../helpers/gateway-process.js';
 import { connectFixture, fixtureHome, fixtureSpell } from '../helpers/fixture-gateway.js';
 import { writeSpell } from '../helpers/temp.js';
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const profile = process.env.PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROFILE_DIR}`] : [];
 const kinds = ['json', 'words'] as const;
 
@@ -25,27 +28,48 @@ function memoryOf(pid: number | undefined): { rss_mb: number; peak_mb: number } 
   }
 }
 
-const at = (sorted: number[], q: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10 : 0);
+const at = (sorted: number[], q: number) =>
+  sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! * 10) / 10 : 0;
 
 async function main(): Promise<void> {
-  const fixture = fixtureHome({ upstream: { maxResultMB: 12, callTimeoutMs: 300_000 } }, { prefix: 'grimoire-bench-large-' });
-  writeSpell(fixture.spells, 'hostile', fixtureSpell('hostile', 'hostile-server', { description: 'A server that answers with large results.', keywords: ['large', 'result', 'bench'] }));
+  const fixture = fixtureHome(
+    { upstream: { maxResultMB: 12, callTimeoutMs: 300_000 } },
+    { prefix: 'grimoire-bench-large-' },
+  );
+  writeSpell(
+    fixture.spells,
+    'hostile',
+    fixtureSpell('hostile', 'hostile-server', {
+      description: 'A server that answers with large results.',
+      keywords: ['large', 'result', 'bench'],
+    }),
+  );
   // The calls made meanwhile go to another power: a child busy writing megabytes answers nothing else.
-  writeSpell(fixture.spells, 'calm', fixtureSpell('calm', 'hostile-server', { description: 'A server that answers small calls.', keywords: ['small', 'calm', 'bench'] }));
+  writeSpell(
+    fixture.spells,
+    'calm',
+    fixtureSpell('calm', 'hostile-server', {
+      description: 'A server that answers small calls.',
+      keywords: ['small', 'calm', 'bench'],
+    }),
+  );
   const session = await connectFixture(fixture, profile);
   const rows: unknown[] = [];
   try {
-    for (const name of ['hostile', 'calm']) await session.client.callTool({ name: 'activate_power', arguments: { name } });
+    for (const name of ['hostile', 'calm'])
+      await session.client.callTool({ name: 'activate_power', arguments: { name } });
     await session.client.callTool({ name: 'calm__pid', arguments: {} });
     for (const mb of sizes.length ? sizes : [1, 3, 6, 10]) {
       for (const kind of kinds) {
         const others: number[] = [];
         let done = false;
         const started = performance.now();
-        const big = session.client.callTool({ name: 'hostile__bigline', arguments: { mb, kind } }, undefined, { timeout: 300_000 }).then((result) => {
-          done = true;
-          return textOf(result);
-        });
+        const big = session.client
+          .callTool({ name: 'hostile__bigline', arguments: { mb, kind } }, undefined, { timeout: 300_000 })
+          .then((result) => {
+            done = true;
+            return textOf(result);
+          });
         while (!done) {
           const t = performance.now();
           await session.client.callTool({ name: 'calm__pid', arguments: {} });
@@ -54,7 +78,18 @@ async function main(): Promise<void> {
         const text = await big;
         const answered = performance.now() - started;
         others.sort((a, b) => a - b);
-        rows.push({ mb, kind, answer_ms: Math.round(answered), answer_chars: text.length, summarized: /artifact/i.test(text), other_calls: others.length, other_p50_ms: at(others, 0.5), other_p99_ms: at(others, 0.99), other_max_ms: at(others, 1), ...memoryOf(session.pid ?? undefined) });
+        rows.push({
+          mb,
+          kind,
+          answer_ms: Math.round(answered),
+          answer_chars: text.length,
+          summarized: /artifact/i.test(text),
+          other_calls: others.length,
+          other_p50_ms: at(others, 0.5),
+          other_p99_ms: at(others, 0.99),
+          other_max_ms: at(others, 1),
+          ...memoryOf(session.pid ?? undefined),
+        });
         process.stderr.write(`${JSON.stringify(rows[rows.length - 1])}\n`);
       }
     }

@@ -36,10 +36,18 @@ interface Figures {
 const KINDS: Record<string, (client: Client, i: number) => Promise<unknown>> = {
   'server/discover': (client) => client.discover(),
   'tools/list': (client) => client.listTools(undefined, { cacheMode: 'bypass' }),
-  call_tool_read: (client, i) => client.callTool({ name: 'call_tool_read', arguments: { name: 'everything:echo', args: { message: `m${i}` }, intent: { operation_type: 'read' } } }),
+  call_tool_read: (client, i) =>
+    client.callTool({
+      name: 'call_tool_read',
+      arguments: { name: 'everything:echo', args: { message: `m${i}` }, intent: { operation_type: 'read' } },
+    }),
 };
 
-async function measure(client: Client, pid: number, request: (client: Client, i: number) => Promise<unknown>): Promise<Figures> {
+async function measure(
+  client: Client,
+  pid: number,
+  request: (client: Client, i: number) => Promise<unknown>,
+): Promise<Figures> {
   for (let i = 0; i < WARMUP; i++) await request(client, i);
   const times: number[] = [];
   const cpuBefore = processCpuMs(pid);
@@ -53,20 +61,32 @@ async function measure(client: Client, pid: number, request: (client: Client, i:
   return {
     p50_ms: round(times[Math.floor(times.length / 2)]!),
     p95_ms: round(times[Math.floor(times.length * 0.95)]!),
-    gateway_cpu_ms_per_request: cpuBefore === null || cpuAfter === null ? null : round((cpuAfter - cpuBefore) / REQUESTS),
+    gateway_cpu_ms_per_request:
+      cpuBefore === null || cpuAfter === null ? null : round((cpuAfter - cpuBefore) / REQUESTS),
   };
 }
 
 async function round1(env: Record<string, string>): Promise<Record<string, Figures>> {
-  const child = spawn(process.execPath, [cli, 'serve', '--http', '--demo', '--no-imports'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [cli, 'serve', '--http', '--demo', '--no-imports'], {
+    env,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   try {
     const line = await new Promise<string>((resolve, reject) => {
       readline.createInterface({ input: child.stdout! }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`the gateway exited (${code}) before printing its address`)));
     });
     const { url, token } = JSON.parse(line) as { url: string; token: string };
-    const client = new Client({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch: fetchWithOwnSignal() }));
+    const client = new Client(
+      { name: 'bench', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        fetch: fetchWithOwnSignal(),
+      }),
+    );
     try {
       const activated = await client.callTool({ name: 'activate_power', arguments: { name: 'everything' } });
       if (activated.isError) throw new Error(`activate_power everything failed: ${JSON.stringify(activated.content)}`);
@@ -92,7 +112,10 @@ function stop(child: ChildProcess): Promise<void> {
 async function main(): Promise<void> {
   const home = tempDir('grimoire-bench-modern-http-');
   const cluster = process.env.BENCH_STORE === 'postgres' ? await startPgCluster({ fsync: true }) : undefined;
-  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, cluster ? { [DATABASE_URL_ENV]: cluster.url() } : {});
+  const env = gatewayEnv(
+    { home: home.dir, data: path.join(home.dir, 'data') },
+    cluster ? { [DATABASE_URL_ENV]: cluster.url() } : {},
+  );
   try {
     const rounds: Array<Record<string, Figures>> = [];
     for (let index = 0; index < ROUNDS; index++) rounds.push(await round1(env));
@@ -107,7 +130,13 @@ async function main(): Promise<void> {
         p50_by_round: of('p50_ms'),
       };
     });
-    console.log(JSON.stringify({ cli, store: cluster ? 'postgres' : 'file', requests: REQUESTS, warmup: WARMUP, rounds: ROUNDS, kinds }, null, 2));
+    console.log(
+      JSON.stringify(
+        { cli, store: cluster ? 'postgres' : 'file', requests: REQUESTS, warmup: WARMUP, rounds: ROUNDS, kinds },
+        null,
+        2,
+      ),
+    );
   } finally {
     cluster?.stop();
     home.cleanup();

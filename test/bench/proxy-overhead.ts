@@ -45,7 +45,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttpTransport } from '@modelcontextprotocol/client';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -66,7 +69,14 @@ const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const MIN_SECONDS = Number(process.env.BENCH_MIN_SECONDS ?? (process.env.BENCH_CALLS ? 0 : 2));
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const everything = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const everything = path.join(
+  repoRoot,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
 const cli = process.env.GRIMOIRE_BENCH_CLI ? path.resolve(process.env.GRIMOIRE_BENCH_CLI) : cliPath;
 /** BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the gateway. */
 const gatewayNodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -107,7 +117,6 @@ interface Row {
    */
   machine_busy: number | null;
 }
-
 
 /** utime + stime of a process in ms (Linux /proc; clock ticks at the usual 100 Hz). */
 function cpuMs(pid: number | undefined): number | null {
@@ -152,7 +161,10 @@ function threadCpuMs(pid: number | undefined): Map<string, number> {
       const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      threads.set(`${name}:${tid}`, (threads.get(`${name}:${tid}`) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+      threads.set(
+        `${name}:${tid}`,
+        (threads.get(`${name}:${tid}`) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10,
+      );
     }
   } catch {
     // the process is gone or /proc is missing
@@ -193,7 +205,11 @@ async function settle(pid: number | undefined): Promise<void> {
 }
 
 /** Makes calls while `more(calls made so far)` says so, `concurrency` of them in flight at any time; returns how many. */
-async function callsAtOnce(more: (made: number) => boolean, concurrency: number, call: (i: number) => Promise<unknown>): Promise<number> {
+async function callsAtOnce(
+  more: (made: number) => boolean,
+  concurrency: number,
+  call: (i: number) => Promise<unknown>,
+): Promise<number> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -204,11 +220,18 @@ async function callsAtOnce(more: (made: number) => boolean, concurrency: number,
 }
 
 async function measure(target: Target, concurrency: number): Promise<Row> {
-  const call = (i: number) => target.client.callTool({ name: target.tool, arguments: target.args ? target.args(`bench ${i}`) : { message: `bench ${i}` } });
+  const call = (i: number) =>
+    target.client.callTool({
+      name: target.tool,
+      arguments: target.args ? target.args(`bench ${i}`) : { message: `bench ${i}` },
+    });
   await callsAtOnce((made) => made < WARMUP, concurrency, call);
   await settle(target.pid);
   const traceDir = process.env.BENCH_STRACE;
-  const stopTrace = traceDir && target.pid ? await attachStrace(target.pid, path.join(traceDir, `${target.name.replace(' ', '-')}-c${concurrency}.txt`)) : undefined;
+  const stopTrace =
+    traceDir && target.pid
+      ? await attachStrace(target.pid, path.join(traceDir, `${target.name.replace(' ', '-')}-c${concurrency}.txt`))
+      : undefined;
   const latencies: number[] = [];
   const cpuBefore = cpuMs(target.pid);
   const rssBefore = rssMb(target.pid);
@@ -218,19 +241,25 @@ async function measure(target: Target, concurrency: number): Promise<Row> {
   const window = windowReporter(target, concurrency);
   const started = performance.now();
   const until = started + MIN_SECONDS * 1000;
-  const calls = await callsAtOnce((made) => made < CALLS || performance.now() < until, concurrency, async (i) => {
-    const t0 = performance.now();
-    const result = await call(i);
-    latencies.push(performance.now() - t0);
-    window(latencies.length);
-    if (result.isError) throw new Error(`${target.name}: echo failed: ${JSON.stringify(result.content)}`);
-  });
+  const calls = await callsAtOnce(
+    (made) => made < CALLS || performance.now() < until,
+    concurrency,
+    async (i) => {
+      const t0 = performance.now();
+      const result = await call(i);
+      latencies.push(performance.now() - t0);
+      window(latencies.length);
+      if (result.isError) throw new Error(`${target.name}: echo failed: ${JSON.stringify(result.content)}`);
+    },
+  );
   const seconds = (performance.now() - started) / 1000;
   const cpuAfter = cpuMs(target.pid);
   const upstreamAfter = childrenCpuMs(target.pid);
   const client = process.cpuUsage(clientBefore);
   if (process.env.BENCH_THREADS) {
-    const perThread = [...threadCpuMs(target.pid)].filter(([name, ms]) => ms - (threadsBefore.get(name) ?? 0) > 0).map(([name, ms]) => `${name} ${round((ms - (threadsBefore.get(name) ?? 0)) / calls, 2)}`);
+    const perThread = [...threadCpuMs(target.pid)]
+      .filter(([name, ms]) => ms - (threadsBefore.get(name) ?? 0) > 0)
+      .map(([name, ms]) => `${name} ${round((ms - (threadsBefore.get(name) ?? 0)) / calls, 2)}`);
     process.stderr.write(`${target.name} c=${concurrency} CPU ms per call by thread: ${perThread.join(', ')}\n`);
   }
   await stopTrace?.();
@@ -244,10 +273,14 @@ async function measure(target: Target, concurrency: number): Promise<Row> {
     calls_per_s: Math.round(calls / seconds),
     cpu_ms_per_call: cpuBefore === null || cpuAfter === null ? null : round((cpuAfter - cpuBefore) / calls),
     client_cpu_ms_per_call: round((client.user + client.system) / 1000 / calls),
-    upstream_cpu_ms_per_call: upstreamBefore === null || upstreamAfter === null ? null : round((upstreamAfter - upstreamBefore) / calls),
+    upstream_cpu_ms_per_call:
+      upstreamBefore === null || upstreamAfter === null ? null : round((upstreamAfter - upstreamBefore) / calls),
     rss_mb_before_after: [rssBefore, rssMb(target.pid)],
   };
-  const busy = row.cpu_ms_per_call === null ? null : round((row.calls_per_s * machineCpu(row)) / 1000 / os.availableParallelism(), 2);
+  const busy =
+    row.cpu_ms_per_call === null
+      ? null
+      : round((row.calls_per_s * machineCpu(row)) / 1000 / os.availableParallelism(), 2);
   return { ...row, machine_busy: busy };
 }
 
@@ -262,7 +295,9 @@ function windowReporter(target: Target, concurrency: number): (done: number) => 
     const now = performance.now();
     const cpuNow = cpuMs(target.pid);
     const perCall = cpu === null || cpuNow === null ? 'n/a' : round((cpuNow - cpu) / size, 3);
-    process.stderr.write(`${target.name} c=${concurrency} calls ${done - size + 1}-${done} after the warm-up: ${Math.round(size / ((now - since) / 1000))} calls/s, ${perCall} ms CPU per call\n`);
+    process.stderr.write(
+      `${target.name} c=${concurrency} calls ${done - size + 1}-${done} after the warm-up: ${Math.round(size / ((now - since) / 1000))} calls/s, ${perCall} ms CPU per call\n`,
+    );
     since = now;
     cpu = cpuNow;
   };
@@ -285,29 +320,44 @@ function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** Waits for a line on the child's stream that matches, failing if the child exits first. */
-function waitForLine(child: ChildProcess, stream: NodeJS.ReadableStream, match: (line: string) => boolean): Promise<string> {
+function waitForLine(
+  child: ChildProcess,
+  stream: NodeJS.ReadableStream,
+  match: (line: string) => boolean,
+): Promise<string> {
   const lines = readline.createInterface({ input: stream });
   return new Promise((resolve, reject) => {
     lines.on('line', (line) => {
       if (match(line)) resolve(line);
     });
-    child.once('exit', (code) => reject(new Error(`${child.spawnargs.join(' ')} exited (${code}) before it was ready`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${child.spawnargs.join(' ')} exited (${code}) before it was ready`)),
+    );
   });
 }
 
 async function directStdio(): Promise<Target> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [everything, 'stdio'], stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [everything, 'stdio'],
+    stderr: 'ignore',
+  });
   await client.connect(transport);
   return { name: 'direct stdio', client, tool: 'echo', pid: transport.pid ?? undefined, close: () => client.close() };
 }
 
 async function directHttp(): Promise<Target> {
   const port = await freePort();
-  const child = spawn(process.execPath, [everything, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [everything, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   await waitForLine(child, child.stderr!, (line) => line.includes('listening'));
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { fetch: fetchWithOwnSignal() }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { fetch: fetchWithOwnSignal() }),
+  );
   return {
     name: 'direct http',
     client,
@@ -327,9 +377,17 @@ async function activateEverything(client: Client): Promise<void> {
 
 /** BENCH_ERA=modern: the gateway rows with the SDK's v2 Client pinned to 2026-07-28, calling `everything:echo` through call_tool_read (its list never has `everything__echo`). */
 const MODERN = process.env.BENCH_ERA === 'modern';
-const modernEcho = { tool: 'call_tool_read', args: (message: string) => ({ name: 'everything:echo', args: { message }, intent: { operation_type: 'read' } }) };
+const modernEcho = {
+  tool: 'call_tool_read',
+  args: (message: string) => ({ name: 'everything:echo', args: { message }, intent: { operation_type: 'read' } }),
+};
 
-async function modernTarget(name: string, client: ModernClient, pid: number | undefined, close: () => Promise<void>): Promise<Target> {
+async function modernTarget(
+  name: string,
+  client: ModernClient,
+  pid: number | undefined,
+  close: () => Promise<void>,
+): Promise<Target> {
   const result = await client.callTool({ name: 'activate_power', arguments: { name: 'everything' } });
   if (result.isError) throw new Error(`activate_power everything failed: ${JSON.stringify(result.content)}`);
   return { name, client, ...modernEcho, pid, close };
@@ -337,41 +395,86 @@ async function modernTarget(name: string, client: ModernClient, pid: number | un
 
 async function gatewayStdio(env: Record<string, string>): Promise<Target> {
   if (MODERN) {
-    const client = new ModernClient({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    const transport = new ModernStdioTransport({ command: process.execPath, args: [...gatewayNodeArgs, cli, 'serve', '--stdio', '--demo', '--no-imports'], env, stderr: 'ignore' });
+    const client = new ModernClient(
+      { name: 'bench', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const transport = new ModernStdioTransport({
+      command: process.execPath,
+      args: [...gatewayNodeArgs, cli, 'serve', '--stdio', '--demo', '--no-imports'],
+      env,
+      stderr: 'ignore',
+    });
     await client.connect(transport);
     return modernTarget('gateway stdio', client, transport.pid ?? undefined, () => client.close());
   }
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...gatewayNodeArgs, cli, 'serve', '--stdio', '--demo', '--no-imports'], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...gatewayNodeArgs, cli, 'serve', '--stdio', '--demo', '--no-imports'],
+    env,
+    stderr: 'ignore',
+  });
   await client.connect(transport);
   await activateEverything(client);
-  return { name: 'gateway stdio', client, tool: 'everything__echo', pid: transport.pid ?? undefined, close: () => client.close() };
+  return {
+    name: 'gateway stdio',
+    client,
+    tool: 'everything__echo',
+    pid: transport.pid ?? undefined,
+    close: () => client.close(),
+  };
 }
 
 /** The least any proxy costs (floor-proxy.ts): measured only when BENCH_TARGETS names 'floor stdio'. */
 async function floorStdio(): Promise<Target> {
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(__dirname, 'floor-proxy.js'), everything], stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(__dirname, 'floor-proxy.js'), everything],
+    stderr: 'ignore',
+  });
   await client.connect(transport);
   await activateEverything(client);
-  return { name: 'floor stdio', client, tool: 'everything__echo', pid: transport.pid ?? undefined, close: () => client.close() };
+  return {
+    name: 'floor stdio',
+    client,
+    tool: 'everything__echo',
+    pid: transport.pid ?? undefined,
+    close: () => client.close(),
+  };
 }
 
 async function gatewayHttp(env: Record<string, string>): Promise<Target> {
-  const child = spawn(process.execPath, [...gatewayNodeArgs, cli, 'serve', '--http', '--demo', '--no-imports'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [...gatewayNodeArgs, cli, 'serve', '--http', '--demo', '--no-imports'], {
+    env,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const line = await waitForLine(child, child.stdout!, (text) => text.startsWith('{'));
   const { url, token } = JSON.parse(line) as { url: string; token: string };
   if (MODERN) {
-    const modern = new ModernClient({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await modern.connect(new ModernHttpTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch: fetchWithOwnSignal() }));
+    const modern = new ModernClient(
+      { name: 'bench', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await modern.connect(
+      new ModernHttpTransport(new URL(url), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        fetch: fetchWithOwnSignal(),
+      }),
+    );
     return modernTarget('gateway http', modern, child.pid, async () => {
       await modern.close();
       await stopChild(child);
     });
   }
   const client = new Client({ name: 'bench', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch: fetchWithOwnSignal() }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      fetch: fetchWithOwnSignal(),
+    }),
+  );
   await activateEverything(client);
   return {
     name: 'gateway http',
@@ -386,7 +489,8 @@ async function gatewayHttp(env: Record<string, string>): Promise<Target> {
 }
 
 /** CPU per call of client, answering process and its children together. */
-const machineCpu = (row: Omit<Row, 'machine_busy'>) => row.client_cpu_ms_per_call + (row.cpu_ms_per_call ?? 0) + (row.upstream_cpu_ms_per_call ?? 0);
+const machineCpu = (row: Omit<Row, 'machine_busy'>) =>
+  row.client_cpu_ms_per_call + (row.cpu_ms_per_call ?? 0) + (row.upstream_cpu_ms_per_call ?? 0);
 
 function overhead(rows: Row[], gateway: string, direct: string, concurrency: number) {
   const g = rows.find((r) => r.target === gateway && r.concurrency === concurrency);
@@ -400,7 +504,8 @@ function overhead(rows: Row[], gateway: string, direct: string, concurrency: num
     added_p95_ms: round(g.p95_ms - d.p95_ms),
     p50_ratio: round(g.p50_ms / d.p50_ms, 2),
     throughput_ratio: round(g.calls_per_s / d.calls_per_s, 2),
-    cpu_ratio: g.cpu_ms_per_call === null || d.cpu_ms_per_call === null ? null : round(machineCpu(g) / machineCpu(d), 2),
+    cpu_ratio:
+      g.cpu_ms_per_call === null || d.cpu_ms_per_call === null ? null : round(machineCpu(g) / machineCpu(d), 2),
   };
 }
 
@@ -410,7 +515,10 @@ type Overhead = NonNullable<ReturnType<typeof overhead>>;
 function medians<T extends object>(records: T[]): T {
   const first = records[0]!;
   return Object.fromEntries(
-    Object.entries(first).map(([key, value]) => [key, typeof value === 'number' ? median(records.map((r) => (r as Record<string, number>)[key]!)) : value]),
+    Object.entries(first).map(([key, value]) => [
+      key,
+      typeof value === 'number' ? median(records.map((r) => (r as Record<string, number>)[key]!)) : value,
+    ]),
   ) as T;
 }
 
@@ -425,7 +533,12 @@ async function runRound(index: number, env: Record<string, string>): Promise<{ r
   ];
   // Odd rounds measure each gateway before its direct counterpart, so a drift of the machine's speed over a run favours neither.
   const ordered = index % 2 === 0 ? makers : [makers[1]!, makers[0]!, makers[3]!, makers[2]!, makers[4]!];
-  const only = process.env.BENCH_TARGETS?.split(',').map((name) => name.trim()) ?? ['direct stdio', 'gateway stdio', 'direct http', 'gateway http'];
+  const only = process.env.BENCH_TARGETS?.split(',').map((name) => name.trim()) ?? [
+    'direct stdio',
+    'gateway stdio',
+    'direct http',
+    'gateway http',
+  ];
   const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,20').split(',').map(Number);
   for (const [name, make] of ordered) {
     if (!only.includes(name)) continue;
@@ -449,7 +562,10 @@ async function runRound(index: number, env: Record<string, string>): Promise<{ r
 async function main(): Promise<void> {
   const home = tempDir('grimoire-bench-');
   const cluster = STORE === 'postgres' ? await startPgCluster({ fsync: true }) : undefined;
-  const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, cluster ? { [DATABASE_URL_ENV]: cluster.url() } : {});
+  const env = gatewayEnv(
+    { home: home.dir, data: path.join(home.dir, 'data') },
+    cluster ? { [DATABASE_URL_ENV]: cluster.url() } : {},
+  );
   const rounds: Array<{ rows: Row[]; overhead: Overhead[] }> = [];
   try {
     for (let index = 0; index < ROUNDS; index++) rounds.push(await runRound(index, env));
@@ -466,7 +582,22 @@ async function main(): Promise<void> {
     throughput_ratio_by_round: rounds.map((r) => r.overhead[i]!.throughput_ratio),
     added_p50_ms_by_round: rounds.map((r) => r.overhead[i]!.added_p50_ms),
   }));
-  process.stdout.write(JSON.stringify({ cli, store: STORE, rounds: ROUNDS, warmup_calls_per_row: WARMUP, min_calls_per_row: CALLS, min_seconds_per_row: MIN_SECONDS, rows, overhead: overheads }, null, 2) + '\n');
+  process.stdout.write(
+    JSON.stringify(
+      {
+        cli,
+        store: STORE,
+        rounds: ROUNDS,
+        warmup_calls_per_row: WARMUP,
+        min_calls_per_row: CALLS,
+        min_seconds_per_row: MIN_SECONDS,
+        rows,
+        overhead: overheads,
+      },
+      null,
+      2,
+    ) + '\n',
+  );
 }
 
 main().catch((error: unknown) => {

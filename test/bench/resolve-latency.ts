@@ -23,7 +23,8 @@ const QUERIES = [
 
 function percentiles(samples: number[]): { p50_ms: number; p95_ms: number; max_ms: number; n: number } {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 1000) / 1000;
+  const at = (q: number) =>
+    Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 1000) / 1000;
   return { p50_ms: at(0.5), p95_ms: at(0.95), max_ms: at(1), n: sorted.length };
 }
 
@@ -33,7 +34,9 @@ async function main(): Promise<void> {
   const runtime = await createRuntime({ env, demo: true, imports: false });
   runtime.gateway.ports.discoverUnknownPowers();
   await runtime.parts.discovery.idle();
-  const tools = runtime.gateway.ports.powers().reduce((sum, power) => sum + runtime.gateway.ports.toolsOf(power.name).length, 0);
+  const tools = runtime.gateway.ports
+    .powers()
+    .reduce((sum, power) => sum + runtime.gateway.ports.toolsOf(power.name).length, 0);
   const uncached: number[] = [];
   const cached: number[] = [];
   for (let round = 0; round < 50; round += 1) {
@@ -62,7 +65,17 @@ async function main(): Promise<void> {
   await session.client.close();
   home.cleanup();
   process.stdout.write(
-    JSON.stringify({ powers: 3, tools, in_process_uncached: percentiles(uncached), in_process_cached: percentiles(cached), resolve_intent_over_stdio: percentiles(overMcp) }, null, 2) + '\n',
+    JSON.stringify(
+      {
+        powers: 3,
+        tools,
+        in_process_uncached: percentiles(uncached),
+        in_process_cached: percentiles(cached),
+        resolve_intent_over_stdio: percentiles(overMcp),
+      },
+      null,
+      2,
+    ) + '\n',
   );
 }
 

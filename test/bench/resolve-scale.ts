@@ -18,8 +18,13 @@ function catalog(tools: BenchTool[], size: number): PowerDocument[] {
   for (let i = 0; i < size; i += 1) {
     const tool = tools[i % tools.length];
     const copy = Math.floor(i / tools.length);
-    if (i % TOOLS_PER_POWER === 0) powers.push({ name: `power-${powers.length}`, description: tool.description ?? '', keywords: [], tools: [] });
-    powers[powers.length - 1].tools.push({ name: `${tool.name}_${copy}`, description: tool.description, id: `${tool.tool_id}#${copy}` });
+    if (i % TOOLS_PER_POWER === 0)
+      powers.push({ name: `power-${powers.length}`, description: tool.description ?? '', keywords: [], tools: [] });
+    powers[powers.length - 1].tools.push({
+      name: `${tool.name}_${copy}`,
+      description: tool.description,
+      id: `${tool.tool_id}#${copy}`,
+    });
   }
   return powers;
 }
@@ -32,7 +37,9 @@ function percentiles(samples: number[]) {
 
 async function main(): Promise<void> {
   const tools = readJsonl<BenchTool>(path.join(benchmarks, 'metatool', 'tools.jsonl'));
-  const queries = readJsonl<BenchQuery>(path.join(benchmarks, 'metatool', 'queries_single.jsonl')).slice(0, 300).map((q) => q.query);
+  const queries = readJsonl<BenchQuery>(path.join(benchmarks, 'metatool', 'queries_single.jsonl'))
+    .slice(0, 300)
+    .map((q) => q.query);
   const results = [];
   for (const size of [500, 5_000, 20_000]) {
     global.gc?.();

@@ -22,14 +22,22 @@ const REQUESTS = [
 
 async function main(): Promise<void> {
   const home = tempDir();
-  const runtime = await createRuntime({ env: gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }), demo: true, imports: false });
+  const runtime = await createRuntime({
+    env: gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }),
+    demo: true,
+    imports: false,
+  });
   try {
     runtime.gateway.ports.discoverUnknownPowers();
     await runtime.parts.discovery.idle();
     const answers = [];
     for (const query of REQUESTS) {
       const outcome = await runtime.gateway.ports.resolve(query);
-      answers.push({ query, tier: outcome.tier, candidates: outcome.candidates.map((c) => ({ name: c.name, confidence: c.confidence })) });
+      answers.push({
+        query,
+        tier: outcome.tier,
+        candidates: outcome.candidates.map((c) => ({ name: c.name, confidence: c.confidence })),
+      });
     }
     const activated = answers.filter((a) => a.tier === 'activated').length;
     process.stdout.write(JSON.stringify({ activated, requests: answers.length, answers }, null, 2) + '\n');

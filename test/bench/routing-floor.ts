@@ -7,12 +7,26 @@
  */
 import { benchmarksDir } from '../../server/bench/benchmarks-dir.js';
 import { devSets } from '../../server/bench/calibrate.js';
-import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from '../../server/bench/dataset.js';
+import {
+  benchPowers,
+  readJsonl,
+  type BenchQuery,
+  type BenchServer,
+  type BenchTool,
+} from '../../server/bench/dataset.js';
 import { Bm25fIndex } from '../../server/resolve/bm25f.js';
 
 const benchmarks = benchmarksDir();
-const STOP = new Set('a an and are as at be by for from has have i in is it its me my of on or please that the this to was were will with you your can could would should what how'.split(' '));
-const tokens = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t && !STOP.has(t));
+const STOP = new Set(
+  'a an and are as at be by for from has have i in is it its me my of on or please that the this to was were will with you your can could would should what how'.split(
+    ' ',
+  ),
+);
+const tokens = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t && !STOP.has(t));
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
 function measure(docs: Array<{ id: string; text: string }>, queries: Array<{ text: string; relevant: Set<string> }>) {
@@ -22,7 +36,9 @@ function measure(docs: Array<{ id: string; text: string }>, queries: Array<{ tex
   let hit3 = 0;
   let rr = 0;
   for (const query of queries) {
-    const ranked = index.score(tokens(query.text).map((term) => ({ term, weight: 1 }))).sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+    const ranked = index
+      .score(tokens(query.text).map((term) => ({ term, weight: 1 })))
+      .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
     const rank = ranked.findIndex((r) => query.relevant.has(r.id));
     if (rank === 0) hit1 += 1;
     if (rank >= 0 && rank < 3) hit3 += 1;
@@ -37,11 +53,22 @@ for (const set of devSets(benchmarks)) {
   const powers = benchPowers(readJsonl<BenchServer>(set.servers), set.tools ? readJsonl<BenchTool>(set.tools) : []);
   const queries = readJsonl<BenchQuery>(set.queries);
   const text = (q: BenchQuery) => (set.queryField === 'task_description' ? (q.task_description ?? q.query) : q.query);
-  const serverDocs = powers.map((p) => ({ id: p.name, text: [p.name, p.description, ...p.tools.flatMap((t) => [t.name, t.description ?? ''])].join(' ') }));
-  results[set.name] = measure(serverDocs, queries.map((q) => ({ text: text(q), relevant: new Set(q.gt_servers ?? []) })));
+  const serverDocs = powers.map((p) => ({
+    id: p.name,
+    text: [p.name, p.description, ...p.tools.flatMap((t) => [t.name, t.description ?? ''])].join(' '),
+  }));
+  results[set.name] = measure(
+    serverDocs,
+    queries.map((q) => ({ text: text(q), relevant: new Set(q.gt_servers ?? []) })),
+  );
   if (set.name === 'metatool-single') {
-    const toolDocs = powers.flatMap((p) => p.tools.map((t) => ({ id: t.id ?? `${p.name}:${t.name}`, text: `${t.name} ${t.description ?? ''}` })));
-    results[`${set.name}@tool`] = measure(toolDocs, queries.map((q) => ({ text: text(q), relevant: new Set(q.gt_tool_ids ?? []) })));
+    const toolDocs = powers.flatMap((p) =>
+      p.tools.map((t) => ({ id: t.id ?? `${p.name}:${t.name}`, text: `${t.name} ${t.description ?? ''}` })),
+    );
+    results[`${set.name}@tool`] = measure(
+      toolDocs,
+      queries.map((q) => ({ text: text(q), relevant: new Set(q.gt_tool_ids ?? []) })),
+    );
   }
 }
 process.stdout.write(JSON.stringify(results, null, 2) + '\n');

@@ -12,7 +12,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { benchmarksDir } from '../../server/bench/benchmarks-dir.js';
 import { devSets } from '../../server/bench/calibrate.js';
-import { benchPowers, readJsonl, type BenchQuery, type BenchServer, type BenchTool } from '../../server/bench/dataset.js';
+import {
+  benchPowers,
+  readJsonl,
+  type BenchQuery,
+  type BenchServer,
+  type BenchTool,
+} from '../../server/bench/dataset.js';
 import { runBench } from '../../server/bench/run-bench.js';
 import type { BenchSummary } from '../../server/bench/metrics.js';
 import { defaultSettings } from '../../server/config/settings.js';
@@ -29,10 +35,14 @@ type Gated = Record<(typeof GATED)[number], number | null>;
 
 async function main(): Promise<number> {
   if (!fs.existsSync(benchmarks)) {
-    process.stderr.write(`routing bench: no benchmarks at ${benchmarks}; set GRIMOIRE_BENCHMARKS to a folder of development sets (the layout of test/fixtures/benchmarks).\n`);
+    process.stderr.write(
+      `routing bench: no benchmarks at ${benchmarks}; set GRIMOIRE_BENCHMARKS to a folder of development sets (the layout of test/fixtures/benchmarks).\n`,
+    );
     return 2;
   }
-  const found = fs.existsSync(baselineFile) ? (JSON.parse(fs.readFileSync(baselineFile, 'utf8')) as Record<string, Gated>) : undefined;
+  const found = fs.existsSync(baselineFile)
+    ? (JSON.parse(fs.readFileSync(baselineFile, 'utf8')) as Record<string, Gated>)
+    : undefined;
   const results: Record<string, BenchSummary> = {};
   for (const set of devSets(benchmarks)) {
     const powers = benchPowers(readJsonl<BenchServer>(set.servers), set.tools ? readJsonl<BenchTool>(set.tools) : []);
@@ -50,7 +60,9 @@ async function main(): Promise<number> {
   let code = 0;
   if (process.argv.includes('--check')) code = check(results, found);
   if (process.argv.includes('--record')) {
-    const baseline = Object.fromEntries(Object.entries(results).map(([name, s]) => [name, Object.fromEntries(GATED.map((key) => [key, s[key]]))]));
+    const baseline = Object.fromEntries(
+      Object.entries(results).map(([name, s]) => [name, Object.fromEntries(GATED.map((key) => [key, s[key]]))]),
+    );
     fs.writeFileSync(baselineFile, JSON.stringify(baseline, null, 2) + '\n');
     process.stderr.write(`recorded ${baselineFile}\n`);
   }
@@ -62,7 +74,9 @@ function check(results: Record<string, BenchSummary>, baseline: Record<string, G
     process.stderr.write(`routing: no baseline at ${baselineFile} to check against\n`);
     return 1;
   }
-  const failures: string[] = Object.keys(results).filter((name) => !baseline[name]).map((name) => `${name}: measured but not in the baseline (record it)`);
+  const failures: string[] = Object.keys(results)
+    .filter((name) => !baseline[name])
+    .map((name) => `${name}: measured but not in the baseline (record it)`);
   for (const [name, recorded] of Object.entries(baseline)) {
     const now = results[name];
     if (!now) {
@@ -76,17 +90,22 @@ function check(results: Record<string, BenchSummary>, baseline: Record<string, G
       if (before === null || before === undefined) continue;
       if (after === null) {
         // No activation at all is a precision nobody can fault, but a set that used to activate and no longer does has lost something.
-        if (key === 'activated_precision') failures.push(`${name}: no query auto-activated any more (recorded precision ${before})`);
+        if (key === 'activated_precision')
+          failures.push(`${name}: no query auto-activated any more (recorded precision ${before})`);
         continue;
       }
       if (after < before - TOLERANCE) failures.push(`${name}: ${key} ${after}, recorded ${before}`);
     }
   }
   if (failures.length > 0) {
-    process.stderr.write(`routing regression (more than ${TOLERANCE * 100} points below the baseline):\n  ${failures.join('\n  ')}\n`);
+    process.stderr.write(
+      `routing regression (more than ${TOLERANCE * 100} points below the baseline):\n  ${failures.join('\n  ')}\n`,
+    );
     return 1;
   }
-  process.stderr.write(`routing: no set fell more than ${TOLERANCE * 100} points below its recorded hit@1, hit@3 or activated precision\n`);
+  process.stderr.write(
+    `routing: no set fell more than ${TOLERANCE * 100} points below its recorded hit@1, hit@3 or activated precision\n`,
+  );
   return 0;
 }
 

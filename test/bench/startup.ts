@@ -45,19 +45,29 @@ async function once(root: string, idleMs: number, longIdleMs: number | undefined
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
   const cli = path.join(root, 'out', 'server', 'cli', 'main.js');
   const started = performance.now();
-  const child = spawn(process.execPath, [cli, 'serve', '--stdio', '--demo', '--no-imports'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [cli, 'serve', '--stdio', '--demo', '--no-imports'], {
+    env,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   const answers = new Map<number, (value: { at: number; cpu: number; message: Record<string, unknown> }) => void>();
   readline.createInterface({ input: child.stdout! }).on('line', (line) => {
     const message = JSON.parse(line) as { id?: number } & Record<string, unknown>;
-    if (typeof message.id === 'number') answers.get(message.id)?.({ at: performance.now(), cpu: cpuMs(child.pid!), message });
+    if (typeof message.id === 'number')
+      answers.get(message.id)?.({ at: performance.now(), cpu: cpuMs(child.pid!), message });
   });
   const request = (id: number, method: string, params: unknown) => {
-    const answered = new Promise<{ at: number; cpu: number; message: Record<string, unknown> }>((resolve) => answers.set(id, resolve));
+    const answered = new Promise<{ at: number; cpu: number; message: Record<string, unknown> }>((resolve) =>
+      answers.set(id, resolve),
+    );
     child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
     return answered;
   };
   try {
-    const init = await request(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'startup-bench', version: '1.0.0' } });
+    const init = await request(1, 'initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'startup-bench', version: '1.0.0' },
+    });
     child.stdin!.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
     const list = await request(2, 'tools/list', {});
     const tools = ((list.message.result as { tools?: unknown[] } | undefined)?.tools ?? []).length;
@@ -68,7 +78,14 @@ async function once(root: string, idleMs: number, longIdleMs: number | undefined
       await sleep(longIdleMs - idleMs);
       longIdleRssMb = (readProcess(child.pid!)?.rssKb ?? 0) / 1024;
     }
-    return { longIdleRssMb, initializeMs: init.at - started, toolsListMs: list.at - started, toolsListCpuMs: list.cpu, tools, idleRssMb: rssKb / 1024 };
+    return {
+      longIdleRssMb,
+      initializeMs: init.at - started,
+      toolsListMs: list.at - started,
+      toolsListCpuMs: list.cpu,
+      tools,
+      idleRssMb: rssKb / 1024,
+    };
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.stdin!.end();
@@ -100,16 +117,24 @@ async function main(): Promise<void> {
     );
   }
   const pick = (f: (r: Run) => number) => results.map(f);
-  const range = (values: number[], digits = 0) => `median ${median(values).toFixed(digits)}, ${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)}`;
+  const range = (values: number[], digits = 0) =>
+    `median ${median(values).toFixed(digits)}, ${Math.min(...values).toFixed(digits)}-${Math.max(...values).toFixed(digits)}`;
   console.log(`initialize answered:   ${range(pick((r) => r.initializeMs))} ms`);
   console.log(`first tools/list:      ${range(pick((r) => r.toolsListMs))} ms`);
   console.log(`CPU by tools/list:     ${range(pick((r) => r.toolsListCpuMs))} ms (user + system, 10 ms ticks)`);
   console.log(`gateway RSS at idle:   ${range(pick((r) => r.idleRssMb))} MB (${idleMs} ms after tools/list)`);
   const longIdle = results.at(-1)?.longIdleRssMb;
-  if (longIdle !== undefined) console.log(`gateway RSS ${longIdleMs! / 1000} s after tools/list (token worker ended): ${longIdle.toFixed(0)} MB (last run)`);
+  if (longIdle !== undefined)
+    console.log(
+      `gateway RSS ${longIdleMs! / 1000} s after tools/list (token worker ended): ${longIdle.toFixed(0)} MB (last run)`,
+    );
   if (!process.argv.includes('--no-footprint')) {
     console.log('\nRSS with powers active (test/bench/footprint.ts):');
-    const footprint = spawn(process.execPath, [path.join(repoRoot, 'out', 'test', 'bench', 'footprint.js'), '--root', root], { stdio: 'inherit' });
+    const footprint = spawn(
+      process.execPath,
+      [path.join(repoRoot, 'out', 'test', 'bench', 'footprint.js'), '--root', root],
+      { stdio: 'inherit' },
+    );
     const code = await new Promise<number | null>((resolve) => footprint.once('exit', resolve));
     if (code !== 0) throw new Error(`footprint bench exited with ${code}`);
   }

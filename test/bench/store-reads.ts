@@ -39,13 +39,13 @@ const cpuMs = (work: () => unknown): number => {
   return (used.user + used.system) / 1000;
 };
 
-
 async function main(): Promise<void> {
   const { dir, cleanup } = tempDir();
   const store = await Store.open({ dataDir: path.join(dir, 'data'), fsync: false });
   try {
     const activity = new ActivityLog(store);
-    for (let i = 0; i < ROWS; i += 50) activity.recordMany(Array.from({ length: Math.min(50, ROWS - i) }, (_, j) => call(i + j)));
+    for (let i = 0; i < ROWS; i += 50)
+      activity.recordMany(Array.from({ length: Math.min(50, ROWS - i) }, (_, j) => call(i + j)));
     const reads: Record<string, () => unknown> = {
       'recent 50 calls (every column)': () => activity.recent(50),
       '1,000 calls (every column)': () => activity.query({ limit: 1000 }),

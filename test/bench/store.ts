@@ -42,12 +42,22 @@ const record = (at = Date.now()): WriteOp => ({
   op: 'insert',
   table: 'activity',
   row: {
-    id: randomUUID(), at, session: 's', power: 'everything', tool: 'echo', variant: 'direct', decision: 'allowed',
-    status: 'ok', latency_ms: 3, result_bytes: 40, user_name: 'alice',
+    id: randomUUID(),
+    at,
+    session: 's',
+    power: 'everything',
+    tool: 'echo',
+    variant: 'direct',
+    decision: 'allowed',
+    status: 'ok',
+    latency_ms: 3,
+    result_bytes: 40,
+    user_name: 'alice',
   },
 });
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 
 async function writes(stores: Store[]): Promise<number> {
   const started = process.hrtime.bigint();
@@ -85,7 +95,11 @@ async function answerPath(stores: Store[]): Promise<{ p50_ms: number; p95_ms: nu
 async function preload(store: Store, rows: number): Promise<void> {
   const now = Date.now();
   for (let i = 0; i < rows; i += 1000) {
-    store.writeMany(Array.from({ length: Math.min(1000, rows - i) }, (_, j) => record(now - 30 * 86_400_000 + Math.floor(((i + j) / rows) * 30 * 86_400_000))));
+    store.writeMany(
+      Array.from({ length: Math.min(1000, rows - i) }, (_, j) =>
+        record(now - 30 * 86_400_000 + Math.floor(((i + j) / rows) * 30 * 86_400_000)),
+      ),
+    );
     // PostgreSQL queues at most 10,000 ops for its writer: wait for each 5,000 to commit.
     if (i % 5_000 === 4_000) await store.durable();
   }
@@ -110,28 +124,49 @@ async function list(stores: Store[]): Promise<{ p50_ms: number; p95_ms: number }
 const API_READS = 100;
 
 /** Gateway processes on the data: the REST API's activity page, timed from here, and each one's RSS. */
-async function apiReads(dataDir: string, url: string | undefined, replicas: number, tableRows: number, engineEnv: Record<string, string>): Promise<{ p50_ms: number; p95_ms: number; rss_mb: number[] }> {
+async function apiReads(
+  dataDir: string,
+  url: string | undefined,
+  replicas: number,
+  tableRows: number,
+  engineEnv: Record<string, string>,
+): Promise<{ p50_ms: number; p95_ms: number; rss_mb: number[] }> {
   const home = `${dataDir}-home`;
   fs.mkdirSync(home, { recursive: true });
   // The retention's default cap (10,000 calls) would cut the table at the gateway's start: the table is kept whole.
-  fs.writeFileSync(path.join(home, 'settings.json'), JSON.stringify({ activity: { maxEntries: 2 * (tableRows + WRITES + CALLS * replicas) } }));
+  fs.writeFileSync(
+    path.join(home, 'settings.json'),
+    JSON.stringify({ activity: { maxEntries: 2 * (tableRows + WRITES + CALLS * replicas) } }),
+  );
   const gateways = [];
   for (let n = 0; n < replicas; n++) {
     const data = url ? `${dataDir}-api-${n}` : dataDir;
-    gateways.push(await startHttpGateway(['--no-imports'], gatewayEnv({ home, data }, { ...engineEnv, ...(url ? { GRIMOIRE_DATABASE_URL: url } : {}) })));
+    gateways.push(
+      await startHttpGateway(
+        ['--no-imports'],
+        gatewayEnv({ home, data }, { ...engineEnv, ...(url ? { GRIMOIRE_DATABASE_URL: url } : {}) }),
+      ),
+    );
   }
   try {
     const times: number[] = [];
     for (let i = 0; i < API_READS; i++) {
       const gateway = gateways[i % gateways.length]!;
       const started = process.hrtime.bigint();
-      const response = await fetch(new URL('/api/v1/activity?limit=50', gateway.url), { headers: { Authorization: `Bearer ${gateway.token}` } });
+      const response = await fetch(new URL('/api/v1/activity?limit=50', gateway.url), {
+        headers: { Authorization: `Bearer ${gateway.token}` },
+      });
       const body = (await response.json()) as { activity?: unknown[] };
       times.push(Number(process.hrtime.bigint() - started) / 1e6);
-      if (body.activity?.length !== 50) throw new Error(`/api/v1/activity gave ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+      if (body.activity?.length !== 50)
+        throw new Error(`/api/v1/activity gave ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
     }
     times.sort((a, b) => a - b);
-    const rss = gateways.map((g) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${g.process.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024));
+    const rss = gateways.map((g) =>
+      Math.round(
+        Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${g.process.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
+      ),
+    );
     return { p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), rss_mb: rss };
   } finally {
     await Promise.all(gateways.map((g) => g.stop()));
@@ -173,7 +208,13 @@ async function main(): Promise<void> {
             const listed = await list(stores);
             const rss = Math.round(process.memoryUsage().rss / 1048576);
             if (backend !== 'postgres') for (const store of stores.splice(0)) await store.close();
-            const api = await apiReads(dataDir, url, replicas, tableRows, backend === 'sqljs' ? { GRIMOIRE_STORE_ENGINE: 'sql.js' } : {});
+            const api = await apiReads(
+              dataDir,
+              url,
+              replicas,
+              tableRows,
+              backend === 'sqljs' ? { GRIMOIRE_STORE_ENGINE: 'sql.js' } : {},
+            );
             // The API read the table whole: no retention pass cut it meanwhile.
             const opening = performance.now();
             const counter = backend === 'postgres' ? first : await open(0);
@@ -184,7 +225,8 @@ async function main(): Promise<void> {
             const openReadMs = backend === 'file' ? round(performance.now() - readOpening) : undefined;
             const [{ n: rowsAfter }] = await counter.read<{ n: number }>('SELECT COUNT(*) AS n FROM activity');
             if (counter !== first) await counter.close();
-            if (Number(rowsAfter) < tableRows) throw new Error(`the activity table holds ${rowsAfter} rows after the API reads, not ${tableRows}`);
+            if (Number(rowsAfter) < tableRows)
+              throw new Error(`the activity table holds ${rowsAfter} rows after the API reads, not ${tableRows}`);
             rows.push({
               backend: backend === 'file' ? `file (${(await loadSqlEngine()).name})` : backend,
               rows: tableRows,
@@ -201,7 +243,8 @@ async function main(): Promise<void> {
               rows_after: Number(rowsAfter),
               open_ms: openMs,
               open_read_ms: openReadMs,
-              file_mb: backend === 'file' ? round(fs.statSync(path.join(dataDir, 'grimoire.db')).size / 1048576) : undefined,
+              file_mb:
+                backend === 'file' ? round(fs.statSync(path.join(dataDir, 'grimoire.db')).size / 1048576) : undefined,
             });
             process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);
           } finally {

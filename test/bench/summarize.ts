@@ -83,13 +83,15 @@ function treePaths(nodes: unknown, prefix = '', out = new Set<string>()): Set<st
   return out;
 }
 
-const textOf = (result: CallToolResult) => (result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+const textOf = (result: CallToolResult) =>
+  (result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
 function summaryParts(result: CallToolResult): { text: string; identifiers?: Record<string, string> } {
   const text = textOf(result);
   try {
     const first = result.content?.[0];
-    const parsed = first && first.type === 'text' ? (JSON.parse(first.text) as { identifiers?: Record<string, string> }) : {};
+    const parsed =
+      first && first.type === 'text' ? (JSON.parse(first.text) as { identifiers?: Record<string, string> }) : {};
     return { text, identifiers: parsed.identifiers };
   } catch {
     return { text };
@@ -155,7 +157,12 @@ async function corpusRows(): Promise<Row[]> {
       for (const question of entry.questions) {
         let context = raw;
         if (meta?.artifactId) {
-          const answer = await handleIntelTool(summaries.intel, 'get_artifact_context', { ids: [meta.artifactId], maxTokens: CONTEXT_BUDGET, query: question.query }, '');
+          const answer = await handleIntelTool(
+            summaries.intel,
+            'get_artifact_context',
+            { ids: [meta.artifactId], maxTokens: CONTEXT_BUDGET, query: question.query },
+            '',
+          );
           context = textOf(answer!);
         }
         if (context.includes(question.answer)) answered++;
@@ -189,10 +196,12 @@ async function corpusRows(): Promise<Row[]> {
 
 /** Every corpus result grown to about 100 KB (more items for JSON, more lines for text). */
 function scaledInputs(target = 100_000): Array<{ name: string; text: string }> {
-  return manifest().filter((entry) => fs.statSync(path.join(corpusDir, entry.file)).size >= 2_048).map((entry) => {
-    const raw = fs.readFileSync(path.join(corpusDir, entry.file), 'utf8');
-    return { name: entry.file, text: scale(raw, target) };
-  });
+  return manifest()
+    .filter((entry) => fs.statSync(path.join(corpusDir, entry.file)).size >= 2_048)
+    .map((entry) => {
+      const raw = fs.readFileSync(path.join(corpusDir, entry.file), 'utf8');
+      return { name: entry.file, text: scale(raw, target) };
+    });
 }
 
 function scale(raw: string, target: number): string {
@@ -202,26 +211,33 @@ function scale(raw: string, target: number): string {
   } catch {
     const lines = raw.split('\n');
     const out: string[] = [];
-    for (let round = 0; out.join('\n').length < target; round++) out.push(...lines.map((l) => (round ? l.replace(/\d+/, (d) => String(Number(d) + round)) : l)));
+    for (let round = 0; out.join('\n').length < target; round++)
+      out.push(...lines.map((l) => (round ? l.replace(/\d+/, (d) => String(Number(d) + round)) : l)));
     return out.join('\n').slice(0, target);
   }
   // Grow the biggest array (or map) until the JSON reaches the target.
   const grow = (node: unknown): unknown => {
     if (Array.isArray(node)) {
       const out = [...node];
-      for (let i = 0; JSON.stringify(out).length < target * 0.9 && node.length > 0; i++) out.push(node[i % node.length]);
+      for (let i = 0; JSON.stringify(out).length < target * 0.9 && node.length > 0; i++)
+        out.push(node[i % node.length]);
       return out;
     }
     if (node && typeof node === 'object') {
       const entries = Object.entries(node as Record<string, unknown>);
-      const [bigKey] = entries.reduce<[string, number]>((best, [k, v]) => {
-        const size = JSON.stringify(v)?.length ?? 0;
-        return size > best[1] ? [k, size] : best;
-      }, ['', 0]);
+      const [bigKey] = entries.reduce<[string, number]>(
+        (best, [k, v]) => {
+          const size = JSON.stringify(v)?.length ?? 0;
+          return size > best[1] ? [k, size] : best;
+        },
+        ['', 0],
+      );
       const big = (node as Record<string, unknown>)[bigKey];
-      if (Array.isArray(big) || (big && typeof big === 'object' && Object.keys(big).length > 20)) return { ...(node as object), [bigKey]: grow(big) };
+      if (Array.isArray(big) || (big && typeof big === 'object' && Object.keys(big).length > 20))
+        return { ...(node as object), [bigKey]: grow(big) };
       const out: Record<string, unknown> = { ...(node as object) };
-      for (let i = 0; JSON.stringify(out).length < target * 0.9; i++) for (const [k, v] of entries) out[`${k}_${i}`] = v;
+      for (let i = 0; JSON.stringify(out).length < target * 0.9; i++)
+        for (const [k, v] of entries) out[`${k}_${i}`] = v;
       return out;
     }
     return node;
@@ -234,7 +250,16 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function latency(): Promise<{ inputs: number; runs: number; kb: number; p50: number; p95: number; max: number; worst: string; pipelineP95: number }> {
+async function latency(): Promise<{
+  inputs: number;
+  runs: number;
+  kb: number;
+  p50: number;
+  p95: number;
+  max: number;
+  worst: string;
+  pipelineP95: number;
+}> {
   const inputs = scaledInputs();
   const times: number[] = [];
   let worst = { name: '', ms: 0 };
@@ -259,7 +284,16 @@ async function latency(): Promise<{ inputs: number; runs: number; kb: number; p5
   try {
     for (const [n, input] of inputs.entries()) {
       for (let i = 0; i < 5; i++) {
-        const context: CallContext = { power: 'bench', tool: 'list', calledAs: 'bench__list', args: { n, i }, sessionId: 'bench', startedAt: Date.now(), variant: 'direct', annotations: { readOnlyHint: true, source: 'server' } };
+        const context: CallContext = {
+          power: 'bench',
+          tool: 'list',
+          calledAs: 'bench__list',
+          args: { n, i },
+          sessionId: 'bench',
+          startedAt: Date.now(),
+          variant: 'direct',
+          annotations: { readOnlyHint: true, source: 'server' },
+        };
         const started = performance.now();
         await intel.process(context, { content: [{ type: 'text', text: input.text }] }, undefined);
         pipeline.push(performance.now() - started);
@@ -272,14 +306,34 @@ async function latency(): Promise<{ inputs: number; runs: number; kb: number; p5
     temp.cleanup();
   }
   const kb = Math.round(inputs.reduce((sum, i) => sum + i.text.length, 0) / inputs.length / 1024);
-  return { inputs: inputs.length, runs: times.length, kb, p50: round(percentile(times, 50)), p95: round(percentile(times, 95)), max: round(Math.max(...times)), worst: worst.name, pipelineP95: round(percentile(pipeline, 95)) };
+  return {
+    inputs: inputs.length,
+    runs: times.length,
+    kb,
+    p50: round(percentile(times, 50)),
+    p95: round(percentile(times, 95)),
+    max: round(Math.max(...times)),
+    worst: worst.name,
+    pipelineP95: round(percentile(pipeline, 95)),
+  };
 }
 
 const round = (x: number) => Math.round(x * 10) / 10;
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 function printTable(rows: Row[]): void {
-  const header = ['result', 'kind', 'raw KB', 'raw tok', 'as deployed', 'summary tok', 'reduction', 'facts in summary', 'reachable', `answered in ${CONTEXT_BUDGET} tok`];
+  const header = [
+    'result',
+    'kind',
+    'raw KB',
+    'raw tok',
+    'as deployed',
+    'summary tok',
+    'reduction',
+    'facts in summary',
+    'reachable',
+    `answered in ${CONTEXT_BUDGET} tok`,
+  ];
   const lines = rows.map((r) => [
     r.name,
     r.kind,
@@ -293,8 +347,11 @@ function printTable(rows: Row[]): void {
     r.questions ? `${r.answered}/${r.questions}` : '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const format = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ');
-  process.stdout.write(`${format(header)}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${lines.map(format).join('\n')}\n`);
+  const format = (cells: string[]) =>
+    cells.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ');
+  process.stdout.write(
+    `${format(header)}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${lines.map(format).join('\n')}\n`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -315,18 +372,30 @@ async function main(): Promise<void> {
     summarized: summarized.length,
     whole_as_deployed: rows.filter((r) => r.deployed === 'whole').map((r) => r.name),
     reduction_over_5kb: large.length
-      ? { results: large.length, min: round(Math.min(...reductions) * 100), median: round(percentile(reductions, 50) * 100), overall: round((1 - sum(large.map((r) => r.summaryTokens)) / sum(large.map((r) => r.rawTokens))) * 100) }
+      ? {
+          results: large.length,
+          min: round(Math.min(...reductions) * 100),
+          median: round(percentile(reductions, 50) * 100),
+          overall: round((1 - sum(large.map((r) => r.summaryTokens)) / sum(large.map((r) => r.rawTokens))) * 100),
+        }
       : undefined,
     facts: {
       total: facts,
       in_summary: inSummary,
       in_summary_share: round((inSummary / Math.max(1, facts)) * 100),
       /** The mean of each result's share: a result with many facts (a log naming 52 packages) weighs as one. */
-      in_summary_mean_per_result: round((sum(summarized.map((r) => r.factsInSummary / Math.max(1, r.facts))) / Math.max(1, summarized.length)) * 100),
+      in_summary_mean_per_result: round(
+        (sum(summarized.map((r) => r.factsInSummary / Math.max(1, r.facts))) / Math.max(1, summarized.length)) * 100,
+      ),
       reachable,
       reachable_share: round((reachable / Math.max(1, facts)) * 100),
     },
-    query_context: { budget_tokens: CONTEXT_BUDGET, questions, answered, share: round((answered / Math.max(1, questions)) * 100) },
+    query_context: {
+      budget_tokens: CONTEXT_BUDGET,
+      questions,
+      answered,
+      share: round((answered / Math.max(1, questions)) * 100),
+    },
     local_summarizer_100kb: timing,
   };
   if (json) {
@@ -339,7 +408,9 @@ async function main(): Promise<void> {
     [
       '',
       `results: ${rows.length} captured from real servers; ${summarized.length} summarized when every result is (the others are below the ${intelSettingsSchema.parse({}).summaryThresholdTokens}-token threshold); as deployed, ${result.whole_as_deployed.length} come back whole`,
-      r ? `summary size for the ${r.results} results >= 5 KB (o200k_base): reduction min ${r.min}%, median ${r.median}%, overall ${r.overall}%` : '',
+      r
+        ? `summary size for the ${r.results} results >= 5 KB (o200k_base): reduction min ${r.min}%, median ${r.median}%, overall ${r.overall}%`
+        : '',
       `facts a reader needs: ${inSummary}/${facts} (${result.facts.in_summary_share}%) in the summary itself (mean per result ${result.facts.in_summary_mean_per_result}%); ${reachable}/${facts} (${result.facts.reachable_share}%) reachable through the stored result`,
       `questions answered inside get_artifact_context({query}) within ${CONTEXT_BUDGET} tokens: ${answered}/${questions} (${result.query_context.share}%)`,
       `local summarizer on ${timing.inputs} inputs of ~${timing.kb} KB (${timing.runs} runs): p50 ${timing.p50} ms, p95 ${timing.p95} ms, max ${timing.max} ms (${timing.worst}); whole summarize path (summary + artifact file + store row, fsync) p95 ${timing.pipelineP95} ms`,

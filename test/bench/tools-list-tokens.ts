@@ -31,7 +31,8 @@ const TASKS: Record<Power, { query: string; tool: string; args: Record<string, u
 /** What the agent reads of a tool result: the text of its content (structured content repeats it). */
 /** A tool list's tokens, from the text the dashboard and `grimoire stats` count (each tool whole, as listed). */
 const listTokens = (tools: Tool[]) => tokensOf(toolListText(tools));
-const resultTokens = (result: CallToolResult) => tokensOf((result.content ?? []).map((item) => (item.type === 'text' ? item.text : JSON.stringify(item))).join('\n'));
+const resultTokens = (result: CallToolResult) =>
+  tokensOf((result.content ?? []).map((item) => (item.type === 'text' ? item.text : JSON.stringify(item))).join('\n'));
 
 async function main(): Promise<void> {
   const home = tempDir();
@@ -48,9 +49,13 @@ async function main(): Promise<void> {
   }
   const allDirect = Object.values(direct).flatMap((d) => d.tools);
 
-  const session = await connectStdio(['--demo', '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
+  const session = await connectStdio(
+    ['--demo', '--no-imports'],
+    gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }),
+  );
   const list = async () => (await session.client.listTools()).tools;
-  const call = async (name: string, args: Record<string, unknown>) => (await session.client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await session.client.callTool({ name, arguments: args })) as CallToolResult;
   const before = await list();
   const perPower: Record<string, unknown> = {};
   const tasks: Record<string, unknown> = {};
@@ -77,17 +82,22 @@ async function main(): Promise<void> {
       const steps: Record<string, number> = { tools_list: listTokens(await list()) };
       const resolved = await call('resolve_intent', { query: task.query });
       steps.resolve_intent = resultTokens(resolved);
-      if (payload(resolved).status !== 'activated') steps.activate_power = resultTokens(await call('activate_power', { name }));
+      if (payload(resolved).status !== 'activated')
+        steps.activate_power = resultTokens(await call('activate_power', { name }));
       steps.tools_list_after = listTokens(await list());
       // The demo filesystem power serves its copy of the demo project in the data folder.
-      const args = name === 'filesystem' ? { path: path.join(home.dir, 'data', 'demo-project', 'README.md') } : task.args;
+      const args =
+        name === 'filesystem' ? { path: path.join(home.dir, 'data', 'demo-project', 'README.md') } : task.args;
       const result = await call(`${name}__${task.tool}`, args);
       if (result.isError) throw new Error(`${name}__${task.tool} failed: ${JSON.stringify(result.content)}`);
       steps.call = resultTokens(result);
       const answers = steps.resolve_intent + (steps.activate_power ?? 0);
       const directList = listTokens(allDirect);
       // resolve_intent (and activate_power) are asked for with the list before activation; the call with the list after it.
-      const gatewayRequests = requestTokens([steps.tools_list, ...(steps.activate_power === undefined ? [] : [steps.tools_list]), steps.tools_list_after], answers + steps.call);
+      const gatewayRequests = requestTokens(
+        [steps.tools_list, ...(steps.activate_power === undefined ? [] : [steps.tools_list]), steps.tools_list_after],
+        answers + steps.call,
+      );
       const directRequests = directTokens(1, directList, direct[name].rawResult);
       tasks[name] = {
         query: task.query,
@@ -113,7 +123,9 @@ async function main(): Promise<void> {
     demo_powers_direct: {
       tools: allDirect.length,
       tokens: listTokens(allDirect),
-      per_power: Object.fromEntries(Object.entries(direct).map(([name, d]) => [name, { tools: d.tools.length, tokens: listTokens(d.tools) }])),
+      per_power: Object.fromEntries(
+        Object.entries(direct).map(([name, d]) => [name, { tools: d.tools.length, tokens: listTokens(d.tools) }]),
+      ),
     },
     saved_before_activation: round(1 - listTokens(before) / listTokens(allDirect)),
     each_power_activated: perPower,

@@ -7,9 +7,17 @@ import { validateIntent } from '../../server/calls/intent-validation.js';
 import type { OperationType } from '../../server/calls/intent.js';
 
 const tools = [
-  { name: 'delete_repository', description: 'Delete a repository', annotations: { destructiveHint: true, readOnlyHint: false } },
+  {
+    name: 'delete_repository',
+    description: 'Delete a repository',
+    annotations: { destructiveHint: true, readOnlyHint: false },
+  },
   { name: 'read_text_file', description: 'Read a file', annotations: { readOnlyHint: true } },
-  { name: 'create_entities', description: 'Create entities', annotations: { readOnlyHint: false, destructiveHint: false } },
+  {
+    name: 'create_entities',
+    description: 'Create entities',
+    annotations: { readOnlyHint: false, destructiveHint: false },
+  },
   { name: 'purge_cache', description: 'Empties the cache' },
   { name: 'frobnicate', description: 'Twiddle the knobs' },
 ];
@@ -29,5 +37,16 @@ for (let i = 0; i < N; i += 1) {
 samples.sort((a, b) => a - b);
 const at = (q: number) => Math.round(samples[Math.floor(q * (samples.length - 1))] * 100) / 100;
 process.stdout.write(
-  JSON.stringify({ calls: N, rejected, p50_us: at(0.5), p99_us: at(0.99), max_us: at(1), mean_us: Math.round((samples.reduce((a, b) => a + b, 0) / N) * 100) / 100 }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      calls: N,
+      rejected,
+      p50_us: at(0.5),
+      p99_us: at(0.99),
+      max_us: at(1),
+      mean_us: Math.round((samples.reduce((a, b) => a + b, 0) / N) * 100) / 100,
+    },
+    null,
+    2,
+  ) + '\n',
 );

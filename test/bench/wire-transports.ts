@@ -45,8 +45,17 @@ const out = path.resolve(process.env.BENCH_OUT ?? path.join(repoRoot, 'out'));
 const load = <T>(file: string) => import(path.join(out, file)) as Promise<T>;
 
 const request = (id: number) =>
-  JSON.stringify({ method: 'tools/call', params: { name: 'everything__echo', arguments: { message: `hello ${id}` } }, jsonrpc: '2.0', id });
-const result = (id: number) => ({ jsonrpc: '2.0' as const, id, result: { content: [{ type: 'text', text: `Echo: hello ${id}` }] } });
+  JSON.stringify({
+    method: 'tools/call',
+    params: { name: 'everything__echo', arguments: { message: `hello ${id}` } },
+    jsonrpc: '2.0',
+    id,
+  });
+const result = (id: number) => ({
+  jsonrpc: '2.0' as const,
+  id,
+  result: { content: [{ type: 'text', text: `Echo: hello ${id}` }] },
+});
 
 function cpuMicros(): number {
   const usage = process.cpuUsage();
@@ -55,13 +64,20 @@ function cpuMicros(): number {
 
 /** A sink like a socket: strings are not turned into Buffers on the way in. */
 function sink(): Writable {
-  return new Writable({ decodeStrings: false, write: (_chunk, _encoding, done) => done(), writev: (_chunks, done) => done() });
+  return new Writable({
+    decodeStrings: false,
+    write: (_chunk, _encoding, done) => done(),
+    writev: (_chunks, done) => done(),
+  });
 }
 
 /** µs of CPU per message: requests read from the agent's side and answered. */
 async function agentSide(module: StdioModule, early: EarlyModule): Promise<number> {
   const input = new PassThrough();
-  const transport = new early.EarlyAnswersTransport(new module.BoundedStdioServerTransport(4 * 1024 * 1024, input, sink()), { tools: [], needed: () => undefined });
+  const transport = new early.EarlyAnswersTransport(
+    new module.BoundedStdioServerTransport(4 * 1024 * 1024, input, sink()),
+    { tools: [], needed: () => undefined },
+  );
   let received = 0;
   transport.onmessage = (message) => {
     received += 1;
@@ -69,9 +85,11 @@ async function agentSide(module: StdioModule, early: EarlyModule): Promise<numbe
   };
   await transport.listen();
   await transport.start();
-  const chunks = Array.from({ length: 64 }, (_, index) => Buffer.from([0, 1, 2, 3].map((line) => request(index * 4 + line) + '\n').join('')));
+  const chunks = Array.from({ length: 64 }, (_, index) =>
+    Buffer.from([0, 1, 2, 3].map((line) => request(index * 4 + line) + '\n').join('')),
+  );
   const started = cpuMicros();
-  for (let sent = 0; sent < MESSAGES; ) {
+  for (let sent = 0; sent < MESSAGES;) {
     for (let chunk = 0; chunk < 5; chunk += 1, sent += 4) input.emit('data', chunks[(sent / 4) % chunks.length]);
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -107,7 +125,12 @@ async function powerSide(module: ChildModule): Promise<number> {
   const done = new Promise<void>((resolve) => (finished = resolve));
   const ask = () => {
     const id = next++;
-    void transport.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { message: `hello ${id}` } } });
+    void transport.send({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { message: `hello ${id}` } },
+    });
   };
   transport.onmessage = (message: JSONRPCMessage) => {
     if (!('result' in message)) throw new Error(`unexpected ${JSON.stringify(message)}`);
@@ -154,14 +177,16 @@ function checks(shape: ShapeModule): Record<string, number> {
 /** µs of CPU per tools/call request answered by an SDK Server over an in-memory pair. */
 async function sdkServer(): Promise<number> {
   const server = new Server({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text' as const, text: `Echo: ${String(request.params.arguments?.message)}` }] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => ({
+    content: [{ type: 'text' as const, text: `Echo: ${String(request.params.arguments?.message)}` }],
+  }));
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
   let answered = 0;
   client.onmessage = () => void (answered += 1);
   await client.start();
   await server.connect(serverSide);
   const started = cpuMicros();
-  for (let sent = 0; sent < MESSAGES; ) {
+  for (let sent = 0; sent < MESSAGES;) {
     for (let index = 0; index < 20; index += 1, sent += 1) {
       void client.send(JSON.parse(request(sent)) as JSONRPCMessage);
     }
@@ -182,7 +207,11 @@ async function sdkClient(): Promise<number> {
     if (m.id === undefined || m.method === undefined) return;
     const answer =
       m.method === 'initialize'
-        ? { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: 'bare', version: '1.0.0' } }
+        ? {
+            protocolVersion: LATEST_PROTOCOL_VERSION,
+            capabilities: { tools: {} },
+            serverInfo: { name: 'bare', version: '1.0.0' },
+          }
         : { content: [{ type: 'text', text: `Echo: hello ${m.id}` }] };
     void serverSide.send({ jsonrpc: '2.0', id: m.id, result: answer } as JSONRPCMessage);
   };
@@ -190,7 +219,13 @@ async function sdkClient(): Promise<number> {
   await client.connect(clientSide);
   const started = cpuMicros();
   for (let sent = 0; sent < MESSAGES; sent += 20) {
-    await Promise.all(Array.from({ length: 20 }, (_, index) => client.callTool({ name: 'echo', arguments: { message: `hello ${sent + index}` } }, undefined, { timeout: 60_000 })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        client.callTool({ name: 'echo', arguments: { message: `hello ${sent + index}` } }, undefined, {
+          timeout: 60_000,
+        }),
+      ),
+    );
   }
   const used = cpuMicros() - started;
   await client.close();
@@ -198,11 +233,22 @@ async function sdkClient(): Promise<number> {
 }
 
 /** What the bench's client sends first on a 2025-11-25 session (the v2 Server serves that era after it). */
-const initialize = { jsonrpc: '2.0' as const, id: -1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } } };
+const initialize = {
+  jsonrpc: '2.0' as const,
+  id: -1,
+  method: 'initialize',
+  params: {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'bench', version: '1.0.0' },
+  },
+};
 
 function echoServerV2(): ServerV2 {
   const server = new ServerV2({ name: 'bench', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler('tools/call', async (request) => ({ content: [{ type: 'text' as const, text: `Echo: ${String(request.params.arguments?.message)}` }] }));
+  server.setRequestHandler('tools/call', async (request) => ({
+    content: [{ type: 'text' as const, text: `Echo: ${String(request.params.arguments?.message)}` }],
+  }));
   return server;
 }
 
@@ -223,7 +269,7 @@ async function sdkServerV2(entry = false): Promise<number> {
   await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   answered = 0;
   const started = cpuMicros();
-  for (let sent = 0; sent < MESSAGES; ) {
+  for (let sent = 0; sent < MESSAGES;) {
     for (let index = 0; index < 20; index += 1, sent += 1) {
       void client.send(JSON.parse(request(sent)) as Parameters<typeof client.send>[0]);
     }
@@ -248,7 +294,11 @@ async function sdkClientV2(): Promise<number> {
     }
     const answer =
       m.method === 'initialize'
-        ? { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: 'bare', version: '1.0.0' } }
+        ? {
+            protocolVersion: LATEST_PROTOCOL_VERSION,
+            capabilities: { tools: {} },
+            serverInfo: { name: 'bare', version: '1.0.0' },
+          }
         : { content: [{ type: 'text', text: `Echo: hello ${m.id}` }] };
     void serverSide.send({ jsonrpc: '2.0', id: m.id, result: answer });
   };
@@ -256,7 +306,11 @@ async function sdkClientV2(): Promise<number> {
   await client.connect(clientSide);
   const started = cpuMicros();
   for (let sent = 0; sent < MESSAGES; sent += 20) {
-    await Promise.all(Array.from({ length: 20 }, (_, index) => client.callTool({ name: 'echo', arguments: { message: `hello ${sent + index}` } }, { timeout: 60_000 })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        client.callTool({ name: 'echo', arguments: { message: `hello ${sent + index}` } }, { timeout: 60_000 }),
+      ),
+    );
   }
   const used = cpuMicros() - started;
   await client.close();
@@ -266,8 +320,12 @@ async function sdkClientV2(): Promise<number> {
 async function main(): Promise<void> {
   new AsyncLocalStorage<number>().run(0, () => undefined);
   // The session transports moved into sessions/ (an older build has them one folder up).
-  const stdio = await load<StdioModule>('server/gateway/sessions/stdio-transport.js').catch(() => load<StdioModule>('server/gateway/stdio-transport.js'));
-  const early = await load<EarlyModule>('server/gateway/sessions/early-answers.js').catch(() => load<EarlyModule>('server/gateway/early-answers.js'));
+  const stdio = await load<StdioModule>('server/gateway/sessions/stdio-transport.js').catch(() =>
+    load<StdioModule>('server/gateway/stdio-transport.js'),
+  );
+  const early = await load<EarlyModule>('server/gateway/sessions/early-answers.js').catch(() =>
+    load<EarlyModule>('server/gateway/early-answers.js'),
+  );
   const child = await load<ChildModule>('server/upstream/children/child-process-transport.js');
   const agent: number[] = [];
   const power: number[] = [];

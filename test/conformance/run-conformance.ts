@@ -41,7 +41,10 @@ interface Baseline {
 
 function npmInstall(prefix: string, spec: string): void {
   fs.mkdirSync(prefix, { recursive: true });
-  execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', spec], { stdio: 'inherit', env: { ...process.env, npm_config_cache: paths.npmCache } });
+  execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', spec], {
+    stdio: 'inherit',
+    env: { ...process.env, npm_config_cache: paths.npmCache },
+  });
 }
 
 function ensureInstalled(): void {
@@ -50,8 +53,18 @@ function ensureInstalled(): void {
 }
 
 async function startGateway(home: string): Promise<{ url: URL; token: string; stop(): Promise<void> }> {
-  const env = { PATH: process.env.PATH ?? '', HOME: home, GRIMOIRE_HOME: home, GRIMOIRE_DATA: path.join(home, 'data'), GRIMOIRE_OFFLINE: '1', GRIMOIRE_LOG: 'warn' };
-  const child = spawn(process.execPath, [cliPath, 'serve', '--http', '--no-imports'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    GRIMOIRE_HOME: home,
+    GRIMOIRE_DATA: path.join(home, 'data'),
+    GRIMOIRE_OFFLINE: '1',
+    GRIMOIRE_LOG: 'warn',
+  };
+  const child = spawn(process.execPath, [cliPath, 'serve', '--http', '--no-imports'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const first = await new Promise<string>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the gateway exited (${code}) before printing its address`)));
@@ -74,10 +87,13 @@ async function startProxy(target: URL, token: string): Promise<{ url: string; cl
     const headers = { ...request.headers, authorization: `Bearer ${token}` };
     if (own().has(String(headers.host))) headers.host = target.host;
     if (headers.origin && own().has(headers.origin.replace(/^http:\/\//, ''))) headers.origin = `http://${target.host}`;
-    const upstream = http.request({ host: target.hostname, port: target.port, path: request.url, method: request.method, headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, path: request.url, method: request.method, headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
     upstream.on('error', (error) => {
       if (!response.headersSent) response.writeHead(502);
       response.end(String(error));
@@ -97,7 +113,9 @@ interface Outcome {
 
 function runSuite(url: string, outDir: string): Promise<Outcome[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(paths.node, [suiteEntry, 'server', '--url', url, '-o', outDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(paths.node, [suiteEntry, 'server', '--url', url, '-o', outDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -105,7 +123,11 @@ function runSuite(url: string, outDir: string): Promise<Outcome[]> {
     child.once('exit', () => {
       clearTimeout(timer);
       const summary = output.slice(output.indexOf('=== SUMMARY ==='));
-      const outcomes = [...summary.matchAll(/^[✓✗] ([\w-]+): (\d+) passed, (\d+) failed/gmu)].map((m) => ({ scenario: m[1], passed: Number(m[2]), failed: Number(m[3]) }));
+      const outcomes = [...summary.matchAll(/^[✓✗] ([\w-]+): (\d+) passed, (\d+) failed/gmu)].map((m) => ({
+        scenario: m[1],
+        passed: Number(m[2]),
+        failed: Number(m[3]),
+      }));
       if (outcomes.length === 0) reject(new Error(`the suite printed no summary:\n${output.slice(-3000)}`));
       else resolve(outcomes);
     });
@@ -123,8 +145,11 @@ async function main(): Promise<number> {
     const passedChecks = outcomes.reduce((sum, o) => sum + o.passed, 0);
     const failedChecks = outcomes.reduce((sum, o) => sum + o.failed, 0);
     const passing = outcomes.filter((o) => o.failed === 0 && o.passed > 0).map((o) => o.scenario);
-    for (const o of outcomes) console.log(`${o.failed === 0 ? 'pass' : 'FAIL'}  ${o.scenario} (${o.passed} passed, ${o.failed} failed)`);
-    console.log(`conformance ${SUITE_VERSION}: ${passedChecks} checks passed, ${failedChecks} failed; ${passing.length} of ${outcomes.length} scenarios pass`);
+    for (const o of outcomes)
+      console.log(`${o.failed === 0 ? 'pass' : 'FAIL'}  ${o.scenario} (${o.passed} passed, ${o.failed} failed)`);
+    console.log(
+      `conformance ${SUITE_VERSION}: ${passedChecks} checks passed, ${failedChecks} failed; ${passing.length} of ${outcomes.length} scenarios pass`,
+    );
     const current: Baseline = { suite: SUITE_VERSION, passedChecks, failedChecks, passingScenarios: passing };
     if (mode === '--record') {
       fs.writeFileSync(baselineFile, JSON.stringify(current, null, 2) + '\n');
@@ -134,7 +159,9 @@ async function main(): Promise<number> {
       const baseline = JSON.parse(fs.readFileSync(baselineFile, 'utf8')) as Baseline;
       const lost = baseline.passingScenarios.filter((scenario) => !passing.includes(scenario));
       if (lost.length > 0 || passedChecks < baseline.passedChecks) {
-        console.error(`conformance dropped below the baseline (${baseline.passedChecks} checks): ${lost.length ? `now failing: ${lost.join(', ')}` : `${passedChecks} checks pass`}`);
+        console.error(
+          `conformance dropped below the baseline (${baseline.passedChecks} checks): ${lost.length ? `now failing: ${lost.join(', ')}` : `${passedChecks} checks pass`}`,
+        );
         return 1;
       }
       console.log(`at or above the baseline (${baseline.passedChecks} checks)`);

@@ -12,7 +12,9 @@ const modules = path.join(repoRoot, 'node_modules', '@modelcontextprotocol');
 export const DEMO_PROJECT = path.join(repoRoot, 'server', 'demo', 'project');
 
 /** The command line of each demo power's server, as the demo spells start it. */
-export function demoServerArgs(memoryFile: string): Record<'filesystem' | 'memory' | 'everything', { args: string[]; env?: Record<string, string> }> {
+export function demoServerArgs(
+  memoryFile: string,
+): Record<'filesystem' | 'memory' | 'everything', { args: string[]; env?: Record<string, string> }> {
   return {
     filesystem: { args: [path.join(modules, 'server-filesystem', 'dist', 'index.js'), DEMO_PROJECT] },
     memory: { args: [path.join(modules, 'server-memory', 'dist', 'index.js')], env: { MEMORY_FILE_PATH: memoryFile } },
@@ -23,7 +25,9 @@ export function demoServerArgs(memoryFile: string): Record<'filesystem' | 'memor
 export async function connectDirect(server: { args: string[]; env?: Record<string, string> }): Promise<Client> {
   const client = new Client({ name: 'direct', version: '1' });
   const env = { PATH: process.env.PATH ?? '', ...(server.env ?? {}) };
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: server.args, env, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: server.args, env, stderr: 'ignore' }),
+  );
   return client;
 }
 

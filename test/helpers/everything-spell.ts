@@ -2,7 +2,14 @@ import * as path from 'node:path';
 import { repoRoot } from './temp.js';
 
 /** server-everything, the MCP reference server with every feature, from node_modules. */
-export const everythingEntry = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+export const everythingEntry = path.join(
+  repoRoot,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
 
 /** The spell's `server:` block that starts server-everything over stdio. */
 export const everythingStdioServer = `server:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([everythingEntry, 'stdio'])}\n`;

@@ -19,7 +19,11 @@ export interface FixtureSpell {
 
 /** The text of a spell that runs the fixture server `server` with this node. */
 export function fixtureSpell(name: string, server: string, spell: FixtureSpell): string {
-  const env = spell.env ? `  env:\n${Object.entries(spell.env).map(([key, value]) => `    ${key}: ${value}\n`).join('')}` : '';
+  const env = spell.env
+    ? `  env:\n${Object.entries(spell.env)
+        .map(([key, value]) => `    ${key}: ${value}\n`)
+        .join('')}`
+    : '';
   return `name: ${name}
 version: 1.0.0
 description: ${spell.description}
@@ -53,10 +57,17 @@ export interface FixtureHome {
 }
 
 /** A temp home with settings.json and a spells folder (`writeSpell` into it), and the gateway's environment on it. */
-export function fixtureHome(settings: object = {}, options: { env?: Record<string, string>; prefix?: string } = {}): FixtureHome {
+export function fixtureHome(
+  settings: object = {},
+  options: { env?: Record<string, string>; prefix?: string } = {},
+): FixtureHome {
   const home = tempDir(options.prefix);
   fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify(settings));
-  return { home, spells: path.join(home.dir, 'spells'), env: gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, options.env) };
+  return {
+    home,
+    spells: path.join(home.dir, 'spells'),
+    env: gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, options.env),
+  };
 }
 
 /** A real gateway over stdio serving `fixture`'s spells (and no imported ones); `nodeArgs` as connectStdio's. */

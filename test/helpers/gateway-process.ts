@@ -3,7 +3,10 @@ import * as readline from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { cliPath } from './temp.js';
 
 export interface GatewayEnv {
@@ -26,12 +29,18 @@ export function gatewayEnv(paths: GatewayEnv, extra: Record<string, string> = {}
 
 /** The user approves these imported or workspace servers' launches on the command line (`grimoire powers approve`). */
 export function approveLaunches(env: Record<string, string>, names: string[], cliArgs: string[] = []): void {
-  for (const name of names) execFileSync(process.execPath, [cliPath, 'powers', 'approve', name, ...cliArgs], { env, stdio: 'ignore' });
+  for (const name of names)
+    execFileSync(process.execPath, [cliPath, 'powers', 'approve', name, ...cliArgs], { env, stdio: 'ignore' });
 }
 
 /** A real MCP client on a real gateway process over stdio (`nodeArgs`: flags for its node, e.g. --cpu-prof); counts tools/list_changed notifications. */
 export async function connectStdio(args: string[], env: Record<string, string>, nodeArgs: string[] = []) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...nodeArgs, cliPath, 'serve', '--stdio', ...args], env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...nodeArgs, cliPath, 'serve', '--stdio', ...args],
+    env,
+    stderr: 'pipe',
+  });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const client = new Client({ name: 'grimoire-test', version: '1.0.0' });
@@ -57,14 +66,20 @@ export interface HttpGatewayProcess {
 
 /** Starts `grimoire serve --http` and reads the {url, token} line it prints. */
 /** `cli`: another build's out/server/cli/main.js (benchmarks comparing builds). */
-export async function startHttpGateway(args: string[], env: Record<string, string>, cli = cliPath): Promise<HttpGatewayProcess> {
+export async function startHttpGateway(
+  args: string[],
+  env: Record<string, string>,
+  cli = cliPath,
+): Promise<HttpGatewayProcess> {
   const child = spawn(process.execPath, [cli, 'serve', '--http', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const lines = readline.createInterface({ input: child.stdout! });
   const first = await new Promise<string>((resolve, reject) => {
     lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`gateway exited (${code}) before printing its address: ${stderr.join('')}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`gateway exited (${code}) before printing its address: ${stderr.join('')}`)),
+    );
   });
   const { url, token } = JSON.parse(first) as { url: string; token: string };
   return {
@@ -88,7 +103,9 @@ export async function connectHttp(url: string, token: string) {
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
     listChanged.count += 1;
   });
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
   await client.connect(transport);
   return { client, listChanged };
 }
@@ -106,7 +123,11 @@ export function textOf(result: unknown): string {
   return (r.content ?? []).map((c) => c.text ?? '').join('\n');
 }
 
-export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+export async function waitFor(
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await predicate()) return;

@@ -13,7 +13,10 @@ interface Message {
 
 export class IpcPeer {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error & { code?: number }) => void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error & { code?: number }) => void }
+  >();
   readonly notifications: Array<{ method: string; params: unknown }> = [];
   readonly stderr: string[] = [];
   /** Answers to requests from the server, by method (others get null). */
@@ -24,7 +27,8 @@ export class IpcPeer {
       if (message.id !== undefined && message.method === undefined) {
         const waiter = this.pending.get(message.id);
         this.pending.delete(message.id);
-        if (message.error) waiter?.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
+        if (message.error)
+          waiter?.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
         else waiter?.resolve(message.result);
       } else if (message.method && message.id !== undefined) {
         // A request from the server (window/showMessageRequest, ...): answer it.

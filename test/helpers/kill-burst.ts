@@ -9,9 +9,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { textOf, waitFor, type HttpGatewayProcess } from './gateway-process.js';
 
-export async function connect(gateway: HttpGatewayProcess, token = gateway.token): Promise<{ client: Client; session: string }> {
+export async function connect(
+  gateway: HttpGatewayProcess,
+  token = gateway.token,
+): Promise<{ client: Client; session: string }> {
   const client = new Client({ name: 'load', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(gateway.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(gateway.url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
   await client.connect(transport);
   return { client, session: transport.sessionId! };
 }
@@ -30,7 +35,10 @@ export function burst(client: Client, label: string, timeout = 15_000) {
     for (let i = 0; !stopped; i++) {
       try {
         const result = await client.callTool(
-          { name: 'call_tool_read', arguments: { name: 'unstable:echo', args: { text: `${label}-${i}` }, intent: { operation_type: 'read' } } },
+          {
+            name: 'call_tool_read',
+            arguments: { name: 'unstable:echo', args: { text: `${label}-${i}` }, intent: { operation_type: 'read' } },
+          },
           undefined,
           { timeout },
         );
@@ -65,7 +73,12 @@ export interface BurstSession {
  * Bursts on every session until each has `calls` acknowledged, then `kill()`, then stops them all.
  * Calls to the gateway about to be killed give up after 2 s; the others wait as long as it takes.
  */
-export async function killMidBurst(sessions: BurstSession[], calls: number, kill: () => void, timeoutMs = 30_000): Promise<BurstResult[]> {
+export async function killMidBurst(
+  sessions: BurstSession[],
+  calls: number,
+  kill: () => void,
+  timeoutMs = 30_000,
+): Promise<BurstResult[]> {
   const bursts = sessions.map((s, i) => burst(s.client, `s${i}`, s.killed ? 2_000 : undefined));
   await waitFor(() => bursts.every((b) => b.acked >= calls), timeoutMs, `every session to make ${calls} calls`);
   kill();
@@ -78,12 +91,18 @@ export async function killMidBurst(sessions: BurstSession[], calls: number, kill
  * records are as many as the calls; on the killed one, a call cut by the kill may have been
  * recorded without its answer arriving (at most one record each), and none answered is missing.
  */
-export function assertOneRecordPerAcknowledgedCall(sessions: BurstSession[], results: BurstResult[], records: (session: string) => number): void {
+export function assertOneRecordPerAcknowledgedCall(
+  sessions: BurstSession[],
+  results: BurstResult[],
+  records: (session: string) => number,
+): void {
   const lost: string[] = [];
   sessions.forEach((s, i) => {
     const n = records(s.session);
     const { acked, failed } = results[i]!;
-    console.log(`session ${i}${s.killed ? ' (killed gateway)' : ''}: ${acked} acknowledged, ${failed} not, ${n} records`);
+    console.log(
+      `session ${i}${s.killed ? ' (killed gateway)' : ''}: ${acked} acknowledged, ${failed} not, ${n} records`,
+    );
     if (!s.killed) {
       assert.equal(failed, 0, `session ${i}: a call failed on a surviving gateway`);
       assert.equal(n, acked, `session ${i}: ${n} records for ${acked} acknowledged calls`);

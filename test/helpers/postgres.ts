@@ -29,7 +29,10 @@ const PASSWORD = 'test-secret-pw-7f3a';
 export function pgBinDir(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!fs.existsSync(root)) return undefined;
-  const versions = fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = fs
+    .readdirSync(root)
+    .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? path.join(root, versions[0], 'bin') : undefined;
 }
 
@@ -41,9 +44,11 @@ export function pgUnavailable(): string | undefined {
   return undefined;
 }
 
-
 const asPostgres = (command: string, args: string[]) =>
-  execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'], cwd: '/' }).toString();
+  execFileSync('runuser', ['-u', 'postgres', '--', command, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: '/',
+  }).toString();
 
 /** `fsync: true` for benchmarks (tests run without it: faster, and a crash of the machine is not what they test). */
 export async function startPgCluster(options: { fsync?: boolean } = {}): Promise<PgCluster> {
@@ -57,10 +62,21 @@ export async function startPgCluster(options: { fsync?: boolean } = {}): Promise
   const pwFile = path.join(dir, 'pw');
   fs.writeFileSync(pwFile, PASSWORD);
   execFileSync('chown', ['postgres:postgres', pwFile]);
-  asPostgres(path.join(bin, 'initdb'), ['-D', data, '-U', 'grimoire', '--auth=scram-sha-256', `--pwfile=${pwFile}`, '-E', 'UTF8', '--no-sync']);
+  asPostgres(path.join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'grimoire',
+    '--auth=scram-sha-256',
+    `--pwfile=${pwFile}`,
+    '-E',
+    'UTF8',
+    '--no-sync',
+  ]);
   const port = await freePort();
   const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=${options.fsync ? 'on' : 'off'} -c max_connections=200`;
-  const start = () => asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', serverOptions, '-w', '-t', '30', 'start']);
+  const start = () =>
+    asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', serverOptions, '-w', '-t', '30', 'start']);
   start();
   let stopped = false;
   let running = true;

@@ -15,10 +15,15 @@ export async function freePort(): Promise<number> {
 }
 
 /** The real server-everything, serving Streamable HTTP or SSE on a loopback port. */
-export async function startRemoteEverything(mode: 'streamableHttp' | 'sse'): Promise<{ url: string; process: ChildProcess; stop(): void }> {
+export async function startRemoteEverything(
+  mode: 'streamableHttp' | 'sse',
+): Promise<{ url: string; process: ChildProcess; stop(): void }> {
   const port = await freePort();
   const entry = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-  const child = spawn(process.execPath, [entry, mode], { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [entry, mode], {
+    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server-everything ${mode} did not start`)), 15_000);
     const onData = (chunk: Buffer) => {

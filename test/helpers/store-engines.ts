@@ -6,7 +6,8 @@ import { node22 } from './node22.js';
 import { repoRoot } from './temp.js';
 
 /** Why a loader failed, in one line, for t.skip. */
-const reason = (what: string, error: unknown) => `${what} does not load here: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+const reason = (what: string, error: unknown) =>
+  `${what} does not load here: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
 
 /** better-sqlite3's engine, or why it does not load here (then a test on it is skipped with that reason). */
 export async function nativeEngineOrReason(): Promise<SqlEngine | string> {
@@ -41,5 +42,7 @@ export function nodeWithSqlite(): { node: string } | { reason: string } {
   for (const candidate of [process.env.GRIMOIRE_TEST_NODE22, node22.binary]) {
     if (candidate && fs.existsSync(candidate)) return { node: candidate };
   }
-  return { reason: `node:sqlite with what the store needs is not in this Node (${process.version}), and neither GRIMOIRE_TEST_NODE22 nor ${path.relative(repoRoot, node22.binary)} (.ci/run installs it) is there` };
+  return {
+    reason: `node:sqlite with what the store needs is not in this Node (${process.version}), and neither GRIMOIRE_TEST_NODE22 nor ${path.relative(repoRoot, node22.binary)} (.ci/run installs it) is there`,
+  };
 }

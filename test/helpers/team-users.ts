@@ -23,8 +23,17 @@ export async function addTeamUser(cli: TeamCli, name: string, admin = false): Pr
 }
 
 /** Resolves once every gateway authenticates `token` (any answer but 401). */
-export async function acceptedEverywhere(token: string, gateways: HttpGatewayProcess[], timeoutMs = 10_000): Promise<void> {
+export async function acceptedEverywhere(
+  token: string,
+  gateways: HttpGatewayProcess[],
+  timeoutMs = 10_000,
+): Promise<void> {
   const accepted = async (gateway: HttpGatewayProcess) =>
-    (await fetch(new URL('/api/v1/tools/changes', gateway.url), { headers: { Authorization: `Bearer ${token}` } })).status !== 401;
-  await waitFor(async () => (await Promise.all(gateways.map(accepted))).every(Boolean), timeoutMs, 'the new user known to every gateway');
+    (await fetch(new URL('/api/v1/tools/changes', gateway.url), { headers: { Authorization: `Bearer ${token}` } }))
+      .status !== 401;
+  await waitFor(
+    async () => (await Promise.all(gateways.map(accepted))).every(Boolean),
+    timeoutMs,
+    'the new user known to every gateway',
+  );
 }

@@ -2,7 +2,9 @@ import { Store, type EmbeddedStore } from '../../server/store/store.js';
 import { tempDir } from './temp.js';
 
 /** A Store on a fresh temp data dir (no fsync), closed and removed after the test. */
-export async function tempStore(t: { after(fn: () => void): void }): Promise<{ store: EmbeddedStore; dataDir: string }> {
+export async function tempStore(t: {
+  after(fn: () => void): void;
+}): Promise<{ store: EmbeddedStore; dataDir: string }> {
   const dir = tempDir();
   const store = await Store.open({ dataDir: dir.dir, fsync: false });
   t.after(() => {

@@ -12,7 +12,9 @@ export interface TestCluster {
   readonly cluster: PgCluster;
 }
 
-export function useTestCluster(hooks: { setUp?(cluster: PgCluster): Promise<void>; tearDown?(): Promise<void> | void } = {}): TestCluster {
+export function useTestCluster(
+  hooks: { setUp?(cluster: PgCluster): Promise<void>; tearDown?(): Promise<void> | void } = {},
+): TestCluster {
   const skip = pgUnavailable();
   let cluster: PgCluster | undefined;
   before(async () => {

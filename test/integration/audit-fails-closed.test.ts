@@ -67,7 +67,10 @@ async function gatewayOn(t: TestContext, name: string, engine: Engine) {
   const home = path.join(temp.dir, `${name}-home`);
   const memoryFile = path.join(temp.dir, `${name}-memory.jsonl`);
   writeMemorySpell(home, memoryFile);
-  const session = await connectStdio(['--spells', home, '--no-imports'], gatewayEnv({ home, data }, engine === 'sql.js' ? { GRIMOIRE_STORE_ENGINE: 'sql.js' } : {}));
+  const session = await connectStdio(
+    ['--spells', home, '--no-imports'],
+    gatewayEnv({ home, data }, engine === 'sql.js' ? { GRIMOIRE_STORE_ENGINE: 'sql.js' } : {}),
+  );
   t.after(() => session.client.close());
   const create = (entity: string) => createEntity(session.client, entity);
   const created = () => storedEntities(memoryFile);
@@ -75,7 +78,11 @@ async function gatewayOn(t: TestContext, name: string, engine: Engine) {
 }
 
 /** How many create_entities calls are recorded, read from the store once the gateway is gone. */
-async function recordedEntities(data: string, session: { client: { close(): Promise<void> }; pid: number | null }, engine: Engine): Promise<number> {
+async function recordedEntities(
+  data: string,
+  session: { client: { close(): Promise<void> }; pid: number | null },
+  engine: Engine,
+): Promise<number> {
   await session.client.close();
   // sql.js is one process per data folder: the gateway must have exited before this process opens it.
   await waitFor(() => !isAlive(session.pid!), 10_000, 'the gateway to exit');
@@ -88,59 +95,107 @@ async function recordedEntities(data: string, session: { client: { close(): Prom
 }
 
 for (const engine of ['database file', 'sql.js'] as const) {
-  test(`a full disk under the data folder (${engine}): no call is answered as a success without its record; the tool is not called while the store cannot be written; space returns, recording resumes`, { timeout: 120_000 }, async (t) => {
-    if (mountError) return t.skip(mountError);
-    const { data, session, create, created } = await gatewayOn(t, engine.replace(/\W+/g, '-'), engine);
-    for (let i = 0; i < 5; i++) { const r = await create(`before-${i}`); assert.equal(r.isError, undefined, textOf(r)); }
+  test(
+    `a full disk under the data folder (${engine}): no call is answered as a success without its record; the tool is not called while the store cannot be written; space returns, recording resumes`,
+    { timeout: 120_000 },
+    async (t) => {
+      if (mountError) return t.skip(mountError);
+      const { data, session, create, created } = await gatewayOn(t, engine.replace(/\W+/g, '-'), engine);
+      for (let i = 0; i < 5; i++) {
+        const r = await create(`before-${i}`);
+        assert.equal(r.isError, undefined, textOf(r));
+      }
 
-    const filler = fill(data);
-    const answers: Array<{ entity: string; ok: boolean; text: string }> = [];
-    for (let i = 0; i < 200; i++) {
-      const entity = `full-${i}`;
-      const result = await create(entity);
-      answers.push({ entity, ok: result.isError !== true, text: textOf(result) });
-    }
-    const succeeded = answers.filter((a) => a.ok);
-    const unrecorded = answers.filter((a) => /could not record this call/.test(a.text));
-    const refused = answers.filter((a) => /did not call this tool/.test(a.text));
-    assert.ok(unrecorded.length >= 1, `the full disk was met within 200 calls: ${answers.slice(-1)[0]?.text}`);
-    assert.equal(succeeded.length + unrecorded.length + refused.length, 200, answers.map((a) => a.text).join('\n'));
-    const folder = data.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    const cause = new RegExp(`the data folder ${folder} .*could not write ${folder}/.*(SQLITE_FULL|ENOSPC).*the disk is full`);
-    for (const answer of [...unrecorded, ...refused]) assert.match(answer.text, cause, 'names the real cause and the data folder');
-    console.log(`${succeeded.length} recorded successes, ${unrecorded.length} unrecorded (error), ${refused.length} refused before the tool`);
-    assert.ok(refused.length >= 150, `once unwritable, calls are refused before their tool (${refused.length} refused, ${unrecorded.length} unrecorded)`);
-    const ran = new Set(created());
-    assert.deepEqual(refused.filter((a) => ran.has(a.entity)), [], 'no refused call reached the tool');
-    assert.ok(unrecorded.every((a) => ran.has(a.entity)), 'a call said to have run did run');
-    const stderr = session.stderr.join('');
-    assert.match(stderr, /SQLITE_FULL|ENOSPC/, 'the log names the real cause');
-    assert.doesNotMatch(stderr, /cannot rollback/);
+      const filler = fill(data);
+      const answers: Array<{ entity: string; ok: boolean; text: string }> = [];
+      for (let i = 0; i < 200; i++) {
+        const entity = `full-${i}`;
+        const result = await create(entity);
+        answers.push({ entity, ok: result.isError !== true, text: textOf(result) });
+      }
+      const succeeded = answers.filter((a) => a.ok);
+      const unrecorded = answers.filter((a) => /could not record this call/.test(a.text));
+      const refused = answers.filter((a) => /did not call this tool/.test(a.text));
+      assert.ok(unrecorded.length >= 1, `the full disk was met within 200 calls: ${answers.slice(-1)[0]?.text}`);
+      assert.equal(succeeded.length + unrecorded.length + refused.length, 200, answers.map((a) => a.text).join('\n'));
+      const folder = data.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const cause = new RegExp(
+        `the data folder ${folder} .*could not write ${folder}/.*(SQLITE_FULL|ENOSPC).*the disk is full`,
+      );
+      for (const answer of [...unrecorded, ...refused])
+        assert.match(answer.text, cause, 'names the real cause and the data folder');
+      console.log(
+        `${succeeded.length} recorded successes, ${unrecorded.length} unrecorded (error), ${refused.length} refused before the tool`,
+      );
+      assert.ok(
+        refused.length >= 150,
+        `once unwritable, calls are refused before their tool (${refused.length} refused, ${unrecorded.length} unrecorded)`,
+      );
+      const ran = new Set(created());
+      assert.deepEqual(
+        refused.filter((a) => ran.has(a.entity)),
+        [],
+        'no refused call reached the tool',
+      );
+      assert.ok(
+        unrecorded.every((a) => ran.has(a.entity)),
+        'a call said to have run did run',
+      );
+      const stderr = session.stderr.join('');
+      assert.match(stderr, /SQLITE_FULL|ENOSPC/, 'the log names the real cause');
+      assert.doesNotMatch(stderr, /cannot rollback/);
 
-    fs.rmSync(filler);
-    const back = await create('after');
-    assert.equal(back.isError, undefined, `space returned, no restart: ${textOf(back)}`);
-    assert.ok(created().includes('after'));
-    const records = await recordedEntities(data, session, engine);
-    assert.equal(records, 5 + succeeded.length + 1, 'every call answered as a success has its record, and only those');
-  });
+      fs.rmSync(filler);
+      const back = await create('after');
+      assert.equal(back.isError, undefined, `space returned, no restart: ${textOf(back)}`);
+      assert.ok(created().includes('after'));
+      const records = await recordedEntities(data, session, engine);
+      assert.equal(
+        records,
+        5 + succeeded.length + 1,
+        'every call answered as a success has its record, and only those',
+      );
+    },
+  );
 }
 
-test('a data folder on a read-only file system: the gateway calls no tool, and says which file and why', { timeout: 60_000 }, async (t) => {
-  if (mountError) return t.skip(mountError);
-  const { data, session, create, created } = await gatewayOn(t, 'read-only', 'database file');
-  assert.equal((await create('before')).isError, undefined, 'writable at first');
-  await session.client.close();
-  await waitFor(() => !isAlive(session.pid!), 10_000, 'the first gateway to exit'); // its open files would keep the mount busy
-  execFileSync('mount', ['-o', 'remount,ro', data]);
-  const again = await connectStdio(['--spells', path.join(temp.dir, 'read-only-home'), '--no-imports'], gatewayEnv({ home: path.join(temp.dir, 'read-only-home'), data }));
-  const answer = await again.client
-    .callTool({ name: 'call_tool_write', arguments: { name: 'memory:create_entities', args: { entities: [{ name: 'read-only', entityType: 'test', observations: [] }] }, intent: { operation_type: 'write' } } })
-    .then((result) => `answered: ${textOf(result)}`, (error: Error) => `refused: ${error.message}`);
-  await again.client.close().catch(() => undefined);
-  await waitFor(() => again.stderr.join('').includes('could not open'), 5_000, 'its log').catch(() => undefined); // the log may come in after the answers
-  assert.ok(!answer.startsWith('answered') || /could not|did not call/.test(answer), answer);
-  assert.ok(!created().includes('read-only'), 'no tool called');
-  assert.match(again.stderr.join(''), new RegExp(`could not open ${path.join(data, 'grimoire.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(SQLITE_CANTOPEN: .*read-only`));
-  execFileSync('mount', ['-o', 'remount,rw', data]);
-});
+test(
+  'a data folder on a read-only file system: the gateway calls no tool, and says which file and why',
+  { timeout: 60_000 },
+  async (t) => {
+    if (mountError) return t.skip(mountError);
+    const { data, session, create, created } = await gatewayOn(t, 'read-only', 'database file');
+    assert.equal((await create('before')).isError, undefined, 'writable at first');
+    await session.client.close();
+    await waitFor(() => !isAlive(session.pid!), 10_000, 'the first gateway to exit'); // its open files would keep the mount busy
+    execFileSync('mount', ['-o', 'remount,ro', data]);
+    const again = await connectStdio(
+      ['--spells', path.join(temp.dir, 'read-only-home'), '--no-imports'],
+      gatewayEnv({ home: path.join(temp.dir, 'read-only-home'), data }),
+    );
+    const answer = await again.client
+      .callTool({
+        name: 'call_tool_write',
+        arguments: {
+          name: 'memory:create_entities',
+          args: { entities: [{ name: 'read-only', entityType: 'test', observations: [] }] },
+          intent: { operation_type: 'write' },
+        },
+      })
+      .then(
+        (result) => `answered: ${textOf(result)}`,
+        (error: Error) => `refused: ${error.message}`,
+      );
+    await again.client.close().catch(() => undefined);
+    await waitFor(() => again.stderr.join('').includes('could not open'), 5_000, 'its log').catch(() => undefined); // the log may come in after the answers
+    assert.ok(!answer.startsWith('answered') || /could not|did not call/.test(answer), answer);
+    assert.ok(!created().includes('read-only'), 'no tool called');
+    assert.match(
+      again.stderr.join(''),
+      new RegExp(
+        `could not open ${path.join(data, 'grimoire.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(SQLITE_CANTOPEN: .*read-only`,
+      ),
+    );
+    execFileSync('mount', ['-o', 'remount,rw', data]);
+  },
+);

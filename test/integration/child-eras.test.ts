@@ -25,7 +25,14 @@ let fixture: FixtureHome;
 
 before(() => {
   fixture = fixtureHome();
-  writeSpell(fixture.spells, 'forecast', fixtureSpell('forecast', 'modern-server', { description: 'Weather forecasts for a city, and notes.', keywords: ['weather', 'forecast', 'city', 'notes'] }));
+  writeSpell(
+    fixture.spells,
+    'forecast',
+    fixtureSpell('forecast', 'modern-server', {
+      description: 'Weather forecasts for a city, and notes.',
+      keywords: ['weather', 'forecast', 'city', 'notes'],
+    }),
+  );
   writeMemorySpell(fixture.spells, path.join(fixture.home.dir, 'memory.jsonl'));
 });
 
@@ -34,7 +41,7 @@ after(() => fixture.home.cleanup());
 const weather = { name: 'forecast:weather', args: { city: 'Lyon' }, intent: { operation_type: 'read' } };
 const graph = { name: 'memory:read_graph', args: {}, intent: { operation_type: 'read' } };
 
-test('a v1 (2025) client calls the modern power and the legacy one; the modern one\'s structured content arrives as it sent it', async () => {
+test("a v1 (2025) client calls the modern power and the legacy one; the modern one's structured content arrives as it sent it", async () => {
   const { client } = await connectFixture(fixture);
   try {
     const forecast = await client.callTool({ name: 'call_tool_read', arguments: weather });
@@ -48,25 +55,45 @@ test('a v1 (2025) client calls the modern power and the legacy one; the modern o
 });
 
 test('a 2026-07-28 client calls both', async () => {
-  const client = new Client({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', '--spells', fixture.spells, '--no-imports'], env: fixture.env, stderr: 'ignore' }));
+  const client = new Client(
+    { name: 'v2-test', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath, 'serve', '--stdio', '--spells', fixture.spells, '--no-imports'],
+      env: fixture.env,
+      stderr: 'ignore',
+    }),
+  );
   try {
     const forecast = await client.callTool({ name: 'call_tool_read', arguments: weather });
     assert.deepEqual(forecast.structuredContent, { city: 'Lyon', forecast: 'sunny', celsius: 21 });
     const read = await client.callTool({ name: 'call_tool_read', arguments: graph });
     assert.notEqual(read.isError, true, JSON.stringify(read.content));
     const activated = payload(await client.callTool({ name: 'activate_power', arguments: { name: 'forecast' } }));
-    assert.deepEqual(activated.callable.map((t: { name: string }) => t.name).sort(), ['forecast:confirm', 'forecast:note', 'forecast:weather']);
+    assert.deepEqual(activated.callable.map((t: { name: string }) => t.name).sort(), [
+      'forecast:confirm',
+      'forecast:note',
+      'forecast:weather',
+    ]);
   } finally {
     await client.close();
   }
 });
 
-test('grimoire powers list shows each power\'s era, as its server last spoke', async () => {
+test("grimoire powers list shows each power's era, as its server last spoke", async () => {
   const listed = await new Promise<string>((resolve, reject) =>
-    execFile(process.execPath, [cliPath, 'powers', 'list', '--spells', fixture.spells, '--no-imports', '--json'], { env: fixture.env }, (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout))),
+    execFile(
+      process.execPath,
+      [cliPath, 'powers', 'list', '--spells', fixture.spells, '--no-imports', '--json'],
+      { env: fixture.env },
+      (error, stdout, stderr) => (error ? reject(new Error(stderr)) : resolve(stdout)),
+    ),
   );
-  const rows = (JSON.parse(listed) as { powers: Array<{ name: string; era: string; protocolVersion: string | null }> }).powers;
+  const rows = (JSON.parse(listed) as { powers: Array<{ name: string; era: string; protocolVersion: string | null }> })
+    .powers;
   const forecast = rows.find((row) => row.name === 'forecast');
   const memory = rows.find((row) => row.name === 'memory');
   assert.equal(forecast?.era, 'modern', JSON.stringify(rows));
@@ -88,16 +115,26 @@ test('the power info the sidebar gets names the revision each running power spea
   }
 });
 
-test('a modern power\'s input_required toward a 2025 client becomes that client\'s own elicitation, then the power is retried', async () => {
+test("a modern power's input_required toward a 2025 client becomes that client's own elicitation, then the power is retried", async () => {
   const asked: string[] = [];
   const client = new V1Client({ name: 'v1-elicit', version: '1.0.0' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     asked.push(request.params.message);
     return { action: 'accept', content: { confirm: true } };
   });
-  await client.connect(new V1StdioTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', '--spells', fixture.spells, '--no-imports'], env: fixture.env, stderr: 'ignore' }));
+  await client.connect(
+    new V1StdioTransport({
+      command: process.execPath,
+      args: [cliPath, 'serve', '--stdio', '--spells', fixture.spells, '--no-imports'],
+      env: fixture.env,
+      stderr: 'ignore',
+    }),
+  );
   try {
-    const answered = await client.callTool({ name: 'call_tool_read', arguments: { name: 'forecast:confirm', args: { action: 'the launch' }, intent: { operation_type: 'read' } } });
+    const answered = await client.callTool({
+      name: 'call_tool_read',
+      arguments: { name: 'forecast:confirm', args: { action: 'the launch' }, intent: { operation_type: 'read' } },
+    });
     const text = (answered.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
     assert.notEqual(answered.isError, true, text);
     assert.deepEqual(asked, ['forecast: Confirm the launch?']);

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { connectHttp, gatewayEnv, payload, startHttpGateway, type HttpGatewayProcess } from '../helpers/gateway-process.js';
+import {
+  connectHttp,
+  gatewayEnv,
+  payload,
+  startHttpGateway,
+  type HttpGatewayProcess,
+} from '../helpers/gateway-process.js';
 import { cliPath, tempDir } from '../helpers/temp.js';
 
 /**
@@ -28,23 +34,39 @@ after(async () => {
 
 function stdioClient(mode: 'legacy' | typeof MODERN) {
   const client = new Client({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode } });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', '--demo'], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliPath, 'serve', '--stdio', '--demo'],
+    env,
+    stderr: 'ignore',
+  });
   return { client, transport };
 }
 
 function httpClient(token = http.token) {
   const client = new Client({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode: MODERN } });
-  const transport = new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(http.url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
   return { client, transport };
 }
 
 async function stableAcrossActivation(client: Client): Promise<void> {
   const before = await client.listTools();
   const activated = payload(await client.callTool({ name: 'activate_power', arguments: { name: 'memory' } }));
-  assert.ok(activated.callable.some((t: { name: string }) => t.name === 'memory:read_graph'), JSON.stringify(activated));
+  assert.ok(
+    activated.callable.some((t: { name: string }) => t.name === 'memory:read_graph'),
+    JSON.stringify(activated),
+  );
   const after = await client.listTools();
-  assert.deepEqual(after.tools.map((t) => t.name), before.tools.map((t) => t.name));
-  const read = await client.callTool({ name: 'call_tool_read', arguments: { name: 'memory:read_graph', args: {}, intent: { operation_type: 'read' } } });
+  assert.deepEqual(
+    after.tools.map((t) => t.name),
+    before.tools.map((t) => t.name),
+  );
+  const read = await client.callTool({
+    name: 'call_tool_read',
+    arguments: { name: 'memory:read_graph', args: {}, intent: { operation_type: 'read' } },
+  });
   assert.notEqual(read.isError, true, JSON.stringify(read.content));
 }
 
@@ -59,14 +81,17 @@ test('the v2 Client pinned to 2026-07-28 over stdio: its list stays the same, a 
   }
 });
 
-test('the v2 Client in legacy mode over stdio: an activated power\'s tools join its list, as before', async () => {
+test("the v2 Client in legacy mode over stdio: an activated power's tools join its list, as before", async () => {
   const { client, transport } = stdioClient('legacy');
   await client.connect(transport);
   try {
     assert.notEqual(client.getNegotiatedProtocolVersion(), '2026-07-28');
     await client.callTool({ name: 'activate_power', arguments: { name: 'memory' } });
     const { tools } = await client.listTools();
-    assert.ok(tools.some((t) => t.name === 'memory__read_graph'), tools.map((t) => t.name).join(' '));
+    assert.ok(
+      tools.some((t) => t.name === 'memory__read_graph'),
+      tools.map((t) => t.name).join(' '),
+    );
   } finally {
     await client.close();
   }
@@ -91,12 +116,24 @@ test('the v2 Client pinned to 2026-07-28 over Streamable HTTP, beside a v1 Clien
 test('over HTTP a modern request whose Mcp-Method header contradicts its body is refused', async () => {
   const response = await fetch(http.url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${http.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-method': 'tools/call', 'mcp-protocol-version': '2026-07-28' },
+    headers: {
+      authorization: `Bearer ${http.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-method': 'tools/call',
+      'mcp-protocol-version': '2026-07-28',
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/list',
-      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
     }),
   });
   const answer = (await response.json()) as { error?: { code: number } };
@@ -118,13 +155,24 @@ function modernPost(method: string, params: Record<string, unknown>, id: number,
       jsonrpc: '2.0',
       id,
       method,
-      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
     }),
   });
 }
 
-test('over HTTP a modern listen stream carries its user\'s prompt list change when a power with prompts is activated', async () => {
-  const stream = await modernPost('subscriptions/listen', { notifications: { promptsListChanged: true, toolsListChanged: true } }, 7);
+test("over HTTP a modern listen stream carries its user's prompt list change when a power with prompts is activated", async () => {
+  const stream = await modernPost(
+    'subscriptions/listen',
+    { notifications: { promptsListChanged: true, toolsListChanged: true } },
+    7,
+  );
   assert.equal(stream.status, 200);
   const reader = stream.body!.getReader();
   const seen: string[] = [];
@@ -136,13 +184,19 @@ test('over HTTP a modern listen stream carries its user\'s prompt list change wh
       const { value, done } = await reader.read();
       if (done) throw new Error(`the stream ended before ${method}: ${JSON.stringify(seen)}`);
       text += new TextDecoder().decode(value);
-      for (const line of text.split('\n')) if (line.startsWith('data: ')) seen.push((JSON.parse(line.slice(6)) as { method?: string }).method ?? 'result');
+      for (const line of text.split('\n'))
+        if (line.startsWith('data: ')) seen.push((JSON.parse(line.slice(6)) as { method?: string }).method ?? 'result');
       text = text.slice(text.lastIndexOf('\n') + 1);
     }
   };
   try {
     await until('notifications/subscriptions/acknowledged');
-    const activated = await modernPost('tools/call', { name: 'activate_power', arguments: { name: 'everything' } }, 8, 'activate_power');
+    const activated = await modernPost(
+      'tools/call',
+      { name: 'activate_power', arguments: { name: 'everything' } },
+      8,
+      'activate_power',
+    );
     assert.equal(activated.status, 200);
     await activated.text();
     await until('notifications/prompts/list_changed');

@@ -37,7 +37,17 @@ async function seeded(name: string, killed = false): Promise<{ data: string; hom
   const store = await Store.open({ dataDir: writer });
   const activity = new ActivityLog(store);
   activity.recordMany(
-    Array.from({ length: RECORDS }, (_, i) => ({ session: 's', power: 'p', tool: 't', variant: 'direct' as const, decision: 'allowed' as const, status: 'ok' as const, latencyMs: 1, resultBytes: 1, reason: `record ${i} `.repeat(20) })),
+    Array.from({ length: RECORDS }, (_, i) => ({
+      session: 's',
+      power: 'p',
+      tool: 't',
+      variant: 'direct' as const,
+      decision: 'allowed' as const,
+      status: 'ok' as const,
+      latencyMs: 1,
+      resultBytes: 1,
+      reason: `record ${i} `.repeat(20),
+    })),
   );
   if (killed) fs.cpSync(writer, data, { recursive: true });
   store.close();
@@ -75,9 +85,17 @@ async function records(data: string): Promise<number> {
 }
 
 const damages: Array<[string, (file: string) => void, RegExp]> = [
-  ['truncated to half its size', (file) => fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2)), /quick_check|malformed/],
+  [
+    'truncated to half its size',
+    (file) => fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2)),
+    /quick_check|malformed/,
+  ],
   ['a bad header', (file) => overwrite(file, 0, Buffer.from('not a database!!')), /not a database/],
-  ['a garbage page in the middle', (file) => overwrite(file, pageAt(file, 0.5), Buffer.alloc(4096, 0xa5)), /quick_check|malformed/],
+  [
+    'a garbage page in the middle',
+    (file) => overwrite(file, pageAt(file, 0.5), Buffer.alloc(4096, 0xa5)),
+    /quick_check|malformed/,
+  ],
 ];
 
 function overwrite(file: string, at: number, bytes: Buffer): void {
@@ -93,55 +111,85 @@ function overwrite(file: string, at: number, bytes: Buffer): void {
 const pageAt = (file: string, fraction: number) => Math.floor((fs.statSync(file).size / 4096) * fraction) * 4096;
 
 for (const [what, damage, reason] of damages) {
-  test(`grimoire.db with ${what}: moved aside whole, named with the new file and where its records are; the gateway serves on a new file`, { timeout: 60_000 }, async () => {
-    const { data, home, file } = await seeded(what.replace(/\W+/g, '-'));
-    damage(file);
-    const size = fs.statSync(file).size;
+  test(
+    `grimoire.db with ${what}: moved aside whole, named with the new file and where its records are; the gateway serves on a new file`,
+    { timeout: 60_000 },
+    async () => {
+      const { data, home, file } = await seeded(what.replace(/\W+/g, '-'));
+      damage(file);
+      const size = fs.statSync(file).size;
+      const log = await serve(data, home);
+      const [aside] = asideOf(data);
+      assert.ok(aside, `moved aside: ${fs.readdirSync(data).join(', ')}\n${log}`);
+      assert.equal(fs.statSync(path.join(data, aside!)).size, size, 'kept whole');
+      assert.ok(log.includes(`${file} is damaged`) && log.includes(path.join(data, aside!)), log);
+      assert.match(log, reason);
+      assert.match(log, new RegExp(`${size} bytes.*records are in the kept file.*sqlite3 .*\\.recover`, 'i'));
+      assert.equal(await records(data), 0, 'the gateway serves on a new, empty file');
+    },
+  );
+}
+
+test(
+  'a command that only reads does not check the whole file first, and moves nothing aside: a damaged page it meets fails it; a command that writes checks it, as the gateway does',
+  { timeout: 60_000 },
+  async () => {
+    const { data, home, file } = await seeded('read-only-commands');
+    const store = await Store.open({ dataDir: data });
+    const [{ rootpage }] = store.query<{ rootpage: number }>(
+      "SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'activity'",
+    );
+    store.close();
+    // The activity table's first page (4096-byte pages, numbered from 1): every read of the table meets it.
+    overwrite(file, (rootpage - 1) * 4096, Buffer.alloc(4096, 0xa5));
+    const env = gatewayEnv({ home, data });
+    const events = await run(process.execPath, [cliPath, 'events', '--json'], { env });
+    assert.deepEqual(JSON.parse(events.stdout).events, [], 'a table the damage is not in reads as it is');
+    const listed = await run(process.execPath, [cliPath, 'activity', 'list', '--json', '--limit', String(RECORDS)], {
+      env,
+    }).then(
+      () => 'read',
+      (error: { stderr: string }) => error.stderr,
+    );
+    assert.match(
+      listed,
+      /grimoire\.db is damaged \(database disk image is malformed\).*moves it aside whole/,
+      'the damaged table fails the read, saying what to do',
+    );
+    assert.deepEqual(asideOf(data), [], 'nothing moved aside by a read');
+    await run(process.execPath, [cliPath, 'users', 'add', 'bob'], { env });
+    assert.equal(asideOf(data).length, 1, 'a write checks first: the damaged file is moved aside before it');
+    assert.equal(await records(data), 0);
+  },
+);
+
+test(
+  `grimoire.db emptied (0 bytes) after ${RECORDS} records: moved aside with its -wal, the loss said, not silently treated as new`,
+  { timeout: 60_000 },
+  async () => {
+    const { data, home, file } = await seeded('emptied', true);
+    const wal = fs.statSync(`${file}-wal`).size;
+    assert.ok(wal > 0, 'the last records are in the -wal, as a killed gateway leaves them');
+    fs.truncateSync(file, 0);
     const log = await serve(data, home);
     const [aside] = asideOf(data);
     assert.ok(aside, `moved aside: ${fs.readdirSync(data).join(', ')}\n${log}`);
-    assert.equal(fs.statSync(path.join(data, aside!)).size, size, 'kept whole');
-    assert.ok(log.includes(`${file} is damaged`) && log.includes(path.join(data, aside!)), log);
-    assert.match(log, reason);
-    assert.match(log, new RegExp(`${size} bytes.*records are in the kept file.*sqlite3 .*\\.recover`, 'i'));
-    assert.equal(await records(data), 0, 'the gateway serves on a new, empty file');
-  });
-}
-
-test('a command that only reads does not check the whole file first, and moves nothing aside: a damaged page it meets fails it; a command that writes checks it, as the gateway does', { timeout: 60_000 }, async () => {
-  const { data, home, file } = await seeded('read-only-commands');
-  const store = await Store.open({ dataDir: data });
-  const [{ rootpage }] = store.query<{ rootpage: number }>("SELECT rootpage FROM sqlite_schema WHERE type = 'table' AND name = 'activity'");
-  store.close();
-  // The activity table's first page (4096-byte pages, numbered from 1): every read of the table meets it.
-  overwrite(file, (rootpage - 1) * 4096, Buffer.alloc(4096, 0xa5));
-  const env = gatewayEnv({ home, data });
-  const events = await run(process.execPath, [cliPath, 'events', '--json'], { env });
-  assert.deepEqual(JSON.parse(events.stdout).events, [], 'a table the damage is not in reads as it is');
-  const listed = await run(process.execPath, [cliPath, 'activity', 'list', '--json', '--limit', String(RECORDS)], { env }).then(
-    () => 'read',
-    (error: { stderr: string }) => error.stderr,
-  );
-  assert.match(listed, /grimoire\.db is damaged \(database disk image is malformed\).*moves it aside whole/, 'the damaged table fails the read, saying what to do');
-  assert.deepEqual(asideOf(data), [], 'nothing moved aside by a read');
-  await run(process.execPath, [cliPath, 'users', 'add', 'bob'], { env });
-  assert.equal(asideOf(data).length, 1, 'a write checks first: the damaged file is moved aside before it');
-  assert.equal(await records(data), 0);
-});
-
-test(`grimoire.db emptied (0 bytes) after ${RECORDS} records: moved aside with its -wal, the loss said, not silently treated as new`, { timeout: 60_000 }, async () => {
-  const { data, home, file } = await seeded('emptied', true);
-  const wal = fs.statSync(`${file}-wal`).size;
-  assert.ok(wal > 0, 'the last records are in the -wal, as a killed gateway leaves them');
-  fs.truncateSync(file, 0);
-  const log = await serve(data, home);
-  const [aside] = asideOf(data);
-  assert.ok(aside, `moved aside: ${fs.readdirSync(data).join(', ')}\n${log}`);
-  assert.equal(fs.statSync(path.join(data, `${aside}-wal`)).size, wal, 'its -wal kept beside it, whole (SQLite would have deleted it)');
-  assert.match(log, new RegExp(`its -wal holds ${wal} bytes`));
-  assert.match(log, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(it is empty \\(0 bytes.*moved aside as .*${aside}.*records it held are lost`, 'i'));
-  assert.equal(await records(data), 0);
-});
+    assert.equal(
+      fs.statSync(path.join(data, `${aside}-wal`)).size,
+      wal,
+      'its -wal kept beside it, whole (SQLite would have deleted it)',
+    );
+    assert.match(log, new RegExp(`its -wal holds ${wal} bytes`));
+    assert.match(
+      log,
+      new RegExp(
+        `${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(it is empty \\(0 bytes.*moved aside as .*${aside}.*records it held are lost`,
+        'i',
+      ),
+    );
+    assert.equal(await records(data), 0);
+  },
+);
 
 test('an empty grimoire.db a claim made and no process wrote (its opener died first) is simply used: nothing to keep, nothing said', async () => {
   const data = path.join(temp.dir, 'claimed');
@@ -152,32 +200,45 @@ test('an empty grimoire.db a claim made and no process wrote (its opener died fi
   assert.deepEqual(asideOf(data), []);
 });
 
-test('a stale journal.lock whose pid another program now has is broken at once (Linux: /proc says when it started); one whose holder may be alive is refused naming the file to delete', { timeout: 60_000 }, async (t) => {
-  const data = path.join(temp.dir, 'stale-lock');
-  const home = path.join(temp.dir, 'stale-lock-home');
-  fs.mkdirSync(data, { recursive: true });
-  fs.mkdirSync(home, { recursive: true });
-  const lock = path.join(data, 'journal.lock');
-  const env = gatewayEnv({ home, data });
-  const other = spawn('sleep', ['60']);
-  try {
-    if (processStart(other.pid!) === undefined) return t.skip('no /proc/<pid>/stat here to tell when a process started');
-    // As a crashed holder left it: its own start time, which the pid's new process does not have.
-    fs.writeFileSync(lock, JSON.stringify({ pid: other.pid, ts: Date.now() - 60_000, token: 'crashed', start: processStart(other.pid!)! - 100 }));
-    const started = Date.now();
-    const { stdout } = await run(process.execPath, [cliPath, 'activity', 'list', '--json'], { env });
-    assert.deepEqual(JSON.parse(stdout).activity, []);
-    assert.ok(Date.now() - started < 8_000, 'not waited out: the pid names a process of another start');
-    assert.ok(!fs.existsSync(lock));
-  } finally {
-    other.kill();
-  }
-  fs.rmSync(path.join(data, 'grimoire.db'));
-  // pid 1 as it is (an earlier release's lock says no start): it may be the holder; after the wait, the file is named.
-  fs.writeFileSync(lock, JSON.stringify({ pid: 1, ts: Date.now(), token: 'unknown' }));
-  const refused = await run(process.execPath, [cliPath, 'activity', 'list', '--json'], { env }).then(
-    () => assert.fail('opened while the lock stands'),
-    (error: { stderr: string }) => error.stderr,
-  );
-  assert.ok(refused.includes(`rm ${JSON.stringify(lock)}`), refused);
-});
+test(
+  'a stale journal.lock whose pid another program now has is broken at once (Linux: /proc says when it started); one whose holder may be alive is refused naming the file to delete',
+  { timeout: 60_000 },
+  async (t) => {
+    const data = path.join(temp.dir, 'stale-lock');
+    const home = path.join(temp.dir, 'stale-lock-home');
+    fs.mkdirSync(data, { recursive: true });
+    fs.mkdirSync(home, { recursive: true });
+    const lock = path.join(data, 'journal.lock');
+    const env = gatewayEnv({ home, data });
+    const other = spawn('sleep', ['60']);
+    try {
+      if (processStart(other.pid!) === undefined)
+        return t.skip('no /proc/<pid>/stat here to tell when a process started');
+      // As a crashed holder left it: its own start time, which the pid's new process does not have.
+      fs.writeFileSync(
+        lock,
+        JSON.stringify({
+          pid: other.pid,
+          ts: Date.now() - 60_000,
+          token: 'crashed',
+          start: processStart(other.pid!)! - 100,
+        }),
+      );
+      const started = Date.now();
+      const { stdout } = await run(process.execPath, [cliPath, 'activity', 'list', '--json'], { env });
+      assert.deepEqual(JSON.parse(stdout).activity, []);
+      assert.ok(Date.now() - started < 8_000, 'not waited out: the pid names a process of another start');
+      assert.ok(!fs.existsSync(lock));
+    } finally {
+      other.kill();
+    }
+    fs.rmSync(path.join(data, 'grimoire.db'));
+    // pid 1 as it is (an earlier release's lock says no start): it may be the holder; after the wait, the file is named.
+    fs.writeFileSync(lock, JSON.stringify({ pid: 1, ts: Date.now(), token: 'unknown' }));
+    const refused = await run(process.execPath, [cliPath, 'activity', 'list', '--json'], { env }).then(
+      () => assert.fail('opened while the lock stands'),
+      (error: { stderr: string }) => error.stderr,
+    );
+    assert.ok(refused.includes(`rm ${JSON.stringify(lock)}`), refused);
+  },
+);

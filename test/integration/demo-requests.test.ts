@@ -15,7 +15,11 @@ let runtime: Runtime;
 
 before(async () => {
   home = tempDir();
-  runtime = await createRuntime({ env: gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }), demo: true, imports: false });
+  runtime = await createRuntime({
+    env: gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }),
+    demo: true,
+    imports: false,
+  });
   runtime.gateway.ports.discoverUnknownPowers();
   await runtime.parts.discovery.idle();
 });
@@ -26,13 +30,17 @@ after(async () => {
 });
 
 test('the demo powers are indexed with their real tool lists', () => {
-  for (const power of ['filesystem', 'memory', 'everything']) assert.ok(runtime.gateway.ports.toolsOf(power).length > 0, `${power} has its tools listed`);
+  for (const power of ['filesystem', 'memory', 'everything'])
+    assert.ok(runtime.gateway.ports.toolsOf(power).length > 0, `${power} has its tools listed`);
 });
 
 test('"remember that Ada Lovelace wrote the first program" activates memory: a keyword match among unrelated powers', async () => {
   const outcome = await runtime.gateway.ports.resolve('remember that Ada Lovelace wrote the first program');
   assert.equal(outcome.tier, 'activated', JSON.stringify(outcome.ranked.slice(0, 2)));
-  assert.deepEqual(outcome.candidates.map((c) => c.name), ['memory']);
+  assert.deepEqual(
+    outcome.candidates.map((c) => c.name),
+    ['memory'],
+  );
 });
 
 const EXPECTED: Array<[string, string]> = [

@@ -20,25 +20,51 @@ let fixture: FixtureHome;
 before(() => {
   fixture = fixtureHome();
   writeSpell(fixture.spells, 'everything', everythingSpell(everythingStdioServer));
-  writeSpell(fixture.spells, 'forecast', fixtureSpell('forecast', 'modern-server', { description: 'Weather forecasts.', keywords: ['weather', 'forecast', 'city'] }));
+  writeSpell(
+    fixture.spells,
+    'forecast',
+    fixtureSpell('forecast', 'modern-server', {
+      description: 'Weather forecasts.',
+      keywords: ['weather', 'forecast', 'city'],
+    }),
+  );
 });
 
 after(() => fixture.home.cleanup());
 
-const CALLS: Array<{ power: 'everything' | 'forecast'; tool: string; args: Record<string, unknown>; variant: 'read' | 'write' }> = [
-  { power: 'everything', tool: 'get-annotated-message', args: { messageType: 'error', includeImage: true }, variant: 'read' },
+const CALLS: Array<{
+  power: 'everything' | 'forecast';
+  tool: string;
+  args: Record<string, unknown>;
+  variant: 'read' | 'write';
+}> = [
+  {
+    power: 'everything',
+    tool: 'get-annotated-message',
+    args: { messageType: 'error', includeImage: true },
+    variant: 'read',
+  },
   { power: 'everything', tool: 'get-resource-links', args: { count: 3 }, variant: 'read' },
   { power: 'everything', tool: 'get-structured-content', args: { location: 'Chicago' }, variant: 'read' },
   { power: 'everything', tool: 'get-tiny-image', args: {}, variant: 'read' },
   { power: 'forecast', tool: 'weather', args: { city: 'Oslo' }, variant: 'read' },
 ];
 
-type Caller = (power: string, tool: string, args: Record<string, unknown>, variant: string) => Promise<Record<string, unknown>>;
+type Caller = (
+  power: string,
+  tool: string,
+  args: Record<string, unknown>,
+  variant: string,
+) => Promise<Record<string, unknown>>;
 
 /** The result without the 2026-07-28 wire fields the SDKs add and read themselves. */
 function comparable(result: Record<string, unknown>): Record<string, unknown> {
   const { resultType: _resultType, _meta, ...rest } = result;
-  const meta = Object.fromEntries(Object.entries((_meta as Record<string, unknown> | undefined) ?? {}).filter(([key]) => !key.startsWith('io.modelcontextprotocol/')));
+  const meta = Object.fromEntries(
+    Object.entries((_meta as Record<string, unknown> | undefined) ?? {}).filter(
+      ([key]) => !key.startsWith('io.modelcontextprotocol/'),
+    ),
+  );
   return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
 }
 
@@ -59,7 +85,8 @@ async function direct(modern: boolean): Promise<{ call: Caller; close: () => Pro
     }
   }
   return {
-    call: async (power, tool, args) => (await (clients.get(power) as Client).callTool({ name: tool, arguments: args })) as Record<string, unknown>,
+    call: async (power, tool, args) =>
+      (await (clients.get(power) as Client).callTool({ name: tool, arguments: args })) as Record<string, unknown>,
     close: async () => void (await Promise.all([...clients.values()].map((c) => c.close()))),
   };
 }
@@ -70,11 +97,15 @@ async function through(modern: boolean): Promise<{ call: Caller; close: () => Pr
   const client = modern
     ? new Client({ name: 'via', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
     : new V1Client({ name: 'via', version: '1' });
-  if (client instanceof Client) await client.connect(new StdioClientTransport({ command: process.execPath, args, env, stderr: 'ignore' }));
+  if (client instanceof Client)
+    await client.connect(new StdioClientTransport({ command: process.execPath, args, env, stderr: 'ignore' }));
   else await client.connect(new V1StdioTransport({ command: process.execPath, args, env, stderr: 'ignore' }));
   return {
     call: async (power, tool, callArgs, variant) =>
-      (await (client as Client).callTool({ name: `call_tool_${variant}`, arguments: { name: `${power}:${tool}`, args: callArgs, intent: { operation_type: variant } } })) as Record<string, unknown>,
+      (await (client as Client).callTool({
+        name: `call_tool_${variant}`,
+        arguments: { name: `${power}:${tool}`, args: callArgs, intent: { operation_type: variant } },
+      })) as Record<string, unknown>,
     close: () => client.close(),
   };
 }
@@ -85,7 +116,12 @@ for (const modern of [false, true]) {
     try {
       for (const { power, tool, args, variant } of CALLS) {
         const expected = comparable(await plain.call(power, tool, args, variant));
-        if (tool === 'weather') assert.equal((expected._meta as Record<string, unknown>)?.tracestate, 'vendor=forecast', 'the fixture sends trace keys');
+        if (tool === 'weather')
+          assert.equal(
+            (expected._meta as Record<string, unknown>)?.tracestate,
+            'vendor=forecast',
+            'the fixture sends trace keys',
+          );
         const actual = comparable(await gateway.call(power, tool, args, variant));
         assert.deepEqual(actual, expected, `${power}:${tool}`);
       }

@@ -14,8 +14,15 @@ async function memorySession(settings?: object) {
   const session = await connectStdio(['--demo', '--no-imports'], env);
   const activated = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'memory' } }));
   assert.equal(activated.status, 'activated');
-  const call = (tool: string, args: Record<string, unknown> = {}) => session.client.callTool({ name: `memory__${tool}`, arguments: args });
-  const hints = () => JSON.parse(execFileSync(process.execPath, [cliPath, 'hints', '--json', '--power', 'memory', '--demo', '--no-imports'], { env, encoding: 'utf8' }));
+  const call = (tool: string, args: Record<string, unknown> = {}) =>
+    session.client.callTool({ name: `memory__${tool}`, arguments: args });
+  const hints = () =>
+    JSON.parse(
+      execFileSync(process.execPath, [cliPath, 'hints', '--json', '--power', 'memory', '--demo', '--no-imports'], {
+        env,
+        encoding: 'utf8',
+      }),
+    );
   return { home, env, session, call, hints };
 }
 
@@ -37,17 +44,27 @@ test('create without search -> suggestion (nothing created); calling again runs 
     assert.match(textOf(again), /Alpha/, 'calling again runs it');
     assert.match(textOf(again), /Suggested next actions: memory:create_relations, memory:add_observations/);
     const meta = again._meta?.['grimoire/hints'] as { suggested_next_actions: Array<{ tool: string; source: string }> };
-    assert.deepEqual(meta.suggested_next_actions.map((a) => a.tool), ['memory:create_relations', 'memory:add_observations']);
+    assert.deepEqual(
+      meta.suggested_next_actions.map((a) => a.tool),
+      ['memory:create_relations', 'memory:add_observations'],
+    );
 
     await call('add_observations', { observations: [{ entityName: 'Alpha', contents: ['followed the hint'] }] });
     const report = hints();
     const rates = report.followRates;
     const prerequisite = rates.find((r: { kind: string }) => r.kind === 'prerequisite');
     assert.equal(prerequisite.proceeded, 1, 'calling again counts as proceeding past the prerequisite');
-    const next = rates.find((r: { kind: string; tool: string }) => r.kind === 'next_action' && r.tool === 'create_entities');
+    const next = rates.find(
+      (r: { kind: string; tool: string }) => r.kind === 'next_action' && r.tool === 'create_entities',
+    );
     assert.equal(next.followed, 1);
     assert.equal(next.rate, 1);
-    const statuses = JSON.parse(execFileSync(process.execPath, [cliPath, 'activity', 'list', '--json', '--tool', 'create_entities'], { env, encoding: 'utf8' })).activity.map((r: { status: string }) => r.status);
+    const statuses = JSON.parse(
+      execFileSync(process.execPath, [cliPath, 'activity', 'list', '--json', '--tool', 'create_entities'], {
+        env,
+        encoding: 'utf8',
+      }),
+    ).activity.map((r: { status: string }) => r.status);
     assert.deepEqual(statuses, ['ok', 'suggested'], 'the first call never reached the server');
   } finally {
     await session.client.close();
@@ -65,7 +82,12 @@ test('search then create runs straight away; proceed: true skips the suggestion;
 
     const proceeded = await session.client.callTool({
       name: 'call_tool_destructive',
-      arguments: { name: 'memory:delete_entities', args: { entityNames: ['Beta'] }, intent: { operation_type: 'destructive' }, proceed: true },
+      arguments: {
+        name: 'memory:delete_entities',
+        args: { entityNames: ['Beta'] },
+        intent: { operation_type: 'destructive' },
+        proceed: true,
+      },
     });
     assert.doesNotMatch(textOf(proceeded), /PREREQUISITE_SUGGESTED/);
 
@@ -91,7 +113,11 @@ test('learned transitions appear after repeated sequences and respect the suppor
     await call('create_entities', entity('Gamma'));
     await call('create_entities', entity('Gamma'));
     for (let round = 0; round < 2; round += 1) {
-      assert.doesNotMatch(textOf(await call('open_nodes', { names: ['Gamma'] })), /learned/, `round ${round}: below the minimum`);
+      assert.doesNotMatch(
+        textOf(await call('open_nodes', { names: ['Gamma'] })),
+        /learned/,
+        `round ${round}: below the minimum`,
+      );
       await call('read_graph');
     }
     const third = await call('open_nodes', { names: ['Gamma'] });
@@ -100,11 +126,34 @@ test('learned transitions appear after repeated sequences and respect the suppor
     assert.doesNotMatch(textOf(third), /learned/, 'two transitions seen: still below 3');
     assert.match(textOf(fourth), /memory:read_graph \(learned: followed this 3 times\)/);
     const network = hints().network;
-    assert.ok(network.edges.some((e: { from: string; to: string; source: string }) => e.from === 'memory:open_nodes' && e.to === 'memory:read_graph' && e.source === 'learned'));
-    assert.ok(network.edges.some((e: { from: string; to: string; kind: string }) => e.from === 'memory:search_nodes' && e.to === 'memory:create_entities' && e.kind === 'prerequisite'));
+    assert.ok(
+      network.edges.some(
+        (e: { from: string; to: string; source: string }) =>
+          e.from === 'memory:open_nodes' && e.to === 'memory:read_graph' && e.source === 'learned',
+      ),
+    );
+    assert.ok(
+      network.edges.some(
+        (e: { from: string; to: string; kind: string }) =>
+          e.from === 'memory:search_nodes' && e.to === 'memory:create_entities' && e.kind === 'prerequisite',
+      ),
+    );
 
-    await session.client.callTool({ name: 'call_tool_destructive', arguments: { name: 'memory:delete_entities', args: { entityNames: ['Gamma'] }, intent: { operation_type: 'destructive' }, proceed: true } });
-    const rows = JSON.parse(execFileSync(process.execPath, [cliPath, 'activity', 'list', '--json', '--tool', 'delete_entities'], { env, encoding: 'utf8' })).activity;
+    await session.client.callTool({
+      name: 'call_tool_destructive',
+      arguments: {
+        name: 'memory:delete_entities',
+        args: { entityNames: ['Gamma'] },
+        intent: { operation_type: 'destructive' },
+        proceed: true,
+      },
+    });
+    const rows = JSON.parse(
+      execFileSync(process.execPath, [cliPath, 'activity', 'list', '--json', '--tool', 'delete_entities'], {
+        env,
+        encoding: 'utf8',
+      }),
+    ).activity;
     assert.equal(rows[0].audit, true, 'audit: true tools are flagged in the activity log');
   } finally {
     await session.client.close();

@@ -21,17 +21,33 @@ before(() => {
 
 after(() => fixture.home.cleanup());
 
-test('a 2025 power\'s elicitation during a modern call reaches the client as input_required, and its answer reaches the power', async () => {
+test("a 2025 power's elicitation during a modern call reaches the client as input_required, and its answer reaches the power", async () => {
   const asked: string[] = [];
-  const client = new Client({ name: 'v2-elicit', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new Client(
+    { name: 'v2-elicit', version: '1.0.0' },
+    { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   client.setRequestHandler('elicitation/create', async (request) => {
     asked.push(String(request.params.message));
     return { action: 'accept', content: { name: 'Ada Lovelace' } };
   });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', '--spells', fixture.spells, '--no-imports'], env: fixture.env, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [cliPath, 'serve', '--stdio', '--spells', fixture.spells, '--no-imports'],
+      env: fixture.env,
+      stderr: 'ignore',
+    }),
+  );
   try {
     const call = (tool: string, variant: 'read' | 'write', args: Record<string, unknown> = {}) =>
-      client.callTool({ name: `call_tool_${variant}`, arguments: { name: `everything:${tool}`, args, intent: { operation_type: variant } } }, { timeout: 60_000 });
+      client.callTool(
+        {
+          name: `call_tool_${variant}`,
+          arguments: { name: `everything:${tool}`, args, intent: { operation_type: variant } },
+        },
+        { timeout: 60_000 },
+      );
     // The first call declares elicitation; the power, started without it, is restarted once so that it offers its elicitation tool.
     const echoed = await call('echo', 'read', { message: 'hi' });
     assert.notEqual(echoed.isError, true, JSON.stringify(echoed.content));
@@ -45,7 +61,7 @@ test('a 2025 power\'s elicitation during a modern call reaches the client as inp
     assert.equal(answered.resultType ?? 'complete', 'complete');
     assert.equal(asked.length, 1, 'the client was asked once');
     assert.match(asked[0], /^everything: /, 'the question names the power that asks');
-    assert.match(text, /Ada Lovelace/, 'the power got the client\'s answer');
+    assert.match(text, /Ada Lovelace/, "the power got the client's answer");
   } finally {
     await client.close();
   }

@@ -22,7 +22,10 @@ function bigMarkdown(): string {
   const parts = ['# Operations handbook', ''];
   for (let s = 0; s < 40; s++) {
     parts.push(`## Runbook ${s}: service-${s}`, '');
-    for (let p = 0; p < 6; p++) parts.push(`Step ${p} for service-${s}: check the dashboard at https://ops.example.com/service-${s}/panel-${p} and restart the worker if the queue is stuck for more than ${p + 2} minutes.`);
+    for (let p = 0; p < 6; p++)
+      parts.push(
+        `Step ${p} for service-${s}: check the dashboard at https://ops.example.com/service-${s}/panel-${p} and restart the worker if the queue is stuck for more than ${p + 2} minutes.`,
+      );
     parts.push('');
   }
   return parts.join('\n');
@@ -37,7 +40,8 @@ before(async () => {
   for (let m = 0; m < 8; m++) {
     const dir = path.join(project, 'src', `module-${m}`);
     fs.mkdirSync(dir, { recursive: true });
-    for (let f = 0; f < 25; f++) fs.writeFileSync(path.join(dir, `component-${f}.ts`), `export const value${f} = ${f};\n`);
+    for (let f = 0; f < 25; f++)
+      fs.writeFileSync(path.join(dir, `component-${f}.ts`), `export const value${f} = ${f};\n`);
   }
   fs.writeFileSync(path.join(project, 'docs', 'handbook.md'), bigMarkdown());
   env = gatewayEnv({ home: home.dir, data });
@@ -51,12 +55,13 @@ after(async () => {
 });
 
 const call = (name: string, args: Record<string, unknown>) => session.client.callTool({ name, arguments: args });
-const summaryOf = (result: unknown) => JSON.parse(((result as { content: Array<{ text: string }> }).content[0]!).text);
+const summaryOf = (result: unknown) => JSON.parse((result as { content: Array<{ text: string }> }).content[0]!.text);
 const metaOf = (result: unknown) => (result as { _meta: Record<string, any> })._meta['grimoire/summary'];
 
 test('the gateway offers read_artifact, get_artifact_context and semantic_search', async () => {
   const names = (await session.client.listTools()).tools.map((t) => t.name);
-  for (const name of ['read_artifact', 'get_artifact_context', 'semantic_search']) assert.ok(names.includes(name), name);
+  for (const name of ['read_artifact', 'get_artifact_context', 'semantic_search'])
+    assert.ok(names.includes(name), name);
 });
 
 test('a large directory tree is summarized; every path is kept or paged from the artifact', async () => {
@@ -68,7 +73,10 @@ test('a large directory tree is summarized; every path is kept or paged from the
   assert.equal(summary.metadata.tool, 'directory_tree');
   assert.equal(metaOf(result).summarizer, 'local', 'no sampling client, no VS Code: the local summarizer');
   const rawBytes = metaOf(result).rawBytes as number;
-  assert.ok(textOf(result).length < rawBytes / 3, `the agent sees ${textOf(result).length} characters instead of ${rawBytes} bytes`);
+  assert.ok(
+    textOf(result).length < rawBytes / 3,
+    `the agent sees ${textOf(result).length} characters instead of ${rawBytes} bytes`,
+  );
   assert.match(summary.identifiers.paths, /src\/module-0\/: component-\{0\.\.24\}\.ts/);
   const id = summary.metadata.artifactId;
   const page = await call('read_artifact', { id, offset: 0, limit: 400 });
@@ -115,7 +123,11 @@ test('a large file read is summarized, paged back exactly, assembled within a bu
   const fresh = await call('filesystem__read_text_file', { path: file });
   assert.notEqual(summaryOf(fresh).metadata.cached, true);
   assert.equal(summaryOf(fresh).metadata.reusedFrom, undefined, 'new content, a new summary');
-  const tail = await call('read_artifact', { id: summaryOf(fresh).metadata.artifactId, offset: changed.length - 200, limit: 500 });
+  const tail = await call('read_artifact', {
+    id: summaryOf(fresh).metadata.artifactId,
+    offset: changed.length - 200,
+    limit: 500,
+  });
   assert.match(textOf(tail), /Added after the first read/);
 });
 
@@ -132,7 +144,12 @@ test('grimoire stats --json reports the tokens saved, per day and per power, and
   let report: Record<string, any> = {};
   await waitFor(
     () => {
-      report = JSON.parse(execFileSync(process.execPath, [cliPath, 'stats', '--json', '--demo', '--no-imports'], { env, encoding: 'utf8' })).tokens;
+      report = JSON.parse(
+        execFileSync(process.execPath, [cliPath, 'stats', '--json', '--demo', '--no-imports'], {
+          env,
+          encoding: 'utf8',
+        }),
+      ).tokens;
       return report.summarized.results >= 4;
     },
     20_000,
@@ -150,8 +167,13 @@ test('grimoire stats --json reports the tokens saved, per day and per power, and
   assert.equal(report.toolsList.configured.powers, 3, 'the demo powers configured for this command');
   assert.ok(report.toolsList.savedTokens > 0, JSON.stringify(report.toolsList));
   // Without the demo powers configured, the same store's catalog counts for nothing: direct exposure is what is configured now.
-  const bare = JSON.parse(execFileSync(process.execPath, [cliPath, 'stats', '--json', '--no-imports'], { env, encoding: 'utf8' })).tokens;
-  assert.deepEqual([bare.toolsList.configured.powers, bare.toolsList.configured.tools, bare.toolsList.configured.tokens], [0, 0, 0]);
+  const bare = JSON.parse(
+    execFileSync(process.execPath, [cliPath, 'stats', '--json', '--no-imports'], { env, encoding: 'utf8' }),
+  ).tokens;
+  assert.deepEqual(
+    [bare.toolsList.configured.powers, bare.toolsList.configured.tools, bare.toolsList.configured.tokens],
+    [0, 0, 0],
+  );
   assert.ok(bare.toolsList.savedTokens < 0, 'Grimoire alone costs its own list');
   const table = execFileSync(process.execPath, [cliPath, 'stats', '--no-imports'], { env, encoding: 'utf8' });
   assert.match(table, /Counted per model request: each tool call is one request/);

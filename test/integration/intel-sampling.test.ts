@@ -4,7 +4,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CreateMessageRequestSchema, type CreateMessageRequest, type CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CreateMessageRequestSchema,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { gatewayEnv, textOf } from '../helpers/gateway-process.js';
 import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
 
@@ -16,7 +20,8 @@ import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
 type Script = 'good' | 'bad-json' | 'slow';
 let script: Script = 'good';
 const requests: CreateMessageRequest['params'][] = [];
-const SCRIPTED = '{"keyFindings":["The changelog lists 60 releases.","Release 60.0.0 is the newest.","Every release names its pull requests."],"actionableInsights":["Read the 60.0.0 notes before upgrading."]}';
+const SCRIPTED =
+  '{"keyFindings":["The changelog lists 60 releases.","Release 60.0.0 is the newest.","Every release names its pull requests."],"actionableInsights":["Read the 60.0.0 notes before upgrading."]}';
 
 let home: { dir: string; cleanup: () => void };
 let project: string;
@@ -29,12 +34,22 @@ before(async () => {
   fs.cpSync(path.join(repoRoot, 'server', 'demo', 'project'), project, { recursive: true });
   for (const name of ['CHANGELOG.md', 'HISTORY.md', 'RELEASES.md']) {
     const lines = ['# Changelog', ''];
-    for (let v = 60; v > 0; v--) lines.push(`## ${v}.0.0 (${name})`, '', `- Fix the launcher crash on start (#${1000 + v}).`, `- Speed up the resolver by ${v}% (#${2000 + v}).`, '');
+    for (let v = 60; v > 0; v--)
+      lines.push(
+        `## ${v}.0.0 (${name})`,
+        '',
+        `- Fix the launcher crash on start (#${1000 + v}).`,
+        `- Speed up the resolver by ${v}% (#${2000 + v}).`,
+        '',
+      );
     fs.writeFileSync(path.join(project, 'docs', name), lines.join('\n'));
   }
   // The sampling timeout is a setting: short here, so that the slow script falls back quickly. The
   // read budget is low so that these small files are summarized (a file read comes back whole up to it).
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ intel: { readWholeTokens: 256, summarizers: { sampling: { timeoutMs: 1500 } } } }));
+  fs.writeFileSync(
+    path.join(home.dir, 'settings.json'),
+    JSON.stringify({ intel: { readWholeTokens: 256, summarizers: { sampling: { timeoutMs: 1500 } } } }),
+  );
   client = new Client({ name: 'scripted-sampling-client', version: '1.0.0' }, { capabilities: { sampling: {} } });
   client.setRequestHandler(CreateMessageRequestSchema, async (request): Promise<CreateMessageResult> => {
     requests.push(request.params);
@@ -42,7 +57,12 @@ before(async () => {
     const text = script === 'bad-json' ? 'Here is what I found: a changelog with many releases.' : SCRIPTED;
     return { model: 'scripted-test-model', role: 'assistant', content: { type: 'text', text } };
   });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, 'serve', '--stdio', '--demo', '--no-imports'], env: gatewayEnv({ home: home.dir, data }), stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cliPath, 'serve', '--stdio', '--demo', '--no-imports'],
+    env: gatewayEnv({ home: home.dir, data }),
+    stderr: 'pipe',
+  });
   await client.connect(transport);
   await client.callTool({ name: 'activate_power', arguments: { name: 'filesystem' } });
 });
@@ -53,7 +73,10 @@ after(async () => {
 });
 
 async function read(file: string) {
-  const result = await client.callTool({ name: 'filesystem__read_text_file', arguments: { path: path.join(project, 'docs', file) } });
+  const result = await client.callTool({
+    name: 'filesystem__read_text_file',
+    arguments: { path: path.join(project, 'docs', file) },
+  });
   assert.notEqual(result.isError, true, textOf(result));
   const content = result.content as Array<{ text: string }>;
   return { summary: JSON.parse(content[0]!.text), meta: (result._meta as Record<string, any>)['grimoire/summary'] };
@@ -63,7 +86,11 @@ test("the scripted sampling client's reply becomes the summary (summarizer 1: MC
   script = 'good';
   const { summary, meta } = await read('CHANGELOG.md');
   assert.equal(meta.summarizer, 'sampling');
-  assert.deepEqual(summary.keyFindings, ['The changelog lists 60 releases.', 'Release 60.0.0 is the newest.', 'Every release names its pull requests.']);
+  assert.deepEqual(summary.keyFindings, [
+    'The changelog lists 60 releases.',
+    'Release 60.0.0 is the newest.',
+    'Every release names its pull requests.',
+  ]);
   assert.deepEqual(summary.actionableInsights, ['Read the 60.0.0 notes before upgrading.']);
   assert.ok(summary.identifiers.headings, 'the local identifiers ride along');
   assert.match(summary.metadata.artifactId, /^art_/);

@@ -11,7 +11,11 @@ let runtime: Runtime;
 
 before(async () => {
   home = tempDir();
-  runtime = await createRuntime({ env: gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }), demo: true, imports: false });
+  runtime = await createRuntime({
+    env: gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }),
+    demo: true,
+    imports: false,
+  });
 });
 
 after(async () => {
@@ -19,7 +23,11 @@ after(async () => {
   home.cleanup();
 });
 
-const learnedFor = (power: string) => runtime.parts.learned.documents().powers.get(power)?.map((l) => l.text) ?? [];
+const learnedFor = (power: string) =>
+  runtime.parts.learned
+    .documents()
+    .powers.get(power)
+    ?.map((l) => l.text) ?? [];
 
 test('a request that led to a successful call is learned and resolves to the same power next time', async () => {
   const gateway = runtime.gateway;

@@ -23,8 +23,16 @@ test('the resolver turns hybrid once the model is ready, though every document w
     settingsOverrides: { resolve: { semantic: { enabled: true, model: tinyModel } }, discovery: { enabled: false } },
   });
   try {
-    assert.equal(runtime.gateway.ports.resolverStatus().mode, 'lexical-only', 'the model cannot be ready the moment the runtime is built');
-    await waitFor(() => runtime.gateway.ports.resolverStatus().mode === 'hybrid', 60_000, 'the resolver in hybrid mode');
+    assert.equal(
+      runtime.gateway.ports.resolverStatus().mode,
+      'lexical-only',
+      'the model cannot be ready the moment the runtime is built',
+    );
+    await waitFor(
+      () => runtime.gateway.ports.resolverStatus().mode === 'hybrid',
+      60_000,
+      'the resolver in hybrid mode',
+    );
     const [best] = (await runtime.gateway.ports.resolve('echo a message back')).ranked;
     assert.equal(best.name, 'unstable');
     assert.equal(typeof best.semantic, 'number', 'the ranking used the model');

@@ -17,9 +17,17 @@ let tokens: { mallory: string; bob: string };
 
 before(async () => {
   home = tempDir();
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ sessions: { maxConcurrent: 2, maxPerClient: 2 } }));
+  fs.writeFileSync(
+    path.join(home.dir, 'settings.json'),
+    JSON.stringify({ sessions: { maxConcurrent: 2, maxPerClient: 2 } }),
+  );
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
-  const addUser = (name: string) => (JSON.parse(execFileSync(process.execPath, [cliPath, 'users', 'add', name, '--json'], { env, encoding: 'utf8' })) as { token: string }).token;
+  const addUser = (name: string) =>
+    (
+      JSON.parse(
+        execFileSync(process.execPath, [cliPath, 'users', 'add', name, '--json'], { env, encoding: 'utf8' }),
+      ) as { token: string }
+    ).token;
   tokens = { mallory: addUser('mallory'), bob: addUser('bob') };
   gateway = await startHttpGateway(['--no-imports'], env);
 });
@@ -32,17 +40,29 @@ after(async () => {
 function listTools(token: string, url = gateway.url): Promise<Response> {
   return fetch(url, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-method': 'tools/list', 'mcp-protocol-version': '2026-07-28' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-method': 'tools/list',
+      'mcp-protocol-version': '2026-07-28',
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/list',
-      params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
     }),
   });
 }
 
-test('a modern user takes a place under the session limits; one the full gateway cannot seat gets 503 and the limit\'s message', async () => {
+test("a modern user takes a place under the session limits; one the full gateway cannot seat gets 503 and the limit's message", async () => {
   const held = [await connectHttp(gateway.url, tokens.mallory), await connectHttp(gateway.url, tokens.mallory)];
   try {
     // The owner's modern requests: mallory holds both places and more than the owner would, so her oldest session makes room.
@@ -60,25 +80,37 @@ test('a modern user takes a place under the session limits; one the full gateway
   }
 });
 
-test('a modern user idle past sessions.idleMinutes gives up its place: another user is seated, and the first one\'s next request must wait its turn', { timeout: 30_000 }, async () => {
-  const idle = tempDir();
-  fs.writeFileSync(path.join(idle.dir, 'settings.json'), JSON.stringify({ sessions: { maxConcurrent: 1, maxPerClient: 1, idleMinutes: 0.02 } }));
-  const env = gatewayEnv({ home: idle.dir, data: path.join(idle.dir, 'data') });
-  const add = (name: string) => (JSON.parse(execFileSync(process.execPath, [cliPath, 'users', 'add', name, '--json'], { env, encoding: 'utf8' })) as { token: string }).token;
-  const [alice, bob] = [add('alice'), add('bob')];
-  const small = await startHttpGateway(['--no-imports'], env);
-  try {
-    assert.equal((await listTools(alice, small.url)).status, 200);
-    assert.equal((await listTools(bob, small.url)).status, 503, 'alice holds the only place');
-    let seated = 503;
-    for (let tries = 0; seated === 503 && tries < 50; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      seated = (await listTools(bob, small.url)).status;
+test(
+  "a modern user idle past sessions.idleMinutes gives up its place: another user is seated, and the first one's next request must wait its turn",
+  { timeout: 30_000 },
+  async () => {
+    const idle = tempDir();
+    fs.writeFileSync(
+      path.join(idle.dir, 'settings.json'),
+      JSON.stringify({ sessions: { maxConcurrent: 1, maxPerClient: 1, idleMinutes: 0.02 } }),
+    );
+    const env = gatewayEnv({ home: idle.dir, data: path.join(idle.dir, 'data') });
+    const add = (name: string) =>
+      (
+        JSON.parse(
+          execFileSync(process.execPath, [cliPath, 'users', 'add', name, '--json'], { env, encoding: 'utf8' }),
+        ) as { token: string }
+      ).token;
+    const [alice, bob] = [add('alice'), add('bob')];
+    const small = await startHttpGateway(['--no-imports'], env);
+    try {
+      assert.equal((await listTools(alice, small.url)).status, 200);
+      assert.equal((await listTools(bob, small.url)).status, 503, 'alice holds the only place');
+      let seated = 503;
+      for (let tries = 0; seated === 503 && tries < 50; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        seated = (await listTools(bob, small.url)).status;
+      }
+      assert.equal(seated, 200, "alice's place was freed once she was idle");
+      assert.equal((await listTools(alice, small.url)).status, 503, 'bob holds the place now');
+    } finally {
+      await small.stop();
+      idle.cleanup();
     }
-    assert.equal(seated, 200, 'alice\'s place was freed once she was idle');
-    assert.equal((await listTools(alice, small.url)).status, 503, 'bob holds the place now');
-  } finally {
-    await small.stop();
-    idle.cleanup();
-  }
-});
+  },
+);

@@ -54,7 +54,8 @@ async function replicas(settings: Record<string, unknown>) {
   const b = await open();
   const db = new pg.Client({ connectionString: url });
   await db.connect();
-  const bodies = async () => (await db.query<{ file: string }>('SELECT file FROM artifact_bodies ORDER BY file')).rows.map((r) => r.file);
+  const bodies = async () =>
+    (await db.query<{ file: string }>('SELECT file FROM artifact_bodies ORDER BY file')).rows.map((r) => r.file);
   const late: Replica[] = [];
   const openLate = async () => {
     late.push(await open());
@@ -82,71 +83,93 @@ async function readWhole(h: Harness, id: string): Promise<string> {
   return text;
 }
 
-test('an artifact stored through replica A is read whole with read_artifact through replica B; no file is written', { skip }, async () => {
-  const { a, b, db, bodies, openLate, close } = await replicas({});
-  try {
-    // A secret-shaped token (the store masks such text in other tables) and a NUL (not PostgreSQL text): both come back as they were.
-    const raw = `${bigText(12_000)}\ntoken ghp_${'A1b2C3d4'.repeat(4)} and a NUL \u0000 here\n${bigText(3_000, 'beta')}`;
-    const id = summaryOf(await stageRunner(a.h).run(context(a.h), textResult(raw))).metadata.artifactId as string;
-    assert.match(id, /^art_/);
-    await a.store.acknowledged();
-    assert.deepEqual(await bodies(), [`${id}.txt`], 'the body is a row in PostgreSQL');
-    assert.equal(fs.existsSync(path.join(a.h.dataDir, 'artifacts')), false, 'no artifact file on replica A');
+test(
+  'an artifact stored through replica A is read whole with read_artifact through replica B; no file is written',
+  { skip },
+  async () => {
+    const { a, b, db, bodies, openLate, close } = await replicas({});
+    try {
+      // A secret-shaped token (the store masks such text in other tables) and a NUL (not PostgreSQL text): both come back as they were.
+      const raw = `${bigText(12_000)}\ntoken ghp_${'A1b2C3d4'.repeat(4)} and a NUL \u0000 here\n${bigText(3_000, 'beta')}`;
+      const id = summaryOf(await stageRunner(a.h).run(context(a.h), textResult(raw))).metadata.artifactId as string;
+      assert.match(id, /^art_/);
+      await a.store.acknowledged();
+      assert.deepEqual(await bodies(), [`${id}.txt`], 'the body is a row in PostgreSQL');
+      assert.equal(fs.existsSync(path.join(a.h.dataDir, 'artifacts')), false, 'no artifact file on replica A');
 
-    await b.store.catchUp();
-    assert.equal(await readWhole(b.h, id), raw, 'replica B reads the exact raw text');
-    assert.equal(await readWhole(a.h, id), raw);
-    // The NUL in the summary and search text (other tables) no longer makes PostgreSQL reject the batch.
-    assert.equal((await db.query('SELECT id FROM intel_artifacts')).rowCount, 1);
-    const c = await openLate();
-    assert.equal(await readWhole(c.h, id), raw, 'a replica started afterwards loads it from PostgreSQL');
-  } finally {
-    await close();
-  }
-});
+      await b.store.catchUp();
+      assert.equal(await readWhole(b.h, id), raw, 'replica B reads the exact raw text');
+      assert.equal(await readWhole(a.h, id), raw);
+      // The NUL in the summary and search text (other tables) no longer makes PostgreSQL reject the batch.
+      assert.equal((await db.query('SELECT id FROM intel_artifacts')).rowCount, 1);
+      const c = await openLate();
+      assert.equal(await readWhole(c.h, id), raw, 'a replica started afterwards loads it from PostgreSQL');
+    } finally {
+      await close();
+    }
+  },
+);
 
-test('the TTL sweep and the size cap delete the bodies from PostgreSQL; replica B then has nothing to read', { skip }, async () => {
-  const { a, b, clock, bodies, close } = await replicas({ artifacts: { ttlMinutes: 60, maxBytes: 8_000 } });
-  try {
-    const { run } = stageRunner(a.h);
-    const first = summaryOf(await run(context(a.h), textResult(bigText(5_000, 'one')))).metadata.artifactId as string;
-    clock.now += MINUTE;
-    // 5,000 + 5,000 > 8,000: storing the second evicts the first.
-    const second = summaryOf(await run(context(a.h, { args: { path: '/b' }, startedAt: clock.now }), textResult(bigText(5_000, 'two')))).metadata.artifactId as string;
-    await a.store.acknowledged();
-    assert.deepEqual(await bodies(), [`${second}.txt`], 'the evicted body is gone from PostgreSQL');
-    await b.store.catchUp();
-    assert.equal((await handleIntelTool(b.h.intel, 'read_artifact', { id: first }, ''))!.isError, true);
-    assert.equal(await readWhole(b.h, second), bigText(5_000, 'two'));
+test(
+  'the TTL sweep and the size cap delete the bodies from PostgreSQL; replica B then has nothing to read',
+  { skip },
+  async () => {
+    const { a, b, clock, bodies, close } = await replicas({ artifacts: { ttlMinutes: 60, maxBytes: 8_000 } });
+    try {
+      const { run } = stageRunner(a.h);
+      const first = summaryOf(await run(context(a.h), textResult(bigText(5_000, 'one')))).metadata.artifactId as string;
+      clock.now += MINUTE;
+      // 5,000 + 5,000 > 8,000: storing the second evicts the first.
+      const second = summaryOf(
+        await run(context(a.h, { args: { path: '/b' }, startedAt: clock.now }), textResult(bigText(5_000, 'two'))),
+      ).metadata.artifactId as string;
+      await a.store.acknowledged();
+      assert.deepEqual(await bodies(), [`${second}.txt`], 'the evicted body is gone from PostgreSQL');
+      await b.store.catchUp();
+      assert.equal((await handleIntelTool(b.h.intel, 'read_artifact', { id: first }, ''))!.isError, true);
+      assert.equal(await readWhole(b.h, second), bigText(5_000, 'two'));
 
-    clock.now += 61 * MINUTE;
-    assert.equal(await b.h.intel.artifacts.sweep(), 1, 'replica B sweeps the expired artifact');
-    await b.store.acknowledged();
-    assert.deepEqual(await bodies(), [], 'expiry removed the body row');
-    await a.store.catchUp();
-    const gone = (await handleIntelTool(a.h.intel, 'read_artifact', { id: second }, ''))!;
-    assert.equal(gone.isError, true, 'replica A no longer serves it');
-  } finally {
-    await close();
-  }
-});
+      clock.now += 61 * MINUTE;
+      assert.equal(await b.h.intel.artifacts.sweep(), 1, 'replica B sweeps the expired artifact');
+      await b.store.acknowledged();
+      assert.deepEqual(await bodies(), [], 'expiry removed the body row');
+      await a.store.catchUp();
+      const gone = (await handleIntelTool(a.h.intel, 'read_artifact', { id: second }, ''))!;
+      assert.equal(gone.isError, true, 'replica A no longer serves it');
+    } finally {
+      await close();
+    }
+  },
+);
 
-test('the stored results are not in a replica\'s memory: replica B lists and searches what A stored, and A\'s exact cache reads the database', { skip }, async () => {
-  const { a, b, close } = await replicas({});
-  try {
-    const optIn = { cacheTtlSeconds: 600 };
-    const { run, upstream } = stageRunner(a.h);
-    const result = textResult(bigText(6_000, 'inventory'));
-    const id = summaryOf(await run(context(a.h, optIn), result)).metadata.artifactId as string;
-    await a.store.acknowledged();
-    assert.throws(() => b.store.query('SELECT COUNT(*) AS n FROM intel_artifacts'), /the intel_artifacts table is not held in memory: read it with read\(\)/);
-    assert.deepEqual((await b.h.intel.artifacts.live(10, '')).map((r) => r.id), [id], 'listed by replica B from the database');
-    const found = (await handleIntelTool(b.h.intel, 'semantic_search', { query: 'inventory', limit: 5 }, ''))!.structuredContent as { results: Array<{ id: string }> };
-    assert.deepEqual([...new Set(found.results.map((r) => r.id))], [id], "replica B's search finds A's result");
-    await run(context(a.h, { ...optIn, startedAt: a.h.clock.now }), result);
-    assert.equal(upstream.calls, 1, 'the identical opted-in call is served from the cache, read in the database');
-    assert.equal((await b.h.intel.artifacts.usage()).count, 1);
-  } finally {
-    await close();
-  }
-});
+test(
+  "the stored results are not in a replica's memory: replica B lists and searches what A stored, and A's exact cache reads the database",
+  { skip },
+  async () => {
+    const { a, b, close } = await replicas({});
+    try {
+      const optIn = { cacheTtlSeconds: 600 };
+      const { run, upstream } = stageRunner(a.h);
+      const result = textResult(bigText(6_000, 'inventory'));
+      const id = summaryOf(await run(context(a.h, optIn), result)).metadata.artifactId as string;
+      await a.store.acknowledged();
+      assert.throws(
+        () => b.store.query('SELECT COUNT(*) AS n FROM intel_artifacts'),
+        /the intel_artifacts table is not held in memory: read it with read\(\)/,
+      );
+      assert.deepEqual(
+        (await b.h.intel.artifacts.live(10, '')).map((r) => r.id),
+        [id],
+        'listed by replica B from the database',
+      );
+      const found = (await handleIntelTool(b.h.intel, 'semantic_search', { query: 'inventory', limit: 5 }, ''))!
+        .structuredContent as { results: Array<{ id: string }> };
+      assert.deepEqual([...new Set(found.results.map((r) => r.id))], [id], "replica B's search finds A's result");
+      await run(context(a.h, { ...optIn, startedAt: a.h.clock.now }), result);
+      assert.equal(upstream.calls, 1, 'the identical opted-in call is served from the cache, read in the database');
+      assert.equal((await b.h.intel.artifacts.usage()).count, 1);
+    } finally {
+      await close();
+    }
+  },
+);

@@ -24,24 +24,34 @@ after(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-test('a read confirmed on one replica holds on the other; a changed tool is not confirmed on either', { skip }, async () => {
-  const url = await postgres.cluster.freshDatabase();
-  const [one, two] = await Promise.all([1, 2].map((i) => PgStore.open({ url, dataDir: fs.mkdtempSync(path.join(root, `r${i}-`)) })));
-  const here = new ReadConfirmations(one);
-  const there = new ReadConfirmations(two);
-  try {
-    const clock: Tool = { name: 'get_current_time', description: 'Get the current date and time.', inputSchema: { type: 'object', properties: {} } };
-    here.confirm('time', [{ name: clock.name, hash: toolHash(clock) }]);
-    await waitFor(() => there.isConfirmed('time', clock), 5_000, 'the other replica to see the confirmation');
-    assert.equal(there.isConfirmed('time', { ...clock, description: 'Get or set the date and time.' }), false);
-    assert.equal(there.revoke('time', clock.name), true);
-    await waitFor(() => !here.isConfirmed('time', clock), 5_000, 'the revocation on the first replica');
-  } finally {
-    here.close();
-    there.close();
-    await Promise.all([one.close(), two.close()]);
-  }
-});
+test(
+  'a read confirmed on one replica holds on the other; a changed tool is not confirmed on either',
+  { skip },
+  async () => {
+    const url = await postgres.cluster.freshDatabase();
+    const [one, two] = await Promise.all(
+      [1, 2].map((i) => PgStore.open({ url, dataDir: fs.mkdtempSync(path.join(root, `r${i}-`)) })),
+    );
+    const here = new ReadConfirmations(one);
+    const there = new ReadConfirmations(two);
+    try {
+      const clock: Tool = {
+        name: 'get_current_time',
+        description: 'Get the current date and time.',
+        inputSchema: { type: 'object', properties: {} },
+      };
+      here.confirm('time', [{ name: clock.name, hash: toolHash(clock) }]);
+      await waitFor(() => there.isConfirmed('time', clock), 5_000, 'the other replica to see the confirmation');
+      assert.equal(there.isConfirmed('time', { ...clock, description: 'Get or set the date and time.' }), false);
+      assert.equal(there.revoke('time', clock.name), true);
+      await waitFor(() => !here.isConfirmed('time', clock), 5_000, 'the revocation on the first replica');
+    } finally {
+      here.close();
+      there.close();
+      await Promise.all([one.close(), two.close()]);
+    }
+  },
+);
 
 test('the tool list kept by launch definition is read by a replica that starts later', { skip }, async () => {
   const url = await postgres.cluster.freshDatabase();

@@ -16,26 +16,37 @@ let notes: string;
 before(async () => {
   home = tempDir();
   const spells = path.join(home.dir, 'spells');
-  writeSpell(spells, 'sqlite', `name: sqlite
+  writeSpell(
+    spells,
+    'sqlite',
+    `name: sqlite
 version: 1.0.0
 description: A SQLite database.
 keywords: [sql, database, table]
 server:
   command: ${JSON.stringify(process.execPath)}
   args: ${JSON.stringify([path.join(repoRoot, 'node_modules', 'mcp-sqlite', 'mcp-sqlite-server.js'), path.join(home.dir, 'test.db')])}
-`);
+`,
+  );
   const project = path.join(home.dir, 'project');
   fs.mkdirSync(project);
   notes = path.join(project, 'notes.txt');
-  writeSpell(spells, 'files', `name: files
+  writeSpell(
+    spells,
+    'files',
+    `name: files
 version: 1.0.0
 description: Files of the project.
 keywords: [file, read, folder]
 server:
   command: ${JSON.stringify(process.execPath)}
   args: ${JSON.stringify([path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), project])}
-`);
-  session = await connectStdio(['--spells', spells, '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
+`,
+  );
+  session = await connectStdio(
+    ['--spells', spells, '--no-imports'],
+    gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }),
+  );
 });
 
 after(async () => {
@@ -44,10 +55,16 @@ after(async () => {
 });
 
 const call = (variant: 'read' | 'write', name: string, args: Record<string, unknown>) =>
-  session.client.callTool({ name: `call_tool_${variant}`, arguments: { name, args, intent: { operation_type: variant, reason: 'test' } } });
+  session.client.callTool({
+    name: `call_tool_${variant}`,
+    arguments: { name, args, intent: { operation_type: variant, reason: 'test' } },
+  });
 
 test("sqlite's unannotated query (it executes any SQL): DELETE refused on call_tool_read with how to proceed, allowed on call_tool_write", async () => {
-  for (const sql of ['CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)', "INSERT INTO notes (text) VALUES ('keep'), ('drop')"]) {
+  for (const sql of [
+    'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)',
+    "INSERT INTO notes (text) VALUES ('keep'), ('drop')",
+  ]) {
     const made = await call('write', 'sqlite:query', { sql });
     assert.notEqual(made.isError, true, textOf(made));
   }
@@ -57,10 +74,16 @@ test("sqlite's unannotated query (it executes any SQL): DELETE refused on call_t
     payload(refused).error,
     "Tool 'sqlite:query' is marked as not read-only by Grimoire from its name or description (inferred; no annotation was given) (it writes); use call_tool_write.",
   );
-  const count = async () => JSON.parse(textOf(await call('write', 'sqlite:query', { sql: 'SELECT COUNT(*) AS n FROM notes' })))[0].n;
+  const count = async () =>
+    JSON.parse(textOf(await call('write', 'sqlite:query', { sql: 'SELECT COUNT(*) AS n FROM notes' })))[0].n;
   assert.equal(await count(), 2, 'nothing was deleted');
 
-  const found = payload(await session.client.callTool({ name: 'retrieve_tools', arguments: { query: 'execute a raw SQL query', limit: 5 } }));
+  const found = payload(
+    await session.client.callTool({
+      name: 'retrieve_tools',
+      arguments: { query: 'execute a raw SQL query', limit: 5 },
+    }),
+  );
   const query = found.tools.find((t: { name: string }) => t.name === 'sqlite:query');
   assert.equal(query.call_with, 'call_tool_write');
   assert.equal(query.annotations.inferred, true, 'the guess is shown, marked inferred');
@@ -71,7 +94,8 @@ test("sqlite's unannotated query (it executes any SQL): DELETE refused on call_t
 });
 
 test('a changed file read twice returns the new content (over 2 KB: summarized, never served from cache)', async () => {
-  const body = (marker: string) => `${marker}\n${'The quick brown fox jumps over the lazy dog. '.repeat(80)}\nend of ${marker}\n`;
+  const body = (marker: string) =>
+    `${marker}\n${'The quick brown fox jumps over the lazy dog. '.repeat(80)}\nend of ${marker}\n`;
   fs.writeFileSync(notes, body('VERSION-ONE'));
   const first = await call('read', 'files:read_text_file', { path: notes });
   assert.notEqual(first.isError, true, textOf(first));

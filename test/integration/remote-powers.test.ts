@@ -29,7 +29,10 @@ server:
     X-Test-Token: \${REMOTE_TOKEN}
 `,
   );
-  const session = await connectStdio(['--spells', spells, '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { REMOTE_TOKEN: 'abc123' }));
+  const session = await connectStdio(
+    ['--spells', spells, '--no-imports'],
+    gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { REMOTE_TOKEN: 'abc123' }),
+  );
   const activated = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'remote' } }));
   return {
     session,
@@ -47,7 +50,10 @@ for (const [transport, mode] of TRANSPORTS) {
     const { session, activated, close } = await gatewayWithRemotePower(transport, mode);
     try {
       assert.equal(activated.status, 'activated', JSON.stringify(activated));
-      const echoed = await session.client.callTool({ name: 'remote__echo', arguments: { message: `via ${transport}` } });
+      const echoed = await session.client.callTool({
+        name: 'remote__echo',
+        arguments: { message: `via ${transport}` },
+      });
       assert.match(textOf(echoed), new RegExp(`via ${transport}`));
     } finally {
       await close();

@@ -10,12 +10,21 @@ const tinyModel = path.join(repoRoot, 'test', 'fixtures', 'models', 'tiny-embedd
 
 test('resolve_intent explains itself, the agent’s choice is credited, and stats and activity show it', async () => {
   const home = tempDir();
-  fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ resolve: { semantic: { model: tinyModel } } }));
+  fs.writeFileSync(
+    path.join(home.dir, 'settings.json'),
+    JSON.stringify({ resolve: { semantic: { model: tinyModel } } }),
+  );
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_LOG: 'debug' });
   const session = await connectStdio(['--demo', '--no-imports'], env);
-  const cli = (...args: string[]) => JSON.parse(execFileSync(process.execPath, [cliPath, ...args], { env, encoding: 'utf8' }));
+  const cli = (...args: string[]) =>
+    JSON.parse(execFileSync(process.execPath, [cliPath, ...args], { env, encoding: 'utf8' }));
   try {
-    const first = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'remember facts in the knowledge graph', explain: true } }));
+    const first = payload(
+      await session.client.callTool({
+        name: 'resolve_intent',
+        arguments: { query: 'remember facts in the knowledge graph', explain: true },
+      }),
+    );
     assert.equal(first.status, 'activated', JSON.stringify(first));
     assert.equal(first.power.name, 'memory');
     const why = first.power.explain;
@@ -38,12 +47,20 @@ test('resolve_intent explains itself, the agent’s choice is credited, and stat
 
     // The model loads in the background after start-up; a loaded machine may still be loading it here.
     let resolver: unknown;
-    await waitFor(async () => {
-      resolver = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'zzz qqq', explain: true } })).resolver;
-      return (resolver as { mode?: string } | undefined)?.mode === 'hybrid';
-    }, 30_000, 'the tiny model loaded through the settings (resolver mode hybrid)').catch((error: Error) => {
+    await waitFor(
+      async () => {
+        resolver = payload(
+          await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'zzz qqq', explain: true } }),
+        ).resolver;
+        return (resolver as { mode?: string } | undefined)?.mode === 'hybrid';
+      },
+      30_000,
+      'the tiny model loaded through the settings (resolver mode hybrid)',
+    ).catch((error: Error) => {
       // Say why the model is not there: the resolver's status, and the gateway's own log.
-      throw new Error(`${error.message}; resolver: ${JSON.stringify(resolver)}; gateway log: ${session.stderr.join('').slice(-2000)}`);
+      throw new Error(
+        `${error.message}; resolver: ${JSON.stringify(resolver)}; gateway log: ${session.stderr.join('').slice(-2000)}`,
+      );
     });
   } finally {
     await session.client.close();

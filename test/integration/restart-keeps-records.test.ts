@@ -21,7 +21,12 @@ test('kill -9 of the gateway, then a restart, still has every catalog record', a
     await waitFor(() => !isAlive(session.pid!), 5000, 'gateway to die');
     await session.client.close().catch(() => undefined);
 
-    const listed = JSON.parse(execFileSync(process.execPath, [cliPath, 'powers', 'list', '--json', '--demo', '--no-imports'], { env, encoding: 'utf8' }));
+    const listed = JSON.parse(
+      execFileSync(process.execPath, [cliPath, 'powers', 'list', '--json', '--demo', '--no-imports'], {
+        env,
+        encoding: 'utf8',
+      }),
+    );
     const counts = Object.fromEntries(listed.powers.map((p: { name: string; tools: number }) => [p.name, p.tools]));
     assert.equal(counts.memory + counts.everything, exposed, `catalog after restart: ${JSON.stringify(counts)}`);
   } finally {

@@ -19,7 +19,9 @@ test("an imported server's own words: its title leads its description, its instr
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
   fs.writeFileSync(
     path.join(workspace, '.vscode', 'mcp.json'),
-    JSON.stringify({ servers: { everything: { type: 'stdio', command: process.execPath, args: [everythingEntry, 'stdio'] } } }),
+    JSON.stringify({
+      servers: { everything: { type: 'stdio', command: process.execPath, args: [everythingEntry, 'stdio'] } },
+    }),
   );
   const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
   try {
@@ -30,7 +32,11 @@ test("an imported server's own words: its title leads its description, its instr
       assert.ok(runtime.gateway.ports.launches.approve(runtime.parts.tools.power('everything')!));
       runtime.gateway.ports.discoverUnknownPowers();
       await runtime.parts.discovery.idle();
-      assert.match(runtime.parts.tools.power('everything')!.steering, /get-roots-list/, "its instructions once it was listed");
+      assert.match(
+        runtime.parts.tools.power('everything')!.steering,
+        /get-roots-list/,
+        'its instructions once it was listed',
+      );
     } catch (error) {
       await runtime.close();
       throw error;

@@ -28,20 +28,35 @@ test('a child that crashes mid-call fails that call clearly, is restarted, and s
     const firstPid = await childPid(session.client);
     const crashed = await session.client.callTool({ name: 'unstable__crash', arguments: {} });
     assert.equal(crashed.isError, true);
-    assert.match(payload(crashed).error, /Power 'unstable' crashed.*during the call to 'crash'.*restarts it automatically/);
+    assert.match(
+      payload(crashed).error,
+      /Power 'unstable' crashed.*during the call to 'crash'.*restarts it automatically/,
+    );
     let secondPid = 0;
-    await waitFor(async () => {
-      const result = await session.client.callTool({ name: 'unstable__pid', arguments: {} });
-      if (result.isError) return false;
-      secondPid = Number(textOf(result));
-      return true;
-    }, 15_000, 'the restarted child to answer');
+    await waitFor(
+      async () => {
+        const result = await session.client.callTool({ name: 'unstable__pid', arguments: {} });
+        if (result.isError) return false;
+        secondPid = Number(textOf(result));
+        return true;
+      },
+      15_000,
+      'the restarted child to answer',
+    );
     assert.notEqual(secondPid, firstPid, 'a new process serves after the restart');
-    assert.ok(session.logMessages.some((m) => /Power 'unstable' crashed/.test(m)), `client told of the crash: ${session.logMessages}`);
-    const events = JSON.parse(execFileSync(process.execPath, [cliPath, 'events', '--json'], { env: session.env, encoding: 'utf8' })).events;
+    assert.ok(
+      session.logMessages.some((m) => /Power 'unstable' crashed/.test(m)),
+      `client told of the crash: ${session.logMessages}`,
+    );
+    const events = JSON.parse(
+      execFileSync(process.execPath, [cliPath, 'events', '--json'], { env: session.env, encoding: 'utf8' }),
+    ).events;
     const kinds = events.filter((e: { power: string }) => e.power === 'unstable').map((e: { kind: string }) => e.kind);
     assert.ok(kinds.includes('power.crashed'), `events read by another process while the gateway runs: ${kinds}`);
-    assert.ok(kinds.lastIndexOf('power.active') > kinds.indexOf('power.crashed'), 'the restart is recorded after the crash');
+    assert.ok(
+      kinds.lastIndexOf('power.active') > kinds.indexOf('power.crashed'),
+      'the restart is recorded after the crash',
+    );
     const echo = await session.client.callTool({ name: 'unstable__echo', arguments: { text: 'still here' } });
     assert.equal(textOf(echo), 'echo: still here');
   } finally {
@@ -92,9 +107,14 @@ test('a malformed spell next to good ones: the good ones load, the error names f
   writeSpell(spells, 'unstable', unstableSpell());
   writeSpell(spells, 'broken', 'name: Broken Name\nversion: 1\ndescription: x\nkeywords: [one]\nserver: {}\n');
   fs.writeFileSync(path.join(spells, 'garbage.spell.yaml'), 'name: [unclosed\n  - : :\n');
-  const session = await connectStdio(['--spells', spells, '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
+  const session = await connectStdio(
+    ['--spells', spells, '--no-imports'],
+    gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }),
+  );
   try {
-    const activated = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'unstable' } }));
+    const activated = payload(
+      await session.client.callTool({ name: 'activate_power', arguments: { name: 'unstable' } }),
+    );
     assert.equal(activated.status, 'activated');
     const stderr = session.stderr.join('');
     assert.match(stderr, /broken\.spell\.yaml/);
@@ -114,9 +134,14 @@ test('a power answering malformed tools/call results: each call fails clearly, t
     'malformed',
     `name: malformed\nversion: 1.0.0\ndescription: A test server whose tools answer malformed results.\nkeywords: [malformed, results, test]\nsteering: Test guidance.\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([fixtureServer('malformed-result-server')])}\n`,
   );
-  const session = await connectStdio(['--spells', spells, '--no-imports'], gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }));
+  const session = await connectStdio(
+    ['--spells', spells, '--no-imports'],
+    gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }),
+  );
   try {
-    const activated = payload(await session.client.callTool({ name: 'activate_power', arguments: { name: 'malformed' } }));
+    const activated = payload(
+      await session.client.callTool({ name: 'activate_power', arguments: { name: 'malformed' } }),
+    );
     assert.equal(activated.status, 'activated', JSON.stringify(activated));
     const expected: Record<string, RegExp> = {
       structured_string: /structuredContent.*expected record/s,
@@ -137,7 +162,10 @@ test('a power answering malformed tools/call results: each call fails clearly, t
     const offSchema = await session.client.callTool({ name: 'malformed__off_schema', arguments: {} });
     assert.equal(offSchema.isError, true, JSON.stringify(offSchema));
     assert.match(payload(offSchema).error as string, /'malformed:off_schema'.*does not match the tool's output schema/);
-    assert.deepEqual((await session.client.callTool({ name: 'malformed__on_schema', arguments: {} })).structuredContent, { count: 3 });
+    assert.deepEqual(
+      (await session.client.callTool({ name: 'malformed__on_schema', arguments: {} })).structuredContent,
+      { count: 3 },
+    );
   } finally {
     await session.client.close();
     home.cleanup();

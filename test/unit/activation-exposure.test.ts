@@ -18,16 +18,35 @@ import { ToolTrust } from '../../server/trust/tool-trust.js';
 import { UpstreamManager } from '../../server/upstream/manager.js';
 import { tempDir, unstableSpell, writeSpell } from '../helpers/temp.js';
 
-const tool = (name: string, description = `${name} things`) => ({ name, description, inputSchema: { type: 'object' as const } });
+const tool = (name: string, description = `${name} things`) => ({
+  name,
+  description,
+  inputSchema: { type: 'object' as const },
+});
 
-async function parts(overrides: Record<string, unknown>, run: (p: { activation: Activation; sessions: SessionRegistry; trust: ToolTrust; changes: () => number; settings: Settings }) => Promise<void>) {
+async function parts(
+  overrides: Record<string, unknown>,
+  run: (p: {
+    activation: Activation;
+    sessions: SessionRegistry;
+    trust: ToolTrust;
+    changes: () => number;
+    settings: Settings;
+  }) => Promise<void>,
+) {
   const temp = tempDir();
   const store = await Store.open({ dataDir: path.join(temp.dir, 'data'), fsync: false });
   const spells = path.join(temp.dir, 'spells');
   writeSpell(spells, 'unstable', unstableSpell());
   const registry = new PowerRegistry({ spellDirs: [spells], importFiles: [], env: process.env });
   registry.load();
-  const manager = new UpstreamManager({ callTimeoutMs: 1000, startTimeoutMs: 1000, restart: { maxAttempts: 0, baseDelayMs: 10 }, idle: { mode: 'never', minutes: 0, turns: 0 }, maxMessageBytes: 1 << 20 });
+  const manager = new UpstreamManager({
+    callTimeoutMs: 1000,
+    startTimeoutMs: 1000,
+    restart: { maxAttempts: 0, baseDelayMs: 10 },
+    idle: { mode: 'never', minutes: 0, turns: 0 },
+    maxMessageBytes: 1 << 20,
+  });
   const catalog = new Catalog(store);
   // The tools as an earlier run listed and pinned them; 'write' changed since and is held.
   catalog.record('unstable', [tool('read'), tool('write'), tool('remove')]);
@@ -65,9 +84,13 @@ function handle(): SessionHandle & { told: number } {
   return h as unknown as SessionHandle & { told: number };
 }
 
-const powerTools = (activation: Activation, session?: string) => activation.listTools(session).slice(GATEWAY_TOOLS.length).map((t) => t.name);
+const powerTools = (activation: Activation, session?: string) =>
+  activation
+    .listTools(session)
+    .slice(GATEWAY_TOOLS.length)
+    .map((t) => t.name);
 
-test('exposure lists an active power\'s tools, never a blocked one nor one held for review, and tells only on a change', async () => {
+test("exposure lists an active power's tools, never a blocked one nor one held for review, and tells only on a change", async () => {
   await parts({ tools: { blocked: ['unstable:remove'] } }, async ({ activation, sessions, trust, changes }) => {
     const a = handle();
     const b = handle();
@@ -82,7 +105,9 @@ test('exposure lists an active power\'s tools, never a blocked one nor one held 
     assert.equal(changes(), 1);
     activation.updateExposure();
     assert.equal(changes(), 1, 'no change, no notice');
-    assert.ok(activation.isActive('unstable', 'a') && !activation.isActive('unstable', 'b') && activation.isActive('unstable'));
+    assert.ok(
+      activation.isActive('unstable', 'a') && !activation.isActive('unstable', 'b') && activation.isActive('unstable'),
+    );
 
     trust.approve('unstable', 'write');
     activation.updateExposure();
@@ -115,9 +140,23 @@ test('exposure: the cap counts tools in activation order; call-tools mode expose
 test('activation refuses an unknown power and a disabled one alike, never naming the disabled one', async () => {
   await parts({ powers: { disabled: ['unstable'] } }, async ({ activation, sessions }) => {
     sessions.open('a', handle(), false);
-    await assert.rejects(activation.activate('nope', 'a'), (error: unknown) => error instanceof UnknownPowerError && /Unknown power 'nope'.*Known powers: \(none configured\)\./.test(error.message) && error.known.length === 0);
-    await assert.rejects(activation.activate('unstable', 'a'), (error: unknown) => error instanceof UnknownPowerError && /^Unknown power 'unstable'\. Known powers: \(none configured\)/.test(error.message));
-    await assert.rejects(activation.deactivate('nope', 'a'), (error: unknown) => error instanceof UnknownPowerError && !error.message.includes('unstable'));
+    await assert.rejects(
+      activation.activate('nope', 'a'),
+      (error: unknown) =>
+        error instanceof UnknownPowerError &&
+        /Unknown power 'nope'.*Known powers: \(none configured\)\./.test(error.message) &&
+        error.known.length === 0,
+    );
+    await assert.rejects(
+      activation.activate('unstable', 'a'),
+      (error: unknown) =>
+        error instanceof UnknownPowerError &&
+        /^Unknown power 'unstable'\. Known powers: \(none configured\)/.test(error.message),
+    );
+    await assert.rejects(
+      activation.deactivate('nope', 'a'),
+      (error: unknown) => error instanceof UnknownPowerError && !error.message.includes('unstable'),
+    );
     assert.equal(sessions.state('a').active.size, 0);
   });
 });

@@ -47,10 +47,25 @@ test('a stored row is the one activity record: camelCase, nulls left out, audit 
     user: 'ana',
     rating: -1,
   });
-  const plain = activityFromRow({ ...row, audit: null, rating: null, operation_type: null, reason: null, error: null, decision_reason: null, user_name: null });
+  const plain = activityFromRow({
+    ...row,
+    audit: null,
+    rating: null,
+    operation_type: null,
+    reason: null,
+    error: null,
+    decision_reason: null,
+    user_name: null,
+  });
   assert.equal(plain.audit, false);
   assert.equal(plain.rating, 0);
-  assert.ok(!('operationType' in plain) && !('reason' in plain) && !('error' in plain) && !('decisionReason' in plain) && !('user' in plain));
+  assert.ok(
+    !('operationType' in plain) &&
+      !('reason' in plain) &&
+      !('error' in plain) &&
+      !('decisionReason' in plain) &&
+      !('user' in plain),
+  );
 });
 
 test('the log hands out the same record live (recorded), as returned, and as queried; ratings as the protocol carries them', async () => {

@@ -19,10 +19,18 @@ function tree(dir: string): string[] {
   });
 }
 
-const paths = ['server', 'client', 'protocol', 'test', 'webview', 'docs'].filter((dir) => fs.existsSync(path.join(repoRoot, dir))).flatMap((dir) => [`${dir}/`, ...tree(dir)]);
+const paths = ['server', 'client', 'protocol', 'test', 'webview', 'docs']
+  .filter((dir) => fs.existsSync(path.join(repoRoot, dir)))
+  .flatMap((dir) => [`${dir}/`, ...tree(dir)]);
 
 /** The page's code spans that name a source file or a folder (`gateway/ports.ts`, `rpc/`, `activation.ts`); links outside the repository left out. */
-const named = [...new Set([...page.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!).filter((span) => /^[\w./-]+(\.ts|\/)$/.test(span) && !span.startsWith('../')))];
+const named = [
+  ...new Set(
+    [...page.matchAll(/`([^`\s]+)`/g)]
+      .map((m) => m[1]!)
+      .filter((span) => /^[\w./-]+(\.ts|\/)$/.test(span) && !span.startsWith('../')),
+  ),
+];
 
 test('the architecture page names code spans to check', () => {
   assert.ok(named.length >= 40, `only ${named.length} paths found on the page`);
@@ -40,7 +48,14 @@ export function resolveSpan(span: string, tree: string[]): string[] {
 }
 
 test('a span resolves from the root, then from server/, then only when one path ends with it', () => {
-  const tree = ['server/log.ts', 'client/log.ts', 'server/powers/types.ts', 'server/resolve/types.ts', 'server/gateway/ports.ts', 'protocol/records.ts'];
+  const tree = [
+    'server/log.ts',
+    'client/log.ts',
+    'server/powers/types.ts',
+    'server/resolve/types.ts',
+    'server/gateway/ports.ts',
+    'protocol/records.ts',
+  ];
   assert.deepEqual(resolveSpan('log.ts', tree), ['server/log.ts']);
   assert.deepEqual(resolveSpan('gateway/ports.ts', tree), ['server/gateway/ports.ts']);
   assert.deepEqual(resolveSpan('records.ts', tree), ['protocol/records.ts']);
@@ -51,13 +66,21 @@ test('a span resolves from the root, then from server/, then only when one path 
 test('every path the architecture page names exists, and names one file or folder', () => {
   const missing = named.filter((span) => resolveSpan(span, paths).length === 0);
   assert.deepEqual(missing, [], `docs/ARCHITECTURE.md names paths that do not exist: ${missing.join(', ')}`);
-  const ambiguous = named.filter((span) => resolveSpan(span, paths).length > 1).map((span) => `${span} (${resolveSpan(span, paths).join(', ')})`);
-  assert.deepEqual(ambiguous, [], `docs/ARCHITECTURE.md names paths that fit more than one file: write their folder: ${ambiguous.join('; ')}`);
+  const ambiguous = named
+    .filter((span) => resolveSpan(span, paths).length > 1)
+    .map((span) => `${span} (${resolveSpan(span, paths).join(', ')})`);
+  assert.deepEqual(
+    ambiguous,
+    [],
+    `docs/ARCHITECTURE.md names paths that fit more than one file: write their folder: ${ambiguous.join('; ')}`,
+  );
 });
 
-test("every folder and top-level module of server/ is on the architecture page", () => {
+test('every folder and top-level module of server/ is on the architecture page', () => {
   const entries = fs.readdirSync(path.join(repoRoot, 'server'), { withFileTypes: true });
-  const expected = entries.filter((e) => e.isDirectory() || e.name.endsWith('.ts')).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
+  const expected = entries
+    .filter((e) => e.isDirectory() || e.name.endsWith('.ts'))
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
   const absent = expected.filter((name) => !page.includes(`\`${name}\``) && !page.includes(`\`server/${name}\``));
   assert.deepEqual(absent, [], `server/ has what docs/ARCHITECTURE.md does not mention: ${absent.join(', ')}`);
 });

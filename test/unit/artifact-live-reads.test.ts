@@ -12,7 +12,12 @@ after(() => setLogSink((line) => process.stderr.write(line + '\n')));
 test("hasLiveReads asks the store again only when the artifacts table changed (another process's save included) or an artifact may have expired", async () => {
   const h = await harness();
   const other = await Store.open({ dataDir: h.dataDir, fsync: false });
-  const otherIntel = new Intel({ store: other, settings: () => h.settings, tokenizer: new InlineTokenizer(), now: () => h.clock.now });
+  const otherIntel = new Intel({
+    store: other,
+    settings: () => h.settings,
+    tokenizer: new InlineTokenizer(),
+    now: () => h.clock.now,
+  });
   try {
     let queries = 0;
     const query = h.store.query.bind(h.store);

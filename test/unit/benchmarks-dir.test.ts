@@ -14,15 +14,22 @@ test('by default the development sets are the repository own test/fixtures/bench
   const sets = devSets(benchmarksDir(undefined, {}));
   assert.equal(sets.length, 6);
   for (const set of sets) {
-    for (const file of [set.servers, set.tools, set.queries].filter((f): f is string => f !== undefined)) assert.ok(fs.statSync(file).size > 1000, file);
+    for (const file of [set.servers, set.tools, set.queries].filter((f): f is string => f !== undefined))
+      assert.ok(fs.statSync(file).size > 1000, file);
     const queries = readJsonl<BenchQuery>(set.queries);
-    assert.ok(queries.length >= 104 && queries.every((q) => q.gt_servers?.length), `${set.name}: ${queries.length} queries, each with its right servers`);
+    assert.ok(
+      queries.length >= 104 && queries.every((q) => q.gt_servers?.length),
+      `${set.name}: ${queries.length} queries, each with its right servers`,
+    );
   }
 });
 
 test('each public set carries its licence, and the folder its provenance', () => {
   assert.match(fs.readFileSync(path.join(BUNDLED_BENCHMARKS, 'metatool', 'LICENSE'), 'utf8'), /^MIT License/);
-  assert.match(fs.readFileSync(path.join(BUNDLED_BENCHMARKS, 'mcp-bench', 'LICENSE'), 'utf8'), /Apache License\s+Version 2\.0/);
+  assert.match(
+    fs.readFileSync(path.join(BUNDLED_BENCHMARKS, 'mcp-bench', 'LICENSE'), 'utf8'),
+    /Apache License\s+Version 2\.0/,
+  );
   const readme = fs.readFileSync(path.join(BUNDLED_BENCHMARKS, 'README.md'), 'utf8');
   assert.match(readme, /HowieHwong\/MetaTool @ 35e81bb \| MIT/);
   assert.match(readme, /Accenture\/mcp-bench @ 09e5233 \| Apache-2\.0/);
@@ -41,7 +48,11 @@ test('nothing in the repository points at folders beside it', () => {
     for (const entry of fs.readdirSync(path.join(repoRoot, dir), { withFileTypes: true })) {
       const rel = path.join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (!['node_modules', 'out', 'dist', '.git', '.vscode-test', 'fixtures'].includes(entry.name) && !entry.name.startsWith('.wip')) walk(rel);
+        if (
+          !['node_modules', 'out', 'dist', '.git', '.vscode-test', 'fixtures'].includes(entry.name) &&
+          !entry.name.startsWith('.wip')
+        )
+          walk(rel);
       } else if (/\.(ts|mjs|js|json|md|yaml|yml)$|^run$/.test(entry.name) && entry.name !== 'benchmarks-dir.test.ts') {
         if (outside.test(fs.readFileSync(path.join(repoRoot, rel), 'utf8'))) offenders.push(rel);
       }

@@ -6,7 +6,12 @@ import { idOfDropped } from '../../server/gateway/sessions/stdio-transport.js';
 function split(max: number, chunks: Array<string | Buffer>, keepBytes?: number) {
   const lines: string[] = [];
   const cuts: CutLine[] = [];
-  const splitter = new BoundedLines(max, (line) => lines.push(line), (cut) => cuts.push(cut), keepBytes);
+  const splitter = new BoundedLines(
+    max,
+    (line) => lines.push(line),
+    (cut) => cuts.push(cut),
+    keepBytes,
+  );
   for (const chunk of chunks) splitter.push(Buffer.from(chunk));
   return { lines, cuts, splitter };
 }
@@ -19,7 +24,11 @@ test('lines split across chunks arrive whole; several in one chunk arrive in ord
 
 test('\\r\\n is accepted; a line is delivered when its newline arrives, not before', () => {
   const lines: string[] = [];
-  const splitter = new BoundedLines(100, (line) => lines.push(line), () => assert.fail('no cut'));
+  const splitter = new BoundedLines(
+    100,
+    (line) => lines.push(line),
+    () => assert.fail('no cut'),
+  );
   splitter.push(Buffer.from('{"a":'));
   assert.deepEqual(lines, []);
   splitter.push(Buffer.from('1}\r\n{"b":2}\n{"c"'));
@@ -43,7 +52,11 @@ test('a line over the bound is cut: its size counted, its start and end kept, th
 
 test('a 100 MB line without a newline is never held: what is pending stays at the bound', () => {
   const cuts: CutLine[] = [];
-  const splitter = new BoundedLines(2048, () => assert.fail('no line'), (cut) => cuts.push(cut));
+  const splitter = new BoundedLines(
+    2048,
+    () => assert.fail('no line'),
+    (cut) => cuts.push(cut),
+  );
   const block = Buffer.alloc(64 * 1024, 'x');
   const before = process.memoryUsage().arrayBuffers;
   for (let i = 0; i < 1600; i++) splitter.push(block);
@@ -63,8 +76,18 @@ test('end() delivers a last line without a newline', () => {
 test('a message over the limit is dropped as it arrives, holding at most its first and last KB, and the next line is whole', () => {
   const lines: string[] = [];
   const cuts: CutLine[] = [];
-  const splitter = new BoundedLines(64 * 1024, (line) => lines.push(line), (cut) => cuts.push(cut), 1024);
-  const body = JSON.stringify({ method: 'tools/call', params: { arguments: { query: 'x'.repeat(5 * 1024 * 1024) } }, jsonrpc: '2.0', id: 42 });
+  const splitter = new BoundedLines(
+    64 * 1024,
+    (line) => lines.push(line),
+    (cut) => cuts.push(cut),
+    1024,
+  );
+  const body = JSON.stringify({
+    method: 'tools/call',
+    params: { arguments: { query: 'x'.repeat(5 * 1024 * 1024) } },
+    jsonrpc: '2.0',
+    id: 42,
+  });
   const chunk = 64 * 1024;
   let held = 0;
   for (let at = 0; at < body.length; at += chunk) {
@@ -84,6 +107,10 @@ test('the id of a dropped message: first keys or last key, never a nested one', 
   assert.equal(idOfDropped('{"jsonrpc":"2.0","id":"req-1","method":"x","params":{', ''), 'req-1');
   assert.equal(idOfDropped('{"method":"tools/call","id":7,"params":{', ''), 7);
   assert.equal(idOfDropped('{"method":"x","params":{"id":5,', '..."more"}},"jsonrpc":"2.0","id":9}'), 9);
-  assert.equal(idOfDropped('{"method":"x","params":{"a":', '"b":{"id":5}}}'), undefined, 'a nested id is not the message id');
+  assert.equal(
+    idOfDropped('{"method":"x","params":{"a":', '"b":{"id":5}}}'),
+    undefined,
+    'a nested id is not the message id',
+  );
   assert.equal(idOfDropped('{"method":"notifications/x","params":{', '"x"}}'), undefined);
 });

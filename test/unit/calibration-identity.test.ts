@@ -1,14 +1,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fitCalibration, rankingShape, topProbability, type TrainingExample } from '../../server/resolve/calibration.js';
+import {
+  fitCalibration,
+  rankingShape,
+  topProbability,
+  type TrainingExample,
+} from '../../server/resolve/calibration.js';
 import { DEFAULT_CALIBRATIONS } from '../../server/resolve/default-calibration.js';
 import { LexicalResolver } from '../../server/resolve/lexical-resolver.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
 
 const powers: PowerDocument[] = [
-  { name: 'memory', description: 'A persistent knowledge graph of entities and relations.', keywords: ['remember', 'recall'], tools: [{ name: 'create_entities' }] },
-  { name: 'notes', description: 'Keep notes and remember them across sessions.', keywords: [], tools: [{ name: 'add_note' }] },
-  { name: 'filesystem', description: 'Read and write files in the project folder.', keywords: ['file'], tools: [{ name: 'read_file' }] },
+  {
+    name: 'memory',
+    description: 'A persistent knowledge graph of entities and relations.',
+    keywords: ['remember', 'recall'],
+    tools: [{ name: 'create_entities' }],
+  },
+  {
+    name: 'notes',
+    description: 'Keep notes and remember them across sessions.',
+    keywords: [],
+    tools: [{ name: 'add_note' }],
+  },
+  {
+    name: 'filesystem',
+    description: 'Read and write files in the project folder.',
+    keywords: ['file'],
+    tools: [{ name: 'read_file' }],
+  },
 ];
 
 test('identity is the share of the score matched in the name or keywords', () => {
@@ -33,7 +53,10 @@ test('the same ranking shape is more confident when the top matched its keywords
 
 test('a model without the identity weight (fitted before it existed) still gives a probability', () => {
   const { identity: _dropped, ...older } = DEFAULT_CALIBRATIONS.lexical;
-  const p = topProbability(rankingShape({ score: 4, normalized: 0.5, coverage: 1, identity: 0.7 }, { score: 1.2 })!, older);
+  const p = topProbability(
+    rankingShape({ score: 4, normalized: 0.5, coverage: 1, identity: 0.7 }, { score: 1.2 })!,
+    older,
+  );
   assert.ok(Number.isFinite(p) && p > 0 && p < 1);
 });
 
@@ -60,5 +83,9 @@ test('identity is fitted as a lift: the bias and the other weights are what they
   assert.equal(withIdentity.lead, without.lead);
   assert.equal(withIdentity.coverage, without.coverage);
   const shape = { lead: 1, strength: 0.5, coverage: 1, identity: 0 };
-  assert.equal(topProbability(shape, withIdentity), topProbability(shape, without), 'a top without an identity match keeps its confidence');
+  assert.equal(
+    topProbability(shape, withIdentity),
+    topProbability(shape, without),
+    'a top without an identity match keeps its confidence',
+  );
 });

@@ -20,7 +20,13 @@ async function longCall(bridge: InputBridge, owner: string, asks = false) {
     owner,
     async () => {
       if (asks) await new Promise((resolve) => setTimeout(resolve, 30));
-      const name = asks ? ((await peer.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: {} } } as never)) as { content?: { name?: string } }).content?.name : '';
+      const name = asks
+        ? (
+            (await peer.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: {} } } as never)) as {
+              content?: { name?: string };
+            }
+          ).content?.name
+        : '';
       return result(`${await new Promise<string>((resolve) => (finish = resolve))}${name}`);
     },
     (reason) => aborted.push(reason),
@@ -31,15 +37,20 @@ async function longCall(bridge: InputBridge, owner: string, asks = false) {
   return { running: outcome.running as RunningCall, finish: (text: string) => finish(text), aborted };
 }
 
-test('a task is its owner\'s: another owner\'s get, update and cancel are answered as unknown and change nothing', async () => {
+test("a task is its owner's: another owner's get, update and cancel are answered as unknown and change nothing", async () => {
   const bridge = new InputBridge(5_000);
   const tasks = new CallTasks(5_000);
   const call = await longCall(bridge, 'a');
   const task = tasks.create('a', call.running, (r) => r);
   assert.equal(task.status, 'working');
-  for (const attempt of [() => tasks.get('b', task.taskId), () => tasks.update('b', task.taskId, {}), () => tasks.cancel('b', task.taskId)]) assert.throws(attempt, /Unknown task/);
+  for (const attempt of [
+    () => tasks.get('b', task.taskId),
+    () => tasks.update('b', task.taskId, {}),
+    () => tasks.cancel('b', task.taskId),
+  ])
+    assert.throws(attempt, /Unknown task/);
   assert.throws(() => tasks.get('a', 'not-minted'), /Unknown task/);
-  assert.deepEqual(call.aborted, [], 'another owner\'s cancel reaches no call');
+  assert.deepEqual(call.aborted, [], "another owner's cancel reaches no call");
   call.finish('done');
   await tick();
   const ended = tasks.get('a', task.taskId);
@@ -47,7 +58,7 @@ test('a task is its owner\'s: another owner\'s get, update and cancel are answer
   assert.deepEqual(ended.result, result('done'));
 });
 
-test('a power\'s question during a task shows as input_required, and tasks/update answers it', async () => {
+test("a power's question during a task shows as input_required, and tasks/update answers it", async () => {
   const bridge = new InputBridge(5_000);
   const tasks = new CallTasks(5_000);
   const call = await longCall(bridge, 'a', true);
@@ -95,11 +106,18 @@ test('tasks/cancel cancels the call and the task stays cancelled when the call e
   assert.equal(ended.result, undefined);
 });
 
-test('when its owner is gone, a running task\'s call is cancelled and every task of the owner dropped, no other\'s', async () => {
+test("when its owner is gone, a running task's call is cancelled and every task of the owner dropped, no other's", async () => {
   const bridge = new InputBridge(5_000);
   const tasks = new CallTasks(5_000);
-  const [running, ended, others] = [await longCall(bridge, 'a'), await longCall(bridge, 'a'), await longCall(bridge, 'b')];
-  const [runningTask, endedTask] = [tasks.create('a', running.running, (r) => r), tasks.create('a', ended.running, (r) => r)];
+  const [running, ended, others] = [
+    await longCall(bridge, 'a'),
+    await longCall(bridge, 'a'),
+    await longCall(bridge, 'b'),
+  ];
+  const [runningTask, endedTask] = [
+    tasks.create('a', running.running, (r) => r),
+    tasks.create('a', ended.running, (r) => r),
+  ];
   const othersTask = tasks.create('b', others.running, (r) => r);
   ended.finish('done');
   await tick();

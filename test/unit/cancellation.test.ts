@@ -59,13 +59,20 @@ test('following a signal: aborted with it, now or later; its signal is that sign
 test('following a signal adds no listener to it until something listens, then one for all listeners', () => {
   const controller = new AbortController();
   const following = Cancellation.following(controller.signal)!;
-  assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'a call nobody listens to costs the signal nothing');
+  assert.equal(
+    getEventListeners(controller.signal, 'abort').length,
+    0,
+    'a call nobody listens to costs the signal nothing',
+  );
   const heard: unknown[] = [];
   following.onAbort((reason) => heard.push(['first', reason]));
   following.onAbort((reason) => heard.push(['second', reason]));
   assert.equal(getEventListeners(controller.signal, 'abort').length, 1);
   controller.abort('gone');
-  assert.deepEqual(heard, [['first', 'gone'], ['second', 'gone']]);
+  assert.deepEqual(heard, [
+    ['first', 'gone'],
+    ['second', 'gone'],
+  ]);
   assert.deepEqual([following.aborted, following.reason], [true, 'gone']);
 });
 

@@ -18,5 +18,8 @@ test("a power's server gets PATH and the like from the gateway, none of the gate
   assert.equal(inherited.PGPASSWORD, undefined);
 
   const written = childEnvironment({ PGPASSWORD: 'the-spells-own', PGHOST: 'db.internal', PATH: '/opt/db/bin' });
-  assert.deepEqual([written.PGPASSWORD, written.PGHOST, written.PATH], ['the-spells-own', 'db.internal', '/opt/db/bin']);
+  assert.deepEqual(
+    [written.PGPASSWORD, written.PGHOST, written.PATH],
+    ['the-spells-own', 'db.internal', '/opt/db/bin'],
+  );
 });

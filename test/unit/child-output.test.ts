@@ -7,10 +7,26 @@ import { StderrTail, STDERR_LINE_BYTES } from '../../server/upstream/stderr-tail
 
 test('the request a cut answer belongs to: its id first or last, only a waiting one, else the only one waiting', () => {
   const cut = (head: string, tail: string): CutLine => ({ bytes: 1, head: Buffer.from(head), tail: Buffer.from(tail) });
-  assert.equal(cutMessageId(cut('{"result":{"content":[{"text":"yyy', 'yyy"}]},"jsonrpc":"2.0","id":7}'), new Set([3, 7])), 7, 'the TypeScript SDK puts the id last');
-  assert.equal(cutMessageId(cut('{"jsonrpc":"2.0","id":"a-1","result":{"x":"', '"}}'), new Set(['a-1', 2])), 'a-1', 'most serializers put it first');
-  assert.equal(cutMessageId(cut('{"result":{"id":5,"text":"', '"},"id":9}'), new Set([5, 6])), undefined, 'an id inside the result, or one not waiting, does not count');
-  assert.equal(cutMessageId(cut('{"result":{"text":"', 'garbage'), new Set([4])), 4, 'one request waiting: it is the one');
+  assert.equal(
+    cutMessageId(cut('{"result":{"content":[{"text":"yyy', 'yyy"}]},"jsonrpc":"2.0","id":7}'), new Set([3, 7])),
+    7,
+    'the TypeScript SDK puts the id last',
+  );
+  assert.equal(
+    cutMessageId(cut('{"jsonrpc":"2.0","id":"a-1","result":{"x":"', '"}}'), new Set(['a-1', 2])),
+    'a-1',
+    'most serializers put it first',
+  );
+  assert.equal(
+    cutMessageId(cut('{"result":{"id":5,"text":"', '"},"id":9}'), new Set([5, 6])),
+    undefined,
+    'an id inside the result, or one not waiting, does not count',
+  );
+  assert.equal(
+    cutMessageId(cut('{"result":{"text":"', 'garbage'), new Set([4])),
+    4,
+    'one request waiting: it is the one',
+  );
   assert.equal(cutMessageId(cut('garbage', 'garbage'), new Set()), undefined);
   const answer = tooLargeAnswer(7, 20 * 1024 * 1024, 10 * 1024 * 1024) as { id: number; error: { message: string } };
   assert.equal(answer.id, 7);

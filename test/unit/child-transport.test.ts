@@ -20,7 +20,10 @@ function collect(transport: ChildProcessTransport) {
 }
 
 test('an answer over the limit becomes an error for its request; the child and the next answers carry on', async () => {
-  const transport = new ChildProcessTransport({ command: process.execPath, args: ['-e', ANSWERING_CHILD], env: { PATH: process.env.PATH ?? '' } }, { maxMessageBytes: 64 * 1024, graceMs: 200 });
+  const transport = new ChildProcessTransport(
+    { command: process.execPath, args: ['-e', ANSWERING_CHILD], env: { PATH: process.env.PATH ?? '' } },
+    { maxMessageBytes: 64 * 1024, graceMs: 200 },
+  );
   const messages = collect(transport);
   let closed = false;
   transport.onclose = () => (closed = true);
@@ -32,7 +35,11 @@ test('an answer over the limit becomes an error for its request; the child and t
     assert.deepEqual(messages[0], {
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32010, message: 'result too large (3 MB, limit 0.1 MB)', data: { reason: 'result_too_large', bytes: 3 * 1024 * 1024 + 45, limitBytes: 64 * 1024 } },
+      error: {
+        code: -32010,
+        message: 'result too large (3 MB, limit 0.1 MB)',
+        data: { reason: 'result_too_large', bytes: 3 * 1024 * 1024 + 45, limitBytes: 64 * 1024 },
+      },
     });
     assert.deepEqual(messages[1], { jsonrpc: '2.0', id: 2, result: { text: 'y'.repeat(10) } });
     assert.equal(closed, false);
@@ -50,7 +57,10 @@ process.stdin.once('data', () => {
 });`;
 
 test('lines that are not JSON-RPC messages are reported and dropped; blank lines are skipped; the answer after them arrives', async () => {
-  const transport = new ChildProcessTransport({ command: process.execPath, args: ['-e', MISBEHAVING_CHILD], env: { PATH: process.env.PATH ?? '' } }, { maxMessageBytes: 64 * 1024, graceMs: 200 });
+  const transport = new ChildProcessTransport(
+    { command: process.execPath, args: ['-e', MISBEHAVING_CHILD], env: { PATH: process.env.PATH ?? '' } },
+    { maxMessageBytes: 64 * 1024, graceMs: 200 },
+  );
   const messages = collect(transport);
   const errors: string[] = [];
   transport.onerror = (error) => errors.push(error.message);
@@ -64,15 +74,24 @@ test('lines that are not JSON-RPC messages are reported and dropped; blank lines
     ]);
     assert.equal(errors.length, 4, errors.join('\n'));
     assert.match(errors[0], /JSON/);
-    assert.ok(errors.slice(1).every((message) => /not a JSON-RPC 2\.0 message/.test(message)), errors.join('\n'));
-    assert.ok(errors.every((message) => !message.includes('hello')), 'a dropped line is described by its size, not shown');
+    assert.ok(
+      errors.slice(1).every((message) => /not a JSON-RPC 2\.0 message/.test(message)),
+      errors.join('\n'),
+    );
+    assert.ok(
+      errors.every((message) => !message.includes('hello')),
+      'a dropped line is described by its size, not shown',
+    );
   } finally {
     await transport.close();
   }
 });
 
 test('a command that does not exist fails start with the reason and closes', async () => {
-  const transport = new ChildProcessTransport({ command: 'surely-not-a-command-xyz', args: [], env: { PATH: process.env.PATH ?? '' } }, { maxMessageBytes: 1024 });
+  const transport = new ChildProcessTransport(
+    { command: 'surely-not-a-command-xyz', args: [], env: { PATH: process.env.PATH ?? '' } },
+    { maxMessageBytes: 1024 },
+  );
   let closed = false;
   transport.onclose = () => (closed = true);
   transport.onerror = () => undefined;
@@ -84,7 +103,12 @@ test('inside Electron a stdio child gets ELECTRON_RUN_AS_NODE=1 (a server on the
   Object.defineProperty(process.versions, 'electron', { value: '37.0.0', configurable: true });
   try {
     const { transport, stderr } = createTransport(
-      { transport: 'stdio', command: process.execPath, args: ['-e', 'process.stderr.write(String(process.env.ELECTRON_RUN_AS_NODE) + "\\n")'], env: {} },
+      {
+        transport: 'stdio',
+        command: process.execPath,
+        args: ['-e', 'process.stderr.write(String(process.env.ELECTRON_RUN_AS_NODE) + "\\n")'],
+        env: {},
+      },
       { maxMessageBytes: 1024 },
     );
     let text = '';

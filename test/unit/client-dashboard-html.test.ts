@@ -19,7 +19,10 @@ test('the CSP denies everything but nonce-tagged scripts and the extension resou
 test('the page loads its script and style by webview URI, each with the nonce', () => {
   const html = dashboardHtml(assets, 'n0nce');
   assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; [^"]*'nonce-n0nce'/);
-  assert.match(html, /<script nonce="n0nce" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\/dashboard\.js"><\/script>/);
+  assert.match(
+    html,
+    /<script nonce="n0nce" src="https:\/\/file\+\.vscode-resource\.vscode-cdn\.net\/ext\/dist\/webview\/dashboard\.js"><\/script>/,
+  );
   assert.match(html, /<link rel="stylesheet" nonce="n0nce" href="[^"]+dashboard\.css">/);
   assert.equal((html.match(/<script/g) ?? []).length, 1, 'no inline script');
 });

@@ -4,7 +4,11 @@ import { openWalkthroughOnce, WALKTHROUGH_SHOWN_KEY, type FirstRunState } from '
 
 function memento(): FirstRunState & { values: Map<string, unknown> } {
   const values = new Map<string, unknown>();
-  return { values, get: <T>(key: string) => values.get(key) as T | undefined, update: async (key, value) => void values.set(key, value) };
+  return {
+    values,
+    get: <T>(key: string) => values.get(key) as T | undefined,
+    update: async (key, value) => void values.set(key, value),
+  };
 }
 
 test('the walkthrough opens on the first activation only, remembered across windows and restarts', async () => {
@@ -19,7 +23,10 @@ test('the walkthrough opens on the first activation only, remembered across wind
 
 test('a walkthrough that fails to open is not tried again at every start', async () => {
   const state = memento();
-  await assert.rejects(openWalkthroughOnce(state, async () => Promise.reject(new Error('no such walkthrough'))), /no such walkthrough/);
+  await assert.rejects(
+    openWalkthroughOnce(state, async () => Promise.reject(new Error('no such walkthrough'))),
+    /no such walkthrough/,
+  );
   let opened = 0;
   assert.equal(await openWalkthroughOnce(state, async () => void opened++), false);
   assert.equal(opened, 0);

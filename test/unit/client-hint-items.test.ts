@@ -9,17 +9,88 @@ const node = (power: string, tool: string, calls = 0) => ({ id: `${power}:${tool
 const payload: HintsPayload = {
   scope: 'active',
   powers: ['memory', 'everything'],
-  nodes: [node('memory', 'search_nodes', 4), node('memory', 'create_entities', 2), node('memory', 'create_relations'), node('memory', 'add_observations'), node('memory', 'read_graph', 9), node('everything', 'echo')],
-  edges: [
-    { from: 'memory:search_nodes', to: 'memory:create_entities', kind: 'prerequisite', source: 'declared', weight: 2, followRate: 0.5 },
-    { from: 'memory:create_entities', to: 'memory:create_relations', kind: 'next_action', source: 'declared', weight: 1, followRate: null },
-    { from: 'memory:create_entities', to: 'memory:add_observations', kind: 'next_action', source: 'learned', weight: 3, followRate: 1 },
+  nodes: [
+    node('memory', 'search_nodes', 4),
+    node('memory', 'create_entities', 2),
+    node('memory', 'create_relations'),
+    node('memory', 'add_observations'),
+    node('memory', 'read_graph', 9),
+    node('everything', 'echo'),
   ],
-  followRates: [{ power: 'memory', tool: 'add_observations', kind: 'error_hint', hint: 'not found', source: 'declared', shown: 2, followed: 1, ignored: 1, proceeded: 0, rate: 0.5 }],
+  edges: [
+    {
+      from: 'memory:search_nodes',
+      to: 'memory:create_entities',
+      kind: 'prerequisite',
+      source: 'declared',
+      weight: 2,
+      followRate: 0.5,
+    },
+    {
+      from: 'memory:create_entities',
+      to: 'memory:create_relations',
+      kind: 'next_action',
+      source: 'declared',
+      weight: 1,
+      followRate: null,
+    },
+    {
+      from: 'memory:create_entities',
+      to: 'memory:add_observations',
+      kind: 'next_action',
+      source: 'learned',
+      weight: 3,
+      followRate: 1,
+    },
+  ],
+  followRates: [
+    {
+      power: 'memory',
+      tool: 'add_observations',
+      kind: 'error_hint',
+      hint: 'not found',
+      source: 'declared',
+      shown: 2,
+      followed: 1,
+      ignored: 1,
+      proceeded: 0,
+      rate: 0.5,
+    },
+  ],
   recent: [
-    { at: now - 60_000, session: 's', power: 'memory', tool: 'create_entities', kind: 'prerequisite', hint: 'memory:search_nodes', source: 'declared', suggested: ['memory:search_nodes'], outcome: 'followed' },
-    { at: now - 5_000, session: 's', power: 'memory', tool: 'create_entities', kind: 'next_action', hint: 'memory:create_relations', source: 'declared', suggested: ['memory:create_relations', 'memory:add_observations'], outcome: null },
-    { at: now - 1_000, session: 's', power: 'memory', tool: 'add_observations', kind: 'error_hint', hint: 'not found', source: 'declared', suggested: [], outcome: 'ignored' },
+    {
+      at: now - 60_000,
+      session: 's',
+      power: 'memory',
+      tool: 'create_entities',
+      kind: 'prerequisite',
+      hint: 'memory:search_nodes',
+      source: 'declared',
+      suggested: ['memory:search_nodes'],
+      outcome: 'followed',
+    },
+    {
+      at: now - 5_000,
+      session: 's',
+      power: 'memory',
+      tool: 'create_entities',
+      kind: 'next_action',
+      hint: 'memory:create_relations',
+      source: 'declared',
+      suggested: ['memory:create_relations', 'memory:add_observations'],
+      outcome: null,
+    },
+    {
+      at: now - 1_000,
+      session: 's',
+      power: 'memory',
+      tool: 'add_observations',
+      kind: 'error_hint',
+      hint: 'not found',
+      source: 'declared',
+      suggested: [],
+      outcome: 'ignored',
+    },
   ],
 };
 
@@ -27,7 +98,11 @@ const labels = (nodes: HintNode[]) => nodes.map((n) => hintItem(payload, n, now)
 
 test('the Hints view: the network of the active powers, then the hints given lately; nothing at all before any', () => {
   assert.deepEqual(hintChildren(undefined), []);
-  assert.deepEqual(hintChildren({ ...payload, powers: [], edges: [], recent: [] }), [], 'empty: the welcome text shows');
+  assert.deepEqual(
+    hintChildren({ ...payload, powers: [], edges: [], recent: [] }),
+    [],
+    'empty: the welcome text shows',
+  );
   const roots = hintChildren(payload);
   assert.deepEqual(labels(roots), ['Hint network', 'Recent hints']);
   assert.equal(hintItem(payload, roots[0], now).description, 'memory, everything · 3 hints');
@@ -39,8 +114,13 @@ test('the Hints view: the network of the active powers, then the hints given lat
   assert.equal(hintItem(payload, powers[1], now).collapsible, false);
 });
 
-test("a tool lists its prerequisites and next actions with source, use and follow rate, and its error hints", () => {
-  assert.deepEqual(toolsWithHints(payload, 'memory'), ['memory:add_observations', 'memory:create_entities', 'memory:create_relations', 'memory:search_nodes']);
+test('a tool lists its prerequisites and next actions with source, use and follow rate, and its error hints', () => {
+  assert.deepEqual(toolsWithHints(payload, 'memory'), [
+    'memory:add_observations',
+    'memory:create_entities',
+    'memory:create_relations',
+    'memory:search_nodes',
+  ]);
   assert.equal(edgesOf(payload, 'memory:create_entities').length, 3);
   const tool: HintNode = { kind: 'tool', id: 'memory:create_entities' };
   assert.equal(hintItem(payload, tool, now).description, 'called 2× · 3 hints');
@@ -48,7 +128,11 @@ test("a tool lists its prerequisites and next actions with source, use and follo
   assert.deepEqual(labels(edges), ['needs search_nodes', 'then create_relations', 'then add_observations']);
   assert.deepEqual(
     edges.map((e) => hintItem(payload, e, now).description),
-    ['prerequisite · declared · used 2× · followed 50%', 'next action · declared · used 1× · not followed up yet', 'next action · learned · used 3× · followed 100%'],
+    [
+      'prerequisite · declared · used 2× · followed 50%',
+      'next action · declared · used 1× · not followed up yet',
+      'next action · learned · used 3× · followed 100%',
+    ],
   );
   assert.equal(hintItem(payload, edges[2], now).icon.id, 'sparkle', 'learned edges look different');
   const errorHints = hintChildren(payload, { kind: 'tool', id: 'memory:add_observations' });
@@ -58,7 +142,11 @@ test("a tool lists its prerequisites and next actions with source, use and follo
 
 test('recent hints say what was suggested, for which tool, and what the agent did', () => {
   const events = hintChildren(payload, { kind: 'recent' });
-  assert.deepEqual(labels(events), ['create_entities: search_nodes first', 'create_entities → create_relations, add_observations', 'add_observations: on "not found"']);
+  assert.deepEqual(labels(events), [
+    'create_entities: search_nodes first',
+    'create_entities → create_relations, add_observations',
+    'add_observations: on "not found"',
+  ]);
   assert.deepEqual(
     events.map((e) => hintItem(payload, e, now).description),
     ['memory · followed · 1 min ago', 'memory · pending · 5 s ago', 'memory · ignored · 1 s ago'],

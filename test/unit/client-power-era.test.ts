@@ -19,11 +19,23 @@ const power: PowerInfo = {
 };
 
 test('the era of a revision: 2026-07-28 and later are modern, earlier ones legacy, none unknown', () => {
-  assert.deepEqual(['2026-07-28', '2027-01-01', '2025-11-25', '2024-11-05', undefined].map(eraOf), ['modern', 'modern', 'legacy', 'legacy', '?']);
+  assert.deepEqual(['2026-07-28', '2027-01-01', '2025-11-25', '2024-11-05', undefined].map(eraOf), [
+    'modern',
+    'modern',
+    'legacy',
+    'legacy',
+    '?',
+  ]);
 });
 
 test("the Powers tree's tooltip names the revision the power's server spoke, with its era, once it ran", () => {
-  assert.match(powerItem({ ...power, protocolVersion: '2026-07-28' }).tooltip, /^MCP revision: 2026-07-28 \(modern\)$/m);
-  assert.match(powerItem({ ...power, protocolVersion: '2025-11-25' }).tooltip, /^MCP revision: 2025-11-25 \(legacy\)$/m);
+  assert.match(
+    powerItem({ ...power, protocolVersion: '2026-07-28' }).tooltip,
+    /^MCP revision: 2026-07-28 \(modern\)$/m,
+  );
+  assert.match(
+    powerItem({ ...power, protocolVersion: '2025-11-25' }).tooltip,
+    /^MCP revision: 2025-11-25 \(legacy\)$/m,
+  );
   assert.doesNotMatch(powerItem(power).tooltip, /MCP revision/, 'never ran: nothing to say');
 });

@@ -16,8 +16,17 @@ import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
 const memoryServer = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
 const FILLER = ['active', 'voice', 'between', 'existing', 'entire', 'multiple', 'specific'];
 
-function resolve(query: string, workspace: string, env: Record<string, string>): { status: string; candidates: string[] } {
-  return JSON.parse(execFileSync(process.execPath, [cliPath, 'resolve', query, '--json', '--workspace', workspace], { env, encoding: 'utf8' }));
+function resolve(
+  query: string,
+  workspace: string,
+  env: Record<string, string>,
+): { status: string; candidates: string[] } {
+  return JSON.parse(
+    execFileSync(process.execPath, [cliPath, 'resolve', query, '--json', '--workspace', workspace], {
+      env,
+      encoding: 'utf8',
+    }),
+  );
 }
 
 test('the routed memory spell is portable, has telling keywords and is still found for "remember ..."', async () => {
@@ -40,17 +49,39 @@ test('the routed memory spell is portable, has telling keywords and is still fou
   let described: { description: string; tools: string[] } | undefined;
   try {
     // Discovery lists the server's tools in the background: no call needed.
-    await waitFor(async () => {
-      const result = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'zzz' } }));
-      const power = result.powers?.find((p: { name: string }) => p.name === 'memory');
-      return Boolean(power && !/not listed yet/.test(power.description));
-    }, 20_000, 'the memory power described by its tools');
+    await waitFor(
+      async () => {
+        const result = payload(await session.client.callTool({ name: 'resolve_intent', arguments: { query: 'zzz' } }));
+        const power = result.powers?.find((p: { name: string }) => p.name === 'memory');
+        return Boolean(power && !/not listed yet/.test(power.description));
+      },
+      20_000,
+      'the memory power described by its tools',
+    );
   } finally {
     await session.client.close();
   }
   try {
-    const listed = JSON.parse(execFileSync(process.execPath, [cliPath, 'powers', 'list', '--json', '--workspace', workspace], { env, encoding: 'utf8' })).powers.find((p: { name: string }) => p.name === 'memory');
-    described = { description: listed.description, tools: ['create_entities', 'create_relations', 'add_observations', 'delete_entities', 'delete_observations', 'delete_relations', 'read_graph', 'search_nodes', 'open_nodes'] };
+    const listed = JSON.parse(
+      execFileSync(process.execPath, [cliPath, 'powers', 'list', '--json', '--workspace', workspace], {
+        env,
+        encoding: 'utf8',
+      }),
+    ).powers.find((p: { name: string }) => p.name === 'memory');
+    described = {
+      description: listed.description,
+      tools: [
+        'create_entities',
+        'create_relations',
+        'add_observations',
+        'delete_entities',
+        'delete_observations',
+        'delete_relations',
+        'read_graph',
+        'search_nodes',
+        'open_nodes',
+      ],
+    };
     assert.equal(listed.tools, described.tools.length, 'the nine tools of the real server');
     const query = 'remember that the release is on Friday';
 
@@ -59,16 +90,32 @@ test('the routed memory spell is portable, has telling keywords and is still fou
     const adoption = adopt(plan, { description: described.description, toolNames: described.tools }, data);
     const spellText = fs.readFileSync(adoption.spellFile, 'utf8');
     const spell = parse(spellText) as { keywords: string[]; server: { env: Record<string, string> } };
-    assert.equal(spell.server.env.MEMORY_FILE_PATH, '${workspaceFolder}/memory.jsonl', 'a variable, not the absolute path');
+    assert.equal(
+      spell.server.env.MEMORY_FILE_PATH,
+      '${workspaceFolder}/memory.jsonl',
+      'a variable, not the absolute path',
+    );
     assert.ok(!spellText.includes(workspace), 'no absolute path of the workspace');
-    for (const word of FILLER) assert.ok(!spell.keywords.includes(word), `no filler "${word}" in ${spell.keywords.join(', ')}`);
+    for (const word of FILLER)
+      assert.ok(!spell.keywords.includes(word), `no filler "${word}" in ${spell.keywords.join(', ')}`);
     assert.doesNotMatch(spellText, /placeholder|TODO|steering/i);
 
     const routed = resolve(query, workspace, env);
     assert.notEqual(routed.status, 'not_found', `found once routed: ${JSON.stringify(routed)}`);
     assert.equal(routed.candidates[0], 'memory');
-    const powers = JSON.parse(execFileSync(process.execPath, [cliPath, 'powers', 'list', '--json', '--workspace', workspace], { env, encoding: 'utf8' })).powers;
-    assert.deepEqual(powers.filter((p: { name: string }) => p.name === 'memory').map((p: { source: string; problems: string[] }) => [p.source, p.problems]), [['spell', []]], 'one power, from the spell, its variable set');
+    const powers = JSON.parse(
+      execFileSync(process.execPath, [cliPath, 'powers', 'list', '--json', '--workspace', workspace], {
+        env,
+        encoding: 'utf8',
+      }),
+    ).powers;
+    assert.deepEqual(
+      powers
+        .filter((p: { name: string }) => p.name === 'memory')
+        .map((p: { source: string; problems: string[] }) => [p.source, p.problems]),
+      [['spell', []]],
+      'one power, from the spell, its variable set',
+    );
   } finally {
     home.cleanup();
   }

@@ -19,15 +19,33 @@ test('every contributed setting is a row with its own default', () => {
     const row = table.split('\n').find((line) => line.startsWith(`| \`${key}\` |`));
     assert.ok(row, `${key} has a row`);
     const shown = row.split(' | ')[1];
-    const expected = schema.default === true ? 'on' : schema.default === false ? 'off' : typeof schema.default === 'number' ? String(schema.default) : typeof schema.default === 'string' ? `\`${schema.default}\`` : `\`${JSON.stringify(schema.default)}\``;
+    const expected =
+      schema.default === true
+        ? 'on'
+        : schema.default === false
+          ? 'off'
+          : typeof schema.default === 'number'
+            ? String(schema.default)
+            : typeof schema.default === 'string'
+              ? `\`${schema.default}\``
+              : `\`${JSON.stringify(schema.default)}\``;
     assert.equal(shown, expected, key);
   }
   assert.match(table, /\| `grimoire\.resolve\.activateThreshold` \| 0\.9665 \|/);
-  for (const key of ['imports.cursor', 'imports.kiro', 'intel.readWholeTokens']) assert.match(table, new RegExp(`grimoire\\.${key.replace('.', '\\.')}`));
+  for (const key of ['imports.cursor', 'imports.kiro', 'intel.readWholeTokens'])
+    assert.match(table, new RegExp(`grimoire\\.${key.replace('.', '\\.')}`));
 });
 
 test('a description is cut at its first sentence, not at "e.g."; a page without the markers is refused', () => {
-  const table = settingsTable({ contributes: { configuration: { properties: { 'x.y': { default: 3, markdownDescription: 'Uses a model (e.g. Copilot) when one is there. More words.' } } } } });
+  const table = settingsTable({
+    contributes: {
+      configuration: {
+        properties: {
+          'x.y': { default: 3, markdownDescription: 'Uses a model (e.g. Copilot) when one is there. More words.' },
+        },
+      },
+    },
+  });
   assert.match(table, /\| `x\.y` \| 3 \| Uses a model \(e\.g\. Copilot\) when one is there\. \|/);
   assert.throws(() => withSettingsTable('# no table', table), /no settings markers/);
 });

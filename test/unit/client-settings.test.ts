@@ -18,7 +18,9 @@ function source(values: Record<string, unknown>, explicit: Record<string, unknow
 }
 
 function valueAt(object: unknown, dotted: string): unknown {
-  return dotted.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], object);
+  return dotted
+    .split('.')
+    .reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], object);
 }
 
 /** The zod schema at a dotted path of the gateway's settings, through `.prefault({})` and `.default()` wrappers. */
@@ -54,15 +56,25 @@ function refused(setting: SettingDeclaration): [unknown, RegExp][] {
   if (setting.type === 'boolean' || setting.type === 'string') values.push([42, /Invalid/]);
   if (setting.type !== 'number' && setting.type !== 'integer') return values;
   if (setting.minimum !== undefined) values.push([setting.minimum - 1, new RegExp(`>=${setting.minimum}`)]);
-  if (setting.exclusiveMinimum !== undefined) values.push([setting.exclusiveMinimum, new RegExp(`>${setting.exclusiveMinimum}`)]);
+  if (setting.exclusiveMinimum !== undefined)
+    values.push([setting.exclusiveMinimum, new RegExp(`>${setting.exclusiveMinimum}`)]);
   if (setting.maximum !== undefined) values.push([setting.maximum + 1, new RegExp(`<=${setting.maximum}`)]);
   if (setting.type === 'integer') values.push([(setting.minimum ?? setting.exclusiveMinimum ?? 0) + 1.5, /int/]);
   return values;
 }
 
 test('only the gateway settings the user set are sent, shaped like settings.json', () => {
-  const settings = readClientSettings(source({ demoPowers: false, spellFolders: [] }, { 'resolve.activateThreshold': 0.9, 'upstream.idle.mode': 'turns', 'imports.claudeDesktop': false }));
-  assert.deepEqual(settings.gateway, { resolve: { activateThreshold: 0.9 }, upstream: { idle: { mode: 'turns' } }, imports: { claudeDesktop: false } });
+  const settings = readClientSettings(
+    source(
+      { demoPowers: false, spellFolders: [] },
+      { 'resolve.activateThreshold': 0.9, 'upstream.idle.mode': 'turns', 'imports.claudeDesktop': false },
+    ),
+  );
+  assert.deepEqual(settings.gateway, {
+    resolve: { activateThreshold: 0.9 },
+    upstream: { idle: { mode: 'turns' } },
+    imports: { claudeDesktop: false },
+  });
   assert.equal(settings.demoPowers, false);
 });
 
@@ -71,17 +83,25 @@ test('demo powers and spell folders are read from the effective value; junk in t
   assert.equal(settings.demoPowers, true);
   assert.deepEqual(settings.spellFolders, ['~/spells', 'team']);
   assert.deepEqual(settings.gateway, {});
-  assert.deepEqual(readClientSettings(source({ demoPowers: 'yes', spellFolders: 'team' }, {})), { demoPowers: false, spellFolders: [], gateway: {} });
+  assert.deepEqual(readClientSettings(source({ demoPowers: 'yes', spellFolders: 'team' }, {})), {
+    demoPowers: false,
+    spellFolders: [],
+    gateway: {},
+  });
 });
 
 test('package.json and the Marketplace settings table are what the declarations make (run npm run docs:settings)', () => {
-  for (const { file, now, generated } of generatedSettingsFiles(repoRoot)) assert.equal(now, generated, `${file} is out of date: run npm run docs:settings`);
+  for (const { file, now, generated } of generatedSettingsFiles(repoRoot))
+    assert.equal(now, generated, `${file} is out of date: run npm run docs:settings`);
 });
 
 test("every declared gateway setting is a field of the gateway's schema built from its declaration, with the declared default", () => {
   const defaults = defaultSettings();
   for (const key of GATEWAY_SETTING_KEYS) {
-    assert.ok(isDeclaredField(fieldAt(key)), `settingsSchema.${key} is spread from declaredFields('${key.split('.').slice(0, -1).join('.')}')`);
+    assert.ok(
+      isDeclaredField(fieldAt(key)),
+      `settingsSchema.${key} is spread from declaredFields('${key.split('.').slice(0, -1).join('.')}')`,
+    );
     const declared = declaration(key).default;
     if (declared !== CALIBRATED) assert.deepEqual(valueAt(defaults, key), declared, key);
   }
@@ -91,7 +111,9 @@ test('every declared gateway setting reaches the runtime settings when set', () 
   const home = tempDir();
   try {
     const defaults = defaultSettings();
-    const explicit = Object.fromEntries(GATEWAY_SETTING_KEYS.map((key) => [key, validOtherThanDefault(declaration(key), valueAt(defaults, key))]));
+    const explicit = Object.fromEntries(
+      GATEWAY_SETTING_KEYS.map((key) => [key, validOtherThanDefault(declaration(key), valueAt(defaults, key))]),
+    );
     const client = readClientSettings(source({ demoPowers: false, spellFolders: [] }, explicit));
     const config = gatewayConfig({ settings: client }, { GRIMOIRE_HOME: home.dir });
     assert.deepEqual(config.problems, []);
@@ -106,7 +128,10 @@ test("a value out of a declaration's bounds is refused by the gateway, named, an
   let checked = 0;
   for (const key of GATEWAY_SETTING_KEYS) {
     for (const [value, why] of refused(declaration(key))) {
-      const patch = key.split('.').reduceRight<unknown>((inner, part) => ({ [part]: inner }), value) as Record<string, unknown>;
+      const patch = key.split('.').reduceRight<unknown>((inner, part) => ({ [part]: inner }), value) as Record<
+        string,
+        unknown
+      >;
       const result = effectiveSettings('/nonexistent/settings.json', patch);
       assert.equal(result.problems.length, 1, `${key} = ${String(value)}`);
       assert.match(result.problems[0]!, new RegExp(`^grimoire\\.${key.replace(/\./g, '\\.')}: `));

@@ -24,8 +24,17 @@ const windows = (pathEnv: string, files: string[], extra: Partial<CommandLookup>
 });
 
 test('Windows: PATHEXT finds npx.cmd and node.exe; the bare name only with a known extension', () => {
-  const lookup = windows('C:\\tools;"C:\\Program Files\\nodejs"', ['C:\\Program Files\\nodejs\\npx.cmd', 'C:\\Program Files\\nodejs\\node.exe', 'C:\\tools\\script.ps1', 'C:\\tools\\npx']);
-  assert.equal(findCommand('npx', lookup)?.toLowerCase(), 'c:\\program files\\nodejs\\npx.cmd', 'a file named just npx is not run on Windows');
+  const lookup = windows('C:\\tools;"C:\\Program Files\\nodejs"', [
+    'C:\\Program Files\\nodejs\\npx.cmd',
+    'C:\\Program Files\\nodejs\\node.exe',
+    'C:\\tools\\script.ps1',
+    'C:\\tools\\npx',
+  ]);
+  assert.equal(
+    findCommand('npx', lookup)?.toLowerCase(),
+    'c:\\program files\\nodejs\\npx.cmd',
+    'a file named just npx is not run on Windows',
+  );
   assert.equal(findCommand('npx.cmd', lookup)?.toLowerCase(), 'c:\\program files\\nodejs\\npx.cmd');
   assert.equal(findCommand('NODE', lookup)?.toLowerCase(), 'c:\\program files\\nodejs\\node.exe', 'names ignore case');
   assert.equal(findCommand('script', lookup), undefined, '.ps1 is not in PATHEXT');
@@ -36,10 +45,18 @@ test('Windows: PATHEXT finds npx.cmd and node.exe; the bare name only with a kno
 test('Windows: PATHEXT unset falls back to .EXE;.CMD;.BAT;.COM; the current folder comes first; paths take PATHEXT too', () => {
   const files = ['C:\\work\\uvx.bat', 'C:\\bin\\uvx.exe', 'D:\\apps\\server.cmd'];
   const lookup = windows('C:\\bin', files, { pathExt: undefined });
-  assert.equal(findCommand('uvx', lookup)?.toLowerCase(), 'c:\\work\\uvx.bat', 'cwd before PATH, as cmd.exe and cross-spawn do');
+  assert.equal(
+    findCommand('uvx', lookup)?.toLowerCase(),
+    'c:\\work\\uvx.bat',
+    'cwd before PATH, as cmd.exe and cross-spawn do',
+  );
   assert.equal(findCommand('uvx', { ...lookup, cwd: 'C:\\elsewhere' })?.toLowerCase(), 'c:\\bin\\uvx.exe');
   assert.equal(findCommand('D:\\apps\\server', lookup)?.toLowerCase(), 'd:\\apps\\server.cmd');
-  assert.equal(findCommand('D:/apps/server', lookup)?.toLowerCase(), 'd:\\apps\\server.cmd', 'forward slashes are separators on Windows');
+  assert.equal(
+    findCommand('D:/apps/server', lookup)?.toLowerCase(),
+    'd:\\apps\\server.cmd',
+    'forward slashes are separators on Windows',
+  );
   assert.equal(findCommand('missing', lookup), undefined);
 });
 
@@ -52,7 +69,11 @@ for (const platform of ['linux', 'darwin'] as const) {
       fs.writeFileSync(path.join(b.dir, 'tool'), '#!/bin/sh\n', { mode: 0o755 });
       fs.writeFileSync(path.join(b.dir, 'npx.cmd'), '@echo off\n', { mode: 0o755 });
       const lookup: CommandLookup = { platform, pathEnv: `${a.dir}:${b.dir}`, pathExt: '.CMD' };
-      assert.equal(findCommand('tool', lookup), path.join(b.dir, 'tool'), 'the non-executable file earlier on PATH is skipped');
+      assert.equal(
+        findCommand('tool', lookup),
+        path.join(b.dir, 'tool'),
+        'the non-executable file earlier on PATH is skipped',
+      );
       assert.equal(findCommand('npx', lookup), undefined);
       assert.equal(findCommand(path.join(a.dir, 'tool'), lookup), undefined);
       assert.equal(findCommand(path.join(b.dir, 'tool'), lookup), path.join(b.dir, 'tool'));
@@ -74,7 +95,11 @@ test('availability is checked again when PATH changes and when the command is in
     assert.equal(commandExists('late-tool', lookup), false);
     const file = path.join(other.dir, 'late-tool');
     fs.writeFileSync(file, '#!/bin/sh\n', { mode: 0o755 });
-    assert.equal(commandExists('late-tool', { ...lookup, pathEnv: `${dir.dir}${path.delimiter}${other.dir}` }), true, 'a new PATH is looked up at once');
+    assert.equal(
+      commandExists('late-tool', { ...lookup, pathEnv: `${dir.dir}${path.delimiter}${other.dir}` }),
+      true,
+      'a new PATH is looked up at once',
+    );
     fs.copyFileSync(file, path.join(dir.dir, 'late-tool'));
     fs.chmodSync(path.join(dir.dir, 'late-tool'), 0o755);
     t.mock.timers.tick(1100);

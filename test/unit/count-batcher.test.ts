@@ -32,7 +32,10 @@ test('past maxTexts, or on flush(), the batch goes at once; a failure reaches ev
   const batcher = new CountBatcher(tokenizer, 60_000, 3);
   const full = Promise.all([batcher.count(['a', 'b']), batcher.count(['c'])]);
   assert.equal(tokenizer.requests.length, 1, 'three texts waited: sent without waiting for the delay');
-  assert.deepEqual((await full).map((c) => c.length), [2, 1]);
+  assert.deepEqual(
+    (await full).map((c) => c.length),
+    [2, 1],
+  );
   const flushed = batcher.count(['d']);
   batcher.flush();
   assert.equal(tokenizer.requests.length, 2);
@@ -42,7 +45,10 @@ test('past maxTexts, or on flush(), the batch goes at once; a failure reaches ev
 
   const failing = new CountBatcher({ count: () => Promise.reject(new Error('worker gone')) }, 5);
   const results = await Promise.allSettled([failing.count(['a']), failing.count(['b'])]);
-  assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
 });
 
 test('add() hands each caller its counts by callback; settled() waits for what waits and what is being counted; a throwing callback reaches its own failed', async () => {
@@ -50,15 +56,30 @@ test('add() hands each caller its counts by callback; settled() waits for what w
   const batcher = new CountBatcher(tokenizer, 60_000);
   const got: number[][] = [];
   const errors: string[] = [];
-  batcher.add(['one two three'], (counts) => got.push(counts), (error) => errors.push(String(error)));
-  batcher.add(['four'], () => {
-    throw new Error('apply failed');
-  }, (error) => errors.push((error as Error).message));
-  batcher.add(['five six'], (counts) => got.push(counts), (error) => errors.push(String(error)));
+  batcher.add(
+    ['one two three'],
+    (counts) => got.push(counts),
+    (error) => errors.push(String(error)),
+  );
+  batcher.add(
+    ['four'],
+    () => {
+      throw new Error('apply failed');
+    },
+    (error) => errors.push((error as Error).message),
+  );
+  batcher.add(
+    ['five six'],
+    (counts) => got.push(counts),
+    (error) => errors.push(String(error)),
+  );
   assert.equal(tokenizer.requests.length, 0, 'waiting for the delay');
   await batcher.settled();
   assert.equal(tokenizer.requests.length, 1, 'settled() sent the batch at once');
-  assert.deepEqual(got, [await new InlineTokenizer().count(['one two three']), await new InlineTokenizer().count(['five six'])]);
+  assert.deepEqual(got, [
+    await new InlineTokenizer().count(['one two three']),
+    await new InlineTokenizer().count(['five six']),
+  ]);
   assert.deepEqual(errors, ['apply failed']);
   await batcher.settled();
   assert.equal(tokenizer.requests.length, 1, 'nothing left: no request');

@@ -5,7 +5,11 @@ import { partialCatalog } from '../../server/gateway/resolution.js';
 import type { PowerDefinition } from '../../server/powers/types.js';
 
 /** A remote power: discovery does not look for a command on PATH. */
-const power = (name: string) => ({ name, server: { transport: 'http', url: `http://127.0.0.1:9/${name}`, headers: {} } }) as unknown as PowerDefinition;
+const power = (name: string) =>
+  ({
+    name,
+    server: { transport: 'http', url: `http://127.0.0.1:9/${name}`, headers: {} },
+  }) as unknown as PowerDefinition;
 
 /** A listing the test ends by hand, so the order of events is the test's, not a timer's. */
 function gatedListing() {
@@ -74,7 +78,10 @@ test('an answer ranked on a partial catalog says so; a complete one says nothing
 
 test('a launch definition is listed once in the background: asking again (every resolve does) lists it again only when its definition changed', async () => {
   const listed: string[] = [];
-  const discovery = new Discovery(async (p) => void listed.push(`${p.name}@${p.serverHash}`), () => 2);
+  const discovery = new Discovery(
+    async (p) => void listed.push(`${p.name}@${p.serverHash}`),
+    () => 2,
+  );
   const one = { ...power('flaky'), serverHash: 'h1' } as PowerDefinition;
   discovery.enqueue(one);
   await discovery.idle();

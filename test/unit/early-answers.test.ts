@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, LATEST_PROTOCOL_VERSION, ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import { EarlyAnswersTransport } from '../../server/gateway/sessions/early-answers.js';
 import { GATEWAY_TOOLS } from '../../server/gateway/gateway-tools.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from '../../server/gateway/sessions/session-info.js';
@@ -23,8 +28,12 @@ const initialize = (id: number, protocolVersion: string): JSONRPCMessage => ({
 /** A server configured as createMcpSession configures its own. */
 function sessionServer(): Server {
   const server = new Server(SERVER_INFO, { capabilities: SESSION_CAPABILITIES, instructions: GATEWAY_INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'from_session', inputSchema: { type: 'object' as const } }] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text' as const, text: `called ${request.params.name}` }] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [{ name: 'from_session', inputSchema: { type: 'object' as const } }],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => ({
+    content: [{ type: 'text' as const, text: `called ${request.params.name}` }],
+  }));
   return server;
 }
 
@@ -55,7 +64,10 @@ test('initialize is answered as the session server answers it, for a supported a
     await client.send(initialize(1, version));
     await settle();
     assert.deepEqual(received, refAnswers, `protocol ${version}`);
-    assert.equal(resultOf<{ protocolVersion: string }>(received[0]).protocolVersion, version === '1999-01-01' ? LATEST_PROTOCOL_VERSION : version);
+    assert.equal(
+      resultOf<{ protocolVersion: string }>(received[0]).protocolVersion,
+      version === '1999-01-01' ? LATEST_PROTOCOL_VERSION : version,
+    );
     assert.equal(needed(), 0, 'initialize alone does not build the gateway');
     await reference.close();
   }
@@ -72,7 +84,12 @@ test('tools/list is answered with the given tools; held requests reach the sessi
   assert.equal(needed(), 1, 'the first tools/list asks for the gateway');
   assert.equal(early.listsAnswered, 1);
 
-  await client.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'resolve_intent', arguments: { query: 'x' } } });
+  await client.send({
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'tools/call',
+    params: { name: 'resolve_intent', arguments: { query: 'x' } },
+  });
   await client.send({ jsonrpc: '2.0', id: 4, method: 'ping' });
   await settle();
   assert.equal(received.length, 2, 'held until the session is attached');
@@ -86,12 +103,20 @@ test('tools/list is answered with the given tools; held requests reach the sessi
     'the held requests were answered once each, and initialize not again',
   );
   assert.deepEqual(resultOf<unknown>(received[2]), { content: [{ type: 'text', text: 'called resolve_intent' }] });
-  assert.equal(server.getClientVersion()?.name, 'early-test', 'the session knows the client from the replayed initialize');
+  assert.equal(
+    server.getClientVersion()?.name,
+    'early-test',
+    'the session knows the client from the replayed initialize',
+  );
   assert.ok(server.getClientCapabilities()?.sampling);
 
   await client.send({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} });
   await settle();
-  assert.deepEqual(resultOf<{ tools: Array<{ name: string }> }>(received.at(-1)).tools.map((t) => t.name), ['from_session'], 'after attach, the session answers');
+  assert.deepEqual(
+    resultOf<{ tools: Array<{ name: string }> }>(received.at(-1)).tools.map((t) => t.name),
+    ['from_session'],
+    'after attach, the session answers',
+  );
   assert.equal(needed(), 1);
   await server.close();
 });
@@ -106,7 +131,12 @@ test('a request before initialize, or any request but tools/list, is held and as
 
 test('an invalid initialize is left to the session, which answers it with an error', async () => {
   const { client, early, received, settle } = await setup();
-  await client.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 7 } } as unknown as JSONRPCMessage);
+  await client.send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: 7 },
+  } as unknown as JSONRPCMessage);
   await settle();
   assert.equal(received.length, 0);
   const server = sessionServer();

@@ -2,7 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { activatePowerArgs, deactivatePowerArgs, GATEWAY_TOOLS, resolveIntentArgs } from '../../server/gateway/gateway-tools.js';
+import {
+  activatePowerArgs,
+  deactivatePowerArgs,
+  GATEWAY_TOOLS,
+  resolveIntentArgs,
+} from '../../server/gateway/gateway-tools.js';
 import { describeArgsError } from '../../server/util/tool-args.js';
 import { retrieveToolsArgs } from '../../server/gateway/call-tool-definitions.js';
 import { intentCallArgs, variantOf } from '../../server/calls/intent.js';
@@ -36,7 +41,11 @@ const valid: Record<string, Record<string, unknown>> = {
   retrieve_tools: { query: 'search my notes', limit: 3, detail: 'compact', explain: true },
   call_tool_read: { name: 'filesystem:read_text_file', args: { path: 'a' }, intent: { operation_type: 'read' } },
   call_tool_write: { name: 'memory:create_entities', intent: { operation_type: 'write', reason: 'save' } },
-  call_tool_destructive: { name: 'filesystem:write_file', intent: { operation_type: 'destructive', data_sensitivity: 'private' }, proceed: true },
+  call_tool_destructive: {
+    name: 'filesystem:write_file',
+    intent: { operation_type: 'destructive', data_sensitivity: 'private' },
+    proceed: true,
+  },
   read_artifact: { id: 'art_0123456789ab', offset: 10, limit: 100 },
   get_artifact_context: { ids: ['art_0123456789ab'], maxTokens: 500, query: 'order' },
   semantic_search: { query: 'build log', limit: 2 },
@@ -60,8 +69,10 @@ async function callHandler(name: string, args: Record<string, unknown>): Promise
   const variant = variantOf(name);
   let answer: CallToolResult | undefined;
   try {
-    if (variant) answer = await handleIntentCall(untouchable<IntentCallPorts>(), variant, args, { sessionId: 'schema-test' });
-    else if (INTEL_TOOL_NAMES.includes(name)) answer = await handleIntelTool(untouchable<Intel>(), name, args, '', Date.now());
+    if (variant)
+      answer = await handleIntentCall(untouchable<IntentCallPorts>(), variant, args, { sessionId: 'schema-test' });
+    else if (INTEL_TOOL_NAMES.includes(name))
+      answer = await handleIntelTool(untouchable<Intel>(), name, args, '', Date.now());
     else answer = await handleGatewayTool(untouchable<GatewayToolPorts>(), name, args, 'schema-test');
   } catch {
     return { touched };
@@ -73,12 +84,24 @@ async function callHandler(name: string, args: Record<string, unknown>): Promise
 /** Inputs that break one property at a time, plus no arguments at all. */
 function brokenInputs(name: string, schema: Record<string, unknown>): Array<Record<string, unknown>> {
   const properties = schema.properties as Record<string, { type?: string }>;
-  const wrong: Record<string, unknown> = { string: 42, integer: 1.5, number: 'many', boolean: 'yes', object: 'text', array: 'text' };
+  const wrong: Record<string, unknown> = {
+    string: 42,
+    integer: 1.5,
+    number: 'many',
+    boolean: 'yes',
+    object: 'text',
+    array: 'text',
+  };
   const inputs: Array<Record<string, unknown>> = [{}];
   for (const [key, property] of Object.entries(properties)) {
     inputs.push({ ...valid[name], [key]: wrong[property.type ?? ''] ?? Symbol('unrepresentable') });
   }
-  if (variantOf(name)) inputs.push({ name: valid[name].name }, { ...valid[name], intent: {} }, { ...valid[name], intent: { operation_type: 'delete' } });
+  if (variantOf(name))
+    inputs.push(
+      { name: valid[name].name },
+      { ...valid[name], intent: {} },
+      { ...valid[name], intent: { operation_type: 'delete' } },
+    );
   return inputs;
 }
 
@@ -88,9 +111,16 @@ test('every gateway tool has the schema its handler parses with', () => {
 
 for (const tool of GATEWAY_TOOLS) {
   test(`${tool.name}: the advertised inputSchema is z.toJSONSchema of the parsed schema`, () => {
-    const { $schema: _dialect, ...generated } = z.toJSONSchema(parsedWith[tool.name], { io: 'input' }) as Record<string, unknown>;
+    const { $schema: _dialect, ...generated } = z.toJSONSchema(parsedWith[tool.name], { io: 'input' }) as Record<
+      string,
+      unknown
+    >;
     // The same, less the safe-integer bounds zod puts on every .int() (toolInputSchema drops them).
-    const bounds = (key: string, value: unknown) => ((key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) ? undefined : value);
+    const bounds = (key: string, value: unknown) =>
+      (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
+      (key === 'minimum' && value === Number.MIN_SAFE_INTEGER)
+        ? undefined
+        : value;
     assert.deepEqual(tool.inputSchema, JSON.parse(JSON.stringify(generated, bounds)));
     assert.equal(tool.inputSchema.type, 'object');
   });
@@ -101,7 +131,11 @@ for (const tool of GATEWAY_TOOLS) {
       const parsed = schema.safeParse(input);
       assert.equal(parsed.success, false, `the schema should reject ${JSON.stringify(input)}`);
       const answer = await callHandler(tool.name, input);
-      assert.equal(answer.touched, false, `the handler should reject ${JSON.stringify(input)} before using the gateway`);
+      assert.equal(
+        answer.touched,
+        false,
+        `the handler should reject ${JSON.stringify(input)} before using the gateway`,
+      );
       assert.equal(answer.error, describeArgsError(tool.name, parsed.error!));
     }
   });
@@ -114,7 +148,10 @@ for (const tool of GATEWAY_TOOLS) {
 
 test('call_tool_* advertise intent.operation_type as required, as intent validation requires it', () => {
   for (const tool of GATEWAY_TOOLS.filter((t) => variantOf(t.name))) {
-    const schema = tool.inputSchema as unknown as { required: string[]; properties: { intent: { required: string[] } } };
+    const schema = tool.inputSchema as unknown as {
+      required: string[];
+      properties: { intent: { required: string[] } };
+    };
     assert.ok(schema.required.includes('intent'));
     assert.deepEqual(schema.properties.intent.required, ['operation_type']);
   }

@@ -51,20 +51,53 @@ test('follow-through: followed, ignored, proceeded and blind retries are counted
   try {
     const store = await Store.open({ dataDir: dir, fsync: false });
     const events = new HintEvents(store);
-    events.fired('s1', { power: 'm', tool: 'create', kind: 'next_action', hint: 'm:add', source: 'declared', suggested: ['m:add'] });
+    events.fired('s1', {
+      power: 'm',
+      tool: 'create',
+      kind: 'next_action',
+      hint: 'm:add',
+      source: 'declared',
+      suggested: ['m:add'],
+    });
     events.resolve('s1', 'm:add', () => 'm:add {}');
-    events.fired('s2', { power: 'm', tool: 'create', kind: 'next_action', hint: 'm:add', source: 'declared', suggested: ['m:add'] });
+    events.fired('s2', {
+      power: 'm',
+      tool: 'create',
+      kind: 'next_action',
+      hint: 'm:add',
+      source: 'declared',
+      suggested: ['m:add'],
+    });
     events.resolve('s2', 'm:other', () => 'm:other {}');
-    events.fired('s3', { power: 'm', tool: 'create', kind: 'prerequisite', hint: 'm:search', source: 'declared', suggested: ['m:search'] });
+    events.fired('s3', {
+      power: 'm',
+      tool: 'create',
+      kind: 'prerequisite',
+      hint: 'm:search',
+      source: 'declared',
+      suggested: ['m:search'],
+    });
     events.resolve('s3', 'm:create', () => 'm:create {}');
-    events.fired('s4', { power: 'm', tool: 'add', kind: 'error_hint', hint: 'not found', source: 'declared', suggested: [], failedCall: 'm:add {"x":1}' });
+    events.fired('s4', {
+      power: 'm',
+      tool: 'add',
+      kind: 'error_hint',
+      hint: 'not found',
+      source: 'declared',
+      suggested: [],
+      failedCall: 'm:add {"x":1}',
+    });
     events.resolve('s4', 'm:add', () => 'm:add {"x":1}');
     events.resolve('s4', 'm:add', () => 'm:add {"x":1}');
     const rates = await events.followRates();
     const next = rates.find((r) => r.kind === 'next_action')!;
     assert.deepEqual([next.shown, next.followed, next.ignored, next.rate], [2, 1, 1, 0.5]);
     assert.equal(rates.find((r) => r.kind === 'prerequisite')!.proceeded, 1);
-    assert.equal(rates.find((r) => r.kind === 'error_hint')!.ignored, 1, 'an identical retry ignores the error hint; resolved once');
+    assert.equal(
+      rates.find((r) => r.kind === 'error_hint')!.ignored,
+      1,
+      'an identical retry ignores the error hint; resolved once',
+    );
     assert.equal((await events.recent(10)).length, 4);
     store.close();
   } finally {
@@ -75,10 +108,41 @@ test('follow-through: followed, ignored, proceeded and blind retries are counted
 test('the hint network: declared edges, learned ones above the minimum, weights and follow rates', () => {
   const transitions = new Map([
     ['m:search_nodes', [{ from: 'm:search_nodes', to: 'm:create_entities', support: 4, errorRate: 0 }]],
-    ['m:read_graph', [{ from: 'm:read_graph', to: 'm:open_nodes', support: 5, errorRate: 0 }, { from: 'm:read_graph', to: 'm:add_observations', support: 1, errorRate: 0 }]],
+    [
+      'm:read_graph',
+      [
+        { from: 'm:read_graph', to: 'm:open_nodes', support: 5, errorRate: 0 },
+        { from: 'm:read_graph', to: 'm:add_observations', support: 1, errorRate: 0 },
+      ],
+    ],
   ]);
-  const rates = [{ power: 'm', tool: 'create_entities', kind: 'next_action' as const, hint: 'm:add_observations,m:ghost_tool', source: 'declared' as const, shown: 4, followed: 3, ignored: 1, proceeded: 0, rate: 0.75 }];
-  const network = hintNetwork([{ name: 'm', tools: ['create_entities', 'search_nodes', 'add_observations', 'read_graph', 'open_nodes'], extensions }], transitions, new Map([['m:read_graph', 7]]), rates, 3);
+  const rates = [
+    {
+      power: 'm',
+      tool: 'create_entities',
+      kind: 'next_action' as const,
+      hint: 'm:add_observations,m:ghost_tool',
+      source: 'declared' as const,
+      shown: 4,
+      followed: 3,
+      ignored: 1,
+      proceeded: 0,
+      rate: 0.75,
+    },
+  ];
+  const network = hintNetwork(
+    [
+      {
+        name: 'm',
+        tools: ['create_entities', 'search_nodes', 'add_observations', 'read_graph', 'open_nodes'],
+        extensions,
+      },
+    ],
+    transitions,
+    new Map([['m:read_graph', 7]]),
+    rates,
+    3,
+  );
   const edge = (from: string, to: string) => network.edges.find((e) => e.from === from && e.to === to);
   assert.equal(edge('m:search_nodes', 'm:create_entities')?.kind, 'prerequisite');
   assert.equal(edge('m:search_nodes', 'm:create_entities')?.weight, 4);

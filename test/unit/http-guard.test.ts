@@ -8,13 +8,22 @@ const ok = { host: '127.0.0.1:4000', authorization: 'Bearer secret-token' };
 
 test('accepts the right token and host, with or without a loopback Origin', () => {
   assert.equal(checkRequest(request(ok), 4000, 'secret-token'), undefined);
-  assert.equal(checkRequest(request({ ...ok, host: 'localhost:4000', origin: 'http://localhost:4000' }), 4000, 'secret-token'), undefined);
+  assert.equal(
+    checkRequest(request({ ...ok, host: 'localhost:4000', origin: 'http://localhost:4000' }), 4000, 'secret-token'),
+    undefined,
+  );
 });
 
 test('401 without a token or with a wrong one', () => {
   assert.equal(checkRequest(request({ host: ok.host }), 4000, 'secret-token')?.status, 401);
-  assert.equal(checkRequest(request({ ...ok, authorization: 'Bearer secret-tokeN' }), 4000, 'secret-token')?.status, 401);
-  assert.equal(checkRequest(request({ ...ok, authorization: 'Basic secret-token' }), 4000, 'secret-token')?.status, 401);
+  assert.equal(
+    checkRequest(request({ ...ok, authorization: 'Bearer secret-tokeN' }), 4000, 'secret-token')?.status,
+    401,
+  );
+  assert.equal(
+    checkRequest(request({ ...ok, authorization: 'Basic secret-token' }), 4000, 'secret-token')?.status,
+    401,
+  );
 });
 
 test('403 for a foreign host, another port, or a foreign origin', () => {

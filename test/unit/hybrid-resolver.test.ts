@@ -10,9 +10,24 @@ import { guardNetwork, tinyModelPath } from '../fixtures/models/tiny-model.js';
 import { tempDir } from '../helpers/temp.js';
 
 const powers: PowerDocument[] = [
-  { name: 'garage', description: 'Car listings and vehicle history.', keywords: ['car', 'vehicle', 'truck'], tools: [{ name: 'find_car', description: 'Search car listings' }] },
-  { name: 'skies', description: 'Weather forecast and temperature.', keywords: ['weather', 'forecast', 'rain'], tools: [{ name: 'forecast', description: 'Rain and snow forecast' }] },
-  { name: 'vault', description: 'Bitcoin wallet balances.', keywords: ['bitcoin', 'wallet', 'crypto'], tools: [{ name: 'balance', description: 'Wallet balance' }] },
+  {
+    name: 'garage',
+    description: 'Car listings and vehicle history.',
+    keywords: ['car', 'vehicle', 'truck'],
+    tools: [{ name: 'find_car', description: 'Search car listings' }],
+  },
+  {
+    name: 'skies',
+    description: 'Weather forecast and temperature.',
+    keywords: ['weather', 'forecast', 'rain'],
+    tools: [{ name: 'forecast', description: 'Rain and snow forecast' }],
+  },
+  {
+    name: 'vault',
+    description: 'Bitcoin wallet balances.',
+    keywords: ['bitcoin', 'wallet', 'crypto'],
+    tools: [{ name: 'balance', description: 'Wallet balance' }],
+  },
 ];
 
 async function withResolver(model: string, run: (r: ReturnType<typeof createResolver>, store: Store) => Promise<void>) {
@@ -42,7 +57,11 @@ test('with the model: hybrid status, semantic similarity per candidate, fused ra
     assert.equal(stored, powers.length + powers.flatMap((p) => p.tools).length, 'one vector per power and per tool');
     resolver.index(powers);
     await resolver.ready();
-    assert.equal(store.query<{ n: number }>('SELECT COUNT(*) AS n FROM embeddings')[0].n, stored, 'unchanged texts are not embedded again');
+    assert.equal(
+      store.query<{ n: number }>('SELECT COUNT(*) AS n FROM embeddings')[0].n,
+      stored,
+      'unchanged texts are not embedded again',
+    );
     const tools = await resolver.rankTools('will it snow');
     assert.equal(tools[0].name, 'skies:forecast');
   });
@@ -82,17 +101,36 @@ test('hybrid mode: one 0..1 relevance in the ranking order, and history re-ranki
     resolver.index(powers);
     await resolver.ready();
     assert.equal(resolver.status().mode, 'hybrid');
-    for (const query of ['automobile', 'will it rain tomorrow', 'bitcoin wallet of my truck', 'something else entirely']) {
+    for (const query of [
+      'automobile',
+      'will it rain tomorrow',
+      'bitcoin wallet of my truck',
+      'something else entirely',
+    ]) {
       const ranked = await resolver.rank(query);
       assert.equal(ranked[0].relevance, 1, `${query}: the best has relevance 1`);
       for (let i = 1; i < ranked.length; i += 1) {
-        assert.ok(ranked[i].relevance >= 0 && ranked[i].relevance <= ranked[i - 1].relevance, `${query}: relevance falls with the rank ${JSON.stringify(ranked)}`);
+        assert.ok(
+          ranked[i].relevance >= 0 && ranked[i].relevance <= ranked[i - 1].relevance,
+          `${query}: relevance falls with the rank ${JSON.stringify(ranked)}`,
+        );
       }
       const reranked = rerank(ranked, () => undefined, DEFAULT_WEIGHTS);
-      assert.deepEqual(reranked.map((c) => c.name), ranked.map((c) => c.name), `${query}: no history, no move`);
-      assert.ok(reranked.every((c) => !c.explanation.moved), `${query}: nothing is "moved by history"`);
+      assert.deepEqual(
+        reranked.map((c) => c.name),
+        ranked.map((c) => c.name),
+        `${query}: no history, no move`,
+      );
+      assert.ok(
+        reranked.every((c) => !c.explanation.moved),
+        `${query}: nothing is "moved by history"`,
+      );
       const tools = await resolver.rankTools(query);
-      assert.deepEqual(rerank(tools, () => undefined, DEFAULT_WEIGHTS).map((c) => c.name), tools.map((c) => c.name), `${query}: tools neither`);
+      assert.deepEqual(
+        rerank(tools, () => undefined, DEFAULT_WEIGHTS).map((c) => c.name),
+        tools.map((c) => c.name),
+        `${query}: tools neither`,
+      );
     }
     const favourite = { success: 1, popularity: 0.9, performance: 1, rating: 1, calls: 40 };
     const ranked = await resolver.rank('the car and truck wallet in bitcoin');

@@ -20,7 +20,9 @@ function sources(dir: string): string[] {
 
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of ['protocol', 'server', 'client', 'webview'].flatMap((folder) => sources(path.join(repoRoot, folder)))) {
+  for (const file of ['protocol', 'server', 'client', 'webview'].flatMap((folder) =>
+    sources(path.join(repoRoot, folder)),
+  )) {
     const text = fs.readFileSync(file, 'utf8');
     const targets = [
       ...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'";]*?['"](\.[^'"]+)['"]/g),
@@ -67,13 +69,28 @@ export function cycleGroups(graph: Map<string, string[]>): string[][] {
 }
 
 test('the cycle finder finds a loop of three and leaves a chain alone', () => {
-  const groups = cycleGroups(new Map([['a', ['b']], ['b', ['c']], ['c', ['a', 'd']], ['d', []]]));
-  assert.deepEqual(groups.map((g) => g.sort()), [['a', 'b', 'c']]);
+  const groups = cycleGroups(
+    new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+    ]),
+  );
+  assert.deepEqual(
+    groups.map((g) => g.sort()),
+    [['a', 'b', 'c']],
+  );
 });
 
 test('no import cycle in protocol/, server/, client/ and webview/', () => {
   const graph = importGraph();
   assert.ok(graph.size > 200, `only ${graph.size} sources found`);
-  const found = cycleGroups(graph).map((group) => group.map((file) => path.relative(repoRoot, file).split(path.sep).join('/')).sort().join(' '));
+  const found = cycleGroups(graph).map((group) =>
+    group
+      .map((file) => path.relative(repoRoot, file).split(path.sep).join('/'))
+      .sort()
+      .join(' '),
+  );
   assert.deepEqual(found, []);
 });

@@ -13,8 +13,16 @@ const powers: PowerDocument[] = [
     description: 'Run terminal commands and manage processes on this machine.',
     keywords: ['terminal', 'shell', 'process'],
     tools: [
-      { name: 'start_process', description: 'Start a process. Use careful reasoning before running anything that changes state.', parameters: ['command', 'timeout_ms'] },
-      { name: 'interact_with_process', description: 'Send input to a running process; its logic decides what comes back.', parameters: ['pid', 'input'] },
+      {
+        name: 'start_process',
+        description: 'Start a process. Use careful reasoning before running anything that changes state.',
+        parameters: ['command', 'timeout_ms'],
+      },
+      {
+        name: 'interact_with_process',
+        description: 'Send input to a running process; its logic decides what comes back.',
+        parameters: ['pid', 'input'],
+      },
     ],
   },
   {
@@ -31,12 +39,12 @@ const powers: PowerDocument[] = [
   },
 ];
 
-test('a match only on words of a power\'s tool descriptions is incidental; one on its name and description is not', () => {
+test("a match only on words of a power's tool descriptions is incidental; one on its name and description is not", () => {
   const resolver = new LexicalResolver();
   resolver.index(powers);
   const [top] = resolver.rankPowers('help me reason carefully about a tricky logic puzzle');
   assert.equal(top.name, 'shell-runner');
-  assert.equal(top.incidental, 1, 'reason and logic are only in its tools\' prose');
+  assert.equal(top.incidental, 1, "reason and logic are only in its tools' prose");
   const [runner] = resolver.rankPowers('run a terminal command');
   assert.equal(runner.name, 'shell-runner');
   assert.equal(runner.incidental, 0);
@@ -59,13 +67,13 @@ test('a power that can write needs a match it declares itself by more than a rea
   assert.equal(mayAutoActivate({ incidental: 0 }, { writes: true }), true);
 });
 
-test('at tool level, words that only match parameter names do not outrank a tool\'s name and description', () => {
+test("at tool level, words that only match parameter names do not outrank a tool's name and description", () => {
   const resolver = new LexicalResolver();
   resolver.index(powers);
   const [top] = resolver.rankTools('show the events of this month');
   assert.equal(top.name, 'calendar:list_events');
   const weather = resolver.rankTools('days').find((c) => c.name === 'weather:get_forecast');
-  assert.ok(weather, 'still ranked, by its power\'s match on the parameter name');
+  assert.ok(weather, "still ranked, by its power's match on the parameter name");
   assert.deepEqual(weather.matchedTerms, [], 'a parameter name is no match of the tool itself');
   assert.equal(weather.incidental, 1, 'a parameter name alone is a match in passing');
 });

@@ -11,7 +11,10 @@ function askingCall(bridge: InputBridge, session: string) {
   return bridge.start(
     session,
     async () => {
-      const answer = (await peer.elicit({ message: 'name?', requestedSchema: { type: 'object', properties: {} } } as never)) as { content?: { name?: string } };
+      const answer = (await peer.elicit({
+        message: 'name?',
+        requestedSchema: { type: 'object', properties: {} },
+      } as never)) as { content?: { name?: string } };
       return result(`hello ${answer.content?.name}`);
     },
     () => undefined,
@@ -19,28 +22,39 @@ function askingCall(bridge: InputBridge, session: string) {
   );
 }
 
-test('a retry of its own session answers the power, and the call ends with the power\'s result', async () => {
+test("a retry of its own session answers the power, and the call ends with the power's result", async () => {
   const bridge = new InputBridge(5_000);
   const first = await askingCall(bridge, 'a');
   assert.ok('requestState' in first);
-  assert.deepEqual(Object.values(first.inputRequests).map((r) => r.method), ['elicitation/create']);
+  assert.deepEqual(
+    Object.values(first.inputRequests).map((r) => r.method),
+    ['elicitation/create'],
+  );
   const key = Object.keys(first.inputRequests)[0];
-  const done = await bridge.resume('a', first.requestState, { [key]: { action: 'accept', content: { name: 'Ada' } } }, signal());
+  const done = await bridge.resume(
+    'a',
+    first.requestState,
+    { [key]: { action: 'accept', content: { name: 'Ada' } } },
+    signal(),
+  );
   assert.deepEqual(done, { result: result('hello Ada') });
   assert.equal(bridge.knows(first.requestState), false, 'a handle answers once');
 });
 
-test('another session\'s retry with the handle is refused and leaves the call waiting for its own', async () => {
+test("another session's retry with the handle is refused and leaves the call waiting for its own", async () => {
   const bridge = new InputBridge(5_000);
   const first = await askingCall(bridge, 'a');
   assert.ok('requestState' in first);
   assert.throws(() => bridge.resume('b', first.requestState, {}, signal()), /names no call of this session/);
   assert.equal(bridge.knows(first.requestState), true);
   const key = Object.keys(first.inputRequests)[0];
-  assert.deepEqual(await bridge.resume('a', first.requestState, { [key]: { action: 'accept', content: { name: 'Bo' } } }, signal()), { result: result('hello Bo') });
+  assert.deepEqual(
+    await bridge.resume('a', first.requestState, { [key]: { action: 'accept', content: { name: 'Bo' } } }, signal()),
+    { result: result('hello Bo') },
+  );
 });
 
-test('when no retry comes within the wait, the power\'s request is refused and the handle dropped', async () => {
+test("when no retry comes within the wait, the power's request is refused and the handle dropped", async () => {
   const bridge = new InputBridge(50);
   const peer = bridge.peer('a');
   let refusal: unknown;
@@ -69,7 +83,13 @@ test('a question while no call of the session runs, or while two do, goes to non
   await assert.rejects(bridge.peer('idle').elicit({ message: 'x' } as never), /No call of the session is running/);
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  const run = () => bridge.start('two', async () => (await held, result('ok')), () => undefined, signal());
+  const run = () =>
+    bridge.start(
+      'two',
+      async () => (await held, result('ok')),
+      () => undefined,
+      signal(),
+    );
   const calls = [run(), run()];
   await assert.rejects(bridge.peer('two').elicit({ message: 'x' } as never), /2 calls of the session are running/);
   release();

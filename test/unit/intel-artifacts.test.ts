@@ -28,14 +28,22 @@ test('read_artifact pages the full raw text; the pages put together are the resu
       joined += (page.content![1] as { text: string }).text;
       offset = meta.next_offset;
       pages++;
-      if (offset !== null) assert.match((page.content![0] as { text: string }).text, new RegExp(`read_artifact\\(\\{"id":"${id}","offset":${offset}\\}\\)`));
+      if (offset !== null)
+        assert.match(
+          (page.content![0] as { text: string }).text,
+          new RegExp(`read_artifact\\(\\{"id":"${id}","offset":${offset}\\}\\)`),
+        );
     }
     assert.equal(joined, raw);
     assert.equal(pages, 5);
     const unknown = (await handleIntelTool(h.intel, 'read_artifact', { id: 'art_000000000000' }, ''))!;
     assert.equal(unknown.isError, true);
     assert.match(allText(unknown), /No stored result 'art_000000000000'/);
-    assert.match(allText((await handleIntelTool(h.intel, 'read_artifact', { id }, ''))!), /characters 0-8000 of 23456/, 'default page is 8000 characters');
+    assert.match(
+      allText((await handleIntelTool(h.intel, 'read_artifact', { id }, ''))!),
+      /characters 0-8000 of 23456/,
+      'default page is 8000 characters',
+    );
   } finally {
     await h.close();
   }
@@ -51,7 +59,11 @@ test('TTL: an artifact is readable until it expires, then it is gone (row and fi
     const file = path.join(h.dataDir, 'artifacts', `${id}.txt`);
     assert.ok(fs.existsSync(file));
     h.clock.now += 59 * MINUTE;
-    assert.notEqual((await handleIntelTool(h.intel, 'read_artifact', { id }, ''))!.isError, true, 'still readable after 59 min');
+    assert.notEqual(
+      (await handleIntelTool(h.intel, 'read_artifact', { id }, ''))!.isError,
+      true,
+      'still readable after 59 min',
+    );
     await run(context(h, { ...optIn, startedAt: h.clock.now }), textResult('unused'));
     assert.equal(upstream.calls, 1, 'the identical opted-in call is served from the cache within the TTL');
 
@@ -76,15 +88,26 @@ test('eviction: under the size cap the oldest artifacts go first; one larger tha
     const ids: string[] = [];
     for (let i = 0; i < 4; i++) {
       h.clock.now += 1000;
-      const result = await run(context(h, { args: { i }, startedAt: h.clock.now }), textResult(bigText(10_000, `batch${i}`)));
+      const result = await run(
+        context(h, { args: { i }, startedAt: h.clock.now }),
+        textResult(bigText(10_000, `batch${i}`)),
+      );
       ids.push(summaryOf(result).metadata.artifactId);
     }
     const usage = await h.intel.artifacts.usage();
     assert.ok(usage.bytes <= 25_000, `${usage.bytes} bytes stored`);
     assert.equal(usage.count, 2);
-    for (const old of ids.slice(0, 2)) assert.match(allText((await handleIntelTool(h.intel, 'read_artifact', { id: old }, ''))!), /No stored result/);
-    for (const kept of ids.slice(2)) assert.notEqual((await handleIntelTool(h.intel, 'read_artifact', { id: kept }, ''))!.isError, true);
-    assert.deepEqual(fs.readdirSync(path.join(h.dataDir, 'artifacts')).sort(), ids.slice(2).map((id) => `${id}.txt`).sort());
+    for (const old of ids.slice(0, 2))
+      assert.match(allText((await handleIntelTool(h.intel, 'read_artifact', { id: old }, ''))!), /No stored result/);
+    for (const kept of ids.slice(2))
+      assert.notEqual((await handleIntelTool(h.intel, 'read_artifact', { id: kept }, ''))!.isError, true);
+    assert.deepEqual(
+      fs.readdirSync(path.join(h.dataDir, 'artifacts')).sort(),
+      ids
+        .slice(2)
+        .map((id) => `${id}.txt`)
+        .sort(),
+    );
 
     const huge = await run(context(h, { args: { huge: true } }), textResult(bigText(30_000)));
     assert.equal(summaryOf(huge).metadata.artifactId, undefined);
@@ -109,7 +132,10 @@ test('disk full: the agent still gets the summary, told that the full result cou
     assert.ok(summary.keyFindings.length >= 3);
     assert.equal(summary.metadata.artifactId, undefined);
     assert.equal(metaOf(result).stored, false);
-    assert.match(allText(result), /The full result could not be stored \(the disk is full\): call the tool again with narrower arguments/);
+    assert.match(
+      allText(result),
+      /The full result could not be stored \(the disk is full\): call the tool again with narrower arguments/,
+    );
     assert.equal((await h.intel.artifacts.usage()).count, 0);
     const report = await h.intel.tokenReport();
     assert.equal(report.notStored, 1);
@@ -124,7 +150,10 @@ test('an unwritable artifacts folder (a file in its place) degrades the same way
     fs.writeFileSync(path.join(h.dataDir, 'artifacts'), 'not a folder');
     const result = await stageRunner(h).run(context(h), textResult(bigText(6000)));
     assert.equal(summaryOf(result).metadata.artifactId, undefined);
-    assert.match(allText(result), /The full result could not be stored \(the file could not be written \((EEXIST|ENOTDIR)\)\)/);
+    assert.match(
+      allText(result),
+      /The full result could not be stored \(the file could not be written \((EEXIST|ENOTDIR)\)\)/,
+    );
   } finally {
     await h.close();
   }

@@ -17,7 +17,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(settings: Record<string, unknown> = {}, extra: Partial<IntelOptions> = {}): Promise<Harness> {
+export async function harness(
+  settings: Record<string, unknown> = {},
+  extra: Partial<IntelOptions> = {},
+): Promise<Harness> {
   const temp = tempDir('grimoire-intel-');
   const store = await Store.open({ dataDir: temp.dir, fsync: false });
   const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
@@ -33,7 +36,13 @@ export async function harness(settings: Record<string, unknown> = {}, extra: Par
       temp.cleanup();
     },
   };
-  h.intel = new Intel({ store, settings: () => h.settings, tokenizer: new InlineTokenizer(), now: () => clock.now, ...extra });
+  h.intel = new Intel({
+    store,
+    settings: () => h.settings,
+    tokenizer: new InlineTokenizer(),
+    now: () => clock.now,
+    ...extra,
+  });
   return h;
 }
 
@@ -42,7 +51,17 @@ export const WRITES = { readOnlyHint: false, destructiveHint: false, source: 'se
 
 export function context(h: Harness, overrides: Partial<CallContext> = {}): CallContext {
   // A listing: bulk output, summarized from the token threshold (a read of one file would come back whole up to its budget).
-  return { power: 'files', tool: 'list', calledAs: 'files__list', args: { path: '/a' }, sessionId: 's1', startedAt: h.clock.now, variant: 'direct', annotations: READ_ONLY, ...overrides };
+  return {
+    power: 'files',
+    tool: 'list',
+    calledAs: 'files__list',
+    args: { path: '/a' },
+    sessionId: 's1',
+    startedAt: h.clock.now,
+    variant: 'direct',
+    annotations: READ_ONLY,
+    ...overrides,
+  };
 }
 
 export const textResult = (text: string): CallToolResult => ({ content: [{ type: 'text', text }] });
@@ -77,6 +96,9 @@ export function allText(result: CallToolResult): string {
 /** Prose of about `bytes` bytes, with ids in it. */
 export function bigText(bytes: number, seed = 'alpha'): string {
   const lines: string[] = [];
-  for (let i = 0; lines.join('\n').length < bytes; i++) lines.push(`Record ${seed}-${i} describes item ${i} of the ${seed} inventory, stored at /srv/${seed}/item-${i}.json for later review.`);
+  for (let i = 0; lines.join('\n').length < bytes; i++)
+    lines.push(
+      `Record ${seed}-${i} describes item ${i} of the ${seed} inventory, stored at /srv/${seed}/item-${i}.json for later review.`,
+    );
   return lines.join('\n').slice(0, bytes);
 }

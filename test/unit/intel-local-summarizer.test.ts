@@ -13,7 +13,10 @@ function assertKept(summary: ReturnType<typeof summarizeLocally>, facts: string[
 }
 
 function assertShape(summary: ReturnType<typeof summarizeLocally>): void {
-  assert.ok(summary.keyFindings.length >= 3 && summary.keyFindings.length <= 5, `3-5 findings: ${summary.keyFindings.length}`);
+  assert.ok(
+    summary.keyFindings.length >= 3 && summary.keyFindings.length <= 5,
+    `3-5 findings: ${summary.keyFindings.length}`,
+  );
   assert.ok(Array.isArray(summary.actionableInsights));
 }
 
@@ -50,17 +53,39 @@ test('JSON: a GitHub issue list keeps every number and id, URLs as templates, st
 });
 
 test('JSON: a paginated API response says there is more and keeps the ids of this page', () => {
-  const page = { object: 'list', has_more: true, next_cursor: 'cus_Q9z8', data: Array.from({ length: 25 }, (_, i) => ({ id: `cus_${(1000 + i).toString(36)}X`, email: `user${i}@example.com`, name: `Customer ${i}`, balance: i * 100 })) };
+  const page = {
+    object: 'list',
+    has_more: true,
+    next_cursor: 'cus_Q9z8',
+    data: Array.from({ length: 25 }, (_, i) => ({
+      id: `cus_${(1000 + i).toString(36)}X`,
+      email: `user${i}@example.com`,
+      name: `Customer ${i}`,
+      balance: i * 100,
+    })),
+  };
   const summary = summarizeLocally({ text: JSON.stringify(page) });
   assertShape(summary);
-  assertKept(summary, page.data.map((c) => c.id));
-  assert.ok(summary.actionableInsights.some((i) => /More results are available.*cus_Q9z8/.test(i)), summary.actionableInsights.join('\n'));
+  assertKept(
+    summary,
+    page.data.map((c) => c.id),
+  );
+  assert.ok(
+    summary.actionableInsights.some((i) => /More results are available.*cus_Q9z8/.test(i)),
+    summary.actionableInsights.join('\n'),
+  );
 });
 
 test('JSON: a directory tree keeps every path, grouped by folder', () => {
   const tree = [
     { name: 'README.md', type: 'file' },
-    { name: 'src', type: 'directory', children: Array.from({ length: 30 }, (_, i) => ({ name: `part${i}.ts`, type: 'file' })).concat([{ name: 'deep', type: 'directory', children: [{ name: 'leaf.json', type: 'file' }] } as never]) },
+    {
+      name: 'src',
+      type: 'directory',
+      children: Array.from({ length: 30 }, (_, i) => ({ name: `part${i}.ts`, type: 'file' })).concat([
+        { name: 'deep', type: 'directory', children: [{ name: 'leaf.json', type: 'file' }] } as never,
+      ]),
+    },
     { name: 'docs', type: 'directory', children: [{ name: 'guide.md', type: 'file' }] },
   ];
   const summary = summarizeLocally({ text: JSON.stringify(tree, null, 2) });
@@ -72,24 +97,40 @@ test('JSON: a directory tree keeps every path, grouped by folder', () => {
 test('JSON: a map of packages (lock file) keeps name@version; what does not fit is said to be in the artifact', () => {
   const lock = (n: number) => {
     const packages: Record<string, { version: string; resolved: string; integrity: string }> = {};
-    for (let i = 0; i < n; i++) packages[`node_modules/pkg-${i}`] = { version: `1.${i}.0`, resolved: `https://registry.npmjs.org/pkg-${i}/-/pkg-${i}-1.${i}.0.tgz`, integrity: `sha512-${'x'.repeat(40)}${i}` };
+    for (let i = 0; i < n; i++)
+      packages[`node_modules/pkg-${i}`] = {
+        version: `1.${i}.0`,
+        resolved: `https://registry.npmjs.org/pkg-${i}/-/pkg-${i}-1.${i}.0.tgz`,
+        integrity: `sha512-${'x'.repeat(40)}${i}`,
+      };
     return JSON.stringify({ name: 'app', lockfileVersion: 3, packages }, null, 2);
   };
   const small = summarizeLocally({ text: lock(20) });
   assertShape(small);
-  assertKept(small, Array.from({ length: 20 }, (_, i) => `node_modules/pkg-${i}@1.${i}.0`));
+  assertKept(
+    small,
+    Array.from({ length: 20 }, (_, i) => `node_modules/pkg-${i}@1.${i}.0`),
+  );
   const large = summarizeLocally({ text: lock(400) });
   assertShape(large);
   assertKept(large, ['node_modules/pkg-0@1.0.0', 'node_modules/pkg-1@1.1.0']);
   assert.match(large.keyFindings.join(' '), /map of 400 entries/);
-  assert.ok(large.actionableInsights.some((i) => /more identifiers did not fit here: they are in the full result \(read_artifact\)/.test(i)), large.actionableInsights.join('\n'));
+  assert.ok(
+    large.actionableInsights.some((i) =>
+      /more identifiers did not fit here: they are in the full result \(read_artifact\)/.test(i),
+    ),
+    large.actionableInsights.join('\n'),
+  );
 });
 
 test('text: a log keeps the level counts, the first error and the ids on error lines', () => {
   const lines: string[] = [];
   for (let i = 0; i < 400; i++) {
     const time = `2025-03-04T10:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`;
-    if (i === 123) lines.push(`${time} ERROR payment failed for order 5521 request_id=0f8fad5b-d9cb-469f-a165-70867728950e code=E4021`);
+    if (i === 123)
+      lines.push(
+        `${time} ERROR payment failed for order 5521 request_id=0f8fad5b-d9cb-469f-a165-70867728950e code=E4021`,
+      );
     else if (i % 97 === 0) lines.push(`${time} WARN slow query took ${i} ms`);
     else lines.push(`${time} INFO handled GET /api/items/${i} in ${i % 40} ms`);
   }
@@ -102,20 +143,61 @@ test('text: a log keeps the level counts, the first error and the ids on error l
 });
 
 test('text: Markdown keeps its headings and links; CSV keeps its id column; code keeps its declarations', () => {
-  const md = ['# Rocket launcher', '', 'The launcher starts rockets from the command line and reports telemetry.', '', '## Install', '', 'Run `npm install rocket` and see [the guide](https://rocket.dev/guide).', '', '## Configure', '', ...Array.from({ length: 40 }, (_, i) => `Option ${i} changes the behaviour of stage ${i} of the flight plan in a documented way.`), '', '## Troubleshooting', '', 'See [issues](https://github.com/acme/rocket/issues) and [faq](docs/faq.md).'].join('\n');
+  const md = [
+    '# Rocket launcher',
+    '',
+    'The launcher starts rockets from the command line and reports telemetry.',
+    '',
+    '## Install',
+    '',
+    'Run `npm install rocket` and see [the guide](https://rocket.dev/guide).',
+    '',
+    '## Configure',
+    '',
+    ...Array.from(
+      { length: 40 },
+      (_, i) => `Option ${i} changes the behaviour of stage ${i} of the flight plan in a documented way.`,
+    ),
+    '',
+    '## Troubleshooting',
+    '',
+    'See [issues](https://github.com/acme/rocket/issues) and [faq](docs/faq.md).',
+  ].join('\n');
   const markdown = summarizeLocally({ text: md });
   assert.equal(markdown.kind, 'markdown');
   assertShape(markdown);
-  assertKept(markdown, ['Install', 'Configure', 'Troubleshooting', 'https://rocket.dev/guide', 'https://github.com/acme/rocket/issues', 'docs/faq.md']);
+  assertKept(markdown, [
+    'Install',
+    'Configure',
+    'Troubleshooting',
+    'https://rocket.dev/guide',
+    'https://github.com/acme/rocket/issues',
+    'docs/faq.md',
+  ]);
 
-  const csv = ['order_id,customer,status,total', ...Array.from({ length: 120 }, (_, i) => `ORD-${7000 + i},Customer ${i % 17},${['paid', 'refunded', 'pending'][i % 3]},${(i * 3.5).toFixed(2)}`)].join('\n');
+  const csv = [
+    'order_id,customer,status,total',
+    ...Array.from(
+      { length: 120 },
+      (_, i) => `ORD-${7000 + i},Customer ${i % 17},${['paid', 'refunded', 'pending'][i % 3]},${(i * 3.5).toFixed(2)}`,
+    ),
+  ].join('\n');
   const table = summarizeLocally({ text: csv });
   assert.equal(table.kind, 'table');
   assertShape(table);
   assertKept(table, ['ORD-7000', 'ORD-7119', 'ORD-7050']);
   assert.match(table.keyFindings.join(' '), /status: paid 40, pending 40, refunded 40/);
 
-  const source = ['/** Flight control for the launcher. */', "import { Engine } from './engine';", '', ...Array.from({ length: 30 }, (_, i) => `export function stage${i}(engine: Engine): number {\n  return engine.burn(${i});\n}\n`), '// TODO: abort sequence'].join('\n');
+  const source = [
+    '/** Flight control for the launcher. */',
+    "import { Engine } from './engine';",
+    '',
+    ...Array.from(
+      { length: 30 },
+      (_, i) => `export function stage${i}(engine: Engine): number {\n  return engine.burn(${i});\n}\n`,
+    ),
+    '// TODO: abort sequence',
+  ].join('\n');
   const code = summarizeLocally({ text: source, args: { path: '/project/src/flight.ts' } });
   assert.equal(code.kind, 'code');
   assertShape(code);
@@ -124,7 +206,10 @@ test('text: Markdown keeps its headings and links; CSV keeps its id column; code
 });
 
 test('text: prose is summarized by its most central sentences, in order, and keeps URLs', () => {
-  const filler = Array.from({ length: 60 }, (_, i) => `Paragraph ${i} mentions weather and lunch and other unrelated matters at some length.`);
+  const filler = Array.from(
+    { length: 60 },
+    (_, i) => `Paragraph ${i} mentions weather and lunch and other unrelated matters at some length.`,
+  );
   const prose = [
     'The gateway summarizes large tool results so that the agent keeps its context for the task.',
     ...filler.slice(0, 30),
@@ -140,7 +225,9 @@ test('text: prose is summarized by its most central sentences, in order, and kee
 });
 
 test('listings: [DIR]/[FILE] entries and search results (paths) keep every name', () => {
-  const listing = Array.from({ length: 80 }, (_, i) => (i % 10 === 0 ? `[DIR] folder${i}` : `[FILE] file${i}.txt`)).join('\n');
+  const listing = Array.from({ length: 80 }, (_, i) =>
+    i % 10 === 0 ? `[DIR] folder${i}` : `[FILE] file${i}.txt`,
+  ).join('\n');
   const summary = summarizeLocally({ text: listing });
   assert.equal(summary.kind, 'listing');
   assertKept(summary, ['folder0/', 'file79.txt', 'file41.txt']);
@@ -164,7 +251,10 @@ test('compact lists: integer runs, numbered names, shared prefixes, a budget tha
   const compact = compactValues(urls, 100);
   assert.equal(compact.text, 'https://x.dev/a/{one,two,three}');
   assert.deepEqual(expandCompact(compact.text), urls);
-  const cut = compactValues(Array.from({ length: 100 }, (_, i) => `name-${(i * 7919) % 1000}x`), 60);
+  const cut = compactValues(
+    Array.from({ length: 100 }, (_, i) => `name-${(i * 7919) % 1000}x`),
+    60,
+  );
   assert.ok(cut.text.length <= 80, cut.text);
   assert.ok(cut.kept < 100);
   assert.match(cut.text, new RegExp(`…\\+${100 - cut.kept} more$`));

@@ -22,7 +22,8 @@ test('a read of one named file or page is "asked to read"; listings, searches, g
     ['get_file_contents', { owner: 'o', repo: 'r', path: 'src/x.ts' }],
     ['fetch', { url: 'http://127.0.0.1/page' }],
     ['browser_navigate', { url: 'http://127.0.0.1/' }],
-  ] as const) assert.equal(isReadRequest(tool, args), true, tool);
+  ] as const)
+    assert.equal(isReadRequest(tool, args), true, tool);
   for (const [tool, args] of [
     ['read_graph', {}],
     ['get-env', {}],
@@ -32,7 +33,8 @@ test('a read of one named file or page is "asked to read"; listings, searches, g
     ['get-resource-links', { count: 3 }],
     ['get_file_info', { path: '/p/a' }],
     ['read_logs', { path: '/var/log/x' }],
-  ] as const) assert.equal(isReadRequest(tool, args), false, tool);
+  ] as const)
+    assert.equal(isReadRequest(tool, args), false, tool);
   const settings = intelSettingsSchema.parse({});
   assert.deepEqual(decide(settings, true, 8_000), { summarize: false, reason: 'asked to read' });
   assert.deepEqual(decide(settings, true, 8_001), { summarize: true, reason: 'longer than the read budget' });
@@ -44,16 +46,28 @@ test('a 17 KB source file the agent reads comes back whole; the same bytes from 
   const h = await harness();
   try {
     const lines: string[] = [];
-    for (let i = 0; lines.join('\n').length < 17 * 1024; i++) lines.push(`export function handler${i}(input: string): number {`, `  return input.length * ${i}; // keeps record ${i}`, '}', '');
+    for (let i = 0; lines.join('\n').length < 17 * 1024; i++)
+      lines.push(
+        `export function handler${i}(input: string): number {`,
+        `  return input.length * ${i}; // keeps record ${i}`,
+        '}',
+        '',
+      );
     const source = lines.join('\n');
     const { run } = stageRunner(h);
     const whole = textResult(source);
     assert.equal(await run(context(h, { tool: 'read_text_file', args: { path: '/p/src/handlers.ts' } }), whole), whole);
-    const bulk = await run(context(h, { tool: 'search_files', args: { path: '/p', pattern: '*.ts' } }), textResult(source));
+    const bulk = await run(
+      context(h, { tool: 'search_files', args: { path: '/p', pattern: '*.ts' } }),
+      textResult(source),
+    );
     assert.ok(summaryOf(bulk).keyFindings.length >= 3);
     // Past the read budget a file is summarized too, and kept whole as an artifact.
     h.settings.readWholeTokens = 1_000;
-    const long = await run(context(h, { tool: 'read_text_file', args: { path: '/p/src/handlers.ts', n: 2 } }), textResult(source));
+    const long = await run(
+      context(h, { tool: 'read_text_file', args: { path: '/p/src/handlers.ts', n: 2 } }),
+      textResult(source),
+    );
     assert.match(metaOf(long).artifactId, /^art_/);
   } finally {
     await h.close();
@@ -65,44 +79,64 @@ test("a 300-row report's summary names every failed row, compactly (JSON and CSV
   try {
     const failed = new Set<number>();
     for (let i = 0; failed.size < 43; i++) failed.add(1000 + ((i * 97 + 13) % 300));
-    const rows = Array.from({ length: 300 }, (_, i) => ({ id: 1000 + i, name: `check-${i}`, status: failed.has(1000 + i) ? 'failed' : 'passed', duration_ms: 20 + ((i * 37) % 400) }));
+    const rows = Array.from({ length: 300 }, (_, i) => ({
+      id: 1000 + i,
+      name: `check-${i}`,
+      status: failed.has(1000 + i) ? 'failed' : 'passed',
+      duration_ms: 20 + ((i * 37) % 400),
+    }));
     const { run } = stageRunner(h);
-    const json = summaryOf(await run(context(h, { tool: 'list_checks', args: { run: 1 } }), textResult(JSON.stringify(rows))));
+    const json = summaryOf(
+      await run(context(h, { tool: 'list_checks', args: { run: 1 } }), textResult(JSON.stringify(rows))),
+    );
     const named = expandIdentifiers(json.identifiers);
-    for (const id of failed) assert.ok(named.has(String(id)), `failed row ${id} named: ${JSON.stringify(json.identifiers)}`);
+    for (const id of failed)
+      assert.ok(named.has(String(id)), `failed row ${id} named: ${JSON.stringify(json.identifiers)}`);
     const label = Object.keys(json.identifiers).find((k) => k.startsWith('status=failed'));
     assert.ok(label, JSON.stringify(json.identifiers));
-    for (const id of expandIdentifiers({ [label]: json.identifiers[label] })) assert.ok(failed.has(Number(id)), `only failed rows under ${label}: ${id}`);
+    for (const id of expandIdentifiers({ [label]: json.identifiers[label] }))
+      assert.ok(failed.has(Number(id)), `only failed rows under ${label}: ${id}`);
 
-    const csv = ['id,name,status,duration_ms', ...rows.map((r) => `${r.id},${r.name},${r.status},${r.duration_ms}`)].join('\n');
+    const csv = [
+      'id,name,status,duration_ms',
+      ...rows.map((r) => `${r.id},${r.name},${r.status},${r.duration_ms}`),
+    ].join('\n');
     const table = summaryOf(await run(context(h, { tool: 'export_report', args: { run: 2 } }), textResult(csv)));
     const inTable = expandIdentifiers(table.identifiers);
-    for (const id of failed) assert.ok(inTable.has(String(id)), `CSV: failed row ${id} named: ${JSON.stringify(table.identifiers)}`);
+    for (const id of failed)
+      assert.ok(inTable.has(String(id)), `CSV: failed row ${id} named: ${JSON.stringify(table.identifiers)}`);
   } finally {
     await h.close();
   }
 });
 
-test('summarizers never block: a model that does not answer (a consent dialog left open) gives way to the local summarizer within the time budget', { timeout: 20_000 }, async () => {
-  const h = await harness({ summarizers: { timeBudgetMs: 300 } });
-  try {
-    let asked = 0;
-    h.intel.setLanguageModel(() => {
-      asked++;
-      return new Promise<string>(() => undefined);
-    });
-    const sample = () => new Promise<never>(() => undefined);
-    const { run } = stageRunner(h);
-    const result = await run(context(h, { sample }), textResult(bigText(8_000)));
-    assert.equal(asked, 1);
-    assert.equal(metaOf(result).summarizer, 'local');
-    const attempts = metaOf(result).attempts as Array<{ summarizer: string; outcome: string; detail?: string }>;
-    assert.deepEqual(attempts.map((a) => `${a.summarizer}:${a.outcome}`), ['vscodeLm:failed', 'sampling:failed', 'local:used']);
-    assert.match(attempts[1]!.detail!, /time budget is spent/);
-  } finally {
-    await h.close();
-  }
-});
+test(
+  'summarizers never block: a model that does not answer (a consent dialog left open) gives way to the local summarizer within the time budget',
+  { timeout: 20_000 },
+  async () => {
+    const h = await harness({ summarizers: { timeBudgetMs: 300 } });
+    try {
+      let asked = 0;
+      h.intel.setLanguageModel(() => {
+        asked++;
+        return new Promise<string>(() => undefined);
+      });
+      const sample = () => new Promise<never>(() => undefined);
+      const { run } = stageRunner(h);
+      const result = await run(context(h, { sample }), textResult(bigText(8_000)));
+      assert.equal(asked, 1);
+      assert.equal(metaOf(result).summarizer, 'local');
+      const attempts = metaOf(result).attempts as Array<{ summarizer: string; outcome: string; detail?: string }>;
+      assert.deepEqual(
+        attempts.map((a) => `${a.summarizer}:${a.outcome}`),
+        ['vscodeLm:failed', 'sampling:failed', 'local:used'],
+      );
+      assert.match(attempts[1]!.detail!, /time budget is spent/);
+    } finally {
+      await h.close();
+    }
+  },
+);
 
 test('MCP sampling is not used under VS Code unless the user turns it on', () => {
   const settings = intelSettingsSchema.parse({}).summarizers;
@@ -117,9 +151,14 @@ test('MCP sampling is not used under VS Code unless the user turns it on', () =>
 });
 
 test("a log without levels (dpkg's, captured) names the subject of every rare event: each package installed or upgraded", () => {
-  const text = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'results', 'captured', 'fs-dpkg-log-tail.log'), 'utf8');
+  const text = fs.readFileSync(
+    path.join(repoRoot, 'test', 'fixtures', 'results', 'captured', 'fs-dpkg-log-tail.log'),
+    'utf8',
+  );
   const lines = text.split('\n').filter((line) => line.trim());
-  const installed = [...new Set(lines.filter((line) => line.split(' ')[2] === 'install').map((line) => line.split(' ')[3]!))];
+  const installed = [
+    ...new Set(lines.filter((line) => line.split(' ')[2] === 'install').map((line) => line.split(' ')[3]!)),
+  ];
   assert.ok(installed.length > 0, 'the captured log has installs');
   const summary = summarizeLocally({ text });
   assert.match(summary.keyFindings.join(' '), /Events: status \d+/);

@@ -22,15 +22,64 @@ const ABSENT = Symbol('absent');
 
 /** Values every field is tried with: JSON's and the ones a JS object built in process can hold. */
 const VALUES: unknown[] = [
-  ABSENT, undefined, null, true, false, 0, -0, 1, -1, 7, 1.5, -2.25, 1e3, 2 ** 31, 2 ** 53 - 1, -(2 ** 53 - 1), 2 ** 53, -(2 ** 53), 1e300,
-  Number.NaN, Number.POSITIVE_INFINITY, '', '2.0', '2', '1.0', ' 2.0', 'x', 'tools/call', '0', [], [1], ['2.0'], {}, { a: 1 },
-  { code: 1, message: 'm' }, { code: 1.5, message: 'm' }, { code: '1', message: 'm' }, { code: 1 }, { message: 'm' },
-  { code: -32600, message: 'm', data: { x: 1 } }, { code: 2 ** 53, message: 'm' }, { code: 1, message: 'm', extra: true },
-  { _meta: null }, { _meta: [] }, { _meta: {} }, { _meta: { progressToken: 'p' } }, { _meta: { progressToken: 3 } },
-  { _meta: { progressToken: 3.5 } }, { _meta: { progressToken: null } }, { _meta: { progressToken: 2 ** 60 } },
-  { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't' } } }, { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 1 } } },
-  { _meta: { 'io.modelcontextprotocol/related-task': null } }, { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't', more: 1 } } },
-  { _meta: { other: 1 }, content: [] }, { name: 'echo', arguments: { message: 'hi' } }, new Date(0), () => 1,
+  ABSENT,
+  undefined,
+  null,
+  true,
+  false,
+  0,
+  -0,
+  1,
+  -1,
+  7,
+  1.5,
+  -2.25,
+  1e3,
+  2 ** 31,
+  2 ** 53 - 1,
+  -(2 ** 53 - 1),
+  2 ** 53,
+  -(2 ** 53),
+  1e300,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  '',
+  '2.0',
+  '2',
+  '1.0',
+  ' 2.0',
+  'x',
+  'tools/call',
+  '0',
+  [],
+  [1],
+  ['2.0'],
+  {},
+  { a: 1 },
+  { code: 1, message: 'm' },
+  { code: 1.5, message: 'm' },
+  { code: '1', message: 'm' },
+  { code: 1 },
+  { message: 'm' },
+  { code: -32600, message: 'm', data: { x: 1 } },
+  { code: 2 ** 53, message: 'm' },
+  { code: 1, message: 'm', extra: true },
+  { _meta: null },
+  { _meta: [] },
+  { _meta: {} },
+  { _meta: { progressToken: 'p' } },
+  { _meta: { progressToken: 3 } },
+  { _meta: { progressToken: 3.5 } },
+  { _meta: { progressToken: null } },
+  { _meta: { progressToken: 2 ** 60 } },
+  { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't' } } },
+  { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 1 } } },
+  { _meta: { 'io.modelcontextprotocol/related-task': null } },
+  { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't', more: 1 } } },
+  { _meta: { other: 1 }, content: [] },
+  { name: 'echo', arguments: { message: 'hi' } },
+  new Date(0),
+  () => 1,
 ];
 
 const BASES: Record<JsonRpcKind, Record<string, unknown>> = {
@@ -45,7 +94,8 @@ const KEYS = ['jsonrpc', 'id', 'method', 'params', 'result', 'error', 'extra', '
 function withField(base: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
   const copy = { ...base };
   delete copy[key];
-  if (value !== ABSENT) Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  if (value !== ABSENT)
+    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
   return copy;
 }
 
@@ -106,7 +156,11 @@ test('every generated message gets the SDK schema verdict, and the same kind', (
   const kinds = new Map<JsonRpcKind | undefined, number>();
   for (const message of generated()) {
     const expected = sdkKind(message);
-    assert.equal(JSONRPCMessageSchema.safeParse(message).success, expected !== undefined, 'the union agrees with its members');
+    assert.equal(
+      JSONRPCMessageSchema.safeParse(message).success,
+      expected !== undefined,
+      'the union agrees with its members',
+    );
     const shown = () => {
       try {
         return JSON.stringify(message);
@@ -120,6 +174,7 @@ test('every generated message gets the SDK schema verdict, and the same kind', (
     kinds.set(expected, (kinds.get(expected) ?? 0) + 1);
   }
   // The set must exercise both verdicts and all four kinds, or the agreement above says little.
-  for (const kind of ['request', 'notification', 'result', 'error'] as const) assert.ok((kinds.get(kind) ?? 0) > 100, `${kind}: ${kinds.get(kind)}`);
+  for (const kind of ['request', 'notification', 'result', 'error'] as const)
+    assert.ok((kinds.get(kind) ?? 0) > 100, `${kind}: ${kinds.get(kind)}`);
   assert.ok(counts.accepted > 500 && counts.rejected > 10_000, JSON.stringify({ ...counts, kinds: [...kinds] }));
 });

@@ -19,7 +19,15 @@ const line = (chars: number) => {
 
 test('lastIndexWithin is lastIndexOf bounded below', () => {
   const text = 'a\nbc\nd';
-  for (const [from, position] of [[0, 6], [2, 6], [0, 1], [2, 3], [5, 6], [6, 6], [3, 2]] as const) {
+  for (const [from, position] of [
+    [0, 6],
+    [2, 6],
+    [0, 1],
+    [2, 3],
+    [5, 6],
+    [6, 6],
+    [3, 2],
+  ] as const) {
     const plain = text.lastIndexOf('\n', position);
     assert.equal(lastIndexWithin(text, '\n', from, position), plain >= from ? plain : -1, `${from}, ${position}`);
   }
@@ -40,7 +48,10 @@ test('a single line of 4 MB is cut into token chunks and passages that hold it w
 test('a result over the summarizer input bound is summarized from its start, and the summary says so', async () => {
   const text = line(SUMMARY_INPUT_CHARS * 3);
   const summary = summarizeLocally({ text });
-  assert.match(summary.keyFindings.join('\n'), /Summarized from the first .* of its .* of text; the whole result is in the artifact/);
+  assert.match(
+    summary.keyFindings.join('\n'),
+    /Summarized from the first .* of its .* of text; the whole result is in the artifact/,
+  );
   const small = summarizeLocally({ text: line(200_000) });
   assert.equal(small.kind, 'json');
   assert.doesNotMatch(small.keyFindings.join('\n'), /Summarized from the first/);
@@ -50,7 +61,10 @@ test('the worker thread summarizes as this thread does', async () => {
   const text = line(300_000);
   const worker = new WorkerSummarizer();
   try {
-    assert.deepEqual(await worker.summarize({ text, tool: 'dump' }), await new InlineSummarizer().summarize({ text, tool: 'dump' }));
+    assert.deepEqual(
+      await worker.summarize({ text, tool: 'dump' }),
+      await new InlineSummarizer().summarize({ text, tool: 'dump' }),
+    );
   } finally {
     await worker.close();
   }

@@ -27,7 +27,8 @@ interface Rules {
   unitOf(file: string, units: string[]): string | undefined;
 }
 
-const load = <T>(file: string): Promise<T> => import(pathToFileURL(path.join(repoRoot, 'tools', 'lint', file)).href) as Promise<T>;
+const load = <T>(file: string): Promise<T> =>
+  import(pathToFileURL(path.join(repoRoot, 'tools', 'lint', file)).href) as Promise<T>;
 
 const config: Config = {
   layers: ['protocol/', 'server/util/', 'server/store/', 'server/gateway/', 'server/runtime.ts'],
@@ -59,7 +60,12 @@ test('an upward import, a side reaching past its shared modules and an undeclare
   const { problems } = checkGraph(graph, config);
   assert.deepEqual(
     problems.map((p) => `${p.from} -> ${p.to}`),
-    ['server/store/pg.ts -> server/gateway/events.ts', 'protocol/records.ts -> server/util/hash.ts', 'client/commands.ts -> server/store/pg.ts', 'server/elsewhere/x.ts -> '],
+    [
+      'server/store/pg.ts -> server/gateway/events.ts',
+      'protocol/records.ts -> server/util/hash.ts',
+      'client/commands.ts -> server/store/pg.ts',
+      'server/elsewhere/x.ts -> ',
+    ],
   );
 });
 
@@ -80,16 +86,22 @@ test('a cycle fails, a dynamic or type import counting as much as a static one',
     ['server/gateway/c.ts', ['server/gateway/a.ts', 'server/gateway/d.ts']],
     ['server/gateway/d.ts', []],
   ]);
-  assert.deepEqual(checkGraph(graph, config).cycles, [['server/gateway/a.ts', 'server/gateway/b.ts', 'server/gateway/c.ts']]);
+  assert.deepEqual(checkGraph(graph, config).cycles, [
+    ['server/gateway/a.ts', 'server/gateway/b.ts', 'server/gateway/c.ts'],
+  ]);
 });
 
 test('every folder and top-level module of server/ has a place in tools/lint/layers.mjs', async () => {
   const declared = await load<Config>('layers.mjs');
   const { unitOf } = await load<Rules>('layer-rules.mjs');
-  const entries = fs.readdirSync(path.join(repoRoot, 'server'), { withFileTypes: true }).filter((e) => e.isDirectory() || e.name.endsWith('.ts'));
+  const entries = fs
+    .readdirSync(path.join(repoRoot, 'server'), { withFileTypes: true })
+    .filter((e) => e.isDirectory() || e.name.endsWith('.ts'));
   const placeless = entries
     .map((e) => (e.isDirectory() ? `server/${e.name}/x.ts` : `server/${e.name}`))
-    .filter((file) => !unitOf(file, declared.layers) && !(declared.unchecked ?? []).some((prefix) => file.startsWith(prefix)));
+    .filter(
+      (file) => !unitOf(file, declared.layers) && !(declared.unchecked ?? []).some((prefix) => file.startsWith(prefix)),
+    );
   assert.deepEqual(placeless, []);
   assert.equal(new Set(declared.layers).size, declared.layers.length, 'each unit once');
 });
@@ -98,6 +110,12 @@ test('docs/ARCHITECTURE.md lists the layers of tools/lint/layers.mjs, in their o
   const declared = await load<Config>('layers.mjs');
   const page = fs.readFileSync(path.join(repoRoot, 'docs', 'ARCHITECTURE.md'), 'utf8');
   const block = page.split('Lowest first:\n\n')[1]?.split('\n\n')[0] ?? '';
-  const listed = block.split('<').map((unit) => unit.trim()).filter(Boolean);
-  assert.deepEqual(listed, declared.layers.map((unit) => unit.replace(/^server\//, '')));
+  const listed = block
+    .split('<')
+    .map((unit) => unit.trim())
+    .filter(Boolean);
+  assert.deepEqual(
+    listed,
+    declared.layers.map((unit) => unit.replace(/^server\//, '')),
+  );
 });

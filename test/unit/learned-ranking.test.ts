@@ -15,7 +15,14 @@ import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
 
 const DAY = 24 * 3600 * 1000;
-const row = (status: string, latency: number, at: number, rating: number | null = null) => ({ power: 'p', tool: 't', status, latency_ms: latency, at, rating });
+const row = (status: string, latency: number, at: number, rating: number | null = null) => ({
+  power: 'p',
+  tool: 't',
+  status,
+  latency_ms: latency,
+  at,
+  rating,
+});
 
 test('factors: neutral with no history; success, recency-decayed popularity, latency and rating each move', () => {
   const now = 100 * DAY;
@@ -42,11 +49,23 @@ test('history re-ranks close candidates, never a clearly more relevant one', () 
     { name: 'c', relevance: 0.5 },
   ];
   const factors = (favourite: string) => (name: string) => (name === favourite ? loved : undefined);
-  assert.deepEqual(rerank(candidates, factors('b'), DEFAULT_WEIGHTS).map((c) => c.name), ['b', 'a', 'c'], 'a near tie goes to the proven one');
+  assert.deepEqual(
+    rerank(candidates, factors('b'), DEFAULT_WEIGHTS).map((c) => c.name),
+    ['b', 'a', 'c'],
+    'a near tie goes to the proven one',
+  );
   const withC = rerank(candidates, factors('c'), DEFAULT_WEIGHTS);
-  assert.deepEqual(withC.map((c) => c.name), ['a', 'b', 'c'], 'popularity never beats clearly better relevance');
+  assert.deepEqual(
+    withC.map((c) => c.name),
+    ['a', 'b', 'c'],
+    'popularity never beats clearly better relevance',
+  );
   assert.equal(withC[2].explanation.moved, false);
-  assert.deepEqual(rerank(candidates, () => undefined, DEFAULT_WEIGHTS).map((c) => c.name), ['a', 'b', 'c'], 'no history: relevance order');
+  assert.deepEqual(
+    rerank(candidates, () => undefined, DEFAULT_WEIGHTS).map((c) => c.name),
+    ['a', 'b', 'c'],
+    'no history: relevance order',
+  );
   const explained = rerank(candidates, factors('b'), DEFAULT_WEIGHTS)[0].explanation;
   assert.equal(explained.moved, true);
   assert.ok(Math.abs(Object.values(explained.contributions).reduce((x, y) => x + y, 0) - explained.final) < 1e-9);
@@ -69,7 +88,11 @@ test('usage stats come from the activity log in the store, ratings included', as
     assert.ok(powers.get('fast')!.performance > powers.get('slow')!.performance);
     assert.ok(powers.get('fast')!.rating > 0.5);
     assert.equal(stats.forTools().get('slow:y')!.calls, 1);
-    assert.equal((await log.recent(5)).find((row) => row.id === first.id)?.rating, 1, 'the rating is joined onto its row'); // both calls may share a millisecond
+    assert.equal(
+      (await log.recent(5)).find((row) => row.id === first.id)?.rating,
+      1,
+      'the rating is joined onto its row',
+    ); // both calls may share a millisecond
     store.close();
   } finally {
     cleanup();
@@ -85,15 +108,25 @@ test('recommendations: the next use in the session is credited at its rank; metr
     log.record({ session: 's1', source: 'resolve_intent', query: 'q1', candidates });
     log.record({ session: 's2', source: 'resolve_intent', query: 'q2', candidates });
     // Asked together, as two calls of a session: the second reads the log after the first credited it.
-    const [first, second] = await Promise.all([log.markUsed('s1', 'memory:search_nodes'), log.markUsed('s1', 'memory')]);
+    const [first, second] = await Promise.all([
+      log.markUsed('s1', 'memory:search_nodes'),
+      log.markUsed('s1', 'memory'),
+    ]);
     assert.equal(first?.usedRank, 1, 'a tool of the second candidate');
     assert.equal(second, undefined, 'already credited');
     assert.equal((await log.markUsed('s2', 'fs'))?.usedRank, 0);
     assert.equal(await log.markUsed('s3', 'fs'), undefined, 'another session');
-    assert.deepEqual(['s1', 's2', 's3'].map((s) => log.knows(s)), [true, true, false], 'only sessions it recorded a recommendation for can follow one');
+    assert.deepEqual(
+      ['s1', 's2', 's3'].map((s) => log.knows(s)),
+      [true, true, false],
+      'only sessions it recorded a recommendation for can follow one',
+    );
     const metrics = metricsBySource(await log.sums()).all;
     assert.equal(metrics.recommendations, 2);
-    assert.deepEqual((await log.followed()).map((r) => r.used), ['memory:search_nodes', 'fs']);
+    assert.deepEqual(
+      (await log.followed()).map((r) => r.used),
+      ['memory:search_nodes', 'fs'],
+    );
     assert.equal(metrics.followed, 2);
     assert.equal(metrics.mrr, 0.75);
     assert.equal(metrics.precisionAt1, 0.5);
@@ -137,16 +170,33 @@ test('availability: a missing command, an unset variable and an unmet when-condi
   try {
     fs.writeFileSync(path.join(dir, 'pyproject.toml'), '');
     const power = (command: string, problems: string[] = []): PowerDefinition => ({
-      name: 'p', version: '1', description: '', keywords: [], steering: '', derivedFromTools: false, problems, serverHash: '', definitionHash: '',
+      name: 'p',
+      version: '1',
+      description: '',
+      keywords: [],
+      steering: '',
+      derivedFromTools: false,
+      problems,
+      serverHash: '',
+      definitionHash: '',
       server: { transport: 'stdio', command, args: [], env: {} },
       source: { kind: 'spell', file: '/x/p.spell.yaml', readOnly: false },
     });
     assert.deepEqual(availabilityFlags(power(process.execPath), undefined, {}), []);
     assert.match(availabilityFlags(power('surely-not-a-command-xyz'), undefined, {})[0], /not found on PATH/);
-    assert.deepEqual(availabilityFlags(power(process.execPath, ['environment variable X is not set']), undefined, {}), ['environment variable X is not set']);
+    assert.deepEqual(availabilityFlags(power(process.execPath, ['environment variable X is not set']), undefined, {}), [
+      'environment variable X is not set',
+    ]);
     const when = { when: { workspace_contains: ['pyproject.toml'] } };
     assert.deepEqual(availabilityFlags(power(process.execPath), when, { workspaceFolder: dir }), []);
-    assert.match(availabilityFlags(power(process.execPath), { when: { workspace_contains: ['Cargo.toml'] } }, { workspaceFolder: dir })[0], /no 'Cargo.toml'/);
+    assert.match(
+      availabilityFlags(
+        power(process.execPath),
+        { when: { workspace_contains: ['Cargo.toml'] } },
+        { workspaceFolder: dir },
+      )[0],
+      /no 'Cargo.toml'/,
+    );
     assert.match(availabilityFlags(power(process.execPath), when, {})[0], /no workspace is open/);
     assert.ok(workspaceContains(dir, '*.toml'));
     assert.ok(!workspaceContains(dir, '*.lock'));

@@ -12,7 +12,10 @@ test('Lru keeps at most its capacity: a get or set refreshes an entry, has does 
   map.set('d', 4);
   assert.equal(map.size, 3);
   assert.equal(map.has('b'), false, 'b, the least recent, went');
-  assert.deepEqual(['a', 'c', 'd'].map((k) => map.get(k)), [1, 3, 4]);
+  assert.deepEqual(
+    ['a', 'c', 'd'].map((k) => map.get(k)),
+    [1, 3, 4],
+  );
   map.set('c', 30);
   map.set('e', 5);
   assert.equal(map.has('a'), false, 'a was the least recent after c and d were read and c written');

@@ -8,9 +8,16 @@ import { repoRoot } from '../helpers/temp.js';
 
 /** The 14 real servers' captured tool lists, with their spell-like descriptions, as the bench reads them. */
 const dir = path.join(repoRoot, 'test', 'fixtures', 'benchmarks', 'real-servers');
-const realServers = benchPowers(readJsonl<BenchServer>(path.join(dir, 'servers.jsonl')), readJsonl<BenchTool>(path.join(dir, 'tools.jsonl')));
+const realServers = benchPowers(
+  readJsonl<BenchServer>(path.join(dir, 'servers.jsonl')),
+  readJsonl<BenchTool>(path.join(dir, 'tools.jsonl')),
+);
 
-const top = (resolver: LexicalResolver, query: string) => resolver.rankTools(query).slice(0, 3).map((t) => t.name);
+const top = (resolver: LexicalResolver, query: string) =>
+  resolver
+    .rankTools(query)
+    .slice(0, 3)
+    .map((t) => t.name);
 
 test('a tool whose description is about the request outranks one that only takes a parameter named like it', () => {
   const powers: PowerDocument[] = [
@@ -28,7 +35,11 @@ test('a tool whose description is about the request outranks one that only takes
       description: 'Plain text notes.',
       keywords: ['notes'],
       tools: [
-        { name: 'add_reminder', description: 'Set a reminder to come back to a note later', parameters: ['note', 'at'] },
+        {
+          name: 'add_reminder',
+          description: 'Set a reminder to come back to a note later',
+          parameters: ['note', 'at'],
+        },
         { name: 'read_note', description: 'Read a note', parameters: ['note', 'reminder', 'event'] },
       ],
     },
@@ -61,7 +72,11 @@ test('tools that score alike are ordered by how much of the request their parame
   resolver.index(powers);
   const ranked = resolver.rankTools('clock in another timezone');
   assert.equal(ranked[0].score, ranked[1].score, 'the same text scores the same');
-  assert.deepEqual(ranked.map((t) => t.name), ['clock:beta', 'clock:alpha'], 'not by name: beta takes a timezone');
+  assert.deepEqual(
+    ranked.map((t) => t.name),
+    ['clock:beta', 'clock:alpha'],
+    'not by name: beta takes a timezone',
+  );
 });
 
 test('real servers: "create a pull request" ranks create_pull_request above the review tool that takes a pull number', () => {

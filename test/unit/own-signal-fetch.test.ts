@@ -29,17 +29,24 @@ async function startServer() {
   return {
     base,
     closedStreams,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 const listenersOn = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
 
 /** Runs `body` with the loopback server, one connection-wide AbortController and the own-signal fetch; stops the server after. */
-async function withServer(body: (setup: { server: Awaited<ReturnType<typeof startServer>>; connection: AbortController; ownFetch: ReturnType<typeof fetchWithOwnSignal> }) => Promise<void>): Promise<void> {
+async function withServer(
+  body: (setup: {
+    server: Awaited<ReturnType<typeof startServer>>;
+    connection: AbortController;
+    ownFetch: ReturnType<typeof fetchWithOwnSignal>;
+  }) => Promise<void>,
+): Promise<void> {
   const server = await startServer();
   try {
     await body({ server, connection: new AbortController(), ownFetch: fetchWithOwnSignal() });
@@ -110,7 +117,9 @@ test('many requests at once on one signal print no MaxListenersExceededWarning',
     const onWarning = (warning: Error) => warnings.push(warning.name);
     process.on('warning', onWarning);
     try {
-      const responses = await Promise.all(Array.from({ length: 40 }, () => ownFetch(`${server.base}/stream`, { signal: connection.signal })));
+      const responses = await Promise.all(
+        Array.from({ length: 40 }, () => ownFetch(`${server.base}/stream`, { signal: connection.signal })),
+      );
       assert.equal(listenersOn(connection.signal), 40);
       await Promise.all(responses.map((response) => response.body!.cancel()));
       assert.equal(listenersOn(connection.signal), 0);

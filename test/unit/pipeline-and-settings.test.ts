@@ -5,11 +5,25 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CallPipeline, type CallContext } from '../../server/calls/pipeline.js';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import { DEFAULT_MAX_RESULT_MB, defaultSettings, loadSettingsFile, withOverrides } from '../../server/config/settings.js';
+import {
+  DEFAULT_MAX_RESULT_MB,
+  defaultSettings,
+  loadSettingsFile,
+  withOverrides,
+} from '../../server/config/settings.js';
 import { backoffDelay } from '../../server/upstream/backoff.js';
 import { tempDir } from '../helpers/temp.js';
 
-const context: CallContext = { power: 'p', tool: 't', calledAs: 'p__t', args: {}, sessionId: 's', startedAt: 0, variant: 'direct', annotations: { source: 'none' } };
+const context: CallContext = {
+  power: 'p',
+  tool: 't',
+  calledAs: 'p__t',
+  args: {},
+  sessionId: 's',
+  startedAt: 0,
+  variant: 'direct',
+  annotations: { source: 'none' },
+};
 
 test('pipeline stages run in order around the next stage', async () => {
   const trace: string[] = [];
@@ -67,6 +81,9 @@ test('a bad settings file falls back to defaults and says which key and why', ()
 });
 
 test('restart backoff doubles and is capped', () => {
-  assert.deepEqual([1, 2, 3, 4].map((n) => backoffDelay(n, 1000)), [1000, 2000, 4000, 8000]);
+  assert.deepEqual(
+    [1, 2, 3, 4].map((n) => backoffDelay(n, 1000)),
+    [1000, 2000, 4000, 8000],
+  );
   assert.equal(backoffDelay(20, 1000), 30_000);
 });

@@ -15,7 +15,11 @@ for (const platform of ['linux', 'darwin', 'freebsd'] as const) {
     assert.equal(spawn.supervisor.args[3], '20', 'grace in tenths of a second');
     assert.equal(spawn.supervisor.options.detached, true);
     assert.equal(spawn.supervisor.options.env?.ELECTRON_RUN_AS_NODE, undefined, 'no Electron variable needed for sh');
-    assert.equal(spawn.supervisor.options.env?.PATH, process.env.PATH, 'the environment is passed on (without the gateway\'s credentials)');
+    assert.equal(
+      spawn.supervisor.options.env?.PATH,
+      process.env.PATH,
+      "the environment is passed on (without the gateway's credentials)",
+    );
   });
 }
 
@@ -27,7 +31,10 @@ test('win32: no groups (not detached, hidden windows); the supervisor is Node wi
     assert.match(spawn.supervisor.args[0], /child-supervisor-node\.js$/);
     assert.equal(spawn.supervisor.args[1], '1500');
     assert.equal(spawn.supervisor.options.windowsHide, true);
-    assert.equal((spawn.supervisor.options.env as Record<string, string>).ELECTRON_RUN_AS_NODE, versions.electron ? '1' : process.env.ELECTRON_RUN_AS_NODE);
+    assert.equal(
+      (spawn.supervisor.options.env as Record<string, string>).ELECTRON_RUN_AS_NODE,
+      versions.electron ? '1' : process.env.ELECTRON_RUN_AS_NODE,
+    );
   }
   assert.deepEqual(electronAsNode(node), {});
   assert.deepEqual(electronAsNode(electron), { ELECTRON_RUN_AS_NODE: '1' });

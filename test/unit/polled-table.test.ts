@@ -4,7 +4,11 @@ import { PolledTable } from '../../server/store/polled-table.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
 
-const approval = (power: string, hash: string, at = 1) => ({ op: 'upsert' as const, table: 'launch_approvals', row: { power, hash, approved_by: null, approved_at: at } });
+const approval = (power: string, hash: string, at = 1) => ({
+  op: 'upsert' as const,
+  table: 'launch_approvals',
+  row: { power, hash, approved_by: null, approved_at: at },
+});
 
 test('a polled table reads again only when its table moved, here or in another connection, and tells a change of what its owner depends on', async (t) => {
   const home = tempDir();
@@ -19,7 +23,13 @@ test('a polled table reads again only when its table moved, here or in another c
     () => {
       reads += 1;
       if (failing) throw new Error('the store is closing');
-      return new Map(here.query<{ power: string; hash: string; approved_at: number }>('SELECT power, hash, approved_at FROM launch_approvals').map((row) => [row.power, row]));
+      return new Map(
+        here
+          .query<{ power: string; hash: string; approved_at: number }>(
+            'SELECT power, hash, approved_at FROM launch_approvals',
+          )
+          .map((row) => [row.power, row]),
+      );
     },
     (row) => row.hash,
     () => (changes += 1),
@@ -44,16 +54,28 @@ test('a polled table reads again only when its table moved, here or in another c
 
   there.write(approval('helper', 'b'));
   table.poll();
-  assert.deepEqual([reads, changes, table.get('helper')?.hash], [3, 2, 'b'], 'a write by another connection to the file');
+  assert.deepEqual(
+    [reads, changes, table.get('helper')?.hash],
+    [3, 2, 'b'],
+    'a write by another connection to the file',
+  );
 
   there.write(approval('helper', 'b', 2));
   table.poll();
-  assert.deepEqual([reads, changes, table.get('helper')?.approved_at], [4, 2, 2], 'rows read anew, no change told: the fingerprint is the same');
+  assert.deepEqual(
+    [reads, changes, table.get('helper')?.approved_at],
+    [4, 2, 2],
+    'rows read anew, no change told: the fingerprint is the same',
+  );
 
   failing = true;
   there.write(approval('other', 'c'));
   table.poll();
-  assert.deepEqual([reads, changes, table.has('other'), table.get('helper')?.hash], [5, 2, false, 'b'], 'a failed read keeps the last rows');
+  assert.deepEqual(
+    [reads, changes, table.has('other'), table.get('helper')?.hash],
+    [5, 2, false, 'b'],
+    'a failed read keeps the last rows',
+  );
   failing = false;
   table.poll();
   assert.deepEqual([reads, changes, table.has('other')], [6, 3, true], 'and the next poll reads again');

@@ -5,10 +5,18 @@ import { HybridResolver } from '../../server/resolve/hybrid-resolver.js';
 import { PowerIndex } from '../../server/resolve/power-index.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
 
-const doc = (name: string, description: string, tools: string[]): PowerDocument => ({ name, description, keywords: [], tools: tools.map((t) => ({ name: t, description: `${t.replace(/_/g, ' ')}` })) });
+const doc = (name: string, description: string, tools: string[]): PowerDocument => ({
+  name,
+  description,
+  keywords: [],
+  tools: tools.map((t) => ({ name: t, description: `${t.replace(/_/g, ' ')}` })),
+});
 
 test('the power index ranks over the documents it read at the last reindex, and a reindex reads them anew', async () => {
-  let documents = [doc('weather', 'Forecasts and current weather for a city', ['get_forecast']), doc('files', 'Read and write files on disk', ['read_file', 'write_file'])];
+  let documents = [
+    doc('weather', 'Forecasts and current weather for a city', ['get_forecast']),
+    doc('files', 'Read and write files on disk', ['read_file', 'write_file']),
+  ];
   let reads = 0;
   const resolver = new HybridResolver(DEFAULT_CALIBRATIONS);
   const index = new PowerIndex(resolver, () => {
@@ -29,5 +37,8 @@ test('the power index ranks over the documents it read at the last reindex, and 
   assert.equal(reads, 2);
   const after = await index.rank('weather forecast');
   assert.notEqual(after, first, 'a reindex empties the cache');
-  assert.equal(after.some((c) => c.name === 'weather'), false);
+  assert.equal(
+    after.some((c) => c.name === 'weather'),
+    false,
+  );
 });

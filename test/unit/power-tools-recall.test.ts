@@ -24,17 +24,38 @@ test('a tool list recalled by launch definition ranks a never-listed power, but 
   writeSpell(spells, 'renamed', unstableSpell('renamed'));
   const registry = new PowerRegistry({ spellDirs: [spells], importFiles: [], env: process.env });
   registry.load();
-  const manager = new UpstreamManager({ callTimeoutMs: 5000, startTimeoutMs: 5000, restart: { maxAttempts: 0, baseDelayMs: 10 }, idle: { mode: 'never', minutes: 0, turns: 0 }, maxMessageBytes: 1 << 20 });
+  const manager = new UpstreamManager({
+    callTimeoutMs: 5000,
+    startTimeoutMs: 5000,
+    restart: { maxAttempts: 0, baseDelayMs: 10 },
+    idle: { mode: 'never', minutes: 0, turns: 0 },
+    maxMessageBytes: 1 << 20,
+  });
   const trust = new ToolTrust(store);
   try {
     const power = registry.snapshot().powers.find((p) => p.name === 'renamed')!;
     // The same launch definition listed earlier under another name.
     const lists = new ServerToolLists(store);
-    lists.remember(power.serverHash, [{ name: 'recalled_only', description: 'A tool the list had then.', inputSchema: { type: 'object' } }], { title: 'Unstable' });
-    const tools = new PowerTools({ registry, manager, catalog: new Catalog(store), lists, trust, settings: defaultSettings() });
+    lists.remember(
+      power.serverHash,
+      [{ name: 'recalled_only', description: 'A tool the list had then.', inputSchema: { type: 'object' } }],
+      { title: 'Unstable' },
+    );
+    const tools = new PowerTools({
+      registry,
+      manager,
+      catalog: new Catalog(store),
+      lists,
+      trust,
+      settings: defaultSettings(),
+    });
     tools.powers();
 
-    assert.deepEqual(tools.rankingToolsOf('renamed').map((t) => t.name), ['recalled_only'], 'ranked on the recalled list');
+    assert.deepEqual(
+      tools.rankingToolsOf('renamed').map((t) => t.name),
+      ['recalled_only'],
+      'ranked on the recalled list',
+    );
     assert.equal(tools.rankable('renamed'), true);
     assert.equal(tools.listed('renamed'), false, 'a recalled list is not a listing');
     assert.deepEqual(tools.toolsOf('renamed'), [], 'calls and read candidates see no tool before the listing');
@@ -42,7 +63,10 @@ test('a tool list recalled by launch definition ranks a never-listed power, but 
 
     // ensureTools lists the power's own server: its tools, not the recalled ones.
     const listed = await tools.ensureTools('renamed');
-    assert.ok(listed.length > 0 && !listed.some((t) => t.name === 'recalled_only'), JSON.stringify(listed.map((t) => t.name)));
+    assert.ok(
+      listed.length > 0 && !listed.some((t) => t.name === 'recalled_only'),
+      JSON.stringify(listed.map((t) => t.name)),
+    );
     assert.equal(tools.listed('renamed'), true);
     assert.deepEqual(tools.rankingToolsOf('renamed'), listed);
   } finally {

@@ -7,7 +7,8 @@ import { defaultSettings } from '../../server/config/settings.js';
 import { repoRoot } from '../helpers/temp.js';
 
 function leaves(value: unknown, at: string[] = []): Array<[string[], unknown]> {
-  if (value && typeof value === 'object' && !Array.isArray(value)) return Object.entries(value).flatMap(([key, inner]) => leaves(inner, [...at, key]));
+  if (value && typeof value === 'object' && !Array.isArray(value))
+    return Object.entries(value).flatMap(([key, inner]) => leaves(inner, [...at, key]));
   return [[at, value]];
 }
 

@@ -56,15 +56,25 @@ for (const mode of ['fs.watch', 'polling'] as const) {
       fs.writeFileSync(path.join(dir, 'first.spell.yaml'), spellText('first'));
       registry = new PowerRegistry({ spellDirs: [dir], importFiles: [], env: {} });
       registry.watch(options);
-      assert.deepEqual(registry.snapshot().powers.map((p) => p.name), ['first'], 'watch() loads first');
+      assert.deepEqual(
+        registry.snapshot().powers.map((p) => p.name),
+        ['first'],
+        'watch() loads first',
+      );
 
       let change = nextChange(registry);
       fs.writeFileSync(path.join(dir, 'second.spell.yaml'), spellText('second'));
       let got = await change;
-      assert.deepEqual(got.added.map((p) => p.name), ['second']);
+      assert.deepEqual(
+        got.added.map((p) => p.name),
+        ['second'],
+      );
       assert.deepEqual(got.removed, []);
       assert.deepEqual(got.changed, []);
-      assert.deepEqual(got.snapshot.powers.map((p) => p.name), ['first', 'second']);
+      assert.deepEqual(
+        got.snapshot.powers.map((p) => p.name),
+        ['first', 'second'],
+      );
 
       change = nextChange(registry);
       fs.writeFileSync(path.join(dir, 'second.spell.yaml'), spellText('second', 'An edited description.'));
@@ -81,7 +91,10 @@ for (const mode of ['fs.watch', 'polling'] as const) {
       change = nextChange(registry);
       fs.rmSync(path.join(dir, 'first.spell.yaml'));
       got = await change;
-      assert.deepEqual(got.removed.map((p) => p.name), ['first']);
+      assert.deepEqual(
+        got.removed.map((p) => p.name),
+        ['first'],
+      );
       assert.deepEqual(got.added, []);
       assert.equal(registry.get('first'), undefined);
     });
@@ -114,13 +127,22 @@ for (const mode of ['fs.watch', 'polling'] as const) {
       fs.mkdirSync(dir);
       fs.writeFileSync(path.join(dir, 'new.spell.yaml'), spellText('new'));
       let got = await change;
-      assert.deepEqual(got.removed.map((p) => p.name), ['old']);
-      assert.deepEqual(got.snapshot.powers.map((p) => p.name), ['new']);
+      assert.deepEqual(
+        got.removed.map((p) => p.name),
+        ['old'],
+      );
+      assert.deepEqual(
+        got.snapshot.powers.map((p) => p.name),
+        ['new'],
+      );
 
       change = nextChange(registry);
       fs.writeFileSync(path.join(dir, 'newer.spell.yaml'), spellText('newer'));
       got = await change;
-      assert.deepEqual(got.added.map((p) => p.name), ['newer']);
+      assert.deepEqual(
+        got.added.map((p) => p.name),
+        ['newer'],
+      );
     });
 
     test('an imported config saved by rename, and a broken spell that becomes valid', async () => {
@@ -128,7 +150,11 @@ for (const mode of ['fs.watch', 'polling'] as const) {
       fs.mkdirSync(dir);
       fs.writeFileSync(path.join(dir, 'fixme.spell.yaml'), 'name: fixme\nkeywords: [\n');
       const config = path.join(root, 'claude', 'claude_desktop_config.json');
-      registry = new PowerRegistry({ spellDirs: [dir], importFiles: [{ kind: 'claude-desktop', file: config }], env: {} });
+      registry = new PowerRegistry({
+        spellDirs: [dir],
+        importFiles: [{ kind: 'claude-desktop', file: config }],
+        env: {},
+      });
       registry.watch(options);
       assert.equal(registry.snapshot().issues.length, 1);
 
@@ -137,13 +163,19 @@ for (const mode of ['fs.watch', 'polling'] as const) {
       fs.writeFileSync(config + '.tmp', JSON.stringify({ mcpServers: { memory: { command: 'npx' } } }));
       fs.renameSync(config + '.tmp', config);
       let got = await change;
-      assert.deepEqual(got.added.map((p) => [p.name, p.source.kind]), [['memory', 'claude-desktop']]);
+      assert.deepEqual(
+        got.added.map((p) => [p.name, p.source.kind]),
+        [['memory', 'claude-desktop']],
+      );
 
       const issues = new Promise<number>((resolve) => registry!.once('issues', (s) => resolve(s.issues.length)));
       change = nextChange(registry);
       fs.writeFileSync(path.join(dir, 'fixme.spell.yaml'), spellText('fixme'));
       got = await change;
-      assert.deepEqual(got.added.map((p) => p.name), ['fixme']);
+      assert.deepEqual(
+        got.added.map((p) => p.name),
+        ['fixme'],
+      );
       assert.equal(await issues, 0);
     });
   });
@@ -167,9 +199,15 @@ test('reloadNow reads the folders at once and reports what changed', () => {
     registry.load();
     let emitted = 0;
     registry.on('change', () => (emitted += 1));
-    fs.writeFileSync(path.join(dir, 'late.spell.yaml'), 'name: late\nversion: 1.0.0\ndescription: Added later.\nkeywords: [a, b, c]\nserver:\n  command: node\n');
+    fs.writeFileSync(
+      path.join(dir, 'late.spell.yaml'),
+      'name: late\nversion: 1.0.0\ndescription: Added later.\nkeywords: [a, b, c]\nserver:\n  command: node\n',
+    );
     const change = registry.reloadNow();
-    assert.deepEqual(change.added.map((p) => p.name), ['late']);
+    assert.deepEqual(
+      change.added.map((p) => p.name),
+      ['late'],
+    );
     assert.equal(emitted, 1);
     assert.equal(registry.reloadNow().added.length, 0, 'nothing new the second time');
     assert.equal(emitted, 1);

@@ -6,7 +6,10 @@ test('a noun that only stems like a verb is no action: "list my settings" and "s
   for (const query of ['list my settings', 'show the logs', 'what are the logs']) {
     assert.equal(asksForChange(query), false, query);
     assert.equal(asksToRead(query), true, query);
-    assert.ok(!requestActionTags(query).some((tag) => tag === '!update' || tag === '!write'), `${query}: ${requestActionTags(query).join(', ')}`);
+    assert.ok(
+      !requestActionTags(query).some((tag) => tag === '!update' || tag === '!write'),
+      `${query}: ${requestActionTags(query).join(', ')}`,
+    );
   }
 });
 
@@ -17,7 +20,13 @@ test('a verb counts as written and in its participles: "stored" and "creating" a
 });
 
 test('a verb that is as often a noun names an action only where a verb stands: "show the git log" reads, "log my hours" writes', () => {
-  for (const query of ['show the git log', 'list the new issues', 'get the status of the last build', 'find the record for order 12', 'show the latest blog post']) {
+  for (const query of [
+    'show the git log',
+    'list the new issues',
+    'get the status of the last build',
+    'find the record for order 12',
+    'show the latest blog post',
+  ]) {
     assert.equal(asksForChange(query), false, query);
     assert.equal(asksToRead(query), true, query);
   }
@@ -41,7 +50,7 @@ test("a tool is tagged by its name's verb: first when it is as often a noun, els
 });
 
 test('a verb in a clause about what the request names is no action of the request: "add a note that she moved" creates, it moves nothing', () => {
-  assert.deepEqual(requestActionTags('add a note to Carol\'s entry that she moved to Berlin'), ['!create']);
+  assert.deepEqual(requestActionTags("add a note to Carol's entry that she moved to Berlin"), ['!create']);
   assert.deepEqual(requestActionTags('delete the files that were modified'), ['!delete']);
   assert.deepEqual(requestActionTags('find the file that has the notes and delete it'), ['!find', '!delete']);
 });
@@ -87,7 +96,12 @@ test('undoing is an action of its own: "undo the last commit" and "revert it" as
 test('a number of things asks for a listing ("the last ten commits"), a span of time does not ("the last 7 days")', () => {
   assert.deepEqual(requestActionTags('show the last ten commits').sort(), ['!list', '!read']);
   assert.ok(requestActionTags('get my 5 open issues').includes('!list'));
-  for (const query of ['show the commit from 2 days ago', 'what changed in the last 7 days', 'show commit 1 of the branch', 'delete the last ten commits']) {
+  for (const query of [
+    'show the commit from 2 days ago',
+    'what changed in the last 7 days',
+    'show commit 1 of the branch',
+    'delete the last ten commits',
+  ]) {
     assert.ok(!requestActionTags(query).includes('!list'), query);
   }
   assert.ok(toolActionTags('git_log', 'View commit history.').includes('!list'));

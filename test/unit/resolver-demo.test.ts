@@ -12,10 +12,17 @@ import { repoRoot } from '../helpers/temp.js';
 /** The three bundled demo powers, as their spell files describe them (no tools listed yet). */
 function demoPowers(): PowerDocument[] {
   const dir = path.join(repoRoot, 'server', 'demo', 'powers');
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.spell.yaml')).map((file) => {
-    const spell = parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { name: string; description: string; keywords?: string[] };
-    return { name: spell.name, description: spell.description, keywords: spell.keywords ?? [], tools: [] };
-  });
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.spell.yaml'))
+    .map((file) => {
+      const spell = parse(fs.readFileSync(path.join(dir, file), 'utf8')) as {
+        name: string;
+        description: string;
+        keywords?: string[];
+      };
+      return { name: spell.name, description: spell.description, keywords: spell.keywords ?? [], tools: [] };
+    });
 }
 
 const thresholds = { activateThreshold: FITTED_ACTIVATE_THRESHOLD, multipleThreshold: 0.5, weakThreshold: 0.3 };

@@ -18,13 +18,20 @@ const powers: PowerDocument[] = [
     name: 'filesystem',
     description: "Read, write, edit, move and search files and directories in the user's project folder.",
     keywords: ['file', 'folder', 'directory', 'read', 'write', 'project'],
-    tools: [{ name: 'read_text_file', description: 'Read the complete contents of a file', parameters: ['path'] }, { name: 'list_directory' }],
+    tools: [
+      { name: 'read_text_file', description: 'Read the complete contents of a file', parameters: ['path'] },
+      { name: 'list_directory' },
+    ],
   },
   {
     name: 'memory',
     description: 'A persistent knowledge graph of entities and relations.',
     keywords: ['memory', 'remember', 'knowledge', 'graph'],
-    tools: [{ name: 'create_entities' }, { name: 'read_graph', description: 'Read the entire knowledge graph' }, { name: 'delete_entities' }],
+    tools: [
+      { name: 'create_entities' },
+      { name: 'read_graph', description: 'Read the entire knowledge graph' },
+      { name: 'delete_entities' },
+    ],
   },
   {
     name: 'github',
@@ -66,19 +73,25 @@ test('query analysis: subject words count fully, request words and verbs less, d
   assert.equal(weight('rain'), 1);
   assert.ok((weight('provide') ?? 1) < 0.5, 'generic request words weigh little');
   assert.ok(analysis.domains.includes('#weather'));
-  assert.ok(analyzeQuery('delete the old entries and the stale backups of the archive').actions.includes(stem('delete')));
+  assert.ok(
+    analyzeQuery('delete the old entries and the stale backups of the archive').actions.includes(stem('delete')),
+  );
 });
 
 test('content words that stem like request words are subjects; verbs count fully in a short request', () => {
-  const long = analyzeQuery('show the latest news headlines, the app settings, the error logs and the measurement records');
-  const weight = (analysis: ReturnType<typeof analyzeQuery>, t: string) => analysis.terms.find((w) => w.term === stem(t))?.weight;
+  const long = analyzeQuery(
+    'show the latest news headlines, the app settings, the error logs and the measurement records',
+  );
+  const weight = (analysis: ReturnType<typeof analyzeQuery>, t: string) =>
+    analysis.terms.find((w) => w.term === stem(t))?.weight;
   for (const word of ['news', 'settings', 'logs', 'measurement', 'records']) assert.equal(weight(long, word), 1, word);
   assert.ok((weight(long, 'show') ?? 1) < 1, 'a verb weighs less in a long request');
   assert.equal(weight(analyzeQuery('send an email'), 'send'), 1, 'a verb counts fully in a short request');
 });
 
 test('a clause about what the request names counts half and stays its subject; a verb that is as often a noun is matched as a verb only', () => {
-  const weight = (analysis: ReturnType<typeof analyzeQuery>, t: string) => analysis.terms.find((w) => w.term === stem(t));
+  const weight = (analysis: ReturnType<typeof analyzeQuery>, t: string) =>
+    analysis.terms.find((w) => w.term === stem(t));
   const note = analyzeQuery('add a note to the entry that she moved to Berlin');
   assert.equal(weight(note, 'note')?.weight, 1);
   assert.deepEqual(weight(note, 'berlin'), { term: stem('berlin'), weight: 0.5, subject: true });
@@ -107,8 +120,23 @@ test('the word after "named", "called" or "titled" is a name to use, a request w
   assert.deepEqual(report('summarize the quarterly reports'), { term: stem('reports'), weight: 1, subject: true });
   const resolver = new LexicalResolver();
   resolver.index([
-    { name: 'files', description: 'Files and folders.', keywords: [], tools: [{ name: 'create_directory', description: 'Create a new directory or folder.', writes: true }] },
-    { name: 'charts', description: 'Charts and diagrams.', keywords: [], tools: [{ name: 'generate_organization_chart', description: 'Generate an organization chart of a CEO and their direct reports.' }] },
+    {
+      name: 'files',
+      description: 'Files and folders.',
+      keywords: [],
+      tools: [{ name: 'create_directory', description: 'Create a new directory or folder.', writes: true }],
+    },
+    {
+      name: 'charts',
+      description: 'Charts and diagrams.',
+      keywords: [],
+      tools: [
+        {
+          name: 'generate_organization_chart',
+          description: 'Generate an organization chart of a CEO and their direct reports.',
+        },
+      ],
+    },
   ]);
   assert.equal(resolver.rankTools('make a new folder named reports').map((c) => c.name)[0], 'files:create_directory');
 });
@@ -144,7 +172,10 @@ test('BM25F: a field weight changes the ranking; length normalisation favours th
 });
 
 test('Chinese text is indexed without breaking', async () => {
-  const docs = [...powers, { name: 'weather-cn', description: '查询城市天气预报', keywords: ['天气', '预报', 'weather'], tools: [] }];
+  const docs = [
+    ...powers,
+    { name: 'weather-cn', description: '查询城市天气预报', keywords: ['天气', '预报', 'weather'], tools: [] },
+  ];
   const [best] = await ranked('明天北京天气怎么样', docs);
   assert.equal(best.name, 'weather-cn');
   assert.ok(best.confidence > 0);
@@ -192,7 +223,8 @@ test('calibration: a clear lead is confident, a near tie is not; features only r
   const onlyVerb = rankingShape({ score: 10, normalized: 0.6, coverage: 0 }, undefined)!;
   assert.equal(onlyVerb.lead, 0, 'a top that matched no subject word leads nobody');
   assert.ok(topProbability(onlyVerb, model) < 0.5);
-  for (const key of ['lead', 'strength', 'coverage', 'semantic', 'semanticLead'] as const) assert.ok(model[key] >= 0, key);
+  for (const key of ['lead', 'strength', 'coverage', 'semantic', 'semanticLead'] as const)
+    assert.ok(model[key] >= 0, key);
   assert.equal(rankingShape({ score: 0, normalized: 0, coverage: 0 }, undefined), undefined);
 });
 
@@ -210,39 +242,88 @@ test('status says lexical-only when no model is configured', () => {
 });
 
 test('tiers follow the thresholds', () => {
-  const score = (name: string, confidence: number): PowerScore => ({ name, confidence, score: confidence, relevance: confidence, matchType: 'keyword', matchedTerms: [] });
+  const score = (name: string, confidence: number): PowerScore => ({
+    name,
+    confidence,
+    score: confidence,
+    relevance: confidence,
+    matchType: 'keyword',
+    matchedTerms: [],
+  });
   assert.equal(decideTier([score('a', 0.9), score('b', 0.2)], thresholds).tier, 'activated');
   const multiple = decideTier([score('a', 0.6), score('b', 0.4), score('c', 0.35), score('d', 0.3)], thresholds);
   assert.equal(multiple.tier, 'multiple_matches');
-  assert.deepEqual(multiple.candidates.map((c) => c.name), ['a', 'b', 'c']);
+  assert.deepEqual(
+    multiple.candidates.map((c) => c.name),
+    ['a', 'b', 'c'],
+  );
   const spread = decideTier([score('a', 0.6), score('b', 0.05), score('c', 0.01), score('d', 0.01)], thresholds);
-  assert.deepEqual(spread.candidates.map((c) => c.name), ['a', 'b', 'c'], 'the top 3 by rank, however far below the top');
-  const weak = decideTier(['a', 'b', 'c', 'd', 'e', 'f'].map((n, i) => score(n, i === 0 ? 0.4 : 0.02)), thresholds);
+  assert.deepEqual(
+    spread.candidates.map((c) => c.name),
+    ['a', 'b', 'c'],
+    'the top 3 by rank, however far below the top',
+  );
+  const weak = decideTier(
+    ['a', 'b', 'c', 'd', 'e', 'f'].map((n, i) => score(n, i === 0 ? 0.4 : 0.02)),
+    thresholds,
+  );
   assert.equal(weak.tier, 'weak_matches');
-  assert.deepEqual(weak.candidates.map((c) => c.name), ['a', 'b', 'c', 'd', 'e']);
-  assert.deepEqual(decideTier([score('a', 0.4), score('b', 0)], thresholds).candidates.map((c) => c.name), ['a'], 'what matched nothing is no alternative');
+  assert.deepEqual(
+    weak.candidates.map((c) => c.name),
+    ['a', 'b', 'c', 'd', 'e'],
+  );
+  assert.deepEqual(
+    decideTier([score('a', 0.4), score('b', 0)], thresholds).candidates.map((c) => c.name),
+    ['a'],
+    'what matched nothing is no alternative',
+  );
   assert.equal(decideTier([score('a', 0.29)], thresholds).tier, 'not_found');
   assert.equal(decideTier([], thresholds).tier, 'not_found');
 });
 
 test("one word met in a tool's name or prose never starts a power; the power's own name or keyword may", () => {
-  const top = (matchType: PowerScore['matchType'], matchedTerms: string[], extra: Partial<PowerScore> = {}): PowerScore => ({ name: 'a', confidence: 0.99, score: 1, relevance: 1, matchType, matchedTerms, ...extra });
+  const top = (
+    matchType: PowerScore['matchType'],
+    matchedTerms: string[],
+    extra: Partial<PowerScore> = {},
+  ): PowerScore => ({ name: 'a', confidence: 0.99, score: 1, relevance: 1, matchType, matchedTerms, ...extra });
   const tier = (score: PowerScore) => decideTier([score, { ...score, name: 'b', confidence: 0.01 }], thresholds).tier;
-  assert.equal(tier(top('tool', ['long', '#time', 'long ago'])), 'multiple_matches', 'tags and phrases are no words of their own');
+  assert.equal(
+    tier(top('tool', ['long', '#time', 'long ago'])),
+    'multiple_matches',
+    'tags and phrases are no words of their own',
+  );
   assert.equal(tier(top('tool', ['long', 'oper'])), 'activated');
   assert.equal(tier(top('keyword', ['rememb'])), 'activated');
-  assert.equal(tier(top('tool', ['long'], { semantic: 0.8 })), 'activated', 'a similarity speaks for the whole request');
+  assert.equal(
+    tier(top('tool', ['long'], { semantic: 0.8 })),
+    'activated',
+    'a similarity speaks for the whole request',
+  );
 });
 
 test('a match on the domain a subject word signals covers half of that word: "add a note" is in part about a knowledge-graph power', () => {
   const resolver = new LexicalResolver();
   resolver.index([
-    { name: 'graph', description: 'A knowledge graph of entities and observations.', keywords: [], tools: [{ name: 'add_observations', description: 'Add observations to entities.' }] },
-    { name: 'disk', description: 'Move and copy files on disk.', keywords: [], tools: [{ name: 'move_file', description: 'Move a file. Note: it overwrites.' }] },
+    {
+      name: 'graph',
+      description: 'A knowledge graph of entities and observations.',
+      keywords: [],
+      tools: [{ name: 'add_observations', description: 'Add observations to entities.' }],
+    },
+    {
+      name: 'disk',
+      description: 'Move and copy files on disk.',
+      keywords: [],
+      tools: [{ name: 'move_file', description: 'Move a file. Note: it overwrites.' }],
+    },
   ]);
   const [top] = resolver.rankPowers("add a note to Carol's entry in the old archive");
   assert.equal(top.name, 'graph');
-  assert.ok(top.matchedTerms.includes('#memory') && !top.matchedTerms.includes(stem('note')), top.matchedTerms.join(' '));
+  assert.ok(
+    top.matchedTerms.includes('#memory') && !top.matchedTerms.includes(stem('note')),
+    top.matchedTerms.join(' '),
+  );
   // "note" is the only subject word the catalog knows (in the disk tool's prose), and the graph power covers half of it.
   assert.equal(top.coverage, 0.5);
 });

@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { HINTS_DEBOUNCE_MS, publishLiveUpdates, STATS_DEBOUNCE_MS, type LiveUpdatePorts } from '../../server/rpc/live-updates.js';
+import {
+  HINTS_DEBOUNCE_MS,
+  publishLiveUpdates,
+  STATS_DEBOUNCE_MS,
+  type LiveUpdatePorts,
+} from '../../server/rpc/live-updates.js';
 import * as protocol from '../../protocol/extension-methods.js';
 import type * as records from '../../protocol/records.js';
 
@@ -36,8 +41,17 @@ function fakePorts() {
           cache: { hits: 0, misses: 0, similar: 0, hitRate: 0 },
           notStored: 0,
           artifacts: { count: 0, bytes: 0, maxBytes: 1, ttlMinutes: 1 },
-          toolsList: { gateway: { tools: 1, tokens: 1 }, configured: { powers: 1, unlisted: 0, tools: 1, tokens: 1 }, savedTokens: 0, reduction: 0, listedTwice: [] },
-          sessions: { rows: [], totals: { gatewayTokens: 0, directTokens: 0, savedTokens: 0, reduction: 0, extraRequests: 0 } },
+          toolsList: {
+            gateway: { tools: 1, tokens: 1 },
+            configured: { powers: 1, unlisted: 0, tools: 1, tokens: 1 },
+            savedTokens: 0,
+            reduction: 0,
+            listedTwice: [],
+          },
+          sessions: {
+            rows: [],
+            totals: { gatewayTokens: 0, directTokens: 0, savedTokens: 0, reduction: 0, extraRequests: 0 },
+          },
         };
       },
     },
@@ -45,7 +59,20 @@ function fakePorts() {
   return { ports: ports as unknown as LiveUpdatePorts, emitter: ports, reads };
 }
 
-const entry: records.ActivityInfo = { id: 'c1', at: 1, session: 's', power: 'memory', tool: 'a', variant: 'direct', decision: 'allowed', status: 'ok', latencyMs: 3, resultBytes: 9, audit: false, rating: 0 };
+const entry: records.ActivityInfo = {
+  id: 'c1',
+  at: 1,
+  session: 's',
+  power: 'memory',
+  tool: 'a',
+  variant: 'direct',
+  decision: 'allowed',
+  status: 'ok',
+  latencyMs: 3,
+  resultBytes: 9,
+  audit: false,
+  rating: 0,
+};
 test('calls and ratings go out at once; hints, stats and tokens once per burst, debounced; nothing after unsubscribing', async (t) => {
   // The debounce runs on node:test's fake clock: time passes when the test says so.
   t.mock.timers.enable({ apis: ['setTimeout'] });
@@ -63,7 +90,11 @@ test('calls and ratings go out at once; hints, stats and tokens once per burst, 
   emitter.activity.emit('recorded', { ...entry, id: 'c2' });
   emitter.activity.emit('rated', { id: 'c1', rating: 1 });
   emitter.hints.events.emit('changed', {});
-  assert.deepEqual(methods(), [protocol.activityRecorded.method, protocol.activityRecorded.method, protocol.activityRated.method]);
+  assert.deepEqual(methods(), [
+    protocol.activityRecorded.method,
+    protocol.activityRecorded.method,
+    protocol.activityRated.method,
+  ]);
   assert.deepEqual(sent[2].params, { id: 'c1', rating: 1 });
   assert.equal((sent[0].params as records.ActivityInfo).rating, 0);
 
@@ -75,7 +106,10 @@ test('calls and ratings go out at once; hints, stats and tokens once per burst, 
 
   await advance(STATS_DEBOUNCE_MS);
   assert.deepEqual([reads.stats, reads.tokens], [1, 1]);
-  assert.ok(methods().includes(protocol.recommendationStatsChanged.method) && methods().includes(protocol.tokenReportChanged.method));
+  assert.ok(
+    methods().includes(protocol.recommendationStatsChanged.method) &&
+      methods().includes(protocol.tokenReportChanged.method),
+  );
 
   emitter.gatewayEvents.emit('toolsChanged');
   stop();

@@ -17,7 +17,9 @@ import { repoRoot } from '../helpers/temp.js';
 
 const SDK_TYPES = [
   path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'esm'),
-  ...['server', 'client', 'core'].map((name) => path.join(repoRoot, 'node_modules', '@modelcontextprotocol', name, 'dist')),
+  ...['server', 'client', 'core'].map((name) =>
+    path.join(repoRoot, 'node_modules', '@modelcontextprotocol', name, 'dist'),
+  ),
 ];
 const SCANNED = ['server', 'client', 'test'];
 const THIS_FILE = path.join('test', 'unit', 'sdk-public-api.test.ts');
@@ -42,8 +44,14 @@ function sdkMembers(): { hidden: Set<string>; open: Set<string> } {
   const open = new Set<string>();
   for (const file of SDK_TYPES.flatMap((dir) => files(dir, /\.d\.m?ts$/))) {
     const text = fs.readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/^\s+(?:private|protected)\s+(?:(?:readonly|static|abstract|async|get|set)\s+)*([A-Za-z_$][\w$]*)/gm)) hidden.add(m[1]!);
-    for (const m of text.matchAll(/^\s+(?!private\b|protected\b)(?:(?:public|readonly|static|abstract|async|get|set)\s+)*([A-Za-z_$][\w$]*)\??\s*[(:<]/gm)) open.add(m[1]!);
+    for (const m of text.matchAll(
+      /^\s+(?:private|protected)\s+(?:(?:readonly|static|abstract|async|get|set)\s+)*([A-Za-z_$][\w$]*)/gm,
+    ))
+      hidden.add(m[1]!);
+    for (const m of text.matchAll(
+      /^\s+(?!private\b|protected\b)(?:(?:public|readonly|static|abstract|async|get|set)\s+)*([A-Za-z_$][\w$]*)\??\s*[(:<]/gm,
+    ))
+      open.add(m[1]!);
   }
   return { hidden, open };
 }
@@ -59,7 +67,10 @@ function forbiddenNames(): string[] {
 /** Where `text` names one of `names` as a member: `.name`, `?.name`, `['name']`, `'name'`, or a member declaration `name(`/`name:`. */
 export function namedMembers(text: string, names: string[]): string[] {
   const any = names.map(escape).join('|');
-  const pattern = new RegExp(`\\.(${any})(?![\\w$])|['"\`](${any})['"\`]|^\\s*(?:readonly\\s+)?(${any})\\??\\s*[(:]`, 'gm');
+  const pattern = new RegExp(
+    `\\.(${any})(?![\\w$])|['"\`](${any})['"\`]|^\\s*(?:readonly\\s+)?(${any})\\??\\s*[(:]`,
+    'gm',
+  );
   return [...new Set([...text.matchAll(pattern)].map((m) => (m[1] ?? m[2] ?? m[3])!))];
 }
 
@@ -76,10 +87,24 @@ export function underscoreMembers(text: string): string[] {
 const names = forbiddenNames();
 
 test('the SDK private members are read from its declaration files', () => {
-  for (const known of ['_requestMessageId', '_onrequest', '_onresponse', '_onnotification', '_transport', 'getToolOutputValidator', 'isToolTaskRequired', '_legacyShim', '_servedModernEra', '_ondiscover']) {
+  for (const known of [
+    '_requestMessageId',
+    '_onrequest',
+    '_onresponse',
+    '_onnotification',
+    '_transport',
+    'getToolOutputValidator',
+    'isToolTaskRequired',
+    '_legacyShim',
+    '_servedModernEra',
+    '_ondiscover',
+  ]) {
     assert.ok(names.includes(known), `${known} is private in the installed SDK's types`);
   }
-  assert.ok(!names.includes('setRequestHandler') && !names.includes('callTool') && !names.includes('sessionIdGenerator'), 'public members are not among them');
+  assert.ok(
+    !names.includes('setRequestHandler') && !names.includes('callTool') && !names.includes('sessionIdGenerator'),
+    'public members are not among them',
+  );
 });
 
 test('the scan finds the ways code reaches an SDK internal, and passes public use', () => {
@@ -92,8 +117,13 @@ test('the scan finds the ways code reaches an SDK internal, and passes public us
     'return client?.isToolTaskRequired(tool);',
   ];
   for (const snippet of reaching) assert.notDeepEqual(namedMembers(snippet, names), [], snippet);
-  assert.deepEqual(underscoreMembers('server._transport?.send(x); y?._onclose(); z["_ajv"]'), ['_transport', '_onclose', '_ajv']);
-  const fine = "params._meta = { progressToken }; JSON.parse(line); const escapeRegExp = (t: string) => t; server.setRequestHandler(Schema, handler); schema._zod.def; /(_id|_url)$/";
+  assert.deepEqual(underscoreMembers('server._transport?.send(x); y?._onclose(); z["_ajv"]'), [
+    '_transport',
+    '_onclose',
+    '_ajv',
+  ]);
+  const fine =
+    'params._meta = { progressToken }; JSON.parse(line); const escapeRegExp = (t: string) => t; server.setRequestHandler(Schema, handler); schema._zod.def; /(_id|_url)$/';
   assert.deepEqual(namedMembers(fine, names), []);
   assert.deepEqual(underscoreMembers(fine), []);
 });

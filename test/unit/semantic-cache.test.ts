@@ -60,7 +60,9 @@ test('texts are embedded once; a changed text is embedded again, alone', async (
   await cache.vectorsFor(['rain', 'rain']);
   assert.equal(cache.stats().embedded, 5, 'a text repeated in one call is embedded once');
 
-  const rows = store.query<{ key: string; model: string; dim: number; vector: string }>('SELECT key, model, dim, vector FROM embeddings');
+  const rows = store.query<{ key: string; model: string; dim: number; vector: string }>(
+    'SELECT key, model, dim, vector FROM embeddings',
+  );
   assert.equal(rows.length, 5);
   const car = rows.find((row) => row.key === shortHash(`${embedder.modelKey}\0car`, 64))!;
   assert.ok(car, 'keyed by sha256(modelKey \\0 text)');
@@ -125,7 +127,10 @@ test('off or unavailable: no vectors, and the store is left alone', async () => 
   const idleEmbedder = new Embedder(options());
   const idle = new EmbeddingCache(store, idleEmbedder);
   assert.equal(await idle.queryVector('car'), undefined, 'not ready yet');
-  assert.deepEqual([off.stats(), unavailable.stats(), idle.stats()].map((s) => s.embedded), [0, 0, 0]);
+  assert.deepEqual(
+    [off.stats(), unavailable.stats(), idle.stats()].map((s) => s.embedded),
+    [0, 0, 0],
+  );
   assert.deepEqual(store.query('SELECT key FROM embeddings'), []);
   assert.ok(await idleEmbedder.ready(), 'the query started the load');
   assert.equal((await idle.queryVector('car'))?.length, 16);
@@ -134,7 +139,11 @@ test('off or unavailable: no vectors, and the store is left alone', async () => 
 test('vector helpers: base64 round trip, cosine, LRU eviction', () => {
   const vector = new Float32Array([0.5, -1.25, 3e-8, 7]);
   assert.deepEqual(fromBase64(toBase64(vector)), vector);
-  assert.deepEqual(fromBase64(toBase64(vector.subarray(1, 3))), new Float32Array([-1.25, 3e-8]), 'views encode only their bytes');
+  assert.deepEqual(
+    fromBase64(toBase64(vector.subarray(1, 3))),
+    new Float32Array([-1.25, 3e-8]),
+    'views encode only their bytes',
+  );
   assert.equal(fromBase64('AAE='), undefined, 'not a whole float32');
   assert.ok(Math.abs(cosine(new Float32Array([1, 0]), new Float32Array([2, 0])) - 1) < 1e-12);
   assert.equal(cosine(new Float32Array([1, 0]), new Float32Array([0, 3])), 0);

@@ -22,8 +22,12 @@ after(() => {
 
 const options = (overrides: Partial<EmbedderOptions> = {}): EmbedderOptions => tinyModelOptions(temp.dir, overrides);
 
-const semanticWarnings = (): string[] => logLines.filter((line) => line.includes('warn') && line.includes('[semantic]'));
-const unavailableNotices = (): string[] => logLines.filter((line) => line.includes('[semantic]') && line.includes('semantic matching unavailable: lexical only'));
+const semanticWarnings = (): string[] =>
+  logLines.filter((line) => line.includes('warn') && line.includes('[semantic]'));
+const unavailableNotices = (): string[] =>
+  logLines.filter(
+    (line) => line.includes('[semantic]') && line.includes('semantic matching unavailable: lexical only'),
+  );
 
 test('a local model folder loads offline and gives normalised, meaningful sentence vectors', async (t) => {
   const embedder = new Embedder(options());
@@ -49,13 +53,18 @@ test('a local model folder loads offline and gives normalised, meaningful senten
   }
   assert.ok(cosine(automobile!, car!) > 0.9, `automobile~car ${cosine(automobile!, car!)}`);
   assert.ok(cosine(automobile!, car!) > cosine(automobile!, weather!) + 0.5);
-  assert.ok(cosine(forecastSentence!, rainSentence!) > cosine(forecastSentence!, driveSentence!) + 0.3, 'sentences: pooled over words');
+  assert.ok(
+    cosine(forecastSentence!, rainSentence!) > cosine(forecastSentence!, driveSentence!) + 0.3,
+    'sentences: pooled over words',
+  );
 });
 
 test('vectors do not depend on batching or padding', async () => {
   const embedder = new Embedder(options());
   assert.ok(await embedder.ready());
-  const texts = Array.from({ length: 70 }, (_, i) => (i % 7 === 0 ? `read the document number ${i} in the folder` : `car ${i}`));
+  const texts = Array.from({ length: 70 }, (_, i) =>
+    i % 7 === 0 ? `read the document number ${i} in the folder` : `car ${i}`,
+  );
   const all = (await embedder.embed(texts))!;
   assert.equal(all.length, texts.length, 'one vector per text across several batches');
   for (const i of [0, 1, 35, 69]) {
@@ -74,7 +83,10 @@ test('a model id that is not cached, with remote models disabled, is unavailable
   const status = embedder.status();
   assert.equal(status.state, 'unavailable');
   assert.equal(status.model, 'Xenova/all-MiniLM-L6-v2');
-  assert.match(status.detail!, /Xenova\/all-MiniLM-L6-v2 is not cached .* remote models are disabled: the resolver runs lexical-only/);
+  assert.match(
+    status.detail!,
+    /Xenova\/all-MiniLM-L6-v2 is not cached .* remote models are disabled: the resolver runs lexical-only/,
+  );
   assert.equal(await embedder.embed(['car']), undefined);
   embedder.warmUp();
   assert.equal(await embedder.ready(), false, 'no second attempt');
@@ -96,8 +108,14 @@ test('a corrupt onnx file or an incomplete folder is unavailable, and nothing th
   const corrupt = copyTinyModel(path.join(temp.dir, 'corrupt'), Buffer.from('this is not an onnx protobuf'));
   const missing = path.join(temp.dir, 'no-such-model');
   const cases = [
-    { model: corrupt, detail: `model folder ${corrupt} could not be loaded (Load model from ${path.join(corrupt, 'onnx', 'model.onnx')} failed:` },
-    { model: missing, detail: `model folder ${missing} has no config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx` },
+    {
+      model: corrupt,
+      detail: `model folder ${corrupt} could not be loaded (Load model from ${path.join(corrupt, 'onnx', 'model.onnx')} failed:`,
+    },
+    {
+      model: missing,
+      detail: `model folder ${missing} has no config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx`,
+    },
   ];
   for (const { model, detail } of cases) {
     const embedder = new Embedder(options({ model }));

@@ -23,13 +23,29 @@ test('offline, a model id fails with what was tried and what to do, and nothing 
     const cacheDir = path.join(dir, 'models');
     const outcome = await downloadModel({ model: 'Xenova/all-MiniLM-L6-v2', cacheDir });
     assert.equal(outcome.ok, false);
-    assert.ok(requested.some((url) => url.startsWith('https://huggingface.co/Xenova/all-MiniLM-L6-v2/')), `transformers.js asked for the model's files: ${requested.join(', ')}`);
-    assert.match(!outcome.ok ? outcome.message : '', /^The model Xenova\/all-MiniLM-L6-v2 could not be downloaded from https:\/\/huggingface\.co\/ \(.+\)\. Check the network connection or proxy and run the command again, or put its files \(config\.json, tokenizer\.json, tokenizer_config\.json and onnx\/model\.onnx\) in .+models\/Xenova\/all-MiniLM-L6-v2 by hand\.$/);
-    assert.ok(!fs.existsSync(path.join(cacheDir, 'Xenova', 'all-MiniLM-L6-v2', 'onnx', 'model.onnx')), 'no model file written');
+    assert.ok(
+      requested.some((url) => url.startsWith('https://huggingface.co/Xenova/all-MiniLM-L6-v2/')),
+      `transformers.js asked for the model's files: ${requested.join(', ')}`,
+    );
+    assert.match(
+      !outcome.ok ? outcome.message : '',
+      /^The model Xenova\/all-MiniLM-L6-v2 could not be downloaded from https:\/\/huggingface\.co\/ \(.+\)\. Check the network connection or proxy and run the command again, or put its files \(config\.json, tokenizer\.json, tokenizer_config\.json and onnx\/model\.onnx\) in .+models\/Xenova\/all-MiniLM-L6-v2 by hand\.$/,
+    );
+    assert.ok(
+      !fs.existsSync(path.join(cacheDir, 'Xenova', 'all-MiniLM-L6-v2', 'onnx', 'model.onnx')),
+      'no model file written',
+    );
 
-    const mirror = await downloadModel({ model: 'Xenova/all-MiniLM-L6-v2', cacheDir, remoteHost: 'http://127.0.0.1:9/' });
+    const mirror = await downloadModel({
+      model: 'Xenova/all-MiniLM-L6-v2',
+      cacheDir,
+      remoteHost: 'http://127.0.0.1:9/',
+    });
     assert.match(!mirror.ok ? mirror.message : '', /from http:\/\/127\.0\.0\.1:9\//);
-    assert.ok(requested.some((url) => url.startsWith('http://127.0.0.1:9/Xenova/')), 'a mirror is asked instead');
+    assert.ok(
+      requested.some((url) => url.startsWith('http://127.0.0.1:9/Xenova/')),
+      'a mirror is asked instead',
+    );
   } finally {
     cleanup();
   }
@@ -40,25 +56,43 @@ test('the fixture model folder loads, with progress per file', async () => {
   const { dir, cleanup } = tempDir();
   try {
     const seen: DownloadProgress[] = [];
-    const outcome = await downloadModel({ model: tinyModelPath, cacheDir: path.join(dir, 'models') }, (p) => seen.push(p));
-    assert.deepEqual(outcome.ok && { folder: outcome.folder, model: outcome.model }, { folder: tinyModelPath, model: tinyModelPath });
+    const outcome = await downloadModel({ model: tinyModelPath, cacheDir: path.join(dir, 'models') }, (p) =>
+      seen.push(p),
+    );
+    assert.deepEqual(outcome.ok && { folder: outcome.folder, model: outcome.model }, {
+      folder: tinyModelPath,
+      model: tinyModelPath,
+    });
     assert.ok(outcome.ok && outcome.files.some((file) => file.endsWith('model.onnx')), JSON.stringify(outcome));
-    assert.ok(seen.some((p) => p.percent === 100), JSON.stringify(seen));
+    assert.ok(
+      seen.some((p) => p.percent === 100),
+      JSON.stringify(seen),
+    );
   } finally {
     cleanup();
   }
 });
 
 test('without transformers.js the failure says so, without asking anyone to run npm', async () => {
-  const restore = replaceTransformersImport(() => Promise.reject(Object.assign(new Error("Cannot find package '@huggingface/transformers'"), { code: 'ERR_MODULE_NOT_FOUND' })));
+  const restore = replaceTransformersImport(() =>
+    Promise.reject(
+      Object.assign(new Error("Cannot find package '@huggingface/transformers'"), { code: 'ERR_MODULE_NOT_FOUND' }),
+    ),
+  );
   const { dir, cleanup } = tempDir();
   try {
     const outcome = await downloadModel({ model: tinyModelPath, cacheDir: path.join(dir, 'models') });
     assert.equal(outcome.ok, false);
     const message = !outcome.ok ? outcome.message : '';
-    assert.match(message, /^Semantic matching cannot run here: transformers\.js .* is not part of this install of Grimoire, so the model was not downloaded\./);
+    assert.match(
+      message,
+      /^Semantic matching cannot run here: transformers\.js .* is not part of this install of Grimoire, so the model was not downloaded\./,
+    );
     // Which build carries it, for this machine's platform (linux-x64 here: a platform build exists).
-    assert.ok(message.includes(`so the model was not downloaded. ${runtimeAdvice().replace(/^./, (c) => c.toUpperCase())}.`), message);
+    assert.ok(
+      message.includes(`so the model was not downloaded. ${runtimeAdvice().replace(/^./, (c) => c.toUpperCase())}.`),
+      message,
+    );
     assert.doesNotMatch(message, /npm/);
   } finally {
     restore();
@@ -71,7 +105,10 @@ test('a model folder given from the UI is loaded to check it, then copied to whe
   const { dir, cleanup } = tempDir();
   try {
     const data = path.join(dir, 'data');
-    const runtime = { settings: { resolve: { semantic: { model: 'grimoire-test/tiny-embedder' } } }, paths: { data } } as unknown as Parameters<typeof fetchSemanticModel>[0];
+    const runtime = {
+      settings: { resolve: { semantic: { model: 'grimoire-test/tiny-embedder' } } },
+      paths: { data },
+    } as unknown as Parameters<typeof fetchSemanticModel>[0];
     const outcome = await fetchSemanticModel(runtime, { fromFolder: tinyModelPath }, () => undefined);
     const target = path.join(modelCacheDir(data), 'grimoire-test', 'tiny-embedder');
     assert.deepEqual(outcome.ok && [outcome.model, outcome.folder], ['grimoire-test/tiny-embedder', target]);
@@ -82,8 +119,15 @@ test('a model folder given from the UI is loaded to check it, then copied to whe
     const empty = path.join(dir, 'empty');
     fs.mkdirSync(empty);
     const refused = await fetchSemanticModel(runtime, { fromFolder: empty }, () => undefined);
-    assert.match(!refused.ok ? refused.message : '', /^The model folder .*empty could not be loaded .*: it needs config\.json, tokenizer\.json/);
-    assert.match(((await fetchSemanticModel(runtime, { fromFolder: 'relative/models' }, () => undefined)) as { message?: string }).message ?? '', /must be an absolute path/);
+    assert.match(
+      !refused.ok ? refused.message : '',
+      /^The model folder .*empty could not be loaded .*: it needs config\.json, tokenizer\.json/,
+    );
+    assert.match(
+      ((await fetchSemanticModel(runtime, { fromFolder: 'relative/models' }, () => undefined)) as { message?: string })
+        .message ?? '',
+      /must be an absolute path/,
+    );
   } finally {
     cleanup();
   }

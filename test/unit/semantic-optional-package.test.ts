@@ -13,8 +13,18 @@ import { tinyModelPath } from '../fixtures/models/tiny-model.js';
 import { tempDir } from '../helpers/temp.js';
 
 const powers: PowerDocument[] = [
-  { name: 'garage', description: 'Car listings and vehicle history.', keywords: ['car', 'vehicle', 'truck'], tools: [{ name: 'find_car', description: 'Search car listings' }] },
-  { name: 'skies', description: 'Weather forecast and temperature.', keywords: ['weather', 'forecast', 'rain'], tools: [{ name: 'forecast', description: 'Rain and snow forecast' }] },
+  {
+    name: 'garage',
+    description: 'Car listings and vehicle history.',
+    keywords: ['car', 'vehicle', 'truck'],
+    tools: [{ name: 'find_car', description: 'Search car listings' }],
+  },
+  {
+    name: 'skies',
+    description: 'Weather forecast and temperature.',
+    keywords: ['weather', 'forecast', 'rain'],
+    tools: [{ name: 'forecast', description: 'Rain and snow forecast' }],
+  },
 ];
 
 /**
@@ -34,7 +44,9 @@ test('without @huggingface/transformers: the resolver ranks lexically, its statu
   const restore = replaceTransformersImport(importFromNowhere(dir));
   const store = await Store.open({ dataDir: path.join(dir, 'data'), fsync: false });
   try {
-    const settings = withOverrides(defaultSettings(), { resolve: { semantic: { model: tinyModelPath, allowRemoteModels: false } } });
+    const settings = withOverrides(defaultSettings(), {
+      resolve: { semantic: { model: tinyModelPath, allowRemoteModels: false } },
+    });
     for (const round of [1, 2]) {
       const { resolver, embedder } = createResolver(settings.resolve, store, dir);
       assert.equal(await embedder.ready(), false, `round ${round}: no model without the package`);
@@ -42,7 +54,10 @@ test('without @huggingface/transformers: the resolver ranks lexically, its statu
       resolver.index(powers);
       await resolver.ready();
       assert.equal(resolver.status().mode, 'lexical-only');
-      assert.match(embedder.status().detail ?? '', /transformers\.js \(@huggingface\/transformers, with its ONNX runtime\) is not part of this install of Grimoire \((the \S+ build of Grimoire carries it|no build of Grimoire carries an ONNX runtime for \S+)[^)]*\): the resolver runs lexical-only/);
+      assert.match(
+        embedder.status().detail ?? '',
+        /transformers\.js \(@huggingface\/transformers, with its ONNX runtime\) is not part of this install of Grimoire \((the \S+ build of Grimoire carries it|no build of Grimoire carries an ONNX runtime for \S+)[^)]*\): the resolver runs lexical-only/,
+      );
       assert.doesNotMatch(embedder.status().detail ?? '', /npm/, 'no one is asked to run npm in the extension folder');
       const ranked = await resolver.rank('rain forecast for tomorrow');
       assert.equal(ranked[0].name, 'skies', 'lexical ranking still works');
@@ -61,11 +76,15 @@ test('without @huggingface/transformers: the resolver ranks lexically, its statu
 });
 
 test('another failure of the import is not taken for a missing package', async () => {
-  const restore = replaceTransformersImport(() => Promise.reject(Object.assign(new Error('onnxruntime binding failed'), { code: 'ERR_DLOPEN_FAILED' })));
+  const restore = replaceTransformersImport(() =>
+    Promise.reject(Object.assign(new Error('onnxruntime binding failed'), { code: 'ERR_DLOPEN_FAILED' })),
+  );
   const { dir, cleanup } = tempDir();
   const store = await Store.open({ dataDir: dir, fsync: false });
   try {
-    const settings = withOverrides(defaultSettings(), { resolve: { semantic: { model: tinyModelPath, allowRemoteModels: false } } });
+    const settings = withOverrides(defaultSettings(), {
+      resolve: { semantic: { model: tinyModelPath, allowRemoteModels: false } },
+    });
     const { embedder } = createResolver(settings.resolve, store, dir);
     assert.equal(await embedder.ready(), false);
     assert.match(embedder.status().detail ?? '', /onnxruntime binding failed/);

@@ -7,17 +7,22 @@ import { InlineTokenizer } from '../../server/intel/tokens/tokenizer.js';
 
 test('a result delivered as is counts its tokens as both raw and delivered; a summarized one counts each', async () => {
   const reads = new SessionReadLedger(new InlineTokenizer(), () => 1_000);
-  const raw: CallToolResult = { content: [{ type: 'text', text: 'The quick brown fox jumps over the lazy dog. '.repeat(20) }] };
+  const raw: CallToolResult = {
+    content: [{ type: 'text', text: 'The quick brown fox jumps over the lazy dog. '.repeat(20) }],
+  };
   const summary: CallToolResult = { content: [{ type: 'text', text: 'A fox jumps over a dog, twenty times.' }] };
   reads.delivered('s1', raw, raw);
   reads.delivered('s2', raw, summary);
   const [first, second] = (await reads.all()).sort((a, b) => a.session.localeCompare(b.session));
   const rawTokens = countTokens((raw.content[0] as { text: string }).text);
   assert.deepEqual([first!.results, first!.rawTokens, first!.deliveredTokens], [1, rawTokens, rawTokens]);
-  assert.deepEqual([second!.results, second!.rawTokens, second!.deliveredTokens], [1, rawTokens, countTokens('A fox jumps over a dog, twenty times.')]);
+  assert.deepEqual(
+    [second!.results, second!.rawTokens, second!.deliveredTokens],
+    [1, rawTokens, countTokens('A fox jumps over a dog, twenty times.')],
+  );
 });
 
-test("a summarized result whose raw tokens are already known (an estimate for megabytes) counts only what was delivered", async () => {
+test('a summarized result whose raw tokens are already known (an estimate for megabytes) counts only what was delivered', async () => {
   const reads = new SessionReadLedger(new InlineTokenizer(), () => 1_000);
   const raw: CallToolResult = { content: [{ type: 'text', text: 'x'.repeat(100) }] };
   const summary: CallToolResult = { content: [{ type: 'text', text: 'A line of x.' }] };
@@ -37,7 +42,14 @@ test('a tool list served again is not counted again; each call still carries the
   })();
   const reads = new SessionReadLedger(tokenizer, () => 1_000);
   const small = [{ name: 'a', description: 'Reads a thing.', inputSchema: { type: 'object' as const } }];
-  const large = [...small, { name: 'b', description: 'Writes a thing, with a long explanation. '.repeat(20), inputSchema: { type: 'object' as const } }];
+  const large = [
+    ...small,
+    {
+      name: 'b',
+      description: 'Writes a thing, with a long explanation. '.repeat(20),
+      inputSchema: { type: 'object' as const },
+    },
+  ];
   const answer: CallToolResult = { content: [{ type: 'text', text: 'done' }] };
   for (const tools of [small, large, small, large]) {
     reads.listed('s', tools);
@@ -48,6 +60,10 @@ test('a tool list served again is not counted again; each call still carries the
   const [smallTokens, largeTokens] = await inner.count([JSON.stringify(small), JSON.stringify(large)]);
   assert.equal(counted.filter((text) => text.startsWith('[')).length, 2, 'each list counted once');
   assert.equal(row!.toolsLists, 4);
-  assert.equal(row!.requestListTokens, 2 * smallTokens! + 2 * largeTokens!, 'every call carried the list served just before it');
+  assert.equal(
+    row!.requestListTokens,
+    2 * smallTokens! + 2 * largeTokens!,
+    'every call carried the list served just before it',
+  );
   assert.equal(row!.currentListTokens, largeTokens);
 });

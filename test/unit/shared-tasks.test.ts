@@ -20,11 +20,17 @@ const view = (taskId: string, fields: Partial<TaskView> = {}): TaskView => ({
   ...fields,
 });
 
-test('a stored view is its owner\'s only, with its secrets masked and still JSON', async (t) => {
+test("a stored view is its owner's only, with its secrets masked and still JSON", async (t) => {
   const { store } = await tempStore(t);
   const shared = new SharedTasks(store);
   const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
-  shared.publish('modern:alice', view('t1', { status: 'completed', result: { content: [{ type: 'text', text: `token: ${secret}` }], structuredContent: { password: 'x"y' } } }));
+  shared.publish(
+    'modern:alice',
+    view('t1', {
+      status: 'completed',
+      result: { content: [{ type: 'text', text: `token: ${secret}` }], structuredContent: { password: 'x"y' } },
+    }),
+  );
   await shared.written();
   const stored = await store.read<{ body: string }>("SELECT body FROM call_tasks WHERE task_id = 't1'");
   assert.ok(!stored[0].body.includes(secret), 'the token is not stored');
@@ -36,7 +42,7 @@ test('a stored view is its owner\'s only, with its secrets masked and still JSON
   await assert.rejects(shared.view('modern:alice', 'never-minted'), /Unknown task/);
 });
 
-test('a request passed on reaches the runner as its owner\'s; one for an ended task or another owner\'s is not passed on', async (t) => {
+test("a request passed on reaches the runner as its owner's; one for an ended task or another owner's is not passed on", async (t) => {
   const { store } = await tempStore(t);
   const shared = new SharedTasks(store);
   t.after(() => shared.stop());
@@ -47,8 +53,10 @@ test('a request passed on reaches the runner as its owner\'s; one for an ended t
   await assert.rejects(shared.pass('modern:bob', 'running', 'cancel'), /Unknown task/);
   await shared.pass('modern:alice', 'ended', 'cancel');
   await shared.pass('modern:alice', 'running', 'update', { elicitation_create: { action: 'accept' } });
-  const passed = await store.read<{ task_id: string; kind: string }>("SELECT task_id, kind FROM call_tasks WHERE kind <> 'view'");
-  assert.deepEqual(passed, [{ task_id: 'running', kind: 'update' }], 'only the running task\'s update is passed on');
+  const passed = await store.read<{ task_id: string; kind: string }>(
+    "SELECT task_id, kind FROM call_tasks WHERE kind <> 'view'",
+  );
+  assert.deepEqual(passed, [{ task_id: 'running', kind: 'update' }], "only the running task's update is passed on");
 
   const applied: string[] = [];
   const runner: TaskRunner = {
@@ -57,8 +65,13 @@ test('a request passed on reaches the runner as its owner\'s; one for an ended t
     cancel: (owner, taskId) => void applied.push(`${owner} cancel ${taskId}`),
   };
   shared.follow(runner);
-  for (let waited = 0; applied.length === 0 && waited < 5000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let waited = 0; applied.length === 0 && waited < 5000; waited += 50)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   assert.deepEqual(applied, ['modern:alice running {"elicitation_create":{"action":"accept"}}']);
   await shared.written();
-  assert.deepEqual(await store.read("SELECT task_id FROM call_tasks WHERE kind <> 'view'"), [], 'a request is applied once');
+  assert.deepEqual(
+    await store.read("SELECT task_id FROM call_tasks WHERE kind <> 'view'"),
+    [],
+    'a request is applied once',
+  );
 });

@@ -50,7 +50,11 @@ test('a user session state written by one replica is adopted by another; unwritt
   assert.deepEqual(b.active(), ['memory'], 'the power activated on A is active on B');
   assert.equal(b.steering.given(ID, 'memory#abc'), true, 'the guidance given on A counts as given on B');
   assert.equal(b.hints.sessions.get(ID).hasCompleted('memory:search_nodes'), true, 'a tool completed on A counts on B');
-  assert.equal(b.hints.sessions.get(ID).firstSuggestion('memory:create_entities'), false, 'a prerequisite suggested on A is not suggested again on B');
+  assert.equal(
+    b.hints.sessions.get(ID).firstSuggestion('memory:create_entities'),
+    false,
+    'a prerequisite suggested on A is not suggested again on B',
+  );
   assert.equal(b.steering.given('modern:bob', 'memory#abc'), false, "another user's session is not touched");
   assert.equal(b.hints.sessions.get('modern:bob').hasCompleted('memory:search_nodes'), false);
 

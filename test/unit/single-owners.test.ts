@@ -17,10 +17,16 @@ function sources(dir: string): string[] {
   });
 }
 
-const server = sources(path.join(repoRoot, 'server')).map((file) => ({ file: path.relative(repoRoot, file).split(path.sep).join('/'), text: fs.readFileSync(file, 'utf8') }));
+const server = sources(path.join(repoRoot, 'server')).map((file) => ({
+  file: path.relative(repoRoot, file).split(path.sep).join('/'),
+  text: fs.readFileSync(file, 'utf8'),
+}));
 
 function filesMatching(pattern: RegExp): string[] {
-  return server.filter((source) => pattern.test(source.text)).map((source) => source.file).sort();
+  return server
+    .filter((source) => pattern.test(source.text))
+    .map((source) => source.file)
+    .sort();
 }
 
 test('the sources are found (the checks below could fail)', () => {
@@ -35,7 +41,9 @@ test('only activity-table.ts speaks SQL to activity and activity_ratings (migrat
 });
 
 test('only event-log.ts speaks SQL to events', () => {
-  const owners = filesMatching(/(FROM|JOIN|INTO|UPDATE)\s+events\b|table:\s*'events'/).filter((file) => !file.startsWith('server/store/') || file.includes('/postgres/pg-writer'));
+  const owners = filesMatching(/(FROM|JOIN|INTO|UPDATE)\s+events\b|table:\s*'events'/).filter(
+    (file) => !file.startsWith('server/store/') || file.includes('/postgres/pg-writer'),
+  );
   assert.deepEqual(owners, ['server/activity/event-log.ts']);
 });
 
@@ -77,8 +85,12 @@ test('every table outside the store itself has one owner module (statements, wri
   const tables = [...migrations.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?([a-z_]+)/g)].map((m) => m[1]!);
   assert.ok(tables.length >= 20, `only ${tables.length} tables found in migrations.ts`);
   const speakers = (table: string) =>
-    filesMatching(new RegExp(`(FROM|JOIN|INTO|UPDATE)\\s+${table}\\b|table:\\s*'${table}'|=\\s*'${table}';`)).filter((file) => !file.startsWith('server/store/'));
-  const found = Object.fromEntries(tables.map((table) => [table, speakers(table)]).filter(([, files]) => files.length > 0));
+    filesMatching(new RegExp(`(FROM|JOIN|INTO|UPDATE)\\s+${table}\\b|table:\\s*'${table}'|=\\s*'${table}';`)).filter(
+      (file) => !file.startsWith('server/store/'),
+    );
+  const found = Object.fromEntries(
+    tables.map((table) => [table, speakers(table)]).filter(([, files]) => files.length > 0),
+  );
   assert.deepEqual(found, Object.fromEntries(Object.entries(OWNERS).map(([table, file]) => [table, [file]])));
 });
 

@@ -1,17 +1,27 @@
 /** The spell checker (server/spells/check-spell.ts): every problem at its line and column, with a fix and, where mechanical, a quick fix. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkSpell, formatProblem, type SpellCheckContext, type SpellProblem } from '../../server/spells/check-spell.js';
+import {
+  checkSpell,
+  formatProblem,
+  type SpellCheckContext,
+  type SpellProblem,
+} from '../../server/spells/check-spell.js';
 import { parseSpell } from '../../server/powers/spell-loader.js';
 
-const ctx = (extra: Partial<SpellCheckContext> = {}): SpellCheckContext => ({ env: { PATH: process.env.PATH }, pathEnv: process.env.PATH, ...extra });
+const ctx = (extra: Partial<SpellCheckContext> = {}): SpellCheckContext => ({
+  env: { PATH: process.env.PATH },
+  pathEnv: process.env.PATH,
+  ...extra,
+});
 const at = (problem: SpellProblem) => `${problem.range.start.line + 1}:${problem.range.start.character + 1}`;
 
 /** Applies a quick fix's edit to the text. */
 function apply(text: string, problem: SpellProblem): string {
   const fix = problem.quickFix!;
   const lines = text.split('\n');
-  const offset = (p: { line: number; character: number }) => lines.slice(0, p.line).reduce((sum, line) => sum + line.length + 1, 0) + p.character;
+  const offset = (p: { line: number; character: number }) =>
+    lines.slice(0, p.line).reduce((sum, line) => sum + line.length + 1, 0) + p.character;
   return text.slice(0, offset(fix.range.start)) + fix.newText + text.slice(offset(fix.range.end));
 }
 
@@ -43,7 +53,10 @@ test('a malformed spell: each problem at its line and column, errors and warning
   assert.match(keywords.message, /keywords has 1 entry; at least 3 are needed/);
   assert.match(keywords.fix, /3 to 20 words/);
   assert.deepEqual(keywords.range.end, { line: 2, character: 15 }, 'the whole [one] list');
-  assert.equal(formatProblem('/w/my-power.spell.yaml', keywords), '/w/my-power.spell.yaml:3:11: error: keywords has 1 entry; at least 3 are needed (fix: list 3 to 20 words a user might say when they need this power)');
+  assert.equal(
+    formatProblem('/w/my-power.spell.yaml', keywords),
+    '/w/my-power.spell.yaml:3:11: error: keywords has 1 entry; at least 3 are needed (fix: list 3 to 20 words a user might say when they need this power)',
+  );
 });
 
 test('quick fixes: lower-case the name, add version, rename a near-miss key; each edit leaves a spell that checks cleaner', () => {
@@ -56,7 +69,11 @@ test('quick fixes: lower-case the name, add version, rename a near-miss key; eac
   const argz = problems.find((p) => p.field === 'server.argz')!;
   assert.match(apply(MALFORMED, argz), /\n {2}args: \[\]\n/);
   const colour = problems.find((p) => p.field === 'colour')!;
-  assert.equal(colour.quickFix?.title, 'Remove "colour"', 'no near key: the message says remove it, and the quick fix does');
+  assert.equal(
+    colour.quickFix?.title,
+    'Remove "colour"',
+    'no near key: the message says remove it, and the quick fix does',
+  );
   assert.equal(apply(MALFORMED, colour).split('\n')[3], 'server:', 'the whole line goes');
 
   let text = MALFORMED;
@@ -66,17 +83,24 @@ test('quick fixes: lower-case the name, add version, rename a near-miss key; eac
   }
   const after = checkSpell(text.replace('[one]', '[one, two, three]'), '/w/my-power.spell.yaml', ctx());
   assert.ok(after.power, after.problems.map((p) => p.message).join('; '));
-  assert.deepEqual(after.problems.map((p) => p.field), []);
+  assert.deepEqual(
+    after.problems.map((p) => p.field),
+    [],
+  );
 });
 
 test('every check at once: the PATH check is reported while other fields are wrong, the same by the loader (the Powers tree)', () => {
-  const text = 'name: late\nversion: 1.0.0\ndescription: Notes kept late at night.\nkeywords: [notes]\nserver:\n  command: no-such-program-i36b\n';
+  const text =
+    'name: late\nversion: 1.0.0\ndescription: Notes kept late at night.\nkeywords: [notes]\nserver:\n  command: no-such-program-i36b\n';
   const { problems, power } = checkSpell(text, '/w/late.spell.yaml', ctx());
   assert.equal(power, undefined);
-  assert.deepEqual(problems.map((p) => [at(p), p.severity, p.code]), [
-    ['4:11', 'error', 'schema'],
-    ['6:12', 'warning', 'command-not-found'],
-  ]);
+  assert.deepEqual(
+    problems.map((p) => [at(p), p.severity, p.code]),
+    [
+      ['4:11', 'error', 'schema'],
+      ['6:12', 'warning', 'command-not-found'],
+    ],
+  );
   const loaded = parseSpell(text, '/w/late.spell.yaml', { env: { PATH: process.env.PATH } });
   const command = loaded.issues.find((issue) => issue.field === 'server.command')!;
   assert.equal(command.severity, 'warning');
@@ -84,7 +108,8 @@ test('every check at once: the PATH check is reported while other fields are wro
 });
 
 test('quick fixes where the message names the fix: too few keywords filled from the name and description, too many cut to 20', () => {
-  const few = 'name: weather-alerts\nversion: 1.0.0\ndescription: Severe weather warnings and forecasts for a city.\nkeywords: [storm]\nserver:\n  command: node\n';
+  const few =
+    'name: weather-alerts\nversion: 1.0.0\ndescription: Severe weather warnings and forecasts for a city.\nkeywords: [storm]\nserver:\n  command: node\n';
   const problem = checkSpell(few, '/w/weather-alerts.spell.yaml', ctx()).problems.find((p) => p.field === 'keywords')!;
   assert.equal(problem.quickFix?.title, 'Set keywords to ["storm", "weather", "alerts"]');
   assert.ok(checkSpell(apply(few, problem), '/w/weather-alerts.spell.yaml', ctx()).power, 'the fixed spell loads');
@@ -94,12 +119,25 @@ test('quick fixes where the message names the fix: too few keywords filled from 
   assert.ok(checkSpell(apply(many, tooMany), '/w/weather-alerts.spell.yaml', ctx()).power);
 });
 
-test('an unchanged placeholder is flagged: the template description and keywords, the importer\'s TODO', () => {
-  const template = 'name: my-power\nversion: 1.0.0\ndescription: "TODO: say in one sentence what this power does."\nkeywords: [first-keyword, second-keyword, third-keyword]\nserver:\n  command: node\n';
-  const problems = checkSpell(template, '/w/my-power.spell.yaml', ctx()).problems.filter((p) => p.code === 'placeholder');
-  assert.deepEqual(problems.map((p) => [at(p), p.field]), [['3:14', 'description'], ['4:12', 'keywords.0'], ['4:27', 'keywords.1'], ['4:43', 'keywords.2']]);
+test("an unchanged placeholder is flagged: the template description and keywords, the importer's TODO", () => {
+  const template =
+    'name: my-power\nversion: 1.0.0\ndescription: "TODO: say in one sentence what this power does."\nkeywords: [first-keyword, second-keyword, third-keyword]\nserver:\n  command: node\n';
+  const problems = checkSpell(template, '/w/my-power.spell.yaml', ctx()).problems.filter(
+    (p) => p.code === 'placeholder',
+  );
+  assert.deepEqual(
+    problems.map((p) => [at(p), p.field]),
+    [
+      ['3:14', 'description'],
+      ['4:12', 'keywords.0'],
+      ['4:27', 'keywords.1'],
+      ['4:43', 'keywords.2'],
+    ],
+  );
   assert.equal(problems[0].severity, 'warning');
-  const written = template.replace(/description: .*/, 'description: Tracks my reading list.').replace(/\[first.*\]/, '[books, reading, library]');
+  const written = template
+    .replace(/description: .*/, 'description: Tracks my reading list.')
+    .replace(/\[first.*\]/, '[books, reading, library]');
   assert.deepEqual(checkSpell(written, '/w/my-power.spell.yaml', ctx()).problems, []);
 });
 
@@ -136,10 +174,17 @@ annotations:
 `;
 
 test('a duplicate name across files, tools the power does not have, each with its place and fix', () => {
-  const { problems, power } = checkSpell(GOOD, '/w/notes.spell.yaml', ctx({
-    otherPowers: [{ name: 'notes', file: '/home/u/.grimoire/notes.spell.yaml' }, { name: 'notes', file: '/w/notes.spell.yaml' }],
-    toolsOf: (name) => (name === 'notes' ? ['write_note', 'read_notes', 'read_note'] : undefined),
-  }));
+  const { problems, power } = checkSpell(
+    GOOD,
+    '/w/notes.spell.yaml',
+    ctx({
+      otherPowers: [
+        { name: 'notes', file: '/home/u/.grimoire/notes.spell.yaml' },
+        { name: 'notes', file: '/w/notes.spell.yaml' },
+      ],
+      toolsOf: (name) => (name === 'notes' ? ['write_note', 'read_notes', 'read_note'] : undefined),
+    }),
+  );
   assert.ok(power);
   const rows = problems.map((p) => [at(p), p.severity, p.code, p.field]);
   assert.deepEqual(rows, [
@@ -160,18 +205,30 @@ test('tools are not checked before the power has been listed once', () => {
 });
 
 test('a command that is not on PATH is a warning on its value; an unset variable is placed where it is used', () => {
-  const text = GOOD.replace('command: node', 'command: my-mcp-server').replace('[server.js]', '["${NOTES_DIR}/server.js"]');
+  const text = GOOD.replace('command: node', 'command: my-mcp-server').replace(
+    '[server.js]',
+    '["${NOTES_DIR}/server.js"]',
+  );
   const missing = checkSpell(text.replace('"${NOTES_DIR}/server.js"', 'server.js'), '/w/notes.spell.yaml', ctx());
-  assert.deepEqual(missing.problems.map((p) => [at(p), p.severity, p.code]), [['6:12', 'warning', 'command-not-found']]);
+  assert.deepEqual(
+    missing.problems.map((p) => [at(p), p.severity, p.code]),
+    [['6:12', 'warning', 'command-not-found']],
+  );
   assert.match(missing.problems[0].message, /command "my-mcp-server" was not found on PATH/);
   const unset = checkSpell(text, '/w/notes.spell.yaml', ctx());
-  assert.deepEqual(unset.problems.map((p) => [at(p), p.code, p.field]), [['7:10', 'unset-variable', 'server.args.0']]);
+  assert.deepEqual(
+    unset.problems.map((p) => [at(p), p.code, p.field]),
+    [['7:10', 'unset-variable', 'server.args.0']],
+  );
   assert.match(unset.problems[0].message, /NOTES_DIR is not set/);
 });
 
 test('a name that differs from the file name: a warning with the file name as the fix', () => {
   const { problems, power } = checkSpell(GOOD, '/w/my-notes.spell.yaml', ctx());
   assert.ok(power);
-  assert.deepEqual(problems.map((p) => [at(p), p.severity, p.code]), [['1:7', 'warning', 'file-name']]);
+  assert.deepEqual(
+    problems.map((p) => [at(p), p.severity, p.code]),
+    [['1:7', 'warning', 'file-name']],
+  );
   assert.equal(problems[0].quickFix?.newText, 'my-notes');
 });

@@ -27,11 +27,14 @@ function issuesOf(text: string) {
   return result.issues;
 }
 
-test('more aliases than the limit is this file\'s problem, with the line of the first alias', () => {
+test("more aliases than the limit is this file's problem, with the line of the first alias", () => {
   const aliases = Array.from({ length: MAX_ALIAS_COUNT + 20 }, () => '      - *w').join('\n');
   const text = spell(`  args: &w hello\nhints:\n  t:\n    prerequisites:\n${aliases}\n`);
   const [issue] = issuesOf(text);
-  assert.match(issue.message, new RegExp(`YAML aliases expand to more than ${MAX_ALIAS_COUNT} values \\(the first alias, \\*w, is at line 11\\)`));
+  assert.match(
+    issue.message,
+    new RegExp(`YAML aliases expand to more than ${MAX_ALIAS_COUNT} values \\(the first alias, \\*w, is at line 11\\)`),
+  );
   assert.equal(issue.line, 11);
   assert.equal(issue.file, FILE);
   assert.match(issue.fix, /write the repeated values out/);
@@ -72,7 +75,10 @@ test('keywords and names have length limits too', () => {
 
 test('formatIssue names the file, line and column', () => {
   const [issue] = issuesOf(spell('', 'd'.repeat(3000)));
-  assert.match(formatIssue(issue), /^\/spells\/limits\.spell\.yaml:3:14 \(description\): description has 3,000 characters; the limit is 2000\. Fix: /);
+  assert.match(
+    formatIssue(issue),
+    /^\/spells\/limits\.spell\.yaml:3:14 \(description\): description has 3,000 characters; the limit is 2000\. Fix: /,
+  );
 });
 
 const { dir, cleanup } = tempDir('grimoire-spell-limits-');
@@ -94,7 +100,13 @@ test('a spell broken while watched is reported (issues event, log) and the other
   const registry = new PowerRegistry({ spellDirs: [spells], importFiles: [], env: {} });
   try {
     registry.watch({ debounceMs: 20 });
-    assert.deepEqual(registry.snapshot().powers.map((p) => p.name).sort(), ['limits', 'other']);
+    assert.deepEqual(
+      registry
+        .snapshot()
+        .powers.map((p) => p.name)
+        .sort(),
+      ['limits', 'other'],
+    );
     let timer: NodeJS.Timeout | undefined;
     // The watcher does not keep the process alive; this timer does, and bounds the wait.
     const issues = new Promise<string[]>((resolve, reject) => {
@@ -105,7 +117,10 @@ test('a spell broken while watched is reported (issues event, log) and the other
     const reported = await issues;
     assert.equal(reported.length, 1);
     assert.match(reported[0], /limits\.spell\.yaml:3:14 \(description\): description has 5,000 characters/);
-    assert.deepEqual(registry.snapshot().powers.map((p) => p.name), ['other']);
+    assert.deepEqual(
+      registry.snapshot().powers.map((p) => p.name),
+      ['other'],
+    );
   } finally {
     registry.close();
   }

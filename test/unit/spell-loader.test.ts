@@ -135,7 +135,10 @@ describe('spell files', () => {
   });
 
   test('a bad extension is rejected with its path', () => {
-    const issue = onlyIssue(spell({ annotations: '\n  delete_repo:\n    destructiveHint: "yes"' }), 'annotations.delete_repo.destructiveHint');
+    const issue = onlyIssue(
+      spell({ annotations: '\n  delete_repo:\n    destructiveHint: "yes"' }),
+      'annotations.delete_repo.destructiveHint',
+    );
     assert.match(issue.message, /true or false/);
     onlyIssue(spell({ hints: '\n  create_issue:\n    prerequisites: search' }), 'hints.create_issue.prerequisites');
   });
@@ -198,17 +201,32 @@ describe('variable expansion', () => {
 
   test('url and header values, secrets registered', () => {
     const { server, problems } = expandServer(
-      { transport: 'http', url: '${BASE:-https://api.example.com}/mcp', headers: { Authorization: 'Bearer ${API_TOKEN}' } },
+      {
+        transport: 'http',
+        url: '${BASE:-https://api.example.com}/mcp',
+        headers: { Authorization: 'Bearer ${API_TOKEN}' },
+      },
       { API_TOKEN: 'tok-12345' },
     );
-    assert.deepEqual(server, { transport: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer tok-12345' } });
+    assert.deepEqual(server, {
+      transport: 'http',
+      url: 'https://api.example.com/mcp',
+      headers: { Authorization: 'Bearer tok-12345' },
+    });
     assert.deepEqual(problems, []);
     assert.equal(redact('sent Bearer tok-12345'), 'sent ***');
   });
 
   test('a spell with an unset variable loads with a problem; caller vars win over env', () => {
-    const text = spell({ server: '\n  command: ${GRIMOIRE_NODE}\n  args: ["${GRIMOIRE_DEMO_MODULES}/x.js"]\n  env:\n    GITHUB_TOKEN: ${GITHUB_TOKEN}' });
-    const { power } = parseSpell(text, FILE, { env: { GRIMOIRE_NODE: 'node', GRIMOIRE_DEMO_MODULES: '/env' }, vars: { GRIMOIRE_DEMO_MODULES: '/demo' }, kind: 'demo' });
+    const text = spell({
+      server:
+        '\n  command: ${GRIMOIRE_NODE}\n  args: ["${GRIMOIRE_DEMO_MODULES}/x.js"]\n  env:\n    GITHUB_TOKEN: ${GITHUB_TOKEN}',
+    });
+    const { power } = parseSpell(text, FILE, {
+      env: { GRIMOIRE_NODE: 'node', GRIMOIRE_DEMO_MODULES: '/env' },
+      vars: { GRIMOIRE_DEMO_MODULES: '/demo' },
+      kind: 'demo',
+    });
     assert.ok(power);
     assert.equal(power.server.transport === 'stdio' && power.server.args[0], '/demo/x.js');
     assert.deepEqual(power.problems, [
@@ -237,9 +255,16 @@ describe('a registry of spell folders', () => {
     fs.writeFileSync(path.join(first, 'notes.md'), 'not a spell');
     fs.writeFileSync(path.join(second, 'alpha.spell.yaml'), spell({ name: 'alpha', description: 'second' }));
     fs.writeFileSync(path.join(second, 'beta.spell.yml'), spell({ name: 'beta' }));
-    const registry = new PowerRegistry({ spellDirs: [first, second, path.join(root, 'missing')], importFiles: [], env: {} });
+    const registry = new PowerRegistry({
+      spellDirs: [first, second, path.join(root, 'missing')],
+      importFiles: [],
+      env: {},
+    });
     const snapshot = registry.load();
-    assert.deepEqual(snapshot.powers.map((p) => p.name), ['alpha', 'beta']);
+    assert.deepEqual(
+      snapshot.powers.map((p) => p.name),
+      ['alpha', 'beta'],
+    );
     assert.equal(registry.get('alpha')?.description, 'GitHub');
     assert.equal(registry.get('invalid'), undefined);
     const files = snapshot.issues.map((i) => path.basename(i.file));
@@ -247,17 +272,25 @@ describe('a registry of spell folders', () => {
     assert.ok(files.includes('invalid.spell.yaml'));
     const clash = snapshot.issues.find((i) => i.message.includes('is ignored') && i.field === 'name');
     assert.ok(clash);
-    assert.ok(clash.message.includes(path.join(first, 'alpha.spell.yaml')) && clash.message.includes(path.join(second, 'alpha.spell.yaml')));
+    assert.ok(
+      clash.message.includes(path.join(first, 'alpha.spell.yaml')) &&
+        clash.message.includes(path.join(second, 'alpha.spell.yaml')),
+    );
     assert.equal(snapshot.issues.length, 3);
   });
 });
 
 describe('JSON schema', () => {
   test('is an object schema with the spell properties', () => {
-    const schema = spellJsonSchema() as { type: string; properties: Record<string, { pattern?: string }>; required: string[] };
+    const schema = spellJsonSchema() as {
+      type: string;
+      properties: Record<string, { pattern?: string }>;
+      required: string[];
+    };
     assert.equal(schema.type, 'object');
     assert.equal(schema.properties.name.pattern, '^[a-z0-9-]+$');
-    for (const key of ['version', 'description', 'keywords', 'steering', 'server', 'hints', 'annotations', 'when']) assert.ok(key in schema.properties, key);
+    for (const key of ['version', 'description', 'keywords', 'steering', 'server', 'hints', 'annotations', 'when'])
+      assert.ok(key in schema.properties, key);
     assert.deepEqual([...schema.required].sort(), ['description', 'keywords', 'name', 'server', 'version']);
   });
 });

@@ -13,12 +13,22 @@ import { DATABASE_FILE, SqliteStore } from '../../server/store/sqlite-store.js';
 import type { WriteOp } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
 
-const event = (id: string, detail: string | null = null): WriteOp => ({ op: 'insert', table: 'events', row: { id, at: 1, kind: 'test', power: 'p', detail } });
-const ids = (store: SqliteStore) => store.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id);
+const event = (id: string, detail: string | null = null): WriteOp => ({
+  op: 'insert',
+  table: 'events',
+  row: { id, at: 1, kind: 'test', power: 'p', detail },
+});
+const ids = (store: SqliteStore) =>
+  store.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id);
 
-async function open(t: { after(fn: () => void): void }, dataDir?: string, fsync = true): Promise<SqliteStore & { dir: string }> {
+async function open(
+  t: { after(fn: () => void): void },
+  dataDir?: string,
+  fsync = true,
+): Promise<SqliteStore & { dir: string }> {
   const engine = await loadSqlEngine();
-  if (!engine.openFile) throw new Error(`${engine.name} opens no file: this test runs where better-sqlite3 or node:sqlite loads`);
+  if (!engine.openFile)
+    throw new Error(`${engine.name} opens no file: this test runs where better-sqlite3 or node:sqlite loads`);
   let dir = dataDir;
   if (!dir) {
     const temp = tempDir('grimoire-sqlite-store-');
@@ -54,8 +64,14 @@ test('a batch commits as a whole: an op that fails validation throws before anyt
   const engine = await loadSqlEngine();
   if (!engine.openFile) return t.skip(`${engine.name} opens no file`);
   const store = await open(t);
-  assert.throws(() => store.writeMany([event('kept-out'), { op: 'insert', table: 'events', row: { id: 'x', nope: 1 } }]), /unknown column "nope"/);
-  assert.throws(() => store.write({ op: 'insert', table: 'no_such_table', row: { id: 'x' } }), /unknown table "no_such_table"/);
+  assert.throws(
+    () => store.writeMany([event('kept-out'), { op: 'insert', table: 'events', row: { id: 'x', nope: 1 } }]),
+    /unknown column "nope"/,
+  );
+  assert.throws(
+    () => store.write({ op: 'insert', table: 'no_such_table', row: { id: 'x' } }),
+    /unknown table "no_such_table"/,
+  );
   assert.deepEqual(ids(store), []);
   store.writeMany([event('a'), event('b'), { op: 'delete', table: 'events', where: { id: 'a' } }]);
   assert.deepEqual(ids(store), ['b']);
@@ -65,11 +81,21 @@ test('query() refuses what writes, and secrets are masked in what is written', a
   const engine = await loadSqlEngine();
   if (!engine.openFile) return t.skip(`${engine.name} opens no file`);
   const store = await open(t);
-  for (const sql of ["INSERT INTO events (id) VALUES ('x')", 'DELETE FROM events', 'BEGIN IMMEDIATE', 'PRAGMA journal_mode = DELETE', "ATTACH 'x.db' AS x", 'VACUUM']) {
+  for (const sql of [
+    "INSERT INTO events (id) VALUES ('x')",
+    'DELETE FROM events',
+    'BEGIN IMMEDIATE',
+    'PRAGMA journal_mode = DELETE',
+    "ATTACH 'x.db' AS x",
+    'VACUUM',
+  ]) {
     assert.throws(() => store.query(sql), /read-only/, sql);
   }
   store.write(event('s', 'token ghp_0123456789abcdefghijABCDEFGHIJ012345 leaked'));
-  assert.doesNotMatch(String(store.query<{ detail: string }>('SELECT detail FROM events')[0]!.detail), /ghp_0123456789/);
+  assert.doesNotMatch(
+    String(store.query<{ detail: string }>('SELECT detail FROM events')[0]!.detail),
+    /ghp_0123456789/,
+  );
 });
 
 test('durable() resolves once the WAL is synced; close is idempotent and the store refuses use afterwards', async (t) => {
@@ -86,26 +112,33 @@ test('durable() resolves once the WAL is synced; close is idempotent and the sto
   assert.equal(ids(again).length, 50);
 });
 
-test('processes opening a new data dir at once migrate it once; their writes all land', { timeout: 30_000 }, async (t) => {
-  const engine = await loadSqlEngine();
-  if (!engine.openFile) return t.skip(`${engine.name} opens no file`);
-  const temp = tempDir('grimoire-sqlite-store-');
-  t.after(temp.cleanup);
-  const storeJs = JSON.stringify(path.resolve(__dirname, '../../server/store/store.js'));
-  const child = (prefix: string) =>
-    new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const script = `(async () => { const s = await require(${storeJs}).Store.open({ dataDir: ${JSON.stringify(temp.dir)} }); for (let i = 0; i < 200; i++) s.write({ op: 'insert', table: 'events', row: { id: '${prefix}-' + i, at: 1, kind: 'test' } }); s.close(); })().catch((e) => { console.error(e); process.exit(1); })`;
-      const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      proc.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-      proc.on('exit', (code) => resolve({ code, stderr }));
-    });
-  const results = await Promise.all(['a', 'b', 'c', 'd'].map(child));
-  for (const result of results) assert.equal(result.code, 0, result.stderr);
-  const store = await open(t, temp.dir);
-  assert.equal(ids(store).length, 800);
-  assert.equal(store.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")[0]!.value, String(Math.max(...(await import('../../server/store/migrations.js')).MIGRATIONS.map((m) => m.version))));
-});
+test(
+  'processes opening a new data dir at once migrate it once; their writes all land',
+  { timeout: 30_000 },
+  async (t) => {
+    const engine = await loadSqlEngine();
+    if (!engine.openFile) return t.skip(`${engine.name} opens no file`);
+    const temp = tempDir('grimoire-sqlite-store-');
+    t.after(temp.cleanup);
+    const storeJs = JSON.stringify(path.resolve(__dirname, '../../server/store/store.js'));
+    const child = (prefix: string) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const script = `(async () => { const s = await require(${storeJs}).Store.open({ dataDir: ${JSON.stringify(temp.dir)} }); for (let i = 0; i < 200; i++) s.write({ op: 'insert', table: 'events', row: { id: '${prefix}-' + i, at: 1, kind: 'test' } }); s.close(); })().catch((e) => { console.error(e); process.exit(1); })`;
+        const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        proc.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+        proc.on('exit', (code) => resolve({ code, stderr }));
+      });
+    const results = await Promise.all(['a', 'b', 'c', 'd'].map(child));
+    for (const result of results) assert.equal(result.code, 0, result.stderr);
+    const store = await open(t, temp.dir);
+    assert.equal(ids(store).length, 800);
+    assert.equal(
+      store.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")[0]!.value,
+      String(Math.max(...(await import('../../server/store/migrations.js')).MIGRATIONS.map((m) => m.version))),
+    );
+  },
+);
 
 test('group commit: the writes of a moment get one WAL sync, 20 ms after the first, without durable(); none with fsync off', async (t) => {
   const engine = await loadSqlEngine();
@@ -120,7 +153,8 @@ test('group commit: the writes of a moment get one WAL sync, 20 ms after the fir
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(store.syncs, 0, 'not before 20 ms');
   t.mock.timers.tick(1);
-  for (let turns = 0; store.syncs === 0 && turns < 10_000; turns++) await new Promise((resolve) => setImmediate(resolve));
+  for (let turns = 0; store.syncs === 0 && turns < 10_000; turns++)
+    await new Promise((resolve) => setImmediate(resolve));
   t.mock.timers.tick(200);
   assert.equal(store.syncs, 1, 'one sync for the 100 writes');
   quiet.write(event('q'));
@@ -155,8 +189,15 @@ test('the newest-first listings and the expiry sweep of stored results are index
   const engine = await loadSqlEngine();
   if (!engine.openFile) return t.skip(`${engine.name} opens no file`);
   const store = await open(t);
-  const plan = (sql: string) => store.query<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`).map((row) => row.detail).join('; ');
-  assert.match(plan('SELECT id, file FROM intel_artifacts WHERE expires_at <= 5'), /USING (COVERING )?INDEX intel_artifacts_expires/);
+  const plan = (sql: string) =>
+    store
+      .query<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+      .map((row) => row.detail)
+      .join('; ');
+  assert.match(
+    plan('SELECT id, file FROM intel_artifacts WHERE expires_at <= 5'),
+    /USING (COVERING )?INDEX intel_artifacts_expires/,
+  );
   assert.match(plan('SELECT at, kind FROM events ORDER BY at DESC, id LIMIT 50'), /events_at/);
   assert.match(plan('SELECT at, hint FROM hint_events ORDER BY at DESC, id LIMIT 50'), /hint_events_at/);
 });

@@ -8,9 +8,19 @@ const initialize = (meta?: Record<string, unknown>): JSONRPCMessage => ({
   jsonrpc: '2.0',
   id: 1,
   method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'opening-test', version: '1.0.0' }, ...(meta ? { _meta: meta } : {}) },
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'opening-test', version: '1.0.0' },
+    ...(meta ? { _meta: meta } : {}),
+  },
 });
-const call = (id: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { n: id } } });
+const call = (id: number): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'echo', arguments: { n: id } },
+});
 
 test('the first message is shown once; it and those after it wait for release, then arrive in order and pass straight through', async () => {
   const [client, wire] = InMemoryTransport.createLinkedPair();
@@ -43,11 +53,32 @@ test('the first message is shown once; it and those after it wait for release, t
 
 test('a connection opens in the 2025 era by itself only with an initialize that claims no protocol version in _meta', () => {
   assert.equal(opensLegacy(initialize()), true);
-  assert.equal(opensLegacy(initialize({ progressToken: 1, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })), true);
-  assert.equal(opensLegacy(initialize({ [PROTOCOL_VERSION_META_KEY]: '2026-07-28' })), false, 'a claim is for the SDK entry to judge');
+  assert.equal(
+    opensLegacy(
+      initialize({ progressToken: 1, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' }),
+    ),
+    true,
+  );
+  assert.equal(
+    opensLegacy(initialize({ [PROTOCOL_VERSION_META_KEY]: '2026-07-28' })),
+    false,
+    'a claim is for the SDK entry to judge',
+  );
   assert.equal(opensLegacy(initialize({ [PROTOCOL_VERSION_META_KEY]: '2025-11-25' })), false);
-  assert.equal(opensLegacy({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { [PROTOCOL_VERSION_META_KEY]: '2026-07-28' } } }), false);
+  assert.equal(
+    opensLegacy({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: { _meta: { [PROTOCOL_VERSION_META_KEY]: '2026-07-28' } },
+    }),
+    false,
+  );
   assert.equal(opensLegacy(call(1)), false, 'a request other than initialize');
-  assert.equal(opensLegacy({ jsonrpc: '2.0', method: 'initialize', params: {} }), false, 'a notification named initialize');
+  assert.equal(
+    opensLegacy({ jsonrpc: '2.0', method: 'initialize', params: {} }),
+    false,
+    'a notification named initialize',
+  );
   assert.equal(opensLegacy({ jsonrpc: '2.0', id: 1, result: {} }), false);
 });

@@ -4,7 +4,7 @@ import { StoreDatabase } from '../../server/store/database.js';
 import { sqlJsEngine } from '../../server/store/sql-engine.js';
 import { rowsOf } from '../../server/store/sql-surface.js';
 
-test("sql.js: export commits the long transaction and keeps the connection: prepared statements, the exclusive lock and later rows", async () => {
+test('sql.js: export commits the long transaction and keeps the connection: prepared statements, the exclusive lock and later rows', async () => {
   const engine = await sqlJsEngine();
   const image = engine.open();
   const store = new StoreDatabase(image);

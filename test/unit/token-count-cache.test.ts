@@ -25,7 +25,9 @@ function countingTokenizer(name = 'o200k_base'): Tokenizer & { asked: string[] }
 test('a text counted once is taken from the data dir the next time, by another tokenizer instance too', async (t) => {
   const { dir, cleanup } = tempDir();
   t.after(cleanup);
-  const list = JSON.stringify([{ name: 'read_file', description: 'Read a file from the workspace', inputSchema: { type: 'object' } }]);
+  const list = JSON.stringify([
+    { name: 'read_file', description: 'Read a file from the workspace', inputSchema: { type: 'object' } },
+  ]);
   const first = countingTokenizer();
   const counts = await cachedTokenCounts(dir, first, [list, '[]']);
   assert.deepEqual(first.asked, [list, '[]']);
@@ -46,7 +48,11 @@ test('a cache file that is not JSON, not ours, too large or a directory is ignor
   t.after(cleanup);
   const file = path.join(dir, TOKEN_COUNTS_FILE);
   const expected = await new InlineTokenizer().count(['hello world']);
-  for (const content of ['{not json', JSON.stringify({ ['0'.repeat(64)]: { tokens: -4, at: 1 }, x: 1 }), 'x'.repeat(200 * 1024)]) {
+  for (const content of [
+    '{not json',
+    JSON.stringify({ ['0'.repeat(64)]: { tokens: -4, at: 1 }, x: 1 }),
+    'x'.repeat(200 * 1024),
+  ]) {
     fs.writeFileSync(file, content);
     const tokenizer = countingTokenizer();
     assert.deepEqual(await cachedTokenCounts(dir, tokenizer, ['hello world']), expected);
@@ -55,14 +61,20 @@ test('a cache file that is not JSON, not ours, too large or a directory is ignor
   }
   fs.rmSync(file);
   fs.mkdirSync(file);
-  assert.deepEqual(await cachedTokenCounts(dir, countingTokenizer(), ['hello world']), expected, 'a cache that cannot be written still counts');
+  assert.deepEqual(
+    await cachedTokenCounts(dir, countingTokenizer(), ['hello world']),
+    expected,
+    'a cache that cannot be written still counts',
+  );
 });
 
 test('the cache keeps the 64 newest counts', async (t) => {
   const { dir, cleanup } = tempDir();
   t.after(cleanup);
   for (let i = 0; i < 70; i++) await cachedTokenCounts(dir, countingTokenizer(), [`text ${i}`], 1000 + i);
-  const kept = Object.values(JSON.parse(fs.readFileSync(path.join(dir, TOKEN_COUNTS_FILE), 'utf8')) as Record<string, { at: number }>);
+  const kept = Object.values(
+    JSON.parse(fs.readFileSync(path.join(dir, TOKEN_COUNTS_FILE), 'utf8')) as Record<string, { at: number }>,
+  );
   assert.equal(kept.length, 64);
   assert.equal(Math.min(...kept.map((entry) => entry.at)), 1006);
   const tokenizer = countingTokenizer();

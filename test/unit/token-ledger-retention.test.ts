@@ -26,7 +26,9 @@ test('token ledger: pruning drops the rows past the retention with one op, and w
   const store = await Store.open({ dataDir: temp.dir, fsync: false });
   try {
     const now = 100 * DAY;
-    store.writeMany([row('old-1', now - 40 * DAY), row('old-2', now - 31 * DAY), row('new', now - DAY)].map(intelCallInsert));
+    store.writeMany(
+      [row('old-1', now - 40 * DAY), row('old-2', now - 31 * DAY), row('new', now - DAY)].map(intelCallInsert),
+    );
     const writes: WriteOp[][] = [];
     const writeMany = store.writeMany.bind(store);
     store.writeMany = (ops) => {
@@ -36,7 +38,11 @@ test('token ledger: pruning drops the rows past the retention with one op, and w
     const ledger = new TokenLedger(store, new InlineTokenizer());
     await ledger.prune(30, now);
     assert.deepEqual(store.query('SELECT id FROM intel_calls'), [{ id: 'new' }]);
-    assert.deepEqual(writes, [[{ op: 'deleteBefore', table: 'intel_calls', before: { at: now - 30 * DAY } }]], 'one write of one op for the prune');
+    assert.deepEqual(
+      writes,
+      [[{ op: 'deleteBefore', table: 'intel_calls', before: { at: now - 30 * DAY } }]],
+      'one write of one op for the prune',
+    );
     await ledger.prune(30, now);
     assert.equal(writes.length, 1, 'nothing past the retention: nothing written');
   } finally {

@@ -28,7 +28,17 @@ test('the token worker starts on the first request, ends when idle, and a later 
 test('the worker counts each text of a batch sent joined: empty ones, surrogate pairs and lone halves at the seams, as the in-thread tokenizer does', async () => {
   const tokenizer = new WorkerTokenizer();
   const inline = new InlineTokenizer();
-  const texts = ['', 'a', '🙂', '\ud83d', '\ude42 tail', '', 'Echo: bench 1', 'x'.repeat(300), ...Array.from({ length: 1000 }, (_, i) => `result ${i} `)];
+  const texts = [
+    '',
+    'a',
+    '🙂',
+    '\ud83d',
+    '\ude42 tail',
+    '',
+    'Echo: bench 1',
+    'x'.repeat(300),
+    ...Array.from({ length: 1000 }, (_, i) => `result ${i} `),
+  ];
   try {
     const counted = await tokenizer.count(texts);
     assert.equal(tokenizer.running, true, 'counted by the worker');

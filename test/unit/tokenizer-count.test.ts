@@ -14,7 +14,10 @@ function encodedCount(text: string): number {
 /** Slices of 64 characters in the pieces of the encoder's pattern longer than that (countTokens counts those slice by slice). */
 function longPieceSlices(text: string): number {
   const pattern = new RegExp(loadRanks().pat_str, 'gu');
-  return [...text.matchAll(pattern)].reduce((n, [piece]) => n + (piece.length > 64 ? Math.ceil(piece.length / 64) : 0), 0);
+  return [...text.matchAll(pattern)].reduce(
+    (n, [piece]) => n + (piece.length > 64 ? Math.ceil(piece.length / 64) : 0),
+    0,
+  );
 }
 
 function sourceFiles(dir: string): string[] {
@@ -40,7 +43,10 @@ test("countTokens gives encode's count on the repository's sources and on hostil
   ];
   for (const text of texts) assert.equal(countTokens(text), encodedCount(text), JSON.stringify(text.slice(0, 60)));
   // Every third source file (the whole tree takes encode half a minute), and the README.
-  const files = [...sourceFiles(path.join(repoRoot, 'server')).filter((_, i) => i % 3 === 0), path.join(repoRoot, 'README.md')];
+  const files = [
+    ...sourceFiles(path.join(repoRoot, 'server')).filter((_, i) => i % 3 === 0),
+    path.join(repoRoot, 'README.md'),
+  ];
   assert.ok(files.length > 60, `${files.length} files`);
   let total = 0;
   for (const file of files) {
@@ -49,7 +55,11 @@ test("countTokens gives encode's count on the repository's sources and on hostil
     // Exact, but for pieces over 64 characters (a ruler of dashes in a comment): off by up to two tokens a slice of 64.
     const slices = longPieceSlices(text);
     if (slices === 0) assert.equal(count, encodedCount(text), file);
-    else assert.ok(Math.abs(count - encodedCount(text)) <= 2 * slices, `${file}: ${count} against ${encodedCount(text)}, ${slices} slices`);
+    else
+      assert.ok(
+        Math.abs(count - encodedCount(text)) <= 2 * slices,
+        `${file}: ${count} against ${encodedCount(text)}, ${slices} slices`,
+      );
     assert.equal(countTokens(text), count, `${file}, counted again (from the piece cache)`);
     total += count;
   }
@@ -62,7 +72,13 @@ test('a tool list on one line (JSON, no line ends) is counted as encode counts i
     name: `tool_${i}`,
     title: `Tool ${i}`,
     description: `Reads the ${i}th thing of the project, with options: a path, a depth of 3, and "quoted" words (e.g. it's done).`,
-    inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'A path inside the project' }, depth: { type: 'integer', minimum: 1 } } },
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'A path inside the project' },
+        depth: { type: 'integer', minimum: 1 },
+      },
+    },
     outputSchema: { type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } } },
   }));
   const text = JSON.stringify(tools);
@@ -70,39 +86,56 @@ test('a tool list on one line (JSON, no line ends) is counted as encode counts i
   assert.equal(countTokens(text), enc.encode(text, 'all').length);
 });
 
-test('a piece of more than 64 characters (a hash, a blob, padding) is counted in slices: fast, off by a token or two a slice', { timeout: 60_000 }, () => {
-  for (const text of ['x'.repeat(1_000), ' '.repeat(1_000) + 'end', 'abcdefghij'.repeat(100), '😀'.repeat(301), 'é'.repeat(700)]) {
-    const exact = encodedCount(text);
-    const sliced = countTokens(text);
-    const slices = Math.ceil(text.length / 64);
-    // Each cut can split what would have been one token into two on either side.
-    assert.ok(Math.abs(sliced - exact) <= 2 * slices, `${JSON.stringify(text.slice(0, 12))}: ${sliced} against ${exact}`);
-  }
-  // Encoding these whole would take minutes; sliced, the test's own timeout is far away.
-  const huge = 'q'.repeat(400_000);
-  const count = countTokens(huge);
-  assert.ok(count > 400_000 / 64 && count < 400_000, String(count));
-  assert.equal(countTokens('😀'.repeat(301)), countTokens('😀'.repeat(301)), 'the same count again');
-});
+test(
+  'a piece of more than 64 characters (a hash, a blob, padding) is counted in slices: fast, off by a token or two a slice',
+  { timeout: 60_000 },
+  () => {
+    for (const text of [
+      'x'.repeat(1_000),
+      ' '.repeat(1_000) + 'end',
+      'abcdefghij'.repeat(100),
+      '😀'.repeat(301),
+      'é'.repeat(700),
+    ]) {
+      const exact = encodedCount(text);
+      const sliced = countTokens(text);
+      const slices = Math.ceil(text.length / 64);
+      // Each cut can split what would have been one token into two on either side.
+      assert.ok(
+        Math.abs(sliced - exact) <= 2 * slices,
+        `${JSON.stringify(text.slice(0, 12))}: ${sliced} against ${exact}`,
+      );
+    }
+    // Encoding these whole would take minutes; sliced, the test's own timeout is far away.
+    const huge = 'q'.repeat(400_000);
+    const count = countTokens(huge);
+    assert.ok(count > 400_000 / 64 && count < 400_000, String(count));
+    assert.equal(countTokens('😀'.repeat(301)), countTokens('😀'.repeat(301)), 'the same count again');
+  },
+);
 
-test('headWithin cuts at a token as encode would, and a long piece costs it no more than its slices', { timeout: 60_000 }, () => {
-  const enc = loadEncoder();
-  const text = fs.readFileSync(path.join(repoRoot, 'docs', 'features.md'), 'utf8').slice(0, 12_000);
-  assert.equal(text.length, 12_000, 'twelve thousand characters of prose');
-  for (const budget of [1, 37, 500, 2_000]) {
-    const head = headWithin(text, budget);
-    const tokens = enc.encode(text, 'all').slice(0, budget);
-    assert.equal(head.tokens, budget);
-    assert.ok(text.startsWith(head.text));
-    assert.equal(head.text, enc.decode(tokens).replace(/\uFFFD+$/u, ''), `budget ${budget}`);
-  }
-  // Encoding these chunks whole would take minutes; in slices the whole text stays within budget.
-  const blob = 'see: ' + 'q'.repeat(100_000) + ' end';
-  const head = headWithin(blob, 300);
-  assert.equal(head.tokens, 300);
-  assert.ok(blob.startsWith(head.text) && head.text.length > 300, String(head.text.length));
-  assert.deepEqual(headWithin(blob, 1_000_000), { text: blob, tokens: countTokens(blob) });
-});
+test(
+  'headWithin cuts at a token as encode would, and a long piece costs it no more than its slices',
+  { timeout: 60_000 },
+  () => {
+    const enc = loadEncoder();
+    const text = fs.readFileSync(path.join(repoRoot, 'docs', 'features.md'), 'utf8').slice(0, 12_000);
+    assert.equal(text.length, 12_000, 'twelve thousand characters of prose');
+    for (const budget of [1, 37, 500, 2_000]) {
+      const head = headWithin(text, budget);
+      const tokens = enc.encode(text, 'all').slice(0, budget);
+      assert.equal(head.tokens, budget);
+      assert.ok(text.startsWith(head.text));
+      assert.equal(head.text, enc.decode(tokens).replace(/\uFFFD+$/u, ''), `budget ${budget}`);
+    }
+    // Encoding these chunks whole would take minutes; in slices the whole text stays within budget.
+    const blob = 'see: ' + 'q'.repeat(100_000) + ' end';
+    const head = headWithin(blob, 300);
+    assert.equal(head.tokens, 300);
+    assert.ok(blob.startsWith(head.text) && head.text.length > 300, String(head.text.length));
+    assert.deepEqual(headWithin(blob, 1_000_000), { text: blob, tokens: countTokens(blob) });
+  },
+);
 
 test('a long text is cut where no piece of the encoder spans the cut: the chunks count as the whole text does', () => {
   const enc = loadEncoder();
@@ -110,7 +143,8 @@ test('a long text is cut where no piece of the encoder spans the cut: the chunks
   const byChunks = (text: string) => chunks(text).reduce((sum, piece) => sum + whole(piece), 0);
   // Blank lines and indented blank lines (one piece with the line end before them), and a line that
   // starts with slashes after one that ends in punctuation (`});` and the line end take them in).
-  const line = (i: number) => (i % 3 === 0 ? `  call(${i});\n\n    \n` : i % 3 === 1 ? `});\n// note ${i}\n` : `value ${i}\n`);
+  const line = (i: number) =>
+    i % 3 === 0 ? `  call(${i});\n\n    \n` : i % 3 === 1 ? `});\n// note ${i}\n` : `value ${i}\n`;
   const crafted = Array.from({ length: 2_000 }, (_, i) => line(i)).join('');
   assert.ok(chunks(crafted).length > 5);
   assert.equal(byChunks(crafted), whole(crafted));

@@ -11,7 +11,10 @@ test('the ranks come from the shared file beside the bundle when it is there, el
   try {
     const fromPackage = loadRanks(dir);
     assert.equal(typeof fromPackage.bpe_ranks, 'string');
-    fs.writeFileSync(path.join(dir, RANKS_FILE), JSON.stringify({ ...fromPackage, special_tokens: { ...fromPackage.special_tokens, '<|shared-file|>': 999_999 } }));
+    fs.writeFileSync(
+      path.join(dir, RANKS_FILE),
+      JSON.stringify({ ...fromPackage, special_tokens: { ...fromPackage.special_tokens, '<|shared-file|>': 999_999 } }),
+    );
     const fromFile = loadRanks(dir);
     assert.equal(fromFile.special_tokens['<|shared-file|>'], 999_999, 'the shared file was read');
     const text = 'Grimoire counts tokens once: héllo, wörld! 12345';

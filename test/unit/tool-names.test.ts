@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EXPOSED_NAME_MAX, exposedToolName, splitQualifiedName, TOOL_NAME_PATTERN, VSCODE_PREFIX_MAX, vscodeToolPrefix } from '../../server/gateway/tool-names.js';
+import {
+  EXPOSED_NAME_MAX,
+  exposedToolName,
+  splitQualifiedName,
+  TOOL_NAME_PATTERN,
+  VSCODE_PREFIX_MAX,
+  vscodeToolPrefix,
+} from '../../server/gateway/tool-names.js';
 import { GATEWAY_TOOLS } from '../../server/gateway/gateway-tools.js';
 
 test('short valid names are <power>__<tool>', () => {
@@ -25,7 +32,7 @@ test("VS Code's prefix: at most 18 characters, 19 with a collision number; the l
   }
 });
 
-test("the whole name VS Code builds fits 64 characters, for long real names too, and stays distinct", () => {
+test('the whole name VS Code builds fits 64 characters, for long real names too, and stays distinct', () => {
   const cases: Array<[string, string]> = [
     ['github', 'add_pull_request_review_comment_to_pending_review'],
     ['github', 'add_pull_request_review_comment_to_pending_reviews'],
@@ -43,8 +50,13 @@ test("the whole name VS Code builds fits 64 characters, for long real names too,
   assert.equal(new Set(names).size, names.length);
   assert.equal(names[2], 'notion__API-retrieve-a-page-property');
   assert.match(names[0], /^github__add_pull_request_review_comm[a-z_]*_[0-9a-f]{8}$/);
-  assert.deepEqual(names, cases.map(([power, tool]) => exposedToolName(power, tool)), 'deterministic');
-  for (const tool of GATEWAY_TOOLS) assert.ok(`${vscodeToolPrefix('Grimoire MCP gateway', 9)}${tool.name}`.length <= 64, tool.name);
+  assert.deepEqual(
+    names,
+    cases.map(([power, tool]) => exposedToolName(power, tool)),
+    'deterministic',
+  );
+  for (const tool of GATEWAY_TOOLS)
+    assert.ok(`${vscodeToolPrefix('Grimoire MCP gateway', 9)}${tool.name}`.length <= 64, tool.name);
 });
 
 test('qualified names split on ":" or "__"', () => {

@@ -22,7 +22,11 @@ test('tool policy: disabled powers, blocked tools and held tools, in that order,
     assert.equal(policy.powerRefusal('fs'), undefined);
     assert.equal(policy.settingsRefusal('off', 'anything'), 'disabled', 'a disabled power refuses every tool');
     assert.equal(policy.settingsRefusal('fs', 'read'), 'blocked');
-    assert.equal(policy.settingsRefusal('fs', 'write'), undefined, 'held is not a settings refusal: retrieve_tools still offers it, marked');
+    assert.equal(
+      policy.settingsRefusal('fs', 'write'),
+      undefined,
+      'held is not a settings refusal: retrieve_tools still offers it, marked',
+    );
     assert.equal(policy.callRefusal('fs', 'write'), 'awaiting_review');
     assert.equal(policy.callRefusal('fs', 'remove'), 'blocked', 'blocked comes before held');
     assert.equal(policy.callRefusal('fs', 'list'), undefined);

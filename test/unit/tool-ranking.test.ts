@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LexicalResolver } from '../../server/resolve/lexical-resolver.js';
-import { asksForChange, asksQuestion, asksToRead, requestActionTags, toolActionTags } from '../../server/resolve/request-actions.js';
+import {
+  asksForChange,
+  asksQuestion,
+  asksToRead,
+  requestActionTags,
+  toolActionTags,
+} from '../../server/resolve/request-actions.js';
 import { leadAndRest } from '../../server/resolve/text.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
 
@@ -21,7 +27,11 @@ const terminal: PowerDocument = {
   description: 'Run commands and manage processes on this computer.',
   keywords: [],
   tools: [
-    { name: 'interact_with_process', description: 'Send input to a running process. Useful for logic checks and careful reasoning in a REPL.', destructive: true },
+    {
+      name: 'interact_with_process',
+      description: 'Send input to a running process. Useful for logic checks and careful reasoning in a REPL.',
+      destructive: true,
+    },
     { name: 'start_search', description: 'Start a search over files. Results can feed later reasoning.' },
     { name: 'kill_process', description: 'Terminate a running process by PID.', destructive: true },
   ],
@@ -39,9 +49,16 @@ test('a request that asks for no change never gets a destructive tool first, unl
 test('a destructive tool is never the only offer for a request that changes nothing', () => {
   const resolver = resolverOf([{ ...terminal, tools: terminal.tools.filter((t) => t.destructive) }]);
   const ranked = resolver.rankTools('careful reasoning about logic');
-  assert.ok(ranked.every((c) => c.name !== 'terminal:interact_with_process'), JSON.stringify(ranked.map((c) => c.name)));
+  assert.ok(
+    ranked.every((c) => c.name !== 'terminal:interact_with_process'),
+    JSON.stringify(ranked.map((c) => c.name)),
+  );
   // Asked for a change, the same words may reach it.
-  assert.ok(resolver.rankTools('send careful reasoning about logic to the process').some((c) => c.name === 'terminal:interact_with_process'));
+  assert.ok(
+    resolver
+      .rankTools('send careful reasoning about logic to the process')
+      .some((c) => c.name === 'terminal:interact_with_process'),
+  );
 });
 
 test('a question asks to read: tools that write and that it does not name follow the others', () => {
@@ -51,7 +68,11 @@ test('a question asks to read: tools that write and that it does not name follow
     description: 'A knowledge graph: remember people and facts.',
     keywords: ['remember'],
     tools: [
-      { name: 'add_observations', description: 'Add observations about people to remember to the graph.', writes: true },
+      {
+        name: 'add_observations',
+        description: 'Add observations about people to remember to the graph.',
+        writes: true,
+      },
       { name: 'open_nodes', description: 'Open nodes of the graph by name.' },
     ],
   };
@@ -68,8 +89,15 @@ test("a question's verbs name no action: 'what files did the pull request change
       description: 'Pull requests of a code host.',
       keywords: [],
       tools: [
-        { name: 'update_pull_request_branch', description: 'Update a pull request branch with the latest changes from the base branch.', writes: true },
-        { name: 'get_pull_request_files', description: 'Get the files a pull request touches, with their patches and status.' },
+        {
+          name: 'update_pull_request_branch',
+          description: 'Update a pull request branch with the latest changes from the base branch.',
+          writes: true,
+        },
+        {
+          name: 'get_pull_request_files',
+          description: 'Get the files a pull request touches, with their patches and status.',
+        },
         { name: 'list_commits', description: 'List commits of a branch.' },
         { name: 'create_issue', description: 'Create an issue.', writes: true },
       ],
@@ -78,7 +106,10 @@ test("a question's verbs name no action: 'what files did the pull request change
   const asked = resolver.rankTools('what files did pull request 8 change');
   assert.equal(asked[0].name, 'code:get_pull_request_files');
   assert.ok(asked[0].score > asked[1].score, JSON.stringify(asked));
-  assert.equal(firstTool(resolver, 'bring the branch of pull request 8 up to date with the latest changes'), 'code:update_pull_request_branch');
+  assert.equal(
+    firstTool(resolver, 'bring the branch of pull request 8 up to date with the latest changes'),
+    'code:update_pull_request_branch',
+  );
 });
 
 test('an imperative that opens with a verb of reading asks to read: tools that write and that it does not name follow', () => {
@@ -89,7 +120,11 @@ test('an imperative that opens with a verb of reading asks to read: tools that w
       keywords: [],
       tools: [
         // The tool that writes shares more of the request's words than the read does.
-        { name: 'git_rebase', description: 'Rewrite the commit history: show each commit of the history and replay it.', writes: true },
+        {
+          name: 'git_rebase',
+          description: 'Rewrite the commit history: show each commit of the history and replay it.',
+          writes: true,
+        },
         { name: 'git_log', description: 'View the log of commits.' },
       ],
     },
@@ -106,7 +141,10 @@ test('the tool whose name says the action the request asks for goes first', () =
       description: 'Files and folders.',
       keywords: [],
       tools: [
-        { name: 'get_recent_calls', description: 'Get the recent tool calls. Each lists the notes and the file it touched.' },
+        {
+          name: 'get_recent_calls',
+          description: 'Get the recent tool calls. Each lists the notes and the file it touched.',
+        },
         { name: 'write_file', description: 'Write content to a file.' },
       ],
     },
@@ -154,7 +192,10 @@ test('request actions: verbs by group, stemmed; a request with no verb of change
 });
 
 test('a description splits into its first sentence and the rest', () => {
-  assert.deepEqual(leadAndRest('  Read a file. Use it when the path is known.\nMore.'), ['Read a file.', ' Use it when the path is known.\nMore.']);
+  assert.deepEqual(leadAndRest('  Read a file. Use it when the path is known.\nMore.'), [
+    'Read a file.',
+    ' Use it when the path is known.\nMore.',
+  ]);
   assert.deepEqual(leadAndRest('No full stop'), ['No full stop', '']);
 });
 
@@ -191,12 +232,21 @@ test("a request that says a tool's own name words asks for that tool, whatever a
       description: 'Git for a local repository.',
       keywords: [],
       tools: [
-        { name: 'git_show', description: 'Show details of a git object (commit, tree, blob, or tag). Displays commit information and the diff of changes introduced.' },
+        {
+          name: 'git_show',
+          description:
+            'Show details of a git object (commit, tree, blob, or tag). Displays commit information and the diff of changes introduced.',
+        },
         { name: 'git_tag', description: 'Manage tags: list, create, or delete tags.' },
         { name: 'git_commit', description: 'Create a new commit with the staged changes.', writes: true },
       ],
     },
-    { name: 'browser', description: 'A web browser.', keywords: [], tools: [{ name: 'browser_snapshot', description: 'Take a snapshot of the page.' }] },
+    {
+      name: 'browser',
+      description: 'A web browser.',
+      keywords: [],
+      tools: [{ name: 'browser_snapshot', description: 'Take a snapshot of the page.' }],
+    },
   ]);
   // git_show's description has both words; git_tag's name is the request's verb.
   assert.equal(firstTool(resolver, 'tag this commit as v1.2.0'), 'git:git_tag');
@@ -219,7 +269,8 @@ test('a learned request credits its tool only for requests that ask for its kind
   before.index([power(false)]);
   const after = new LexicalResolver();
   after.index([power(true)]);
-  const order = (resolver: LexicalResolver, query: string) => resolver.rankTools(query).map((c) => `${c.name} ${c.score.toFixed(6)}`);
+  const order = (resolver: LexicalResolver, query: string) =>
+    resolver.rankTools(query).map((c) => `${c.name} ${c.score.toFixed(6)}`);
   // Another kind of action: the learned request changes nothing.
   assert.deepEqual(order(after, 'close issue 12 on the repo'), order(before, 'close issue 12 on the repo'));
   // The same kind of action ("open" again) or none named: it still credits its tool.
@@ -253,8 +304,17 @@ test('"undo the last commit" asks for the tool that resets, not the one named af
       keywords: [],
       tools: [
         { name: 'git_commit', description: 'Create a new commit with staged changes in the repository.', writes: true },
-        { name: 'git_show', description: 'Show details of a git object (commit, tree, blob, or tag). Displays the diff of changes introduced.' },
-        { name: 'git_reset', description: 'Reset current HEAD to specified state. Can be used to unstage files, discard commits, or discard all changes.', writes: true },
+        {
+          name: 'git_show',
+          description:
+            'Show details of a git object (commit, tree, blob, or tag). Displays the diff of changes introduced.',
+        },
+        {
+          name: 'git_reset',
+          description:
+            'Reset current HEAD to specified state. Can be used to unstage files, discard commits, or discard all changes.',
+          writes: true,
+        },
       ],
     },
   ]);
@@ -269,8 +329,16 @@ test('"the last ten commits" asks for the tool that lists commits, not the one t
       keywords: [],
       tools: [
         { name: 'git_commit', description: 'Create a new commit with staged changes in the repository.', writes: true },
-        { name: 'git_show', description: 'Show details of a git object (commit, tree, blob, or tag). Displays commit information and the diff of changes introduced.' },
-        { name: 'git_log', description: 'View commit history with optional filtering by author, date range, file path, or commit message pattern.' },
+        {
+          name: 'git_show',
+          description:
+            'Show details of a git object (commit, tree, blob, or tag). Displays commit information and the diff of changes introduced.',
+        },
+        {
+          name: 'git_log',
+          description:
+            'View commit history with optional filtering by author, date range, file path, or commit message pattern.',
+        },
         { name: 'git_status', description: 'Show the working tree status.' },
       ],
     },

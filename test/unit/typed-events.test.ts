@@ -10,7 +10,11 @@ import type { PowerDefinition } from '../../server/powers/types.js';
 import type { PowerConnection, StateChange } from '../../server/upstream/connection.js';
 import { UpstreamManager } from '../../server/upstream/manager.js';
 
-export function listenersAreCompileChecked(gateway: Gateway, manager: UpstreamManager, connection: PowerConnection): void {
+export function listenersAreCompileChecked(
+  gateway: Gateway,
+  manager: UpstreamManager,
+  connection: PowerConnection,
+): void {
   gateway.on('powerState', (change: StateChange) => void change.power);
   gateway.on('toolsQuarantined', (reviews) => void reviews.map((r) => r.tool));
   // @ts-expect-error an event the gateway never emits

@@ -7,7 +7,16 @@ import { MAX_APPLIED, RELOAD_MS, UsageStats } from '../../server/ranking/usage-s
 import { Store } from '../../server/store/store.js';
 import { tempStore } from '../helpers/temp-store.js';
 
-const call = (tool: string, status: 'ok' | 'error', latencyMs = 10): ActivityCall => ({ session: 's', power: 'p', tool, variant: 'read', decision: 'allowed', status, latencyMs, resultBytes: 1 });
+const call = (tool: string, status: 'ok' | 'error', latencyMs = 10): ActivityCall => ({
+  session: 's',
+  power: 'p',
+  tool,
+  variant: 'read',
+  decision: 'allowed',
+  status,
+  latencyMs,
+  resultBytes: 1,
+});
 
 /** A log whose whole-table reads are counted. */
 function countingReads(log: ActivityLog): { reads: () => number } {
@@ -63,7 +72,12 @@ test('the log is read again each minute and after retention, and not while nothi
   let now = Date.parse('2026-11-24T10:00:05Z');
   const stats = new UsageStats(log, () => now);
   const at = (ago: number) => ({ at: now - ago });
-  log.recordMany([{ ...call('c', 'rejected' as 'ok'), ...at(4000) }, { ...call('a', 'ok'), ...at(3000) }, { ...call('a', 'ok'), ...at(2000) }, { ...call('b', 'ok'), ...at(1000) }]);
+  log.recordMany([
+    { ...call('c', 'rejected' as 'ok'), ...at(4000) },
+    { ...call('a', 'ok'), ...at(3000) },
+    { ...call('a', 'ok'), ...at(2000) },
+    { ...call('b', 'ok'), ...at(1000) },
+  ]);
   stats.forPowers();
   await stats.refresh();
   assert.equal(stats.forPowers().get('p')!.calls, 3, 'finished calls only');
@@ -121,6 +135,10 @@ test('past MAX_APPLIED calls with no use, the rows read are dropped and the next
   Object.defineProperty(log, 'version', { get: () => version }); // no staleness: only the cap can drop the rows
   stats.forTools();
   await stats.refresh();
-  assert.equal(stats.forTools().get('p:a')!.calls, Math.min(MAX_APPLIED + 2, STATISTICS_WINDOW), 'every call of the newest STATISTICS_WINDOW counts');
+  assert.equal(
+    stats.forTools().get('p:a')!.calls,
+    Math.min(MAX_APPLIED + 2, STATISTICS_WINDOW),
+    'every call of the newest STATISTICS_WINDOW counts',
+  );
   assert.equal(counted.reads(), 2, 'read again once the rows applied passed the cap');
 });

@@ -11,7 +11,15 @@ import { listFiles, PackageManager } from '@vscode/vsce';
 import { tempDir } from '../helpers/temp.js';
 
 const root = path.resolve(__dirname, '..', '..', '..');
-const EVERYTHING_DOCS = ['architecture.md', 'extension.md', 'features.md', 'how-it-works.md', 'instructions.md', 'startup.md', 'structure.md'];
+const EVERYTHING_DOCS = [
+  'architecture.md',
+  'extension.md',
+  'features.md',
+  'how-it-works.md',
+  'instructions.md',
+  'startup.md',
+  'structure.md',
+];
 
 test("the .vsix file list: what runs (a platform build's semantic runtime included), LICENSE and CHANGELOG, only the instructions of server-everything", async () => {
   const tree = tempDir();
@@ -45,7 +53,9 @@ test("the .vsix file list: what runs (a platform build's semantic runtime includ
       fs.mkdirSync(path.dirname(path.join(tree.dir, file)), { recursive: true });
       fs.writeFileSync(path.join(tree.dir, file), 'x');
     }
-    const listed = (await listFiles({ cwd: tree.dir, packageManager: PackageManager.None })).map((file) => file.split(path.sep).join('/')).sort();
+    const listed = (await listFiles({ cwd: tree.dir, packageManager: PackageManager.None }))
+      .map((file) => file.split(path.sep).join('/'))
+      .sort();
     // vsce always lists README.md; the pack puts docs/marketplace.md in its place (the extension suite's listing test reads it).
     assert.deepEqual(listed, [
       'CHANGELOG.md',
@@ -72,7 +82,10 @@ test("the .vsix file list: what runs (a platform build's semantic runtime includ
 test('the repository has the MIT license package.json names', () => {
   const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { license: string };
   assert.equal(manifest.license, 'MIT');
-  assert.match(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'), /^MIT License\n[\s\S]*Permission is hereby granted, free of charge/);
+  assert.match(
+    fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'),
+    /^MIT License\n[\s\S]*Permission is hereby granted, free of charge/,
+  );
 });
 
 test('the changelog is for users: no benchmark figures or commands', () => {

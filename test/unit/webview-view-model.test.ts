@@ -25,9 +25,36 @@ const result: ResolveResult = {
   tier: 'activated',
   candidates: ['filesystem'],
   scores: [
-    { name: 'filesystem', confidence: 0.914, score: 4, matchType: 'keyword', matchedTerms: ['read', 'file'], matchedWords: ['read', 'file'], band: 'activated', flags: [] },
-    { name: 'memory', confidence: 0.31, score: 1, matchType: 'description', matchedTerms: ['read'], matchedWords: ['read'], band: 'weak_matches', flags: [] },
-    { name: 'everything', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], matchedWords: [], band: 'not_found', flags: [] },
+    {
+      name: 'filesystem',
+      confidence: 0.914,
+      score: 4,
+      matchType: 'keyword',
+      matchedTerms: ['read', 'file'],
+      matchedWords: ['read', 'file'],
+      band: 'activated',
+      flags: [],
+    },
+    {
+      name: 'memory',
+      confidence: 0.31,
+      score: 1,
+      matchType: 'description',
+      matchedTerms: ['read'],
+      matchedWords: ['read'],
+      band: 'weak_matches',
+      flags: [],
+    },
+    {
+      name: 'everything',
+      confidence: 0,
+      score: 0,
+      matchType: 'name',
+      matchedTerms: [],
+      matchedWords: [],
+      band: 'not_found',
+      flags: [],
+    },
   ],
   thresholds: { activateThreshold: 0.85, multipleThreshold: 0.5, weakThreshold: 0.3 },
   elapsedMs: 0.42,
@@ -60,7 +87,10 @@ test('power rows: state text, tone, and the action the button takes', () => {
 
 test('the dashboard counts available tools and names the withheld ones apart', () => {
   const tools = ['a', 'b', 'c'].map((name) => ({ name, description: '', annotations: {} }));
-  const [held, plain] = powerRows([power('x', { tools, awaitingReview: ['a'], blocked: ['b'] }), power('y', { tools })]);
+  const [held, plain] = powerRows([
+    power('x', { tools, awaitingReview: ['a'], blocked: ['b'] }),
+    power('y', { tools }),
+  ]);
   assert.deepEqual([held.tools, held.toolsWithheld], [1, '1 held for review · 1 blocked']);
   assert.deepEqual([plain.tools, plain.toolsWithheld], [3, '']);
 });
@@ -87,8 +117,24 @@ test('the tier summary names the tier, the thresholds and the time', () => {
 });
 
 test('health: ready with counts, failed with the reason', () => {
-  const status: GatewayStatus = { health: 'ready', url: 'http://127.0.0.1:9/mcp', endpointVersion: 1, powers: 3, activePowers: 1, crashedPowers: 1, issues: 1 };
-  assert.deepEqual(healthText(status), { label: 'Ready', tone: 'ok', detail: 'http://127.0.0.1:9/mcp · 3 powers, 1 active, 1 crashed · 1 configuration problem(s)' });
-  assert.deepEqual(healthText({ ...status, health: 'failed', message: 'boom' }), { label: 'Failed', tone: 'error', detail: 'boom' });
+  const status: GatewayStatus = {
+    health: 'ready',
+    url: 'http://127.0.0.1:9/mcp',
+    endpointVersion: 1,
+    powers: 3,
+    activePowers: 1,
+    crashedPowers: 1,
+    issues: 1,
+  };
+  assert.deepEqual(healthText(status), {
+    label: 'Ready',
+    tone: 'ok',
+    detail: 'http://127.0.0.1:9/mcp · 3 powers, 1 active, 1 crashed · 1 configuration problem(s)',
+  });
+  assert.deepEqual(healthText({ ...status, health: 'failed', message: 'boom' }), {
+    label: 'Failed',
+    tone: 'error',
+    detail: 'boom',
+  });
   assert.equal(healthText({ ...status, health: 'restarting' }).tone, 'busy');
 });

@@ -28,7 +28,13 @@ function sources(dir) {
 /** The file a relative specifier names: `./x.js` is `./x.ts` in the sources. */
 function resolveSpecifier(from, specifier) {
   const target = path.resolve(path.dirname(from), specifier);
-  for (const candidate of [target.replace(/\.js$/, '.ts'), target.replace(/\.mjs$/, '.mts'), target, `${target}.ts`, path.join(target, 'index.ts')]) {
+  for (const candidate of [
+    target.replace(/\.js$/, '.ts'),
+    target.replace(/\.mjs$/, '.mts'),
+    target,
+    `${target}.ts`,
+    path.join(target, 'index.ts'),
+  ]) {
     if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
   }
   return undefined;
@@ -58,8 +64,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   for (const cycle of cycles) console.error(`layers: import cycle: ${cycle.join(' -> ')}`);
   const edges = [...graph.values()].reduce((sum, targets) => sum + targets.length, 0);
   if (problems.length || cycles.length) {
-    console.error(`layers: ${problems.length} forbidden import(s), ${cycles.length} cycle(s) in ${graph.size} files (tools/lint/layers.mjs)`);
+    console.error(
+      `layers: ${problems.length} forbidden import(s), ${cycles.length} cycle(s) in ${graph.size} files (tools/lint/layers.mjs)`,
+    );
     process.exit(1);
   }
-  console.log(`layers: ${graph.size} files, ${edges} imports, ${config.knownViolations.length} known violation(s) left, no cycle`);
+  console.log(
+    `layers: ${graph.size} files, ${edges} imports, ${config.knownViolations.length} known violation(s) left, no cycle`,
+  );
 }

@@ -47,13 +47,18 @@ export function checkGraph(graph, config) {
         forbid(from, to, 'imports outside the declared layers');
         continue;
       }
-      if (toUnit !== fromUnit && rank.get(toUnit) > rank.get(fromUnit)) forbid(from, to, `${fromUnit} is below ${toUnit}`);
+      if (toUnit !== fromUnit && rank.get(toUnit) > rank.get(fromUnit))
+        forbid(from, to, `${fromUnit} is below ${toUnit}`);
     }
   }
   const stale = [...known].filter((key) => !used.has(key));
   for (const key of stale) {
     const [from, to] = key.split(' -> ');
-    problems.push({ from, to, why: 'is listed as a known violation but no longer imported: remove it from knownViolations' });
+    problems.push({
+      from,
+      to,
+      why: 'is listed as a known violation but no longer imported: remove it from knownViolations',
+    });
   }
   const checked = new Map([...graph].filter(([file]) => !unchecked.some((prefix) => file.startsWith(prefix))));
   return { problems, cycles: cycleGroups(checked) };

@@ -28,10 +28,16 @@ export function isLoopbackHost(host: string): boolean {
 export function planBind(flags: BindFlags): BindPlan {
   const host = flags.host ?? '127.0.0.1';
   if (Boolean(flags.tlsCert) !== Boolean(flags.tlsKey)) throw new Error('--tls-cert and --tls-key go together.');
-  if (flags.behindProxy !== undefined && net.isIP(flags.behindProxy) === 0) throw new Error(`--behind-proxy needs the proxy's IP address, got '${flags.behindProxy}'.`);
-  const tls = flags.tlsCert && flags.tlsKey ? { cert: fs.readFileSync(flags.tlsCert), key: fs.readFileSync(flags.tlsKey) } : undefined;
+  if (flags.behindProxy !== undefined && net.isIP(flags.behindProxy) === 0)
+    throw new Error(`--behind-proxy needs the proxy's IP address, got '${flags.behindProxy}'.`);
+  const tls =
+    flags.tlsCert && flags.tlsKey
+      ? { cert: fs.readFileSync(flags.tlsCert), key: fs.readFileSync(flags.tlsKey) }
+      : undefined;
   if (!isLoopbackHost(host) && !tls && !flags.behindProxy) {
-    throw new Error(`binding to ${host} exposes the gateway to the network: add --tls-cert F --tls-key F, or --behind-proxy PROXY_ADDR when a reverse proxy terminates TLS.`);
+    throw new Error(
+      `binding to ${host} exposes the gateway to the network: add --tls-cert F --tls-key F, or --behind-proxy PROXY_ADDR when a reverse proxy terminates TLS.`,
+    );
   }
   return { host, tls, behindProxy: flags.behindProxy };
 }

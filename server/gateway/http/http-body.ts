@@ -30,11 +30,22 @@ export function readJsonBody(request: IncomingMessage, maxBytes: number): Promis
         request.off('data', onData);
         request.off('end', onEnd);
         request.pause();
-        resolve({ kind: 'too-large', bytes: Math.max(size, declared || 0), declared: declared > maxBytes, drained: false });
+        resolve({
+          kind: 'too-large',
+          bytes: Math.max(size, declared || 0),
+          declared: declared > maxBytes,
+          drained: false,
+        });
       }
     };
     const onEnd = () => {
-      if (over) return resolve({ kind: 'too-large', bytes: Math.max(size, declared || 0), declared: declared > maxBytes, drained: true });
+      if (over)
+        return resolve({
+          kind: 'too-large',
+          bytes: Math.max(size, declared || 0),
+          declared: declared > maxBytes,
+          drained: true,
+        });
       const text = Buffer.concat(chunks).toString('utf8');
       if (!text.trim()) return resolve({ kind: 'invalid-json', reason: 'the body is empty' });
       try {

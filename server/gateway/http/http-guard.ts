@@ -35,17 +35,28 @@ export function checkOrigin(request: IncomingMessage, port: number, publicBind: 
   const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const host = request.headers.host ?? '';
   if (!allowedHosts.has(host.toLowerCase())) {
-    return { status: 403, message: `Host '${preview(host, 64)}' is not allowed: connect to http://127.0.0.1:${port}/mcp.` };
+    return {
+      status: 403,
+      message: `Host '${preview(host, 64)}' is not allowed: connect to http://127.0.0.1:${port}/mcp.`,
+    };
   }
   const origin = request.headers.origin;
   if (origin !== undefined && !isLoopbackOrigin(origin, port)) {
-    return { status: 403, message: `Origin '${preview(origin, 64)}' is not allowed: the gateway only serves local clients.` };
+    return {
+      status: 403,
+      message: `Origin '${preview(origin, 64)}' is not allowed: the gateway only serves local clients.`,
+    };
   }
   return undefined;
 }
 
 /** The identity of the bearer token: the owner's token, the admin token, or a user's (`users`); else a 401 verdict. */
-export function authenticate(request: IncomingMessage, token: string, users?: (bearer: string) => Identity | undefined, adminToken?: string): Identity | GuardVerdict {
+export function authenticate(
+  request: IncomingMessage,
+  token: string,
+  users?: (bearer: string) => Identity | undefined,
+  adminToken?: string,
+): Identity | GuardVerdict {
   const header = request.headers.authorization ?? '';
   const match = /^Bearer\s+(.+)$/i.exec(header);
   const bearer = match?.[1].trim();
@@ -53,7 +64,11 @@ export function authenticate(request: IncomingMessage, token: string, users?: (b
   if (bearer && adminToken && sameSecret(bearer, adminToken)) return REVIEWER;
   const user = bearer ? users?.(bearer) : undefined;
   if (user) return user;
-  return { status: 401, message: 'Missing or wrong bearer token: send "Authorization: Bearer <token>" with the token the gateway printed or your user token.' };
+  return {
+    status: 401,
+    message:
+      'Missing or wrong bearer token: send "Authorization: Bearer <token>" with the token the gateway printed or your user token.',
+  };
 }
 
 function sameAuthority(origin: string, host: string): boolean {

@@ -2,7 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { isInitializeRequest, ProtocolErrorCode, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import {
+  isInitializeRequest,
+  ProtocolErrorCode,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 import { errorMessage, logger } from '../../log.js';
 import { byteSize, preview } from '../../util/preview.js';
 import type { Gateway } from '../gateway.js';
@@ -56,8 +60,13 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
   const mcpUrl = () => `http://127.0.0.1:${port}/mcp`;
   const modern = modernHttp(gateway);
   /** A legacy session's exchange through its SDK transport. */
-  const exchange = async (transport: WebStandardStreamableHTTPServerTransport, request: IncomingMessage, response: ServerResponse, body: unknown, web = webRequest(request, response, mcpUrl())) =>
-    sendWebResponse(response, await transport.handleRequest(web, { parsedBody: body }));
+  const exchange = async (
+    transport: WebStandardStreamableHTTPServerTransport,
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+    web = webRequest(request, response, mcpUrl()),
+  ) => sendWebResponse(response, await transport.handleRequest(web, { parsedBody: body }));
 
   const listener: RequestListener = (request, response) => {
     handle(request, response).catch((error) => {
@@ -65,10 +74,13 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       if (!response.headersSent) sendError(response, 500, `Internal error: ${preview(errorMessage(error), 200)}`);
     });
   };
-  const httpServer = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createServer(listener);
+  const httpServer = options.tls
+    ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, listener)
+    : createServer(listener);
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (options.behindProxy && !fromProxy(request, options.behindProxy)) return sendError(response, 403, 'Only the reverse proxy may connect to this gateway.');
+    if (options.behindProxy && !fromProxy(request, options.behindProxy))
+      return sendError(response, 403, 'Only the reverse proxy may connect to this gateway.');
     const verdict = checkOrigin(request, port, publicBind);
     if (verdict) return sendError(response, verdict.status, verdict.message);
     const identity = authenticate(request, token, options.users, options.adminToken);
@@ -77,8 +89,14 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
       return sendError(response, identity.status, identity.message);
     }
     if (await handleRestApi(gateway, request, response, identity)) return;
-    if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp') return sendError(response, 404, 'Not found: the MCP endpoint is /mcp.');
-    if (identity.reviewer) return sendError(response, 403, 'The admin token decides tool reviews over REST (/api/v1/tools/...); it opens no MCP session: use an MCP token.');
+    if (new URL(request.url ?? '/', 'http://127.0.0.1').pathname !== '/mcp')
+      return sendError(response, 404, 'Not found: the MCP endpoint is /mcp.');
+    if (identity.reviewer)
+      return sendError(
+        response,
+        403,
+        'The admin token decides tool reviews over REST (/api/v1/tools/...); it opens no MCP session: use an MCP token.',
+      );
     const sessionId = request.headers['mcp-session-id'];
     let body: unknown;
     if (request.method === 'POST') {
@@ -88,13 +106,25 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
         if (!read.drained) response.setHeader('connection', 'close');
         const size = read.drained || read.declared ? byteSize(read.bytes) : `over ${byteSize(read.bytes)}`;
         log.warn(`refused a request body of ${size} (limit ${byteSize(limit)})`);
-        return sendError(response, 413, `Request too large: the body is ${size}; the limit is ${byteSize(limit)} (setting limits.requestBytes).`, ProtocolErrorCode.InvalidRequest);
+        return sendError(
+          response,
+          413,
+          `Request too large: the body is ${size}; the limit is ${byteSize(limit)} (setting limits.requestBytes).`,
+          ProtocolErrorCode.InvalidRequest,
+        );
       }
-      if (read.kind === 'invalid-json') return sendError(response, 400, `Parse error: the body is not valid JSON (${read.reason}).`, ProtocolErrorCode.ParseError);
+      if (read.kind === 'invalid-json')
+        return sendError(
+          response,
+          400,
+          `Parse error: the body is not valid JSON (${read.reason}).`,
+          ProtocolErrorCode.ParseError,
+        );
       body = read.value;
     }
     // A 2026-07-28 request has no session: it is answered on its own (modern-http.ts).
-    const web = typeof sessionId !== 'string' && request.method === 'POST' ? webRequest(request, response, mcpUrl()) : undefined;
+    const web =
+      typeof sessionId !== 'string' && request.method === 'POST' ? webRequest(request, response, mcpUrl()) : undefined;
     if (web && (await modern.isModern(web, body))) {
       try {
         return await modern.serve(web, response, body, identity.user);
@@ -105,17 +135,27 @@ export async function serveHttp(gateway: Gateway, options: HttpOptions = {}): Pr
     }
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
-      if (!transport || owners.get(sessionId) !== identity.user) return sendError(response, 404, `Session '${preview(sessionId, 64)}' is unknown or closed: initialize a new session.`);
+      if (!transport || owners.get(sessionId) !== identity.user)
+        return sendError(
+          response,
+          404,
+          `Session '${preview(sessionId, 64)}' is unknown or closed: initialize a new session.`,
+        );
       gateway.ports.sessions.touch(sessionId);
       return exchange(transport, request, response, body);
     }
     if (request.method !== 'POST' || !isInitializeRequest(body)) {
-      return sendError(response, 400, 'No session: send an initialize request first, then the mcp-session-id header with every request.');
+      return sendError(
+        response,
+        400,
+        'No session: send an initialize request first, then the mcp-session-id header with every request.',
+      );
     }
     // Fair sessions: per client (the owner's token, or a team user), then for all (session-registry.ts).
     const client = identity.user ?? '';
     try {
-      for (const closed of await gateway.ports.sessions.makeRoom(client)) log.info(`closed session ${closed} to make room for a new one of ${clientName(client)}`);
+      for (const closed of await gateway.ports.sessions.makeRoom(client))
+        log.info(`closed session ${closed} to make room for a new one of ${clientName(client)}`);
     } catch (error) {
       if (error instanceof SessionLimitError) return sendError(response, 503, error.message);
       throw error;

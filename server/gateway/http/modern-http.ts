@@ -71,7 +71,9 @@ export function modernHttp(gateway: Gateway): ModernHttp {
       // Another replica may have served the user's last request: its changes first (a store that cannot be read leaves this replica's).
       const method = (body as { method?: unknown } | undefined)?.method;
       if (standing.shared && !(typeof method === 'string' && STATELESS_METHODS.has(method))) {
-        await standing.shared.adopt(standing.id).catch((error) => log.warn(`the session state of ${standing.id} was not read: ${errorMessage(error)}`));
+        await standing.shared
+          .adopt(standing.id)
+          .catch((error) => log.warn(`the session state of ${standing.id} was not read: ${errorMessage(error)}`));
       }
       // The user travels as data, never the bearer token.
       const answer = await handlers.get(standing)!.fetch(request, { parsedBody: body });

@@ -16,7 +16,13 @@ export async function serveUnavailable(host: string, port: number, reason: strin
   const server: Server = createServer((request, response) => {
     request.resume();
     response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '2' });
-    response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `store unavailable: ${current} The gateway keeps retrying.` }, id: null }));
+    response.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: `store unavailable: ${current} The gateway keeps retrying.` },
+        id: null,
+      }),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

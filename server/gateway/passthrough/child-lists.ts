@@ -59,7 +59,11 @@ export class ChildLists {
   }
 }
 
-async function page(client: Client, kind: Kind, cursor: string | undefined): Promise<{ items: unknown[]; nextCursor?: string }> {
+async function page(
+  client: Client,
+  kind: Kind,
+  cursor: string | undefined,
+): Promise<{ items: unknown[]; nextCursor?: string }> {
   const params = cursor ? { cursor } : undefined;
   if (kind === 'prompts') {
     const result = await client.listPrompts(params);
@@ -73,7 +77,9 @@ async function page(client: Client, kind: Kind, cursor: string | undefined): Pro
   return { items: result.resourceTemplates, nextCursor: result.nextCursor };
 }
 
-async function paginate(next: (cursor: string | undefined) => Promise<{ items: unknown[]; nextCursor?: string }>): Promise<unknown[]> {
+async function paginate(
+  next: (cursor: string | undefined) => Promise<{ items: unknown[]; nextCursor?: string }>,
+): Promise<unknown[]> {
   const items: unknown[] = [];
   let cursor: string | undefined;
   do {

@@ -30,12 +30,20 @@ function activationChanges(gateway: PassthroughPorts): EventEmitter<{ changed: [
 const log = logger('session');
 
 /** Where a session's notifications go: its SDK Server, or (a modern HTTP user) the user's listen streams. */
-export type SessionNotifier = Pick<Server, 'sendLoggingMessage' | 'sendPromptListChanged' | 'sendResourceListChanged'> & { readonly transport?: unknown };
+export type SessionNotifier = Pick<
+  Server,
+  'sendLoggingMessage' | 'sendPromptListChanged' | 'sendResourceListChanged'
+> & { readonly transport?: unknown };
 
-export function forwardChildNotifications(server: SessionNotifier, gateway: PassthroughPorts, sessionId: string): () => void {
+export function forwardChildNotifications(
+  server: SessionNotifier,
+  gateway: PassthroughPorts,
+  sessionId: string,
+): () => void {
   const hub = gateway.ports.manager.features;
   const concerns = (power: string) => isActiveFor(gateway, sessionId, power) || hub.sessionIsCalling(power, sessionId);
-  const quietly = (what: string) => (error: unknown) => log.debug(`${what} not sent to ${sessionId}: ${errorMessage(error)}`);
+  const quietly = (what: string) => (error: unknown) =>
+    log.debug(`${what} not sent to ${sessionId}: ${errorMessage(error)}`);
 
   const lines = new Map<string, SecretLines>();
   const onLog = (power: string, params: LoggingMessageNotification['params']) => {
@@ -51,7 +59,8 @@ export function forwardChildNotifications(server: SessionNotifier, gateway: Pass
     if (isActiveFor(gateway, sessionId, power)) server.sendPromptListChanged().catch(quietly('prompts/list_changed'));
   };
   const onResources = (power: string) => {
-    if (isActiveFor(gateway, sessionId, power)) server.sendResourceListChanged().catch(quietly('resources/list_changed'));
+    if (isActiveFor(gateway, sessionId, power))
+      server.sendResourceListChanged().catch(quietly('resources/list_changed'));
   };
   let activeNow = activePowersOf(gateway, sessionId).join('\u0000');
   const onActivation = () => {

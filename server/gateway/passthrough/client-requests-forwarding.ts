@@ -7,13 +7,17 @@ import type { CreateMessageRequest, Server, ServerContext } from '@modelcontextp
 import type { CallScope, ClientFeatureHub } from '../../upstream/client-features.js';
 import { maskSecrets } from '../../util/secrets.js';
 
-
 /** Where a power's progress goes for one request from the agent: to it, with its own token, when it sent one (its message masked). */
-export function agentProgress(request: { params?: { _meta?: { progressToken?: string | number } } }, ctx: Pick<ServerContext, 'mcpReq'>): CallScope['onprogress'] {
+export function agentProgress(
+  request: { params?: { _meta?: { progressToken?: string | number } } },
+  ctx: Pick<ServerContext, 'mcpReq'>,
+): CallScope['onprogress'] {
   const progressToken = request.params?._meta?.progressToken;
   if (progressToken === undefined) return undefined;
   return (progress) => {
-    const params = progress.message ? { ...progress, message: maskSecrets(progress.message), progressToken } : { ...progress, progressToken };
+    const params = progress.message
+      ? { ...progress, message: maskSecrets(progress.message), progressToken }
+      : { ...progress, progressToken };
     void ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => undefined);
   };
 }

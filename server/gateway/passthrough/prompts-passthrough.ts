@@ -21,7 +21,11 @@ export async function exposedPrompts(gateway: PassthroughPorts, sessionId: strin
       (await lists.list('prompts', power)).map((prompt) => ({
         power,
         prompt,
-        exposed: { ...prompt, name: exposedToolName(power, prompt.name), title: `${power}: ${prompt.title ?? prompt.name}` },
+        exposed: {
+          ...prompt,
+          name: exposedToolName(power, prompt.name),
+          title: `${power}: ${prompt.title ?? prompt.name}`,
+        },
       })),
     ),
   );
@@ -42,11 +46,17 @@ export async function findPrompt(gateway: PassthroughPorts, sessionId: string, n
 }
 
 export function registerPrompts(server: Server, gateway: PassthroughPorts, sessionId: string, scope: CallScope): void {
-  server.setRequestHandler('prompts/list', async () => ({ prompts: (await exposedPrompts(gateway, sessionId)).map((p) => p.exposed) }));
+  server.setRequestHandler('prompts/list', async () => ({
+    prompts: (await exposedPrompts(gateway, sessionId)).map((p) => p.exposed),
+  }));
   server.setRequestHandler('prompts/get', async (request, ctx) => {
     const target = await findPrompt(gateway, sessionId, request.params.name);
     const connection = childLists(gateway).connection(target.power);
-    if (!connection) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Power '${target.power}' is no longer configured.`);
-    return connection.request((client) => client.getPrompt({ ...request.params, name: target.prompt.name }, { signal: ctx.mcpReq.signal }), scope);
+    if (!connection)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Power '${target.power}' is no longer configured.`);
+    return connection.request(
+      (client) => client.getPrompt({ ...request.params, name: target.prompt.name }, { signal: ctx.mcpReq.signal }),
+      scope,
+    );
   });
 }

@@ -44,11 +44,20 @@ function parseQualified(uri: string): { power: string; uri: string } | undefined
   }
 }
 
-export async function exposedResources(gateway: PassthroughPorts, sessionId: string): Promise<{ power: string; resource: Resource; exposed: Resource }[]> {
+export async function exposedResources(
+  gateway: PassthroughPorts,
+  sessionId: string,
+): Promise<{ power: string; resource: Resource; exposed: Resource }[]> {
   const lists = childLists(gateway);
-  const perPower = await Promise.all(activePowersOf(gateway, sessionId).map(async (power) => ({ power, resources: await lists.list('resources', power) })));
+  const perPower = await Promise.all(
+    activePowersOf(gateway, sessionId).map(async (power) => ({
+      power,
+      resources: await lists.list('resources', power),
+    })),
+  );
   const owners = new Map<string, number>();
-  for (const { resources } of perPower) for (const uri of new Set(resources.map((r) => r.uri))) owners.set(uri, (owners.get(uri) ?? 0) + 1);
+  for (const { resources } of perPower)
+    for (const uri of new Set(resources.map((r) => r.uri))) owners.set(uri, (owners.get(uri) ?? 0) + 1);
   return perPower.flatMap(({ power, resources }) =>
     resources.map((resource) => ({
       power,
@@ -62,11 +71,23 @@ export async function exposedResources(gateway: PassthroughPorts, sessionId: str
   );
 }
 
-export async function exposedTemplates(gateway: PassthroughPorts, sessionId: string): Promise<{ power: string; template: ResourceTemplate; exposed: ResourceTemplate }[]> {
+export async function exposedTemplates(
+  gateway: PassthroughPorts,
+  sessionId: string,
+): Promise<{ power: string; template: ResourceTemplate; exposed: ResourceTemplate }[]> {
   const lists = childLists(gateway);
-  const perPower = await Promise.all(activePowersOf(gateway, sessionId).map(async (power) => ({ power, templates: await lists.list('templates', power) })));
+  const perPower = await Promise.all(
+    activePowersOf(gateway, sessionId).map(async (power) => ({
+      power,
+      templates: await lists.list('templates', power),
+    })),
+  );
   return perPower.flatMap(({ power, templates }) =>
-    templates.map((template) => ({ power, template, exposed: { ...template, title: `${power}: ${template.title ?? template.name}` } })),
+    templates.map((template) => ({
+      power,
+      template,
+      exposed: { ...template, title: `${power}: ${template.title ?? template.name}` },
+    })),
   );
 }
 
@@ -75,20 +96,39 @@ export async function exposedTemplates(gateway: PassthroughPorts, sessionId: str
  * (never a disabled one), those that list it, that linked to it in a result made for this session,
  * or whose template it matches (without a dot segment, which would leave the path the template names).
  */
-async function ownersOf(gateway: PassthroughPorts, sessionId: string, uri: string, among?: string): Promise<{ listed: string[]; linked: string[]; templated: string[] }> {
+async function ownersOf(
+  gateway: PassthroughPorts,
+  sessionId: string,
+  uri: string,
+  among?: string,
+): Promise<{ listed: string[]; linked: string[]; templated: string[] }> {
   const active = activePowersOf(gateway, sessionId).filter((power) => among === undefined || power === among);
   if (active.length === 0) return { listed: [], linked: [], templated: [] };
   const lists = childLists(gateway);
-  const listed = (await Promise.all(active.map(async (power) => ((await lists.list('resources', power)).some((r) => r.uri === uri) ? [power] : [])))).flat();
+  const listed = (
+    await Promise.all(
+      active.map(async (power) => ((await lists.list('resources', power)).some((r) => r.uri === uri) ? [power] : [])),
+    )
+  ).flat();
   const linked = gateway.ports.manager.features.linkedPowers(sessionId, uri).filter((power) => active.includes(power));
   const templated = hasDotSegment(uri)
     ? []
-    : (await Promise.all(active.map(async (power) => ((await lists.list('templates', power)).some((t) => matches(t.uriTemplate, uri)) ? [power] : [])))).flat();
+    : (
+        await Promise.all(
+          active.map(async (power) =>
+            (await lists.list('templates', power)).some((t) => matches(t.uriTemplate, uri)) ? [power] : [],
+          ),
+        )
+      ).flat();
   return { listed, linked, templated };
 }
 
 /** The power a URI belongs to, for the session; throws -32002 when none or several could. */
-export async function resolveResource(gateway: PassthroughPorts, sessionId: string, asked: string): Promise<ResourceTarget> {
+export async function resolveResource(
+  gateway: PassthroughPorts,
+  sessionId: string,
+  asked: string,
+): Promise<ResourceTarget> {
   const qualified = parseQualified(asked);
   if (qualified) {
     const owners = await ownersOf(gateway, sessionId, qualified.uri, qualified.power);
@@ -98,13 +138,21 @@ export async function resolveResource(gateway: PassthroughPorts, sessionId: stri
   const { listed, linked, templated } = await ownersOf(gateway, sessionId, asked);
   if (listed.length === 1) return { power: listed[0], uri: asked, asked };
   if (listed.length > 1) {
-    throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource '${asked}' is offered by ${listed.join(' and ')}: read it as ${listed.map((p) => qualifiedUri(p, asked)).join(' or ')}.`, { uri: asked });
+    throw new ProtocolError(
+      RESOURCE_NOT_FOUND,
+      `Resource '${asked}' is offered by ${listed.join(' and ')}: read it as ${listed.map((p) => qualifiedUri(p, asked)).join(' or ')}.`,
+      { uri: asked },
+    );
   }
   // The power that linked to it last (a link is the session's own result: that power answered it).
   if (linked.length > 0) return { power: linked[linked.length - 1], uri: asked, asked };
   if (templated.length === 1) return { power: templated[0], uri: asked, asked };
   if (templated.length > 1) {
-    throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource '${asked}' matches templates of ${templated.join(' and ')}: read it as ${templated.map((p) => qualifiedUri(p, asked)).join(' or ')}.`, { uri: asked });
+    throw new ProtocolError(
+      RESOURCE_NOT_FOUND,
+      `Resource '${asked}' matches templates of ${templated.join(' and ')}: read it as ${templated.map((p) => qualifiedUri(p, asked)).join(' or ')}.`,
+      { uri: asked },
+    );
   }
   throw notFound(gateway, sessionId, asked);
 }
@@ -167,7 +215,9 @@ class Subscriptions {
   }
 
   urisOf(power: string): string[] {
-    return [...this.holders.keys()].filter((key) => key.startsWith(`${power}\u0000`)).map((key) => key.slice(power.length + 1));
+    return [...this.holders.keys()]
+      .filter((key) => key.startsWith(`${power}\u0000`))
+      .map((key) => key.slice(power.length + 1));
   }
 }
 
@@ -183,7 +233,9 @@ function subscriptions(gateway: PassthroughPorts): Subscriptions {
     gateway.ports.manager.features.on('connected', (power) => {
       const connection = childLists(gateway).connection(power);
       for (const uri of created.urisOf(power)) {
-        void connection?.request((client) => client.subscribeResource({ uri })).catch((error) => log.debug(`re-subscribe ${uri}: ${errorMessage(error)}`));
+        void connection
+          ?.request((client) => client.subscribeResource({ uri }))
+          .catch((error) => log.debug(`re-subscribe ${uri}: ${errorMessage(error)}`));
       }
     });
   }
@@ -192,7 +244,12 @@ function subscriptions(gateway: PassthroughPorts): Subscriptions {
 
 function rewriteContents(result: ReadResourceResult, target: ResourceTarget): ReadResourceResult {
   if (target.asked === target.uri) return result;
-  return { ...result, contents: result.contents.map((content) => (content.uri === target.uri ? { ...content, uri: target.asked } : content)) };
+  return {
+    ...result,
+    contents: result.contents.map((content) =>
+      content.uri === target.uri ? { ...content, uri: target.asked } : content,
+    ),
+  };
 }
 
 function connectionOf(gateway: PassthroughPorts, power: string) {
@@ -202,18 +259,35 @@ function connectionOf(gateway: PassthroughPorts, power: string) {
 }
 
 /** The list and read handlers alone (a 2026-07-28 request's server: that revision has no resource subscriptions). */
-export function registerResourceReads(server: Server, gateway: PassthroughPorts, sessionId: string, scope: CallScope): void {
-  server.setRequestHandler('resources/list', async () => ({ resources: (await exposedResources(gateway, sessionId)).map((r) => r.exposed) }));
-  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: (await exposedTemplates(gateway, sessionId)).map((t) => t.exposed) }));
+export function registerResourceReads(
+  server: Server,
+  gateway: PassthroughPorts,
+  sessionId: string,
+  scope: CallScope,
+): void {
+  server.setRequestHandler('resources/list', async () => ({
+    resources: (await exposedResources(gateway, sessionId)).map((r) => r.exposed),
+  }));
+  server.setRequestHandler('resources/templates/list', async () => ({
+    resourceTemplates: (await exposedTemplates(gateway, sessionId)).map((t) => t.exposed),
+  }));
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const target = await resolveResource(gateway, sessionId, request.params.uri);
-    const result = await connectionOf(gateway, target.power).request((client) => client.readResource({ ...request.params, uri: target.uri }, { signal: ctx.mcpReq.signal }), scope);
+    const result = await connectionOf(gateway, target.power).request(
+      (client) => client.readResource({ ...request.params, uri: target.uri }, { signal: ctx.mcpReq.signal }),
+      scope,
+    );
     return rewriteContents(result, target);
   });
 }
 
 /** Registers the resource handlers on a session's server, subscriptions included; returns what to undo when it closes. */
-export function registerResources(server: Server, gateway: PassthroughPorts, sessionId: string, scope: CallScope): () => void {
+export function registerResources(
+  server: Server,
+  gateway: PassthroughPorts,
+  sessionId: string,
+  scope: CallScope,
+): () => void {
   const lists = childLists(gateway);
   const subs = subscriptions(gateway);
   /** This session's subscriptions: server-side key -> the URI the agent used. */
@@ -224,9 +298,13 @@ export function registerResources(server: Server, gateway: PassthroughPorts, ses
     const connection = connectionOf(gateway, target.power);
     await connection.request(async (client) => {
       if (!client.getServerCapabilities()?.resources?.subscribe) {
-        throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Power '${target.power}' does not offer resource subscriptions.`);
+        throw new ProtocolError(
+          ProtocolErrorCode.MethodNotFound,
+          `Power '${target.power}' does not offer resource subscriptions.`,
+        );
       }
-      if (subs.add(target, sessionId)) await client.subscribeResource({ ...request.params, uri: target.uri }, { signal: ctx.mcpReq.signal });
+      if (subs.add(target, sessionId))
+        await client.subscribeResource({ ...request.params, uri: target.uri }, { signal: ctx.mcpReq.signal });
     });
     mine.set(`${target.power}\u0000${target.uri}`, target);
     return {};
@@ -238,14 +316,19 @@ export function registerResources(server: Server, gateway: PassthroughPorts, ses
     }
   };
   server.setRequestHandler('resources/unsubscribe', async (request) => {
-    const target = [...mine.values()].find((t) => t.asked === request.params.uri) ?? (await resolveResource(gateway, sessionId, request.params.uri));
+    const target =
+      [...mine.values()].find((t) => t.asked === request.params.uri) ??
+      (await resolveResource(gateway, sessionId, request.params.uri));
     await unsubscribe(target);
     return {};
   });
 
   const onUpdated = (power: string, uri: string) => {
     const target = mine.get(`${power}\u0000${uri}`);
-    if (target) server.sendResourceUpdated({ uri: target.asked }).catch((error) => log.debug(`resources/updated not sent to ${sessionId}: ${errorMessage(error)}`));
+    if (target)
+      server
+        .sendResourceUpdated({ uri: target.asked })
+        .catch((error) => log.debug(`resources/updated not sent to ${sessionId}: ${errorMessage(error)}`));
   };
   gateway.ports.manager.features.on('resourceUpdated', onUpdated);
   return () => {

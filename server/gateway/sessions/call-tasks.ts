@@ -43,7 +43,14 @@ const stores = new WeakMap<object, CallTasks>();
 /** The gateway's one task store (a modern HTTP user's requests each have their own Server), shared with the other replicas when its store spans machines. */
 export function callTasksOf(gateway: { ports: { store: Store } }, questionWaitMs: number): CallTasks {
   let store = stores.get(gateway);
-  if (!store) stores.set(gateway, (store = new CallTasks(questionWaitMs, gateway.ports.store.spansMachines ? new SharedTasks(gateway.ports.store) : undefined)));
+  if (!store)
+    stores.set(
+      gateway,
+      (store = new CallTasks(
+        questionWaitMs,
+        gateway.ports.store.spansMachines ? new SharedTasks(gateway.ports.store) : undefined,
+      )),
+    );
   return store;
 }
 
@@ -65,13 +72,25 @@ export class CallTasks implements TaskRunner {
    * A task for a running call of `owner`. `finish(result)` shapes the call's result as the request
    * would have answered it. `share`: every replica answers for it (when the store spans machines).
    */
-  create(owner: string, running: RunningCall, finish: (result: CallToolResult) => CallToolResult, share = false): TaskView {
+  create(
+    owner: string,
+    running: RunningCall,
+    finish: (result: CallToolResult) => CallToolResult,
+    share = false,
+  ): TaskView {
     const now = new Date().toISOString();
     const task: CallTask = {
       owner,
       shared: share && this.shared !== undefined,
       running,
-      view: { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: TASK_TTL_MS, pollIntervalMs: POLL_INTERVAL_MS },
+      view: {
+        taskId: randomUUID(),
+        status: 'working',
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs: TASK_TTL_MS,
+        pollIntervalMs: POLL_INTERVAL_MS,
+      },
     };
     this.tasks.set(task.view.taskId, task);
     if (task.shared) {
@@ -89,7 +108,9 @@ export class CallTasks implements TaskRunner {
 
   /** The shared tasks still running, with their owners (what other replicas may pass requests on to). */
   running(): Array<{ owner: string; view: TaskView }> {
-    return [...this.tasks.values()].filter((task) => task.shared && !isEnded(task.view.status)).map((task) => ({ owner: task.owner, view: task.view }));
+    return [...this.tasks.values()]
+      .filter((task) => task.shared && !isEnded(task.view.status))
+      .map((task) => ({ owner: task.owner, view: task.view }));
   }
 
   get(owner: string, taskId: string): TaskView {
@@ -143,7 +164,11 @@ export class CallTasks implements TaskRunner {
   }
 
   /** Follows the call to its end: each question its power asks makes the task input_required until answered. */
-  private async follow(task: CallTask, question: Promise<Question>, finish: (result: CallToolResult) => CallToolResult): Promise<void> {
+  private async follow(
+    task: CallTask,
+    question: Promise<Question>,
+    finish: (result: CallToolResult) => CallToolResult,
+  ): Promise<void> {
     const { call } = task.running;
     for (;;) {
       const step = await Promise.race([
@@ -154,11 +179,16 @@ export class CallTasks implements TaskRunner {
         question.then((asked) => ({ asked })),
       ]);
       if (isEnded(task.view.status)) {
-        if ('asked' in step) step.asked.refuse(new ProtocolError(ProtocolErrorCode.InvalidRequest, 'The task was cancelled.'));
+        if ('asked' in step)
+          step.asked.refuse(new ProtocolError(ProtocolErrorCode.InvalidRequest, 'The task was cancelled.'));
         return;
       }
       if ('result' in step) return this.end(task, { status: 'completed', result: finish(step.result) });
-      if ('error' in step) return this.end(task, { status: 'failed', error: { code: ProtocolErrorCode.InternalError, message: maskSecrets(errorMessage(step.error)) } });
+      if ('error' in step)
+        return this.end(task, {
+          status: 'failed',
+          error: { code: ProtocolErrorCode.InternalError, message: maskSecrets(errorMessage(step.error)) },
+        });
       await this.ask(task, step.asked);
       question = call.questions.next();
     }
@@ -168,14 +198,26 @@ export class CallTasks implements TaskRunner {
   private ask(task: CallTask, asked: Question): Promise<void> {
     const key = asked.method.replace(/\W+/g, '_');
     return new Promise((resolve) => {
-      const answered = { ...asked, answer: (value: unknown) => (asked.answer(value), resolve()), refuse: (error: Error) => (asked.refuse(error), resolve()) } as Question;
+      const answered = {
+        ...asked,
+        answer: (value: unknown) => (asked.answer(value), resolve()),
+        refuse: (error: Error) => (asked.refuse(error), resolve()),
+      } as Question;
       const timer = setTimeout(() => {
         this.settleQuestion(task);
-        answered.refuse(new ProtocolError(ProtocolErrorCode.InvalidRequest, `The client did not answer within ${Math.round(this.questionWaitMs / 1000)} s.`));
+        answered.refuse(
+          new ProtocolError(
+            ProtocolErrorCode.InvalidRequest,
+            `The client did not answer within ${Math.round(this.questionWaitMs / 1000)} s.`,
+          ),
+        );
       }, this.questionWaitMs);
       timer.unref();
       task.question = { key, asked: answered, timer };
-      this.change(task, { status: 'input_required', inputRequests: { [key]: { method: asked.method, params: asked.params } as InputRequest } });
+      this.change(task, {
+        status: 'input_required',
+        inputRequests: { [key]: { method: asked.method, params: asked.params } as InputRequest },
+      });
     });
   }
 

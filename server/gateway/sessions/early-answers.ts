@@ -26,8 +26,15 @@ const log = logger('stdio');
 
 /** What the session's Server answers to `initialize` (the protocol version it would pick, with our info). */
 export function initializeResult(requestedVersion: string): InitializeResult {
-  const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requestedVersion) ? requestedVersion : LATEST_PROTOCOL_VERSION;
-  return { protocolVersion, capabilities: SESSION_CAPABILITIES, serverInfo: SERVER_INFO, instructions: GATEWAY_INSTRUCTIONS };
+  const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(requestedVersion)
+    ? requestedVersion
+    : LATEST_PROTOCOL_VERSION;
+  return {
+    protocolVersion,
+    capabilities: SESSION_CAPABILITIES,
+    serverInfo: SERVER_INFO,
+    instructions: GATEWAY_INSTRUCTIONS,
+  };
 }
 
 export interface EarlyAnswersOptions {
@@ -75,11 +82,13 @@ export class EarlyAnswersTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     // Only while an early answer waits for its double (the first answers of a session) is a message looked at.
-    const answer = this.answeredEarly.size > 0 && jsonRpcKind(message) === 'result' ? (message as JSONRPCResultResponse) : undefined;
+    const answer =
+      this.answeredEarly.size > 0 && jsonRpcKind(message) === 'result' ? (message as JSONRPCResultResponse) : undefined;
     const sent = answer && this.answeredEarly.get(answer.id);
     if (answer && sent) {
       this.answeredEarly.delete(answer.id);
-      if (JSON.stringify(sent) !== JSON.stringify(answer.result)) log.warn('the early initialize answer differs from the session\'s; the early one stands');
+      if (JSON.stringify(sent) !== JSON.stringify(answer.result))
+        log.warn("the early initialize answer differs from the session's; the early one stands");
       return Promise.resolve();
     }
     return this.inner.send(message);
@@ -105,7 +114,9 @@ export class EarlyAnswersTransport implements Transport {
     }
     if (request?.method === 'tools/list' && this.initialized) {
       this.listsAnswered += 1;
-      void this.inner.send({ jsonrpc: '2.0', id: request.id, result: { tools: this.options.tools } }).then(() => this.need());
+      void this.inner
+        .send({ jsonrpc: '2.0', id: request.id, result: { tools: this.options.tools } })
+        .then(() => this.need());
       return;
     }
     this.held.push(message);

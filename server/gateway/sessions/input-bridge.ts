@@ -10,7 +10,13 @@
 import { randomBytes } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode, type InputRequest } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ListRootsResult } from '@modelcontextprotocol/client';
+import type {
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequest,
+  ElicitResult,
+  ListRootsResult,
+} from '@modelcontextprotocol/client';
 
 export type Question = InputRequest & { answer(value: unknown): void; refuse(error: Error): void };
 
@@ -67,7 +73,10 @@ export interface RunningCall {
   next: Promise<Question>;
 }
 
-export type BridgedOutcome = { result: CallToolResult } | { inputRequests: Record<string, InputRequest>; requestState: string } | { running: RunningCall };
+export type BridgedOutcome =
+  | { result: CallToolResult }
+  | { inputRequests: Record<string, InputRequest>; requestState: string }
+  | { running: RunningCall };
 
 const bridges = new WeakMap<object, InputBridge>();
 
@@ -90,14 +99,23 @@ export class InputBridge {
     const route = (request: InputRequest): Promise<unknown> => {
       const calls = this.open.get(sessionId);
       if (!calls || calls.size !== 1) {
-        return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidRequest, calls?.size ? `${calls.size} calls of the session are running: the request does not say which it serves, so it goes to none.` : 'No call of the session is running.'));
+        return Promise.reject(
+          new ProtocolError(
+            ProtocolErrorCode.InvalidRequest,
+            calls?.size
+              ? `${calls.size} calls of the session are running: the request does not say which it serves, so it goes to none.`
+              : 'No call of the session is running.',
+          ),
+        );
       }
       return [...calls][0].questions.ask(request);
     };
     // The client's answer goes to the power as the result of its request; the power's SDK checks its shape, as it would the client's own.
     return {
-      elicit: (params: ElicitRequest['params']) => route({ method: 'elicitation/create', params } as InputRequest) as Promise<ElicitResult>,
-      createMessage: (params: CreateMessageRequest['params']) => route({ method: 'sampling/createMessage', params } as InputRequest) as Promise<CreateMessageResult>,
+      elicit: (params: ElicitRequest['params']) =>
+        route({ method: 'elicitation/create', params } as InputRequest) as Promise<ElicitResult>,
+      createMessage: (params: CreateMessageRequest['params']) =>
+        route({ method: 'sampling/createMessage', params } as InputRequest) as Promise<CreateMessageResult>,
       listRoots: () => route({ method: 'roots/list', params: {} } as InputRequest) as Promise<ListRootsResult>,
     };
   }
@@ -106,8 +124,18 @@ export class InputBridge {
    * Starts a call for a session and answers with its result, or with the first question its power
    * asks. `signal`: the request's; while a request waits on the call, its cancellation cancels it.
    */
-  start(sessionId: string, run: () => Promise<CallToolResult>, abort: (reason: unknown) => void, signal: AbortSignal, taskAfterMs?: number): Promise<BridgedOutcome> {
-    const call: OpenCall = { result: undefined as unknown as Promise<CallToolResult>, questions: new Questions(), abort };
+  start(
+    sessionId: string,
+    run: () => Promise<CallToolResult>,
+    abort: (reason: unknown) => void,
+    signal: AbortSignal,
+    taskAfterMs?: number,
+  ): Promise<BridgedOutcome> {
+    const call: OpenCall = {
+      result: undefined as unknown as Promise<CallToolResult>,
+      questions: new Questions(),
+      abort,
+    };
     let calls = this.open.get(sessionId);
     if (!calls) this.open.set(sessionId, (calls = new Set()));
     calls.add(call);
@@ -125,13 +153,26 @@ export class InputBridge {
   }
 
   /** A retry: answers the power's question with the client's response and waits for what comes next. Throws for another session's handle. */
-  resume(sessionId: string, state: string, responses: Record<string, unknown> | undefined, signal: AbortSignal, taskAfterMs?: number): Promise<BridgedOutcome> {
+  resume(
+    sessionId: string,
+    state: string,
+    responses: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+    taskAfterMs?: number,
+  ): Promise<BridgedOutcome> {
     const parked = this.parked.get(state);
-    if (!parked || parked.owner !== sessionId) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'This requestState names no call of this session (it expired, was answered, or is not yours).');
+    if (!parked || parked.owner !== sessionId)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'This requestState names no call of this session (it expired, was answered, or is not yours).',
+      );
     this.parked.delete(state);
     clearTimeout(parked.timer);
     const response = responses?.[parked.key];
-    if (response === undefined) parked.question.refuse(new ProtocolError(ProtocolErrorCode.InvalidRequest, 'The client did not answer the request.'));
+    if (response === undefined)
+      parked.question.refuse(
+        new ProtocolError(ProtocolErrorCode.InvalidRequest, 'The client did not answer the request.'),
+      );
     else parked.question.answer(response);
     return this.await(sessionId, parked.call, signal, taskAfterMs);
   }
@@ -140,16 +181,28 @@ export class InputBridge {
    * Waits for the call's result or its power's next question; with `taskAfterMs`, for at most that
    * long, then answers with the call still running (the client takes a task).
    */
-  private async await(sessionId: string, call: OpenCall, signal: AbortSignal, taskAfterMs?: number): Promise<BridgedOutcome> {
+  private async await(
+    sessionId: string,
+    call: OpenCall,
+    signal: AbortSignal,
+    taskAfterMs?: number,
+  ): Promise<BridgedOutcome> {
     const cancel = () => call.abort(signal.reason);
     if (signal.aborted) cancel();
     else signal.addEventListener('abort', cancel, { once: true });
     const question = call.questions.next();
     let bound: NodeJS.Timeout | undefined;
-    const late = taskAfterMs === undefined ? undefined : new Promise<{ late: true }>((resolve) => (bound = setTimeout(() => resolve({ late: true }), taskAfterMs)));
+    const late =
+      taskAfterMs === undefined
+        ? undefined
+        : new Promise<{ late: true }>((resolve) => (bound = setTimeout(() => resolve({ late: true }), taskAfterMs)));
     let next: { result: CallToolResult } | { question: Question } | { late: true };
     try {
-      next = await Promise.race([call.result.then((result) => ({ result })), question.then((asked) => ({ question: asked })), ...(late ? [late] : [])]);
+      next = await Promise.race([
+        call.result.then((result) => ({ result })),
+        question.then((asked) => ({ question: asked })),
+        ...(late ? [late] : []),
+      ]);
     } finally {
       clearTimeout(bound);
       signal.removeEventListener('abort', cancel);
@@ -159,7 +212,13 @@ export class InputBridge {
     const state = randomBytes(18).toString('base64url');
     const key = next.question.method.replace(/\W+/g, '_');
     const timer = setTimeout(() => {
-      if (this.parked.delete(state)) next.question.refuse(new ProtocolError(ProtocolErrorCode.InvalidRequest, `The client did not retry within ${Math.round(this.waitMs / 1000)} s.`));
+      if (this.parked.delete(state))
+        next.question.refuse(
+          new ProtocolError(
+            ProtocolErrorCode.InvalidRequest,
+            `The client did not retry within ${Math.round(this.waitMs / 1000)} s.`,
+          ),
+        );
     }, this.waitMs);
     timer.unref();
     this.parked.set(state, { owner: sessionId, call, question: next.question, key, timer });

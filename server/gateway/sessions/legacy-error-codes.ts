@@ -16,14 +16,16 @@ export function keepLegacyResourceCodes(transport: Transport): () => void {
     const error = 'error' in message && 'id' in message ? message : undefined;
     if (error && error.id !== undefined && reads.delete(error.id as RequestId)) {
       const data = error.error.data as { uri?: unknown } | undefined;
-      if (error.error.code === INVALID_PARAMS && typeof data?.uri === 'string') return send({ ...error, error: { ...error.error, code: RESOURCE_NOT_FOUND } } as JSONRPCMessage, options);
+      if (error.error.code === INVALID_PARAMS && typeof data?.uri === 'string')
+        return send({ ...error, error: { ...error.error, code: RESOURCE_NOT_FOUND } } as JSONRPCMessage, options);
     } else if ('result' in message && 'id' in message) reads.delete(message.id as RequestId);
     return send(message, options);
   };
   return () => {
     const receive = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      if ('method' in message && message.method === 'resources/read' && 'id' in message) reads.add(message.id as RequestId);
+      if ('method' in message && message.method === 'resources/read' && 'id' in message)
+        reads.add(message.id as RequestId);
       receive?.(message, extra);
     };
   };

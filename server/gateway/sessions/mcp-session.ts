@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Server, type ClientCapabilities, type CreateMessageRequest, type ListToolsResult, type Transport } from '@modelcontextprotocol/server';
+import {
+  Server,
+  type ClientCapabilities,
+  type CreateMessageRequest,
+  type ListToolsResult,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { errorMessage, logger } from '../../log.js';
 import { Cancellation } from '../../util/cancellation.js';
 import { maskSecrets } from '../../util/secrets.js';
@@ -42,7 +48,13 @@ export interface McpSession {
  * `expires`: closed after the idle timeout (HTTP sessions); `client`: whose it is (SessionRegistry.makeRoom).
  * Throws SessionLimitError past the cap.
  */
-export function createMcpSession(gateway: Gateway, sessionId: string = randomUUID(), expires = false, client?: string, era: Era = 'legacy'): McpSession {
+export function createMcpSession(
+  gateway: Gateway,
+  sessionId: string = randomUUID(),
+  expires = false,
+  client?: string,
+  era: Era = 'legacy',
+): McpSession {
   const server = new SessionServer(era);
   server.setRequestHandler('tools/list', async () => {
     gateway.ports.sessions.touch(sessionId);
@@ -56,7 +68,14 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   const bridge = era === 'modern' ? inputBridgeOf(gateway, RETRY_WAIT_MS) : undefined;
   const tasks = era === 'modern' ? callTasksOf(gateway, RETRY_WAIT_MS) : undefined;
   const modernCall =
-    bridge && tasks ? modernCallHandler(gateway, { sessionId, bridge, tasks, declare: (requested) => (declared = { ...declared, ...requested }) }) : undefined;
+    bridge && tasks
+      ? modernCallHandler(gateway, {
+          sessionId,
+          bridge,
+          tasks,
+          declare: (requested) => (declared = { ...declared, ...requested }),
+        })
+      : undefined;
   if (tasks) registerTaskMethods(server, tasks, sessionId, () => gateway.ports.sessions.touch(sessionId));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     gateway.ports.sessions.touch(sessionId);
@@ -64,16 +83,28 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
     // Progress goes to the request that started the call (a retry's own stream carries none).
     if (modernCall) return modernCall(request.params.name, args, ctx, agentProgress(request, ctx));
     const sample: SampleFn | undefined =
-      server.getClientCapabilities()?.sampling && samplingAllowed(server.getClientVersion()?.name, gateway.ports.settings.intel.summarizers)
-        ? (params, options) => server.createMessage(params as CreateMessageRequest['params'], { timeout: options?.timeoutMs ?? 30_000 })
+      server.getClientCapabilities()?.sampling &&
+      samplingAllowed(server.getClientVersion()?.name, gateway.ports.settings.intel.summarizers)
+        ? (params, options) =>
+            server.createMessage(params as CreateMessageRequest['params'], { timeout: options?.timeoutMs ?? 30_000 })
         : undefined;
-    return gateway.callTool(request.params.name, args, { sessionId, onprogress: agentProgress(request, ctx), cancellation: Cancellation.following(ctx.mcpReq.signal), sample });
+    return gateway.callTool(request.params.name, args, {
+      sessionId,
+      onprogress: agentProgress(request, ctx),
+      cancellation: Cancellation.following(ctx.mcpReq.signal),
+      sample,
+    });
   });
   gateway.openSession(
     sessionId,
     {
       // A modern client's list never changes with activation: nothing to announce.
-      toolsChanged: () => (era === 'modern' ? undefined : server.sendToolListChanged().catch((error) => log.debug(`list_changed not sent to ${sessionId}: ${errorMessage(error)}`))),
+      toolsChanged: () =>
+        era === 'modern'
+          ? undefined
+          : server
+              .sendToolListChanged()
+              .catch((error) => log.debug(`list_changed not sent to ${sessionId}: ${errorMessage(error)}`)),
       log: (message) =>
         server
           .sendLoggingMessage({ level: 'warning', logger: 'grimoire', data: maskSecrets(message) })
@@ -85,7 +116,12 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
   );
   const undoPassthrough = registerPassthrough(server, gateway, sessionId);
   // A modern session's powers ask it through input_required (input-bridge.ts).
-  if (bridge) gateway.ports.manager.features.addSession({ id: sessionId, capabilities: () => declared, ...bridge.peer(sessionId) });
+  if (bridge)
+    gateway.ports.manager.features.addSession({
+      id: sessionId,
+      capabilities: () => declared,
+      ...bridge.peer(sessionId),
+    });
   server.onclose = () => {
     undoPassthrough();
     // The connection was the owner of its tasks: nobody can reach them any more.
@@ -103,7 +139,10 @@ export function createMcpSession(gateway: Gateway, sessionId: string = randomUUI
 export class SessionServer extends Server {
   constructor(private readonly sessionEra: Era) {
     // A modern session offers the tasks extension (call-tasks.ts); a legacy one has no such extension.
-    const capabilities = sessionEra === 'modern' ? { ...SESSION_CAPABILITIES, extensions: { [TASKS_EXTENSION]: {} } } : SESSION_CAPABILITIES;
+    const capabilities =
+      sessionEra === 'modern'
+        ? { ...SESSION_CAPABILITIES, extensions: { [TASKS_EXTENSION]: {} } }
+        : SESSION_CAPABILITIES;
     super(SERVER_INFO, { capabilities, instructions: GATEWAY_INSTRUCTIONS, cacheHints: MODERN_CACHE_HINTS });
   }
 
@@ -125,7 +164,10 @@ export function maskErrorAnswers(transport: Transport): void {
   transport.send = (message, options) => {
     if (!('error' in message) || typeof message.error?.message !== 'string') return send(message, options);
     const masked = maskSecrets(message.error.message);
-    return send(masked === message.error.message ? message : { ...message, error: { ...message.error, message: masked } }, options);
+    return send(
+      masked === message.error.message ? message : { ...message, error: { ...message.error, message: masked } },
+      options,
+    );
   };
 }
 
@@ -133,7 +175,10 @@ export function maskErrorAnswers(transport: Transport): void {
 function registerPassthrough(server: Server, gateway: PassthroughPorts, sessionId: string): () => void {
   // The session's prompt gets, resource reads and completions are made for it (no progress: they carry no token).
   const scope: CallScope = { sessionId };
-  const undo = [forwardClientRequests(server, gateway.ports.manager.features, sessionId), forwardChildNotifications(server, gateway, sessionId)];
+  const undo = [
+    forwardClientRequests(server, gateway.ports.manager.features, sessionId),
+    forwardChildNotifications(server, gateway, sessionId),
+  ];
   registerPrompts(server, gateway, sessionId, scope);
   undo.push(registerResources(server, gateway, sessionId, scope));
   registerCompletion(server, gateway, sessionId, scope);

@@ -15,7 +15,9 @@ export function passCallLogs(hub: ClientFeatureHub, sessionId: string, ctx: Serv
   const onLog = (power: string, params: LoggingMessageNotification['params']) => {
     if (!hub.sessionIsCalling(power, sessionId)) return;
     const data = typeof params.data === 'string' ? maskSecrets(params.data) : maskDeep(params.data);
-    void ctx.mcpReq.log(params.level, data, params.logger ? `${power}/${maskSecrets(params.logger)}` : power).catch(() => undefined);
+    void ctx.mcpReq
+      .log(params.level, data, params.logger ? `${power}/${maskSecrets(params.logger)}` : power)
+      .catch(() => undefined);
   };
   hub.on('log', onLog);
   return () => hub.off('log', onLog);

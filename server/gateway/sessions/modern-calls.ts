@@ -4,7 +4,12 @@
  * client declared the tasks extension, and with the shared user state written before the answer
  * leaves (shared-user-state.ts) when replicas share it.
  */
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  type ClientCapabilities,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { errorMessage, logger } from '../../log.js';
 import { Cancellation } from '../../util/cancellation.js';
 import type { CallScope } from '../../upstream/client-features.js';
@@ -27,12 +32,21 @@ export interface ModernCaller {
   declare(capabilities: ClientCapabilities | undefined): void;
 }
 
-export type ModernCall = (name: string, args: Record<string, unknown>, ctx: ServerContext, onprogress: CallScope['onprogress']) => Promise<ReturnType<typeof withNamedToolSchemas>>;
+export type ModernCall = (
+  name: string,
+  args: Record<string, unknown>,
+  ctx: ServerContext,
+  onprogress: CallScope['onprogress'],
+) => Promise<ReturnType<typeof withNamedToolSchemas>>;
 
 export function modernCallHandler(gateway: Gateway, caller: ModernCaller): ModernCall {
   const { sessionId, bridge, tasks, shared } = caller;
   const recordShared = (before: SharedSnapshot | undefined) =>
-    before ? shared!.record(sessionId, before).catch((error) => log.warn(`the session state of ${sessionId} was not stored: ${errorMessage(error)}`)) : undefined;
+    before
+      ? shared!
+          .record(sessionId, before)
+          .catch((error) => log.warn(`the session state of ${sessionId} was not stored: ${errorMessage(error)}`))
+      : undefined;
   return async (name, args, ctx, onprogress) => {
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     const requested = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
@@ -45,7 +59,13 @@ export function modernCallHandler(gateway: Gateway, caller: ModernCaller): Moder
     const before = shared?.snapshot(sessionId);
     const outcome = bridge.knows(state)
       ? await bridge.resume(sessionId, state, ctx.mcpReq.inputResponses, ctx.mcpReq.signal, taskAfterMs)
-      : await bridge.start(sessionId, () => gateway.callTool(name, args, { sessionId, cancellation, onprogress }), (reason) => cancellation.abort(reason), ctx.mcpReq.signal, taskAfterMs);
+      : await bridge.start(
+          sessionId,
+          () => gateway.callTool(name, args, { sessionId, cancellation, onprogress }),
+          (reason) => cancellation.abort(reason),
+          ctx.mcpReq.signal,
+          taskAfterMs,
+        );
     await recordShared(before);
     if ('result' in outcome) return withNamedToolSchemas(gateway.ports, name, outcome.result);
     if ('running' in outcome) {
@@ -64,6 +84,9 @@ export function modernCallHandler(gateway: Gateway, caller: ModernCaller): Moder
       // The SDK passes a tools/call result whose resultType is not 'complete' through as it is.
       return { resultType: 'task', ...task } as unknown as ReturnType<typeof withNamedToolSchemas>;
     }
-    return inputRequired({ inputRequests: outcome.inputRequests, requestState: outcome.requestState }) as unknown as ReturnType<typeof withNamedToolSchemas>;
+    return inputRequired({
+      inputRequests: outcome.inputRequests,
+      requestState: outcome.requestState,
+    }) as unknown as ReturnType<typeof withNamedToolSchemas>;
   };
 }

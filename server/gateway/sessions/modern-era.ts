@@ -26,7 +26,9 @@ export function modernToolList(): Tool[] {
  * build, so a client may keep it a minute; prompts and resources follow the active powers, so
  * they are not cached. Every list is the requester's own (private).
  */
-export const MODERN_CACHE_HINTS: Partial<Record<'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'server/discover', CacheHint>> = {
+export const MODERN_CACHE_HINTS: Partial<
+  Record<'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'server/discover', CacheHint>
+> = {
   'tools/list': { ttlMs: 60_000, cacheScope: 'private' },
   'server/discover': { ttlMs: 60_000, cacheScope: 'private' },
   'prompts/list': { ttlMs: 0, cacheScope: 'private' },
@@ -61,7 +63,8 @@ export function withNamedToolSchemas(ports: SchemaPorts, toolName: string, resul
   else
     for (const text of strings(payload)) {
       const split = splitQualifiedName(text);
-      const tool = split && ports.power(split.power) ? ports.toolsOf(split.power).find((t) => t.name === split.tool) : undefined;
+      const tool =
+        split && ports.power(split.power) ? ports.toolsOf(split.power).find((t) => t.name === split.tool) : undefined;
       if (split && tool) add(split.power, tool);
     }
   if (!named.size) return result;
@@ -74,8 +77,17 @@ export function withNamedToolSchemas(ports: SchemaPorts, toolName: string, resul
       input_schema: tool.inputSchema,
     };
   });
-  const next = { ...payload, callable, list_note: "Your tool list does not change: call these as '<power>:<tool>' through the call_with variant (call_tool_read, call_tool_write or call_tool_destructive), with args matching input_schema." };
-  return { ...result, content: [{ type: 'text', text: JSON.stringify(next) }, ...result.content.slice(1)], structuredContent: next };
+  const next = {
+    ...payload,
+    callable,
+    list_note:
+      "Your tool list does not change: call these as '<power>:<tool>' through the call_with variant (call_tool_read, call_tool_write or call_tool_destructive), with args matching input_schema.",
+  };
+  return {
+    ...result,
+    content: [{ type: 'text', text: JSON.stringify(next) }, ...result.content.slice(1)],
+    structuredContent: next,
+  };
 }
 
 function powerOf(payload: Record<string, unknown>): string | undefined {

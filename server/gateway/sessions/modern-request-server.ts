@@ -27,12 +27,23 @@ export function modernRequestServer(gateway: Gateway, user: ModernUser): Session
     // The gateway's records are typed by the v1 package (the powers' side); the wire shape is the same.
     return { tools } as ListToolsResult;
   });
-  const call = modernCallHandler(gateway, { sessionId: id, bridge: user.bridge, tasks: user.tasks, ...(user.shared ? { shared: user.shared } : {}), declare: user.declare });
+  const call = modernCallHandler(gateway, {
+    sessionId: id,
+    bridge: user.bridge,
+    tasks: user.tasks,
+    ...(user.shared ? { shared: user.shared } : {}),
+    declare: user.declare,
+  });
   // Progress goes to the request that started the call (a retry's own stream carries none); so do the powers' log messages, when it asked for them.
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const stopLogs = passCallLogs(gateway.ports.manager.features, id, ctx);
     try {
-      return await call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, ctx, agentProgress(request, ctx));
+      return await call(
+        request.params.name,
+        (request.params.arguments ?? {}) as Record<string, unknown>,
+        ctx,
+        agentProgress(request, ctx),
+      );
     } finally {
       stopLogs();
     }

@@ -79,7 +79,8 @@ export class ModernUsers {
     const { ports } = gateway;
     const id = modernSessionId(user);
     // Fair sessions, as for a 2025 client's initialize: the user's session takes a place of the user's.
-    for (const closed of await ports.sessions.makeRoom(user)) log.info(`closed session ${closed} to make room for the modern requests of ${clientName(user)}`);
+    for (const closed of await ports.sessions.makeRoom(user))
+      log.info(`closed session ${closed} to make room for the modern requests of ${clientName(user)}`);
     // A call that ended after the user was closed may have left a state with nothing to close it: the user starts anew.
     if (ports.sessions.has(id)) gateway.closeSession(id);
     let declared: ClientCapabilities = {};
@@ -97,7 +98,12 @@ export class ModernUsers {
       closed: false,
     };
     // The user's session has no connection to tell: its list never changes, a message has nowhere to go.
-    gateway.openSession(id, { toolsChanged: () => undefined, log: () => undefined, close: () => this.closeEntry(entry) }, true, user);
+    gateway.openSession(
+      id,
+      { toolsChanged: () => undefined, log: () => undefined, close: () => this.closeEntry(entry) },
+      true,
+      user,
+    );
     entry.shared?.opened(id);
     if (user !== '') ports.activity.attributeSession(id, user);
     ports.manager.features.addSession({ id, capabilities: entry.capabilities, ...entry.bridge.peer(id) });

@@ -26,7 +26,10 @@ export interface SessionState {
 
 export class SessionLimitError extends Error {
   /** `yours`: the sessions the refused client holds itself (never anyone else's). */
-  constructor(readonly max: number, yours?: number) {
+  constructor(
+    readonly max: number,
+    yours?: number,
+  ) {
     super(
       `Grimoire already serves ${max} MCP sessions, its limit for all clients together (sessions.maxConcurrent), and no client holds more than its share` +
         `${yours === undefined ? '' : ` (you hold ${yours})`}: close a session you no longer use, or wait for idle ones to be closed (sessions.idleMinutes), then connect again.`,
@@ -51,11 +54,20 @@ export const clientName = (client: string): string => (client === '' ? "the owne
  * reaches only the sessions it concerns.
  */
 export class SessionRegistry {
-  readonly window: SessionState = { id: '', active: new Set(), exposed: new Map(), lastSeen: Date.now(), expires: false };
+  readonly window: SessionState = {
+    id: '',
+    active: new Set(),
+    exposed: new Map(),
+    lastSeen: Date.now(),
+    expires: false,
+  };
   private readonly sessions = new Map<string, SessionState>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly limits: () => SessionLimits, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly limits: () => SessionLimits,
+    private readonly now: () => number = Date.now,
+  ) {
     const every = Math.min(30_000, Math.max(200, (limits().idleMinutes * 60_000) / 4));
     this.sweeper = setInterval(() => void this.closeIdle(), every);
     this.sweeper.unref();
@@ -66,7 +78,15 @@ export class SessionRegistry {
     const existing = this.sessions.get(id);
     if (existing) return existing;
     if (expires) this.assertRoom();
-    const state: SessionState = { id, active: new Set(this.window.active), exposed: new Map(), lastSeen: this.now(), expires, handle, ...(client !== undefined ? { client } : {}) };
+    const state: SessionState = {
+      id,
+      active: new Set(this.window.active),
+      exposed: new Map(),
+      lastSeen: this.now(),
+      expires,
+      handle,
+      ...(client !== undefined ? { client } : {}),
+    };
     this.sessions.set(id, state);
     return state;
   }
@@ -88,12 +108,21 @@ export class SessionRegistry {
     const { maxConcurrent, maxPerClient } = this.limits();
     const expiring = this.expiring();
     const mine = expiring.filter((s) => s.client === client);
-    if (mine.length >= Math.min(maxPerClient, maxConcurrent)) return this.evict(mine, `${clientName(client)} is at its limit of ${maxPerClient} sessions (sessions.maxPerClient)`);
+    if (mine.length >= Math.min(maxPerClient, maxConcurrent))
+      return this.evict(
+        mine,
+        `${clientName(client)} is at its limit of ${maxPerClient} sessions (sessions.maxPerClient)`,
+      );
     if (expiring.length < maxConcurrent) return [];
     const byClient = new Map<string, SessionState[]>();
-    for (const state of expiring) byClient.set(state.client ?? '', [...(byClient.get(state.client ?? '') ?? []), state]);
+    for (const state of expiring)
+      byClient.set(state.client ?? '', [...(byClient.get(state.client ?? '') ?? []), state]);
     const [largest, theirs] = [...byClient].sort((a, b) => b[1].length - a[1].length)[0]!;
-    if (theirs.length > mine.length + 1) return this.evict(theirs, `the gateway is full (sessions.maxConcurrent) and ${clientName(largest)} holds the most sessions`);
+    if (theirs.length > mine.length + 1)
+      return this.evict(
+        theirs,
+        `the gateway is full (sessions.maxConcurrent) and ${clientName(largest)} holds the most sessions`,
+      );
     throw new SessionLimitError(maxConcurrent, mine.length);
   }
 
@@ -101,12 +130,13 @@ export class SessionRegistry {
     return [...this.sessions.values()].filter((s) => s.expires);
   }
 
-
   /** Closes the least recently used of `candidates` to make room; says why in its client's log. */
   private async evict(candidates: SessionState[], why: string): Promise<string[]> {
     const oldest = candidates.reduce((a, b) => (b.lastSeen < a.lastSeen ? b : a));
     this.sessions.delete(oldest.id);
-    oldest.handle?.log(`This MCP session is closed to make room for a newer one: ${why}. Initialize a new session to continue.`);
+    oldest.handle?.log(
+      `This MCP session is closed to make room for a newer one: ${why}. Initialize a new session to continue.`,
+    );
     await Promise.resolve(oldest.handle?.close()).catch(() => undefined);
     return [oldest.id];
   }
@@ -149,7 +179,8 @@ export class SessionRegistry {
   /** Sends a logging message to every session that has one of the powers active. */
   tell(powers: Iterable<string>, message: string): void {
     const concerned = [...powers];
-    for (const state of this.sessions.values()) if (concerned.some((power) => state.active.has(power))) state.handle?.log(message);
+    for (const state of this.sessions.values())
+      if (concerned.some((power) => state.active.has(power))) state.handle?.log(message);
   }
 
   /** Powers active anywhere. */

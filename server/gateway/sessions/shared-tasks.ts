@@ -27,7 +27,11 @@ export interface TaskRunner {
   cancel(owner: string, taskId: string): void;
 }
 
-export const unknownTask = () => new ProtocolError(ProtocolErrorCode.InvalidParams, 'Unknown task: no task of yours has this taskId (it expired, or it is not yours).');
+export const unknownTask = () =>
+  new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    'Unknown task: no task of yours has this taskId (it expired, or it is not yours).',
+  );
 
 export class SharedTasks {
   private poll?: NodeJS.Timeout;
@@ -40,7 +44,13 @@ export class SharedTasks {
   /** Writes the task's view as it is now (a row per task: the latest view wins). */
   publish(owner: string, view: TaskView): void {
     this.published.set(view.taskId, Date.now());
-    this.store.writeMany([{ op: 'upsert', table: 'call_tasks', row: { task_id: view.taskId, kind: 'view', owner, body: maskedJson(view), at: Date.now() } }]);
+    this.store.writeMany([
+      {
+        op: 'upsert',
+        table: 'call_tasks',
+        row: { task_id: view.taskId, kind: 'view', owner, body: maskedJson(view), at: Date.now() },
+      },
+    ]);
   }
 
   /** Resolves once what was published so far may be read by every replica (the task handle leaves after it). */
@@ -59,7 +69,10 @@ export class SharedTasks {
 
   /** The owner's task as its running replica last wrote it; throws for an unknown one or another owner's. */
   async view(owner: string, taskId: string): Promise<TaskView> {
-    const rows = await this.store.read<{ owner: string; body: string; at: number }>("SELECT owner, body, at FROM call_tasks WHERE task_id = ? AND kind = 'view'", [taskId]);
+    const rows = await this.store.read<{ owner: string; body: string; at: number }>(
+      "SELECT owner, body, at FROM call_tasks WHERE task_id = ? AND kind = 'view'",
+      [taskId],
+    );
     const row = rows[0];
     if (!row || row.owner !== owner) throw unknownTask();
     const view = JSON.parse(row.body) as TaskView;
@@ -71,7 +84,13 @@ export class SharedTasks {
   async pass(owner: string, taskId: string, kind: RequestKind, responses?: Record<string, unknown>): Promise<void> {
     const view = await this.view(owner, taskId);
     if (view.status === 'completed' || view.status === 'failed' || view.status === 'cancelled') return;
-    this.store.writeMany([{ op: 'upsert', table: 'call_tasks', row: { task_id: taskId, kind, owner, body: maskedJson(responses ?? {}), at: Date.now() } }]);
+    this.store.writeMany([
+      {
+        op: 'upsert',
+        table: 'call_tasks',
+        row: { task_id: taskId, kind, owner, body: maskedJson(responses ?? {}), at: Date.now() },
+      },
+    ]);
     await this.store.acknowledged?.();
   }
 
@@ -94,7 +113,8 @@ export class SharedTasks {
     this.polling = true;
     try {
       const now = Date.now();
-      for (const { owner, view } of running) if (now - (this.published.get(view.taskId) ?? 0) > view.ttlMs / 2) this.publish(owner, view);
+      for (const { owner, view } of running)
+        if (now - (this.published.get(view.taskId) ?? 0) > view.ttlMs / 2) this.publish(owner, view);
       const owners = new Map(running.map((task) => [task.taskId, task.owner]));
       const rows = await this.store.read<{ task_id: string; kind: string; owner: string; body: string }>(
         `SELECT task_id, kind, owner, body FROM call_tasks WHERE kind IN ('update', 'cancel') AND task_id IN (${running.map(() => '?').join(', ')})`,
@@ -134,7 +154,10 @@ function maskPairs(value: unknown, depth: number): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const pair = typeof item === 'string' ? JSON.stringify({ [key]: item }) : undefined;
-    out[key] = pair !== undefined && maskSecrets(pair) !== pair && maskSecrets(item as string) === item ? MASK : maskPairs(item, depth + 1);
+    out[key] =
+      pair !== undefined && maskSecrets(pair) !== pair && maskSecrets(item as string) === item
+        ? MASK
+        : maskPairs(item, depth + 1);
   }
   return out;
 }

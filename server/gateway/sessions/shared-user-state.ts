@@ -13,7 +13,9 @@ import type { GatewayHints, GatewayPorts } from '../ports.js';
 
 const log = logger('session');
 
-type StatePorts = Pick<GatewayPorts, 'store' | 'sessions' | 'steering' | 'activate' | 'deactivate'> & { hints: Pick<GatewayHints, 'sessions'> };
+type StatePorts = Pick<GatewayPorts, 'store' | 'sessions' | 'steering' | 'activate' | 'deactivate'> & {
+  hints: Pick<GatewayHints, 'sessions'>;
+};
 
 /**
  * The part of a session's state that changes what the agent is told: the powers active, the
@@ -62,7 +64,10 @@ export class SharedUserState {
    * guidance given and hint context gathered elsewhere.
    */
   async adopt(sessionId: string): Promise<void> {
-    const rows = await this.ports.store.read<{ kind: Kind; item: string }>('SELECT kind, item FROM session_state WHERE session = ?', [sessionId]);
+    const rows = await this.ports.store.read<{ kind: Kind; item: string }>(
+      'SELECT kind, item FROM session_state WHERE session = ?',
+      [sessionId],
+    );
     const stored = empty();
     for (const row of rows) if (KINDS.includes(row.kind)) stored[row.kind].add(row.item);
     const last = this.synced.get(sessionId) ?? new Set<string>();
@@ -73,11 +78,15 @@ export class SharedUserState {
     for (const name of stored.active) {
       if (last.has(name) || local.has(name)) continue;
       // A power that does not start here stays the user's: the next request tries again.
-      await this.ports.activate(name, sessionId).catch((error) => log.debug(`${name} not activated for ${sessionId} on this replica: ${errorMessage(error)}`));
+      await this.ports
+        .activate(name, sessionId)
+        .catch((error) => log.debug(`${name} not activated for ${sessionId} on this replica: ${errorMessage(error)}`));
     }
     for (const name of last) {
       if (stored.active.has(name) || !local.has(name)) continue;
-      await this.ports.deactivate(name, sessionId).catch((error) => log.debug(`${name} not deactivated for ${sessionId}: ${errorMessage(error)}`));
+      await this.ports
+        .deactivate(name, sessionId)
+        .catch((error) => log.debug(`${name} not deactivated for ${sessionId}: ${errorMessage(error)}`));
     }
   }
 
@@ -89,7 +98,11 @@ export class SharedUserState {
     const deactivated = added(after.active, before.active);
     const ops = [
       ...activated.map((item) => upsert(sessionId, 'active', item, at)),
-      ...deactivated.map((item) => ({ op: 'delete' as const, table: 'session_state', where: { session: sessionId, kind: 'active', item } })),
+      ...deactivated.map((item) => ({
+        op: 'delete' as const,
+        table: 'session_state',
+        where: { session: sessionId, kind: 'active', item },
+      })),
       ...GROWING.flatMap((kind) => added(before[kind], after[kind]).map((item) => upsert(sessionId, kind, item, at))),
     ];
     if (!ops.length) return;
@@ -108,7 +121,12 @@ export class SharedUserState {
   }
 }
 
-const empty = (): SharedSnapshot => ({ active: new Set(), shown: new Set(), completed: new Set(), suggested: new Set() });
+const empty = (): SharedSnapshot => ({
+  active: new Set(),
+  shown: new Set(),
+  completed: new Set(),
+  suggested: new Set(),
+});
 
 function added(from: Set<string>, to: Set<string>): string[] {
   return [...to].filter((item) => !from.has(item));

@@ -8,7 +8,12 @@
  * once and then only pass through: its session Server reads the connection itself, without the
  * entry's routing (a queue and a classification of every message both ways, about 5 µs a call).
  */
-import { isJSONRPCRequest, PROTOCOL_VERSION_META_KEY, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import {
+  isJSONRPCRequest,
+  PROTOCOL_VERSION_META_KEY,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { errorMessage, logger } from '../../log.js';
 import type { Gateway } from '../gateway.js';
@@ -23,7 +28,10 @@ export function serveStdioSessions(gateway: Gateway, transport: Transport): Stdi
   let served: Promise<StdioServerHandle> | undefined;
   const opening = new OpeningTransport(transport, (first) => {
     if (!opensLegacy(first)) {
-      const handle = serveStdio(({ era }) => createMcpSession(gateway, 'stdio', false, undefined, era).server, { transport: opening, onerror });
+      const handle = serveStdio(({ era }) => createMcpSession(gateway, 'stdio', false, undefined, era).server, {
+        transport: opening,
+        onerror,
+      });
       opening.release();
       served = Promise.resolve(handle);
       return;
@@ -41,7 +49,9 @@ export function serveStdioSessions(gateway: Gateway, transport: Transport): Stdi
       },
     );
   });
-  const listening = opening.listen().catch((error: unknown) => onerror(error instanceof Error ? error : new Error(String(error))));
+  const listening = opening
+    .listen()
+    .catch((error: unknown) => onerror(error instanceof Error ? error : new Error(String(error))));
   return {
     close: async () => {
       await listening;

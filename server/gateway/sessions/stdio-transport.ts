@@ -90,11 +90,19 @@ export class BoundedStdioServerTransport implements Transport {
       json = JSON.parse(line);
     } catch (error) {
       log.warn(`a message that is not JSON was answered with a parse error: ${preview(line, 80)}`);
-      return this.answerError(null, ProtocolErrorCode.ParseError, `Parse error: the message is not valid JSON (${preview((error as Error).message, 120)}).`);
+      return this.answerError(
+        null,
+        ProtocolErrorCode.ParseError,
+        `Parse error: the message is not valid JSON (${preview((error as Error).message, 120)}).`,
+      );
     }
     if (!isJsonRpcMessage(json)) {
       const id = (json as { id?: unknown } | null)?.id;
-      return this.answerError(typeof id === 'string' || typeof id === 'number' ? id : null, ProtocolErrorCode.InvalidRequest, 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.');
+      return this.answerError(
+        typeof id === 'string' || typeof id === 'number' ? id : null,
+        ProtocolErrorCode.InvalidRequest,
+        'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.',
+      );
     }
     this.onmessage?.(json);
   }

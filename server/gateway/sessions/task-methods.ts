@@ -10,8 +10,15 @@ import type { CallTasks } from './call-tasks.js';
 
 const TaskParams = z.looseObject({ taskId: z.string().min(1).max(200) });
 
-export function registerTaskMethods(server: Server, tasks: CallTasks, owner: string, touch: () => void, acrossReplicas = false): void {
-  const elsewhere = (taskId: string) => (acrossReplicas && tasks.shared && !tasks.holds(taskId) ? tasks.shared : undefined);
+export function registerTaskMethods(
+  server: Server,
+  tasks: CallTasks,
+  owner: string,
+  touch: () => void,
+  acrossReplicas = false,
+): void {
+  const elsewhere = (taskId: string) =>
+    acrossReplicas && tasks.shared && !tasks.holds(taskId) ? tasks.shared : undefined;
   server.setRequestHandler('tasks/get', { params: TaskParams }, async ({ taskId }) => {
     touch();
     const shared = elsewhere(taskId);

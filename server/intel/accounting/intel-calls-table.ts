@@ -50,13 +50,17 @@ export function intelCallInsert(row: IntelCallRow): WriteOp {
 
 /** The raw token count recorded for an artifact's first call, once counted. */
 export async function rawTokensOf(store: Reader, artifactId: string): Promise<number | undefined> {
-  const [row] = await store.read<{ raw_tokens: number | null }>(`SELECT raw_tokens FROM ${TABLE} WHERE artifact_id = ? AND cache != 'hit' AND raw_tokens IS NOT NULL LIMIT 1`, [artifactId]);
+  const [row] = await store.read<{ raw_tokens: number | null }>(
+    `SELECT raw_tokens FROM ${TABLE} WHERE artifact_id = ? AND cache != 'hit' AND raw_tokens IS NOT NULL LIMIT 1`,
+    [artifactId],
+  );
   return row?.raw_tokens ?? undefined;
 }
 
 /** The one op that deletes the rows older than the cutoff (the `intel_calls_at` index counts them); undefined when there are none. */
 export async function expiredIntelCallsOp(store: Reader, cutoff: number): Promise<WriteOp | undefined> {
-  const expired = (await store.read<{ n: number }>(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE at < ?`, [cutoff]))[0]?.n ?? 0;
+  const expired =
+    (await store.read<{ n: number }>(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE at < ?`, [cutoff]))[0]?.n ?? 0;
   return Number(expired) > 0 ? { op: 'deleteBefore', table: TABLE, before: { at: cutoff } } : undefined;
 }
 
@@ -64,8 +68,12 @@ export async function intelCallSums(store: Reader): Promise<IntelCallSums> {
   // The UTC day as a whole number, in SQL both SQLite and PostgreSQL run alike (BIGINT division truncates).
   const [total, days, powers, summarizers, cache, notStored] = await Promise.all([
     store.read<Aggregate>(`SELECT ${SUMS} FROM ${TABLE}`),
-    store.read<Aggregate & { day: number }>(`SELECT CAST(at AS BIGINT) / ${DAY_MS} AS day, ${SUMS} FROM ${TABLE} GROUP BY 1 ORDER BY 1`),
-    store.read<Aggregate & { power: string }>(`SELECT power, ${SUMS} FROM ${TABLE} GROUP BY power ORDER BY SUM(raw_tokens) - SUM(delivered_tokens) DESC`),
+    store.read<Aggregate & { day: number }>(
+      `SELECT CAST(at AS BIGINT) / ${DAY_MS} AS day, ${SUMS} FROM ${TABLE} GROUP BY 1 ORDER BY 1`,
+    ),
+    store.read<Aggregate & { power: string }>(
+      `SELECT power, ${SUMS} FROM ${TABLE} GROUP BY power ORDER BY SUM(raw_tokens) - SUM(delivered_tokens) DESC`,
+    ),
     store.read<{ summarizer: string; n: number }>(`SELECT summarizer, COUNT(*) AS n FROM ${TABLE} GROUP BY summarizer`),
     store.read<{ cache: string; n: number }>(`SELECT cache, COUNT(*) AS n FROM ${TABLE} GROUP BY cache`),
     store.read<{ n: number }>(`SELECT COUNT(*) AS n FROM ${TABLE} WHERE stored = 0`),

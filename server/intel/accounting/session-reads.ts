@@ -85,7 +85,10 @@ export class SessionReadLedger {
   private readonly counts: CountBatcher;
   private readonly listTokens = new Map<string, number>();
 
-  constructor(tokenizer: Tokenizer, private readonly now: () => number) {
+  constructor(
+    tokenizer: Tokenizer,
+    private readonly now: () => number,
+  ) {
     this.counts = new CountBatcher(tokenizer);
   }
 
@@ -144,7 +147,21 @@ export class SessionReadLedger {
         const oldest = [...this.sessions.values()].sort((a, b) => a.lastAt - b.lastAt)[0]!;
         this.sessions.delete(oldest.session);
       }
-      row = { session, vsCode: false, startedAt: at, lastAt: at, toolsLists: 0, currentListTokens: 0, requests: 0, requestListTokens: 0, answers: 0, answerTokens: 0, results: 0, deliveredTokens: 0, rawTokens: 0 };
+      row = {
+        session,
+        vsCode: false,
+        startedAt: at,
+        lastAt: at,
+        toolsLists: 0,
+        currentListTokens: 0,
+        requests: 0,
+        requestListTokens: 0,
+        answers: 0,
+        answerTokens: 0,
+        results: 0,
+        deliveredTokens: 0,
+        rawTokens: 0,
+      };
       this.sessions.set(session, row);
     }
     row.lastAt = Math.max(row.lastAt, at);

@@ -57,18 +57,32 @@ export async function tokenReport(
     artifacts,
     toolsList: {
       gateway: { tools: lists.gateway.length, tokens: gatewayTokens! },
-      configured: { powers: lists.powers.length, unlisted: lists.powers.filter((p) => !p.listed).length, tools: direct.length, tokens: directTokens },
+      configured: {
+        powers: lists.powers.length,
+        unlisted: lists.powers.filter((p) => !p.listed).length,
+        tools: direct.length,
+        tokens: directTokens,
+      },
       alsoDirect,
       savedTokens: directTokens - throughGrimoire,
       reduction: directTokens > 0 ? round(1 - throughGrimoire / directTokens) : 0,
-      listedTwice: twice.map((p, i) => ({ power: p.power, file: p.direct!, tools: p.tools.length, tokens: twiceTokens[i]! })),
+      listedTwice: twice.map((p, i) => ({
+        power: p.power,
+        file: p.direct!,
+        tools: p.tools.length,
+        tokens: twiceTokens[i]!,
+      })),
     },
     sessions: sessionTokens(sessions, directTokens, alsoDirect.tokens),
   };
 }
 
 /** `alsoDirect`: the tools VS Code lists directly besides Grimoire's, on each request of a VS Code session. */
-function sessionTokens(sessions: SessionReads[], configuredList: number, alsoDirect: number): TokenReportInfo['sessions'] {
+function sessionTokens(
+  sessions: SessionReads[],
+  configuredList: number,
+  alsoDirect: number,
+): TokenReportInfo['sessions'] {
   const rows = sessions.map((s): SessionTokensInfo => {
     const alsoDirectTokens = s.vsCode ? s.requests * alsoDirect : 0;
     const gateway = s.requestListTokens + alsoDirectTokens + s.answerTokens + s.deliveredTokens;
@@ -77,8 +91,23 @@ function sessionTokens(sessions: SessionReads[], configuredList: number, alsoDir
       session: s.session,
       startedAt: s.startedAt,
       lastAt: s.lastAt,
-      gateway: { requests: s.requests, toolsLists: s.toolsLists, toolsListTokens: s.requestListTokens, alsoDirectTokens, answers: s.answers, answerTokens: s.answerTokens, results: s.results, resultTokens: s.deliveredTokens, tokens: gateway },
-      direct: { requests: direct.requests, toolsListTokens: direct.toolsListTokens, resultTokens: s.rawTokens, tokens: direct.tokens },
+      gateway: {
+        requests: s.requests,
+        toolsLists: s.toolsLists,
+        toolsListTokens: s.requestListTokens,
+        alsoDirectTokens,
+        answers: s.answers,
+        answerTokens: s.answerTokens,
+        results: s.results,
+        resultTokens: s.deliveredTokens,
+        tokens: gateway,
+      },
+      direct: {
+        requests: direct.requests,
+        toolsListTokens: direct.toolsListTokens,
+        resultTokens: s.rawTokens,
+        tokens: direct.tokens,
+      },
       savedTokens: direct.tokens - gateway,
     };
   });
@@ -86,13 +115,29 @@ function sessionTokens(sessions: SessionReads[], configuredList: number, alsoDir
   const direct = rows.reduce((sum, r) => sum + r.direct.tokens, 0);
   const extraRequests = rows.reduce((sum, r) => sum + r.gateway.answers, 0);
   const alsoDirectTokens = rows.reduce((sum, r) => sum + r.gateway.alsoDirectTokens, 0);
-  return { rows, totals: { gatewayTokens: gateway, directTokens: direct, savedTokens: direct - gateway, reduction: direct > 0 ? round(1 - gateway / direct) : 0, extraRequests, alsoDirectTokens } };
+  return {
+    rows,
+    totals: {
+      gatewayTokens: gateway,
+      directTokens: direct,
+      savedTokens: direct - gateway,
+      reduction: direct > 0 ? round(1 - gateway / direct) : 0,
+      extraRequests,
+      alsoDirectTokens,
+    },
+  };
 }
 
 function totals(row: Aggregate): TokenTotals {
   const raw = row.raw ?? 0;
   const delivered = row.delivered ?? 0;
-  return { results: row.n, rawTokens: raw, deliveredTokens: delivered, savedTokens: raw - delivered, reduction: raw > 0 ? round(1 - delivered / raw) : 0 };
+  return {
+    results: row.n,
+    rawTokens: raw,
+    deliveredTokens: delivered,
+    savedTokens: raw - delivered,
+    reduction: raw > 0 ? round(1 - delivered / raw) : 0,
+  };
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

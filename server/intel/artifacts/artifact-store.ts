@@ -131,7 +131,8 @@ export class ArtifactStore {
   /** Stores the raw text under the record's id, making room first; says why when it cannot. */
   async save(record: Omit<ArtifactRecord, 'expiresAt'>, raw: string): Promise<SaveOutcome> {
     const cap = this.settings().maxBytes;
-    if (record.rawBytes > cap) return { stored: false, reason: `it is larger than the artifact store's cap (${cap} bytes)` };
+    if (record.rawBytes > cap)
+      return { stored: false, reason: `it is larger than the artifact store's cap (${cap} bytes)` };
     try {
       await this.sweep({ orphans: false });
       await this.evictFor(record.rawBytes, cap);
@@ -144,10 +145,18 @@ export class ArtifactStore {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       log.warn(`could not store artifact ${record.id}: ${errorMessage(error)}`);
-      return { stored: false, reason: code === 'ENOSPC' ? 'the disk is full' : `the file could not be written (${code ?? errorMessage(error)})` };
+      return {
+        stored: false,
+        reason:
+          code === 'ENOSPC' ? 'the disk is full' : `the file could not be written (${code ?? errorMessage(error)})`,
+      };
     }
     try {
-      this.store.write({ op: 'upsert', table: TABLE, row: toRow({ ...record, expiresAt: record.at + this.ttlMs }, file) });
+      this.store.write({
+        op: 'upsert',
+        table: TABLE,
+        row: toRow({ ...record, expiresAt: record.at + this.ttlMs }, file),
+      });
     } catch (error) {
       this.removeFile(file);
       log.warn(`could not record artifact ${record.id}: ${errorMessage(error)}`);
@@ -166,7 +175,10 @@ export class ArtifactStore {
 
   /** The raw text of the owner's live artifact; undefined when its file is gone or it is another owner's. */
   async readRaw(id: string, owner: ArtifactOwner): Promise<string | undefined> {
-    const [row] = await this.store.read<{ file: string }>(`SELECT file FROM ${TABLE} WHERE id = ? AND ${OWNED}`, [id, owner]);
+    const [row] = await this.store.read<{ file: string }>(`SELECT file FROM ${TABLE} WHERE id = ? AND ${OWNED}`, [
+      id,
+      owner,
+    ]);
     if (!row) return undefined;
     try {
       return await this.files.read(path.join(this.dir, row.file));
@@ -176,7 +188,13 @@ export class ArtifactStore {
   }
 
   /** The owner's newest live artifact of the same call (power, tool, canonical args) made after `since`. */
-  async findExact(power: string, tool: string, argsHash: string, since: number, owner: ArtifactOwner): Promise<ArtifactRecord | undefined> {
+  async findExact(
+    power: string,
+    tool: string,
+    argsHash: string,
+    since: number,
+    owner: ArtifactOwner,
+  ): Promise<ArtifactRecord | undefined> {
     const rows = await this.store.read<Row>(
       `SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND args_hash = ? AND expires_at > ? AND at > ? AND ${OWNED} ORDER BY at DESC LIMIT 1`,
       [power, tool, argsHash, this.now(), since, owner],
@@ -187,8 +205,14 @@ export class ArtifactStore {
   /** The owner's live artifacts, newest first; of one tool when given. */
   async live(limit: number, owner: ArtifactOwner, of?: { power: string; tool: string }): Promise<ArtifactRecord[]> {
     const rows = of
-      ? await this.store.read<Row>(`SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND expires_at > ? AND ${OWNED} ORDER BY at DESC LIMIT ?`, [of.power, of.tool, this.now(), owner, limit])
-      : await this.store.read<Row>(`SELECT * FROM ${TABLE} WHERE expires_at > ? AND ${OWNED} ORDER BY at DESC LIMIT ?`, [this.now(), owner, limit]);
+      ? await this.store.read<Row>(
+          `SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND expires_at > ? AND ${OWNED} ORDER BY at DESC LIMIT ?`,
+          [of.power, of.tool, this.now(), owner, limit],
+        )
+      : await this.store.read<Row>(
+          `SELECT * FROM ${TABLE} WHERE expires_at > ? AND ${OWNED} ORDER BY at DESC LIMIT ?`,
+          [this.now(), owner, limit],
+        );
     return rows.map(fromRow).filter((r): r is ArtifactRecord => r !== undefined);
   }
 
@@ -201,13 +225,21 @@ export class ArtifactStore {
     const now = this.now();
     if (version !== undefined && known?.version === version && now < known.until) return true;
     if (version !== undefined && known?.version === version && known.until === 0) return false;
-    const until = (await this.store.read<{ until: number | null }>(`SELECT MAX(expires_at) AS until FROM ${TABLE} WHERE power = ? AND read_only = 1 AND expires_at > ?`, [power, now]))[0]?.until ?? 0;
+    const until =
+      (
+        await this.store.read<{ until: number | null }>(
+          `SELECT MAX(expires_at) AS until FROM ${TABLE} WHERE power = ? AND read_only = 1 AND expires_at > ?`,
+          [power, now],
+        )
+      )[0]?.until ?? 0;
     if (version !== undefined) this.liveReads.set(power, { version, until });
     return until > 0;
   }
 
   async usage(): Promise<{ count: number; bytes: number }> {
-    const [row] = await this.store.read<{ n: number; bytes: number | null }>(`SELECT COUNT(*) AS n, SUM(raw_bytes) AS bytes FROM ${TABLE}`);
+    const [row] = await this.store.read<{ n: number; bytes: number | null }>(
+      `SELECT COUNT(*) AS n, SUM(raw_bytes) AS bytes FROM ${TABLE}`,
+    );
     return { count: row?.n ?? 0, bytes: row?.bytes ?? 0 };
   }
 
@@ -216,10 +248,15 @@ export class ArtifactStore {
    * (`orphansSwept` resolves then); returns how many artifacts went.
    */
   async sweep(options: { orphans?: boolean } = {}): Promise<number> {
-    const expired = await this.store.read<{ id: string; file: string }>(`SELECT id, file FROM ${TABLE} WHERE expires_at <= ?`, [this.now()]);
+    const expired = await this.store.read<{ id: string; file: string }>(
+      `SELECT id, file FROM ${TABLE} WHERE expires_at <= ?`,
+      [this.now()],
+    );
     this.remove(expired);
     if (options.orphans !== false) {
-      this.orphansSwept = this.removeOrphans().catch((error) => log.debug(`orphaned artifact files not removed: ${errorMessage(error)}`));
+      this.orphansSwept = this.removeOrphans().catch((error) =>
+        log.debug(`orphaned artifact files not removed: ${errorMessage(error)}`),
+      );
     }
     return expired.length;
   }
@@ -233,7 +270,10 @@ export class ArtifactStore {
     const victims: Array<{ id: string; file: string }> = [];
     // The oldest first, a page at a time: enough of them to make room, not the whole table.
     for (let offset = 0; used + bytes > cap; offset += EVICT_PAGE) {
-      const page = await this.store.read<{ id: string; file: string; raw_bytes: number }>(`SELECT id, file, raw_bytes FROM ${TABLE} ORDER BY at ASC, id LIMIT ? OFFSET ?`, [EVICT_PAGE, offset]);
+      const page = await this.store.read<{ id: string; file: string; raw_bytes: number }>(
+        `SELECT id, file, raw_bytes FROM ${TABLE} ORDER BY at ASC, id LIMIT ? OFFSET ?`,
+        [EVICT_PAGE, offset],
+      );
       for (const row of page) {
         if (used + bytes <= cap) break;
         victims.push(row);

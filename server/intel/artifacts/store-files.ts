@@ -16,10 +16,23 @@ export function storeFiles(store: Store, now: () => number = Date.now): Artifact
   return {
     write(file, text) {
       const json = NOT_PG_TEXT.test(text);
-      store.write({ op: 'upsert', table: TABLE, row: { file: path.basename(file), body: json ? JSON.stringify(text) : text, encoding: json ? 'json' : 'text', at: now() } });
+      store.write({
+        op: 'upsert',
+        table: TABLE,
+        row: {
+          file: path.basename(file),
+          body: json ? JSON.stringify(text) : text,
+          encoding: json ? 'json' : 'text',
+          at: now(),
+        },
+      });
     },
     async read(file) {
-      const row = (await store.read<{ body: string; encoding: string }>(`SELECT body, encoding FROM ${TABLE} WHERE file = ?`, [path.basename(file)]))[0];
+      const row = (
+        await store.read<{ body: string; encoding: string }>(`SELECT body, encoding FROM ${TABLE} WHERE file = ?`, [
+          path.basename(file),
+        ])
+      )[0];
       if (!row) throw Object.assign(new Error(`no stored body for ${path.basename(file)}`), { code: 'ENOENT' });
       return row.encoding === 'json' ? (JSON.parse(row.body) as string) : row.body;
     },
@@ -28,7 +41,9 @@ export function storeFiles(store: Store, now: () => number = Date.now): Artifact
     },
     list: async () => (await store.read<{ file: string }>(`SELECT file FROM ${TABLE}`)).map((row) => row.file),
     async mtime(file) {
-      const row = (await store.read<{ at: number }>(`SELECT at FROM ${TABLE} WHERE file = ?`, [path.basename(file)]))[0];
+      const row = (
+        await store.read<{ at: number }>(`SELECT at FROM ${TABLE} WHERE file = ?`, [path.basename(file)])
+      )[0];
       if (!row) throw Object.assign(new Error(`no stored body for ${path.basename(file)}`), { code: 'ENOENT' });
       return row.at;
     },

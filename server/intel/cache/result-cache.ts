@@ -49,7 +49,13 @@ export class ResultCache {
   ) {}
 
   /** The live summary of an identical earlier call made after `notBefore` and the power's last write. */
-  exact(power: string, tool: string, args: Record<string, unknown>, notBefore: number, owner: ArtifactOwner): Promise<ArtifactRecord | undefined> {
+  exact(
+    power: string,
+    tool: string,
+    args: Record<string, unknown>,
+    notBefore: number,
+    owner: ArtifactOwner,
+  ): Promise<ArtifactRecord | undefined> {
     return this.artifacts.findExact(power, tool, argsHash(args), Math.max(notBefore, this.lastWrite(power)), owner);
   }
 
@@ -88,9 +94,17 @@ export class ResultCache {
   }
 
   /** The most similar live earlier result of the same tool above the threshold; undefined without a model. */
-  async similar(power: string, tool: string, fingerprint: string, threshold: number, owner: ArtifactOwner): Promise<{ record: ArtifactRecord; similarity: number } | undefined> {
+  async similar(
+    power: string,
+    tool: string,
+    fingerprint: string,
+    threshold: number,
+    owner: ArtifactOwner,
+  ): Promise<{ record: ArtifactRecord; similarity: number } | undefined> {
     if (!this.embeddings) return undefined;
-    const candidates = (await this.artifacts.live(SIMILAR_CANDIDATES, owner, { power, tool })).filter((c) => c.fingerprint);
+    const candidates = (await this.artifacts.live(SIMILAR_CANDIDATES, owner, { power, tool })).filter(
+      (c) => c.fingerprint,
+    );
     if (candidates.length === 0) return undefined;
     const vectors = await this.embeddings.vectorsFor([fingerprint, ...candidates.map((c) => c.fingerprint)]);
     const mine = vectors?.[0];

@@ -3,9 +3,38 @@ import { clip, joinWithin, plural } from './format.js';
 import type { Findings } from './findings.js';
 
 const EXTENSIONS: Record<string, string> = {
-  ts: 'TypeScript', tsx: 'TypeScript', mts: 'TypeScript', cts: 'TypeScript', js: 'JavaScript', jsx: 'JavaScript', mjs: 'JavaScript', cjs: 'JavaScript',
-  py: 'Python', go: 'Go', rs: 'Rust', java: 'Java', kt: 'Kotlin', cs: 'C#', c: 'C', h: 'C', cpp: 'C++', hpp: 'C++', cc: 'C++', rb: 'Ruby', php: 'PHP',
-  swift: 'Swift', scala: 'Scala', sh: 'Shell', bash: 'Shell', sql: 'SQL', css: 'CSS', scss: 'SCSS', yaml: 'YAML', yml: 'YAML', toml: 'TOML', lua: 'Lua',
+  ts: 'TypeScript',
+  tsx: 'TypeScript',
+  mts: 'TypeScript',
+  cts: 'TypeScript',
+  js: 'JavaScript',
+  jsx: 'JavaScript',
+  mjs: 'JavaScript',
+  cjs: 'JavaScript',
+  py: 'Python',
+  go: 'Go',
+  rs: 'Rust',
+  java: 'Java',
+  kt: 'Kotlin',
+  cs: 'C#',
+  c: 'C',
+  h: 'C',
+  cpp: 'C++',
+  hpp: 'C++',
+  cc: 'C++',
+  rb: 'Ruby',
+  php: 'PHP',
+  swift: 'Swift',
+  scala: 'Scala',
+  sh: 'Shell',
+  bash: 'Shell',
+  sql: 'SQL',
+  css: 'CSS',
+  scss: 'SCSS',
+  yaml: 'YAML',
+  yml: 'YAML',
+  toml: 'TOML',
+  lua: 'Lua',
 };
 
 const DECLARATIONS: RegExp[] = [
@@ -19,13 +48,16 @@ const DECLARATIONS: RegExp[] = [
   /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:fn|struct|enum|trait|impl|mod)\s+([A-Za-z_]\w*)/,
   /^\s*(?:public|private|protected|internal|static|\s)*(?:[\w<>[\],\s]+)\s+([A-Za-z_]\w*)\s*\([^;]*\)\s*\{?\s*$/,
 ];
-const IMPORT = /^\s*(?:import\s.*?from\s+['"]([^'"]+)['"]|import\s+['"]([^'"]+)['"]|(?:const|let|var)\s+.*?=\s*require\(['"]([^'"]+)['"]\)|from\s+([\w.]+)\s+import|import\s+([\w.]+)|use\s+([\w:]+)|#include\s+[<"]([^>"]+)[>"])/;
+const IMPORT =
+  /^\s*(?:import\s.*?from\s+['"]([^'"]+)['"]|import\s+['"]([^'"]+)['"]|(?:const|let|var)\s+.*?=\s*require\(['"]([^'"]+)['"]\)|from\s+([\w.]+)\s+import|import\s+([\w.]+)|use\s+([\w:]+)|#include\s+[<"]([^>"]+)[>"])/;
 
 export function languageOf(path: string | undefined, text: string): string | undefined {
   const ext = path ? /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() : undefined;
   if (ext && EXTENSIONS[ext]) return EXTENSIONS[ext];
   const lines = text.split('\n', 200);
-  const codeish = lines.filter((l) => /[;{}]\s*$|^\s*(import|export|def|class|func|fn|const|let|var|return|if|for)\b/.test(l)).length;
+  const codeish = lines.filter((l) =>
+    /[;{}]\s*$|^\s*(import|export|def|class|func|fn|const|let|var|return|if|for)\b/.test(l),
+  ).length;
   return codeish >= Math.max(5, lines.length * 0.3) ? 'code' : undefined;
 }
 
@@ -48,14 +80,24 @@ export function summarizeCode(lines: string[], language: string, path: string | 
     if (todo) todos.push({ line: index + 1, text: line.slice(todo.index).trim() });
   });
   const blank = lines.filter((l) => !l.trim()).length;
-  out.finding(`${language === 'code' ? 'Source file' : `${language} file`}${path ? ` ${path}` : ''}: ${plural(lines.length, 'line')} (${plural(lines.length - blank, 'non-blank')}), ${plural(symbols.length, 'declaration')}, ${plural(imports.length, 'import')}.`);
-  const docComment = lines.slice(0, 30).join('\n').match(/\/\*\*([\s\S]*?)\*\/|^"""([\s\S]*?)"""|^(?:\/\/|#)\s*(.+)/m);
+  out.finding(
+    `${language === 'code' ? 'Source file' : `${language} file`}${path ? ` ${path}` : ''}: ${plural(lines.length, 'line')} (${plural(lines.length - blank, 'non-blank')}), ${plural(symbols.length, 'declaration')}, ${plural(imports.length, 'import')}.`,
+  );
+  const docComment = lines
+    .slice(0, 30)
+    .join('\n')
+    .match(/\/\*\*([\s\S]*?)\*\/|^"""([\s\S]*?)"""|^(?:\/\/|#)\s*(.+)/m);
   const doc = docComment?.slice(1).find(Boolean);
   if (doc) out.finding(`Header: ${clip(doc.replace(/^\s*\*\s?/gm, ' '), 200)}`);
   if (symbols.length > 0) out.finding(`Declares: ${joinWithin(symbols, 240)}.`);
   if (imports.length > 0) out.finding(`Imports: ${joinWithin([...new Set(imports)], 200)}.`);
   if (todos.length > 0) {
-    out.finding(`${plural(todos.length, 'TODO/FIXME note')}: ${todos.slice(0, 3).map((t) => `line ${t.line}: ${clip(t.text, 60)}`).join('; ')}.`);
+    out.finding(
+      `${plural(todos.length, 'TODO/FIXME note')}: ${todos
+        .slice(0, 3)
+        .map((t) => `line ${t.line}: ${clip(t.text, 60)}`)
+        .join('; ')}.`,
+    );
     out.insight(`Open notes in the code, first at line ${todos[0]!.line}: ${clip(todos[0]!.text, 100)}.`);
   }
   out.identifiers('symbols', symbols, 1);

@@ -53,7 +53,11 @@ function parts(values: string[]): Part[] {
       members.forEach((member, i) => placed.set(group.first + i / 1000, { text: member.text, count: member.count }));
       continue;
     }
-    placed.set(group.first, { text: braced(group.prefix, members, group.suffix), count: group.numbers.length, group: { prefix: group.prefix, members, suffix: group.suffix } });
+    placed.set(group.first, {
+      text: braced(group.prefix, members, group.suffix),
+      count: group.numbers.length,
+      group: { prefix: group.prefix, members, suffix: group.suffix },
+    });
   }
   const rest = values.map((value, index) => ({ value, index })).filter(({ value }) => !grouped.has(value));
   for (const part of prefixGroups(rest)) placed.set(part.index, part.part);
@@ -109,8 +113,13 @@ function prefixGroups(values: Array<{ value: string; index: number }>): Array<{ 
   for (const { prefix, members } of clusters) {
     const first = Math.min(...members.map((m) => m.index));
     if (members.length >= MIN_GROUP && prefix.length >= 8) {
-      const list = [...members].sort((a, b) => a.index - b.index).map((m) => ({ text: m.value.slice(prefix.length), count: 1 }));
-      out.push({ index: first, part: { text: braced(prefix, list, ''), count: members.length, group: { prefix, members: list, suffix: '' } } });
+      const list = [...members]
+        .sort((a, b) => a.index - b.index)
+        .map((m) => ({ text: m.value.slice(prefix.length), count: 1 }));
+      out.push({
+        index: first,
+        part: { text: braced(prefix, list, ''), count: members.length, group: { prefix, members: list, suffix: '' } },
+      });
     } else for (const member of members) out.push({ index: member.index, part: { text: member.value, count: 1 } });
   }
   return out;
@@ -166,11 +175,14 @@ function cutGroup(group: NonNullable<Part['group']>, room: number): { text: stri
 export function expandCompact(text: string): string[] {
   const out: string[] = [];
   const spaced = text.includes(SPACED_SEPARATOR);
-  for (const token of text.replace(/…\+\d+ more/g, spaced ? SPACED_SEPARATOR : ' ').split(spaced ? / \| (?![^{]*\})/ : / (?![^{]*\})/)) {
+  for (const token of text
+    .replace(/…\+\d+ more/g, spaced ? SPACED_SEPARATOR : ' ')
+    .split(spaced ? / \| (?![^{]*\})/ : / (?![^{]*\})/)) {
     if (!token) continue;
     const group = /^(.*?)\{(.*)\}(.*)$/.exec(token);
     if (group) {
-      for (const member of group[2]!.split(',')) for (const value of expandRange(member)) out.push(`${group[1]}${value}${group[3]}`);
+      for (const member of group[2]!.split(','))
+        for (const value of expandRange(member)) out.push(`${group[1]}${value}${group[3]}`);
     } else out.push(...expandRange(token));
   }
   return out;

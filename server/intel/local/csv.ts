@@ -46,11 +46,15 @@ export function splitRow(line: string, delimiter: string): string[] {
 }
 
 export function summarizeTable(lines: string[], delimiter: string, out: Findings): void {
-  const rows = lines.filter((l) => l.trim() && !/^[\s|:-]+$/.test(l)).map((l) => splitRow(delimiter === '|' ? l.replace(/^\s*\||\|\s*$/g, '') : l, delimiter));
+  const rows = lines
+    .filter((l) => l.trim() && !/^[\s|:-]+$/.test(l))
+    .map((l) => splitRow(delimiter === '|' ? l.replace(/^\s*\||\|\s*$/g, '') : l, delimiter));
   const header = rows[0]!;
   const body = rows.slice(1);
   const name = delimiter === '\t' ? 'TSV' : delimiter === '|' ? 'Table' : 'CSV';
-  out.finding(`${name} with ${plural(body.length, 'row')} and ${plural(header.length, 'column')}: ${joinWithin(header, 220)}.`);
+  out.finding(
+    `${name} with ${plural(body.length, 'row')} and ${plural(header.length, 'column')}: ${joinWithin(header, 220)}.`,
+  );
   const categorical: string[] = [];
   const ranges: string[] = [];
   header.forEach((column, index) => {
@@ -75,26 +79,46 @@ export function summarizeTable(lines: string[], delimiter: string, out: Findings
     }
     const counts = new Map<string, number>();
     for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-    if (counts.size <= 12 && counts.size < values.length * 0.5) categorical.push(`${column}: ${topCounts(counts, 5, 30)}`);
+    if (counts.size <= 12 && counts.size < values.length * 0.5)
+      categorical.push(`${column}: ${topCounts(counts, 5, 30)}`);
   });
   if (categorical.length > 0) out.finding(categorical.slice(0, 3).join('; ') + '.');
   if (ranges.length > 0) out.finding(ranges.slice(0, 4).join('; ') + '.');
-  out.finding(`First rows: ${joinWithin(body.slice(0, 2).map((row) => clip(row.join(', '), 120)), 260, ' · ')}.`);
+  out.finding(
+    `First rows: ${joinWithin(
+      body.slice(0, 2).map((row) => clip(row.join(', '), 120)),
+      260,
+      ' · ',
+    )}.`,
+  );
   const flagged = body.filter((row) => row.some((cell) => isSalientText(cell)));
   if (flagged.length > 0) {
     // Every flagged row by its key (the id column, else the first), grouped by the cell that flags it.
-    const keyColumn = Math.max(0, header.findIndex((c) => isIdField(c) || isIdField(c.replace(/\s+/g, '_'))));
+    const keyColumn = Math.max(
+      0,
+      header.findIndex((c) => isIdField(c) || isIdField(c.replace(/\s+/g, '_'))),
+    );
     const groups = new Map<string, string[]>();
     for (const row of flagged) {
       const at = row.findIndex((cell) => isSalientText(cell));
-      const condition = row[at]!.length <= 30 ? `${header[at] ?? `column ${at + 1}`}=${row[at]}` : `${header[at] ?? `column ${at + 1}`} mentions a failure`;
+      const condition =
+        row[at]!.length <= 30
+          ? `${header[at] ?? `column ${at + 1}`}=${row[at]}`
+          : `${header[at] ?? `column ${at + 1}`} mentions a failure`;
       groups.set(condition, [...(groups.get(condition) ?? []), row[keyColumn] ?? '']);
     }
     const sorted = [...groups].sort((a, b) => b[1].length - a[1].length);
-    const kept = sorted.length <= 5 ? sorted : [...sorted.slice(0, 4), ['other flags', sorted.slice(4).flatMap(([, keys]) => keys)] as [string, string[]]];
-    for (const [condition, keys] of kept) out.attention(`${condition} (${keys.length}) by ${header[keyColumn]}`, keys.filter(Boolean));
-    out.insight(`${plural(flagged.length, 'row')} mention errors or failures, all named under identifiers; e.g. ${clip(flagged[0]!.join(', '), 100)}.`);
+    const kept =
+      sorted.length <= 5
+        ? sorted
+        : [...sorted.slice(0, 4), ['other flags', sorted.slice(4).flatMap(([, keys]) => keys)] as [string, string[]]];
+    for (const [condition, keys] of kept)
+      out.attention(`${condition} (${keys.length}) by ${header[keyColumn]}`, keys.filter(Boolean));
+    out.insight(
+      `${plural(flagged.length, 'row')} mention errors or failures, all named under identifiers; e.g. ${clip(flagged[0]!.join(', '), 100)}.`,
+    );
   }
   // Without a named id column, the first column is usually the key.
-  if (!header.some((c) => isIdField(c) || isIdField(c.replace(/\s+/g, '_')))) out.identifiers(header[0]!, body.map((row) => row[0] ?? '').filter(Boolean), 2);
+  if (!header.some((c) => isIdField(c) || isIdField(c.replace(/\s+/g, '_'))))
+    out.identifiers(header[0]!, body.map((row) => row[0] ?? '').filter(Boolean), 2);
 }

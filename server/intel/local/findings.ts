@@ -74,16 +74,32 @@ export class Findings {
   /** Every record matching a notable condition (all failed ids), compactly, kept whatever the budget. */
   attention(name: string, values: Array<string | number>): void {
     if (values.length === 0) return;
-    this.ids.push({ name, priority: -1, order: this.ids.length, render: (max) => compactValues(values, Math.min(max, ATTENTION_CHARS)), whole: true });
+    this.ids.push({
+      name,
+      priority: -1,
+      order: this.ids.length,
+      render: (max) => compactValues(values, Math.min(max, ATTENTION_CHARS)),
+      whole: true,
+    });
   }
 
   /** A fixed text (e.g. a URL template) counting for `count` values. */
   identifierText(name: string, text: string, count: number, priority = 1): void {
-    this.ids.push({ name, priority, order: this.ids.length, render: (max) => (text.length <= max ? { text, kept: count, total: count } : { text: '', kept: 0, total: count }) });
+    this.ids.push({
+      name,
+      priority,
+      order: this.ids.length,
+      render: (max) => (text.length <= max ? { text, kept: count, total: count } : { text: '', kept: 0, total: count }),
+    });
   }
 
   /** Values grouped under labels: `label: a b c; label2: d`. */
-  identifierGroups(name: string, groups: Array<{ label: string; values: string[] }>, total: number, priority = 1): void {
+  identifierGroups(
+    name: string,
+    groups: Array<{ label: string; values: string[] }>,
+    total: number,
+    priority = 1,
+  ): void {
     this.ids.push({ name, priority, order: this.ids.length, render: (max) => renderGroups(groups, total, max) });
   }
 
@@ -123,7 +139,10 @@ export class Findings {
       left -= estimateTokens(list.text) + nameCost;
       missing += list.total - list.kept;
     }
-    if (missing > 0) insights.push(`${plural(missing, 'more identifier')} did not fit here: they are in the full result (read_artifact).`);
+    if (missing > 0)
+      insights.push(
+        `${plural(missing, 'more identifier')} did not fit here: they are in the full result (read_artifact).`,
+      );
     return {
       keyFindings: findings,
       actionableInsights: insights,

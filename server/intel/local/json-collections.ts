@@ -25,12 +25,16 @@ export function findCollections(root: unknown): Collection[] {
       // Wrappers around the real items (EC2 Reservations[].Instances[]): their nested items, flattened.
       for (const nested of flattened(value, path)) found.push(nested);
       // Arrays of arrays (rows) are a collection themselves; look inside only the first item for nested bulk.
-      if (value.length > 0 && isPlainObject(value[0])) for (const [key, inner] of Object.entries(value[0])) if (Array.isArray(inner) && inner.length > 20) visit(inner, `${path}[0].${key}`, depth + 1);
+      if (value.length > 0 && isPlainObject(value[0]))
+        for (const [key, inner] of Object.entries(value[0]))
+          if (Array.isArray(inner) && inner.length > 20) visit(inner, `${path}[0].${key}`, depth + 1);
       return;
     }
     const entries = Object.entries(value as Record<string, unknown>);
     if (entries.length >= MIN_MAP_KEYS && looksLikeMap(entries)) {
-      const items = entries.map(([key, inner]) => (isPlainObject(inner) ? { $key: key, ...inner } : { $key: key, $value: inner }));
+      const items = entries.map(([key, inner]) =>
+        isPlainObject(inner) ? { $key: key, ...inner } : { $key: key, $value: inner },
+      );
       found.push({ path, kind: 'map', items, weight: weightOf(items) });
       return;
     }
@@ -49,11 +53,14 @@ function flattened(items: unknown[], path: string): Collection[] {
   for (const key of Object.keys(objects[0]!)) {
     // A tree's children are its structure, not a wrapper's payload: the tree summarizer walks them with their parents.
     if (CHILD_KEYS.includes(key)) continue;
-    const lists = objects.map((item) => item[key]).filter((v): v is unknown[] => Array.isArray(v) && v.some(isPlainObject));
+    const lists = objects
+      .map((item) => item[key])
+      .filter((v): v is unknown[] => Array.isArray(v) && v.some(isPlainObject));
     if (lists.length < objects.length / 2) continue;
     const flat = lists.flat();
     const weight = weightOf(flat);
-    if (flat.length >= objects.length && weight >= total * 0.6) out.push({ path: `${path}[*].${key}`, kind: 'array', items: flat, weight: total + 1 });
+    if (flat.length >= objects.length && weight >= total * 0.6)
+      out.push({ path: `${path}[*].${key}`, kind: 'array', items: flat, weight: total + 1 });
   }
   return out;
 }
@@ -76,7 +83,8 @@ function looksLikeMap(entries: Array<[string, unknown]>): boolean {
 
 function weightOf(items: unknown[]): number {
   const sample = items.slice(0, 5);
-  const avg = sample.reduce<number>((sum, item) => sum + (JSON.stringify(item)?.length ?? 4), 0) / Math.max(1, sample.length);
+  const avg =
+    sample.reduce<number>((sum, item) => sum + (JSON.stringify(item)?.length ?? 4), 0) / Math.max(1, sample.length);
   return avg * items.length;
 }
 
@@ -89,7 +97,12 @@ export const CHILD_KEYS = ['children', 'nodes', 'subitems', 'entries', 'contents
 
 export function childKeyOf(items: unknown[]): string | undefined {
   for (const key of CHILD_KEYS) {
-    if (items.some((item) => isPlainObject(item) && Array.isArray(item[key]) && (item[key] as unknown[]).some(isPlainObject))) return key;
+    if (
+      items.some(
+        (item) => isPlainObject(item) && Array.isArray(item[key]) && (item[key] as unknown[]).some(isPlainObject),
+      )
+    )
+      return key;
   }
   return undefined;
 }

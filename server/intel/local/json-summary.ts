@@ -11,10 +11,13 @@ import { summarizeTree } from './json-tree.js';
 import { NAMES_SHARE } from './names-share.js';
 
 const SAMPLE = 5_000;
-const CATEGORY_PREFERENCE = /^(status|state|type|kind|level|severity|category|conclusion|result|priority|role|method|visibility)$/i;
-const STATUS_BAD = /^(fail(ed|ure)?|error|errored|cancel(l)?ed|critical|high|blocker|rejected|timed_out|broken|down|unhealthy|red)$/i;
+const CATEGORY_PREFERENCE =
+  /^(status|state|type|kind|level|severity|category|conclusion|result|priority|role|method|visibility)$/i;
+const STATUS_BAD =
+  /^(fail(ed|ure)?|error|errored|cancel(l)?ed|critical|high|blocker|rejected|timed_out|broken|down|unhealthy|red)$/i;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
-const PAGINATION = /^(next|next_?cursor|nextCursor|next_?page(_token)?|nextPageToken|cursor|has_?more|hasMore|has_next_page|continuation(_token)?|after|end_cursor|endCursor|next_link|@odata\.nextLink|links?)$/i;
+const PAGINATION =
+  /^(next|next_?cursor|nextCursor|next_?page(_token)?|nextPageToken|cursor|has_?more|hasMore|has_next_page|continuation(_token)?|after|end_cursor|endCursor|next_link|@odata\.nextLink|links?)$/i;
 const VERSION = /^(?:[~^<>=v]|>=|<=)*\s*\d+(?:\.[\dx*]+){0,3}(?:[-+][\w.]+)?$/;
 const TOTAL = /^(total|total_?count|totalCount|count|total_?results|totalResults|total_?items|hits)$/i;
 
@@ -36,7 +39,10 @@ export function summarizeJson(root: unknown, out: Findings): void {
   for (const other of collections.slice(1, 4)) {
     if (other.path.startsWith(`${main.path}[`) || childKeyOf(other.items)) continue;
     const objects = other.items.filter(isPlainObject) as Array<Record<string, unknown>>;
-    const distribution = objects.length >= other.items.length / 2 ? categoricalFields(objects.slice(0, SAMPLE)).slice(0, 2).join('; ') : undefined;
+    const distribution =
+      objects.length >= other.items.length / 2
+        ? categoricalFields(objects.slice(0, SAMPLE)).slice(0, 2).join('; ')
+        : undefined;
     out.finding(`${other.path}: ${describeKind(other)}${fieldsNote(other)}${distribution ? `; ${distribution}` : ''}.`);
     collectIdentifiers(other, out, 2);
   }
@@ -46,30 +52,45 @@ function describeKind(collection: Collection): string {
   if (collection.kind === 'map') return `map of ${plural(collection.items.length, 'entry', 'entries')}`;
   const objects = collection.items.filter(isPlainObject).length;
   if (objects === collection.items.length) return `array of ${plural(collection.items.length, 'object')}`;
-  const types = new Set(collection.items.map((item) => (Array.isArray(item) ? 'array' : item === null ? 'null' : typeof item)));
+  const types = new Set(
+    collection.items.map((item) => (Array.isArray(item) ? 'array' : item === null ? 'null' : typeof item)),
+  );
   return `array of ${collection.items.length.toLocaleString('en-US')} ${[...types].join('/')} values`;
 }
 
 function fieldsNote(collection: Collection): string {
   const fields = fieldOrder(collection.items.slice(0, 200));
-  return fields.length ? ` (fields: ${joinWithin(fields.filter((f) => f !== '$key' && f !== '$value'), 140)})` : '';
+  return fields.length
+    ? ` (fields: ${joinWithin(
+        fields.filter((f) => f !== '$key' && f !== '$value'),
+        140,
+      )})`
+    : '';
 }
 
 function describeRootObject(root: Record<string, unknown>, main: Collection | undefined, out: Findings): void {
   const entries = Object.entries(root);
   const scalars = entries.filter(([, v]) => v === null || typeof v !== 'object');
   const shape = entries.map(([k, v]) => `${k}${Array.isArray(v) ? `[${v.length}]` : isPlainObject(v) ? '{}' : ''}`);
-  if (main && main.path !== '$') out.finding(`JSON object with ${plural(entries.length, 'key')} (${joinWithin(shape, 160)}); the bulk is ${main.path}, ${describeKind(main)}.`);
+  if (main && main.path !== '$')
+    out.finding(
+      `JSON object with ${plural(entries.length, 'key')} (${joinWithin(shape, 160)}); the bulk is ${main.path}, ${describeKind(main)}.`,
+    );
   const pagination = scalars.filter(([k]) => PAGINATION.test(k) || TOTAL.test(k));
   const total = scalars.find(([k, v]) => TOTAL.test(k) && typeof v === 'number');
   if (main && total && typeof total[1] === 'number' && total[1] > main.items.length) {
-    out.insight(`This page holds ${main.items.length.toLocaleString('en-US')} of ${total[1].toLocaleString('en-US')} items (${total[0]}): ask for the next page if you need more.`);
+    out.insight(
+      `This page holds ${main.items.length.toLocaleString('en-US')} of ${total[1].toLocaleString('en-US')} items (${total[0]}): ask for the next page if you need more.`,
+    );
   }
-  const paging = entries.filter(([k, v]) => PAGINATION.test(k) && v !== null && v !== false && v !== '' && !TOTAL.test(k));
+  const paging = entries.filter(
+    ([k, v]) => PAGINATION.test(k) && v !== null && v !== false && v !== '' && !TOTAL.test(k),
+  );
   const next = paging.find(([, v]) => typeof v !== 'boolean') ?? paging[0];
   if (next) out.insight(`More results are available: ${next[0]} = ${clip(JSON.stringify(next[1]), 120)}.`);
   const shown = scalars.filter(([k]) => !pagination.some(([p]) => p === k)).slice(0, 8);
-  if (shown.length > 0) out.finding(`Top-level values: ${shown.map(([k, v]) => `${k}=${clip(String(v), 40)}`).join(', ')}.`);
+  if (shown.length > 0)
+    out.finding(`Top-level values: ${shown.map(([k, v]) => `${k}=${clip(String(v), 40)}`).join(', ')}.`);
 }
 
 /** A JSON value with no collection: name its keys and values. */
@@ -84,8 +105,15 @@ function describeFlatObject(root: unknown, out: Findings): void {
     else leaves.push([path, value]);
   };
   walk(root, '');
-  out.finding(`JSON object with ${plural(leaves.length, 'value')}: ${joinWithin(leaves.map(([k, v]) => `${k}=${clip(JSON.stringify(v) ?? 'null', 40)}`), 400)}.`);
-  const ids = leaves.filter(([k, v]) => isIdField(k.split('.').pop()!) && (typeof v === 'string' || typeof v === 'number'));
+  out.finding(
+    `JSON object with ${plural(leaves.length, 'value')}: ${joinWithin(
+      leaves.map(([k, v]) => `${k}=${clip(JSON.stringify(v) ?? 'null', 40)}`),
+      400,
+    )}.`,
+  );
+  const ids = leaves.filter(
+    ([k, v]) => isIdField(k.split('.').pop()!) && (typeof v === 'string' || typeof v === 'number'),
+  );
   for (const [k, v] of ids) out.identifiers(k, [v as string | number], idPriority(k.split('.').pop()!));
 }
 
@@ -101,7 +129,10 @@ function describeCollection(collection: Collection, out: Findings, priority: num
   const sample = objects.length > SAMPLE ? objects.slice(0, SAMPLE) : objects;
   // `Instances[*].InstanceId`: the id named after the collection labels its items.
   const noun = (/([A-Za-z]+?)(?:es|s)?(?:\[\*\])?$/.exec(collection.path)?.[1] ?? '').toLowerCase();
-  const preferred = noun.length >= 3 ? Object.keys(objects[0] ?? {}).find((k) => isIdField(k) && k.toLowerCase().startsWith(noun)) : undefined;
+  const preferred =
+    noun.length >= 3
+      ? Object.keys(objects[0] ?? {}).find((k) => isIdField(k) && k.toLowerCase().startsWith(noun))
+      : undefined;
   const label = (item: Record<string, unknown>) => labelOf(item, preferred);
   const distributions = categoricalFields(sample);
   if (distributions.length > 0) out.finding(distributions.slice(0, 3).join('; ') + '.');
@@ -115,8 +146,14 @@ function describeCollection(collection: Collection, out: Findings, priority: num
     const salient = flagged.map((f) => f.item);
     out.finding(`Needs attention (${salient.length}): ${joinWithin(salient.slice(0, 3).map(label), 240, ' · ')}.`);
     const groups = groupConditions(flagged);
-    for (const [condition, items] of groups) out.attention(`${condition} (${items.length})`, items.map((item) => primaryIdOf(item, preferred) ?? clip(label(item), 60)));
-    out.insight(`${plural(salient.length, 'item')} look${salient.length === 1 ? 's' : ''} failed or flagged, all named under identifiers ${[...groups.keys()].map((c) => `"${c}"`).join(', ')}.`);
+    for (const [condition, items] of groups)
+      out.attention(
+        `${condition} (${items.length})`,
+        items.map((item) => primaryIdOf(item, preferred) ?? clip(label(item), 60)),
+      );
+    out.insight(
+      `${plural(salient.length, 'item')} look${salient.length === 1 ? 's' : ''} failed or flagged, all named under identifiers ${[...groups.keys()].map((c) => `"${c}"`).join(', ')}.`,
+    );
   }
   if (ranges.length > 0) out.finding(ranges.slice(0, 3).join('; ') + '.');
   collectIdentifiers(collection, out, priority);
@@ -124,10 +161,16 @@ function describeCollection(collection: Collection, out: Findings, priority: num
 
 function describeScalars(items: unknown[], where: string, out: Findings, priority: number): void {
   const strings = items.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
-  out.finding(`Array of ${items.length.toLocaleString('en-US')} values${where}; first: ${joinWithin(strings.slice(0, 5).map((v) => clip(String(v), 60)), 240)}.`);
+  out.finding(
+    `Array of ${items.length.toLocaleString('en-US')} values${where}; first: ${joinWithin(
+      strings.slice(0, 5).map((v) => clip(String(v), 60)),
+      240,
+    )}.`,
+  );
   const counts = new Map<string, number>();
   for (const value of strings) counts.set(String(value), (counts.get(String(value)) ?? 0) + 1);
-  if (counts.size < strings.length) out.finding(`${plural(counts.size, 'distinct value')}; most frequent: ${topCounts(counts, 5)}.`);
+  if (counts.size < strings.length)
+    out.finding(`${plural(counts.size, 'distinct value')}; most frequent: ${topCounts(counts, 5)}.`);
   const idLike = strings.filter((v) => typeof v === 'number' || (v.length <= 200 && !/\s/.test(v)));
   if (idLike.length >= strings.length * 0.8) out.identifiers(`values${where}`, idLike, priority);
 }
@@ -138,16 +181,23 @@ function collectIdentifiers(collection: Collection, out: Findings, basePriority:
   const at = collection.path === '$' ? '' : `${collection.path}[*].`;
   if (collection.kind === 'map') {
     // name@version for dependency maps and lock files; other maps (settings, environments) by key alone.
-    const versions = items.every((item) => typeof item.version === 'string' || (typeof item.$value === 'string' && VERSION.test(item.$value)));
-    const keys = items.map((item) => (versions ? `${item.$key}@${String(item.version ?? item.$value)}` : String(item.$key)));
+    const versions = items.every(
+      (item) => typeof item.version === 'string' || (typeof item.$value === 'string' && VERSION.test(item.$value)),
+    );
+    const keys = items.map((item) =>
+      versions ? `${item.$key}@${String(item.version ?? item.$value)}` : String(item.$key),
+    );
     out.identifiers(`${collection.path} keys${versions ? '@value' : ''}`, keys, basePriority);
   }
   const fields = fieldOrder(items.slice(0, 200)).filter((f) => f !== '$key' && f !== '$value');
-  const scalarIds = fields.filter((f) => (isIdField(f) && items.some((item) => isIdValue(item[f]))) || looksLikeIds(items, f));
+  const scalarIds = fields.filter(
+    (f) => (isIdField(f) && items.some((item) => isIdValue(item[f]))) || looksLikeIds(items, f),
+  );
   for (const field of scalarIds) {
     const values = items.map((item) => item[field]).filter(isIdValue);
     // Named ids first; among equals, the cheaper list first (it is more likely to fit whole).
-    const priority = basePriority + (isIdField(field) ? idPriority(field) : 2) + Math.min(0.9, averageLength(values) / 100);
+    const priority =
+      basePriority + (isIdField(field) ? idPriority(field) : 2) + Math.min(0.9, averageLength(values) / 100);
     const template = templateOf(items, field, scalarIds);
     if (template) out.identifierText(`${at}${field}`, template, values.length, basePriority + idPriority(field));
     else out.identifiers(`${at}${field}`, values, priority);
@@ -166,8 +216,12 @@ function collectIdentifiers(collection: Collection, out: Findings, basePriority:
   for (const field of fields) {
     const lists = items.map((item) => item[field]).filter(Array.isArray);
     if (lists.length < items.length / 3) continue;
-    const names = lists.flat().map((v) => (isPlainObject(v) ? (v.name ?? v.login ?? v.id) : v)).filter(isIdValue);
-    if (names.length > 0 && names.length <= items.length * 10) out.identifiers(`${at}${field}[]`, names, basePriority + 4);
+    const names = lists
+      .flat()
+      .map((v) => (isPlainObject(v) ? (v.name ?? v.login ?? v.id) : v))
+      .filter(isIdValue);
+    if (names.length > 0 && names.length <= items.length * 10)
+      out.identifiers(`${at}${field}[]`, names, basePriority + 4);
   }
 }
 
@@ -185,7 +239,8 @@ function templateOf(items: Array<Record<string, unknown>>, field: string, idFiel
     if (at < 0) continue;
     const prefix = url.slice(0, at);
     const suffix = url.slice(at + String(key).length);
-    if (items.every((item) => item[field] === undefined || item[field] === `${prefix}${String(item[other])}${suffix}`)) return `${prefix}{${other}}${suffix}`;
+    if (items.every((item) => item[field] === undefined || item[field] === `${prefix}${String(item[other])}${suffix}`))
+      return `${prefix}{${other}}${suffix}`;
   }
   return undefined;
 }
@@ -204,13 +259,17 @@ function averageLength(values: Array<string | number>): number {
 }
 
 function isIdValue(value: unknown): value is string | number {
-  return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length > 0 && value.length <= 300);
+  return (
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    (typeof value === 'string' && value.length > 0 && value.length <= 300)
+  );
 }
 
 /** Fields in the order they first appear, most frequent first among ties. */
 function fieldOrder(items: unknown[]): string[] {
   const seen = new Map<string, number>();
-  for (const item of items) if (isPlainObject(item)) for (const key of Object.keys(item)) seen.set(key, (seen.get(key) ?? 0) + 1);
+  for (const item of items)
+    if (isPlainObject(item)) for (const key of Object.keys(item)) seen.set(key, (seen.get(key) ?? 0) + 1);
   return [...seen.keys()];
 }
 
@@ -226,7 +285,10 @@ function categoricalFields(items: Array<Record<string, unknown>>): string[] {
         present++;
         counts.set(String(value), (counts.get(String(value)) ?? 0) + 1);
         if (counts.size > 12) break;
-      } else if (Array.isArray(value) && value.every((v) => typeof v === 'string' || (isPlainObject(v) && typeof v.name === 'string'))) {
+      } else if (
+        Array.isArray(value) &&
+        value.every((v) => typeof v === 'string' || (isPlainObject(v) && typeof v.name === 'string'))
+      ) {
         present++;
         for (const v of value) {
           const name = typeof v === 'string' ? v : String((v as { name: string }).name);
@@ -235,7 +297,13 @@ function categoricalFields(items: Array<Record<string, unknown>>): string[] {
         if (counts.size > 40) break;
       }
     }
-    if (present < items.length / 2 || counts.size < 2 || counts.size > (Array.isArray(items[0]?.[field]) ? 40 : 12) || counts.size >= present * 0.6) continue;
+    if (
+      present < items.length / 2 ||
+      counts.size < 2 ||
+      counts.size > (Array.isArray(items[0]?.[field]) ? 40 : 12) ||
+      counts.size >= present * 0.6
+    )
+      continue;
     out.push({ text: `${field}: ${topCounts(counts, 6, 30)}`, rank: CATEGORY_PREFERENCE.test(field) ? 0 : 1 });
   }
   return out.sort((a, b) => a.rank - b.rank).map((entry) => entry.text);
@@ -245,7 +313,9 @@ function rangeFields(items: Array<Record<string, unknown>>): string[] {
   const out: string[] = [];
   for (const field of fieldOrder(items.slice(0, 200))) {
     if (isIdField(field)) continue;
-    const numbers = items.map((item) => item[field]).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+    const numbers = items
+      .map((item) => item[field])
+      .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
     if (numbers.length >= items.length / 2 && numbers.length >= 3) {
       let min = Infinity;
       let max = -Infinity;
@@ -255,11 +325,16 @@ function rangeFields(items: Array<Record<string, unknown>>): string[] {
         if (n > max) max = n;
         sum += n;
       }
-      const total = /size|bytes|count|total|amount|lines|comments|stars|downloads|duration|cost|price|qty|quantity/i.test(field) ? `, sum ${round(sum)}` : '';
+      const total =
+        /size|bytes|count|total|amount|lines|comments|stars|downloads|duration|cost|price|qty|quantity/i.test(field)
+          ? `, sum ${round(sum)}`
+          : '';
       out.push(`${field} ${round(min)}–${round(max)}${total}`);
       continue;
     }
-    const dates = items.map((item) => item[field]).filter((v): v is string => typeof v === 'string' && ISO_DATE.test(v));
+    const dates = items
+      .map((item) => item[field])
+      .filter((v): v is string => typeof v === 'string' && ISO_DATE.test(v));
     if (dates.length >= items.length / 2 && dates.length >= 2) {
       const sorted = [...dates].sort();
       out.push(`${field} ${sorted[0]} … ${sorted[sorted.length - 1]}`);
@@ -274,10 +349,16 @@ function salientCondition(item: Record<string, unknown>): string | undefined {
     if (typeof value === 'string') {
       if (CATEGORY_PREFERENCE.test(key) && STATUS_BAD.test(value)) return `${key}=${value}`;
       if (LABEL_FIELDS.includes(key) && isSalientText(value)) return `${key} mentions a failure`;
-    } else if (typeof value === 'boolean' && /^(error|failed|is_?error|critical|deprecated)$/i.test(key) && value) return `${key}=true`;
+    } else if (typeof value === 'boolean' && /^(error|failed|is_?error|critical|deprecated)$/i.test(key) && value)
+      return `${key}=true`;
     else if (Array.isArray(value) && /label|tag/i.test(key)) {
-      const hit = value.find((v) => (typeof v === 'string' ? isSalientText(v) : isPlainObject(v) && typeof v.name === 'string' && /bug|critical|security|regression|blocker/i.test(v.name)));
-      if (hit !== undefined) return `${key}: ${clip(typeof hit === 'string' ? hit : String((hit as { name: string }).name), 30)}`;
+      const hit = value.find((v) =>
+        typeof v === 'string'
+          ? isSalientText(v)
+          : isPlainObject(v) && typeof v.name === 'string' && /bug|critical|security|regression|blocker/i.test(v.name),
+      );
+      if (hit !== undefined)
+        return `${key}: ${clip(typeof hit === 'string' ? hit : String((hit as { name: string }).name), 30)}`;
     }
   }
   // Deeper down, only state-like fields count (status.containerStatuses[].state.waiting.reason).
@@ -286,7 +367,9 @@ function salientCondition(item: Record<string, unknown>): string | undefined {
 }
 
 /** Flagged items by condition, largest group first; past five conditions the rest share one group. */
-function groupConditions(flagged: Array<{ item: Record<string, unknown>; condition: string }>): Map<string, Array<Record<string, unknown>>> {
+function groupConditions(
+  flagged: Array<{ item: Record<string, unknown>; condition: string }>,
+): Map<string, Array<Record<string, unknown>>> {
   const byCondition = new Map<string, Array<Record<string, unknown>>>();
   for (const { item, condition } of flagged) byCondition.set(condition, [...(byCondition.get(condition) ?? []), item]);
   const sorted = [...byCondition].sort((a, b) => b[1].length - a[1].length);
@@ -296,7 +379,10 @@ function groupConditions(flagged: Array<{ item: Record<string, unknown>; conditi
 
 /** The item's primary id value (its preferred, number, key, id ... field), if it has one. */
 function primaryIdOf(item: Record<string, unknown>, preferred?: string): string | number | undefined {
-  const field = (preferred && isIdValue(item[preferred]) ? preferred : undefined) ?? ['number', 'key', 'id', 'sha', 'uuid', 'guid'].find((k) => isIdValue(item[k])) ?? Object.keys(item).find((k) => isIdField(k) && idPriority(k) <= 2 && isIdValue(item[k]));
+  const field =
+    (preferred && isIdValue(item[preferred]) ? preferred : undefined) ??
+    ['number', 'key', 'id', 'sha', 'uuid', 'guid'].find((k) => isIdValue(item[k])) ??
+    Object.keys(item).find((k) => isIdField(k) && idPriority(k) <= 2 && isIdValue(item[k]));
   return field ? (item[field] as string | number) : undefined;
 }
 
@@ -305,7 +391,12 @@ function nestedStates(value: unknown, depth: number, out: string[] = []): string
   if (Array.isArray(value)) for (const v of value.slice(0, 10)) nestedStates(v, depth + 1, out);
   else if (isPlainObject(value)) {
     for (const [key, v] of Object.entries(value)) {
-      if (typeof v === 'string' && depth > 0 && /^(reason|status|state|phase|conclusion|result|level|severity|failure_code|error|error_code)$/i.test(key)) out.push(v);
+      if (
+        typeof v === 'string' &&
+        depth > 0 &&
+        /^(reason|status|state|phase|conclusion|result|level|severity|failure_code|error|error_code)$/i.test(key)
+      )
+        out.push(v);
       else if (typeof v === 'object') nestedStates(v, depth + 1, out);
     }
   }
@@ -314,12 +405,18 @@ function nestedStates(value: unknown, depth: number, out: string[] = []): string
 
 /** One line for an item: its primary id, its title-like field and its state-like field. */
 export function labelOf(item: Record<string, unknown>, preferred?: string): string {
-  const idField = (preferred && isIdValue(item[preferred]) ? preferred : undefined) ?? ['number', 'key', 'id', 'sha', 'uuid', 'guid'].find((k) => isIdValue(item[k])) ?? Object.keys(item).find((k) => isIdField(k) && idPriority(k) <= 2 && isIdValue(item[k]));
+  const idField =
+    (preferred && isIdValue(item[preferred]) ? preferred : undefined) ??
+    ['number', 'key', 'id', 'sha', 'uuid', 'guid'].find((k) => isIdValue(item[k])) ??
+    Object.keys(item).find((k) => isIdField(k) && idPriority(k) <= 2 && isIdValue(item[k]));
   const labelField = LABEL_FIELDS.find((f) => typeof item[f] === 'string' && f !== idField);
-  const stateField = Object.keys(item).find((k) => CATEGORY_PREFERENCE.test(k) && (typeof item[k] === 'string' || typeof item[k] === 'boolean'));
+  const stateField = Object.keys(item).find(
+    (k) => CATEGORY_PREFERENCE.test(k) && (typeof item[k] === 'string' || typeof item[k] === 'boolean'),
+  );
   const parts: string[] = [];
   if (item.$key !== undefined) parts.push(String(item.$key));
-  if (idField) parts.push(idField === 'number' ? `#${String(item[idField])}` : `${idField} ${clip(String(item[idField]), 40)}`);
+  if (idField)
+    parts.push(idField === 'number' ? `#${String(item[idField])}` : `${idField} ${clip(String(item[idField]), 40)}`);
   if (labelField) parts.push(`"${clip(String(item[labelField]), 70)}"`);
   // Kubernetes-style records keep their name one level down (metadata.name).
   if (!idField && !labelField) {
@@ -338,4 +435,5 @@ export function labelOf(item: Record<string, unknown>, preferred?: string): stri
 }
 
 const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-const round = (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : (Math.round(n * 100) / 100).toLocaleString('en-US'));
+const round = (n: number) =>
+  Number.isInteger(n) ? n.toLocaleString('en-US') : (Math.round(n * 100) / 100).toLocaleString('en-US');

@@ -19,7 +19,14 @@ export function summarizeTree(roots: unknown[], childKey: string, out: Findings,
       if (!isPlainObject(node)) continue;
       const name = NAME_KEYS.map((k) => node[k]).find((v) => typeof v === 'string' || typeof v === 'number');
       const children = Array.isArray(node[childKey]) ? (node[childKey] as unknown[]) : undefined;
-      const kind = typeof node.type === 'string' ? node.type : typeof node.kind === 'string' ? node.kind : children ? 'directory' : 'file';
+      const kind =
+        typeof node.type === 'string'
+          ? node.type
+          : typeof node.kind === 'string'
+            ? node.kind
+            : children
+              ? 'directory'
+              : 'file';
       const isDir = children !== undefined || /^(dir|directory|folder)$/i.test(kind);
       const path = `${prefix}${String(name ?? '?')}`;
       entries.push({ path: isDir ? `${path}/` : path, kind, depth, isDir });
@@ -30,7 +37,9 @@ export function summarizeTree(roots: unknown[], childKey: string, out: Findings,
   const dirs = entries.filter((e) => e.isDir);
   const files = entries.filter((e) => !e.isDir);
   const depth = entries.reduce((max, e) => Math.max(max, e.depth), 0) + 1;
-  out.finding(`Tree${rootLabel} of ${plural(entries.length, 'entry', 'entries')}: ${plural(files.length, 'file')} and ${plural(dirs.length, 'folder')}, ${plural(depth, 'level')} deep.`);
+  out.finding(
+    `Tree${rootLabel} of ${plural(entries.length, 'entry', 'entries')}: ${plural(files.length, 'file')} and ${plural(dirs.length, 'folder')}, ${plural(depth, 'level')} deep.`,
+  );
   const top = entries.filter((e) => e.depth === 0).map((e) => e.path);
   out.finding(`Top level: ${joinWithin(top, 200)}.`);
   const extensions = new Map<string, number>();
@@ -49,7 +58,10 @@ export function summarizeTree(roots: unknown[], childKey: string, out: Findings,
   }
   if (sizes.size > 1) out.finding(`Biggest folders (direct entries): ${topCounts(sizes, 4, 60)}.`);
   const empty = dirs.filter((d) => !entries.some((e) => e !== d && e.path.startsWith(d.path)));
-  if (empty.length > 0) out.insight(`${plural(empty.length, 'folder is', 'folders are')} empty: ${clip(empty.map((d) => d.path).join(', '), 160)}.`);
+  if (empty.length > 0)
+    out.insight(
+      `${plural(empty.length, 'folder is', 'folders are')} empty: ${clip(empty.map((d) => d.path).join(', '), 160)}.`,
+    );
 
   // Every path, grouped by folder: `folder/: a.ts b.ts`.
   const byFolder = new Map<string, string[]>();
@@ -62,5 +74,9 @@ export function summarizeTree(roots: unknown[], childKey: string, out: Findings,
     if (list) list.push(name);
     else byFolder.set(folder, [name]);
   }
-  out.identifierGroups('paths', [...byFolder.entries()].map(([folder, names]) => ({ label: folder || './', values: names })), entries.length);
+  out.identifierGroups(
+    'paths',
+    [...byFolder.entries()].map(([folder, names]) => ({ label: folder || './', values: names })),
+    entries.length,
+  );
 }

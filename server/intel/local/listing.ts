@@ -17,7 +17,9 @@ interface Entry {
 export function isListing(lines: string[]): boolean {
   const sample = lines.filter((l) => l.trim()).slice(0, 200);
   if (sample.length < 3) return false;
-  const hits = sample.filter((l) => MARKED.test(l.trim()) || LS_LONG.test(l) || TREE.test(l) || PATH_LINE.test(l.trim())).length;
+  const hits = sample.filter(
+    (l) => MARKED.test(l.trim()) || LS_LONG.test(l) || TREE.test(l) || PATH_LINE.test(l.trim()),
+  ).length;
   return hits >= sample.length * 0.7;
 }
 
@@ -31,7 +33,12 @@ export function summarizeListing(lines: string[], out: Findings): void {
     const marked = MARKED.exec(line.trim());
     const long = LS_LONG.exec(line);
     const tree = TREE.exec(line);
-    if (marked) entries.push({ name: marked[2]!, isDir: marked[1] === 'DIR', bytes: marked[3] ? parseSize(marked[3]) : undefined });
+    if (marked)
+      entries.push({
+        name: marked[2]!,
+        isDir: marked[1] === 'DIR',
+        bytes: marked[3] ? parseSize(marked[3]) : undefined,
+      });
     else if (long) entries.push({ name: long[3]!, isDir: long[1] === 'd', bytes: Number(long[2]) });
     else if (tree) {
       const depth = Math.floor(tree[1]!.replace(/│/g, '|').length / 4);
@@ -45,7 +52,9 @@ export function summarizeListing(lines: string[], out: Findings): void {
   const dirs = entries.filter((e) => e.isDir);
   const files = entries.filter((e) => !e.isDir);
   const pathList = entries.some((e) => /[\\/]/.test(e.name.replace(/[\\/]$/, '')));
-  out.finding(`${pathList ? 'List of paths' : 'Directory listing'}: ${plural(entries.length, 'entry', 'entries')} (${plural(files.length, 'file')}, ${plural(dirs.length, 'folder')}).`);
+  out.finding(
+    `${pathList ? 'List of paths' : 'Directory listing'}: ${plural(entries.length, 'entry', 'entries')} (${plural(files.length, 'file')}, ${plural(dirs.length, 'folder')}).`,
+  );
   const extensions = new Map<string, number>();
   for (const file of files) {
     const match = /\.([A-Za-z0-9]{1,8})$/.exec(file.name);
@@ -57,10 +66,18 @@ export function summarizeListing(lines: string[], out: Findings): void {
   if (sized.length > 0) {
     const total = sized.reduce((sum, f) => sum + (f.bytes ?? 0), 0);
     const largest = [...sized].sort((a, b) => (b.bytes ?? 0) - (a.bytes ?? 0)).slice(0, 3);
-    out.finding(`Total size ${formatBytes(total)}; largest: ${largest.map((f) => `${f.name} (${formatBytes(f.bytes ?? 0)})`).join(', ')}.`);
+    out.finding(
+      `Total size ${formatBytes(total)}; largest: ${largest.map((f) => `${f.name} (${formatBytes(f.bytes ?? 0)})`).join(', ')}.`,
+    );
   }
   if (totals.length > 0) out.finding(joinWithin(totals, 200, ' · '));
-  if (dirs.length > 0 && !pathList) out.finding(`Folders: ${joinWithin(dirs.map((d) => d.name), 220)}.`);
+  if (dirs.length > 0 && !pathList)
+    out.finding(
+      `Folders: ${joinWithin(
+        dirs.map((d) => d.name),
+        220,
+      )}.`,
+    );
   if (pathList) {
     const byFolder = new Map<string, string[]>();
     for (const entry of entries) {
@@ -72,10 +89,22 @@ export function summarizeListing(lines: string[], out: Findings): void {
       if (list) list.push(leaf);
       else byFolder.set(folder, [leaf]);
     }
-    out.identifierGroups('paths', [...byFolder.entries()].map(([label, values]) => ({ label, values })), entries.length);
+    out.identifierGroups(
+      'paths',
+      [...byFolder.entries()].map(([label, values]) => ({ label, values })),
+      entries.length,
+    );
   } else {
-    out.identifiers('folders', dirs.map((d) => `${d.name}/`), 1);
-    out.identifiers('files', files.map((f) => f.name), 1);
+    out.identifiers(
+      'folders',
+      dirs.map((d) => `${d.name}/`),
+      1,
+    );
+    out.identifiers(
+      'files',
+      files.map((f) => f.name),
+      1,
+    );
   }
 }
 

@@ -52,7 +52,10 @@ export function summarizeLocally(input: LocalInput): LocalSummary {
   const whole = input.text;
   const text = whole.length > SUMMARY_INPUT_CHARS ? whole.slice(0, SUMMARY_INPUT_CHARS) : whole;
   const out = new Findings(budgetFor(whole.length, estimateTokens(text) * (whole.length / text.length)));
-  if (text !== whole) out.finding(`Summarized from the first ${formatBytes(text.length)} of its ${formatBytes(whole.length)} of text; the whole result is in the artifact.`);
+  if (text !== whole)
+    out.finding(
+      `Summarized from the first ${formatBytes(text.length)} of its ${formatBytes(whole.length)} of text; the whole result is in the artifact.`,
+    );
   const json = parseJson(text);
   let kind: TextKind;
   if (json.ok) {
@@ -116,7 +119,15 @@ function addTextIds(text: string, out: Findings, priority: number): void {
 function padFindings(text: string, kind: TextKind, out: Findings): void {
   const size = `${kind === 'json' ? 'JSON' : 'Text'} result of ${formatBytes(Buffer.byteLength(text))} (${plural(text.split('\n').length, 'line')}).`;
   const begins = `Begins: ${clip(text, 140)}`;
-  const ends = `Ends: ${clip(text.slice(-400).split('\n').filter((l) => l.trim()).slice(-2).join(' | '), 140)}`;
+  const ends = `Ends: ${clip(
+    text
+      .slice(-400)
+      .split('\n')
+      .filter((l) => l.trim())
+      .slice(-2)
+      .join(' | '),
+    140,
+  )}`;
   const fillers = kind === 'text' ? [ends, begins] : [size, begins, ends];
   for (const filler of fillers) if (out.count < 3) out.finding(filler);
 }
@@ -143,6 +154,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 
 function pathArg(args: Record<string, unknown> | undefined): string | undefined {
   if (!args) return undefined;
-  for (const key of ['path', 'file', 'filename', 'filePath', 'file_path', 'uri']) if (typeof args[key] === 'string') return args[key] as string;
+  for (const key of ['path', 'file', 'filename', 'filePath', 'file_path', 'uri'])
+    if (typeof args[key] === 'string') return args[key] as string;
   return undefined;
 }

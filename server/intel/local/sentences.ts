@@ -55,7 +55,8 @@ export function rankSentences(text: string, count: number): Ranked[] {
   const ranked: Ranked[] = sentences.map((sentence, index) => {
     const words = tokenized[index]!;
     const letters = (sentence.text.match(/[A-Za-z]/g) ?? []).length;
-    if (words.size < 3 || sentence.text.length < 20 || letters < sentence.text.length * 0.5) return { text: sentence.text, index, score: 0 };
+    if (words.size < 3 || sentence.text.length < 20 || letters < sentence.text.length * 0.5)
+      return { text: sentence.text, index, score: 0 };
     let score = 0;
     for (const word of words) score += weight(word);
     score /= Math.sqrt(words.size);

@@ -35,7 +35,11 @@ export function textIdentifiers(text: string, kinds: string[] = PATTERNS.map(([k
   // A URL's path is not a second identifier.
   const urls = out.get('urls') ?? [];
   const paths = out.get('paths');
-  if (paths && urls.length && paths.length * urls.length < 100_000) out.set('paths', paths.filter((p) => !urls.some((u) => u.includes(p))));
+  if (paths && urls.length && paths.length * urls.length < 100_000)
+    out.set(
+      'paths',
+      paths.filter((p) => !urls.some((u) => u.includes(p))),
+    );
   if (out.get('paths')?.length === 0) out.delete('paths');
   return out;
 }

@@ -24,11 +24,22 @@ const SEMANTIC_WEIGHT = 0.75;
 const MIN_SEMANTIC = 0.25;
 
 /** The words search matches for an artifact: what was called and what its summary says. */
-export function searchTextOf(power: string, tool: string, canonicalArgs: string, findings: string[], insights: string[]): string {
+export function searchTextOf(
+  power: string,
+  tool: string,
+  canonicalArgs: string,
+  findings: string[],
+  insights: string[],
+): string {
   return [`${power} ${tool} ${canonicalArgs.slice(0, 300)}`, ...findings, ...insights].join('\n');
 }
 
-export async function searchArtifacts(records: ArtifactRecord[], query: string, limit: number, embeddings?: EmbeddingCache): Promise<SearchOutcome> {
+export async function searchArtifacts(
+  records: ArtifactRecord[],
+  query: string,
+  limit: number,
+  embeddings?: EmbeddingCache,
+): Promise<SearchOutcome> {
   if (records.length === 0) return { mode: embeddings ? 'semantic' : 'lexical', hits: [] };
   const lexical = lexicalScores(records, query);
   const semantic = embeddings ? await semanticScores(records, query, embeddings) : undefined;
@@ -36,7 +47,11 @@ export async function searchArtifacts(records: ArtifactRecord[], query: string, 
   records.forEach((record, i) => {
     const lex = lexical[i]!;
     const sem = semantic?.[i];
-    const relevance = semantic ? (sem === undefined ? lex : SEMANTIC_WEIGHT * Math.max(0, sem) + (1 - SEMANTIC_WEIGHT) * lex) : lex;
+    const relevance = semantic
+      ? sem === undefined
+        ? lex
+        : SEMANTIC_WEIGHT * Math.max(0, sem) + (1 - SEMANTIC_WEIGHT) * lex
+      : lex;
     const matched = lex > 0 || (sem !== undefined && sem >= MIN_SEMANTIC);
     if (matched) hits.push({ record, relevance: Math.round(relevance * 1000) / 1000 });
   });
@@ -54,7 +69,9 @@ function lexicalScores(records: ArtifactRecord[], query: string): number[] {
       return { id: record.id, fields: { call: terms(call), summary: terms(`${rest.join(' ')} ${ids}`) } };
     }),
   );
-  const scores = new Map(index.score([...new Set(terms(query))].map((term) => ({ term, weight: 1 }))).map((s) => [s.id, s.score]));
+  const scores = new Map(
+    index.score([...new Set(terms(query))].map((term) => ({ term, weight: 1 }))).map((s) => [s.id, s.score]),
+  );
   return records.map((record) => {
     const score = scores.get(record.id) ?? 0;
     return score / (score + 2);
@@ -62,7 +79,11 @@ function lexicalScores(records: ArtifactRecord[], query: string): number[] {
 }
 
 /** Cosine of each artifact to the query; undefined while the model is not ready. */
-async function semanticScores(records: ArtifactRecord[], query: string, embeddings: EmbeddingCache): Promise<Array<number | undefined> | undefined> {
+async function semanticScores(
+  records: ArtifactRecord[],
+  query: string,
+  embeddings: EmbeddingCache,
+): Promise<Array<number | undefined> | undefined> {
   const queryVector = await embeddings.queryVector(query);
   if (!queryVector) return undefined;
   const vectors = await embeddings.vectorsFor(records.map((record) => record.searchText.slice(0, EMBED_CHARS)));

@@ -35,7 +35,12 @@ export function chunkRanges(raw: string, size = PASSAGE_CHARS): Array<[number, n
       else {
         // One long line (minified JSON, a log line): cut after the last separator in the window.
         const window = raw.slice(start + size / 2, end);
-        const cut = Math.max(window.lastIndexOf('},'), window.lastIndexOf('],'), window.lastIndexOf(', '), window.lastIndexOf(' '));
+        const cut = Math.max(
+          window.lastIndexOf('},'),
+          window.lastIndexOf('],'),
+          window.lastIndexOf(', '),
+          window.lastIndexOf(' '),
+        );
         if (cut >= 0) end = start + size / 2 + cut + 2;
       }
     }
@@ -50,7 +55,15 @@ export async function rankPassages(
   query: string,
   embeddings?: EmbeddingCache,
 ): Promise<{ mode: 'semantic' | 'lexical'; passages: Passage[] }> {
-  const passages: Passage[] = docs.flatMap((doc) => chunkRanges(doc.raw).map(([start, end]) => ({ artifactId: doc.id, start, end, text: doc.raw.slice(start, end), relevance: 0 })));
+  const passages: Passage[] = docs.flatMap((doc) =>
+    chunkRanges(doc.raw).map(([start, end]) => ({
+      artifactId: doc.id,
+      start,
+      end,
+      text: doc.raw.slice(start, end),
+      relevance: 0,
+    })),
+  );
   if (passages.length === 0) return { mode: embeddings ? 'semantic' : 'lexical', passages };
   const index = new Bm25fIndex({ text: { weight: 1, b: 0.5 } });
   index.build(passages.map((p, i) => ({ id: String(i), fields: { text: terms(p.text) } })));
@@ -64,13 +77,17 @@ export async function rankPassages(
     const byLexical = [...passages].sort((a, b) => b.relevance - a.relevance);
     // The best lexical passages, and, when few words matched, passages spread over the texts.
     const spread = passages.filter((_, i) => i % Math.max(1, Math.ceil(passages.length / SEMANTIC_CANDIDATES)) === 0);
-    const candidates = [...new Set([...byLexical.filter((p) => p.relevance > 0).slice(0, SEMANTIC_CANDIDATES / 2), ...spread])].slice(0, SEMANTIC_CANDIDATES);
+    const candidates = [
+      ...new Set([...byLexical.filter((p) => p.relevance > 0).slice(0, SEMANTIC_CANDIDATES / 2), ...spread]),
+    ].slice(0, SEMANTIC_CANDIDATES);
     const vectors = await embeddings.vectorsFor(candidates.map((p) => p.text));
     if (vectors) {
       mode = 'semantic';
       candidates.forEach((p, i) => {
         const vector = vectors[i];
-        if (vector) p.relevance = (1 - SEMANTIC_WEIGHT) * p.relevance + SEMANTIC_WEIGHT * Math.max(0, cosine(queryVector, vector));
+        if (vector)
+          p.relevance =
+            (1 - SEMANTIC_WEIGHT) * p.relevance + SEMANTIC_WEIGHT * Math.max(0, cosine(queryVector, vector));
       });
     }
   }

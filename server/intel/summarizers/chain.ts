@@ -29,10 +29,14 @@ export interface ChainOptions {
   local: LocalSummarizer;
 }
 
-export async function runChain(request: SummarizeRequest, options: ChainOptions): Promise<{ outcome?: ChainOutcome; attempts: Attempt[] }> {
+export async function runChain(
+  request: SummarizeRequest,
+  options: ChainOptions,
+): Promise<{ outcome?: ChainOutcome; attempts: Attempt[] }> {
   const attempts: Attempt[] = [];
   let local: Promise<LocalSummary> | undefined;
-  const localSummary = () => (local ??= options.local.summarize({ text: request.raw, tool: request.tool, args: request.args }));
+  const localSummary = () =>
+    (local ??= options.local.summarize({ text: request.raw, tool: request.tool, args: request.args }));
   // The models share one time budget; once it is spent, the local summarizer answers.
   const deadline = performance.now() + options.settings.timeBudgetMs;
   for (const name of [...new Set(options.settings.order)]) {
@@ -42,7 +46,11 @@ export async function runChain(request: SummarizeRequest, options: ChainOptions)
     }
     const left = Math.floor(deadline - performance.now());
     if (name !== 'local' && left <= 0) {
-      attempts.push({ summarizer: name, outcome: 'failed', detail: `the ${options.settings.timeBudgetMs} ms time budget is spent` });
+      attempts.push({
+        summarizer: name,
+        outcome: 'failed',
+        detail: `the ${options.settings.timeBudgetMs} ms time budget is spent`,
+      });
       continue;
     }
     const run = runnerFor(name, request, options, localSummary, left);
@@ -56,7 +64,10 @@ export async function runChain(request: SummarizeRequest, options: ChainOptions)
       const ms = Math.round(performance.now() - started);
       attempts.push({ summarizer: name, outcome: 'used', ms });
       const identifiers = name === 'local' ? body.identifiers : await safeIdentifiers(localSummary);
-      return { outcome: { body: { ...body, ...(identifiers ? { identifiers } : {}) }, summarizer: name, attempts }, attempts };
+      return {
+        outcome: { body: { ...body, ...(identifiers ? { identifiers } : {}) }, summarizer: name, attempts },
+        attempts,
+      };
     } catch (error) {
       const detail = errorMessage(error);
       attempts.push({ summarizer: name, outcome: 'failed', detail, ms: Math.round(performance.now() - started) });
@@ -67,7 +78,10 @@ export async function runChain(request: SummarizeRequest, options: ChainOptions)
 }
 
 /** The first summarizer that would be tried: similar-result reuse only saves a model round trip. */
-export function firstAvailable(request: Pick<SummarizeRequest, 'sample'>, options: ChainOptions): SummarizerName | undefined {
+export function firstAvailable(
+  request: Pick<SummarizeRequest, 'sample'>,
+  options: ChainOptions,
+): SummarizerName | undefined {
   for (const name of options.settings.order) {
     if (!options.settings[name].enabled) continue;
     if (name === 'sampling' && !request.sample) continue;
@@ -77,15 +91,25 @@ export function firstAvailable(request: Pick<SummarizeRequest, 'sample'>, option
   return undefined;
 }
 
-function runnerFor(name: SummarizerName, request: SummarizeRequest, options: ChainOptions, local: () => Promise<LocalSummary>, budgetLeftMs: number): (() => Promise<SummaryBody>) | undefined {
+function runnerFor(
+  name: SummarizerName,
+  request: SummarizeRequest,
+  options: ChainOptions,
+  local: () => Promise<LocalSummary>,
+  budgetLeftMs: number,
+): (() => Promise<SummaryBody>) | undefined {
   switch (name) {
     case 'sampling': {
       const sample = request.sample;
-      return sample ? () => samplingSummary(sample, request, Math.min(options.settings.sampling.timeoutMs, budgetLeftMs)) : undefined;
+      return sample
+        ? () => samplingSummary(sample, request, Math.min(options.settings.sampling.timeoutMs, budgetLeftMs))
+        : undefined;
     }
     case 'vscodeLm': {
       const model = options.languageModel;
-      return model ? () => languageModelSummary(model, request, Math.min(options.settings.vscodeLm.timeoutMs, budgetLeftMs)) : undefined;
+      return model
+        ? () => languageModelSummary(model, request, Math.min(options.settings.vscodeLm.timeoutMs, budgetLeftMs))
+        : undefined;
     }
     case 'local':
       return async () => {

@@ -10,7 +10,11 @@ import type { SummarizeRequest } from './types.js';
 /** Sends one prompt to a VS Code language model and resolves its whole text reply; rejects on refusal, rate limit or error. */
 export type LanguageModelFn = (prompt: string, signal: AbortSignal) => Promise<string>;
 
-export async function languageModelSummary(model: LanguageModelFn, request: SummarizeRequest, timeoutMs: number): Promise<SummaryBody> {
+export async function languageModelSummary(
+  model: LanguageModelFn,
+  request: SummarizeRequest,
+  timeoutMs: number,
+): Promise<SummaryBody> {
   const prompt = `${SYSTEM_PROMPT}\n\n${summaryPrompt(request.power, request.tool, request.args, request.raw)}`;
   return askModel((signal) => model(prompt, signal), timeoutMs, request.signal);
 }

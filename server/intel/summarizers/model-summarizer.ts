@@ -9,7 +9,11 @@ export class SummarizerTimeout extends Error {
 }
 
 /** The model's reply parsed; rejects on timeout, abort, a failed request or a bad reply. */
-export async function askModel(ask: (signal: AbortSignal) => Promise<string>, timeoutMs: number, outer?: AbortSignal): Promise<SummaryBody> {
+export async function askModel(
+  ask: (signal: AbortSignal) => Promise<string>,
+  timeoutMs: number,
+  outer?: AbortSignal,
+): Promise<SummaryBody> {
   if (outer?.aborted) throw new Error('the call was cancelled');
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;

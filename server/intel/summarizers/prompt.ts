@@ -15,7 +15,10 @@ export const SYSTEM_PROMPT =
   'Actionable insights say what the agent should do next, if anything. Do not invent anything that is not in the result.';
 
 export function summaryPrompt(power: string, tool: string, args: Record<string, unknown>, raw: string): string {
-  const shown = raw.length > PROMPT_RESULT_CHARS ? `${raw.slice(0, PROMPT_RESULT_CHARS)}\n[... ${raw.length - PROMPT_RESULT_CHARS} more characters not shown]` : raw;
+  const shown =
+    raw.length > PROMPT_RESULT_CHARS
+      ? `${raw.slice(0, PROMPT_RESULT_CHARS)}\n[... ${raw.length - PROMPT_RESULT_CHARS} more characters not shown]`
+      : raw;
   return [
     `Tool: ${power}:${tool}`,
     `Arguments: ${JSON.stringify(args).slice(0, 1_000)}`,
@@ -34,7 +37,10 @@ const replySchema = z.object({
 
 /** The summary in a model's reply, or an Error saying what is wrong with it. */
 export function parseModelReply(reply: string): SummaryBody | Error {
-  const text = reply.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const text = reply
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   if (start < 0 || end <= start) return new Error('the reply holds no JSON object');
@@ -45,7 +51,10 @@ export function parseModelReply(reply: string): SummaryBody | Error {
     return new Error(`the reply is not valid JSON (${(error as Error).message})`);
   }
   const parsed = replySchema.safeParse(json);
-  if (!parsed.success) return new Error(`the reply does not have the expected shape (${parsed.error.issues.map((i) => `${i.path.join('.') || 'reply'}: ${i.message}`).join('; ')})`);
+  if (!parsed.success)
+    return new Error(
+      `the reply does not have the expected shape (${parsed.error.issues.map((i) => `${i.path.join('.') || 'reply'}: ${i.message}`).join('; ')})`,
+    );
   return {
     keyFindings: parsed.data.keyFindings.slice(0, 5).map((s) => s.trim()),
     actionableInsights: parsed.data.actionableInsights.slice(0, 3).map((s) => s.trim()),

@@ -7,12 +7,21 @@ import type { SummarizeRequest } from './types.js';
 
 const MAX_REPLY_TOKENS = 800;
 
-export async function samplingSummary(sample: SampleFn, request: SummarizeRequest, timeoutMs: number): Promise<SummaryBody> {
+export async function samplingSummary(
+  sample: SampleFn,
+  request: SummarizeRequest,
+  timeoutMs: number,
+): Promise<SummaryBody> {
   return askModel(
     async () => {
       const result = await sample(
         {
-          messages: [{ role: 'user', content: { type: 'text', text: summaryPrompt(request.power, request.tool, request.args, request.raw) } }],
+          messages: [
+            {
+              role: 'user',
+              content: { type: 'text', text: summaryPrompt(request.power, request.tool, request.args, request.raw) },
+            },
+          ],
           systemPrompt: SYSTEM_PROMPT,
           maxTokens: MAX_REPLY_TOKENS,
           temperature: 0,
@@ -22,7 +31,8 @@ export async function samplingSummary(sample: SampleFn, request: SummarizeReques
         // The SDK's own request timeout is a backstop: ours fires first and says what happened.
         { timeoutMs: timeoutMs + 1_000 },
       );
-      if (result.content.type !== 'text') throw new Error(`the client's model answered with ${result.content.type} content, not text`);
+      if (result.content.type !== 'text')
+        throw new Error(`the client's model answered with ${result.content.type} content, not text`);
       return result.content.text;
     },
     timeoutMs,

@@ -28,10 +28,17 @@ interface Entry {
 }
 
 /** Counts `texts` with `tokenizer`, taking the ones counted before from the data dir's cache. */
-export async function cachedTokenCounts(dataDir: string, tokenizer: Tokenizer, texts: string[], now = Date.now()): Promise<number[]> {
+export async function cachedTokenCounts(
+  dataDir: string,
+  tokenizer: Tokenizer,
+  texts: string[],
+  now = Date.now(),
+): Promise<number[]> {
   const file = path.join(dataDir, TOKEN_COUNTS_FILE);
   const entries = readEntries(file);
-  const keys = texts.map((text) => createHash('sha256').update(tokenizer.name).update('\0').update(COUNTING).update('\0').update(text).digest('hex'));
+  const keys = texts.map((text) =>
+    createHash('sha256').update(tokenizer.name).update('\0').update(COUNTING).update('\0').update(text).digest('hex'),
+  );
   const missing = keys.map((key, i) => (entries.has(key) ? -1 : i)).filter((i) => i >= 0);
   if (missing.length > 0) {
     const counted = await tokenizer.count(missing.map((i) => texts[i]!));
@@ -59,7 +66,13 @@ function readEntries(file: string): Map<string, Entry> {
 
 function isEntry(value: unknown): value is Entry {
   const entry = value as Partial<Entry> | null;
-  return entry !== null && typeof entry === 'object' && Number.isSafeInteger(entry.tokens) && entry.tokens! >= 0 && Number.isFinite(entry.at);
+  return (
+    entry !== null &&
+    typeof entry === 'object' &&
+    Number.isSafeInteger(entry.tokens) &&
+    entry.tokens! >= 0 &&
+    Number.isFinite(entry.at)
+  );
 }
 
 /** The newest MAX_ENTRIES, written to a temporary file and renamed over the cache (a reader never sees half a file). */

@@ -7,14 +7,23 @@ import { countTokens, headWithin, loadEncoder } from './tokenizer-core.js';
  * count per text: one string and two transferred buffers instead of a cloned string and number per
  * text (a batch holds up to 1,000 of them).
  */
-export type TokenRequestBody = { op: 'count'; joined: string; lengths: Uint32Array } | { op: 'head'; text: string; maxTokens: number };
+export type TokenRequestBody =
+  { op: 'count'; joined: string; lengths: Uint32Array } | { op: 'head'; text: string; maxTokens: number };
 export type TokenRequest = TokenRequestBody & { id: number };
-export type TokenResponse = { id: number; counts?: Uint32Array; head?: { text: string; tokens: number }; error?: string };
+export type TokenResponse = {
+  id: number;
+  counts?: Uint32Array;
+  head?: { text: string; tokens: number };
+  error?: string;
+};
 
 parentPort?.on('message', (request: TokenRequest) => {
   let response: TokenResponse;
   try {
-    response = request.op === 'count' ? { id: request.id, counts: countEach(request.joined, request.lengths) } : { id: request.id, head: headWithin(request.text, request.maxTokens) };
+    response =
+      request.op === 'count'
+        ? { id: request.id, counts: countEach(request.joined, request.lengths) }
+        : { id: request.id, head: headWithin(request.text, request.maxTokens) };
   } catch (error) {
     response = { id: request.id, error: error instanceof Error ? error.message : String(error) };
   }

@@ -59,7 +59,11 @@ export function chunks(text: string): string[] {
 function cutBefore(text: string, start: number, end: number): number {
   const least = start + CHUNK_CHARS / 2;
   // Searches bounded to the chunk's second half: a text of one long line is cut in linear time.
-  for (let newline = lastIndexWithin(text, '\n', least + 1, end - 1); newline > least; newline = lastIndexWithin(text, '\n', least + 1, newline - 1)) {
+  for (
+    let newline = lastIndexWithin(text, '\n', least + 1, end - 1);
+    newline > least;
+    newline = lastIndexWithin(text, '\n', least + 1, newline - 1)
+  ) {
     if (!/[\s/]/.test(text[newline + 1]!)) return newline + 1;
   }
   const newline = lastIndexWithin(text, '\n', least + 1, end - 1);
@@ -106,7 +110,10 @@ const MAX_PIECE_CHARS = 64;
 function pieceCounter(enc: Tiktoken, ranks: TiktokenBPE): (text: string) => number {
   const pieces = new RegExp(ranks.pat_str, 'gu');
   const names = Object.keys(ranks.special_tokens);
-  const special = names.length > 0 ? new RegExp(names.map((name) => name.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'g') : undefined;
+  const special =
+    names.length > 0
+      ? new RegExp(names.map((name) => name.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|'), 'g')
+      : undefined;
   const oneToken = singleTokens(ranks);
   const cached = new Map<string, number>();
   const pieceTokens = (piece: string): number => {
@@ -156,7 +163,7 @@ function singleTokens(ranks: TiktokenBPE): Set<string> {
 /** A long piece cut every MAX_PIECE_CHARS characters, never between the two halves of a surrogate pair. */
 function slices(piece: string): string[] {
   const out: string[] = [];
-  for (let start = 0; start < piece.length; ) {
+  for (let start = 0; start < piece.length;) {
     let end = Math.min(piece.length, start + MAX_PIECE_CHARS);
     if (end < piece.length && /[\uDC00-\uDFFF]/.test(piece[end]!)) end -= 1;
     out.push(piece.slice(start, end));

@@ -21,7 +21,14 @@ const FIT_ROUNDS = 6;
 /** Tokens for an excerpt's heading line. */
 const EXCERPT_OVERHEAD = 30;
 
-export async function artifactContext(artifacts: OwnedArtifacts, tokenizer: Tokenizer, ids: string[], maxTokens: number, now: number, note?: string): Promise<CallToolResult> {
+export async function artifactContext(
+  artifacts: OwnedArtifacts,
+  tokenizer: Tokenizer,
+  ids: string[],
+  maxTokens: number,
+  now: number,
+  note?: string,
+): Promise<CallToolResult> {
   const missing: Array<{ id: string; problem: string }> = [];
   const parts: Part[] = [];
   for (const id of [...new Set(ids)]) {
@@ -43,14 +50,17 @@ export async function artifactContext(artifacts: OwnedArtifacts, tokenizer: Toke
     });
   }
   const missingText = [...(note ? [note] : []), ...missing.map((m) => `Not available (${m.id}): ${m.problem}`)];
-  if (parts.length === 0) return answer(missingText.join('\n'), { max_tokens: maxTokens, used_tokens: 0, artifacts: [], missing }, true);
+  if (parts.length === 0)
+    return answer(missingText.join('\n'), { max_tokens: maxTokens, used_tokens: 0, artifacts: [], missing }, true);
 
   const rawCounts = await tokenizer.count(parts.map((p) => p.raw));
   parts.forEach((p, i) => (p.rawTokens = rawCounts[i]!));
   // Summaries take at most half the budget, so that some of the text itself always comes too.
   const summaryCap = Math.floor(maxTokens / 2 / parts.length);
   const summaryCounts = await tokenizer.count(parts.map((p) => p.summary));
-  for (const [i, part] of parts.entries()) if (summaryCounts[i]! > summaryCap) part.summary = `${(await tokenizer.head(part.summary, Math.max(20, summaryCap - 4))).text} …`;
+  for (const [i, part] of parts.entries())
+    if (summaryCounts[i]! > summaryCap)
+      part.summary = `${(await tokenizer.head(part.summary, Math.max(20, summaryCap - 4))).text} …`;
 
   // Summaries first, in the order asked; those that do not fit are cut, then left out.
   const fixed = await tokenizer.count([...missingText, ...parts.flatMap((p) => [p.header, p.summary])]);
@@ -89,7 +99,8 @@ export async function artifactContext(artifacts: OwnedArtifacts, tokenizer: Toke
   let text = '';
   let used = 0;
   for (let round = 0; round < FIT_ROUNDS; round++) {
-    for (const part of included) part.excerpt = part.excerptTokens > 0 ? (await tokenizer.head(part.raw, part.excerptTokens)).text : '';
+    for (const part of included)
+      part.excerpt = part.excerptTokens > 0 ? (await tokenizer.head(part.raw, part.excerptTokens)).text : '';
     text = render(included, missing, note);
     used = (await tokenizer.count([text]))[0]!;
     if (used <= maxTokens) break;
@@ -122,7 +133,11 @@ function render(parts: Part[], missing: Array<{ id: string; problem: string }>, 
     const lines = [p.header, p.summary];
     if (p.excerpt) {
       const rest = p.raw.length - p.excerpt.length;
-      lines.push(rest > 0 ? `Excerpt (characters 0-${p.excerpt.length}; ${rest} more: read_artifact({"id":"${p.id}","offset":${p.excerpt.length}})):` : 'Full text:');
+      lines.push(
+        rest > 0
+          ? `Excerpt (characters 0-${p.excerpt.length}; ${rest} more: read_artifact({"id":"${p.id}","offset":${p.excerpt.length}})):`
+          : 'Full text:',
+      );
       lines.push(p.excerpt);
     }
     return lines.join('\n');

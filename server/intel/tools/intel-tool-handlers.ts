@@ -11,7 +11,13 @@ import { ageOf, lookUpArtifact } from './artifact-lookup.js';
 import { artifactContextArgs, readArtifactArgs, semanticSearchArgs } from './intel-tools.js';
 
 /** `owner`: whose stored results the caller may see (Intel.ownerOf its session); another owner's are "not found". */
-export async function handleIntelTool(intel: Intel, name: string, args: Record<string, unknown>, owner: ArtifactOwner, now = intel.now()): Promise<CallToolResult | undefined> {
+export async function handleIntelTool(
+  intel: Intel,
+  name: string,
+  args: Record<string, unknown>,
+  owner: ArtifactOwner,
+  now = intel.now(),
+): Promise<CallToolResult | undefined> {
   // Only once the arguments are valid: an invalid call touches nothing.
   const artifacts = () => intel.artifacts.ownedBy(owner);
   try {
@@ -26,10 +32,22 @@ export async function handleIntelTool(intel: Intel, name: string, args: Record<s
         if (!parsed.success) return errorResult(describeArgsError(name, parsed.error));
         const { ids, maxTokens, query } = parsed.data;
         if (query) {
-          const passages = await passageContext(artifacts(), intel.tokenizer, intel.embeddings, { ids, maxTokens, query, now });
+          const passages = await passageContext(artifacts(), intel.tokenizer, intel.embeddings, {
+            ids,
+            maxTokens,
+            query,
+            now,
+          });
           if (passages) return passages;
         }
-        return await artifactContext(artifacts(), intel.tokenizer, ids, maxTokens, now, query ? `No passage matches "${query}"; the summaries and the start of each text follow.` : undefined);
+        return await artifactContext(
+          artifacts(),
+          intel.tokenizer,
+          ids,
+          maxTokens,
+          now,
+          query ? `No passage matches "${query}"; the summaries and the start of each text follow.` : undefined,
+        );
       }
       case 'semantic_search': {
         const parsed = semanticSearchArgs.safeParse(args);
@@ -44,7 +62,12 @@ export async function handleIntelTool(intel: Intel, name: string, args: Record<s
   }
 }
 
-async function readArtifact(artifacts: OwnedArtifacts, id: string, offset: number, limit: number): Promise<CallToolResult> {
+async function readArtifact(
+  artifacts: OwnedArtifacts,
+  id: string,
+  offset: number,
+  limit: number,
+): Promise<CallToolResult> {
   const found = await lookUpArtifact(artifacts, id);
   if (!found.ok) return errorResult(found.problem, { id });
   const { record, raw } = found;
@@ -52,17 +75,35 @@ async function readArtifact(artifacts: OwnedArtifacts, id: string, offset: numbe
   const end = Math.min(raw.length, start + limit);
   const next = end < raw.length ? end : null;
   const where = `${record.power}:${record.tool}, characters ${start}-${end} of ${raw.length}`;
-  const header = next === null ? `Stored result ${id} (${where}); this is the end.` : `Stored result ${id} (${where}); continue with read_artifact({"id":"${id}","offset":${next}}).`;
+  const header =
+    next === null
+      ? `Stored result ${id} (${where}); this is the end.`
+      : `Stored result ${id} (${where}); continue with read_artifact({"id":"${id}","offset":${next}}).`;
   return {
     content: [
       { type: 'text', text: header },
       { type: 'text', text: raw.slice(start, end) },
     ],
-    structuredContent: { id, power: record.power, tool: record.tool, offset: start, limit, returned_chars: end - start, total_chars: raw.length, next_offset: next },
+    structuredContent: {
+      id,
+      power: record.power,
+      tool: record.tool,
+      offset: start,
+      limit,
+      returned_chars: end - start,
+      total_chars: raw.length,
+      next_offset: next,
+    },
   };
 }
 
-async function semanticSearch(intel: Intel, query: string, limit: number, owner: ArtifactOwner, now: number): Promise<CallToolResult> {
+async function semanticSearch(
+  intel: Intel,
+  query: string,
+  limit: number,
+  owner: ArtifactOwner,
+  now: number,
+): Promise<CallToolResult> {
   const { mode, hits } = await intel.searchPassages(query, limit, owner);
   return jsonResult({
     mode,

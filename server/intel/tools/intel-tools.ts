@@ -7,7 +7,10 @@ export const READ_ARTIFACT_DEFAULT_LIMIT = 8_000;
 export const READ_ARTIFACT_MAX_LIMIT = 50_000;
 
 export const readArtifactArgs = z.object({
-  id: z.string().min(1, 'id must not be empty: use the artifactId from a summary or from semantic_search').describe('The artifact id, e.g. "art_0123456789ab".'),
+  id: z
+    .string()
+    .min(1, 'id must not be empty: use the artifactId from a summary or from semantic_search')
+    .describe('The artifact id, e.g. "art_0123456789ab".'),
   offset: z.number().int().min(0).default(0).describe('Character offset to start at (default 0).'),
   limit: z
     .number()
@@ -19,13 +22,26 @@ export const readArtifactArgs = z.object({
 });
 
 export const artifactContextArgs = z.object({
-  ids: z.array(z.string().min(1)).min(1, 'ids must name at least one artifact').max(20).describe('Artifact ids, most important first.'),
-  maxTokens: z.number().int().min(50).max(100_000).default(4_000).describe('Token budget for the whole answer (default 4000).'),
+  ids: z
+    .array(z.string().min(1))
+    .min(1, 'ids must name at least one artifact')
+    .max(20)
+    .describe('Artifact ids, most important first.'),
+  maxTokens: z
+    .number()
+    .int()
+    .min(50)
+    .max(100_000)
+    .default(4_000)
+    .describe('Token budget for the whole answer (default 4000).'),
   query: z.string().trim().min(1).optional().describe('What you need from them, e.g. "status of order ORD-7042".'),
 });
 
 export const semanticSearchArgs = z.object({
-  query: z.string().min(1, 'query must not be empty: describe the earlier result you are looking for').describe('What you are looking for, e.g. "the failing build log".'),
+  query: z
+    .string()
+    .min(1, 'query must not be empty: describe the earlier result you are looking for')
+    .describe('What you are looking for, e.g. "the failing build log".'),
   limit: z.number().int().min(1).max(50).default(5).describe('Results to return (default 5).'),
 });
 

@@ -22,7 +22,12 @@ export interface PassageContextRequest {
 }
 
 /** Undefined when no passage matches the query: the caller then answers without one. */
-export async function passageContext(artifacts: OwnedArtifacts, tokenizer: Tokenizer, embeddings: EmbeddingCache | undefined, request: PassageContextRequest): Promise<CallToolResult | undefined> {
+export async function passageContext(
+  artifacts: OwnedArtifacts,
+  tokenizer: Tokenizer,
+  embeddings: EmbeddingCache | undefined,
+  request: PassageContextRequest,
+): Promise<CallToolResult | undefined> {
   const missing: Array<{ id: string; problem: string }> = [];
   const found: Array<{ id: string; record: ArtifactRecord; raw: string }> = [];
   for (const id of [...new Set(request.ids)]) {
@@ -31,17 +36,34 @@ export async function passageContext(artifacts: OwnedArtifacts, tokenizer: Token
     else missing.push({ id: lookup.id, problem: lookup.problem });
   }
   if (found.length === 0) return undefined;
-  const { mode, passages } = await rankPassages(found.map((f) => ({ id: f.id, raw: f.raw })), request.query, embeddings);
+  const { mode, passages } = await rankPassages(
+    found.map((f) => ({ id: f.id, raw: f.raw })),
+    request.query,
+    embeddings,
+  );
   if (passages.length === 0) return undefined;
 
-  const headers = new Map(found.map((f) => [f.id, `## ${f.id} · ${f.record.power}:${f.record.tool} · ${ageOf(request.now - f.record.at)} ago · ${f.raw.length} characters; passages for "${request.query}":`]));
-  const fixed = await tokenizer.count([FOOTER, ...headers.values(), ...missing.map((m) => `Not available (${m.id}): ${m.problem}`)]);
+  const headers = new Map(
+    found.map((f) => [
+      f.id,
+      `## ${f.id} · ${f.record.power}:${f.record.tool} · ${ageOf(request.now - f.record.at)} ago · ${f.raw.length} characters; passages for "${request.query}":`,
+    ]),
+  );
+  const fixed = await tokenizer.count([
+    FOOTER,
+    ...headers.values(),
+    ...missing.map((m) => `Not available (${m.id}): ${m.problem}`),
+  ]);
   let left = request.maxTokens - fixed.reduce((a, b) => a + b, 0) - 8;
   const costs = await tokenizer.count(passages.map((p) => p.text));
-  const rare = rarestWord(request.query, passages.map((p) => p.text.toLowerCase()));
+  const rare = rarestWord(
+    request.query,
+    passages.map((p) => p.text.toLowerCase()),
+  );
   let chosen: Passage[] = [];
   const raws = new Map(found.map((f) => [f.id, f.raw]));
-  const overlaps = (p: Passage) => chosen.some((c) => c.artifactId === p.artifactId && c.start < p.end && p.start < c.end);
+  const overlaps = (p: Passage) =>
+    chosen.some((c) => c.artifactId === p.artifactId && c.start < p.end && p.start < c.end);
   for (const [i, passage] of passages.entries()) {
     if (passage.relevance < MIN_RELEVANCE) break;
     if (overlaps(passage)) continue;
@@ -66,11 +88,21 @@ export async function passageContext(artifacts: OwnedArtifacts, tokenizer: Token
     chosen.push(next);
     left -= cost;
   }
-  let text = render(found.map((f) => f.id), headers, chosen, missing);
+  let text = render(
+    found.map((f) => f.id),
+    headers,
+    chosen,
+    missing,
+  );
   let used = (await tokenizer.count([text]))[0]!;
   while (used > request.maxTokens && chosen.length > 1) {
     chosen = chosen.slice(0, -1);
-    text = render(found.map((f) => f.id), headers, chosen, missing);
+    text = render(
+      found.map((f) => f.id),
+      headers,
+      chosen,
+      missing,
+    );
     used = (await tokenizer.count([text]))[0]!;
   }
   if (used > request.maxTokens) {
@@ -99,7 +131,9 @@ const MIN_RELEVANCE = 0.05;
 
 /** The query's word that the fewest passages contain (an id rather than "status"). */
 function rarestWord(query: string, texts: string[]): string | undefined {
-  const candidates = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_.-]*[\p{L}\p{N}]/gu) ?? [])].filter((w) => w.length >= 3);
+  const candidates = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}_.-]*[\p{L}\p{N}]/gu) ?? [])].filter(
+    (w) => w.length >= 3,
+  );
   let best: { word: string; df: number } | undefined;
   for (const word of candidates) {
     const df = texts.filter((t) => t.includes(word)).length;
@@ -109,7 +143,12 @@ function rarestWord(query: string, texts: string[]): string | undefined {
 }
 
 /** The passage cut to `maxTokens`, starting a little before its rarest query word, at a line start. */
-async function focus(passage: Passage, word: string | undefined, maxTokens: number, tokenizer: Tokenizer): Promise<Passage> {
+async function focus(
+  passage: Passage,
+  word: string | undefined,
+  maxTokens: number,
+  tokenizer: Tokenizer,
+): Promise<Passage> {
   const hit = word ? passage.text.toLowerCase().indexOf(word) : -1;
   let from = 0;
   if (hit > 0) {
@@ -130,15 +169,31 @@ function continuation(passage: Passage, raw: string): Passage | undefined {
   let end = Math.min(raw.length, passage.end + CONTINUATION_CHARS);
   const newline = lastIndexWithin(raw, '\n', passage.end + 1, end);
   if (end < raw.length && newline > passage.end) end = newline + 1;
-  return { artifactId: passage.artifactId, start: passage.end, end, text: raw.slice(passage.end, end), relevance: passage.relevance };
+  return {
+    artifactId: passage.artifactId,
+    start: passage.end,
+    end,
+    text: raw.slice(passage.end, end),
+    relevance: passage.relevance,
+  };
 }
 
-function render(order: string[], headers: Map<string, string>, chosen: Passage[], missing: Array<{ id: string; problem: string }>): string {
+function render(
+  order: string[],
+  headers: Map<string, string>,
+  chosen: Passage[],
+  missing: Array<{ id: string; problem: string }>,
+): string {
   const blocks: string[] = [];
   for (const id of order) {
     const mine = chosen.filter((p) => p.artifactId === id).sort((a, b) => a.start - b.start);
     if (mine.length === 0) continue;
-    blocks.push([headers.get(id)!, ...mine.map((p) => `[characters ${p.start}-${p.end}, relevance ${p.relevance}]\n${p.text.trimEnd()}`)].join('\n\n'));
+    blocks.push(
+      [
+        headers.get(id)!,
+        ...mine.map((p) => `[characters ${p.start}-${p.end}, relevance ${p.relevance}]\n${p.text.trimEnd()}`),
+      ].join('\n\n'),
+    );
   }
   for (const m of missing) blocks.push(`Not available (${m.id}): ${m.problem}`);
   blocks.push(FOOTER);

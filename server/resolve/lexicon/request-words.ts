@@ -45,7 +45,8 @@ export const OPENING_VERBS = 'open opens opening';
 export const INDEFINITE_WORDS = 'a an new another';
 
 /** Number words: a request for a number of things ("the last ten commits") asks for a listing of them. */
-export const NUMBER_WORDS = 'two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred dozen';
+export const NUMBER_WORDS =
+  'two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred dozen';
 
 /** Words that say a tool gives many things at once: a list, a history, a log of them. */
 export const LISTING_WORDS = 'list lists listing history histories log logs';

@@ -49,9 +49,11 @@ export class Embedder {
 
   status(): EmbedderStatus {
     const model = this.options.model;
-    if (this.state === 'off') return { state: 'off', model, detail: 'semantic matching is turned off in settings: lexical-only' };
+    if (this.state === 'off')
+      return { state: 'off', model, detail: 'semantic matching is turned off in settings: lexical-only' };
     if (this.state === 'unavailable') return { state: 'unavailable', model, detail: this.detail };
-    if (this.state === 'loading') return { state: 'loading', model, detail: `loading model ${model}; lexical-only until it is ready` };
+    if (this.state === 'loading')
+      return { state: 'loading', model, detail: `loading model ${model}; lexical-only until it is ready` };
     return { state: this.state, model };
   }
 
@@ -94,7 +96,8 @@ export class Embedder {
       this.state = 'ready';
       log.info(`model ${this.options.model} ready in ${Date.now() - started} ms`);
     } catch (error) {
-      if (error instanceof TransformersMissingError) this.fail(`semantic matching is off: ${error.message} (${error.advice})`, true);
+      if (error instanceof TransformersMissingError)
+        this.fail(`semantic matching is off: ${error.message} (${error.advice})`, true);
       else this.fail(loadFailure(this.options, error));
     }
   }
@@ -122,7 +125,8 @@ async function embedBatch(extractor: FeatureExtractionPipeline, texts: string[])
   try {
     const [rows, dim] = output.dims as [number, number];
     const data = output.data as Float32Array;
-    if (rows !== texts.length || data.length !== rows * dim) throw new Error(`unexpected output shape [${output.dims.join(', ')}]`);
+    if (rows !== texts.length || data.length !== rows * dim)
+      throw new Error(`unexpected output shape [${output.dims.join(', ')}]`);
     return Array.from({ length: rows }, (_, row) => data.slice(row * dim, (row + 1) * dim));
   } finally {
     output.dispose();

@@ -21,18 +21,29 @@ export interface DownloadRequest {
 
 const MODEL_FILES = 'config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx';
 
-export async function downloadModel(request: DownloadRequest, progress: (p: DownloadProgress) => void = () => undefined): Promise<DownloadOutcome> {
+export async function downloadModel(
+  request: DownloadRequest,
+  progress: (p: DownloadProgress) => void = () => undefined,
+): Promise<DownloadOutcome> {
   const { model, cacheDir } = request;
   const folder = isLocalModel(model) ? model : path.join(cacheDir, model);
   const files = new Set<string>();
   const onProgress = (info: LoadProgress) => {
     if (!info.file) return;
     files.add(info.file);
-    if (info.status === 'progress') progress({ file: info.file, ...(typeof info.progress === 'number' ? { percent: Math.round(info.progress) } : {}) });
-    else if (info.status === 'initiate' || info.status === 'done') progress({ file: info.file, ...(info.status === 'done' ? { percent: 100 } : {}) });
+    if (info.status === 'progress')
+      progress({
+        file: info.file,
+        ...(typeof info.progress === 'number' ? { percent: Math.round(info.progress) } : {}),
+      });
+    else if (info.status === 'initiate' || info.status === 'done')
+      progress({ file: info.file, ...(info.status === 'done' ? { percent: 100 } : {}) });
   };
   try {
-    const extractor = await loadExtractor({ model, cacheDir, allowRemoteModels: true, ...(request.remoteHost ? { remoteHost: request.remoteHost } : {}) }, onProgress);
+    const extractor = await loadExtractor(
+      { model, cacheDir, allowRemoteModels: true, ...(request.remoteHost ? { remoteHost: request.remoteHost } : {}) },
+      onProgress,
+    );
     await (extractor as { dispose?: () => Promise<void> }).dispose?.();
     return { ok: true, model, folder, files: [...files].sort() };
   } catch (error) {
@@ -44,7 +55,8 @@ function failure(request: DownloadRequest, folder: string, error: unknown): stri
   if (error instanceof TransformersMissingError) {
     return `Semantic matching cannot run here: ${error.message}, so the model was not downloaded. ${capitalized(error.advice)}. Grimoire matches your requests by their words (lexical matching) meanwhile.`;
   }
-  if (isLocalModel(request.model)) return `The model folder ${folder} could not be loaded (${errorMessage(error)}): it needs ${MODEL_FILES}.`;
+  if (isLocalModel(request.model))
+    return `The model folder ${folder} could not be loaded (${errorMessage(error)}): it needs ${MODEL_FILES}.`;
   const host = request.remoteHost ?? 'https://huggingface.co/';
   return (
     `The model ${request.model} could not be downloaded from ${host} (${errorMessage(error)}). ` +

@@ -4,7 +4,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { importTransformers, type FeatureExtractionPipeline, type LoadProgress, type Transformers } from './transformers-module.js';
+import {
+  importTransformers,
+  type FeatureExtractionPipeline,
+  type LoadProgress,
+  type Transformers,
+} from './transformers-module.js';
 
 export { importTransformers };
 
@@ -30,11 +35,15 @@ let defaultHost: string | undefined;
  * transformers.js reads its process-wide `env` all through a load (some internal look-ups take no
  * per-call options), so loads run one at a time, each after setting every knob it depends on.
  */
-export function loadExtractor(source: ModelSource, progress?: (info: LoadProgress) => void): Promise<FeatureExtractionPipeline> {
+export function loadExtractor(
+  source: ModelSource,
+  progress?: (info: LoadProgress) => void,
+): Promise<FeatureExtractionPipeline> {
   const next = previous.then(async () => {
     // transformers.js and its native runtime (about 50 MB) are not loaded for a model that cannot load.
     const folder = isLocalModel(source.model) ? source.model : path.join(source.cacheDir, source.model);
-    if (!remoteAllowed(source) && !fs.existsSync(folder)) throw Object.assign(new Error(`no model folder ${folder}`), { name: 'ModelFileNotFoundError' });
+    if (!remoteAllowed(source) && !fs.existsSync(folder))
+      throw Object.assign(new Error(`no model folder ${folder}`), { name: 'ModelFileNotFoundError' });
     const transformers = await importTransformers();
     configure(transformers, source);
     return transformers.pipeline('feature-extraction', source.model, {

@@ -30,9 +30,22 @@ export function bundledRuntimeDir(moduleDir: string): string | undefined {
 }
 
 /** The carried runtime's entry file when it holds this platform's binary; undefined in the universal build, or in another platform's build. */
-export function carriedRuntime(dir: string, platform: string = process.platform, arch: string = process.arch): string | undefined {
+export function carriedRuntime(
+  dir: string,
+  platform: string = process.platform,
+  arch: string = process.arch,
+): string | undefined {
   const entry = path.join(dir, BUNDLED_RUNTIME_ENTRY);
-  const binding = path.join(dir, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6', platform, arch, 'onnxruntime_binding.node');
+  const binding = path.join(
+    dir,
+    'node_modules',
+    'onnxruntime-node',
+    'bin',
+    'napi-v6',
+    platform,
+    arch,
+    'onnxruntime_binding.node',
+  );
   return fs.existsSync(entry) && fs.existsSync(binding) ? entry : undefined;
 }
 
@@ -41,7 +54,11 @@ export function isRuntimeTarget(target: string): target is RuntimeTarget {
 }
 
 /** VS Code's name for this machine's platform (musl Linux is `alpine-*`, which onnxruntime-node has no binary for). */
-export function currentTarget(platform: string = process.platform, arch: string = process.arch, musl: boolean = isMusl()): string {
+export function currentTarget(
+  platform: string = process.platform,
+  arch: string = process.arch,
+  musl: boolean = isMusl(),
+): string {
   return `${platform === 'linux' && musl ? 'alpine' : platform}-${arch}`;
 }
 

@@ -26,13 +26,22 @@ export interface LoadProgress {
   total?: number;
 }
 
-export type FeatureExtractionPipeline = (texts: string[], options: { pooling: 'mean'; normalize: boolean }) => Promise<Tensor>;
+export type FeatureExtractionPipeline = (
+  texts: string[],
+  options: { pooling: 'mean'; normalize: boolean },
+) => Promise<Tensor>;
 
 export interface Transformers {
   pipeline(
     task: 'feature-extraction',
     model: string,
-    options: { dtype: string; device: string; cache_dir: string; local_files_only: boolean; progress_callback?: (info: LoadProgress) => void },
+    options: {
+      dtype: string;
+      device: string;
+      cache_dir: string;
+      local_files_only: boolean;
+      progress_callback?: (info: LoadProgress) => void;
+    },
   ): Promise<FeatureExtractionPipeline>;
   env: {
     allowLocalModels: boolean;
@@ -56,7 +65,9 @@ export class TransformersMissingError extends Error {
   readonly advice = runtimeAdvice();
 
   constructor(cause: unknown) {
-    super(`transformers.js (${TRANSFORMERS_PACKAGE}, with its ONNX runtime) is not part of this install of Grimoire`, { cause });
+    super(`transformers.js (${TRANSFORMERS_PACKAGE}, with its ONNX runtime) is not part of this install of Grimoire`, {
+      cause,
+    });
   }
 }
 
@@ -67,7 +78,8 @@ const importPackage = (): Promise<unknown> => {
   const dir = bundledRuntimeDir(__dirname);
   if (!dir) return import(TRANSFORMERS_PACKAGE);
   const entry = carriedRuntime(dir);
-  if (!entry) return Promise.reject(new TransformersMissingError(new Error(`${dir} holds no runtime for ${currentTarget()}`)));
+  if (!entry)
+    return Promise.reject(new TransformersMissingError(new Error(`${dir} holds no runtime for ${currentTarget()}`)));
   return import(pathToFileURL(entry).href);
 };
 let load: () => Promise<unknown> = importPackage;
@@ -92,5 +104,9 @@ export function replaceTransformersImport(replacement: () => Promise<unknown>): 
 
 function isMissing(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && typeof message === 'string' && message.includes(TRANSFORMERS_PACKAGE);
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    typeof message === 'string' &&
+    message.includes(TRANSFORMERS_PACKAGE)
+  );
 }

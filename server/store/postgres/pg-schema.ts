@@ -21,7 +21,11 @@ const CHANGE_LOG = `
 export class NewerSchemaError extends Error {}
 
 /** Applies pending migrations; returns the versions applied. Throws NewerSchemaError for a newer database. */
-export async function migratePg(client: ClientBase, where: string, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
+export async function migratePg(
+  client: ClientBase,
+  where: string,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number[]> {
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATE_LOCK]);
   try {
     await client.query('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)');
@@ -38,10 +42,10 @@ export async function migratePg(client: ClientBase, where: string, migrations: r
       await client.query('BEGIN');
       try {
         for (const statement of pgMigrationStatements(migration)) await client.query(statement);
-        await client.query('INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value', [
-          SCHEMA_VERSION_KEY,
-          String(migration.version),
-        ]);
+        await client.query(
+          'INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value',
+          [SCHEMA_VERSION_KEY, String(migration.version)],
+        );
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);

@@ -31,7 +31,12 @@ export function pgMigrationStatements(migration: Migration): string[] {
 export function pgTextOp(op: WriteOp): WriteOp {
   const values = opValues(op);
   if (!Object.values(values).some((value) => typeof value === 'string' && value.includes('\u0000'))) return op;
-  const safe = Object.fromEntries(Object.entries(values).map(([column, value]) => [column, typeof value === 'string' ? value.replace(/\u0000/g, '\ufffd') : value]));
+  const safe = Object.fromEntries(
+    Object.entries(values).map(([column, value]) => [
+      column,
+      typeof value === 'string' ? value.replace(/\u0000/g, '\ufffd') : value,
+    ]),
+  );
   return withOpValues(op, safe);
 }
 
@@ -51,7 +56,8 @@ export function pgWriteStatements(ops: WriteOp[]): PgStatement[] {
   const statements: PgStatement[] = [];
   let run: Extract<WriteOp, { row: unknown }>[] = [];
   let runKeys = new Set<string>();
-  const signature = (op: Extract<WriteOp, { row: unknown }>) => `${op.op}\u0000${op.table}\u0000${Object.keys(op.row).join('\u0000')}`;
+  const signature = (op: Extract<WriteOp, { row: unknown }>) =>
+    `${op.op}\u0000${op.table}\u0000${Object.keys(op.row).join('\u0000')}`;
   const flush = () => {
     if (run.length) statements.push(multiRow(run));
     run = [];
@@ -65,7 +71,10 @@ export function pgWriteStatements(ops: WriteOp[]): PgStatement[] {
     }
     const key = JSON.stringify(TABLE_KEYS[op.table]?.map((k) => op.row[k]));
     const fits =
-      run.length > 0 && signature(run[0]) === signature(op) && (run.length + 1) * Object.keys(op.row).length <= MAX_PARAMS && !(op.op === 'upsert' && runKeys.has(key));
+      run.length > 0 &&
+      signature(run[0]) === signature(op) &&
+      (run.length + 1) * Object.keys(op.row).length <= MAX_PARAMS &&
+      !(op.op === 'upsert' && runKeys.has(key));
     if (!fits) flush();
     run.push(op);
     runKeys.add(key);
@@ -105,15 +114,22 @@ export function pgStatement(op: WriteOp): PgStatement {
     const names = Object.keys(op.before);
     const columns = names.map((n) => (typeof op.before[n] === 'string' ? `${quote(n)} COLLATE "C"` : quote(n)));
     const marks = names.map((_, i) => `$${i + 1}`);
-    return { text: `DELETE FROM ${table} WHERE (${columns.join(', ')}) < (${marks.join(', ')})`, values: names.map((n) => op.before[n] ?? null) };
+    return {
+      text: `DELETE FROM ${table} WHERE (${columns.join(', ')}) < (${marks.join(', ')})`,
+      values: names.map((n) => op.before[n] ?? null),
+    };
   }
   const names = Object.keys(op.row);
   const values = names.map((n) => op.row[n] ?? null);
   const cols = names.map(quote).join(', ');
   const marks = names.map((_, i) => `$${i + 1}`).join(', ');
-  const updates = op.op === 'upsert' ? names.filter((n) => !keys.includes(n)).map((n) => `${quote(n)} = EXCLUDED.${quote(n)}`) : [];
+  const updates =
+    op.op === 'upsert' ? names.filter((n) => !keys.includes(n)).map((n) => `${quote(n)} = EXCLUDED.${quote(n)}`) : [];
   const action = updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING';
-  return { text: `INSERT INTO ${table} (${cols}) VALUES (${marks}) ON CONFLICT (${keys.map(quote).join(', ')}) DO ${action}`, values };
+  return {
+    text: `INSERT INTO ${table} (${cols}) VALUES (${marks}) ON CONFLICT (${keys.map(quote).join(', ')}) DO ${action}`,
+    values,
+  };
 }
 
 /** Above this many characters of values, a batch is sent with its values as parameters (see `inlined`). */
@@ -122,7 +138,8 @@ export const MAX_INLINED_CHARS = 64 * 1024;
 /** How many characters a batch's statements carry in values (what inlining them would escape). */
 export function valueChars(statements: PgStatement[]): number {
   let chars = 0;
-  for (const statement of statements) for (const value of statement.values) chars += value === null ? 4 : String(value).length;
+  for (const statement of statements)
+    for (const value of statement.values) chars += value === null ? 4 : String(value).length;
   return chars;
 }
 

@@ -43,7 +43,9 @@ export interface PgStoreOptions {
 /** The read model's INTEGER-typed columns become float8 in PostgreSQL; BIGSERIAL (int8) as a number too. */
 const types = {
   getTypeParser: ((oid: number, format?: string) =>
-    oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    oid === 20
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 export class PgStore extends StoreBase implements Store {
@@ -72,10 +74,17 @@ export class PgStore extends StoreBase implements Store {
 
   static async open(options: PgStoreOptions): Promise<PgStore> {
     const engine = await loadSqlEngine();
-    const config: pg.ClientConfig = { connectionString: options.url, connectionTimeoutMillis: 3_000, types, application_name: 'grimoire' };
+    const config: pg.ClientConfig = {
+      connectionString: options.url,
+      connectionTimeoutMillis: 3_000,
+      types,
+      application_name: 'grimoire',
+    };
     // A connection that stops answering (no reset from a lost network) counts as down after 10 s.
     const pool = new pg.Pool({ ...config, max: 4, idleTimeoutMillis: 30_000, query_timeout: 10_000 });
-    pool.on('error', (error) => log.debug(`idle PostgreSQL connection lost: ${describeConnectionError(error, options.url)}`));
+    pool.on('error', (error) =>
+      log.debug(`idle PostgreSQL connection lost: ${describeConnectionError(error, options.url)}`),
+    );
     try {
       const client = await connectWithRetry(pool, options);
       let db: StoreDatabase;
@@ -89,8 +98,17 @@ export class PgStore extends StoreBase implements Store {
       }
       fs.mkdirSync(options.dataDir, { recursive: true });
       // Reads run in read-only transactions: a statement that changes rows fails, as the Store contract says.
-      const readPool = new pg.Pool({ ...config, connectionTimeoutMillis: 10_000, max: 4, idleTimeoutMillis: 30_000, query_timeout: 10_000, options: '-c default_transaction_read_only=on' });
-      readPool.on('error', (error) => log.debug(`idle PostgreSQL connection lost: ${describeConnectionError(error, options.url)}`));
+      const readPool = new pg.Pool({
+        ...config,
+        connectionTimeoutMillis: 10_000,
+        max: 4,
+        idleTimeoutMillis: 30_000,
+        query_timeout: 10_000,
+        options: '-c default_transaction_read_only=on',
+      });
+      readPool.on('error', (error) =>
+        log.debug(`idle PostgreSQL connection lost: ${describeConnectionError(error, options.url)}`),
+      );
       const store = new PgStore(options, pool, readPool, db, new Schema(db.db), engine);
       store.writer = new PgWriter(pool, store.origin, options.maxQueuedOps ?? 10_000);
       store.follower = new PgFollower(config, pool, store.origin, seq, {
@@ -138,7 +156,10 @@ export class PgStore extends StoreBase implements Store {
     try {
       return (await this.readPool.query(pgParameters(sql), params)).rows as T[];
     } catch (error) {
-      if (isConnectionError(error)) throw new StoreUnavailableError(`store unavailable: PostgreSQL at ${this.where} could not be read (${errorMessage(error)}); try again.`);
+      if (isConnectionError(error))
+        throw new StoreUnavailableError(
+          `store unavailable: PostgreSQL at ${this.where} could not be read (${errorMessage(error)}); try again.`,
+        );
       throw error;
     }
   }
@@ -207,7 +228,9 @@ async function connectWithRetry(pool: pg.Pool, options: PgStoreOptions): Promise
   for (;;) {
     try {
       const client = await pool.connect();
-      client.on('error', (error) => log.debug(`PostgreSQL connection lost at start: ${describeConnectionError(error, options.url)}`));
+      client.on('error', (error) =>
+        log.debug(`PostgreSQL connection lost at start: ${describeConnectionError(error, options.url)}`),
+      );
       return client;
     } catch (error) {
       const message = describeConnectionError(error, options.url);
@@ -228,7 +251,9 @@ async function loadReadModel(engine: SqlEngine, client: pg.PoolClient): Promise<
     db.migrating((raw) => migrate(raw));
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     try {
-      const seq = Number((await client.query<{ seq: string }>('SELECT COALESCE(MAX(seq), 0) AS seq FROM grimoire_changes')).rows[0].seq);
+      const seq = Number(
+        (await client.query<{ seq: string }>('SELECT COALESCE(MAX(seq), 0) AS seq FROM grimoire_changes')).rows[0].seq,
+      );
       const run = (sql: string, params: SqlValue[]) => db.run(sql, params);
       for (const table of Object.keys(TABLE_KEYS).filter((name) => !DATABASE_ONLY_TABLES.has(name))) {
         const rows = (await client.query<Row>(`SELECT * FROM "${table}"`)).rows;

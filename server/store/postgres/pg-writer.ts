@@ -73,7 +73,9 @@ export class PgWriter {
     if (this.queuedOps + ops.length > this.maxQueuedOps) {
       this.overflow += ops.length;
       if (this.overflow - ops.length === this.overflowReported || this.overflow % 1000 < ops.length) {
-        log.warn(`store queue full (${this.maxQueuedOps} ops waiting for PostgreSQL): ${this.overflow - this.overflowReported} write(s) dropped so far`);
+        log.warn(
+          `store queue full (${this.maxQueuedOps} ops waiting for PostgreSQL): ${this.overflow - this.overflowReported} write(s) dropped so far`,
+        );
       }
       return;
     }
@@ -93,7 +95,9 @@ export class PgWriter {
   onDisk(): Promise<void> {
     const upTo = this.accepted;
     if (this.flushed >= upTo) return Promise.resolve();
-    const settled = new Promise<void>((resolve, reject) => this.waiters.push({ upTo, until: 'flushed', resolve, reject }));
+    const settled = new Promise<void>((resolve, reject) =>
+      this.waiters.push({ upTo, until: 'flushed', resolve, reject }),
+    );
     this.kick();
     return settled;
   }
@@ -106,8 +110,10 @@ export class PgWriter {
       this.kick();
       await Promise.race([this.inFlight, sleep(Math.max(1, until - Date.now()))]);
     }
-    if (this.queuedOps > 0) log.warn(`${this.queuedOps} store write(s) not written: PostgreSQL stayed unreachable while closing`);
-    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('store closed before PostgreSQL committed these writes'));
+    if (this.queuedOps > 0)
+      log.warn(`${this.queuedOps} store write(s) not written: PostgreSQL stayed unreachable while closing`);
+    for (const waiter of this.waiters.splice(0))
+      waiter.reject(new Error('store closed before PostgreSQL committed these writes'));
   }
 
   private kick(): void {
@@ -127,7 +133,9 @@ export class PgWriter {
       } catch (error) {
         if (!this.down) {
           this.down = true;
-          log.warn(`PostgreSQL unreachable: store writes are queued in memory (up to ${this.maxQueuedOps} ops) until it returns`);
+          log.warn(
+            `PostgreSQL unreachable: store writes are queued in memory (up to ${this.maxQueuedOps} ops) until it returns`,
+          );
           this.settleQueued();
         }
         if (this.stopping) return;
@@ -148,14 +156,20 @@ export class PgWriter {
     this.addOverflowEvent();
     let count = 0;
     let opsCount = 0;
-    while (count < this.queue.length && (count === 0 || opsCount + this.queue[count].ops.length <= MAX_OPS_PER_TRANSACTION)) {
+    while (
+      count < this.queue.length &&
+      (count === 0 || opsCount + this.queue[count].ops.length <= MAX_OPS_PER_TRANSACTION)
+    ) {
       opsCount += this.queue[count].ops.length;
       count += 1;
     }
     const last = this.queue[count - 1].n;
     const synchronous = this.stopping || this.waiters.some((waiter) => waiter.until === 'flushed');
     try {
-      await this.commit(this.queue.slice(0, count).flatMap((entry) => entry.ops), synchronous);
+      await this.commit(
+        this.queue.slice(0, count).flatMap((entry) => entry.ops),
+        synchronous,
+      );
     } catch (error) {
       if (isConnectionError(error)) throw error;
       log.warn(`PostgreSQL rejected ${opsCount} store write(s), dropped: ${errorMessage(error)}`);
@@ -175,7 +189,9 @@ export class PgWriter {
   /** A durable() (or closing) waits on writes committed without waiting for the WAL flush. */
   private flushWanted(): boolean {
     if (this.stopping) return this.flushed < this.committed;
-    return this.waiters.some((waiter) => waiter.until === 'flushed' && waiter.upTo <= this.committed && waiter.upTo > this.flushed);
+    return this.waiters.some(
+      (waiter) => waiter.until === 'flushed' && waiter.upTo <= this.committed && waiter.upTo > this.flushed,
+    );
   }
 
   /**
@@ -185,7 +201,12 @@ export class PgWriter {
   private async flush(): Promise<void> {
     const upTo = this.committed;
     try {
-      await this.run(inlined({ text: "INSERT INTO meta (key, value) VALUES ('last_flush', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", values: [this.origin] }));
+      await this.run(
+        inlined({
+          text: "INSERT INTO meta (key, value) VALUES ('last_flush', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+          values: [this.origin],
+        }),
+      );
     } catch (error) {
       if (isConnectionError(error)) throw error;
       log.warn(`PostgreSQL refused the write that flushes its WAL: ${errorMessage(error)}`);
@@ -207,8 +228,13 @@ export class PgWriter {
         values: [this.origin, Date.now(), JSON.stringify(logged), CHANGES_CHANNEL],
       });
     }
-    const begin = ['BEGIN', ...(synchronous ? [] : ['SET LOCAL synchronous_commit = off']), ...(logged.length > 0 ? [`SELECT pg_advisory_xact_lock(${COMMIT_LOCK})`] : [])].join('; ');
-    if (valueChars(statements) <= MAX_INLINED_CHARS) await this.run([begin, ...statements.map(inlined), 'COMMIT'].join(';\n'));
+    const begin = [
+      'BEGIN',
+      ...(synchronous ? [] : ['SET LOCAL synchronous_commit = off']),
+      ...(logged.length > 0 ? [`SELECT pg_advisory_xact_lock(${COMMIT_LOCK})`] : []),
+    ].join('; ');
+    if (valueChars(statements) <= MAX_INLINED_CHARS)
+      await this.run([begin, ...statements.map(inlined), 'COMMIT'].join(';\n'));
     else await this.run(begin, statements, 'COMMIT');
     this.transactions += 1;
   }
@@ -240,7 +266,11 @@ export class PgWriter {
     if (this.down || this.overflow === this.overflowReported) return;
     const lost = this.overflow - this.overflowReported;
     this.overflowReported = this.overflow;
-    const event = eventOp('store-overflow', null, `${lost} store write(s) dropped: the in-memory queue (${this.maxQueuedOps} ops) was full while PostgreSQL was unreachable`);
+    const event = eventOp(
+      'store-overflow',
+      null,
+      `${lost} store write(s) dropped: the in-memory queue (${this.maxQueuedOps} ops) was full while PostgreSQL was unreachable`,
+    );
     this.queue.push({ n: ++this.accepted, ops: [event] });
     this.queuedOps += 1;
   }

@@ -87,7 +87,9 @@ export class ChildProcessTransport implements Transport {
         this.exit = { code, signal };
         // What the child left behind in its group goes too; then its pipes close and the last of
         // its output is read (a process that escaped the group may hold them: the timer covers it).
-        const ended = child.pid ? this.supervisor.end(child.pid, this.graceMs, { leaderExited: true }) : Promise.resolve();
+        const ended = child.pid
+          ? this.supervisor.end(child.pid, this.graceMs, { leaderExited: true })
+          : Promise.resolve();
         void ended.then(() => setTimeout(() => this.finish(), this.graceMs).unref());
       });
       child.once('close', () => this.finish());
@@ -114,7 +116,9 @@ export class ChildProcessTransport implements Transport {
     }
     const kind = jsonRpcKind(message);
     if (!kind) {
-      this.onerror?.(new Error(`dropped a line of ${text.length} characters from the server that is not a JSON-RPC 2.0 message`));
+      this.onerror?.(
+        new Error(`dropped a line of ${text.length} characters from the server that is not a JSON-RPC 2.0 message`),
+      );
       return;
     }
     if (kind === 'result' || kind === 'error') this.waiting.delete((message as { id: Id }).id);
@@ -124,7 +128,11 @@ export class ChildProcessTransport implements Transport {
   private receiveTooLarge(cut: CutLine): void {
     const id = cutMessageId(cut, this.waiting);
     if (id === undefined) {
-      this.onerror?.(new Error(`dropped a message of ${megabytes(cut.bytes)} from the server (limit ${megabytes(this.options.maxMessageBytes)}) that answered no waiting request`));
+      this.onerror?.(
+        new Error(
+          `dropped a message of ${megabytes(cut.bytes)} from the server (limit ${megabytes(this.options.maxMessageBytes)}) that answered no waiting request`,
+        ),
+      );
       return;
     }
     this.waiting.delete(id);

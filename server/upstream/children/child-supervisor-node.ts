@@ -17,7 +17,8 @@ function stop(): void {
   if (stopping) return;
   stopping = true;
   if (process.platform === 'win32') {
-    for (const pid of groups) spawnSync('taskkill', ['/T', '/F', '/PID', String(pid)], { stdio: 'ignore', windowsHide: true });
+    for (const pid of groups)
+      spawnSync('taskkill', ['/T', '/F', '/PID', String(pid)], { stdio: 'ignore', windowsHide: true });
     process.exit(0);
   }
   for (const pid of groups) signalGroup(pid, 'SIGTERM');

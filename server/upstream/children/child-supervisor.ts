@@ -36,7 +36,12 @@ export class ChildSupervisor {
   async end(pid: number, graceMs = this.graceMs, options: { leaderExited?: boolean } = {}): Promise<void> {
     if (isWindows()) {
       // A Windows pid is reused freely once its process is gone: only a live tree is ended.
-      if (this.groups.has(pid) && !options.leaderExited) await new Promise((resolve) => spawn('taskkill', ['/T', '/F', '/PID', String(pid)], { stdio: 'ignore', windowsHide: true }).on('close', resolve).on('error', resolve));
+      if (this.groups.has(pid) && !options.leaderExited)
+        await new Promise((resolve) =>
+          spawn('taskkill', ['/T', '/F', '/PID', String(pid)], { stdio: 'ignore', windowsHide: true })
+            .on('close', resolve)
+            .on('error', resolve),
+        );
     } else if (signalGroup(pid, 'SIGTERM')) {
       const deadline = Date.now() + graceMs;
       while (Date.now() < deadline && signalGroup(pid, 0)) await sleep(50);

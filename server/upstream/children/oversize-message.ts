@@ -22,7 +22,10 @@ const ID_LAST = new RegExp(String.raw`"id"\s*:\s*${ID}\s*(?:,\s*"jsonrpc"\s*:\s*
  * waiting; failing that, the only request waiting, if there is exactly one.
  */
 export function cutMessageId(cut: CutLine, waiting: ReadonlySet<Id>): Id | undefined {
-  for (const match of [ID_FIRST.exec(cut.head.toString('utf8')), ID_LAST.exec(cut.tail.toString('utf8').replace(/\r$/, ''))]) {
+  for (const match of [
+    ID_FIRST.exec(cut.head.toString('utf8')),
+    ID_LAST.exec(cut.tail.toString('utf8').replace(/\r$/, '')),
+  ]) {
     if (!match) continue;
     const id: Id = match[1].startsWith('"') ? (JSON.parse(match[1]) as string) : Number(match[1]);
     if (waiting.has(id)) return id;
@@ -35,5 +38,13 @@ export const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1).
 /** The error answer that stands in for a message over the limit. */
 export function tooLargeAnswer(id: Id, bytes: number, limitBytes: number): JSONRPCMessage {
   const data: TooLargeData = { reason: 'result_too_large', bytes, limitBytes };
-  return { jsonrpc: '2.0', id, error: { code: RESULT_TOO_LARGE_CODE, message: `result too large (${megabytes(bytes)}, limit ${megabytes(limitBytes)})`, data } };
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: RESULT_TOO_LARGE_CODE,
+      message: `result too large (${megabytes(bytes)}, limit ${megabytes(limitBytes)})`,
+      data,
+    },
+  };
 }

@@ -15,7 +15,11 @@ export function electronAsNode(versions: NodeJS.ProcessVersions = process.versio
   return versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {};
 }
 
-export function platformSpawn(graceMs: number, platform: NodeJS.Platform = process.platform, versions: NodeJS.ProcessVersions = process.versions): PlatformSpawn {
+export function platformSpawn(
+  graceMs: number,
+  platform: NodeJS.Platform = process.platform,
+  versions: NodeJS.ProcessVersions = process.versions,
+): PlatformSpawn {
   const stdio: SpawnOptions['stdio'] = ['pipe', 'ignore', 'ignore'];
   if (platform === 'win32') {
     return {
@@ -23,13 +27,21 @@ export function platformSpawn(graceMs: number, platform: NodeJS.Platform = proce
       supervisor: {
         command: process.execPath,
         args: [path.join(__dirname, 'child-supervisor-node.js'), String(graceMs)],
-        options: { stdio, env: { ...withoutGatewaySecrets(process.env), ...electronAsNode(versions) }, windowsHide: true },
+        options: {
+          stdio,
+          env: { ...withoutGatewaySecrets(process.env), ...electronAsNode(versions) },
+          windowsHide: true,
+        },
       },
     };
   }
   return {
     childOptions: { detached: true, windowsHide: true, shell: false },
     // Detached too: a signal to the gateway's group (a terminal's Ctrl-C, `kill -- -pgid`) leaves it to clean up.
-    supervisor: { command: '/bin/sh', args: ['-c', POSIX_SUPERVISOR_SCRIPT, 'grimoire-child-supervisor', String(Math.ceil(graceMs / 100))], options: { stdio, detached: true, env: withoutGatewaySecrets(process.env) } },
+    supervisor: {
+      command: '/bin/sh',
+      args: ['-c', POSIX_SUPERVISOR_SCRIPT, 'grimoire-child-supervisor', String(Math.ceil(graceMs / 100))],
+      options: { stdio, detached: true, env: withoutGatewaySecrets(process.env) },
+    },
   };
 }

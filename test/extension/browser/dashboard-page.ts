@@ -46,20 +46,34 @@ export interface DashboardHarness {
 export async function dashboardHarness(name: string): Promise<DashboardHarness> {
   const assets = path.join(base, `browser-test-${name}`);
   await buildWebview(assets);
-  const html = dashboardHtml({ cspSource: 'http://127.0.0.1:*', scriptUri: '/dashboard.js', styleUri: '/dashboard.css' });
+  const html = dashboardHtml({
+    cspSource: 'http://127.0.0.1:*',
+    scriptUri: '/dashboard.js',
+    styleUri: '/dashboard.css',
+  });
   const server = http.createServer((request, response) => {
     const file = (request.url ?? '/').split('?')[0];
     if (file === '/index.html') return void response.writeHead(200, { 'content-type': 'text/html' }).end(html);
     const asset = path.join(assets, path.basename(file));
     if (!fs.existsSync(asset)) return void response.writeHead(404).end();
-    response.writeHead(200, { 'content-type': file.endsWith('.css') ? 'text/css' : 'text/javascript' }).end(fs.readFileSync(asset));
+    response
+      .writeHead(200, { 'content-type': file.endsWith('.css') ? 'text/css' : 'text/javascript' })
+      .end(fs.readFileSync(asset));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser: Browser = await chromium.launch({
     executablePath: paths.chromium,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return {
     async open(initialState, viewport = { width: 1100, height: 760 }) {
@@ -83,7 +97,8 @@ export const violations = (page: Page) => page.evaluate<string[]>('window.__viol
  * (and rendered) when this resolves. (`window.postMessage` queues the event: a check right after it
  * raced the render.)
  */
-export const send = (page: Page, update: DashboardUpdate) => page.evaluate(`window.dispatchEvent(new MessageEvent('message', { data: ${JSON.stringify(update)} }))`);
+export const send = (page: Page, update: DashboardUpdate) =>
+  page.evaluate(`window.dispatchEvent(new MessageEvent('message', { data: ${JSON.stringify(update)} }))`);
 
 export function screenshotPath(file: string): string {
   fs.mkdirSync(paths.browserOutput, { recursive: true });

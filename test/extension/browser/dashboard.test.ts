@@ -29,8 +29,20 @@ function powerInfo(name: string, overrides: Partial<PowerInfo> = {}): PowerInfo 
   };
 }
 
-const status: GatewayStatus = { health: 'ready', url: 'http://127.0.0.1:5555/mcp', endpointVersion: 1, powers: 3, activePowers: 1, crashedPowers: 0, issues: 0 };
-const powers = [powerInfo('filesystem', { state: 'active', active: true, agentSessions: 1 }), powerInfo('memory'), powerInfo('everything', { description: '<img src=x onerror="window.__pwned=1">' })];
+const status: GatewayStatus = {
+  health: 'ready',
+  url: 'http://127.0.0.1:5555/mcp',
+  endpointVersion: 1,
+  powers: 3,
+  activePowers: 1,
+  crashedPowers: 0,
+  issues: 0,
+};
+const powers = [
+  powerInfo('filesystem', { state: 'active', active: true, agentSessions: 1 }),
+  powerInfo('memory'),
+  powerInfo('everything', { description: '<img src=x onerror="window.__pwned=1">' }),
+];
 const result: ResolveResult = {
   query: 'remember facts',
   tier: 'multiple_matches',
@@ -56,8 +68,26 @@ const result: ResolveResult = {
         movedByHistory: true,
       },
     },
-    { name: 'everything', confidence: 0.52, score: 2, matchType: 'description', matchedTerms: ['fact'], matchedWords: ['facts'], band: 'multiple_matches', flags: ["command 'npx' was not found on PATH: install it"] },
-    { name: 'filesystem', confidence: 0, score: 0, matchType: 'name', matchedTerms: [], matchedWords: [], band: 'not_found', flags: [] },
+    {
+      name: 'everything',
+      confidence: 0.52,
+      score: 2,
+      matchType: 'description',
+      matchedTerms: ['fact'],
+      matchedWords: ['facts'],
+      band: 'multiple_matches',
+      flags: ["command 'npx' was not found on PATH: install it"],
+    },
+    {
+      name: 'filesystem',
+      confidence: 0,
+      score: 0,
+      matchType: 'name',
+      matchedTerms: [],
+      matchedWords: [],
+      band: 'not_found',
+      flags: [],
+    },
   ],
   thresholds: { activateThreshold: 0.85, multipleThreshold: 0.5, weakThreshold: 0.3 },
   elapsedMs: 0.3,
@@ -81,7 +111,14 @@ test('the page asks for its state, renders the gateway and breaks no CSP rule', 
   assert.equal(await page.locator('[data-testid="health"]').textContent(), 'Ready');
   assert.match((await page.locator('[data-power="filesystem"]').textContent()) ?? '', /active.*1.*demo.*Deactivate/s);
   assert.deepEqual(await violations(page), []);
-  assert.equal(await page.locator('vscode-button').first().evaluate((button) => button.shadowRoot !== null), true, 'the vscode-elements components are defined');
+  assert.equal(
+    await page
+      .locator('vscode-button')
+      .first()
+      .evaluate((button) => button.shadowRoot !== null),
+    true,
+    'the vscode-elements components are defined',
+  );
   await page.close();
 });
 
@@ -103,10 +140,23 @@ test('the playground sends the query, shows every score with its tier, and activ
   assert.deepEqual((await posted(page)).at(-1), { type: 'resolve', query: 'remember facts' });
   await send(page, { type: 'resolved', result });
   await page.locator('[data-testid="tier"]').waitFor();
-  assert.match((await page.locator('[data-testid="tier"]').textContent()) ?? '', /Multiple matches.*"remember facts".*activate ≥ 0\.85/s);
-  assert.deepEqual(await page.locator('[data-score]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-score'))), ['memory', 'everything', 'filesystem']);
-  assert.match((await page.locator('[data-score="memory"]').textContent()) ?? '', /0\.71.*Close match.*keyword: remember, facts/s);
-  assert.equal(await page.locator('[data-score="filesystem"] vscode-button').count(), 0, 'an active power shows no Activate button');
+  assert.match(
+    (await page.locator('[data-testid="tier"]').textContent()) ?? '',
+    /Multiple matches.*"remember facts".*activate ≥ 0\.85/s,
+  );
+  assert.deepEqual(
+    await page.locator('[data-score]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-score'))),
+    ['memory', 'everything', 'filesystem'],
+  );
+  assert.match(
+    (await page.locator('[data-score="memory"]').textContent()) ?? '',
+    /0\.71.*Close match.*keyword: remember, facts/s,
+  );
+  assert.equal(
+    await page.locator('[data-score="filesystem"] vscode-button').count(),
+    0,
+    'an active power shows no Activate button',
+  );
   await page.locator('[data-score="memory"] vscode-button').click();
   assert.deepEqual((await posted(page)).at(-1), { type: 'activate', name: 'memory' });
   assert.deepEqual(await page.evaluate('window.__state'), { query: 'remember facts', result });
@@ -121,14 +171,28 @@ test("'why this power' shows each factor's contribution, what matched and what h
   const why = page.locator('[data-why="memory"]');
   await why.locator('summary').click();
   assert.equal(await why.evaluate((node) => node.hasAttribute('open')), true);
-  assert.equal((await why.locator('summary').textContent()) ?? '', '#1 moved by history', 'the summary agrees with the ordering');
-  assert.match((await why.textContent()) ?? '', /Powers that match about as well are ordered by how their past calls went; its history moved it here\./);
-  assert.doesNotMatch((await why.textContent()) ?? '', /Weighted score|strength \d|coverage \d|fact\b(?!s)/, 'plain words, the user\'s words, no bare figures');
+  assert.equal(
+    (await why.locator('summary').textContent()) ?? '',
+    '#1 moved by history',
+    'the summary agrees with the ordering',
+  );
+  assert.match(
+    (await why.textContent()) ?? '',
+    /Powers that match about as well are ordered by how their past calls went; its history moved it here\./,
+  );
+  assert.doesNotMatch(
+    (await why.textContent()) ?? '',
+    /Weighted score|strength \d|coverage \d|fact\b(?!s)/,
+    "plain words, the user's words, no bare figures",
+  );
   const widths = await why.locator('.segment').evaluateAll((segments) => segments.map((s) => s.getAttribute('style')));
   assert.deepEqual(widths, ['width: 42.2%;', 'width: 27.1%;', 'width: 7.2%;', 'width: 14.5%;', 'width: 9%;']);
   const text = (await why.textContent()) ?? '';
   assert.match(text, /relevance 42%.*success rate 27%/s);
-  assert.match(text, /Your words "remember", "facts" match its keywords\. It is a strong match \(80% of the best this request could reach\)\. It matches 67% of what the telling words of your request weigh\. Compared by words only/);
+  assert.match(
+    text,
+    /Your words "remember", "facts" match its keywords\. It is a strong match \(80% of the best this request could reach\)\. It matches 67% of what the telling words of your request weigh\. Compared by words only/,
+  );
   assert.match(text, /12 calls · success 90%.*moved by history/);
   assert.equal(await page.locator('[data-why="filesystem"]').count(), 0, 'no explanation, no why');
   assert.match((await page.locator('[data-flag="everything"]').textContent()) ?? '', /npx' was not found on PATH/);

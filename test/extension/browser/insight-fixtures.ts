@@ -23,8 +23,24 @@ export function call(id: string, overrides: Partial<ActivityInfo> = {}): Activit
 }
 
 export const calls: ActivityInfo[] = [
-  call('c3', { at: now - 10_000, tool: 'delete_entities', variant: 'destructive', operationType: 'destructive', audit: true, status: 'error', error: 'not found', latencyMs: 1500 }),
-  call('c2', { at: now - 20_000, tool: 'create_entities', variant: 'direct', operationType: undefined, status: 'suggested', latencyMs: 1 }),
+  call('c3', {
+    at: now - 10_000,
+    tool: 'delete_entities',
+    variant: 'destructive',
+    operationType: 'destructive',
+    audit: true,
+    status: 'error',
+    error: 'not found',
+    latencyMs: 1500,
+  }),
+  call('c2', {
+    at: now - 20_000,
+    tool: 'create_entities',
+    variant: 'direct',
+    operationType: undefined,
+    status: 'suggested',
+    latencyMs: 1,
+  }),
   call('c1', { at: now - 30_000, rating: 1 }),
 ];
 
@@ -58,24 +74,99 @@ export const hints: HintsPayload = {
     node('filesystem', 'get_file_info'),
   ],
   edges: [
-    { from: 'memory:search_nodes', to: 'memory:create_entities', kind: 'prerequisite', source: 'declared', weight: 4, followRate: 0.75 },
-    { from: 'memory:create_entities', to: 'memory:create_relations', kind: 'next_action', source: 'declared', weight: 2, followRate: 0.5 },
-    { from: 'memory:create_entities', to: 'memory:add_observations', kind: 'next_action', source: 'declared', weight: 1, followRate: null },
-    { from: 'memory:open_nodes', to: 'memory:delete_entities', kind: 'prerequisite', source: 'declared', weight: 0, followRate: null },
-    { from: 'filesystem:list_directory', to: 'filesystem:write_file', kind: 'prerequisite', source: 'declared', weight: 2, followRate: 1 },
-    { from: 'filesystem:read_text_file', to: 'filesystem:edit_file', kind: 'prerequisite', source: 'declared', weight: 1, followRate: null },
-    { from: 'filesystem:read_text_file', to: 'memory:create_entities', kind: 'next_action', source: 'learned', weight: 3, followRate: 0.67 },
+    {
+      from: 'memory:search_nodes',
+      to: 'memory:create_entities',
+      kind: 'prerequisite',
+      source: 'declared',
+      weight: 4,
+      followRate: 0.75,
+    },
+    {
+      from: 'memory:create_entities',
+      to: 'memory:create_relations',
+      kind: 'next_action',
+      source: 'declared',
+      weight: 2,
+      followRate: 0.5,
+    },
+    {
+      from: 'memory:create_entities',
+      to: 'memory:add_observations',
+      kind: 'next_action',
+      source: 'declared',
+      weight: 1,
+      followRate: null,
+    },
+    {
+      from: 'memory:open_nodes',
+      to: 'memory:delete_entities',
+      kind: 'prerequisite',
+      source: 'declared',
+      weight: 0,
+      followRate: null,
+    },
+    {
+      from: 'filesystem:list_directory',
+      to: 'filesystem:write_file',
+      kind: 'prerequisite',
+      source: 'declared',
+      weight: 2,
+      followRate: 1,
+    },
+    {
+      from: 'filesystem:read_text_file',
+      to: 'filesystem:edit_file',
+      kind: 'prerequisite',
+      source: 'declared',
+      weight: 1,
+      followRate: null,
+    },
+    {
+      from: 'filesystem:read_text_file',
+      to: 'memory:create_entities',
+      kind: 'next_action',
+      source: 'learned',
+      weight: 3,
+      followRate: 0.67,
+    },
   ],
   followRates: [],
   recent: [
-    { at: now - 5_000, session: 's1', power: 'memory', tool: 'create_entities', kind: 'prerequisite', hint: 'memory:search_nodes', source: 'declared', suggested: ['memory:search_nodes'], outcome: 'followed' },
-    { at: now - 2_000, session: 's1', power: 'memory', tool: 'create_entities', kind: 'next_action', hint: 'memory:create_relations,memory:add_observations', source: 'declared', suggested: ['memory:create_relations', 'memory:add_observations'], outcome: null },
+    {
+      at: now - 5_000,
+      session: 's1',
+      power: 'memory',
+      tool: 'create_entities',
+      kind: 'prerequisite',
+      hint: 'memory:search_nodes',
+      source: 'declared',
+      suggested: ['memory:search_nodes'],
+      outcome: 'followed',
+    },
+    {
+      at: now - 2_000,
+      session: 's1',
+      power: 'memory',
+      tool: 'create_entities',
+      kind: 'next_action',
+      hint: 'memory:create_relations,memory:add_observations',
+      source: 'declared',
+      suggested: ['memory:create_relations', 'memory:add_observations'],
+      outcome: null,
+    },
   ],
 };
 
 const DAY = 24 * 3600 * 1000;
 const day = (ago: number) => new Date(now - ago * DAY).toISOString().slice(0, 10);
-const totals = (results: number, raw: number, delivered: number) => ({ results, rawTokens: raw, deliveredTokens: delivered, savedTokens: raw - delivered, reduction: Math.round((1 - delivered / raw) * 1000) / 1000 });
+const totals = (results: number, raw: number, delivered: number) => ({
+  results,
+  rawTokens: raw,
+  deliveredTokens: delivered,
+  savedTokens: raw - delivered,
+  reduction: Math.round((1 - delivered / raw) * 1000) / 1000,
+});
 
 export const tokens: TokenReportInfo = {
   tokenizer: 'o200k_base',
@@ -94,18 +185,42 @@ export const tokens: TokenReportInfo = {
   cache: { hits: 4, misses: 9, similar: 1, hitRate: 0.308 },
   notStored: 0,
   artifacts: { count: 14, bytes: 812_000, maxBytes: 268_435_456, ttlMinutes: 180 },
-  toolsList: { gateway: { tools: 11, tokens: 2_300 }, configured: { powers: 3, unlisted: 0, tools: 36, tokens: 9_800 }, alsoDirect: { tools: 9, tokens: 2_100 }, savedTokens: 5_400, reduction: 0.551, listedTwice: [{ power: 'notes', file: '/w/.vscode/mcp.json', tools: 9, tokens: 2_100 }] },
+  toolsList: {
+    gateway: { tools: 11, tokens: 2_300 },
+    configured: { powers: 3, unlisted: 0, tools: 36, tokens: 9_800 },
+    alsoDirect: { tools: 9, tokens: 2_100 },
+    savedTokens: 5_400,
+    reduction: 0.551,
+    listedTwice: [{ power: 'notes', file: '/w/.vscode/mcp.json', tools: 9, tokens: 2_100 }],
+  },
   sessions: {
     rows: [
       {
         session: 'a1b2c3d4-session',
         startedAt: now - 60_000,
         lastAt: now - 5_000,
-        gateway: { requests: 5, toolsLists: 2, toolsListTokens: 11_500, alsoDirectTokens: 10_500, answers: 2, answerTokens: 700, results: 3, resultTokens: 1_900, tokens: 24_600 },
+        gateway: {
+          requests: 5,
+          toolsLists: 2,
+          toolsListTokens: 11_500,
+          alsoDirectTokens: 10_500,
+          answers: 2,
+          answerTokens: 700,
+          results: 3,
+          resultTokens: 1_900,
+          tokens: 24_600,
+        },
         direct: { requests: 3, toolsListTokens: 29_400, resultTokens: 24_000, tokens: 53_400 },
         savedTokens: 28_800,
       },
     ],
-    totals: { gatewayTokens: 24_600, directTokens: 53_400, savedTokens: 28_800, reduction: 0.539, extraRequests: 2, alsoDirectTokens: 10_500 },
+    totals: {
+      gatewayTokens: 24_600,
+      directTokens: 53_400,
+      savedTokens: 28_800,
+      reduction: 0.539,
+      extraRequests: 2,
+      alsoDirectTokens: 10_500,
+    },
   },
 };

@@ -19,7 +19,11 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
   fs.writeFileSync(
     path.join(workspace, '.vscode', 'settings.json'),
-    JSON.stringify({ 'grimoire.demoPowers': true, 'grimoire.imports.vscode': false, 'grimoire.imports.claudeDesktop': false }, null, 2),
+    JSON.stringify(
+      { 'grimoire.demoPowers': true, 'grimoire.imports.vscode': false, 'grimoire.imports.claudeDesktop': false },
+      null,
+      2,
+    ),
   );
   await runTests({
     version,
@@ -27,7 +31,12 @@ async function main(): Promise<void> {
     extensionDevelopmentPath: repoRoot,
     extensionTestsPath: path.join(repoRoot, 'out', 'test', 'extension', 'suite', 'index.js'),
     extensionTestsEnv: { GRIMOIRE_HOME: path.join(run, 'grimoire-home') },
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', `--user-data-dir=${path.join(run, 'user-data')}`],
+    launchArgs: [
+      workspace,
+      '--disable-extensions',
+      '--disable-workspace-trust',
+      `--user-data-dir=${path.join(run, 'user-data')}`,
+    ],
   });
 }
 

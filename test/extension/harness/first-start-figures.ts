@@ -20,16 +20,31 @@ export interface WorkspaceServer {
 }
 
 /** The demo servers the .vsix carries, as a user's mcp.json would name them (paths inside the installed extension). */
-export function workspaceServers(extensionPath: string, node: string, workspace: string): { mcpJson: unknown; servers: WorkspaceServer[] } {
-  const server = (name: string) => path.join(extensionPath, 'dist', 'demo-servers', '@modelcontextprotocol', `server-${name}`, 'dist', 'index.js');
+export function workspaceServers(
+  extensionPath: string,
+  node: string,
+  workspace: string,
+): { mcpJson: unknown; servers: WorkspaceServer[] } {
+  const server = (name: string) =>
+    path.join(extensionPath, 'dist', 'demo-servers', '@modelcontextprotocol', `server-${name}`, 'dist', 'index.js');
   const mcpJson = {
     servers: {
-      memory: { type: 'stdio', command: node, args: [server('memory')], env: { MEMORY_FILE_PATH: '${workspaceFolder}/memory.jsonl' } },
+      memory: {
+        type: 'stdio',
+        command: node,
+        args: [server('memory')],
+        env: { MEMORY_FILE_PATH: '${workspaceFolder}/memory.jsonl' },
+      },
       filesystem: { type: 'stdio', command: node, args: [server('filesystem'), '${workspaceFolder}'] },
     },
   };
   const servers = [
-    { name: 'memory', command: node, args: [server('memory')], env: { MEMORY_FILE_PATH: path.join(workspace, 'own-count-memory.jsonl') } },
+    {
+      name: 'memory',
+      command: node,
+      args: [server('memory')],
+      env: { MEMORY_FILE_PATH: path.join(workspace, 'own-count-memory.jsonl') },
+    },
     { name: 'filesystem', command: node, args: [server('filesystem'), workspace] },
   ];
   return { mcpJson, servers };
@@ -41,7 +56,14 @@ export async function ownCounts(servers: WorkspaceServer[]): Promise<Map<string,
   const counts = new Map<string, { tools: number; tokens: number }>();
   for (const server of servers) {
     const client = new Client({ name: 'own-count', version: '1' });
-    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env: { PATH: process.env.PATH ?? '', ...(server.env ?? {}) }, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: server.command,
+        args: server.args,
+        env: { PATH: process.env.PATH ?? '', ...(server.env ?? {}) },
+        stderr: 'ignore',
+      }),
+    );
     try {
       const tools = (await client.listTools()).tools;
       counts.set(server.name, { tools: tools.length, tokens: encoding.encode(JSON.stringify(tools)).length });
@@ -94,7 +116,10 @@ async function approveLaunchesAsUser(page: Page, count: number): Promise<string[
   await palette(page, 'Grimoire: Review Server Launches...');
   for (let i = 0; i < count; i++) {
     const run = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Run It' }).first();
-    const shown = await run.waitFor({ timeout: 30_000 }).then(() => true, () => false);
+    const shown = await run.waitFor({ timeout: 30_000 }).then(
+      () => true,
+      () => false,
+    );
     if (!shown) {
       problems.push(`the launch modal ${i + 1} of ${count} (Run It) did not show`);
       break;
@@ -108,20 +133,31 @@ async function approveLaunchesAsUser(page: Page, count: number): Promise<string[
 async function tokensFrame(page: Page): Promise<Frame> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    for (const frame of page.frames()) if (await frame.$('[data-testid="tools-list-savings"]').catch(() => null)) return frame;
+    for (const frame of page.frames())
+      if (await frame.$('[data-testid="tools-list-savings"]').catch(() => null)) return frame;
     await page.waitForTimeout(250);
   }
   throw new Error('the dashboard shows no tool list figures');
 }
 
 /** Opens the dashboard and reads its "listed twice" lines once every expected power has one. */
-async function readListedTwice(page: Page, powers: string[], name: string, screenshot: (name: string) => Promise<string>): Promise<{ rows: ListedTwiceRead[]; verdict: string }> {
+async function readListedTwice(
+  page: Page,
+  powers: string[],
+  name: string,
+  screenshot: (name: string) => Promise<string>,
+): Promise<{ rows: ListedTwiceRead[]; verdict: string }> {
   await palette(page, 'Grimoire: Open Dashboard');
   const frame = await tokensFrame(page);
   const deadline = Date.now() + 90_000;
   let rows: ListedTwiceRead[] = [];
   while (Date.now() < deadline) {
-    const texts = await frame.$$eval('[data-testid="listed-twice"]', (items) => items.map((item) => ({ power: item.getAttribute('data-power') ?? '', text: (item.textContent ?? '').replace(/\s+/g, ' ') })));
+    const texts = await frame.$$eval('[data-testid="listed-twice"]', (items) =>
+      items.map((item) => ({
+        power: item.getAttribute('data-power') ?? '',
+        text: (item.textContent ?? '').replace(/\s+/g, ' '),
+      })),
+    );
     rows = texts.flatMap(({ power, text }) => {
       const match = /its (\d+) tools? \(([\d.]+[kM]?) tokens\)/.exec(text);
       return match ? [{ power, tools: Number(match[1]), shown: match[2]!, tokens: parseTokens(match[2]!).tokens }] : [];
@@ -129,25 +165,63 @@ async function readListedTwice(page: Page, powers: string[], name: string, scree
     if (powers.every((power) => rows.some((row) => row.power === power))) break;
     await page.waitForTimeout(500);
   }
-  const verdict = ((await frame.locator('[data-testid="tools-list-verdict"]').textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ').trim();
-  await frame.locator('[data-testid="tokens-section"]').scrollIntoViewIfNeeded().catch(() => undefined);
+  const verdict = (
+    (await frame
+      .locator('[data-testid="tools-list-verdict"]')
+      .textContent()
+      .catch(() => '')) ?? ''
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
+  await frame
+    .locator('[data-testid="tokens-section"]')
+    .scrollIntoViewIfNeeded()
+    .catch(() => undefined);
   await screenshot(name);
   return { rows, verdict };
 }
 
-export async function figuresAsUser(page: Page, servers: WorkspaceServer[], screenshot: (name: string) => Promise<string>): Promise<FiguresAsUser> {
+export async function figuresAsUser(
+  page: Page,
+  servers: WorkspaceServer[],
+  screenshot: (name: string) => Promise<string>,
+): Promise<FiguresAsUser> {
   const problems: string[] = [];
   const own = await ownCounts(servers);
   const names = servers.map((server) => server.name);
 
   // The tree and the status bar, before anything is activated: no power is in the agent's list.
   const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^\s*Powers/i }) });
-  await pane.locator('.monaco-list-row').first().waitFor({ timeout: 60_000 }).catch(() => undefined);
-  const powersRows = await pane.locator('.monaco-list-row').evaluateAll((rows) => rows.map((row) => [row.querySelector('.label-name')?.textContent, row.querySelector('.label-description')?.textContent].filter(Boolean).join(' ').trim()));
-  const statusBar = ((await page.locator('.statusbar-item', { hasText: /Grimoire \d+\/\d+/ }).first().textContent().catch(() => '')) ?? '').trim();
-  for (const name of names) if (!powersRows.some((row) => row.startsWith(`${name} `))) problems.push(`the Powers tree does not list "${name}" from the workspace mcp.json: ${JSON.stringify(powersRows)}`);
+  await pane
+    .locator('.monaco-list-row')
+    .first()
+    .waitFor({ timeout: 60_000 })
+    .catch(() => undefined);
+  const powersRows = await pane
+    .locator('.monaco-list-row')
+    .evaluateAll((rows) =>
+      rows.map((row) =>
+        [row.querySelector('.label-name')?.textContent, row.querySelector('.label-description')?.textContent]
+          .filter(Boolean)
+          .join(' ')
+          .trim(),
+      ),
+    );
+  const statusBar = (
+    (await page
+      .locator('.statusbar-item', { hasText: /Grimoire \d+\/\d+/ })
+      .first()
+      .textContent()
+      .catch(() => '')) ?? ''
+  ).trim();
+  for (const name of names)
+    if (!powersRows.some((row) => row.startsWith(`${name} `)))
+      problems.push(
+        `the Powers tree does not list "${name}" from the workspace mcp.json: ${JSON.stringify(powersRows)}`,
+      );
   const shownActive = powersRows.filter((row) => / active · /.test(` ${row}`) || row.includes(' active ·'));
-  if (shownActive.length > 0) problems.push(`the Powers tree shows powers active that no agent has: ${JSON.stringify(shownActive)}`);
+  if (shownActive.length > 0)
+    problems.push(`the Powers tree shows powers active that no agent has: ${JSON.stringify(shownActive)}`);
   if (!/Grimoire 0\/\d+/.test(statusBar)) problems.push(`the status bar should count no active power: "${statusBar}"`);
 
   problems.push(...(await approveLaunchesAsUser(page, names.length)));
@@ -162,20 +236,28 @@ export async function figuresAsUser(page: Page, servers: WorkspaceServer[], scre
       }
       const { resolution } = parseTokens(row.shown);
       if (row.tools !== mine.tools || Math.abs(row.tokens - mine.tokens) > resolution / 2) {
-        problems.push(`${when}: "${name}" is ${row.tools} tools, ${row.shown} tokens on the dashboard; the SDK's Client counts ${mine.tools} tools, ${mine.tokens} tokens`);
+        problems.push(
+          `${when}: "${name}" is ${row.tools} tools, ${row.shown} tokens on the dashboard; the SDK's Client counts ${mine.tools} tools, ${mine.tokens} tokens`,
+        );
       }
     }
   };
   const before = await readListedTwice(page, names, 'first-start-dashboard', screenshot);
   compare(before.rows, 'before any call');
-  if (/counted as none|No configured power has listed/.test(before.verdict)) problems.push(`before any call, the dashboard counts the configured powers as none: ${before.verdict}`);
-  if (!/VS Code lists directly besides it/.test(before.verdict)) problems.push(`the per-request sentence does not account for what VS Code lists directly: ${before.verdict}`);
+  if (/counted as none|No configured power has listed/.test(before.verdict))
+    problems.push(`before any call, the dashboard counts the configured powers as none: ${before.verdict}`);
+  if (!/VS Code lists directly besides it/.test(before.verdict))
+    problems.push(`the per-request sentence does not account for what VS Code lists directly: ${before.verdict}`);
 
   await page.keyboard.press('Escape');
   await palette(page, 'View: Close All Editors');
   await palette(page, 'Grimoire: Restart Gateway');
   await page.waitForTimeout(3000);
-  await page.locator('.statusbar-item', { hasText: /Grimoire \d+\/\d+/ }).first().waitFor({ timeout: 60_000 }).catch(() => undefined);
+  await page
+    .locator('.statusbar-item', { hasText: /Grimoire \d+\/\d+/ })
+    .first()
+    .waitFor({ timeout: 60_000 })
+    .catch(() => undefined);
   const after = await readListedTwice(page, names, 'first-start-dashboard-after-restart', screenshot);
   compare(after.rows, 'after Restart Gateway');
   return { before: before.rows, afterRestart: after.rows, verdict: before.verdict, powersRows, statusBar, problems };

@@ -17,7 +17,9 @@ interface Grammar {
 }
 interface TextMate {
   INITIAL: unknown;
-  Registry: new (options: { onigLib: Promise<unknown>; loadGrammar(scope: string): Promise<RawGrammar | null> }) => { loadGrammar(scope: string): Promise<Grammar | null> };
+  Registry: new (options: { onigLib: Promise<unknown>; loadGrammar(scope: string): Promise<RawGrammar | null> }) => {
+    loadGrammar(scope: string): Promise<Grammar | null>;
+  };
   parseRawGrammar(content: string, file: string): RawGrammar;
 }
 interface Oniguruma {
@@ -43,8 +45,11 @@ export async function tokenizeSpell(vscodeDir: string, extensionDir: string, fil
   await oniguruma.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer);
 
   const grammarFiles = new Map<string, string>();
-  const manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, 'package.json'), 'utf8')) as { contributes: { grammars: Array<{ scopeName: string; path: string }> } };
-  for (const grammar of manifest.contributes.grammars) grammarFiles.set(grammar.scopeName, path.join(extensionDir, grammar.path));
+  const manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, 'package.json'), 'utf8')) as {
+    contributes: { grammars: Array<{ scopeName: string; path: string }> };
+  };
+  for (const grammar of manifest.contributes.grammars)
+    grammarFiles.set(grammar.scopeName, path.join(extensionDir, grammar.path));
   for (const dir of ['yaml', 'markdown-basics']) {
     const syntaxes = path.join(vscodeDir, 'extensions', dir, 'syntaxes');
     for (const name of fs.readdirSync(syntaxes)) {
@@ -53,7 +58,10 @@ export async function tokenizeSpell(vscodeDir: string, extensionDir: string, fil
     }
   }
   const registry = new textmate.Registry({
-    onigLib: Promise.resolve({ createOnigScanner: (patterns: string[]) => new oniguruma.OnigScanner(patterns), createOnigString: (text: string) => new oniguruma.OnigString(text) }),
+    onigLib: Promise.resolve({
+      createOnigScanner: (patterns: string[]) => new oniguruma.OnigScanner(patterns),
+      createOnigString: (text: string) => new oniguruma.OnigString(text),
+    }),
     loadGrammar: async (scope) => {
       const grammarFile = grammarFiles.get(scope);
       return grammarFile ? textmate.parseRawGrammar(fs.readFileSync(grammarFile, 'utf8'), grammarFile) : null;

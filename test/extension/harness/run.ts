@@ -13,7 +13,14 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
-import { HARNESS_PREFIX, TEST_MODEL_ID, type DashboardAnswer, type GrammarAnswer, type HarnessRequest, type SnapshotAnswer } from '../suite/harness-client.js';
+import {
+  HARNESS_PREFIX,
+  TEST_MODEL_ID,
+  type DashboardAnswer,
+  type GrammarAnswer,
+  type HarnessRequest,
+  type SnapshotAnswer,
+} from '../suite/harness-client.js';
 import { dashboardSections, readPane, readProblems, readText, readWelcome, typeInEditor } from './views.js';
 import { tokenizeSpell } from './grammar.js';
 import { walkthroughAsUser, type WalkthroughAsUser } from './walkthrough-as-user.js';
@@ -22,7 +29,15 @@ import { paths, repoRoot } from './paths.js';
 import { currentTarget, isRuntimeTarget } from '../../../server/resolve/semantic/runtime-builds.js';
 
 const RUN_TIMEOUT_MS = 10 * 60_000;
-const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const dirs = {
   home: path.join(paths.run, 'home'),
@@ -62,7 +77,9 @@ function prepare(): void {
   for (const dir of [...Object.values(dirs), paths.output]) fs.mkdirSync(dir, { recursive: true });
   // Semantic matching with the tiny fixture model, which only the Download Semantic Model test fetches
   // (from a 127.0.0.1 server): until then the gateway finds no model and never reaches for the network.
-  writeJson(path.join(dirs.grimoireHome, 'settings.json'), { resolve: { semantic: { model: TEST_MODEL_ID, allowRemoteModels: false } } });
+  writeJson(path.join(dirs.grimoireHome, 'settings.json'), {
+    resolve: { semantic: { model: TEST_MODEL_ID, allowRemoteModels: false } },
+  });
   writeJson(path.join(dirs.workspace, '.vscode', 'settings.json'), {
     'grimoire.demoPowers': true,
     'grimoire.imports.vscode': false,
@@ -71,7 +88,14 @@ function prepare(): void {
   fs.writeFileSync(path.join(dirs.workspace, 'README.md'), '# A workspace for the Grimoire extension tests\n');
   // Nothing may reach for the network: no update or gallery checks.
   // The run folder sits in the repository: VS Code would offer to open its git repository.
-  const offline = { 'extensions.autoCheckUpdates': false, 'extensions.autoUpdate': false, 'update.mode': 'none', 'telemetry.telemetryLevel': 'off', 'chat.mcp.autostart': 'never', 'git.openRepositoryInParentFolders': 'never' };
+  const offline = {
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'update.mode': 'none',
+    'telemetry.telemetryLevel': 'off',
+    'chat.mcp.autostart': 'never',
+    'git.openRepositoryInParentFolders': 'never',
+  };
   writeJson(path.join(dirs.serverData, 'data', 'Machine', 'settings.json'), {
     ...offline,
     'workbench.startupEditor': 'none',
@@ -79,7 +103,7 @@ function prepare(): void {
   });
   // The user's first start keeps VS Code's own Welcome page at startup.
   writeJson(path.join(dirs.userServerData, 'data', 'Machine', 'settings.json'), offline);
-  fs.writeFileSync(path.join(dirs.userWorkspace, 'README.md'), '# A new user\'s workspace\n');
+  fs.writeFileSync(path.join(dirs.userWorkspace, 'README.md'), "# A new user's workspace\n");
 }
 
 /**
@@ -87,14 +111,26 @@ function prepare(): void {
  * two servers, starts VS Code on it and waits as a new user does (walkthrough-as-user.ts), then reads
  * the figures before any call and after a restart (first-start-figures.ts).
  */
-async function firstStartAsUser(vsix: string): Promise<WalkthroughAsUser & { figures: FiguresAsUser | { error: string } }> {
+async function firstStartAsUser(
+  vsix: string,
+): Promise<WalkthroughAsUser & { figures: FiguresAsUser | { error: string } }> {
   const env = { ...serverEnv(), GRIMOIRE_HOME: dirs.userGrimoireHome, GRIMOIRE_HARNESS_DIR: undefined };
   const extensionPath = installVsix(vsix, dirs.userInstalled, dirs.userServerData, env);
   const { mcpJson, servers } = workspaceServers(extensionPath, paths.node, dirs.userWorkspace);
   writeJson(path.join(dirs.userWorkspace, '.vscode', 'mcp.json'), mcpJson);
   const port = await freePort();
-  const server = await startVsCodeServer(port, { extensionsDir: dirs.userInstalled, serverData: dirs.userServerData, env, logName: 'vscode-server-user.log' });
-  const browser = await chromium.launchPersistentContext(dirs.userBrowserProfile, { executablePath: paths.chromium, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1440, height: 900 } });
+  const server = await startVsCodeServer(port, {
+    extensionsDir: dirs.userInstalled,
+    serverData: dirs.userServerData,
+    env,
+    logName: 'vscode-server-user.log',
+  });
+  const browser = await chromium.launchPersistentContext(dirs.userBrowserProfile, {
+    executablePath: paths.chromium,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    viewport: { width: 1440, height: 900 },
+  });
   try {
     const page = browser.pages()[0] ?? (await browser.newPage());
     const screenshot = async (name: string) => {
@@ -131,10 +167,17 @@ function packageVsix(universal = false): string {
   const platformBuild = target !== undefined && isRuntimeTarget(target);
   const vsix = path.join(paths.run, platformBuild ? 'grimoire.vsix' : 'grimoire-universal.vsix');
   const args = ['--out', vsix, ...(platformBuild ? ['--target', target] : [])];
-  const result = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'client', 'packaging', 'package.js'), ...args], { cwd: repoRoot, encoding: 'utf8' });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(repoRoot, 'out', 'client', 'packaging', 'package.js'), ...args],
+    { cwd: repoRoot, encoding: 'utf8' },
+  );
   if (result.status !== 0) throw new Error(`npm run package failed:\n${result.stdout}\n${result.stderr}`);
   // vsce's own line counts the files; package.js's last line gives the exact size.
-  const lines = result.stdout.replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n');
+  const lines = result.stdout
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .trim()
+    .split('\n');
   const summary = [lines.find((line) => line.includes('Packaged:'))?.trim(), lines.at(-1)].filter(Boolean).join('; ');
   log(`packed ${platformBuild ? `the ${target} build` : 'the universal build'}: ${summary}`);
   fs.appendFileSync(path.join(paths.output, 'package.txt'), summary + '\n');
@@ -143,9 +186,24 @@ function packageVsix(universal = false): string {
 
 /** An mcp.json server in the workspace, for "New Spell File..." from an existing entry (not imported: imports are off). */
 function writeWorkspaceMcpJson(extensionPath: string): void {
-  const memoryServer = path.join(extensionPath, 'dist', 'demo-servers', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
+  const memoryServer = path.join(
+    extensionPath,
+    'dist',
+    'demo-servers',
+    '@modelcontextprotocol',
+    'server-memory',
+    'dist',
+    'index.js',
+  );
   writeJson(path.join(dirs.workspace, '.vscode', 'mcp.json'), {
-    servers: { 'Team Notes': { type: 'stdio', command: paths.node, args: [memoryServer], env: { MEMORY_FILE_PATH: '${workspaceFolder}/team-notes.jsonl' } } },
+    servers: {
+      'Team Notes': {
+        type: 'stdio',
+        command: paths.node,
+        args: [memoryServer],
+        env: { MEMORY_FILE_PATH: '${workspaceFolder}/team-notes.jsonl' },
+      },
+    },
   });
 }
 
@@ -165,13 +223,32 @@ function serverEnv(): NodeJS.ProcessEnv {
 }
 
 /** Installs the .vsix the way a user would, with VS Code's own installer; returns the installed folder. */
-function installVsix(vsix: string, extensionsDir = dirs.installed, serverData = dirs.serverData, env = serverEnv()): string {
-  const result = spawnSync(paths.node, [paths.serverMain, '--install-extension', vsix, '--extensions-dir', extensionsDir, '--server-data-dir', serverData, '--accept-server-license-terms'], {
-    env,
-    encoding: 'utf8',
-  });
+function installVsix(
+  vsix: string,
+  extensionsDir = dirs.installed,
+  serverData = dirs.serverData,
+  env = serverEnv(),
+): string {
+  const result = spawnSync(
+    paths.node,
+    [
+      paths.serverMain,
+      '--install-extension',
+      vsix,
+      '--extensions-dir',
+      extensionsDir,
+      '--server-data-dir',
+      serverData,
+      '--accept-server-license-terms',
+    ],
+    {
+      env,
+      encoding: 'utf8',
+    },
+  );
   const installed = fs.readdirSync(extensionsDir).find((name) => name.startsWith('grimoire.grimoire-'));
-  if (result.status !== 0 || !installed) throw new Error(`installing the .vsix failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0 || !installed)
+    throw new Error(`installing the .vsix failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
   log(`installed ${installed}: ${result.stdout.trim().split('\n').at(-1)}`);
   return path.join(extensionsDir, installed);
 }
@@ -189,35 +266,50 @@ function freePort(): Promise<number> {
 
 function httpOk(url: string): Promise<boolean> {
   return new Promise((resolve) => {
-    http.get(url, (response) => {
-      response.resume();
-      resolve((response.statusCode ?? 500) < 400);
-    }).on('error', () => resolve(false));
+    http
+      .get(url, (response) => {
+        response.resume();
+        resolve((response.statusCode ?? 500) < 400);
+      })
+      .on('error', () => resolve(false));
   });
 }
 
 /** VS Code's server; by default the test runner's (its smoke-test driver on, no installed extensions: the suite loads the installed folder for development). */
-async function startVsCodeServer(port: number, options: { extensionsDir?: string; serverData?: string; env?: NodeJS.ProcessEnv; logName?: string } = {}): Promise<ChildProcess> {
-  const { extensionsDir = dirs.noExtensions, serverData = dirs.serverData, env = serverEnv(), logName = 'vscode-server.log' } = options;
+async function startVsCodeServer(
+  port: number,
+  options: { extensionsDir?: string; serverData?: string; env?: NodeJS.ProcessEnv; logName?: string } = {},
+): Promise<ChildProcess> {
+  const {
+    extensionsDir = dirs.noExtensions,
+    serverData = dirs.serverData,
+    env = serverEnv(),
+    logName = 'vscode-server.log',
+  } = options;
   const logFile = fs.openSync(path.join(paths.output, logName), 'w');
   const server = spawn(
     paths.node,
     [
       paths.serverMain,
-      '--host', '127.0.0.1',
-      '--port', String(port),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
       '--without-connection-token',
       '--accept-server-license-terms',
       ...(extensionsDir === dirs.noExtensions ? ['--enable-smoke-test-driver'] : []),
       '--disable-workspace-trust',
-      '--server-data-dir', serverData,
-      '--extensions-dir', extensionsDir,
+      '--server-data-dir',
+      serverData,
+      '--extensions-dir',
+      extensionsDir,
     ],
     { env, stdio: ['ignore', logFile, logFile], detached: true },
   );
   const deadline = Date.now() + 60_000;
   while (!(await httpOk(`http://127.0.0.1:${port}/`))) {
-    if (server.exitCode !== null) throw new Error(`VS Code's server exited with ${server.exitCode}: see out/test-output/vscode/${logName}`);
+    if (server.exitCode !== null)
+      throw new Error(`VS Code's server exited with ${server.exitCode}: see out/test-output/vscode/${logName}`);
     if (Date.now() > deadline) throw new Error("VS Code's server did not answer within 60 s");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -238,7 +330,15 @@ async function dashboardFrame(page: Page): Promise<Frame> {
 }
 
 async function rowsOf(frame: Frame, attribute: string): Promise<Array<{ name: string; text: string }>> {
-  return frame.$$eval(`[${attribute}]`, (rows, attr) => rows.map((row) => ({ name: row.getAttribute(attr) ?? '', text: (row.textContent ?? '').replace(/\s+/g, ' ').trim() })), attribute);
+  return frame.$$eval(
+    `[${attribute}]`,
+    (rows, attr) =>
+      rows.map((row) => ({
+        name: row.getAttribute(attr) ?? '',
+        text: (row.textContent ?? '').replace(/\s+/g, ' ').trim(),
+      })),
+    attribute,
+  );
 }
 
 class Harness {
@@ -273,7 +373,9 @@ class Harness {
           answer = await this.dashboard(request.name, request.query, request.activate);
           break;
         case 'grammar':
-          answer = { lines: await tokenizeSpell(paths.vscode, this.extensionPath, request.file) } satisfies GrammarAnswer;
+          answer = {
+            lines: await tokenizeSpell(paths.vscode, this.extensionPath, request.file),
+          } satisfies GrammarAnswer;
           break;
         case 'pane':
           answer = await readPane(this.page, request, (name) => this.screenshot(name));
@@ -285,7 +387,9 @@ class Harness {
           answer = await readWelcome(this.page, request.name, (name) => this.screenshot(name));
           break;
         case 'text':
-          answer = await readText(this.page, request.name, request.selector, request.waitFor, (name) => this.screenshot(name));
+          answer = await readText(this.page, request.name, request.selector, request.waitFor, (name) =>
+            this.screenshot(name),
+          );
           break;
         case 'type':
           answer = await typeInEditor(this.page, request.name, request.text, (name) => this.screenshot(name));
@@ -293,7 +397,6 @@ class Harness {
         case 'problems':
           answer = await readProblems(this.page, request.name, (name) => this.screenshot(name));
           break;
-
       }
     } catch (error) {
       answer = { error: (error as Error).message };
@@ -319,10 +422,21 @@ class Harness {
     // The tree renders only the rows in view: collapse everything to read every power, then open one for the picture.
     for (const expanded of await pane.locator('.monaco-list-row[aria-expanded="true"]').all()) await expanded.click();
     await this.page.waitForTimeout(300);
-    const powersRows = await pane.locator('.monaco-list-row').evaluateAll((rows) =>
-      rows.map((row) => [row.querySelector('.label-name')?.textContent, row.querySelector('.label-description')?.textContent].filter(Boolean).join(' ').trim()),
-    );
-    const statusBar = await this.page.locator('.statusbar-item').evaluateAll((items) => items.map((item) => (item.getAttribute('aria-label') ?? item.textContent ?? '').trim()).filter(Boolean));
+    const powersRows = await pane
+      .locator('.monaco-list-row')
+      .evaluateAll((rows) =>
+        rows.map((row) =>
+          [row.querySelector('.label-name')?.textContent, row.querySelector('.label-description')?.textContent]
+            .filter(Boolean)
+            .join(' ')
+            .trim(),
+        ),
+      );
+    const statusBar = await this.page
+      .locator('.statusbar-item')
+      .evaluateAll((items) =>
+        items.map((item) => (item.getAttribute('aria-label') ?? item.textContent ?? '').trim()).filter(Boolean),
+      );
     const filesystem = pane.locator('.monaco-list-row[aria-expanded="false"]', { hasText: 'filesystem' }).first();
     if (await filesystem.count()) await filesystem.click();
     await this.page.waitForTimeout(300);
@@ -357,20 +471,25 @@ class Harness {
 /** The Grimoire output channel must show the endpoint and never its token. */
 function checkOutputChannel(): string[] {
   const logs = path.join(dirs.serverData, 'data', 'logs');
-  const files = fs.existsSync(logs) ? (fs.readdirSync(logs, { recursive: true }) as string[]).filter((file) => /Grimoire\.log$/.test(file)) : [];
+  const files = fs.existsSync(logs)
+    ? (fs.readdirSync(logs, { recursive: true }) as string[]).filter((file) => /Grimoire\.log$/.test(file))
+    : [];
   const problems: string[] = [];
   if (files.length === 0) return ['no Grimoire output channel log was written'];
   const text = files.map((file) => fs.readFileSync(path.join(logs, file), 'utf8')).join('\n');
   fs.writeFileSync(path.join(paths.output, 'grimoire-output.log'), text);
-  if (!/MCP endpoint for VS Code: http:\/\/127\.0\.0\.1:\d+\/mcp/.test(text)) problems.push('the output channel does not show the MCP endpoint');
+  if (!/MCP endpoint for VS Code: http:\/\/127\.0\.0\.1:\d+\/mcp/.test(text))
+    problems.push('the output channel does not show the MCP endpoint');
   if (!/gateway ready/.test(text)) problems.push('the output channel does not show the gateway timings');
-  if (/Bearer\s+(?!\*\*\*)[A-Za-z0-9_-]{16,}/.test(text) || /"token"\s*:\s*"(?!\*\*\*)[^"]{16,}"/.test(text)) problems.push('the output channel shows a bearer token');
+  if (/Bearer\s+(?!\*\*\*)[A-Za-z0-9_-]{16,}/.test(text) || /"token"\s*:\s*"(?!\*\*\*)[^"]{16,}"/.test(text))
+    problems.push('the output channel shows a bearer token');
   return problems;
 }
 
 async function main(): Promise<number> {
   const started = Date.now();
-  if (!fs.existsSync(paths.serverMain) || !fs.existsSync(paths.node)) throw new Error('run the setup first: node out/test/extension/harness/setup.js');
+  if (!fs.existsSync(paths.serverMain) || !fs.existsSync(paths.node))
+    throw new Error('run the setup first: node out/test/extension/harness/setup.js');
   prepare();
   const vsix = packageVsix();
   const extensionPath = installVsix(vsix);
@@ -379,7 +498,12 @@ async function main(): Promise<number> {
   const server = await startVsCodeServer(port);
   let browser: BrowserContext | undefined;
   try {
-    browser = await chromium.launchPersistentContext(dirs.browserProfile, { executablePath: paths.chromium, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1440, height: 900 } });
+    browser = await chromium.launchPersistentContext(dirs.browserProfile, {
+      executablePath: paths.chromium,
+      headless: true,
+      args: CHROMIUM_FLAGS,
+      viewport: { width: 1440, height: 900 },
+    });
     const page = browser.pages()[0] ?? (await browser.newPage());
     const harness = new Harness(page, extensionPath);
     let finish: (code: number) => void = () => undefined;
@@ -390,7 +514,9 @@ async function main(): Promise<number> {
       ['extensionDevelopmentPath', `vscode-remote://127.0.0.1:${port}${extensionPath}`],
       ['extensionTestsPath', `vscode-remote://127.0.0.1:${port}${paths.suite}`],
     ];
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    await page.goto(
+      `http://127.0.0.1:${port}/?folder=${encodeURIComponent(dirs.workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
+    );
     const timeout = new Promise<number>((resolve) => setTimeout(() => resolve(-1), RUN_TIMEOUT_MS).unref());
     const code = await Promise.race([exited, timeout]);
     if (code === -1) {
@@ -404,31 +530,66 @@ async function main(): Promise<number> {
     const userStarted = Date.now();
     const firstStart = await firstStartAsUser(isRuntimeTarget(currentTarget()) ? packageVsix(true) : vsix);
     const userSeconds = Math.round((Date.now() - userStarted) / 100) / 10;
-    if (firstStart.shown === WALKTHROUGH_TITLE) log(`ok: installed from the .vsix, the first start opens the walkthrough "${firstStart.shown}" ${firstStart.afterLoadMs} ms after the page loaded, with no click (the status item in ${firstStart.statusItemMs} ms) (${userSeconds} s for this check)`);
-    else problems.push(`installed from the .vsix, the first start shows ${firstStart.shown ? `the walkthrough "${firstStart.shown}"` : "VS Code's list of walkthroughs"} instead of "${WALKTHROUGH_TITLE}" without a click: see ${path.relative(repoRoot, firstStart.screenshot)}`);
+    if (firstStart.shown === WALKTHROUGH_TITLE)
+      log(
+        `ok: installed from the .vsix, the first start opens the walkthrough "${firstStart.shown}" ${firstStart.afterLoadMs} ms after the page loaded, with no click (the status item in ${firstStart.statusItemMs} ms) (${userSeconds} s for this check)`,
+      );
+    else
+      problems.push(
+        `installed from the .vsix, the first start shows ${firstStart.shown ? `the walkthrough "${firstStart.shown}"` : "VS Code's list of walkthroughs"} instead of "${WALKTHROUGH_TITLE}" without a click: see ${path.relative(repoRoot, firstStart.screenshot)}`,
+      );
     if (firstStart.statusItemMs < 0) problems.push("Grimoire's status item did not show at startup");
     if (firstStart.tickedSteps.length === 0) log('ok: opening the Grimoire view ticks no walkthrough step');
-    else problems.push(`opening the Grimoire view ticked walkthrough steps nobody did: ${firstStart.tickedSteps.join(', ')}`);
-    if (/lexical only/.test(firstStart.lexicalItem)) log(`ok: the universal build says "${firstStart.lexicalItem}" in the status bar; its click offers: ${firstStart.sources.join(' | ')}`);
+    else
+      problems.push(
+        `opening the Grimoire view ticked walkthrough steps nobody did: ${firstStart.tickedSteps.join(', ')}`,
+      );
+    if (/lexical only/.test(firstStart.lexicalItem))
+      log(
+        `ok: the universal build says "${firstStart.lexicalItem}" in the status bar; its click offers: ${firstStart.sources.join(' | ')}`,
+      );
     else problems.push('the universal build shows no "lexical only" status item');
-    if (firstStart.lexicalItem && !['Download from Hugging Face', 'Download from a mirror...', 'Use a folder on this machine...'].every((source) => firstStart.sources.includes(source))) problems.push(`Download Semantic Model should offer Hugging Face, a mirror and a folder; it offered: ${firstStart.sources.join(' | ')}`);
+    if (
+      firstStart.lexicalItem &&
+      !['Download from Hugging Face', 'Download from a mirror...', 'Use a folder on this machine...'].every((source) =>
+        firstStart.sources.includes(source),
+      )
+    )
+      problems.push(
+        `Download Semantic Model should offer Hugging Face, a mirror and a folder; it offered: ${firstStart.sources.join(' | ')}`,
+      );
     // The universal build has no semantic runtime: its command says which build has it, and asks for no npm.
     const advice = `The ${currentTarget()} build of Grimoire carries it`;
-    if (!isRuntimeTarget(currentTarget())) log(`no platform build for ${currentTarget()}: the universal build's message is not checked`);
-    else if (firstStart.downloadMessage.includes(advice) && !/npm/.test(firstStart.downloadMessage)) log(`ok: the universal build's Download Semantic Model says: ${firstStart.downloadMessage}`);
-    else problems.push(`the universal build's Download Semantic Model should say "${advice}" and never ask for npm; it said: ${firstStart.downloadMessage}`);
+    if (!isRuntimeTarget(currentTarget()))
+      log(`no platform build for ${currentTarget()}: the universal build's message is not checked`);
+    else if (firstStart.downloadMessage.includes(advice) && !/npm/.test(firstStart.downloadMessage))
+      log(`ok: the universal build's Download Semantic Model says: ${firstStart.downloadMessage}`);
+    else
+      problems.push(
+        `the universal build's Download Semantic Model should say "${advice}" and never ask for npm; it said: ${firstStart.downloadMessage}`,
+      );
     const figures = firstStart.figures;
     if ('error' in figures) problems.push(`the first start's figures could not be read: ${figures.error}`);
     else {
       problems.push(...figures.problems);
       if (figures.problems.length === 0) {
-        log(`ok: before any call the dashboard names ${figures.before.map((row) => `${row.power} (${row.tools} tools, ${row.shown} tokens)`).join(', ')} as listed twice, as the SDK's Client counts them, and the same after Restart Gateway; the tree (${figures.powersRows.join('; ')}) and the status bar ("${figures.statusBar}") show no power active`);
+        log(
+          `ok: before any call the dashboard names ${figures.before.map((row) => `${row.power} (${row.tools} tools, ${row.shown} tokens)`).join(', ')} as listed twice, as the SDK's Client counts them, and the same after Restart Gateway; the tree (${figures.powersRows.join('; ')}) and the status bar ("${figures.statusBar}") show no power active`,
+        );
       }
     }
     for (const problem of problems) log(`FAIL: ${problem}`);
     const seconds = Math.round((Date.now() - started) / 100) / 10;
-    writeJson(path.join(paths.output, 'result.json'), { exitCode: code, problems, firstStartAsUser: { ...firstStart, checkSeconds: userSeconds }, timings: harness.timings, wallSeconds: seconds });
-    log(`VS Code test runner exit code ${code}; ${seconds} s; screenshots and logs in ${path.relative(repoRoot, paths.output)}/`);
+    writeJson(path.join(paths.output, 'result.json'), {
+      exitCode: code,
+      problems,
+      firstStartAsUser: { ...firstStart, checkSeconds: userSeconds },
+      timings: harness.timings,
+      wallSeconds: seconds,
+    });
+    log(
+      `VS Code test runner exit code ${code}; ${seconds} s; screenshots and logs in ${path.relative(repoRoot, paths.output)}/`,
+    );
     return code === 0 && problems.length === 0 ? 0 : 1;
   } finally {
     await browser?.close().catch(() => undefined);

@@ -27,7 +27,15 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
  */
 function npmEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
-  return { ...env, npm_config_cache: paths.npmCache, TMPDIR: paths.tmp, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
+  return {
+    ...env,
+    npm_config_cache: paths.npmCache,
+    TMPDIR: paths.tmp,
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+    ...extra,
+  };
 }
 
 function ensureAptPackages(): void {
@@ -38,7 +46,10 @@ function ensureAptPackages(): void {
   ];
   const missing = wanted.filter((w) => !fs.existsSync(w.file)).map((w) => w.pkg);
   if (missing.length === 0) return;
-  if (process.getuid?.() !== 0) throw new Error(`missing Debian packages: ${missing.join(' ')}; install them with: sudo apt-get install -y ${missing.join(' ')}`);
+  if (process.getuid?.() !== 0)
+    throw new Error(
+      `missing Debian packages: ${missing.join(' ')}; install them with: sudo apt-get install -y ${missing.join(' ')}`,
+    );
   log(`apt-get install ${missing.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update', '-qq'], env);
@@ -54,13 +65,18 @@ function ensureNode(): void {
 
 function ensureCodeServer(): void {
   if (fs.existsSync(paths.readyMarker) && fs.existsSync(paths.serverMain)) return;
-  log(`code-server ${CODE_SERVER_VERSION} (VS Code ${CODE_SERVER_VERSION.replace(/^4\./, '1.')}) on Node ${NODE_MAJOR}`);
+  log(
+    `code-server ${CODE_SERVER_VERSION} (VS Code ${CODE_SERVER_VERSION.replace(/^4\./, '1.')}) on Node ${NODE_MAJOR}`,
+  );
   // @vscode/ripgrep's postinstall downloads rg from GitHub unless its cache already holds the archive.
   const cache = path.join(paths.tmp, RIPGREP_CACHE);
   fs.mkdirSync(cache, { recursive: true });
   run('tar', ['czf', path.join(cache, RIPGREP_ARCHIVE), '-C', '/usr/bin', 'rg']);
   fs.mkdirSync(paths.codeServerPrefix, { recursive: true });
-  fs.writeFileSync(path.join(paths.codeServerPrefix, 'package.json'), JSON.stringify({ name: 'grimoire-vscode-test', private: true }) + '\n');
+  fs.writeFileSync(
+    path.join(paths.codeServerPrefix, 'package.json'),
+    JSON.stringify({ name: 'grimoire-vscode-test', private: true }) + '\n',
+  );
   const env = npmEnv({
     PATH: `${path.dirname(paths.node)}${path.delimiter}${process.env.PATH ?? ''}`,
     npm_config_nodedir: paths.nodeHome,
@@ -69,7 +85,12 @@ function ensureCodeServer(): void {
     npm_config_yes: 'true',
     JOBS: '2',
   });
-  run('npm', ['install', '--no-save', '--no-package-lock', `code-server@${CODE_SERVER_VERSION}`], env, paths.codeServerPrefix);
+  run(
+    'npm',
+    ['install', '--no-save', '--no-package-lock', `code-server@${CODE_SERVER_VERSION}`],
+    env,
+    paths.codeServerPrefix,
+  );
   if (!fs.existsSync(paths.serverMain)) throw new Error(`code-server installed, but ${paths.serverMain} is missing`);
   fs.writeFileSync(paths.readyMarker, new Date().toISOString() + '\n');
 }

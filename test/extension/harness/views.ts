@@ -13,20 +13,33 @@ async function rowsOf(pane: Locator): Promise<PaneRow[]> {
       label: (row.querySelector('.label-name')?.textContent ?? '').trim(),
       description: (row.querySelector('.label-description')?.textContent ?? '').trim(),
       level: Number(row.getAttribute('aria-level') ?? '1'),
-      icon: [...(row.querySelector('.custom-view-tree-node-item-icon')?.classList ?? [])].find((name) => name.startsWith('codicon-')) ?? '',
+      icon:
+        [...(row.querySelector('.custom-view-tree-node-item-icon')?.classList ?? [])].find((name) =>
+          name.startsWith('codicon-'),
+        ) ?? '',
     })),
   );
 }
 
 /** The Powers view's welcome text, read at once: the test asks while the gateway is still starting. */
-export async function readWelcome(page: Page, name: string, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string; welcome: string }> {
+export async function readWelcome(
+  page: Page,
+  name: string,
+  screenshot: (name: string) => Promise<string>,
+): Promise<{ screenshot: string; welcome: string }> {
   const welcome = paneOf(page, 'Powers').locator('.welcome-view-content');
   const text = (await welcome.count()) ? ((await welcome.first().textContent()) ?? '').replace(/\s+/g, ' ').trim() : '';
   return { welcome: text, screenshot: await screenshot(name) };
 }
 
 /** The text and image sources of every element matching `selector`, in the page and its webviews, once `waitFor` shows. */
-export async function readText(page: Page, name: string, selector: string, waitFor: string | undefined, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string; text: string; images: string[] }> {
+export async function readText(
+  page: Page,
+  name: string,
+  selector: string,
+  waitFor: string | undefined,
+  screenshot: (name: string) => Promise<string>,
+): Promise<{ screenshot: string; text: string; images: string[] }> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     let text = '';
@@ -34,10 +47,15 @@ export async function readText(page: Page, name: string, selector: string, waitF
     for (const frame of page.frames()) {
       for (const element of await frame.$$(selector).catch(() => [])) {
         text += ' ' + ((await element.textContent().catch(() => '')) ?? '').replace(/\s+/g, ' ').trim();
-        images.push(...(await element.$$eval('img', (items) => items.map((item) => item.getAttribute('src') ?? '')).catch(() => [])));
+        images.push(
+          ...(await element
+            .$$eval('img', (items) => items.map((item) => item.getAttribute('src') ?? ''))
+            .catch(() => [])),
+        );
       }
     }
-    if (text.trim() && (!waitFor || text.includes(waitFor))) return { text: text.trim(), images, screenshot: await screenshot(name) };
+    if (text.trim() && (!waitFor || text.includes(waitFor)))
+      return { text: text.trim(), images, screenshot: await screenshot(name) };
     if (Date.now() > deadline) {
       await screenshot(`${name}-failed`).catch(() => undefined);
       throw new Error(`${waitFor ? `"${waitFor}"` : selector} not shown; the page said: ${text.trim().slice(0, 400)}`);
@@ -52,16 +70,28 @@ const CLICK_TIMEOUT_MS = 10_000;
 async function whatIsAt(target: Locator): Promise<string> {
   const box = await target.boundingBox({ timeout: 2000 }).catch(() => null);
   if (!box) return 'none: the editor is not on screen';
-  return target.evaluate((self, { x, y }) => {
-    const view = self.ownerDocument.defaultView;
-    if (view && (x < 0 || y < 0 || x > view.innerWidth || y > view.innerHeight)) return `none: the point (${Math.round(x)}, ${Math.round(y)}) is outside the window`;
-    const top = self.ownerDocument.elementFromPoint(x, y);
-    return top ? `${top.tagName.toLowerCase()}.${[...top.classList].join('.')}` : 'none';
-  }, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, { timeout: 2000 }).catch((error: Error) => `unknown (${error.message.split('\n')[0]})`);
+  return target
+    .evaluate(
+      (self, { x, y }) => {
+        const view = self.ownerDocument.defaultView;
+        if (view && (x < 0 || y < 0 || x > view.innerWidth || y > view.innerHeight))
+          return `none: the point (${Math.round(x)}, ${Math.round(y)}) is outside the window`;
+        const top = self.ownerDocument.elementFromPoint(x, y);
+        return top ? `${top.tagName.toLowerCase()}.${[...top.classList].join('.')}` : 'none';
+      },
+      { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+      { timeout: 2000 },
+    )
+    .catch((error: Error) => `unknown (${error.message.split('\n')[0]})`);
 }
 
 /** Types into the active editor with the keyboard (an API edit would bypass a read-only editor). */
-export async function typeInEditor(page: Page, name: string, text: string, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string }> {
+export async function typeInEditor(
+  page: Page,
+  name: string,
+  text: string,
+  screenshot: (name: string) => Promise<string>,
+): Promise<{ screenshot: string }> {
   // The editor's middle, not its first line's: in a scrolled editor (CI once showed it at its end) the first line is above the window.
   const editor = page.locator('.editor-group-container.active .monaco-editor').first();
   const click = () => editor.click({ timeout: CLICK_TIMEOUT_MS });
@@ -75,7 +105,9 @@ export async function typeInEditor(page: Page, name: string, text: string, scree
     try {
       await click();
     } catch {
-      throw new Error(`the editor could not be clicked in ${CLICK_TIMEOUT_MS / 1000} s, twice (the element at the click point: ${blocker}): ${(first as Error).message.split('\n')[0]}`);
+      throw new Error(
+        `the editor could not be clicked in ${CLICK_TIMEOUT_MS / 1000} s, twice (the element at the click point: ${blocker}): ${(first as Error).message.split('\n')[0]}`,
+      );
     }
   }
   await page.keyboard.type(text);
@@ -84,17 +116,33 @@ export async function typeInEditor(page: Page, name: string, text: string, scree
 }
 
 /** The Problems panel's rows (it is opened by the caller's command). */
-export async function readProblems(page: Page, name: string, screenshot: (name: string) => Promise<string>): Promise<{ screenshot: string; rows: string[] }> {
+export async function readProblems(
+  page: Page,
+  name: string,
+  screenshot: (name: string) => Promise<string>,
+): Promise<{ screenshot: string; rows: string[] }> {
   const rows = page.locator('.markers-panel .monaco-list-row');
   await rows.first().waitFor({ timeout: 15_000 });
   await page.waitForTimeout(300);
-  const text = await rows.evaluateAll((items) => items.map((item) => (item.textContent ?? '').replace(/\s+/g, ' ').trim()));
+  const text = await rows.evaluateAll((items) =>
+    items.map((item) => (item.textContent ?? '').replace(/\s+/g, ' ').trim()),
+  );
   return { rows: text, screenshot: await screenshot(name) };
 }
 
-type PaneRequest = { name: string; pane: string; expandAll?: boolean; click?: { row: string; label: string }; hover?: string };
+type PaneRequest = {
+  name: string;
+  pane: string;
+  expandAll?: boolean;
+  click?: { row: string; label: string };
+  hover?: string;
+};
 
-export async function readPane(page: Page, request: PaneRequest, screenshot: (name: string) => Promise<string>): Promise<PaneAnswer> {
+export async function readPane(
+  page: Page,
+  request: PaneRequest,
+  screenshot: (name: string) => Promise<string>,
+): Promise<PaneAnswer> {
   try {
     return await read(page, request, screenshot);
   } catch (error) {
@@ -116,15 +164,23 @@ async function widenSideBar(page: Page, width = 560): Promise<void> {
   await page.waitForTimeout(300);
 }
 
-async function read(page: Page, request: PaneRequest, screenshot: (name: string) => Promise<string>): Promise<PaneAnswer> {
+async function read(
+  page: Page,
+  request: PaneRequest,
+  screenshot: (name: string) => Promise<string>,
+): Promise<PaneAnswer> {
   await widenSideBar(page);
   const pane = paneOf(page, request.pane);
   const header = pane.locator('.pane-header').first();
   await header.waitFor({ timeout: 10_000 });
   // The view gets the whole side bar: the tree renders only the rows in sight.
-  const others = page.locator('.part.sidebar .pane-header', { hasNotText: new RegExp(`^\\s*${request.pane}`, 'i') }).and(page.locator('[aria-expanded="true"]'));
-  for (let round = 0; round < 5 && (await others.count()) > 0; round += 1) await others.first().click({ timeout: 5000, position: { x: 12, y: 10 } });
-  if ((await header.getAttribute('aria-expanded')) === 'false') await header.click({ timeout: 5000, position: { x: 12, y: 10 } });
+  const others = page
+    .locator('.part.sidebar .pane-header', { hasNotText: new RegExp(`^\\s*${request.pane}`, 'i') })
+    .and(page.locator('[aria-expanded="true"]'));
+  for (let round = 0; round < 5 && (await others.count()) > 0; round += 1)
+    await others.first().click({ timeout: 5000, position: { x: 12, y: 10 } });
+  if ((await header.getAttribute('aria-expanded')) === 'false')
+    await header.click({ timeout: 5000, position: { x: 12, y: 10 } });
   await page.waitForTimeout(400);
   if (request.expandAll) {
     for (let round = 0; round < 20; round += 1) {
@@ -149,11 +205,18 @@ async function read(page: Page, request: PaneRequest, screenshot: (name: string)
     screenshot: await screenshot(request.name),
     header: ((await header.textContent()) ?? '').replace(/\s+/g, ' ').trim(),
     rows: await rowsOf(pane),
-    welcome: (await pane.locator('.welcome-view-content').count()) ? ((await pane.locator('.welcome-view-content').first().textContent()) ?? '').replace(/\s+/g, ' ').trim() : '',
+    welcome: (await pane.locator('.welcome-view-content').count())
+      ? ((await pane.locator('.welcome-view-content').first().textContent()) ?? '').replace(/\s+/g, ' ').trim()
+      : '',
   };
 }
 
-export async function dashboardSections(page: Page, frame: Frame, name: string, output: string): Promise<DashboardSectionsAnswer> {
+export async function dashboardSections(
+  page: Page,
+  frame: Frame,
+  name: string,
+  output: string,
+): Promise<DashboardSectionsAnswer> {
   await frame.locator('[data-testid="hint-graph"] [data-node]').first().waitFor({ timeout: 20_000 });
   await frame.locator('[data-testid="token-chart"] .saved-bar').first().waitFor({ timeout: 20_000 });
   const screenshots: string[] = [];
@@ -167,11 +230,17 @@ export async function dashboardSections(page: Page, frame: Frame, name: string, 
   }
   return {
     screenshots,
-    activityRows: await frame.locator('[data-activity]').evaluateAll((rows) => rows.map((row) => (row.textContent ?? '').replace(/\s+/g, ' ').trim())),
-    graphNodes: await frame.locator('[data-testid="hint-graph"] [data-node]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-node') ?? '')),
+    activityRows: await frame
+      .locator('[data-activity]')
+      .evaluateAll((rows) => rows.map((row) => (row.textContent ?? '').replace(/\s+/g, ' ').trim())),
+    graphNodes: await frame
+      .locator('[data-testid="hint-graph"] [data-node]')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-node') ?? '')),
     graphEdges: await frame.locator('[data-testid="hint-graph"] [data-edge]').count(),
     chartBars: await frame.locator('[data-testid="token-chart"] .saved-bar').count(),
     chartLine: (await frame.locator('[data-testid="total-line"]').getAttribute('d')) ?? '',
-    toolsListSavings: ((await frame.locator('[data-testid="tools-list-savings"]').textContent()) ?? '').replace(/\s+/g, ' ').trim(),
+    toolsListSavings: ((await frame.locator('[data-testid="tools-list-savings"]').textContent()) ?? '')
+      .replace(/\s+/g, ' ')
+      .trim(),
   };
 }

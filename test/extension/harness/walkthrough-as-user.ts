@@ -28,7 +28,12 @@ export interface WalkthroughAsUser {
 
 const TITLE = '.gettingStartedSlideDetails h2.category-title';
 
-export async function walkthroughAsUser(page: Page, expected: string, loadedAt: number, screenshot: (name: string) => Promise<string>): Promise<WalkthroughAsUser> {
+export async function walkthroughAsUser(
+  page: Page,
+  expected: string,
+  loadedAt: number,
+  screenshot: (name: string) => Promise<string>,
+): Promise<WalkthroughAsUser> {
   const statusItem = page.locator('.statusbar-item', { hasText: /Grimoire/ }).first();
   const header = page.locator(TITLE, { hasText: expected });
   const statusItemMs = await statusItem.waitFor({ timeout: 60_000 }).then(
@@ -37,32 +42,66 @@ export async function walkthroughAsUser(page: Page, expected: string, loadedAt: 
   );
   await header.waitFor({ state: 'visible', timeout: 60_000 }).catch(() => undefined);
   const afterLoadMs = Date.now() - loadedAt;
-  const shown = (await page.locator(TITLE).evaluateAll((items) => items.filter((item) => (item as unknown as { offsetParent: unknown }).offsetParent !== null).map((item) => item.textContent ?? ''))).join(' | ');
+  const shown = (
+    await page
+      .locator(TITLE)
+      .evaluateAll((items) =>
+        items
+          .filter((item) => (item as unknown as { offsetParent: unknown }).offsetParent !== null)
+          .map((item) => item.textContent ?? ''),
+      )
+  ).join(' | ');
   const shot = await screenshot('walkthrough-installed');
   // Opening the view is not one of the steps: nothing may be ticked by it.
   const icon = page.locator('.activitybar .action-item a[aria-label^="Grimoire"]').first();
   await icon.click();
   await page.waitForTimeout(1500);
-  const tickedSteps = await page.locator('button.getting-started-step[aria-checked="true"]').evaluateAll((steps) => steps.map((step) => step.getAttribute('data-step-id') ?? ''));
+  const tickedSteps = await page
+    .locator('button.getting-started-step[aria-checked="true"]')
+    .evaluateAll((steps) => steps.map((step) => step.getAttribute('data-step-id') ?? ''));
   await screenshot('walkthrough-after-view-opened');
   const lexical = page.locator('.statusbar-item', { hasText: /lexical only/ }).first();
   const lexicalItem = await lexical.waitFor({ timeout: 30_000 }).then(
     async () => ((await lexical.getAttribute('aria-label')) ?? (await lexical.textContent()) ?? '').trim(),
     () => '',
   );
-  const { sources, message } = lexicalItem ? await downloadFromStatusItem(page, lexical, screenshot) : { sources: [], message: '' };
-  return { shown, afterLoadMs, statusItemMs, tickedSteps, screenshot: shot, lexicalItem, sources, downloadMessage: message };
+  const { sources, message } = lexicalItem
+    ? await downloadFromStatusItem(page, lexical, screenshot)
+    : { sources: [], message: '' };
+  return {
+    shown,
+    afterLoadMs,
+    statusItemMs,
+    tickedSteps,
+    screenshot: shot,
+    lexicalItem,
+    sources,
+    downloadMessage: message,
+  };
 }
 
 /** Clicks "lexical only", reads the sources offered, takes Hugging Face, and reads what the command says. */
-async function downloadFromStatusItem(page: Page, item: ReturnType<Page['locator']>, screenshot: (name: string) => Promise<string>): Promise<{ sources: string[]; message: string }> {
+async function downloadFromStatusItem(
+  page: Page,
+  item: ReturnType<Page['locator']>,
+  screenshot: (name: string) => Promise<string>,
+): Promise<{ sources: string[]; message: string }> {
   await item.click();
   const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
-  await rows.first().waitFor({ timeout: 15_000 }).catch(() => undefined);
-  const sources = await rows.evaluateAll((items) => items.map((row) => (row.querySelector('.label-name')?.textContent ?? row.textContent ?? '').trim()));
+  await rows
+    .first()
+    .waitFor({ timeout: 15_000 })
+    .catch(() => undefined);
+  const sources = await rows.evaluateAll((items) =>
+    items.map((row) => (row.querySelector('.label-name')?.textContent ?? row.textContent ?? '').trim()),
+  );
   await screenshot('download-model-sources');
   await page.keyboard.press('Enter');
-  const toast = page.locator('.notifications-toasts .notification-list-item-message', { hasText: /cannot run here|could not be|semantic model is in/ }).last();
+  const toast = page
+    .locator('.notifications-toasts .notification-list-item-message', {
+      hasText: /cannot run here|could not be|semantic model is in/,
+    })
+    .last();
   const message = await toast
     .waitFor({ timeout: 30_000 })
     .then(async () => ((await toast.textContent()) ?? '').replace(/\s+/g, ' ').trim())

@@ -21,13 +21,25 @@ export type HarnessRequest =
    * action on the first row matching `row`, and takes a picture with the pointer on the first row
    * matching `hover` (its inline actions shown), else on the view's title.
    */
-  | { action: 'pane'; name: string; pane: 'Activity' | 'Hints'; expandAll?: boolean; click?: { row: string; label: string }; hover?: string }
+  | {
+      action: 'pane';
+      name: string;
+      pane: 'Activity' | 'Hints';
+      expandAll?: boolean;
+      click?: { row: string; label: string };
+      hover?: string;
+    }
   /** Scrolls the dashboard to its activity, hint graph and token sections and reads them. */
   | { action: 'dashboardSections'; name: string }
   /** Reads the Powers view's welcome text at once (no waiting, no clicks) and takes a picture. */
   | { action: 'welcome'; name: string }
   /** Waits for an element of the workbench and reads its text (and any image sources in it), then takes a picture. */
-  | { action: 'text'; name: string; selector: string; /** Wait for this text somewhere in the page or its webviews. */ waitFor?: string }
+  | {
+      action: 'text';
+      name: string;
+      selector: string;
+      /** Wait for this text somewhere in the page or its webviews. */ waitFor?: string;
+    }
   /** Clicks into the active editor and types, as a user would, then takes a picture. */
   | { action: 'type'; name: string; text: string }
   /** Opens the Problems panel and reads its rows. */
@@ -110,7 +122,11 @@ export async function askHarness<T>(request: HarnessRequest, timeoutMs = 30_000)
   const id = `${process.pid}-${++next}`;
   console.log(`${HARNESS_PREFIX} ${JSON.stringify({ id, ...request })}`);
   const file = path.join(dir, `${id}.json`);
-  const text = await waitFor(() => fs.existsSync(file) && fs.readFileSync(file, 'utf8'), timeoutMs, `the harness to answer ${request.action}`);
+  const text = await waitFor(
+    () => fs.existsSync(file) && fs.readFileSync(file, 'utf8'),
+    timeoutMs,
+    `the harness to answer ${request.action}`,
+  );
   const answer = JSON.parse(text) as T & { error?: string };
   if (answer.error) throw new Error(`harness: ${answer.error}`);
   return answer;

@@ -19,8 +19,16 @@ export function workspaceFolder(): string {
  */
 export async function approveLaunch(name: string, imported = false): Promise<void> {
   const cli = path.resolve(__dirname, '..', '..', '..', 'server', 'cli', 'main.js');
-  await waitFor(() => {
-    const approved = spawnSync(process.execPath, [cli, 'powers', 'approve', name, '--workspace', workspaceFolder(), ...(imported ? [] : ['--no-imports'])], { encoding: 'utf8', env: process.env, timeout: 30_000 });
-    return approved.status === 0;
-  }, 30_000, `'${name}' approved from a terminal`);
+  await waitFor(
+    () => {
+      const approved = spawnSync(
+        process.execPath,
+        [cli, 'powers', 'approve', name, '--workspace', workspaceFolder(), ...(imported ? [] : ['--no-imports'])],
+        { encoding: 'utf8', env: process.env, timeout: 30_000 },
+      );
+      return approved.status === 0;
+    },
+    30_000,
+    `'${name}' approved from a terminal`,
+  );
 }

@@ -19,7 +19,8 @@ async function grimoire(): Promise<GrimoireApi> {
   return extension.activate();
 }
 
-const placeholders = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => /placeholder/.test(d.message));
+const placeholders = (uri: vscode.Uri) =>
+  vscode.languages.getDiagnostics(uri).filter((d) => /placeholder/.test(d.message));
 
 /**
  * The extension's API once its gateway is ready; the workspace mcp.json (its text and parsed), and
@@ -33,18 +34,30 @@ async function readyWorkspace() {
   const original = fs.readFileSync(mcpJson, 'utf8');
   const config = JSON.parse(original) as { servers: Record<string, { command: string; args: string[] }> };
   const teamNotes = config.servers['Team Notes']!;
-  const notesServer = (file: string) => ({ command: teamNotes.command, args: teamNotes.args, env: { MEMORY_FILE_PATH: `\${workspaceFolder}/${file}` } });
+  const notesServer = (file: string) => ({
+    command: teamNotes.command,
+    args: teamNotes.args,
+    env: { MEMORY_FILE_PATH: `\${workspaceFolder}/${file}` },
+  });
   return { api, mcpJson, original, config, notesServer };
 }
 
 test('a placeholder steering left in a spell is a warning in the Problems panel', async () => {
   await grimoire();
-  const editor = await vscode.commands.executeCommand<vscode.TextEditor>('grimoire.newSpellFile', { from: 'template', name: 'placeholder-check', folder: path.join(workspaceFolder(), '.grimoire-placeholder-check') });
+  const editor = await vscode.commands.executeCommand<vscode.TextEditor>('grimoire.newSpellFile', {
+    from: 'template',
+    name: 'placeholder-check',
+    folder: path.join(workspaceFolder(), '.grimoire-placeholder-check'),
+  });
   try {
-    const warnings = await waitFor(() => {
-      const found = placeholders(editor.document.uri);
-      return found.some((d) => /steering/.test(d.message)) && found;
-    }, 30_000, 'the steering placeholder flagged');
+    const warnings = await waitFor(
+      () => {
+        const found = placeholders(editor.document.uri);
+        return found.some((d) => /steering/.test(d.message)) && found;
+      },
+      30_000,
+      'the steering placeholder flagged',
+    );
     const steering = warnings.find((d) => /steering/.test(d.message))!;
     assert.equal(steering.severity, vscode.DiagnosticSeverity.Warning);
     assert.match(steering.message, /not sent to the agent/);
@@ -57,17 +70,31 @@ test('a placeholder steering left in a spell is a warning in the Problems panel'
 test('New Spell File from a server of the workspace mcp.json moves the entry into the spell; the undo gives the file back byte for byte', async () => {
   const { api, mcpJson, original, notesServer } = await readyWorkspace();
   // A comment and the file's own layout, which routing must keep.
-  const withEntry = original.replace('"servers": {', `"servers": {\n    // notes of the walkthrough\n    "Walk Notes": ${JSON.stringify(notesServer('walk-notes.jsonl'))},`);
+  const withEntry = original.replace(
+    '"servers": {',
+    `"servers": {\n    // notes of the walkthrough\n    "Walk Notes": ${JSON.stringify(notesServer('walk-notes.jsonl'))},`,
+  );
   fs.writeFileSync(mcpJson, withEntry);
   const settings = vscode.workspace.getConfiguration('grimoire');
   await settings.update('imports.vscode', true, vscode.ConfigurationTarget.Workspace);
   const spell = path.join(workspaceFolder(), '.grimoire', 'walk-notes.spell.yaml');
   try {
-    await waitFor(() => api.powers().find((power) => power.name === 'walk-notes' && power.source.kind === 'vscode-mcp'), 60_000, 'walk-notes imported');
+    await waitFor(
+      () => api.powers().find((power) => power.name === 'walk-notes' && power.source.kind === 'vscode-mcp'),
+      60_000,
+      'walk-notes imported',
+    );
     // The user approved the server's launch (from a terminal here: no dialogs in tests); its tools are then listed in the background.
     await approveLaunch('walk-notes', true);
-    await waitFor(() => api.powers().find((power) => power.name === 'walk-notes' && power.tools.length > 0), 60_000, 'walk-notes listed');
-    const editor = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('grimoire.newSpellFile', { from: { file: mcpJson, key: 'Walk Notes' }, entry: 'move' });
+    await waitFor(
+      () => api.powers().find((power) => power.name === 'walk-notes' && power.tools.length > 0),
+      60_000,
+      'walk-notes listed',
+    );
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('grimoire.newSpellFile', {
+      from: { file: mcpJson, key: 'Walk Notes' },
+      entry: 'move',
+    });
     assert.equal(editor?.document.uri.fsPath, spell, 'the spell routing wrote is opened');
     const after = fs.readFileSync(mcpJson, 'utf8');
     assert.doesNotMatch(after, /Walk Notes/, 'VS Code no longer lists it');
@@ -75,12 +102,24 @@ test('New Spell File from a server of the workspace mcp.json moves the entry int
     const text = fs.readFileSync(spell, 'utf8');
     assert.match(text, /\$\{workspaceFolder\}\/walk-notes\.jsonl/, 'the variable stays a variable');
     assert.doesNotMatch(text, /steering|TODO|placeholder/i);
-    await waitFor(() => api.powers().find((power) => power.name === 'walk-notes' && power.source.kind === 'spell'), 20_000, 'walk-notes from its spell');
+    await waitFor(
+      () => api.powers().find((power) => power.name === 'walk-notes' && power.source.kind === 'spell'),
+      20_000,
+      'walk-notes from its spell',
+    );
     assert.deepEqual(api.powers().filter((power) => power.name === 'walk-notes').length, 1, 'listed once');
     await waitFor(() => vscode.languages.getDiagnostics(editor!.document.uri) !== undefined, 5_000, 'diagnostics');
-    assert.deepEqual(placeholders(editor!.document.uri).map((d) => d.message), [], 'no placeholder in the routed spell');
+    assert.deepEqual(
+      placeholders(editor!.document.uri).map((d) => d.message),
+      [],
+      'no placeholder in the routed spell',
+    );
 
-    const undone = await vscode.commands.executeCommand<{ restored: string; backupFile: string; removedFolders: string[] }>('grimoire.undoRouteThroughGrimoire', 'walk-notes');
+    const undone = await vscode.commands.executeCommand<{
+      restored: string;
+      backupFile: string;
+      removedFolders: string[];
+    }>('grimoire.undoRouteThroughGrimoire', 'walk-notes');
     assert.equal(undone.restored, 'exact');
     assert.equal(fs.readFileSync(mcpJson, 'utf8'), withEntry, 'byte for byte');
     assert.equal(fs.readFileSync(undone.backupFile, 'utf8'), withEntry, 'the backup the undo names is the exact file');
@@ -96,27 +135,54 @@ test('New Spell File from a server of the workspace mcp.json moves the entry int
 test('servers added to the workspace mcp.json are offered for routing once their tools are listed, in one offer naming each with its figures, before any call', async (t) => {
   const { api, mcpJson, original, config, notesServer: server } = await readyWorkspace();
   await vscode.commands.executeCommand('notifications.clearAll');
-  fs.writeFileSync(mcpJson, JSON.stringify({ servers: { ...config.servers, 'Offer One': server('one.jsonl'), 'Offer Two': server('two.jsonl') } }, null, 2) + '\n');
+  fs.writeFileSync(
+    mcpJson,
+    JSON.stringify(
+      { servers: { ...config.servers, 'Offer One': server('one.jsonl'), 'Offer Two': server('two.jsonl') } },
+      null,
+      2,
+    ) + '\n',
+  );
   const settings = vscode.workspace.getConfiguration('grimoire');
   await settings.update('imports.vscode', true, vscode.ConfigurationTarget.Workspace);
   try {
     // The user approved both launches (from a terminal: no dialogs in tests); listed in the background (discovery): nobody activates or calls them.
-    await waitFor(() => ['offer-one', 'offer-two'].every((name) => api.powers().some((power) => power.name === name)), 60_000, 'both servers imported');
+    await waitFor(
+      () => ['offer-one', 'offer-two'].every((name) => api.powers().some((power) => power.name === name)),
+      60_000,
+      'both servers imported',
+    );
     for (const name of ['offer-one', 'offer-two']) await approveLaunch(name, true);
-    const listed = await waitFor(() => {
-      const both = ['offer-one', 'offer-two'].map((name) => api.powers().find((power) => power.name === name && power.tools.length > 0));
-      return both.every(Boolean) && both;
-    }, 90_000, 'both servers listed in the background');
-    assert.ok(listed.every((power) => !power!.active), 'no activation');
+    const listed = await waitFor(
+      () => {
+        const both = ['offer-one', 'offer-two'].map((name) =>
+          api.powers().find((power) => power.name === name && power.tools.length > 0),
+        );
+        return both.every(Boolean) && both;
+      },
+      90_000,
+      'both servers listed in the background',
+    );
+    assert.ok(
+      listed.every((power) => !power!.active),
+      'no activation',
+    );
     if (!harnessAvailable()) {
       t.skip('the notification cannot be read without the Playwright harness');
       return;
     }
-    const offer = await waitFor(async () => {
-      await vscode.commands.executeCommand('notifications.showList');
-      const answer = await askHarness<TextAnswer>({ action: 'text', name: 'adoption-offer-both', selector: '.notifications-center', waitFor: '"offer-two" (' }, 5000).catch(() => undefined);
-      return answer && /"offer-one" \(\d+ tools, \d+ tokens\)/.test(answer.text) && answer;
-    }, 60_000, 'one offer naming both servers');
+    const offer = await waitFor(
+      async () => {
+        await vscode.commands.executeCommand('notifications.showList');
+        const answer = await askHarness<TextAnswer>(
+          { action: 'text', name: 'adoption-offer-both', selector: '.notifications-center', waitFor: '"offer-two" (' },
+          5000,
+        ).catch(() => undefined);
+        return answer && /"offer-one" \(\d+ tools, \d+ tokens\)/.test(answer.text) && answer;
+      },
+      60_000,
+      'one offer naming both servers',
+    );
     await vscode.commands.executeCommand('notifications.hideList');
     assert.match(offer.text, /"offer-one" \(9 tools, \d+ tokens\)/);
     assert.match(offer.text, /"offer-two" \(9 tools, \d+ tokens\)/);

@@ -30,16 +30,20 @@ function withTimeout(work: Promise<void>, ms: number, name: string): Promise<voi
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
   });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer)).catch((error: Error) => {
-    throw error instanceof Skipped ? error : Object.assign(error, { message: `${name}: ${error.message}` });
-  });
+  return Promise.race([work, timeout])
+    .finally(() => clearTimeout(timer))
+    .catch((error: Error) => {
+      throw error instanceof Skipped ? error : Object.assign(error, { message: `${name}: ${error.message}` });
+    });
 }
 
 /**
  * Runs the registered cases in order; a failure is reported and the next case still runs.
  * GRIMOIRE_TEST_GREP (a regular expression) runs only the matching cases, while developing.
  */
-export async function runAll(log: (line: string) => void): Promise<{ passed: number; failed: number; skipped: number }> {
+export async function runAll(
+  log: (line: string) => void,
+): Promise<{ passed: number; failed: number; skipped: number }> {
   let passed = 0;
   let failed = 0;
   let skipped = 0;
@@ -59,14 +63,20 @@ export async function runAll(log: (line: string) => void): Promise<{ passed: num
         continue;
       }
       failed += 1;
-      log(`not ok ${n()} - ${testCase.name} (${Date.now() - started} ms)\n  ${(error as Error).stack ?? String(error)}`);
+      log(
+        `not ok ${n()} - ${testCase.name} (${Date.now() - started} ms)\n  ${(error as Error).stack ?? String(error)}`,
+      );
     }
   }
   log(`1..${selected.length}\n# pass ${passed}\n# skip ${skipped}\n# fail ${failed}`);
   return { passed, failed, skipped };
 }
 
-export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+export async function waitFor<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -8,6 +8,9 @@ import { test } from './runner.js';
 
 test('a workspace cannot add spell folders: grimoire.spellFolders is refused in the workspace settings', async () => {
   const settings = vscode.workspace.getConfiguration('grimoire');
-  await assert.rejects(Promise.resolve(settings.update('spellFolders', ['tools/spells'], vscode.ConfigurationTarget.Workspace)), 'VS Code refuses a machine setting in the workspace');
+  await assert.rejects(
+    Promise.resolve(settings.update('spellFolders', ['tools/spells'], vscode.ConfigurationTarget.Workspace)),
+    'VS Code refuses a machine setting in the workspace',
+  );
   assert.equal(settings.inspect<string[]>('spellFolders')?.workspaceValue, undefined);
 });
