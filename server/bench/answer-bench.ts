@@ -13,7 +13,8 @@ import {
   type ShownCandidate,
 } from '../gateway/resolve-answer.js';
 import { loadEncoder } from '../intel/tokens/tokenizer-core.js';
-import type { PowerScore, Tier } from '../resolve/types.js';
+import type { PowerScore } from '../resolve/types.js';
+import type { Tier } from '../../protocol/records.js';
 import type { BenchServer, BenchTool } from './dataset.js';
 
 export interface BenchCatalog {

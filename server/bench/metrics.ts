@@ -1,4 +1,5 @@
 /** Ranking metrics for one query, given the rank (0-based) of every ground-truth hit. */
+import type { Tier } from '../../protocol/records.js';
 
 export interface QueryOutcome {
   /** 0-based rank of the first relevant result, or undefined when none is ranked. */
@@ -28,7 +29,7 @@ export interface BenchSummary {
   mrr: number;
   ndcg_at_5: number;
   recall_at_5: number;
-  tiers: Record<'activated' | 'multiple_matches' | 'weak_matches' | 'not_found', number>;
+  tiers: Record<Tier, number>;
   activated_precision: number | null;
   /** Share of queries whose answer shows a relevant candidate (the activated one, the top 3 or the top 5). */
   answer_shows_relevant: number;
@@ -42,7 +43,7 @@ export interface BenchSummary {
   answer_tokens_p50?: number;
   answer_tokens_p95?: number;
   /** The tiers of those answers (`tiers` above is the tool ranking's), and how many activations held a right tool. */
-  answer_tiers?: Record<'activated' | 'multiple_matches' | 'weak_matches' | 'not_found', number>;
+  answer_tiers?: Record<Tier, number>;
   answer_activated_precision?: number | null;
 }
 

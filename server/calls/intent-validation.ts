@@ -1,10 +1,9 @@
+import type { ActivityDecision } from '../../protocol/records.js';
 import { declaresReadOnly, type EffectiveAnnotations } from './annotations.js';
 import { variantTool, type Intent, type OperationType } from './intent.js';
 
-export type Decision = 'allowed' | 'warned' | 'rejected';
-
 export interface Validation {
-  decision: Decision;
+  decision: ActivityDecision;
   /** Why, for the agent and the activity log; empty when simply allowed. */
   message?: string;
 }

@@ -8,7 +8,8 @@ import { NEUTRAL } from '../ranking/usage-group.js';
 import type { UsageStats } from '../ranking/usage-stats.js';
 import { currentWeights } from '../ranking/weights-store.js';
 import { decideTier, mayAutoActivate, TIER_SIZE, topCandidates } from '../resolve/tiers.js';
-import type { PowerScore, Tier } from '../resolve/types.js';
+import type { PowerScore } from '../resolve/types.js';
+import type { Tier } from '../../protocol/records.js';
 import type { Store } from '../store/store.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
 

@@ -6,7 +6,8 @@
  * activation does not repeat the tool list that tools/list sends.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { PowerScore, Tier } from '../resolve/types.js';
+import type { PowerScore } from '../resolve/types.js';
+import type { Tier } from '../../protocol/records.js';
 import { bestTools, callLine, firstSentence, variantFor, type ToolCatalogView } from './tool-lines.js';
 
 export interface ResolveAnswerView extends ToolCatalogView {

@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { HintSource } from '../../protocol/records.js';
 import type { Stage } from '../calls/pipeline.js';
 import type { SpellExtensions } from '../powers/spell-schema.js';
 import { stableJson } from '../util/hash.js';
@@ -20,7 +21,7 @@ export interface HintsDeps {
 
 export interface NextAction {
   tool: string;
-  source: 'declared' | 'learned';
+  source: HintSource;
   support?: number;
 }
 

@@ -7,7 +7,8 @@ import { registerServerSecrets } from './expand-vars.js';
 import { withHashes } from './hash.js';
 import { parseJsonc } from './jsonc.js';
 import { NAME_MAX } from './spell-schema.js';
-import type { LoadIssue, PowerDefinition, PowerSourceKind, ServerSpec } from './types.js';
+import type { PowerSourceKind } from '../../protocol/records.js';
+import type { LoadIssue, PowerDefinition, ServerSpec } from './types.js';
 
 export interface ImportResult {
   powers: PowerDefinition[];

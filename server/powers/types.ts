@@ -1,6 +1,6 @@
 /** The shapes every part of the gateway shares for a power (one MCP server the user has configured). */
 import type { ServerWords } from './server-words.js';
-import type { LoadIssueInfo } from '../../protocol/records.js';
+import type { LoadIssueInfo, PowerSourceKind } from '../../protocol/records.js';
 
 export type StdioServerSpec = {
   transport: 'stdio';
@@ -17,8 +17,6 @@ export type RemoteServerSpec = {
 };
 
 export type ServerSpec = StdioServerSpec | RemoteServerSpec;
-
-export type PowerSourceKind = 'spell' | 'demo' | 'vscode-mcp' | 'claude-desktop' | 'cursor-mcp' | 'kiro-power';
 
 export interface PowerSource {
   kind: PowerSourceKind;

@@ -1,4 +1,5 @@
-import type { PowerScore, Tier, TierThresholds } from './types.js';
+import type { Tier } from '../../protocol/records.js';
+import type { PowerScore, TierThresholds } from './types.js';
 
 export interface TierDecision<T extends PowerScore = PowerScore> {
   tier: Tier;

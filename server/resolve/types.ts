@@ -72,8 +72,6 @@ export interface Resolver {
   rankTools?(query: string): Promise<PowerScore[]>;
 }
 
-export type Tier = 'activated' | 'multiple_matches' | 'weak_matches' | 'not_found';
-
 export interface TierThresholds {
   activateThreshold: number;
   multipleThreshold: number;

@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolReviewInfo } from '../../protocol/records.js';
 import { toolHash } from './tool-hash.js';
 import type { Store, WriteOp } from '../store/store.js';
 import type { PinnedTool, ToolDiff } from './diff.js';
@@ -13,8 +14,8 @@ export interface Pin {
   approvedAt: number;
 }
 
-export type ReviewKind = 'changed' | 'added';
-export type ReviewStatus = 'pending' | 'rejected';
+export type ReviewKind = ToolReviewInfo['kind'];
+export type ReviewStatus = ToolReviewInfo['status'];
 
 /** A tool held in quarantine: the approved version (if any), the one its server now offers, and what differs. */
 export interface Review {

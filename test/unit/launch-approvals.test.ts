@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { withHashes } from '../../server/powers/hash.js';
-import type { PowerDefinition, PowerSourceKind, ServerSpec } from '../../server/powers/types.js';
+import type { PowerSourceKind } from '../../protocol/records.js';
+import type { PowerDefinition, ServerSpec } from '../../server/powers/types.js';
 import {
   launchCommand,
   launchOrigin,
