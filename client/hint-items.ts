@@ -66,7 +66,9 @@ export function hintChildren(payload: HintsPayload | undefined, node?: HintNode)
       ];
     case 'recent':
       return payload.recent.map((event, index): HintNode => ({ kind: 'event', event, index }));
-    default:
+    case 'edge':
+    case 'errorHint':
+    case 'event':
       return [];
   }
 }

@@ -42,7 +42,9 @@ function valueOrDefault(value: unknown, setting: SettingDeclaration): unknown {
         : [...setting.default];
     case 'string':
       return (setting.enum as readonly unknown[]).includes(value) ? value : setting.default;
-    default:
+    case 'boolean':
+    case 'number':
+    case 'integer':
       return typeof value === (setting.type === 'integer' ? 'number' : setting.type) ? value : setting.default;
   }
 }

@@ -71,5 +71,7 @@ export function validateIntent(
       return annotationCheck(`Tool '${tool}' is marked destructive ${by}; use call_tool_destructive.`);
     return { decision: 'allowed' };
   }
-  return { decision: 'allowed' };
+  // call_tool_destructive may call any tool (the user is asked first).
+  if (variant === 'destructive') return { decision: 'allowed' };
+  throw new Error(`no intent check for '${variant satisfies never}'`);
 }

@@ -213,24 +213,42 @@ export class PowerRegistry extends EventEmitter<Events> {
     const targets: WatchTarget[] = [
       ...this.options.spellDirs.map((p) => ({ path: p, kind: 'dir' as const })),
       ...(this.options.extraSpellDirs ?? []).map((e) => ({ path: e.dir, kind: 'dir' as const })),
-      ...this.options.importFiles.flatMap(({ kind, file }): WatchTarget[] =>
-        kind === 'kiro-power'
-          ? [
-              { path: file, kind: 'dir' },
-              ...powerFolders(file).map((folder) => ({ path: folder, kind: 'dir' as const })),
-            ]
-          : [{ path: file, kind: 'file' }],
-      ),
+      ...this.options.importFiles.flatMap(({ kind, file }) => importWatchTargets(kind, file)),
     ];
     this.watchTargets.splice(0, this.watchTargets.length, ...targets);
   }
 
   private importFile(kind: ImportKind, file: string): ImportResult {
     const ctx = { env: this.options.env, workspaceFolder: this.options.workspaceFolder, limits: this.options.limits };
-    if (kind === 'claude-desktop') return importClaudeDesktop(file, 'claude-desktop', this.options.limits);
-    if (kind === 'cursor-mcp') return importCursorMcp(file, ctx);
-    if (kind === 'kiro-power') return importKiroPowers(file, this.options.limits);
-    return importVscodeMcp(file, ctx);
+    switch (kind) {
+      case 'vscode-mcp':
+        return importVscodeMcp(file, ctx);
+      case 'claude-desktop':
+        return importClaudeDesktop(file, 'claude-desktop', this.options.limits);
+      case 'cursor-mcp':
+        return importCursorMcp(file, ctx);
+      case 'kiro-power':
+        return importKiroPowers(file, this.options.limits);
+      default:
+        throw new Error(`no importer reads '${kind satisfies never}'`);
+    }
+  }
+}
+
+/** An imported config file, or the folder of Kiro's power folders and each of them. */
+function importWatchTargets(kind: ImportKind, file: string): WatchTarget[] {
+  switch (kind) {
+    case 'vscode-mcp':
+    case 'claude-desktop':
+    case 'cursor-mcp':
+      return [{ path: file, kind: 'file' }];
+    case 'kiro-power':
+      return [
+        { path: file, kind: 'dir' },
+        ...powerFolders(file).map((folder) => ({ path: folder, kind: 'dir' as const })),
+      ];
+    default:
+      throw new Error(`no watch targets for '${kind satisfies never}'`);
   }
 }
 

@@ -179,6 +179,7 @@ function buildStatement(kind: WriteOp['op'], tableName: string, names: string[],
   const marks = names.map(() => '?').join(', ');
   if (kind === 'insert')
     return `INSERT OR IGNORE INTO ${table} (${cols}) VALUES ${Array.from({ length: rows }, () => `(${marks})`).join(', ')}`;
+  if (kind !== 'upsert') throw new Error(`store: no statement for '${kind satisfies never}'`);
   const updates = names.filter((n) => !keys.includes(n)).map((n) => `${quote(n)} = excluded.${quote(n)}`);
   const conflict = `ON CONFLICT (${keys.map(quote).join(', ')}) DO ${updates.length ? `UPDATE SET ${updates.join(', ')}` : 'NOTHING'}`;
   return `INSERT INTO ${table} (${cols}) VALUES (${marks}) ${conflict}`;

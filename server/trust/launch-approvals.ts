@@ -43,10 +43,21 @@ export interface LaunchWait {
  * workspace's, whichever spell folder read it: what an agent can write there is never the user's own.
  */
 export function launchOrigin(power: PowerDefinition, workspaceSpells?: string): LaunchOrigin {
-  if (power.source.kind === 'demo') return 'user';
+  const kind = power.source.kind;
+  if (kind === 'demo') return 'user';
   if (fromWorkspace(power, workspaceSpells === undefined ? undefined : path.dirname(workspaceSpells)))
     return 'workspace';
-  return power.source.kind === 'spell' ? 'user' : 'imported';
+  switch (kind) {
+    case 'spell':
+      return 'user';
+    case 'vscode-mcp':
+    case 'claude-desktop':
+    case 'cursor-mcp':
+    case 'kiro-power':
+      return 'imported';
+    default:
+      throw new Error(`no launch origin for '${kind satisfies never}'`);
+  }
 }
 
 /** The launch as one line a user can judge: `command arg...` with its folder and environment, or the URL with its header names. */

@@ -73,6 +73,7 @@ async function page(
     const result = await client.listResources(params);
     return { items: result.resources, nextCursor: result.nextCursor };
   }
+  if (kind !== 'templates') throw new Error(`no list for '${kind satisfies never}'`);
   const result = await client.listResourceTemplates(params);
   return { items: result.resourceTemplates, nextCursor: result.nextCursor };
 }

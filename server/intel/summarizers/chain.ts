@@ -116,6 +116,8 @@ function runnerFor(
         const { kind: _kind, ...body } = await local();
         return body;
       };
+    default:
+      throw new Error(`no summarizer '${name satisfies never}'`);
   }
 }
 
