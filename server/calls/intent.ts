@@ -42,4 +42,4 @@ export function variantOf(toolName: string): OperationType | undefined {
   return match ? (match[1] as OperationType) : undefined;
 }
 
-export const variantTool = (variant: OperationType) => `call_tool_${variant}`;
+export const variantTool = <V extends OperationType>(variant: V) => `call_tool_${variant}` as const;

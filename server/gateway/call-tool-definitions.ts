@@ -1,7 +1,6 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { intentCallArgs, variantTool, type OperationType } from '../calls/intent.js';
-import { toolInputSchema } from '../util/tool-args.js';
+import { declareTool } from '../util/tool-args.js';
 
 const WHAT: Record<OperationType, string> = {
   read: 'Call a tool that only reads.',
@@ -9,20 +8,30 @@ const WHAT: Record<OperationType, string> = {
   destructive: 'Call a tool that deletes or overwrites (the user is asked first).',
 };
 
+const EXAMPLE: { [V in OperationType]: z.input<typeof intentCallArgs> & { intent: { operation_type: V } } } = {
+  read: { name: 'filesystem:read_text_file', args: { path: 'a' }, intent: { operation_type: 'read' } },
+  write: { name: 'memory:create_entities', intent: { operation_type: 'write', reason: 'save' } },
+  destructive: {
+    name: 'filesystem:write_file',
+    intent: { operation_type: 'destructive', data_sensitivity: 'private' },
+    proceed: true,
+  },
+};
+
 /** call_tool_read / call_tool_write / call_tool_destructive, with annotations that match their names. */
-export function intentCallTool(variant: OperationType): Tool {
-  return {
-    name: variantTool(variant),
+export function intentCallTool<V extends OperationType>(variant: V) {
+  return declareTool(variantTool(variant), {
     title: `Call a tool (${variant})`,
     description: `${WHAT[variant]} name: '<power>:<tool>' as resolve_intent or retrieve_tools name it; args: its arguments; the power starts if needed. intent.operation_type must be '${variant}' and fit the tool's annotations.`,
-    inputSchema: toolInputSchema(intentCallArgs),
+    args: intentCallArgs,
     annotations: {
       readOnlyHint: variant === 'read',
       destructiveHint: variant === 'destructive',
       idempotentHint: false,
       openWorldHint: true,
     },
-  };
+    example: EXAMPLE[variant],
+  });
 }
 
 export const retrieveToolsArgs = z.object({
@@ -41,12 +50,12 @@ export const retrieveToolsArgs = z.object({
     .describe('Also return why each tool matched (matched terms and factor contributions).'),
 });
 
-export const RETRIEVE_TOOLS: Tool = {
-  name: 'retrieve_tools',
+export const RETRIEVE_TOOLS = declareTool('retrieve_tools', {
   title: 'Find tools across all powers',
   description:
     'Find the tools that fit a task across every power (running or not), best first, with their full input schemas, annotations and ' +
     'the call variant to use (call_with). Use it when you need a full schema, or tools of several powers for one task; resolve_intent is the shorter path to one tool.',
-  inputSchema: toolInputSchema(retrieveToolsArgs),
+  args: retrieveToolsArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-};
+  example: { query: 'search my notes', limit: 3, detail: 'compact', explain: true },
+});

@@ -3,9 +3,18 @@ import { errorResult, jsonResult } from '../calls/results.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { errorMessage } from '../log.js';
 import { preview } from '../util/preview.js';
-import type { Activate, PolicyPort, PowerLookup, ReadArtifacts, Resolve, SettingsPort, ToolLookup } from './ports.js';
+import type {
+  Activate,
+  CallerContext,
+  PolicyPort,
+  PowerLookup,
+  ReadArtifacts,
+  Resolve,
+  SettingsPort,
+  ToolLookup,
+} from './ports.js';
 import { describeArgsError } from '../util/tool-args.js';
-import { activatePowerArgs, deactivatePowerArgs, resolveIntentArgs } from './gateway-tools.js';
+import { activatePowerArgs, deactivatePowerArgs, resolveIntentArgs, type GatewayToolName } from './gateway-tools.js';
 import { retrieveToolsArgs } from './call-tool-definitions.js';
 import { retrieveTools, type RetrievePorts } from './retrieve-tools.js';
 import { catalogRarityOf, describePower } from './power-documents.js';
@@ -22,17 +31,50 @@ import {
   type ResolveAnswerView,
 } from './resolve-answer.js';
 import { handleIntelTool } from '../intel/tools/intel-tool-handlers.js';
+import { handleIntentCall, type IntentCallPorts } from './intent-calls.js';
+import type { UpstreamManager } from '../upstream/manager.js';
 
-/** The ports the handler uses (ports.ts). */
-export type GatewayToolPorts = RetrievePorts & Resolve & Activate & ReadArtifacts & SettingsPort<'limits'>;
+/** The ports the handlers use (ports.ts). */
+export type GatewayToolPorts = RetrievePorts &
+  Resolve &
+  Activate &
+  ReadArtifacts &
+  SettingsPort<'limits'> &
+  IntentCallPorts & { manager: Pick<UpstreamManager, 'noteTurn'> };
 
-/** Answers a call to one of the gateway's own tools, or returns undefined for any other name. */
+/**
+ * Answers a call to one of the gateway's own tools. A call_tool_* call runs through the call
+ * pipeline, which counts the agent's turn and the result it delivers; the answer of any other
+ * gateway tool is counted here. A name the gateway does not declare is an error.
+ */
 export async function handleGatewayTool(
   ports: GatewayToolPorts,
-  name: string,
+  name: GatewayToolName,
+  args: Record<string, unknown>,
+  caller: CallerContext,
+): Promise<CallToolResult> {
+  switch (name) {
+    case 'call_tool_read':
+      return handleIntentCall(ports, 'read', args, caller);
+    case 'call_tool_write':
+      return handleIntentCall(ports, 'write', args, caller);
+    case 'call_tool_destructive':
+      return handleIntentCall(ports, 'destructive', args, caller);
+    default: {
+      const answer = await ownAnswer(ports, name, args, caller.sessionId);
+      ports.intel.reads.answered(caller.sessionId, answer);
+      ports.manager.noteTurn();
+      return answer;
+    }
+  }
+}
+
+async function ownAnswer(
+  ports: GatewayToolPorts,
+  name: Exclude<GatewayToolName, `call_tool_${string}`>,
   args: Record<string, unknown>,
   sessionId: string,
-): Promise<CallToolResult | undefined> {
+): Promise<CallToolResult> {
   switch (name) {
     case 'resolve_intent': {
       const parsed = resolveIntentArgs.safeParse(args);
@@ -66,8 +108,12 @@ export async function handleGatewayTool(
         });
       });
     }
-    default:
+    case 'read_artifact':
+    case 'get_artifact_context':
+    case 'semantic_search':
       return handleIntelTool(ports.intel, name, args, ports.intel.ownerOf(sessionId));
+    default:
+      return errorResult(`Tool '${preview(name satisfies never)}' is not one of the gateway's tools.`);
   }
 }
 

@@ -1,14 +1,12 @@
 import { EventEmitter } from 'node:events';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallerContext } from '../calls/call-runner.js';
-import { variantOf } from '../calls/intent.js';
 import { errorResult } from '../calls/results.js';
 import { preview } from '../util/preview.js';
 import type { Activation } from './activation.js';
 import type { GatewayEvents, GatewayPorts } from './ports.js';
 import { handleGatewayTool } from './gateway-tool-handlers.js';
-import { GATEWAY_TOOL_NAMES } from './gateway-tools.js';
-import { handleIntentCall } from './intent-calls.js';
+import { isGatewayToolName } from './gateway-tools.js';
 import { awaitingReview } from '../trust/tool-policy.js';
 import type { SessionHandle, SessionState } from './sessions/session-registry.js';
 import { splitQualifiedName } from './tool-names.js';
@@ -65,16 +63,7 @@ export class Gateway extends EventEmitter<GatewayEvents> {
   /** Answers a tools/call from any session: a gateway tool, an intent-declared call, or an active power's tool. */
   async callTool(name: string, args: Record<string, unknown>, caller: CallerContext): Promise<CallToolResult> {
     const ports = this.ports;
-    const gatewayAnswer = GATEWAY_TOOL_NAMES.has(name)
-      ? await handleGatewayTool(ports, name, args, caller.sessionId)
-      : undefined;
-    if (gatewayAnswer) {
-      ports.intel.reads.answered(caller.sessionId, gatewayAnswer);
-      ports.manager.noteTurn();
-      return gatewayAnswer;
-    }
-    const variant = variantOf(name);
-    if (variant) return handleIntentCall(ports, variant, args, caller);
+    if (isGatewayToolName(name)) return handleGatewayTool(ports, name, args, caller);
     const state = ports.sessions.state(caller.sessionId);
     const exposed = state.exposed.get(name);
     if (!exposed) {

@@ -1,7 +1,26 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 // A tool's arguments as zod declares them: the schema an MCP client is shown, and a refusal in words.
+
+/**
+ * A gateway tool, declared once: what tools/list shows (its inputSchema generated from `args`),
+ * the arguments its handler parses, and an example of a call its handler accepts (the tests call
+ * every declared tool with it).
+ */
+export interface ToolDeclaration<N extends string = string, A extends z.ZodObject = z.ZodObject> {
+  tool: Tool & { name: N };
+  args: A;
+  example: z.input<A>;
+}
+
+export function declareTool<const N extends string, A extends z.ZodObject>(
+  name: N,
+  declared: { title: string; description: string; args: A; annotations: ToolAnnotations; example: z.input<A> },
+): ToolDeclaration<N, A> {
+  const { title, description, args, annotations, example } = declared;
+  return { tool: { name, title, description, inputSchema: toolInputSchema(args), annotations }, args, example };
+}
 
 /**
  * The advertised inputSchema of a gateway tool, generated from the zod object its handler parses

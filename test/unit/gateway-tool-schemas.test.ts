@@ -3,62 +3,37 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
-  activatePowerArgs,
-  deactivatePowerArgs,
+  GATEWAY_TOOL_DECLARATIONS,
   GATEWAY_TOOLS,
-  resolveIntentArgs,
+  isGatewayToolName,
+  type GatewayToolName,
 } from '../../server/gateway/gateway-tools.js';
-import { describeArgsError } from '../../server/util/tool-args.js';
-import { retrieveToolsArgs } from '../../server/gateway/call-tool-definitions.js';
-import { intentCallArgs, variantOf } from '../../server/calls/intent.js';
-import { artifactContextArgs, readArtifactArgs, semanticSearchArgs } from '../../server/intel/tools/intel-tools.js';
+import { describeArgsError, type ToolDeclaration } from '../../server/util/tool-args.js';
+import { variantOf } from '../../server/calls/intent.js';
 import { handleGatewayTool, type GatewayToolPorts } from '../../server/gateway/gateway-tool-handlers.js';
-import { handleIntentCall, type IntentCallPorts } from '../../server/gateway/intent-calls.js';
-import { handleIntelTool } from '../../server/intel/tools/intel-tool-handlers.js';
-import type { Intel } from '../../server/intel/intel.js';
 
-const INTEL_TOOL_NAMES = ['read_artifact', 'get_artifact_context', 'semantic_search'];
+// Every table below comes from the declarations (GATEWAY_TOOL_DECLARATIONS): a new gateway tool is tested
+// here with its own schema and example, and fails here if its handler parses anything else.
 
-/** The schema each handler parses its arguments with, by tool name. */
-const parsedWith: Record<string, z.ZodObject> = {
-  resolve_intent: resolveIntentArgs,
-  activate_power: activatePowerArgs,
-  deactivate_power: deactivatePowerArgs,
-  retrieve_tools: retrieveToolsArgs,
-  call_tool_read: intentCallArgs,
-  call_tool_write: intentCallArgs,
-  call_tool_destructive: intentCallArgs,
-  read_artifact: readArtifactArgs,
-  get_artifact_context: artifactContextArgs,
-  semantic_search: semanticSearchArgs,
-};
-
-/** Arguments each schema accepts: the handler must get past parsing with them. */
-const valid: Record<string, Record<string, unknown>> = {
-  resolve_intent: { query: 'read a file', explain: true },
-  activate_power: { name: 'filesystem' },
-  deactivate_power: { name: 'filesystem' },
-  retrieve_tools: { query: 'search my notes', limit: 3, detail: 'compact', explain: true },
-  call_tool_read: { name: 'filesystem:read_text_file', args: { path: 'a' }, intent: { operation_type: 'read' } },
-  call_tool_write: { name: 'memory:create_entities', intent: { operation_type: 'write', reason: 'save' } },
-  call_tool_destructive: {
-    name: 'filesystem:write_file',
-    intent: { operation_type: 'destructive', data_sensitivity: 'private' },
-    proceed: true,
-  },
-  read_artifact: { id: 'art_0123456789ab', offset: 10, limit: 100 },
-  get_artifact_context: { ids: ['art_0123456789ab'], maxTokens: 500, query: 'order' },
-  semantic_search: { query: 'build log', limit: 2 },
-};
+const declared = new Map(GATEWAY_TOOL_DECLARATIONS.map((declaration) => [declaration.tool.name, declaration]));
+const declarationOf = (name: string): ToolDeclaration => declared.get(name as GatewayToolName)!;
 
 /**
- * A fake for the handlers' ports and the intel layer (the handlers' argument parsing is what is tested): it
- * records being used, which means the handler went past parsing, then throws.
+ * A fake for the handlers' ports (the handlers' argument parsing is what is tested): it records being
+ * used, which means the handler went past parsing, then throws. Only the bookkeeping every answer goes
+ * through answers: whose stored results a session sees, the clock, counting the answer and the turn.
  */
 let touched = false;
-const untouchable = <T extends object>() =>
+const BOOKKEEPING = {
+  intel: { ownerOf: () => '', now: () => Date.now(), reads: { answered: () => undefined } },
+  manager: { noteTurn: () => undefined },
+};
+const untouchable = <T extends object>(allowed: object = BOOKKEEPING): T =>
   new Proxy({} as T, {
-    get: () => {
+    get: (_, key) => {
+      const value = (allowed as Record<PropertyKey, unknown>)[key];
+      if (typeof value === 'function') return value;
+      if (value !== null && typeof value === 'object') return untouchable(value);
       touched = true;
       throw new Error('past argument parsing');
     },
@@ -66,18 +41,15 @@ const untouchable = <T extends object>() =>
 
 async function callHandler(name: string, args: Record<string, unknown>): Promise<{ touched: boolean; error?: string }> {
   touched = false;
-  const variant = variantOf(name);
-  let answer: CallToolResult | undefined;
+  let answer: CallToolResult;
   try {
-    if (variant)
-      answer = await handleIntentCall(untouchable<IntentCallPorts>(), variant, args, { sessionId: 'schema-test' });
-    else if (INTEL_TOOL_NAMES.includes(name))
-      answer = await handleIntelTool(untouchable<Intel>(), name, args, '', Date.now());
-    else answer = await handleGatewayTool(untouchable<GatewayToolPorts>(), name, args, 'schema-test');
+    answer = await handleGatewayTool(untouchable<GatewayToolPorts>(), name as GatewayToolName, args, {
+      sessionId: 'schema-test',
+    });
   } catch {
     return { touched };
   }
-  const text = answer?.isError ? answer.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : undefined;
+  const text = answer.isError ? answer.content.map((c) => (c.type === 'text' ? c.text : '')).join('') : undefined;
   return { touched, error: text === undefined ? undefined : (JSON.parse(text) as { error: string }).error };
 }
 
@@ -94,27 +66,37 @@ function brokenInputs(name: string, schema: Record<string, unknown>): Array<Reco
   };
   const inputs: Array<Record<string, unknown>> = [{}];
   for (const [key, property] of Object.entries(properties)) {
-    inputs.push({ ...valid[name], [key]: wrong[property.type ?? ''] ?? Symbol('unrepresentable') });
+    inputs.push({ ...declarationOf(name).example, [key]: wrong[property.type ?? ''] ?? Symbol('unrepresentable') });
   }
   if (variantOf(name))
     inputs.push(
-      { name: valid[name].name },
-      { ...valid[name], intent: {} },
-      { ...valid[name], intent: { operation_type: 'delete' } },
+      { name: declarationOf(name).example.name },
+      { ...declarationOf(name).example, intent: {} },
+      { ...declarationOf(name).example, intent: { operation_type: 'delete' } },
     );
   return inputs;
 }
 
-test('every gateway tool has the schema its handler parses with', () => {
-  assert.deepEqual(GATEWAY_TOOLS.map((t) => t.name).sort(), Object.keys(parsedWith).sort());
+test('each declared name once, and the guard knows exactly those names', () => {
+  const names = GATEWAY_TOOL_DECLARATIONS.map((declaration) => declaration.tool.name);
+  assert.equal(new Set(names).size, names.length);
+  for (const name of names) assert.equal(isGatewayToolName(name), true, name);
+  for (const name of ['call_tool', 'filesystem__read_text_file', 'resolve_intent ', ''])
+    assert.equal(isGatewayToolName(name), false);
 });
 
-for (const tool of GATEWAY_TOOLS) {
+test('a name the gateway does not declare is an error, touching nothing', async () => {
+  for (const name of ['call_tool', 'filesystem__read_text_file', 'x'.repeat(500)]) {
+    const answer = await callHandler(name, {});
+    assert.equal(answer.touched, false, name);
+    assert.match(answer.error ?? '', /^Tool '.*' is not one of the gateway's tools\.$/, name);
+    assert.ok((answer.error ?? '').length < 200, 'the name is quoted as a preview');
+  }
+});
+
+for (const { tool, args: parsedWith, example } of GATEWAY_TOOL_DECLARATIONS) {
   test(`${tool.name}: the advertised inputSchema is z.toJSONSchema of the parsed schema`, () => {
-    const { $schema: _dialect, ...generated } = z.toJSONSchema(parsedWith[tool.name], { io: 'input' }) as Record<
-      string,
-      unknown
-    >;
+    const { $schema: _dialect, ...generated } = z.toJSONSchema(parsedWith, { io: 'input' }) as Record<string, unknown>;
     // The same, less the safe-integer bounds zod puts on every .int() (toolInputSchema drops them).
     const bounds = (key: string, value: unknown) =>
       (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) ||
@@ -126,7 +108,7 @@ for (const tool of GATEWAY_TOOLS) {
   });
 
   test(`${tool.name}: the handler rejects what its schema rejects, with the schema's own error`, async () => {
-    const schema = parsedWith[tool.name];
+    const schema: z.ZodObject = parsedWith;
     for (const input of brokenInputs(tool.name, tool.inputSchema as Record<string, unknown>)) {
       const parsed = schema.safeParse(input);
       assert.equal(parsed.success, false, `the schema should reject ${JSON.stringify(input)}`);
@@ -140,9 +122,27 @@ for (const tool of GATEWAY_TOOLS) {
     }
   });
 
-  test(`${tool.name}: the handler accepts what its schema accepts`, async () => {
-    assert.equal(parsedWith[tool.name].safeParse(valid[tool.name]).success, true);
-    assert.equal((await callHandler(tool.name, valid[tool.name])).touched, true);
+  test(`${tool.name}: a handler, which accepts what its schema accepts`, async () => {
+    assert.equal(parsedWith.safeParse(example).success, true);
+    const answer = await callHandler(tool.name, example);
+    assert.equal(
+      answer.touched,
+      true,
+      `the handler of ${tool.name} should use the gateway for ${JSON.stringify(example)}`,
+    );
+    assert.doesNotMatch(answer.error ?? '', /is not one of the gateway's tools/);
+  });
+
+  test(`${tool.name}: every annotation set as MCP defines it, a title and a description`, () => {
+    const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations ?? {};
+    for (const hint of [readOnlyHint, destructiveHint, idempotentHint, openWorldHint])
+      assert.equal(typeof hint, 'boolean');
+    // A tool that only reads destroys nothing (MCP: destructiveHint means something only when readOnlyHint is false).
+    if (readOnlyHint) assert.equal(destructiveHint, false);
+    const variant = variantOf(tool.name);
+    if (variant) assert.deepEqual([readOnlyHint, destructiveHint], [variant === 'read', variant === 'destructive']);
+    assert.ok(tool.title?.trim(), 'a title');
+    assert.ok(tool.description?.trim(), 'a description');
   });
 }
 

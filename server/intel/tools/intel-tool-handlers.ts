@@ -1,4 +1,4 @@
-/** Answers read_artifact, get_artifact_context and semantic_search; undefined for any other tool. */
+/** Answers read_artifact, get_artifact_context and semantic_search. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorResult, jsonResult } from '../../calls/results.js';
 import { describeArgsError } from '../../util/tool-args.js';
@@ -8,16 +8,17 @@ import type { Intel } from '../intel.js';
 import { artifactContext } from './artifact-context.js';
 import { passageContext } from './passage-context.js';
 import { ageOf, lookUpArtifact } from './artifact-lookup.js';
-import { artifactContextArgs, readArtifactArgs, semanticSearchArgs } from './intel-tools.js';
+import { artifactContextArgs, readArtifactArgs, semanticSearchArgs, type IntelToolName } from './intel-tools.js';
+import { preview } from '../../util/preview.js';
 
 /** `owner`: whose stored results the caller may see (Intel.ownerOf its session); another owner's are "not found". */
 export async function handleIntelTool(
   intel: Intel,
-  name: string,
+  name: IntelToolName,
   args: Record<string, unknown>,
   owner: ArtifactOwner,
   now = intel.now(),
-): Promise<CallToolResult | undefined> {
+): Promise<CallToolResult> {
   // Only once the arguments are valid: an invalid call touches nothing.
   const artifacts = () => intel.artifacts.ownedBy(owner);
   try {
@@ -55,7 +56,7 @@ export async function handleIntelTool(
         return await semanticSearch(intel, parsed.data.query, parsed.data.limit, owner, now);
       }
       default:
-        return undefined;
+        return errorResult(`Tool '${preview(name satisfies never)}' is not one of the intelligence layer's tools.`);
     }
   } catch (error) {
     return errorResult(`${name} failed: ${errorMessage(error)}`);

@@ -1,7 +1,9 @@
-/** The gateway tools of the intelligence layer: read_artifact, get_artifact_context, semantic_search. Names are a stable contract (DESIGN.md). */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+/**
+ * The gateway tools of the intelligence layer: read_artifact, get_artifact_context, semantic_search.
+ * Their names are a stable contract (docs/features.md lists the gateway's tools).
+ */
 import { z } from 'zod';
-import { toolInputSchema } from '../../util/tool-args.js';
+import { declareTool } from '../../util/tool-args.js';
 
 export const READ_ARTIFACT_DEFAULT_LIMIT = 8_000;
 export const READ_ARTIFACT_MAX_LIMIT = 50_000;
@@ -47,32 +49,34 @@ export const semanticSearchArgs = z.object({
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
-export const INTEL_TOOLS: Tool[] = [
-  {
-    name: 'read_artifact',
+export const INTEL_TOOLS = [
+  declareTool('read_artifact', {
     title: 'Read a stored tool result',
     description:
       'Page through the full text of a large tool result that Grimoire replaced with a summary (its id is metadata.artifactId). ' +
       `Returns up to \`limit\` characters (default ${READ_ARTIFACT_DEFAULT_LIMIT}) from \`offset\`, and the offset to continue from.`,
-    inputSchema: toolInputSchema(readArtifactArgs),
+    args: readArtifactArgs,
     annotations: readOnly,
-  },
-  {
-    name: 'get_artifact_context',
+    example: { id: 'art_0123456789ab', offset: 10, limit: 100 },
+  }),
+  declareTool('get_artifact_context', {
     title: 'Assemble stored results within a token budget',
     description:
       'Put stored tool results into your context within maxTokens (o200k_base). With query: the passages most relevant to it, each with its ' +
       'character range. Without: each summary, then the text from its start.',
-    inputSchema: toolInputSchema(artifactContextArgs),
+    args: artifactContextArgs,
     annotations: readOnly,
-  },
-  {
-    name: 'semantic_search',
+    example: { ids: ['art_0123456789ab'], maxTokens: 500, query: 'order' },
+  }),
+  declareTool('semantic_search', {
     title: 'Search earlier tool results',
     description:
       'Search the results of earlier tool calls that Grimoire kept (large results, for a few hours). Returns the best passages, each with its ' +
       'artifact id and character range; read on with read_artifact instead of calling the tool again.',
-    inputSchema: toolInputSchema(semanticSearchArgs),
+    args: semanticSearchArgs,
     annotations: readOnly,
-  },
-];
+    example: { query: 'build log', limit: 2 },
+  }),
+] as const;
+
+export type IntelToolName = (typeof INTEL_TOOLS)[number]['tool']['name'];
