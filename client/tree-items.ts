@@ -1,6 +1,6 @@
 /** What the Powers tree shows, built from protocol payloads. No `vscode` import: powers-tree.ts makes TreeItems of it. */
 import * as path from 'node:path';
-import type { LoadIssueInfo, PowerInfo, ToolInfo } from '../protocol/records.js';
+import { POWER_SOURCE_LABELS, type LoadIssueInfo, type PowerInfo, type ToolInfo } from '../protocol/records.js';
 import { inAgentsView, powerStateText } from '../protocol/power-state.js';
 import { toolCountText, toolCounts, toolCountsText, toolStatus, type ToolStatus } from '../protocol/tool-counts.js';
 import { eraOf } from '../protocol/protocol-era.js';
@@ -21,15 +21,6 @@ export interface ItemModel {
   icon: IconModel;
   collapsible: boolean;
 }
-
-const SOURCE_LABEL: Record<PowerInfo['source']['kind'], string> = {
-  spell: 'spell',
-  demo: 'demo',
-  'vscode-mcp': 'mcp.json',
-  'claude-desktop': 'Claude Desktop',
-  'cursor-mcp': 'Cursor',
-  'kiro-power': 'Kiro power',
-};
 
 export function powerIcon(power: PowerInfo): IconModel {
   if (power.state === 'crashed') return { id: 'error', color: 'errorForeground' };
@@ -68,7 +59,7 @@ export function powerItem(power: PowerInfo): ItemModel {
     `${power.name} ${power.version}: ${power.description}`,
     `State: ${powerStateText(power)}`,
     `In the tool list of ${power.agentSessions} agent session${power.agentSessions === 1 ? '' : 's'}`,
-    `Source: ${SOURCE_LABEL[power.source.kind]} (${power.source.file})${power.source.readOnly ? ', read-only' : ''}`,
+    `Source: ${POWER_SOURCE_LABELS[power.source.kind]} (${power.source.file})${power.source.readOnly ? ', read-only' : ''}`,
     ...(power.protocolVersion ? [`MCP revision: ${power.protocolVersion} (${eraOf(power.protocolVersion)})`] : []),
     ...power.problems.map((problem) => `Problem: ${problem}`),
     ...(power.lastError ? [`Last error: ${power.lastError}`] : []),
@@ -79,7 +70,7 @@ export function powerItem(power: PowerInfo): ItemModel {
   return {
     id: `power:${power.name}`,
     label: power.name,
-    description: `${powerStateText(power)} · ${toolCountsText(toolCounts(power))} · ${SOURCE_LABEL[power.source.kind]}`,
+    description: `${powerStateText(power)} · ${toolCountsText(toolCounts(power))} · ${POWER_SOURCE_LABELS[power.source.kind]}`,
     tooltip: lines.join('\n'),
     contextValue: `grimoire.power.${power.active ? 'active' : 'inactive'}`,
     icon: powerIcon(power),

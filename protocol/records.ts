@@ -7,6 +7,15 @@
 
 export type PowerState = 'stopped' | 'starting' | 'active' | 'crashed' | 'stopping';
 export type PowerSourceKind = 'spell' | 'demo' | 'vscode-mcp' | 'claude-desktop' | 'cursor-mcp' | 'kiro-power';
+/** Each source as the Powers tree and the dashboard name it. */
+export const POWER_SOURCE_LABELS: Record<PowerSourceKind, string> = {
+  spell: 'spell',
+  demo: 'demo',
+  'vscode-mcp': 'mcp.json',
+  'claude-desktop': 'Claude Desktop',
+  'cursor-mcp': 'Cursor',
+  'kiro-power': 'Kiro power',
+};
 export type Tier = 'activated' | 'multiple_matches' | 'weak_matches' | 'not_found';
 
 export interface ToolAnnotationsInfo {

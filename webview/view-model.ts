@@ -1,5 +1,11 @@
 /** What the dashboard shows, computed from protocol payloads. No DOM: unit-tested under Node. */
-import type { GatewayStatus, PowerInfo, ResolveResult, Tier } from '../protocol/records.js';
+import {
+  POWER_SOURCE_LABELS,
+  type GatewayStatus,
+  type PowerInfo,
+  type ResolveResult,
+  type Tier,
+} from '../protocol/records.js';
 import { toolCounts, type ToolCounts } from '../protocol/tool-counts.js';
 import { inAgentsView, powerStateText } from '../protocol/power-state.js';
 
@@ -51,15 +57,6 @@ const TIER_EXPLAINED: Record<Tier, string> = {
   not_found: 'no power matches: an agent is shown every power',
 };
 
-const SOURCE: Record<PowerInfo['source']['kind'], string> = {
-  spell: 'spell',
-  demo: 'demo',
-  'vscode-mcp': 'mcp.json',
-  'claude-desktop': 'Claude Desktop',
-  'cursor-mcp': 'Cursor',
-  'kiro-power': 'Kiro power',
-};
-
 function withheldText(counts: ToolCounts): string {
   return [
     ...(counts.held ? [`${counts.held} held for review`] : []),
@@ -88,7 +85,7 @@ export function powerRows(powers: PowerInfo[]): PowerRow[] {
       tone,
       tools: toolCounts(power).available,
       toolsWithheld: withheldText(toolCounts(power)),
-      source: SOURCE[power.source.kind],
+      source: POWER_SOURCE_LABELS[power.source.kind],
       active: power.active,
       action: power.active ? 'deactivate' : 'activate',
     };

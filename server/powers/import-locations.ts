@@ -23,6 +23,31 @@ const TOGGLE: Record<ImportKind, keyof ImportToggles> = {
   'kiro-power': 'kiro',
 };
 
+/** Where a platform keeps things: `p` joins paths the platform's way; `configRoot` is the per-user config folder. */
+interface Roots {
+  p: path.PlatformPath;
+  home: string;
+  configRoot: string;
+  workspaceFolder?: string;
+}
+
+/** Each kind's configs, the workspace's first: an entry read earlier wins over the same server read later. */
+const LOCATIONS: Record<ImportKind, (roots: Roots) => Array<string | undefined>> = {
+  'vscode-mcp': ({ p, configRoot, workspaceFolder }) => [
+    workspaceFolder ? p.join(workspaceFolder, '.vscode', 'mcp.json') : undefined,
+    p.join(configRoot, 'Code', 'User', 'mcp.json'),
+  ],
+  'claude-desktop': ({ p, configRoot }) => [p.join(configRoot, 'Claude', 'claude_desktop_config.json')],
+  'cursor-mcp': ({ p, home, workspaceFolder }) => [
+    workspaceFolder ? p.join(workspaceFolder, '.cursor', 'mcp.json') : undefined,
+    p.join(home, '.cursor', 'mcp.json'),
+  ],
+  'kiro-power': ({ p, home, workspaceFolder }) => [
+    workspaceFolder ? p.join(workspaceFolder, '.kiro', 'powers') : undefined,
+    p.join(home, '.kiro', 'powers'),
+  ],
+};
+
 export function defaultImportLocations(
   home: string,
   platform: NodeJS.Platform,
@@ -36,17 +61,12 @@ export function defaultImportLocations(
       : platform === 'darwin'
         ? p.join(home, 'Library', 'Application Support')
         : env.XDG_CONFIG_HOME || p.join(home, '.config');
-  const locations: ImportLocation[] = [];
-  if (workspaceFolder) locations.push({ kind: 'vscode-mcp', file: p.join(workspaceFolder, '.vscode', 'mcp.json') });
-  locations.push(
-    { kind: 'vscode-mcp', file: p.join(configRoot, 'Code', 'User', 'mcp.json') },
-    { kind: 'claude-desktop', file: p.join(configRoot, 'Claude', 'claude_desktop_config.json') },
+  const roots: Roots = { p, home, configRoot, workspaceFolder };
+  return (Object.keys(LOCATIONS) as ImportKind[]).flatMap((kind) =>
+    LOCATIONS[kind](roots)
+      .filter((file): file is string => file !== undefined)
+      .map((file) => ({ kind, file })),
   );
-  if (workspaceFolder) locations.push({ kind: 'cursor-mcp', file: p.join(workspaceFolder, '.cursor', 'mcp.json') });
-  locations.push({ kind: 'cursor-mcp', file: p.join(home, '.cursor', 'mcp.json') });
-  if (workspaceFolder) locations.push({ kind: 'kiro-power', file: p.join(workspaceFolder, '.kiro', 'powers') });
-  locations.push({ kind: 'kiro-power', file: p.join(home, '.kiro', 'powers') });
-  return locations;
 }
 
 /** The locations whose import the settings leave on. */
