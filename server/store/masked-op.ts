@@ -1,21 +1,9 @@
 import { maskSecrets } from '../util/secrets.js';
+import { tablesWhere } from './migrations.js';
 import type { Row, WriteOp } from './write-op.js';
 
-/**
- * Tables holding what servers publish about their tools (descriptions, schemas: the review must show
- * them exactly), derived vectors, or artifact bodies (read_artifact returns a tool's result as it
- * came, like the embedded store's artifact files), or JSON masked value by value by its writer (call
- * task views: masking the whole text could break the JSON). Every other table's text is masked before it is written.
- */
-const VERBATIM = new Set([
-  'catalog_tools',
-  'catalog_powers',
-  'tool_pins',
-  'tool_reviews',
-  'embeddings',
-  'artifact_bodies',
-  'call_tasks',
-]);
+/** Tables whose text is written as given (migrations.ts says why); every other table's text is masked. */
+const VERBATIM = tablesWhere('text', 'verbatim');
 
 /** The op with secrets masked in every text value of its row (what is written to the store). */
 export function maskedOp(op: WriteOp): WriteOp {

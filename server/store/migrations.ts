@@ -215,36 +215,62 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/**
- * Tables writable through logical ops, with their key columns (the primary key; upsert conflicts
- * on it, insert is INSERT OR IGNORE on it). `meta` and `journal_watermarks` are store-internal.
- */
-export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = {
-  catalog_tools: ['power', 'tool'],
-  catalog_powers: ['power'],
-  catalog_changes: ['id'],
-  events: ['id'],
-  activity: ['id'],
-  activity_ratings: ['activity_id'],
-  recommendations: ['id'],
-  embeddings: ['key'],
-  ranking_weights: ['id'],
-  hint_events: ['id'],
-  intel_artifacts: ['id'],
-  intel_calls: ['id'],
-  intel_power_writes: ['power'],
-  trust_powers: ['power'],
-  tool_pins: ['power', 'tool'],
-  tool_reviews: ['power', 'tool'],
-  users: ['name'],
-  learned_requests: ['id'],
-  artifact_bodies: ['file'],
-  launch_approvals: ['power'],
-  read_confirmations: ['power', 'tool'],
-  server_tool_lists: ['server_hash'],
-  session_state: ['session', 'kind', 'item'],
-  call_tasks: ['task_id', 'kind'],
+/** What the store needs to know of a table that logical write ops may touch. */
+export interface TableDeclaration {
+  /** The primary key: upsert conflicts on it, insert is INSERT OR IGNORE on it. */
+  key: readonly string[];
+  /**
+   * It gains rows with use (a log, results, history, every text embedded), or is read fresh on each
+   * request that needs it: PostgreSQL keeps it out of a replica's read model, and its readers ask
+   * with `Store.read` (postgres/pg-reads.ts). The small tables (catalog, pins and reviews, trust,
+   * users, ranking weights, learned requests capped per power) stay in the model.
+   */
+  growsWithUse: boolean;
+  /**
+   * 'masked': secrets are masked in its text before it is written (masked-op.ts). 'verbatim': what
+   * servers publish about their tools (the review must show it exactly), derived vectors, artifact
+   * bodies (read_artifact returns a tool's result as it came), or JSON its writer masks value by value.
+   */
+  text: 'masked' | 'verbatim';
+}
+
+/** Every table writable through logical ops. `meta` and `journal_watermarks` are store-internal. */
+export const TABLES: Readonly<Record<string, TableDeclaration>> = {
+  catalog_tools: { key: ['power', 'tool'], growsWithUse: false, text: 'verbatim' },
+  catalog_powers: { key: ['power'], growsWithUse: false, text: 'verbatim' },
+  catalog_changes: { key: ['id'], growsWithUse: true, text: 'masked' },
+  events: { key: ['id'], growsWithUse: true, text: 'masked' },
+  activity: { key: ['id'], growsWithUse: true, text: 'masked' },
+  activity_ratings: { key: ['activity_id'], growsWithUse: true, text: 'masked' },
+  recommendations: { key: ['id'], growsWithUse: true, text: 'masked' },
+  embeddings: { key: ['key'], growsWithUse: true, text: 'verbatim' },
+  ranking_weights: { key: ['id'], growsWithUse: false, text: 'masked' },
+  hint_events: { key: ['id'], growsWithUse: true, text: 'masked' },
+  intel_artifacts: { key: ['id'], growsWithUse: true, text: 'masked' },
+  intel_calls: { key: ['id'], growsWithUse: true, text: 'masked' },
+  intel_power_writes: { key: ['power'], growsWithUse: false, text: 'masked' },
+  trust_powers: { key: ['power'], growsWithUse: false, text: 'masked' },
+  tool_pins: { key: ['power', 'tool'], growsWithUse: false, text: 'verbatim' },
+  tool_reviews: { key: ['power', 'tool'], growsWithUse: false, text: 'verbatim' },
+  users: { key: ['name'], growsWithUse: false, text: 'masked' },
+  learned_requests: { key: ['id'], growsWithUse: false, text: 'masked' },
+  artifact_bodies: { key: ['file'], growsWithUse: true, text: 'verbatim' },
+  launch_approvals: { key: ['power'], growsWithUse: false, text: 'masked' },
+  read_confirmations: { key: ['power', 'tool'], growsWithUse: false, text: 'masked' },
+  server_tool_lists: { key: ['server_hash'], growsWithUse: false, text: 'masked' },
+  session_state: { key: ['session', 'kind', 'item'], growsWithUse: true, text: 'masked' },
+  call_tasks: { key: ['task_id', 'kind'], growsWithUse: true, text: 'verbatim' },
 };
+
+/** Each table's key columns. */
+export const TABLE_KEYS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(TABLES).map(([table, declared]) => [table, declared.key]),
+);
+
+/** The tables whose declaration says `property` is `value`. */
+export function tablesWhere<K extends keyof TableDeclaration>(property: K, value: TableDeclaration[K]): Set<string> {
+  return new Set(Object.keys(TABLES).filter((table) => TABLES[table]![property] === value));
+}
 
 export const SCHEMA_VERSION_KEY = 'schema_version';
 
