@@ -28,7 +28,7 @@ import type { ToolTrust } from '../trust/tool-trust.js';
 import type { ReadConfirmations } from '../trust/read-confirmations.js';
 import type { ConfirmOutcome, ReadCandidate, ReadTarget } from '../catalog/read-candidates.js';
 import type { CallScope } from '../upstream/client-features.js';
-import type { StateChange } from '../upstream/connection.js';
+import type { PowerStateChange } from '../../protocol/records.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import type { ExposedTool } from './exposure.js';
 import type { ResolveOptions, ResolveOutcome } from './resolution.js';
@@ -163,7 +163,7 @@ export type GatewayEvents = {
   /** The embedding model is ready or known to be unavailable: how requests are matched changed. */
   matchingChanged: [];
   /** A power's server started, stopped or crashed (never 'stopping'). */
-  powerState: [StateChange];
+  powerState: [PowerStateChange];
   /** Tools were held for the user's review. */
   toolsQuarantined: [Review[]];
 };

@@ -10,7 +10,7 @@ import type { PowerTools } from '../catalog/power-tools.js';
 import type { RegistryChange } from '../powers/registry.js';
 import type { LearnedRequests } from '../ranking/learned-requests.js';
 import type { Review } from '../trust/pins.js';
-import type { StateChange } from '../upstream/connection.js';
+import type { PowerStateChange } from '../../protocol/records.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import { errorMessage, logger } from '../log.js';
 import { maskSecrets } from '../util/secrets.js';
@@ -31,7 +31,7 @@ export interface ReactionParts {
 }
 
 /** Keeps every state change of a power in the event log and passes it on ('powerState'). */
-export function onPowerState(parts: ReactionParts, change: StateChange): void {
+export function onPowerState(parts: ReactionParts, change: PowerStateChange): void {
   if (change.state === 'stopping') return;
   // A (re)started server may offer other tools than before: list them again, pins decide.
   if (change.state === 'active' && parts.tools.listed(change.power))

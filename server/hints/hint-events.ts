@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Store } from '../store/store.js';
-import type { HintEventInfo, HintFollowRateInfo, HintKind, HintOutcome, HintSource } from '../../protocol/records.js';
+import type { HintEventInfo, HintFollowRateInfo, HintOutcome } from '../../protocol/records.js';
 import { Lru } from '../util/lru.js';
 
 const MAX_PENDING_SESSIONS = 1_000;
-
-export type { HintKind, HintOutcome, HintSource };
 
 /** A hint shown whose outcome waits for the session's next call. */
 interface Pending extends Omit<HintEventInfo, 'session' | 'outcome'> {

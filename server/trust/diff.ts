@@ -2,8 +2,6 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDiff } from '../../protocol/records.js';
 import { stableJson } from '../util/hash.js';
 
-export type { ToolDiff } from '../../protocol/records.js';
-
 /** The part of a tool that is pinned: what the agent reads and what validation trusts. */
 export type PinnedTool = Pick<Tool, 'name' | 'description' | 'inputSchema' | 'annotations'>;
 

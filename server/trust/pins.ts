@@ -1,9 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolReviewInfo } from '../../protocol/records.js';
+import type { SuspiciousFlag, ToolDiff, ToolReviewInfo } from '../../protocol/records.js';
 import { toolHash } from './tool-hash.js';
 import type { Store, WriteOp } from '../store/store.js';
-import type { PinnedTool, ToolDiff } from './diff.js';
-import type { SuspiciousFlag } from './suspicious-text.js';
+import type { PinnedTool } from './diff.js';
 
 /** The approved version of a tool: what it may say and take while it is exposed. */
 export interface Pin {

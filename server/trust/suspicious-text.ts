@@ -4,8 +4,6 @@
  */
 import type { SuspiciousFlag } from '../../protocol/records.js';
 
-export type { SuspiciousFlag } from '../../protocol/records.js';
-
 const RULES: Array<{ kind: SuspiciousFlag['kind']; pattern: RegExp }> = [
   {
     kind: 'hidden-instruction',

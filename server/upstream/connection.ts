@@ -11,12 +11,11 @@ import { RestartPolicy } from './restart-policy.js';
 import { StderrTail } from './stderr-tail.js';
 import { createTransport, type CreatedTransport } from './transport.js';
 import { VERSION } from '../version.js';
-import type { PowerState, PowerStateChange as StateChange } from '../../protocol/records.js';
+import type { PowerState, PowerStateChange } from '../../protocol/records.js';
 import type { Cancellation } from '../util/cancellation.js';
 import { ToolCheckGate, type ToolCheck } from './tool-check-gate.js';
 
 /** The power-state record is the protocol's (one declaration for server, extension and dashboard). */
-export type { PowerState, StateChange };
 
 export interface ConnectionOptions {
   callTimeoutMs: number;
@@ -35,7 +34,7 @@ export interface CallOptions {
 
 export type ConnectionEvents = {
   /** The server started, stopped, crashed or is stopping. */
-  state: [StateChange];
+  state: [PowerStateChange];
   /** The server said its tool list changed. */
   toolsChanged: [];
 };
@@ -433,7 +432,7 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
 
   private setState(state: PowerState, detail?: string): void {
     this.currentState = state;
-    const change: StateChange = { power: this.name, state, detail };
+    const change: PowerStateChange = { power: this.name, state, detail };
     this.emit('state', change);
   }
 }

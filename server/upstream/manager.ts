@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import type { PowerDefinition } from '../powers/types.js';
 import { errorMessage, logger } from '../log.js';
 import { ClientFeatureHub } from './client-features.js';
-import { PowerConnection, type ConnectionOptions, type PowerState, type StateChange } from './connection.js';
+import type { PowerState, PowerStateChange } from '../../protocol/records.js';
+import { PowerConnection, type ConnectionOptions } from './connection.js';
 import type { ToolCheck } from './tool-check-gate.js';
 
 export interface IdlePolicy {
@@ -27,7 +28,7 @@ const log = logger('upstream');
 
 export type UpstreamEvents = {
   /** A power's server started, stopped, crashed or is stopping. */
-  state: [StateChange];
+  state: [PowerStateChange];
   /** This power's server said its tool list changed. */
   toolsChanged: [power: string];
 };

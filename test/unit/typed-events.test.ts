@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Gateway } from '../../server/gateway/gateway.js';
 import type { PowerDefinition } from '../../server/powers/types.js';
-import type { PowerConnection, StateChange } from '../../server/upstream/connection.js';
+import type { PowerStateChange } from '../../protocol/records.js';
+import type { PowerConnection } from '../../server/upstream/connection.js';
 import { UpstreamManager } from '../../server/upstream/manager.js';
 
 export function listenersAreCompileChecked(
@@ -15,15 +16,15 @@ export function listenersAreCompileChecked(
   manager: UpstreamManager,
   connection: PowerConnection,
 ): void {
-  gateway.on('powerState', (change: StateChange) => void change.power);
+  gateway.on('powerState', (change: PowerStateChange) => void change.power);
   gateway.on('toolsQuarantined', (reviews) => void reviews.map((r) => r.tool));
   // @ts-expect-error an event the gateway never emits
   gateway.on('toolChanged', () => undefined);
-  // @ts-expect-error powerState carries a StateChange, not a power name
+  // @ts-expect-error powerState carries a PowerStateChange, not a power name
   gateway.on('powerState', (power: number) => void power);
   manager.on('toolsChanged', (power: string) => void power);
   // @ts-expect-error toolsChanged carries the power's name
-  manager.on('toolsChanged', (change: StateChange) => void change);
+  manager.on('toolsChanged', (change: PowerStateChange) => void change);
   // @ts-expect-error the manager has no 'powerState' event (the gateway has)
   manager.on('powerState', () => undefined);
   connection.on('state', (change) => void change.state);
@@ -54,7 +55,7 @@ test('the upstream manager re-emits a connection state change as is and its tool
     maxMessageBytes: 1024,
   });
   try {
-    const states: StateChange[] = [];
+    const states: PowerStateChange[] = [];
     const toolChanges: string[] = [];
     manager.on('state', (change) => states.push(change));
     manager.on('toolsChanged', (name) => toolChanges.push(name));
