@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { stem, words } from '../resolve/text.js';
+import { stem } from '../text/stem.js';
+import { words } from '../text/words.js';
 
 /** 'user': the user confirmed once that this version of the tool only reads (server/trust/read-confirmations.ts). */
 export type AnnotationSource = 'server' | 'spell' | 'user' | 'inferred' | 'none';

@@ -8,7 +8,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext } from '../calls/pipeline.js';
 import { errorMessage, logger } from '../log.js';
-import type { EmbeddingCache } from '../resolve/semantic/embedding-cache.js';
+import type { EmbeddingCache } from '../text/embedding-cache.js';
 import type { Store } from '../store/store.js';
 import { TokenLedger, type CacheOutcome } from './accounting/token-ledger.js';
 import { SessionReadLedger } from './accounting/session-reads.js';

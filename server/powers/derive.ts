@@ -1,5 +1,6 @@
 /** Description and keywords for imported powers, derived from the tools their server lists. */
-import { leadAndRest, stem, words as splitWords } from '../resolve/text.js';
+import { leadAndRest, words as splitWords } from '../text/words.js';
+import { stem } from '../text/stem.js';
 import type { ServerWords } from './server-words.js';
 import type { PowerDefinition } from './types.js';
 

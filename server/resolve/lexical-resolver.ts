@@ -1,4 +1,4 @@
-import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
+import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from '../text/bm25f.js';
 import { domainTagTerms, domainTags } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
 import {
@@ -11,7 +11,8 @@ import {
   sameKindOfAction,
   toolActionTags,
 } from './request-actions.js';
-import { leadAndRest, terms } from './text.js';
+import { leadAndRest } from '../text/words.js';
+import { terms } from '../text/terms.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
 /**

@@ -14,7 +14,8 @@ import {
   OPENING_VERBS,
   VERB_INTRODUCERS,
 } from './lexicon/request-words.js';
-import { stem, words } from './text.js';
+import { stem } from '../text/stem.js';
+import { words } from '../text/words.js';
 
 /** A tag term cannot collide with a word or a domain tag: words never contain '!'. */
 const TAG_PREFIX = '!';

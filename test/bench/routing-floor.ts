@@ -14,7 +14,7 @@ import {
   type BenchServer,
   type BenchTool,
 } from '../../server/bench/dataset.js';
-import { Bm25fIndex } from '../../server/resolve/bm25f.js';
+import { Bm25fIndex } from '../../server/text/bm25f.js';
 
 const benchmarks = benchmarksDir();
 const STOP = new Set(

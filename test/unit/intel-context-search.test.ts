@@ -6,7 +6,7 @@ import { countTokens } from '../../server/intel/tokens/tokenizer-core.js';
 import { handleIntelTool } from '../../server/intel/tools/intel-tool-handlers.js';
 import { setLogSink } from '../../server/log.js';
 import { Embedder } from '../../server/resolve/semantic/embedder.js';
-import { EmbeddingCache } from '../../server/resolve/semantic/embedding-cache.js';
+import { EmbeddingCache } from '../../server/text/embedding-cache.js';
 import { Store } from '../../server/store/store.js';
 import { guardNetwork, tinyModelOptions } from '../fixtures/models/tiny-model.js';
 import { tempDir } from '../helpers/temp.js';

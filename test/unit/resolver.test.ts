@@ -1,13 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Bm25fIndex } from '../../server/resolve/bm25f.js';
+import { Bm25fIndex } from '../../server/text/bm25f.js';
 import { rankingShape, spreadConfidence, topProbability } from '../../server/resolve/calibration.js';
 import { DEFAULT_CALIBRATIONS, FITTED_ACTIVATE_THRESHOLD } from '../../server/resolve/default-calibration.js';
 import { domainTags } from '../../server/resolve/domain-tags.js';
 import { HybridResolver } from '../../server/resolve/hybrid-resolver.js';
 import { LexicalResolver } from '../../server/resolve/lexical-resolver.js';
 import { analyzeQuery } from '../../server/resolve/query-terms.js';
-import { stem, terms, words } from '../../server/resolve/text.js';
+import { stem } from '../../server/text/stem.js';
+import { terms } from '../../server/text/terms.js';
+import { words } from '../../server/text/words.js';
 import { decideTier } from '../../server/resolve/tiers.js';
 import type { PowerDocument, PowerScore } from '../../server/resolve/types.js';
 

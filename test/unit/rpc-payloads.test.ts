@@ -9,7 +9,7 @@ import { parseHintsParams } from '../../server/rpc/hints-payloads.js';
 import { parseAvailability } from '../../server/rpc/language-model-bridge.js';
 import { recommendationStats, scoreExplanation, tuneResult } from '../../server/rpc/ranking-payloads.js';
 import { powerInfo } from '../../server/rpc/payloads.js';
-import { queryWordsFor } from '../../server/resolve/text.js';
+import { queryWordsFor } from '../../server/text/terms.js';
 import type { PowerDefinition } from '../../server/powers/types.js';
 import { Store } from '../../server/store/store.js';
 import { ToolTrust } from '../../server/trust/tool-trust.js';

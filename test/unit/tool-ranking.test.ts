@@ -8,7 +8,7 @@ import {
   requestActionTags,
   toolActionTags,
 } from '../../server/resolve/request-actions.js';
-import { leadAndRest } from '../../server/resolve/text.js';
+import { leadAndRest } from '../../server/text/words.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
 
 /** A lexical resolver over these powers. */

@@ -10,6 +10,7 @@ export const layers = [
   'server/util/',
   'server/log.ts',
   'server/store/',
+  'server/text/',
   'server/activity/',
   'server/users/',
   'server/resolve/',

@@ -4,7 +4,7 @@
  * the character range each comes from. Counted with the real tokenizer.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
+import type { EmbeddingCache } from '../../text/embedding-cache.js';
 import type { ArtifactRecord, OwnedArtifacts } from '../artifacts/artifact-store.js';
 import { rankPassages, type Passage } from '../search/passages.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
