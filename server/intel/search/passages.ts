@@ -7,7 +7,7 @@ import { Bm25fIndex } from '../../resolve/bm25f.js';
 import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
 import { cosine } from '../../resolve/semantic/vector.js';
 import { terms } from '../../resolve/text.js';
-import { lastIndexWithin } from '../../util/last-index-within.js';
+import { lastIndexWithin } from '../../util/bounded-lines.js';
 
 export interface Passage {
   artifactId: string;
