@@ -181,7 +181,7 @@ export interface ResolveResult {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Activity: every call through the gateway (issue 5), rated by the user (issue 3).
+// Activity: every call through the gateway, rated by the user.
 
 export type IntentType = 'read' | 'write' | 'destructive';
 export type ActivityStatus = 'ok' | 'error' | 'rejected' | 'suggested';
@@ -244,7 +244,7 @@ export interface ActivityRated {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Recommendation quality (issue 3): MRR and precision@k of what the agent used, the weights.
+// Recommendation quality: MRR and precision@k of what the agent used, the weights.
 
 export interface RecommendationMetricsInfo {
   recommendations: number;
@@ -280,7 +280,7 @@ export interface TuneWeightsResult {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hints (issue 6): the hint network and the hints fired.
+// Hints: the hint network and the hints fired.
 
 export type HintKind = 'prerequisite' | 'next_action' | 'error_hint';
 export type HintSource = 'declared' | 'learned';
@@ -345,7 +345,7 @@ export interface HintsPayload {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Token savings (issue 7): summaries and lazy activation.
+// Token savings: summaries and lazy activation.
 
 export interface TokenTotals {
   results: number;

@@ -1,7 +1,7 @@
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { effectiveAnnotations, looksReadOnly } from '../calls/annotations.js';
 import type { ReadConfirmations } from '../trust/read-confirmations.js';
-import { toolHash } from '../trust/tool-hash.js';
+import { toolHash } from '../trust/pins.js';
 import type { PowerRegistry } from '../powers/registry.js';
 import { asTool, type CatalogTool } from './catalog.js';
 

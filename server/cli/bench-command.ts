@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { benchmarksDir } from '../bench/benchmarks-dir.js';
+import { benchmarksDir } from '../bench/dataset.js';
 import { devSets } from '../bench/calibrate.js';
 import {
   benchPowers,

@@ -300,7 +300,7 @@ export class LexicalResolver {
 
   /**
    * A tool learned requests for the actions they asked: a request that asks for another kind of
-   * action gets the tool's match without them ("close issue 12" does not follow "open an issue"
+   * action gets the tool's match without them ("close issue #12" does not follow "open an issue"
    * to the tool that creates issues).
    */
   private withoutOtherActions(query: string, ranked: LexicalCandidate[], weighted: WeightedTerm[]): LexicalCandidate[] {

@@ -313,7 +313,7 @@ export function requestVerbs(query: string): Set<string> {
   return new Set([...groupsOf(query), ...otherChanges(query)]);
 }
 
-/** Two requests ask for the same kind of action unless both name one and they share none ("close issue 12" is not "open an issue"). */
+/** Two requests ask for the same kind of action unless both name one and they share none ("close issue #12" is not "open an issue"). */
 export function sameKindOfAction(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   if (a.size === 0 || b.size === 0) return true;
   return [...a].some((verb) => b.has(verb));

@@ -5,7 +5,7 @@
  * every set `npm run bench:routing` measures, at server level and, for MetaTool single, tool level.
  * Prints JSON. Run: npm run build && node out/test/bench/routing-floor.js
  */
-import { benchmarksDir } from '../../server/bench/benchmarks-dir.js';
+import { benchmarksDir } from '../../server/bench/dataset.js';
 import { devSets } from '../../server/bench/calibrate.js';
 import {
   benchPowers,

@@ -10,7 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { benchmarksDir } from '../../server/bench/benchmarks-dir.js';
+import { benchmarksDir } from '../../server/bench/dataset.js';
 import { devSets } from '../../server/bench/calibrate.js';
 import {
   benchPowers,

@@ -4,7 +4,7 @@ import { chunkRanges } from '../../server/intel/search/passages.js';
 import { SUMMARY_INPUT_CHARS, summarizeLocally } from '../../server/intel/local/local-summarizer.js';
 import { InlineSummarizer, WorkerSummarizer } from '../../server/intel/local/summary-thread.js';
 import { chunks } from '../../server/intel/tokens/tokenizer-core.js';
-import { lastIndexWithin } from '../../server/util/last-index-within.js';
+import { lastIndexWithin } from '../../server/util/bounded-lines.js';
 
 /** One line of megabytes (minified JSON): cut into chunks and passages whole, and summarized from its start. */
 const line = (chars: number) => {

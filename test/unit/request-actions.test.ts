@@ -75,7 +75,7 @@ test('"open" before an indefinite article creates ("open an issue", "open a new 
   assert.deepEqual(requestActionTags('please open a new tab'), ['!create']);
   assert.equal(asksForChange('open an issue about the crash'), true);
   assert.equal(asksToRead('open an issue about the crash'), false);
-  for (const query of ['open the file notes.txt', 'open issue 12', 'open my downloads folder']) {
+  for (const query of ['open the file notes.txt', 'open issue #12', 'open my downloads folder']) {
     assert.deepEqual(requestActionTags(query), ['!read'], query);
     assert.equal(asksToRead(query), true, query);
   }

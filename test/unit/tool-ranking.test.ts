@@ -252,7 +252,7 @@ test("a request that says a tool's own name words asks for that tool, whatever a
   assert.equal(firstTool(resolver, 'tag this commit as v1.2.0'), 'git:git_tag');
 });
 
-test('a learned request credits its tool only for requests that ask for its kind of action: "close issue 12" does not follow "open an issue"', () => {
+test('a learned request credits its tool only for requests that ask for its kind of action: "close issue #12" does not follow "open an issue"', () => {
   const learned = [{ text: 'open an issue on my repo saying the login page crashes', weight: 1 }];
   const tools = [
     { name: 'create_issue', description: 'Create a new issue in a repository.', writes: true },
@@ -272,13 +272,13 @@ test('a learned request credits its tool only for requests that ask for its kind
   const order = (resolver: LexicalResolver, query: string) =>
     resolver.rankTools(query).map((c) => `${c.name} ${c.score.toFixed(6)}`);
   // Another kind of action: the learned request changes nothing.
-  assert.deepEqual(order(after, 'close issue 12 on the repo'), order(before, 'close issue 12 on the repo'));
+  assert.deepEqual(order(after, 'close issue #12 on the repo'), order(before, 'close issue #12 on the repo'));
   // The same kind of action ("open" again) or none named: it still credits its tool.
   assert.equal(firstTool(after, 'open an issue on my repo saying the signup page crashes'), 'code:create_issue');
   assert.equal(firstTool(after, 'issue: the signup page crashes on my repo'), 'code:create_issue');
 });
 
-test('"open an issue" asks for the tool that creates one; "open issue 12" for the one that reads it', () => {
+test('"open an issue" asks for the tool that creates one; "open issue #12" for the one that reads it', () => {
   const resolver = resolverOf([
     {
       name: 'code',
@@ -293,7 +293,7 @@ test('"open an issue" asks for the tool that creates one; "open issue 12" for th
     },
   ]);
   assert.equal(firstTool(resolver, 'open an issue on my repo saying the login page crashes'), 'code:create_issue');
-  assert.notEqual(firstTool(resolver, 'open issue 12 on my repo'), 'code:create_issue');
+  assert.notEqual(firstTool(resolver, 'open issue #12 on my repo'), 'code:create_issue');
 });
 
 test('"undo the last commit" asks for the tool that resets, not the one named after commits', () => {

@@ -43,7 +43,7 @@ test("the .vsix file list: what runs (a platform build's semantic runtime includ
       'client/extension.ts',
       'server/gateway/gateway.ts',
       'server/demo/powers/memory.spell.yaml',
-      'docs/performance-history.md',
+      'docs/performance.md',
       'test/unit/x.test.ts',
       'out/client/extension.js',
     ];

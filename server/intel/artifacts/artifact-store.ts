@@ -13,8 +13,7 @@ import { errorMessage, logger } from '../../log.js';
 import type { Store } from '../../store/store.js';
 import type { IntelSettings } from '../../config/intel-settings.js';
 import type { Summary } from '../summary.js';
-import type { ArtifactFiles } from './artifact-files.js';
-import { storeFiles } from './store-files.js';
+import { storeFiles, type ArtifactFiles } from './store-files.js';
 
 const log = logger('intel');
 const TABLE = 'intel_artifacts';
@@ -58,7 +57,7 @@ export interface OwnedArtifacts {
 
 export type SaveOutcome = { stored: true } | { stored: false; reason: string };
 
-export type { ArtifactFiles } from './artifact-files.js';
+export type { ArtifactFiles } from './store-files.js';
 
 export const nodeFiles: ArtifactFiles = {
   write(file, text) {

@@ -4,11 +4,10 @@
  * identifier-like field of every item (compactly).
  */
 import { clip, joinWithin, plural, topCounts } from './format.js';
-import type { Findings } from './findings.js';
+import { NAMES_SHARE, type Findings } from './findings.js';
 import { idPriority, isIdField, isSalientText, LABEL_FIELDS } from './id-fields.js';
 import { childKeyOf, findCollections, isPlainObject, type Collection } from './json-collections.js';
 import { summarizeTree } from './json-tree.js';
-import { NAMES_SHARE } from './names-share.js';
 
 const SAMPLE = 5_000;
 const CATEGORY_PREFERENCE =

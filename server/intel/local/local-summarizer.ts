@@ -8,7 +8,7 @@ import type { SummaryBody } from '../summary.js';
 import { languageOf, summarizeCode } from './code.js';
 import { detectDelimiter, summarizeTable } from './csv.js';
 import { estimateTokens } from './estimate.js';
-import { Findings, type Budget } from './findings.js';
+import { Findings, NAMES_SHARE, type Budget } from './findings.js';
 import { clip, formatBytes, plural } from './format.js';
 import { summarizeJson } from './json-summary.js';
 import { isListing, summarizeListing } from './listing.js';
@@ -16,7 +16,6 @@ import { isLog, summarizeLog } from './logs.js';
 import { isHtml, isMarkdown, summarizeHtml, summarizeMarkdown } from './markup.js';
 import { rankSentences } from './sentences.js';
 import { textIdentifiers } from './text-ids.js';
-import { NAMES_SHARE } from './names-share.js';
 
 export interface LocalInput {
   text: string;

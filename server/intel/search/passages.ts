@@ -7,7 +7,7 @@ import { Bm25fIndex } from '../../text/bm25f.js';
 import type { EmbeddingCache } from '../../text/embedding-cache.js';
 import { cosine } from '../../text/vector.js';
 import { terms } from '../../text/terms.js';
-import { lastIndexWithin } from '../../util/last-index-within.js';
+import { lastIndexWithin } from '../../util/bounded-lines.js';
 
 export interface Passage {
   artifactId: string;

@@ -9,7 +9,7 @@ import type { ArtifactRecord, OwnedArtifacts } from '../artifacts/artifact-store
 import { rankPassages, type Passage } from '../search/passages.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import { ageOf, lookUpArtifact } from './artifact-lookup.js';
-import { lastIndexWithin } from '../../util/last-index-within.js';
+import { lastIndexWithin } from '../../util/bounded-lines.js';
 
 /** Tokens of a passage's heading line and the blank line around it. */
 const PASSAGE_OVERHEAD = 16;

@@ -10,7 +10,7 @@
  * beyond the bound are dropped, counted, logged, and recorded as an event once it is back.
  */
 import type { Pool, PoolClient } from 'pg';
-import { eventOp } from '../event-op.js';
+import { eventOp } from '../write-op.js';
 import { errorMessage, logger } from '../../log.js';
 import type { WriteOp } from '../ops.js';
 import { DATABASE_ONLY_TABLES } from './pg-reads.js';

@@ -120,9 +120,13 @@ test('the extension activates, starts the gateway process and reports its timing
   console.log(`[grimoire-timings] ${JSON.stringify(timings)}`);
   assert.ok(timings.activatedMs! >= 0 && timings.activatedMs! < 1000, `activate() took ${timings.activatedMs} ms`);
   assert.ok(timings.gatewayReadyMs! > timings.activatedMs!);
-  const contributes = extension.packageJSON.activationEvents as string[];
-  assert.ok(contributes.includes('onMcpCollection:grimoire.gateway'));
-  assert.ok(!contributes.includes('*'), 'never activates on *');
+  // Contributing the MCP server definition provider implies `onMcpCollection:grimoire.gateway`.
+  const manifest = extension.packageJSON as {
+    activationEvents: string[];
+    contributes: { mcpServerDefinitionProviders: Array<{ id: string }> };
+  };
+  assert.ok(manifest.contributes.mcpServerDefinitionProviders.some((provider) => provider.id === 'grimoire.gateway'));
+  assert.ok(!manifest.activationEvents.includes('*'), 'never activates on *');
 });
 
 test('the walkthrough opens on the first activation after installing, once', async (t) => {
