@@ -29,11 +29,17 @@ export interface PowerInfo {
   description: string;
   keywords: string[];
   source: { kind: PowerSourceKind; file: string; readOnly: boolean };
-  /** Which server it starts (a hash of command, arguments and environment, or of the URL): activation is carried across restarts by it, not by name. */
+  /**
+   * Which server it starts (a hash of command, arguments and environment, or of the URL): activation is
+   * carried across restarts by it, not by name.
+   */
   serverId: string;
   /** The power's server process. */
   state: PowerState;
-  /** Activated (by the editor or an agent): its tools go in the lists of the sessions it is active in (a stopped server restarts on the next call). */
+  /**
+   * Activated (by the editor or an agent): its tools go in the lists of the sessions it is active in (a
+   * stopped server restarts on the next call).
+   */
   active: boolean;
   /** The agents' MCP sessions whose tool list holds some of its tools now: what the agents see. */
   agentSessions: number;
@@ -398,7 +404,10 @@ export interface TokenReportInfo {
       reduction: number;
       /** Requests for the gateway's own tools (resolve_intent, activate_power, ...): direct exposure makes none. */
       extraRequests: number;
-      /** What the VS Code sessions' requests carried of the tools VS Code lists directly besides the gateway's (counted in gatewayTokens). */
+      /**
+       * What the VS Code sessions' requests carried of the tools VS Code lists directly besides the gateway's
+       * (counted in gatewayTokens).
+       */
       alsoDirectTokens: number;
     };
   };
@@ -417,7 +426,10 @@ export interface SessionTokensInfo {
   startedAt: number;
   lastAt: number;
   /** `requests`: one per call; `toolsListTokens`: the lists those requests carried; `toolsLists`: tools/list answers served. */
-  /** `alsoDirectTokens`: the tools VS Code lists directly besides the gateway's, on each request of a VS Code session (counted in `tokens`). */
+  /**
+   * `alsoDirectTokens`: the tools VS Code lists directly besides the gateway's, on each request of a VS Code
+   * session (counted in `tokens`).
+   */
   gateway: {
     requests: number;
     toolsLists: number;

@@ -120,7 +120,8 @@ async function benchFiles(files: BenchFiles, args: CliArgs): Promise<unknown> {
         store,
       });
       process.stderr.write(
-        `grimoire bench: ${result.history} queries replayed as history (${n} per power), ${result.learned} learned; ${result.before.n} measured\n`,
+        `grimoire bench: ${result.history} queries replayed as history (${n} per power), ` +
+          `${result.learned} learned; ${result.before.n} measured\n`,
       );
       return { before: result.before, after: result.after };
     }

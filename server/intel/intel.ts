@@ -50,7 +50,10 @@ export interface IntelOptions {
   localSummarizer?: LocalSummarizer;
   now?: () => number;
   files?: ArtifactFiles;
-  /** The team user a session belongs to (none over stdio, with the gateway's own token, or alone): whose stored results it makes and sees. */
+  /**
+   * The team user a session belongs to (none over stdio, with the gateway's own token, or alone): whose
+   * stored results it makes and sees.
+   */
   userOf?: (sessionId: string) => string | undefined;
 }
 

@@ -76,7 +76,10 @@ export type WordRarity = (word: string) => number;
 /** Every word counts alike: a server described alone. */
 const ALIKE: WordRarity = () => 1;
 
-/** The words a server says it does: its tools' names (counted twice) and descriptions (their first sentences most), and its instructions' first sentence. */
+/**
+ * The words a server says it does: its tools' names (counted twice) and descriptions (their first sentences
+ * most), and its instructions' first sentence.
+ */
 function serverTerms(tools: ToolSummary[], said: ServerWords): { word: string; weight: number }[] {
   return [
     ...tools.flatMap((tool) => {

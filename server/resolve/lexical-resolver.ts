@@ -117,7 +117,10 @@ export interface LexicalCandidate {
   score: number;
   /** The score over the best score this query's catalog-known words could reach (0..1). */
   normalized: number;
-  /** IDF-weighted share of the query's catalog-known subject words that this document matched, half for a word whose domain only it matched (0..1). */
+  /**
+   * IDF-weighted share of the query's catalog-known subject words that this document matched, half for a word
+   * whose domain only it matched (0..1).
+   */
   coverage: number;
   /** The share of the score from terms matched mostly in the document's name or keywords (0..1). */
   identity: number;

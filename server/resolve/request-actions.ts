@@ -174,7 +174,10 @@ export function asksForMany(list: readonly string[]): boolean {
   );
 }
 
-/** A word of a tool's name or description that says it gives many things: "list", "history", "log" where it is no verb of writing (`log_event` logs). */
+/**
+ * A word of a tool's name or description that says it gives many things: "list", "history", "log" where it is
+ * no verb of writing (`log_event` logs).
+ */
 function listsMany(word: string, verbPosition: boolean): boolean {
   return LISTING_TOOL_WORDS.has(word) && !groupsOfWord(word, verbPosition).includes('write');
 }
@@ -241,7 +244,10 @@ function leadGroups(list: readonly string[]): readonly string[] {
   return [];
 }
 
-/** The groups of a description's opening verb, written as the lexicon has it, in a participle, or in the third person ("creates", "pushes"). */
+/**
+ * The groups of a description's opening verb, written as the lexicon has it, in a participle, or in the third
+ * person ("creates", "pushes").
+ */
 function openingGroups(word: string): readonly string[] {
   const written = groupsOfWord(word, true);
   if (written.length > 0 || !word.endsWith('s')) return written;

@@ -18,9 +18,10 @@ import { Bm25fIndex } from '../../server/text/bm25f.js';
 
 const benchmarks = benchmarksDir();
 const STOP = new Set(
-  'a an and are as at be by for from has have i in is it its me my of on or please that the this to was were will with you your can could would should what how'.split(
-    ' ',
-  ),
+  (
+    'a an and are as at be by for from has have i in is it its me my of on or please that the this to ' +
+    'was were will with you your can could would should what how'
+  ).split(' '),
 );
 const tokens = (text: string) =>
   text

@@ -36,7 +36,8 @@ type Gated = Record<(typeof GATED)[number], number | null>;
 async function main(): Promise<number> {
   if (!fs.existsSync(benchmarks)) {
     process.stderr.write(
-      `routing bench: no benchmarks at ${benchmarks}; set GRIMOIRE_BENCHMARKS to a folder of development sets (the layout of test/fixtures/benchmarks).\n`,
+      `routing bench: no benchmarks at ${benchmarks}; set GRIMOIRE_BENCHMARKS to a folder of development ` +
+        `sets (the layout of test/fixtures/benchmarks).\n`,
     );
     return 2;
   }

@@ -174,7 +174,8 @@ test(
 );
 
 test(
-  'intel_calls: token counts written by one replica, summed by `grimoire stats` on another, pruned past the retention in the database; not held in memory',
+  'intel_calls: token counts written by one replica, summed by `grimoire stats` on another, ' +
+    'pruned past the retention in the database; not held in memory',
   { skip },
   async () => {
     const ledger = new TokenLedger(writer, new InlineTokenizer());

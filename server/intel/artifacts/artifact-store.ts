@@ -195,7 +195,8 @@ export class ArtifactStore {
     owner: ArtifactOwner,
   ): Promise<ArtifactRecord | undefined> {
     const rows = await this.store.read<Row>(
-      `SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND args_hash = ? AND expires_at > ? AND at > ? AND ${OWNED} ORDER BY at DESC LIMIT 1`,
+      `SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND args_hash = ? AND expires_at > ? AND at > ? ` +
+        `AND ${OWNED} ORDER BY at DESC LIMIT 1`,
       [power, tool, argsHash, this.now(), since, owner],
     );
     return rows.map(fromRow).find((r) => r !== undefined);

@@ -53,7 +53,8 @@ export function summarizeLocally(input: LocalInput): LocalSummary {
   const out = new Findings(budgetFor(whole.length, estimateTokens(text) * (whole.length / text.length)));
   if (text !== whole)
     out.finding(
-      `Summarized from the first ${formatBytes(text.length)} of its ${formatBytes(whole.length)} of text; the whole result is in the artifact.`,
+      `Summarized from the first ${formatBytes(text.length)} of its ${formatBytes(whole.length)} of text; ` +
+        `the whole result is in the artifact.`,
     );
   const json = parseJson(text);
   let kind: TextKind;
@@ -116,7 +117,9 @@ function addTextIds(text: string, out: Findings, priority: number): void {
 
 /** Every summary has at least three findings. */
 function padFindings(text: string, kind: TextKind, out: Findings): void {
-  const size = `${kind === 'json' ? 'JSON' : 'Text'} result of ${formatBytes(Buffer.byteLength(text))} (${plural(text.split('\n').length, 'line')}).`;
+  const size =
+    `${kind === 'json' ? 'JSON' : 'Text'} result of ${formatBytes(Buffer.byteLength(text))} ` +
+    `(${plural(text.split('\n').length, 'line')}).`;
   const begins = `Begins: ${clip(text, 140)}`;
   const ends = `Ends: ${clip(
     text

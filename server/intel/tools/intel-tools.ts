@@ -1,4 +1,7 @@
-/** The gateway tools of the intelligence layer: read_artifact, get_artifact_context, semantic_search. Names are a stable contract (DESIGN.md). */
+/**
+ * The gateway tools of the intelligence layer: read_artifact, get_artifact_context, semantic_search. Names
+ * are a stable contract (DESIGN.md).
+ */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { toolInputSchema } from '../../util/tool-args.js';
@@ -61,7 +64,8 @@ export const INTEL_TOOLS: Tool[] = [
     name: 'get_artifact_context',
     title: 'Assemble stored results within a token budget',
     description:
-      'Put stored tool results into your context within maxTokens (o200k_base). With query: the passages most relevant to it, each with its ' +
+      'Put stored tool results into your context within maxTokens (o200k_base). With query: ' +
+      'the passages most relevant to it, each with its ' +
       'character range. Without: each summary, then the text from its start.',
     inputSchema: toolInputSchema(artifactContextArgs),
     annotations: readOnly,
@@ -70,7 +74,8 @@ export const INTEL_TOOLS: Tool[] = [
     name: 'semantic_search',
     title: 'Search earlier tool results',
     description:
-      'Search the results of earlier tool calls that Grimoire kept (large results, for a few hours). Returns the best passages, each with its ' +
+      'Search the results of earlier tool calls that Grimoire kept (large results, for a few hours). ' +
+      'Returns the best passages, each with its ' +
       'artifact id and character range; read on with read_artifact instead of calling the tool again.',
     inputSchema: toolInputSchema(semanticSearchArgs),
     annotations: readOnly,

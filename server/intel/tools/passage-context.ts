@@ -46,7 +46,8 @@ export async function passageContext(
   const headers = new Map(
     found.map((f) => [
       f.id,
-      `## ${f.id} · ${f.record.power}:${f.record.tool} · ${ageOf(request.now - f.record.at)} ago · ${f.raw.length} characters; passages for "${request.query}":`,
+      `## ${f.id} · ${f.record.power}:${f.record.tool} · ${ageOf(request.now - f.record.at)} ago · ` +
+        `${f.raw.length} characters; passages for "${request.query}":`,
     ]),
   );
   const fixed = await tokenizer.count([

@@ -74,7 +74,8 @@ export class PgWriter {
       this.overflow += ops.length;
       if (this.overflow - ops.length === this.overflowReported || this.overflow % 1000 < ops.length) {
         log.warn(
-          `store queue full (${this.maxQueuedOps} ops waiting for PostgreSQL): ${this.overflow - this.overflowReported} write(s) dropped so far`,
+          `store queue full (${this.maxQueuedOps} ops waiting for PostgreSQL): ` +
+            `${this.overflow - this.overflowReported} write(s) dropped so far`,
         );
       }
       return;
@@ -224,7 +225,9 @@ export class PgWriter {
     const statements = [...pgWriteStatements(ops)];
     if (logged.length > 0) {
       statements.push({
-        text: "WITH logged AS (INSERT INTO grimoire_changes (origin, at, ops) VALUES ($1, $2, $3) RETURNING seq) SELECT pg_notify($4, seq::text || ' ' || $1) FROM logged",
+        text:
+          'WITH logged AS (INSERT INTO grimoire_changes (origin, at, ops) VALUES ($1, $2, ' +
+          "$3) RETURNING seq) SELECT pg_notify($4, seq::text || ' ' || $1) FROM logged",
         values: [this.origin, Date.now(), JSON.stringify(logged), CHANGES_CHANNEL],
       });
     }
