@@ -143,7 +143,7 @@ test('the reader sees every import form, marks type-only ones, and skips strings
   ]);
 });
 
-test('the graph resolves relative imports to files, bare ones to their package, and leaves Node out', async (t) => {
+test('the graph: relative imports as files, bare ones as packages, no Node modules, loading if any import of a file loads', async (t) => {
   const { parserInstalled, importGraph } = await load<Reader>('import-graph.mjs');
   if (!parserInstalled) return t.skip("tools/lint/'s TypeScript is not installed: `npm run lint` installs it");
   const { dir, cleanup } = tempDir();
@@ -157,8 +157,8 @@ test('the graph resolves relative imports to files, bare ones to their package, 
       "import type { Pool } from 'pg';",
       "import { Client } from 'pg/lib/client.js';",
       "import type { Tool } from '@modelcontextprotocol/sdk/types.js';",
-      "import type { B } from './util/b.js';",
       "export { b } from './util/b.js';",
+      "import type { B } from './util/b.js';",
       "import type { Gone } from './gone.js';",
     ].join('\n'),
   );

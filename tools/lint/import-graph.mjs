@@ -101,8 +101,8 @@ export function importGraph(root) {
       }
       if (!edge) continue;
       const key = edge.file ?? `package:${edge.package}`;
-      const seen = imports.get(key);
-      imports.set(key, type && (seen?.type ?? true) ? { ...edge, type: true } : edge);
+      const typesOnly = type && (!imports.has(key) || imports.get(key).type === true);
+      imports.set(key, typesOnly ? { ...edge, type: true } : edge);
     }
     graph.set(relative(file), [...imports.values()]);
   }
