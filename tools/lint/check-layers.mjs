@@ -9,6 +9,10 @@ import { checkGraph } from './layer-rules.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const graph = importGraph(root);
+if (![...graph.keys()].some((file) => file.startsWith('server/'))) {
+  console.error(`layers: no sources found under ${root}`);
+  process.exit(1);
+}
 const { problems, cycles } = checkGraph(graph, config);
 for (const { from, to, why } of problems) console.error(`layers: ${from}${to ? ` -> ${to}` : ''}: ${why}`);
 for (const cycle of cycles) console.error(`layers: import cycle: ${cycle.join(' -> ')}`);
