@@ -60,7 +60,9 @@ export function planAdoption(power: string, mcpFile: string, grimoireHome: strin
   if (raw.includes('${input:'))
     return {
       ok: false,
-      message: `"${entry.key}" asks VS Code for an input (\${input:...}), which a spell cannot prompt for: write the spell by hand with "Grimoire: New Spell File...".`,
+      message:
+        `"${entry.key}" asks VS Code for an input (\${input:...}), which a spell cannot prompt for: ` +
+        `write the spell by hand with "Grimoire: New Spell File...".`,
     };
   if (entry.config.envFile !== undefined)
     return {
@@ -108,7 +110,8 @@ export function adopt(
       {
         known: { description: words.description, toolNames: words.toolNames },
         header: [
-          `# Moved from ${displayName(plan.mcpFile)} by "Grimoire: Route Through Grimoire Alone", so that VS Code no longer offers it to the agent directly.`,
+          `# Moved from ${displayName(plan.mcpFile)} by "Grimoire: Route Through Grimoire Alone", ` +
+            `so that VS Code no longer offers it to the agent directly.`,
           '# "Grimoire: Undo Routing Through Grimoire" puts the entry back.',
           ...(secretFiles.length
             ? [
@@ -168,7 +171,10 @@ export function adopt(
     }
     if (error instanceof AdoptionError) throw error;
     throw new AdoptionError(
-      `nothing was changed: ${(error as NodeJS.ErrnoException).code === 'EACCES' || (error as NodeJS.ErrnoException).code === 'EPERM' ? `a file or folder cannot be written (${(error as Error).message})` : (error as Error).message}`,
+      `nothing was changed: ` +
+        ((error as NodeJS.ErrnoException).code === 'EACCES' || (error as NodeJS.ErrnoException).code === 'EPERM'
+          ? `a file or folder cannot be written (${(error as Error).message})`
+          : `${(error as Error).message}`),
     );
   }
 }
@@ -209,7 +215,10 @@ function displayName(mcpFile: string): string {
 }
 
 export interface UndoOutcome {
-  /** `exact`: the file was unchanged since the move and is the backup again, byte for byte; `entry`: the entry's own text went back in; `present`: an entry of that key was there already and was left alone. */
+  /**
+   * `exact`: the file was unchanged since the move and is the backup again, byte for byte; `entry`: the
+   * entry's own text went back in; `present`: an entry of that key was there already and was left alone.
+   */
   restored: 'exact' | 'entry' | 'present';
   /** The spell was edited since the move: it is kept, and named here. */
   keptSpell?: string;
@@ -258,7 +267,8 @@ function putBack(adoption: Adoption): UndoOutcome['restored'] {
     : legacyInsert(read.text, adoption);
   if (!inserted.ok)
     throw new AdoptionError(
-      `"${adoption.key}" cannot be put back into ${adoption.mcpFile} (${inserted.message}): the whole file as it was is ${adoption.backupFile}.`,
+      `"${adoption.key}" cannot be put back into ${adoption.mcpFile} (${inserted.message}): ` +
+        `the whole file as it was is ${adoption.backupFile}.`,
     );
   if (!replaceFile(adoption.mcpFile, inserted.text, () => holds(adoption.mcpFile, read.bytes)))
     throw new AdoptionError(`${adoption.mcpFile} changed while Grimoire put "${adoption.key}" back: try again.`);

@@ -42,6 +42,9 @@ export function offerText(
   const named = open.map((entry) => `"${entry.power}" (${entry.tools} tools, ${entry.tokens} tokens)`);
   const files = [...new Set(open.map((entry) => relative(entry.file)))].join(', ');
   return open.length === 1
-    ? `Grimoire: VS Code also offers ${named[0]} to the agent directly (from ${files}): its tools are listed twice when Grimoire activates it, and on every request even when it does not.`
-    : `Grimoire: VS Code also offers ${named.slice(0, -1).join(', ')} and ${named.at(-1)} to the agent directly (from ${files}): their tools are listed twice when Grimoire activates them, and on every request even when it does not.`;
+    ? `Grimoire: VS Code also offers ${named[0]} to the agent directly (from ${files}): ` +
+        `its tools are listed twice when Grimoire activates it, and on every request even when it does not.`
+    : `Grimoire: VS Code also offers ${named.slice(0, -1).join(', ')} and ${named.at(-1)} to the agent ` +
+        `directly (from ${files}): their tools are listed twice when Grimoire activates them, ` +
+        `and on every request even when it does not.`;
 }

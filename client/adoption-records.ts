@@ -19,7 +19,10 @@ export interface Adoption {
   entry: Record<string, unknown>;
   /** The entry's own text and neighbours, to put it back when the file changed since (absent in records of earlier versions). */
   removed?: RemovedEntry;
-  /** Of the mcp.json as routing left it: while it is unchanged, the undo writes the backup's exact bytes (absent in records of earlier versions). */
+  /**
+   * Of the mcp.json as routing left it: while it is unchanged, the undo writes the backup's exact bytes
+   * (absent in records of earlier versions).
+   */
   afterHash?: string;
   spellFile: string;
   /** Of the spell as written: a spell edited since is never deleted by the undo. */

@@ -125,7 +125,10 @@ async function routeMany(gateway: GatewayClient, paths: Paths, powers: string[])
     `Route ${powers.length} servers through Grimoire alone?`,
     {
       modal: true,
-      detail: `Grimoire moves ${powers.map((p) => `"${p}"`).join(', ')} out of VS Code's mcp.json into spell files; VS Code then no longer offers their tools to the agent directly. The mcp.json is backed up first, and "Grimoire: Undo Routing Through Grimoire" puts each entry back.`,
+      detail:
+        `Grimoire moves ${powers.map((p) => `"${p}"`).join(', ')} out of VS Code's mcp.json into spell ` +
+        `files; VS Code then no longer offers their tools to the agent directly. ` +
+        `The mcp.json is backed up first, and "Grimoire: Undo Routing Through Grimoire" puts each entry back.`,
     },
     'Move Them',
   );
@@ -171,7 +174,10 @@ async function route(
   }
 }
 
-/** Waits (with a progress notification) until the power's tools are known, at most `ms`; the spell then has a placeholder the editor flags. */
+/**
+ * Waits (with a progress notification) until the power's tools are known, at most `ms`; the spell then has a
+ * placeholder the editor flags.
+ */
 async function toolsListed(gateway: GatewayClient, power: string, ms: number): Promise<void> {
   await vscode.window.withProgress(
     {
@@ -210,8 +216,11 @@ async function consent(
     {
       modal: true,
       detail:
-        `Grimoire moves the "${key}" entry out of ${mcpFile} into ${spellFile}. VS Code then no longer offers ${cost} to the agent directly: ` +
-        `they reach it when Grimoire activates "${power}". A copy of the mcp.json is kept in Grimoire's data folder, a secret of the entry goes to a file only you can read (not into the spell), and "Grimoire: Undo Routing Through Grimoire" puts the entry back.`,
+        `Grimoire moves the "${key}" entry out of ${mcpFile} into ${spellFile}. ` +
+        `VS Code then no longer offers ${cost} to the agent directly: ` +
+        `they reach it when Grimoire activates "${power}". A copy of the mcp.json is kept in Grimoire's data ` +
+        `folder, a secret of the entry goes to a file only you can read (not into the spell), ` +
+        `and "Grimoire: Undo Routing Through Grimoire" puts the entry back.`,
     },
     'Move It',
   );
@@ -232,7 +241,8 @@ async function finish(
     undoAdoption(adoption, paths.data);
     await gateway.request(protocol.reloadPowers, null);
     return refuse(
-      `the spell written for "${power}" did not load${problems.length ? ` (${problems.join('; ')})` : ''}, so its entry was put back into ${adoption.mcpFile}.`,
+      `the spell written for "${power}" did not load${problems.length ? ` (${problems.join('; ')})` : ''}, ` +
+        `so its entry was put back into ${adoption.mcpFile}.`,
     );
   }
   gateway.channel.info(
@@ -240,7 +250,8 @@ async function finish(
   );
   if (adoption.recordsSetAside)
     void vscode.window.showWarningMessage(
-      `Grimoire: the routing records could not be read and were kept as ${adoption.recordsSetAside}; the backups of earlier moves are beside it.`,
+      `Grimoire: the routing records could not be read and were kept as ${adoption.recordsSetAside}; ` +
+        `the backups of earlier moves are beside it.`,
     );
   void vscode.window
     .showInformationMessage(
@@ -306,7 +317,8 @@ async function undo(
       ? `${outcome.keptSpell} was edited since the move and is kept: delete it to let VS Code's entry be the power`
       : undefined,
     outcome.removedFolders.length
-      ? `removed the folder${outcome.removedFolders.length > 1 ? 's' : ''} it had created (${outcome.removedFolders.map((dir) => vscode.workspace.asRelativePath(dir)).join(', ')})`
+      ? `removed the folder${outcome.removedFolders.length > 1 ? 's' : ''} it had created ` +
+        `(${outcome.removedFolders.map((dir) => vscode.workspace.asRelativePath(dir)).join(', ')})`
       : undefined,
     `the exact copy of the file before the move is ${outcome.backupFile}`,
   ].filter(Boolean);

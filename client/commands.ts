@@ -263,7 +263,9 @@ async function newSpellFile(gateway: GatewayClient, options: NewSpellOptions): P
                 `Grimoire: move "${entry.key}" out of ${vscode.workspace.asRelativePath(entry.file)} into the spell?`,
                 {
                   modal: true,
-                  detail: `Otherwise VS Code keeps offering its tools to the agent directly, and they are listed twice. The mcp.json is backed up, and "Grimoire: Undo Routing Through Grimoire" puts the entry back.`,
+                  detail:
+                    `Otherwise VS Code keeps offering its tools to the agent directly, and they are listed twice. ` +
+                    `The mcp.json is backed up, and "Grimoire: Undo Routing Through Grimoire" puts the entry back.`,
                 },
                 'Move It',
                 'Copy Only',

@@ -30,7 +30,9 @@ export function readForEdit(file: string): ReadResult {
   if (read.reason === 'too-large' && read.size !== undefined) {
     return {
       ok: false,
-      message: `${file} has ${byteSize(read.size)}; Grimoire edits an mcp.json of up to ${byteSize(MAX_EDIT_BYTES)}: move the entry by hand`,
+      message:
+        `${file} has ${byteSize(read.size)}; Grimoire edits an mcp.json of up to ` +
+        `${byteSize(MAX_EDIT_BYTES)}: move the entry by hand`,
     };
   }
   return { ok: false, message: `${file}: ${read.message}` };

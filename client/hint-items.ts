@@ -98,7 +98,8 @@ export function hintItem(payload: HintsPayload, node: HintNode, now = Date.now()
         label: 'Hint network',
         description: `${payload.powers.join(', ')} · ${payload.edges.length} ${payload.edges.length === 1 ? 'hint' : 'hints'}`,
         tooltip:
-          "The active powers' tools with their prerequisites and next actions, declared in spell files or learned from the activity log, with how often agents followed them.",
+          "The active powers' tools with their prerequisites and next actions, " +
+          'declared in spell files or learned from the activity log, with how often agents followed them.',
         contextValue: 'grimoire.hints.network',
         icon: { id: 'type-hierarchy' },
         collapsible: true,
@@ -135,7 +136,9 @@ export function hintItem(payload: HintsPayload, node: HintNode, now = Date.now()
       return {
         id: `hints:tool:${node.id}`,
         label: short(node.id),
-        description: `${calls === 0 ? 'not called yet' : calls === 1 ? 'called once' : `called ${calls}×`}${edges.length ? ` · ${edges.length} ${edges.length === 1 ? 'hint' : 'hints'}` : ''}`,
+        description:
+          `${calls === 0 ? 'not called yet' : calls === 1 ? 'called once' : `called ${calls}×`}` +
+          `${edges.length ? ` · ${edges.length} ${edges.length === 1 ? 'hint' : 'hints'}` : ''}`,
         tooltip: node.id,
         contextValue: 'grimoire.hints.tool',
         icon: { id: 'tools' },
@@ -150,7 +153,11 @@ export function hintItem(payload: HintsPayload, node: HintNode, now = Date.now()
         id: `hints:edge:${node.tool}:${edge.kind}:${edge.from}>${edge.to}`,
         label: `${prerequisite ? 'needs' : 'then'} ${other.startsWith(`${node.tool.split(':')[0]}:`) ? short(other) : other}`,
         description: edgeText(edge),
-        tooltip: `${edge.from} → ${edge.to}\n${prerequisite ? `${edge.from} should run before ${edge.to}` : `after ${edge.from}, ${edge.to} usually comes next`} (${edge.source}).\nAgents went from one to the other ${edge.weight} times; ${percentText(edge.followRate)}.`,
+        tooltip:
+          `${edge.from} → ${edge.to}\n` +
+          `${prerequisite ? `${edge.from} should run before ${edge.to}` : `after ${edge.from}, ${edge.to} usually comes next`}` +
+          ` (${edge.source}).\nAgents went from one to the other ${edge.weight} times; ` +
+          `${percentText(edge.followRate)}.`,
         contextValue: `grimoire.hints.edge.${edge.source}`,
         icon: prerequisite
           ? { id: 'arrow-left' }
@@ -178,7 +185,10 @@ export function hintItem(payload: HintsPayload, node: HintNode, now = Date.now()
         id: `hints:event:${event.at}:${event.session}:${event.power}:${event.tool}:${event.kind}:${node.index}`,
         label: eventLabel(event),
         description: [event.power, event.outcome ?? 'pending', ago(event.at, now)].join(' · '),
-        tooltip: `${KIND_TEXT[event.kind]} (${event.source}) for ${event.power}:${event.tool}\n${event.suggested.length ? `Suggested: ${event.suggested.join(', ')}\n` : ''}What the agent did: ${event.outcome ?? 'nothing yet'}\n${new Date(event.at).toLocaleString()} · session ${event.session}`,
+        tooltip:
+          `${KIND_TEXT[event.kind]} (${event.source}) for ${event.power}:${event.tool}\n` +
+          `${event.suggested.length ? `Suggested: ${event.suggested.join(', ')}\n` : ''}What the agent did: ` +
+          `${event.outcome ?? 'nothing yet'}\n${new Date(event.at).toLocaleString()} · session ${event.session}`,
         contextValue: 'grimoire.hints.event',
         icon:
           event.outcome === 'followed'

@@ -57,7 +57,8 @@ export function registerLaunchApproval(gateway: GatewayClient): vscode.Disposabl
     const names = fresh.map((power) => `'${power.name}'`).join(', ');
     void vscode.window
       .showWarningMessage(
-        `Grimoire: ${names} ${fresh.length === 1 ? 'waits' : 'wait'} for your approval to run (from the workspace or an imported MCP config).`,
+        `Grimoire: ${names} ${fresh.length === 1 ? 'waits' : 'wait'} for your approval to run (from the ` +
+          `workspace or an imported MCP config).`,
         'Review...',
       )
       .then((choice) => {

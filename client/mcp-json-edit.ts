@@ -12,7 +12,10 @@ export interface RemovedEntry {
   propertyText: string;
   /** The whitespace before the entry on its line ("" when the entry shared a line with something else). */
   indent: string;
-  /** Whole comment lines between the entry before it (or the opening brace) and the entry: they stay in the file, the entry goes back after them. */
+  /**
+   * Whole comment lines between the entry before it (or the opening brace) and the entry: they stay in the
+   * file, the entry goes back after them.
+   */
   leading?: string;
   /** What followed the entry (and its comma) on its line, a `// comment`: it leaves and comes back with the entry. */
   trailing?: string;

@@ -93,7 +93,8 @@ export class GatewayMcpProvider
       const changed = this.tracker.update(endpoint);
       if (first) return;
       this.gateway.channel.info(
-        `MCP endpoint for VS Code: ${endpoint.url}${changed ? ' (new: the MCP server definition changed)' : ' (the same as before the restart)'}`,
+        `MCP endpoint for VS Code: ${endpoint.url}` +
+          `${changed ? ' (new: the MCP server definition changed)' : ' (the same as before the restart)'}`,
       );
       if (changed) {
         this.changeCount += 1;

@@ -1,4 +1,7 @@
-/** Where *Download Semantic Model* takes the model from, as the user chose it: the choices and the checks of what was typed. No `vscode` import. */
+/**
+ * Where *Download Semantic Model* takes the model from, as the user chose it: the choices and the checks of
+ * what was typed. No `vscode` import.
+ */
 import * as path from 'node:path';
 import type { DownloadModelParams } from '../protocol/extension-methods.js';
 

@@ -31,7 +31,10 @@ export function nothingToPickText(status: GatewayStatus, powers: PowerInfo[], pu
     return 'the gateway is still starting; its powers are listed in a moment.';
   if (status.health === 'failed') return `the gateway did not start (${status.message ?? 'see the output'}).`;
   if (powers.length === 0)
-    return 'there are no powers yet. A power is an MCP server: make one from a template or from an mcp.json server you already have, or try the bundled demo powers.';
+    return (
+      'there are no powers yet. A power is an MCP server: make one from a template or from an mcp.json ' +
+      'server you already have, or try the bundled demo powers.'
+    );
   if (purpose === 'deactivate') return 'no power is active.';
   if (purpose === 'activate') return 'every power is active already.';
   return 'there is nothing to pick.';

@@ -63,7 +63,10 @@ export interface KnownServer {
 }
 
 export interface McpSpellOptions {
-  /** Written out for `${workspaceFolder}`: only for a spell kept outside that workspace's `.grimoire/` (where the variable has its value). */
+  /**
+   * Written out for `${workspaceFolder}`: only for a spell kept outside that workspace's `.grimoire/` (where
+   * the variable has its value).
+   */
   workspaceFolder?: string;
   known?: KnownServer;
   /** The first comment lines (default: where the entry came from). */
@@ -177,7 +180,10 @@ export function keywordsFor(
   return [...words, ...PLACEHOLDER_KEYWORDS.slice(0, Math.max(0, 3 - words.length))].slice(0, 20);
 }
 
-/** The npm package an `npx` entry runs, without its scope and the usual "server-"/"mcp-" prefixes: "memory" for @modelcontextprotocol/server-memory. */
+/**
+ * The npm package an `npx` entry runs, without its scope and the usual "server-"/"mcp-" prefixes: "memory"
+ * for @modelcontextprotocol/server-memory.
+ */
 function packageOf(config: Record<string, unknown>): string | undefined {
   const args = Array.isArray(config.args) ? config.args.filter((arg): arg is string => typeof arg === 'string') : [];
   const spec = args.find((arg) => !arg.startsWith('-') && /^(@[\w.-]+\/)?[\w.-]+(@[\w.^~-]+)?$/.test(arg));

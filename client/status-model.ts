@@ -53,7 +53,10 @@ export function matchingItemModel(status: GatewayStatus): MatchingItemModel | un
   if (status.health !== 'ready' || status.matching?.semantic !== 'unavailable') return undefined;
   return {
     text: '$(whole-word) lexical only',
-    tooltip: `Grimoire matches requests by their words only: ${status.matching.detail}.\nClick to download the semantic model (from Hugging Face, a mirror or a folder on this machine) and match by meaning as well.`,
+    tooltip:
+      `Grimoire matches requests by their words only: ${status.matching.detail}.\nClick to download the ` +
+      `semantic model (from Hugging Face, a mirror or a folder on this machine) and match by ` +
+      `meaning as well.`,
     command: 'grimoire.downloadSemanticModel',
   };
 }

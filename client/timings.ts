@@ -43,6 +43,10 @@ export class Timings {
   describe(): string {
     const v = this.values;
     const load = v.loadMs !== undefined ? `code loaded in ${v.loadMs} ms; ` : '';
-    return `${load}after activation: activate() ${v.activatedMs ?? '?'} ms, gateway process initialized ${v.serverInitializedMs ?? '?'} ms, gateway ready (MCP endpoint serving) ${v.gatewayReadyMs ?? '?'} ms`;
+    return (
+      `${load}after activation: activate() ${v.activatedMs ?? '?'} ms, ` +
+      `gateway process initialized ${v.serverInitializedMs ?? '?'} ms, ` +
+      `gateway ready (MCP endpoint serving) ${v.gatewayReadyMs ?? '?'} ms`
+    );
   }
 }

@@ -24,7 +24,9 @@ export function reviewItem(reviews: readonly ToolReviewInfo[]): ItemModel {
     tooltip: reviews
       .map(
         (r) =>
-          `${r.power}:${r.tool} (${r.kind}${r.status === 'rejected' ? ', kept blocked' : ', awaiting your review'}): ${r.changes.join('; ') || 'new tool'}`,
+          `${r.power}:${r.tool} (${r.kind}` +
+          `${r.status === 'rejected' ? ', kept blocked' : ', awaiting your review'}): ` +
+          `${r.changes.join('; ') || 'new tool'}`,
       )
       .join('\n'),
     contextValue: pending.length ? 'grimoire.toolReview' : 'grimoire.toolReview.blocked',
@@ -78,7 +80,10 @@ export function approvalDialog(reviews: readonly ToolReviewInfo[]): {
 /** The notification after the diff opens: the change, its flags named, and the decision (approving asks again). */
 export function reviewNotice(review: ToolReviewInfo): string {
   const flags = flagNames(review);
-  return `${review.power}:${review.tool}: ${review.changes.join('; ') || 'a new tool'}${flags.length ? `. Flagged: ${flags.join(', ')}` : ''}. Held back until you decide.`;
+  return (
+    `${review.power}:${review.tool}: ${review.changes.join('; ') || 'a new tool'}` +
+    `${flags.length ? `. Flagged: ${flags.join(', ')}` : ''}. Held back until you decide.`
+  );
 }
 
 /** The text the diff editor compares: one side of a review. */
@@ -118,5 +123,9 @@ export function quarantineMessage(reviews: readonly ToolReviewInfo[]): string {
   const suspicious = reviews.some((r) => r.suspicious.length > 0)
     ? ' Some descriptions carry instruction-like text aimed at the agent.'
     : '';
-  return `Grimoire held back ${reviews.length === 1 ? 'a tool that' : `${reviews.length} tools that`} changed since you approved ${reviews.length === 1 ? 'it' : 'them'} (or ${reviews.length === 1 ? 'is' : 'are'} new): ${names}.${suspicious}`;
+  return (
+    `Grimoire held back ${reviews.length === 1 ? 'a tool that' : `${reviews.length} tools that`} changed ` +
+    `since you approved ${reviews.length === 1 ? 'it' : 'them'} (or ` +
+    `${reviews.length === 1 ? 'is' : 'are'} new): ${names}.${suspicious}`
+  );
 }

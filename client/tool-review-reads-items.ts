@@ -19,8 +19,10 @@ export function awaitingWord(reads: readonly ReadCandidateInfo[]): ReadCandidate
 export function offerMessage(fresh: readonly ReadCandidateInfo[]): string {
   const one = fresh.length === 1;
   return (
-    `Grimoire believes ${one ? 'a tool only reads' : `${fresh.length} tools only read`} (${names(fresh)}), but ${one ? 'its server does' : 'their servers do'} not say so: ` +
-    `until you confirm ${one ? 'it' : 'them'}, the agent calls ${one ? 'it' : 'them'} as ${one ? 'a write' : 'writes'} and your editor asks before each call.`
+    `Grimoire believes ${one ? 'a tool only reads' : `${fresh.length} tools only read`} ` +
+    `(${names(fresh)}), but ${one ? 'its server does' : 'their servers do'} not say so: ` +
+    `until you confirm ${one ? 'it' : 'them'}, the agent calls ${one ? 'it' : 'them'} as ` +
+    `${one ? 'a write' : 'writes'} and your editor asks before each call.`
   );
 }
 
@@ -51,7 +53,8 @@ export function confirmPrompt(chosen: readonly ReadCandidateInfo[]): { message: 
   return {
     message: `Mark ${names(chosen, 6)} as read-only?`,
     detail:
-      `The agent will call ${one ? 'it' : 'them'} through call_tool_read, and an editor that auto-approves reads will run ${one ? 'it' : 'them'} without asking. ` +
+      `The agent will call ${one ? 'it' : 'them'} through call_tool_read, ` +
+      `and an editor that auto-approves reads will run ${one ? 'it' : 'them'} without asking. ` +
       `Confirm only tools that change nothing. A tool whose definition changes asks again.`,
   };
 }

@@ -126,7 +126,9 @@ export function issueItem(issue: LoadIssueInfo): ItemModel {
     id: `issue:${issue.file}:${issue.field}:${issue.message}`,
     label: path.basename(issue.file),
     description: issue.message,
-    tooltip: `${issue.file}${issue.line === undefined ? '' : `:${issue.line}`}${issue.field ? ` (${issue.field})` : ''}\n${issue.message}\nFix: ${issue.fix}`,
+    tooltip:
+      `${issue.file}${issue.line === undefined ? '' : `:${issue.line}`}` +
+      `${issue.field ? ` (${issue.field})` : ''}\n${issue.message}\nFix: ${issue.fix}`,
     contextValue: 'grimoire.issue',
     icon:
       issue.severity === 'warning'

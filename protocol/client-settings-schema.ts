@@ -15,7 +15,10 @@ import {
 
 export type { GatewaySettingsPatch } from './vscode-settings.js';
 
-/** The type alone: bounds are the gateway's to check, key by key (server/rpc/client-settings.ts), so one bad value does not refuse the others. */
+/**
+ * The type alone: bounds are the gateway's to check, key by key (server/rpc/client-settings.ts), so one bad
+ * value does not refuse the others.
+ */
 function typeOf(setting: SettingDeclaration): z.ZodType {
   switch (setting.type) {
     case 'boolean':
@@ -56,7 +59,10 @@ function patchTree(): PatchTree {
   return tree;
 }
 
-/** The gateway settings the user has set in VS Code, shaped like `~/.grimoire/settings.json`. A key left unset keeps that file's value, or the default. */
+/**
+ * The gateway settings the user has set in VS Code, shaped like `~/.grimoire/settings.json`. A key left unset
+ * keeps that file's value, or the default.
+ */
 export const gatewaySettingsPatchSchema = patchObject(patchTree()) as unknown as z.ZodType<GatewaySettingsPatch>;
 
 type ClientFields = { [K in ClientSettingKey]: z.ZodDefault<z.ZodType<SettingValue<K>>> };
@@ -82,7 +88,10 @@ export const initializationSchema = z.object({
     .object({
       /** Serve MCP at this address with this token again (a new port only if this one is taken). The token is a secret. */
       endpoint: z.object({ url: z.string(), token: z.string().min(16) }).optional(),
-      /** The servers of the powers that were active (PowerInfo.serverId): a power of the same name that starts another server is not activated. */
+      /**
+       * The servers of the powers that were active (PowerInfo.serverId): a power of the same name that starts
+       * another server is not activated.
+       */
       activeServers: z.array(z.string()).optional(),
     })
     .optional(),

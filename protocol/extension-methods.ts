@@ -109,7 +109,10 @@ export interface DownloadModelParams {
   model?: string;
   /** A mirror instead of https://huggingface.co/. */
   remoteHost?: string;
-  /** An absolute folder on this machine holding the model's files: loaded from there to check it, then copied into the data folder as the model. */
+  /**
+   * An absolute folder on this machine holding the model's files: loaded from there to check it, then copied
+   * into the data folder as the model.
+   */
   fromFolder?: string;
 }
 

@@ -38,11 +38,17 @@ export interface PowerInfo {
   description: string;
   keywords: string[];
   source: { kind: PowerSourceKind; file: string; readOnly: boolean };
-  /** Which server it starts (a hash of command, arguments and environment, or of the URL): activation is carried across restarts by it, not by name. */
+  /**
+   * Which server it starts (a hash of command, arguments and environment, or of the URL): activation is
+   * carried across restarts by it, not by name.
+   */
   serverId: string;
   /** The power's server process. */
   state: PowerState;
-  /** Activated (by the editor or an agent): its tools go in the lists of the sessions it is active in (a stopped server restarts on the next call). */
+  /**
+   * Activated (by the editor or an agent): its tools go in the lists of the sessions it is active in (a
+   * stopped server restarts on the next call).
+   */
   active: boolean;
   /** The agents' MCP sessions whose tool list holds some of its tools now: what the agents see. */
   agentSessions: number;
@@ -190,7 +196,7 @@ export interface ResolveResult {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Activity: every call through the gateway (issue 5), rated by the user (issue 3).
+// Activity: every call through the gateway, rated by the user.
 
 export type IntentType = 'read' | 'write' | 'destructive';
 export type ActivityStatus = 'ok' | 'error' | 'rejected' | 'suggested';
@@ -253,7 +259,7 @@ export interface ActivityRated {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Recommendation quality (issue 3): MRR and precision@k of what the agent used, the weights.
+// Recommendation quality: MRR and precision@k of what the agent used, the weights.
 
 export interface RecommendationMetricsInfo {
   recommendations: number;
@@ -289,7 +295,7 @@ export interface TuneWeightsResult {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hints (issue 6): the hint network and the hints fired.
+// Hints: the hint network and the hints fired.
 
 export type HintKind = 'prerequisite' | 'next_action' | 'error_hint';
 export type HintSource = 'declared' | 'learned';
@@ -354,7 +360,7 @@ export interface HintsPayload {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Token savings (issue 7): summaries and lazy activation.
+// Token savings: summaries and lazy activation.
 
 export interface TokenTotals {
   results: number;
@@ -407,7 +413,10 @@ export interface TokenReportInfo {
       reduction: number;
       /** Requests for the gateway's own tools (resolve_intent, activate_power, ...): direct exposure makes none. */
       extraRequests: number;
-      /** What the VS Code sessions' requests carried of the tools VS Code lists directly besides the gateway's (counted in gatewayTokens). */
+      /**
+       * What the VS Code sessions' requests carried of the tools VS Code lists directly besides the gateway's
+       * (counted in gatewayTokens).
+       */
       alsoDirectTokens: number;
     };
   };
@@ -426,7 +435,10 @@ export interface SessionTokensInfo {
   startedAt: number;
   lastAt: number;
   /** `requests`: one per call; `toolsListTokens`: the lists those requests carried; `toolsLists`: tools/list answers served. */
-  /** `alsoDirectTokens`: the tools VS Code lists directly besides the gateway's, on each request of a VS Code session (counted in `tokens`). */
+  /**
+   * `alsoDirectTokens`: the tools VS Code lists directly besides the gateway's, on each request of a VS Code
+   * session (counted in `tokens`).
+   */
   gateway: {
     requests: number;
     toolsLists: number;

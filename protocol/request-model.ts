@@ -40,7 +40,8 @@ export function directTokens(calls: number, configuredListTokens: number, rawTok
 /** How the figures are counted, said once wherever they are shown. */
 export const REQUEST_MODEL_TEXT =
   'Counted per model request: each tool call is one request to the model, and each request carries the whole tool list of that moment. ' +
-  "Through Grimoire: its list then (its own tools and the activated powers'), with what VS Code lists directly besides it, its answers, and the results as delivered. " +
+  "Through Grimoire: its list then (its own tools and the activated powers'), " +
+  'with what VS Code lists directly besides it, its answers, and the results as delivered. ' +
   "Directly: every configured power's tools on every request, and the raw results.";
 
 export interface NumberWords {
@@ -63,15 +64,23 @@ export function toolListVerdict(t: TokenReportInfo['toolsList'], words: NumberWo
   const { gateway, configured, alsoDirect } = t;
   const unlisted =
     configured.unlisted > 0
-      ? ` (${plural(configured.unlisted, 'configured power')} never listed ${configured.unlisted === 1 ? 'its' : 'their'} tools: counted as none.)`
+      ? ` (${plural(configured.unlisted, 'configured power')} never listed ` +
+        `${configured.unlisted === 1 ? 'its' : 'their'} tools: counted as none.)`
       : '';
   if (configured.tools === 0) {
-    return `No configured power has listed its tools yet, so listing them directly would carry nothing; Grimoire's own ${plural(gateway.tools, 'tool')} take ${words.tokens(gateway.tokens)} tokens on each model request.${unlisted}`;
+    return (
+      `No configured power has listed its tools yet, so listing them directly would carry nothing; ` +
+      `Grimoire's own ${plural(gateway.tools, 'tool')} take ${words.tokens(gateway.tokens)} tokens on each ` +
+      `model request.${unlisted}`
+    );
   }
   const direct = `the ${plural(configured.tools, 'tool')} of the ${plural(configured.powers, 'configured power')} listed directly`;
   const through = `through Grimoire (its ${plural(gateway.tools, 'tool')}${besides(alsoDirect, words)})`;
   if (t.savedTokens >= 0)
-    return `Each model request carries ${words.tokens(t.savedTokens)} tokens (${words.percent(t.reduction)}) fewer ${through} than ${direct}.${unlisted}`;
+    return (
+      `Each model request carries ${words.tokens(t.savedTokens)} tokens (${words.percent(t.reduction)}) ` +
+      `fewer ${through} than ${direct}.${unlisted}`
+    );
   const why =
     alsoDirect.tools > 0
       ? 'the tools VS Code also lists directly are carried twice: route them through Grimoire alone to stop that.'
@@ -85,7 +94,9 @@ export function listedTwiceText(
   words: NumberWords = plain,
 ): string {
   return (
-    `VS Code also offers "${entry.power}" to its agent directly (from ${entry.file}): its ${plural(entry.tools, 'tool')} (${words.tokens(entry.tokens)} tokens) are on every request besides Grimoire's list. ` +
+    `VS Code also offers "${entry.power}" to its agent directly (from ${entry.file}): ` +
+    `its ${plural(entry.tools, 'tool')} (${words.tokens(entry.tokens)} tokens) are on every request ` +
+    `besides Grimoire's list. ` +
     `"Grimoire: Route Through Grimoire Alone" moves it into a spell file, with a backup and an undo.`
   );
 }
@@ -98,13 +109,19 @@ export function sessionsVerdict(
 ): string {
   const twice =
     totals.alsoDirectTokens > 0
-      ? `, counting the ${words.tokens(totals.alsoDirectTokens)} tokens of the tools VS Code listed directly besides Grimoire's on the same requests`
+      ? `, counting the ${words.tokens(totals.alsoDirectTokens)} tokens of the tools VS Code listed directly ` +
+        `besides Grimoire's on the same requests`
       : '';
   if (totals.savedTokens >= 0)
-    return `In all, the agents read ${words.tokens(totals.savedTokens)} tokens (${words.percent(totals.reduction)}) fewer than with the configured powers listed directly${twice}.`;
+    return (
+      `In all, the agents read ${words.tokens(totals.savedTokens)} tokens ` +
+      `(${words.percent(totals.reduction)}) fewer than with the configured powers listed directly${twice}.`
+    );
   return (
     `In all, the agents read ${words.tokens(-totals.savedTokens)} tokens more through Grimoire than directly${twice}: ` +
-    `its ${plural(totals.extraRequests, 'call')} to its own tools (resolve_intent, activate_power, ...) ${totals.extraRequests === 1 ? 'is a model request' : 'are model requests'} that direct exposure does not make, each carrying the tool list and an answer, ` +
+    `its ${plural(totals.extraRequests, 'call')} to its own tools (resolve_intent, activate_power, ` +
+    `...) ${totals.extraRequests === 1 ? 'is a model request' : 'are model requests'} that direct ` +
+    `exposure does not make, each carrying the tool list and an answer, ` +
     `while listing the configured powers directly costs only ${words.tokens(configuredListTokens)} tokens per request.`
   );
 }

@@ -1,4 +1,7 @@
-/** Which env keys and header names hold a secret, and which values are tokens by their shape: the gateway masks them, routing keeps them out of spell files. No imports. */
+/**
+ * Which env keys and header names hold a secret, and which values are tokens by their shape: the gateway
+ * masks them, routing keeps them out of spell files. No imports.
+ */
 
 const SECRET_WORDS = new Set([
   'key',

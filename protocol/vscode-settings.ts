@@ -47,7 +47,9 @@ export const VSCODE_SETTINGS = {
     type: 'boolean',
     default: false,
     markdownDescription:
-      'Add the bundled demo powers to try Grimoire without configuring anything: `filesystem` (the open workspace folder; a small demo project when no folder is open), `memory` and `everything`.',
+      'Add the bundled demo powers to try Grimoire without configuring anything: ' +
+      '`filesystem` (the open workspace folder; a small demo project when no folder is open), ' +
+      '`memory` and `everything`.',
   },
   spellFolders: {
     to: 'client',
@@ -56,7 +58,12 @@ export const VSCODE_SETTINGS = {
     items: { type: 'string' },
     default: [],
     markdownDescription:
-      "More folders with `*.spell.yaml` files, read besides the Grimoire folder (`$GRIMOIRE_HOME`; `~/.grimoire` if it exists, else e.g. `~/.config/grimoire`, `~/Library/Application Support/Grimoire`, `%APPDATA%\\Grimoire`) and the workspace's `.grimoire/`. Relative paths are relative to the first workspace folder; `~` is your home folder. Set in your user settings only: a workspace cannot add spell folders, and a spell inside the workspace runs only once you approved its command.",
+      'More folders with `*.spell.yaml` files, read besides the Grimoire folder (`$GRIMOIRE_HOME`; ' +
+      '`~/.grimoire` if it exists, else e.g. `~/.config/grimoire`, ' +
+      "`~/Library/Application Support/Grimoire`, `%APPDATA%\\Grimoire`) and the workspace's `.grimoire/`. " +
+      'Relative paths are relative to the first workspace folder; `~` is your home folder. ' +
+      'Set in your user settings only: a workspace cannot add spell folders, ' +
+      'and a spell inside the workspace runs only once you approved its command.',
   },
   'imports.vscode': {
     to: 'gateway',
@@ -82,7 +89,8 @@ export const VSCODE_SETTINGS = {
     type: 'boolean',
     default: true,
     markdownDescription:
-      "Offer Kiro power folders (`~/.kiro/powers/*/` and the workspace's `.kiro/powers/*/`: `POWER.md` and `mcp.json`) as read-only powers.",
+      "Offer Kiro power folders (`~/.kiro/powers/*/` and the workspace's `.kiro/powers/*/`: " +
+      '`POWER.md` and `mcp.json`) as read-only powers.',
   },
   'resolve.activateThreshold': {
     to: 'gateway',
@@ -109,7 +117,8 @@ export const VSCODE_SETTINGS = {
     maximum: 1,
     default: 0.3,
     markdownDescription:
-      'Confidence at or above which `resolve_intent` still offers the top 5 (tier `weak_matches`); below it, `not_found` lists every power.',
+      'Confidence at or above which `resolve_intent` still offers the top 5 (tier `weak_matches`); ' +
+      'below it, `not_found` lists every power.',
   },
   'upstream.idle.mode': {
     to: 'gateway',
@@ -158,7 +167,10 @@ export const VSCODE_SETTINGS = {
     type: 'boolean',
     default: true,
     markdownDescription:
-      "Let the gateway summarize large tool results with VS Code's language model (e.g. Copilot), when one is available. VS Code asks for your consent the first time. Without it, large results are summarized locally (or by the client's model through MCP sampling, when `#grimoire.intel.summarizers.samplingInVsCode#` is on).",
+      "Let the gateway summarize large tool results with VS Code's language model (e.g. Copilot), " +
+      'when one is available. VS Code asks for your consent the first time. ' +
+      "Without it, large results are summarized locally (or by the client's model through MCP sampling, " +
+      'when `#grimoire.intel.summarizers.samplingInVsCode#` is on).',
   },
   'intel.readWholeTokens': {
     to: 'gateway',
@@ -166,7 +178,9 @@ export const VSCODE_SETTINGS = {
     minimum: 256,
     default: 8000,
     markdownDescription:
-      'A file or page the agent asked to read comes back whole up to this many tokens; a longer one is summarized and kept whole as an artifact. Bulk output (listings, logs, tables, JSON collections) is summarized from about 2 KB.',
+      'A file or page the agent asked to read comes back whole up to this many tokens; ' +
+      'a longer one is summarized and kept whole as an artifact. ' +
+      'Bulk output (listings, logs, tables, JSON collections) is summarized from about 2 KB.',
   },
   'intel.summarizers.timeBudgetMs': {
     to: 'gateway',
@@ -174,14 +188,17 @@ export const VSCODE_SETTINGS = {
     exclusiveMinimum: 0,
     default: 3000,
     markdownDescription:
-      'Milliseconds a language model may take to summarize a result before the local summarizer answers instead: a consent dialog or model picker never holds a call open.',
+      'Milliseconds a language model may take to summarize a result before the local summarizer answers ' +
+      'instead: a consent dialog or model picker never holds a call open.',
   },
   'intel.summarizers.samplingInVsCode': {
     to: 'gateway',
     type: 'boolean',
     default: false,
     markdownDescription:
-      "Also ask Copilot's model through MCP sampling to summarize (VS Code then shows a model picker and asks for consent). Off: VS Code's language model (`#grimoire.summaries.languageModel#`) or the local summarizer summarize.",
+      "Also ask Copilot's model through MCP sampling to summarize (VS Code then shows a model picker and " +
+      "asks for consent). Off: VS Code's language model (`#grimoire.summaries.languageModel#`) or the " +
+      'local summarizer summarize.',
   },
 } as const satisfies Record<string, SettingDeclaration>;
 

@@ -148,7 +148,8 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
   const discoverUnknown = () => {
     if (!settings.discovery.enabled) return;
     discoveryAsked = true;
-    // A disabled or unapproved power's server is never run, not even to learn its tools; one kept without its tools' definitions is listed again.
+    // A disabled or unapproved power's server is never run, not even to learn its tools; one kept without its
+    // tools' definitions is listed again.
     for (const power of tools.powers()) {
       if (
         discoverable(power) &&
@@ -205,7 +206,8 @@ export function composeGateway(options: GatewayOptions): GatewayParts {
     workspaceFolder,
     later: (work) => deferred.later(work),
     launchFlag: (power) => launches.flag(power),
-    // An agent's request that comes before the start-up's discovery was asked for asks for it itself; it waits only for powers with no tools known.
+    // An agent's request that comes before the start-up's discovery was asked for asks for it itself; it
+    // waits only for powers with no tools known.
     catalogPending: (discover) => {
       if (discover && !discoveryAsked) discoverUnknown();
       return discovery.settled(settings.discovery.waitMs, (name) => !tools.rankable(name));

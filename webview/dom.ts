@@ -1,4 +1,7 @@
-/** Small DOM helpers for the dashboard. Text is only ever set as text (never as markup); no inline style attributes (the CSP allows none). */
+/**
+ * Small DOM helpers for the dashboard. Text is only ever set as text (never as markup); no inline style
+ * attributes (the CSP allows none).
+ */
 
 export type Child = Node | string;
 

@@ -69,7 +69,9 @@ export function hintGraph(layout: GraphLayout): SVGElement {
         'marker-end': `url(#grimoire-arrow-${edge.kind})`,
       }),
       svgTitle(
-        `${edge.kind === 'prerequisite' ? 'Prerequisite' : 'Next action'} (${edge.source}): ${what}. Used ${edge.weight} times; ${edge.followRate === null ? 'not followed up yet' : `followed ${Math.round(edge.followRate * 100)}%`}.`,
+        `${edge.kind === 'prerequisite' ? 'Prerequisite' : 'Next action'} (${edge.source}): ${what}. ` +
+          `Used ${edge.weight} times; ` +
+          `${edge.followRate === null ? 'not followed up yet' : `followed ${Math.round(edge.followRate * 100)}%`}.`,
       ),
     );
     if (edge.label) {

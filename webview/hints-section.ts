@@ -93,14 +93,17 @@ export function hintsSection(payload: HintsPayload | undefined, scope: 'active' 
   const summary =
     payload.powers.length === 0
       ? 'No power is active: activate one, or show all powers.'
-      : `${payload.powers.join(', ')}: ${layout.nodes.length} tools linked by ${payload.edges.length} hints (${learned} learned)${layout.hiddenTools ? `; ${layout.hiddenTools} tools without hints are not drawn` : ''}.`;
+      : `${payload.powers.join(', ')}: ${layout.nodes.length} tools linked by ${payload.edges.length} hints ` +
+        `(${learned} learned)` +
+        `${layout.hiddenTools ? `; ${layout.hiddenTools} tools without hints are not drawn` : ''}.`;
   const graph =
     layout.edges.length > 0
       ? el('div', { class: 'graph-box' }, hintGraph(layout))
       : el(
           'p',
           { class: 'muted', 'data-testid': 'graph-empty' },
-          'No hints among these powers yet: spell files declare them (hints: prerequisites, next_actions), and repeated sequences of calls are learned.',
+          'No hints among these powers yet: spell files declare them (hints: ' +
+            'prerequisites, next_actions), and repeated sequences of calls are learned.',
         );
   return section(
     'Hint network',

@@ -112,7 +112,8 @@ app.replaceChildren(
     el(
       'p',
       { class: 'muted small' },
-      "Scores every power for a request the way resolve_intent does, without activating anything; open 'why' for each factor's contribution.",
+      'Scores every power for a request the way resolve_intent does, without activating anything; ' +
+        "open 'why' for each factor's contribution.",
     ),
     el('div', { class: 'query' }, field, button('Resolve', resolve, { testId: 'resolve' })),
     resultSlot,

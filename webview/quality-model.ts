@@ -71,8 +71,10 @@ export function tuneMessage(result: TuneWeightsResult): string {
   if (!result.tuned) return `Weights unchanged: ${result.reason ?? 'no better weights found'}.`;
   const same = result.mrrAfter <= result.mrrBefore;
   return same
-    ? `Tuned on ${result.samples} followed recommendations: the current weights are already the best found (MRR ${formatNumber(result.mrrBefore)}).`
-    : `Tuned on ${result.samples} followed recommendations: MRR ${formatNumber(result.mrrBefore)} → ${formatNumber(result.mrrAfter)}; the new weights are saved.`;
+    ? `Tuned on ${result.samples} followed recommendations: the current weights are already the best found ` +
+        `(MRR ${formatNumber(result.mrrBefore)}).`
+    : `Tuned on ${result.samples} followed recommendations: MRR ${formatNumber(result.mrrBefore)} → ` +
+        `${formatNumber(result.mrrAfter)}; the new weights are saved.`;
 }
 
 export interface ContributionSegment {

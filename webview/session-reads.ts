@@ -47,7 +47,11 @@ export function sessionReadRows(sessions: TokenReportInfo['sessions']): SessionR
     ...readBars(row.gateway.tokens, row.direct.tokens),
     savedTokens: row.savedTokens,
     detail:
-      `Through Grimoire: ${row.gateway.requests} request${row.gateway.requests === 1 ? '' : 's'} carrying the tool list (${row.gateway.toolsListTokens}), ${row.gateway.answers} answers of its own tools (${row.gateway.answerTokens}), ` +
-      `${row.gateway.results} results as delivered (${row.gateway.resultTokens}). Directly: ${row.direct.requests} request${row.direct.requests === 1 ? '' : 's'} carrying every configured power's tools (${row.direct.toolsListTokens}), the raw results (${row.direct.resultTokens}).`,
+      `Through Grimoire: ${row.gateway.requests} request${row.gateway.requests === 1 ? '' : 's'} carrying ` +
+      `the tool list (${row.gateway.toolsListTokens}), ${row.gateway.answers} answers of its own tools ` +
+      `(${row.gateway.answerTokens}), ` +
+      `${row.gateway.results} results as delivered (${row.gateway.resultTokens}). Directly: ` +
+      `${row.direct.requests} request${row.direct.requests === 1 ? '' : 's'} carrying every configured ` +
+      `power's tools (${row.direct.toolsListTokens}), the raw results (${row.direct.resultTokens}).`,
   }));
 }

@@ -110,7 +110,9 @@ export function tierSummary(result: ResolveResult): { label: string; text: strin
   const t = result.thresholds;
   return {
     label: TIER_LABEL[result.tier],
-    text: `${TIER_EXPLAINED[result.tier]}. Thresholds: activate ≥ ${t.activateThreshold}, multiple ≥ ${t.multipleThreshold}, weak ≥ ${t.weakThreshold}; ranked in ${result.elapsedMs} ms.`,
+    text:
+      `${TIER_EXPLAINED[result.tier]}. Thresholds: activate ≥ ${t.activateThreshold}, ` +
+      `multiple ≥ ${t.multipleThreshold}, weak ≥ ${t.weakThreshold}; ranked in ${result.elapsedMs} ms.`,
   };
 }
 
@@ -120,7 +122,10 @@ export function healthText(status: GatewayStatus): { label: string; tone: 'ok' |
       return {
         label: 'Ready',
         tone: 'ok',
-        detail: `${status.url ?? ''} · ${status.powers} powers, ${status.activePowers} active${status.crashedPowers ? `, ${status.crashedPowers} crashed` : ''}${status.issues ? ` · ${status.issues} configuration problem(s)` : ''}`,
+        detail:
+          `${status.url ?? ''} · ${status.powers} powers, ${status.activePowers} ` +
+          `active${status.crashedPowers ? `, ${status.crashedPowers} crashed` : ''}` +
+          `${status.issues ? ` · ${status.issues} configuration problem(s)` : ''}`,
       };
     case 'failed':
       return { label: 'Failed', tone: 'error', detail: status.message ?? 'The gateway did not start.' };

@@ -28,7 +28,10 @@ export const root = path.resolve(__dirname, '..', '..', '..');
 const dist = path.join(root, 'dist');
 const serverDir = path.join(root, GATEWAY_BUNDLE_DIR);
 
-/** Loaded lazily when installed (the semantic resolver's model runtime, the store's native SQLite); never needed to start, never in the gateway's bundle. */
+/**
+ * Loaded lazily when installed (the semantic resolver's model runtime, the store's native SQLite); never
+ * needed to start, never in the gateway's bundle.
+ */
 const LAZY_NATIVE = [
   '@huggingface/transformers',
   'onnxruntime-node',
@@ -185,11 +188,17 @@ export async function bundle(): Promise<void> {
       throw new Error(
         `${TARGET_VARIABLE}=${target}: the semantic runtime exists for ${Object.keys(RUNTIME_TARGETS).join(', ')}`,
       );
-    semantic = `, semantic runtime for ${target} ${((await writeSemanticRuntime(path.join(root, 'node_modules'), path.join(root, BUNDLED_RUNTIME_DIR), target)) / 1024 / 1024).toFixed(1)} MB`;
+    const runtimeBytes = await writeSemanticRuntime(
+      path.join(root, 'node_modules'),
+      path.join(root, BUNDLED_RUNTIME_DIR),
+      target,
+    );
+    semantic = `, semantic runtime for ${target} ${(runtimeBytes / 1024 / 1024).toFixed(1)} MB`;
   }
   const kb = (dir: string) => `${Math.round(sizeOf(path.join(dist, dir)) / 1024)} KB`;
   console.log(
-    `bundled in ${Date.now() - started} ms: client ${kb('client')}, server ${kb('server')}, webview ${kb('webview')}, demo servers ${kb('demo-servers')} (with source maps)${semantic}`,
+    `bundled in ${Date.now() - started} ms: client ${kb('client')}, server ${kb('server')}, ` +
+      `webview ${kb('webview')}, demo servers ${kb('demo-servers')} (with source maps)${semantic}`,
   );
 }
 

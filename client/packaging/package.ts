@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   const target = option('--target');
   if (target !== undefined && !isRuntimeTarget(target))
     throw new Error(
-      `--target ${target}: platform builds exist for ${Object.keys(RUNTIME_TARGETS).join(', ')}; other platforms install the universal build (no --target)`,
+      `--target ${target}: platform builds exist for ${Object.keys(RUNTIME_TARGETS).join(', ')}; ` +
+        `other platforms install the universal build (no --target)`,
     );
   const out = option('--out');
   const packagePath = out ? path.resolve(out) : vsixPath(target);

@@ -19,7 +19,8 @@ import {
 } from '../../server/resolve/semantic/runtime-builds.js';
 
 const SHARP_STUB =
-  "export default function sharp() { throw new Error('Grimoire carries no image library: images cannot be read by its semantic runtime'); }\n";
+  "export default function sharp() { throw new Error('Grimoire carries no image library: " +
+  "images cannot be read by its semantic runtime'); }\n";
 
 interface Carried {
   name: string;
@@ -95,6 +96,8 @@ function writeNotices(modules: string, out: string): void {
   const apache = fs.readFileSync(path.join(modules, '@huggingface', 'transformers', 'LICENSE'), 'utf8');
   fs.writeFileSync(
     path.join(out, 'THIRD-PARTY-NOTICES.md'),
-    `# Third-party software in Grimoire's semantic runtime\n\n${lines.join('\n')}\n\nonnxruntime-web's Node part is inside @huggingface/transformers' file (MIT, Microsoft).\n\n## Apache License 2.0 (@huggingface/transformers)\n\n${apache}`,
+    `# Third-party software in Grimoire's semantic runtime\n\n${lines.join('\n')}\n\nonnxruntime-web's ` +
+      `Node part is inside @huggingface/transformers' file (MIT, ` +
+      `Microsoft).\n\n## Apache License 2.0 (@huggingface/transformers)\n\n${apache}`,
   );
 }

@@ -13,7 +13,10 @@ export interface ActivityFilter {
   limit?: number;
 }
 
-/** A filter from URL query parameters or CLI flags (strings); a bad number is an error that says so. `intent_type` is the older name of `intentType`. */
+/**
+ * A filter from URL query parameters or CLI flags (strings); a bad number is an error that says so.
+ * `intent_type` is the older name of `intentType`.
+ */
 export function parseActivityFilter(params: Record<string, string | undefined>): ActivityFilter {
   const number = (key: string): number | undefined => {
     const value = params[key];

@@ -183,7 +183,8 @@ export const STATISTICS_WINDOW = 10_000;
 
 /** The newest STATISTICS_WINDOW finished calls (NULL times last on either backend), in `order`. */
 const newestFinished = (columns: string, order: string) =>
-  `SELECT * FROM (SELECT ${columns} WHERE a.status IN ('ok', 'error') ORDER BY (a.at IS NULL), a.at DESC, a.id DESC LIMIT ?) AS newest ORDER BY ${order}`;
+  `SELECT * FROM (SELECT ${columns} WHERE a.status IN ('ok', 'error') ORDER BY (a.at IS NULL), ` +
+  `a.at DESC, a.id DESC LIMIT ?) AS newest ORDER BY ${order}`;
 
 /** The newest finished calls (STATISTICS_WINDOW), by session then time. */
 export function finishedCalls(store: Reader, window = STATISTICS_WINDOW): Promise<FinishedCallRow[]> {

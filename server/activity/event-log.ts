@@ -1,9 +1,9 @@
 /**
  * The `events` table's one owner: power starts, stops and crashes, and the store's own notices
  * (writes dropped while PostgreSQL was unreachable). Every read goes through here; every insert is
- * built by eventOp (store/event-op.ts), which a store backend, below this layer, uses for its notices.
+ * built by eventOp (store/write-op.ts), which a store backend, below this layer, uses for its notices.
  */
-import { eventOp } from '../store/event-op.js';
+import { eventOp } from '../store/write-op.js';
 import type { Store } from '../store/store.js';
 
 export interface EventRow {

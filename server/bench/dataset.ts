@@ -1,9 +1,11 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { effectiveAnnotations } from '../calls/annotations.js';
 import { toolEffect } from '../gateway/power-documents.js';
 import { catalogRarity, deriveFromTools } from '../powers/derive.js';
 import { boundedWords, type ServerWords } from '../powers/server-words.js';
+import { packageRoot } from '../config/paths.js';
 import type { PowerDocument } from '../resolve/types.js';
 
 /** The routing benchmark format of test/fixtures/benchmarks/ (see its README). */
@@ -94,4 +96,12 @@ export function benchPowers(servers: BenchServer[], tools: BenchTool[]): PowerDo
     });
   }
   return [...byServer.values()];
+}
+
+/** The development sets that ship with the repository (test/fixtures/benchmarks/README.md has their provenance and licences). */
+export const BUNDLED_BENCHMARKS = path.join(packageRoot, 'test', 'fixtures', 'benchmarks');
+
+/** The folder of development sets: the one named (--benchmarks DIR), else $GRIMOIRE_BENCHMARKS, else the repository's own. */
+export function benchmarksDir(named?: string, env: NodeJS.ProcessEnv = process.env): string {
+  return named ?? (env.GRIMOIRE_BENCHMARKS || BUNDLED_BENCHMARKS);
 }

@@ -49,7 +49,10 @@ export async function runBench(run: BenchRun): Promise<{ summary: BenchSummary; 
   return { summary: summarize(outcomes), outcomes };
 }
 
-/** The answer resolve_intent gives: the power ranking decides the tier (as Resolution does with no history), the tool ranking names the tools. */
+/**
+ * The answer resolve_intent gives: the power ranking decides the tier (as Resolution does with no history),
+ * the tool ranking names the tools.
+ */
 async function answerOf(
   resolver: Resolver,
   catalog: BenchCatalog,

@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { stem, words } from '../resolve/text.js';
+import { stem } from '../text/stem.js';
+import { words } from '../text/words.js';
 
 /** 'user': the user confirmed once that this version of the tool only reads (server/trust/read-confirmations.ts). */
 export type AnnotationSource = 'server' | 'spell' | 'user' | 'inferred' | 'none';
@@ -16,7 +17,9 @@ export interface EffectiveAnnotations {
 }
 
 const WRITE_VERBS =
-  'create update write edit set add insert put patch move rename upload send post save modify append commit push merge deploy publish apply replace register store change toggle start stop run execute trigger enable disable install assign mark fork';
+  'create update write edit set add insert put patch move rename upload send post save modify append ' +
+  'commit push merge deploy publish apply replace register store change toggle start stop run execute ' +
+  'trigger enable disable install assign mark fork';
 const verbs = (list: string) => new Set(list.split(' ').map(stem));
 /** The write verbs as written, for the words after a tool name's leading verb (there, "commits" is a noun). */
 const WRITE_FORMS = new Set(WRITE_VERBS.split(' '));
@@ -25,7 +28,9 @@ const DESTRUCTIVE = verbs(
 );
 const WRITE = verbs(WRITE_VERBS);
 const READ = verbs(
-  'get list read search find query fetch describe show view count check lookup inspect retrieve download open browse explore summarize status convert calculate compute compare validate parse analyze estimate',
+  'get list read search find query fetch describe show view count check lookup inspect retrieve ' +
+    'download open browse explore summarize status convert calculate compute compare validate parse ' +
+    'analyze estimate',
 );
 
 /**

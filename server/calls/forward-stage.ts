@@ -1,6 +1,5 @@
-import { ProtocolError } from '@modelcontextprotocol/client';
 import type { UpstreamManager } from '../upstream/manager.js';
-import { UpstreamError } from '../upstream/errors.js';
+import { ProtocolError, UpstreamError } from '../upstream/errors.js';
 import type { PowerDefinition } from '../powers/types.js';
 import { errorMessage } from '../log.js';
 import { errorResult, maskedErrorResult } from './results.js';

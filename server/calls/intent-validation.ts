@@ -34,13 +34,17 @@ export function validateIntent(
   if (!declared) {
     return {
       decision: 'rejected',
-      message: `${variantTool(variant)} needs intent.operation_type: declare '${variant}' (with an optional reason and data_sensitivity) to call '${tool}'.`,
+      message:
+        `${variantTool(variant)} needs intent.operation_type: declare '${variant}' (with an optional reason ` +
+        `and data_sensitivity) to call '${tool}'.`,
     };
   }
   if (declared !== variant) {
     return {
       decision: 'rejected',
-      message: `${variantTool(variant)} was called with intent '${declared}': the variant and the intent must agree; use ${variantTool(declared)} for a ${declared} operation.`,
+      message:
+        `${variantTool(variant)} was called with intent '${declared}': ` +
+        `the variant and the intent must agree; use ${variantTool(declared)} for a ${declared} operation.`,
     };
   }
   const by = whose[annotations.source];
@@ -57,7 +61,9 @@ export function validateIntent(
     return annotationCheck(
       `'${tool}' does not declare itself read-only; call it with call_tool_write, or mark it read-only in a spell override` +
         (annotations.inferred && annotations.readOnlyHint === true
-          ? ` (its name only suggests a read, which is not a declaration; the user can confirm it read-only once: 'grimoire tools confirm-read ${tool}' or the tool review in VS Code).`
+          ? ` (its name only suggests a read, which is not a declaration; ` +
+            `the user can confirm it read-only once: 'grimoire tools confirm-read ${tool}' or the tool ` +
+            `review in VS Code).`
           : '.'),
     );
   }

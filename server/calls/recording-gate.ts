@@ -38,7 +38,8 @@ export class RecordingGate {
     if (!this.outage) {
       this.outage = { error, since: Date.now(), unrecorded: 0, refused: 0 };
       log.error(
-        `the activity log cannot be written in ${this.deps.where}: ${errorMessage(error)}; calls are answered with this error and no tool is called until it can be written again`,
+        `the activity log cannot be written in ${this.deps.where}: ${errorMessage(error)}; ` +
+          `calls are answered with this error and no tool is called until it can be written again`,
       );
     }
     this.outage.error = error;
@@ -58,7 +59,8 @@ export class RecordingGate {
     if (error === undefined || !this.outage) return undefined;
     this.outage.refused += 1;
     return errorResult(
-      `Grimoire did not call this tool: its activity log in ${this.deps.where} cannot be written (${errorMessage(error)}), and no call runs unrecorded. ` +
+      `Grimoire did not call this tool: its activity log in ${this.deps.where} cannot be written ` +
+        `(${errorMessage(error)}), and no call runs unrecorded. ` +
         'Once it can be written again (space freed, made writable), the next call runs.',
     );
   }
@@ -66,7 +68,8 @@ export class RecordingGate {
   /** The answer of a call that ran but whose record could not be committed. */
   unrecorded(error: unknown, power: string, tool: string): CallToolResult {
     return errorResult(
-      `Grimoire could not record this call in its activity log in ${this.deps.where} (${errorMessage(error)}), so its result is withheld. ` +
+      `Grimoire could not record this call in its activity log in ${this.deps.where} ` +
+        `(${errorMessage(error)}), so its result is withheld. ` +
         `The tool ${power}:${tool} did run. Recording resumes by itself once the store can be written again (space freed, made writable).`,
     );
   }
@@ -77,7 +80,9 @@ export class RecordingGate {
     const seconds = Math.round((Date.now() - outage.since) / 1000);
     try {
       await this.deps.probe(
-        `the activity log could be written again after ${seconds} s (${errorMessage(outage.error)}): ${outage.unrecorded} call(s) ran unrecorded (answered with an error), ${outage.refused} refused before their tool was called`,
+        `the activity log could be written again after ${seconds} s (${errorMessage(outage.error)}): ` +
+          `${outage.unrecorded} call(s) ran unrecorded (answered with an error), ` +
+          `${outage.refused} refused before their tool was called`,
       );
     } catch (error) {
       outage.error = error;
@@ -85,7 +90,8 @@ export class RecordingGate {
     }
     this.outage = undefined;
     log.info(
-      `the activity log can be written again in ${this.deps.where}: ${outage.unrecorded} call(s) went unrecorded, ${outage.refused} refused`,
+      `the activity log can be written again in ${this.deps.where}: ` +
+        `${outage.unrecorded} call(s) went unrecorded, ${outage.refused} refused`,
     );
     return undefined;
   }

@@ -15,7 +15,10 @@ export function errorResult(message: string, details: Record<string, unknown> = 
   return jsonResult({ error: maskSecrets(message), ...maskDeep(details) }, true);
 }
 
-/** A power's own error result as the agent gets it: the texts masked as the gateway's log is (a successful result is the tool's data, as it is). */
+/**
+ * A power's own error result as the agent gets it: the texts masked as the gateway's log is (a successful
+ * result is the tool's data, as it is).
+ */
 export function maskedErrorResult(result: CallToolResult): CallToolResult {
   if (!result.isError) return result;
   return {

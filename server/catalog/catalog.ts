@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Store, WriteOp } from '../store/store.js';
 import { boundedWords, type ServerWords } from '../powers/server-words.js';
-import { toolHash } from '../trust/tool-hash.js';
+import { toolHash } from '../trust/pins.js';
 import { shortHash } from '../util/hash.js';
 
 export interface CatalogTool {

@@ -56,7 +56,10 @@ export interface ConfiguredTools {
   direct?: string;
 }
 
-/** The token report's view of `powers`: each with its tools as last listed (`known`), the one shape the gateway and `grimoire stats` count. */
+/**
+ * The token report's view of `powers`: each with its tools as last listed (`known`), the one shape the
+ * gateway and `grimoire stats` count.
+ */
 export function configuredTools(
   powers: readonly PowerDefinition[],
   known: ReadonlyMap<string, Tool[]>,

@@ -1,7 +1,7 @@
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { effectiveAnnotations, looksReadOnly } from '../calls/annotations.js';
 import type { ReadConfirmations } from '../trust/read-confirmations.js';
-import { toolHash } from '../trust/tool-hash.js';
+import { toolHash } from '../trust/pins.js';
 import type { PowerRegistry } from '../powers/registry.js';
 import { asTool, type CatalogTool } from './catalog.js';
 
@@ -70,7 +70,10 @@ export function confirmRefusal(
   if (annotations.source === 'spell' || annotations.source === 'server') {
     const by = annotations.source === 'spell' ? 'its spell file' : 'its server';
     if (annotations.readOnlyHint === true) return `'${power}:${name}' is declared read-only by ${by} already.`;
-    return `'${power}:${name}' is declared ${annotations.destructiveHint ? 'destructive' : 'to write'} by ${by}: it cannot be confirmed read-only (a spell override can change what ${by} says).`;
+    return (
+      `'${power}:${name}' is declared ${annotations.destructiveHint ? 'destructive' : 'to write'} by ` +
+      `${by}: it cannot be confirmed read-only (a spell override can change what ${by} says).`
+    );
   }
   return undefined;
 }
@@ -82,7 +85,10 @@ export interface ListedTools {
   overrideOf(power: string, tool: string): ToolAnnotations | undefined;
 }
 
-/** The configured powers' tools as the catalog last listed them (`Catalog.all()`), and the spells' overrides: what a command on the store knows. */
+/**
+ * The configured powers' tools as the catalog last listed them (`Catalog.all()`), and the spells' overrides:
+ * what a command on the store knows.
+ */
 export function catalogListedTools(
   registry: Pick<PowerRegistry, 'snapshot' | 'extensions'>,
   catalogued: ReadonlyMap<string, CatalogTool[]>,

@@ -32,7 +32,9 @@ export function activity(
       else
         for (const r of rows)
           process.stdout.write(
-            `${new Date(r.at).toISOString()}  ${shortId(r.id)}  ${`${r.power}:${r.tool}`.padEnd(36)} ${(r.operationType ?? r.variant).padEnd(11)} ${r.status.padEnd(8)} ${String(r.latencyMs).padStart(6)} ms${r.rating ? `  rated ${r.rating > 0 ? 'up' : 'down'}` : ''}\n`,
+            `${new Date(r.at).toISOString()}  ${shortId(r.id)}  ${`${r.power}:${r.tool}`.padEnd(36)} ` +
+              `${(r.operationType ?? r.variant).padEnd(11)} ${r.status.padEnd(8)} ` +
+              `${String(r.latencyMs).padStart(6)} ms${r.rating ? `  rated ${r.rating > 0 ? 'up' : 'down'}` : ''}\n`,
           );
       return 0;
     }

@@ -20,7 +20,8 @@ export function adminToken(file: string | undefined, env: NodeJS.ProcessEnv): st
   if (!value) {
     if (from)
       throw new UsageError(
-        `The admin token file ${from} is empty: write a token of at least ${ADMIN_TOKEN_MIN} random characters into it (openssl rand -base64 32).`,
+        `The admin token file ${from} is empty: write a token of at least ${ADMIN_TOKEN_MIN} random ` +
+          `characters into it (openssl rand -base64 32).`,
       );
     return undefined;
   }
@@ -43,7 +44,9 @@ function readTokenFile(file: string): string {
       throw new UsageError(`The admin token file ${file} is not a regular file.`);
     case 'shared':
       throw new UsageError(
-        `The admin token file ${file} can be read or written by others (mode ${read.mode.toString(8).padStart(4, '0')}): a token others can read is refused. Run chmod 600 ${file}, then start again.`,
+        `The admin token file ${file} can be read or written by others (mode ` +
+          `${read.mode.toString(8).padStart(4, '0')}): a token others can read is refused. ` +
+          `Run chmod 600 ${file}, then start again.`,
       );
     case 'other-owner':
       throw new UsageError(

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { benchmarksDir } from '../bench/benchmarks-dir.js';
+import { benchmarksDir } from '../bench/dataset.js';
 import { devSets } from '../bench/calibrate.js';
 import {
   benchPowers,
@@ -120,7 +120,8 @@ async function benchFiles(files: BenchFiles, args: CliArgs): Promise<unknown> {
         store,
       });
       process.stderr.write(
-        `grimoire bench: ${result.history} queries replayed as history (${n} per power), ${result.learned} learned; ${result.before.n} measured\n`,
+        `grimoire bench: ${result.history} queries replayed as history (${n} per power), ` +
+          `${result.learned} learned; ${result.before.n} measured\n`,
       );
       return { before: result.before, after: result.after };
     }

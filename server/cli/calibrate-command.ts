@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { benchmarksDir } from '../bench/benchmarks-dir.js';
+import { benchmarksDir } from '../bench/dataset.js';
 import { calibrate } from '../bench/calibrate.js';
 import { packageRoot } from '../config/paths.js';
 import { HYBRID_PRIOR } from '../resolve/default-calibration.js';

@@ -32,7 +32,9 @@ export function hintsCommand(args: CliArgs, options: RuntimeOptions): Promise<nu
     } else {
       for (const edge of report.network.edges) {
         process.stdout.write(
-          `${edge.from.padEnd(36)} -> ${edge.to.padEnd(36)} ${edge.kind.padEnd(12)} ${edge.source.padEnd(8)} used ${edge.weight}${edge.followRate === null ? '' : `, followed ${Math.round(edge.followRate * 100)}%`}\n`,
+          `${edge.from.padEnd(36)} -> ${edge.to.padEnd(36)} ${edge.kind.padEnd(12)} ${edge.source.padEnd(8)} ` +
+            `used ${edge.weight}` +
+            `${edge.followRate === null ? '' : `, followed ${Math.round(edge.followRate * 100)}%`}\n`,
         );
       }
     }

@@ -48,7 +48,8 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
     } else {
       for (const row of rows) {
         process.stdout.write(
-          `${row.name.padEnd(20)} ${row.source.padEnd(14)} ${String(row.tools).padStart(3)} tools  ${row.era.padEnd(7)} ${row.description}\n`,
+          `${row.name.padEnd(20)} ${row.source.padEnd(14)} ${String(row.tools).padStart(3)} tools  ` +
+            `${row.era.padEnd(7)} ${row.description}\n`,
         );
         for (const problem of row.problems) process.stdout.write(`${''.padEnd(20)} ! ${problem}\n`);
         if (row.awaitingLaunch)
@@ -66,7 +67,8 @@ export function listPowers(args: CliArgs, options: RuntimeOptions): Promise<numb
       );
       if (waiting > 0)
         process.stdout.write(
-          `${waiting} listed tool${waiting === 1 ? ' looks like a read but does' : 's look like reads but do'} not declare it: review them once with 'grimoire tools reads'.\n`,
+          `${waiting} listed tool${waiting === 1 ? ' looks like a read but does' : 's look like reads but do'} ` +
+            `not declare it: review them once with 'grimoire tools reads'.\n`,
         );
     }
     launches.close();

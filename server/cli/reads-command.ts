@@ -17,7 +17,8 @@ import { parseToolTarget } from './tool-target.js';
 import { withStore } from './store-only.js';
 
 const USAGE =
-  'usage: grimoire tools reads [--power P] [--json] | grimoire tools confirm-read <power:tool> | --power P | --all | grimoire tools unconfirm-read <power:tool>';
+  'usage: grimoire tools reads [--power P] [--json] | grimoire tools confirm-read <power:tool> | ' +
+  '--power P | --all | grimoire tools unconfirm-read <power:tool>';
 
 /**
  * `grimoire tools reads|confirm-read|unconfirm-read`: the tools Grimoire believes only read that no
@@ -93,7 +94,10 @@ function describeCandidates(candidates: readonly ReadCandidate[]): string {
   if (waiting > 0) {
     lines.push(
       '',
-      `${waiting} tool${waiting === 1 ? '' : 's'} look${waiting === 1 ? 's' : ''} like ${waiting === 1 ? 'a read' : 'reads'} by name; until you confirm ${waiting === 1 ? 'it' : 'them'}, ${waiting === 1 ? 'it goes' : 'they go'} through call_tool_write (your editor asks before each call).`,
+      `${waiting} tool${waiting === 1 ? '' : 's'} look${waiting === 1 ? 's' : ''} like ` +
+        `${waiting === 1 ? 'a read' : 'reads'} by name; until you confirm ${waiting === 1 ? 'it' : 'them'}, ` +
+        `${waiting === 1 ? 'it goes' : 'they go'} through call_tool_write (your editor asks ` +
+        `before each call).`,
       "Confirm all of them with 'grimoire tools confirm-read --all', one with 'grimoire tools confirm-read <power:tool>'.",
     );
   }

@@ -32,7 +32,8 @@ export async function resolveQuery(query: string, args: CliArgs, options: Runtim
       );
     } else {
       process.stdout.write(
-        `${outcome.tier}: ${outcome.candidates.map((c) => c.name).join(', ') || '(none)'}  (${ms} ms; ${runtime.gateway.ports.resolverStatus().detail})\n`,
+        `${outcome.tier}: ${outcome.candidates.map((c) => c.name).join(', ') || '(none)'}  (${ms} ms; ` +
+          `${runtime.gateway.ports.resolverStatus().detail})\n`,
       );
       for (const row of ranked)
         process.stdout.write(

@@ -81,9 +81,14 @@ export function statsTable(report: StatsReport): string {
     ],
   ]);
   const perRequest = `${REQUEST_MODEL_TEXT}\n${toolListVerdict(t.toolsList)}\n`;
-  const cache = `result cache: ${t.cache.hits} hits, ${t.cache.misses} misses, ${t.cache.similar} similar (hit rate ${t.cache.hitRate}); artifacts: ${t.artifacts.count} (${t.artifacts.bytes} bytes)\n`;
+  const cache =
+    `result cache: ${t.cache.hits} hits, ${t.cache.misses} misses, ` +
+    `${t.cache.similar} similar (hit rate ${t.cache.hitRate}); artifacts: ` +
+    `${t.artifacts.count} (${t.artifacts.bytes} bytes)\n`;
   const tuning = report.tuning
-    ? `tuning: ${report.tuning.tuned ? 'weights refitted and saved' : 'weights kept'} on ${report.tuning.samples} samples, MRR ${report.tuning.mrrBefore} -> ${report.tuning.mrrAfter}${report.tuning.reason ? ` (${report.tuning.reason})` : ''}\n`
+    ? `tuning: ${report.tuning.tuned ? 'weights refitted and saved' : 'weights kept'} on ` +
+      `${report.tuning.samples} samples, MRR ${report.tuning.mrrBefore} -> ` +
+      `${report.tuning.mrrAfter}${report.tuning.reason ? ` (${report.tuning.reason})` : ''}\n`
     : '';
   return [recommendations, calls, weights, tokens + perRequest, cache + tuning].join('\n');
 }

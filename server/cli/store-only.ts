@@ -31,7 +31,8 @@ export async function withStore<T>(
   } catch (error) {
     if (access === 'reads' && store instanceof SqliteStore && isDamage(error)) {
       throw new Error(
-        `${store.file} is damaged (${errorMessage(error)}): the next 'grimoire serve', or a command that writes, moves it aside whole and starts a new one.`,
+        `${store.file} is damaged (${errorMessage(error)}): the next 'grimoire serve', ` +
+          `or a command that writes, moves it aside whole and starts a new one.`,
       );
     }
     throw error;

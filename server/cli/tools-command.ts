@@ -8,7 +8,9 @@ import { withStore } from './store-only.js';
 import { parseToolTarget } from './tool-target.js';
 
 const USAGE =
-  'usage: grimoire tools changes [--power P] [--json] | grimoire tools approve <power:tool> | --power P | grimoire tools reject <power:tool> | grimoire tools reads [--power P] [--json] | grimoire tools confirm-read <power:tool> | --power P | --all';
+  'usage: grimoire tools changes [--power P] [--json] | grimoire tools approve <power:tool> | --power ' +
+  'P | grimoire tools reject <power:tool> | grimoire tools reads [--power P] [--json] | grimoire tools ' +
+  'confirm-read <power:tool> | --power P | --all';
 
 /**
  * `grimoire tools changes|approve|reject`: the tools held for review (changed since approved, or new),
@@ -68,7 +70,9 @@ export function toolsCommand(
 
 function describeReview(review: Review): string {
   const lines = [
-    `${review.power}:${review.tool}  ${review.kind === 'added' ? 'new tool' : 'changed'}  ${review.status === 'rejected' ? 'kept blocked' : 'awaiting review'}  (seen ${new Date(review.seenAt).toISOString()})`,
+    `${review.power}:${review.tool}  ${review.kind === 'added' ? 'new tool' : 'changed'}  ` +
+      `${review.status === 'rejected' ? 'kept blocked' : 'awaiting review'}  (seen ` +
+      `${new Date(review.seenAt).toISOString()})`,
     ...describeDiff(review.diff).map((line) => `  ${line}`),
   ];
   if (review.diff.description) {

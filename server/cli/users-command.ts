@@ -24,7 +24,8 @@ export function usersCommand(
         process.stdout.write(JSON.stringify({ name: rest[0], role: args.admin ? 'admin' : 'member', token }) + '\n');
       else process.stdout.write(`${token}\n`);
       process.stderr.write(
-        `user '${rest[0]}' added${args.admin ? ' (admin)' : ''}: the token above is shown only now; the user sends it as "Authorization: Bearer <token>".\n`,
+        `user '${rest[0]}' added${args.admin ? ' (admin)' : ''}: the token above is shown only now; ` +
+          `the user sends it as "Authorization: Bearer <token>".\n`,
       );
       return 0;
     }

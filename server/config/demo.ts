@@ -17,7 +17,8 @@ export function prepareDemo(dataDir: string, workspaceFolder?: string): { dir: s
     if (!fs.existsSync(project)) fs.cpSync(demoPaths.projectTemplate, project, { recursive: true });
   }
   log.info(
-    `the demo filesystem power serves ${workspaceFolder ? 'the workspace folder' : 'a demo project (no workspace folder is open)'}: ${project}`,
+    `the demo filesystem power serves ` +
+      `${workspaceFolder ? 'the workspace folder' : 'a demo project (no workspace folder is open)'}: ${project}`,
   );
   return {
     dir: demoPaths.spells,

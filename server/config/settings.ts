@@ -121,7 +121,10 @@ export const settingsSchema = z.object({
        * one is refused with a clear error.
        */
       maxConcurrent: z.number().int().min(1).default(64),
-      /** At most this many HTTP sessions per client (a bearer token: the owner's, or a team user's); past it, its least recently used one is closed. */
+      /**
+       * At most this many HTTP sessions per client (a bearer token: the owner's, or a team user's); past it,
+       * its least recently used one is closed.
+       */
       maxPerClient: z.number().int().min(1).default(16),
       /**
        * A 2026-07-28 client's tool call still running after this long is answered with a task

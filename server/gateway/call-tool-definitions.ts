@@ -22,7 +22,10 @@ const EXAMPLE: { [V in OperationType]: z.input<typeof intentCallArgs> & { intent
 export function intentCallTool<V extends OperationType>(variant: V) {
   return declareTool(variantTool(variant), {
     title: `Call a tool (${variant})`,
-    description: `${WHAT[variant]} name: '<power>:<tool>' as resolve_intent or retrieve_tools name it; args: its arguments; the power starts if needed. intent.operation_type must be '${variant}' and fit the tool's annotations.`,
+    description:
+      `${WHAT[variant]} name: '<power>:<tool>' as resolve_intent or retrieve_tools name it; args: ` +
+      `its arguments; the power starts if needed. intent.operation_type must be '${variant}' and fit the ` +
+      `tool's annotations.`,
     args: intentCallArgs,
     annotations: {
       readOnlyHint: variant === 'read',
@@ -54,7 +57,8 @@ export const RETRIEVE_TOOLS = declareTool('retrieve_tools', {
   title: 'Find tools across all powers',
   description:
     'Find the tools that fit a task across every power (running or not), best first, with their full input schemas, annotations and ' +
-    'the call variant to use (call_with). Use it when you need a full schema, or tools of several powers for one task; resolve_intent is the shorter path to one tool.',
+    'the call variant to use (call_with). Use it when you need a full schema, ' +
+    'or tools of several powers for one task; resolve_intent is the shorter path to one tool.',
   args: retrieveToolsArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   example: { query: 'search my notes', limit: 3, detail: 'compact', explain: true },

@@ -36,6 +36,9 @@ export interface GatewayParts {
   ports: GatewayPorts;
   /** What the gateway tells its listeners; the Gateway re-emits these. */
   notices: EventEmitter<GatewayEvents>;
-  /** Runs deferred writes, ends the sessions, the children and the intel workers, then writes the activity log's last calls. The store stays open. */
+  /**
+   * Runs deferred writes, ends the sessions, the children and the intel workers, then writes the activity
+   * log's last calls. The store stays open.
+   */
   shutdown(): Promise<void>;
 }

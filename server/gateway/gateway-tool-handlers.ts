@@ -199,7 +199,8 @@ async function guarded(work: () => Promise<CallToolResult>): Promise<CallToolRes
 function queryTooLong(tool: string, query: string, limit: number): CallToolResult | undefined {
   if (query.length <= limit) return undefined;
   return errorResult(
-    `The query for ${tool} has ${query.length.toLocaleString('en-US')} characters; the limit is ${limit.toLocaleString('en-US')} (setting limits.queryChars). ` +
+    `The query for ${tool} has ${query.length.toLocaleString('en-US')} characters; ` +
+      `the limit is ${limit.toLocaleString('en-US')} (setting limits.queryChars). ` +
       `Say in a sentence or two what you want to do. The query began: '${preview(query, 80)}'`,
     { code: 'query_too_long' },
   );

@@ -35,7 +35,8 @@ export const GATEWAY_TOOL_DECLARATIONS = [
   declareTool('activate_power', {
     title: 'Activate a power',
     description:
-      "Start a power by name to list all its tools as '<power>__<tool>' (resolve_intent already names the best ones, callable without this).",
+      "Start a power by name to list all its tools as '<power>__<tool>' (resolve_intent already names the " +
+      'best ones, callable without this).',
     args: activatePowerArgs,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     example: { name: 'filesystem' },

@@ -88,7 +88,10 @@ export class Gateway extends EventEmitter<GatewayEvents> {
 
 function unknownToolMessage(name: string, active: string[]): string {
   if (name === 'call_tool') {
-    return "Tool 'call_tool' was not found: use call_tool_read, call_tool_write or call_tool_destructive (declaring the intent), or call an active power's tool directly as '<power>__<tool>'.";
+    return (
+      "Tool 'call_tool' was not found: use call_tool_read, call_tool_write or call_tool_destructive " +
+      "(declaring the intent), or call an active power's tool directly as '<power>__<tool>'."
+    );
   }
   const activeText = active.length ? `Active powers: ${active.join(', ')}.` : 'No power is active.';
   return `Tool '${preview(name)}' is not available. ${activeText} Call resolve_intent to find and activate the power you need.`;

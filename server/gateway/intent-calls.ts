@@ -33,7 +33,8 @@ export async function handleIntentCall(
   const target = splitQualifiedName(name);
   if (!target)
     return errorResult(
-      `'${preview(name)}' does not name a tool: write '<power>:<tool>', e.g. 'filesystem:read_text_file'. retrieve_tools finds tools by what they do.`,
+      `'${preview(name)}' does not name a tool: write '<power>:<tool>', e.g. 'filesystem:read_text_file'. ` +
+        `retrieve_tools finds tools by what they do.`,
     );
   const power = ports.power(target.power);
   // A disabled power is answered as no power at all: no answer names it.

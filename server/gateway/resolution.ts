@@ -56,7 +56,9 @@ export function partialCatalog(pending: string[], unlisted: string[] = []): Part
   return {
     pending,
     unlisted,
-    note: `Ranked before every power's tools were listed (${which}); ${pending.length ? 'ask again shortly if nothing fits' : 'a power not listed yet is ranked on its name and description only'}.`,
+    note:
+      `Ranked before every power's tools were listed (${which}); ` +
+      `${pending.length ? 'ask again shortly if nothing fits' : 'a power not listed yet is ranked on its name and description only'}.`,
   };
 }
 

@@ -73,7 +73,10 @@ export function callNowMessage(
   const example = first
     ? (() => {
         const variant = variantFor(view, first.power, first.tool);
-        return `${variant}({ name: '${first.power}:${first.tool.name}', args: {...}, intent: { operation_type: '${variant.slice('call_tool_'.length)}' } })`;
+        return (
+          `${variant}({ name: '${first.power}:${first.tool.name}', args: {...}, intent: { operation_type: ` +
+          `'${variant.slice('call_tool_'.length)}' } })`
+        );
       })()
     : undefined;
   const call = example
@@ -83,9 +86,11 @@ export function callNowMessage(
     multiple_matches:
       'To see all tools of a power, call activate_power with its name; if none fits, ask the user which they mean.',
     weak_matches:
-      'If a power fits but not its tools shown, call activate_power with its name; otherwise call resolve_intent again naming the service, the kind of data or the action.',
+      'If a power fits but not its tools shown, call activate_power with its name; ' +
+      'otherwise call resolve_intent again naming the service, the kind of data or the action.',
     not_found:
-      'No power matches well: if a listed one fits, call activate_power with its name; otherwise tell the user no configured MCP server provides this (they can add one as a spell file).',
+      'No power matches well: if a listed one fits, call activate_power with its name; ' +
+      'otherwise tell the user no configured MCP server provides this (they can add one as a spell file).',
   };
   return `${call}${otherwise[tier]}`;
 }
@@ -139,7 +144,8 @@ export function activationAnswer(
   const parts: string[] = [];
   if (exposed.size > 0) {
     parts.push(
-      `Its ${exposed.size} tools are in your tool list as '${power}__<tool>'${bestExposed.length ? `; for this request start with ${bestExposed[0]}` : ''}` +
+      `Its ${exposed.size} tools are in your tool list as '${power}__<tool>'` +
+        `${bestExposed.length ? `; for this request start with ${bestExposed[0]}` : ''}` +
         ` (until your list refreshes, call them as '${power}:<tool>' through call_tool_*).`,
     );
   }
@@ -150,7 +156,8 @@ export function activationAnswer(
   if (facts.guidance) parts.push('Follow its guidance.');
   parts.push(`deactivate_power('${power}') when done.`);
   const review = facts.held.length
-    ? ` ${facts.held.length} of its tools changed since the user approved them and await their review, so they cannot be called: ${facts.held.map((t) => `${power}:${t}`).join(', ')}.`
+    ? ` ${facts.held.length} of its tools changed since the user approved them and await their review, ` +
+      `so they cannot be called: ${facts.held.map((t) => `${power}:${t}`).join(', ')}.`
     : '';
   return {
     ...(facts.guidance ? { guidance: facts.guidance } : {}),

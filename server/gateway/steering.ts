@@ -1,7 +1,8 @@
 /**
  * Steering reaches the agent once per session: with the first activation of the power (an
- * activate_power or activated resolve_intent answer), or in retrieve_tools, whichever comes first. This remembers, per MCP session, which powers' guidance it has been given, as it
- * read then (an edited steering is new again).
+ * activate_power or activated resolve_intent answer), or in retrieve_tools, whichever comes first. This
+ * remembers, per MCP session, which powers' guidance it has been given, as it read then (an edited steering
+ * is new again).
  */
 import type { PowerDefinition } from '../powers/types.js';
 import { shortHash } from '../util/hash.js';

@@ -42,7 +42,10 @@ export function variantFor(view: ToolCatalogView, power: string, tool: Tool): Re
  */
 export function callLine(view: ToolCatalogView, power: string, tool: Tool): string {
   const what = firstSentence(tool.description ?? '', 100);
-  return `${power}:${tool.name} via ${variantFor(view, power, tool)}${whyWrite(view, power, tool)}, args ${requiredArgs(tool)}${what ? `: ${what}` : ''}`;
+  return (
+    `${power}:${tool.name} via ${variantFor(view, power, tool)}${whyWrite(view, power, tool)}, ` +
+    `args ${requiredArgs(tool)}${what ? `: ${what}` : ''}`
+  );
 }
 
 /** Why a tool that looks like a read goes through write: nobody declared it read-only, and the user has not confirmed it. */

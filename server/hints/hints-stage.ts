@@ -115,8 +115,13 @@ function prerequisiteSuggested(tool: string, missing: string[], hasOutputSchema:
   const [power] = tool.split(':');
   const body = {
     status: 'PREREQUISITE_SUGGESTED',
-    message: `Before ${tool}, the '${power}' power suggests running ${missing.join(', ')} first (not yet run in this session). Nothing was called.`,
-    hint: `Call ${missing.map((m) => m.replace(':', '__')).join(', ')} first (or through call_tool_read with name '${missing[0]}'), then call ${tool} again. To run it anyway, call it again now or pass proceed: true.`,
+    message:
+      `Before ${tool}, the '${power}' power suggests running ${missing.join(', ')} first (not yet run in ` +
+      `this session). Nothing was called.`,
+    hint:
+      `Call ${missing.map((m) => m.replace(':', '__')).join(', ')} first (or through call_tool_read with ` +
+      `name '${missing[0]}'), then call ${tool} again. To run it anyway, ` +
+      `call it again now or pass proceed: true.`,
     missing,
     can_proceed: true,
   };

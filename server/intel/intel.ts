@@ -8,7 +8,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallContext } from '../calls/pipeline.js';
 import { errorMessage, logger } from '../log.js';
-import type { EmbeddingCache } from '../resolve/semantic/embedding-cache.js';
+import type { EmbeddingCache } from '../text/embedding-cache.js';
 import type { Store } from '../store/store.js';
 import { TokenLedger, type CacheOutcome } from './accounting/token-ledger.js';
 import { SessionReadLedger } from './accounting/session-reads.js';
@@ -50,7 +50,10 @@ export interface IntelOptions {
   localSummarizer?: LocalSummarizer;
   now?: () => number;
   files?: ArtifactFiles;
-  /** The team user a session belongs to (none over stdio, with the gateway's own token, or alone): whose stored results it makes and sees. */
+  /**
+   * The team user a session belongs to (none over stdio, with the gateway's own token, or alone): whose
+   * stored results it makes and sees.
+   */
   userOf?: (sessionId: string) => string | undefined;
 }
 

@@ -63,12 +63,20 @@ function howToGetTheRest(summary: Summary, options: RenderOptions): string {
   const size = formatBytes(summary.metadata.rawBytes);
   const id = summary.metadata.artifactId;
   if (!id) {
-    return `Grimoire summarized this ${size} result. The full result could not be stored (${options.notStored ?? 'unknown reason'}): call the tool again with narrower arguments if you need more than this summary.`;
+    return (
+      `Grimoire summarized this ${size} result. The full result could not be stored ` +
+      `(${options.notStored ?? 'unknown reason'}): call the tool again with narrower arguments if you need ` +
+      `more than this summary.`
+    );
   }
   const kept = options.ttlMinutes % 60 === 0 ? `${options.ttlMinutes / 60} h` : `${options.ttlMinutes} min`;
   const access = `read_artifact({"id":"${id}"}) pages it, get_artifact_context({"ids":["${id}"]}) adds excerpts`;
   if (options.cachedAgeMs !== undefined) {
-    return `From Grimoire's cache (its spell sets cache.ttlSeconds for this tool): this call ran ${age(options.cachedAgeMs)} ago and was not sent again. Full ${size} result ${id}: ${access}.`;
+    return (
+      `From Grimoire's cache (its spell sets cache.ttlSeconds for this tool): ` +
+      `this call ran ${age(options.cachedAgeMs)} ago and was not sent again. ` +
+      `Full ${size} result ${id}: ${access}.`
+    );
   }
   return `Summary by Grimoire; the full ${size} result is kept ${kept} as ${id}: ${access}.`;
 }

@@ -16,7 +16,7 @@ export interface SummaryMetadata {
   reusedFrom?: string;
 }
 
-/** Identifiers the agent is likely to need, kept compactly (see local/identifiers.ts). */
+/** Identifiers the agent is likely to need, kept compactly (see local/compact.ts). */
 export type Identifiers = Record<string, string>;
 
 export interface Summary {

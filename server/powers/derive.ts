@@ -1,5 +1,6 @@
 /** Description and keywords for imported powers, derived from the tools their server lists. */
-import { leadAndRest, stem, words as splitWords } from '../resolve/text.js';
+import { leadAndRest, words as splitWords } from '../text/words.js';
+import { stem } from '../text/stem.js';
 import type { ServerWords } from './server-words.js';
 import type { PowerDefinition } from './types.js';
 
@@ -75,7 +76,10 @@ export type WordRarity = (word: string) => number;
 /** Every word counts alike: a server described alone. */
 const ALIKE: WordRarity = () => 1;
 
-/** The words a server says it does: its tools' names (counted twice) and descriptions (their first sentences most), and its instructions' first sentence. */
+/**
+ * The words a server says it does: its tools' names (counted twice) and descriptions (their first sentences
+ * most), and its instructions' first sentence.
+ */
 function serverTerms(tools: ToolSummary[], said: ServerWords): { word: string; weight: number }[] {
   return [
     ...tools.flatMap((tool) => {

@@ -158,12 +158,15 @@ export function resolveVariables(
     }
     if (variable.startsWith('input:')) {
       problems.push(
-        `VS Code input ${match} cannot be prompted for outside VS Code (used in ${where}): define it as an environment variable and use \${env:NAME} instead, or configure this server in a spell`,
+        `VS Code input ${match} cannot be prompted for outside VS Code (used in ${where}): ` +
+          `define it as an environment variable and use \${env:NAME} instead, ` +
+          `or configure this server in a spell`,
       );
       return '';
     }
     problems.push(
-      `VS Code variable ${match} is not supported outside VS Code (used in ${where}): replace it with \${env:NAME} or a literal value, or configure this server in a spell`,
+      `VS Code variable ${match} is not supported outside VS Code (used in ${where}): ` +
+        `replace it with \${env:NAME} or a literal value, or configure this server in a spell`,
     );
     return match;
   });
@@ -173,7 +176,8 @@ function readEnvFile(file: string, where: string, problems: string[], limits?: F
   const read = readTextFile(file, limits);
   if (!read.ok) {
     problems.push(
-      `cannot read the envFile ${file} (used in ${where}): ${read.message}: ${read.reason === 'missing' ? 'create it or remove "envFile"' : read.fix}`,
+      `cannot read the envFile ${file} (used in ${where}): ${read.message}: ` +
+        `${read.reason === 'missing' ? 'create it or remove "envFile"' : read.fix}`,
     );
     return {};
   }

@@ -66,7 +66,8 @@ export function readYaml(text: string): YamlRead {
     const pos = alias ? at(alias.range?.[0] ?? 0) : { line: 1, column: 1 };
     const message =
       error instanceof ReferenceError && /alias/i.test(error.message)
-        ? `YAML aliases expand to more than ${MAX_ALIAS_COUNT} values (the first alias, *${alias?.source ?? '?'}, is at line ${pos.line}); the file was not read`
+        ? `YAML aliases expand to more than ${MAX_ALIAS_COUNT} values (the first alias, ` +
+          `*${alias?.source ?? '?'}, is at line ${pos.line}); the file was not read`
         : `the YAML could not be read: ${preview(error instanceof Error ? error.message : String(error), 200)}`;
     return {
       ok: false,

@@ -36,8 +36,9 @@ export interface FinishedCall {
 /**
  * Learning the user's words: when a call succeeds, the request the agent resolved before making
  * it (the session's recommendation that the call or its activation followed, or the request it
- * left unanswered before going its own way) joins the power's and the tool's search document. Failed, rejected and suggested calls teach nothing. Each power
- * keeps its newest LEARNED_PER_POWER requests, and each counts less as it ages.
+ * left unanswered before going its own way) joins the power's and the tool's search document. Failed,
+ * rejected and suggested calls teach nothing. Each power keeps its newest LEARNED_PER_POWER requests, and
+ * each counts less as it ages.
  */
 export class LearnedRequests {
   private generation = 0;

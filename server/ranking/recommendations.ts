@@ -126,7 +126,10 @@ export class RecommendationLog {
     return undefined;
   }
 
-  /** Per source, what MRR and precision@k are computed from (metricsBySource), summed where the log is kept (it grows with every answer). */
+  /**
+   * Per source, what MRR and precision@k are computed from (metricsBySource), summed where the log is kept
+   * (it grows with every answer).
+   */
   async sums(): Promise<Partial<Record<Recommendation['source'], HistorySums>>> {
     const rows = await this.store.read<{ source: Recommendation['source'] } & HistorySums>(
       `SELECT source, COUNT(*) AS recommendations, COUNT(used_rank) AS followed,
@@ -164,7 +167,8 @@ export async function requestFollowed(
   );
   if (used) return used;
   const [latest] = await store.read<Pick<Row, 'id' | 'query' | 'used' | 'candidates'>>(
-    "SELECT id, query, used, candidates FROM recommendations WHERE session = ? AND source = 'resolve_intent' AND at >= ? AND at <= ? ORDER BY at DESC LIMIT 1",
+    'SELECT id, query, used, candidates FROM recommendations WHERE session = ? AND source = ' +
+      "'resolve_intent' AND at >= ? AND at <= ? ORDER BY at DESC LIMIT 1",
     [call.session, since, at],
   );
   if (!latest) return undefined;

@@ -14,10 +14,11 @@ export interface UsageSource {
 }
 
 /**
- * The log is read (with a query that can wait: the factors of the last read serve meanwhile) again, whole, at most every RELOAD_MS while this process keeps writing to it
- * (a table at its 10,000-row cap takes ~20 ms to read); in between, this process's calls and
- * ratings are applied to the rows read as they are recorded. What only a re-read sees (another
- * process's calls, retention's deletes) shows within RELOAD_MS, or at the next minute.
+ * The log is read (with a query that can wait: the factors of the last read serve meanwhile) again, whole, at
+ * most every RELOAD_MS while this process keeps writing to it (a table at its 10,000-row cap takes ~20 ms to
+ * read); in between, this process's calls and ratings are applied to the rows read as they are recorded. What
+ * only a re-read sees (another process's calls, retention's deletes) shows within RELOAD_MS, or at the next
+ * minute.
  */
 export const RELOAD_MS = 2_000;
 

@@ -4,7 +4,7 @@ import type { SemanticModelState } from '../../protocol/records.js';
 import { DEFAULT_CALIBRATIONS } from './default-calibration.js';
 import { HybridResolver } from './hybrid-resolver.js';
 import { Embedder } from './semantic/embedder.js';
-import { EmbeddingCache } from './semantic/embedding-cache.js';
+import { EmbeddingCache } from '../text/embedding-cache.js';
 
 /** Where models are downloaded and looked up: the data folder's models/. */
 export function modelCacheDir(dataDir: string): string {

@@ -1,5 +1,5 @@
 import { DOMAINS } from './lexicon/domains.js';
-import { stem } from './text.js';
+import { stem } from '../text/stem.js';
 
 /** A tag term cannot collide with a word: words never contain '#'. */
 const TAG_PREFIX = '#';

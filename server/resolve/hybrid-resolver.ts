@@ -1,8 +1,8 @@
 import type { ResolverStatusInfo, SemanticModelState } from '../../protocol/records.js';
 import { rankingShape, spreadConfidence, topProbability, type CalibrationModel } from './calibration.js';
 import { LexicalResolver, type LexicalCandidate } from './lexical-resolver.js';
-import type { EmbeddingCache } from './semantic/embedding-cache.js';
-import { cosine } from './semantic/vector.js';
+import type { EmbeddingCache } from '../text/embedding-cache.js';
+import { cosine } from '../text/vector.js';
 import type { PowerDocument, PowerScore, Resolver } from './types.js';
 
 export interface Calibrations {

@@ -1,4 +1,4 @@
-import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from './bm25f.js';
+import { Bm25fIndex, type FieldSpec, type IndexedDocument, type TermMatch, type WeightedTerm } from '../text/bm25f.js';
 import { domainTagTerms, domainTags } from './domain-tags.js';
 import { bigrams, queryTerms } from './query-terms.js';
 import {
@@ -11,7 +11,8 @@ import {
   sameKindOfAction,
   toolActionTags,
 } from './request-actions.js';
-import { leadAndRest, terms } from './text.js';
+import { leadAndRest } from '../text/words.js';
+import { terms } from '../text/terms.js';
 import type { LearnedText, MatchType, PowerDocument } from './types.js';
 
 /**
@@ -116,7 +117,10 @@ export interface LexicalCandidate {
   score: number;
   /** The score over the best score this query's catalog-known words could reach (0..1). */
   normalized: number;
-  /** IDF-weighted share of the query's catalog-known subject words that this document matched, half for a word whose domain only it matched (0..1). */
+  /**
+   * IDF-weighted share of the query's catalog-known subject words that this document matched, half for a word
+   * whose domain only it matched (0..1).
+   */
   coverage: number;
   /** The share of the score from terms matched mostly in the document's name or keywords (0..1). */
   identity: number;
@@ -299,7 +303,7 @@ export class LexicalResolver {
 
   /**
    * A tool learned requests for the actions they asked: a request that asks for another kind of
-   * action gets the tool's match without them ("close issue 12" does not follow "open an issue"
+   * action gets the tool's match without them ("close issue #12" does not follow "open an issue"
    * to the tool that creates issues).
    */
   private withoutOtherActions(query: string, ranked: LexicalCandidate[], weighted: WeightedTerm[]): LexicalCandidate[] {

@@ -1,8 +1,10 @@
-import type { WeightedTerm } from './bm25f.js';
+import type { WeightedTerm } from '../text/bm25f.js';
 import { GENERIC_REQUEST_WORDS } from './lexicon/request-words.js';
 import { actionWords, clauseWords, keepsAFact } from './request-actions.js';
 import { domainTags } from './domain-tags.js';
-import { isStopWord, stem, words } from './text.js';
+import { isStopWord } from '../text/stop-words.js';
+import { stem } from '../text/stem.js';
+import { words } from '../text/words.js';
 
 /**
  * Request words are recognised by the word the user wrote, not by its stem: "news", "settings",

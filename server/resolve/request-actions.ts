@@ -14,7 +14,8 @@ import {
   OPENING_VERBS,
   VERB_INTRODUCERS,
 } from './lexicon/request-words.js';
-import { stem, words } from './text.js';
+import { stem } from '../text/stem.js';
+import { words } from '../text/words.js';
 
 /** A tag term cannot collide with a word or a domain tag: words never contain '!'. */
 const TAG_PREFIX = '!';
@@ -173,7 +174,10 @@ export function asksForMany(list: readonly string[]): boolean {
   );
 }
 
-/** A word of a tool's name or description that says it gives many things: "list", "history", "log" where it is no verb of writing (`log_event` logs). */
+/**
+ * A word of a tool's name or description that says it gives many things: "list", "history", "log" where it is
+ * no verb of writing (`log_event` logs).
+ */
 function listsMany(word: string, verbPosition: boolean): boolean {
   return LISTING_TOOL_WORDS.has(word) && !groupsOfWord(word, verbPosition).includes('write');
 }
@@ -240,7 +244,10 @@ function leadGroups(list: readonly string[]): readonly string[] {
   return [];
 }
 
-/** The groups of a description's opening verb, written as the lexicon has it, in a participle, or in the third person ("creates", "pushes"). */
+/**
+ * The groups of a description's opening verb, written as the lexicon has it, in a participle, or in the third
+ * person ("creates", "pushes").
+ */
 function openingGroups(word: string): readonly string[] {
   const written = groupsOfWord(word, true);
   if (written.length > 0 || !word.endsWith('s')) return written;
@@ -312,7 +319,7 @@ export function requestVerbs(query: string): Set<string> {
   return new Set([...groupsOf(query), ...otherChanges(query)]);
 }
 
-/** Two requests ask for the same kind of action unless both name one and they share none ("close issue 12" is not "open an issue"). */
+/** Two requests ask for the same kind of action unless both name one and they share none ("close issue #12" is not "open an issue"). */
 export function sameKindOfAction(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   if (a.size === 0 || b.size === 0) return true;
   return [...a].some((verb) => b.has(verb));

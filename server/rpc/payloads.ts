@@ -17,7 +17,7 @@ import type {
   ToolInfo,
 } from '../../protocol/records.js';
 import { scoreExplanation } from './ranking-payloads.js';
-import { queryWordsFor } from '../resolve/text.js';
+import { queryWordsFor } from '../text/terms.js';
 import { commandExists, lookupFor } from '../util/command-lookup.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import type { ToolTrust } from '../trust/tool-trust.js';

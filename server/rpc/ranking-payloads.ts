@@ -49,7 +49,10 @@ export function tuneResult(tuning: TuningResult, stats: RecommendationStats): Tu
   };
 }
 
-/** The same figures `resolve_intent` with `explain: true` gives the agent (explainCandidate in server/gateway/gateway-tool-handlers.ts), typed. */
+/**
+ * The same figures `resolve_intent` with `explain: true` gives the agent (explainCandidate in
+ * server/gateway/gateway-tool-handlers.ts), typed.
+ */
 export function scoreExplanation(candidate: ResolvedCandidate): ScoreExplanation | undefined {
   const explanation = candidate.explanation;
   if (!explanation) return undefined;

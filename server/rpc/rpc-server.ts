@@ -283,7 +283,8 @@ export class GatewayRpc {
       this.runtimeReady.resolve(runtime);
       this.endpointReady.resolve({ url: endpoint.url, token: endpoint.token, version: this.endpointVersion });
       log.info(
-        `serving MCP on ${endpoint.url}${this.reuse?.url === endpoint.url ? ' (as before the restart)' : ''}; ready in ${Math.round(performance.now() - started)} ms`,
+        `serving MCP on ${endpoint.url}${this.reuse?.url === endpoint.url ? ' (as before the restart)' : ''}` +
+          `; ready in ${Math.round(performance.now() - started)} ms`,
       );
       this.reuse = { url: endpoint.url, token: endpoint.token };
       this.activateAgain(runtime, activeServers);
@@ -357,7 +358,8 @@ export class GatewayRpc {
         .catch((error) => log.warn(`'${power.name}' not activated again: ${errorMessage(error)}`));
     const gone = servers.length - new Set(again.map((power) => serverIdentity(power.server))).size;
     log.info(
-      `active again after the restart: ${again.map((power) => power.name).join(', ') || 'none'}${gone > 0 ? `; ${gone} server${gone === 1 ? '' : 's'} active before ${gone === 1 ? 'is' : 'are'} no longer configured` : ''}`,
+      `active again after the restart: ${again.map((power) => power.name).join(', ') || 'none'}` +
+        `${gone > 0 ? `; ${gone} server${gone === 1 ? '' : 's'} active before ${gone === 1 ? 'is' : 'are'} no longer configured` : ''}`,
     );
   }
 

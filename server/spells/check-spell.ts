@@ -422,5 +422,8 @@ function toolProblems(
 
 /** `file:line:col: severity: message (fix: ...)`, 1-based as compilers print it. */
 export function formatProblem(file: string, problem: SpellProblem): string {
-  return `${file}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${problem.severity}: ${problem.message} (fix: ${problem.fix})`;
+  return (
+    `${file}:${problem.range.start.line + 1}:${problem.range.start.character + 1}: ${problem.severity}: ` +
+    `${problem.message} (fix: ${problem.fix})`
+  );
 }

@@ -9,7 +9,9 @@
  */
 import { domainTags } from '../resolve/domain-tags.js';
 import { DOMAINS } from '../resolve/lexicon/domains.js';
-import { isStopWord, stem, words } from '../resolve/text.js';
+import { isStopWord } from '../text/stop-words.js';
+import { stem } from '../text/stem.js';
+import { words } from '../text/words.js';
 
 /** How many of the signalled domain's words are added. */
 const DOMAIN_WORDS = 3;

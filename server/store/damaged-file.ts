@@ -75,15 +75,20 @@ export function moveAside(file: string, reason: string): string {
     syncDir(path.dirname(file));
   } catch (error) {
     throw new Error(
-      `store: ${file} is damaged (${reason}) and could not be moved aside (${(error as Error).message}); stop every Grimoire on this folder and run: mv ${JSON.stringify(file)} ${JSON.stringify(aside)}`,
+      `store: ${file} is damaged (${reason}) and could not be moved aside (${(error as Error).message}); ` +
+        `stop every Grimoire on this folder and run: mv ${JSON.stringify(file)} ${JSON.stringify(aside)}`,
     );
   }
   const kept = moved.length ? ` with ${moved.join(', ')}` : '';
   const lost =
     bytes === 0
-      ? `No record can be read from it: the records it held are lost unless you have a backup of it${moved.length ? ' (the last ones written are in its kept -wal, which needs the file it belonged to)' : ''}`
+      ? `No record can be read from it: the records it held are lost unless you have a backup of ` +
+        `it` +
+        `${moved.length ? ' (the last ones written are in its kept -wal, which needs the file it belonged to)' : ''}`
       : `Its records are in the kept file; to read what is left of them: sqlite3 ${JSON.stringify(aside)} .recover > recovered.sql`;
-  const message = `store: ${file} is damaged (${reason}): moved aside as ${aside} (${bytes} bytes)${kept}; a new, empty ${path.basename(file)} is used. ${lost}`;
+  const message =
+    `store: ${file} is damaged (${reason}): moved aside as ${aside} (${bytes} bytes)${kept}; ` +
+    `a new, empty ${path.basename(file)} is used. ${lost}`;
   log.warn(message);
   return message;
 }

@@ -76,16 +76,22 @@ export function lockDataDir(dataDir: string, sqljs: boolean, waitMs = WAIT_MS): 
     }
     held.add(token);
     return () => {
-      if (held.delete(token) && readHolder(file)?.token === token) fs.rmSync(file, { force: true }); // not one taken after this one was deleted
+      // Not one taken after this one was deleted.
+      if (held.delete(token) && readHolder(file)?.token === token) fs.rmSync(file, { force: true });
     };
   }
 }
 
 const staleHolderMessage = (pid: number | null, file: string, waitMs: number): string =>
-  `store: ${file} names process ${pid ?? '?'}, which has held it for ${waitMs / 1000} s; if no Grimoire is running on this folder (a crashed one's pid now used by another program), delete that file: rm ${JSON.stringify(file)}`;
+  `store: ${file} names process ${pid ?? '?'}, which has held it for ${waitMs / 1000} s; ` +
+  `if no Grimoire is running on this folder (a crashed one's pid now used by another program), ` +
+  `delete that file: rm ${JSON.stringify(file)}`;
 
 export const sqljsHolderMessage = (pid: number, file: string): string =>
-  `store: process ${pid} has this data folder open on sql.js (a runtime that loads neither node:sqlite nor better-sqlite3), which one process at a time can use; close it (if it is not Grimoire, delete ${file}), or run Grimoire on Node 22.13+ or with better-sqlite3`;
+  `store: process ${pid} has this data folder open on sql.js (a runtime that loads neither node:sqlite ` +
+  `nor better-sqlite3), which one process at a time can use; ` +
+  `close it (if it is not Grimoire, delete ${file}), or run Grimoire on Node 22.13+ or ` +
+  `with better-sqlite3`;
 
 /** Whether a process id names a live process on this machine; this pid only with a token this process holds. */
 export function isAlive(pid: number, token?: string): boolean {

@@ -79,7 +79,10 @@ export function parseEntry(text: string, journal: string): ParsedEntry | null {
   }
 }
 
-/** The complete lines of a journal from byte `from`: their entries, the byte past the last one, and what follows it (a line not terminated). */
+/**
+ * The complete lines of a journal from byte `from`: their entries, the byte past the last one, and what
+ * follows it (a line not terminated).
+ */
 export function readJournal(
   dir: string,
   journal: string,

@@ -35,7 +35,8 @@ export function importLegacy(dataDir: string, file: string, engine: SqlEngine): 
   const writer = liveLegacyWriter(path.join(dataDir, JOURNALS));
   if (writer !== undefined) {
     throw new Error(
-      `store: process ${writer} (an earlier Grimoire) still writes this data dir's journals; close it, then open the store again to move the data into ${path.basename(file)}`,
+      `store: process ${writer} (an earlier Grimoire) still writes this data dir's journals; ` +
+        `close it, then open the store again to move the data into ${path.basename(file)}`,
     );
   }
   const temp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.import`;

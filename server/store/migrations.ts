@@ -105,7 +105,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // Learned requests (issue 15): a request that led to a successful call joins its power's and
+    // Learned requests: a request that led to a successful call joins its power's and
     // tool's search document.
     version: 7,
     sql: `
@@ -114,7 +114,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // Artifact bodies kept in the store when it spans machines (PostgreSQL, issue 18): every
+    // Artifact bodies kept in the store when it spans machines (PostgreSQL): every
     // replica reads what another stored. `file` is intel_artifacts.file; `encoding` is 'json' when
     // the body holds what PostgreSQL text cannot (NUL, a lone surrogate), else 'text'.
     version: 8,
@@ -133,7 +133,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // A stored result belongs to the user whose call made it (issue 34): only they read or search
+    // A stored result belongs to the user whose call made it: only they read or search
     // it. NULL: a call with no user (stdio, the gateway's own token, rows stored before this).
     version: 10,
     sql: `
@@ -141,7 +141,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // What each server says of itself at listing time (issue 35): serverInfo's title and
+    // What each server says of itself at listing time: serverInfo's title and
     // description and its instructions, the guidance and description of an imported power.
     version: 11,
     sql: `
@@ -151,7 +151,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    // Since PostgreSQL replicas read these tables in the database (issue 37), their newest-first
+    // Since PostgreSQL replicas read these tables in the database, their newest-first
     // listings and the expiry sweep run before each stored result are index scans, not table scans.
     version: 12,
     sql: `

@@ -53,7 +53,8 @@ function loadQuietly(): Sqlite {
     return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
   } as typeof process.emitWarning;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a built-in module only some runtimes have: loaded (or failing) only here
+    // A built-in module only some runtimes have: loaded (or failing) only here.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
     return require('node:sqlite') as Sqlite;
   } finally {
     process.emitWarning = emitWarning;

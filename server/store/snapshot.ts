@@ -1,4 +1,7 @@
-/** The sql.js store's snapshot file: read back (a corrupt one moved aside), replaced atomically (temp file, fsync, rename, directory fsync). */
+/**
+ * The sql.js store's snapshot file: read back (a corrupt one moved aside), replaced atomically (temp file,
+ * fsync, rename, directory fsync).
+ */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage, logger } from '../log.js';

@@ -29,7 +29,10 @@ export function sqlJsEngine(): Promise<ImageEngine> {
 
 let loading: Promise<SqlEngine> | undefined;
 
-/** The engine for this process, chosen once: the first of better-sqlite3, node:sqlite and sql.js that loads, or the one GRIMOIRE_STORE_ENGINE names. */
+/**
+ * The engine for this process, chosen once: the first of better-sqlite3, node:sqlite and sql.js that loads,
+ * or the one GRIMOIRE_STORE_ENGINE names.
+ */
 export function loadSqlEngine(env: NodeJS.ProcessEnv = process.env): Promise<SqlEngine> {
   return (loading ??= chooseEngine(env).catch((error: unknown) => {
     loading = undefined; // let the next open try again
@@ -52,7 +55,8 @@ async function chooseEngine(env: NodeJS.ProcessEnv): Promise<SqlEngine> {
     return (await import('./node-sqlite.js')).nodeSqliteEngine();
   } catch (error) {
     log.debug(
-      `store on sql.js: better-sqlite3 did not load (${firstLine(nativeError)}) nor node:sqlite (${firstLine(error)}); \`npm install better-sqlite3\`, or Node 22.13 or later, for a quicker store`,
+      `store on sql.js: better-sqlite3 did not load (${firstLine(nativeError)}) nor node:sqlite ` +
+        `(${firstLine(error)}); \`npm install better-sqlite3\`, or Node 22.13 or later, for a quicker store`,
     );
     return sqlJsEngine();
   }

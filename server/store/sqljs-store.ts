@@ -102,7 +102,9 @@ export class SqljsStore extends EmbeddedStoreBase implements Store {
       const file = path.join(dataDir, DATABASE_FILE);
       if (fs.existsSync(file)) {
         throw new Error(
-          `store: ${file} is a SQLite database file, which sql.js cannot share with other processes; run on a Node whose node:sqlite the store can use (Node 22.13+, VS Code 1.101 or later) or with better-sqlite3`,
+          `store: ${file} is a SQLite database file, which sql.js cannot share with other processes; ` +
+            `run on a Node whose node:sqlite the store can use (Node 22.13+, ` +
+            `VS Code 1.101 or later) or with better-sqlite3`,
         );
       }
       const writer = liveLegacyWriter(path.join(dataDir, JOURNALS));

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+
 /** The shape of one logical write: what ops.ts validates and applies, and masked-op.ts masks. */
 export type SqlValue = string | number | null;
 export type Row = Record<string, SqlValue>;
@@ -32,4 +34,12 @@ export function opValues(op: WriteOp): Row {
 /** The same op with other values in its body (`opValues`' counterpart). */
 export function withOpValues(op: WriteOp, values: Row): WriteOp {
   return { ...op, [OP_BODY[op.op]]: values } as WriteOp;
+}
+
+/**
+ * The op that inserts one row of `events`: the event log (activity/event-log.ts, which owns the
+ * table and reads it) records with it, and a store backend writes its own notices with it.
+ */
+export function eventOp(kind: string, power: string | null, detail: string | null, at = Date.now()): WriteOp {
+  return { op: 'insert', table: 'events', row: { id: randomUUID(), at, kind, power, detail } };
 }

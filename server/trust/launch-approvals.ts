@@ -81,7 +81,9 @@ function quoted(word: string): string {
 export function awaitingLaunchText(power: PowerDefinition, wait: LaunchWait): string {
   const from = wait.origin === 'workspace' ? 'the workspace' : 'an imported config';
   return (
-    `Power '${power.name}' is waiting for the user's approval to run: its server comes from ${from} (${power.source.file}) and Grimoire starts it only once the user approved this command: ${wait.command}. ` +
+    `Power '${power.name}' is waiting for the user's approval to run: ` +
+    `its server comes from ${from} (${power.source.file}) and Grimoire starts it only once the user ` +
+    `approved this command: ${wait.command}. ` +
     `Tell the user: they can approve it in the Grimoire Powers view or with 'grimoire powers approve ${power.name}'.`
   );
 }
@@ -91,7 +93,10 @@ export class LaunchChangedError extends Error {}
 
 /** The same, as a resolve answer's flag on the candidate. */
 export function awaitingLaunchFlag(power: PowerDefinition, wait: LaunchWait): string {
-  return `waiting for the user's approval to run ${wait.command} (they approve it in the Grimoire Powers view or with 'grimoire powers approve ${power.name}')`;
+  return (
+    `waiting for the user's approval to run ${wait.command} (they approve it in the Grimoire Powers view ` +
+    `or with 'grimoire powers approve ${power.name}')`
+  );
 }
 
 export class LaunchApprovals extends EventEmitter<{ change: [] }> {
@@ -153,7 +158,8 @@ export class LaunchApprovals extends EventEmitter<{ change: [] }> {
     if (!wait) return undefined;
     if (seen !== undefined && seen !== wait.hash) {
       throw new LaunchChangedError(
-        `The launch of '${power.name}' changed since it was shown (now: ${wait.command}): nothing was approved. Look at it again, then approve.`,
+        `The launch of '${power.name}' changed since it was shown (now: ${wait.command}): ` +
+          `nothing was approved. Look at it again, then approve.`,
       );
     }
     this.store.write({

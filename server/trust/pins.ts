@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SuspiciousFlag, ToolDiff, ToolReviewInfo } from '../../protocol/records.js';
-import { toolHash } from './tool-hash.js';
 import type { Store, WriteOp } from '../store/store.js';
+import { valueHash } from '../util/hash.js';
 import type { PinnedTool } from './diff.js';
 
 /** The approved version of a tool: what it may say and take while it is exposed. */
@@ -187,4 +187,13 @@ function definition(name: string, description: string | null, schema: string, an
     inputSchema: JSON.parse(schema) as Tool['inputSchema'],
     ...(annotations ? { annotations: JSON.parse(annotations) as Tool['annotations'] } : {}),
   };
+}
+
+/** One version of a tool as its server offers it (description, input schema, annotations): what a pin holds and the catalog compares. */
+export function toolHash(tool: Tool): string {
+  return valueHash({
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema,
+    annotations: tool.annotations ?? null,
+  });
 }

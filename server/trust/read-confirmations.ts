@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Store, WriteOp } from '../store/store.js';
 import { PolledTable } from '../store/polled-table.js';
-import { toolHash } from './tool-hash.js';
+import { toolHash } from './pins.js';
 
 /** A tool the user confirmed only reads, and the version of it they confirmed. */
 export interface ReadConfirmation {

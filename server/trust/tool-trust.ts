@@ -1,10 +1,19 @@
 import { EventEmitter } from 'node:events';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { toolHash } from './tool-hash.js';
 import type { Store, WriteOp } from '../store/store.js';
 import { PolledTable } from '../store/polled-table.js';
 import { toolDiff } from './diff.js';
-import { dropReviewOp, PinStore, pinOp, reviewOp, seenOp, unpinOp, type Review, type ReviewStatus } from './pins.js';
+import {
+  dropReviewOp,
+  PinStore,
+  pinOp,
+  reviewOp,
+  seenOp,
+  toolHash,
+  unpinOp,
+  type Review,
+  type ReviewStatus,
+} from './pins.js';
 import type { NewToolsPolicy } from './quarantine-policy.js';
 import { suspiciousFlags } from './suspicious-text.js';
 

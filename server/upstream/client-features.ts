@@ -73,7 +73,10 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
   private readonly callers = new Map<string, string[]>();
   private readonly clients = new Map<string, Client>();
   private readonly declared = new Map<string, ClientCapabilities>();
-  /** Per session, the resource URIs its own results pointed at, and the powers that did: what its resources/read may reach besides the lists. */
+  /**
+   * Per session, the resource URIs its own results pointed at, and the powers that did: what its
+   * resources/read may reach besides the lists.
+   */
   private readonly links = new Map<string, Map<string, Set<string>>>();
 
   addSession(peer: SessionPeer): void {
@@ -246,13 +249,16 @@ export class ClientFeatureHub extends EventEmitter<HubEvents> {
     if (calling.size === 0) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidRequest,
-        `'${power}' asked for ${feature} while no agent's request to it is running: the gateway forwards ${feature} only to the session whose call the server is serving.`,
+        `'${power}' asked for ${feature} while no agent's request to it is running: ` +
+          `the gateway forwards ${feature} only to the session whose call the server is serving.`,
       );
     }
     if (calling.size > 1) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidRequest,
-        `'${power}' asked for ${feature} while requests of ${calling.size} sessions are running on it: the request does not say which it serves, so the gateway forwards it to none. Retry when one call runs alone.`,
+        `'${power}' asked for ${feature} while requests of ${calling.size} sessions are running on it: ` +
+          `the request does not say which it serves, so the gateway forwards it to none. ` +
+          `Retry when one call runs alone.`,
       );
     }
     const peer = this.sessions.get([...calling][0]);

@@ -128,13 +128,15 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
         ? new UpstreamError(
             'gave_up',
             this.name,
-            `Power '${this.name}' is down (${this.lastError ?? 'it failed'}) and Grimoire stopped restarting it after ${gate.attempts} attempts. ` +
+            `Power '${this.name}' is down (${this.lastError ?? 'it failed'}) and Grimoire stopped restarting it ` +
+              `after ${gate.attempts} attempts. ` +
               `Fix its server in ${this.definition.source.file}, then activate the power again.`,
           )
         : new UpstreamError(
             'backing_off',
             this.name,
-            `Power '${this.name}' is down (${this.lastError ?? 'it failed'}). It can be started again in ${Math.ceil(gate.retryInMs / 1000)} s ` +
+            `Power '${this.name}' is down (${this.lastError ?? 'it failed'}). ` +
+              `It can be started again in ${Math.ceil(gate.retryInMs / 1000)} s ` +
               `(attempt ${gate.attempt + 1} of ${gate.maxAttempts + 1}); call again after that.`,
           );
     }
@@ -195,7 +197,10 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
   private timeoutReason(): string {
     const seconds = Math.round(this.options.startTimeoutMs / 100) / 10;
     const last = this.stderr.summary();
-    return `the server did not answer initialize within ${seconds} s, so Grimoire stopped it${last ? ` (its last stderr line: ${last})` : ''}`;
+    return (
+      `the server did not answer initialize within ${seconds} s, ` +
+      `so Grimoire stopped it${last ? ` (its last stderr line: ${last})` : ''}`
+    );
   }
 
   /** How the server ended: its exit and its last stderr line, as far as they are known. */
@@ -368,7 +373,8 @@ export class PowerConnection extends EventEmitter<ConnectionEvents> {
       return new UpstreamError(
         'result_too_large',
         this.name,
-        `Power '${this.name}' answered '${tool}' with a result too large (${megabytes(data.bytes)}, limit ${megabytes(data.limitBytes)}). ` +
+        `Power '${this.name}' answered '${tool}' with a result too large (${megabytes(data.bytes)}, ` +
+          `limit ${megabytes(data.limitBytes)}). ` +
           `The power is still running and keeps its state. Ask for less (a filter, a smaller page), or raise upstream.maxResultMB.`,
       );
     }

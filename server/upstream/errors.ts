@@ -1,5 +1,8 @@
 /** Errors from a power's server, each with a message that says what happened and what to do. */
 
+/** A power's own JSON-RPC error answer to a call: the connection passes the SDK's error on as it is. */
+export { ProtocolError } from '@modelcontextprotocol/client';
+
 export type UpstreamErrorCode =
   | 'not_startable'
   /** Its launch definition (from the workspace or an imported config) awaits the user's approval. */

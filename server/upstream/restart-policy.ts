@@ -1,5 +1,3 @@
-import { backoffDelay } from './backoff.js';
-
 export type StartGate =
   | { open: true }
   | { open: false; gaveUp: true; attempts: number }
@@ -61,4 +59,9 @@ export class RestartPolicy {
     this.attempts = 0;
     this.notBefore = 0;
   }
+}
+
+/** Exponential backoff with a cap: 1 s, 2 s, 4 s, ... for base 1000 ms. */
+export function backoffDelay(attempt: number, baseMs: number, capMs = 30_000): number {
+  return Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));
 }

@@ -24,6 +24,8 @@ export function requireReviewer(identity: Identity, action: string): void {
   if (identity.reviewer) return;
   const who = identity.user === null ? "the gateway's MCP token" : `user '${identity.user}'s token (an MCP token)`;
   throw new ForbiddenError(
-    `${action} takes a credential the agent's MCP client does not hold, not ${who}: decide in the editor's tool review, with 'grimoire tools approve|reject', or over REST with the admin token (GRIMOIRE_ADMIN_TOKEN) as the bearer.`,
+    `${action} takes a credential the agent's MCP client does not hold, not ${who}: ` +
+      `decide in the editor's tool review, with 'grimoire tools approve|reject', ` +
+      `or over REST with the admin token (GRIMOIRE_ADMIN_TOKEN) as the bearer.`,
   );
 }

@@ -1,5 +1,3 @@
-import { lineText } from './line-text.js';
-
 /** A line that went over the bound: only its start and end were kept, and its full size counted. */
 export interface CutLine {
   bytes: number;
@@ -106,4 +104,26 @@ export class BoundedLines {
     const joined = Buffer.concat([kept, more]);
     return Buffer.from(joined.subarray(Math.max(0, joined.length - keep)));
   }
+}
+
+const CR = 0x0d;
+
+/**
+ * The text of the line held in `bytes[start, end)` (its newline excluded), decoded as UTF-8 straight
+ * from the bytes it arrived in, without a trailing carriage return (CRLF line ends).
+ */
+function lineText(bytes: Buffer, start: number, end: number): string {
+  return bytes.toString('utf8', start, end > start && bytes[end - 1] === CR ? end - 1 : end);
+}
+
+/**
+ * `text.lastIndexOf(search, position)`, but only an occurrence starting at `from` or later: -1 when
+ * there is none. `lastIndexOf` alone scans back to the text's start when there is none, so cutting a
+ * long line (no newline in megabytes) into windows that way costs time quadratic in its length.
+ */
+export function lastIndexWithin(text: string, search: string, from: number, position: number): number {
+  const start = Math.max(0, from);
+  if (position < start) return -1;
+  const found = text.slice(start, position + search.length).lastIndexOf(search);
+  return found < 0 ? -1 : start + found;
 }

@@ -12,7 +12,10 @@ export function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** The first `length` hex digits of the SHA-256 of a text, or of its parts in a row (hashed one by one: a large part is not copied into a joined string). */
+/**
+ * The first `length` hex digits of the SHA-256 of a text, or of its parts in a row (hashed one by one: a
+ * large part is not copied into a joined string).
+ */
 export function shortHash(text: string | readonly string[], length = 16): string {
   const hash = createHash('sha256');
   for (const part of typeof text === 'string' ? [text] : text) hash.update(part);

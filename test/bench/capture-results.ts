@@ -332,12 +332,14 @@ async function main(): Promise<void> {
     const node = JSON.stringify(process.execPath);
     fs.writeFileSync(
       path.join(home, 'crashy.spell.yaml'),
-      `name: crashy\nversion: 1.0.0\ndescription: Exits at once.\nkeywords: [crash, exit, test]\nserver:\n  command: ${node}\n  args: [-e, "process.exit(3)"]\n`,
+      `name: crashy\nversion: 1.0.0\ndescription: Exits at once.\nkeywords: ` +
+        `[crash, exit, test]\nserver:\n  command: ${node}\n  args: [-e, "process.exit(3)"]\n`,
     );
     fs.writeFileSync(path.join(home, 'broken.spell.yaml'), 'name: Broken Name!\nkeywords: [one\n');
     fs.writeFileSync(
       path.join(home, 'vault.spell.yaml'),
-      `name: vault\nversion: 1.0.0\ndescription: Secrets.\nkeywords: [vault, secret, key]\nserver:\n  command: ${node}\n  env:\n    VAULT_TOKEN: \${VAULT_TOKEN}\n`,
+      `name: vault\nversion: 1.0.0\ndescription: Secrets.\nkeywords: ` +
+        `[vault, secret, key]\nserver:\n  command: ${node}\n  env:\n    VAULT_TOKEN: \${VAULT_TOKEN}\n`,
     );
     const gateway = await startHttpGateway(['--demo', '--no-imports'], {
       ...gatewayEnv({ home, data: path.join(home, 'data') }),

@@ -44,24 +44,28 @@ const candidates = JSON.stringify(
 async function fill(client: pg.Client, n: number, now: number): Promise<void> {
   const at = `${now} - (g::float8 / ${n}) * ${60 * DAY}`;
   await client.query(
-    `INSERT INTO events (id, at, kind, power, detail) SELECT 'e' || g, ${at}, 'power.active', 'power' || (g % 20), 'started after ' || g || ' ms' FROM generate_series(1, ${n}) g`,
+    `INSERT INTO events (id, at, kind, power, detail) SELECT 'e' || g, ${at}, 'power.active', ` +
+      `'power' || (g % 20), 'started after ' || g || ' ms' FROM generate_series(1, ${n}) g`,
   );
   await client.query(
     `INSERT INTO hint_events (id, at, session, power, tool, kind, hint, source, suggested, outcome, resolved_at)
-     SELECT 'h' || g, ${at}, 's' || (g % 5000), 'power' || (g % 20), 'tool' || (g % 7), 'next_action', 'power1:tool1', 'declared', '["power1:tool1"]',
+     SELECT 'h' || g, ${at}, 's' || (g % 5000), 'power' || (g % 20), 'tool' || (g % 7), 'next_action', ` +
+      `'power1:tool1', 'declared', '["power1:tool1"]',
             CASE g % 3 WHEN 0 THEN 'followed' WHEN 1 THEN 'ignored' ELSE NULL END, ${at} + 1000
      FROM generate_series(1, ${n}) g`,
   );
   await client.query(
     `INSERT INTO recommendations (id, at, session, source, query, candidates, used, used_rank, used_at)
-     SELECT 'r' || g, ${at}, 's' || (g % 5000), CASE g % 2 WHEN 0 THEN 'resolve_intent' ELSE 'retrieve_tools' END, 'find the notes about request ' || g, $1,
+     SELECT 'r' || g, ${at}, 's' || (g % 5000), CASE g % 2 WHEN 0 THEN 'resolve_intent' ELSE 'retrieve_tools' ` +
+      `END, 'find the notes about request ' || g, $1,
             CASE WHEN g % 4 = 0 THEN 'notes' END, CASE WHEN g % 4 = 0 THEN g % 5 END, CASE WHEN g % 4 = 0 THEN ${at} + 1000 END
      FROM generate_series(1, ${n}) g`,
     [candidates],
   );
   await client.query(
     `INSERT INTO intel_calls (id, at, power, tool, artifact_id, summarizer, cache, stored, raw_bytes, raw_tokens, delivered_tokens)
-     SELECT 'i' || g, ${at}, 'power' || (g % 20), 'fetch', 'art_' || g, 'local', CASE g % 3 WHEN 0 THEN 'hit' ELSE 'miss' END, 1, 20000, 5000, 300
+     SELECT 'i' || g, ${at}, 'power' || (g % 20), 'fetch', 'art_' || g, 'local', ` +
+      `CASE g % 3 WHEN 0 THEN 'hit' ELSE 'miss' END, 1, 20000, 5000, 300
      FROM generate_series(1, ${n}) g`,
   );
   const summary = JSON.stringify({
@@ -70,8 +74,10 @@ async function fill(client: pg.Client, n: number, now: number): Promise<void> {
     metadata: { summarizer: 'local' },
   });
   await client.query(
-    `INSERT INTO intel_artifacts (id, at, expires_at, power, tool, args_hash, args, read_only, summary, summarizer, raw_bytes, raw_chars, file, fingerprint, search_text, structured, owner)
-     SELECT 'art_' || g, ${at}, ${now} + ${3 * 3_600_000}, 'power' || (g % 20), 'list', md5(g::text), '{"page":' || g || '}', 1, $1, 'local', 4000, 4000, 'art_' || g || '.txt',
+    `INSERT INTO intel_artifacts (id, at, expires_at, power, tool, args_hash, args, read_only, summary, ` +
+      `summarizer, raw_bytes, raw_chars, file, fingerprint, search_text, structured, owner)
+     SELECT 'art_' || g, ${at}, ${now} + ${3 * 3_600_000}, 'power' || (g % 20), 'list', md5(g::text), ` +
+      `'{"page":' || g || '}', 1, $1, 'local', 4000, 4000, 'art_' || g || '.txt',
             'power tool' || repeat(' ticket ' || g, 20), 'power list tickets blocking release ' || g, NULL, NULL
      FROM generate_series(1, ${n}) g`,
     [summary],

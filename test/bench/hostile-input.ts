@@ -1,5 +1,5 @@
 /**
- * Figures for the hostile-input cases (issue 11): a real stdio gateway with hostile spell files
+ * Figures for the hostile-input cases: a real stdio gateway with hostile spell files
  * next to nothing else; prints its start time, its RSS, and how long each hostile request takes
  * to be answered, as JSON. Run: `npx tsc -b && node out/test/bench/hostile-input.js`.
  */

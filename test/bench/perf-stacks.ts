@@ -16,7 +16,10 @@ export const PART_NAMES: Record<Part, string> = {
 
 const GC_FRAME = /Heap::|Scaveng|MarkCompact|Sweeper|GCTracer|ConcurrentMarking/;
 
-/** A JavaScript frame with its script: `JS:<name> <script>:<line>:<column>` (code made by `new Function`, as zod compiles its parsers, names none). */
+/**
+ * A JavaScript frame with its script: `JS:<name> <script>:<line>:<column>` (code made by `new Function`, as
+ * zod compiles its parsers, names none).
+ */
 const SCRIPT_FRAME = /^JS:\S* \S+:\d+:\d+/;
 
 /** The part a sample's stack (innermost frame first) belongs to: code without a script goes with its caller's. */

@@ -284,7 +284,10 @@ async function measure(target: Target, concurrency: number): Promise<Row> {
   return { ...row, machine_busy: busy };
 }
 
-/** With BENCH_WINDOW=N: a function to call after each measured call that prints calls/s and the answering process's CPU per call of every N calls. */
+/**
+ * With BENCH_WINDOW=N: a function to call after each measured call that prints calls/s and the answering
+ * process's CPU per call of every N calls.
+ */
 function windowReporter(target: Target, concurrency: number): (done: number) => void {
   const size = Number(process.env.BENCH_WINDOW ?? 0);
   if (!(size > 0)) return () => undefined;
@@ -296,7 +299,8 @@ function windowReporter(target: Target, concurrency: number): (done: number) => 
     const cpuNow = cpuMs(target.pid);
     const perCall = cpu === null || cpuNow === null ? 'n/a' : round((cpuNow - cpu) / size, 3);
     process.stderr.write(
-      `${target.name} c=${concurrency} calls ${done - size + 1}-${done} after the warm-up: ${Math.round(size / ((now - since) / 1000))} calls/s, ${perCall} ms CPU per call\n`,
+      `${target.name} c=${concurrency} calls ${done - size + 1}-${done} after the warm-up: ` +
+        `${Math.round(size / ((now - since) / 1000))} calls/s, ${perCall} ms CPU per call\n`,
     );
     since = now;
     cpu = cpuNow;
@@ -375,7 +379,10 @@ async function activateEverything(client: Client): Promise<void> {
   if (result.isError) throw new Error(`activate_power everything failed: ${JSON.stringify(result.content)}`);
 }
 
-/** BENCH_ERA=modern: the gateway rows with the SDK's v2 Client pinned to 2026-07-28, calling `everything:echo` through call_tool_read (its list never has `everything__echo`). */
+/**
+ * BENCH_ERA=modern: the gateway rows with the SDK's v2 Client pinned to 2026-07-28, calling `everything:echo`
+ * through call_tool_read (its list never has `everything__echo`).
+ */
 const MODERN = process.env.BENCH_ERA === 'modern';
 const modernEcho = {
   tool: 'call_tool_read',

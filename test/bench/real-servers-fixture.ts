@@ -45,7 +45,10 @@ export function benchToolRows(capture: RealServerCapture): Record<string, unknow
   }));
 }
 
-/** What a captured server says of itself at `initialize`, as a row of the benchmark's server-words.jsonl (an import is described from it). */
+/**
+ * What a captured server says of itself at `initialize`, as a row of the benchmark's server-words.jsonl (an
+ * import is described from it).
+ */
 export function benchServerWordsRow(capture: RealServerCapture): Record<string, unknown> {
   const { title, description } = capture.serverInfo;
   return {

@@ -4,7 +4,7 @@
  * Run: npm run bench:scale   (the MetaTool set of test/fixtures/benchmarks, or $GRIMOIRE_BENCHMARKS)
  */
 import * as path from 'node:path';
-import { benchmarksDir } from '../../server/bench/benchmarks-dir.js';
+import { benchmarksDir } from '../../server/bench/dataset.js';
 import { readJsonl, type BenchQuery, type BenchTool } from '../../server/bench/dataset.js';
 import { DEFAULT_CALIBRATIONS } from '../../server/resolve/default-calibration.js';
 import { HybridResolver } from '../../server/resolve/hybrid-resolver.js';

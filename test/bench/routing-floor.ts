@@ -5,7 +5,7 @@
  * every set `npm run bench:routing` measures, at server level and, for MetaTool single, tool level.
  * Prints JSON. Run: npm run build && node out/test/bench/routing-floor.js
  */
-import { benchmarksDir } from '../../server/bench/benchmarks-dir.js';
+import { benchmarksDir } from '../../server/bench/dataset.js';
 import { devSets } from '../../server/bench/calibrate.js';
 import {
   benchPowers,
@@ -14,13 +14,14 @@ import {
   type BenchServer,
   type BenchTool,
 } from '../../server/bench/dataset.js';
-import { Bm25fIndex } from '../../server/resolve/bm25f.js';
+import { Bm25fIndex } from '../../server/text/bm25f.js';
 
 const benchmarks = benchmarksDir();
 const STOP = new Set(
-  'a an and are as at be by for from has have i in is it its me my of on or please that the this to was were will with you your can could would should what how'.split(
-    ' ',
-  ),
+  (
+    'a an and are as at be by for from has have i in is it its me my of on or please that the this to ' +
+    'was were will with you your can could would should what how'
+  ).split(' '),
 );
 const tokens = (text: string) =>
   text

@@ -10,7 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { benchmarksDir } from '../../server/bench/benchmarks-dir.js';
+import { benchmarksDir } from '../../server/bench/dataset.js';
 import { devSets } from '../../server/bench/calibrate.js';
 import {
   benchPowers,
@@ -36,7 +36,8 @@ type Gated = Record<(typeof GATED)[number], number | null>;
 async function main(): Promise<number> {
   if (!fs.existsSync(benchmarks)) {
     process.stderr.write(
-      `routing bench: no benchmarks at ${benchmarks}; set GRIMOIRE_BENCHMARKS to a folder of development sets (the layout of test/fixtures/benchmarks).\n`,
+      `routing bench: no benchmarks at ${benchmarks}; set GRIMOIRE_BENCHMARKS to a folder of development ` +
+        `sets (the layout of test/fixtures/benchmarks).\n`,
     );
     return 2;
   }

@@ -8,7 +8,8 @@ registerSecretEntries({ GITHUB_TOKEN: 'ghp_benchbenchbenchbenchbenchbench1234', 
 const texts = {
   log_line: "2026-11-23T03:00:00.000Z info  [gateway] 'filesystem': 14 tool change(s) recorded in the catalog",
   stderr_error:
-    "Power 'alpha' failed to start: API_KEY=sk-live-4f9c2a7b1e8d3c6a9d0e connecting to the backend. Check its server command in /home/u/.grimoire/alpha.spell.yaml.",
+    "Power 'alpha' failed to start: API_KEY=sk-live-4f9c2a7b1e8d3c6a9d0e connecting to the backend. " +
+    'Check its server command in /home/u/.grimoire/alpha.spell.yaml.',
   activity_row_4kb: JSON.stringify({
     args: { path: '/project/docs/handbook.md', content: 'The quick brown fox jumps over the lazy dog. '.repeat(90) },
     reason: 'read the handbook',

@@ -19,7 +19,10 @@ import { median } from './figures.js';
 interface Run {
   initializeMs: number;
   toolsListMs: number;
-  /** CPU time (user + system) the gateway had used when its tools/list answer arrived: less sensitive to a loaded machine than wall time. */
+  /**
+   * CPU time (user + system) the gateway had used when its tools/list answer arrived: less sensitive to a
+   * loaded machine than wall time.
+   */
   toolsListCpuMs: number;
   tools: number;
   idleRssMb: number;
@@ -113,7 +116,9 @@ async function main(): Promise<void> {
     const run = await once(root, idleMs, i === runs - 1 ? longIdleMs : undefined);
     results.push(run);
     console.log(
-      `  run ${i + 1}: initialize ${run.initializeMs.toFixed(0)} ms, first tools/list ${run.toolsListMs.toFixed(0)} ms (${run.tools} tools; gateway CPU by then ${run.toolsListCpuMs} ms), idle RSS ${run.idleRssMb.toFixed(0)} MB`,
+      `  run ${i + 1}: initialize ${run.initializeMs.toFixed(0)} ms, ` +
+        `first tools/list ${run.toolsListMs.toFixed(0)} ms (${run.tools} tools; ` +
+        `gateway CPU by then ${run.toolsListCpuMs} ms), idle RSS ${run.idleRssMb.toFixed(0)} MB`,
     );
   }
   const pick = (f: (r: Run) => number) => results.map(f);

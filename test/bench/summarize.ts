@@ -342,7 +342,8 @@ function printTable(rows: Row[]): void {
     `${r.deployed} ${r.deployedTokens}`,
     r.summarized ? String(r.summaryTokens) : '-',
     r.summarized ? pct(1 - r.summaryTokens / r.rawTokens) : 'small',
-    `${r.factsInSummary}/${r.facts}${r.missing.length ? ` (not: ${r.missing.slice(0, 3).join(', ')}${r.missing.length > 3 ? ` +${r.missing.length - 3}` : ''})` : ''}`,
+    `${r.factsInSummary}/${r.facts}` +
+      `${r.missing.length ? ` (not: ${r.missing.slice(0, 3).join(', ')}${r.missing.length > 3 ? ` +${r.missing.length - 3}` : ''})` : ''}`,
     `${r.factsReachable}/${r.facts}`,
     r.questions ? `${r.answered}/${r.questions}` : '-',
   ]);
@@ -407,13 +408,21 @@ async function main(): Promise<void> {
   process.stdout.write(
     [
       '',
-      `results: ${rows.length} captured from real servers; ${summarized.length} summarized when every result is (the others are below the ${intelSettingsSchema.parse({}).summaryThresholdTokens}-token threshold); as deployed, ${result.whole_as_deployed.length} come back whole`,
+      `results: ${rows.length} captured from real servers; ${summarized.length} summarized when every ` +
+        `result is (the others are below the ${intelSettingsSchema.parse({}).summaryThresholdTokens}-token ` +
+        `threshold); as deployed, ${result.whole_as_deployed.length} come back whole`,
       r
-        ? `summary size for the ${r.results} results >= 5 KB (o200k_base): reduction min ${r.min}%, median ${r.median}%, overall ${r.overall}%`
+        ? `summary size for the ${r.results} results >= 5 KB (o200k_base): ` +
+          `reduction min ${r.min}%, median ${r.median}%, overall ${r.overall}%`
         : '',
-      `facts a reader needs: ${inSummary}/${facts} (${result.facts.in_summary_share}%) in the summary itself (mean per result ${result.facts.in_summary_mean_per_result}%); ${reachable}/${facts} (${result.facts.reachable_share}%) reachable through the stored result`,
-      `questions answered inside get_artifact_context({query}) within ${CONTEXT_BUDGET} tokens: ${answered}/${questions} (${result.query_context.share}%)`,
-      `local summarizer on ${timing.inputs} inputs of ~${timing.kb} KB (${timing.runs} runs): p50 ${timing.p50} ms, p95 ${timing.p95} ms, max ${timing.max} ms (${timing.worst}); whole summarize path (summary + artifact file + store row, fsync) p95 ${timing.pipelineP95} ms`,
+      `facts a reader needs: ${inSummary}/${facts} (${result.facts.in_summary_share}%) in the summary ` +
+        `itself (mean per result ${result.facts.in_summary_mean_per_result}%); ` +
+        `${reachable}/${facts} (${result.facts.reachable_share}%) reachable through the stored result`,
+      `questions answered inside get_artifact_context({query}) within ${CONTEXT_BUDGET} tokens: ` +
+        `${answered}/${questions} (${result.query_context.share}%)`,
+      `local summarizer on ${timing.inputs} inputs of ~${timing.kb} KB (${timing.runs} runs): ` +
+        `p50 ${timing.p50} ms, p95 ${timing.p95} ms, max ${timing.max} ms (${timing.worst}); ` +
+        `whole summarize path (summary + artifact file + store row, fsync) p95 ${timing.pipelineP95} ms`,
       '',
     ].join('\n'),
   );

@@ -148,7 +148,8 @@ async function main(): Promise<number> {
     for (const o of outcomes)
       console.log(`${o.failed === 0 ? 'pass' : 'FAIL'}  ${o.scenario} (${o.passed} passed, ${o.failed} failed)`);
     console.log(
-      `conformance ${SUITE_VERSION}: ${passedChecks} checks passed, ${failedChecks} failed; ${passing.length} of ${outcomes.length} scenarios pass`,
+      `conformance ${SUITE_VERSION}: ${passedChecks} checks passed, ${failedChecks} failed; ` +
+        `${passing.length} of ${outcomes.length} scenarios pass`,
     );
     const current: Baseline = { suite: SUITE_VERSION, passedChecks, failedChecks, passingScenarios: passing };
     if (mode === '--record') {
@@ -160,7 +161,8 @@ async function main(): Promise<number> {
       const lost = baseline.passingScenarios.filter((scenario) => !passing.includes(scenario));
       if (lost.length > 0 || passedChecks < baseline.passedChecks) {
         console.error(
-          `conformance dropped below the baseline (${baseline.passedChecks} checks): ${lost.length ? `now failing: ${lost.join(', ')}` : `${passedChecks} checks pass`}`,
+          `conformance dropped below the baseline (${baseline.passedChecks} checks): ` +
+            `${lost.length ? `now failing: ${lost.join(', ')}` : `${passedChecks} checks pass`}`,
         );
         return 1;
       }

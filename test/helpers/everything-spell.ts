@@ -12,7 +12,9 @@ export const everythingEntry = path.join(
 );
 
 /** The spell's `server:` block that starts server-everything over stdio. */
-export const everythingStdioServer = `server:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([everythingEntry, 'stdio'])}\n`;
+export const everythingStdioServer =
+  `server:\n  command: ${JSON.stringify(process.execPath)}\n  args: ` +
+  `${JSON.stringify([everythingEntry, 'stdio'])}\n`;
 
 /** A spell named `everything` for server-everything, reached as `server` (a spell's `server:` block) says. */
 export function everythingSpell(server: string): string {

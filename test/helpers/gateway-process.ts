@@ -33,7 +33,10 @@ export function approveLaunches(env: Record<string, string>, names: string[], cl
     execFileSync(process.execPath, [cliPath, 'powers', 'approve', name, ...cliArgs], { env, stdio: 'ignore' });
 }
 
-/** A real MCP client on a real gateway process over stdio (`nodeArgs`: flags for its node, e.g. --cpu-prof); counts tools/list_changed notifications. */
+/**
+ * A real MCP client on a real gateway process over stdio (`nodeArgs`: flags for its node, e.g. --cpu-prof);
+ * counts tools/list_changed notifications.
+ */
 export async function connectStdio(args: string[], env: Record<string, string>, nodeArgs: string[] = []) {
   const transport = new StdioClientTransport({
     command: process.execPath,

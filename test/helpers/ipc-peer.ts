@@ -1,4 +1,7 @@
-/** A JSON-RPC peer over a forked child's IPC channel, as vscode-jsonrpc's IPC transport does it (the gateway process as VS Code drives it). */
+/**
+ * A JSON-RPC peer over a forked child's IPC channel, as vscode-jsonrpc's IPC transport does it (the gateway
+ * process as VS Code drives it).
+ */
 import type { ChildProcess } from 'node:child_process';
 import type * as protocol from '../../protocol/extension-methods.js';
 

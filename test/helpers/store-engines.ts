@@ -43,6 +43,9 @@ export function nodeWithSqlite(): { node: string } | { reason: string } {
     if (candidate && fs.existsSync(candidate)) return { node: candidate };
   }
   return {
-    reason: `node:sqlite with what the store needs is not in this Node (${process.version}), and neither GRIMOIRE_TEST_NODE22 nor ${path.relative(repoRoot, node22.binary)} (.ci/run installs it) is there`,
+    reason:
+      `node:sqlite with what the store needs is not in this Node (${process.version}), ` +
+      `and neither GRIMOIRE_TEST_NODE22 nor ${path.relative(repoRoot, node22.binary)} (.ci/run ` +
+      `installs it) is there`,
   };
 }

@@ -58,7 +58,8 @@ function ledger(marker: string): string {
   const lines = [];
   for (let i = 0; i < 120; i++)
     lines.push(
-      `${marker} ledger line ${i}: invoice ${marker}-${1000 + i} paid by account ${marker.toLowerCase()}-holder, amount ${(i * 37) % 997} EUR.`,
+      `${marker} ledger line ${i}: invoice ${marker}-${1000 + i} paid by account ` +
+        `${marker.toLowerCase()}-holder, amount ${(i * 37) % 997} EUR.`,
     );
   return lines.join('\n');
 }

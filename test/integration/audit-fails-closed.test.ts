@@ -96,7 +96,8 @@ async function recordedEntities(
 
 for (const engine of ['database file', 'sql.js'] as const) {
   test(
-    `a full disk under the data folder (${engine}): no call is answered as a success without its record; the tool is not called while the store cannot be written; space returns, recording resumes`,
+    `a full disk under the data folder (${engine}): no call is answered as a success without its record; ` +
+      `the tool is not called while the store cannot be written; space returns, recording resumes`,
     { timeout: 120_000 },
     async (t) => {
       if (mountError) return t.skip(mountError);
@@ -187,7 +188,8 @@ test(
         (error: Error) => `refused: ${error.message}`,
       );
     await again.client.close().catch(() => undefined);
-    await waitFor(() => again.stderr.join('').includes('could not open'), 5_000, 'its log').catch(() => undefined); // the log may come in after the answers
+    // The log may come in after the answers.
+    await waitFor(() => again.stderr.join('').includes('could not open'), 5_000, 'its log').catch(() => undefined);
     assert.ok(!answer.startsWith('answered') || /could not|did not call/.test(answer), answer);
     assert.ok(!created().includes('read-only'), 'no tool called');
     assert.match(

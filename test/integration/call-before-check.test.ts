@@ -71,34 +71,38 @@ after(async () => {
   fixture.home.cleanup();
 });
 
-test('calls sent while a silently changed power restarts never reach the changed tool: they wait for the check, which holds it', async () => {
-  let version = 1;
-  for (let round = 0; round < 3; round += 1) {
-    version += 1;
-    define(version, { quiet: true });
-    await sleep(300);
-    assert.match(
-      await callPoke(),
-      new RegExp(`definitions v${version - 1}`),
-      'the running server still serves the approved tool',
-    );
-    const answers: Promise<string>[] = [
-      session.client.callTool({ name: 'defined__crash', arguments: {} }).then(textOf),
-    ];
-    // Calls every few milliseconds through the crash, the restart and the listing.
-    for (const started = Date.now(); Date.now() - started < 8000;) {
-      answers.push(callPoke().catch((error) => String(error)));
-      await sleep(3);
-      if (answers.length % 20 === 0 && (await Promise.all(answers.slice(-20))).some(held)) break;
+test(
+  'calls sent while a silently changed power restarts never reach the changed tool: ' +
+    'they wait for the check, which holds it',
+  async () => {
+    let version = 1;
+    for (let round = 0; round < 3; round += 1) {
+      version += 1;
+      define(version, { quiet: true });
+      await sleep(300);
+      assert.match(
+        await callPoke(),
+        new RegExp(`definitions v${version - 1}`),
+        'the running server still serves the approved tool',
+      );
+      const answers: Promise<string>[] = [
+        session.client.callTool({ name: 'defined__crash', arguments: {} }).then(textOf),
+      ];
+      // Calls every few milliseconds through the crash, the restart and the listing.
+      for (const started = Date.now(); Date.now() - started < 8000;) {
+        answers.push(callPoke().catch((error) => String(error)));
+        await sleep(3);
+        if (answers.length % 20 === 0 && (await Promise.all(answers.slice(-20))).some(held)) break;
+      }
+      const texts = await Promise.all(answers);
+      const reached = texts.filter((text) => text.includes(`definitions v${version}`));
+      assert.deepEqual(reached, [], `round ${round + 1}: no call reached the changed, unchecked tool`);
+      assert.ok(texts.some(held), `round ${round + 1}: the changed tool was held for review (${texts.length} calls)`);
+      await approvePoke();
+      assert.match(await callPoke(), new RegExp(`definitions v${version}`), 'the approved version is called');
     }
-    const texts = await Promise.all(answers);
-    const reached = texts.filter((text) => text.includes(`definitions v${version}`));
-    assert.deepEqual(reached, [], `round ${round + 1}: no call reached the changed, unchecked tool`);
-    assert.ok(texts.some(held), `round ${round + 1}: the changed tool was held for review (${texts.length} calls)`);
-    await approvePoke();
-    assert.match(await callPoke(), new RegExp(`definitions v${version}`), 'the approved version is called');
-  }
-});
+  },
+);
 
 test('a call racing the list_changed of a changed tool: only the one call already sent before the notice arrived reaches it', async () => {
   let version = 10;

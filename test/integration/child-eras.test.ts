@@ -41,18 +41,22 @@ after(() => fixture.home.cleanup());
 const weather = { name: 'forecast:weather', args: { city: 'Lyon' }, intent: { operation_type: 'read' } };
 const graph = { name: 'memory:read_graph', args: {}, intent: { operation_type: 'read' } };
 
-test("a v1 (2025) client calls the modern power and the legacy one; the modern one's structured content arrives as it sent it", async () => {
-  const { client } = await connectFixture(fixture);
-  try {
-    const forecast = await client.callTool({ name: 'call_tool_read', arguments: weather });
-    assert.notEqual(forecast.isError, true, JSON.stringify(forecast.content));
-    assert.deepEqual(forecast.structuredContent, { city: 'Lyon', forecast: 'sunny', celsius: 21 });
-    const read = await client.callTool({ name: 'call_tool_read', arguments: graph });
-    assert.notEqual(read.isError, true, JSON.stringify(read.content));
-  } finally {
-    await client.close();
-  }
-});
+test(
+  'a v1 (2025) client calls the modern power and the legacy one; ' +
+    "the modern one's structured content arrives as it sent it",
+  async () => {
+    const { client } = await connectFixture(fixture);
+    try {
+      const forecast = await client.callTool({ name: 'call_tool_read', arguments: weather });
+      assert.notEqual(forecast.isError, true, JSON.stringify(forecast.content));
+      assert.deepEqual(forecast.structuredContent, { city: 'Lyon', forecast: 'sunny', celsius: 21 });
+      const read = await client.callTool({ name: 'call_tool_read', arguments: graph });
+      assert.notEqual(read.isError, true, JSON.stringify(read.content));
+    } finally {
+      await client.close();
+    }
+  },
+);
 
 test('a 2026-07-28 client calls both', async () => {
   const client = new Client(

@@ -56,7 +56,10 @@ test(
     writeSpell(
       spells,
       'probe',
-      `name: probe\nversion: 1.0.0\ndescription: A server that asks its client for roots, sampling and answers.\nkeywords: [probe, roots, sampling]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([fixtureServer('feature-probe-server'), path.join(home.dir, 'probe.jsonl')])}\n`,
+      `name: probe\nversion: 1.0.0\ndescription: A server that asks its client for roots, ` +
+        `sampling and answers.\nkeywords: [probe, roots, sampling]\nserver:\n  command: ` +
+        `${JSON.stringify(process.execPath)}\n  args: ` +
+        `${JSON.stringify([fixtureServer('feature-probe-server'), path.join(home.dir, 'probe.jsonl')])}\n`,
     );
     const gateway = await startHttpGateway(
       ['--spells', spells, '--no-imports'],

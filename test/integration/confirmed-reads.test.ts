@@ -90,51 +90,55 @@ test('before a confirmation: reads by name go through write, call_tool_read refu
   );
 });
 
-test('the list of believed reads holds every unannotated read and no write; confirming them all lets call_tool_read through within a second, writes stay refused', async () => {
-  const listed = candidates();
-  const names = listed.map((c) => `${c.power}:${c.tool}`).sort();
-  assert.deepEqual(names, [
-    'clock:get_current_time',
-    'sqlite:db_info',
-    'sqlite:get_table_schema',
-    'sqlite:list_tables',
-    'sqlite:read_records',
-  ]);
-  assert.ok(listed.every((c) => c.status === 'new'));
-  const powers = spawnSync(process.execPath, [cliPath, 'powers', 'list'], { env, encoding: 'utf8' });
-  assert.match(
-    powers.stdout,
-    /5 listed tools look like reads but do not declare it: review them once with 'grimoire tools reads'/,
-  );
+test(
+  'the list of believed reads holds every unannotated read and no write; ' +
+    'confirming them all lets call_tool_read through within a second, writes stay refused',
+  async () => {
+    const listed = candidates();
+    const names = listed.map((c) => `${c.power}:${c.tool}`).sort();
+    assert.deepEqual(names, [
+      'clock:get_current_time',
+      'sqlite:db_info',
+      'sqlite:get_table_schema',
+      'sqlite:list_tables',
+      'sqlite:read_records',
+    ]);
+    assert.ok(listed.every((c) => c.status === 'new'));
+    const powers = spawnSync(process.execPath, [cliPath, 'powers', 'list'], { env, encoding: 'utf8' });
+    assert.match(
+      powers.stdout,
+      /5 listed tools look like reads but do not declare it: review them once with 'grimoire tools reads'/,
+    );
 
-  const confirmed = cli('confirm-read', '--all');
-  assert.equal(confirmed.status, 0, confirmed.stderr);
-  assert.match(confirmed.stdout, /confirmed read-only sqlite:list_tables/);
-  await waitFor(
-    async () => !(await read('sqlite:list_tables')).isError,
-    5_000,
-    'the running gateway to take the confirmation',
-  );
-  assert.match(JSON.stringify(await read('sqlite:list_tables')), /list|table/i);
-  assert.equal((await read('clock:get_current_time')).isError, undefined);
-  const query = await read('sqlite:query', { sql: 'CREATE TABLE t (x)' });
-  assert.equal(query.isError, true, 'a query that runs any SQL is no read');
-  assert.equal((await read('clock:set_alarm', { at: '7:00' })).isError, true);
-  assert.ok(candidates().every((c) => c.status === 'confirmed'));
+    const confirmed = cli('confirm-read', '--all');
+    assert.equal(confirmed.status, 0, confirmed.stderr);
+    assert.match(confirmed.stdout, /confirmed read-only sqlite:list_tables/);
+    await waitFor(
+      async () => !(await read('sqlite:list_tables')).isError,
+      5_000,
+      'the running gateway to take the confirmation',
+    );
+    assert.match(JSON.stringify(await read('sqlite:list_tables')), /list|table/i);
+    assert.equal((await read('clock:get_current_time')).isError, undefined);
+    const query = await read('sqlite:query', { sql: 'CREATE TABLE t (x)' });
+    assert.equal(query.isError, true, 'a query that runs any SQL is no read');
+    assert.equal((await read('clock:set_alarm', { at: '7:00' })).isError, true);
+    assert.ok(candidates().every((c) => c.status === 'confirmed'));
 
-  const exposed = (await session.client.listTools()).tools.find((t) => t.name === 'sqlite__list_tables');
-  assert.equal(exposed?.annotations?.readOnlyHint, true, 'the editor sees a read it may auto-approve');
-  const answer = payload(
-    await session.client.callTool({
-      name: 'retrieve_tools',
-      arguments: { query: 'what is the current time', limit: 5 },
-    }),
-  );
-  assert.equal(
-    answer.tools.find((t: { name: string }) => t.name === 'clock:get_current_time').call_with,
-    'call_tool_read',
-  );
-});
+    const exposed = (await session.client.listTools()).tools.find((t) => t.name === 'sqlite__list_tables');
+    assert.equal(exposed?.annotations?.readOnlyHint, true, 'the editor sees a read it may auto-approve');
+    const answer = payload(
+      await session.client.callTool({
+        name: 'retrieve_tools',
+        arguments: { query: 'what is the current time', limit: 5 },
+      }),
+    );
+    assert.equal(
+      answer.tools.find((t: { name: string }) => t.name === 'clock:get_current_time').call_with,
+      'call_tool_read',
+    );
+  },
+);
 
 test('a confirmation is pinned to the version confirmed: a changed tool asks again', async () => {
   defs.define({ tools: [clock('Get the current date and time. Also sets the system clock when asked.'), alarm] });

@@ -131,7 +131,8 @@ for (const [what, damage, reason] of damages) {
 }
 
 test(
-  'a command that only reads does not check the whole file first, and moves nothing aside: a damaged page it meets fails it; a command that writes checks it, as the gateway does',
+  'a command that only reads does not check the whole file first, and moves nothing aside: ' +
+    'a damaged page it meets fails it; a command that writes checks it, as the gateway does',
   { timeout: 60_000 },
   async () => {
     const { data, home, file } = await seeded('read-only-commands');
@@ -183,7 +184,8 @@ test(
     assert.match(
       log,
       new RegExp(
-        `${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(it is empty \\(0 bytes.*moved aside as .*${aside}.*records it held are lost`,
+        `${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(it is empty \\(0 bytes.*moved aside as ` +
+          `.*${aside}.*records it held are lost`,
         'i',
       ),
     );
@@ -191,17 +193,22 @@ test(
   },
 );
 
-test('an empty grimoire.db a claim made and no process wrote (its opener died first) is simply used: nothing to keep, nothing said', async () => {
-  const data = path.join(temp.dir, 'claimed');
-  fs.mkdirSync(data);
-  createClaimed(path.join(data, 'grimoire.db'));
-  const store = await Store.open({ dataDir: data });
-  store.close();
-  assert.deepEqual(asideOf(data), []);
-});
+test(
+  'an empty grimoire.db a claim made and no process wrote (its opener died first) is simply used: ' +
+    'nothing to keep, nothing said',
+  async () => {
+    const data = path.join(temp.dir, 'claimed');
+    fs.mkdirSync(data);
+    createClaimed(path.join(data, 'grimoire.db'));
+    const store = await Store.open({ dataDir: data });
+    store.close();
+    assert.deepEqual(asideOf(data), []);
+  },
+);
 
 test(
-  'a stale journal.lock whose pid another program now has is broken at once (Linux: /proc says when it started); one whose holder may be alive is refused naming the file to delete',
+  'a stale journal.lock whose pid another program now has is broken at once (Linux: ' +
+    '/proc says when it started); one whose holder may be alive is refused naming the file to delete',
   { timeout: 60_000 },
   async (t) => {
     const data = path.join(temp.dir, 'stale-lock');

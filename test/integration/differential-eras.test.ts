@@ -11,9 +11,10 @@ import { cliPath, fixtureServer, writeSpell } from '../helpers/temp.js';
 /**
  * Nothing lost in passing, in both eras: the same calls made directly to the servers and through
  * the gateway give equal results (content blocks with their annotations, images, resource links,
- * structured content, the result's `_meta` with its trace keys `traceparent` and `tracestate`). The gateway's documented additions are none on these
- * results; the SDK's own wire fields of the 2026-07-28 era (`resultType`, the server's identity in
- * `_meta`) are left out of the comparison, as the client's SDK reads them.
+ * structured content, the result's `_meta` with its trace keys `traceparent` and `tracestate`). The gateway's
+ * documented additions are none on these results; the SDK's own wire fields of the 2026-07-28 era
+ * (`resultType`, the server's identity in `_meta`) are left out of the comparison, as the client's SDK reads
+ * them.
  */
 let fixture: FixtureHome;
 

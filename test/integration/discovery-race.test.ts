@@ -17,7 +17,8 @@ test(
       writeSpell(
         spells,
         'remote',
-        `name: remote\nversion: 1.0.0\ndescription: The reference server over HTTP.\nkeywords: [echo, remote, network]\nserver:\n  transport: http\n  url: ${remote.url}\n`,
+        `name: remote\nversion: 1.0.0\ndescription: The reference server over HTTP.\nkeywords: ` +
+          `[echo, remote, network]\nserver:\n  transport: http\n  url: ${remote.url}\n`,
       );
       const session = await connectStdio(
         ['--spells', spells, '--no-imports'],

@@ -173,34 +173,39 @@ test('activate starts the power, pushes its state changes and the powers list; d
   );
 });
 
-test("a power's entry counts the agents' sessions that list its tools: one that deactivated it in its own session no longer counts", async () => {
-  const client = await mcpClient();
-  await client.listTools();
-  const info = await peer.request<protocol.PowerParams, PowerInfo>(protocol.activatePower, { name: 'memory' });
-  const withClient = info.agentSessions;
-  assert.ok(withClient >= 1, `the new session lists memory's tools: ${withClient}`);
-  assert.ok((await client.listTools()).tools.some((tool) => tool.name.startsWith('memory__')));
-  await client.callTool({ name: 'deactivate_power', arguments: { name: 'memory' } });
-  assert.ok(
-    !(await client.listTools()).tools.some((tool) => tool.name.startsWith('memory__')),
-    "the agent's own list no longer has them",
-  );
-  await waitFor(
-    () => peer.last(protocol.powersChanged)?.powers.find((p) => p.name === 'memory')?.agentSessions === withClient - 1,
-    5000,
-    'a powers notification counting one session fewer',
-  );
-  const listed = (await peer.request<null, PowersPayload>(protocol.listPowers, null)).powers.find(
-    (p) => p.name === 'memory',
-  )!;
-  assert.deepEqual(
-    [listed.active, listed.agentSessions],
-    [true, withClient - 1],
-    'still activated for the window, in one agent list fewer',
-  );
-  await client.close();
-  await peer.request(protocol.deactivatePower, { name: 'memory' });
-});
+test(
+  "a power's entry counts the agents' sessions that list its tools: " +
+    'one that deactivated it in its own session no longer counts',
+  async () => {
+    const client = await mcpClient();
+    await client.listTools();
+    const info = await peer.request<protocol.PowerParams, PowerInfo>(protocol.activatePower, { name: 'memory' });
+    const withClient = info.agentSessions;
+    assert.ok(withClient >= 1, `the new session lists memory's tools: ${withClient}`);
+    assert.ok((await client.listTools()).tools.some((tool) => tool.name.startsWith('memory__')));
+    await client.callTool({ name: 'deactivate_power', arguments: { name: 'memory' } });
+    assert.ok(
+      !(await client.listTools()).tools.some((tool) => tool.name.startsWith('memory__')),
+      "the agent's own list no longer has them",
+    );
+    await waitFor(
+      () =>
+        peer.last(protocol.powersChanged)?.powers.find((p) => p.name === 'memory')?.agentSessions === withClient - 1,
+      5000,
+      'a powers notification counting one session fewer',
+    );
+    const listed = (await peer.request<null, PowersPayload>(protocol.listPowers, null)).powers.find(
+      (p) => p.name === 'memory',
+    )!;
+    assert.deepEqual(
+      [listed.active, listed.agentSessions],
+      [true, withClient - 1],
+      'still activated for the window, in one agent list fewer',
+    );
+    await client.close();
+    await peer.request(protocol.deactivatePower, { name: 'memory' });
+  },
+);
 
 test('a request the gateway refuses comes back as an error with the gateway code and a message', async () => {
   await assert.rejects(peer.request(protocol.activatePower, { name: 'nope' }), (error: Error & { code?: number }) => {
@@ -214,7 +219,8 @@ test('reload picks up a new spell file', async () => {
   writeSpell(
     path.join(home.dir, 'extra'),
     'weather',
-    `name: weather\nversion: 1.0.0\ndescription: Forecasts.\nkeywords: [weather, forecast, rain]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n`,
+    `name: weather\nversion: 1.0.0\ndescription: Forecasts.\nkeywords: ` +
+      `[weather, forecast, rain]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n`,
   );
   const payload = await peer.request<null, PowersPayload>(protocol.reloadPowers, null);
   assert.ok(payload.powers.some((power) => power.name === 'weather'));
@@ -277,72 +283,83 @@ test('resolve with explain gives every power its factor contributions ("why this
   );
 });
 
-test('each call through MCP is pushed as activityRecorded at once; the activity request filters; a rating is stored and pushed', async () => {
-  const client = await mcpClient();
-  const before = peer.received(protocol.activityRecorded).length;
-  const read = await client.callTool({
-    name: 'call_tool_read',
-    arguments: { name: 'memory:read_graph', args: {}, intent: { operation_type: 'read', reason: 'look at the graph' } },
-  });
-  assert.ok(!read.isError, textOf(read));
-  const refused = await client.callTool({
-    name: 'call_tool_read',
-    arguments: { name: 'memory:create_entities', args: { entities: [] }, intent: { operation_type: 'read' } },
-  });
-  assert.equal(refused.isError, true);
-  await waitFor(
-    () => peer.received(protocol.activityRecorded).length >= before + 2,
-    5000,
-    'two activityRecorded notifications',
-  );
-  const [ok, rejected] = peer.received<ActivityInfo>(protocol.activityRecorded).slice(before);
-  assert.deepEqual(
-    [ok.tool, ok.status, ok.variant, ok.operationType, ok.reason, ok.rating, ok.audit],
-    ['read_graph', 'ok', 'read', 'read', 'look at the graph', 0, false],
-  );
-  assert.deepEqual([rejected.tool, rejected.status, rejected.decision], ['create_entities', 'rejected', 'rejected']);
-  assert.match(rejected.decisionReason ?? '', /call_tool_write/);
+test(
+  'each call through MCP is pushed as activityRecorded at once; the activity request filters; ' +
+    'a rating is stored and pushed',
+  async () => {
+    const client = await mcpClient();
+    const before = peer.received(protocol.activityRecorded).length;
+    const read = await client.callTool({
+      name: 'call_tool_read',
+      arguments: {
+        name: 'memory:read_graph',
+        args: {},
+        intent: { operation_type: 'read', reason: 'look at the graph' },
+      },
+    });
+    assert.ok(!read.isError, textOf(read));
+    const refused = await client.callTool({
+      name: 'call_tool_read',
+      arguments: { name: 'memory:create_entities', args: { entities: [] }, intent: { operation_type: 'read' } },
+    });
+    assert.equal(refused.isError, true);
+    await waitFor(
+      () => peer.received(protocol.activityRecorded).length >= before + 2,
+      5000,
+      'two activityRecorded notifications',
+    );
+    const [ok, rejected] = peer.received<ActivityInfo>(protocol.activityRecorded).slice(before);
+    assert.deepEqual(
+      [ok.tool, ok.status, ok.variant, ok.operationType, ok.reason, ok.rating, ok.audit],
+      ['read_graph', 'ok', 'read', 'read', 'look at the graph', 0, false],
+    );
+    assert.deepEqual([rejected.tool, rejected.status, rejected.decision], ['create_entities', 'rejected', 'rejected']);
+    assert.match(rejected.decisionReason ?? '', /call_tool_write/);
 
-  const all = await activity({});
-  assert.deepEqual(
-    all.entries.slice(0, 2).map((e) => e.id),
-    [rejected.id, ok.id],
-    'newest first',
-  );
-  assert.deepEqual(all.entries[1], ok, 'the pushed entry and the listed row agree');
-  assert.deepEqual(
-    (await activity({ status: 'rejected' })).entries.map((e) => e.id),
-    [rejected.id],
-  );
-  assert.deepEqual(
-    (await activity({ intentType: 'read', power: 'memory', status: 'ok' })).entries.map((e) => e.id),
-    [ok.id],
-  );
-  assert.deepEqual((await activity({ power: 'nobody' })).entries, []);
-  assert.equal((await activity({ limit: 1 })).entries.length, 1);
-  await assert.rejects(
-    activity({ status: 'bogus' as never }),
-    gatewayError(/status must be one of ok, error, rejected, suggested/),
-  );
+    const all = await activity({});
+    assert.deepEqual(
+      all.entries.slice(0, 2).map((e) => e.id),
+      [rejected.id, ok.id],
+      'newest first',
+    );
+    assert.deepEqual(all.entries[1], ok, 'the pushed entry and the listed row agree');
+    assert.deepEqual(
+      (await activity({ status: 'rejected' })).entries.map((e) => e.id),
+      [rejected.id],
+    );
+    assert.deepEqual(
+      (await activity({ intentType: 'read', power: 'memory', status: 'ok' })).entries.map((e) => e.id),
+      [ok.id],
+    );
+    assert.deepEqual((await activity({ power: 'nobody' })).entries, []);
+    assert.equal((await activity({ limit: 1 })).entries.length, 1);
+    await assert.rejects(
+      activity({ status: 'bogus' as never }),
+      gatewayError(/status must be one of ok, error, rejected, suggested/),
+    );
 
-  const rated = await peer.request<protocol.RateActivityParams, ActivityRated>(protocol.rateActivity, {
-    id: ok.id,
-    rating: 1,
-  });
-  assert.deepEqual(rated, { id: ok.id, rating: 1 });
-  await waitFor(
-    () => peer.received<ActivityRated>(protocol.activityRated).some((r) => r.id === ok.id && r.rating === 1),
-    5000,
-    'an activityRated notification',
-  );
-  assert.equal((await activity({ status: 'ok' })).entries.find((e) => e.id === ok.id)?.rating, 1);
-  await assert.rejects(peer.request(protocol.rateActivity, { id: ok.id, rating: 5 }), gatewayError(/rating must be 1/));
-  await assert.rejects(
-    peer.request(protocol.rateActivity, { id: 'no-such-call', rating: 1 }),
-    gatewayError(/No activity 'no-such-call'/),
-  );
-  await client.close();
-});
+    const rated = await peer.request<protocol.RateActivityParams, ActivityRated>(protocol.rateActivity, {
+      id: ok.id,
+      rating: 1,
+    });
+    assert.deepEqual(rated, { id: ok.id, rating: 1 });
+    await waitFor(
+      () => peer.received<ActivityRated>(protocol.activityRated).some((r) => r.id === ok.id && r.rating === 1),
+      5000,
+      'an activityRated notification',
+    );
+    assert.equal((await activity({ status: 'ok' })).entries.find((e) => e.id === ok.id)?.rating, 1);
+    await assert.rejects(
+      peer.request(protocol.rateActivity, { id: ok.id, rating: 5 }),
+      gatewayError(/rating must be 1/),
+    );
+    await assert.rejects(
+      peer.request(protocol.rateActivity, { id: 'no-such-call', rating: 1 }),
+      gatewayError(/No activity 'no-such-call'/),
+    );
+    await client.close();
+  },
+);
 
 test("hints: the active powers' network, and a prerequisite suggestion and its follow-up pushed live with follow rates", async () => {
   await peer.request(protocol.activatePower, { name: 'memory' });

@@ -88,7 +88,9 @@ test(
 );
 
 test(
-  'the first request waits for a listing that ends within discovery.waitMs, and finds the tool it brings; the next start, under another name, ranks it on the list kept by launch definition without starting it',
+  'the first request waits for a listing that ends within discovery.waitMs, ' +
+    'and finds the tool it brings; the next start, under another name, ' +
+    'ranks it on the list kept by launch definition without starting it',
   { timeout: 90_000 },
   async () => {
     const { home, env, importConfig } = setup(2_000, 10_000);

@@ -14,8 +14,10 @@ const memoryEntry = path.join(repoRoot, 'node_modules', '@modelcontextprotocol',
  * gateway's child supervisor from /proc, writes what it read to `report`, then serves MCP.
  */
 function proberScript(report: string): string {
-  return `import fs from 'node:fs';
-const environ = (pid) => { try { return fs.readFileSync('/proc/' + pid + '/environ', 'latin1'); } catch (error) { return 'unreadable: ' + error.code; } };
+  return (
+    `import fs from 'node:fs';
+const environ = (pid) => { try { return fs.readFileSync('/proc/' + pid + '/environ', 'latin1'); ` +
+    `} catch (error) { return 'unreadable: ' + error.code; } };
 const supervisorOf = (parent) => fs.readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).find((pid) => {
   try {
     const stat = fs.readFileSync('/proc/' + pid + '/stat', 'utf8');
@@ -27,11 +29,13 @@ const started = Date.now();
 const look = () => {
   const supervisor = supervisorOf(process.ppid);
   if (!supervisor && Date.now() - started < 10000) return setTimeout(look, 50);
-  fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify({ self: environ('self'), parent: environ(process.ppid), supervisor: supervisor ? environ(supervisor) : null }));
+  fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify({ self: environ('self'), parent: ` +
+    `environ(process.ppid), supervisor: supervisor ? environ(supervisor) : null }));
 };
 look();
 await import(${JSON.stringify(memoryEntry)});
-`;
+`
+  );
 }
 
 function setup(dir: string) {
@@ -43,12 +47,16 @@ function setup(dir: string) {
   writeSpell(
     spells,
     'prober',
-    `name: prober\nversion: 1.0.0\ndescription: Probes its environment.\nkeywords: [probe, environment, process]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(script)}]\n  env:\n    PGPASSWORD: ${SPELLS_OWN_PASSWORD}\n`,
+    `name: prober\nversion: 1.0.0\ndescription: Probes its environment.\nkeywords: ` +
+      `[probe, environment, process]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ` +
+      `[${JSON.stringify(script)}]\n  env:\n    PGPASSWORD: ${SPELLS_OWN_PASSWORD}\n`,
   );
   writeSpell(
     spells,
     'leaky',
-    `name: leaky\nversion: 1.0.0\ndescription: Asks for the admin token.\nkeywords: [leak, token, admin]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(script)}]\n  env:\n    LEAK: \${GRIMOIRE_ADMIN_TOKEN}\n`,
+    `name: leaky\nversion: 1.0.0\ndescription: Asks for the admin token.\nkeywords: ` +
+      `[leak, token, admin]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ` +
+      `[${JSON.stringify(script)}]\n  env:\n    LEAK: \${GRIMOIRE_ADMIN_TOKEN}\n`,
   );
   return { spells, report };
 }
@@ -70,7 +78,8 @@ async function probe(url: string, token: string, report: string) {
 }
 
 test(
-  'no process the gateway starts inherits its credentials: the child and the supervisor read none in /proc; a value the spell writes itself is passed',
+  'no process the gateway starts inherits its credentials: ' +
+    'the child and the supervisor read none in /proc; a value the spell writes itself is passed',
   { skip: process.platform !== 'linux' && 'reads /proc', timeout: 90_000 },
   async (t) => {
     const home = tempDir();

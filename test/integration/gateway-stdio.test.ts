@@ -132,7 +132,10 @@ test('an answer that activates nothing names tools the agent calls at once; the 
   assert.match(line, /^memory:search_nodes via call_tool_read, args \{query: string\}: /);
   assert.match(
     body.message,
-    /call_tool_(read|write|destructive)\(\{ name: '[\w-]+:[\w-]+', args: \{\.\.\.\}, intent: \{ operation_type: '(read|write|destructive)' \} \}\)/,
+    new RegExp(
+      /call_tool_(read|write|destructive)\(\{ name: '[\w-]+:[\w-]+', args: \{\.\.\.\}, intent: \{ /.source +
+        /operation_type: '(read|write|destructive)' \} \}\)/.source,
+    ),
   );
   assert.ok(
     !(await session.client.listTools()).tools.some((t) => t.name.startsWith('memory__')),

@@ -28,49 +28,59 @@ async function memorySession(settings?: object) {
 
 const entity = (name: string) => ({ entities: [{ name, entityType: 'test', observations: ['made in a test'] }] });
 
-test('create without search -> suggestion (nothing created); calling again runs it; search first runs at once with next actions', async () => {
-  const { home, env, session, call, hints } = await memorySession();
-  try {
-    await session.client.listTools(); // the client now validates results against output schemas, as editors do
-    const first = await call('create_entities', entity('Alpha'));
-    const suggestion = JSON.parse(textOf(first));
-    assert.equal(suggestion.status, 'PREREQUISITE_SUGGESTED');
-    assert.deepEqual(suggestion.missing, ['memory:search_nodes']);
-    assert.equal(suggestion.can_proceed, true);
-    assert.equal(first.isError, true, 'create_entities has an output schema: the suggestion rides as an error result');
-    assert.equal((first._meta?.['grimoire/hints'] as { status: string }).status, 'PREREQUISITE_SUGGESTED');
+test(
+  'create without search -> suggestion (nothing created); calling again runs it; ' +
+    'search first runs at once with next actions',
+  async () => {
+    const { home, env, session, call, hints } = await memorySession();
+    try {
+      await session.client.listTools(); // the client now validates results against output schemas, as editors do
+      const first = await call('create_entities', entity('Alpha'));
+      const suggestion = JSON.parse(textOf(first));
+      assert.equal(suggestion.status, 'PREREQUISITE_SUGGESTED');
+      assert.deepEqual(suggestion.missing, ['memory:search_nodes']);
+      assert.equal(suggestion.can_proceed, true);
+      assert.equal(
+        first.isError,
+        true,
+        'create_entities has an output schema: the suggestion rides as an error result',
+      );
+      assert.equal((first._meta?.['grimoire/hints'] as { status: string }).status, 'PREREQUISITE_SUGGESTED');
 
-    const again = await call('create_entities', entity('Alpha'));
-    assert.match(textOf(again), /Alpha/, 'calling again runs it');
-    assert.match(textOf(again), /Suggested next actions: memory:create_relations, memory:add_observations/);
-    const meta = again._meta?.['grimoire/hints'] as { suggested_next_actions: Array<{ tool: string; source: string }> };
-    assert.deepEqual(
-      meta.suggested_next_actions.map((a) => a.tool),
-      ['memory:create_relations', 'memory:add_observations'],
-    );
+      const again = await call('create_entities', entity('Alpha'));
+      assert.match(textOf(again), /Alpha/, 'calling again runs it');
+      assert.match(textOf(again), /Suggested next actions: memory:create_relations, memory:add_observations/);
+      const meta = again._meta?.['grimoire/hints'] as {
+        suggested_next_actions: Array<{ tool: string; source: string }>;
+      };
+      assert.deepEqual(
+        meta.suggested_next_actions.map((a) => a.tool),
+        ['memory:create_relations', 'memory:add_observations'],
+      );
 
-    await call('add_observations', { observations: [{ entityName: 'Alpha', contents: ['followed the hint'] }] });
-    const report = hints();
-    const rates = report.followRates;
-    const prerequisite = rates.find((r: { kind: string }) => r.kind === 'prerequisite');
-    assert.equal(prerequisite.proceeded, 1, 'calling again counts as proceeding past the prerequisite');
-    const next = rates.find(
-      (r: { kind: string; tool: string }) => r.kind === 'next_action' && r.tool === 'create_entities',
-    );
-    assert.equal(next.followed, 1);
-    assert.equal(next.rate, 1);
-    const statuses = JSON.parse(
-      execFileSync(process.execPath, [cliPath, 'activity', 'list', '--json', '--tool', 'create_entities'], {
-        env,
-        encoding: 'utf8',
-      }),
-    ).activity.map((r: { status: string }) => r.status);
-    assert.deepEqual(statuses, ['ok', 'suggested'], 'the first call never reached the server');
-  } finally {
-    await session.client.close();
-    home.cleanup();
-  }
-});
+      await call('add_observations', { observations: [{ entityName: 'Alpha', contents: ['followed the hint'] }] });
+      const report = hints();
+      const rates = report.followRates;
+      const prerequisite = rates.find((r: { kind: string }) => r.kind === 'prerequisite');
+      assert.equal(prerequisite.proceeded, 1, 'calling again counts as proceeding past the prerequisite');
+      const next = rates.find(
+        (r: { kind: string; tool: string }) => r.kind === 'next_action' && r.tool === 'create_entities',
+      );
+      assert.equal(next.followed, 1);
+      assert.equal(next.rate, 1);
+      const statuses = JSON.parse(
+        execFileSync(process.execPath, [cliPath, 'activity', 'list', '--json', '--tool', 'create_entities'], {
+          env,
+          encoding: 'utf8',
+        }),
+      ).activity.map((r: { status: string }) => r.status);
+      assert.deepEqual(statuses, ['ok', 'suggested'], 'the first call never reached the server');
+    } finally {
+      await session.client.close();
+      home.cleanup();
+    }
+  },
+);
 
 test('search then create runs straight away; proceed: true skips the suggestion; a child error carries its hint', async () => {
   const { home, session, call, hints } = await memorySession();

@@ -1,4 +1,7 @@
-/** The activity age limit applied to events, hints shown and recommendations, on the embedded store and on PostgreSQL (where those tables live in the database only). */
+/**
+ * The activity age limit applied to events, hints shown and recommendations, on the embedded store and on
+ * PostgreSQL (where those tables live in the database only).
+ */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';

@@ -136,7 +136,8 @@ describe('hostile children', { concurrency: 6 }, () => {
       }
       const launchesAfter = launchCount();
       console.log(
-        `exit at start: ${answers.length} activations in 5 s -> ${launchesAfter - launchesBefore} launches (${launchesAfter} since the gateway started)`,
+        `exit at start: ${answers.length} activations in 5 s -> ${launchesAfter - launchesBefore} launches ` +
+          `(${launchesAfter} since the gateway started)`,
       );
       assert.ok(
         answers.every((a) =>

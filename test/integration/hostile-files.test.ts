@@ -303,7 +303,8 @@ function post(
 }
 
 test(
-  'HTTP: a body over the limit gets 413 and the same connection serves the next request; malformed JSON gets -32700 with or without a session',
+  'HTTP: a body over the limit gets 413 and the same connection serves the next request; ' +
+    'malformed JSON gets -32700 with or without a session',
   { timeout: 45_000 },
   async () => {
     const gateway = await startHttpGateway([], env);

@@ -15,7 +15,8 @@ test('a workspace .vscode/mcp.json server becomes a read-only power described by
     `{
   // a comment, as VS Code allows
   "servers": {
-    "Unstable Test": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(fixtureServer('unstable-server'))}] },
+    "Unstable Test": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": ` +
+      `[${JSON.stringify(fixtureServer('unstable-server'))}] },
   },
 }`,
   );

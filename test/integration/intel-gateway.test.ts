@@ -24,7 +24,8 @@ function bigMarkdown(): string {
     parts.push(`## Runbook ${s}: service-${s}`, '');
     for (let p = 0; p < 6; p++)
       parts.push(
-        `Step ${p} for service-${s}: check the dashboard at https://ops.example.com/service-${s}/panel-${p} and restart the worker if the queue is stuck for more than ${p + 2} minutes.`,
+        `Step ${p} for service-${s}: check the dashboard at https://ops.example.com/service-${s}/panel-${p} ` +
+          `and restart the worker if the queue is stuck for more than ${p + 2} minutes.`,
       );
     parts.push('');
   }
@@ -84,52 +85,57 @@ test('a large directory tree is summarized; every path is kept or paged from the
   assert.equal(payload(page).next_offset, 400);
 });
 
-test('a large file read is summarized, paged back exactly, assembled within a budget; read again it reaches the server (no spell opts in to the cache) and reuses the summary; a changed file is read anew', async () => {
-  const file = path.join(project, 'docs', 'handbook.md');
-  const content = fs.readFileSync(file, 'utf8');
-  const first = await call('filesystem__read_text_file', { path: file });
-  const summary = summaryOf(first);
-  assert.match(summary.keyFindings.join(' '), /Operations handbook/);
-  assert.ok(summary.identifiers.headings.includes('Runbook 0: service-0'));
-  const structured = first.structuredContent as { content: string };
-  assert.equal(typeof structured.content, 'string', "the tool's output schema ({content: string}) is still honoured");
-  assert.ok(structured.content.length < content.length / 5);
+test(
+  'a large file read is summarized, paged back exactly, assembled within a budget; ' +
+    'read again it reaches the server (no spell opts in to the cache) and reuses the summary; ' +
+    'a changed file is read anew',
+  async () => {
+    const file = path.join(project, 'docs', 'handbook.md');
+    const content = fs.readFileSync(file, 'utf8');
+    const first = await call('filesystem__read_text_file', { path: file });
+    const summary = summaryOf(first);
+    assert.match(summary.keyFindings.join(' '), /Operations handbook/);
+    assert.ok(summary.identifiers.headings.includes('Runbook 0: service-0'));
+    const structured = first.structuredContent as { content: string };
+    assert.equal(typeof structured.content, 'string', "the tool's output schema ({content: string}) is still honoured");
+    assert.ok(structured.content.length < content.length / 5);
 
-  const id = summary.metadata.artifactId;
-  let offset: number | null = 0;
-  let joined = '';
-  while (offset !== null) {
-    const page = await call('read_artifact', { id, offset, limit: 20_000 });
-    joined += (page.content as Array<{ text: string }>)[1]!.text;
-    offset = payload(page).next_offset;
-  }
-  assert.equal(joined, content, 'the pages are the file');
+    const id = summary.metadata.artifactId;
+    let offset: number | null = 0;
+    let joined = '';
+    while (offset !== null) {
+      const page = await call('read_artifact', { id, offset, limit: 20_000 });
+      joined += (page.content as Array<{ text: string }>)[1]!.text;
+      offset = payload(page).next_offset;
+    }
+    assert.equal(joined, content, 'the pages are the file');
 
-  const context = await call('get_artifact_context', { ids: [id], maxTokens: 1200 });
-  const used = encoding.encode(textOf(context)).length;
-  assert.ok(used <= 1200 && used > 900, `used ${used} of 1200 tokens`);
-  assert.match(textOf(context), /Excerpt \(characters 0-\d+/);
+    const context = await call('get_artifact_context', { ids: [id], maxTokens: 1200 });
+    const used = encoding.encode(textOf(context)).length;
+    assert.ok(used <= 1200 && used > 900, `used ${used} of 1200 tokens`);
+    assert.match(textOf(context), /Excerpt \(characters 0-\d+/);
 
-  const again = await call('filesystem__read_text_file', { path: file });
-  assert.notEqual(summaryOf(again).metadata.cached, true, 'every call reaches the server by default');
-  assert.notEqual(summaryOf(again).metadata.artifactId, id, 'a fresh result, stored anew');
-  assert.equal(summaryOf(again).metadata.reusedFrom, id, 'the identical result was not summarized again');
-  assert.deepEqual(summaryOf(again).keyFindings, summary.keyFindings);
+    const again = await call('filesystem__read_text_file', { path: file });
+    assert.notEqual(summaryOf(again).metadata.cached, true, 'every call reaches the server by default');
+    assert.notEqual(summaryOf(again).metadata.artifactId, id, 'a fresh result, stored anew');
+    assert.equal(summaryOf(again).metadata.reusedFrom, id, 'the identical result was not summarized again');
+    assert.deepEqual(summaryOf(again).keyFindings, summary.keyFindings);
 
-  const changed = `${content}\n## Appendix\n\nAdded after the first read: see https://ops.example.com/appendix.\n`;
-  await call('filesystem__list_directory', { path: path.dirname(file) }); // the spell's prerequisite for write_file
-  const written = await call('filesystem__write_file', { path: file, content: changed });
-  assert.notEqual(written.isError, true, textOf(written));
-  const fresh = await call('filesystem__read_text_file', { path: file });
-  assert.notEqual(summaryOf(fresh).metadata.cached, true);
-  assert.equal(summaryOf(fresh).metadata.reusedFrom, undefined, 'new content, a new summary');
-  const tail = await call('read_artifact', {
-    id: summaryOf(fresh).metadata.artifactId,
-    offset: changed.length - 200,
-    limit: 500,
-  });
-  assert.match(textOf(tail), /Added after the first read/);
-});
+    const changed = `${content}\n## Appendix\n\nAdded after the first read: see https://ops.example.com/appendix.\n`;
+    await call('filesystem__list_directory', { path: path.dirname(file) }); // the spell's prerequisite for write_file
+    const written = await call('filesystem__write_file', { path: file, content: changed });
+    assert.notEqual(written.isError, true, textOf(written));
+    const fresh = await call('filesystem__read_text_file', { path: file });
+    assert.notEqual(summaryOf(fresh).metadata.cached, true);
+    assert.equal(summaryOf(fresh).metadata.reusedFrom, undefined, 'new content, a new summary');
+    const tail = await call('read_artifact', {
+      id: summaryOf(fresh).metadata.artifactId,
+      offset: changed.length - 200,
+      limit: 500,
+    });
+    assert.match(textOf(tail), /Added after the first read/);
+  },
+);
 
 test('semantic_search finds the stored results (lexically, no model in tests)', async () => {
   const found = payload(await call('semantic_search', { query: 'operations handbook runbook', limit: 3 }));

@@ -21,7 +21,8 @@ type Script = 'good' | 'bad-json' | 'slow';
 let script: Script = 'good';
 const requests: CreateMessageRequest['params'][] = [];
 const SCRIPTED =
-  '{"keyFindings":["The changelog lists 60 releases.","Release 60.0.0 is the newest.","Every release names its pull requests."],"actionableInsights":["Read the 60.0.0 notes before upgrading."]}';
+  '{"keyFindings":["The changelog lists 60 releases.","Release 60.0.0 is the newest.","Every release ' +
+  'names its pull requests."],"actionableInsights":["Read the 60.0.0 notes before upgrading."]}';
 
 let home: { dir: string; cleanup: () => void };
 let project: string;

@@ -52,7 +52,8 @@ function cliLoop(env: Record<string, string>) {
 }
 
 test(
-  'two gateways and the CLI on one folder, one gateway killed with SIGKILL mid-burst: every acknowledged call has exactly one record (database file)',
+  'two gateways and the CLI on one folder, one gateway killed with SIGKILL mid-burst: ' +
+    'every acknowledged call has exactly one record (database file)',
   { timeout: 90_000 },
   async () => {
     const data = path.join(temp.dir, 'database-file');
@@ -87,7 +88,8 @@ test(
 );
 
 test(
-  'the one gateway on a sql.js folder killed with SIGKILL mid-burst, the CLI refused meanwhile: every acknowledged call has exactly one record',
+  'the one gateway on a sql.js folder killed with SIGKILL mid-burst, the CLI refused meanwhile: ' +
+    'every acknowledged call has exactly one record',
   { timeout: 90_000 },
   async () => {
     const data = path.join(temp.dir, 'sql-js-store');

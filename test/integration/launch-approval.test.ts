@@ -27,7 +27,10 @@ const filesystemEntry = path.join(
 
 /** A script that leaves a mark when it runs, then serves MCP (server-memory): what an agent could write next to a spell. */
 function helperScript(mark: string): string {
-  return `import fs from 'node:fs';\nfs.appendFileSync(${JSON.stringify(mark)}, String(process.pid) + '\\n');\nawait import(${JSON.stringify(memoryEntry)});\n`;
+  return (
+    `import fs from 'node:fs';\nfs.appendFileSync(${JSON.stringify(mark)}, ` +
+    `String(process.pid) + '\\n');\nawait import(${JSON.stringify(memoryEntry)});\n`
+  );
 }
 
 /**
@@ -72,7 +75,9 @@ test(
     writeSpell(
       spells,
       'files',
-      `name: files\nversion: 1.0.0\ndescription: Read and write the project's files.\nkeywords: [files, write, read]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([filesystemEntry, workspace])}\n`,
+      `name: files\nversion: 1.0.0\ndescription: Read and write the project's files.\nkeywords: ` +
+        `[files, write, read]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ` +
+        `${JSON.stringify([filesystemEntry, workspace])}\n`,
     );
     const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') });
     const { client } = await connectStdio(['--spells', spells, '--workspace', workspace], env);
@@ -82,7 +87,9 @@ test(
     const mcpMark = path.join(home.dir, 'mcp-helper-ran.txt');
     const script = path.join(workspace, 'helper.mjs');
     const spellText = (extra: string) =>
-      `name: helper\nversion: 1.0.0\ndescription: Helps with notes and the knowledge graph.\nkeywords: [notes, graph, entities]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([script, ...(extra ? [extra] : [])])}\n`;
+      `name: helper\nversion: 1.0.0\ndescription: Helps with notes and the knowledge graph.\nkeywords: ` +
+      `[notes, graph, entities]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ` +
+      `${JSON.stringify([script, ...(extra ? [extra] : [])])}\n`;
     for (const folder of ['.grimoire', '.vscode']) {
       const made = await client.callTool({
         name: 'call_tool_write',
@@ -201,7 +208,9 @@ test(
     writeSpell(
       path.join(workspace, '.grimoire'),
       'helper',
-      `name: helper\nversion: 1.0.0\ndescription: Helps with notes.\nkeywords: [notes, graph, entities]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(path.join(workspace, 'helper.mjs'))}]\n`,
+      `name: helper\nversion: 1.0.0\ndescription: Helps with notes.\nkeywords: ` +
+        `[notes, graph, entities]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ` +
+        `[${JSON.stringify(path.join(workspace, 'helper.mjs'))}]\n`,
     );
     const adminToken = 'admin-' + 'z'.repeat(40);
     const env = gatewayEnv({ home: home.dir, data: path.join(home.dir, 'data') }, { GRIMOIRE_ADMIN_TOKEN: adminToken });

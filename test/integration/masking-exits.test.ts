@@ -122,38 +122,46 @@ test("a child's log lines, progress messages and error result reach the agent ma
   for (const secret of secrets) assert.ok(!everything.includes(secret), `${secret} reached the agent`);
 });
 
-test('a crash quoting stderr with a key and a URL password: masked in the crash message, the log, events, activity and the store', async () => {
-  define({});
-  const crashed = await session.client.callTool({ name: 'talker__crash', arguments: {} });
-  seen.push(JSON.stringify(crashed));
-  assert.equal(crashed.isError, true);
-  await waitFor(
-    () => session.logMessages.some((m) => /talker.*crashed/.test(m)),
-    10_000,
-    'the crash told to the session',
-  );
-  const told = session.logMessages.find((m) => /talker.*crashed/.test(m))!;
-  assert.match(told, /postgres:\/\/admin:\*\*\*@db\.internal/, 'the crash message quotes the last stderr line, masked');
+test(
+  'a crash quoting stderr with a key and a URL password: masked in the crash message, the log, events, ' +
+    'activity and the store',
+  async () => {
+    define({});
+    const crashed = await session.client.callTool({ name: 'talker__crash', arguments: {} });
+    seen.push(JSON.stringify(crashed));
+    assert.equal(crashed.isError, true);
+    await waitFor(
+      () => session.logMessages.some((m) => /talker.*crashed/.test(m)),
+      10_000,
+      'the crash told to the session',
+    );
+    const told = session.logMessages.find((m) => /talker.*crashed/.test(m))!;
+    assert.match(
+      told,
+      /postgres:\/\/admin:\*\*\*@db\.internal/,
+      'the crash message quotes the last stderr line, masked',
+    );
 
-  const run = async (...args: string[]) =>
-    (await promisify(execFile)(process.execPath, [cliPath, ...args], { env: fixture.env, encoding: 'utf8' })).stdout;
-  const events = await run('events', '--json', '--limit', '200');
-  const activity = await run('activity', 'list', '--json');
-  assert.match(events, /power\.crashed/);
-  assert.match(events, /postgres:\/\/admin:\*\*\*@/);
-  assert.match(activity, /talker/);
-  const log = session.stderr.join('');
-  assert.match(log, /stderr: booting worker 3/, 'ordinary stderr lines are logged as they are');
-  assert.match(log, /'talker'/, "the power's name is not masked although MODE: talker is an env value");
-  const files = filesUnder(path.join(fixture.home.dir, 'data'));
-  assert.ok(files.length > 0);
-  const exits: Array<[string, string]> = [
-    ['agent', [...seen, ...session.logMessages].join('\n')],
-    ['events', events],
-    ['activity', activity],
-    ['log', log],
-  ];
-  for (const file of files) exits.push([path.relative(fixture.home.dir, file), fs.readFileSync(file, 'latin1')]);
-  for (const [where, text] of exits)
-    for (const secret of secrets) assert.ok(!text.includes(secret), `${secret} in ${where}`);
-});
+    const run = async (...args: string[]) =>
+      (await promisify(execFile)(process.execPath, [cliPath, ...args], { env: fixture.env, encoding: 'utf8' })).stdout;
+    const events = await run('events', '--json', '--limit', '200');
+    const activity = await run('activity', 'list', '--json');
+    assert.match(events, /power\.crashed/);
+    assert.match(events, /postgres:\/\/admin:\*\*\*@/);
+    assert.match(activity, /talker/);
+    const log = session.stderr.join('');
+    assert.match(log, /stderr: booting worker 3/, 'ordinary stderr lines are logged as they are');
+    assert.match(log, /'talker'/, "the power's name is not masked although MODE: talker is an env value");
+    const files = filesUnder(path.join(fixture.home.dir, 'data'));
+    assert.ok(files.length > 0);
+    const exits: Array<[string, string]> = [
+      ['agent', [...seen, ...session.logMessages].join('\n')],
+      ['events', events],
+      ['activity', activity],
+      ['log', log],
+    ];
+    for (const file of files) exits.push([path.relative(fixture.home.dir, file), fs.readFileSync(file, 'latin1')]);
+    for (const [where, text] of exits)
+      for (const secret of secrets) assert.ok(!text.includes(secret), `${secret} in ${where}`);
+  },
+);

@@ -62,26 +62,34 @@ function listTools(token: string, url = gateway.url): Promise<Response> {
   });
 }
 
-test("a modern user takes a place under the session limits; one the full gateway cannot seat gets 503 and the limit's message", async () => {
-  const held = [await connectHttp(gateway.url, tokens.mallory), await connectHttp(gateway.url, tokens.mallory)];
-  try {
-    // The owner's modern requests: mallory holds both places and more than the owner would, so her oldest session makes room.
-    const owner = await listTools(gateway.token);
-    assert.equal(owner.status, 200, await owner.clone().text());
-    assert.equal(((await owner.json()) as { result?: { resultType?: string } }).result?.resultType, 'complete');
-    // Bob: the two places are held by one session each of mallory and the owner; no one holds more than bob would.
-    const bob = await listTools(tokens.bob);
-    assert.equal(bob.status, 503);
-    assert.match(((await bob.json()) as { error: { message: string } }).error.message, /sessions\.maxConcurrent|limit/);
-    // The owner's next modern request uses the place the owner already has.
-    assert.equal((await listTools(gateway.token)).status, 200);
-  } finally {
-    await Promise.all(held.map((s) => s.client.close().catch(() => undefined)));
-  }
-});
+test(
+  'a modern user takes a place under the session limits; one the full gateway cannot seat gets 503 and ' +
+    "the limit's message",
+  async () => {
+    const held = [await connectHttp(gateway.url, tokens.mallory), await connectHttp(gateway.url, tokens.mallory)];
+    try {
+      // The owner's modern requests: mallory holds both places and more than the owner would, so her oldest session makes room.
+      const owner = await listTools(gateway.token);
+      assert.equal(owner.status, 200, await owner.clone().text());
+      assert.equal(((await owner.json()) as { result?: { resultType?: string } }).result?.resultType, 'complete');
+      // Bob: the two places are held by one session each of mallory and the owner; no one holds more than bob would.
+      const bob = await listTools(tokens.bob);
+      assert.equal(bob.status, 503);
+      assert.match(
+        ((await bob.json()) as { error: { message: string } }).error.message,
+        /sessions\.maxConcurrent|limit/,
+      );
+      // The owner's next modern request uses the place the owner already has.
+      assert.equal((await listTools(gateway.token)).status, 200);
+    } finally {
+      await Promise.all(held.map((s) => s.client.close().catch(() => undefined)));
+    }
+  },
+);
 
 test(
-  "a modern user idle past sessions.idleMinutes gives up its place: another user is seated, and the first one's next request must wait its turn",
+  'a modern user idle past sessions.idleMinutes gives up its place: ' +
+    "another user is seated, and the first one's next request must wait its turn",
   { timeout: 30_000 },
   async () => {
     const idle = tempDir();

@@ -91,7 +91,8 @@ async function pollUntil(taskId: string, done: (status: unknown) => boolean): Pr
 }
 
 test(
-  "a task's power asks after the request that started it ended, amid the user's other requests: tasks/get shows input_required and tasks/update answers the power",
+  "a task's power asks after the request that started it ended, amid the user's other requests: " +
+    'tasks/get shows input_required and tasks/update answers the power',
   { timeout: 60_000 },
   async () => {
     // The power starts for a call that declared elicitation, so that it is told the gateway can elicit.

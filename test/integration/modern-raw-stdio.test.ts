@@ -137,7 +137,15 @@ test('the tool an answer names is called with call_tool_* and answers with resul
 test("subscriptions/listen carries an activated power's prompt and resource list changes, and never a tool list change", async () => {
   const id = nextId++;
   child.stdin!.write(
-    `${JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: envelope(), notifications: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true } } })}\n`,
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'subscriptions/listen',
+      params: {
+        _meta: envelope(),
+        notifications: { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true },
+      },
+    }) + '\n',
   );
   const ours = (method: string) =>
     notifications.filter(

@@ -341,7 +341,8 @@ async function pollAt(
 const ended = (status: unknown) => status === 'completed' || status === 'failed' || status === 'cancelled';
 
 test(
-  "a long call answered as a task is followed on the replica that does not run it: its status, result, question and cancellation; another user's get is unknown on both",
+  'a long call answered as a task is followed on the replica that does not run it: ' +
+    "its status, result, question and cancellation; another user's get is unknown on both",
   { skip, timeout: 90_000 },
   async () => {
     const [gina, hal] = await Promise.all([addUser('gina'), addUser('hal')]);

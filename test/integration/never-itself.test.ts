@@ -15,7 +15,8 @@ function claudeConfig(configDir: string, servers: Record<string, unknown>): void
 }
 
 test(
-  'a Claude Desktop config that names Grimoire beside its servers: every way of running Grimoire is skipped with an info line, the other server is imported',
+  'a Claude Desktop config that names Grimoire beside its servers: ' +
+    'every way of running Grimoire is skipped with an info line, the other server is imported',
   { timeout: 60_000 },
   () => {
     const home = tempDir();

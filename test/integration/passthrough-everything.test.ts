@@ -65,7 +65,8 @@ async function agentClient(spells: string, home: string) {
 
 for (const childTransport of ['stdio', 'http'] as const) {
   test(
-    `server-everything over ${childTransport} behind the gateway: prompts, resources, completion, progress, sampling, elicitation, roots, logs`,
+    `server-everything over ${childTransport} behind the gateway: ` +
+      `prompts, resources, completion, progress, sampling, elicitation, roots, logs`,
     { timeout: 120_000 },
     async (t) => {
       const remote = childTransport === 'http' ? await startRemoteEverything('streamableHttp') : undefined;

@@ -39,7 +39,8 @@ async function readOnly(url: string, on: boolean): Promise<void> {
 }
 
 test(
-  'PostgreSQL refusing the writes: a call whose record was refused is answered with that error; no further tool is called; writable again, calls are recorded',
+  'PostgreSQL refusing the writes: a call whose record was refused is answered with that error; ' +
+    'no further tool is called; writable again, calls are recorded',
   { skip, timeout: 90_000 },
   async (t) => {
     const url = await postgres.cluster.freshDatabase();

@@ -104,7 +104,8 @@ test(
       const lsn = async () =>
         (
           await admin.query<{ insert: string; unflushed: string }>(
-            'SELECT pg_current_wal_insert_lsn() AS insert, pg_wal_lsn_diff(pg_current_wal_insert_lsn(), pg_current_wal_flush_lsn()) AS unflushed',
+            'SELECT pg_current_wal_insert_lsn() AS insert, pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ' +
+              'pg_current_wal_flush_lsn()) AS unflushed',
           )
         ).rows[0]!;
       // PostgreSQL's WAL writer also wakes when an asynchronous commit fills a WAL page: one small

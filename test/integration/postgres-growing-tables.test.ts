@@ -19,7 +19,7 @@ import { InlineTokenizer } from '../../server/intel/tokens/tokenizer.js';
 import { setLogSink } from '../../server/log.js';
 import { RecommendationLog, requestFollowed } from '../../server/ranking/recommendations.js';
 import { NEUTRAL } from '../../server/ranking/usage-group.js';
-import { EmbeddingCache } from '../../server/resolve/semantic/embedding-cache.js';
+import { EmbeddingCache } from '../../server/text/embedding-cache.js';
 import { Embedder } from '../../server/resolve/semantic/embedder.js';
 import { PgStore } from '../../server/store/postgres/pg-store.js';
 import { gatewayEnv } from '../helpers/gateway-process.js';
@@ -174,7 +174,8 @@ test(
 );
 
 test(
-  'intel_calls: token counts written by one replica, summed by `grimoire stats` on another, pruned past the retention in the database; not held in memory',
+  'intel_calls: token counts written by one replica, summed by `grimoire stats` on another, ' +
+    'pruned past the retention in the database; not held in memory',
   { skip },
   async () => {
     const ledger = new TokenLedger(writer, new InlineTokenizer());

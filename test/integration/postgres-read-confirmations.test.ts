@@ -7,7 +7,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ServerToolLists } from '../../server/catalog/server-tool-lists.js';
 import { PgStore } from '../../server/store/postgres/pg-store.js';
 import { ReadConfirmations } from '../../server/trust/read-confirmations.js';
-import { toolHash } from '../../server/trust/tool-hash.js';
+import { toolHash } from '../../server/trust/pins.js';
 import { waitFor } from '../helpers/gateway-process.js';
 import { useTestCluster } from '../helpers/test-cluster.js';
 

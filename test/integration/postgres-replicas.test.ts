@@ -48,7 +48,9 @@ const postgres = useTestCluster({
     writeSpell(
       home,
       'defined',
-      `name: defined\nversion: 1.0.0\ndescription: A test server whose tools come from a file.\nkeywords: [notes, peek, review]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([fixtureServer('defined-server'), defs])}\n`,
+      `name: defined\nversion: 1.0.0\ndescription: A test server whose tools come from a file.\nkeywords: ` +
+        `[notes, peek, review]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ` +
+        `${JSON.stringify([fixtureServer('defined-server'), defs])}\n`,
     );
     replicas.push(...(await Promise.all([0, 1, 2].map((n) => startHttpGateway(['--spells', home], env(n))))));
   },

@@ -20,7 +20,10 @@ test(
     const spells = path.join(home.dir, 'spells');
     const memory = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
     const spell = (name: string, description: string, keywords: string) =>
-      `name: ${name}\nversion: 1.0.0\ndescription: ${description}\nkeywords: [${keywords}]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: [${JSON.stringify(memory)}]\n  env:\n    MEMORY_FILE_PATH: ${JSON.stringify(path.join(home.dir, `${name}.jsonl`))}\n`;
+      `name: ${name}\nversion: 1.0.0\ndescription: ${description}\nkeywords: ` +
+      `[${keywords}]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ` +
+      `[${JSON.stringify(memory)}]\n  env:\n    MEMORY_FILE_PATH: ` +
+      `${JSON.stringify(path.join(home.dir, `${name}.jsonl`))}\n`;
     writeSpell(
       spells,
       'notes',

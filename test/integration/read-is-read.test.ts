@@ -60,38 +60,43 @@ const call = (variant: 'read' | 'write', name: string, args: Record<string, unkn
     arguments: { name, args, intent: { operation_type: variant, reason: 'test' } },
   });
 
-test("sqlite's unannotated query (it executes any SQL): DELETE refused on call_tool_read with how to proceed, allowed on call_tool_write", async () => {
-  for (const sql of [
-    'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)',
-    "INSERT INTO notes (text) VALUES ('keep'), ('drop')",
-  ]) {
-    const made = await call('write', 'sqlite:query', { sql });
-    assert.notEqual(made.isError, true, textOf(made));
-  }
-  const refused = await call('read', 'sqlite:query', { sql: "DELETE FROM notes WHERE text = 'drop'" });
-  assert.equal(refused.isError, true);
-  assert.equal(
-    payload(refused).error,
-    "Tool 'sqlite:query' is marked as not read-only by Grimoire from its name or description (inferred; no annotation was given) (it writes); use call_tool_write.",
-  );
-  const count = async () =>
-    JSON.parse(textOf(await call('write', 'sqlite:query', { sql: 'SELECT COUNT(*) AS n FROM notes' })))[0].n;
-  assert.equal(await count(), 2, 'nothing was deleted');
+test(
+  "sqlite's unannotated query (it executes any SQL): DELETE refused on call_tool_read with how to " +
+    'proceed, allowed on call_tool_write',
+  async () => {
+    for (const sql of [
+      'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)',
+      "INSERT INTO notes (text) VALUES ('keep'), ('drop')",
+    ]) {
+      const made = await call('write', 'sqlite:query', { sql });
+      assert.notEqual(made.isError, true, textOf(made));
+    }
+    const refused = await call('read', 'sqlite:query', { sql: "DELETE FROM notes WHERE text = 'drop'" });
+    assert.equal(refused.isError, true);
+    assert.equal(
+      payload(refused).error,
+      "Tool 'sqlite:query' is marked as not read-only by Grimoire from its name or description (inferred; " +
+        'no annotation was given) (it writes); use call_tool_write.',
+    );
+    const count = async () =>
+      JSON.parse(textOf(await call('write', 'sqlite:query', { sql: 'SELECT COUNT(*) AS n FROM notes' })))[0].n;
+    assert.equal(await count(), 2, 'nothing was deleted');
 
-  const found = payload(
-    await session.client.callTool({
-      name: 'retrieve_tools',
-      arguments: { query: 'execute a raw SQL query', limit: 5 },
-    }),
-  );
-  const query = found.tools.find((t: { name: string }) => t.name === 'sqlite:query');
-  assert.equal(query.call_with, 'call_tool_write');
-  assert.equal(query.annotations.inferred, true, 'the guess is shown, marked inferred');
+    const found = payload(
+      await session.client.callTool({
+        name: 'retrieve_tools',
+        arguments: { query: 'execute a raw SQL query', limit: 5 },
+      }),
+    );
+    const query = found.tools.find((t: { name: string }) => t.name === 'sqlite:query');
+    assert.equal(query.call_with, 'call_tool_write');
+    assert.equal(query.annotations.inferred, true, 'the guess is shown, marked inferred');
 
-  const deleted = await call('write', 'sqlite:query', { sql: "DELETE FROM notes WHERE text = 'drop'" });
-  assert.notEqual(deleted.isError, true, textOf(deleted));
-  assert.equal(await count(), 1);
-});
+    const deleted = await call('write', 'sqlite:query', { sql: "DELETE FROM notes WHERE text = 'drop'" });
+    assert.notEqual(deleted.isError, true, textOf(deleted));
+    assert.equal(await count(), 1);
+  },
+);
 
 test('a changed file read twice returns the new content (over 2 KB: summarized, never served from cache)', async () => {
   const body = (marker: string) =>

@@ -25,7 +25,9 @@ test(
       writeSpell(
         spells,
         power,
-        `name: ${power}\nversion: 1.0.0\ndescription: A server that answers any resource read.\nkeywords: [probe, resources, links]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([fixtureServer('feature-probe-server'), logOf(power)])}\n`,
+        `name: ${power}\nversion: 1.0.0\ndescription: A server that answers any resource read.\nkeywords: ` +
+          `[probe, resources, links]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ` +
+          `${JSON.stringify([fixtureServer('feature-probe-server'), logOf(power)])}\n`,
       );
     }
     fs.writeFileSync(path.join(home.dir, 'settings.json'), JSON.stringify({ powers: { disabled: ['off'] } }));

@@ -56,68 +56,72 @@ const events = async (power: string, kind: string) =>
     ).events as Array<{ kind: string; power: string }>
   ).filter((e) => e.power === power && e.kind === kind).length;
 
-test('two sessions with different active powers; list_changed only to the session whose list changed; children shared and reference-counted', async () => {
-  const a = await connectHttp(gateway.url, gateway.token);
-  const b = await connectHttp(gateway.url, gateway.token);
-  try {
-    assert.equal(
-      payload(await a.client.callTool({ name: 'activate_power', arguments: { name: 'memory' } })).status,
-      'activated',
-    );
-    await waitFor(() => a.listChanged.count > 0, 5000, 'list_changed to A');
-    assert.equal(b.listChanged.count, 0, 'B was not told');
-    assert.equal(
-      payload(await b.client.callTool({ name: 'activate_power', arguments: { name: 'everything' } })).status,
-      'activated',
-    );
-    await waitFor(() => b.listChanged.count > 0, 5000, 'list_changed to B');
-    const aSeen = a.listChanged.count;
+test(
+  'two sessions with different active powers; list_changed only to the session whose list changed; ' +
+    'children shared and reference-counted',
+  async () => {
+    const a = await connectHttp(gateway.url, gateway.token);
+    const b = await connectHttp(gateway.url, gateway.token);
+    try {
+      assert.equal(
+        payload(await a.client.callTool({ name: 'activate_power', arguments: { name: 'memory' } })).status,
+        'activated',
+      );
+      await waitFor(() => a.listChanged.count > 0, 5000, 'list_changed to A');
+      assert.equal(b.listChanged.count, 0, 'B was not told');
+      assert.equal(
+        payload(await b.client.callTool({ name: 'activate_power', arguments: { name: 'everything' } })).status,
+        'activated',
+      );
+      await waitFor(() => b.listChanged.count > 0, 5000, 'list_changed to B');
+      const aSeen = a.listChanged.count;
 
-    const aNames = await names(a);
-    const bNames = await names(b);
-    assert.ok(
-      aNames.includes('memory__read_graph') && !aNames.some((n) => n.startsWith('everything__')),
-      'A sees memory only',
-    );
-    assert.ok(
-      bNames.includes('everything__echo') && !bNames.some((n) => n.startsWith('memory__')),
-      'B sees everything only',
-    );
-    assert.equal(
-      (await b.client.callTool({ name: 'memory__read_graph', arguments: {} })).isError,
-      true,
-      "B cannot call A's exposed tool",
-    );
+      const aNames = await names(a);
+      const bNames = await names(b);
+      assert.ok(
+        aNames.includes('memory__read_graph') && !aNames.some((n) => n.startsWith('everything__')),
+        'A sees memory only',
+      );
+      assert.ok(
+        bNames.includes('everything__echo') && !bNames.some((n) => n.startsWith('memory__')),
+        'B sees everything only',
+      );
+      assert.equal(
+        (await b.client.callTool({ name: 'memory__read_graph', arguments: {} })).isError,
+        true,
+        "B cannot call A's exposed tool",
+      );
 
-    // B deactivating a power it never activated changes nothing for A.
-    await b.client.callTool({ name: 'deactivate_power', arguments: { name: 'memory' } });
-    assert.ok((await names(a)).includes('memory__read_graph'));
-    assert.notEqual((await a.client.callTool({ name: 'memory__read_graph', arguments: {} })).isError, true);
+      // B deactivating a power it never activated changes nothing for A.
+      await b.client.callTool({ name: 'deactivate_power', arguments: { name: 'memory' } });
+      assert.ok((await names(a)).includes('memory__read_graph'));
+      assert.notEqual((await a.client.callTool({ name: 'memory__read_graph', arguments: {} })).isError, true);
 
-    // Both use filesystem: one child; it keeps running while one session still has it active.
-    await a.client.callTool({ name: 'activate_power', arguments: { name: 'filesystem' } });
-    await b.client.callTool({ name: 'activate_power', arguments: { name: 'filesystem' } });
-    const starts = await events('filesystem', 'power.active');
-    const stops = await events('filesystem', 'power.stopped');
-    await a.client.callTool({ name: 'deactivate_power', arguments: { name: 'filesystem' } });
-    assert.ok(!(await names(a)).some((n) => n.startsWith('filesystem__')));
-    assert.ok((await names(b)).includes('filesystem__list_allowed_directories'));
-    const listed = await b.client.callTool({ name: 'filesystem__list_allowed_directories', arguments: {} });
-    assert.notEqual(listed.isError, true, textOf(listed));
-    assert.equal(await events('filesystem', 'power.stopped'), stops, 'still used by B: not stopped');
-    assert.equal(await events('filesystem', 'power.active'), starts, 'the same child served both sessions');
-    await b.client.callTool({ name: 'deactivate_power', arguments: { name: 'filesystem' } });
-    await waitFor(
-      async () => (await events('filesystem', 'power.stopped')) === stops + 1,
-      5000,
-      'the child stopped once no session used it',
-    );
-    assert.ok(a.listChanged.count > aSeen, 'A was told about its own filesystem changes');
-  } finally {
-    await end(a);
-    await end(b);
-  }
-});
+      // Both use filesystem: one child; it keeps running while one session still has it active.
+      await a.client.callTool({ name: 'activate_power', arguments: { name: 'filesystem' } });
+      await b.client.callTool({ name: 'activate_power', arguments: { name: 'filesystem' } });
+      const starts = await events('filesystem', 'power.active');
+      const stops = await events('filesystem', 'power.stopped');
+      await a.client.callTool({ name: 'deactivate_power', arguments: { name: 'filesystem' } });
+      assert.ok(!(await names(a)).some((n) => n.startsWith('filesystem__')));
+      assert.ok((await names(b)).includes('filesystem__list_allowed_directories'));
+      const listed = await b.client.callTool({ name: 'filesystem__list_allowed_directories', arguments: {} });
+      assert.notEqual(listed.isError, true, textOf(listed));
+      assert.equal(await events('filesystem', 'power.stopped'), stops, 'still used by B: not stopped');
+      assert.equal(await events('filesystem', 'power.active'), starts, 'the same child served both sessions');
+      await b.client.callTool({ name: 'deactivate_power', arguments: { name: 'filesystem' } });
+      await waitFor(
+        async () => (await events('filesystem', 'power.stopped')) === stops + 1,
+        5000,
+        'the child stopped once no session used it',
+      );
+      assert.ok(a.listChanged.count > aSeen, 'A was told about its own filesystem changes');
+    } finally {
+      await end(a);
+      await end(b);
+    }
+  },
+);
 
 test("past its limit a client's least recently used session is closed to make room; the others keep working", async () => {
   const open = [

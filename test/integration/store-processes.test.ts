@@ -169,7 +169,8 @@ function setup(
 
 for (const next of ['sql.js', 'native'] as const) {
   test(
-    `a sql.js process has its data dir alone: a second process (sql.js, native) is refused, naming it, changing nothing; after SIGKILL the next open (${next}) has every acknowledged record once`,
+    `a sql.js process has its data dir alone: a second process (sql.js, native) is refused, naming it, ` +
+      `changing nothing; after SIGKILL the next open (${next}) has every acknowledged record once`,
     { timeout: 30_000 },
     async (t) => {
       const native = await nativeEngineOrReason();

@@ -132,7 +132,10 @@ test('a power answering malformed tools/call results: each call fails clearly, t
   writeSpell(
     spells,
     'malformed',
-    `name: malformed\nversion: 1.0.0\ndescription: A test server whose tools answer malformed results.\nkeywords: [malformed, results, test]\nsteering: Test guidance.\nserver:\n  command: ${JSON.stringify(process.execPath)}\n  args: ${JSON.stringify([fixtureServer('malformed-result-server')])}\n`,
+    `name: malformed\nversion: 1.0.0\ndescription: A test server whose tools answer malformed ` +
+      `results.\nkeywords: [malformed, results, test]\nsteering: Test guidance.\nserver:\n  command: ` +
+      `${JSON.stringify(process.execPath)}\n  args: ` +
+      `${JSON.stringify([fixtureServer('malformed-result-server')])}\n`,
   );
   const session = await connectStdio(
     ['--spells', spells, '--no-imports'],

@@ -4,7 +4,7 @@ import { ActivityLog } from '../../server/activity/activity-log.js';
 import { shortId } from '../../server/activity/activity-id.js';
 import * as table from '../../server/activity/activity-table.js';
 import { EventLog, latestEvents } from '../../server/activity/event-log.js';
-import { eventOp } from '../../server/store/event-op.js';
+import { eventOp } from '../../server/store/write-op.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -23,7 +23,10 @@ const paths = ['server', 'client', 'protocol', 'test', 'webview', 'docs']
   .filter((dir) => fs.existsSync(path.join(repoRoot, dir)))
   .flatMap((dir) => [`${dir}/`, ...tree(dir)]);
 
-/** The page's code spans that name a source file or a folder (`gateway/ports.ts`, `rpc/`, `activation.ts`); links outside the repository left out. */
+/**
+ * The page's code spans that name a source file or a folder (`gateway/ports.ts`, `rpc/`, `activation.ts`);
+ * links outside the repository left out.
+ */
 const named = [
   ...new Set(
     [...page.matchAll(/`([^`\s]+)`/g)]

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BUNDLED_BENCHMARKS, benchmarksDir } from '../../server/bench/benchmarks-dir.js';
+import { BUNDLED_BENCHMARKS, benchmarksDir } from '../../server/bench/dataset.js';
 import { devSets } from '../../server/bench/calibrate.js';
 import { readJsonl, type BenchQuery } from '../../server/bench/dataset.js';
 import { repoRoot } from '../helpers/temp.js';

@@ -50,10 +50,13 @@ test('an answer over the limit becomes an error for its request; the child and t
 });
 
 /** A child that writes lines that are not JSON-RPC messages (one of them a request's answer in all but its id), then answers. */
-const MISBEHAVING_CHILD = `
+const MISBEHAVING_CHILD =
+  `
 process.stdin.once('data', () => {
-  process.stdout.write('not json\\n\\n   \\n{"hello":1}\\n{"jsonrpc":"2.0","id":null,"result":{}}\\n[{"jsonrpc":"2.0","id":1,"result":{}}]\\n');
-  process.stdout.write('{"jsonrpc":"2.0","id":1,"result":{"ok":"\\u00e9t\\u00e9"}}\\r\\n{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\\n');
+  process.stdout.write('not json\\n\\n   \\n{"hello":1}\\n{"jsonrpc":"2.0","id":null,"result":{}}\\n` +
+  `[{"jsonrpc":"2.0","id":1,"result":{}}]\\n');
+  process.stdout.write('{"jsonrpc":"2.0","id":1,"result":{"ok":"\\u00e9t\\u00e9"}}\\r\\n` +
+  `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}\\n');
 });`;
 
 test('lines that are not JSON-RPC messages are reported and dropped; blank lines are skipped; the answer after them arrives', async () => {

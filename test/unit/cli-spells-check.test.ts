@@ -16,7 +16,8 @@ function check(args: string[], home: string) {
 }
 
 const VALID = (name: string) =>
-  `name: ${name}\nversion: 1.0.0\ndescription: A test power.\nkeywords: [one, two, three]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n`;
+  `name: ${name}\nversion: 1.0.0\ndescription: A test power.\nkeywords: ` +
+  `[one, two, three]\nserver:\n  command: ${JSON.stringify(process.execPath)}\n`;
 
 test('malformed files: file:line:col: severity: message lines, a summary, exit 1', () => {
   const home = tempDir();
@@ -33,9 +34,12 @@ test('malformed files: file:line:col: severity: message lines, a summary, exit 1
     assert.equal(code, 1, out);
     const lines = out.trim().split('\n');
     assert.deepEqual(lines.slice(0, -1), [
-      `${bad}:1:7: error: name "Bad Name" has characters other than a-z, 0-9 and "-" (fix: use lowercase letters, digits and "-" only, e.g. name: github-issues)`,
-      `${bad}:4:11: error: keywords has 1 entry; at least 3 are needed (fix: list 3 to 20 words a user might say when they need this power)`,
-      `${bad}:6:12: warning: command "no-such-program-i36b" was not found on PATH: the power cannot start (fix: install the program, or give its full path)`,
+      `${bad}:1:7: error: name "Bad Name" has characters other than a-z, 0-9 and "-" (fix: ` +
+        `use lowercase letters, digits and "-" only, e.g. name: github-issues)`,
+      `${bad}:4:11: error: keywords has 1 entry; at least 3 are needed (fix: ` +
+        `list 3 to 20 words a user might say when they need this power)`,
+      `${bad}:6:12: warning: command "no-such-program-i36b" was not found on PATH: ` +
+        `the power cannot start (fix: install the program, or give its full path)`,
       `${broken}:2:11: error: YAML syntax error: this "[" is never closed (fix: close it with "]")`,
     ]);
     assert.equal(

@@ -170,7 +170,8 @@ describe('route through Grimoire alone', () => {
     roundTrip('bom', '\uFEFF{\n  "servers": {\n    "a": { "command": "x" }\n  }\n}\n', 'a');
     roundTrip(
       'odd-values',
-      '{"servers":{"a":{"command":"x","args":["\\u00e9t\\u00e9", "1e3", "\\"q\\""],"env":{}},"b":{"command":"y","args":[]},"c":{"command":"z","args":["✓"]}},"inputs":[]}',
+      '{"servers":{"a":{"command":"x","args":["\\u00e9t\\u00e9", "1e3", ' +
+        '"\\"q\\""],"env":{}},"b":{"command":"y","args":[]},"c":{"command":"z","args":["✓"]}},"inputs":[]}',
       'b',
     );
     roundTrip('one-line-last', '{ "servers": { "a": { "command": "x" }, "b": { "command": "y" } } }', 'b');

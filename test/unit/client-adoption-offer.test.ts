@@ -1,4 +1,7 @@
-/** The routing offer: every listed-twice server in one message with its figures, "Not Now" per server, a server added later offered then. */
+/**
+ * The routing offer: every listed-twice server in one message with its figures, "Not Now" per server, a
+ * server added later offered then.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { offerKey, offerText, openOffers, reportIsBehind } from '../../client/adoption-offer.js';
@@ -19,7 +22,10 @@ test('one offer names every listed-twice server with its tools and tokens', () =
   const text = offerText(openOffers(three, new Set()), () => '.vscode/mcp.json');
   assert.equal(
     text,
-    'Grimoire: VS Code also offers "memory" (9 tools, 2380 tokens), "filesystem" (14 tools, 3100 tokens) and "time" (6 tools, 700 tokens) to the agent directly (from .vscode/mcp.json): their tools are listed twice when Grimoire activates them, and on every request even when it does not.',
+    'Grimoire: VS Code also offers "memory" (9 tools, 2380 tokens), "filesystem" (14 tools, ' +
+      '3100 tokens) and "time" (6 tools, 700 tokens) to the agent directly (from .vscode/mcp.json): ' +
+      'their tools are listed twice when Grimoire activates them, ' +
+      'and on every request even when it does not.',
   );
   assert.match(
     offerText([entry('memory', 9, 2380)]),

@@ -33,13 +33,17 @@ test(
   (t) => {
     const file = fifoMcpJson(t);
     const regular = fs.statSync(__filename);
-    // The swap cannot be timed from outside: this child's first stat of the file answers what a regular file's stat would, as if it was swapped just after.
-    const child = `
+    // The swap cannot be timed from outside: this child's first stat of the file answers what a regular
+    // file's stat would, as if it was swapped just after.
+    const child =
+      `
     const fs = require('node:fs');
     const stat = fs.statSync;
     let first = true;
     fs.statSync = (file, ...rest) => {
-      if (first && file === ${JSON.stringify(file)}) { first = false; return Object.assign(Object.create(fs.Stats.prototype), ${JSON.stringify({ ...regular })}, { mode: ${regular.mode} }); }
+      if (first && file === ${JSON.stringify(file)}) { first = false; ` +
+      `return Object.assign(Object.create(fs.Stats.prototype), ${JSON.stringify({ ...regular })}, { mode: ` +
+      `${regular.mode} }); }
       return stat(file, ...rest);
     };
     const { readForEdit } = require(${JSON.stringify(path.join(repoRoot, 'out', 'client', 'file-write.js'))});

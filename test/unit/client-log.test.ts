@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type * as vscode from 'vscode';
 import { parseServerLogLine, redact, redactingChannel } from '../../client/log.js';
 
 const TOKEN = 'Zx9_k3LmQ2vR8tYb1nWc4eHs7uJd0aPf5gKo6iXy';
@@ -41,7 +40,7 @@ test('the channel given to vscode-languageclient redacts every string it writes'
     error: record,
     show: () => written.push('shown'),
   };
-  const channel = redactingChannel(fake as unknown as vscode.LogOutputChannel, () => [TOKEN]);
+  const channel = redactingChannel(fake as unknown as Parameters<typeof redactingChannel>[0], () => [TOKEN]);
   channel.trace(`Received response 'grimoire/endpoint': {"token": "${TOKEN}"}`);
   channel.info(`saw ${TOKEN}`);
   channel.appendLine(`Authorization: Bearer ${TOKEN}`);

@@ -8,10 +8,14 @@ const LAYOUTS: Record<string, string> = {
   pretty:
     '{\n  "servers": {\n    "a": { "command": "x" },\n    "b": { "command": "y" },\n    "c": { "command": "z" }\n  }\n}\n',
   comments:
-    '{\n  // top\n  "servers": {\n    // about a\n    "a": { "command": "x" }, // after a\n    /* about b */\n    "b": {\n      "command": "y" // inside b\n    },\n    // about c\n    "c": { "command": "z" }\n  },\n  "inputs": []\n}\n',
+    '{\n  // top\n  "servers": {\n    // about a\n    "a": { "command": ' +
+    '"x" }, // after a\n    /* about b */\n    "b": {\n      "command": ' +
+    '"y" // inside b\n    },\n    // about c\n    "c": { "command": "z" }\n  },\n  "inputs": []\n}\n',
   trailing:
     '{\n  "servers": {\n    "a": { "command": "x", },\n    "b": { "command": "y", },\n    "c": { "command": "z", },\n  },\n}\n',
-  crlf: '{\r\n  "servers": {\r\n    "a": { "command": "x" },\r\n    "b": { "command": "y" },\r\n    "c": { "command": "z" }\r\n  }\r\n}\r\n',
+  crlf:
+    '{\r\n  "servers": {\r\n    "a": { "command": "x" },\r\n    "b": { "command": "y" },\r\n    "c": ' +
+    '{ "command": "z" }\r\n  }\r\n}\r\n',
   bom: '\uFEFF{\n\t"servers": {\n\t\t"a": {"command": "x"},\n\t\t"b": {"command": "y"},\n\t\t"c": {"command": "z"}\n\t}\n}',
   oneLine: '{"servers":{"a":{"command":"x"},"b":{"command":"y"},"c":{"command":"z"}}}',
   claude:

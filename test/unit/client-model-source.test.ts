@@ -44,7 +44,10 @@ test('"lexical only" shows while the model is unavailable, and its click downloa
   assert.equal(unavailable?.command, 'grimoire.downloadSemanticModel');
   assert.match(
     unavailable?.tooltip ?? '',
-    /^Grimoire matches requests by their words only: lexical BM25F only: semantic matching unavailable\.\nClick to download the semantic model/,
+    new RegExp(
+      /^Grimoire matches requests by their words only: lexical BM25F only: semantic matching /.source +
+        /unavailable\.\nClick to download the semantic model/.source,
+    ),
   );
   for (const semantic of ['ready', 'loading', 'off'] as const)
     assert.equal(

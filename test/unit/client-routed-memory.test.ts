@@ -34,9 +34,11 @@ test('the routed memory spell is portable, has telling keywords and is still fou
   const workspace = path.join(home.dir, 'ws');
   const mcpFile = path.join(workspace, '.vscode', 'mcp.json');
   fs.mkdirSync(path.dirname(mcpFile), { recursive: true });
-  const text = `{
+  const text =
+    `{
   "servers": {
-    "memory": { "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(memoryServer)}], "env": { "MEMORY_FILE_PATH": "\${workspaceFolder}/memory.jsonl" } }
+    "memory": { "command": ${JSON.stringify(process.execPath)}, "args": ` +
+    `[${JSON.stringify(memoryServer)}], "env": { "MEMORY_FILE_PATH": "\${workspaceFolder}/memory.jsonl" } }
   }
 }
 `;

@@ -24,12 +24,15 @@ const modules = path.join(repoRoot, 'node_modules');
 
 /** A script that embeds two sentences with the module at `entry` (a file URL), printing the vectors. */
 function embedScript(entry: string): string {
-  return `const t = await import(${JSON.stringify(entry)});
+  return (
+    `const t = await import(${JSON.stringify(entry)});
 t.env.allowRemoteModels = false;
-const extractor = await t.pipeline('feature-extraction', ${JSON.stringify(tinyModelPath)}, { dtype: 'fp32', device: 'cpu', local_files_only: true });
+const extractor = await t.pipeline('feature-extraction', ${JSON.stringify(tinyModelPath)}, { dtype: ` +
+    `'fp32', device: 'cpu', local_files_only: true });
 const output = await extractor(['read a file from disk', 'remember a note'], { pooling: 'mean', normalize: true });
 console.log(JSON.stringify({ dims: output.dims, data: Array.from(output.data) }));
-`;
+`
+  );
 }
 
 function embedWith(dir: string, entry: string): { dims: number[]; data: number[] } {

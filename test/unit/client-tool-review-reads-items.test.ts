@@ -13,7 +13,10 @@ const read = (tool: string, status: ReadCandidateInfo['status'] = 'new'): ReadCa
 test('the offer names the tools and says what stays as it is until the user confirms', () => {
   assert.match(
     offerMessage([read('current_time')]),
-    /^Grimoire believes a tool only reads \(time:current_time\), but its server does not say so: until you confirm it, the agent calls it as a write/,
+    new RegExp(
+      /^Grimoire believes a tool only reads \(time:current_time\), but its server does not say so: /.source +
+        /until you confirm it, the agent calls it as a write/.source,
+    ),
   );
   const many = ['a', 'b', 'c', 'd', 'e', 'f'].map((t) => read(t));
   assert.match(offerMessage(many), /6 tools only read \(time:a, time:b, time:c, time:d and 2 more\)/);

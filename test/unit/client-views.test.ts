@@ -123,7 +123,8 @@ test('counts separate available, held and blocked tools: in the tree, on each to
   assert.equal(powerItem(mixed).description, 'active · 1 available · 1 held for review · 1 blocked · demo');
   assert.equal(
     activationMessage(mixed),
-    "Grimoire: 'memory' is active; 1 of its 3 tools is in the agent's list; 1 tool held for your review (read_graph), 1 tool blocked (delete_entities).",
+    "Grimoire: 'memory' is active; 1 of its 3 tools is in the agent's list; " +
+      '1 tool held for your review (read_graph), 1 tool blocked (delete_entities).',
   );
   assert.equal(toolItem(mixed, mixed.tools[1]).contextValue, 'grimoire.tool.blocked');
 

@@ -51,39 +51,43 @@ test('past maxTexts, or on flush(), the batch goes at once; a failure reaches ev
   );
 });
 
-test('add() hands each caller its counts by callback; settled() waits for what waits and what is being counted; a throwing callback reaches its own failed', async () => {
-  const tokenizer = countingTokenizer();
-  const batcher = new CountBatcher(tokenizer, 60_000);
-  const got: number[][] = [];
-  const errors: string[] = [];
-  batcher.add(
-    ['one two three'],
-    (counts) => got.push(counts),
-    (error) => errors.push(String(error)),
-  );
-  batcher.add(
-    ['four'],
-    () => {
-      throw new Error('apply failed');
-    },
-    (error) => errors.push((error as Error).message),
-  );
-  batcher.add(
-    ['five six'],
-    (counts) => got.push(counts),
-    (error) => errors.push(String(error)),
-  );
-  assert.equal(tokenizer.requests.length, 0, 'waiting for the delay');
-  await batcher.settled();
-  assert.equal(tokenizer.requests.length, 1, 'settled() sent the batch at once');
-  assert.deepEqual(got, [
-    await new InlineTokenizer().count(['one two three']),
-    await new InlineTokenizer().count(['five six']),
-  ]);
-  assert.deepEqual(errors, ['apply failed']);
-  await batcher.settled();
-  assert.equal(tokenizer.requests.length, 1, 'nothing left: no request');
-});
+test(
+  'add() hands each caller its counts by callback; settled() waits for what waits and what is being ' +
+    'counted; a throwing callback reaches its own failed',
+  async () => {
+    const tokenizer = countingTokenizer();
+    const batcher = new CountBatcher(tokenizer, 60_000);
+    const got: number[][] = [];
+    const errors: string[] = [];
+    batcher.add(
+      ['one two three'],
+      (counts) => got.push(counts),
+      (error) => errors.push(String(error)),
+    );
+    batcher.add(
+      ['four'],
+      () => {
+        throw new Error('apply failed');
+      },
+      (error) => errors.push((error as Error).message),
+    );
+    batcher.add(
+      ['five six'],
+      (counts) => got.push(counts),
+      (error) => errors.push(String(error)),
+    );
+    assert.equal(tokenizer.requests.length, 0, 'waiting for the delay');
+    await batcher.settled();
+    assert.equal(tokenizer.requests.length, 1, 'settled() sent the batch at once');
+    assert.deepEqual(got, [
+      await new InlineTokenizer().count(['one two three']),
+      await new InlineTokenizer().count(['five six']),
+    ]);
+    assert.deepEqual(errors, ['apply failed']);
+    await batcher.settled();
+    assert.equal(tokenizer.requests.length, 1, 'nothing left: no request');
+  },
+);
 
 test('nothing to count, asked while a batch is counted, settles after that batch', async () => {
   const batcher = new CountBatcher(countingTokenizer(), 60_000);

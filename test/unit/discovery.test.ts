@@ -76,23 +76,27 @@ test('an answer ranked on a partial catalog says so; a complete one says nothing
   assert.match(partial.note, /still listing: github, notion/);
 });
 
-test('a launch definition is listed once in the background: asking again (every resolve does) lists it again only when its definition changed', async () => {
-  const listed: string[] = [];
-  const discovery = new Discovery(
-    async (p) => void listed.push(`${p.name}@${p.serverHash}`),
-    () => 2,
-  );
-  const one = { ...power('flaky'), serverHash: 'h1' } as PowerDefinition;
-  discovery.enqueue(one);
-  await discovery.idle();
-  discovery.enqueue(one);
-  discovery.enqueue({ ...one });
-  await discovery.idle();
-  assert.deepEqual(listed, ['flaky@h1']);
-  discovery.enqueue({ ...one, serverHash: 'h2' } as PowerDefinition);
-  await discovery.idle();
-  assert.deepEqual(listed, ['flaky@h1', 'flaky@h2']);
-});
+test(
+  'a launch definition is listed once in the background: asking again (every resolve does) lists it ' +
+    'again only when its definition changed',
+  async () => {
+    const listed: string[] = [];
+    const discovery = new Discovery(
+      async (p) => void listed.push(`${p.name}@${p.serverHash}`),
+      () => 2,
+    );
+    const one = { ...power('flaky'), serverHash: 'h1' } as PowerDefinition;
+    discovery.enqueue(one);
+    await discovery.idle();
+    discovery.enqueue(one);
+    discovery.enqueue({ ...one });
+    await discovery.idle();
+    assert.deepEqual(listed, ['flaky@h1']);
+    discovery.enqueue({ ...one, serverHash: 'h2' } as PowerDefinition);
+    await discovery.idle();
+    assert.deepEqual(listed, ['flaky@h1', 'flaky@h2']);
+  },
+);
 
 test('settled can wait for some powers only: it ends when those are listed, though others still are', async () => {
   const listing = gatedListing();

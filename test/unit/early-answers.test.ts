@@ -73,53 +73,57 @@ test('initialize is answered as the session server answers it, for a supported a
   }
 });
 
-test('tools/list is answered with the given tools; held requests reach the session in order, initialize is not answered twice', async () => {
-  const { client, early, received, settle, needed } = await setup();
-  await client.send(initialize(1, LATEST_PROTOCOL_VERSION));
-  await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  await client.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
-  await settle();
-  assert.equal(received.length, 2);
-  assert.deepEqual(resultOf<{ tools: unknown[] }>(received[1]).tools, GATEWAY_TOOLS);
-  assert.equal(needed(), 1, 'the first tools/list asks for the gateway');
-  assert.equal(early.listsAnswered, 1);
+test(
+  'tools/list is answered with the given tools; held requests reach the session in order, ' +
+    'initialize is not answered twice',
+  async () => {
+    const { client, early, received, settle, needed } = await setup();
+    await client.send(initialize(1, LATEST_PROTOCOL_VERSION));
+    await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await client.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    await settle();
+    assert.equal(received.length, 2);
+    assert.deepEqual(resultOf<{ tools: unknown[] }>(received[1]).tools, GATEWAY_TOOLS);
+    assert.equal(needed(), 1, 'the first tools/list asks for the gateway');
+    assert.equal(early.listsAnswered, 1);
 
-  await client.send({
-    jsonrpc: '2.0',
-    id: 3,
-    method: 'tools/call',
-    params: { name: 'resolve_intent', arguments: { query: 'x' } },
-  });
-  await client.send({ jsonrpc: '2.0', id: 4, method: 'ping' });
-  await settle();
-  assert.equal(received.length, 2, 'held until the session is attached');
+    await client.send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'resolve_intent', arguments: { query: 'x' } },
+    });
+    await client.send({ jsonrpc: '2.0', id: 4, method: 'ping' });
+    await settle();
+    assert.equal(received.length, 2, 'held until the session is attached');
 
-  const server = sessionServer();
-  await server.connect(early);
-  await settle();
-  assert.deepEqual(
-    received.slice(2).map((m) => (m as { id: number }).id),
-    [3, 4],
-    'the held requests were answered once each, and initialize not again',
-  );
-  assert.deepEqual(resultOf<unknown>(received[2]), { content: [{ type: 'text', text: 'called resolve_intent' }] });
-  assert.equal(
-    server.getClientVersion()?.name,
-    'early-test',
-    'the session knows the client from the replayed initialize',
-  );
-  assert.ok(server.getClientCapabilities()?.sampling);
+    const server = sessionServer();
+    await server.connect(early);
+    await settle();
+    assert.deepEqual(
+      received.slice(2).map((m) => (m as { id: number }).id),
+      [3, 4],
+      'the held requests were answered once each, and initialize not again',
+    );
+    assert.deepEqual(resultOf<unknown>(received[2]), { content: [{ type: 'text', text: 'called resolve_intent' }] });
+    assert.equal(
+      server.getClientVersion()?.name,
+      'early-test',
+      'the session knows the client from the replayed initialize',
+    );
+    assert.ok(server.getClientCapabilities()?.sampling);
 
-  await client.send({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} });
-  await settle();
-  assert.deepEqual(
-    resultOf<{ tools: Array<{ name: string }> }>(received.at(-1)).tools.map((t) => t.name),
-    ['from_session'],
-    'after attach, the session answers',
-  );
-  assert.equal(needed(), 1);
-  await server.close();
-});
+    await client.send({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} });
+    await settle();
+    assert.deepEqual(
+      resultOf<{ tools: Array<{ name: string }> }>(received.at(-1)).tools.map((t) => t.name),
+      ['from_session'],
+      'after attach, the session answers',
+    );
+    assert.equal(needed(), 1);
+    await server.close();
+  },
+);
 
 test('a request before initialize, or any request but tools/list, is held and asks for the gateway', async () => {
   const { client, received, settle, needed } = await setup();

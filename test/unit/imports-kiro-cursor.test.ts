@@ -152,51 +152,55 @@ describe('Cursor mcp.json', () => {
 });
 
 describe('the same server in several configs', () => {
-  test('same command, args and env: one power, no issue; a different server under the same name (another command, or its own env): an issue', () => {
-    const server = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] };
-    const vscode = write(
-      'dup/Code/User/mcp.json',
-      JSON.stringify({ servers: { memory: server, fetch: { command: 'uvx', args: ['mcp-server-fetch'] } } }),
-    );
-    const claude = write(
-      'dup/Claude/claude_desktop_config.json',
-      JSON.stringify({ mcpServers: { memory: server, fetch: { command: 'npx', args: ['other-fetch'] } } }),
-    );
-    const cursor = write(
-      'dup/.cursor/mcp.json',
-      JSON.stringify({ mcpServers: { memory: { ...server, env: { MEMORY_FILE_PATH: '/elsewhere.jsonl' } } } }),
-    );
-    write(
-      'dup/kiro/memory/POWER.md',
-      '---\nname: memory\ndescription: Knowledge graph memory\nkeywords: [memory, graph, entities]\n---\n',
-    );
-    write('dup/kiro/memory/mcp.json', JSON.stringify({ mcpServers: { memory: server } }));
-    const registry = new PowerRegistry({
-      spellDirs: [],
-      importFiles: [
-        { kind: 'vscode-mcp', file: vscode },
-        { kind: 'claude-desktop', file: claude },
-        { kind: 'cursor-mcp', file: cursor },
-        { kind: 'kiro-power', file: path.join(scratch.root(), 'dup', 'kiro') },
-      ],
-      env: {},
-    });
-    const snapshot = registry.load();
-    assert.deepEqual(
-      snapshot.powers.map((p) => [p.name, p.source.kind]),
-      [
-        ['memory', 'vscode-mcp'],
-        ['fetch', 'vscode-mcp'],
-      ],
-    );
-    assert.equal(snapshot.issues.length, 2, JSON.stringify(snapshot.issues));
-    assert.match(snapshot.issues[0].message, /"fetch".*is ignored/);
-    assert.match(
-      snapshot.issues[1].message,
-      /"memory" in .*\.cursor\/mcp\.json is ignored/,
-      'its own env: another server, not merged',
-    );
-  });
+  test(
+    'same command, args and env: one power, no issue; a different server under the same name (another ' +
+      'command, or its own env): an issue',
+    () => {
+      const server = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] };
+      const vscode = write(
+        'dup/Code/User/mcp.json',
+        JSON.stringify({ servers: { memory: server, fetch: { command: 'uvx', args: ['mcp-server-fetch'] } } }),
+      );
+      const claude = write(
+        'dup/Claude/claude_desktop_config.json',
+        JSON.stringify({ mcpServers: { memory: server, fetch: { command: 'npx', args: ['other-fetch'] } } }),
+      );
+      const cursor = write(
+        'dup/.cursor/mcp.json',
+        JSON.stringify({ mcpServers: { memory: { ...server, env: { MEMORY_FILE_PATH: '/elsewhere.jsonl' } } } }),
+      );
+      write(
+        'dup/kiro/memory/POWER.md',
+        '---\nname: memory\ndescription: Knowledge graph memory\nkeywords: [memory, graph, entities]\n---\n',
+      );
+      write('dup/kiro/memory/mcp.json', JSON.stringify({ mcpServers: { memory: server } }));
+      const registry = new PowerRegistry({
+        spellDirs: [],
+        importFiles: [
+          { kind: 'vscode-mcp', file: vscode },
+          { kind: 'claude-desktop', file: claude },
+          { kind: 'cursor-mcp', file: cursor },
+          { kind: 'kiro-power', file: path.join(scratch.root(), 'dup', 'kiro') },
+        ],
+        env: {},
+      });
+      const snapshot = registry.load();
+      assert.deepEqual(
+        snapshot.powers.map((p) => [p.name, p.source.kind]),
+        [
+          ['memory', 'vscode-mcp'],
+          ['fetch', 'vscode-mcp'],
+        ],
+      );
+      assert.equal(snapshot.issues.length, 2, JSON.stringify(snapshot.issues));
+      assert.match(snapshot.issues[0].message, /"fetch".*is ignored/);
+      assert.match(
+        snapshot.issues[1].message,
+        /"memory" in .*\.cursor\/mcp\.json is ignored/,
+        'its own env: another server, not merged',
+      );
+    },
+  );
 });
 
 describe('import toggles', () => {

@@ -21,41 +21,45 @@ const OPT_IN = { cacheTtlSeconds: 600 };
 before(() => setLogSink(() => undefined));
 after(() => setLogSink((line) => process.stderr.write(line + '\n')));
 
-test('exact hit, only where a spell opts in: the same call (arguments in any key order) is answered from the cache, marked cached', async () => {
-  const h = await harness();
-  try {
-    const { run, upstream } = stageRunner(h);
-    const first = await run(
-      context(h, { ...OPT_IN, args: { path: '/a', options: { depth: 2, hidden: false } } }),
-      textResult(bigText(5000)),
-    );
-    h.clock.now += 5 * 60_000;
-    const second = await run(
-      context(h, { ...OPT_IN, args: { options: { hidden: false, depth: 2 }, path: '/a' }, startedAt: h.clock.now }),
-      textResult('never returned'),
-    );
-    assert.equal(upstream.calls, 1, 'the server was not called again');
-    assert.equal(summaryOf(second).metadata.cached, true);
-    assert.equal(summaryOf(second).metadata.artifactId, summaryOf(first).metadata.artifactId);
-    assert.deepEqual(summaryOf(second).keyFindings, summaryOf(first).keyFindings);
-    assert.equal(metaOf(second).cached, true);
-    assert.match(
-      allText(second),
-      /From Grimoire's cache \(its spell sets cache\.ttlSeconds for this tool\): this call ran 5 min ago and was not sent again/,
-    );
+test(
+  'exact hit, only where a spell opts in: the same call (arguments in any key order) is answered from ' +
+    'the cache, marked cached',
+  async () => {
+    const h = await harness();
+    try {
+      const { run, upstream } = stageRunner(h);
+      const first = await run(
+        context(h, { ...OPT_IN, args: { path: '/a', options: { depth: 2, hidden: false } } }),
+        textResult(bigText(5000)),
+      );
+      h.clock.now += 5 * 60_000;
+      const second = await run(
+        context(h, { ...OPT_IN, args: { options: { hidden: false, depth: 2 }, path: '/a' }, startedAt: h.clock.now }),
+        textResult('never returned'),
+      );
+      assert.equal(upstream.calls, 1, 'the server was not called again');
+      assert.equal(summaryOf(second).metadata.cached, true);
+      assert.equal(summaryOf(second).metadata.artifactId, summaryOf(first).metadata.artifactId);
+      assert.deepEqual(summaryOf(second).keyFindings, summaryOf(first).keyFindings);
+      assert.equal(metaOf(second).cached, true);
+      assert.match(
+        allText(second),
+        /From Grimoire's cache \(its spell sets cache\.ttlSeconds for this tool\): this call ran 5 min ago and was not sent again/,
+      );
 
-    await run(context(h, { ...OPT_IN, args: { path: '/b' } }), textResult(bigText(5000)));
-    assert.equal(upstream.calls, 2, 'other arguments: a miss');
-    const report = await h.intel.tokenReport();
-    assert.deepEqual(report.cache, { hits: 1, misses: 2, similar: 0, hitRate: 0.333 });
+      await run(context(h, { ...OPT_IN, args: { path: '/b' } }), textResult(bigText(5000)));
+      assert.equal(upstream.calls, 2, 'other arguments: a miss');
+      const report = await h.intel.tokenReport();
+      assert.deepEqual(report.cache, { hits: 1, misses: 2, similar: 0, hitRate: 0.333 });
 
-    h.clock.now += 601_000;
-    await run(context(h, { ...OPT_IN, startedAt: h.clock.now, args: { path: '/b' } }), textResult(bigText(5000)));
-    assert.equal(upstream.calls, 3, 'past ttlSeconds the server is called again');
-  } finally {
-    await h.close();
-  }
-});
+      h.clock.now += 601_000;
+      await run(context(h, { ...OPT_IN, startedAt: h.clock.now, args: { path: '/b' } }), textResult(bigText(5000)));
+      assert.equal(upstream.calls, 3, 'past ttlSeconds the server is called again');
+    } finally {
+      await h.close();
+    }
+  },
+);
 
 test('by default every call reaches the server, read-only or not; an identical result reuses its summary', async () => {
   const h = await harness();

@@ -6,7 +6,7 @@ import { countTokens } from '../../server/intel/tokens/tokenizer-core.js';
 import { handleIntelTool } from '../../server/intel/tools/intel-tool-handlers.js';
 import { setLogSink } from '../../server/log.js';
 import { Embedder } from '../../server/resolve/semantic/embedder.js';
-import { EmbeddingCache } from '../../server/resolve/semantic/embedding-cache.js';
+import { EmbeddingCache } from '../../server/text/embedding-cache.js';
 import { Store } from '../../server/store/store.js';
 import { guardNetwork, tinyModelOptions } from '../fixtures/models/tiny-model.js';
 import { tempDir } from '../helpers/temp.js';
@@ -163,58 +163,65 @@ test('get_artifact_context with a query answers a question about the middle of a
   }
 });
 
-test('semantic_search without a model is lexical: it finds passages of past results by their words, with the artifact, range, relevance and age', async () => {
-  const h = await harness();
-  try {
-    const { run } = stageRunner(h);
-    const pods = JSON.stringify({
-      kind: 'PodList',
-      items: Array.from({ length: 40 }, (_, i) => ({
-        metadata: { name: `checkout-${i}`, namespace: 'shop' },
-        status: { phase: i === 3 ? 'CrashLoopBackOff' : 'Running' },
-      })),
-    });
-    const invoices = JSON.stringify(
-      Array.from({ length: 60 }, (_, i) => ({
-        id: `in_${i}`,
-        customer: `cus_${i % 7}`,
-        amount_due: i * 100,
-        status: 'open',
-      })),
-    );
-    const podsId = summaryOf(
-      await run(context(h, { power: 'kubernetes', tool: 'list_pods', args: { namespace: 'shop' } }), textResult(pods)),
-    ).metadata.artifactId;
-    h.clock.now += 90_000;
-    await run(context(h, { power: 'billing', tool: 'list_invoices', args: {} }), textResult(invoices));
-    h.clock.now += 30_000;
-    const found = (await handleIntelTool(
-      h.intel,
-      'semantic_search',
-      { query: 'kubernetes pods in the shop namespace', limit: 5 },
-      '',
-    ))!.structuredContent as Record<string, any>;
-    assert.equal(found.mode, 'lexical');
-    assert.equal(found.results[0].id, podsId);
-    assert.equal(found.results[0].power, 'kubernetes');
-    assert.equal(found.results[0].age, '2 min');
-    assert.equal(found.results[0].age_seconds, 120);
-    assert.ok(found.results[0].relevance > 0 && found.results[0].relevance <= 1);
-    const raw = (await h.intel.artifacts.readRaw(podsId, ''))!;
-    assert.equal(
-      raw.slice(found.results[0].start, found.results[0].end).startsWith(found.results[0].passage.replace(/…$/, '')),
-      true,
-      'the range is where the passage comes from',
-    );
-    assert.match(found.results[0].passage, /shop/);
-    assert.ok(!found.results.some((r: { power: string }) => r.power === 'billing'), 'no shared words: not returned');
-    const none = (await handleIntelTool(h.intel, 'semantic_search', { query: 'automobile', limit: 5 }, ''))!
-      .structuredContent as Record<string, any>;
-    assert.deepEqual(none.results, []);
-  } finally {
-    await h.close();
-  }
-});
+test(
+  'semantic_search without a model is lexical: it finds passages of past results by their words, ' +
+    'with the artifact, range, relevance and age',
+  async () => {
+    const h = await harness();
+    try {
+      const { run } = stageRunner(h);
+      const pods = JSON.stringify({
+        kind: 'PodList',
+        items: Array.from({ length: 40 }, (_, i) => ({
+          metadata: { name: `checkout-${i}`, namespace: 'shop' },
+          status: { phase: i === 3 ? 'CrashLoopBackOff' : 'Running' },
+        })),
+      });
+      const invoices = JSON.stringify(
+        Array.from({ length: 60 }, (_, i) => ({
+          id: `in_${i}`,
+          customer: `cus_${i % 7}`,
+          amount_due: i * 100,
+          status: 'open',
+        })),
+      );
+      const podsId = summaryOf(
+        await run(
+          context(h, { power: 'kubernetes', tool: 'list_pods', args: { namespace: 'shop' } }),
+          textResult(pods),
+        ),
+      ).metadata.artifactId;
+      h.clock.now += 90_000;
+      await run(context(h, { power: 'billing', tool: 'list_invoices', args: {} }), textResult(invoices));
+      h.clock.now += 30_000;
+      const found = (await handleIntelTool(
+        h.intel,
+        'semantic_search',
+        { query: 'kubernetes pods in the shop namespace', limit: 5 },
+        '',
+      ))!.structuredContent as Record<string, any>;
+      assert.equal(found.mode, 'lexical');
+      assert.equal(found.results[0].id, podsId);
+      assert.equal(found.results[0].power, 'kubernetes');
+      assert.equal(found.results[0].age, '2 min');
+      assert.equal(found.results[0].age_seconds, 120);
+      assert.ok(found.results[0].relevance > 0 && found.results[0].relevance <= 1);
+      const raw = (await h.intel.artifacts.readRaw(podsId, ''))!;
+      assert.equal(
+        raw.slice(found.results[0].start, found.results[0].end).startsWith(found.results[0].passage.replace(/…$/, '')),
+        true,
+        'the range is where the passage comes from',
+      );
+      assert.match(found.results[0].passage, /shop/);
+      assert.ok(!found.results.some((r: { power: string }) => r.power === 'billing'), 'no shared words: not returned');
+      const none = (await handleIntelTool(h.intel, 'semantic_search', { query: 'automobile', limit: 5 }, ''))!
+        .structuredContent as Record<string, any>;
+      assert.deepEqual(none.results, []);
+    } finally {
+      await h.close();
+    }
+  },
+);
 
 test('semantic_search with the (tiny) model finds a past result by meaning, with no word in common', async () => {
   await withTinyModel({}, async (h) => {

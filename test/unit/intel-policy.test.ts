@@ -111,7 +111,8 @@ test("a 300-row report's summary names every failed row, compactly (JSON and CSV
 });
 
 test(
-  'summarizers never block: a model that does not answer (a consent dialog left open) gives way to the local summarizer within the time budget',
+  'summarizers never block: a model that does not answer (a consent dialog left open) gives way to the ' +
+    'local summarizer within the time budget',
   { timeout: 20_000 },
   async () => {
     const h = await harness({ summarizers: { timeBudgetMs: 300 } });

@@ -98,34 +98,39 @@ test('pass-through: errors, images, audio, blob resources, a power turned off, i
   }
 });
 
-test('sampling (scripted model), with no VS Code language model: its findings are used and the local identifiers are attached', async () => {
-  const h = await harness();
-  try {
-    const asked: string[] = [];
-    const sample: SampleFn = async (params) => {
-      const content = params.messages[0]!.content;
-      asked.push(Array.isArray(content) ? '' : content.type === 'text' ? content.text : '');
-      return reply(
-        '```json\n{"keyFindings":["The alpha inventory lists items.","Items are stored under /srv/alpha.","Every record is meant for review."],"actionableInsights":["Open item-3 first."]}\n```',
-      );
-    };
-    const { run } = stageRunner(h);
-    const result = await run(context(h, { sample }), textResult(bigText(6000)));
-    const summary = summaryOf(result);
-    assert.deepEqual(summary.keyFindings, [
-      'The alpha inventory lists items.',
-      'Items are stored under /srv/alpha.',
-      'Every record is meant for review.',
-    ]);
-    assert.deepEqual(summary.actionableInsights, ['Open item-3 first.']);
-    assert.equal(metaOf(result).summarizer, 'sampling');
-    assert.ok(summary.identifiers?.paths, 'identifiers come from the local summarizer');
-    assert.match(asked[0]!, /Tool: files:list/);
-    assert.match(asked[0]!, /Record alpha-0/);
-  } finally {
-    await h.close();
-  }
-});
+test(
+  'sampling (scripted model), with no VS Code language model: ' +
+    'its findings are used and the local identifiers are attached',
+  async () => {
+    const h = await harness();
+    try {
+      const asked: string[] = [];
+      const sample: SampleFn = async (params) => {
+        const content = params.messages[0]!.content;
+        asked.push(Array.isArray(content) ? '' : content.type === 'text' ? content.text : '');
+        return reply(
+          '```json\n{"keyFindings":["The alpha inventory lists items.","Items are stored under ' +
+            '/srv/alpha.","Every record is meant for review."],"actionableInsights":["Open item-3 first."]}\n```',
+        );
+      };
+      const { run } = stageRunner(h);
+      const result = await run(context(h, { sample }), textResult(bigText(6000)));
+      const summary = summaryOf(result);
+      assert.deepEqual(summary.keyFindings, [
+        'The alpha inventory lists items.',
+        'Items are stored under /srv/alpha.',
+        'Every record is meant for review.',
+      ]);
+      assert.deepEqual(summary.actionableInsights, ['Open item-3 first.']);
+      assert.equal(metaOf(result).summarizer, 'sampling');
+      assert.ok(summary.identifiers?.paths, 'identifiers come from the local summarizer');
+      assert.match(asked[0]!, /Tool: files:list/);
+      assert.match(asked[0]!, /Record alpha-0/);
+    } finally {
+      await h.close();
+    }
+  },
+);
 
 test('fallbacks: bad JSON, a wrong shape, a timeout and a failing request each fall back to the local summarizer', async () => {
   const h = await harness({ summarizers: { sampling: { timeoutMs: 100 } } });
@@ -208,47 +213,51 @@ test('when every summarizer fails or is off, the raw result goes through', async
   }
 });
 
-test('output schemas: structured content still validates (largest text replaced by the summary); when it cannot, raw goes through', async () => {
-  const h = await harness();
-  try {
-    const fsTool: Tool = {
-      name: 'read',
-      inputSchema: { type: 'object' },
-      outputSchema: { type: 'object', properties: { content: { type: 'string' } }, required: ['content'] },
-    };
-    const text = bigText(5000);
-    const result = await stageRunner(h, fsTool).run(context(h), {
-      content: [{ type: 'text', text }],
-      structuredContent: { content: text },
-    });
-    const structured = result.structuredContent as { content: string };
-    assert.equal(typeof structured.content, 'string');
-    assert.ok(structured.content.length < text.length / 2, 'the structured copy is summarized too');
-    assert.match(structured.content, /keyFindings/);
+test(
+  'output schemas: structured content still validates (largest text replaced by the summary); ' +
+    'when it cannot, raw goes through',
+  async () => {
+    const h = await harness();
+    try {
+      const fsTool: Tool = {
+        name: 'read',
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object', properties: { content: { type: 'string' } }, required: ['content'] },
+      };
+      const text = bigText(5000);
+      const result = await stageRunner(h, fsTool).run(context(h), {
+        content: [{ type: 'text', text }],
+        structuredContent: { content: text },
+      });
+      const structured = result.structuredContent as { content: string };
+      assert.equal(typeof structured.content, 'string');
+      assert.ok(structured.content.length < text.length / 2, 'the structured copy is summarized too');
+      assert.match(structured.content, /keyFindings/);
 
-    const strict: Tool = {
-      name: 'list',
-      inputSchema: { type: 'object' },
-      outputSchema: { type: 'object', properties: { items: { type: 'array', minItems: 10 } }, required: ['items'] },
-    };
-    const items = Array.from({ length: 40 }, (_, i) => ({ id: i, name: `item ${i}`, note: 'n'.repeat(80) }));
-    const raw = { content: [{ type: 'text' as const, text: JSON.stringify(items) }], structuredContent: { items } };
-    assert.equal(
-      await stageRunner(h, strict).run(context(h, { tool: 'list' }), raw),
-      raw,
-      'a summary cannot satisfy minItems: 10',
-    );
+      const strict: Tool = {
+        name: 'list',
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object', properties: { items: { type: 'array', minItems: 10 } }, required: ['items'] },
+      };
+      const items = Array.from({ length: 40 }, (_, i) => ({ id: i, name: `item ${i}`, note: 'n'.repeat(80) }));
+      const raw = { content: [{ type: 'text' as const, text: JSON.stringify(items) }], structuredContent: { items } };
+      assert.equal(
+        await stageRunner(h, strict).run(context(h, { tool: 'list' }), raw),
+        raw,
+        'a summary cannot satisfy minItems: 10',
+      );
 
-    const noSchema = await stageRunner(h).run(context(h, { tool: 'other' }), raw);
-    assert.deepEqual(
-      Object.keys(noSchema.structuredContent ?? {}).sort(),
-      ['actionableInsights', 'identifiers', 'keyFindings', 'metadata'],
-      'no schema: the summary is the structured content',
-    );
-  } finally {
-    await h.close();
-  }
-});
+      const noSchema = await stageRunner(h).run(context(h, { tool: 'other' }), raw);
+      assert.deepEqual(
+        Object.keys(noSchema.structuredContent ?? {}).sort(),
+        ['actionableInsights', 'identifiers', 'keyFindings', 'metadata'],
+        'no schema: the summary is the structured content',
+      );
+    } finally {
+      await h.close();
+    }
+  },
+);
 
 test('token accounting: raw vs delivered per result, per day and per power, and the tools/list comparison', async () => {
   const tools = (n: number, prefix: string): Tool[] =>

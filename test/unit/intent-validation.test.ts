@@ -17,31 +17,35 @@ test('inference from names, then descriptions; nothing when neither says', () =>
   assert.equal(inferAnnotations('frobnicate', 'Twiddle the knobs'), undefined);
 });
 
-test("a tool name's leading verb decides: the nouns after it are not verbs; a description leading with another verb, or a bare write verb later, is no read", () => {
-  assert.deepEqual(inferAnnotations('list_commits', 'Get list of commits of a branch'), { readOnlyHint: true });
-  assert.deepEqual(inferAnnotations('get_settings', ''), { readOnlyHint: true });
-  assert.deepEqual(inferAnnotations('get_pull_request_files', 'Get the list of files changed in a pull request'), {
-    readOnlyHint: true,
-  });
-  assert.deepEqual(inferAnnotations('convert_time', 'Convert time between timezones.'), { readOnlyHint: true });
-  assert.deepEqual(inferAnnotations('current_time', 'Get the current date and time.'), { readOnlyHint: true });
-  assert.deepEqual(inferAnnotations('git_commit', ''), { readOnlyHint: false, destructiveHint: false });
-  assert.deepEqual(inferAnnotations('query', 'Execute a raw SQL query against the database'), {
-    readOnlyHint: false,
-    destructiveHint: false,
-  });
-  assert.deepEqual(inferAnnotations('search_and_replace', ''), { readOnlyHint: false, destructiveHint: false });
-  assert.deepEqual(inferAnnotations('get_or_create_user', ''), { readOnlyHint: false, destructiveHint: false });
-  assert.deepEqual(inferAnnotations('fork_repository', 'Fork a GitHub repository to your account'), {
-    readOnlyHint: false,
-    destructiveHint: false,
-  });
-  assert.deepEqual(
-    inferAnnotations('list_deleted_items', ''),
-    { readOnlyHint: false, destructiveHint: true },
-    'a destructive word anywhere asks for care',
-  );
-});
+test(
+  "a tool name's leading verb decides: the nouns after it are not verbs; " +
+    'a description leading with another verb, or a bare write verb later, is no read',
+  () => {
+    assert.deepEqual(inferAnnotations('list_commits', 'Get list of commits of a branch'), { readOnlyHint: true });
+    assert.deepEqual(inferAnnotations('get_settings', ''), { readOnlyHint: true });
+    assert.deepEqual(inferAnnotations('get_pull_request_files', 'Get the list of files changed in a pull request'), {
+      readOnlyHint: true,
+    });
+    assert.deepEqual(inferAnnotations('convert_time', 'Convert time between timezones.'), { readOnlyHint: true });
+    assert.deepEqual(inferAnnotations('current_time', 'Get the current date and time.'), { readOnlyHint: true });
+    assert.deepEqual(inferAnnotations('git_commit', ''), { readOnlyHint: false, destructiveHint: false });
+    assert.deepEqual(inferAnnotations('query', 'Execute a raw SQL query against the database'), {
+      readOnlyHint: false,
+      destructiveHint: false,
+    });
+    assert.deepEqual(inferAnnotations('search_and_replace', ''), { readOnlyHint: false, destructiveHint: false });
+    assert.deepEqual(inferAnnotations('get_or_create_user', ''), { readOnlyHint: false, destructiveHint: false });
+    assert.deepEqual(inferAnnotations('fork_repository', 'Fork a GitHub repository to your account'), {
+      readOnlyHint: false,
+      destructiveHint: false,
+    });
+    assert.deepEqual(
+      inferAnnotations('list_deleted_items', ''),
+      { readOnlyHint: false, destructiveHint: true },
+      'a destructive word anywhere asks for care',
+    );
+  },
+);
 
 test('a read the user confirmed: call_tool_read, but never over what a server or spell declares', () => {
   const tool = { name: 'list_tables', description: 'List all user tables' };

@@ -4,7 +4,7 @@ import { chunkRanges } from '../../server/intel/search/passages.js';
 import { SUMMARY_INPUT_CHARS, summarizeLocally } from '../../server/intel/local/local-summarizer.js';
 import { InlineSummarizer, WorkerSummarizer } from '../../server/intel/local/summary-thread.js';
 import { chunks } from '../../server/intel/tokens/tokenizer-core.js';
-import { lastIndexWithin } from '../../server/util/last-index-within.js';
+import { lastIndexWithin } from '../../server/util/bounded-lines.js';
 
 /** One line of megabytes (minified JSON): cut into chunks and passages whole, and summarized from its start. */
 const line = (chars: number) => {
@@ -34,16 +34,20 @@ test('lastIndexWithin is lastIndexOf bounded below', () => {
   assert.equal(lastIndexWithin('x, y, z', ', ', 0, 7), 4);
 });
 
-test('a single line of 4 MB is cut into token chunks and passages that hold it whole (linear: it used to scan back to the start for every cut)', () => {
-  const text = line(4_000_000);
-  const pieces = chunks(text);
-  assert.equal(pieces.join(''), text);
-  assert.ok(pieces.every((piece) => piece.length <= 4_000));
-  const ranges = chunkRanges(text);
-  assert.equal(ranges[0]![0], 0);
-  assert.equal(ranges[ranges.length - 1]![1], text.length);
-  for (let i = 1; i < ranges.length; i += 1) assert.equal(ranges[i]![0], ranges[i - 1]![1]);
-});
+test(
+  'a single line of 4 MB is cut into token chunks and passages that hold it whole (linear: ' +
+    'it used to scan back to the start for every cut)',
+  () => {
+    const text = line(4_000_000);
+    const pieces = chunks(text);
+    assert.equal(pieces.join(''), text);
+    assert.ok(pieces.every((piece) => piece.length <= 4_000));
+    const ranges = chunkRanges(text);
+    assert.equal(ranges[0]![0], 0);
+    assert.equal(ranges[ranges.length - 1]![1], text.length);
+    for (let i = 1; i < ranges.length; i += 1) assert.equal(ranges[i]![0], ranges[i - 1]![1]);
+  },
+);
 
 test('a result over the summarizer input bound is summarized from its start, and the summary says so', async () => {
   const text = line(SUMMARY_INPUT_CHARS * 3);

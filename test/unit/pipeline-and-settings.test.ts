@@ -11,7 +11,7 @@ import {
   loadSettingsFile,
   withOverrides,
 } from '../../server/config/settings.js';
-import { backoffDelay } from '../../server/upstream/backoff.js';
+import { backoffDelay } from '../../server/upstream/restart-policy.js';
 import { tempDir } from '../helpers/temp.js';
 
 const context: CallContext = {

@@ -1,4 +1,7 @@
-/** The settings page's block of settings.json defaults (docs/settings.md) states the gateway's own defaults (server/config/settings.ts), value for value. */
+/**
+ * The settings page's block of settings.json defaults (docs/settings.md) states the gateway's own defaults
+ * (server/config/settings.ts), value for value.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';

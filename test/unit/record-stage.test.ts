@@ -103,50 +103,54 @@ test('a failed call and a throwing stage are recorded too', async (t) => {
   ]);
 });
 
-test('a record that cannot be committed fails the answer; until the store takes a write again no tool is called; then calls run and are recorded again', async (t) => {
-  const { store, stage, failing } = await setup(t);
-  const lines: string[] = [];
-  setLogSink((line) => lines.push(line));
-  t.after(() => setLogSink((line) => process.stderr.write(line + '\n')));
-  // The store's own failure is exercised on a real full disk in test/integration/audit-fails-closed.test.ts.
-  failing.error = Object.assign(
-    new Error('store: could not write x/grimoire.db (SQLITE_FULL: database or disk is full; the disk is full)'),
-    { code: 'SQLITE_FULL' },
-  );
-  let ran = 0;
-  const tool = async () => {
-    ran += 1;
-    return ok('fine');
-  };
-  const lost = await stage(context('late'), tool);
-  assert.equal(ran, 1, 'the store was writable as far as anyone knew: the tool ran');
-  assert.equal(lost.isError, true, 'not answered as a success');
-  assert.match(textOf(lost), /could not record this call .*the data folder .*SQLITE_FULL.*withheld.*did run/s);
-  assert.ok(!textOf(lost).includes('fine'), 'the unrecorded result is withheld');
-  assert.ok(
-    lines.some((line) => /could not record 1 call\(s\) to p:late: .*SQLITE_FULL/.test(line)),
-    lines.join('\n'),
-  );
+test(
+  'a record that cannot be committed fails the answer; until the store takes a write again no tool is ' +
+    'called; then calls run and are recorded again',
+  async (t) => {
+    const { store, stage, failing } = await setup(t);
+    const lines: string[] = [];
+    setLogSink((line) => lines.push(line));
+    t.after(() => setLogSink((line) => process.stderr.write(line + '\n')));
+    // The store's own failure is exercised on a real full disk in test/integration/audit-fails-closed.test.ts.
+    failing.error = Object.assign(
+      new Error('store: could not write x/grimoire.db (SQLITE_FULL: database or disk is full; the disk is full)'),
+      { code: 'SQLITE_FULL' },
+    );
+    let ran = 0;
+    const tool = async () => {
+      ran += 1;
+      return ok('fine');
+    };
+    const lost = await stage(context('late'), tool);
+    assert.equal(ran, 1, 'the store was writable as far as anyone knew: the tool ran');
+    assert.equal(lost.isError, true, 'not answered as a success');
+    assert.match(textOf(lost), /could not record this call .*the data folder .*SQLITE_FULL.*withheld.*did run/s);
+    assert.ok(!textOf(lost).includes('fine'), 'the unrecorded result is withheld');
+    assert.ok(
+      lines.some((line) => /could not record 1 call\(s\) to p:late: .*SQLITE_FULL/.test(line)),
+      lines.join('\n'),
+    );
 
-  const refused = await Promise.all([stage(context('a'), tool), stage(context('b'), tool)]);
-  assert.equal(ran, 1, 'known unwritable: no tool called');
-  assert.ok(
-    refused.every((r) => r.isError && /did not call this tool.*SQLITE_FULL/s.test(textOf(r))),
-    refused.map(textOf).join('\n'),
-  );
+    const refused = await Promise.all([stage(context('a'), tool), stage(context('b'), tool)]);
+    assert.equal(ran, 1, 'known unwritable: no tool called');
+    assert.ok(
+      refused.every((r) => r.isError && /did not call this tool.*SQLITE_FULL/s.test(textOf(r))),
+      refused.map(textOf).join('\n'),
+    );
 
-  failing.error = undefined;
-  const back = await stage(context('again'), tool);
-  assert.equal(textOf(back), 'fine', 'writable again: the call runs, without a restart');
-  assert.equal(ran, 2);
-  assert.deepEqual(
-    store.query<{ tool: string }>('SELECT tool FROM activity ORDER BY at').map((r) => r.tool),
-    ['again'],
-  );
-  const [event] = store.query<{ kind: string; detail: string }>('SELECT kind, detail FROM events');
-  assert.equal(event?.kind, 'activity-log-resumed');
-  assert.match(event!.detail, /1 call\(s\) ran unrecorded .* 2 refused/);
-});
+    failing.error = undefined;
+    const back = await stage(context('again'), tool);
+    assert.equal(textOf(back), 'fine', 'writable again: the call runs, without a restart');
+    assert.equal(ran, 2);
+    assert.deepEqual(
+      store.query<{ tool: string }>('SELECT tool FROM activity ORDER BY at').map((r) => r.tool),
+      ['again'],
+    );
+    const [event] = store.query<{ kind: string; detail: string }>('SELECT kind, detail FROM events');
+    assert.equal(event?.kind, 'activity-log-resumed');
+    assert.match(event!.detail, /1 call\(s\) ran unrecorded .* 2 refused/);
+  },
+);
 
 test('retention is applied once every PRUNE_EVERY recorded calls, not before', async (t) => {
   const { store, activity, gate } = await setup(t);

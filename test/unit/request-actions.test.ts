@@ -49,11 +49,15 @@ test("a tool is tagged by its name's verb: first when it is as often a noun, els
   assert.deepEqual(toolActionTags('browser_take_screenshot', 'Take a screenshot of the current page.'), []);
 });
 
-test('a verb in a clause about what the request names is no action of the request: "add a note that she moved" creates, it moves nothing', () => {
-  assert.deepEqual(requestActionTags("add a note to Carol's entry that she moved to Berlin"), ['!create']);
-  assert.deepEqual(requestActionTags('delete the files that were modified'), ['!delete']);
-  assert.deepEqual(requestActionTags('find the file that has the notes and delete it'), ['!find', '!delete']);
-});
+test(
+  'a verb in a clause about what the request names is no action of the request: ' +
+    '"add a note that she moved" creates, it moves nothing',
+  () => {
+    assert.deepEqual(requestActionTags("add a note to Carol's entry that she moved to Berlin"), ['!create']);
+    assert.deepEqual(requestActionTags('delete the files that were modified'), ['!delete']);
+    assert.deepEqual(requestActionTags('find the file that has the notes and delete it'), ['!find', '!delete']);
+  },
+);
 
 test('a request to keep a fact asks to create or write it, whatever its verb ("remember that...", "save that...")', () => {
   assert.deepEqual(requestActionTags('remember that Alice works at Acme').sort(), ['!create', '!write']);
@@ -70,28 +74,36 @@ test('an everyday verb of change in another form asks for a change only where a 
   assert.equal(asksForChange('kill the stuck process'), true);
 });
 
-test('"open" before an indefinite article creates ("open an issue", "open a new tab"); before what exists it reads ("open the file")', () => {
-  assert.deepEqual(requestActionTags('open an issue on my repo saying the login page crashes'), ['!create']);
-  assert.deepEqual(requestActionTags('please open a new tab'), ['!create']);
-  assert.equal(asksForChange('open an issue about the crash'), true);
-  assert.equal(asksToRead('open an issue about the crash'), false);
-  for (const query of ['open the file notes.txt', 'open issue 12', 'open my downloads folder']) {
-    assert.deepEqual(requestActionTags(query), ['!read'], query);
-    assert.equal(asksToRead(query), true, query);
-  }
-  assert.deepEqual(toolActionTags('browser_tab_new', 'Open a new tab.'), ['!create']);
-  assert.deepEqual(toolActionTags('open_nodes', 'Open specific nodes by name.'), ['!read']);
-});
+test(
+  '"open" before an indefinite article creates ("open an issue", "open a new tab"); ' +
+    'before what exists it reads ("open the file")',
+  () => {
+    assert.deepEqual(requestActionTags('open an issue on my repo saying the login page crashes'), ['!create']);
+    assert.deepEqual(requestActionTags('please open a new tab'), ['!create']);
+    assert.equal(asksForChange('open an issue about the crash'), true);
+    assert.equal(asksToRead('open an issue about the crash'), false);
+    for (const query of ['open the file notes.txt', 'open issue #12', 'open my downloads folder']) {
+      assert.deepEqual(requestActionTags(query), ['!read'], query);
+      assert.equal(asksToRead(query), true, query);
+    }
+    assert.deepEqual(toolActionTags('browser_tab_new', 'Open a new tab.'), ['!create']);
+    assert.deepEqual(toolActionTags('open_nodes', 'Open specific nodes by name.'), ['!read']);
+  },
+);
 
-test('undoing is an action of its own: "undo the last commit" and "revert it" ask for a change, matched by a tool that resets or reverts', () => {
-  assert.deepEqual(requestActionTags('undo the last commit but keep the changes'), ['!undo']);
-  assert.deepEqual(requestActionTags('please revert the config'), ['!undo']);
-  assert.equal(asksForChange('roll back: rollback the deploy'), true);
-  assert.deepEqual(toolActionTags('git_reset', 'Reset current HEAD to specified state.'), ['!undo']);
-  // "reset" is as often a noun: in a name after another word it is what the tool is about.
-  assert.deepEqual(toolActionTags('get_reset', 'Get the last reset time.'), ['!read']);
-  assert.equal(asksToRead('show the last reset'), true);
-});
+test(
+  'undoing is an action of its own: "undo the last commit" and "revert it" ask for a change, ' +
+    'matched by a tool that resets or reverts',
+  () => {
+    assert.deepEqual(requestActionTags('undo the last commit but keep the changes'), ['!undo']);
+    assert.deepEqual(requestActionTags('please revert the config'), ['!undo']);
+    assert.equal(asksForChange('roll back: rollback the deploy'), true);
+    assert.deepEqual(toolActionTags('git_reset', 'Reset current HEAD to specified state.'), ['!undo']);
+    // "reset" is as often a noun: in a name after another word it is what the tool is about.
+    assert.deepEqual(toolActionTags('get_reset', 'Get the last reset time.'), ['!read']);
+    assert.equal(asksToRead('show the last reset'), true);
+  },
+);
 
 test('a number of things asks for a listing ("the last ten commits"), a span of time does not ("the last 7 days")', () => {
   assert.deepEqual(requestActionTags('show the last ten commits').sort(), ['!list', '!read']);

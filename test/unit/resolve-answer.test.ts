@@ -36,56 +36,60 @@ test('required arguments with their types, and how many optional ones there are'
   );
 });
 
-test('multiple_matches: each power shown names at most three of its ranked tools, each callable with the variant its annotations call for', () => {
-  const toolRanking = ranking(
-    'filesystem:write_file',
-    'desktop-commander:start_process',
-    'filesystem:read_text_file',
-    'filesystem:edit_file',
-    'sqlite:query',
-    'filesystem:list_directory',
-    'memory:read_graph',
-  );
-  const answer = matchesAnswer(
-    view,
-    'multiple_matches',
-    [
-      { name: 'filesystem', confidence: 0.8 },
-      { name: 'desktop-commander', confidence: 0.5 },
-      { name: 'sqlite', confidence: 0.3 },
-      { name: 'time', confidence: 0.2 },
-    ],
-    toolRanking,
-  );
-  const matches = answer.matches as Array<{ name: string; tools?: string[]; description: string }>;
-  assert.deepEqual(
-    matches.map((m) => m.name),
-    ['filesystem', 'desktop-commander', 'sqlite', 'time'],
-  );
-  const fs = matches[0].tools!;
-  assert.equal(fs.length, 3, 'at most three');
-  assert.match(
-    fs[0],
-    /^filesystem:write_file via call_tool_destructive, args \{path: string, content: string\}: /,
-    'the server marks write_file destructive',
-  );
-  assert.match(fs[1], /^filesystem:read_text_file via call_tool_read, /, 'declared read-only');
-  assert.match(fs[2], /^filesystem:edit_file /);
-  assert.match(
-    matches[1].tools![0],
-    /^desktop-commander:start_process via call_tool_destructive, args \{command: string, timeout_ms: number\} \(\+3 optional\)/,
-  );
-  assert.match(
-    matches[2].tools![0],
-    /^sqlite:query via call_tool_write, /,
-    'no annotations: a read guessed from the name is advice, never call_tool_read',
-  );
-  assert.equal(matches[3].tools, undefined, 'a power none of whose tools were ranked names none');
-  assert.match(
-    answer.message as string,
-    /call_tool_destructive\(\{ name: 'filesystem:write_file', args: \{\.\.\.\}, intent: \{ operation_type: 'destructive' \} \}\)/,
-  );
-});
+test(
+  'multiple_matches: each power shown names at most three of its ranked tools, ' +
+    'each callable with the variant its annotations call for',
+  () => {
+    const toolRanking = ranking(
+      'filesystem:write_file',
+      'desktop-commander:start_process',
+      'filesystem:read_text_file',
+      'filesystem:edit_file',
+      'sqlite:query',
+      'filesystem:list_directory',
+      'memory:read_graph',
+    );
+    const answer = matchesAnswer(
+      view,
+      'multiple_matches',
+      [
+        { name: 'filesystem', confidence: 0.8 },
+        { name: 'desktop-commander', confidence: 0.5 },
+        { name: 'sqlite', confidence: 0.3 },
+        { name: 'time', confidence: 0.2 },
+      ],
+      toolRanking,
+    );
+    const matches = answer.matches as Array<{ name: string; tools?: string[]; description: string }>;
+    assert.deepEqual(
+      matches.map((m) => m.name),
+      ['filesystem', 'desktop-commander', 'sqlite', 'time'],
+    );
+    const fs = matches[0].tools!;
+    assert.equal(fs.length, 3, 'at most three');
+    assert.match(
+      fs[0],
+      /^filesystem:write_file via call_tool_destructive, args \{path: string, content: string\}: /,
+      'the server marks write_file destructive',
+    );
+    assert.match(fs[1], /^filesystem:read_text_file via call_tool_read, /, 'declared read-only');
+    assert.match(fs[2], /^filesystem:edit_file /);
+    assert.match(
+      matches[1].tools![0],
+      /^desktop-commander:start_process via call_tool_destructive, args \{command: string, timeout_ms: number\} \(\+3 optional\)/,
+    );
+    assert.match(
+      matches[2].tools![0],
+      /^sqlite:query via call_tool_write, /,
+      'no annotations: a read guessed from the name is advice, never call_tool_read',
+    );
+    assert.equal(matches[3].tools, undefined, 'a power none of whose tools were ranked names none');
+    assert.match(
+      answer.message as string,
+      /call_tool_destructive\(\{ name: 'filesystem:write_file', args: \{\.\.\.\}, intent: \{ operation_type: 'destructive' \} \}\)/,
+    );
+  },
+);
 
 test('not_found offers the closest tools the ranking matched, and none when it matched nothing', () => {
   const some = matchesAnswer(view, 'not_found', [], ranking('time:current_time'));
@@ -103,31 +107,35 @@ test('not_found offers the closest tools the ranking matched, and none when it m
   assert.doesNotMatch(none.message as string, /call_tool_/);
 });
 
-test('an activation does not repeat the listed tools: best ones by their listed names, the unlisted as lines, guidance only when given', () => {
-  const listed = view
-    .toolsOf('memory')
-    .slice(0, 5)
-    .map((t) => ({ tool: t.name, listedAs: `memory__${t.name}` }));
-  const best = view.toolsOf('memory').filter((t) => ['search_nodes', 'create_entities'].includes(t.name));
-  const answer = activationAnswer(view, { power: 'memory', exposed: listed, held: [] }, best);
-  assert.deepEqual(answer.best_tools, ['memory__create_entities']);
-  assert.deepEqual(answer.call_with_tools, [
-    `memory:search_nodes via call_tool_read, args {query: string}: Search for nodes in the knowledge graph based on a query`,
-  ]);
-  assert.equal(answer.guidance, undefined);
-  assert.match(answer.message as string, /3 more of its tools are not in your list: retrieve_tools/);
-  const byName = activationAnswer(
-    view,
-    { power: 'memory', exposed: [], held: [], guidance: 'Search before you create.' },
-    undefined,
-  );
-  assert.equal(
-    (byName.call_with_tools as string[]).length,
-    9,
-    'an activation by name with nothing listed names every tool',
-  );
-  assert.equal(byName.guidance, 'Search before you create.');
-});
+test(
+  'an activation does not repeat the listed tools: best ones by their listed names, ' +
+    'the unlisted as lines, guidance only when given',
+  () => {
+    const listed = view
+      .toolsOf('memory')
+      .slice(0, 5)
+      .map((t) => ({ tool: t.name, listedAs: `memory__${t.name}` }));
+    const best = view.toolsOf('memory').filter((t) => ['search_nodes', 'create_entities'].includes(t.name));
+    const answer = activationAnswer(view, { power: 'memory', exposed: listed, held: [] }, best);
+    assert.deepEqual(answer.best_tools, ['memory__create_entities']);
+    assert.deepEqual(answer.call_with_tools, [
+      `memory:search_nodes via call_tool_read, args {query: string}: Search for nodes in the knowledge graph based on a query`,
+    ]);
+    assert.equal(answer.guidance, undefined);
+    assert.match(answer.message as string, /3 more of its tools are not in your list: retrieve_tools/);
+    const byName = activationAnswer(
+      view,
+      { power: 'memory', exposed: [], held: [], guidance: 'Search before you create.' },
+      undefined,
+    );
+    assert.equal(
+      (byName.call_with_tools as string[]).length,
+      9,
+      'an activation by name with nothing listed names every tool',
+    );
+    assert.equal(byName.guidance, 'Search before you create.');
+  },
+);
 
 test('one_trip: an answer counts when it names a right tool, or activated a power that has one', () => {
   const relevant = new Set(['sqlite:list_tables']);

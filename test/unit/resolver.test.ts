@@ -1,13 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Bm25fIndex } from '../../server/resolve/bm25f.js';
+import { Bm25fIndex } from '../../server/text/bm25f.js';
 import { rankingShape, spreadConfidence, topProbability } from '../../server/resolve/calibration.js';
 import { DEFAULT_CALIBRATIONS, FITTED_ACTIVATE_THRESHOLD } from '../../server/resolve/default-calibration.js';
 import { domainTags } from '../../server/resolve/domain-tags.js';
 import { HybridResolver } from '../../server/resolve/hybrid-resolver.js';
 import { LexicalResolver } from '../../server/resolve/lexical-resolver.js';
 import { analyzeQuery } from '../../server/resolve/query-terms.js';
-import { stem, terms, words } from '../../server/resolve/text.js';
+import { stem } from '../../server/text/stem.js';
+import { terms } from '../../server/text/terms.js';
+import { words } from '../../server/text/words.js';
 import { decideTier } from '../../server/resolve/tiers.js';
 import type { PowerDocument, PowerScore } from '../../server/resolve/types.js';
 
@@ -89,18 +91,22 @@ test('content words that stem like request words are subjects; verbs count fully
   assert.equal(weight(analyzeQuery('send an email'), 'send'), 1, 'a verb counts fully in a short request');
 });
 
-test('a clause about what the request names counts half and stays its subject; a verb that is as often a noun is matched as a verb only', () => {
-  const weight = (analysis: ReturnType<typeof analyzeQuery>, t: string) =>
-    analysis.terms.find((w) => w.term === stem(t));
-  const note = analyzeQuery('add a note to the entry that she moved to Berlin');
-  assert.equal(weight(note, 'note')?.weight, 1);
-  assert.deepEqual(weight(note, 'berlin'), { term: stem('berlin'), weight: 0.5, subject: true });
-  // The clause ends with its sentence.
-  assert.equal(weight(analyzeQuery('List the files that changed. Show the diff of the branch'), 'branch')?.weight, 1);
-  // "record" as the request's verb is no word to match a database's records by.
-  assert.equal(weight(analyzeQuery('record that Alice manages Bob'), 'record'), undefined);
-  assert.equal(weight(analyzeQuery('show the last record'), 'record')?.weight, 1);
-});
+test(
+  'a clause about what the request names counts half and stays its subject; ' +
+    'a verb that is as often a noun is matched as a verb only',
+  () => {
+    const weight = (analysis: ReturnType<typeof analyzeQuery>, t: string) =>
+      analysis.terms.find((w) => w.term === stem(t));
+    const note = analyzeQuery('add a note to the entry that she moved to Berlin');
+    assert.equal(weight(note, 'note')?.weight, 1);
+    assert.deepEqual(weight(note, 'berlin'), { term: stem('berlin'), weight: 0.5, subject: true });
+    // The clause ends with its sentence.
+    assert.equal(weight(analyzeQuery('List the files that changed. Show the diff of the branch'), 'branch')?.weight, 1);
+    // "record" as the request's verb is no word to match a database's records by.
+    assert.equal(weight(analyzeQuery('record that Alice manages Bob'), 'record'), undefined);
+    assert.equal(weight(analyzeQuery('show the last record'), 'record')?.weight, 1);
+  },
+);
 
 test('a web address in a request is what to act on: its host and path words are no subjects, it counts as "url"', () => {
   const terms = analyzeQuery('get the JSON from https://api.example.com/status').terms.map((t) => t.term);

@@ -9,7 +9,7 @@ import { parseHintsParams } from '../../server/rpc/hints-payloads.js';
 import { parseAvailability } from '../../server/rpc/language-model-bridge.js';
 import { recommendationStats, scoreExplanation, tuneResult } from '../../server/rpc/ranking-payloads.js';
 import { powerInfo } from '../../server/rpc/payloads.js';
-import { queryWordsFor } from '../../server/resolve/text.js';
+import { queryWordsFor } from '../../server/text/terms.js';
 import type { PowerDefinition } from '../../server/powers/types.js';
 import { Store } from '../../server/store/store.js';
 import { ToolTrust } from '../../server/trust/tool-trust.js';
@@ -128,52 +128,60 @@ test('hints params and language model availability are checked', () => {
   assert.deepEqual(parseAvailability('yes'), { available: false, models: [] });
 });
 
-test("a power's tools are told apart: held for review (pending), blocked (kept blocked, or by the settings), the rest available", async () => {
-  const temp = tempDir();
-  const store = await Store.open({ dataDir: temp.dir, fsync: false });
-  const trust = new ToolTrust(store);
-  try {
-    const tool = (name: string, description = 'd') => ({ name, description, inputSchema: { type: 'object' as const } });
-    trust.check('fs', [tool('read'), tool('write'), tool('list')], 'allow');
-    const now = [tool('read', 'changed'), tool('write', 'changed too'), tool('list'), tool('remove')];
-    trust.check('fs', now, 'quarantine');
-    trust.reject('fs', 'write');
-    const definition = {
-      name: 'fs',
-      version: '1.0.0',
-      description: 'Files.',
-      keywords: ['file', 'folder', 'path'],
-      steering: '',
-      server: { transport: 'http' as const, url: 'https://x.example/mcp', headers: {} },
-      source: { kind: 'spell' as const, file: '/s/fs.spell.yaml', readOnly: false },
-      derivedFromTools: false,
-      problems: [],
-    } as unknown as PowerDefinition;
-    const info = powerInfo(
-      {
-        manager: { statuses: () => [] },
-        trust,
-        policy: new ToolPolicy(() => ({ powers: { disabled: [] }, tools: { blocked: ['fs:remove'] } }), trust),
-        toolsOf: () => now,
-        isActive: () => true,
-        launches: { waiting: () => undefined },
-        sessions: { all: () => [] },
-      },
-      definition,
-    );
-    assert.deepEqual(info.awaitingReview, ['read'], 'pending only');
-    assert.deepEqual(
-      info.blocked,
-      ['remove', 'write'],
-      'kept blocked in the review, and blocked by the settings (over its pending review)',
-    );
-    assert.equal(info.tools.length, 4);
-  } finally {
-    trust.close();
-    store.close();
-    temp.cleanup();
-  }
-});
+test(
+  "a power's tools are told apart: held for review (pending), blocked (kept blocked, " +
+    'or by the settings), the rest available',
+  async () => {
+    const temp = tempDir();
+    const store = await Store.open({ dataDir: temp.dir, fsync: false });
+    const trust = new ToolTrust(store);
+    try {
+      const tool = (name: string, description = 'd') => ({
+        name,
+        description,
+        inputSchema: { type: 'object' as const },
+      });
+      trust.check('fs', [tool('read'), tool('write'), tool('list')], 'allow');
+      const now = [tool('read', 'changed'), tool('write', 'changed too'), tool('list'), tool('remove')];
+      trust.check('fs', now, 'quarantine');
+      trust.reject('fs', 'write');
+      const definition = {
+        name: 'fs',
+        version: '1.0.0',
+        description: 'Files.',
+        keywords: ['file', 'folder', 'path'],
+        steering: '',
+        server: { transport: 'http' as const, url: 'https://x.example/mcp', headers: {} },
+        source: { kind: 'spell' as const, file: '/s/fs.spell.yaml', readOnly: false },
+        derivedFromTools: false,
+        problems: [],
+      } as unknown as PowerDefinition;
+      const info = powerInfo(
+        {
+          manager: { statuses: () => [] },
+          trust,
+          policy: new ToolPolicy(() => ({ powers: { disabled: [] }, tools: { blocked: ['fs:remove'] } }), trust),
+          toolsOf: () => now,
+          isActive: () => true,
+          launches: { waiting: () => undefined },
+          sessions: { all: () => [] },
+        },
+        definition,
+      );
+      assert.deepEqual(info.awaitingReview, ['read'], 'pending only');
+      assert.deepEqual(
+        info.blocked,
+        ['remove', 'write'],
+        'kept blocked in the review, and blocked by the settings (over its pending review)',
+      );
+      assert.equal(info.tools.length, 4);
+    } finally {
+      trust.close();
+      store.close();
+      temp.cleanup();
+    }
+  },
+);
 
 test('matched words are shown as the user wrote them, not as stems', () => {
   assert.deepEqual(queryWordsFor('Remember facts in the knowledge graph', ['knowledg', 'fact']), [

@@ -123,7 +123,8 @@ test('the scan finds the ways code reaches an SDK internal, and passes public us
     '_ajv',
   ]);
   const fine =
-    'params._meta = { progressToken }; JSON.parse(line); const escapeRegExp = (t: string) => t; server.setRequestHandler(Schema, handler); schema._zod.def; /(_id|_url)$/';
+    'params._meta = { progressToken }; JSON.parse(line); const escapeRegExp = (t: string) => t; ' +
+    'server.setRequestHandler(Schema, handler); schema._zod.def; /(_id|_url)$/';
   assert.deepEqual(namedMembers(fine, names), []);
   assert.deepEqual(underscoreMembers(fine), []);
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { setLogSink } from '../../server/log.js';
 import { Embedder, type EmbedderOptions } from '../../server/resolve/semantic/embedder.js';
-import { cosine } from '../../server/resolve/semantic/vector.js';
+import { cosine } from '../../server/text/vector.js';
 import { copyTinyModel, guardNetwork, tinyModelOptions, tinyModelPath } from '../fixtures/models/tiny-model.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -29,7 +29,12 @@ test('offline, a model id fails with what was tried and what to do, and nothing 
     );
     assert.match(
       !outcome.ok ? outcome.message : '',
-      /^The model Xenova\/all-MiniLM-L6-v2 could not be downloaded from https:\/\/huggingface\.co\/ \(.+\)\. Check the network connection or proxy and run the command again, or put its files \(config\.json, tokenizer\.json, tokenizer_config\.json and onnx\/model\.onnx\) in .+models\/Xenova\/all-MiniLM-L6-v2 by hand\.$/,
+      new RegExp(
+        /^The model Xenova\/all-MiniLM-L6-v2 could not be downloaded from https:\/\/huggingface\.co\/ /.source +
+          /\(.+\)\. Check the network connection or proxy and run the command again, or put its files /.source +
+          /\(config\.json, tokenizer\.json, tokenizer_config\.json and onnx\/model\.onnx\) in /.source +
+          /.+models\/Xenova\/all-MiniLM-L6-v2 by hand\.$/.source,
+      ),
     );
     assert.ok(
       !fs.existsSync(path.join(cacheDir, 'Xenova', 'all-MiniLM-L6-v2', 'onnx', 'model.onnx')),
@@ -100,35 +105,42 @@ test('without transformers.js the failure says so, without asking anyone to run 
   }
 });
 
-test('a model folder given from the UI is loaded to check it, then copied to where the gateway looks for the configured model', async () => {
-  await guardNetwork();
-  const { dir, cleanup } = tempDir();
-  try {
-    const data = path.join(dir, 'data');
-    const runtime = {
-      settings: { resolve: { semantic: { model: 'grimoire-test/tiny-embedder' } } },
-      paths: { data },
-    } as unknown as Parameters<typeof fetchSemanticModel>[0];
-    const outcome = await fetchSemanticModel(runtime, { fromFolder: tinyModelPath }, () => undefined);
-    const target = path.join(modelCacheDir(data), 'grimoire-test', 'tiny-embedder');
-    assert.deepEqual(outcome.ok && [outcome.model, outcome.folder], ['grimoire-test/tiny-embedder', target]);
-    // The gateway's next start finds it by id, offline (no remote models).
-    const reloaded = await downloadModel({ model: 'grimoire-test/tiny-embedder', cacheDir: modelCacheDir(data) });
-    assert.equal(reloaded.ok, true, JSON.stringify(reloaded));
+test(
+  'a model folder given from the UI is loaded to check it, ' +
+    'then copied to where the gateway looks for the configured model',
+  async () => {
+    await guardNetwork();
+    const { dir, cleanup } = tempDir();
+    try {
+      const data = path.join(dir, 'data');
+      const runtime = {
+        settings: { resolve: { semantic: { model: 'grimoire-test/tiny-embedder' } } },
+        paths: { data },
+      } as unknown as Parameters<typeof fetchSemanticModel>[0];
+      const outcome = await fetchSemanticModel(runtime, { fromFolder: tinyModelPath }, () => undefined);
+      const target = path.join(modelCacheDir(data), 'grimoire-test', 'tiny-embedder');
+      assert.deepEqual(outcome.ok && [outcome.model, outcome.folder], ['grimoire-test/tiny-embedder', target]);
+      // The gateway's next start finds it by id, offline (no remote models).
+      const reloaded = await downloadModel({ model: 'grimoire-test/tiny-embedder', cacheDir: modelCacheDir(data) });
+      assert.equal(reloaded.ok, true, JSON.stringify(reloaded));
 
-    const empty = path.join(dir, 'empty');
-    fs.mkdirSync(empty);
-    const refused = await fetchSemanticModel(runtime, { fromFolder: empty }, () => undefined);
-    assert.match(
-      !refused.ok ? refused.message : '',
-      /^The model folder .*empty could not be loaded .*: it needs config\.json, tokenizer\.json/,
-    );
-    assert.match(
-      ((await fetchSemanticModel(runtime, { fromFolder: 'relative/models' }, () => undefined)) as { message?: string })
-        .message ?? '',
-      /must be an absolute path/,
-    );
-  } finally {
-    cleanup();
-  }
-});
+      const empty = path.join(dir, 'empty');
+      fs.mkdirSync(empty);
+      const refused = await fetchSemanticModel(runtime, { fromFolder: empty }, () => undefined);
+      assert.match(
+        !refused.ok ? refused.message : '',
+        /^The model folder .*empty could not be loaded .*: it needs config\.json, tokenizer\.json/,
+      );
+      assert.match(
+        (
+          (await fetchSemanticModel(runtime, { fromFolder: 'relative/models' }, () => undefined)) as {
+            message?: string;
+          }
+        ).message ?? '',
+        /must be an absolute path/,
+      );
+    } finally {
+      cleanup();
+    }
+  },
+);

@@ -24,7 +24,8 @@ test("VS Code's target names: platform-arch, alpine for musl Linux", () => {
 test('a platform with a build names it; one without says none carries a runtime for it, and lists those that do', () => {
   assert.equal(
     runtimeAdvice('darwin-arm64'),
-    'the darwin-arm64 build of Grimoire carries it: VS Code installs that build from the Marketplace on darwin-arm64, or install the Grimoire .vsix built for darwin-arm64',
+    'the darwin-arm64 build of Grimoire carries it: VS Code installs that build from the Marketplace on ' +
+      'darwin-arm64, or install the Grimoire .vsix built for darwin-arm64',
   );
   const none = runtimeAdvice('darwin-x64');
   assert.match(none, /^no build of Grimoire carries an ONNX runtime for darwin-x64 \(builds with it: /);

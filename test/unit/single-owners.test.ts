@@ -61,7 +61,7 @@ const OWNERS: Record<string, string> = {
   catalog_changes: 'server/catalog/catalog.ts',
   catalog_powers: 'server/catalog/catalog.ts',
   catalog_tools: 'server/catalog/catalog.ts',
-  embeddings: 'server/resolve/semantic/embedding-cache.ts',
+  embeddings: 'server/text/embedding-cache.ts',
   events: 'server/activity/event-log.ts',
   hint_events: 'server/hints/hint-events.ts',
   intel_artifacts: 'server/intel/artifacts/artifact-store.ts',

@@ -1,4 +1,7 @@
-/** The spell checker (server/spells/check-spell.ts): every problem at its line and column, with a fix and, where mechanical, a quick fix. */
+/**
+ * The spell checker (server/spells/check-spell.ts): every problem at its line and column, with a fix and,
+ * where mechanical, a quick fix.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -55,7 +58,8 @@ test('a malformed spell: each problem at its line and column, errors and warning
   assert.deepEqual(keywords.range.end, { line: 2, character: 15 }, 'the whole [one] list');
   assert.equal(
     formatProblem('/w/my-power.spell.yaml', keywords),
-    '/w/my-power.spell.yaml:3:11: error: keywords has 1 entry; at least 3 are needed (fix: list 3 to 20 words a user might say when they need this power)',
+    '/w/my-power.spell.yaml:3:11: error: keywords has 1 entry; at least 3 are needed (fix: ' +
+      'list 3 to 20 words a user might say when they need this power)',
   );
 });
 
@@ -109,7 +113,8 @@ test('every check at once: the PATH check is reported while other fields are wro
 
 test('quick fixes where the message names the fix: too few keywords filled from the name and description, too many cut to 20', () => {
   const few =
-    'name: weather-alerts\nversion: 1.0.0\ndescription: Severe weather warnings and forecasts for a city.\nkeywords: [storm]\nserver:\n  command: node\n';
+    'name: weather-alerts\nversion: 1.0.0\ndescription: Severe weather warnings and forecasts for a ' +
+    'city.\nkeywords: [storm]\nserver:\n  command: node\n';
   const problem = checkSpell(few, '/w/weather-alerts.spell.yaml', ctx()).problems.find((p) => p.field === 'keywords')!;
   assert.equal(problem.quickFix?.title, 'Set keywords to ["storm", "weather", "alerts"]');
   assert.ok(checkSpell(apply(few, problem), '/w/weather-alerts.spell.yaml', ctx()).power, 'the fixed spell loads');
@@ -121,7 +126,8 @@ test('quick fixes where the message names the fix: too few keywords filled from 
 
 test("an unchanged placeholder is flagged: the template description and keywords, the importer's TODO", () => {
   const template =
-    'name: my-power\nversion: 1.0.0\ndescription: "TODO: say in one sentence what this power does."\nkeywords: [first-keyword, second-keyword, third-keyword]\nserver:\n  command: node\n';
+    'name: my-power\nversion: 1.0.0\ndescription: "TODO: say in one sentence what this power ' +
+    'does."\nkeywords: [first-keyword, second-keyword, third-keyword]\nserver:\n  command: node\n';
   const problems = checkSpell(template, '/w/my-power.spell.yaml', ctx()).problems.filter(
     (p) => p.code === 'placeholder',
   );

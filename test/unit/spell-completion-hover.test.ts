@@ -86,7 +86,8 @@ test('completion of values: transport, flags; tool names under hints and in prer
 
 test('hover shows the field under the cursor with its documentation and values', () => {
   const text =
-    'name: x\nkeywords: [a, b, c]\nserver:\n  transport: http\n  url: https://example.com/mcp\nhints:\n  write_file:\n    prerequisites: [read_file]\n';
+    'name: x\nkeywords: [a, b, c]\nserver:\n  transport: http\n  url: ' +
+    'https://example.com/mcp\nhints:\n  write_file:\n    prerequisites: [read_file]\n';
   assert.match(hoverSpell(text, { line: 1, character: 3 })!, /^\*\*keywords\*\* \(required\)\n\n3 to 20 words/);
   assert.match(hoverSpell(text, { line: 1, character: 12 })!, /\*\*keywords\*\*/, 'over a list entry: the list');
   const transport = hoverSpell(text, { line: 3, character: 4 })!;

@@ -123,7 +123,11 @@ test(
     const storeJs = JSON.stringify(path.resolve(__dirname, '../../server/store/store.js'));
     const child = (prefix: string) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const script = `(async () => { const s = await require(${storeJs}).Store.open({ dataDir: ${JSON.stringify(temp.dir)} }); for (let i = 0; i < 200; i++) s.write({ op: 'insert', table: 'events', row: { id: '${prefix}-' + i, at: 1, kind: 'test' } }); s.close(); })().catch((e) => { console.error(e); process.exit(1); })`;
+        const script =
+          `(async () => { const s = await require(${storeJs}).Store.open({ dataDir: ` +
+          `${JSON.stringify(temp.dir)} }); for (let i = 0; i < 200; i++) s.write({ op: 'insert', table: ` +
+          `'events', row: { id: '${prefix}-' + i, at: 1, kind: 'test' } }); s.close(); ` +
+          `})().catch((e) => { console.error(e); process.exit(1); })`;
         const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
         let stderr = '';
         proc.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
@@ -172,7 +176,11 @@ test('processes opening a new data folder at the same moment all open it (the sw
   const at = Date.now() + 2_000;
   const child = (prefix: string) =>
     new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const script = `(async () => { const { Store } = require(${storeJs}); while (Date.now() < ${at}); const s = await Store.open({ dataDir: ${JSON.stringify(temp.dir)} }); s.write({ op: 'insert', table: 'events', row: { id: '${prefix}', at: 1, kind: 'test' } }); s.close(); })().catch((e) => { console.error(e); process.exit(1); })`;
+      const script =
+        `(async () => { const { Store } = require(${storeJs}); while (Date.now() < ${at}); ` +
+        `const s = await Store.open({ dataDir: ${JSON.stringify(temp.dir)} }); s.write({ op: ` +
+        `'insert', table: 'events', row: { id: '${prefix}', at: 1, kind: 'test' } }); s.close(); ` +
+        `})().catch((e) => { console.error(e); process.exit(1); })`;
       const proc = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       proc.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));

@@ -198,41 +198,46 @@ test("tableVersion moves with this store's writes to that table only", async (t)
   assert.equal(a.tableVersion('catalog_tools'), catalog, 'a write to another table');
 });
 
-test('one store at a time on a data dir: a second open is refused, naming the holder and what to do, and changes nothing; after close the next one has every write', async (t) => {
-  const dataDir = tempDir(t);
-  const a = await open(t, dataDir);
-  a.write(event('e1'));
-  a.write({ op: 'upsert', table: 'events', row: { id: 'e1', detail: 'changed' } });
-  const lock = fs.readFileSync(path.join(dataDir, 'journal.lock'), 'utf8');
-  const journal = fs.readFileSync(journalFile(dataDir));
-  await assert.rejects(
-    SqljsStore.open({ dataDir, fsync: false }),
-    new RegExp(
-      `^Error: store: process ${process.pid} has this data folder open on sql\\.js .*which one process at a time can use; close it .*or run Grimoire on Node 22\\.13\\+ or with better-sqlite3$`,
-    ),
-  );
-  assert.equal(fs.readFileSync(path.join(dataDir, 'journal.lock'), 'utf8'), lock, 'the holder keeps its lock');
-  assert.deepEqual(fs.readFileSync(journalFile(dataDir)), journal, 'the journal is untouched');
-  a.write(event('e2'));
-  a.close();
-  assert.equal(fs.existsSync(path.join(dataDir, 'journal.lock')), false, 'close releases the lock');
-  const b = await open(t, dataDir);
-  assert.deepEqual(b.query('SELECT id, detail FROM events ORDER BY id'), [
-    { id: 'e1', detail: 'changed' },
-    { id: 'e2', detail: null },
-  ]);
-  const stamps = fs
-    .readFileSync(journalFile(dataDir), 'utf8')
-    .trim()
-    .split('\n')
-    .map((text) => (JSON.parse(text) as { ts: number }).ts);
-  assert.equal(stamps.length, 3);
-  assert.deepEqual(
-    stamps,
-    [...stamps].sort((x, y) => x - y),
-    'stamps never go back in the file',
-  );
-});
+test(
+  'one store at a time on a data dir: a second open is refused, naming the holder and what to do, ' +
+    'and changes nothing; after close the next one has every write',
+  async (t) => {
+    const dataDir = tempDir(t);
+    const a = await open(t, dataDir);
+    a.write(event('e1'));
+    a.write({ op: 'upsert', table: 'events', row: { id: 'e1', detail: 'changed' } });
+    const lock = fs.readFileSync(path.join(dataDir, 'journal.lock'), 'utf8');
+    const journal = fs.readFileSync(journalFile(dataDir));
+    await assert.rejects(
+      SqljsStore.open({ dataDir, fsync: false }),
+      new RegExp(
+        `^Error: store: process ${process.pid} has this data folder open on sql\\.js .*which one process at ` +
+          `a time can use; close it .*or run Grimoire on Node 22\\.13\\+ or with better-sqlite3$`,
+      ),
+    );
+    assert.equal(fs.readFileSync(path.join(dataDir, 'journal.lock'), 'utf8'), lock, 'the holder keeps its lock');
+    assert.deepEqual(fs.readFileSync(journalFile(dataDir)), journal, 'the journal is untouched');
+    a.write(event('e2'));
+    a.close();
+    assert.equal(fs.existsSync(path.join(dataDir, 'journal.lock')), false, 'close releases the lock');
+    const b = await open(t, dataDir);
+    assert.deepEqual(b.query('SELECT id, detail FROM events ORDER BY id'), [
+      { id: 'e1', detail: 'changed' },
+      { id: 'e2', detail: null },
+    ]);
+    const stamps = fs
+      .readFileSync(journalFile(dataDir), 'utf8')
+      .trim()
+      .split('\n')
+      .map((text) => (JSON.parse(text) as { ts: number }).ts);
+    assert.equal(stamps.length, 3);
+    assert.deepEqual(
+      stamps,
+      [...stamps].sort((x, y) => x - y),
+      'stamps never go back in the file',
+    );
+  },
+);
 
 test('deleteBefore: one op deletes the rows before a row value, in (column, column) order; a replay agrees', async (t) => {
   const dataDir = tempDir(t);
@@ -263,25 +268,29 @@ test('deleteBefore: one op deletes the rows before a row value, in (column, colu
   assert.deepEqual(ids(await open(t, dataDir)), ['a', 'c', 'd', 'e'], 'a reopen from the journal agrees');
 });
 
-test('a journal op that fails validation is skipped with a warning at load; the rest of its line applies; invalid lines are skipped', async (t) => {
-  const logs = captureLog(t);
-  const dataDir = tempDir(t);
-  const store = await open(t, dataDir);
-  store.write(event('kept'));
-  store.close();
-  const ops = [
-    { op: 'deleteBefore', table: 'events', before: { at: null } },
-    { op: 'deleteBefore', table: 'events', before: {} },
-    event('added'),
-  ] as WriteOp[];
-  fs.appendFileSync(journalFile(dataDir), '{"id": garbage\n' + line('journal-1', 99_999, ops));
-  assert.deepEqual(ids(await open(t, dataDir)), ['added', 'kept']);
-  assert.equal(logs.filter((l) => l.includes('skipping op')).length, 2, logs.join('\n'));
-  assert.ok(
-    logs.some((l) => l.includes('invalid journal line')),
-    logs.join('\n'),
-  );
-});
+test(
+  'a journal op that fails validation is skipped with a warning at load; the rest of its line applies; ' +
+    'invalid lines are skipped',
+  async (t) => {
+    const logs = captureLog(t);
+    const dataDir = tempDir(t);
+    const store = await open(t, dataDir);
+    store.write(event('kept'));
+    store.close();
+    const ops = [
+      { op: 'deleteBefore', table: 'events', before: { at: null } },
+      { op: 'deleteBefore', table: 'events', before: {} },
+      event('added'),
+    ] as WriteOp[];
+    fs.appendFileSync(journalFile(dataDir), '{"id": garbage\n' + line('journal-1', 99_999, ops));
+    assert.deepEqual(ids(await open(t, dataDir)), ['added', 'kept']);
+    assert.equal(logs.filter((l) => l.includes('skipping op')).length, 2, logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l.includes('invalid journal line')),
+      logs.join('\n'),
+    );
+  },
+);
 
 test('a torn last line (a writer killed mid-write) is cut off at open, with a warning; the journal goes on from there', async (t) => {
   const logs = captureLog(t);
@@ -348,48 +357,52 @@ test('a corrupt snapshot is moved aside with a warning; the journal after it sti
   );
 });
 
-test("past compactBytes (and the snapshot's size) the store rewrites the snapshot and starts the next journal; nothing is lost", async (t) => {
-  const dataDir = tempDir(t);
-  const writer = await open(t, dataDir, 4_000);
-  let n = 0;
-  while (!fs.existsSync(journalFile(dataDir, 2))) writer.write(event(`e${n++}`, 'x'.repeat(100)));
-  const first = fs.statSync(path.join(dataDir, 'grimoire.sqlite')).size;
-  assert.deepEqual(journals(dataDir), ['journal-2.jsonl'], 'the folded journal is deleted');
-  assert.equal(fs.statSync(journalFile(dataDir, 2)).size, 0);
-  // A line is 200-300 bytes here: the compaction came once the journal passed 4,000 bytes, not before.
-  const lineBytes = Buffer.byteLength(line('journal-1', 1_000, [event('e00', 'x'.repeat(100))]));
-  assert.ok(lineBytes > 200 && lineBytes < 300, `${lineBytes}`);
-  assert.ok(n * (lineBytes + 10) >= 4_000 && (n - 1) * (lineBytes - 10) < 4_000, `compacted after ${n} writes`);
-  assert.equal(count(writer), n);
-  // The next compaction waits for journal bytes of the snapshot's size (here more than compactBytes).
-  let later = 0;
-  while (!fs.existsSync(journalFile(dataDir, 3))) writer.write(event(`f${later++}`, 'x'.repeat(100)));
-  assert.ok(
-    first > 4_000 && later * (lineBytes + 10) >= first && (later - 1) * (lineBytes - 10) < first,
-    `${later} writes against a ${first}-byte snapshot`,
-  );
-  writer.write(event('in-journal-3'));
-  const marks = writer.query<{ journal: string; offset: number }>(
-    'SELECT journal, offset FROM journal_watermarks ORDER BY journal',
-  );
-  assert.deepEqual(
-    marks.map((m) => m.journal),
-    ['journal-2.jsonl', 'journal-3.jsonl'],
-  );
-  writer.close();
-  // A journal of an older generation that a compaction left (stopped before deleting it) is in the snapshot already.
-  fs.writeFileSync(
-    journalFile(dataDir, 1),
-    line('journal-1', 0, [{ op: 'upsert', table: 'events', row: { id: 'e0', detail: 'replayed?' } }]),
-  );
-  const reopened = await open(t, dataDir);
-  assert.equal(count(reopened), n + later + 1, 'a new store opens every row');
-  assert.deepEqual(
-    reopened.query("SELECT detail FROM events WHERE id = 'e0'"),
-    [{ detail: 'x'.repeat(100) }],
-    'the older generation is not replayed',
-  );
-});
+test(
+  "past compactBytes (and the snapshot's size) the store rewrites the snapshot and starts the next " +
+    'journal; nothing is lost',
+  async (t) => {
+    const dataDir = tempDir(t);
+    const writer = await open(t, dataDir, 4_000);
+    let n = 0;
+    while (!fs.existsSync(journalFile(dataDir, 2))) writer.write(event(`e${n++}`, 'x'.repeat(100)));
+    const first = fs.statSync(path.join(dataDir, 'grimoire.sqlite')).size;
+    assert.deepEqual(journals(dataDir), ['journal-2.jsonl'], 'the folded journal is deleted');
+    assert.equal(fs.statSync(journalFile(dataDir, 2)).size, 0);
+    // A line is 200-300 bytes here: the compaction came once the journal passed 4,000 bytes, not before.
+    const lineBytes = Buffer.byteLength(line('journal-1', 1_000, [event('e00', 'x'.repeat(100))]));
+    assert.ok(lineBytes > 200 && lineBytes < 300, `${lineBytes}`);
+    assert.ok(n * (lineBytes + 10) >= 4_000 && (n - 1) * (lineBytes - 10) < 4_000, `compacted after ${n} writes`);
+    assert.equal(count(writer), n);
+    // The next compaction waits for journal bytes of the snapshot's size (here more than compactBytes).
+    let later = 0;
+    while (!fs.existsSync(journalFile(dataDir, 3))) writer.write(event(`f${later++}`, 'x'.repeat(100)));
+    assert.ok(
+      first > 4_000 && later * (lineBytes + 10) >= first && (later - 1) * (lineBytes - 10) < first,
+      `${later} writes against a ${first}-byte snapshot`,
+    );
+    writer.write(event('in-journal-3'));
+    const marks = writer.query<{ journal: string; offset: number }>(
+      'SELECT journal, offset FROM journal_watermarks ORDER BY journal',
+    );
+    assert.deepEqual(
+      marks.map((m) => m.journal),
+      ['journal-2.jsonl', 'journal-3.jsonl'],
+    );
+    writer.close();
+    // A journal of an older generation that a compaction left (stopped before deleting it) is in the snapshot already.
+    fs.writeFileSync(
+      journalFile(dataDir, 1),
+      line('journal-1', 0, [{ op: 'upsert', table: 'events', row: { id: 'e0', detail: 'replayed?' } }]),
+    );
+    const reopened = await open(t, dataDir);
+    assert.equal(count(reopened), n + later + 1, 'a new store opens every row');
+    assert.deepEqual(
+      reopened.query("SELECT detail FROM events WHERE id = 'e0'"),
+      [{ detail: 'x'.repeat(100) }],
+      'the older generation is not replayed',
+    );
+  },
+);
 
 test('group commit: writes are in the journal file at once, synced in batches; durable() waits for the sync', async (t) => {
   const dataDir = tempDir(t);
@@ -408,47 +421,51 @@ test('group commit: writes are in the journal file at once, synced in batches; d
   assert.equal(store.syncs, syncs, 'nothing new to sync: durable() resolves without a sync');
 });
 
-test("the data dir's lock: a live sql.js holder is refused at once, a live import waited for, then named; a dead holder's, an earlier process's with this pid, or an unreadable old one is broken", async (t) => {
-  const logs = captureLog(t);
-  const dir = tempDir(t);
-  const lock = path.join(dir, 'journal.lock');
-  const holder = (pid: number, sqljs: boolean) =>
-    JSON.stringify({ pid, ts: Date.now(), token: 'someone-else', ...(sqljs ? { sqljs } : {}) });
-  const other = process.ppid;
-  fs.writeFileSync(lock, holder(other, true));
-  let started = Date.now();
-  assert.throws(() => lockDataDir(dir, true), new RegExp(`process ${other} has this data folder open on sql\\.js`));
-  assert.throws(
-    () => lockDataDir(dir, false),
-    new RegExp(`process ${other} has this data folder open on sql\\.js`),
-    'an import too',
-  );
-  assert.ok(Date.now() - started < 1_000, 'at once');
-  assert.ok(fs.readFileSync(lock, 'utf8').includes('someone-else'), 'left in place');
+test(
+  "the data dir's lock: a live sql.js holder is refused at once, a live import waited for, then named; " +
+    "a dead holder's, an earlier process's with this pid, or an unreadable old one is broken",
+  async (t) => {
+    const logs = captureLog(t);
+    const dir = tempDir(t);
+    const lock = path.join(dir, 'journal.lock');
+    const holder = (pid: number, sqljs: boolean) =>
+      JSON.stringify({ pid, ts: Date.now(), token: 'someone-else', ...(sqljs ? { sqljs } : {}) });
+    const other = process.ppid;
+    fs.writeFileSync(lock, holder(other, true));
+    let started = Date.now();
+    assert.throws(() => lockDataDir(dir, true), new RegExp(`process ${other} has this data folder open on sql\\.js`));
+    assert.throws(
+      () => lockDataDir(dir, false),
+      new RegExp(`process ${other} has this data folder open on sql\\.js`),
+      'an import too',
+    );
+    assert.ok(Date.now() - started < 1_000, 'at once');
+    assert.ok(fs.readFileSync(lock, 'utf8').includes('someone-else'), 'left in place');
 
-  fs.writeFileSync(lock, holder(other, false));
-  started = Date.now();
-  assert.throws(
-    () => lockDataDir(dir, false, 200),
-    new RegExp(
-      `journal\\.lock names process ${other}, which has held it for 0.2 s; .*delete that file: rm ".*journal\\.lock"`,
-    ),
-  );
-  assert.ok(Date.now() - started >= 190, 'it waited for the import');
+    fs.writeFileSync(lock, holder(other, false));
+    started = Date.now();
+    assert.throws(
+      () => lockDataDir(dir, false, 200),
+      new RegExp(
+        `journal\\.lock names process ${other}, which has held it for 0.2 s; .*delete that file: rm ".*journal\\.lock"`,
+      ),
+    );
+    assert.ok(Date.now() - started >= 190, 'it waited for the import');
 
-  for (const gone of [deadPid(), process.pid]) {
-    fs.writeFileSync(lock, holder(gone, true));
-    const release = lockDataDir(dir, true);
-    assert.equal((JSON.parse(fs.readFileSync(lock, 'utf8')) as { pid: number; sqljs: boolean }).sqljs, true);
-    release();
-    assert.equal(fs.existsSync(lock), false, 'released');
-  }
-  fs.writeFileSync(lock, '');
-  const old = (Date.now() - 60_000) / 1000;
-  fs.utimesSync(lock, old, old);
-  lockDataDir(dir, false)();
-  assert.equal(logs.filter((l) => l.includes('broke the lock of a process that is gone')).length, 3, logs.join('\n'));
-});
+    for (const gone of [deadPid(), process.pid]) {
+      fs.writeFileSync(lock, holder(gone, true));
+      const release = lockDataDir(dir, true);
+      assert.equal((JSON.parse(fs.readFileSync(lock, 'utf8')) as { pid: number; sqljs: boolean }).sqljs, true);
+      release();
+      assert.equal(fs.existsSync(lock), false, 'released');
+    }
+    fs.writeFileSync(lock, '');
+    const old = (Date.now() - 60_000) / 1000;
+    fs.utimesSync(lock, old, old);
+    lockDataDir(dir, false)();
+    assert.equal(logs.filter((l) => l.includes('broke the lock of a process that is gone')).length, 3, logs.join('\n'));
+  },
+);
 
 test('close is idempotent and the store refuses use afterwards', async (t) => {
   const dataDir = tempDir(t);
@@ -462,46 +479,57 @@ test('close is idempotent and the store refuses use afterwards', async (t) => {
   assert.equal(count(reopened), 1);
 });
 
-test("an earlier release's per-process journals (owners gone) are imported on open without losing a record: folded into the snapshot, whole unterminated lines too", async (t) => {
-  const logs = captureLog(t);
-  const dataDir = tempDir(t);
-  // The earlier format: a snapshot whose watermarks say how much of each journal it holds, and journals per process.
-  const pid = deadPid();
-  const a = `${pid}-aaaa.jsonl`;
-  const b = `${pid}-bbbb.jsonl`;
-  const db = (await sqlJsEngine()).open();
-  migrate(db);
-  runOnce(db, "INSERT INTO events (id, at, kind, detail) VALUES ('in-snapshot', 1, 'test', 'old')");
-  const aLines = line(a, 1, [event('folded-already')], 1) + line(a, 2, [event('a2')], 3);
-  runOnce(db, 'INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?)', [
-    a,
-    Buffer.byteLength(line(a, 1, [event('folded-already')], 1)),
-  ]);
-  fs.writeFileSync(path.join(dataDir, 'grimoire.sqlite'), db.export());
-  db.close();
-  fs.mkdirSync(journalDir(dataDir));
-  fs.writeFileSync(path.join(journalDir(dataDir), a), aLines);
-  const update: WriteOp = {
-    op: 'upsert',
-    table: 'events',
-    row: { id: 'in-snapshot', at: 1, kind: 'test', detail: 'updated by b, after a2' },
-  };
-  fs.writeFileSync(path.join(journalDir(dataDir), b), line(b, 1, [event('b1')], 2) + line(b, 2, [update], 4).trimEnd());
-  const store = await open(t, dataDir);
-  assert.deepEqual(ids(store), ['a2', 'b1', 'in-snapshot'], "'folded-already' is past no watermark: not replayed");
-  assert.deepEqual(
-    store.query("SELECT detail FROM events WHERE id = 'in-snapshot'"),
-    [{ detail: 'updated by b, after a2' }],
-    "a dead writer's whole last line is applied",
-  );
-  assert.deepEqual(journals(dataDir), ['journal-2.jsonl'], 'the old journals are folded into the snapshot and deleted');
-  assert.ok(
-    logs.some((l) => l.includes('imported 2 journal(s)')),
-    logs.join('\n'),
-  );
-  store.close();
-  assert.deepEqual(ids(await open(t, dataDir)), ['a2', 'b1', 'in-snapshot'], 'the snapshot alone holds them');
-});
+test(
+  "an earlier release's per-process journals (owners gone) are imported on open without losing a " +
+    'record: folded into the snapshot, whole unterminated lines too',
+  async (t) => {
+    const logs = captureLog(t);
+    const dataDir = tempDir(t);
+    // The earlier format: a snapshot whose watermarks say how much of each journal it holds, and journals per process.
+    const pid = deadPid();
+    const a = `${pid}-aaaa.jsonl`;
+    const b = `${pid}-bbbb.jsonl`;
+    const db = (await sqlJsEngine()).open();
+    migrate(db);
+    runOnce(db, "INSERT INTO events (id, at, kind, detail) VALUES ('in-snapshot', 1, 'test', 'old')");
+    const aLines = line(a, 1, [event('folded-already')], 1) + line(a, 2, [event('a2')], 3);
+    runOnce(db, 'INSERT INTO journal_watermarks (journal, offset) VALUES (?, ?)', [
+      a,
+      Buffer.byteLength(line(a, 1, [event('folded-already')], 1)),
+    ]);
+    fs.writeFileSync(path.join(dataDir, 'grimoire.sqlite'), db.export());
+    db.close();
+    fs.mkdirSync(journalDir(dataDir));
+    fs.writeFileSync(path.join(journalDir(dataDir), a), aLines);
+    const update: WriteOp = {
+      op: 'upsert',
+      table: 'events',
+      row: { id: 'in-snapshot', at: 1, kind: 'test', detail: 'updated by b, after a2' },
+    };
+    fs.writeFileSync(
+      path.join(journalDir(dataDir), b),
+      line(b, 1, [event('b1')], 2) + line(b, 2, [update], 4).trimEnd(),
+    );
+    const store = await open(t, dataDir);
+    assert.deepEqual(ids(store), ['a2', 'b1', 'in-snapshot'], "'folded-already' is past no watermark: not replayed");
+    assert.deepEqual(
+      store.query("SELECT detail FROM events WHERE id = 'in-snapshot'"),
+      [{ detail: 'updated by b, after a2' }],
+      "a dead writer's whole last line is applied",
+    );
+    assert.deepEqual(
+      journals(dataDir),
+      ['journal-2.jsonl'],
+      'the old journals are folded into the snapshot and deleted',
+    );
+    assert.ok(
+      logs.some((l) => l.includes('imported 2 journal(s)')),
+      logs.join('\n'),
+    );
+    store.close();
+    assert.deepEqual(ids(await open(t, dataDir)), ['a2', 'b1', 'in-snapshot'], 'the snapshot alone holds them');
+  },
+);
 
 test('a live earlier-release writer, or a database file, makes the sql.js store refuse the data dir, saying why', async (t) => {
   const dataDir = tempDir(t);

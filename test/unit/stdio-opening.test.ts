@@ -22,34 +22,38 @@ const call = (id: number): JSONRPCMessage => ({
   params: { name: 'echo', arguments: { n: id } },
 });
 
-test('the first message is shown once; it and those after it wait for release, then arrive in order and pass straight through', async () => {
-  const [client, wire] = InMemoryTransport.createLinkedPair();
-  await client.start();
-  const firsts: JSONRPCMessage[] = [];
-  const opening = new OpeningTransport(wire, (first) => void firsts.push(first));
-  const read: JSONRPCMessage[] = [];
-  opening.onmessage = (message) => void read.push(message);
-  await opening.listen();
-  await client.send(initialize());
-  await client.send(call(2));
-  await opening.start();
-  assert.deepEqual(firsts, [initialize()]);
-  assert.deepEqual(read, [], 'nothing is read before release, start included');
-  opening.release();
-  assert.deepEqual(read, [initialize(), call(2)]);
-  await client.send(call(3));
-  assert.deepEqual(read, [initialize(), call(2), call(3)], 'after release a message goes to the reader at once');
-  assert.equal(firsts.length, 1);
+test(
+  'the first message is shown once; it and those after it wait for release, ' +
+    'then arrive in order and pass straight through',
+  async () => {
+    const [client, wire] = InMemoryTransport.createLinkedPair();
+    await client.start();
+    const firsts: JSONRPCMessage[] = [];
+    const opening = new OpeningTransport(wire, (first) => void firsts.push(first));
+    const read: JSONRPCMessage[] = [];
+    opening.onmessage = (message) => void read.push(message);
+    await opening.listen();
+    await client.send(initialize());
+    await client.send(call(2));
+    await opening.start();
+    assert.deepEqual(firsts, [initialize()]);
+    assert.deepEqual(read, [], 'nothing is read before release, start included');
+    opening.release();
+    assert.deepEqual(read, [initialize(), call(2)]);
+    await client.send(call(3));
+    assert.deepEqual(read, [initialize(), call(2), call(3)], 'after release a message goes to the reader at once');
+    assert.equal(firsts.length, 1);
 
-  const answers: JSONRPCMessage[] = [];
-  client.onmessage = (message) => void answers.push(message);
-  await opening.send({ jsonrpc: '2.0', id: 2, result: { content: [] } });
-  assert.deepEqual(answers, [{ jsonrpc: '2.0', id: 2, result: { content: [] } }], 'sends go to the wire');
-  let closed = 0;
-  opening.onclose = () => void (closed += 1);
-  await opening.close();
-  assert.equal(closed, 1, "the wire's close reaches the reader");
-});
+    const answers: JSONRPCMessage[] = [];
+    client.onmessage = (message) => void answers.push(message);
+    await opening.send({ jsonrpc: '2.0', id: 2, result: { content: [] } });
+    assert.deepEqual(answers, [{ jsonrpc: '2.0', id: 2, result: { content: [] } }], 'sends go to the wire');
+    let closed = 0;
+    opening.onclose = () => void (closed += 1);
+    await opening.close();
+    assert.equal(closed, 1, "the wire's close reaches the reader");
+  },
+);
 
 test('a connection opens in the 2025 era by itself only with an initialize that claims no protocol version in _meta', () => {
   assert.equal(opensLegacy(initialize()), true);

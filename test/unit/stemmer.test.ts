@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stem } from '../../server/resolve/text.js';
+import { stem } from '../../server/text/stem.js';
 
 /**
  * The stemmer is the maintained `wink-porter2-stemmer` (Porter2, the Snowball English stemmer).

@@ -81,63 +81,67 @@ test('applyOps: multi-row inserts leave what one-by-one application leaves, a fa
   assert.ok(statements.length < ops().length, `fewer statements (${statements.length}) than ops`);
 });
 
-test('applyOps: consecutive deletes by one column go as DELETE ... IN and leave what one-by-one application leaves; a null or two-column where stays alone', async () => {
-  const seed = (): WriteOp[] => [
-    ...Array.from({ length: 40 }, (_, at) => activity(at + 100)),
-    ...Array.from({ length: 40 }, (_, at): WriteOp => ({
-      op: 'upsert',
-      table: 'activity_ratings',
-      row: { activity_id: `a${at + 100}`, rating: 1, at },
-    })),
-  ];
-  const deletes = (): WriteOp[] => [
-    ...Array.from({ length: 37 }, (_, k): WriteOp => ({
-      op: 'delete',
-      table: 'activity',
-      where: { id: `a${k + 100}` },
-    })),
-    { op: 'delete', table: 'activity', where: { id: 'missing' } },
-    { op: 'delete', table: 'activity_ratings', where: { rating: null } },
-    { op: 'delete', table: 'activity', where: { id: 'a138', session: 'other' } },
-    ...Array.from({ length: 20 }, (_, k): WriteOp => ({
-      op: 'delete',
-      table: 'activity_ratings',
-      where: { activity_id: `a${k + 100}` },
-    })),
-    activity(200),
-  ];
-  const grouped = await database();
-  const single = await database();
-  for (const db of [grouped, single])
+test(
+  'applyOps: consecutive deletes by one column go as DELETE ... IN and leave what one-by-one ' +
+    'application leaves; a null or two-column where stays alone',
+  async () => {
+    const seed = (): WriteOp[] => [
+      ...Array.from({ length: 40 }, (_, at) => activity(at + 100)),
+      ...Array.from({ length: 40 }, (_, at): WriteOp => ({
+        op: 'upsert',
+        table: 'activity_ratings',
+        row: { activity_id: `a${at + 100}`, rating: 1, at },
+      })),
+    ];
+    const deletes = (): WriteOp[] => [
+      ...Array.from({ length: 37 }, (_, k): WriteOp => ({
+        op: 'delete',
+        table: 'activity',
+        where: { id: `a${k + 100}` },
+      })),
+      { op: 'delete', table: 'activity', where: { id: 'missing' } },
+      { op: 'delete', table: 'activity_ratings', where: { rating: null } },
+      { op: 'delete', table: 'activity', where: { id: 'a138', session: 'other' } },
+      ...Array.from({ length: 20 }, (_, k): WriteOp => ({
+        op: 'delete',
+        table: 'activity_ratings',
+        where: { activity_id: `a${k + 100}` },
+      })),
+      activity(200),
+    ];
+    const grouped = await database();
+    const single = await database();
+    for (const db of [grouped, single])
+      applyOps(
+        (sql, params) => runOnce(db, sql, params),
+        seed(),
+        () => assert.fail('seed'),
+      );
+    const statements: string[] = [];
     applyOps(
-      (sql, params) => runOnce(db, sql, params),
-      seed(),
-      () => assert.fail('seed'),
+      (sql, params) => {
+        statements.push(sql);
+        runOnce(grouped, sql, params);
+      },
+      deletes(),
+      () => assert.fail('no delete fails'),
     );
-  const statements: string[] = [];
-  applyOps(
-    (sql, params) => {
-      statements.push(sql);
-      runOnce(grouped, sql, params);
-    },
-    deletes(),
-    () => assert.fail('no delete fails'),
-  );
-  for (const op of deletes()) applyOp((sql, params) => runOnce(single, sql, params), op);
-  assert.equal(dump(grouped), dump(single));
-  assert.ok(
-    statements.some((sql) => /^DELETE FROM "activity" WHERE "id" IN \((\?, ){31}\?\)$/.test(sql)),
-    'a DELETE of 32 ids was used',
-  );
-  assert.ok(
-    statements.some((sql) => /^DELETE FROM "activity_ratings" WHERE "activity_id" IN \((\?, ){15}\?\)$/.test(sql)),
-    'the ratings grouped too',
-  );
-  assert.ok(
-    statements.some((sql) => sql === 'DELETE FROM "activity_ratings" WHERE "rating" IS ?'),
-    'a null value is deleted by IS, alone',
-  );
-  assert.ok(statements.length < deletes().length / 3, `${statements.length} statements for ${deletes().length} ops`);
-  const left = rowsOf<{ id: string }>(grouped, 'SELECT id FROM activity ORDER BY id').map((row) => row.id);
-  assert.deepEqual(left, ['a137', 'a138', 'a139', 'a200'], 'a138 stays: its two-column where does not match');
-});
+    for (const op of deletes()) applyOp((sql, params) => runOnce(single, sql, params), op);
+    assert.equal(dump(grouped), dump(single));
+    assert.ok(
+      statements.some((sql) => /^DELETE FROM "activity" WHERE "id" IN \((\?, ){31}\?\)$/.test(sql)),
+      'a DELETE of 32 ids was used',
+    );
+    assert.ok(
+      statements.some((sql) => /^DELETE FROM "activity_ratings" WHERE "activity_id" IN \((\?, ){15}\?\)$/.test(sql)),
+      'the ratings grouped too',
+    );
+    assert.ok(
+      statements.some((sql) => sql === 'DELETE FROM "activity_ratings" WHERE "rating" IS ?'),
+      'a null value is deleted by IS, alone',
+    );
+    assert.ok(statements.length < deletes().length / 3, `${statements.length} statements for ${deletes().length} ops`);
+    const left = rowsOf<{ id: string }>(grouped, 'SELECT id FROM activity ORDER BY id').map((row) => row.id);
+    assert.deepEqual(left, ['a137', 'a138', 'a139', 'a200'], 'a138 stays: its two-column where does not match');
+  },
+);

@@ -22,7 +22,9 @@ test('the store runs on better-sqlite3 where it loads, and on sql.js when GRIMOI
   const native = await nativeEngineOrReason();
   if (typeof native === 'string') return t.skip(native);
   assert.equal((await loadSqlEngine()).name, process.env[ENGINE_VARIABLE] === 'sql.js' ? 'sql.js' : 'better-sqlite3');
-  const script = `require(${JSON.stringify(path.resolve(__dirname, '../../server/store/sql-engine.js'))}).loadSqlEngine().then((e) => process.stdout.write(e.name))`;
+  const script =
+    `require(${JSON.stringify(path.resolve(__dirname, '../../server/store/sql-engine.js'))}` +
+    `).loadSqlEngine().then((e) => process.stdout.write(e.name))`;
   const chosen = (env: Record<string, string>) =>
     spawnSync(process.execPath, ['-e', script], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
   assert.equal(chosen({}).stdout, 'better-sqlite3');
@@ -31,7 +33,10 @@ test('the store runs on better-sqlite3 where it loads, and on sql.js when GRIMOI
   assert.equal(forced.stderr, '', 'nothing said at the default log level');
 });
 
-/** What an earlier release's journaled store left: a snapshot with watermarks, per-process journals (owners gone), one ending in a whole line without its newline. */
+/**
+ * What an earlier release's journaled store left: a snapshot with watermarks, per-process journals (owners
+ * gone), one ending in a whole line without its newline.
+ */
 async function earlierFormat(dataDir: string): Promise<void> {
   const dead = spawnSync(process.execPath, ['-e', '']).pid!;
   const line = (journal: string, seq: number, op: WriteOp, ts: number) =>
@@ -94,109 +99,124 @@ for (const [format, make] of [
   ["an earlier release's per-process journals", earlierFormat],
   ["this release's sql.js store", sqljsFormat],
 ] as const) {
-  test(`a data dir of ${format} moves into the database file on the first native open without losing a record; sql.js then refuses the file`, async (t) => {
+  test(
+    `a data dir of ${format} moves into the database file on the first native open without losing a ` +
+      `record; sql.js then refuses the file`,
+    async (t) => {
+      const native = await nativeEngineOrReason();
+      if (typeof native === 'string') return t.skip(native);
+      const { dir: dataDir, cleanup } = tempDir('grimoire-engines-');
+      t.after(cleanup);
+      await make(dataDir);
+      const file = await Store.open({ dataDir, engine: native });
+      t.after(() => file.close());
+      assert.ok(file instanceof SqliteStore);
+      assert.deepEqual(
+        file
+          .query<{ id: string; detail: string }>("SELECT id, detail FROM events WHERE kind <> 'filler' ORDER BY id")
+          .map((row) => `${row.id}:${row.detail}`),
+        [
+          'compacted-1:updated in the journal',
+          'compacted-2:compacted-2',
+          'journal-only:journal-only',
+          'killed-tail:killed-tail',
+        ],
+      );
+      assert.deepEqual(
+        fs
+          .readdirSync(dataDir)
+          .filter((name) => name.startsWith('grimoire.') || name === 'journals')
+          .sort(),
+        ['grimoire.db', 'grimoire.db-shm', 'grimoire.db-wal'],
+      );
+      assert.ok(
+        fs.existsSync(path.join(dataDir, 'journaled-store', 'grimoire.sqlite')),
+        'the old files are kept aside',
+      );
+      await assert.rejects(
+        Store.open({ dataDir, engine: await sqlJsEngine() }),
+        /grimoire\.db is a SQLite database file, which sql\.js cannot share/,
+      );
+      file.write(event('after'));
+      const again = await Store.open({ dataDir, engine: native });
+      assert.equal(
+        again.query<{ n: number }>("SELECT count(*) AS n FROM events WHERE kind <> 'filler'")[0]!.n,
+        5,
+        'imported once, not again',
+      );
+      await again.close();
+    },
+  );
+}
+
+test(
+  'a native process on a data dir a live sql.js store holds is refused, naming it, ' +
+    'and changes nothing; once it is closed the first native open imports it',
+  async (t) => {
     const native = await nativeEngineOrReason();
     if (typeof native === 'string') return t.skip(native);
     const { dir: dataDir, cleanup } = tempDir('grimoire-engines-');
     t.after(cleanup);
-    await make(dataDir);
+    const sqljs = await Store.open({ dataDir, engine: await sqlJsEngine() });
+    assert.ok(sqljs instanceof SqljsStore);
+    sqljs.write(event('from-sql.js'));
+    const before = fs.readdirSync(dataDir).sort();
+    await assert.rejects(
+      Store.open({ dataDir, engine: native }),
+      new RegExp(`store: process ${process.pid} has this data folder open on sql\\.js`),
+    );
+    assert.deepEqual(fs.readdirSync(dataDir).sort(), before, 'no grimoire.db, nothing moved');
+    sqljs.write(event('after-the-refusal'));
+    await sqljs.close();
     const file = await Store.open({ dataDir, engine: native });
     t.after(() => file.close());
     assert.ok(file instanceof SqliteStore);
     assert.deepEqual(
-      file
-        .query<{ id: string; detail: string }>("SELECT id, detail FROM events WHERE kind <> 'filler' ORDER BY id")
-        .map((row) => `${row.id}:${row.detail}`),
-      [
-        'compacted-1:updated in the journal',
-        'compacted-2:compacted-2',
-        'journal-only:journal-only',
-        'killed-tail:killed-tail',
-      ],
+      file.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id),
+      ['after-the-refusal', 'from-sql.js'],
     );
-    assert.deepEqual(
-      fs
-        .readdirSync(dataDir)
-        .filter((name) => name.startsWith('grimoire.') || name === 'journals')
-        .sort(),
-      ['grimoire.db', 'grimoire.db-shm', 'grimoire.db-wal'],
-    );
-    assert.ok(fs.existsSync(path.join(dataDir, 'journaled-store', 'grimoire.sqlite')), 'the old files are kept aside');
-    await assert.rejects(
-      Store.open({ dataDir, engine: await sqlJsEngine() }),
-      /grimoire\.db is a SQLite database file, which sql\.js cannot share/,
-    );
-    file.write(event('after'));
-    const again = await Store.open({ dataDir, engine: native });
-    assert.equal(
-      again.query<{ n: number }>("SELECT count(*) AS n FROM events WHERE kind <> 'filler'")[0]!.n,
-      5,
-      'imported once, not again',
-    );
-    await again.close();
-  });
-}
+  },
+);
 
-test('a native process on a data dir a live sql.js store holds is refused, naming it, and changes nothing; once it is closed the first native open imports it', async (t) => {
-  const native = await nativeEngineOrReason();
-  if (typeof native === 'string') return t.skip(native);
-  const { dir: dataDir, cleanup } = tempDir('grimoire-engines-');
-  t.after(cleanup);
-  const sqljs = await Store.open({ dataDir, engine: await sqlJsEngine() });
-  assert.ok(sqljs instanceof SqljsStore);
-  sqljs.write(event('from-sql.js'));
-  const before = fs.readdirSync(dataDir).sort();
-  await assert.rejects(
-    Store.open({ dataDir, engine: native }),
-    new RegExp(`store: process ${process.pid} has this data folder open on sql\\.js`),
-  );
-  assert.deepEqual(fs.readdirSync(dataDir).sort(), before, 'no grimoire.db, nothing moved');
-  sqljs.write(event('after-the-refusal'));
-  await sqljs.close();
-  const file = await Store.open({ dataDir, engine: native });
-  t.after(() => file.close());
-  assert.ok(file instanceof SqliteStore);
-  assert.deepEqual(
-    file.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id),
-    ['after-the-refusal', 'from-sql.js'],
-  );
-});
-
-test('every engine gives the same surface: rows as plain objects, the first statement of a text prepared, exec running them all, a statement kept and run again', async (t) => {
-  const others = [await nativeEngineOrReason(), await nodeSqliteEngineOrReason()].filter(
-    (engine) => typeof engine !== 'string',
-  );
-  if (others.length === 0) return t.skip('neither better-sqlite3 nor node:sqlite loads in this process');
-  for (const engine of [...others, await sqlJsEngine()] as SqlEngine[]) {
-    const db = engine.open();
-    db.exec("CREATE TABLE t (a, b); INSERT INTO t VALUES (1, 'x;y'), (2, NULL)");
-    const statement = db.prepare('SELECT a, b FROM t WHERE a >= ? ORDER BY a');
-    assert.deepEqual(
-      statement.all([1]),
-      [
-        { a: 1, b: 'x;y' },
-        { a: 2, b: null },
-      ],
-      engine.name,
+test(
+  'every engine gives the same surface: rows as plain objects, the first statement of a text prepared, ' +
+    'exec running them all, a statement kept and run again',
+  async (t) => {
+    const others = [await nativeEngineOrReason(), await nodeSqliteEngineOrReason()].filter(
+      (engine) => typeof engine !== 'string',
     );
-    assert.deepEqual(statement.all([2]), [{ a: 2, b: null }], `${engine.name}: run again with other parameters`);
-    assert.equal(Object.getPrototypeOf(statement.all([2])[0]), Object.prototype, `${engine.name}: a plain object`);
-    statement.free();
-    runOnce(db, 'INSERT INTO t VALUES (?, ?)', [3, 'z']);
-    assert.deepEqual(rowsOf(db, 'SELECT count(*) AS n FROM t'), [{ n: 3 }], engine.name);
-    try {
-      rowsOf(db, 'SELECT 1 AS one; DELETE FROM t');
-    } catch {
-      // better-sqlite3 refuses a text of several statements; the others compile the first alone
+    if (others.length === 0) return t.skip('neither better-sqlite3 nor node:sqlite loads in this process');
+    for (const engine of [...others, await sqlJsEngine()] as SqlEngine[]) {
+      const db = engine.open();
+      db.exec("CREATE TABLE t (a, b); INSERT INTO t VALUES (1, 'x;y'), (2, NULL)");
+      const statement = db.prepare('SELECT a, b FROM t WHERE a >= ? ORDER BY a');
+      assert.deepEqual(
+        statement.all([1]),
+        [
+          { a: 1, b: 'x;y' },
+          { a: 2, b: null },
+        ],
+        engine.name,
+      );
+      assert.deepEqual(statement.all([2]), [{ a: 2, b: null }], `${engine.name}: run again with other parameters`);
+      assert.equal(Object.getPrototypeOf(statement.all([2])[0]), Object.prototype, `${engine.name}: a plain object`);
+      statement.free();
+      runOnce(db, 'INSERT INTO t VALUES (?, ?)', [3, 'z']);
+      assert.deepEqual(rowsOf(db, 'SELECT count(*) AS n FROM t'), [{ n: 3 }], engine.name);
+      try {
+        rowsOf(db, 'SELECT 1 AS one; DELETE FROM t');
+      } catch {
+        // better-sqlite3 refuses a text of several statements; the others compile the first alone
+      }
+      assert.deepEqual(
+        rowsOf(db, 'SELECT count(*) AS n FROM t'),
+        [{ n: 3 }],
+        `${engine.name}: the second statement did not run`,
+      );
+      db.close();
     }
-    assert.deepEqual(
-      rowsOf(db, 'SELECT count(*) AS n FROM t'),
-      [{ n: 3 }],
-      `${engine.name}: the second statement did not run`,
-    );
-    db.close();
-  }
-});
+  },
+);
 
 const STORE_TEST_FILES = [
   'sqljs-store.test.js',
@@ -244,7 +264,8 @@ test(
 );
 
 test(
-  `the store and activity tests pass on node:sqlite of Node ${VSCODE_OLDEST_NODE}, the Node of VS Code 1.101 (no setReturnArrays, no columns())`,
+  `the store and activity tests pass on node:sqlite of Node ${VSCODE_OLDEST_NODE}, ` +
+    `the Node of VS Code 1.101 (no setReturnArrays, no columns())`,
   { timeout: 120_000 },
   (t) => {
     if (process.env[ENGINE_VARIABLE]) return t.skip(`this run is the ${process.env[ENGINE_VARIABLE]} one`);
@@ -253,53 +274,70 @@ test(
   },
 );
 
-test('where better-sqlite3 does not load, Node 22 runs the store on node:sqlite, quietly, on the same database file better-sqlite3 opens, both ways', async (t) => {
-  const found = nodeWithSqlite();
-  if ('reason' in found) return t.skip(found.reason);
-  const { dir: dataDir, cleanup } = tempDir('grimoire-engines-');
-  t.after(cleanup);
-  const storeJs = JSON.stringify(path.resolve(__dirname, '../../server/store/store.js'));
-  const engineJs = JSON.stringify(path.resolve(__dirname, '../../server/store/sql-engine.js'));
-  // better-sqlite3 is built for this Node's ABI: on another Node it does not load, as in VS Code.
-  const child = (ids: string[], level: string) =>
-    spawnSync(
-      found.node,
-      [
-        '-e',
-        `(async () => { const s = await require(${storeJs}).Store.open({ dataDir: ${JSON.stringify(dataDir)} }); for (const id of ${JSON.stringify(ids)}) s.write({ op: 'insert', table: 'events', row: { id, at: 1, kind: 'test', detail: id } }); s.write({ op: 'insert', table: 'events', row: { id: ${JSON.stringify(`${ids[0]}-journal`)}, at: 1, kind: 'test', detail: '' } }); process.stdout.write((await require(${engineJs}).loadSqlEngine()).name + ' ' + s.query('SELECT id FROM events ORDER BY id').map((r) => r.id).join(',')); await s.close(); })()`,
-      ],
-      { env: { PATH: process.env.PATH ?? '', GRIMOIRE_LOG: level }, encoding: 'utf8' },
-    );
-  const first = child(['a1', 'a2'], 'info');
-  assert.equal(first.stdout, 'node:sqlite a1,a1-journal,a2', first.stderr);
-  assert.equal(first.stderr, '', 'no ExperimentalWarning, nothing at the default log level');
-  const expected = ['a1', 'a1-journal', 'a2'];
-  const native = await nativeEngineOrReason();
-  if (typeof native !== 'string') {
-    const store = await Store.open({ dataDir, engine: native });
-    assert.deepEqual(
-      store.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id),
-      expected,
-      'node:sqlite -> better-sqlite3',
-    );
-    store.write(event('better-sqlite3-row'));
-    await store.close();
-  }
-  const back = child(['b1'], 'debug');
-  assert.match(back.stdout, /^node:sqlite a1,a1-journal,a2,b1,b1-journal/, back.stderr);
-  if (typeof native !== 'string') assert.match(back.stdout, /better-sqlite3-row/);
-  assert.doesNotMatch(back.stderr, /ExperimentalWarning/);
-});
+test(
+  'where better-sqlite3 does not load, Node 22 runs the store on node:sqlite, quietly, ' +
+    'on the same database file better-sqlite3 opens, both ways',
+  async (t) => {
+    const found = nodeWithSqlite();
+    if ('reason' in found) return t.skip(found.reason);
+    const { dir: dataDir, cleanup } = tempDir('grimoire-engines-');
+    t.after(cleanup);
+    const storeJs = JSON.stringify(path.resolve(__dirname, '../../server/store/store.js'));
+    const engineJs = JSON.stringify(path.resolve(__dirname, '../../server/store/sql-engine.js'));
+    // better-sqlite3 is built for this Node's ABI: on another Node it does not load, as in VS Code.
+    const child = (ids: string[], level: string) =>
+      spawnSync(
+        found.node,
+        [
+          '-e',
+          `(async () => { const s = await require(${storeJs}).Store.open({ dataDir: ` +
+            `${JSON.stringify(dataDir)} }); for (const id of ${JSON.stringify(ids)}) s.write({ op: ` +
+            `'insert', table: 'events', row: { id, at: 1, kind: 'test', detail: id } }); s.write({ op: ` +
+            `'insert', table: 'events', row: { id: ${JSON.stringify(`${ids[0]}-journal`)}, at: 1, kind: ` +
+            `'test', detail: '' } }); process.stdout.write((await require(${engineJs}).loadSqlEngine()).name + ' ` +
+            `' + s.query('SELECT id FROM events ORDER BY id').map((r) => r.id).join(',')); await s.close(); })()`,
+        ],
+        { env: { PATH: process.env.PATH ?? '', GRIMOIRE_LOG: level }, encoding: 'utf8' },
+      );
+    const first = child(['a1', 'a2'], 'info');
+    assert.equal(first.stdout, 'node:sqlite a1,a1-journal,a2', first.stderr);
+    assert.equal(first.stderr, '', 'no ExperimentalWarning, nothing at the default log level');
+    const expected = ['a1', 'a1-journal', 'a2'];
+    const native = await nativeEngineOrReason();
+    if (typeof native !== 'string') {
+      const store = await Store.open({ dataDir, engine: native });
+      assert.deepEqual(
+        store.query<{ id: string }>('SELECT id FROM events ORDER BY id').map((row) => row.id),
+        expected,
+        'node:sqlite -> better-sqlite3',
+      );
+      store.write(event('better-sqlite3-row'));
+      await store.close();
+    }
+    const back = child(['b1'], 'debug');
+    assert.match(back.stdout, /^node:sqlite a1,a1-journal,a2,b1,b1-journal/, back.stderr);
+    if (typeof native !== 'string') assert.match(back.stdout, /better-sqlite3-row/);
+    assert.doesNotMatch(back.stderr, /ExperimentalWarning/);
+  },
+);
 
 test('without better-sqlite3 and node:sqlite the store runs on sql.js, and says so at debug level only', () => {
   // A preload that makes both unloadable, as in the .vsix (which does not carry better-sqlite3) on an Electron before node:sqlite.
   const hide =
-    "const M = require('node:module'); const load = M._load; M._load = function (request, ...rest) { if (request === 'better-sqlite3' || request === 'node:sqlite') throw Object.assign(new Error(`Cannot find module '${request}'`), { code: 'MODULE_NOT_FOUND' }); return load.call(this, request, ...rest); };";
+    "const M = require('node:module'); const load = M._load; " +
+    "M._load = function (request, ...rest) { if (request === 'better-sqlite3' || request === " +
+    "'node:sqlite') throw Object.assign(new Error(`Cannot find module '${request}'`), { code: " +
+    "'MODULE_NOT_FOUND' }); return load.call(this, request, ...rest); };";
   const dataDir = tempDir('grimoire-engines-');
   try {
     const storeJs = JSON.stringify(path.resolve(__dirname, '../../server/store/store.js'));
     const engineJs = JSON.stringify(path.resolve(__dirname, '../../server/store/sql-engine.js'));
-    const script = `${hide} (async () => { const s = await require(${storeJs}).Store.open({ dataDir: ${JSON.stringify(dataDir.dir)} }); s.write({ op: 'insert', table: 'events', row: { id: 'e1', at: 1, kind: 'k', detail: 'd' } }); process.stdout.write((await require(${engineJs}).loadSqlEngine()).name + ' ' + s.query('SELECT count(*) AS n FROM events')[0].n); await s.close(); })()`;
+    const script =
+      `${hide} (async () => { const s = await require(${storeJs}).Store.open({ dataDir: ` +
+      `${JSON.stringify(dataDir.dir)} }); s.write({ op: 'insert', table: 'events', row: { id: 'e1', at: ` +
+      `1, kind: 'k', detail: 'd' } }); process.stdout.write((await ` +
+      `require(${engineJs}).loadSqlEngine()).name + ' ' + s.query('SELECT count(*) AS n FROM ` +
+      `events')[0].n); await s.close(); })()`;
     const run = (level: string) =>
       spawnSync(process.execPath, ['-e', script], {
         env: { PATH: process.env.PATH ?? '', GRIMOIRE_LOG: level },
@@ -312,7 +350,10 @@ test('without better-sqlite3 and node:sqlite the store runs on sql.js, and says 
     assert.equal(told.stdout, 'sql.js 1', told.stderr);
     assert.match(
       told.stderr,
-      /store on sql\.js: better-sqlite3 did not load \(Cannot find module 'better-sqlite3'\) nor node:sqlite \(Cannot find module 'node:sqlite'\)/,
+      new RegExp(
+        /store on sql\.js: better-sqlite3 did not load \(Cannot find module 'better-sqlite3'\) nor /.source +
+          /node:sqlite \(Cannot find module 'node:sqlite'\)/.source,
+      ),
     );
   } finally {
     dataDir.cleanup();

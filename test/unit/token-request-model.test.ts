@@ -55,51 +55,55 @@ test('the model: one request per call, each carrying its list; direct requests c
   assert.deepEqual(directTokens(0, 900, 0).tokens, 0, 'no call, no request');
 });
 
-test("a session's requests carry the list served before each call; direct exposure carries the configured powers' tools on each result", async () => {
-  const ledger = new SessionReadLedger(tokenizer, () => 1);
-  const small = tools(5, 'gw');
-  const grown = [...small, ...tools(8, 'memory')];
-  ledger.listed('s', small);
-  ledger.answered('s', text('{"status":"activated","power":"memory"}'));
-  ledger.listed('s', grown);
-  ledger.delivered('s', text('a result'), text('a result'));
-  ledger.delivered('s', text('another, longer result '.repeat(10)), text('its summary'));
-  const [row] = await ledger.all();
-  assert.equal(row!.requests, 3);
-  assert.equal(row!.toolsLists, 2);
-  assert.equal(
-    row!.requestListTokens,
-    (await tokens(small)) + 2 * (await tokens(grown)),
-    'the answer carried the small list, both results the grown one',
-  );
+test(
+  "a session's requests carry the list served before each call; " +
+    "direct exposure carries the configured powers' tools on each result",
+  async () => {
+    const ledger = new SessionReadLedger(tokenizer, () => 1);
+    const small = tools(5, 'gw');
+    const grown = [...small, ...tools(8, 'memory')];
+    ledger.listed('s', small);
+    ledger.answered('s', text('{"status":"activated","power":"memory"}'));
+    ledger.listed('s', grown);
+    ledger.delivered('s', text('a result'), text('a result'));
+    ledger.delivered('s', text('another, longer result '.repeat(10)), text('its summary'));
+    const [row] = await ledger.all();
+    assert.equal(row!.requests, 3);
+    assert.equal(row!.toolsLists, 2);
+    assert.equal(
+      row!.requestListTokens,
+      (await tokens(small)) + 2 * (await tokens(grown)),
+      'the answer carried the small list, both results the grown one',
+    );
 
-  const configured = [
-    { power: 'memory', tools: tools(8, 'memory'), listed: true },
-    { power: 'files', tools: tools(30, 'files'), listed: true },
-  ];
-  const report = await tokenReport(
-    await openStore('session'),
-    tokenizer,
-    { gateway: grown, powers: configured },
-    { count: 0, bytes: 0, maxBytes: 1, ttlMinutes: 1 },
-    [row!],
-  );
-  const session = report.sessions.rows[0]!;
-  const configuredList = await tokens(configured.flatMap((p) => p.tools));
-  assert.equal(report.toolsList.configured.tokens, configuredList);
-  assert.deepEqual(session.direct, {
-    requests: 2,
-    toolsListTokens: 2 * configuredList,
-    resultTokens: row!.rawTokens,
-    tokens: 2 * configuredList + row!.rawTokens,
-  });
-  assert.equal(
-    session.gateway.tokens,
-    session.gateway.toolsListTokens + session.gateway.answerTokens + session.gateway.resultTokens,
-  );
-  assert.equal(report.sessions.totals.extraRequests, 1, 'the activation is a request direct exposure does not make');
-  assert.equal(report.sessions.totals.savedTokens, session.direct.tokens - session.gateway.tokens);
-});
+    const configured = [
+      { power: 'memory', tools: tools(8, 'memory'), listed: true },
+      { power: 'files', tools: tools(30, 'files'), listed: true },
+    ];
+    const report = await tokenReport(
+      await openStore('session'),
+      tokenizer,
+      { gateway: grown, powers: configured },
+      { count: 0, bytes: 0, maxBytes: 1, ttlMinutes: 1 },
+      [row!],
+    );
+    const session = report.sessions.rows[0]!;
+    const configuredList = await tokens(configured.flatMap((p) => p.tools));
+    assert.equal(report.toolsList.configured.tokens, configuredList);
+    assert.deepEqual(session.direct, {
+      requests: 2,
+      toolsListTokens: 2 * configuredList,
+      resultTokens: row!.rawTokens,
+      tokens: 2 * configuredList + row!.rawTokens,
+    });
+    assert.equal(
+      session.gateway.tokens,
+      session.gateway.toolsListTokens + session.gateway.answerTokens + session.gateway.resultTokens,
+    );
+    assert.equal(report.sessions.totals.extraRequests, 1, 'the activation is a request direct exposure does not make');
+    assert.equal(report.sessions.totals.savedTokens, session.direct.tokens - session.gateway.tokens);
+  },
+);
 
 test('with few tools configured Grimoire costs more, and the sentences say so and why', async () => {
   const gateway = tools(12, 'gw');
@@ -128,7 +132,8 @@ test('with few tools configured Grimoire costs more, and the sentences say so an
   assert.match(
     list,
     new RegExp(
-      `^Each model request carries ${-report.toolsList.savedTokens} tokens more through Grimoire \\(its 12 tools\\) than the 3 tools of the 2 configured powers listed directly: `,
+      `^Each model request carries ${-report.toolsList.savedTokens} tokens more through Grimoire \\(its 12 ` +
+        `tools\\) than the 3 tools of the 2 configured powers listed directly: `,
     ),
   );
   assert.match(list, /1 configured power never listed its tools: counted as none/);
@@ -137,7 +142,8 @@ test('with few tools configured Grimoire costs more, and the sentences say so an
   assert.match(
     sessions,
     new RegExp(
-      `^In all, the agents read ${-report.sessions.totals.savedTokens} tokens more through Grimoire than directly: its 1 call to its own tools .* is a model request that direct exposure does not make`,
+      `^In all, the agents read ${-report.sessions.totals.savedTokens} tokens more through Grimoire than ` +
+        `directly: its 1 call to its own tools .* is a model request that direct exposure does not make`,
     ),
   );
 
@@ -151,7 +157,10 @@ test('with few tools configured Grimoire costs more, and the sentences say so an
   assert.ok(fewer.toolsList.savedTokens > 0);
   assert.match(
     toolListVerdict(fewer.toolsList),
-    /^Each model request carries \d+ tokens \(\d+%\) fewer through Grimoire \(its 12 tools\) than the 60 tools of the 1 configured power listed directly\.$/,
+    new RegExp(
+      /^Each model request carries \d+ tokens \(\d+%\) fewer through Grimoire \(its 12 tools\) than /.source +
+        /the 60 tools of the 1 configured power listed directly\.$/.source,
+    ),
   );
 });
 
@@ -175,7 +184,10 @@ test("a power VS Code also offers from its mcp.json is named with its tools' tok
   ]);
   assert.match(
     listedTwiceText(report.toolsList.listedTwice[0]!),
-    /^VS Code also offers "notes" to its agent directly \(from \/w\/\.vscode\/mcp\.json\): its 6 tools \(\d+ tokens\) are on every request besides Grimoire's list\./,
+    new RegExp(
+      /^VS Code also offers "notes" to its agent directly \(from \/w\/\.vscode\/mcp\.json\): its 6 /.source +
+        /tools \(\d+ tokens\) are on every request besides Grimoire's list\./.source,
+    ),
   );
 });
 
@@ -205,7 +217,9 @@ test("what VS Code lists directly besides Grimoire's list is on Grimoire's side 
   assert.match(
     toolListVerdict(t),
     new RegExp(
-      `^Each model request carries ${t.savedTokens} tokens \\(\\d+%\\) fewer through Grimoire \\(its 5 tools plus the 6 tools \\(${t.alsoDirect.tokens} tokens\\) VS Code lists directly besides it\\) than the 36 tools`,
+      `^Each model request carries ${t.savedTokens} tokens \\(\\d+%\\) fewer through Grimoire \\(its 5 ` +
+        `tools plus the 6 tools \\(${t.alsoDirect.tokens} tokens\\) VS Code lists directly besides it\\) ` +
+        `than the 36 tools`,
     ),
   );
   const vscode = report.sessions.rows.find((row) => row.session === 'vscode')!;

@@ -25,27 +25,31 @@ test('the token worker starts on the first request, ends when idle, and a later 
   assert.deepEqual(await tokenizer.count(texts), await inline.count(texts), 'after close, counted in this thread');
 });
 
-test('the worker counts each text of a batch sent joined: empty ones, surrogate pairs and lone halves at the seams, as the in-thread tokenizer does', async () => {
-  const tokenizer = new WorkerTokenizer();
-  const inline = new InlineTokenizer();
-  const texts = [
-    '',
-    'a',
-    '🙂',
-    '\ud83d',
-    '\ude42 tail',
-    '',
-    'Echo: bench 1',
-    'x'.repeat(300),
-    ...Array.from({ length: 1000 }, (_, i) => `result ${i} `),
-  ];
-  try {
-    const counted = await tokenizer.count(texts);
-    assert.equal(tokenizer.running, true, 'counted by the worker');
-    assert.equal(counted.length, texts.length);
-    assert.deepEqual(counted, await inline.count(texts));
-    assert.ok(Array.isArray(counted), 'a plain array, as Tokenizer.count promises');
-  } finally {
-    await tokenizer.close();
-  }
-});
+test(
+  'the worker counts each text of a batch sent joined: empty ones, ' +
+    'surrogate pairs and lone halves at the seams, as the in-thread tokenizer does',
+  async () => {
+    const tokenizer = new WorkerTokenizer();
+    const inline = new InlineTokenizer();
+    const texts = [
+      '',
+      'a',
+      '🙂',
+      '\ud83d',
+      '\ude42 tail',
+      '',
+      'Echo: bench 1',
+      'x'.repeat(300),
+      ...Array.from({ length: 1000 }, (_, i) => `result ${i} `),
+    ];
+    try {
+      const counted = await tokenizer.count(texts);
+      assert.equal(tokenizer.running, true, 'counted by the worker');
+      assert.equal(counted.length, texts.length);
+      assert.deepEqual(counted, await inline.count(texts));
+      assert.ok(Array.isArray(counted), 'a plain array, as Tokenizer.count promises');
+    } finally {
+      await tokenizer.close();
+    }
+  },
+);

@@ -8,7 +8,7 @@ import {
   requestActionTags,
   toolActionTags,
 } from '../../server/resolve/request-actions.js';
-import { leadAndRest } from '../../server/resolve/text.js';
+import { leadAndRest } from '../../server/text/words.js';
 import type { PowerDocument } from '../../server/resolve/types.js';
 
 /** A lexical resolver over these powers. */
@@ -252,33 +252,37 @@ test("a request that says a tool's own name words asks for that tool, whatever a
   assert.equal(firstTool(resolver, 'tag this commit as v1.2.0'), 'git:git_tag');
 });
 
-test('a learned request credits its tool only for requests that ask for its kind of action: "close issue 12" does not follow "open an issue"', () => {
-  const learned = [{ text: 'open an issue on my repo saying the login page crashes', weight: 1 }];
-  const tools = [
-    { name: 'create_issue', description: 'Create a new issue in a repository.', writes: true },
-    { name: 'update_issue', description: 'Update an existing issue in a repository.', writes: true },
-    { name: 'get_issue', description: 'Get details of an issue in a repository.' },
-  ];
-  const power = (withLearned: boolean): PowerDocument => ({
-    name: 'code',
-    description: 'Issues of a code host.',
-    keywords: [],
-    tools: tools.map((tool) => (withLearned && tool.name === 'create_issue' ? { ...tool, learned } : tool)),
-  });
-  const before = new LexicalResolver();
-  before.index([power(false)]);
-  const after = new LexicalResolver();
-  after.index([power(true)]);
-  const order = (resolver: LexicalResolver, query: string) =>
-    resolver.rankTools(query).map((c) => `${c.name} ${c.score.toFixed(6)}`);
-  // Another kind of action: the learned request changes nothing.
-  assert.deepEqual(order(after, 'close issue 12 on the repo'), order(before, 'close issue 12 on the repo'));
-  // The same kind of action ("open" again) or none named: it still credits its tool.
-  assert.equal(firstTool(after, 'open an issue on my repo saying the signup page crashes'), 'code:create_issue');
-  assert.equal(firstTool(after, 'issue: the signup page crashes on my repo'), 'code:create_issue');
-});
+test(
+  'a learned request credits its tool only for requests that ask for its kind of action: ' +
+    '"close issue #12" does not follow "open an issue"',
+  () => {
+    const learned = [{ text: 'open an issue on my repo saying the login page crashes', weight: 1 }];
+    const tools = [
+      { name: 'create_issue', description: 'Create a new issue in a repository.', writes: true },
+      { name: 'update_issue', description: 'Update an existing issue in a repository.', writes: true },
+      { name: 'get_issue', description: 'Get details of an issue in a repository.' },
+    ];
+    const power = (withLearned: boolean): PowerDocument => ({
+      name: 'code',
+      description: 'Issues of a code host.',
+      keywords: [],
+      tools: tools.map((tool) => (withLearned && tool.name === 'create_issue' ? { ...tool, learned } : tool)),
+    });
+    const before = new LexicalResolver();
+    before.index([power(false)]);
+    const after = new LexicalResolver();
+    after.index([power(true)]);
+    const order = (resolver: LexicalResolver, query: string) =>
+      resolver.rankTools(query).map((c) => `${c.name} ${c.score.toFixed(6)}`);
+    // Another kind of action: the learned request changes nothing.
+    assert.deepEqual(order(after, 'close issue #12 on the repo'), order(before, 'close issue #12 on the repo'));
+    // The same kind of action ("open" again) or none named: it still credits its tool.
+    assert.equal(firstTool(after, 'open an issue on my repo saying the signup page crashes'), 'code:create_issue');
+    assert.equal(firstTool(after, 'issue: the signup page crashes on my repo'), 'code:create_issue');
+  },
+);
 
-test('"open an issue" asks for the tool that creates one; "open issue 12" for the one that reads it', () => {
+test('"open an issue" asks for the tool that creates one; "open issue #12" for the one that reads it', () => {
   const resolver = resolverOf([
     {
       name: 'code',
@@ -293,7 +297,7 @@ test('"open an issue" asks for the tool that creates one; "open issue 12" for th
     },
   ]);
   assert.equal(firstTool(resolver, 'open an issue on my repo saying the login page crashes'), 'code:create_issue');
-  assert.notEqual(firstTool(resolver, 'open issue 12 on my repo'), 'code:create_issue');
+  assert.notEqual(firstTool(resolver, 'open issue #12 on my repo'), 'code:create_issue');
 });
 
 test('"undo the last commit" asks for the tool that resets, not the one named after commits', () => {

@@ -29,41 +29,49 @@ function countingReads(log: ActivityLog): { reads: () => number } {
   return { reads: () => reads };
 }
 
-test("this process's calls and ratings count at once without reading the log again; another process's within RELOAD_MS of a write", async (t) => {
-  const { store, dataDir } = await tempStore(t);
-  const other = await Store.open({ dataDir, fsync: false });
-  t.after(() => other.close());
-  const log = new ActivityLog(store);
-  const counted = countingReads(log);
-  let now = Date.parse('2026-11-24T10:00:05Z');
-  const stats = new UsageStats(log, () => now);
-  log.record(call('a', 'ok'));
-  assert.equal(stats.forTools().get('p:a'), undefined, 'nothing before the first read is in');
-  await stats.refresh();
-  assert.equal(stats.forTools().get('p:a')!.calls, 1);
-  assert.equal(counted.reads(), 1);
+test(
+  "this process's calls and ratings count at once without reading the log again; " +
+    "another process's within RELOAD_MS of a write",
+  async (t) => {
+    const { store, dataDir } = await tempStore(t);
+    const other = await Store.open({ dataDir, fsync: false });
+    t.after(() => other.close());
+    const log = new ActivityLog(store);
+    const counted = countingReads(log);
+    let now = Date.parse('2026-11-24T10:00:05Z');
+    const stats = new UsageStats(log, () => now);
+    log.record(call('a', 'ok'));
+    assert.equal(stats.forTools().get('p:a'), undefined, 'nothing before the first read is in');
+    await stats.refresh();
+    assert.equal(stats.forTools().get('p:a')!.calls, 1);
+    assert.equal(counted.reads(), 1);
 
-  const second = log.recordMany([call('a', 'error', 3000)])[0]!;
-  now += 10;
-  const a = stats.forTools().get('p:a')!;
-  assert.equal(a.calls, 2, 'a call recorded a moment ago counts');
-  assert.equal(a.success, (1 + 1) / (2 + 2));
-  await log.rate(second.id, -1);
-  now += 10;
-  assert.equal(stats.forTools().get('p:a')!.rating, 1 / 3, 'a rating counts at once');
-  assert.equal(counted.reads(), 1, 'from the rows read before');
+    const second = log.recordMany([call('a', 'error', 3000)])[0]!;
+    now += 10;
+    const a = stats.forTools().get('p:a')!;
+    assert.equal(a.calls, 2, 'a call recorded a moment ago counts');
+    assert.equal(a.success, (1 + 1) / (2 + 2));
+    await log.rate(second.id, -1);
+    now += 10;
+    assert.equal(stats.forTools().get('p:a')!.rating, 1 / 3, 'a rating counts at once');
+    assert.equal(counted.reads(), 1, 'from the rows read before');
 
-  new ActivityLog(other).record(call('b', 'ok'));
-  log.record(call('a', 'ok'));
-  now += 10;
-  assert.equal(stats.forTools().get('p:b'), undefined, "another process's call shows only once the log is read again");
-  now += RELOAD_MS;
-  stats.forTools();
-  await stats.refresh(); // the read that use started
-  assert.equal(stats.forTools().get('p:b')!.calls, 1);
-  assert.equal(stats.forTools().get('p:a')!.calls, 3);
-  assert.equal(counted.reads(), 2);
-});
+    new ActivityLog(other).record(call('b', 'ok'));
+    log.record(call('a', 'ok'));
+    now += 10;
+    assert.equal(
+      stats.forTools().get('p:b'),
+      undefined,
+      "another process's call shows only once the log is read again",
+    );
+    now += RELOAD_MS;
+    stats.forTools();
+    await stats.refresh(); // the read that use started
+    assert.equal(stats.forTools().get('p:b')!.calls, 1);
+    assert.equal(stats.forTools().get('p:a')!.calls, 3);
+    assert.equal(counted.reads(), 2);
+  },
+);
 
 test('the log is read again each minute and after retention, and not while nothing is written', async (t) => {
   const { store } = await tempStore(t);
@@ -120,25 +128,29 @@ test('a group kept up call by call and rating by rating has the factors of all i
   assert.ok(whole.performance > 0.5 && whole.performance < 1 && whole.rating !== 0.5 && whole.success < 1);
 });
 
-test('past MAX_APPLIED calls with no use, the rows read are dropped and the next use reads the log again: the same factors, bounded memory', async (t) => {
-  const { store } = await tempStore(t);
-  const log = new ActivityLog(store);
-  const counted = countingReads(log);
-  const now = Date.parse('2026-11-24T10:00:05Z');
-  const stats = new UsageStats(log, () => now);
-  log.record({ ...call('a', 'ok'), at: now });
-  await stats.refresh();
-  assert.equal(stats.forTools().get('p:a')!.calls, 1);
-  const version = log.version;
-  const calls = Array.from({ length: MAX_APPLIED + 1 }, () => ({ ...call('a', 'ok'), at: now }));
-  log.recordMany(calls);
-  Object.defineProperty(log, 'version', { get: () => version }); // no staleness: only the cap can drop the rows
-  stats.forTools();
-  await stats.refresh();
-  assert.equal(
-    stats.forTools().get('p:a')!.calls,
-    Math.min(MAX_APPLIED + 2, STATISTICS_WINDOW),
-    'every call of the newest STATISTICS_WINDOW counts',
-  );
-  assert.equal(counted.reads(), 2, 'read again once the rows applied passed the cap');
-});
+test(
+  'past MAX_APPLIED calls with no use, the rows read are dropped and the next use reads the log again: ' +
+    'the same factors, bounded memory',
+  async (t) => {
+    const { store } = await tempStore(t);
+    const log = new ActivityLog(store);
+    const counted = countingReads(log);
+    const now = Date.parse('2026-11-24T10:00:05Z');
+    const stats = new UsageStats(log, () => now);
+    log.record({ ...call('a', 'ok'), at: now });
+    await stats.refresh();
+    assert.equal(stats.forTools().get('p:a')!.calls, 1);
+    const version = log.version;
+    const calls = Array.from({ length: MAX_APPLIED + 1 }, () => ({ ...call('a', 'ok'), at: now }));
+    log.recordMany(calls);
+    Object.defineProperty(log, 'version', { get: () => version }); // no staleness: only the cap can drop the rows
+    stats.forTools();
+    await stats.refresh();
+    assert.equal(
+      stats.forTools().get('p:a')!.calls,
+      Math.min(MAX_APPLIED + 2, STATISTICS_WINDOW),
+      'every call of the newest STATISTICS_WINDOW counts',
+    );
+    assert.equal(counted.reads(), 2, 'read again once the rows applied passed the cap');
+  },
+);

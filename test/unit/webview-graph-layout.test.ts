@@ -41,38 +41,42 @@ const overlap = (a: Rect, b: Rect) =>
 const inside = (a: Rect, b: Rect) =>
   a.x >= b.x && a.y >= b.y && a.x + a.width <= b.x + b.width && a.y + a.height <= b.y + b.height;
 
-test('dagre lays the tools with hints out left to right, none overlapping, each inside its power box; tools without hints are counted, not drawn', () => {
-  const layout = layoutHintGraph({ nodes, edges });
-  assert.deepEqual(
-    layout.nodes.map((n) => n.id).sort(),
-    nodes
-      .filter((n) => n.tool !== 'read_graph')
-      .map((n) => n.id)
-      .sort(),
-  );
-  assert.equal(layout.hiddenTools, 1);
-  for (const [i, a] of layout.nodes.entries()) {
-    for (const b of layout.nodes.slice(i + 1)) assert.ok(!overlap(a, b), `${a.id} / ${b.id}`);
-    assert.ok(
-      inside(
-        a,
-        layout.clusters.find((c) => c.power === a.power)!,
-      ),
-      `${a.id} in its box`,
+test(
+  'dagre lays the tools with hints out left to right, none overlapping, each inside its power box; ' +
+    'tools without hints are counted, not drawn',
+  () => {
+    const layout = layoutHintGraph({ nodes, edges });
+    assert.deepEqual(
+      layout.nodes.map((n) => n.id).sort(),
+      nodes
+        .filter((n) => n.tool !== 'read_graph')
+        .map((n) => n.id)
+        .sort(),
     );
-    assert.ok(inside(a, { x: 0, y: 0, width: layout.width, height: layout.height }), `${a.id} in the drawing`);
-  }
-  assert.deepEqual(layout.clusters.map((c) => c.power).sort(), ['filesystem', 'memory']);
-  assert.ok(!overlap(layout.clusters[0], layout.clusters[1]), 'power boxes do not overlap');
-  const x = (id: string) => layout.nodes.find((n) => n.id === id)!.x;
-  assert.ok(
-    x('memory:search_nodes') < x('memory:create_entities') &&
-      x('memory:create_entities') < x('memory:create_relations'),
-    'prerequisite, then tool, then next action',
-  );
-  const wide = layout.nodes.find((n) => n.tool === 'create_relations')!;
-  assert.ok(wide.width > layout.nodes.find((n) => n.tool === 'write_file')!.width, 'nodes fit their names');
-});
+    assert.equal(layout.hiddenTools, 1);
+    for (const [i, a] of layout.nodes.entries()) {
+      for (const b of layout.nodes.slice(i + 1)) assert.ok(!overlap(a, b), `${a.id} / ${b.id}`);
+      assert.ok(
+        inside(
+          a,
+          layout.clusters.find((c) => c.power === a.power)!,
+        ),
+        `${a.id} in its box`,
+      );
+      assert.ok(inside(a, { x: 0, y: 0, width: layout.width, height: layout.height }), `${a.id} in the drawing`);
+    }
+    assert.deepEqual(layout.clusters.map((c) => c.power).sort(), ['filesystem', 'memory']);
+    assert.ok(!overlap(layout.clusters[0], layout.clusters[1]), 'power boxes do not overlap');
+    const x = (id: string) => layout.nodes.find((n) => n.id === id)!.x;
+    assert.ok(
+      x('memory:search_nodes') < x('memory:create_entities') &&
+        x('memory:create_entities') < x('memory:create_relations'),
+      'prerequisite, then tool, then next action',
+    );
+    const wide = layout.nodes.find((n) => n.tool === 'create_relations')!;
+    assert.ok(wide.width > layout.nodes.find((n) => n.tool === 'write_file')!.width, 'nodes fit their names');
+  },
+);
 
 test('edges: a path from node to node through the label point, thicker with use, labelled with uses and follow rate', () => {
   const layout = layoutHintGraph({ nodes, edges });

@@ -1,6 +1,6 @@
-// The rules of tools/lint/layers.mjs applied to an import graph (Map: file -> files it imports, paths
-// from the repository root with '/'). No dependencies: test/unit/layer-rules.test.ts runs it on
-// small graphs.
+// The rules of tools/lint/layers.mjs applied to an import graph (Map: file -> its imports, paths from
+// the repository root with '/'; tools/lint/import-graph.mjs reads it from the sources). No
+// dependencies: test/unit/layer-rules.test.ts runs it on small graphs.
 
 /** The layer unit a file belongs to: the longest declared folder or file that holds it. */
 export function unitOf(file, units) {
@@ -12,23 +12,28 @@ export function unitOf(file, units) {
   return best;
 }
 
+/** Whether `file` is in one of `units` (folders ending in '/', or files). */
+const within = (file, units) => units.some((unit) => (unit.endsWith('/') ? file.startsWith(unit) : file === unit));
+
+/** An import as { file } or { package }, `type: true` for types only; a plain string: a file imported for its code. */
+const edgeOf = (target) => (typeof target === 'string' ? { file: target } : target);
+
 /**
- * Every import the declaration forbids, as { from, to, why }, and every cycle, as a list of files.
- * `config`: { layers, sides, unchecked, knownViolations }.
+ * Every import the declaration forbids, as { from, to, why } (`to` a file, a package, or the chain of
+ * files down to a package), and every cycle, as a list of files. `graph`: file -> imports, each a
+ * file path (a plain string) or { file } / { package }, with `type: true` when it imports types
+ * only. `config`: { layers, sides, unchecked, packages }; `unchecked` files skip the layers only:
+ * cycles and package rules cover every file.
  */
 export function checkGraph(graph, config) {
-  const { layers, sides, unchecked = [], knownViolations = [] } = config;
+  const { layers, sides, unchecked = [], packages = [] } = config;
   const rank = new Map(layers.map((unit, index) => [unit, index]));
   const sideUnits = Object.keys(sides);
-  const known = new Set(knownViolations.map(({ from, to }) => `${from} -> ${to}`));
-  const used = new Set();
   const problems = [];
-  const forbid = (from, to, why) => {
-    const key = `${from} -> ${to}`;
-    if (known.has(key)) used.add(key);
-    else problems.push({ from, to, why });
-  };
-  for (const [from, targets] of graph) {
+  const files = new Map(
+    [...graph].map(([file, targets]) => [file, targets.map(edgeOf).flatMap((edge) => (edge.file ? [edge.file] : []))]),
+  );
+  for (const [from, targets] of files) {
     if (unchecked.some((prefix) => from.startsWith(prefix))) continue;
     const side = unitOf(from, sideUnits);
     const fromUnit = unitOf(from, layers);
@@ -39,29 +44,81 @@ export function checkGraph(graph, config) {
     for (const to of targets) {
       if (side) {
         if (to.startsWith(side) || to.startsWith('protocol/') || sides[side].includes(to)) continue;
-        forbid(from, to, `${side} imports only itself, protocol/ and the shared modules listed for it`);
+        problems.push({ from, to, why: `${side} imports only itself, protocol/ and the shared modules listed for it` });
         continue;
       }
       const toUnit = unitOf(to, layers);
       if (toUnit === undefined) {
-        forbid(from, to, 'imports outside the declared layers');
+        problems.push({ from, to, why: 'imports outside the declared layers' });
         continue;
       }
       if (toUnit !== fromUnit && rank.get(toUnit) > rank.get(fromUnit))
-        forbid(from, to, `${fromUnit} is below ${toUnit}`);
+        problems.push({ from, to, why: `${fromUnit} is below ${toUnit}` });
     }
   }
-  const stale = [...known].filter((key) => !used.has(key));
-  for (const key of stale) {
-    const [from, to] = key.split(' -> ');
-    problems.push({
-      from,
-      to,
-      why: 'is listed as a known violation but no longer imported: remove it from knownViolations',
-    });
+  for (const rule of packages) problems.push(...packageProblems(graph, rule));
+  return { problems, cycles: cycleGroups(files) };
+}
+
+/**
+ * One package rule over the whole graph: a file outside `rule.in` that imports one of `rule.names`
+ * (outside `rule.types` for an `import type`), and a file outside `rule.loadedIn` (default `rule.in`)
+ * whose imports load one of them, through a chain of files that may load it. A chain through a file
+ * that may not load it is that file's problem, reported for it.
+ */
+export function packageProblems(graph, rule) {
+  const loadedIn = rule.loadedIn ?? rule.in;
+  const where = `only ${rule.in.join(', ')}` + (rule.types ? `, and for its types only ${rule.types.join(', ')},` : '');
+  const problems = [];
+  for (const name of rule.names) {
+    const loaders = new Set();
+    for (const [from, targets] of graph) {
+      for (const edge of targets.map(edgeOf)) {
+        if (edge.package !== name) continue;
+        if (!edge.type) loaders.add(from);
+        if (within(from, rule.in) || (edge.type && within(from, rule.types ?? []))) continue;
+        problems.push({ from, to: name, why: `${where} import ${name} (${rule.why})` });
+      }
+    }
+    for (const [from, chain] of chainsTo(graph, loaders, loadedIn)) {
+      if (loaders.has(from)) continue;
+      problems.push({
+        from,
+        to: [...chain, name].join(' -> '),
+        why: `loads ${name}, which only ${loadedIn.join(', ')} may load (${rule.why})`,
+      });
+    }
   }
-  const checked = new Map([...graph].filter(([file]) => !unchecked.some((prefix) => file.startsWith(prefix))));
-  return { problems, cycles: cycleGroups(checked) };
+  return problems;
+}
+
+/**
+ * For every file with a chain of loading imports (not `import type`) into `loaders` through files in
+ * `units` only: the shortest such chain after the file itself (breadth first, from the loaders back).
+ */
+function chainsTo(graph, loaders, units) {
+  const importers = new Map();
+  for (const [from, targets] of graph) {
+    for (const edge of targets.map(edgeOf)) {
+      if (!edge.file || edge.type) continue;
+      if (!importers.has(edge.file)) importers.set(edge.file, []);
+      importers.get(edge.file).push(from);
+    }
+  }
+  const chains = new Map([...loaders].filter((file) => within(file, units)).map((file) => [file, [file]]));
+  const found = new Map();
+  const queue = [...chains.keys()];
+  for (let i = 0; i < queue.length; i++) {
+    const file = queue[i];
+    for (const from of importers.get(file) ?? []) {
+      if (chains.has(from) || found.has(from)) continue;
+      if (within(from, units)) {
+        chains.set(from, [from, ...chains.get(file)]);
+        queue.push(from);
+      } else found.set(from, chains.get(file));
+    }
+  }
+  return found;
 }
 
 /** Groups of two or more files that import each other, directly or around a loop (Tarjan). */

@@ -1,7 +1,8 @@
 // `npm run lint`: installs this folder's ESLint and Prettier the first time (or when its lock file
 // changed), checks the import layers (check-layers.mjs against layers.mjs), checks the formatting
-// (.prettierrc.json), then lints the repository with eslint.config.mjs. Arguments go to ESLint
-// (e.g. `npm run lint -- --fix`). `npm run format` (this file with --format) rewrites the formatting.
+// (.prettierrc.json) and the lines too long to format (long-lines.mjs), then lints the repository with
+// eslint.config.mjs. Arguments go to ESLint (e.g. `npm run lint -- --fix`). `npm run format` (this file
+// with --format) rewrites the formatting.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -26,6 +27,7 @@ if (process.argv[2] === '--format')
 const layers = run(process.execPath, [path.join(here, 'check-layers.mjs')], root);
 const prettier = run(process.execPath, [prettierBin, '--check', '--log-level=warn', '.'], root);
 if (prettier !== 0) console.error('formatting: run `npm run format` to rewrite the files above');
+const longLines = run(process.execPath, [path.join(here, 'long-lines.mjs')], root);
 const eslint = run(
   process.execPath,
   [
@@ -34,4 +36,4 @@ const eslint = run(
   ],
   root,
 );
-process.exit(layers || prettier || eslint);
+process.exit(layers || prettier || longLines || eslint);

@@ -36,7 +36,8 @@ export function planBind(flags: BindFlags): BindPlan {
       : undefined;
   if (!isLoopbackHost(host) && !tls && !flags.behindProxy) {
     throw new Error(
-      `binding to ${host} exposes the gateway to the network: add --tls-cert F --tls-key F, or --behind-proxy PROXY_ADDR when a reverse proxy terminates TLS.`,
+      `binding to ${host} exposes the gateway to the network: add --tls-cert F --tls-key F, ` +
+        `or --behind-proxy PROXY_ADDR when a reverse proxy terminates TLS.`,
     );
   }
   return { host, tls, behindProxy: flags.behindProxy };

@@ -22,7 +22,10 @@ const log = logger('http');
 export interface ModernHttp {
   /** Whether a POST is a 2026-07-28 request (the SDK's own classification, from the body already parsed). */
   isModern(request: Request, body: unknown): Promise<boolean>;
-  /** Answers `request` (the web form of `response`'s request, as isModern saw it); throws SessionLimitError when the user has no session yet and none may open (http-server.ts answers 503). */
+  /**
+   * Answers `request` (the web form of `response`'s request, as isModern saw it); throws SessionLimitError
+   * when the user has no session yet and none may open (http-server.ts answers 503).
+   */
   serve(request: Request, response: ServerResponse, body: unknown, user: string | null): Promise<void>;
   close(): Promise<void>;
 }
@@ -42,7 +45,8 @@ export function modernHttp(gateway: Gateway): ModernHttp {
       legacy: 'reject',
       onerror: (error) => log.debug(`modern request: ${errorMessage(error)}`),
     });
-    // The user's active powers' prompt and resource list changes, on the user's listen streams (logging is not carried: deprecated in 2026-07-28).
+    // The user's active powers' prompt and resource list changes, on the user's listen streams (logging is
+    // not carried: deprecated in 2026-07-28).
     const stopForwarding = forwardChildNotifications(
       {
         transport: handler,

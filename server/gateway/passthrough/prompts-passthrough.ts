@@ -40,7 +40,8 @@ export async function findPrompt(gateway: PassthroughPorts, sessionId: string, n
   const active = activePowersOf(gateway, sessionId);
   throw new ProtocolError(
     ProtocolErrorCode.InvalidParams,
-    `Prompt '${name}' is not available. ${active.length ? `Prompts come from the active powers (${active.join(', ')})` : 'No power is active'}: ` +
+    `Prompt '${name}' is not available. ` +
+      `${active.length ? `Prompts come from the active powers (${active.join(', ')})` : 'No power is active'}: ` +
       'list them with prompts/list, or activate the power that has it (resolve_intent).',
   );
 }

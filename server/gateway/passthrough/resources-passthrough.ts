@@ -150,7 +150,8 @@ export async function resolveResource(
   if (templated.length > 1) {
     throw new ProtocolError(
       RESOURCE_NOT_FOUND,
-      `Resource '${asked}' matches templates of ${templated.join(' and ')}: read it as ${templated.map((p) => qualifiedUri(p, asked)).join(' or ')}.`,
+      `Resource '${asked}' matches templates of ${templated.join(' and ')}: ` +
+        `read it as ${templated.map((p) => qualifiedUri(p, asked)).join(' or ')}.`,
       { uri: asked },
     );
   }
@@ -161,7 +162,9 @@ function notFound(gateway: PassthroughPorts, sessionId: string, asked: string): 
   const active = activePowersOf(gateway, sessionId);
   return new ProtocolError(
     RESOURCE_NOT_FOUND,
-    `Resource '${preview(asked, 200)}' was not found: it is not listed by a power active in this session (${active.join(', ') || 'none'}), nor matched by one of its templates, nor linked from one of this session's results.`,
+    `Resource '${preview(asked, 200)}' was not found: it is not listed by a power active in this session ` +
+      `(${active.join(', ') || 'none'}), nor matched by one of its templates, ` +
+      `nor linked from one of this session's results.`,
     { uri: preview(asked, 200) },
   );
 }

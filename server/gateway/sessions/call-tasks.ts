@@ -40,7 +40,10 @@ interface CallTask {
 
 const stores = new WeakMap<object, CallTasks>();
 
-/** The gateway's one task store (a modern HTTP user's requests each have their own Server), shared with the other replicas when its store spans machines. */
+/**
+ * The gateway's one task store (a modern HTTP user's requests each have their own Server), shared with the
+ * other replicas when its store spans machines.
+ */
 export function callTasksOf(gateway: { ports: { store: Store } }, questionWaitMs: number): CallTasks {
   let store = stores.get(gateway);
   if (!store)

@@ -152,7 +152,10 @@ export class InputBridge {
     return typeof state === 'string' && this.parked.has(state);
   }
 
-  /** A retry: answers the power's question with the client's response and waits for what comes next. Throws for another session's handle. */
+  /**
+   * A retry: answers the power's question with the client's response and waits for what comes next. Throws
+   * for another session's handle.
+   */
   resume(
     sessionId: string,
     state: string,

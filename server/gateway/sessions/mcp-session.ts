@@ -171,7 +171,10 @@ export function maskErrorAnswers(transport: Transport): void {
   };
 }
 
-/** Everything of a power besides its tools, wired into one MCP session (prompts, resources, completion, client requests, notifications); returns what to undo when the session closes. */
+/**
+ * Everything of a power besides its tools, wired into one MCP session (prompts, resources, completion, client
+ * requests, notifications); returns what to undo when the session closes.
+ */
 function registerPassthrough(server: Server, gateway: PassthroughPorts, sessionId: string): () => void {
   // The session's prompt gets, resource reads and completions are made for it (no progress: they carry no token).
   const scope: CallScope = { sessionId };

@@ -81,7 +81,8 @@ export function withNamedToolSchemas(ports: SchemaPorts, toolName: string, resul
     ...payload,
     callable,
     list_note:
-      "Your tool list does not change: call these as '<power>:<tool>' through the call_with variant (call_tool_read, call_tool_write or call_tool_destructive), with args matching input_schema.",
+      "Your tool list does not change: call these as '<power>:<tool>' through the call_with variant " +
+      '(call_tool_read, call_tool_write or call_tool_destructive), with args matching input_schema.',
   };
   return {
     ...result,

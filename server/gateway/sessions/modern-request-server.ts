@@ -34,7 +34,8 @@ export function modernRequestServer(gateway: Gateway, user: ModernUser): Session
     ...(user.shared ? { shared: user.shared } : {}),
     declare: user.declare,
   });
-  // Progress goes to the request that started the call (a retry's own stream carries none); so do the powers' log messages, when it asked for them.
+  // Progress goes to the request that started the call (a retry's own stream carries none); so do the powers'
+  // log messages, when it asked for them.
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const stopLogs = passCallLogs(gateway.ports.manager.features, id, ctx);
     try {

@@ -7,7 +7,8 @@ export const GATEWAY_INSTRUCTIONS =
   'For a capability you do not have, call resolve_intent with what you want to do: its answer names the best tools for it ' +
   "as '<power>:<tool>' with their required args and the variant to call them with (call_tool_read, call_tool_write or " +
   'call_tool_destructive): call one at once, its power starts on that call. When it is sure, it activates the power and its ' +
-  "tools join your list as '<power>__<tool>'. Call retrieve_tools instead when you need tools' full input schemas, or tools of several powers for one task.";
+  "tools join your list as '<power>__<tool>'. Call retrieve_tools instead when you need tools' full " +
+  'input schemas, or tools of several powers for one task.';
 
 export const SERVER_INFO: Implementation = { name: 'grimoire', version: VERSION, title: 'Grimoire MCP gateway' };
 

@@ -31,15 +31,20 @@ export class SessionLimitError extends Error {
     yours?: number,
   ) {
     super(
-      `Grimoire already serves ${max} MCP sessions, its limit for all clients together (sessions.maxConcurrent), and no client holds more than its share` +
-        `${yours === undefined ? '' : ` (you hold ${yours})`}: close a session you no longer use, or wait for idle ones to be closed (sessions.idleMinutes), then connect again.`,
+      `Grimoire already serves ${max} MCP sessions, its limit for all clients together ` +
+        `(sessions.maxConcurrent), and no client holds more than its share` +
+        `${yours === undefined ? '' : ` (you hold ${yours})`}: close a session you no longer use, ` +
+        `or wait for idle ones to be closed (sessions.idleMinutes), then connect again.`,
     );
   }
 }
 
 export interface SessionLimits {
   maxConcurrent: number;
-  /** Sessions one client (a bearer token: the owner's, or a team user's) holds at most; its least recently used one makes room for a new one. */
+  /**
+   * Sessions one client (a bearer token: the owner's, or a team user's) holds at most; its least recently
+   * used one makes room for a new one.
+   */
   maxPerClient: number;
   idleMinutes: number;
 }

@@ -117,7 +117,8 @@ export class SharedTasks {
         if (now - (this.published.get(view.taskId) ?? 0) > view.ttlMs / 2) this.publish(owner, view);
       const owners = new Map(running.map((task) => [task.taskId, task.owner]));
       const rows = await this.store.read<{ task_id: string; kind: string; owner: string; body: string }>(
-        `SELECT task_id, kind, owner, body FROM call_tasks WHERE kind IN ('update', 'cancel') AND task_id IN (${running.map(() => '?').join(', ')})`,
+        `SELECT task_id, kind, owner, body FROM call_tasks WHERE kind IN ('update', ` +
+          `'cancel') AND task_id IN (${running.map(() => '?').join(', ')})`,
         running.map((task) => task.taskId),
       );
       for (const row of rows) {

@@ -108,7 +108,9 @@ export class BoundedStdioServerTransport implements Transport {
   }
 
   private tooLarge(bytes: number, id: string | number | undefined): void {
-    const message = `Request too large: the message is ${byteSize(bytes)}; the limit is ${byteSize(this.maxBytes)} (setting limits.requestBytes).`;
+    const message =
+      `Request too large: the message is ${byteSize(bytes)}; the limit is ${byteSize(this.maxBytes)} ` +
+      `(setting limits.requestBytes).`;
     log.warn(`${message} ${id === undefined ? 'No id was found in it' : `Answered to id ${preview(String(id), 40)}`}.`);
     this.answerError(id ?? null, ProtocolErrorCode.InvalidRequest, message);
   }

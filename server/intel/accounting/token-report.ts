@@ -17,7 +17,10 @@ import type { SessionReads } from './session-reads.js';
 
 export interface ToolLists {
   gateway: Tool[];
-  /** The powers configured now (not disabled), with their tools as last listed; `listed` false when never listed; `direct`: the mcp.json VS Code also offers it from. */
+  /**
+   * The powers configured now (not disabled), with their tools as last listed; `listed` false when never
+   * listed; `direct`: the mcp.json VS Code also offers it from.
+   */
   powers: Array<{ power: string; tools: Tool[]; listed: boolean; direct?: string }>;
 }
 

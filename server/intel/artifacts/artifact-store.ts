@@ -13,8 +13,7 @@ import { errorMessage, logger } from '../../log.js';
 import type { Store } from '../../store/store.js';
 import type { IntelSettings } from '../../config/intel-settings.js';
 import type { Summary } from '../summary.js';
-import type { ArtifactFiles } from './artifact-files.js';
-import { storeFiles } from './store-files.js';
+import { storeFiles, type ArtifactFiles } from './store-files.js';
 
 const log = logger('intel');
 const TABLE = 'intel_artifacts';
@@ -58,7 +57,7 @@ export interface OwnedArtifacts {
 
 export type SaveOutcome = { stored: true } | { stored: false; reason: string };
 
-export type { ArtifactFiles } from './artifact-files.js';
+export type { ArtifactFiles } from './store-files.js';
 
 export const nodeFiles: ArtifactFiles = {
   write(file, text) {
@@ -196,7 +195,8 @@ export class ArtifactStore {
     owner: ArtifactOwner,
   ): Promise<ArtifactRecord | undefined> {
     const rows = await this.store.read<Row>(
-      `SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND args_hash = ? AND expires_at > ? AND at > ? AND ${OWNED} ORDER BY at DESC LIMIT 1`,
+      `SELECT * FROM ${TABLE} WHERE power = ? AND tool = ? AND args_hash = ? AND expires_at > ? AND at > ? ` +
+        `AND ${OWNED} ORDER BY at DESC LIMIT 1`,
       [power, tool, argsHash, this.now(), since, owner],
     );
     return rows.map(fromRow).find((r) => r !== undefined);

@@ -6,7 +6,6 @@
  */
 import * as path from 'node:path';
 import type { Store } from '../../store/store-interface.js';
-import type { ArtifactFiles } from './artifact-files.js';
 
 const TABLE = 'artifact_bodies';
 /** What PostgreSQL text cannot hold as is: NUL, and a surrogate without its pair. */
@@ -48,4 +47,16 @@ export function storeFiles(store: Store, now: () => number = Date.now): Artifact
       return row.at;
     },
   };
+}
+
+/**
+ * The file operations the store needs; tests swap them to simulate a full disk. What reads a body
+ * or lists them can wait: a store that spans machines reads them in the database when asked for.
+ */
+export interface ArtifactFiles {
+  write(file: string, text: string): void;
+  read(file: string): Promise<string>;
+  remove(file: string): void;
+  list(dir: string): Promise<string[]>;
+  mtime(file: string): Promise<number>;
 }

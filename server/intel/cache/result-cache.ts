@@ -6,8 +6,8 @@
  * summary without calling the server. Similar: an earlier result of the same tool whose text embeds
  * within the similarity threshold lends its summary wording (never skipping a call).
  */
-import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
-import { cosine } from '../../resolve/semantic/vector.js';
+import type { EmbeddingCache } from '../../text/embedding-cache.js';
+import { cosine } from '../../text/vector.js';
 import type { Store } from '../../store/store.js';
 import { shortHash, stableJson } from '../../util/hash.js';
 import type { ArtifactOwner, ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';

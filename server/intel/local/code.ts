@@ -81,7 +81,9 @@ export function summarizeCode(lines: string[], language: string, path: string | 
   });
   const blank = lines.filter((l) => !l.trim()).length;
   out.finding(
-    `${language === 'code' ? 'Source file' : `${language} file`}${path ? ` ${path}` : ''}: ${plural(lines.length, 'line')} (${plural(lines.length - blank, 'non-blank')}), ${plural(symbols.length, 'declaration')}, ${plural(imports.length, 'import')}.`,
+    `${language === 'code' ? 'Source file' : `${language} file`}${path ? ` ${path}` : ''}: ` +
+      `${plural(lines.length, 'line')} (${plural(lines.length - blank, 'non-blank')}), ` +
+      `${plural(symbols.length, 'declaration')}, ${plural(imports.length, 'import')}.`,
   );
   const docComment = lines
     .slice(0, 30)

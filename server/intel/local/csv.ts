@@ -115,7 +115,8 @@ export function summarizeTable(lines: string[], delimiter: string, out: Findings
     for (const [condition, keys] of kept)
       out.attention(`${condition} (${keys.length}) by ${header[keyColumn]}`, keys.filter(Boolean));
     out.insight(
-      `${plural(flagged.length, 'row')} mention errors or failures, all named under identifiers; e.g. ${clip(flagged[0]!.join(', '), 100)}.`,
+      `${plural(flagged.length, 'row')} mention errors or failures, all named under identifiers; ` +
+        `e.g. ${clip(flagged[0]!.join(', '), 100)}.`,
     );
   }
   // Without a named id column, the first column is usually the key.

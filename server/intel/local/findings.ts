@@ -168,3 +168,6 @@ function renderGroups(groups: Array<{ label: string; values: string[] }>, total:
   else if (kept < total) text = text.replace(/…\+\d+ more$/, `…+${total - kept} more`);
   return { text, kept, total };
 }
+
+/** The share of a listing's or directory tree's tokens its summary may take: there the names are the content. */
+export const NAMES_SHARE = 0.3;

@@ -4,11 +4,10 @@
  * identifier-like field of every item (compactly).
  */
 import { clip, joinWithin, plural, topCounts } from './format.js';
-import type { Findings } from './findings.js';
+import { NAMES_SHARE, type Findings } from './findings.js';
 import { idPriority, isIdField, isSalientText, LABEL_FIELDS } from './id-fields.js';
 import { childKeyOf, findCollections, isPlainObject, type Collection } from './json-collections.js';
 import { summarizeTree } from './json-tree.js';
-import { NAMES_SHARE } from './names-share.js';
 
 const SAMPLE = 5_000;
 const CATEGORY_PREFERENCE =
@@ -80,7 +79,8 @@ function describeRootObject(root: Record<string, unknown>, main: Collection | un
   const total = scalars.find(([k, v]) => TOTAL.test(k) && typeof v === 'number');
   if (main && total && typeof total[1] === 'number' && total[1] > main.items.length) {
     out.insight(
-      `This page holds ${main.items.length.toLocaleString('en-US')} of ${total[1].toLocaleString('en-US')} items (${total[0]}): ask for the next page if you need more.`,
+      `This page holds ${main.items.length.toLocaleString('en-US')} of ${total[1].toLocaleString('en-US')} ` +
+        `items (${total[0]}): ask for the next page if you need more.`,
     );
   }
   const paging = entries.filter(
@@ -152,7 +152,8 @@ function describeCollection(collection: Collection, out: Findings, priority: num
         items.map((item) => primaryIdOf(item, preferred) ?? clip(label(item), 60)),
       );
     out.insight(
-      `${plural(salient.length, 'item')} look${salient.length === 1 ? 's' : ''} failed or flagged, all named under identifiers ${[...groups.keys()].map((c) => `"${c}"`).join(', ')}.`,
+      `${plural(salient.length, 'item')} look${salient.length === 1 ? 's' : ''} failed or flagged, ` +
+        `all named under identifiers ${[...groups.keys()].map((c) => `"${c}"`).join(', ')}.`,
     );
   }
   if (ranges.length > 0) out.finding(ranges.slice(0, 3).join('; ') + '.');

@@ -38,7 +38,9 @@ export function summarizeTree(roots: unknown[], childKey: string, out: Findings,
   const files = entries.filter((e) => !e.isDir);
   const depth = entries.reduce((max, e) => Math.max(max, e.depth), 0) + 1;
   out.finding(
-    `Tree${rootLabel} of ${plural(entries.length, 'entry', 'entries')}: ${plural(files.length, 'file')} and ${plural(dirs.length, 'folder')}, ${plural(depth, 'level')} deep.`,
+    `Tree${rootLabel} of ${plural(entries.length, 'entry', 'entries')}: ` +
+      `${plural(files.length, 'file')} and ${plural(dirs.length, 'folder')}, ` +
+      `${plural(depth, 'level')} deep.`,
   );
   const top = entries.filter((e) => e.depth === 0).map((e) => e.path);
   out.finding(`Top level: ${joinWithin(top, 200)}.`);

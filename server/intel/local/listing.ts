@@ -53,7 +53,8 @@ export function summarizeListing(lines: string[], out: Findings): void {
   const files = entries.filter((e) => !e.isDir);
   const pathList = entries.some((e) => /[\\/]/.test(e.name.replace(/[\\/]$/, '')));
   out.finding(
-    `${pathList ? 'List of paths' : 'Directory listing'}: ${plural(entries.length, 'entry', 'entries')} (${plural(files.length, 'file')}, ${plural(dirs.length, 'folder')}).`,
+    `${pathList ? 'List of paths' : 'Directory listing'}: ${plural(entries.length, 'entry', 'entries')} ` +
+      `(${plural(files.length, 'file')}, ${plural(dirs.length, 'folder')}).`,
   );
   const extensions = new Map<string, number>();
   for (const file of files) {

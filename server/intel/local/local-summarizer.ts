@@ -8,7 +8,7 @@ import type { SummaryBody } from '../summary.js';
 import { languageOf, summarizeCode } from './code.js';
 import { detectDelimiter, summarizeTable } from './csv.js';
 import { estimateTokens } from './estimate.js';
-import { Findings, type Budget } from './findings.js';
+import { Findings, NAMES_SHARE, type Budget } from './findings.js';
 import { clip, formatBytes, plural } from './format.js';
 import { summarizeJson } from './json-summary.js';
 import { isListing, summarizeListing } from './listing.js';
@@ -16,7 +16,6 @@ import { isLog, summarizeLog } from './logs.js';
 import { isHtml, isMarkdown, summarizeHtml, summarizeMarkdown } from './markup.js';
 import { rankSentences } from './sentences.js';
 import { textIdentifiers } from './text-ids.js';
-import { NAMES_SHARE } from './names-share.js';
 
 export interface LocalInput {
   text: string;
@@ -54,7 +53,8 @@ export function summarizeLocally(input: LocalInput): LocalSummary {
   const out = new Findings(budgetFor(whole.length, estimateTokens(text) * (whole.length / text.length)));
   if (text !== whole)
     out.finding(
-      `Summarized from the first ${formatBytes(text.length)} of its ${formatBytes(whole.length)} of text; the whole result is in the artifact.`,
+      `Summarized from the first ${formatBytes(text.length)} of its ${formatBytes(whole.length)} of text; ` +
+        `the whole result is in the artifact.`,
     );
   const json = parseJson(text);
   let kind: TextKind;
@@ -117,7 +117,9 @@ function addTextIds(text: string, out: Findings, priority: number): void {
 
 /** Every summary has at least three findings. */
 function padFindings(text: string, kind: TextKind, out: Findings): void {
-  const size = `${kind === 'json' ? 'JSON' : 'Text'} result of ${formatBytes(Buffer.byteLength(text))} (${plural(text.split('\n').length, 'line')}).`;
+  const size =
+    `${kind === 'json' ? 'JSON' : 'Text'} result of ${formatBytes(Buffer.byteLength(text))} ` +
+    `(${plural(text.split('\n').length, 'line')}).`;
   const begins = `Begins: ${clip(text, 140)}`;
   const ends = `Ends: ${clip(
     text

@@ -43,7 +43,8 @@ export function summarizeLog(lines: string[], out: Findings): void {
     }
   });
   out.finding(
-    `Log of ${plural(nonEmpty.length, 'line')}${firstTime ? ` from ${firstTime} to ${lastTime}` : ''}; levels: ${topCounts(levels, 6) || 'none marked'}.`,
+    `Log of ${plural(nonEmpty.length, 'line')}${firstTime ? ` from ${firstTime} to ${lastTime}` : ''}; ` +
+      `levels: ${topCounts(levels, 6) || 'none marked'}.`,
   );
   const ranked = [...problems.entries()].sort(
     (a, b) => severity(b[0]) - severity(a[0]) || b[1].count - a[1].count || a[1].first - b[1].first,

@@ -26,7 +26,9 @@ export function summarizeMarkdown(text: string, lines: string[], out: Findings):
   const fences = lines.filter((l) => /^```/.test(l)).length / 2;
   const title = headings.find((h) => h.level === 1)?.text ?? headings[0]?.text;
   out.finding(
-    `Markdown document${title ? ` "${clip(title, 80)}"` : ''}: ${plural(lines.length, 'line')}, ${plural(headings.length, 'heading')}${fences >= 1 ? `, ${plural(Math.floor(fences), 'code block')}` : ''}.`,
+    `Markdown document${title ? ` "${clip(title, 80)}"` : ''}: ` +
+      `${plural(lines.length, 'line')}, ${plural(headings.length, 'heading')}` +
+      `${fences >= 1 ? `, ${plural(Math.floor(fences), 'code block')}` : ''}.`,
   );
   const top = headings.filter((h) => h.level <= 2 && h.text !== title).map((h) => h.text);
   if (top.length > 0) out.finding(`Sections: ${joinWithin(top, 240)}.`);
@@ -58,7 +60,9 @@ export function summarizeHtml(text: string, out: Findings): void {
       .replace(/<\/(p|div|li|h[1-6]|tr|br)>/gi, '\n'),
   );
   out.finding(
-    `HTML page${title ? ` "${clip(decode(title), 80)}"` : ''}: ${plural(headings.length, 'heading')}, ${plural(links.length, 'link')}, ${plural(body.length, 'character')} of text.`,
+    `HTML page${title ? ` "${clip(decode(title), 80)}"` : ''}: ` +
+      `${plural(headings.length, 'heading')}, ${plural(links.length, 'link')}, ` +
+      `${plural(body.length, 'character')} of text.`,
   );
   if (headings.length > 0) out.finding(`Headings: ${joinWithin(headings.map(decode), 240)}.`);
   for (const sentence of rankSentences(decode(body), 3)) out.finding(sentence.text);

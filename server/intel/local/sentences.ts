@@ -3,7 +3,7 @@
  * (log-scaled, normalised by length), with a bonus for the opening and for section starts; the
  * best are returned in document order.
  */
-import { isStopWord } from '../../resolve/text.js';
+import { isStopWord } from '../../text/stop-words.js';
 
 export interface Ranked {
   text: string;

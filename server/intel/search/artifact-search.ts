@@ -2,10 +2,10 @@
  * Search over the live artifacts' calls and summaries: BM25F over their words always, blended
  * with embedding similarity when the model is ready (semantic mode); lexical alone otherwise.
  */
-import { Bm25fIndex } from '../../resolve/bm25f.js';
-import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
-import { cosine } from '../../resolve/semantic/vector.js';
-import { terms } from '../../resolve/text.js';
+import { Bm25fIndex } from '../../text/bm25f.js';
+import type { EmbeddingCache } from '../../text/embedding-cache.js';
+import { cosine } from '../../text/vector.js';
+import { terms } from '../../text/terms.js';
 import type { ArtifactRecord } from '../artifacts/artifact-store.js';
 
 export interface SearchHit {

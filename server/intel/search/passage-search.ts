@@ -4,7 +4,7 @@
  * relevance blends its own with its artifact's, so an artifact found only by its summary still
  * offers its opening passage.
  */
-import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
+import type { EmbeddingCache } from '../../text/embedding-cache.js';
 import type { ArtifactOwner, ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';
 import { searchArtifacts, type SearchOutcome } from './artifact-search.js';
 import { rankPassages, type Passage } from './passages.js';

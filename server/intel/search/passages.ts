@@ -3,11 +3,11 @@
  * PASSAGE_CHARS at line (or, in long lines, at separator) boundaries, scored by BM25 over their
  * words, blended with embedding similarity for the best of them when the model is ready.
  */
-import { Bm25fIndex } from '../../resolve/bm25f.js';
-import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
-import { cosine } from '../../resolve/semantic/vector.js';
-import { terms } from '../../resolve/text.js';
-import { lastIndexWithin } from '../../util/last-index-within.js';
+import { Bm25fIndex } from '../../text/bm25f.js';
+import type { EmbeddingCache } from '../../text/embedding-cache.js';
+import { cosine } from '../../text/vector.js';
+import { terms } from '../../text/terms.js';
+import { lastIndexWithin } from '../../util/bounded-lines.js';
 
 export interface Passage {
   artifactId: string;

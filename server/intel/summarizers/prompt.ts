@@ -53,7 +53,8 @@ export function parseModelReply(reply: string): SummaryBody | Error {
   const parsed = replySchema.safeParse(json);
   if (!parsed.success)
     return new Error(
-      `the reply does not have the expected shape (${parsed.error.issues.map((i) => `${i.path.join('.') || 'reply'}: ${i.message}`).join('; ')})`,
+      `the reply does not have the expected shape (` +
+        `${parsed.error.issues.map((i) => `${i.path.join('.') || 'reply'}: ${i.message}`).join('; ')})`,
     );
   return {
     keyFindings: parsed.data.keyFindings.slice(0, 5).map((s) => s.trim()),

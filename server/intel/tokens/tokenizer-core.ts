@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
-import { lastIndexWithin } from '../../util/last-index-within.js';
+import { lastIndexWithin } from '../../util/bounded-lines.js';
 
 export const TOKENIZER_NAME = 'o200k_base';
 /** The bundle writes the ranks (2.3 MB) once, here, beside main.js and token-worker.js (client/packaging/bundle.ts). */

@@ -122,8 +122,10 @@ async function semanticSearch(
     })),
     message:
       hits.length > 0
-        ? 'Read on from a passage with read_artifact({"id": ..., "offset": <start>}), or ask get_artifact_context({"ids": [...], "query": ...}) for more passages.'
-        : `No stored result matches (${mode} search over results kept for ${intel.settings.artifacts.ttlMinutes} min): call the tool you need instead.`,
+        ? 'Read on from a passage with read_artifact({"id": ..., "offset": ' +
+          '<start>}), or ask get_artifact_context({"ids": [...], "query": ...}) for more passages.'
+        : `No stored result matches (${mode} search over results kept for ` +
+          `${intel.settings.artifacts.ttlMinutes} min): call the tool you need instead.`,
   });
 }
 

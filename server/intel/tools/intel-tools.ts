@@ -62,7 +62,8 @@ export const INTEL_TOOLS = [
   declareTool('get_artifact_context', {
     title: 'Assemble stored results within a token budget',
     description:
-      'Put stored tool results into your context within maxTokens (o200k_base). With query: the passages most relevant to it, each with its ' +
+      'Put stored tool results into your context within maxTokens (o200k_base). With query: ' +
+      'the passages most relevant to it, each with its ' +
       'character range. Without: each summary, then the text from its start.',
     args: artifactContextArgs,
     annotations: readOnly,
@@ -71,7 +72,8 @@ export const INTEL_TOOLS = [
   declareTool('semantic_search', {
     title: 'Search earlier tool results',
     description:
-      'Search the results of earlier tool calls that Grimoire kept (large results, for a few hours). Returns the best passages, each with its ' +
+      'Search the results of earlier tool calls that Grimoire kept (large results, for a few hours). ' +
+      'Returns the best passages, each with its ' +
       'artifact id and character range; read on with read_artifact instead of calling the tool again.',
     args: semanticSearchArgs,
     annotations: readOnly,

@@ -4,12 +4,12 @@
  * the character range each comes from. Counted with the real tokenizer.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { EmbeddingCache } from '../../resolve/semantic/embedding-cache.js';
+import type { EmbeddingCache } from '../../text/embedding-cache.js';
 import type { ArtifactRecord, OwnedArtifacts } from '../artifacts/artifact-store.js';
 import { rankPassages, type Passage } from '../search/passages.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import { ageOf, lookUpArtifact } from './artifact-lookup.js';
-import { lastIndexWithin } from '../../util/last-index-within.js';
+import { lastIndexWithin } from '../../util/bounded-lines.js';
 
 /** Tokens of a passage's heading line and the blank line around it. */
 const PASSAGE_OVERHEAD = 16;
@@ -46,7 +46,8 @@ export async function passageContext(
   const headers = new Map(
     found.map((f) => [
       f.id,
-      `## ${f.id} · ${f.record.power}:${f.record.tool} · ${ageOf(request.now - f.record.at)} ago · ${f.raw.length} characters; passages for "${request.query}":`,
+      `## ${f.id} · ${f.record.power}:${f.record.tool} · ${ageOf(request.now - f.record.at)} ago · ` +
+        `${f.raw.length} characters; passages for "${request.query}":`,
     ]),
   );
   const fixed = await tokenizer.count([

@@ -36,7 +36,7 @@ export const NOUN_VERBS =
   'new draft build register change move set patch fix drop clear record log post store upload run start launch trigger reset';
 
 /**
- * Verbs that read what exists when it is named ("open the file", "open issue 12") and bring it into
+ * Verbs that read what exists when it is named ("open the file", "open issue #12") and bring it into
  * being when an indefinite article introduces it ("open an issue", "open a new tab"): there they create.
  */
 export const OPENING_VERBS = 'open opens opening';

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { logger } from '../../log.js';
 import { DTYPE, isLocalModel, loadExtractor } from './model-loader.js';
 import { TransformersMissingError, type FeatureExtractionPipeline } from './transformers-module.js';
+import type { EmbedderState, EmbeddingModel } from '../../text/embedding-cache.js';
 
 export interface EmbedderOptions {
   enabled: boolean;
@@ -18,8 +19,6 @@ export interface EmbedderOptions {
   /** Where downloaded models are cached (and looked up), e.g. <dataDir>/models. */
   cacheDir: string;
 }
-
-export type EmbedderState = 'off' | 'idle' | 'loading' | 'ready' | 'unavailable';
 
 export interface EmbedderStatus {
   state: EmbedderState;
@@ -34,7 +33,7 @@ const LEXICAL_ONLY = 'the resolver runs lexical-only';
 const log = logger('semantic');
 let toldMissingPackage = false;
 
-export class Embedder {
+export class Embedder implements EmbeddingModel {
   /** Identifies the vectors this embedder makes (model + dtype); keys cached vectors. */
   readonly modelKey: string;
   private state: EmbedderState;

@@ -53,7 +53,11 @@ export async function downloadModel(
 
 function failure(request: DownloadRequest, folder: string, error: unknown): string {
   if (error instanceof TransformersMissingError) {
-    return `Semantic matching cannot run here: ${error.message}, so the model was not downloaded. ${capitalized(error.advice)}. Grimoire matches your requests by their words (lexical matching) meanwhile.`;
+    return (
+      `Semantic matching cannot run here: ${error.message}, so the model was not downloaded. ` +
+      `${capitalized(error.advice)}. Grimoire matches your requests by their words (lexical ` +
+      `matching) meanwhile.`
+    );
   }
   if (isLocalModel(request.model))
     return `The model folder ${folder} could not be loaded (${errorMessage(error)}): it needs ${MODEL_FILES}.`;

@@ -29,7 +29,10 @@ export function bundledRuntimeDir(moduleDir: string): string | undefined {
   return path.join(moduleDir.slice(0, -GATEWAY_BUNDLE_DIR.length), BUNDLED_RUNTIME_DIR);
 }
 
-/** The carried runtime's entry file when it holds this platform's binary; undefined in the universal build, or in another platform's build. */
+/**
+ * The carried runtime's entry file when it holds this platform's binary; undefined in the universal build, or
+ * in another platform's build.
+ */
 export function carriedRuntime(
   dir: string,
   platform: string = process.platform,
@@ -71,7 +74,10 @@ function isMusl(): boolean {
 /** What a user of the universal build (or of another platform's build) can do to get semantic matching. */
 export function runtimeAdvice(target: string = currentTarget()): string {
   if (isRuntimeTarget(target)) {
-    return `the ${target} build of Grimoire carries it: VS Code installs that build from the Marketplace on ${target}, or install the Grimoire .vsix built for ${target}`;
+    return (
+      `the ${target} build of Grimoire carries it: VS Code installs that build from the Marketplace on ` +
+      `${target}, or install the Grimoire .vsix built for ${target}`
+    );
   }
   return `no build of Grimoire carries an ONNX runtime for ${target} (builds with it: ${Object.keys(RUNTIME_TARGETS).join(', ')})`;
 }

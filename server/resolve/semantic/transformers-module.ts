@@ -58,7 +58,10 @@ export interface Transformers {
   LogLevel: { ERROR: unknown };
 }
 
-/** Neither the package nor a bundled runtime: semantic matching cannot run in this install (said with which build has it, never asking anyone to run npm in the extension's folder). */
+/**
+ * Neither the package nor a bundled runtime: semantic matching cannot run in this install (said with which
+ * build has it, never asking anyone to run npm in the extension's folder).
+ */
 export class TransformersMissingError extends Error {
   override readonly name = 'TransformersMissingError';
   /** Which build carries it, for this platform. */

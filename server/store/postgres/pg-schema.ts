@@ -34,7 +34,8 @@ export async function migratePg(
     const latest = latestVersion(migrations);
     if (current > latest) {
       throw new NewerSchemaError(
-        `the database at ${where} has schema version ${current}, newer than this Grimoire's ${latest}: upgrade Grimoire on this machine (or use another database).`,
+        `the database at ${where} has schema version ${current}, newer than this Grimoire's ${latest}: ` +
+          `upgrade Grimoire on this machine (or use another database).`,
       );
     }
     const applied: number[] = [];

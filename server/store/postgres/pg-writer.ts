@@ -10,7 +10,7 @@
  * beyond the bound are dropped, counted, logged, and recorded as an event once it is back.
  */
 import type { Pool, PoolClient } from 'pg';
-import { eventOp } from '../event-op.js';
+import { eventOp } from '../write-op.js';
 import { errorMessage, logger } from '../../log.js';
 import type { WriteOp } from '../ops.js';
 import { DATABASE_ONLY_TABLES } from './pg-reads.js';
@@ -74,7 +74,8 @@ export class PgWriter {
       this.overflow += ops.length;
       if (this.overflow - ops.length === this.overflowReported || this.overflow % 1000 < ops.length) {
         log.warn(
-          `store queue full (${this.maxQueuedOps} ops waiting for PostgreSQL): ${this.overflow - this.overflowReported} write(s) dropped so far`,
+          `store queue full (${this.maxQueuedOps} ops waiting for PostgreSQL): ` +
+            `${this.overflow - this.overflowReported} write(s) dropped so far`,
         );
       }
       return;
@@ -224,7 +225,9 @@ export class PgWriter {
     const statements = [...pgWriteStatements(ops)];
     if (logged.length > 0) {
       statements.push({
-        text: "WITH logged AS (INSERT INTO grimoire_changes (origin, at, ops) VALUES ($1, $2, $3) RETURNING seq) SELECT pg_notify($4, seq::text || ' ' || $1) FROM logged",
+        text:
+          'WITH logged AS (INSERT INTO grimoire_changes (origin, at, ops) VALUES ($1, $2, ' +
+          "$3) RETURNING seq) SELECT pg_notify($4, seq::text || ' ' || $1) FROM logged",
         values: [this.origin, Date.now(), JSON.stringify(logged), CHANGES_CHANNEL],
       });
     }

@@ -130,7 +130,8 @@ export class ChildProcessTransport implements Transport {
     if (id === undefined) {
       this.onerror?.(
         new Error(
-          `dropped a message of ${megabytes(cut.bytes)} from the server (limit ${megabytes(this.options.maxMessageBytes)}) that answered no waiting request`,
+          `dropped a message of ${megabytes(cut.bytes)} from the server (limit ` +
+            `${megabytes(this.options.maxMessageBytes)}) that answered no waiting request`,
         ),
       );
       return;

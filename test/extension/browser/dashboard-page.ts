@@ -15,7 +15,8 @@ import { base, paths } from '../harness/paths.js';
 
 /** Stand-in for acquireVsCodeApi, plus a CSP violation log; runs before the page's own script. */
 function fakeVsCodeApi(initialState: DashboardState | undefined): string {
-  return `
+  return (
+    `
     window.__posted = []; window.__state = ${JSON.stringify(initialState ?? null)}; window.__violations = [];
     document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
     window.acquireVsCodeApi = () => ({
@@ -24,17 +25,23 @@ function fakeVsCodeApi(initialState: DashboardState | undefined): string {
       setState: (state) => { window.__state = state; },
     });
     const theme = { '--vscode-foreground': '#cccccc', '--vscode-editor-background': '#1f1f1f', '--vscode-descriptionForeground': '#9d9d9d',
-      '--vscode-font-family': 'sans-serif', '--vscode-font-size': '13px', '--vscode-button-background': '#0078d4', '--vscode-button-foreground': '#ffffff',
+      '--vscode-font-family': 'sans-serif', '--vscode-font-size': '13px', '--vscode-button-background': ` +
+    `'#0078d4', '--vscode-button-foreground': '#ffffff',
       '--vscode-button-secondaryBackground': '#313131', '--vscode-button-secondaryForeground': '#cccccc',
-      '--vscode-input-background': '#313131', '--vscode-input-foreground': '#cccccc', '--vscode-panel-border': '#2b2b2b', '--vscode-focusBorder': '#0078d4',
+      '--vscode-input-background': '#313131', '--vscode-input-foreground': '#cccccc', '--vscode-panel-border': ` +
+    `'#2b2b2b', '--vscode-focusBorder': '#0078d4',
       '--vscode-widget-border': '#313131', '--vscode-editorWidget-background': '#202020', '--vscode-textLink-foreground': '#4daafc',
       '--vscode-dropdown-background': '#313131', '--vscode-dropdown-foreground': '#cccccc', '--vscode-dropdown-border': '#3c3c3c',
-      '--vscode-testing-iconPassed': '#73c991', '--vscode-charts-blue': '#3794ff', '--vscode-charts-yellow': '#cca700', '--vscode-errorForeground': '#f85149',
-      '--vscode-charts-green': '#89d185', '--vscode-charts-orange': '#d18616', '--vscode-charts-purple': '#b180d7', '--vscode-charts-red': '#f14c4c',
+      '--vscode-testing-iconPassed': '#73c991', '--vscode-charts-blue': '#3794ff', '--vscode-charts-yellow': ` +
+    `'#cca700', '--vscode-errorForeground': '#f85149',
+      '--vscode-charts-green': '#89d185', '--vscode-charts-orange': '#d18616', '--vscode-charts-purple': ` +
+    `'#b180d7', '--vscode-charts-red': '#f14c4c',
       '--vscode-problemsWarningIcon-foreground': '#cca700',
       '--vscode-badge-background': '#616161', '--vscode-badge-foreground': '#f8f8f8', '--vscode-list-hoverBackground': '#2a2d2e' };
-    document.addEventListener('DOMContentLoaded', () => { for (const [k, v] of Object.entries(theme)) document.documentElement.style.setProperty(k, v); });
-  `;
+    document.addEventListener('DOMContentLoaded', () => { ` +
+    `for (const [k, v] of Object.entries(theme)) document.documentElement.style.setProperty(k, v); });
+  `
+  );
 }
 
 export interface DashboardHarness {

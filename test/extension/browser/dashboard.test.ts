@@ -191,7 +191,11 @@ test("'why this power' shows each factor's contribution, what matched and what h
   assert.match(text, /relevance 42%.*success rate 27%/s);
   assert.match(
     text,
-    /Your words "remember", "facts" match its keywords\. It is a strong match \(80% of the best this request could reach\)\. It matches 67% of what the telling words of your request weigh\. Compared by words only/,
+    new RegExp(
+      /Your words "remember", "facts" match its keywords\. It is a strong match \(80% of the best /.source +
+        /this request could reach\)\. It matches 67% of what the telling words of your request weigh\. /.source +
+        /Compared by words only/.source,
+    ),
   );
   assert.match(text, /12 calls · success 90%.*moved by history/);
   assert.equal(await page.locator('[data-why="filesystem"]').count(), 0, 'no explanation, no why');

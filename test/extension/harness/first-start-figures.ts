@@ -237,7 +237,8 @@ export async function figuresAsUser(
       const { resolution } = parseTokens(row.shown);
       if (row.tools !== mine.tools || Math.abs(row.tokens - mine.tokens) > resolution / 2) {
         problems.push(
-          `${when}: "${name}" is ${row.tools} tools, ${row.shown} tokens on the dashboard; the SDK's Client counts ${mine.tools} tools, ${mine.tokens} tokens`,
+          `${when}: "${name}" is ${row.tools} tools, ${row.shown} tokens on the dashboard; ` +
+            `the SDK's Client counts ${mine.tools} tools, ${mine.tokens} tokens`,
         );
       }
     }

@@ -275,7 +275,10 @@ function httpOk(url: string): Promise<boolean> {
   });
 }
 
-/** VS Code's server; by default the test runner's (its smoke-test driver on, no installed extensions: the suite loads the installed folder for development). */
+/**
+ * VS Code's server; by default the test runner's (its smoke-test driver on, no installed extensions: the
+ * suite loads the installed folder for development).
+ */
 async function startVsCodeServer(
   port: number,
   options: { extensionsDir?: string; serverData?: string; env?: NodeJS.ProcessEnv; logName?: string } = {},
@@ -526,17 +529,23 @@ async function main(): Promise<number> {
     const problems = checkOutputChannel();
     await browser.close().catch(() => undefined);
     browser = undefined;
-    // The suite loads the extension for development, activated before VS Code has registered its walkthrough: the first start as a user has it is checked here.
+    // The suite loads the extension for development, activated before VS Code has registered its walkthrough:
+    // the first start as a user has it is checked here.
     const userStarted = Date.now();
     const firstStart = await firstStartAsUser(isRuntimeTarget(currentTarget()) ? packageVsix(true) : vsix);
     const userSeconds = Math.round((Date.now() - userStarted) / 100) / 10;
     if (firstStart.shown === WALKTHROUGH_TITLE)
       log(
-        `ok: installed from the .vsix, the first start opens the walkthrough "${firstStart.shown}" ${firstStart.afterLoadMs} ms after the page loaded, with no click (the status item in ${firstStart.statusItemMs} ms) (${userSeconds} s for this check)`,
+        `ok: installed from the .vsix, the first start opens the walkthrough "${firstStart.shown}" ` +
+          `${firstStart.afterLoadMs} ms after the page loaded, with no click (the status item in ` +
+          `${firstStart.statusItemMs} ms) (${userSeconds} s for this check)`,
       );
     else
       problems.push(
-        `installed from the .vsix, the first start shows ${firstStart.shown ? `the walkthrough "${firstStart.shown}"` : "VS Code's list of walkthroughs"} instead of "${WALKTHROUGH_TITLE}" without a click: see ${path.relative(repoRoot, firstStart.screenshot)}`,
+        `installed from the .vsix, the first start shows ` +
+          `${firstStart.shown ? `the walkthrough "${firstStart.shown}"` : "VS Code's list of walkthroughs"} ` +
+          `instead of "${WALKTHROUGH_TITLE}" without a click: see ` +
+          `${path.relative(repoRoot, firstStart.screenshot)}`,
       );
     if (firstStart.statusItemMs < 0) problems.push("Grimoire's status item did not show at startup");
     if (firstStart.tickedSteps.length === 0) log('ok: opening the Grimoire view ticks no walkthrough step');
@@ -566,7 +575,8 @@ async function main(): Promise<number> {
       log(`ok: the universal build's Download Semantic Model says: ${firstStart.downloadMessage}`);
     else
       problems.push(
-        `the universal build's Download Semantic Model should say "${advice}" and never ask for npm; it said: ${firstStart.downloadMessage}`,
+        `the universal build's Download Semantic Model should say "${advice}" and never ask for npm; ` +
+          `it said: ${firstStart.downloadMessage}`,
       );
     const figures = firstStart.figures;
     if ('error' in figures) problems.push(`the first start's figures could not be read: ${figures.error}`);
@@ -574,7 +584,11 @@ async function main(): Promise<number> {
       problems.push(...figures.problems);
       if (figures.problems.length === 0) {
         log(
-          `ok: before any call the dashboard names ${figures.before.map((row) => `${row.power} (${row.tools} tools, ${row.shown} tokens)`).join(', ')} as listed twice, as the SDK's Client counts them, and the same after Restart Gateway; the tree (${figures.powersRows.join('; ')}) and the status bar ("${figures.statusBar}") show no power active`,
+          `ok: before any call the dashboard names ` +
+            `${figures.before.map((row) => `${row.power} (${row.tools} tools, ${row.shown} tokens)`).join(', ')} ` +
+            `as listed twice, as the SDK's Client counts them, and the same after Restart Gateway; ` +
+            `the tree (${figures.powersRows.join('; ')}) and the status bar ("${figures.statusBar}") show ` +
+            `no power active`,
         );
       }
     }

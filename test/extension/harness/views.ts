@@ -106,7 +106,8 @@ export async function typeInEditor(
       await click();
     } catch {
       throw new Error(
-        `the editor could not be clicked in ${CLICK_TIMEOUT_MS / 1000} s, twice (the element at the click point: ${blocker}): ${(first as Error).message.split('\n')[0]}`,
+        `the editor could not be clicked in ${CLICK_TIMEOUT_MS / 1000} s, ` +
+          `twice (the element at the click point: ${blocker}): ${(first as Error).message.split('\n')[0]}`,
       );
     }
   }

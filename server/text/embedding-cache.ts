@@ -2,11 +2,10 @@
  * Vectors for catalog texts, kept in the store's `embeddings` table under a hash of model + text,
  * so a text is embedded again only when it (or the model) changes. Query vectors live in memory.
  */
-import { errorMessage, logger } from '../../log.js';
-import type { Store } from '../../store/store.js';
-import { shortHash } from '../../util/hash.js';
-import type { Embedder } from './embedder.js';
-import { Lru } from '../../util/lru.js';
+import { errorMessage, logger } from '../log.js';
+import type { Store } from '../store/store.js';
+import { shortHash } from '../util/hash.js';
+import { Lru } from '../util/lru.js';
 import { fromBase64, toBase64 } from './vector.js';
 
 const QUERY_CACHE_SIZE = 1_000;
@@ -14,6 +13,19 @@ const QUERY_CACHE_SIZE = 1_000;
 const LOOKUP_CHUNK = 500;
 const SHA256_HEX = 64;
 const log = logger('semantic');
+
+export type EmbedderState = 'off' | 'idle' | 'loading' | 'ready' | 'unavailable';
+
+/** The sentence-embedding model the cache asks for vectors (resolve/semantic/embedder.ts is the gateway's). */
+export interface EmbeddingModel {
+  /** Identifies the vectors this embedder makes (model + dtype); keys cached vectors. */
+  readonly modelKey: string;
+  status(): { state: EmbedderState };
+  /** Starts loading if needed; true once the model is ready, false when it is off or unavailable. Never rejects. */
+  ready(): Promise<boolean>;
+  /** One vector per text, or undefined while the model is not ready (this starts loading it). */
+  embed(texts: string[]): Promise<Float32Array[] | undefined>;
+}
 
 export interface EmbeddingCacheStats {
   /** Texts sent to the model (catalog texts and queries). */
@@ -30,7 +42,7 @@ export class EmbeddingCache {
 
   constructor(
     private readonly store: Store,
-    private readonly embedder: Embedder,
+    private readonly embedder: EmbeddingModel,
   ) {}
 
   /**
