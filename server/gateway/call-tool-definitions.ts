@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import { z } from 'zod';
 import { intentCallArgs, variantTool, type OperationType } from '../calls/intent.js';
 import { toolInputSchema } from '../util/tool-args.js';

@@ -2,7 +2,7 @@
  * The gateway tools of the intelligence layer: read_artifact, get_artifact_context, semantic_search. Names
  * are a stable contract (DESIGN.md).
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../../util/mcp-types.js';
 import { z } from 'zod';
 import { toolInputSchema } from '../../util/tool-args.js';
 
