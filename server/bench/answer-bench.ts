@@ -3,7 +3,7 @@
  * (server/gateway/resolve-answer.ts) over a bench catalog, and whether it lets the agent call a
  * right tool at once.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import { effectiveAnnotations } from '../calls/annotations.js';
 import { jsonResult } from '../calls/results.js';
 import {

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '../util/mcp-types.js';
 import { effectiveAnnotations } from '../calls/annotations.js';
 import { toolEffect } from '../gateway/power-documents.js';
 import { catalogRarity, deriveFromTools } from '../powers/derive.js';

@@ -1,4 +1,4 @@
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '../util/mcp-types.js';
 import { stem } from '../text/stem.js';
 import { words } from '../text/words.js';
 

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../util/mcp-types.js';
 import type { CallScope } from '../upstream/client-features.js';
 import type { Cancellation } from '../util/cancellation.js';
 import type { CallContext, CallPipeline, SampleFn } from './pipeline.js';

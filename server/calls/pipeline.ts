@@ -1,4 +1,4 @@
-import type { CallToolResult, CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, CreateMessageRequest, CreateMessageResult } from '../util/mcp-types.js';
 import type { EffectiveAnnotations } from './annotations.js';
 import type { Intent, OperationType } from './intent.js';
 import type { Validation } from './intent-validation.js';

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../util/mcp-types.js';
 import { unrecorded, type ActivityCall, type ActivityLog } from '../activity/activity-log.js';
 import { errorMessage, logger } from '../log.js';
 import type { CallContext, Stage } from './pipeline.js';

@@ -6,7 +6,7 @@
  * that says how long recording stopped and how many calls it cost. Once that commits, calls run
  * and are recorded again, without a restart.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../util/mcp-types.js';
 import { errorMessage, logger } from '../log.js';
 
 const log = logger('activity');

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../util/mcp-types.js';
 import { maskDeep, maskSecrets } from '../util/secrets.js';
 
 /** A tool result the agent reads: compact JSON text for any client (indentation costs tokens), the same object as structured content. */

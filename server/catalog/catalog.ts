@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import type { Store, WriteOp } from '../store/store.js';
 import { boundedWords, type ServerWords } from '../powers/server-words.js';
 import { toolHash } from '../trust/pins.js';

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolAnnotations } from '../util/mcp-types.js';
 import { effectiveAnnotations, type EffectiveAnnotations } from '../calls/annotations.js';
 import type { Settings } from '../config/settings.js';
 import { unknownHintTools } from '../hints/declared-hints.js';

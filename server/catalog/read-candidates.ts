@@ -1,4 +1,4 @@
-import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolAnnotations } from '../util/mcp-types.js';
 import { effectiveAnnotations, looksReadOnly } from '../calls/annotations.js';
 import type { ReadConfirmations } from '../trust/read-confirmations.js';
 import { toolHash } from '../trust/pins.js';

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import type { ServerWords } from '../powers/server-words.js';
 import type { Store } from '../store/store.js';
 

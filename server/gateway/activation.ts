@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import type { PowerTools } from '../catalog/power-tools.js';
 import type { Settings } from '../config/settings.js';
 import type { PowerRegistry } from '../powers/registry.js';

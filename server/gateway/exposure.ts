@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import type { EffectiveAnnotations } from '../calls/annotations.js';
 import { declaredHints } from '../hints/declared-hints.js';
 import type { SpellExtensions } from '../powers/spell-schema.js';

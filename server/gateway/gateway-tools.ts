@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import { z } from 'zod';
 import { intentCallTool, RETRIEVE_TOOLS } from './call-tool-definitions.js';
 import { INTEL_TOOLS } from '../intel/tools/intel-tools.js';

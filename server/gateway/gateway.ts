@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '../util/mcp-types.js';
 import type { CallerContext } from '../calls/call-runner.js';
 import { errorResult } from '../calls/results.js';
 import { preview } from '../util/preview.js';

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../util/mcp-types.js';
 import { intentCallArgs, variantTool, type OperationType } from '../calls/intent.js';
 import { errorResult } from '../calls/results.js';
 import { normalizeCallKeys } from '../calls/call-arg-keys.js';

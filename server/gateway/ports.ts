@@ -4,7 +4,7 @@
  * (server/composition-root.ts) builds the one object that implements it, and the tool handlers,
  * `Gateway` and the JSON-RPC handlers (rpc/rpc-ports.ts) each take it, or a Pick of it.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '../util/mcp-types.js';
 import type { EffectiveAnnotations } from '../calls/annotations.js';
 import type { CallerContext, CallRequest } from '../calls/call-runner.js';
 import type { ActivityLog } from '../activity/activity-log.js';

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import { callWith, type EffectiveAnnotations } from '../calls/annotations.js';
 import type { PowerDefinition } from '../powers/types.js';
 import { catalogRarity, deriveFromTools, type WordRarity } from '../powers/derive.js';

@@ -5,7 +5,7 @@
  * best tools for the request as lines the agent can call at once through call_tool_*, and an
  * activation does not repeat the tool list that tools/list sends.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import type { PowerScore } from '../resolve/types.js';
 import type { Tier } from '../../protocol/records.js';
 import { bestTools, callLine, firstSentence, variantFor, type ToolCatalogView } from './tool-lines.js';

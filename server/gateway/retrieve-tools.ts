@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '../util/mcp-types.js';
 import { callWith } from '../calls/annotations.js';
 import { jsonResult } from '../calls/results.js';
 import { rerank } from '../ranking/learned-ranking.js';

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import { callWith, looksReadOnly, type EffectiveAnnotations } from '../calls/annotations.js';
 import type { PowerScore } from '../resolve/types.js';
 

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '../util/mcp-types.js';
 import type { HintSource } from '../../protocol/records.js';
 import type { Stage } from '../calls/pipeline.js';
 import type { SpellExtensions } from '../powers/spell-schema.js';
@@ -76,7 +76,9 @@ export function hintsStage(deps: HintsDeps): Stage {
       });
     }
     const message = textOf(result);
-    const code = typeof result.structuredContent?.code === 'string' ? result.structuredContent.code : undefined;
+    // Any JSON value: a primitive or an array has no `code`.
+    const structured = result.structuredContent as { code?: unknown } | null | undefined;
+    const code = typeof structured?.code === 'string' ? structured.code : undefined;
     const matched = matchErrorHint(hints.errorHints, code, message);
     if (!matched) return result;
     deps.events.fired(context.sessionId, {

@@ -5,7 +5,7 @@
  * JSON-RPC layer sets the VS Code language model with `setLanguageModel`, and stats and the
  * dashboard read `tokenReport()`. Nothing here ever fails a call: on any error the raw result goes on.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '../util/mcp-types.js';
 import type { CallContext } from '../calls/pipeline.js';
 import { errorMessage, logger } from '../log.js';
 import type { EmbeddingCache } from '../text/embedding-cache.js';

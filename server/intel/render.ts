@@ -1,5 +1,5 @@
 /** The result the agent gets instead of a large one: the summary as compact JSON, then one line on how to get the rest. */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '../util/mcp-types.js';
 import { formatBytes } from './local/format.js';
 import { summaryStructuredContent } from './structured-content.js';
 import type { Attempt, Summary } from './summary.js';

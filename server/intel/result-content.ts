@@ -1,5 +1,5 @@
 /** What a tool result holds, as far as summarizing it is concerned. */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../util/mcp-types.js';
 
 /** Images, audio and blob resources are passed through untouched. */
 export function hasBinary(result: CallToolResult): boolean {

@@ -6,7 +6,7 @@
  * not fit the schema, and then the raw result goes through unchanged. The template is stored with
  * the artifact so that a cache hit can answer without the original.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import type { JsonSchemaValidator } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 
@@ -20,7 +20,7 @@ let ajv: AjvJsonSchemaValidator | undefined;
 const validators = new Map<string, JsonSchemaValidator<unknown>>();
 
 /** The original structured content, shrunk, with a marker where the summary text goes. */
-export function structuredTemplate(original: Record<string, unknown> | undefined): unknown {
+export function structuredTemplate(original: unknown): unknown {
   if (!original) return undefined;
   return shrink(original, largestString(original));
 }

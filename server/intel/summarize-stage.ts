@@ -3,7 +3,7 @@
  * cache only for a tool its spell opts in with `cache: { ttlSeconds }`; a non-read-only call marks the
  * power written (its cached results stop counting); a large result is replaced by its summary.
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import type { Stage } from '../calls/pipeline.js';
 import type { Intel } from './intel.js';
 

@@ -1,5 +1,5 @@
 /** The protocol's payloads, built from the parts each one names. */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import type { ResolveOutcome } from '../gateway/resolution.js';
 import { catalogRarityOf, describePower } from '../gateway/power-documents.js';
 import type { WordRarity } from '../powers/derive.js';

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import type { ToolDiff } from '../../protocol/records.js';
 import { stableJson } from '../util/hash.js';
 

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import type { SuspiciousFlag, ToolDiff, ToolReviewInfo } from '../../protocol/records.js';
 import type { Store, WriteOp } from '../store/store.js';
 import { valueHash } from '../util/hash.js';

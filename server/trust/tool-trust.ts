@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../util/mcp-types.js';
 import type { Store, WriteOp } from '../store/store.js';
 import { PolledTable } from '../store/polled-table.js';
 import { toolDiff } from './diff.js';

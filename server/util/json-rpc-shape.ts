@@ -10,7 +10,7 @@
  * `_meta` are not dropped (the method schemas downstream parse those objects again; deeper values
  * pass the SDK's schema uncopied anyway).
  */
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from './mcp-types.js';
 
 export type JsonRpcKind = 'request' | 'notification' | 'result' | 'error';
 

@@ -1,4 +1,4 @@
-import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool, ToolAnnotations } from './mcp-types.js';
 import { z } from 'zod';
 
 // A tool's arguments as zod declares them: the schema an MCP client is shown, and a refusal in words.

@@ -19,7 +19,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../../server/util/mcp-types.js';
 import { benchmarksDir } from '../../server/bench/dataset.js';
 import { benchAnswer, benchCatalog, answerTokens, type BenchCatalog } from '../../server/bench/answer-bench.js';
 import {

@@ -19,7 +19,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../../server/util/mcp-types.js';
 import type { CallContext } from '../../server/calls/pipeline.js';
 import { Intel } from '../../server/intel/intel.js';
 import { intelSettingsSchema, type IntelSettings } from '../../server/config/intel-settings.js';

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import pg from 'pg';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../../server/util/mcp-types.js';
 import { Intel } from '../../server/intel/intel.js';
 import { intelSettingsSchema, type IntelSettings } from '../../server/config/intel-settings.js';
 import { InlineTokenizer } from '../../server/intel/tokens/tokenizer.js';

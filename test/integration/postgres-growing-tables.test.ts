@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../../server/util/mcp-types.js';
 import { EventLog } from '../../server/activity/event-log.js';
 import { Catalog } from '../../server/catalog/catalog.js';
 import { HintEvents } from '../../server/hints/hint-events.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../../server/util/mcp-types.js';
 import { ServerToolLists } from '../../server/catalog/server-tool-lists.js';
 import { PgStore } from '../../server/store/postgres/pg-store.js';
 import { ReadConfirmations } from '../../server/trust/read-confirmations.js';

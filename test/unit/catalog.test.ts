@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../../server/util/mcp-types.js';
 import { Catalog } from '../../server/catalog/catalog.js';
 import { Store } from '../../server/store/store.js';
 import { tempDir } from '../helpers/temp.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../../server/util/mcp-types.js';
 import { catalogRarityOf } from '../../server/gateway/power-documents.js';
 import { catalogRarity, deriveFromTools } from '../../server/powers/derive.js';
 import type { PowerDefinition } from '../../server/powers/types.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../../server/util/mcp-types.js';
 import {
   GATEWAY_TOOL_DECLARATIONS,
   GATEWAY_TOOLS,

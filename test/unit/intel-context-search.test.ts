@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageResult } from '../../server/util/mcp-types.js';
 import type { SampleFn } from '../../server/calls/pipeline.js';
 import { countTokens } from '../../server/intel/tokens/tokenizer-core.js';
 import { handleIntelTool } from '../../server/intel/tools/intel-tool-handlers.js';

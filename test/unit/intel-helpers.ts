@@ -1,5 +1,5 @@
 /** Shared set-up for the intel unit tests: a real store in a temp folder, the in-thread tokenizer, a settable clock. */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '../../server/util/mcp-types.js';
 import type { CallContext } from '../../server/calls/pipeline.js';
 import { Intel, type IntelOptions } from '../../server/intel/intel.js';
 import { intelSettingsSchema, type IntelSettings } from '../../server/config/intel-settings.js';

@@ -1,6 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CreateMessageResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CreateMessageResult, Tool } from '../../server/util/mcp-types.js';
 import type { SampleFn } from '../../server/calls/pipeline.js';
 import { setLogSink } from '../../server/log.js';
 import { headWithin } from '../../server/intel/tokens/tokenizer-core.js';

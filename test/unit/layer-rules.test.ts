@@ -188,24 +188,32 @@ async function declaredPackages(): Promise<Config> {
 
 const lines = (problems: Problem[]) => problems.map((p) => `${p.from} -> ${p.to}`);
 
-test('vscode in server/util, pg in server/calls and the MCP SDK in server/resolve each fail', async () => {
+test('vscode in server/util, pg in server/calls, the MCP SDK in server/resolve and SDK v1 in server/ each fail', async () => {
   const { checkGraph } = await load<Rules>('layer-rules.mjs');
   const graph: Graph = new Map([
     ['server/util/editor.ts', [{ package: 'vscode' }]],
     ['server/calls/rows.ts', [{ package: 'pg' }]],
     ['server/resolve/mcp.ts', [{ package: '@modelcontextprotocol/client', type: true }]],
+    ['server/util/mcp-types.ts', [{ package: '@modelcontextprotocol/server' }]],
     ['server/calls/sdk-values.ts', [{ package: '@modelcontextprotocol/sdk' }]],
+    ['server/calls/sdk-types.ts', [{ package: '@modelcontextprotocol/sdk', type: true }]],
   ]);
   const { problems } = checkGraph(graph, await declaredPackages());
   assert.deepEqual(lines(problems), [
     'server/util/editor.ts -> vscode',
     'server/calls/rows.ts -> pg',
+    'server/util/mcp-types.ts -> @modelcontextprotocol/server',
     'server/resolve/mcp.ts -> @modelcontextprotocol/client',
     'server/calls/sdk-values.ts -> @modelcontextprotocol/sdk',
+    'server/calls/sdk-types.ts -> @modelcontextprotocol/sdk',
   ]);
   assert.match(problems[0]!.why, /^only client\/, test\/extension\/suite\/ import vscode \(the VS Code API/);
   assert.match(problems[1]!.why, /^only server\/store\/postgres\/, test\/ import pg /);
-  assert.match(problems[3]!.why, /^only test\/, and for its types only server\/, import @modelcontextprotocol\/sdk /);
+  assert.match(
+    problems[2]!.why,
+    /^only server\/gateway\/, .*, and for its types only server\/util\/mcp-types\.ts, import @modelcontextprotocol\/server /,
+  );
+  assert.match(problems[5]!.why, /^only test\/ import @modelcontextprotocol\/sdk /);
 });
 
 test('each package where declared passes: vscode in client/, pg in the PostgreSQL store, the SDK in the gateway', async () => {
@@ -217,7 +225,8 @@ test('each package where declared passes: vscode in client/, pg in the PostgreSQ
     ['server/store/open-store.ts', ['server/store/postgres/pg-store.ts']],
     ['server/calls/pipeline.ts', ['server/store/open-store.ts', 'server/upstream/connection.ts']],
     ['server/upstream/connection.ts', [{ package: '@modelcontextprotocol/client' }]],
-    ['server/calls/results.ts', [{ package: '@modelcontextprotocol/sdk', type: true }]],
+    ['server/util/mcp-types.ts', [{ package: '@modelcontextprotocol/server', type: true }]],
+    ['server/calls/results.ts', [{ file: 'server/util/mcp-types.ts', type: true }]],
     ['test/extension/suite/tests.ts', [{ package: 'vscode' }, 'client/extension.ts']],
     ['test/unit/client-log.test.ts', ['client/log.ts']],
     ['test/integration/postgres.test.ts', [{ package: 'pg' }, { package: '@modelcontextprotocol/sdk' }]],

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../../server/util/mcp-types.js';
 import { effectiveAnnotations } from '../../server/calls/annotations.js';
 import { validateIntent } from '../../server/calls/intent-validation.js';
 import { confirmReads, readCandidates, type ListedTools } from '../../server/catalog/read-candidates.js';

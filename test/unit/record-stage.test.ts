@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../../server/util/mcp-types.js';
 import { ActivityLog } from '../../server/activity/activity-log.js';
 import type { ActivityInfo } from '../../protocol/records.js';
 import { PRUNE_EVERY, recordStage } from '../../server/calls/record-stage.js';

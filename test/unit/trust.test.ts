@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../../server/util/mcp-types.js';
 import type { PowerDefinition } from '../../server/powers/types.js';
 import { Store } from '../../server/store/store.js';
 import { describeDiff, toolDiff } from '../../server/trust/diff.js';

@@ -94,13 +94,14 @@ export const packages = [
       'server/intel/structured-content.ts',
       'test/',
     ],
+    // MCP's wire types, declared once for every other server module.
+    types: ['server/util/mcp-types.ts'],
     loadedIn: ['server/', 'test/'],
     why: 'the MCP SDK: the gateway serves MCP, the upstream connections reach the powers with it',
   },
   {
     names: ['@modelcontextprotocol/sdk'],
     in: ['test/'],
-    types: ['server/'],
-    why: "the SDK's first line, a development dependency: MCP's types for the server, real v1 clients for the tests",
+    why: "the SDK's first line, a development dependency: real v1 clients and servers for the tests",
   },
 ];

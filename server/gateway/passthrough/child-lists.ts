@@ -1,6 +1,6 @@
 /** What each power's server lists besides tools (prompts, resources, templates), cached until it says they changed. */
 import type { Client } from '@modelcontextprotocol/client';
-import type { Prompt, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplate } from '../../util/mcp-types.js';
 import { errorMessage, logger } from '../../log.js';
 import type { PowerConnection } from '../../upstream/connection.js';
 import type { PassthroughPorts } from './passthrough-ports.js';

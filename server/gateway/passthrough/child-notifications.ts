@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Server } from '@modelcontextprotocol/server';
-import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingMessageNotification } from '../../util/mcp-types.js';
 import { errorMessage, logger } from '../../log.js';
 import { activePowersOf, isActiveFor, type PassthroughPorts } from './passthrough-ports.js';
 import { maskDeep, maskSecrets, SecretLines } from '../../util/secrets.js';

@@ -1,6 +1,6 @@
 /** The active powers' prompts, named `<power>__<prompt>` like their tools, passed through to their servers. */
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
-import type { Prompt } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt } from '../../util/mcp-types.js';
 import { childLists } from './child-lists.js';
 import type { CallScope } from '../../upstream/client-features.js';
 import { activePowersOf, type PassthroughPorts } from './passthrough-ports.js';

@@ -6,7 +6,7 @@
  * made for that session; the qualified form is held to the same rule.
  */
 import { ProtocolError, ProtocolErrorCode, UriTemplate, type Server } from '@modelcontextprotocol/server';
-import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '../../util/mcp-types.js';
 import { errorMessage, logger } from '../../log.js';
 import { preview } from '../../util/preview.js';
 import { childLists } from './child-lists.js';

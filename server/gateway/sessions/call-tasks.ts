@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode, type InputRequest } from '@modelcontextprotocol/server';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../../util/mcp-types.js';
 import { errorMessage } from '../../log.js';
 import { maskSecrets } from '../../util/secrets.js';
 import type { Question, RunningCall } from './input-bridge.js';

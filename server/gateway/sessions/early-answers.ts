@@ -17,7 +17,7 @@ import {
   type RequestId,
   type Transport,
 } from '@modelcontextprotocol/server';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../../util/mcp-types.js';
 import { logger } from '../../log.js';
 import { jsonRpcKind } from '../../util/json-rpc-shape.js';
 import { GATEWAY_INSTRUCTIONS, SERVER_INFO, SESSION_CAPABILITIES } from './session-info.js';

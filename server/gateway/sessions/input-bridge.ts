@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode, type InputRequest } from '@modelcontextprotocol/server';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../../util/mcp-types.js';
 import type {
   CreateMessageRequest,
   CreateMessageResult,

@@ -5,7 +5,7 @@
  * call_tool_read/write/destructive as '<power>:<tool>', and every answer of the gateway's tools
  * that names a power's tool carries its input schema and the variant to call it with.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '../../util/mcp-types.js';
 import type { CacheHint } from '@modelcontextprotocol/server';
 import { callWith } from '../../calls/annotations.js';
 import { GATEWAY_TOOLS } from '../gateway-tools.js';
@@ -54,7 +54,8 @@ export interface CallableTool {
  * of the power), with what a modern client needs to call it. Other answers pass unchanged.
  */
 export function withNamedToolSchemas(ports: SchemaPorts, toolName: string, result: CallToolResult): CallToolResult {
-  const payload = result.structuredContent;
+  // The naming tools answer with jsonResult (server/calls/results.ts): an object.
+  const payload = result.structuredContent as Record<string, unknown> | undefined;
   if (!NAMING_TOOLS.has(toolName) || result.isError || !payload || 'callable' in payload) return result;
   const named = new Map<string, { power: string; tool: Tool }>();
   const add = (power: string, tool: Tool) => named.set(`${power}:${tool.name}`, { power, tool });

@@ -1,6 +1,6 @@
 /** A call task as the tasks extension shows it (the spec's DetailedTask), held by its replica and stored for the others. */
 import type { InputRequest } from '@modelcontextprotocol/server';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../../util/mcp-types.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 

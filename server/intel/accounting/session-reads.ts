@@ -8,7 +8,7 @@
  * in order, so a call is applied after the list served before it). Kept in memory for the last
  * MAX_SESSIONS sessions.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '../../util/mcp-types.js';
 import { errorMessage, logger } from '../../log.js';
 import { toolListText } from '../../../protocol/request-model.js';
 import { CountBatcher } from '../tokens/count-batcher.js';

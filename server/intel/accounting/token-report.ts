@@ -6,7 +6,7 @@
  * request (request-model.ts). Every list is counted from `toolListText`, each tool whole.
  * `grimoire stats --json` prints it; the dashboard reads the same object (protocol `TokenReportInfo`).
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '../../util/mcp-types.js';
 import type { SessionTokensInfo, TokenReportInfo, TokenTotals } from '../../../protocol/records.js';
 import type { Store } from '../../store/store.js';
 import { cachedTokenCounts } from '../tokens/token-count-cache.js';

@@ -2,7 +2,7 @@
  * get_artifact_context: each artifact's summary, then excerpts of its raw text sharing what is left
  * of the budget, the whole text counted with the real tokenizer and trimmed until it fits.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../../util/mcp-types.js';
 import type { OwnedArtifacts } from '../artifacts/artifact-store.js';
 import type { Tokenizer } from '../tokens/tokenizer.js';
 import { ageOf, lookUpArtifact } from './artifact-lookup.js';

@@ -1,5 +1,5 @@
 /** Answers read_artifact, get_artifact_context and semantic_search. */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../../util/mcp-types.js';
 import { errorResult, jsonResult } from '../../calls/results.js';
 import { describeArgsError } from '../../util/tool-args.js';
 import { errorMessage } from '../../log.js';

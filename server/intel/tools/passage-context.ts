@@ -3,7 +3,7 @@
  * (search/passages.ts), best first until the token budget is full, shown in document order with
  * the character range each comes from. Counted with the real tokenizer.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '../../util/mcp-types.js';
 import type { EmbeddingCache } from '../../text/embedding-cache.js';
 import type { ArtifactRecord, OwnedArtifacts } from '../artifacts/artifact-store.js';
 import { rankPassages, type Passage } from '../search/passages.js';
