@@ -12,6 +12,7 @@ import { offerKey, offerText, openOffers, reportIsBehind } from './adoption-offe
 import {
   AdoptionError,
   adopt,
+  adoptionKeywordQuery,
   planAdoption,
   readRecords,
   undoAdoption,
@@ -153,12 +154,9 @@ async function route(
     if (!confirmed && !(await consent(gateway, power, plan.key, plan.mcpFile, plan.spellFile, changed)))
       return undefined;
     try {
-      return await finish(
-        gateway,
-        paths,
-        power,
-        adopt(plan, { description: info.description, toolNames: info.tools.map((tool) => tool.name) }, paths.data),
-      );
+      const known = { description: info.description, toolNames: info.tools.map((tool) => tool.name) };
+      const keywords = await gateway.request(protocol.spellKeywords, adoptionKeywordQuery(plan, known));
+      return await finish(gateway, paths, power, adopt(plan, { ...known, keywords }, paths.data));
     } catch (error) {
       // The entry changed after the user agreed: they are asked again about the entry as it is now.
       if (error instanceof AdoptionError && error.stale && !changed) {

@@ -13,6 +13,7 @@ import type { PowerNode } from './powers-tree.js';
 import { createFile, readForEdit } from './file-write.js';
 import {
   describeEntry,
+  keywordQuery,
   mcpEntries,
   SPELL_NAME,
   spellFileName,
@@ -283,11 +284,14 @@ async function newSpellFile(gateway: GatewayClient, options: NewSpellOptions): P
     const inWorkspace =
       workspaceFolder !== undefined &&
       path.resolve(spellFolder(options)) === path.resolve(workspaceFolder, '.grimoire');
+    const known = imported && {
+      description: imported.description,
+      toolNames: imported.tools.map((tool) => tool.name),
+    };
     text = spellFromMcpEntry(entry, {
       ...(inWorkspace ? {} : { workspaceFolder }),
-      ...(imported
-        ? { known: { description: imported.description, toolNames: imported.tools.map((tool) => tool.name) } }
-        : {}),
+      ...(known ? { known } : {}),
+      keywords: await gateway.request(protocol.spellKeywords, keywordQuery(entry, known)),
     });
   }
   if (!SPELL_NAME.test(name)) throw new Error(`'${name}' is not a power name: use lowercase letters, digits and "-".`);

@@ -113,6 +113,21 @@ export interface DownloadModelParams {
   fromFolder?: string;
 }
 
+/**
+ * What a new spell's keywords are made from (New Spell File from an mcp.json entry, Route Through
+ * Grimoire Alone): the gateway picks the telling words with the resolver's tokenizer and lexicon.
+ */
+export interface SpellKeywordsParams {
+  /** The server's key in its mcp.json. */
+  key: string;
+  /** Its tools, when the gateway has listed them. */
+  toolNames: string[];
+  /** What it does, when known (not a placeholder). */
+  description?: string;
+  /** The npm package an `npx` entry runs, without its scope and the usual "server-"/"mcp-" prefixes. */
+  packageName?: string;
+}
+
 export interface DownloadProgress {
   file: string;
   /** 0-100 of this file, when its size is known. */
@@ -158,6 +173,8 @@ export const confirmReads = request<ConfirmReadsParams, ReadCandidatesPayload>('
 
 /** Fetches the semantic model into the data folder (progress: modelDownloadProgress); the embedder loads it at the gateway's next start. */
 export const downloadModel = request<DownloadModelParams, DownloadOutcome>('grimoire/downloadModel');
+/** 3 to 20 keywords for a new spell: telling words first, the template's placeholders filling up to 3. */
+export const spellKeywords = request<SpellKeywordsParams, string[]>('grimoire/spellKeywords');
 
 // Client -> server notifications.
 

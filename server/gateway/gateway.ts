@@ -3,7 +3,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallerContext } from '../calls/call-runner.js';
 import { variantOf } from '../calls/intent.js';
 import { errorResult } from '../calls/results.js';
-import { preview } from '../util/preview.js';
+import { preview } from '../../shared/preview.js';
 import type { Activation } from './activation.js';
 import type { GatewayEvents, GatewayPorts } from './ports.js';
 import { handleGatewayTool } from './gateway-tool-handlers.js';

@@ -36,6 +36,7 @@ import { fetchSemanticModel } from './model-requests.js';
 import { serverIdentity } from '../powers/import-common.js';
 import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language-server.js';
 import { spellContext } from '../spells/spell-context.js';
+import { keywordsFor, spellKeywordsParams } from '../spells/spell-keywords.js';
 import { toolReviewInfo } from '../trust/review-info.js';
 import {
   approveTool,
@@ -80,6 +81,7 @@ import {
   rateActivity,
   reloadPowers,
   resolveIntent,
+  spellKeywords,
   statusChanged,
   tuneWeights,
   type LanguageModelAvailability,
@@ -197,6 +199,8 @@ export class GatewayRpc {
       return powersPayload(rpcPorts(runtime), runtime.registry.snapshot());
     });
     this.handle(getEndpoint, () => this.endpointReady.promise);
+    // The resolver's tokenizer and lexicon, without the runtime: answered while the gateway starts or after it failed.
+    this.handle(spellKeywords, (params) => keywordsFor(spellKeywordsParams(params)));
     this.handle(downloadModel, async (params) =>
       fetchSemanticModel(await this.runtimeReady.promise, params, (progress) =>
         this.notify(modelDownloadProgress, progress),

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDiff } from '../../protocol/records.js';
-import { stableJson } from '../util/hash.js';
+import { stableJson } from '../../shared/hash.js';
 
 export type { ToolDiff } from '../../protocol/records.js';
 

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { valueHash } from '../util/hash.js';
+import { valueHash } from '../../shared/hash.js';
 
 /** One version of a tool as its server offers it (description, input schema, annotations): what a pin holds and the catalog compares. */
 export function toolHash(tool: Tool): string {

@@ -1,4 +1,4 @@
-// `npm run lint` (tools/lint/lint.mjs) runs this: every relative import of protocol/, server/,
+// `npm run lint` (tools/lint/lint.mjs) runs this: every relative import of protocol/, shared/, server/,
 // client/ and webview/ (static, `export ... from`, dynamic `import()`, `import('...')` types and
 // `require`) against tools/lint/layers.mjs. Fails on an upward import and on any import cycle.
 // Imports are read with TypeScript's own scanner (tools/lint/'s TypeScript 6: the project's
@@ -14,7 +14,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const ts = createRequire(path.join(here, 'package.json'))('typescript');
 
-const FOLDERS = ['protocol', 'server', 'client', 'webview'];
+const FOLDERS = ['protocol', 'shared', 'server', 'client', 'webview'];
 
 function sources(dir) {
   if (!fs.existsSync(dir)) return [];

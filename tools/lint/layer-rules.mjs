@@ -38,8 +38,8 @@ export function checkGraph(graph, config) {
     }
     for (const to of targets) {
       if (side) {
-        if (to.startsWith(side) || to.startsWith('protocol/') || sides[side].includes(to)) continue;
-        forbid(from, to, `${side} imports only itself, protocol/ and the shared modules listed for it`);
+        if (to.startsWith(side) || to.startsWith('protocol/') || unitOf(to, sides[side])) continue;
+        forbid(from, to, `${side} imports only itself, protocol/ and the shared units listed for it`);
         continue;
       }
       const toUnit = unitOf(to, layers);

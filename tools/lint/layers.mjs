@@ -7,6 +7,7 @@
  */
 export const layers = [
   'protocol/',
+  'shared/',
   'server/util/',
   'server/log.ts',
   'server/store/',
@@ -37,20 +38,12 @@ export const layers = [
 
 /**
  * The extension host and the dashboard run apart from the gateway process: each imports its own
- * folder, protocol/, and only the pure server modules named here (bundled into it by esbuild).
+ * folder, protocol/ and the shared units named here (pure code the gateway uses too, bundled into
+ * each side by esbuild), never server/: what else they need from the gateway they ask it over the
+ * protocol (protocol/extension-methods.ts).
  */
 export const sides = {
-  'client/': [
-    'server/powers/jsonc.ts',
-    'server/powers/import-common.ts',
-    'server/powers/import-vscode.ts',
-    'server/spells/power-name.ts',
-    'server/spells/keyword-suggestions.ts',
-    'server/spells/placeholders.ts',
-    'server/util/hash.ts',
-    'server/util/preview.ts',
-    'server/util/safe-read.ts',
-  ],
+  'client/': ['shared/'],
   'webview/': [],
 };
 
