@@ -3,7 +3,8 @@
  * declared once with its params and result. Modelled on rust-analyzer's `lsp_ext.ts`.
  *
  * Imports only types: the method descriptors are plain typed objects that `client/gateway-client.ts`
- * and `server/rpc/rpc-server.ts` hand to their own connection.
+ * and `server/rpc/rpc-server.ts` hand to their own connection, each side through one typed wrapper
+ * per direction (a request where a notification is meant, or params of another type, do not compile).
  */
 import type { ClientSettings } from './client-settings-schema.js';
 import type {
@@ -28,18 +29,20 @@ import type {
 
 /** A JSON-RPC request; `P` and `R` exist only for the type checker. */
 export interface RequestType<P, R> {
+  readonly kind: 'request';
   readonly method: string;
   readonly __types?: { params: P; result: R };
 }
 
 /** A JSON-RPC notification; `P` exists only for the type checker. */
 export interface NotificationType<P> {
+  readonly kind: 'notification';
   readonly method: string;
   readonly __types?: { params: P };
 }
 
-const request = <P, R>(method: string): RequestType<P, R> => ({ method });
-const notification = <P>(method: string): NotificationType<P> => ({ method });
+const request = <P, R>(method: string): RequestType<P, R> => ({ kind: 'request', method });
+const notification = <P>(method: string): NotificationType<P> => ({ kind: 'notification', method });
 
 /** `workspace/didChangeConfiguration` params; `initializationOptions` are declared in client-settings-schema.ts. */
 export interface ConfigurationChange {
@@ -178,6 +181,8 @@ export const spellKeywords = request<SpellKeywordsParams, string[]>('grimoire/sp
 
 // Client -> server notifications.
 
+/** The LSP notification, with Grimoire's settings as its params: the gateway applies them (restarting when needed). */
+export const didChangeConfiguration = notification<ConfigurationChange>('workspace/didChangeConfiguration');
 export const languageModelAvailability = notification<LanguageModelAvailability>('grimoire/languageModelAvailability');
 
 // Server -> client requests.
