@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
 import type { SpellKeywordsParams } from '../protocol/extension-methods.js';
-import { readSecret, secretsFolder, writeSecret } from '../protocol/secret-files.js';
+import { readSecret, secretsFolder, writeSecret } from '../shared/secret-files.js';
 import { inferWorkspace } from '../shared/config-folder.js';
 import { normalizeName } from '../shared/power-name.js';
 import { shortHash } from '../shared/hash.js';

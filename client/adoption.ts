@@ -5,7 +5,7 @@
  * in a modal, into a spell file (client/adoption-files.ts), with a backup and an undo command.
  */
 import * as vscode from 'vscode';
-import { resolvePaths } from '../protocol/grimoire-paths.js';
+import { resolvePaths } from '../shared/grimoire-paths.js';
 import * as protocol from '../protocol/extension-methods.js';
 import type { TokenReportInfo } from '../protocol/records.js';
 import { offerKey, offerText, openOffers, reportIsBehind } from './adoption-offer.js';

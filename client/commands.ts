@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resolvePaths } from '../protocol/grimoire-paths.js';
+import { resolvePaths } from '../shared/grimoire-paths.js';
 import * as protocol from '../protocol/extension-methods.js';
 import type * as records from '../protocol/records.js';
 import type { Dashboard } from './dashboard.js';

@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_FILE_BYTES } from '../protocol/file-limits.js';
+import { DEFAULT_FILE_BYTES } from '../shared/file-limits.js';
 import { byteSize } from '../shared/preview.js';
 import { DEFAULT_FILE_LIMITS, readFileBytes } from '../shared/safe-read.js';
 

@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import type { z } from 'zod';
 import { readTextFile, type FileLimits } from '../../shared/safe-read.js';
 import { isPlaceholderSteering } from '../../shared/placeholders.js';
-import { resolvePaths } from '../../protocol/grimoire-paths.js';
-import { readSecret, secretsFolder } from '../../protocol/secret-files.js';
+import { resolvePaths } from '../../shared/grimoire-paths.js';
+import { readSecret, secretsFolder } from '../../shared/secret-files.js';
 import { expandServer, type SecretSource, type Vars } from './expand-vars.js';
 import { withHashes } from './hash.js';
 import {

@@ -23,7 +23,7 @@ import {
   type AdoptionPlan,
 } from '../../client/adoption-files.js';
 import { replaceFile } from '../../client/file-write.js';
-import { secretsFolder, writeSecret } from '../../protocol/secret-files.js';
+import { secretsFolder, writeSecret } from '../../shared/secret-files.js';
 import { serverIdentity } from '../../server/powers/import-common.js';
 import { shortHash } from '../../shared/hash.js';
 import { importVscodeMcp } from '../../server/powers/import-vscode.js';
