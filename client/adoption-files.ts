@@ -12,15 +12,23 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyEdits, modify } from 'jsonc-parser';
-import { readSecret, secretsFolder, writeSecret } from '../protocol/secret-files.js';
-import { normalizeName } from '../server/powers/import-common.js';
-import { inferWorkspace } from '../server/powers/import-vscode.js';
-import { shortHash } from '../server/util/hash.js';
+import type { SpellKeywordsParams } from '../protocol/extension-methods.js';
+import { readSecret, secretsFolder, writeSecret } from '../shared/secret-files.js';
+import { inferWorkspace } from '../shared/config-folder.js';
+import { normalizeName } from '../shared/power-name.js';
+import { shortHash } from '../shared/hash.js';
 import { ensureAdoptionsDir, readRecords, updateRecords, type Adoption } from './adoption-records.js';
 import { createFile, holds, makeFolders, readForEdit, removeEmptyFolders, replaceFile } from './file-write.js';
 import { withSecretRefs } from './entry-secrets.js';
 import { reinsertEntry, removeEntry } from './mcp-json-edit.js';
-import { mcpEntries, spellFileName, spellFromMcpEntry, type McpEntry } from './spell-template.js';
+import {
+  keywordQuery,
+  mcpEntries,
+  spellFileName,
+  spellFromMcpEntry,
+  type KnownServer,
+  type McpEntry,
+} from './spell-template.js';
 
 export { adoptionsDir, readRecords, type Adoption } from './adoption-records.js';
 
@@ -28,10 +36,10 @@ export type AdoptionPlan =
   | { ok: true; power: string; mcpFile: string; key: string; entry: McpEntry; spellFile: string }
   | { ok: false; message: string };
 
-/** What the gateway knows of the power, written into the spell (the mcp.json has neither). */
-export interface PowerWords {
-  description: string;
-  toolNames: string[];
+/** What the gateway knows of the power, written into the spell (the mcp.json has none of it). */
+export interface PowerWords extends KnownServer {
+  /** From the gateway (protocol.spellKeywords), asked with adoptionKeywordQuery(plan, known). */
+  keywords: readonly string[];
 }
 
 /** Routing did not happen: nothing it wrote is left. `stale`: the entry changed since the user consented (ask again). */
@@ -74,6 +82,20 @@ export function planAdoption(power: string, mcpFile: string, grimoireHome: strin
   return { ok: true, power, mcpFile, key: entry.key, entry, spellFile };
 }
 
+/**
+ * What the gateway is asked for the spell's keywords: of the entry as the spell will have it, its
+ * literal secrets out (their references name no package), so that a secret never becomes a keyword.
+ */
+export function adoptionKeywordQuery(
+  plan: Extract<AdoptionPlan, { ok: true }>,
+  known: KnownServer,
+): SpellKeywordsParams {
+  return keywordQuery(
+    { ...plan.entry, config: withSecretRefs(plan.entry.config, (name) => `\${secret:${name}}`) },
+    known,
+  );
+}
+
 /** A step done, and how to take it back. */
 type Undo = () => void;
 
@@ -109,6 +131,7 @@ export function adopt(
       { ...plan.entry, config },
       {
         known: { description: words.description, toolNames: words.toolNames },
+        keywords: words.keywords,
         header: [
           `# Moved from ${displayName(plan.mcpFile)} by "Grimoire: Route Through Grimoire Alone", ` +
             `so that VS Code no longer offers it to the agent directly.`,

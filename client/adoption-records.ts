@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RemovedEntry } from './mcp-json-edit.js';
 import { createFile, replaceFile } from './file-write.js';
-import { parseJsonc } from '../server/powers/jsonc.js';
+import { parseJsonc } from '../shared/jsonc.js';
 
 export interface Adoption {
   power: string;

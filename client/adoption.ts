@@ -5,13 +5,14 @@
  * in a modal, into a spell file (client/adoption-files.ts), with a backup and an undo command.
  */
 import * as vscode from 'vscode';
-import { resolvePaths } from '../protocol/grimoire-paths.js';
+import { resolvePaths } from '../shared/grimoire-paths.js';
 import * as protocol from '../protocol/extension-methods.js';
 import type { TokenReportInfo } from '../protocol/records.js';
 import { offerKey, offerText, openOffers, reportIsBehind } from './adoption-offer.js';
 import {
   AdoptionError,
   adopt,
+  adoptionKeywordQuery,
   planAdoption,
   readRecords,
   undoAdoption,
@@ -156,12 +157,9 @@ async function route(
     if (!confirmed && !(await consent(gateway, power, plan.key, plan.mcpFile, plan.spellFile, changed)))
       return undefined;
     try {
-      return await finish(
-        gateway,
-        paths,
-        power,
-        adopt(plan, { description: info.description, toolNames: info.tools.map((tool) => tool.name) }, paths.data),
-      );
+      const known = { description: info.description, toolNames: info.tools.map((tool) => tool.name) };
+      const keywords = await gateway.request(protocol.spellKeywords, adoptionKeywordQuery(plan, known));
+      return await finish(gateway, paths, power, adopt(plan, { ...known, keywords }, paths.data));
     } catch (error) {
       // The entry changed after the user agreed: they are asked again about the entry as it is now.
       if (error instanceof AdoptionError && error.stale && !changed) {

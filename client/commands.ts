@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resolvePaths } from '../protocol/grimoire-paths.js';
+import { resolvePaths } from '../shared/grimoire-paths.js';
 import * as protocol from '../protocol/extension-methods.js';
 import type * as records from '../protocol/records.js';
 import type { Dashboard } from './dashboard.js';
@@ -13,6 +13,7 @@ import type { PowerNode } from './powers-tree.js';
 import { createFile, readForEdit } from './file-write.js';
 import {
   describeEntry,
+  keywordQuery,
   mcpEntries,
   SPELL_NAME,
   spellFileName,
@@ -285,11 +286,14 @@ async function newSpellFile(gateway: GatewayClient, options: NewSpellOptions): P
     const inWorkspace =
       workspaceFolder !== undefined &&
       path.resolve(spellFolder(options)) === path.resolve(workspaceFolder, '.grimoire');
+    const known = imported && {
+      description: imported.description,
+      toolNames: imported.tools.map((tool) => tool.name),
+    };
     text = spellFromMcpEntry(entry, {
       ...(inWorkspace ? {} : { workspaceFolder }),
-      ...(imported
-        ? { known: { description: imported.description, toolNames: imported.tools.map((tool) => tool.name) } }
-        : {}),
+      ...(known ? { known } : {}),
+      keywords: await gateway.request(protocol.spellKeywords, keywordQuery(entry, known)),
     });
   }
   if (!SPELL_NAME.test(name)) throw new Error(`'${name}' is not a power name: use lowercase letters, digits and "-".`);

@@ -7,7 +7,7 @@
  * A value that is only `${...}` references (and an auth scheme word) is no literal and stays.
  * No `vscode` import.
  */
-import { hasTokenShape, isSecretName, TOKEN_SHAPES } from '../protocol/secret-names.js';
+import { hasTokenShape, isSecretName, TOKEN_SHAPES } from '../shared/secret-names.js';
 
 export type StoreSecret = (name: string, value: string) => string;
 

@@ -49,7 +49,7 @@ export interface GrimoireApi {
   tokenReport(): TokenReportInfo | undefined;
 }
 
-/** Set by the bundle's first line (client/packaging/bundle.ts); absent when not bundled. */
+/** Set by the bundle's first line (tools/packaging/bundle.ts); absent when not bundled. */
 declare const __grimoireLoadStart: number | undefined;
 
 let gateway: GatewayClient | undefined;

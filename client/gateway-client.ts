@@ -23,7 +23,6 @@ import type {
   LoadIssueInfo,
   PowerInfo,
   PowersPayload,
-  PowerStateChange,
   RecommendationStats,
   TokenReportInfo,
 } from '../protocol/records.js';
@@ -121,36 +120,27 @@ export class GatewayClient implements vscode.Disposable {
     };
     this.client = new LanguageClient('grimoire', 'Grimoire Gateway', serverOptions, clientOptions);
     this.disposables.push(
-      this.client.onNotification(protocol.statusChanged.method, (status: GatewayStatus) => this.setStatus(status)),
-      this.client.onNotification(protocol.powersChanged.method, (payload: PowersPayload) => this.setPowers(payload)),
+      this.onNotification(protocol.statusChanged, (status) => this.setStatus(status)),
+      this.onNotification(protocol.powersChanged, (payload) => this.setPowers(payload)),
       // The views redraw from the powers list that follows; a crash is worth a line in the log.
-      this.client.onNotification(protocol.powerStateChanged.method, (change: PowerStateChange) => {
+      this.onNotification(protocol.powerStateChanged, (change) => {
         const line = `power '${change.power}' ${change.state}${change.detail ? `: ${change.detail}` : ''}`;
         if (change.state === 'crashed') this.channel.warn(line);
         else this.channel.debug(line);
       }),
-      this.client.onNotification(protocol.activityRecorded.method, (entry: ActivityInfo) =>
-        this.activityEmitter.fire(entry),
-      ),
-      this.client.onNotification(protocol.activityRated.method, (rated: ActivityRated) =>
-        this.ratedEmitter.fire(rated),
-      ),
-      this.client.onNotification(protocol.hintsChanged.method, (payload: HintsPayload) => this.setHints(payload)),
-      this.client.onNotification(protocol.recommendationStatsChanged.method, (stats: RecommendationStats) =>
-        this.setRecommendationStats(stats),
-      ),
-      this.client.onNotification(protocol.tokenReportChanged.method, (report: TokenReportInfo) =>
-        this.setTokenReport(report),
-      ),
+      this.onNotification(protocol.activityRecorded, (entry) => this.activityEmitter.fire(entry)),
+      this.onNotification(protocol.activityRated, (rated) => this.ratedEmitter.fire(rated)),
+      this.onNotification(protocol.hintsChanged, (payload) => this.setHints(payload)),
+      this.onNotification(protocol.recommendationStatsChanged, (stats) => this.setRecommendationStats(stats)),
+      this.onNotification(protocol.tokenReportChanged, (report) => this.setTokenReport(report)),
       this.client.onDidChangeState((event) => {
         if (event.newState === State.Starting) this.generation += 1;
         if (event.newState === State.Running) void this.refresh();
         if (event.newState === State.Stopped) this.setStatus({ ...this.status, health: 'restarting' });
       }),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (!event.affectsConfiguration('grimoire') || !this.client.isRunning()) return;
-        const params: protocol.ConfigurationChange = { settings: currentSettings() };
-        void this.client.sendNotification('workspace/didChangeConfiguration', params);
+        if (event.affectsConfiguration('grimoire'))
+          this.notify(protocol.didChangeConfiguration, { settings: currentSettings() });
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.restart()),
       this.statusEmitter,
@@ -196,23 +186,25 @@ export class GatewayClient implements vscode.Disposable {
     await this.client.start();
   }
 
-  request<P, R>(type: protocol.RequestType<P, R>, params: P, token?: vscode.CancellationToken): Promise<R> {
+  // The one place each direction meets the connection: `type` alone decides the params' and the result's types.
+
+  request<P, R>(type: protocol.RequestType<P, R>, params: NoInfer<P>, token?: vscode.CancellationToken): Promise<R> {
     return this.client.sendRequest<R>(type.method, params, token);
   }
 
-  notify<P>(type: protocol.NotificationType<P>, params: P): void {
+  notify<P>(type: protocol.NotificationType<P>, params: NoInfer<P>): void {
     if (this.client.isRunning()) void this.client.sendNotification(type.method, params);
   }
 
-  /** Listens to a gateway notification that no view above keeps. */
-  onNotification<P>(type: protocol.NotificationType<P>, handler: (params: P) => void): vscode.Disposable {
+  /** Listens to a gateway notification (the views above keep what the constructor listens to). */
+  onNotification<P>(type: protocol.NotificationType<P>, handler: (params: NoInfer<P>) => void): vscode.Disposable {
     return this.client.onNotification(type.method, handler);
   }
 
   /** Answers a request the gateway sends to the extension (one handler per method). */
   onRequest<P, R>(
     type: protocol.RequestType<P, R>,
-    handler: (params: P, token: vscode.CancellationToken) => Promise<R>,
+    handler: (params: NoInfer<P>, token: vscode.CancellationToken) => Promise<NoInfer<R>>,
   ): vscode.Disposable {
     return this.client.onRequest(
       type.method,

@@ -1,15 +1,18 @@
-/** Spell file text for "New Spell File...": a template, or a server entry of an mcp.json. No `vscode` import. */
+/**
+ * Spell file text for "New Spell File...": a template, or a server entry of an mcp.json, whose
+ * keywords the gateway picks (protocol.spellKeywords, asked with keywordQuery). No `vscode` import.
+ */
 import * as path from 'node:path';
-import { parseJsonc } from '../server/powers/jsonc.js';
-import { powerNameFrom } from '../server/spells/power-name.js';
-import { suggestKeywords } from '../server/spells/keyword-suggestions.js';
+import type { SpellKeywordsParams } from '../protocol/extension-methods.js';
+import { parseJsonc } from '../shared/jsonc.js';
+import { powerNameFrom } from '../shared/power-name.js';
 import {
   isPlaceholderDescription,
   PLACEHOLDER_KEYWORDS,
   serverPlaceholderDescription,
   TEMPLATE_DESCRIPTION,
   TEMPLATE_STEERING,
-} from '../server/spells/placeholders.js';
+} from '../shared/placeholders.js';
 
 export const SPELL_NAME = /^[a-z0-9-]+$/;
 
@@ -63,10 +66,9 @@ export interface KnownServer {
 }
 
 export interface McpSpellOptions {
-  /**
-   * Written out for `${workspaceFolder}`: only for a spell kept outside that workspace's `.grimoire/` (where
-   * the variable has its value).
-   */
+  /** From the gateway (protocol.spellKeywords), asked with keywordQuery(entry, known). */
+  keywords: readonly string[];
+  /** Written out for `${workspaceFolder}`: only for a spell kept outside that workspace's `.grimoire/` (where the variable has its value). */
   workspaceFolder?: string;
   known?: KnownServer;
   /** The first comment lines (default: where the entry came from). */
@@ -78,7 +80,7 @@ export interface McpSpellOptions {
  * `${input:x}` read `${X}` from the environment, `${workspaceFolder}` stays a variable unless
  * `workspaceFolder` is given, `${secret:NAME}` is kept. No steering: only the user can say what to steer.
  */
-export function spellFromMcpEntry(entry: McpEntry, options: McpSpellOptions = {}): string {
+export function spellFromMcpEntry(entry: McpEntry, options: McpSpellOptions): string {
   const name = spellName(entry.key);
   const inputs = new Set<string>();
   const convert = (value: unknown): string => convertVariables(String(value), options.workspaceFolder, inputs);
@@ -96,15 +98,9 @@ export function spellFromMcpEntry(entry: McpEntry, options: McpSpellOptions = {}
         env: mapValues(c.env, convert),
         ...(typeof c.cwd === 'string' ? { cwd: convert(c.cwd) } : {}),
       };
-  const known =
-    options.known && options.known.toolNames.length > 0 && !isPlaceholderDescription(options.known.description)
-      ? options.known
-      : undefined;
+  const known = usable(options.known);
   const description = known ? known.description : serverPlaceholderDescription(entry.key);
-  const keywords = keywordsFor(entry.key, known?.toolNames ?? [], {
-    description: known?.description,
-    packageName: packageOf(c),
-  });
+  const { keywords } = options;
   const header = [
     ...(options.header ?? [
       `# Made from "${entry.key}" in ${path.join(path.basename(path.dirname(entry.file)), path.basename(entry.file))}.`,
@@ -164,26 +160,24 @@ function convertVariables(value: string, workspaceFolder: string | undefined, in
   });
 }
 
-/**
- * 3 to 20 keywords from the server's key, its npm package, its tool names and description (telling
- * words only: see keyword-suggestions.ts); the template's placeholders fill up to 3, and are flagged.
- */
-export function keywordsFor(
-  key: string,
-  toolNames: string[],
-  more: { description?: string; packageName?: string } = {},
-): string[] {
-  const name = [key, more.packageName ?? ''].join(' ');
-  // The description's words only when the name and tools tell too little: prose brings filler ("between", "existing", "entire").
-  const telling = suggestKeywords({ name, toolNames }, 12);
-  const words = telling.length >= 3 ? telling : suggestKeywords({ name, toolNames, description: more.description }, 12);
-  return [...words, ...PLACEHOLDER_KEYWORDS.slice(0, Math.max(0, 3 - words.length))].slice(0, 20);
+/** What the gateway knows of the server, when it tells something: its tools were listed and its description is no placeholder. */
+function usable(known: KnownServer | undefined): KnownServer | undefined {
+  return known && known.toolNames.length > 0 && !isPlaceholderDescription(known.description) ? known : undefined;
 }
 
-/**
- * The npm package an `npx` entry runs, without its scope and the usual "server-"/"mcp-" prefixes: "memory"
- * for @modelcontextprotocol/server-memory.
- */
+/** What the gateway is asked for the spell's keywords (protocol.spellKeywords): the key, the npm package, and what is known. */
+export function keywordQuery(entry: McpEntry, known?: KnownServer): SpellKeywordsParams {
+  const told = usable(known);
+  const packageName = packageOf(entry.config);
+  return {
+    key: entry.key,
+    toolNames: told?.toolNames ?? [],
+    ...(told ? { description: told.description } : {}),
+    ...(packageName === undefined ? {} : { packageName }),
+  };
+}
+
+/** The npm package an `npx` entry runs, without its scope and the usual "server-"/"mcp-" prefixes: "memory" for @modelcontextprotocol/server-memory. */
 function packageOf(config: Record<string, unknown>): string | undefined {
   const args = Array.isArray(config.args) ? config.args.filter((arg): arg is string => typeof arg === 'string') : [];
   const spec = args.find((arg) => !arg.startsWith('-') && /^(@[\w.-]+\/)?[\w.-]+(@[\w.^~-]+)?$/.test(arg));

@@ -3,7 +3,8 @@
  * declared once with its params and result. Modelled on rust-analyzer's `lsp_ext.ts`.
  *
  * Imports only types: the method descriptors are plain typed objects that `client/gateway-client.ts`
- * and `server/rpc/rpc-server.ts` hand to their own connection.
+ * and `server/rpc/rpc-server.ts` hand to their own connection, each side through one typed wrapper
+ * per direction (a request where a notification is meant, or params of another type, do not compile).
  */
 import type { ClientSettings } from './client-settings-schema.js';
 import type {
@@ -28,18 +29,20 @@ import type {
 
 /** A JSON-RPC request; `P` and `R` exist only for the type checker. */
 export interface RequestType<P, R> {
+  readonly kind: 'request';
   readonly method: string;
   readonly __types?: { params: P; result: R };
 }
 
 /** A JSON-RPC notification; `P` exists only for the type checker. */
 export interface NotificationType<P> {
+  readonly kind: 'notification';
   readonly method: string;
   readonly __types?: { params: P };
 }
 
-const request = <P, R>(method: string): RequestType<P, R> => ({ method });
-const notification = <P>(method: string): NotificationType<P> => ({ method });
+const request = <P, R>(method: string): RequestType<P, R> => ({ kind: 'request', method });
+const notification = <P>(method: string): NotificationType<P> => ({ kind: 'notification', method });
 
 /** `workspace/didChangeConfiguration` params; `initializationOptions` are declared in client-settings-schema.ts. */
 export interface ConfigurationChange {
@@ -116,6 +119,21 @@ export interface DownloadModelParams {
   fromFolder?: string;
 }
 
+/**
+ * What a new spell's keywords are made from (New Spell File from an mcp.json entry, Route Through
+ * Grimoire Alone): the gateway picks the telling words with the resolver's tokenizer and lexicon.
+ */
+export interface SpellKeywordsParams {
+  /** The server's key in its mcp.json. */
+  key: string;
+  /** Its tools, when the gateway has listed them. */
+  toolNames: string[];
+  /** What it does, when known (not a placeholder). */
+  description?: string;
+  /** The npm package an `npx` entry runs, without its scope and the usual "server-"/"mcp-" prefixes. */
+  packageName?: string;
+}
+
 export interface DownloadProgress {
   file: string;
   /** 0-100 of this file, when its size is known. */
@@ -161,9 +179,13 @@ export const confirmReads = request<ConfirmReadsParams, ReadCandidatesPayload>('
 
 /** Fetches the semantic model into the data folder (progress: modelDownloadProgress); the embedder loads it at the gateway's next start. */
 export const downloadModel = request<DownloadModelParams, DownloadOutcome>('grimoire/downloadModel');
+/** 3 to 20 keywords for a new spell: telling words first, the template's placeholders filling up to 3. */
+export const spellKeywords = request<SpellKeywordsParams, string[]>('grimoire/spellKeywords');
 
 // Client -> server notifications.
 
+/** The LSP notification, with Grimoire's settings as its params: the gateway applies them (restarting when needed). */
+export const didChangeConfiguration = notification<ConfigurationChange>('workspace/didChangeConfiguration');
 export const languageModelAvailability = notification<LanguageModelAvailability>('grimoire/languageModelAvailability');
 
 // Server -> client requests.

@@ -5,7 +5,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { prepareDemo } from './config/demo.js';
-import { resolvePaths, type GrimoirePaths } from '../protocol/grimoire-paths.js';
+import { resolvePaths, type GrimoirePaths } from '../shared/grimoire-paths.js';
 import { loadSettingsFile, withOverrides, type Settings } from './config/settings.js';
 import { defaultImportLocations, enabledImportLocations } from './powers/import-locations.js';
 import { formatIssue } from './powers/issue-text.js';

@@ -1,4 +1,4 @@
-import type { GrimoirePaths } from '../protocol/grimoire-paths.js';
+import type { GrimoirePaths } from '../shared/grimoire-paths.js';
 import type { Settings } from './config/settings.js';
 import { composeGateway } from './composition-root.js';
 import type { GatewayParts } from './gateway/gateway-parts.js';

@@ -1,4 +1,4 @@
-import { preview } from '../util/preview.js';
+import { preview } from '../../shared/preview.js';
 
 const KNOWN = ['name', 'args', 'intent', 'proceed'];
 

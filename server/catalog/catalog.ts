@@ -3,7 +3,7 @@ import type { Tool } from '../util/mcp-types.js';
 import type { Store, WriteOp } from '../store/store.js';
 import { boundedWords, type ServerWords } from '../powers/server-words.js';
 import { toolHash } from '../trust/pins.js';
-import { shortHash } from '../util/hash.js';
+import { shortHash } from '../../shared/hash.js';
 
 export interface CatalogTool {
   power: string;

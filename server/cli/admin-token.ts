@@ -4,7 +4,7 @@
  * GRIMOIRE_ADMIN_TOKEN_FILE), or from GRIMOIRE_ADMIN_TOKEN. The file keeps it out of the
  * gateway's own environment, which every process of the same user can read (/proc/<pid>/environ).
  */
-import { readPrivateFile } from '../../protocol/private-file.js';
+import { readPrivateFile } from '../../shared/private-file.js';
 import { UsageError } from './args.js';
 
 const ADMIN_TOKEN_MIN = 32;

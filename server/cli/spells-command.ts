@@ -1,7 +1,7 @@
 /** `grimoire spells check [FILE|DIR]... [--json]`: the editor's spell checker, for scripts and CI. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { resolvePaths } from '../../protocol/grimoire-paths.js';
+import { resolvePaths } from '../../shared/grimoire-paths.js';
 import { checkSpells, type CheckedFile } from '../spells/check-files.js';
 import type { CliArgs } from './args.js';
 

@@ -1,4 +1,4 @@
-import { resolvePaths } from '../../protocol/grimoire-paths.js';
+import { resolvePaths } from '../../shared/grimoire-paths.js';
 import { errorMessage } from '../log.js';
 import { isDamage } from '../store/damaged-file.js';
 import { SqliteStore } from '../store/sqlite-store.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_FILE_LIMITS } from '../util/safe-read.js';
+import { DEFAULT_FILE_LIMITS } from '../../shared/safe-read.js';
 
 /**
  * The `limits` section of the settings: how much the gateway reads from a file or a client before

@@ -1,4 +1,4 @@
-/** The package's own folders. Where the user's files are (the extension must agree) is protocol/grimoire-paths.ts. */
+/** The package's own folders. Where the user's files are (the extension must agree) is shared/grimoire-paths.ts. */
 import * as path from 'node:path';
 
 /** The repository / package root: out/server/config/paths.js lives three levels below it. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { intelSettingsSchema } from './intel-settings.js';
-import { readTextFile } from '../util/safe-read.js';
+import { readTextFile } from '../../shared/safe-read.js';
 import { limitsSettingsSchema } from './limits-settings.js';
 import { FITTED_ACTIVATE_THRESHOLD } from '../resolve/default-calibration.js';
 import { declaredFields } from './declared-fields.js';

@@ -3,7 +3,7 @@ import type { PowerTools } from '../catalog/power-tools.js';
 import type { Settings } from '../config/settings.js';
 import type { PowerRegistry } from '../powers/registry.js';
 import type { ToolPolicy } from '../trust/tool-policy.js';
-import { preview } from '../util/preview.js';
+import { preview } from '../../shared/preview.js';
 import type { UpstreamManager } from '../upstream/manager.js';
 import { exposeTool, type ExposedTool } from './exposure.js';
 import { GATEWAY_TOOLS } from './gateway-tools.js';

@@ -2,7 +2,7 @@ import type { CallToolResult } from '../util/mcp-types.js';
 import { errorResult, jsonResult } from '../calls/results.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { errorMessage } from '../log.js';
-import { preview } from '../util/preview.js';
+import { preview } from '../../shared/preview.js';
 import type {
   Activate,
   CallerContext,

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { CallToolResult, Tool } from '../util/mcp-types.js';
 import type { CallerContext } from '../calls/call-runner.js';
 import { errorResult } from '../calls/results.js';
-import { preview } from '../util/preview.js';
+import { preview } from '../../shared/preview.js';
 import type { Activation } from './activation.js';
 import type { GatewayEvents, GatewayPorts } from './ports.js';
 import { handleGatewayTool } from './gateway-tool-handlers.js';

@@ -8,7 +8,7 @@ import type { CallerContext, CallTool, EnsureTools, PolicyPort, PowerLookup, Too
 import { describeArgsError } from '../util/tool-args.js';
 import { splitQualifiedName } from './tool-names.js';
 import { awaitingReview, settingsRefusalText } from '../trust/tool-policy.js';
-import { preview } from '../util/preview.js';
+import { preview } from '../../shared/preview.js';
 
 /** The ports the handler uses (ports.ts). */
 export type IntentCallPorts = PowerLookup & EnsureTools & Pick<ToolLookup, 'annotationsOf'> & CallTool & PolicyPort;

@@ -5,7 +5,7 @@
  * is new again).
  */
 import type { PowerDefinition } from '../powers/types.js';
-import { shortHash } from '../util/hash.js';
+import { shortHash } from '../../shared/hash.js';
 import { Lru } from '../util/lru.js';
 
 /** Sessions remembered; past this many, the least recently used is told again. */

@@ -1,4 +1,4 @@
-import { shortHash } from '../util/hash.js';
+import { shortHash } from '../../shared/hash.js';
 
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const SEPARATOR = '__';

@@ -2,7 +2,7 @@ import type { CallToolResult, Tool } from '../util/mcp-types.js';
 import type { HintSource } from '../../protocol/records.js';
 import type { Stage } from '../calls/pipeline.js';
 import type { SpellExtensions } from '../powers/spell-schema.js';
-import { stableJson } from '../util/hash.js';
+import { stableJson } from '../../shared/hash.js';
 import { declaredHints, matchErrorHint, qualify } from './declared-hints.js';
 import type { HintEvents } from './hint-events.js';
 import type { LearnedTransitions } from './learned-transitions.js';

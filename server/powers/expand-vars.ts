@@ -44,7 +44,7 @@ export class MissingVars {
   }
 }
 
-/** `${NAME}`, `${NAME:-default}`, and `${secret:NAME}` (a file of Grimoire's secrets folder: protocol/secret-files.ts). */
+/** `${NAME}`, `${NAME:-default}`, and `${secret:NAME}` (a file of Grimoire's secrets folder: shared/secret-files.ts). */
 const VAR = /\$\{(?:secret:([^}]*)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}/g;
 
 /** A secret's value, or why it cannot be read. */

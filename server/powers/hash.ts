@@ -1,5 +1,5 @@
 /** Content hashes of power definitions. */
-import { valueHash } from '../util/hash.js';
+import { valueHash } from '../../shared/hash.js';
 import type { PowerDefinition } from './types.js';
 
 export type UnhashedPower = Omit<PowerDefinition, 'serverHash' | 'definitionHash'>;

@@ -9,7 +9,7 @@ import {
   type ImportResult,
 } from './import-common.js';
 import type { LoadIssue, ServerSpec } from './types.js';
-import type { FileLimits } from '../util/safe-read.js';
+import type { FileLimits } from '../../shared/safe-read.js';
 
 /** One server of a config in Claude's shape (`mcpServers`: Claude Desktop, Cursor, Kiro powers). */
 export interface ClaudeShapeEntry {

@@ -1,11 +1,12 @@
 /** What the importers (VS Code, Claude Desktop, Cursor, Kiro) share: reading the file, naming, building the power. */
 import * as path from 'node:path';
-import { valueHash } from '../util/hash.js';
-import { preview } from '../util/preview.js';
-import { readTextFile, type FileLimits } from '../util/safe-read.js';
+import { valueHash } from '../../shared/hash.js';
+import { preview } from '../../shared/preview.js';
+import { readTextFile, type FileLimits } from '../../shared/safe-read.js';
 import { registerServerSecrets } from './expand-vars.js';
 import { withHashes } from './hash.js';
-import { parseJsonc } from './jsonc.js';
+import { parseJsonc } from '../../shared/jsonc.js';
+import { normalizeName } from '../../shared/power-name.js';
 import { NAME_MAX } from './spell-schema.js';
 import type { PowerSourceKind } from '../../protocol/records.js';
 import type { LoadIssue, PowerDefinition, ServerSpec } from './types.js';
@@ -57,13 +58,6 @@ export function readConfig(
     return undefined;
   }
   return data as Record<string, unknown>;
-}
-
-export function normalizeName(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

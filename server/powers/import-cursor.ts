@@ -2,7 +2,8 @@
 import { mapServerStrings, MissingVars } from './expand-vars.js';
 import { claudeShapeServers } from './import-claude.js';
 import { ImportCollector, readConfig, type ImportResult } from './import-common.js';
-import { describeMissing, inferWorkspace, resolveVariables, type VscodeImportContext } from './import-vscode.js';
+import { inferWorkspace } from '../../shared/config-folder.js';
+import { describeMissing, resolveVariables, type VscodeImportContext } from './import-vscode.js';
 
 export function importCursorMcp(file: string, ctx: VscodeImportContext): ImportResult {
   const collector = new ImportCollector('cursor-mcp', file);

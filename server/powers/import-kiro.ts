@@ -9,17 +9,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage } from '../log.js';
 import { claudeShapeServers } from './import-claude.js';
-import {
-  ImportCollector,
-  isRecord,
-  normalizeName,
-  readConfig,
-  type ImportResult,
-  type PowerWords,
-} from './import-common.js';
+import { ImportCollector, isRecord, readConfig, type ImportResult, type PowerWords } from './import-common.js';
 import type { LoadIssue } from './types.js';
+import { normalizeName } from '../../shared/power-name.js';
 import { readYaml } from './yaml-limits.js';
-import { readTextFile, type FileLimits } from '../util/safe-read.js';
+import { readTextFile, type FileLimits } from '../../shared/safe-read.js';
 
 export function importKiroPowers(dir: string, limits?: FileLimits): ImportResult {
   const result: ImportResult = { powers: [], issues: [] };

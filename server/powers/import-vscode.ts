@@ -1,7 +1,8 @@
 /** Imports the servers of a VS Code `mcp.json` (user or workspace) as read-only powers. */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readTextFile, type FileLimits } from '../util/safe-read.js';
+import { inferWorkspace } from '../../shared/config-folder.js';
+import { readTextFile, type FileLimits } from '../../shared/safe-read.js';
 import { mapServerStrings, MissingVars, type Vars } from './expand-vars.js';
 import { ImportCollector, isRecord, readConfig, stringList, stringRecord, type ImportResult } from './import-common.js';
 import type { LoadIssue, PowerDefinition, ServerSpec } from './types.js';
@@ -122,12 +123,6 @@ function rawServer(
 
 export function describeMissing(name: string, where: string): string {
   return `environment variable ${name} is not set (used in ${where}): set it in the environment or in a spell`;
-}
-
-/** `<folder>/.vscode/mcp.json` (or `.cursor/`) -> `<folder>`. */
-export function inferWorkspace(file: string, configFolder = '.vscode'): string | undefined {
-  const dir = path.dirname(path.resolve(file));
-  return path.basename(dir) === configFolder ? path.dirname(dir) : undefined;
 }
 
 /** VS Code's own variables (Cursor reads the same ones); those that need the editor's UI become problems instead. */

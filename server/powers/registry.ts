@@ -11,7 +11,7 @@ import { importVscodeMcp } from './import-vscode.js';
 import { grimoireItself } from './self-entry.js';
 import { brokenPowers, describeChange, formatIssue } from './issue-text.js';
 import { isSpellFileName, loadSpellFile, type SpellLoadContext } from './spell-loader.js';
-import type { FileLimits } from '../util/safe-read.js';
+import type { FileLimits } from '../../shared/safe-read.js';
 import type { SpellExtensions } from './spell-schema.js';
 import type { LoadIssue, PowerDefinition, RegistryChange, RegistrySnapshot } from './types.js';
 import { PathWatcher, type PathWatcherOptions, type WatchTarget } from './watcher.js';

@@ -4,7 +4,7 @@
  * behind itself, listing its own tools and starting another gateway that imports the same config.
  */
 import * as path from 'node:path';
-import { readTextFile } from '../util/safe-read.js';
+import { readTextFile } from '../../shared/safe-read.js';
 import type { ServerSpec } from './types.js';
 
 /** The package name every Grimoire install carries (its package.json: CLI, extension, checkout). */

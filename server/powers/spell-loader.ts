@@ -2,10 +2,10 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { z } from 'zod';
-import { readTextFile, type FileLimits } from '../util/safe-read.js';
-import { isPlaceholderSteering } from '../../protocol/placeholder-steering.js';
-import { resolvePaths } from '../../protocol/grimoire-paths.js';
-import { readSecret, secretsFolder } from '../../protocol/secret-files.js';
+import { readTextFile, type FileLimits } from '../../shared/safe-read.js';
+import { isPlaceholderSteering } from '../../shared/placeholders.js';
+import { resolvePaths } from '../../shared/grimoire-paths.js';
+import { readSecret, secretsFolder } from '../../shared/secret-files.js';
 import { expandServer, type SecretSource, type Vars } from './expand-vars.js';
 import { withHashes } from './hash.js';
 import {

@@ -1,6 +1,6 @@
 /** The spell file format (`<name>.spell.yaml`): the one definition the loader, the docs and the editor's validation share. */
 import { z } from 'zod';
-import { preview } from '../util/preview.js';
+import { preview } from '../../shared/preview.js';
 
 const FIX = ' Fix: ';
 

@@ -4,7 +4,7 @@
  * at most MAX_DEPTH levels. Every problem comes back with its line and column.
  */
 import { isAlias, isCollection, isPair, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
-import { preview } from '../util/preview.js';
+import { preview } from '../../shared/preview.js';
 
 export const MAX_ALIAS_COUNT = 100;
 export const MAX_DEPTH = 50;

@@ -2,7 +2,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { resolvePaths } from '../../protocol/grimoire-paths.js';
+import { resolvePaths } from '../../shared/grimoire-paths.js';
 import { loadSettingsFile, withOverrides, type Settings } from '../config/settings.js';
 import type { RuntimeOptions } from '../runtime.js';
 import {

@@ -4,26 +4,27 @@
  * cancelled when the summarizer gives up. Refused consent, no model or a rate limit come back as a
  * rejected request, and the summarizer falls back to the next one.
  */
-import { CancellationTokenSource, type Connection } from 'vscode-languageserver/node';
+import { CancellationTokenSource, type CancellationToken } from 'vscode-languageserver/node';
 import type { LanguageModelFn } from '../intel/intel.js';
 import {
   languageModelRequest,
   type LanguageModelAvailability,
   type LanguageModelReply,
+  type RequestType,
 } from '../../protocol/extension-methods.js';
 
-export function languageModelVia(connection: Connection): LanguageModelFn {
+/** A request to the extension, typed by its declaration (GatewayRpc's one way to send one). */
+export type AskClient = <P, R>(type: RequestType<P, R>, params: NoInfer<P>, token: CancellationToken) => Promise<R>;
+
+export function languageModelVia(ask: AskClient): LanguageModelFn {
   return async (prompt, signal) => {
     if (signal.aborted) throw new Error('the summary was no longer needed');
     const source = new CancellationTokenSource();
     const abort = () => source.cancel();
     signal.addEventListener('abort', abort, { once: true });
     try {
-      const reply = (await connection.sendRequest(
-        languageModelRequest.method,
-        { prompt },
-        source.token,
-      )) as LanguageModelReply | null;
+      // Typed as declared, but the extension may answer nothing: checked before it is used.
+      const reply: LanguageModelReply | null = await ask(languageModelRequest, { prompt }, source.token);
       if (!reply || typeof reply.text !== 'string') throw new Error('the VS Code language model gave no text');
       return reply.text;
     } finally {

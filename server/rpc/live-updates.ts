@@ -30,7 +30,7 @@ const log = logger('rpc');
 export const HINTS_DEBOUNCE_MS = 250;
 export const STATS_DEBOUNCE_MS = 1000;
 
-export type Notify = <P>(type: NotificationType<P>, params: P) => void;
+export type Notify = <P>(type: NotificationType<P>, params: NoInfer<P>) => void;
 
 /** The emitters listened to (calls, ratings, hints, the gateway's tool list) and what the pushed payloads read. */
 export type LiveUpdatePorts = HintsPorts &

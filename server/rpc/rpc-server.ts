@@ -4,7 +4,7 @@
  * are pushed to it as notifications. Start, reconfigure and stop run one at a time.
  */
 import { performance } from 'node:perf_hooks';
-import { ResponseError, type Connection } from 'vscode-languageserver/node';
+import { ResponseError, type CancellationToken, type Connection } from 'vscode-languageserver/node';
 import type { HttpEndpoint } from '../gateway/http/http-server.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { errorMessage, logger, registerSecret } from '../log.js';
@@ -36,6 +36,7 @@ import { fetchSemanticModel } from './model-requests.js';
 import { serverIdentity } from '../powers/import-common.js';
 import { spellCapabilities, SpellLanguageServer } from '../spells/spell-language-server.js';
 import { spellContext } from '../spells/spell-context.js';
+import { keywordsFor, spellKeywordsParams } from '../spells/spell-keywords.js';
 import { toolReviewInfo } from '../trust/review-info.js';
 import {
   approveTool,
@@ -63,6 +64,7 @@ import {
   confirmReads,
   toolsQuarantined,
   deactivatePower,
+  didChangeConfiguration,
   GATEWAY_ERROR,
   getEndpoint,
   getHints,
@@ -80,6 +82,7 @@ import {
   rateActivity,
   reloadPowers,
   resolveIntent,
+  spellKeywords,
   statusChanged,
   tuneWeights,
   type LanguageModelAvailability,
@@ -133,7 +136,7 @@ export class GatewayRpc {
       return { capabilities: spellCapabilities, serverInfo: { name: 'grimoire', version: this.options.version } };
     });
     connection.onInitialized(() => this.enqueue(() => this.start(this.init.restore?.activeServers ?? [])));
-    connection.onDidChangeConfiguration((params) => {
+    this.onNotification(didChangeConfiguration, (params) => {
       const { settings, problems } = parseClientSettings(params.settings);
       for (const problem of problems) log.warn(`configuration change ignored: ${problem}`);
       if (settings) this.enqueue(() => this.reconfigure({ ...this.init, settings }));
@@ -177,7 +180,7 @@ export class GatewayRpc {
     });
     this.handle(listReadCandidates, async () => readCandidatesPayload(await this.ports()));
     this.handle(confirmReads, async (params) => confirmReadsRequest(await this.ports(), params));
-    connection.onNotification(languageModelAvailability.method, (params: unknown) => {
+    this.onNotification(languageModelAvailability, (params) => {
       const next = parseAvailability(params);
       if (next.available !== this.languageModel.available)
         log.info(
@@ -197,6 +200,8 @@ export class GatewayRpc {
       return powersPayload(rpcPorts(runtime), runtime.registry.snapshot());
     });
     this.handle(getEndpoint, () => this.endpointReady.promise);
+    // The resolver's tokenizer and lexicon, without the runtime: answered while the gateway starts or after it failed.
+    this.handle(spellKeywords, (params) => keywordsFor(spellKeywordsParams(params)));
     this.handle(downloadModel, async (params) =>
       fetchSemanticModel(await this.runtimeReady.promise, params, (progress) =>
         this.notify(modelDownloadProgress, progress),
@@ -223,7 +228,10 @@ export class GatewayRpc {
     return rpcPorts(await this.runtimeReady.promise);
   }
 
-  private handle<P, R>(type: RequestType<P, R>, handler: (params: P) => R | Promise<R>): void {
+  private handle<P, R>(
+    type: RequestType<P, R>,
+    handler: (params: NoInfer<P>) => NoInfer<R> | Promise<NoInfer<R>>,
+  ): void {
     this.connection.onRequest(type.method, async (params: P): Promise<unknown> => {
       try {
         const result = await handler(params);
@@ -235,7 +243,17 @@ export class GatewayRpc {
     });
   }
 
-  private notify<P>(type: NotificationType<P>, params: P): void {
+  /** A request to the extension (the language model). */
+  private ask<P, R>(type: RequestType<P, R>, params: NoInfer<P>, token: CancellationToken): Promise<R> {
+    return this.connection.sendRequest<R>(type.method, params, token);
+  }
+
+  /** A client notification; its params are the client's word only, checked by the handler. */
+  private onNotification<P>(type: NotificationType<P>, handler: (params: NoInfer<P>) => void): void {
+    this.connection.onNotification(type.method, handler);
+  }
+
+  private notify<P>(type: NotificationType<P>, params: NoInfer<P>): void {
     this.connection
       .sendNotification(type.method, maskDeep(params))
       .catch((error) => log.debug(`${type.method} not sent: ${errorMessage(error)}`));
@@ -248,7 +266,9 @@ export class GatewayRpc {
 
   private lendLanguageModel(runtime: Runtime): void {
     rpcPorts(runtime).intel.setLanguageModel(
-      this.languageModel.available ? languageModelVia(this.connection) : undefined,
+      this.languageModel.available
+        ? languageModelVia((type, params, token) => this.ask(type, params, token))
+        : undefined,
     );
   }
 

@@ -14,11 +14,11 @@ import {
   unknownKey,
   type SpellLoadContext,
 } from '../powers/spell-loader.js';
-import { isPlaceholderDescription, isPlaceholderSteering, PLACEHOLDER_KEYWORDS } from './placeholders.js';
+import { isPlaceholderDescription, isPlaceholderSteering, PLACEHOLDER_KEYWORDS } from '../../shared/placeholders.js';
 import { suggestKeywords } from './keyword-suggestions.js';
 import type { SpellExtensions } from '../powers/spell-schema.js';
 import type { LoadIssue, PowerDefinition } from '../powers/types.js';
-import { powerNameFrom } from './power-name.js';
+import { powerNameFrom } from '../../shared/power-name.js';
 import { keysAt, type SpellPath } from './spell-fields.js';
 import { lineRange, locate, parseSpellText, rangeOf, type Range, type SpellText } from './yaml-ranges.js';
 import { unclosedBracket } from '../powers/yaml-limits.js';

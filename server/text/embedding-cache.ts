@@ -4,7 +4,7 @@
  */
 import { errorMessage, logger } from '../log.js';
 import type { Store } from '../store/store.js';
-import { shortHash } from '../util/hash.js';
+import { shortHash } from '../../shared/hash.js';
 import { Lru } from '../util/lru.js';
 import { fromBase64, toBase64 } from './vector.js';
 

@@ -1,6 +1,6 @@
 import type { Tool } from '../util/mcp-types.js';
 import type { ToolDiff } from '../../protocol/records.js';
-import { stableJson } from '../util/hash.js';
+import { stableJson } from '../../shared/hash.js';
 
 /** The part of a tool that is pinned: what the agent reads and what validation trusts. */
 export type PinnedTool = Pick<Tool, 'name' | 'description' | 'inputSchema' | 'annotations'>;

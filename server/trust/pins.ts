@@ -1,7 +1,7 @@
 import type { Tool } from '../util/mcp-types.js';
 import type { SuspiciousFlag, ToolDiff, ToolReviewInfo } from '../../protocol/records.js';
 import type { Store, WriteOp } from '../store/store.js';
-import { valueHash } from '../util/hash.js';
+import { valueHash } from '../../shared/hash.js';
 import type { PinnedTool } from './diff.js';
 
 /** The approved version of a tool: what it may say and take while it is exposed. */

@@ -5,7 +5,7 @@
  * URL's userinfo (`scheme://user:***@host`) and private keys (the whole PEM block; across lines
  * that arrive one at a time, `SecretLines`). A value's length alone never makes it a secret.
  */
-import { isSecretName, TOKEN_SHAPES } from '../../protocol/secret-names.js';
+import { isSecretName, TOKEN_SHAPES } from '../../shared/secret-names.js';
 
 export { isSecretName };
 

@@ -14,12 +14,13 @@ const page = fs.readFileSync(path.join(repoRoot, 'docs', 'ARCHITECTURE.md'), 'ut
 /** Every file and folder under the repository's own code, as paths from its root ('server/gateway/', 'server/gateway/gateway.ts'). */
 function tree(dir: string): string[] {
   return fs.readdirSync(path.join(repoRoot, dir), { withFileTypes: true }).flatMap((entry) => {
+    if (entry.name === 'node_modules') return [];
     const relative = `${dir}/${entry.name}`;
     return entry.isDirectory() ? [`${relative}/`, ...tree(relative)] : [relative];
   });
 }
 
-const paths = ['server', 'client', 'protocol', 'test', 'webview', 'docs']
+const paths = ['server', 'shared', 'client', 'protocol', 'test', 'webview', 'tools', 'docs']
   .filter((dir) => fs.existsSync(path.join(repoRoot, dir)))
   .flatMap((dir) => [`${dir}/`, ...tree(dir)]);
 

@@ -14,19 +14,22 @@ import * as path from 'node:path';
 import {
   AdoptionError,
   adopt,
+  adoptionKeywordQuery,
   adoptions,
   planAdoption,
   readRecords,
   spellFolderFor,
   undoAdoption,
+  type AdoptionPlan,
 } from '../../client/adoption-files.js';
 import { replaceFile } from '../../client/file-write.js';
-import { secretsFolder, writeSecret } from '../../protocol/secret-files.js';
+import { secretsFolder, writeSecret } from '../../shared/secret-files.js';
 import { serverIdentity } from '../../server/powers/import-common.js';
-import { shortHash } from '../../server/util/hash.js';
+import { shortHash } from '../../shared/hash.js';
 import { importVscodeMcp } from '../../server/powers/import-vscode.js';
-import { parseJsonc } from '../../server/powers/jsonc.js';
+import { parseJsonc } from '../../shared/jsonc.js';
 import { loadSpellFile } from '../../server/powers/spell-loader.js';
+import { keywordsFor } from '../../server/spells/spell-keywords.js';
 import { scratchFolder } from '../helpers/temp.js';
 
 const scratch = scratchFolder('grimoire-adoption-');
@@ -63,10 +66,15 @@ const words = {
 };
 const env = { NOTES_TOKEN: 'secret-token-value-123', HOME: '/home/someone', PATH: process.env.PATH };
 
+/** `words` with the keywords the gateway answers protocol.spellKeywords with for the plan. */
+function wordsFor(plan: Extract<AdoptionPlan, { ok: true }>) {
+  return { ...words, keywords: keywordsFor(adoptionKeywordQuery(plan, words)) };
+}
+
 function route(w: ReturnType<typeof workspace>, power = 'shared-notes') {
   const plan = planAdoption(power, w.mcpFile, w.home);
   assert.ok(plan.ok, JSON.stringify(plan));
-  return adopt(plan, words, w.data);
+  return adopt(plan, wordsFor(plan), w.data);
 }
 
 function mode(file: string): number {
@@ -362,7 +370,7 @@ describe('route through Grimoire alone', () => {
       const plan = planAdoption('shared-notes', w.mcpFile, w.home);
       assert.ok(plan.ok);
       assert.throws(
-        () => adopt(plan, words, w.data),
+        () => adopt(plan, wordsFor(plan), w.data),
         (error: unknown) =>
           error instanceof AdoptionError &&
           /nothing was changed: a file or folder cannot be written/.test(error.message),
@@ -404,7 +412,7 @@ describe('route through Grimoire alone', () => {
     assert.ok(plan.ok);
     fs.writeFileSync(w.mcpFile, MCP_JSON.replace('"MODE": "team"', '"MODE": "solo"'));
     assert.throws(
-      () => adopt(plan, words, w.data),
+      () => adopt(plan, wordsFor(plan), w.data),
       (error: unknown) => error instanceof AdoptionError && error.stale,
     );
     assert.ok(!fs.existsSync(plan.spellFile));
@@ -443,7 +451,7 @@ describe('route through Grimoire alone', () => {
     }) as typeof fs.mkdtempSync;
     let adoption;
     try {
-      adoption = adopt(plan, words, w.data);
+      adoption = adopt(plan, wordsFor(plan), w.data);
     } finally {
       nodeFs.mkdtempSync = mkdtemp;
     }

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reinsertEntry, removeEntry } from '../../client/mcp-json-edit.js';
-import { parseJsonc } from '../../server/powers/jsonc.js';
+import { parseJsonc } from '../../shared/jsonc.js';
 
 const LAYOUTS: Record<string, string> = {
   pretty:

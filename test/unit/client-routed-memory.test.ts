@@ -9,7 +9,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { adopt, planAdoption } from '../../client/adoption-files.js';
+import { adopt, adoptionKeywordQuery, planAdoption } from '../../client/adoption-files.js';
+import { keywordsFor } from '../../server/spells/spell-keywords.js';
 import { approveLaunches, connectStdio, gatewayEnv, payload, waitFor } from '../helpers/gateway-process.js';
 import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
 
@@ -89,7 +90,8 @@ test('the routed memory spell is portable, has telling keywords and is still fou
 
     const plan = planAdoption('memory', mcpFile, home.dir);
     assert.ok(plan.ok, JSON.stringify(plan));
-    const adoption = adopt(plan, { description: described.description, toolNames: described.tools }, data);
+    const known = { description: described.description, toolNames: described.tools };
+    const adoption = adopt(plan, { ...known, keywords: keywordsFor(adoptionKeywordQuery(plan, known)) }, data);
     const spellText = fs.readFileSync(adoption.spellFile, 'utf8');
     const spell = parse(spellText) as { keywords: string[]; server: { env: Record<string, string> } };
     assert.equal(

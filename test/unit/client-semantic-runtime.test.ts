@@ -1,5 +1,5 @@
 /**
- * A platform build's semantic runtime (client/packaging/semantic-runtime.ts) runs on its own: written
+ * A platform build's semantic runtime (tools/packaging/semantic-runtime.ts) runs on its own: written
  * for this machine's target into a folder outside the repository (no node_modules above it), it
  * embeds with the tiny fixture model in a separate Node, and gives the vectors the installed
  * package gives. It carries this platform's binary only, no onnxruntime-web and no sharp.
@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { writeSemanticRuntime } from '../../client/packaging/semantic-runtime.js';
+import { writeSemanticRuntime } from '../../tools/packaging/semantic-runtime.js';
 import {
   BUNDLED_RUNTIME_ENTRY,
   currentTarget,

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { settingsTable, withSettingsTable, type Manifest } from '../../client/packaging/settings-table.js';
+import { settingsTable, withSettingsTable, type Manifest } from '../../tools/packaging/settings-table.js';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as Manifest;

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { GATEWAY_SETTING_KEYS, readClientSettings, type SettingsSource } from '../../client/settings.js';
-import { generatedSettingsFiles } from '../../client/packaging/settings-manifest.js';
+import { generatedSettingsFiles } from '../../tools/packaging/settings-manifest.js';
 import { CALIBRATED, declaration, type SettingDeclaration } from '../../protocol/vscode-settings.js';
 import { isDeclaredField } from '../../server/config/declared-fields.js';
 import { defaultSettings, settingsSchema } from '../../server/config/settings.js';

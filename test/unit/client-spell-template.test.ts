@@ -1,10 +1,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse } from 'yaml';
-import { keywordsFor, mcpEntries, spellFromMcpEntry, spellName, templateSpell } from '../../client/spell-template.js';
+import {
+  keywordQuery,
+  mcpEntries,
+  spellFromMcpEntry,
+  spellName,
+  templateSpell,
+  type McpEntry,
+  type McpSpellOptions,
+} from '../../client/spell-template.js';
+import { keywordsFor } from '../../server/spells/spell-keywords.js';
 import { spellSchema } from '../../server/powers/spell-schema.js';
 import { checkSpell } from '../../server/spells/check-spell.js';
 import { parseSpell } from '../../server/powers/spell-loader.js';
+
+/** The spell the extension writes, its keywords as the gateway answers protocol.spellKeywords. */
+function spellFrom(entry: McpEntry, options: Omit<McpSpellOptions, 'keywords'> = {}): string {
+  return spellFromMcpEntry(entry, { ...options, keywords: keywordsFor(keywordQuery(entry, options.known)) });
+}
 
 function valid(text: string): Record<string, unknown> {
   const parsed = spellSchema.safeParse(parse(text));
@@ -36,7 +50,7 @@ test('servers are read from mcp.json (servers) and Claude Desktop (mcpServers), 
 });
 
 test('a stdio entry becomes a valid spell; VS Code variables become spell variables', () => {
-  const text = spellFromMcpEntry(
+  const text = spellFrom(
     {
       file: '/w/.vscode/mcp.json',
       key: 'My GitHub',
@@ -72,66 +86,62 @@ test('a stdio entry becomes a valid spell; VS Code variables become spell variab
   );
 });
 
-test(
-  'New Spell File from mcp.json: a real description and telling keywords when the tools are known, ' +
-    'a marked placeholder when not',
-  () => {
-    const entry = {
-      file: '/w/.vscode/mcp.json',
-      key: 'notes',
-      config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
-    };
-    const tools = [
-      'create_entities',
-      'create_relations',
-      'add_observations',
-      'delete_entities',
-      'delete_observations',
-      'delete_relations',
-      'read_graph',
-      'search_nodes',
-      'open_nodes',
-    ];
-    const known = valid(
-      spellFromMcpEntry(entry, {
-        known: {
-          description: 'A knowledge graph of entities, relations and observations kept across sessions.',
-          toolNames: tools,
-        },
-      }),
-    );
-    assert.equal(known.description, 'A knowledge graph of entities, relations and observations kept across sessions.');
-    const keywords = known.keywords as string[];
-    assert.deepEqual(keywords.slice(0, 2), ['notes', 'memory'], 'the key, then the package the entry runs');
-    for (const word of ['entities', 'relations', 'observations', 'graph'])
-      assert.ok(keywords.includes(word), `${word} in ${keywords.join(', ')}`);
-    for (const filler of ['mcp', 'server', 'tools', 'add', 'delete', 'read'])
-      assert.ok(!keywords.includes(filler), `no filler "${filler}" in ${keywords.join(', ')}`);
-    const checked = checkSpell(
-      spellFromMcpEntry(entry, { known: { description: String(known.description), toolNames: tools } }),
-      '/w/.grimoire/notes.spell.yaml',
-      { env: { PATH: process.env.PATH }, pathEnv: process.env.PATH },
-    );
-    assert.deepEqual(
-      checked.problems.filter((p) => p.code === 'placeholder'),
-      [],
-    );
+test('New Spell File from mcp.json: a real description and telling keywords when the tools are known, a marked placeholder when not', () => {
+  const entry = {
+    file: '/w/.vscode/mcp.json',
+    key: 'notes',
+    config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+  };
+  const tools = [
+    'create_entities',
+    'create_relations',
+    'add_observations',
+    'delete_entities',
+    'delete_observations',
+    'delete_relations',
+    'read_graph',
+    'search_nodes',
+    'open_nodes',
+  ];
+  const known = valid(
+    spellFrom(entry, {
+      known: {
+        description: 'A knowledge graph of entities, relations and observations kept across sessions.',
+        toolNames: tools,
+      },
+    }),
+  );
+  assert.equal(known.description, 'A knowledge graph of entities, relations and observations kept across sessions.');
+  const keywords = known.keywords as string[];
+  assert.deepEqual(keywords.slice(0, 2), ['notes', 'memory'], 'the key, then the package the entry runs');
+  for (const word of ['entities', 'relations', 'observations', 'graph'])
+    assert.ok(keywords.includes(word), `${word} in ${keywords.join(', ')}`);
+  for (const filler of ['mcp', 'server', 'tools', 'add', 'delete', 'read'])
+    assert.ok(!keywords.includes(filler), `no filler "${filler}" in ${keywords.join(', ')}`);
+  const checked = checkSpell(
+    spellFrom(entry, { known: { description: String(known.description), toolNames: tools } }),
+    '/w/.grimoire/notes.spell.yaml',
+    { env: { PATH: process.env.PATH }, pathEnv: process.env.PATH },
+  );
+  assert.deepEqual(
+    checked.problems.filter((p) => p.code === 'placeholder'),
+    [],
+  );
 
-    const unknown = spellFromMcpEntry({ ...entry, config: { command: 'node', args: ['serve.js'] } });
-    const spell = valid(unknown);
-    assert.match(String(spell.description), /^TODO: say in one sentence what the "notes" server does/);
-    assert.match(unknown, /# Its tools were not listed yet: the description is a placeholder/);
-    const flagged = checkSpell(unknown, '/w/.grimoire/notes.spell.yaml', {
-      env: { PATH: process.env.PATH },
-      pathEnv: process.env.PATH,
-    }).problems.filter((p) => p.code === 'placeholder');
-    assert.deepEqual(
-      flagged.map((p) => p.field).sort(),
-      ['description', 'keywords.1', 'keywords.2'],
-      'the placeholder description and the filled-up keywords are flagged',
-    );
-  },
-);
+  const unknown = spellFrom({ ...entry, config: { command: 'node', args: ['serve.js'] } });
+  const spell = valid(unknown);
+  assert.match(String(spell.description), /^TODO: say in one sentence what the "notes" server does/);
+  assert.match(unknown, /# Its tools were not listed yet: the description is a placeholder/);
+  const flagged = checkSpell(unknown, '/w/.grimoire/notes.spell.yaml', {
+    env: { PATH: process.env.PATH },
+    pathEnv: process.env.PATH,
+  }).problems.filter((p) => p.code === 'placeholder');
+  assert.deepEqual(
+    flagged.map((p) => p.field).sort(),
+    ['description', 'keywords.1', 'keywords.2'],
+    'the placeholder description and the filled-up keywords are flagged',
+  );
+});
 
 test('the template is flagged until its placeholders are written over', () => {
   const problems = checkSpell(templateSpell('my-power'), '/w/my-power.spell.yaml', {
@@ -146,7 +156,7 @@ test('the template is flagged until its placeholders are written over', () => {
 
 test('an http entry keeps its URL and headers', () => {
   const spell = valid(
-    spellFromMcpEntry({
+    spellFrom({
       file: '/m.json',
       key: 'remote',
       config: { type: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer ${input:token}' } },
@@ -162,18 +172,13 @@ test('an http entry keeps its URL and headers', () => {
 test('names and keywords always satisfy the spell schema', () => {
   assert.equal(spellName('  GitHub Enterprise!! '), 'github-enterprise');
   assert.equal(spellName('***'), 'my-power');
-  const few = keywordsFor('db', []);
+  const few = keywordsFor({ key: 'db', toolNames: [] });
   assert.ok(few.length >= 3);
-  assert.ok(
-    keywordsFor(
-      'x',
-      Array.from({ length: 40 }, (_, i) => `tool_number${i}`),
-    ).length <= 20,
-  );
+  assert.ok(keywordsFor({ key: 'x', toolNames: Array.from({ length: 40 }, (_, i) => `tool_number${i}`) }).length <= 20);
 });
 
 test('a spell made in the workspace keeps ${workspaceFolder} as a variable, which the loader sets for a workspace spell', () => {
-  const text = spellFromMcpEntry({
+  const text = spellFrom({
     file: '/w/.vscode/mcp.json',
     key: 'files',
     config: {
@@ -220,7 +225,7 @@ test('a generated spell has no steering and no filler keywords; placeholder stee
     'search_nodes',
     'open_nodes',
   ];
-  const text = spellFromMcpEntry(entry, {
+  const text = spellFrom(entry, {
     known: {
       description: 'Create multiple new entities between existing nodes in the entire active voice graph.',
       toolNames: tools,
@@ -236,9 +241,7 @@ test('a generated spell has no steering and no filler keywords; placeholder stee
     '',
     'the placeholder is never sent to the agent',
   );
-  const older =
-    `${text}steering: |\n  Guidance the agent reads with every tool of memory: ` +
-    `which tool to call first, and what to check before a change.\n`;
+  const older = `${text}steering: |\n  Guidance the agent reads with every tool of memory: which tool to call first, and what to check before a change.\n`;
   assert.equal(parseSpell(older, '/w/.grimoire/memory.spell.yaml', { env: {} }).power?.steering, '');
   assert.deepEqual(
     checkSpell(older, '/w/.grimoire/memory.spell.yaml', { env: { PATH: process.env.PATH }, pathEnv: process.env.PATH })

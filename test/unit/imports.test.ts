@@ -6,11 +6,12 @@ import { scratchFolder } from '../helpers/temp.js';
 import { redact } from '../../server/log.js';
 import { deriveFromTools } from '../../server/powers/derive.js';
 import { importClaudeDesktop } from '../../server/powers/import-claude.js';
-import { normalizeName, serverIdentity } from '../../server/powers/import-common.js';
+import { serverIdentity } from '../../server/powers/import-common.js';
+import { normalizeName } from '../../shared/power-name.js';
 import { demoPaths } from '../../server/config/paths.js';
 import { defaultImportLocations } from '../../server/powers/import-locations.js';
 import { importVscodeMcp } from '../../server/powers/import-vscode.js';
-import { parseJsonc } from '../../server/powers/jsonc.js';
+import { parseJsonc } from '../../shared/jsonc.js';
 import { PowerRegistry } from '../../server/powers/registry.js';
 import type { PowerDefinition } from '../../server/powers/types.js';
 

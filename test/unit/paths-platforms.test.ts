@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { resolvePaths, type PathsHost } from '../../protocol/grimoire-paths.js';
+import { resolvePaths, type PathsHost } from '../../shared/grimoire-paths.js';
 
 /** A fake host: the platform and home folder as given, with only the listed folders existing (no real file system is read). */
 const host = (platform: NodeJS.Platform, homedir: string, existing: string[] = []): PathsHost => ({

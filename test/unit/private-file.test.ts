@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readPrivateFile } from '../../protocol/private-file.js';
-import { readSecret } from '../../protocol/secret-files.js';
+import { readPrivateFile } from '../../shared/private-file.js';
+import { readSecret } from '../../shared/secret-files.js';
 import { adminToken } from '../../server/cli/admin-token.js';
 import { tempDir } from '../helpers/temp.js';
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { loadSettingsFile } from '../../server/config/settings.js';
 import { importVscodeMcp } from '../../server/powers/import-vscode.js';
-import { readTextFile } from '../../server/util/safe-read.js';
+import { readTextFile } from '../../shared/safe-read.js';
 import { tempDir } from '../helpers/temp.js';
 
 const { dir, cleanup } = tempDir('grimoire-safe-read-');

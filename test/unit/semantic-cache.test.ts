@@ -6,7 +6,7 @@ import { EmbeddingCache } from '../../server/text/embedding-cache.js';
 import { Embedder, type EmbedderOptions } from '../../server/resolve/semantic/embedder.js';
 import { Lru } from '../../server/util/lru.js';
 import { cosine, fromBase64, toBase64 } from '../../server/text/vector.js';
-import { shortHash } from '../../server/util/hash.js';
+import { shortHash } from '../../shared/hash.js';
 import { Store } from '../../server/store/store.js';
 import { copyTinyModel, guardNetwork, tinyModelOptions } from '../fixtures/models/tiny-model.js';
 import { tempDir } from '../helpers/temp.js';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readSecret, secretsFolder, writeSecret } from '../../protocol/secret-files.js';
+import { readSecret, secretsFolder, writeSecret } from '../../shared/secret-files.js';
 import { parseSpell } from '../../server/powers/spell-loader.js';
 import { maskSecrets } from '../../server/util/secrets.js';
 import { tempDir } from '../helpers/temp.js';

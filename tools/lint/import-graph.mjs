@@ -12,7 +12,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const ts = createRequire(path.join(here, 'package.json'))('typescript');
 
 /** The folders read: the layered sources, the tests and the tools (the last two for the package rules only). */
-export const FOLDERS = ['protocol', 'server', 'client', 'webview', 'test', 'tools'];
+export const FOLDERS = ['protocol', 'shared', 'server', 'client', 'webview', 'test', 'tools'];
 
 const BUILTINS = new Set(builtinModules);
 

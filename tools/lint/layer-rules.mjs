@@ -43,8 +43,8 @@ export function checkGraph(graph, config) {
     }
     for (const to of targets) {
       if (side) {
-        if (to.startsWith(side) || to.startsWith('protocol/') || sides[side].includes(to)) continue;
-        problems.push({ from, to, why: `${side} imports only itself, protocol/ and the shared modules listed for it` });
+        if (to.startsWith(side) || to.startsWith('protocol/') || unitOf(to, sides[side])) continue;
+        problems.push({ from, to, why: `${side} imports only itself, protocol/ and the shared units listed for it` });
         continue;
       }
       const toUnit = unitOf(to, layers);

@@ -4,7 +4,7 @@
  * and the connection stays usable for its next request; beyond that the connection is closed.
  */
 import type { IncomingMessage } from 'node:http';
-import { preview } from '../../util/preview.js';
+import { preview } from '../../../shared/preview.js';
 
 const DRAIN_FACTOR = 16;
 

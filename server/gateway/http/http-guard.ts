@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { preview } from '../../util/preview.js';
+import { preview } from '../../../shared/preview.js';
 import { OWNER, REVIEWER, type Identity } from '../../users/identity.js';
 
 export interface GuardVerdict {

@@ -8,7 +8,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { errorMessage, logger } from '../../log.js';
-import { byteSize, preview } from '../../util/preview.js';
+import { byteSize, preview } from '../../../shared/preview.js';
 import type { Gateway } from '../gateway.js';
 import { readJsonBody } from './http-body.js';
 import type { Identity } from '../../users/identity.js';

@@ -3,7 +3,7 @@ import { parseActivityFilter } from '../../activity/activity-query.js';
 import { errorMessage } from '../../log.js';
 import { StoreUnavailableError } from '../../store/store-interface.js';
 import { ForbiddenError, requireReviewer, type Identity } from '../../users/identity.js';
-import { preview } from '../../util/preview.js';
+import { preview } from '../../../shared/preview.js';
 import { maskDeep } from '../../util/secrets.js';
 import type { GatewayPorts } from '../ports.js';
 

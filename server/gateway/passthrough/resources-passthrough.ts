@@ -8,7 +8,7 @@
 import { ProtocolError, ProtocolErrorCode, UriTemplate, type Server } from '@modelcontextprotocol/server';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '../../util/mcp-types.js';
 import { errorMessage, logger } from '../../log.js';
-import { preview } from '../../util/preview.js';
+import { preview } from '../../../shared/preview.js';
 import { childLists } from './child-lists.js';
 import type { CallScope } from '../../upstream/client-features.js';
 import { activePowersOf, type PassthroughPorts } from './passthrough-ports.js';

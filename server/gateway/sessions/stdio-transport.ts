@@ -9,7 +9,7 @@ import { ProtocolErrorCode, type JSONRPCMessage, type Transport } from '@modelco
 import { logger } from '../../log.js';
 import { writeJsonLine } from '../../util/coalesced-write.js';
 import { isJsonRpcMessage } from '../../util/json-rpc-shape.js';
-import { byteSize, preview } from '../../util/preview.js';
+import { byteSize, preview } from '../../../shared/preview.js';
 import { BoundedLines } from '../../util/bounded-lines.js';
 
 const log = logger('stdio');

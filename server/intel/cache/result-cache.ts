@@ -9,7 +9,7 @@
 import type { EmbeddingCache } from '../../text/embedding-cache.js';
 import { cosine } from '../../text/vector.js';
 import type { Store } from '../../store/store.js';
-import { shortHash, stableJson } from '../../util/hash.js';
+import { shortHash, stableJson } from '../../../shared/hash.js';
 import type { ArtifactOwner, ArtifactRecord, ArtifactStore } from '../artifacts/artifact-store.js';
 import type { Summary, SummaryBody } from '../summary.js';
 

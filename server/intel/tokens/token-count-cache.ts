@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errorMessage, logger } from '../../log.js';
-import { readTextFile } from '../../util/safe-read.js';
+import { readTextFile } from '../../../shared/safe-read.js';
 import type { Tokenizer } from './tokenizer.js';
 
 const log = logger('intel');

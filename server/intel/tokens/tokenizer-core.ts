@@ -10,7 +10,7 @@ import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import { lastIndexWithin } from '../../util/bounded-lines.js';
 
 export const TOKENIZER_NAME = 'o200k_base';
-/** The bundle writes the ranks (2.3 MB) once, here, beside main.js and token-worker.js (client/packaging/bundle.ts). */
+/** The bundle writes the ranks (2.3 MB) once, here, beside main.js and token-worker.js (tools/packaging/bundle.ts). */
 export const RANKS_FILE = 'o200k_base.json';
 export const RANKS_MODULE = 'js-tiktoken/ranks/o200k_base';
 const CHUNK_CHARS = 4_000;

@@ -9,7 +9,7 @@ import { artifactContext } from './artifact-context.js';
 import { passageContext } from './passage-context.js';
 import { ageOf, lookUpArtifact } from './artifact-lookup.js';
 import { artifactContextArgs, readArtifactArgs, semanticSearchArgs, type IntelToolName } from './intel-tools.js';
-import { preview } from '../../util/preview.js';
+import { preview } from '../../../shared/preview.js';
 
 /** `owner`: whose stored results the caller may see (Intel.ownerOf its session); another owner's are "not found". */
 export async function handleIntelTool(

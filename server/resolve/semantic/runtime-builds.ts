@@ -1,6 +1,6 @@
 /**
  * Which builds of the .vsix carry the semantic runtime (transformers.js with onnxruntime-node's
- * binary for one platform; client/packaging/semantic-runtime.ts writes it). The universal build
+ * binary for one platform; tools/packaging/semantic-runtime.ts writes it). The universal build
  * carries none. Keys are VS Code's target platforms (`vsce package --target`), values the folder
  * onnxruntime-node keeps that platform's binary in (bin/napi-v6/<platform>/<arch>).
  */
@@ -17,7 +17,7 @@ export const RUNTIME_TARGETS = {
 
 export type RuntimeTarget = keyof typeof RUNTIME_TARGETS;
 
-/** Where the gateway's bundle sits in the .vsix, below the package root (client/packaging/bundle.ts). */
+/** Where the gateway's bundle sits in the .vsix, below the package root (tools/packaging/bundle.ts). */
 export const GATEWAY_BUNDLE_DIR = path.join('dist', 'server', 'process');
 /** A platform build's runtime: dist/semantic/, with transformers.js as one file in it. */
 export const BUNDLED_RUNTIME_DIR = path.join('dist', 'semantic');

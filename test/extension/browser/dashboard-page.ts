@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { dashboardHtml } from '../../../client/dashboard-html.js';
-import { buildWebview } from '../../../client/packaging/bundle.js';
+import { buildWebview } from '../../../tools/packaging/bundle.js';
 import type { DashboardRequest, DashboardState, DashboardUpdate } from '../../../protocol/dashboard-messages.js';
 import { base, paths } from '../harness/paths.js';
 

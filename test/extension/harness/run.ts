@@ -169,7 +169,7 @@ function packageVsix(universal = false): string {
   const args = ['--out', vsix, ...(platformBuild ? ['--target', target] : [])];
   const result = spawnSync(
     process.execPath,
-    [path.join(repoRoot, 'out', 'client', 'packaging', 'package.js'), ...args],
+    [path.join(repoRoot, 'out', 'tools', 'packaging', 'package.js'), ...args],
     { cwd: repoRoot, encoding: 'utf8' },
   );
   if (result.status !== 0) throw new Error(`npm run package failed:\n${result.stdout}\n${result.stderr}`);

@@ -8,7 +8,7 @@
  *   dist/spell.schema.json          the spell schema (JSON Schema draft 7), from the zod definition
  *   dist/semantic/                  a platform build's semantic runtime (semantic-runtime.ts), when
  *                                   GRIMOIRE_VSIX_TARGET names a target (npm run package -- --target T sets it)
- * Usage: node out/client/packaging/bundle.js
+ * Usage: node out/tools/packaging/bundle.js
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -8,7 +8,7 @@
  * network mount) is not interrupted.
  */
 import * as fs from 'node:fs';
-import { DEFAULT_FILE_BYTES } from '../../protocol/file-limits.js';
+import { DEFAULT_FILE_BYTES } from './file-limits.js';
 import { byteSize } from './preview.js';
 
 /** How much of a file is read, and for how long: the `limits` settings' `fileBytes` and `fileReadTimeoutMs` (config/limits-settings.ts). */

@@ -3,7 +3,7 @@
  * `contributes.configuration` and the Marketplace page's settings table (docs/marketplace.md).
  * `npm run docs:settings` writes both; without --write it says which is out of date and exits 1.
  * test/unit/client-settings.test.ts fails while either is out of date.
- * Usage: node out/client/packaging/settings-manifest.js [--write]
+ * Usage: node out/tools/packaging/settings-manifest.js [--write]
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,12 +1,26 @@
 /**
  * The placeholders a new spell is written with (New Spell File: the template, or a server whose
- * purpose is not known yet). One source: the writers put them in, the checker flags them while
- * they are left unchanged.
+ * purpose is not known yet). One source: the extension's writers put them in, the gateway's checker
+ * flags them while they are left unchanged, and its loader never hands placeholder steering to the agent.
  */
-export { isPlaceholderSteering, TEMPLATE_STEERING } from '../../protocol/placeholder-steering.js';
 
-/** Starts every placeholder description, so that it reads as one and the checker finds it. */
+/** Starts every placeholder, so that it reads as one and the checker finds it. */
 export const PLACEHOLDER_MARK = 'TODO:';
+
+/** The template's steering: each line starts with the mark, so that it reads as one and is found. */
+export const TEMPLATE_STEERING = [
+  `${PLACEHOLDER_MARK} guidance the agent reads with every tool of this power (delete these lines, or replace them):`,
+  '- which tool to call first, and which to prefer;',
+  '- what to check before a change.',
+];
+
+/** Earlier templates and generated spells wrote these as their steering. */
+const OLDER_STEERING = [/^Guidance the agent reads with every tool of /i];
+
+export function isPlaceholderSteering(steering: string | undefined): boolean {
+  const text = (steering ?? '').trim();
+  return text.startsWith(PLACEHOLDER_MARK) || OLDER_STEERING.some((pattern) => pattern.test(text));
+}
 
 export const TEMPLATE_DESCRIPTION = `${PLACEHOLDER_MARK} say in one sentence what this power does.`;
 

@@ -4,7 +4,7 @@
  * `--target T` packs the platform build for VS Code's target T (linux-x64, darwin-arm64, win32-x64...):
  * the same, plus the semantic runtime for that platform (semantic-runtime.ts). Without it, the universal
  * build, which matches by words only.
- * Usage: node out/client/packaging/package.js [--target T] [--out FILE]
+ * Usage: node out/tools/packaging/package.js [--target T] [--out FILE]
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
