@@ -7,9 +7,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_FILE_BYTES } from '../shared/file-limits.js';
 import { byteSize } from '../shared/preview.js';
-import { DEFAULT_FILE_LIMITS, readFileBytes } from '../shared/safe-read.js';
+import { DEFAULT_FILE_BYTES, DEFAULT_FILE_LIMITS, readFileBytes } from '../shared/safe-read.js';
 
 /**
  * Past this size an mcp.json is not edited: the edit is synchronous on the extension host, and the

@@ -8,8 +8,13 @@
  * network mount) is not interrupted.
  */
 import * as fs from 'node:fs';
-import { DEFAULT_FILE_BYTES } from './file-limits.js';
 import { byteSize } from './preview.js';
+
+/**
+ * The largest config or spell file read by default (the `limits.fileBytes` setting's default): the gateway
+ * reads no larger one, the extension edits no larger mcp.json.
+ */
+export const DEFAULT_FILE_BYTES = 256 * 1024;
 
 /** How much of a file is read, and for how long: the `limits` settings' `fileBytes` and `fileReadTimeoutMs` (config/limits-settings.ts). */
 export interface FileLimits {
