@@ -68,7 +68,10 @@ export interface KnownServer {
 export interface McpSpellOptions {
   /** From the gateway (protocol.spellKeywords), asked with keywordQuery(entry, known). */
   keywords: readonly string[];
-  /** Written out for `${workspaceFolder}`: only for a spell kept outside that workspace's `.grimoire/` (where the variable has its value). */
+  /**
+   * Written out for `${workspaceFolder}`: only for a spell kept outside that workspace's `.grimoire/` (where
+   * the variable has its value).
+   */
   workspaceFolder?: string;
   known?: KnownServer;
   /** The first comment lines (default: where the entry came from). */
@@ -177,7 +180,10 @@ export function keywordQuery(entry: McpEntry, known?: KnownServer): SpellKeyword
   };
 }
 
-/** The npm package an `npx` entry runs, without its scope and the usual "server-"/"mcp-" prefixes: "memory" for @modelcontextprotocol/server-memory. */
+/**
+ * The npm package an `npx` entry runs, without its scope and the usual "server-"/"mcp-" prefixes: "memory"
+ * for @modelcontextprotocol/server-memory.
+ */
 function packageOf(config: Record<string, unknown>): string | undefined {
   const args = Array.isArray(config.args) ? config.args.filter((arg): arg is string => typeof arg === 'string') : [];
   const spec = args.find((arg) => !arg.startsWith('-') && /^(@[\w.-]+\/)?[\w.-]+(@[\w.^~-]+)?$/.test(arg));

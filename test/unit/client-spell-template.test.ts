@@ -86,62 +86,66 @@ test('a stdio entry becomes a valid spell; VS Code variables become spell variab
   );
 });
 
-test('New Spell File from mcp.json: a real description and telling keywords when the tools are known, a marked placeholder when not', () => {
-  const entry = {
-    file: '/w/.vscode/mcp.json',
-    key: 'notes',
-    config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
-  };
-  const tools = [
-    'create_entities',
-    'create_relations',
-    'add_observations',
-    'delete_entities',
-    'delete_observations',
-    'delete_relations',
-    'read_graph',
-    'search_nodes',
-    'open_nodes',
-  ];
-  const known = valid(
-    spellFrom(entry, {
-      known: {
-        description: 'A knowledge graph of entities, relations and observations kept across sessions.',
-        toolNames: tools,
-      },
-    }),
-  );
-  assert.equal(known.description, 'A knowledge graph of entities, relations and observations kept across sessions.');
-  const keywords = known.keywords as string[];
-  assert.deepEqual(keywords.slice(0, 2), ['notes', 'memory'], 'the key, then the package the entry runs');
-  for (const word of ['entities', 'relations', 'observations', 'graph'])
-    assert.ok(keywords.includes(word), `${word} in ${keywords.join(', ')}`);
-  for (const filler of ['mcp', 'server', 'tools', 'add', 'delete', 'read'])
-    assert.ok(!keywords.includes(filler), `no filler "${filler}" in ${keywords.join(', ')}`);
-  const checked = checkSpell(
-    spellFrom(entry, { known: { description: String(known.description), toolNames: tools } }),
-    '/w/.grimoire/notes.spell.yaml',
-    { env: { PATH: process.env.PATH }, pathEnv: process.env.PATH },
-  );
-  assert.deepEqual(
-    checked.problems.filter((p) => p.code === 'placeholder'),
-    [],
-  );
+test(
+  'New Spell File from mcp.json: a real description and telling keywords when the tools are known, ' +
+    'a marked placeholder when not',
+  () => {
+    const entry = {
+      file: '/w/.vscode/mcp.json',
+      key: 'notes',
+      config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+    };
+    const tools = [
+      'create_entities',
+      'create_relations',
+      'add_observations',
+      'delete_entities',
+      'delete_observations',
+      'delete_relations',
+      'read_graph',
+      'search_nodes',
+      'open_nodes',
+    ];
+    const known = valid(
+      spellFrom(entry, {
+        known: {
+          description: 'A knowledge graph of entities, relations and observations kept across sessions.',
+          toolNames: tools,
+        },
+      }),
+    );
+    assert.equal(known.description, 'A knowledge graph of entities, relations and observations kept across sessions.');
+    const keywords = known.keywords as string[];
+    assert.deepEqual(keywords.slice(0, 2), ['notes', 'memory'], 'the key, then the package the entry runs');
+    for (const word of ['entities', 'relations', 'observations', 'graph'])
+      assert.ok(keywords.includes(word), `${word} in ${keywords.join(', ')}`);
+    for (const filler of ['mcp', 'server', 'tools', 'add', 'delete', 'read'])
+      assert.ok(!keywords.includes(filler), `no filler "${filler}" in ${keywords.join(', ')}`);
+    const checked = checkSpell(
+      spellFrom(entry, { known: { description: String(known.description), toolNames: tools } }),
+      '/w/.grimoire/notes.spell.yaml',
+      { env: { PATH: process.env.PATH }, pathEnv: process.env.PATH },
+    );
+    assert.deepEqual(
+      checked.problems.filter((p) => p.code === 'placeholder'),
+      [],
+    );
 
-  const unknown = spellFrom({ ...entry, config: { command: 'node', args: ['serve.js'] } });
-  const spell = valid(unknown);
-  assert.match(String(spell.description), /^TODO: say in one sentence what the "notes" server does/);
-  assert.match(unknown, /# Its tools were not listed yet: the description is a placeholder/);
-  const flagged = checkSpell(unknown, '/w/.grimoire/notes.spell.yaml', {
-    env: { PATH: process.env.PATH },
-    pathEnv: process.env.PATH,
-  }).problems.filter((p) => p.code === 'placeholder');
-  assert.deepEqual(
-    flagged.map((p) => p.field).sort(),
-    ['description', 'keywords.1', 'keywords.2'],
-    'the placeholder description and the filled-up keywords are flagged',
-  );
-});
+    const unknown = spellFrom({ ...entry, config: { command: 'node', args: ['serve.js'] } });
+    const spell = valid(unknown);
+    assert.match(String(spell.description), /^TODO: say in one sentence what the "notes" server does/);
+    assert.match(unknown, /# Its tools were not listed yet: the description is a placeholder/);
+    const flagged = checkSpell(unknown, '/w/.grimoire/notes.spell.yaml', {
+      env: { PATH: process.env.PATH },
+      pathEnv: process.env.PATH,
+    }).problems.filter((p) => p.code === 'placeholder');
+    assert.deepEqual(
+      flagged.map((p) => p.field).sort(),
+      ['description', 'keywords.1', 'keywords.2'],
+      'the placeholder description and the filled-up keywords are flagged',
+    );
+  },
+);
 
 test('the template is flagged until its placeholders are written over', () => {
   const problems = checkSpell(templateSpell('my-power'), '/w/my-power.spell.yaml', {
@@ -241,7 +245,9 @@ test('a generated spell has no steering and no filler keywords; placeholder stee
     '',
     'the placeholder is never sent to the agent',
   );
-  const older = `${text}steering: |\n  Guidance the agent reads with every tool of memory: which tool to call first, and what to check before a change.\n`;
+  const older =
+    `${text}steering: |\n` +
+    '  Guidance the agent reads with every tool of memory: which tool to call first, and what to check before a change.\n';
   assert.equal(parseSpell(older, '/w/.grimoire/memory.spell.yaml', { env: {} }).power?.steering, '');
   assert.deepEqual(
     checkSpell(older, '/w/.grimoire/memory.spell.yaml', { env: { PATH: process.env.PATH }, pathEnv: process.env.PATH })
