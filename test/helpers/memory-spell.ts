@@ -4,6 +4,19 @@ import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { repoRoot, writeSpell } from './temp.js';
 
+/** The tools server-memory lists, in its order. */
+export const MEMORY_TOOL_NAMES: readonly string[] = [
+  'create_entities',
+  'create_relations',
+  'add_observations',
+  'delete_entities',
+  'delete_observations',
+  'delete_relations',
+  'read_graph',
+  'search_nodes',
+  'open_nodes',
+];
+
 const memoryServer = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
 
 /** Writes the spell `memory` into `spells`: server-memory keeping its knowledge graph in `memoryFile`. */

@@ -13,6 +13,7 @@ import { IpcPeer } from '../helpers/ipc-peer.js';
 import { repoRoot, tempDir } from '../helpers/temp.js';
 import * as protocol from '../../protocol/extension-methods.js';
 import { PLACEHOLDER_KEYWORDS } from '../../shared/placeholders.js';
+import { MEMORY_TOOL_NAMES } from '../helpers/memory-spell.js';
 
 const entry = path.join(repoRoot, 'out', 'server', 'extension-main.js');
 
@@ -35,23 +36,11 @@ after(async () => {
   home.cleanup();
 });
 
-const MEMORY_TOOLS = [
-  'create_entities',
-  'create_relations',
-  'add_observations',
-  'delete_entities',
-  'delete_observations',
-  'delete_relations',
-  'read_graph',
-  'search_nodes',
-  'open_nodes',
-];
-
 test('the key and the package first, then the words the tool names share; no filler', async () => {
   const keywords = await peer.request(protocol.spellKeywords, {
     key: 'notes',
     packageName: 'memory',
-    toolNames: MEMORY_TOOLS,
+    toolNames: [...MEMORY_TOOL_NAMES],
     description: 'A knowledge graph of entities, relations and observations kept across sessions.',
   });
   assert.deepEqual(keywords.slice(0, 2), ['notes', 'memory']);

@@ -13,6 +13,7 @@ import { adopt, adoptionKeywordQuery, planAdoption } from '../../client/adoption
 import { keywordsFor } from '../../server/spells/spell-keywords.js';
 import { approveLaunches, connectStdio, gatewayEnv, payload, waitFor } from '../helpers/gateway-process.js';
 import { cliPath, repoRoot, tempDir } from '../helpers/temp.js';
+import { MEMORY_TOOL_NAMES } from '../helpers/memory-spell.js';
 
 const memoryServer = path.join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-memory', 'dist', 'index.js');
 const FILLER = ['active', 'voice', 'between', 'existing', 'entire', 'multiple', 'specific'];
@@ -73,17 +74,7 @@ test('the routed memory spell is portable, has telling keywords and is still fou
     ).powers.find((p: { name: string }) => p.name === 'memory');
     described = {
       description: listed.description,
-      tools: [
-        'create_entities',
-        'create_relations',
-        'add_observations',
-        'delete_entities',
-        'delete_observations',
-        'delete_relations',
-        'read_graph',
-        'search_nodes',
-        'open_nodes',
-      ],
+      tools: [...MEMORY_TOOL_NAMES],
     };
     assert.equal(listed.tools, described.tools.length, 'the nine tools of the real server');
     const query = 'remember that the release is on Friday';

@@ -14,6 +14,7 @@ import { keywordsFor } from '../../server/spells/spell-keywords.js';
 import { spellSchema } from '../../server/powers/spell-schema.js';
 import { checkSpell } from '../../server/spells/check-spell.js';
 import { parseSpell } from '../../server/powers/spell-loader.js';
+import { MEMORY_TOOL_NAMES } from '../helpers/memory-spell.js';
 
 /** The spell the extension writes, its keywords as the gateway answers protocol.spellKeywords. */
 function spellFrom(entry: McpEntry, options: Omit<McpSpellOptions, 'keywords'> = {}): string {
@@ -95,17 +96,7 @@ test(
       key: 'notes',
       config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
     };
-    const tools = [
-      'create_entities',
-      'create_relations',
-      'add_observations',
-      'delete_entities',
-      'delete_observations',
-      'delete_relations',
-      'read_graph',
-      'search_nodes',
-      'open_nodes',
-    ];
+    const tools = [...MEMORY_TOOL_NAMES];
     const known = valid(
       spellFrom(entry, {
         known: {
@@ -218,17 +209,7 @@ test('a generated spell has no steering and no filler keywords; placeholder stee
     key: 'memory',
     config: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
   };
-  const tools = [
-    'create_entities',
-    'create_relations',
-    'add_observations',
-    'delete_entities',
-    'delete_observations',
-    'delete_relations',
-    'read_graph',
-    'search_nodes',
-    'open_nodes',
-  ];
+  const tools = [...MEMORY_TOOL_NAMES];
   const text = spellFrom(entry, {
     known: {
       description: 'Create multiple new entities between existing nodes in the entire active voice graph.',
