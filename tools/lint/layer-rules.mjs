@@ -2,18 +2,18 @@
 // the repository root with '/'; tools/lint/import-graph.mjs reads it from the sources). No
 // dependencies: test/unit/layer-rules.test.ts runs it on small graphs.
 
+/** Whether a unit (a folder ending in '/', or a file) holds `file`. */
+const holds = (unit, file) => (unit.endsWith('/') ? file.startsWith(unit) : file === unit);
+
 /** The layer unit a file belongs to: the longest declared folder or file that holds it. */
 export function unitOf(file, units) {
   let best;
-  for (const unit of units) {
-    const holds = unit.endsWith('/') ? file.startsWith(unit) : file === unit;
-    if (holds && (!best || unit.length > best.length)) best = unit;
-  }
+  for (const unit of units) if (holds(unit, file) && (!best || unit.length > best.length)) best = unit;
   return best;
 }
 
-/** Whether `file` is in one of `units` (folders ending in '/', or files). */
-const within = (file, units) => units.some((unit) => (unit.endsWith('/') ? file.startsWith(unit) : file === unit));
+/** Whether `file` is in one of `units`. */
+const within = (file, units) => units.some((unit) => holds(unit, file));
 
 /** An import as { file } or { package }, `type: true` for types only; a plain string: a file imported for its code. */
 const edgeOf = (target) => (typeof target === 'string' ? { file: target } : target);
@@ -34,7 +34,7 @@ export function checkGraph(graph, config) {
     [...graph].map(([file, targets]) => [file, targets.map(edgeOf).flatMap((edge) => (edge.file ? [edge.file] : []))]),
   );
   for (const [from, targets] of files) {
-    if (unchecked.some((prefix) => from.startsWith(prefix))) continue;
+    if (within(from, unchecked)) continue;
     const side = unitOf(from, sideUnits);
     const fromUnit = unitOf(from, layers);
     if (!side && fromUnit === undefined) {
