@@ -60,6 +60,8 @@ export function registerAdoption(gateway: GatewayClient, state: vscode.Memento):
  */
 class Offers {
   private asking = false;
+  /** The powers changed while a report was being asked for: that report may predate them. */
+  private askAgain = false;
   /** The newest report seen: the gateway's pushed one, or the one asked for here. */
   private report: TokenReportInfo | undefined;
   /** In an offer on screen now. */
@@ -79,14 +81,22 @@ class Offers {
 
   /** A server of VS Code's mcp.json whose tools are known but not in the last report yet: ask for a fresh one. */
   refreshIfNew(): void {
-    if (this.asking || !reportIsBehind(this.gateway.powers, this.report ?? this.gateway.tokenReport, this.notToOffer()))
+    if (this.asking) {
+      this.askAgain = true;
       return;
+    }
+    if (!reportIsBehind(this.gateway.powers, this.report ?? this.gateway.tokenReport, this.notToOffer())) return;
     this.asking = true;
     void this.gateway
       .request(protocol.getTokenReport, null)
       .then((report) => this.consider(report))
       .catch(() => undefined)
-      .finally(() => (this.asking = false));
+      .finally(() => {
+        this.asking = false;
+        if (!this.askAgain) return;
+        this.askAgain = false;
+        this.refreshIfNew();
+      });
   }
 
   consider(report: TokenReportInfo): void {
